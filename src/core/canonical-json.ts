@@ -1,0 +1,178 @@
+import { createHash } from 'node:crypto'
+import { CanonicalJsonError } from './errors.js'
+import { formatPath, type PathSegment } from './json-path.js'
+
+/**
+ * The canonical JSON text of a value, byte for byte the text of Python's
+ * `json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(',', ':'))`:
+ *
+ * - object keys sorted by Unicode code point (not by UTF-16 code unit);
+ * - no whitespace; non-ASCII characters written as they are (UTF-8 once encoded);
+ * - the same string escapes: `\"`, `\\`, `\b`, `\f`, `\n`, `\r`, `\t`, and `\u00XX` for the other
+ *   control characters; U+2028, U+2029 and U+007F are written raw;
+ * - integers as digits; non-integral numbers as Python's `repr(float)` (`1e-07`, `0.0001`, `2.5`).
+ *
+ * `JSON.parse` reads `1.0` and `1` as the same number, so a number written with a fraction or
+ * exponent but holding an integral value is written as an integer (`1.0` → `1`), whereas Python
+ * keeps a float (`1.0`). Values that Python could not hash the same way are refused with a
+ * {@link CanonicalJsonError}: non-finite numbers, integers beyond ±(2^53 − 1), strings holding a
+ * lone surrogate, and anything that is not plain JSON data (`undefined`, functions, class instances).
+ */
+export function canonicalJson(value: unknown): string {
+  const out: string[] = []
+  write(value, [], out)
+  return out.join('')
+}
+
+/** SHA-256 (lowercase hex) of a value's {@link canonicalJson} text encoded as UTF-8. */
+export function fingerprint(value: unknown): string {
+  return sha256Hex(canonicalJson(value))
+}
+
+/** SHA-256 (lowercase hex) of raw bytes, or of a string encoded as UTF-8. */
+export function sha256Hex(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex')
+}
+
+/** The fingerprint of a missing review, `fingerprint(null)`. */
+export const NULL_FINGERPRINT = '74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b'
+
+function write(value: unknown, path: PathSegment[], out: string[]): void {
+  switch (typeof value) {
+    case 'string':
+      out.push(quote(value, path))
+      return
+    case 'number':
+      out.push(formatNumber(value, path))
+      return
+    case 'boolean':
+      out.push(value ? 'true' : 'false')
+      return
+    case 'object':
+      if (value === null) {
+        out.push('null')
+        return
+      }
+      if (Array.isArray(value)) {
+        writeArray(value, path, out)
+        return
+      }
+      if (isPlainObject(value)) {
+        writeObject(value, path, out)
+        return
+      }
+      throw notJson(path, `an instance of ${value.constructor?.name ?? 'an unknown class'}`)
+    default:
+      throw notJson(path, typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`)
+  }
+}
+
+function writeArray(items: readonly unknown[], path: PathSegment[], out: string[]): void {
+  out.push('[')
+  for (let index = 0; index < items.length; index++) {
+    if (index > 0) out.push(',')
+    if (!(index in items)) throw notJson([...path, index], 'an empty array slot')
+    path.push(index)
+    write(items[index], path, out)
+    path.pop()
+  }
+  out.push(']')
+}
+
+function writeObject(object: object, path: PathSegment[], out: string[]): void {
+  const keys = Object.keys(object).sort(compareCodePoints)
+  out.push('{')
+  let first = true
+  for (const key of keys) {
+    const item: unknown = (object as Record<string, unknown>)[key]
+    if (!first) out.push(',')
+    first = false
+    path.push(key)
+    out.push(quote(key, path), ':')
+    write(item, path, out)
+    path.pop()
+  }
+  out.push('}')
+}
+
+/**
+ * Orders two strings by Unicode code point. UTF-16 order differs from it only where a surrogate
+ * (U+D800–U+DFFF, half of a character beyond U+FFFF) meets a unit in U+E000–U+FFFF, so only the
+ * first differing unit needs remapping.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length)
+  for (let index = 0; index < length; index++) {
+    const x = a.charCodeAt(index)
+    const y = b.charCodeAt(index)
+    if (x !== y) return fixup(x) - fixup(y)
+  }
+  return a.length - b.length
+}
+
+function fixup(unit: number): number {
+  if (unit >= 0xe000) return unit - 0x800
+  if (unit >= 0xd800) return unit + 0x2000
+  return unit
+}
+
+function quote(text: string, path: PathSegment[]): string {
+  if (!text.isWellFormed()) {
+    throw new CanonicalJsonError({
+      code: 'NOT_CANONICAL_JSON',
+      path: [...path],
+      summary: 'the string holds a lone surrogate, which has no UTF-8 encoding.',
+      found: JSON.stringify(text),
+      hint: 'replace the broken character: the text was probably cut in the middle of an emoji or other character beyond U+FFFF.',
+    })
+  }
+  // JSON.stringify escapes exactly the characters Python's json module escapes when
+  // ensure_ascii is off, once lone surrogates are excluded.
+  return JSON.stringify(text)
+}
+
+function formatNumber(value: number, path: PathSegment[]): string {
+  if (!Number.isFinite(value)) {
+    throw new CanonicalJsonError({
+      code: 'NOT_CANONICAL_JSON',
+      path: [...path],
+      summary: 'the number is not finite, and JSON has no way to write it.',
+      found: String(value),
+      hint: 'use a finite number, or a string if the value is a marker.',
+    })
+  }
+  if (Number.isInteger(value)) {
+    if (!Number.isSafeInteger(value)) {
+      throw new CanonicalJsonError({
+        code: 'NOT_CANONICAL_JSON',
+        path: [...path],
+        summary: 'the integer is beyond ±(2^53 − 1): JavaScript may already have rounded it, so its fingerprint could not match the reference.',
+        found: String(value),
+        hint: 'write large identifiers as strings.',
+      })
+    }
+    return String(value) // -0 is written as 0, as Python writes the integer -0
+  }
+  // Python's repr(float): the shortest digits that round-trip (which toExponential() also gives),
+  // in exponent form when the decimal exponent is below -4, with at least two exponent digits.
+  const [mantissa = '', exponentText = '0'] = value.toExponential().split('e')
+  const exponent = Number(exponentText)
+  if (exponent < -4) return `${mantissa}e-${String(-exponent).padStart(2, '0')}`
+  return String(value)
+}
+
+function isPlainObject(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value)
+  return prototype === Object.prototype || prototype === null
+}
+
+function notJson(path: PathSegment[], found: string): CanonicalJsonError {
+  return new CanonicalJsonError({
+    code: 'NOT_CANONICAL_JSON',
+    path: [...path],
+    summary: 'the value is not JSON data, so it has no fingerprint.',
+    expected: 'null, a boolean, a number, a string, an array or a plain object',
+    found,
+    hint: `remove or convert the value at ${formatPath(path) || 'the top level'}.`,
+  })
+}
