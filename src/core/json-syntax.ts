@@ -1,0 +1,137 @@
+/**
+ * Finds where a JSON text stops being JSON, for error messages: the engine's own messages do not
+ * always give a position. Only called after `JSON.parse` has failed; returns the offset of the
+ * first character that cannot continue the document, and what was expected there.
+ */
+export function locateJsonSyntaxError(text: string): { offset: number; expected: string } {
+  let at = 0
+  const fail = (expected: string): never => {
+    throw new SyntaxLocation(at, expected)
+  }
+  const skipSpace = () => {
+    while (at < text.length && ' \t\n\r'.includes(text[at]!)) at++
+  }
+  const literal = (word: string) => {
+    for (const char of word) {
+      if (text[at] !== char) fail(`"${word}"`)
+      at++
+    }
+  }
+  const string = () => {
+    at++ // opening quote
+    for (;;) {
+      const char = text[at]
+      if (char === undefined) fail('a closing quote')
+      if (char === '"') {
+        at++
+        return
+      }
+      if (char!.charCodeAt(0) < 0x20) fail('an escaped control character (\\n, \\t, \\u00XX)')
+      if (char === '\\') {
+        at++
+        const escape = text[at]
+        if (escape === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) fail('four hexadecimal digits after \\u')
+          at += 5
+          continue
+        }
+        if (escape === undefined || !'"\\/bfnrt'.includes(escape)) fail('a valid escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
+      }
+      at++
+    }
+  }
+  const number = () => {
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at))
+    if (match === null || match[0] === '' || match[0] === '-') fail('a value')
+    at += match![0].length
+  }
+  const value = (): void => {
+    skipSpace()
+    const char = text[at]
+    if (char === '{') return object()
+    if (char === '[') return array()
+    if (char === '"') return string()
+    if (char === 't') return literal('true')
+    if (char === 'f') return literal('false')
+    if (char === 'n') return literal('null')
+    if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) return number()
+    fail('a value')
+  }
+  const object = () => {
+    at++
+    skipSpace()
+    if (text[at] === '}') {
+      at++
+      return
+    }
+    for (;;) {
+      skipSpace()
+      if (text[at] !== '"') fail('a property name in double quotes')
+      string()
+      skipSpace()
+      if (text[at] !== ':') fail('":" after the property name')
+      at++
+      value()
+      skipSpace()
+      if (text[at] === ',') {
+        at++
+        continue
+      }
+      if (text[at] === '}') {
+        at++
+        return
+      }
+      fail('"," or "}" after the property value')
+    }
+  }
+  const array = () => {
+    at++
+    skipSpace()
+    if (text[at] === ']') {
+      at++
+      return
+    }
+    for (;;) {
+      value()
+      skipSpace()
+      if (text[at] === ',') {
+        at++
+        continue
+      }
+      if (text[at] === ']') {
+        at++
+        return
+      }
+      fail('"," or "]" after the array element')
+    }
+  }
+  try {
+    value()
+    skipSpace()
+    if (at < text.length) fail('the end of the file after the JSON value')
+  } catch (error) {
+    if (error instanceof SyntaxLocation) return { offset: error.offset, expected: error.expected }
+    throw error
+  }
+  return { offset: at, expected: 'valid JSON' }
+}
+
+class SyntaxLocation {
+  constructor(
+    readonly offset: number,
+    readonly expected: string,
+  ) {}
+}
+
+/** `line 4, column 13` (1-based) of an offset in a text. */
+export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1
+  let start = 0
+  for (let index = 0; index < offset && index < text.length; index++) {
+    if (text.charCodeAt(index) === 10) {
+      line++
+      start = index + 1
+    }
+  }
+  return { line, column: offset - start + 1 }
+}

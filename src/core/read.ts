@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises'
+import { FixtureError, preview } from './errors.js'
+import { lineAndColumn, locateJsonSyntaxError } from './json-syntax.js'
+
+/** A fixture file's raw bytes, read once: hashes are taken from exactly these bytes. */
+export interface RawFile {
+  /** The file as shown in messages, relative to the working directory. */
+  readonly display: string
+  readonly bytes: Uint8Array
+}
+
+/** Reads a file of a fixture directory, turning a filesystem failure into a {@link FixtureError}. */
+export async function readFixtureFile(path: string, display: string): Promise<RawFile> {
+  try {
+    return { display, bytes: await readFile(path) }
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code
+    throw new FixtureError({
+      code: 'FILE_UNREADABLE',
+      file: display,
+      summary: code === 'ENOENT' ? 'the file is missing.' : `the file cannot be read (${code ?? String(cause)}).`,
+      hint:
+        code === 'ENOENT'
+          ? 'add the file: a fixture directory needs all of its files (see the README for the format).'
+          : 'check the file permissions and that the path is a regular file.',
+    })
+  }
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/** Decodes UTF-8 strictly: a byte sequence that is not UTF-8 is an error, never a U+FFFD. */
+export function decodeText(file: RawFile): string {
+  try {
+    return utf8.decode(file.bytes)
+  } catch {
+    throw new FixtureError({
+      code: 'FILE_NOT_UTF8',
+      file: file.display,
+      summary: 'the file is not valid UTF-8 text.',
+      hint: 'save the file as UTF-8.',
+    })
+  }
+}
+
+/** Parses a JSON file, reporting a syntax error with its line and column. */
+export function parseJsonFile(file: RawFile): unknown {
+  const text = decodeText(file)
+  if (text.charCodeAt(0) === 0xfeff) {
+    throw new FixtureError({
+      code: 'JSON_MALFORMED',
+      file: file.display,
+      summary: 'the file starts with a byte-order mark, which JSON does not allow.',
+      hint: 'save the file as UTF-8 without a BOM.',
+    })
+  }
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    const { offset, expected } = locateJsonSyntaxError(text)
+    const { line, column } = lineAndColumn(text, offset)
+    const found = offset >= text.length ? 'the end of the file' : preview(text.slice(offset, offset + 20), 40)
+    throw new FixtureError({
+      code: 'JSON_MALFORMED',
+      file: file.display,
+      summary: `the file is not valid JSON (line ${line}, column ${column}).`,
+      expected,
+      found,
+      hint: 'fix the JSON syntax there: a missing comma or quote, a trailing comma or a comment are the usual causes.',
+    })
+  }
+}

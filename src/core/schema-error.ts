@@ -1,0 +1,119 @@
+import type { z } from 'zod'
+import { preview, type RubricError, type RubricErrorCode, type RubricErrorDetails } from './errors.js'
+import { formatPath, type PathSegment } from './json-path.js'
+
+type ErrorClass<E extends RubricError> = new (details: RubricErrorDetails) => E
+
+export interface SchemaErrorContext<E extends RubricError> {
+  readonly ErrorClass: ErrorClass<E>
+  readonly code: RubricErrorCode
+  readonly file: string | undefined
+  /** Path of the validated value inside the file. */
+  readonly basePath: readonly PathSegment[]
+  readonly caseId?: string | undefined
+  readonly hint: string
+}
+
+/**
+ * Turns zod's issues into one error that points at the first problem and names the others:
+ * a failed validation is data with paths, not a crash.
+ */
+export function schemaError<E extends RubricError>(
+  context: SchemaErrorContext<E>,
+  issues: readonly z.core.$ZodIssue[],
+): E {
+  const [first, ...rest] = issues
+  const path = [...context.basePath, ...(first?.path ?? []).map(toSegment)]
+  const also = rest
+    .slice(0, MAX_LISTED)
+    .map((issue) => `${formatPath([...context.basePath, ...issue.path.map(toSegment)]) || '(top level)'}: ${describeProblem(issue)} Expected ${describeExpected(issue)}.`)
+  if (rest.length > MAX_LISTED) also.push(`… and ${rest.length - MAX_LISTED} more.`)
+  return new context.ErrorClass({
+    code: context.code,
+    file: context.file,
+    path,
+    caseId: context.caseId,
+    summary: first === undefined ? 'the value is invalid.' : describeProblem(first),
+    expected: first === undefined ? undefined : describeExpected(first),
+    found: first === undefined ? undefined : describeFound(first),
+    hint: context.hint,
+    also,
+  })
+}
+
+const MAX_LISTED = 5
+
+function toSegment(key: PropertyKey): PathSegment {
+  return typeof key === 'number' ? key : String(key)
+}
+
+function describeProblem(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `unexpected key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}.`
+    case 'invalid_type':
+      return issue.input === undefined ? 'a required value is missing.' : 'the value has the wrong type.'
+    case 'invalid_value':
+      return 'the value is not one of those allowed.'
+    case 'invalid_format':
+      return 'the value is not in the required format.'
+    case 'too_small':
+      return issue.origin === 'string' ? 'the text is empty.' : issue.origin === 'array' ? 'the list is too short.' : 'the value is too small.'
+    default:
+      return 'the value breaks a rule of the format.'
+  }
+}
+
+const typeNames: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'an array',
+  record: 'an object',
+  null: 'null',
+}
+
+function describeExpected(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return typeNames[issue.expected] ?? issue.expected
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? preview(issue.values[0])
+        : `one of ${issue.values.map((value) => preview(value)).join(', ')}`
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'a non-empty string'
+      if (issue.origin === 'array') return `at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? '' : 's'}`
+      return `at least ${String(issue.minimum)}`
+    case 'unrecognized_keys':
+      return 'only the keys the format defines (see the README)'
+    default:
+      return issue.message
+  }
+}
+
+function describeFound(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => JSON.stringify(key)).join(', ')
+  if (issue.input === undefined) return 'nothing (the key is missing)'
+  if (issue.code === 'invalid_type') return `${kindOf(issue.input)} ${preview(issue.input, 60)}`
+  return preview(issue.input)
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  switch (typeof value) {
+    case 'object':
+      return 'an object'
+    case 'number':
+      return Number.isInteger(value) ? 'the integer' : 'the number'
+    case 'string':
+      return 'the string'
+    case 'boolean':
+      return 'the boolean'
+    default:
+      return typeof value
+  }
+}
