@@ -1,0 +1,81 @@
+import { stat } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
+import { FixtureError } from './errors.js'
+import { evaluateCriteriaFixture, type CriteriaEvaluation } from './criteria/evaluate.js'
+import { loadCriteriaFixture, type CriteriaFixture } from './criteria/load.js'
+
+/** The kinds of fixture directory, told apart by the file that marks them. */
+export const FIXTURE_KINDS = {
+  /** Hard criteria with hash-bound reviews (`rubric.json`, `source.txt`, `cases.json`, `annotations.json`). */
+  criteria: { marker: 'rubric.json', files: ['rubric.json', 'source.txt', 'cases.json', 'annotations.json'] },
+} as const satisfies Record<string, { marker: string; files: readonly string[] }>
+
+export type FixtureKind = keyof typeof FIXTURE_KINDS
+
+/** Any loaded fixture. */
+export type Fixture = CriteriaFixture
+
+/** Any evaluated fixture. */
+export type FixtureEvaluation = CriteriaEvaluation
+
+export interface LoadFixtureOptions {
+  /**
+   * Paths in messages are shown relative to this directory.
+   * @default process.cwd()
+   */
+  readonly cwd?: string
+}
+
+/** Which kind of fixture a directory holds, by its marker file; `undefined` if none. */
+export async function detectFixtureKind(dir: string): Promise<FixtureKind | undefined> {
+  for (const [kind, { marker }] of Object.entries(FIXTURE_KINDS) as [FixtureKind, { marker: string }][]) {
+    if (await isFile(join(dir, marker))) return kind
+  }
+  return undefined
+}
+
+/**
+ * Loads a fixture directory: its rubric, source, cases and reviews with their revision hashes.
+ * A fixture-level defect throws a {@link FixtureError} naming the file, the JSON path and the fix.
+ */
+export async function loadFixture(dir: string, options: LoadFixtureOptions = {}): Promise<Fixture> {
+  const cwd = options.cwd ?? process.cwd()
+  const absolute = resolve(cwd, dir)
+  const display = relative(cwd, absolute) || '.'
+  if (!(await isDirectory(absolute))) {
+    throw new FixtureError({
+      code: 'FIXTURE_NOT_FOUND',
+      file: display,
+      summary: 'no such fixture directory.',
+      hint: 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
+    })
+  }
+  const kind = await detectFixtureKind(absolute)
+  switch (kind) {
+    case 'criteria':
+      return loadCriteriaFixture(absolute, display)
+    case undefined:
+      throw new FixtureError({
+        code: 'FIXTURE_KIND_UNKNOWN',
+        file: display,
+        summary: 'the directory holds no fixture.',
+        expected: Object.values(FIXTURE_KINDS)
+          .map(({ files }) => files.join(', '))
+          .join('; or '),
+        hint: 'point at a fixture directory, or add the files of a fixture (see the README).',
+      })
+  }
+}
+
+/** Decides every case of a loaded fixture. */
+export function evaluateFixture(fixture: Fixture): FixtureEvaluation {
+  return evaluateCriteriaFixture(fixture)
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false
+}

@@ -1,0 +1,30 @@
+export { canonicalJson, compareCodePoints, fingerprint, sha256Hex, NULL_FINGERPRINT } from './core/canonical-json.js'
+export {
+  BindingError,
+  CanonicalJsonError,
+  FixtureError,
+  RubricError,
+  UsageError,
+  type RubricErrorCode,
+  type SerializedRubricError,
+} from './core/errors.js'
+export { formatPath, type PathSegment } from './core/json-path.js'
+export { countCoverage, type Coverage, type CoverageCounts, type Outcomes } from './core/coverage.js'
+export type { DecisionStatus, RefusedDecision } from './core/decision.js'
+export {
+  detectFixtureKind,
+  evaluateFixture,
+  loadFixture,
+  FIXTURE_KINDS,
+  type Fixture,
+  type FixtureEvaluation,
+  type FixtureKind,
+  type LoadFixtureOptions,
+} from './core/fixture.js'
+export * from './core/criteria/schemas.js'
+export { assessCase, pendingReason, type Located } from './core/criteria/assess.js'
+export type * from './core/criteria/decision.js'
+export { bindRubric, type BoundRubric, type FixtureFileNames } from './core/criteria/rubric.js'
+export { CRITERIA_FILES, loadCriteriaFixture, type CaseEntry, type CriteriaFixture, type ReviewEntry } from './core/criteria/load.js'
+export { evaluateCriteriaFixture, type CriteriaEvaluation } from './core/criteria/evaluate.js'
+export { criteriaRecord, decisionRecord, type CriteriaRecord, type DecisionRecord, type FixtureIdentities } from './core/criteria/record.js'

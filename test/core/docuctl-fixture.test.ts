@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { sha256Hex } from '../../src/core/canonical-json.js'
+import { evaluateFixture, loadFixture } from '../../src/core/fixture.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+
+describe('the bundled docuctl fixture', () => {
+  test('reproduces the hashes the specification publishes for source.txt and rubric.json', async () => {
+    expect(sha256Hex(await readFile(join(DOCUCTL, 'source.txt')))).toBe(
+      '2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2',
+    )
+    expect(sha256Hex(await readFile(join(DOCUCTL, 'rubric.json')))).toBe(
+      '3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228',
+    )
+  })
+
+  test('binds every case to those revisions', async () => {
+    const fixture = await loadFixture(DOCUCTL, { cwd: ROOT })
+    expect(fixture.bound.sourceSha256).toBe('2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2')
+    expect(fixture.bound.rubricSha256).toBe('3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228')
+    expect(fixture.files['rubric.json']).toBe(fixture.bound.rubricSha256)
+  })
+
+  test('decides the eight contrasts: 3 accepted, 3 rejected, 2 pending', async () => {
+    const { decisions, coverage } = evaluateFixture(await loadFixture(DOCUCTL, { cwd: ROOT }))
+    expect(decisions.map(({ id, status, reason }) => `${id}: ${status}${reason === '' ? '' : ` (${reason})`}`)).toEqual([
+      'complete: accepted',
+      'paraphrase: accepted',
+      'negation: accepted',
+      'unsupported-guarantee: rejected (support)',
+      'missing-verification: rejected (verification)',
+      'wrong-command: rejected (command, support)',
+      'uncertain-wording: pending (uncertain on support)',
+      'not-reviewed: pending (no review)',
+    ])
+    expect(coverage).toMatchObject({
+      candidates: 8,
+      graded: 6,
+      pending: 2,
+      refused: 0,
+      outcomes: { accepted: 3, rejected: 3 },
+      pendingCases: [
+        { id: 'uncertain-wording', reason: 'uncertain on support' },
+        { id: 'not-reviewed', reason: 'no review' },
+      ],
+      splits: { development: { candidates: 8, graded: 6 }, held_out: { candidates: 0, outcomes: null } },
+    })
+  })
+
+  test('a rejection carries each failed criterion with the reviewer\'s reason, quote and span', async () => {
+    const { decisions } = evaluateFixture(await loadFixture(DOCUCTL, { cwd: ROOT }))
+    const wrongCommand = decisions.find((decision) => decision.id === 'wrong-command')
+    expect(wrongCommand).toMatchObject({
+      status: 'rejected',
+      failed: [
+        { criterion: 'command', answerSpan: '`docuctl rollback r41 --env staging`', referenceQuote: 'Use `docuctl releases rollback r41 --environment staging` to select release r41.' },
+        { criterion: 'support', answerSpan: 'docuctl rollback r41 --env staging' },
+      ],
+    })
+    const missing = decisions.find((decision) => decision.id === 'missing-verification')
+    expect(missing).toMatchObject({ status: 'rejected', failed: [{ criterion: 'verification', answerSpan: '' }] })
+  })
+})

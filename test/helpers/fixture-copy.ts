@@ -1,0 +1,88 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { onTestFinished } from 'vitest'
+import { fingerprint } from '../../src/core/canonical-json.js'
+
+export const ROOT = resolve(import.meta.dirname, '../..')
+export const DOCUCTL = join(ROOT, 'fixtures/docuctl-rollback')
+
+interface CaseJson {
+  id: string
+  split?: string
+  input: { question: string; answer: { text: string; citation: string } }
+  expected: { acceptable: boolean; source_sha256: string; rubric_sha256: string; review_sha256: string }
+}
+interface ReviewJson {
+  answer_id: string
+  answer_sha256: string
+  source_sha256: string
+  rubric_sha256: string
+  judgements: Record<string, { rating: string; reason: string; reference_quote: string; answer_span: string }>
+}
+export interface CasesJson {
+  name: string
+  task: string
+  cases: CaseJson[]
+}
+export interface AnnotationsJson {
+  origin: string
+  reviews: ReviewJson[]
+}
+
+/** A private copy of a fixture directory that a test may edit; removed when the test ends. */
+export interface FixtureCopy {
+  readonly dir: string
+  readJson<T>(file: string): Promise<T>
+  writeJson(file: string, value: unknown): Promise<void>
+  editCases(edit: (cases: CasesJson) => void): Promise<void>
+  editAnnotations(edit: (annotations: AnnotationsJson) => void): Promise<void>
+  /** Records the current revision of a case's review in the case (an acknowledged edit). */
+  acknowledgeReview(caseId: string): Promise<void>
+  /** Binds a case's review to the case's current answer (a re-review). */
+  rebindAnswer(caseId: string): Promise<void>
+}
+
+export async function copyFixture(from: string = DOCUCTL): Promise<FixtureCopy> {
+  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-'))
+  await cp(from, dir, { recursive: true })
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  const readJson = async <T>(file: string) => JSON.parse(await readFile(join(dir, file), 'utf8')) as T
+  const writeJson = (file: string, value: unknown) => writeFile(join(dir, file), `${JSON.stringify(value, null, 2)}\n`)
+  const copy: FixtureCopy = {
+    dir,
+    readJson,
+    writeJson,
+    async editCases(edit) {
+      const cases = await readJson<CasesJson>('cases.json')
+      edit(cases)
+      await writeJson('cases.json', cases)
+    },
+    async editAnnotations(edit) {
+      const annotations = await readJson<AnnotationsJson>('annotations.json')
+      edit(annotations)
+      await writeJson('annotations.json', annotations)
+    },
+    async acknowledgeReview(caseId) {
+      const annotations = await readJson<AnnotationsJson>('annotations.json')
+      const review = annotations.reviews.find((item) => item.answer_id === caseId) ?? null
+      await copy.editCases((cases) => {
+        const entry = cases.cases.find((item) => item.id === caseId)
+        if (entry === undefined) throw new Error(`no case ${caseId}`)
+        entry.expected.review_sha256 = fingerprint(review)
+      })
+    },
+    async rebindAnswer(caseId) {
+      const cases = await readJson<CasesJson>('cases.json')
+      const entry = cases.cases.find((item) => item.id === caseId)
+      if (entry === undefined) throw new Error(`no case ${caseId}`)
+      await copy.editAnnotations((annotations) => {
+        const review = annotations.reviews.find((item) => item.answer_id === caseId)
+        if (review === undefined) throw new Error(`no review ${caseId}`)
+        review.answer_sha256 = fingerprint(entry.input.answer)
+      })
+      await copy.acknowledgeReview(caseId)
+    },
+  }
+  return copy
+}
