@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+import { main } from './main.js'
+
+const code = await main(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(`${text}\n`),
+  stderr: (text) => process.stderr.write(`${text}\n`),
+  cwd: process.cwd(),
+})
+process.exitCode = code

@@ -1,0 +1,36 @@
+import type { Coverage, CoverageCounts } from '../core/coverage.js'
+import type { CriteriaRecord } from '../core/criteria/record.js'
+import { SPLITS } from '../core/criteria/schemas.js'
+
+/** The human-readable report of one evaluated fixture. */
+export function formatCriteriaRecord(record: CriteriaRecord): string {
+  const { fixture, coverage } = record
+  const lines = [
+    `${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`,
+    `  origin: ${fixture.origin}`,
+    `  ${formatReviewCoverage(coverage)}`,
+  ]
+  const usedSplits = SPLITS.filter((split) => coverage.splits[split].candidates > 0)
+  if (usedSplits.length > 1) {
+    for (const split of usedSplits) lines.push(`    ${split}: ${formatReviewCoverage(coverage.splits[split])}`)
+  }
+  lines.push('  decisions:')
+  for (const [id, decision] of Object.entries(record.decisions)) {
+    const split = usedSplits.length > 1 ? ` [${decision.split}]` : ''
+    const reason = decision.reason === '' ? '' : ` (${decision.reason})`
+    lines.push(`    ${id}${split}: ${decision.status}${reason}`)
+  }
+  if (coverage.pending > 0) lines.push('  Pending cases stay outside the graded figures: they are neither passes nor failures.')
+  for (const refused of coverage.refusedCases) {
+    lines.push(`  refused ${refused.id}:`, ...refused.message.split('\n').map((line) => `    ${line}`))
+  }
+  return lines.join('\n')
+}
+
+/** `6 graded of 8 candidates; 2 pending; 0 refused — accepted 3, rejected 3`. */
+export function formatReviewCoverage(counts: CoverageCounts | Coverage): string {
+  const head = `review coverage: ${counts.graded} graded of ${counts.candidates} candidates; ${counts.pending} pending; ${counts.refused} refused`
+  return counts.outcomes === null
+    ? `${head} — no completed reviews, so no quality figure`
+    : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}`
+}
