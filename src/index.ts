@@ -15,10 +15,13 @@ export {
   detectFixtureKind,
   evaluateFixture,
   loadFixture,
+  fixtureRecord,
+  planFixtureTests,
   FIXTURE_KINDS,
   type Fixture,
   type FixtureEvaluation,
   type FixtureKind,
+  type FixtureRecord,
   type LoadFixtureOptions,
 } from './core/fixture.js'
 export * from './core/criteria/schemas.js'
@@ -28,3 +31,5 @@ export { bindRubric, type BoundRubric, type FixtureFileNames } from './core/crit
 export { CRITERIA_FILES, loadCriteriaFixture, type CaseEntry, type CriteriaFixture, type ReviewEntry } from './core/criteria/load.js'
 export { evaluateCriteriaFixture, type CriteriaEvaluation } from './core/criteria/evaluate.js'
 export { criteriaRecord, decisionRecord, type CriteriaRecord, type DecisionRecord, type FixtureIdentities } from './core/criteria/record.js'
+export { formatJudged, formatRejection, planCriteriaTests } from './core/criteria/plan.js'
+export type { PlannedCase, PlannedCheck, TestPlan } from './core/plan.js'

@@ -1,6 +1,5 @@
-import { criteriaRecord, type CriteriaRecord } from '../core/criteria/record.js'
-import { evaluateFixture, loadFixture } from '../core/fixture.js'
-import { formatCriteriaRecord } from './format.js'
+import { evaluateFixture, fixtureRecord, loadFixture, type FixtureRecord } from '../core/fixture.js'
+import { formatFixtureRecord } from './format.js'
 
 export interface EvaluateCommandOptions {
   readonly dirs: readonly string[]
@@ -14,11 +13,10 @@ export interface EvaluateCommandOptions {
  * cannot be loaded makes the command fail (it throws, and the caller prints the message).
  */
 export async function evaluateCommand(options: EvaluateCommandOptions): Promise<string> {
-  const records: CriteriaRecord[] = []
+  const records: FixtureRecord[] = []
   for (const dir of options.dirs) {
-    const fixture = await loadFixture(dir, { cwd: options.cwd })
-    records.push(criteriaRecord(evaluateFixture(fixture)))
+    records.push(fixtureRecord(evaluateFixture(await loadFixture(dir, { cwd: options.cwd }))))
   }
   if (options.json) return JSON.stringify(records.length === 1 ? records[0] : records, null, 2)
-  return records.map(formatCriteriaRecord).join('\n\n')
+  return records.map(formatFixtureRecord).join('\n\n')
 }

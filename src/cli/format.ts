@@ -1,6 +1,15 @@
 import type { Coverage, CoverageCounts } from '../core/coverage.js'
 import type { CriteriaRecord } from '../core/criteria/record.js'
 import { SPLITS } from '../core/criteria/schemas.js'
+import type { FixtureRecord } from '../core/fixture.js'
+
+/** The human-readable report of one evaluated fixture, whatever its kind. */
+export function formatFixtureRecord(record: FixtureRecord): string {
+  switch (record.fixture.kind) {
+    case 'criteria':
+      return formatCriteriaRecord(record)
+  }
+}
 
 /** The human-readable report of one evaluated fixture. */
 export function formatCriteriaRecord(record: CriteriaRecord): string {

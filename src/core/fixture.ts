@@ -3,6 +3,9 @@ import { join, relative, resolve } from 'node:path'
 import { FixtureError } from './errors.js'
 import { evaluateCriteriaFixture, type CriteriaEvaluation } from './criteria/evaluate.js'
 import { loadCriteriaFixture, type CriteriaFixture } from './criteria/load.js'
+import { planCriteriaTests } from './criteria/plan.js'
+import { criteriaRecord, type CriteriaRecord } from './criteria/record.js'
+import type { TestPlan } from './plan.js'
 
 /** The kinds of fixture directory, told apart by the file that marks them. */
 export const FIXTURE_KINDS = {
@@ -17,6 +20,9 @@ export type Fixture = CriteriaFixture
 
 /** Any evaluated fixture. */
 export type FixtureEvaluation = CriteriaEvaluation
+
+/** Any evaluation as the JSON that `vitest-rubric evaluate --json` prints. */
+export type FixtureRecord = CriteriaRecord
 
 export interface LoadFixtureOptions {
   /**
@@ -69,7 +75,26 @@ export async function loadFixture(dir: string, options: LoadFixtureOptions = {})
 
 /** Decides every case of a loaded fixture. */
 export function evaluateFixture(fixture: Fixture): FixtureEvaluation {
-  return evaluateCriteriaFixture(fixture)
+  switch (fixture.kind) {
+    case 'criteria':
+      return evaluateCriteriaFixture(fixture)
+  }
+}
+
+/** The JSON record of an evaluation: coverage, every decision and the identities of the files. */
+export function fixtureRecord(evaluation: FixtureEvaluation): FixtureRecord {
+  switch (evaluation.fixture.kind) {
+    case 'criteria':
+      return criteriaRecord(evaluation)
+  }
+}
+
+/** The tests an evaluation becomes in Vitest. */
+export function planFixtureTests(evaluation: FixtureEvaluation): TestPlan {
+  switch (evaluation.fixture.kind) {
+    case 'criteria':
+      return planCriteriaTests(evaluation)
+  }
 }
 
 async function isFile(path: string): Promise<boolean> {
