@@ -2,19 +2,22 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { RubricError, UsageError } from '../core/errors.js'
 import { evaluateCommand } from './evaluate.js'
+import { recordCommand } from './record.js'
 
 const USAGE = `Usage: vitest-rubric <command> [options]
 
 Commands:
   evaluate <dir...>   decide every case of each fixture directory and print the decisions and coverage
+  record <dir...>     write each fixture's decision record (decisions.record.json)
 
 Options:
-  --json              print the evaluation as JSON (an array when several directories are given)
+  --json              evaluate: print JSON (an array when several directories are given)
+  --check             record: compare the current decisions with the record instead of writing it
   -h, --help          show this help
   -v, --version       show the version
 
-Exit codes: 0 when every fixture loaded (whatever its decisions), 1 when a fixture is refused,
-2 on a usage error.`
+Exit codes: 0 when every fixture loaded (whatever its decisions), 1 when a fixture is refused or
+a record check finds differences, 2 on a usage error.`
 
 export interface CliIo {
   readonly stdout: (text: string) => void
@@ -30,6 +33,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       allowPositionals: true,
       options: {
         json: { type: 'boolean', default: false },
+        check: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         version: { type: 'boolean', short: 'v', default: false },
       },
@@ -43,8 +47,15 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return 0
     }
     const [command, ...rest] = positionals
-    if (command !== 'evaluate') throw usage(command === undefined ? 'no command given.' : `unknown command "${command}".`)
-    if (rest.length === 0) throw usage('evaluate needs at least one fixture directory.')
+    if (command !== 'evaluate' && command !== 'record') {
+      throw usage(command === undefined ? 'no command given.' : `unknown command "${command}".`)
+    }
+    if (rest.length === 0) throw usage(`${command} needs at least one fixture directory.`)
+    if (command === 'record') {
+      const { output, ok } = await recordCommand({ dirs: rest, check: values.check, file: 'decisions.record.json', cwd: io.cwd })
+      io.stdout(output)
+      return ok ? 0 : 1
+    }
     io.stdout(await evaluateCommand({ dirs: rest, json: values.json, cwd: io.cwd }))
     return 0
   } catch (error) {

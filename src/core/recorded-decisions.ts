@@ -1,0 +1,165 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import stableStringify from 'fast-json-stable-stringify'
+import { z } from 'zod'
+import { FixtureError } from './errors.js'
+import type { TestPlan } from './plan.js'
+import { parseJsonFile } from './read.js'
+import { schemaError } from './schema-error.js'
+
+/**
+ * The committed record of a fixture's decisions and of the revisions they were made from, kept in
+ * the fixture directory so that changing a decision is a visible, reviewable change.
+ */
+export interface RecordedDecisions {
+  readonly kind: string
+  readonly name: string
+  readonly identities: { readonly caseSetSha256: string; readonly files: Readonly<Record<string, string>> }
+  readonly decisions: Readonly<Record<string, RecordedDecision>>
+  /** Fixture-level checks by name: passed or not. */
+  readonly checks: Readonly<Record<string, boolean>>
+}
+
+export interface RecordedDecision {
+  readonly status: string
+  readonly split: string
+  readonly reason: string
+  readonly ratings?: Readonly<Record<string, string>>
+  readonly scores?: Readonly<Record<string, number | null>>
+}
+
+const RecordedDecisionsSchema = z.strictObject({
+  kind: z.string(),
+  name: z.string(),
+  identities: z.strictObject({ caseSetSha256: z.string(), files: z.record(z.string(), z.string()) }),
+  decisions: z.record(
+    z.string(),
+    z.strictObject({
+      status: z.string(),
+      split: z.string(),
+      reason: z.string(),
+      ratings: z.record(z.string(), z.string()).optional(),
+      scores: z.record(z.string(), z.number().nullable()).optional(),
+    }),
+  ),
+  checks: z.record(z.string(), z.boolean()),
+})
+
+/** What a record of this plan holds now. */
+export function recordDecisions(plan: TestPlan): RecordedDecisions {
+  return {
+    kind: plan.kind,
+    name: plan.name,
+    identities: plan.identities,
+    decisions: Object.fromEntries(
+      plan.cases.map(({ id, status, split, reason, ratings, scores }) => [
+        id,
+        { status, split, reason, ...(ratings === undefined ? {} : { ratings }), ...(scores === undefined ? {} : { scores }) },
+      ]),
+    ),
+    checks: Object.fromEntries(plan.checks.map((check) => [check.name, check.ok])),
+  }
+}
+
+/** Whether two records say the same, whatever the order of their keys. */
+export function sameRecord(a: RecordedDecisions, b: RecordedDecisions): boolean {
+  return stableStringify(a) === stableStringify(b)
+}
+
+/** Reads a record file; `undefined` when the directory keeps none. */
+export async function readRecordedDecisions(path: string, display: string): Promise<RecordedDecisions | undefined> {
+  let bytes: Uint8Array
+  try {
+    bytes = await readFile(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new FixtureError({
+      code: 'FILE_UNREADABLE',
+      file: display,
+      summary: `the decision record cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+      hint: 'check the file permissions.',
+    })
+  }
+  const parsed = RecordedDecisionsSchema.safeParse(parseJsonFile({ display, bytes }), { reportInput: true })
+  if (!parsed.success) {
+    throw schemaError(
+      {
+        ErrorClass: FixtureError,
+        code: 'FILE_SCHEMA',
+        file: display,
+        basePath: [],
+        hint: 'restore the record from version control, or rewrite it from the current decisions with `vitest -u`.',
+      },
+      parsed.error.issues,
+    )
+  }
+  return parsed.data as RecordedDecisions
+}
+
+/** Writes a record as stable, diff-friendly JSON. */
+export async function writeRecordedDecisions(path: string, record: RecordedDecisions): Promise<void> {
+  await writeFile(path, `${JSON.stringify(record, null, 2)}\n`)
+}
+
+/** One readable line per difference between a record and the current decisions. */
+export function describeRecordChanges(recorded: RecordedDecisions, current: RecordedDecisions): string[] {
+  const changes: string[] = []
+  if (recorded.kind !== current.kind || recorded.name !== current.name) {
+    changes.push(`fixture: ${recorded.kind} "${recorded.name}" → ${current.kind} "${current.name}"`)
+  }
+  if (recorded.identities.caseSetSha256 !== current.identities.caseSetSha256) {
+    changes.push(`case set: ${short(recorded.identities.caseSetSha256)} → ${short(current.identities.caseSetSha256)}`)
+  }
+  for (const file of union(Object.keys(recorded.identities.files), Object.keys(current.identities.files))) {
+    const before = recorded.identities.files[file]
+    const after = current.identities.files[file]
+    if (before !== after) changes.push(`${file}: ${short(before)} → ${short(after)}`)
+  }
+  for (const id of union(Object.keys(recorded.decisions), Object.keys(current.decisions))) {
+    const before = recorded.decisions[id]
+    const after = current.decisions[id]
+    if (before === undefined) changes.push(`${id}: new case, ${describe(after)}`)
+    else if (after === undefined) changes.push(`${id}: was ${describe(before)}, now gone`)
+    else if (before.status !== after.status || before.reason !== after.reason) changes.push(`${id}: ${describe(before)} → ${describe(after)}`)
+    else {
+      const detail = [...valueChanges(before.ratings, after.ratings), ...valueChanges(before.scores, after.scores)]
+      if (before.split !== after.split) detail.unshift(`split ${before.split} → ${after.split}`)
+      if (detail.length > 0) changes.push(`${id}: ${detail.join(', ')}`)
+    }
+  }
+  for (const name of union(Object.keys(recorded.checks), Object.keys(current.checks))) {
+    const before = recorded.checks[name]
+    const after = current.checks[name]
+    if (before !== after) changes.push(`check "${name}": ${passed(before)} → ${passed(after)}`)
+  }
+  return changes
+}
+
+function describe(decision: RecordedDecision | undefined): string {
+  if (decision === undefined) return 'absent'
+  return decision.reason === '' ? decision.status : `${decision.status} (${decision.reason})`
+}
+
+function valueChanges(
+  before: Readonly<Record<string, unknown>> | undefined,
+  after: Readonly<Record<string, unknown>> | undefined,
+): string[] {
+  const changes: string[] = []
+  for (const key of union(Object.keys(before ?? {}), Object.keys(after ?? {}))) {
+    const from = before?.[key]
+    const to = after?.[key]
+    if (from !== to) changes.push(`${key} ${String(from ?? 'absent')} → ${String(to ?? 'absent')}`)
+  }
+  return changes
+}
+
+function passed(value: boolean | undefined): string {
+  return value === undefined ? 'absent' : value ? 'passed' : 'failed'
+}
+
+function short(sha: string | undefined): string {
+  return sha === undefined ? 'absent' : `${sha.slice(0, 12)}…`
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])]
+}
