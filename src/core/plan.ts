@@ -18,6 +18,8 @@ export interface TestPlan {
   readonly cases: readonly PlannedCase[]
   /** Fixture-level tests beside the cases (a benchmark gate, a baseline margin). */
   readonly checks: readonly PlannedCheck[]
+  /** Benchmark-level figures of a scored fixture, for reporters. */
+  readonly benchmark?: Readonly<Record<string, unknown>>
 }
 
 export interface PlannedCase {

@@ -43,10 +43,16 @@ export interface FixtureCopy {
   rebindAnswer(caseId: string): Promise<void>
 }
 
+/** A private copy of a fixture, removed when the test ends. */
 export async function copyFixture(from: string = DOCUCTL): Promise<FixtureCopy> {
   const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-'))
   await cp(from, dir, { recursive: true })
   onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return editableFixture(dir)
+}
+
+/** Edits the fixture files of a directory the test owns. */
+export function editableFixture(dir: string): FixtureCopy {
   const readJson = async <T>(file: string) => JSON.parse(await readFile(join(dir, file), 'utf8')) as T
   const writeJson = (file: string, value: unknown) => writeFile(join(dir, file), `${JSON.stringify(value, null, 2)}\n`)
   const copy: FixtureCopy = {

@@ -1,0 +1,86 @@
+import { dirname, extname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Plugin } from 'vite'
+import type { TestProject } from 'vitest/node'
+import { planFixture, setRubricContext, type RubricContext } from './context.js'
+import { discoverFixtures, excludeGlobs, kindOfModule, markerGlobs } from './discover.js'
+import { fixtureModuleCode } from './module-code.js'
+import { resolveOptions, type RubricPluginOptions } from './options.js'
+import { fixtureWatchTrigger } from './watch.js'
+import { RubricReporter } from '../reporter/rubric-reporter.js'
+
+export type { PendingPolicy, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
+export { discoverFixtures, type DiscoveredFixture } from './discover.js'
+
+// The runtime sits beside this file, built (.js) or in source (.ts) alike.
+const here = fileURLToPath(import.meta.url)
+const RUNTIME = fileURLToPath(new URL(`../runtime/index${extname(here)}`, import.meta.url))
+
+/**
+ * The Vitest plugin: every fixture directory the globs match becomes a test module with one test
+ * per case — accepted passes, rejected and refused fail with their reasons, pending is todo.
+ *
+ * ```ts
+ * // vitest.config.ts
+ * import { defineConfig } from 'vitest/config'
+ * import { rubric } from 'vitest-rubric/plugin'
+ * export default defineConfig({ plugins: [rubric()] })
+ * ```
+ */
+export function rubric(options: RubricPluginOptions = {}): Plugin {
+  const resolved = resolveOptions(options)
+  let project: TestProject | undefined
+  let context: RubricContext | undefined
+
+  return {
+    name: 'vitest-rubric',
+    enforce: 'pre',
+
+    async configureVitest(plugin) {
+      project = plugin.project
+      const { vitest } = plugin
+      context = { options: resolved, root: project.config.root, plans: new Map() }
+      setRubricContext(vitest, context)
+      project.config.include.push(...markerGlobs(resolved.include))
+      project.config.exclude.push(...excludeGlobs(resolved.exclude))
+
+      const found = await discoverFixtures(project.config.root, resolved.include, resolved.exclude)
+      if (found.length === 0) {
+        vitest.logger.warn(
+          `vitest-rubric: no fixture directory matches ${resolved.include.map((glob) => JSON.stringify(glob)).join(', ')} ` +
+            `under ${project.config.root} (a fixture directory holds rubric.json, or evaluation_rubric.json). ` +
+            'Set the include option of rubric() to where your fixtures are.',
+        )
+      }
+      if (resolved.reporter !== false && shouldAddReporter(vitest.config.reporters)) {
+        vitest.config.reporters.push(new RubricReporter(resolved.reporter))
+      }
+      vitest.config.watchTriggerPatterns ??= []
+      vitest.config.watchTriggerPatterns.push(
+        fixtureWatchTrigger(vitest, resolved.record, (file) => project?.matchesTestGlob(file) ?? false),
+      )
+    },
+
+    async load(id) {
+      if (project === undefined || context === undefined) return undefined
+      if (id.includes('?') || kindOfModule(id) === undefined || !project.matchesTestGlob(id)) return undefined
+      const dir = dirname(id)
+      const result = await planFixture(dir, project.config.root)
+      context.plans.set(id, result)
+      const code = await fixtureModuleCode(dir, result, {
+        runtime: RUNTIME,
+        root: project.config.root,
+        record: resolved.record,
+        updateRecords: project.config.snapshotOptions.updateSnapshot === 'all',
+      })
+      return { code, moduleType: 'js' }
+    },
+  }
+}
+
+/** Not when the reporter is already listed, nor when `blob` is the only reporter (a shard). */
+function shouldAddReporter(reporters: readonly unknown[]): boolean {
+  const names = reporters.map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
+  if (names.some((name) => name instanceof RubricReporter || name === 'vitest-rubric/reporter')) return false
+  return !(names.length > 0 && names.every((name) => name === 'blob'))
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod'
+import { UsageError } from '../core/errors.js'
+import { schemaError } from '../core/schema-error.js'
+import type { RubricReporterOptions } from '../reporter/rubric-reporter.js'
+
+/** What pending cases do to a run. */
+export type PendingPolicy = 'todo' | 'fail' | { readonly max: number }
+
+/** Options of the {@link rubric} plugin. */
+export interface RubricPluginOptions {
+  /**
+   * Globs of the directories that hold fixtures, relative to the project root. Every directory they
+   * match that holds a fixture's marker file (`rubric.json`, …) becomes one test module.
+   * @default ['fixtures/**']
+   */
+  readonly include?: string | readonly string[]
+  /**
+   * Globs of directories to leave out.
+   * @default []
+   */
+  readonly exclude?: string | readonly string[]
+  /**
+   * What pending cases (no review, a missing criterion, an uncertain rating) do to the run:
+   * `'todo'` reports them as todo and keeps the run green; `'fail'` fails the run when any case is
+   * pending; `{ max: n }` fails it when more than `n` are. Pending cases are always todo tests,
+   * never passes or failures: the policy decides only the run's outcome.
+   * @default 'todo'
+   */
+  readonly pending?: PendingPolicy
+  /**
+   * Name of the decision record a fixture directory may keep. A run whose decisions or bindings
+   * differ from an existing record fails with a diff; `vitest -u` rewrites it.
+   * @default 'decisions.record.json'
+   */
+  readonly record?: string
+  /**
+   * Add the rubric coverage reporter after the configured reporters (not when `blob` is the only
+   * one, as in a shard, nor when it is already listed). Options are passed to the reporter.
+   * @default true
+   */
+  readonly reporter?: boolean | RubricReporterOptions
+}
+
+/** {@link RubricPluginOptions} with every default applied. */
+export interface ResolvedRubricOptions {
+  readonly include: readonly string[]
+  readonly exclude: readonly string[]
+  readonly pending: PendingPolicy
+  readonly record: string
+  readonly reporter: RubricReporterOptions | false
+}
+
+const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
+
+const OptionsSchema = z.strictObject({
+  include: globs.optional(),
+  exclude: globs.optional(),
+  pending: z.union([z.literal('todo'), z.literal('fail'), z.strictObject({ max: z.int().min(0) })]).optional(),
+  record: z
+    .string()
+    .regex(/^[^/\\]+\.json$/, { error: 'a file name ending in .json, without a directory' })
+    .optional(),
+  reporter: z
+    .union([
+      z.boolean(),
+      z.strictObject({ outputFile: z.union([z.string().min(1), z.literal(false)]).optional(), githubSummary: z.boolean().optional() }),
+    ])
+    .optional(),
+})
+
+/** Validates the plugin options: a mistake is a clear error at startup, not a silent default. */
+export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubricOptions {
+  const parsed = OptionsSchema.safeParse(options, { reportInput: true })
+  if (!parsed.success) {
+    throw schemaError(
+      {
+        ErrorClass: UsageError,
+        code: 'USAGE',
+        file: 'rubric() options',
+        basePath: [],
+        hint: 'see the options of rubric() in the README: include, exclude, pending ("todo", "fail" or { max: n }), record, reporter (true, false or { outputFile, githubSummary }).',
+      },
+      parsed.error.issues,
+    )
+  }
+  const value = parsed.data
+  return {
+    include: toList(value.include ?? 'fixtures/**').map(trimSlashes),
+    exclude: toList(value.exclude ?? []).map(trimSlashes),
+    pending: value.pending ?? 'todo',
+    record: value.record ?? 'decisions.record.json',
+    reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),
+  }
+}
+
+function toList(value: string | readonly string[]): string[] {
+  return typeof value === 'string' ? [value] : [...value]
+}
+
+function trimSlashes(glob: string): string {
+  return glob.replace(/^\.\//, '').replace(/\/+$/, '')
+}

@@ -1,0 +1,112 @@
+import { afterAll, describe, test, TestRunner } from 'vitest'
+import type { DecisionStatus } from '../core/decision.js'
+import type { SerializedRubricError } from '../core/errors.js'
+import type { PlannedCase, TestPlan } from '../core/plan.js'
+import type { RecordedDecisions } from '../core/recorded-decisions.js'
+import type { RubricCaseMeta } from './meta.js'
+
+export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from './meta.js'
+
+/** A fixture's decision record compared with the decisions of this run (in the main process). */
+export interface RecordComparison {
+  /** The record file as shown to the user. */
+  readonly file: string
+  readonly recorded: RecordedDecisions
+  readonly current: RecordedDecisions
+  /** One line per difference; empty when the record matches. */
+  readonly changes: readonly string[]
+}
+
+/** What the plugin hands to a fixture's test module. */
+export interface RubricModule {
+  readonly plan: TestPlan
+  readonly record: RecordComparison | null
+}
+
+/** An expected failure of a rubric test: its message says everything, its stack nothing. */
+class RubricFailure extends Error {
+  constructor(message: string, details: { expected?: unknown; actual?: unknown } = {}) {
+    super(message)
+    this.name = 'RubricFailure'
+    this.stack = `${this.name}: ${message}`
+    Object.assign(this, details)
+  }
+}
+
+type Declare = (name: string, meta: RubricCaseMeta, planned: PlannedCase) => void
+
+const fail = (message: string | undefined) => () => {
+  throw new RubricFailure(message ?? 'the case failed')
+}
+const pass = () => {}
+
+/** How each decision becomes a Vitest test: a new status cannot compile until it is mapped here. */
+const declareCase: Record<DecisionStatus, Declare> = {
+  accepted: (name, meta) => test(name, { meta: { rubric: meta } }, pass),
+  rejected: (name, meta, planned) => test(name, { meta: { rubric: meta } }, fail(planned.message)),
+  pending: (name, meta, planned) => test.todo(`${name} — pending: ${planned.reason}`, { meta: { rubric: meta } }),
+  refused: (name, meta, planned) => test(name, { meta: { rubric: meta } }, fail(`refused: ${planned.message ?? planned.reason}`)),
+}
+
+/** Declares one test per case (grouped by split), the fixture's checks and the record check. */
+export function defineRubricTests({ plan, record }: RubricModule): void {
+  const { coverage } = plan
+  const counts = {
+    candidates: coverage.candidates,
+    graded: coverage.graded,
+    pending: coverage.pending,
+    refused: coverage.refused,
+    outcomes: coverage.outcomes,
+  }
+  TestRunner.getCurrentSuite().file.meta.rubricFixture = { fixture: plan.dir, kind: plan.kind, name: plan.name, coverage }
+
+  const splits = [...new Set(plan.cases.map((planned) => planned.split))]
+  for (const split of splits) {
+    describe(split, () => {
+      for (const planned of plan.cases) {
+        if (planned.split !== split) continue
+        const meta: RubricCaseMeta = {
+          role: 'case',
+          fixture: plan.dir,
+          kind: plan.kind,
+          id: planned.id,
+          split: planned.split,
+          status: planned.status,
+          reason: planned.reason,
+          ...(planned.ratings === undefined ? {} : { ratings: planned.ratings }),
+          ...(planned.scores === undefined ? {} : { scores: planned.scores }),
+          coverage: counts,
+        }
+        declareCase[planned.status](planned.id, meta, planned)
+      }
+    })
+  }
+
+  for (const check of plan.checks) {
+    const meta = { rubric: { role: 'check', fixture: plan.dir, kind: plan.kind, name: check.name } as const }
+    test(check.name, { meta }, check.ok ? pass : fail(check.message))
+  }
+
+  // The record check fails the module rather than adding a test, so that the case counts stay
+  // the decisions' counts; it runs last, after every case test has reported.
+  if (record !== null && record.changes.length > 0) {
+    afterAll(() => {
+      throw new RubricFailure(
+        [
+          `the decisions or bindings differ from ${record.file}:`,
+          ...record.changes.map((change) => `  ${change}`),
+          'If the change is intended, run `vitest -u` to rewrite the record, then review and commit its diff.',
+        ].join('\n'),
+        { expected: record.recorded, actual: record.current },
+      )
+    })
+  }
+}
+
+/** Fails a fixture's test module at collection: the fixture could not be loaded. */
+export function failRubricFixture(error: SerializedRubricError): never {
+  const failure = new RubricFailure(error.message)
+  failure.name = error.name
+  failure.stack = `${error.name}: ${error.message}`
+  throw failure
+}
