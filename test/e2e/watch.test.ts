@@ -1,0 +1,84 @@
+import { appendFile, cp, rm } from 'node:fs/promises'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import type { Reporter, TestModule } from 'vitest/node'
+import { startVitest } from 'vitest/node'
+import { rubric } from '../../src/plugin/index.js'
+import { editableFixture } from '../helpers/fixture-copy.js'
+import { makeProject } from '../helpers/project.js'
+import { sink, summarize, type VitestRun } from '../helpers/run-vitest.js'
+
+/** Hands out each watch run's result as it ends. */
+class RunQueue implements Reporter {
+  private readonly waiting: ((run: VitestRun) => void)[] = []
+  private readonly done: VitestRun[] = []
+
+  onTestRunEnd(modules: readonly TestModule[]) {
+    const run = summarize(modules, '', '', 0)
+    const next = this.waiting.shift()
+    if (next === undefined) this.done.push(run)
+    else next(run)
+  }
+
+  next(): Promise<VitestRun> {
+    const ready = this.done.shift()
+    if (ready !== undefined) return Promise.resolve(ready)
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no rerun within 20 s')), 20_000)
+      this.waiting.push((run) => {
+        clearTimeout(timer)
+        resolve(run)
+      })
+    })
+  }
+}
+
+const stateOf = (run: VitestRun, module: string, name: string) =>
+  run.tests.find((item) => item.module === module && item.name.startsWith(name))?.state
+
+test('watch mode reruns a fixture with fresh data when its files change, and follows directories', { timeout: 90_000 }, async () => {
+  const root = await makeProject({ 'fixtures/a': null })
+  const runs = new RunQueue()
+  const exitCode = process.exitCode
+  const vitest = await startVitest(
+    'test',
+    [],
+    { root, config: false, watch: true, reporters: [runs] },
+    { plugins: [rubric({ reporter: false })], test: { include: [] } },
+    { stdout: sink(() => {}), stderr: sink(() => {}) },
+  )
+  try {
+    const first = await runs.next()
+    expect(stateOf(first, 'fixtures/a/rubric.json', 'missing-verification')).toBe('failed')
+
+    // A review revised and acknowledged: the module is decided again from the new files.
+    const fixture = editableFixture(join(root, 'fixtures/a'))
+    await fixture.editAnnotations((annotations) => {
+      annotations.reviews[4]!.judgements['verification']!.rating = 'meets'
+    })
+    await fixture.acknowledgeReview('missing-verification')
+    let rerun = await runs.next()
+    // Two edits may give two reruns: wait for the one that saw both.
+    while (stateOf(rerun, 'fixtures/a/rubric.json', 'missing-verification') === 'failed') rerun = await runs.next()
+    expect(stateOf(rerun, 'fixtures/a/rubric.json', 'missing-verification')).toBe('passed')
+
+    // source.txt is watched too: editing it refuses every case bound to the old source.
+    await appendFile(join(root, 'fixtures/a/source.txt'), 'A new sentence.\n')
+    rerun = await runs.next()
+    expect(stateOf(rerun, 'fixtures/a/rubric.json', 'complete')).toBe('failed')
+    expect(rerun.tests.find((item) => item.name === 'complete')?.meta?.status).toBe('refused')
+
+    // A fixture directory copied in is picked up.
+    await cp(join(root, 'fixtures/a'), join(root, 'fixtures/b'), { recursive: true })
+    let added = await runs.next()
+    while (!added.modules.some((module) => module.id === 'fixtures/b/rubric.json')) added = await runs.next()
+    expect(added.tests.filter((item) => item.module === 'fixtures/b/rubric.json')).toHaveLength(8)
+
+    // A removed one disappears.
+    await rm(join(root, 'fixtures/b'), { recursive: true })
+    await expect.poll(() => vitest.state.getFilepaths().some((file) => file.includes('fixtures/b/')), { timeout: 20_000 }).toBe(false)
+  } finally {
+    await vitest.close()
+    process.exitCode = exitCode
+  }
+})
