@@ -19,9 +19,7 @@ import { formatPath, type PathSegment } from './json-path.js'
  * lone surrogate, and anything that is not plain JSON data (`undefined`, functions, class instances).
  */
 export function canonicalJson(value: unknown): string {
-  const out: string[] = []
-  write(value, [], out)
-  return out.join('')
+  return write(value, [])
 }
 
 /** SHA-256 (lowercase hex) of a value's {@link canonicalJson} text encoded as UTF-8. */
@@ -37,63 +35,60 @@ export function sha256Hex(content: string | Uint8Array): string {
 /** The fingerprint of a missing review, `fingerprint(null)`. */
 export const NULL_FINGERPRINT = '74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b'
 
-function write(value: unknown, path: PathSegment[], out: string[]): void {
+// Strings are built by concatenation (V8 ropes) rather than joined from arrays: at 100k cases
+// the fingerprints are most of the work, and this halves it.
+function write(value: unknown, path: PathSegment[]): string {
   switch (typeof value) {
     case 'string':
-      out.push(quote(value, path))
-      return
+      return quote(value, path)
     case 'number':
-      out.push(formatNumber(value, path))
-      return
+      return formatNumber(value, path)
     case 'boolean':
-      out.push(value ? 'true' : 'false')
-      return
+      return value ? 'true' : 'false'
     case 'object':
-      if (value === null) {
-        out.push('null')
-        return
-      }
-      if (Array.isArray(value)) {
-        writeArray(value, path, out)
-        return
-      }
-      if (isPlainObject(value)) {
-        writeObject(value, path, out)
-        return
-      }
+      if (value === null) return 'null'
+      if (Array.isArray(value)) return writeArray(value, path)
+      if (isPlainObject(value)) return writeObject(value, path)
       throw notJson(path, `an instance of ${value.constructor?.name ?? 'an unknown class'}`)
     default:
       throw notJson(path, typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`)
   }
 }
 
-function writeArray(items: readonly unknown[], path: PathSegment[], out: string[]): void {
-  out.push('[')
+function writeArray(items: readonly unknown[], path: PathSegment[]): string {
+  let out = '['
   for (let index = 0; index < items.length; index++) {
-    if (index > 0) out.push(',')
+    if (index > 0) out += ','
     if (!(index in items)) throw notJson([...path, index], 'an empty array slot')
     path.push(index)
-    write(items[index], path, out)
+    out += write(items[index], path)
     path.pop()
   }
-  out.push(']')
+  return `${out}]`
 }
 
-function writeObject(object: object, path: PathSegment[], out: string[]): void {
-  const keys = Object.keys(object).sort(compareCodePoints)
-  out.push('{')
-  let first = true
-  for (const key of keys) {
-    const item: unknown = (object as Record<string, unknown>)[key]
-    if (!first) out.push(',')
-    first = false
+function writeObject(object: object, path: PathSegment[]): string {
+  const keys = sortKeys(Object.keys(object))
+  let out = '{'
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!
+    if (index > 0) out += ','
     path.push(key)
-    out.push(quote(key, path), ':')
-    write(item, path, out)
+    out += `${quote(key, path)}:${write((object as Record<string, unknown>)[key], path)}`
     path.pop()
   }
-  out.push('}')
+  return `${out}}`
 }
+
+/** Sorts keys by code point; the native UTF-16 sort agrees unless a key holds a surrogate. */
+function sortKeys(keys: string[]): string[] {
+  for (const key of keys) if (SURROGATE.test(key)) return keys.sort(compareCodePoints)
+  return keys.sort()
+}
+
+const SURROGATE = /[\ud800-\udfff]/
+// Characters JSON.stringify would escape, and surrogates (to check pairing).
+const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/
 
 /**
  * Orders two strings by Unicode code point. UTF-16 order differs from it only where a surrogate
@@ -117,6 +112,7 @@ function fixup(unit: number): number {
 }
 
 function quote(text: string, path: PathSegment[]): string {
+  if (!NEEDS_CARE.test(text)) return `"${text}"`
   if (!text.isWellFormed()) {
     throw new CanonicalJsonError({
       code: 'NOT_CANONICAL_JSON',

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { readFile } from 'node:fs/promises'
 import { FixtureError, preview } from './errors.js'
 import { lineAndColumn, locateJsonSyntaxError } from './json-syntax.js'
@@ -27,13 +28,9 @@ export async function readFixtureFile(path: string, display: string): Promise<Ra
   }
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
 /** Decodes UTF-8 strictly: a byte sequence that is not UTF-8 is an error, never a U+FFFD. */
 export function decodeText(file: RawFile): string {
-  try {
-    return utf8.decode(file.bytes)
-  } catch {
+  if (!isUtf8(file.bytes)) {
     throw new FixtureError({
       code: 'FILE_NOT_UTF8',
       file: file.display,
@@ -41,6 +38,7 @@ export function decodeText(file: RawFile): string {
       hint: 'save the file as UTF-8.',
     })
   }
+  return Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString('utf8')
 }
 
 /** Parses a JSON file, reporting a syntax error with its line and column. */
