@@ -28,15 +28,17 @@ export async function recordCommand(options: RecordCommandOptions): Promise<{ ou
     const current = recordDecisions(planFixtureTests(evaluateFixture(fixture)))
     const path = join(fixture.dir, options.file)
     const display = relative(options.cwd, path)
-    const recorded = await readRecordedDecisions(path, display)
     if (!options.check) {
-      if (recorded !== undefined && sameRecord(recorded, current)) lines.push(`${display}: up to date`)
+      // Writing replaces the record whatever it held, even a malformed one: that is the request.
+      const recorded = await readRecordedDecisions(path, display).catch(() => null)
+      if (recorded !== undefined && recorded !== null && sameRecord(recorded, current)) lines.push(`${display}: up to date`)
       else {
         await writeRecordedDecisions(path, current)
         lines.push(`${display}: ${recorded === undefined ? 'written' : 'rewritten'}`)
       }
       continue
     }
+    const recorded = await readRecordedDecisions(path, display)
     if (recorded === undefined) {
       ok = false
       lines.push(`${display}: no record to check against (write one with \`vitest-rubric record ${fixture.displayDir}\`)`)

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import stableStringify from 'fast-json-stable-stringify'
 import { z } from 'zod'
 import { FixtureError } from './errors.js'
+import type { FixtureIdentities } from './criteria/record.js'
 import type { TestPlan } from './plan.js'
 import { parseJsonFile } from './read.js'
 import { schemaError } from './schema-error.js'
@@ -13,7 +14,7 @@ import { schemaError } from './schema-error.js'
 export interface RecordedDecisions {
   readonly kind: string
   readonly name: string
-  readonly identities: { readonly caseSetSha256: string; readonly files: Readonly<Record<string, string>> }
+  readonly identities: FixtureIdentities
   readonly decisions: Readonly<Record<string, RecordedDecision>>
   /** Fixture-level checks by name: passed or not. */
   readonly checks: Readonly<Record<string, boolean>>
@@ -30,7 +31,11 @@ export interface RecordedDecision {
 const RecordedDecisionsSchema = z.strictObject({
   kind: z.string(),
   name: z.string(),
-  identities: z.strictObject({ caseSetSha256: z.string(), files: z.record(z.string(), z.string()) }),
+  identities: z.strictObject({
+    caseSetSha256: z.string().nullable(),
+    gradedSetSha256: z.string().nullable(),
+    files: z.record(z.string(), z.string()),
+  }),
   decisions: z.record(
     z.string(),
     z.strictObject({
@@ -65,7 +70,10 @@ export function sameRecord(a: RecordedDecisions, b: RecordedDecisions): boolean 
   return stableStringify(a) === stableStringify(b)
 }
 
-/** Reads a record file; `undefined` when the directory keeps none. */
+/**
+ * Reads a record file; `undefined` when the directory keeps none. A record that cannot be read or
+ * does not have the record format is a {@link FixtureError}.
+ */
 export async function readRecordedDecisions(path: string, display: string): Promise<RecordedDecisions | undefined> {
   let bytes: Uint8Array
   try {
@@ -107,7 +115,10 @@ export function describeRecordChanges(recorded: RecordedDecisions, current: Reco
     changes.push(`fixture: ${recorded.kind} "${recorded.name}" → ${current.kind} "${current.name}"`)
   }
   if (recorded.identities.caseSetSha256 !== current.identities.caseSetSha256) {
-    changes.push(`case set: ${short(recorded.identities.caseSetSha256)} → ${short(current.identities.caseSetSha256)}`)
+    changes.push(`full case set: ${short(recorded.identities.caseSetSha256)} → ${short(current.identities.caseSetSha256)}`)
+  }
+  if (recorded.identities.gradedSetSha256 !== current.identities.gradedSetSha256) {
+    changes.push(`graded subset: ${short(recorded.identities.gradedSetSha256)} → ${short(current.identities.gradedSetSha256)}`)
   }
   for (const file of union(Object.keys(recorded.identities.files), Object.keys(current.identities.files))) {
     const before = recorded.identities.files[file]
@@ -156,8 +167,8 @@ function passed(value: boolean | undefined): string {
   return value === undefined ? 'absent' : value ? 'passed' : 'failed'
 }
 
-function short(sha: string | undefined): string {
-  return sha === undefined ? 'absent' : `${sha.slice(0, 12)}…`
+function short(sha: string | null | undefined): string {
+  return sha === undefined ? 'absent' : sha === null ? 'none' : `${sha.slice(0, 12)}…`
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {

@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { sha256Hex } from '../../src/core/canonical-json.js'
 import { evaluateFixture, loadFixture } from '../../src/core/fixture.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { pythonFingerprints } from '../helpers/python-reference.js'
 
 describe('the bundled docuctl fixture', () => {
   test('reproduces the hashes the specification publishes for source.txt and rubric.json', async () => {
@@ -60,5 +61,20 @@ describe('the bundled docuctl fixture', () => {
     })
     const missing = decisions.find((decision) => decision.id === 'missing-verification')
     expect(missing).toMatchObject({ status: 'rejected', failed: [{ criterion: 'verification', answerSpan: '' }] })
+  })
+})
+
+describe('the identities of the case sets', () => {
+  test('the full set and the graded subset fingerprint as the reference does', async () => {
+    const evaluation = evaluateFixture(await loadFixture(DOCUCTL, { cwd: ROOT }))
+    const document = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8')) as { cases: { id: string }[] }
+    const gradedIds = new Set(
+      evaluation.decisions.filter((decision) => decision.status === 'accepted' || decision.status === 'rejected').map((decision) => decision.id),
+    )
+    const graded = document.cases.filter((entry) => gradedIds.has(entry.id))
+    expect(graded).toHaveLength(6)
+    const [full, subset] = pythonFingerprints([document, graded]).fingerprints
+    expect(evaluation.identities.caseSetSha256).toBe(full)
+    expect(evaluation.identities.gradedSetSha256).toBe(subset)
   })
 })

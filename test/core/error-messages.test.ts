@@ -103,7 +103,7 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
     })
     await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
       [FixtureError: annotations.json › reviews[2] › answer_id: the review names a case that cases.json does not hold.
-        expected: one of "complete", "paraphrase", "negation", "unsupported-guarantee", "missing-verification", "wrong-command", "uncertain-wording", "not-reviewed"
+        expected: one of the case ids: "complete", "paraphrase", "negation", "unsupported-guarantee", "missing-verification", "wrong-command", "uncertain-wording", "not-reviewed"
         found:    "negations"
         fix:      correct the answer_id, or remove the review if its case was withdrawn.]
     `)

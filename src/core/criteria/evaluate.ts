@@ -1,18 +1,81 @@
+import { createHash, type Hash } from 'node:crypto'
+import { canonicalJson } from '../canonical-json.js'
 import { countCoverage, type Coverage } from '../coverage.js'
+import { BindingError, CanonicalJsonError } from '../errors.js'
 import { assessCase } from './assess.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaFixture } from './load.js'
+import type { FixtureIdentities } from './record.js'
 
-/** Every case of a criteria fixture decided, with its coverage. */
+/** Every case of a criteria fixture decided, with its coverage and the identities of its case sets. */
 export interface CriteriaEvaluation {
   readonly fixture: CriteriaFixture
   /** One decision per case, in the order of `cases.json`. */
   readonly decisions: readonly CriteriaDecision[]
   readonly coverage: Coverage
+  readonly identities: FixtureIdentities
 }
 
-/** Applies the bindings and the all-criteria rule to every case; one refused case never stops the others. */
+/**
+ * Applies the bindings and the all-criteria rule to every case; one refused case never stops the
+ * others. In the same pass it fingerprints the full case set — `fingerprint(cases.json document)` —
+ * and the graded subset — `fingerprint([graded cases])` — case by case, so that neither canonical
+ * text is ever held whole.
+ */
 export function evaluateCriteriaFixture(fixture: CriteriaFixture): CriteriaEvaluation {
-  const decisions = fixture.cases.map((entry) => assessCase(fixture.bound, entry, fixture.reviews.get(entry.id) ?? null))
-  return { fixture, decisions, coverage: countCoverage(decisions) }
+  const full = new SetFingerprint('{"cases":[')
+  const graded = new SetFingerprint('[')
+  const decisions = fixture.cases.map((entry) => {
+    let decision = assessCase(fixture.bound, entry, fixture.reviews.get(entry.id) ?? null)
+    let text: string
+    try {
+      text = canonicalJson(entry.value)
+    } catch (error) {
+      if (!(error instanceof CanonicalJsonError)) throw error
+      full.broken = true
+      const refusal = new BindingError({
+        code: error.code,
+        file: fixture.bound.files.cases,
+        path: [...entry.path, ...error.path],
+        caseId: entry.id,
+        summary: error.summary,
+        found: error.found,
+        hint: error.hint,
+      })
+      decision = { status: 'refused', id: entry.id, split: entry.split, reason: refusal.summary, error: refusal.toJSON() }
+      return decision
+    }
+    full.add(text)
+    if (decision.status === 'accepted' || decision.status === 'rejected') graded.add(text)
+    return decision
+  })
+  const tail = `],"name":${canonicalJson(fixture.name)},"task":${canonicalJson(fixture.task)}}`
+  return {
+    fixture,
+    decisions,
+    coverage: countCoverage(decisions),
+    identities: { caseSetSha256: full.digest(tail), gradedSetSha256: graded.digest(']'), files: fixture.files },
+  }
+}
+
+/** A fingerprint of a JSON array of canonical texts, fed one item at a time. */
+class SetFingerprint {
+  private readonly hash: Hash
+  private empty = true
+  /** Set when an item has no canonical form: then the set has no fingerprint. */
+  broken = false
+
+  constructor(head: string) {
+    this.hash = createHash('sha256').update(head)
+  }
+
+  add(text: string): void {
+    this.hash.update(this.empty ? text : `,${text}`)
+    this.empty = false
+  }
+
+  digest(tail: string): string | null {
+    const hex = this.hash.update(tail).digest('hex')
+    return this.broken ? null : hex
+  }
 }

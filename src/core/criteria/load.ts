@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { fingerprint, sha256Hex } from '../canonical-json.js'
-import { CanonicalJsonError, FixtureError, preview } from '../errors.js'
+import { sha256Hex } from '../canonical-json.js'
+import { FixtureError, preview } from '../errors.js'
 import { parseJsonFile, readFixtureFile } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import type { Located } from './assess.js'
@@ -39,8 +39,8 @@ export interface CriteriaFixture {
   readonly origin: string
   /** SHA-256 of the raw bytes of each file. */
   readonly files: Readonly<Record<CriteriaFileName, string>>
-  /** Fingerprint of the whole `cases.json` document: the identity of the full case set. */
-  readonly caseSetSha256: string
+  /** `cases.json › task`, kept to fingerprint the full case set. */
+  readonly task: string
 }
 
 /**
@@ -82,7 +82,7 @@ export async function loadCriteriaFixture(dir: string, displayDir: string): Prom
       'cases.json': sha256Hex(casesFile.bytes),
       'annotations.json': sha256Hex(annotationsFile.bytes),
     },
-    caseSetSha256: fingerprintDocument(casesDocument, names.cases),
+    task: (casesDocument as { task: string }).task,
   }
 }
 
@@ -102,7 +102,9 @@ function readCases(document: unknown, file: string): CaseEntry[] {
   }
   const raw = (document as { cases: unknown[] }).cases
   const seen = new Map<string, number>()
-  return envelope.data.cases.map(({ id, split }, index) => {
+  return raw.map((value, index) => {
+    const id = stringKey(value, 'id', file, ['cases', index])
+    const split = (value as { split?: unknown }).split
     const earlier = seen.get(id)
     if (earlier !== undefined) {
       throw new FixtureError({
@@ -140,14 +142,15 @@ function readReviews(
   const ids = new Set(cases.map((entry) => entry.id))
   const raw = (document as { reviews: unknown[] }).reviews
   const reviews = new Map<string, ReviewEntry>()
-  envelope.data.reviews.forEach(({ answer_id: answerId }, index) => {
+  raw.forEach((value, index) => {
+    const answerId = stringKey(value, 'answer_id', file, ['reviews', index])
     if (!ids.has(answerId)) {
       throw new FixtureError({
         code: 'UNKNOWN_REVIEW',
         file,
         path: ['reviews', index, 'answer_id'],
         summary: 'the review names a case that cases.json does not hold.',
-        expected: `one of ${[...ids].map((id) => JSON.stringify(id)).join(', ')}`,
+        expected: `one of the case ids: ${listSome([...ids])}`,
         found: JSON.stringify(answerId),
         hint: 'correct the answer_id, or remove the review if its case was withdrawn.',
       })
@@ -168,11 +171,23 @@ function readReviews(
   return { origin: envelope.data.origin, reviews }
 }
 
-function fingerprintDocument(document: unknown, file: string): string {
-  try {
-    return fingerprint(document)
-  } catch (error) {
-    if (!(error instanceof CanonicalJsonError)) throw error
-    throw new FixtureError({ code: error.code, file, path: error.path, summary: error.summary, found: error.found, hint: error.hint })
-  }
+/** The non-empty string under `key` of an entry that must be an object. */
+function stringKey(value: unknown, key: string, file: string, path: (string | number)[]): string {
+  const found = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined
+  if (typeof found === 'string' && found !== '') return found
+  throw new FixtureError({
+    code: 'FILE_SCHEMA',
+    file,
+    path: typeof value === 'object' && value !== null && !Array.isArray(value) ? [...path, key] : path,
+    summary: typeof value === 'object' && value !== null && !Array.isArray(value) ? `the entry has no ${key}.` : 'the entry is not an object.',
+    expected: typeof value === 'object' && value !== null && !Array.isArray(value) ? 'a non-empty string' : `an object with a non-empty string ${key}`,
+    found: found === undefined ? 'nothing (the key is missing)' : preview(found),
+    hint: `give every entry a non-empty string ${key}: entries are matched by it.`,
+  })
+}
+
+/** The first few items of a long list, quoted. */
+function listSome(items: readonly string[], max = 10): string {
+  const shown = items.slice(0, max).map((item) => JSON.stringify(item)).join(', ')
+  return items.length > max ? `${shown} … (${items.length} in all)` : shown
 }

@@ -10,7 +10,7 @@ export function planCriteriaTests(evaluation: CriteriaEvaluation): TestPlan {
     dir: fixture.displayDir,
     name: fixture.name,
     coverage: evaluation.coverage,
-    identities: { caseSetSha256: fixture.caseSetSha256, files: fixture.files },
+    identities: evaluation.identities,
     cases: evaluation.decisions.map(planCase),
     checks: [],
   }

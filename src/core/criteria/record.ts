@@ -16,10 +16,15 @@ export interface DecisionRecord {
   readonly error?: SerializedRubricError
 }
 
-/** The revisions a set of decisions was made from: both identities of the case set and every file. */
+/**
+ * The revisions a set of decisions was made from: both identities — the full case set and the
+ * graded subset — and the hash of every file.
+ */
 export interface FixtureIdentities {
-  /** Fingerprint of the full case set (`cases.json`), whatever part of it was graded. */
-  readonly caseSetSha256: string
+  /** Fingerprint of the full case set (the whole `cases.json` document); `null` if a case has no canonical form. */
+  readonly caseSetSha256: string | null
+  /** Fingerprint of the array of graded cases (accepted or rejected), as they stand in `cases.json`. */
+  readonly gradedSetSha256: string | null
   /** SHA-256 of the raw bytes of each fixture file. */
   readonly files: Readonly<Record<string, string>>
 }
@@ -42,7 +47,7 @@ export function criteriaRecord(evaluation: CriteriaEvaluation): CriteriaRecord {
       rubric: `${fixture.bound.rubric.id}@${fixture.bound.rubric.version}`,
       origin: fixture.origin,
     },
-    identities: { caseSetSha256: fixture.caseSetSha256, files: fixture.files },
+    identities: evaluation.identities,
     coverage: evaluation.coverage,
     decisions: Object.fromEntries(evaluation.decisions.map((decision) => [decision.id, decisionRecord(decision)])),
   }

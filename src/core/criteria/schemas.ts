@@ -84,13 +84,13 @@ export const CasesFileSchema = z.strictObject({
 export type CasesFile = z.infer<typeof CasesFileSchema>
 
 /**
- * What must hold for the file as a whole; each case is then checked on its own, so that one
- * malformed case is refused while the others are still decided.
+ * What must hold for the file as a whole (each case also needs a non-empty string id); each case
+ * is then checked on its own, so that one malformed case is refused while the others are decided.
  */
 export const CasesEnvelopeSchema = z.strictObject({
   name: text,
   task: text,
-  cases: z.array(z.looseObject({ id: text })).min(1),
+  cases: z.array(z.unknown()).min(1),
 })
 
 // ── annotations.json ───────────────────────────────────────────────────────────────────────
@@ -121,8 +121,8 @@ export const AnnotationsFileSchema = z.strictObject({
 })
 export type AnnotationsFile = z.infer<typeof AnnotationsFileSchema>
 
-/** The file as a whole; each review is checked with the case it belongs to. */
+/** The file as a whole (each review also needs its answer_id); each is checked with its case. */
 export const AnnotationsEnvelopeSchema = z.strictObject({
   origin: text,
-  reviews: z.array(z.looseObject({ answer_id: text })),
+  reviews: z.array(z.unknown()),
 })
