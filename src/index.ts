@@ -33,3 +33,12 @@ export { evaluateCriteriaFixture, type CriteriaEvaluation } from './core/criteri
 export { criteriaRecord, decisionRecord, type CriteriaRecord, type DecisionRecord, type FixtureIdentities } from './core/criteria/record.js'
 export { formatJudged, formatRejection, planCriteriaTests } from './core/criteria/plan.js'
 export type { PlannedCase, PlannedCheck, TestPlan } from './core/plan.js'
+export {
+  describeRecordChanges,
+  readRecordedDecisions,
+  recordDecisions,
+  sameRecord,
+  writeRecordedDecisions,
+  type RecordedDecision,
+  type RecordedDecisions,
+} from './core/recorded-decisions.js'

@@ -1,8 +1,10 @@
 import { dirname, extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
+// Brings in Vitest's `configureVitest` addition to Vite's plugin type.
+import type {} from 'vitest/config'
 import type { TestProject } from 'vitest/node'
-import { planFixture, setRubricContext, type RubricContext } from './context.js'
+import { planWithContext, setRubricContext, type RubricContext } from './context.js'
 import { discoverFixtures, excludeGlobs, kindOfModule, markerGlobs } from './discover.js'
 import { fixtureModuleCode } from './module-code.js'
 import { resolveOptions, type RubricPluginOptions } from './options.js'
@@ -37,18 +39,23 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
     enforce: 'pre',
 
     async configureVitest(plugin) {
-      project = plugin.project
-      const { vitest } = plugin
-      context = { options: resolved, root: project.config.root, plans: new Map() }
+      const { vitest, project: current } = plugin
+      project = current
+      context = {
+        options: resolved,
+        root: current.config.root,
+        cacheDir: resolved.cache ? current.vite.config.cacheDir : undefined,
+        plans: new Map(),
+      }
       setRubricContext(vitest, context)
-      project.config.include.push(...markerGlobs(resolved.include))
-      project.config.exclude.push(...excludeGlobs(resolved.exclude))
+      current.config.include.push(...markerGlobs(resolved.include))
+      current.config.exclude.push(...excludeGlobs(resolved.exclude))
 
-      const found = await discoverFixtures(project.config.root, resolved.include, resolved.exclude)
+      const found = await discoverFixtures(current.config.root, resolved.include, resolved.exclude)
       if (found.length === 0) {
         vitest.logger.warn(
           `vitest-rubric: no fixture directory matches ${resolved.include.map((glob) => JSON.stringify(glob)).join(', ')} ` +
-            `under ${project.config.root} (a fixture directory holds rubric.json, or evaluation_rubric.json). ` +
+            `under ${current.config.root} (a fixture directory holds rubric.json, or evaluation_rubric.json). ` +
             'Set the include option of rubric() to where your fixtures are.',
         )
       }
@@ -57,7 +64,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       }
       vitest.config.watchTriggerPatterns ??= []
       vitest.config.watchTriggerPatterns.push(
-        fixtureWatchTrigger(vitest, resolved.record, (file) => project?.matchesTestGlob(file) ?? false),
+        fixtureWatchTrigger(vitest, resolved.record, (file) => current.matchesTestGlob(file)),
       )
     },
 
@@ -65,10 +72,12 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       if (project === undefined || context === undefined) return undefined
       if (id.includes('?') || kindOfModule(id) === undefined || !project.matchesTestGlob(id)) return undefined
       const dir = dirname(id)
-      const result = await planFixture(dir, project.config.root)
+      const result = await planWithContext(context, dir)
       context.plans.set(id, result)
       const code = await fixtureModuleCode(dir, result, {
         runtime: RUNTIME,
+        cacheDir: project.vite.config.cacheDir,
+        moduleId: id,
         root: project.config.root,
         record: resolved.record,
         updateRecords: project.config.snapshotOptions.updateSnapshot === 'all',

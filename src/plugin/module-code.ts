@@ -9,11 +9,16 @@ import {
   writeRecordedDecisions,
 } from '../core/recorded-decisions.js'
 import type { RubricModule } from '../runtime/index.js'
-import type { PlanResult } from './context.js'
+import type { PlanResult } from './plan-fixture.js'
+import { writePayload } from './payload.js'
 
 export interface ModuleCodeOptions {
   /** Absolute path of the runtime module the generated code imports. */
   readonly runtime: string
+  /** Vite's cache directory, where the module's data is written. */
+  readonly cacheDir: string
+  /** The test module's id (its marker file). */
+  readonly moduleId: string
   /** The project root: paths in messages are shown relative to it. */
   readonly root: string
   /** The decision record's file name. */
@@ -32,8 +37,8 @@ export async function fixtureModuleCode(dir: string, result: PlanResult, options
   if ('error' in result) return `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(result.error)});\n`
   try {
     const module = await moduleWithRecord(dir, result.plan, options)
-    // JSON.parse of a string literal is much faster to compile than an object literal.
-    return `import { defineRubricTests } from ${runtime};\ndefineRubricTests(JSON.parse(${JSON.stringify(JSON.stringify(module))}));\n`
+    const payload = await writePayload(options.cacheDir, options.moduleId, JSON.stringify(module))
+    return `import { loadRubricTests } from ${runtime};\nloadRubricTests(${JSON.stringify(payload)});\n`
   } catch (error) {
     if (!(error instanceof RubricError)) throw error
     return `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(error.toJSON())});\n`
@@ -43,10 +48,14 @@ export async function fixtureModuleCode(dir: string, result: PlanResult, options
 /** Compares the plan with the directory's decision record, rewriting the record under `vitest -u`. */
 async function moduleWithRecord(dir: string, plan: TestPlan, options: ModuleCodeOptions): Promise<RubricModule> {
   const recordPath = join(dir, options.record)
-  const current = recordDecisions(plan)
-  let recorded = await readRecordedDecisions(recordPath, relative(options.root, recordPath))
+  const display = relative(options.root, recordPath)
+  // Under `vitest -u` a record that no longer has the record format is rewritten like any other.
+  let recorded = options.updateRecords
+    ? await readRecordedDecisions(recordPath, display).catch(() => null)
+    : await readRecordedDecisions(recordPath, display)
   if (recorded === undefined) return { plan, record: null }
-  if (options.updateRecords && !sameRecord(recorded, current)) {
+  const current = recordDecisions(plan)
+  if (recorded === null || (options.updateRecords && !sameRecord(recorded, current))) {
     await writeRecordedDecisions(recordPath, current)
     recorded = current
   }

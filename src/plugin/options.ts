@@ -39,6 +39,12 @@ export interface RubricPluginOptions {
    * @default true
    */
   readonly reporter?: boolean | RubricReporterOptions
+  /**
+   * Reuse the decisions of an earlier run (in Vite's cache directory) when no fixture file and no
+   * deciding code has changed, compared by SHA-256 of their contents.
+   * @default true
+   */
+  readonly cache?: boolean
 }
 
 /** {@link RubricPluginOptions} with every default applied. */
@@ -48,6 +54,7 @@ export interface ResolvedRubricOptions {
   readonly pending: PendingPolicy
   readonly record: string
   readonly reporter: RubricReporterOptions | false
+  readonly cache: boolean
 }
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
@@ -66,6 +73,7 @@ const OptionsSchema = z.strictObject({
       z.strictObject({ outputFile: z.union([z.string().min(1), z.literal(false)]).optional(), githubSummary: z.boolean().optional() }),
     ])
     .optional(),
+  cache: z.boolean().optional(),
 })
 
 /** Validates the plugin options: a mistake is a clear error at startup, not a silent default. */
@@ -78,7 +86,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in the README: include, exclude, pending ("todo", "fail" or { max: n }), record, reporter (true, false or { outputFile, githubSummary }).',
+        hint: 'see the options of rubric() in the README: include, exclude, pending ("todo", "fail" or { max: n }), record, reporter (true, false or { outputFile, githubSummary }), cache.',
       },
       parsed.error.issues,
     )
@@ -89,6 +97,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     exclude: toList(value.exclude ?? []).map(trimSlashes),
     pending: value.pending ?? 'todo',
     record: value.record ?? 'decisions.record.json',
+    cache: value.cache ?? true,
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),
   }
 }

@@ -51,7 +51,7 @@ export class RubricReporter implements Reporter {
   async onTestRunEnd(testModules: readonly TestModule[]): Promise<void> {
     const vitest = this.vitest
     if (vitest === undefined) return
-    const context: RubricContext = getRubricContext(vitest) ?? { options: resolveOptions(), root: vitest.config.root, plans: new Map() }
+    const context: RubricContext = getRubricContext(vitest) ?? { options: resolveOptions(), root: vitest.config.root, cacheDir: undefined, plans: new Map() }
     const sources: FixtureSource[] = (await planAllFixtures(context)).map(({ fixture, result }) => ({
       fixture: relative(context.root, fixture.dir),
       ...result,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterAll, describe, test, TestRunner } from 'vitest'
 import type { DecisionStatus } from '../core/decision.js'
 import type { SerializedRubricError } from '../core/errors.js'
@@ -101,6 +102,11 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
       )
     })
   }
+}
+
+/** Reads the data the plugin wrote for this module and declares its tests. */
+export function loadRubricTests(payload: string): void {
+  defineRubricTests(JSON.parse(readFileSync(payload, 'utf8')) as RubricModule)
 }
 
 /** Fails a fixture's test module at collection: the fixture could not be loaded. */

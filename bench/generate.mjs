@@ -1,0 +1,88 @@
+// Generates a criteria fixture of n cases, and a plain Vitest test file declaring the same tests
+// with the same outcomes, so the two can be timed against each other.
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { fingerprint } from '../dist/index.js'
+
+const DOCUCTL = new URL('../fixtures/docuctl-rollback/', import.meta.url)
+
+/**
+ * The outcome mix: mostly accepted, with some rejected and some pending, as a reviewed
+ * benchmark would have. Index → 'accepted' | 'rejected' | 'pending'.
+ */
+export function outcomeOf(index) {
+  if (index % 100 === 7) return 'rejected'
+  if (index % 100 === 42) return 'pending'
+  return 'accepted'
+}
+
+export async function generateFixture(dir, n) {
+  const rubricBytes = await readFile(new URL('rubric.json', DOCUCTL))
+  const sourceBytes = await readFile(new URL('source.txt', DOCUCTL))
+  const rubric = JSON.parse(rubricBytes.toString())
+  const sha = (bytes) => createHash('sha256').update(bytes).digest('hex')
+  const source_sha256 = sha(sourceBytes)
+  const rubric_sha256 = sha(rubricBytes)
+  const cases = []
+  const reviews = []
+  for (let index = 0; index < n; index++) {
+    const id = `case-${String(index).padStart(6, '0')}`
+    const answer = {
+      text: `Answer ${index}: obtain release approval, confirm staging, run \`docuctl releases rollback r41 --environment staging\`; it does not restore database contents. After the rollback, check service health.`,
+      citation: 'Fictional docuctl 3 guide: staging rollback to r41',
+    }
+    const outcome = outcomeOf(index)
+    let review = null
+    if (outcome !== 'pending' || index % 2 === 0) {
+      const judgements = {}
+      for (const criterion of rubric.criteria) {
+        const failed = outcome === 'rejected' && criterion.id === 'verification'
+        const uncertain = outcome === 'pending' && criterion.id === 'support'
+        judgements[criterion.id] = {
+          rating: failed ? 'does_not_meet' : uncertain ? 'uncertain' : 'meets',
+          reason: failed ? 'The health check is missing.' : uncertain ? 'Ambiguous wording.' : 'The requirement is met.',
+          reference_quote: criterion.reference_quote,
+          answer_span: failed ? '' : 'check service health',
+        }
+      }
+      review = { answer_id: id, answer_sha256: fingerprint(answer), source_sha256, rubric_sha256, judgements }
+      reviews.push(review)
+    }
+    cases.push({
+      id,
+      input: { question: rubric.task, answer },
+      expected: { acceptable: true, source_sha256, rubric_sha256, review_sha256: fingerprint(review) },
+    })
+  }
+  await mkdir(dir, { recursive: true })
+  await writeFile(join(dir, 'rubric.json'), rubricBytes)
+  await writeFile(join(dir, 'source.txt'), sourceBytes)
+  await writeFile(join(dir, 'cases.json'), JSON.stringify({ name: `bench-${n}`, task: 'bench', cases }))
+  await writeFile(join(dir, 'annotations.json'), JSON.stringify({ origin: 'generated for the benchmark', reviews }))
+}
+
+/**
+ * The floor: the same tests, names and outcomes, declared by a plain test file from its data in
+ * the fastest plain way (JSON.parse of a string). Failures throw errors without stack frames, as
+ * the plugin's do, so that both pay the same to report them.
+ */
+export async function generatePlainTests(file, n) {
+  const rows = Array.from({ length: n }, (_, index) => [`case-${String(index).padStart(6, '0')}`, outcomeOf(index)])
+  const code = `import { describe, test } from 'vitest'
+const rows = JSON.parse(${JSON.stringify(JSON.stringify(rows))})
+const fail = (message) => () => {
+  const error = new Error(message)
+  error.stack = 'Error: ' + message
+  throw error
+}
+describe('development', () => {
+  for (const [id, outcome] of rows) {
+    if (outcome === 'accepted') test(id, () => {})
+    else if (outcome === 'rejected') test(id, fail('rejected: verification'))
+    else test.todo(id + ' — pending')
+  }
+})
+`
+  await writeFile(file, code)
+}

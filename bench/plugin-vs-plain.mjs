@@ -1,0 +1,122 @@
+// Times `vitest run` through the plugin against the same number of plain generated test() calls,
+// in the same run, and prints the ratio and the peak resident memory of each.
+//
+//   npm run build && node bench/plugin-vs-plain.mjs [sizes…]      (default: 1000 10000 100000)
+import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { generateFixture, generatePlainTests } from './generate.mjs'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
+const PLUGIN = join(ROOT, 'dist/plugin/index.js')
+const sizes = process.argv.slice(2).map(Number)
+const SIZES = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000]
+
+/** Peak RSS of a process tree: each process's high-water mark, read from /proc while it runs. */
+function watchPeak(rootPid) {
+  const peaks = new Map()
+  const sample = () => {
+    const tree = new Set([rootPid])
+    let grew = true
+    const stats = []
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+        stats.push([Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])])
+      } catch {}
+    }
+    while (grew) {
+      grew = false
+      for (const [pid, parent] of stats) if (tree.has(parent) && !tree.has(pid)) (tree.add(pid), (grew = true))
+    }
+    for (const pid of tree) {
+      try {
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
+        peaks.set(pid, Math.max(peaks.get(pid) ?? 0, kb))
+      } catch {}
+    }
+  }
+  const timer = setInterval(sample, 50)
+  return () => {
+    clearInterval(timer)
+    sample()
+    const values = [...peaks.values()]
+    return { sumMiB: values.reduce((a, b) => a + b, 0) / 1024, maxMiB: Math.max(0, ...values) / 1024 }
+  }
+}
+
+function runVitest(root) {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint()
+    const child = spawn(process.execPath, [VITEST, 'run', '--reporter=default'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    })
+    const stop = watchPeak(child.pid)
+    let stderr = ''
+    child.stderr.on('data', (chunk) => (stderr += chunk))
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9
+      const memory = stop()
+      // Both runs have failing tests on purpose (rejected cases): exit code 1 is expected.
+      if (code !== 1 && code !== 0) reject(new Error(`vitest exited with ${code}: ${stderr.slice(-2000)}`))
+      else resolve({ seconds, ...memory })
+    })
+  })
+}
+
+async function project(kind, n) {
+  const root = await mkdtemp(join(tmpdir(), `vitest-rubric-bench-${kind}-`))
+  if (kind === 'plugin') {
+    await generateFixture(join(root, 'fixtures/bench'), n)
+    await writeFile(
+      join(root, 'vitest.config.mjs'),
+      `import { rubric } from ${JSON.stringify(PLUGIN)}\nexport default { plugins: [rubric({ reporter: { outputFile: false } })], test: { include: [] } }\n`,
+    )
+  } else {
+    await generatePlainTests(join(root, 'plain.test.mjs'), n)
+    await writeFile(join(root, 'vitest.config.mjs'), `export default { test: { include: ['plain.test.mjs'] } }\n`)
+  }
+  return root
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+/** The plugin's plan cache lives in Vite's cache directory below the project. */
+const clearPlanCache = (root) => rmSync(join(root, 'node_modules/.vite'), { recursive: true, force: true })
+
+console.log(`node ${process.version}; runs interleaved, median of the repeats; peak RSS as max process / sum of processes`)
+console.log('  cold: the plugin decides every case (no plan cache); warm: files unchanged since the last run')
+console.log('cases      plain s   cold s  ratio   warm s  ratio   plain RSS MiB   cold RSS MiB   warm RSS MiB')
+for (const n of SIZES) {
+  const roots = { plain: await project('plain', n), plugin: await project('plugin', n) }
+  const repeats = n >= 100_000 ? 3 : 5
+  const samples = { plain: [], cold: [], warm: [] }
+  await runVitest(roots.plain) // warm the file system cache once
+  await runVitest(roots.plugin)
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    samples.plain.push(await runVitest(roots.plain))
+    clearPlanCache(roots.plugin)
+    samples.cold.push(await runVitest(roots.plugin))
+    samples.warm.push(await runVitest(roots.plugin))
+  }
+  const seconds = (kind) => median(samples[kind].map((sample) => sample.seconds))
+  const peak = (kind) => {
+    const max = Math.max(...samples[kind].map((sample) => sample.maxMiB))
+    const sum = Math.max(...samples[kind].map((sample) => sample.sumMiB))
+    return `${max.toFixed(0)} / ${sum.toFixed(0)}`
+  }
+  const plain = seconds('plain')
+  const cell = (kind) => `${seconds(kind).toFixed(2).padStart(6)}  ${(seconds(kind) / plain).toFixed(2).padStart(4)}×`
+  console.log(
+    `${String(n).padEnd(10)} ${plain.toFixed(2).padStart(7)}   ${cell('cold')}   ${cell('warm')}   ${peak('plain').padStart(13)}  ${peak('cold').padStart(13)}  ${peak('warm').padStart(13)}`,
+  )
+  await Promise.all(Object.values(roots).map((root) => rm(root, { recursive: true, force: true })))
+}

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto'
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+
+/**
+ * Writes a test module's data beside Vite's cache and returns its path. The generated module only
+ * names this file: Vite then transforms a two-line module instead of tens of megabytes of data
+ * (at 100k cases that is most of the transform time), and the worker reads the file directly.
+ * The name holds the content's hash, so concurrent runs agree on it; older payloads of the same
+ * module are removed.
+ */
+export async function writePayload(cacheDir: string, moduleId: string, payload: string): Promise<string> {
+  const dir = join(cacheDir, 'vitest-rubric')
+  const prefix = createHash('sha256').update(moduleId).digest('hex').slice(0, 16)
+  const name = `${prefix}-${createHash('sha256').update(payload).digest('hex').slice(0, 16)}.json`
+  const path = join(dir, name)
+  await mkdir(dir, { recursive: true })
+  const entries = await readdir(dir)
+  if (!entries.includes(name)) {
+    const temporary = `${path}.${process.pid}.tmp`
+    await writeFile(temporary, payload)
+    await rename(temporary, path)
+  }
+  await Promise.all(
+    entries
+      .filter((entry) => entry.startsWith(`${prefix}-`) && entry !== name && entry.endsWith('.json'))
+      .map((entry) => rm(join(dir, entry), { force: true })),
+  )
+  return path
+}

@@ -1,0 +1,49 @@
+import { appendFile, mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { expect, onTestFinished, test } from 'vitest'
+import { cachedPlan } from '../../src/plugin/plan-cache.js'
+import { planFixture } from '../../src/plugin/plan-fixture.js'
+import { copyFixture } from '../helpers/fixture-copy.js'
+
+async function cacheDir() {
+  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-cache-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+const plansIn = async (dir: string) => readdir(join(dir, 'vitest-rubric/plans')).catch(() => [])
+
+test('a cached plan is the plan, and is reused while nothing changed', async () => {
+  const fixture = await copyFixture()
+  const cache = await cacheDir()
+  const root = dirname(fixture.dir)
+  const fresh = await planFixture(fixture.dir, root)
+  expect(await cachedPlan(fixture.dir, root, cache)).toEqual(fresh)
+  expect(await plansIn(cache)).toHaveLength(1)
+  expect(await cachedPlan(fixture.dir, root, cache)).toEqual(fresh)
+  expect(await plansIn(cache)).toHaveLength(1)
+})
+
+test('any change to a fixture file gives a new plan, never the cached one', async () => {
+  const fixture = await copyFixture()
+  const cache = await cacheDir()
+  const root = dirname(fixture.dir)
+  const before = await cachedPlan(fixture.dir, root, cache)
+  await appendFile(join(fixture.dir, 'source.txt'), ' ')
+  const after = await cachedPlan(fixture.dir, root, cache)
+  expect('plan' in before && before.plan.cases.every((planned) => planned.status !== 'refused')).toBe(true)
+  expect('plan' in after && after.plan.cases.every((planned) => planned.status === 'refused')).toBe(true)
+  expect(await plansIn(cache)).toHaveLength(1) // the stale entry is removed
+})
+
+test('a refused fixture is never cached', async () => {
+  const fixture = await copyFixture()
+  const cache = await cacheDir()
+  await fixture.editCases((cases) => {
+    cases.cases[1]!.id = 'complete'
+  })
+  const result = await cachedPlan(fixture.dir, dirname(fixture.dir), cache)
+  expect('error' in result && result.error.code).toBe('DUPLICATE_CASE')
+  expect(await plansIn(cache)).toEqual([])
+})
