@@ -25,9 +25,17 @@ export {
   type LoadFixtureOptions,
 } from './core/fixture.js'
 export * from './core/criteria/schemas.js'
-export { assessCase, pendingReason, type Located } from './core/criteria/assess.js'
+export { assessAnswer, assessCase, pendingReason, type Located } from './core/criteria/assess.js'
+export { assessFixtureCase, getCase, getReview, type FixtureCase, type FixtureReview } from './core/criteria/access.js'
 export type * from './core/criteria/decision.js'
-export { bindRubric, type BoundRubric, type FixtureFileNames } from './core/criteria/rubric.js'
+export {
+  bindRubric,
+  bindRubricContents,
+  DEFAULT_FILE_NAMES,
+  type BoundRubric,
+  type FileContents,
+  type FixtureFileNames,
+} from './core/criteria/rubric.js'
 export { CRITERIA_FILES, loadCriteriaFixture, type CaseEntry, type CriteriaFixture, type ReviewEntry } from './core/criteria/load.js'
 export { evaluateCriteriaFixture, type CriteriaEvaluation } from './core/criteria/evaluate.js'
 export { criteriaRecord, decisionRecord, type CriteriaRecord, type DecisionRecord, type FixtureIdentities } from './core/criteria/record.js'

@@ -4,7 +4,7 @@ import { formatLocation, type PathSegment } from '../json-path.js'
 import { schemaError } from '../schema-error.js'
 import type { CriteriaDecision, JudgedCriterion, PendingDecision } from './decision.js'
 import type { BoundRubric } from './rubric.js'
-import { CaseSchema, ReviewSchema, type Rating, type Split } from './schemas.js'
+import { AnswerSchema, CaseSchema, ReviewSchema, type Rating, type Split } from './schemas.js'
 
 /** A JSON value and where it stands in its file. */
 export interface Located {
@@ -26,9 +26,46 @@ export function assessCase(bound: BoundRubric, testCase: Located, review: Locate
   try {
     return decide(bound, testCase, review, id)
   } catch (error) {
-    if (!(error instanceof BindingError)) throw error
-    return { status: 'refused', id, split, reason: error.summary, error: error.toJSON() }
+    return refuse(error, id, split)
   }
+}
+
+/**
+ * Decides an answer that is not a case of a fixture (a regenerated answer, say) against a review:
+ * the answer's format, then a missing review (pending), then the review's format, its bindings to
+ * this answer, `bound`'s source and rubric, its excerpts, and the all-criteria rule, exactly as for
+ * a case. The case-level checks (question, the case's own revisions) do not apply: there is no
+ * case. Messages name the answer and the review by `bound.files.cases` and `bound.files.annotations`;
+ * the decision carries the review's `answer_id` (`"answer"` without one) and the development split.
+ */
+export function assessAnswer(bound: BoundRubric, answer: Located, review: Located | null): CriteriaDecision {
+  const id = answerIdOf(review?.value) ?? 'answer'
+  const split: Split = 'development'
+  try {
+    const parsed = AnswerSchema.safeParse(answer.value, { reportInput: true })
+    if (!parsed.success) {
+      throw schemaError(
+        {
+          ErrorClass: BindingError,
+          code: 'CASE_INVALID',
+          file: bound.files.cases,
+          basePath: answer.path,
+          caseId: id,
+          hint: 'an answer holds exactly text and citation, both non-empty strings.',
+        },
+        parsed.error.issues,
+      )
+    }
+    if (review === null) return pending(id, split, {}, false, [...bound.criteria.keys()], [], [])
+    return judge(bound, { value: answer.value, text: parsed.data.text, path: answer.path }, review, id, split)
+  } catch (error) {
+    return refuse(error, id, split)
+  }
+}
+
+function refuse(error: unknown, id: string, split: Split): CriteriaDecision {
+  if (!(error instanceof BindingError)) throw error
+  return { status: 'refused', id, split, reason: error.summary, error: error.toJSON() }
 }
 
 function decide(bound: BoundRubric, testCase: Located, review: Located | null, id: string): CriteriaDecision {
@@ -94,7 +131,28 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
   if (review === null) {
     return pending(id, split, ratingsOnly, false, [...bound.criteria.keys()], [], [])
   }
+  const answer: AnswerSite = {
+    value: testCase.value === null ? null : answerOf(testCase.value),
+    text: theCase.input.answer.text,
+    path: at('input', 'answer'),
+    reviewRevision: formatLocation(files.cases, at('expected', 'review_sha256')),
+  }
+  return judge(bound, answer, review, id, split)
+}
 
+/** The answer a review is checked against. */
+interface AnswerSite {
+  /** The answer as written: its fingerprint is what a review binds. */
+  readonly value: unknown
+  readonly text: string
+  readonly path: readonly PathSegment[]
+  /** Where the answer's case records the review revision; absent for an answer outside a case. */
+  readonly reviewRevision?: string
+}
+
+/** The review's format, its bindings, its excerpts, then the pending-first all-criteria rule. */
+function judge(bound: BoundRubric, answer: AnswerSite, review: Located, id: string, split: Split): CriteriaDecision {
+  const { files } = bound
   const parsedReview = ReviewSchema.safeParse(review.value, { reportInput: true })
   if (!parsedReview.success) {
     throw schemaError(
@@ -111,9 +169,12 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
   }
   const theReview = parsedReview.data
   const reviewAt = (...path: PathSegment[]) => [...review.path, ...path]
-  const answerLocation = formatLocation(files.cases, at('input', 'answer'))
+  const answerLocation = formatLocation(files.cases, answer.path)
+  // An answer outside a case has no recorded review revision to acknowledge.
+  const acknowledge = (where = answer.reviewRevision) =>
+    answer.reviewRevision === undefined ? '' : ` and acknowledge the new review revision in ${where}`
 
-  const answerSha256 = fingerprintAt(testCase.value === null ? null : answerOf(testCase.value), files.cases, at('input', 'answer'), id)
+  const answerSha256 = fingerprintAt(answer.value, files.cases, answer.path, id)
   if (theReview.answer_sha256 !== answerSha256) {
     throw new BindingError({
       code: 'REVIEW_ANSWER_STALE',
@@ -123,7 +184,7 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
       summary: `the review is bound to answer ${short(theReview.answer_sha256)}, but ${answerLocation} now fingerprints to ${short(answerSha256)}: the judgement describes another answer.`,
       expected: `${answerSha256} (fingerprint of the answer now)`,
       found: theReview.answer_sha256,
-      hint: `re-review the answer, then bind the review again (answer_sha256 ${answerSha256}) and acknowledge the new review revision in ${formatLocation(files.cases, at('expected', 'review_sha256'))}.`,
+      hint: `re-review the answer, then bind the review again (answer_sha256 ${answerSha256})${acknowledge()}.`,
     })
   }
   if (theReview.source_sha256 !== bound.sourceSha256) {
@@ -135,7 +196,7 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
       summary: `the review was made against another revision of ${files.source}.`,
       expected: `${bound.sourceSha256} (SHA-256 of ${files.source} now)`,
       found: theReview.source_sha256,
-      hint: `re-review the answer against the changed source, then set source_sha256 to ${bound.sourceSha256} and acknowledge the new review revision in the case.`,
+      hint: `re-review the answer against the changed source, then set source_sha256 to ${bound.sourceSha256}${acknowledge('the case')}.`,
     })
   }
   if (theReview.rubric_sha256 !== bound.rubricSha256) {
@@ -147,7 +208,7 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
       summary: `the review judged another revision of ${files.rubric}'s criteria.`,
       expected: `${bound.rubricSha256} (SHA-256 of ${files.rubric} now)`,
       found: theReview.rubric_sha256,
-      hint: `re-review the answer under the changed criteria, then set rubric_sha256 to ${bound.rubricSha256} and acknowledge the new review revision in the case.`,
+      hint: `re-review the answer under the changed criteria, then set rubric_sha256 to ${bound.rubricSha256}${acknowledge('the case')}.`,
     })
   }
 
@@ -178,13 +239,13 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
         hint: `copy the criterion's reference_quote from ${files.rubric} exactly.`,
       })
     }
-    if (!theCase.input.answer.text.includes(judgement.answer_span)) {
+    if (!answer.text.includes(judgement.answer_span)) {
       throw new BindingError({
         code: 'SPAN_NOT_IN_ANSWER',
         file: files.annotations,
         path: reviewAt('judgements', criterionId, 'answer_span'),
         caseId: id,
-        summary: `the answer span does not occur in the answer text (${formatLocation(files.cases, at('input', 'answer', 'text'))}).`,
+        summary: `the answer span does not occur in the answer text (${formatLocation(files.cases, [...answer.path, 'text'])}).`,
         expected: 'an exact excerpt of the answer text, or "" for an omission',
         found: preview(judgement.answer_span, 400),
         hint: 'quote the answer exactly; for an omission use "" and name the absent requirement in the reason.',
@@ -298,6 +359,11 @@ function short(sha: string): string {
 function answerOf(value: unknown): unknown {
   const input = (value as { input?: { answer?: unknown } }).input
   return input?.answer
+}
+
+function answerIdOf(review: unknown): string | undefined {
+  const id = typeof review === 'object' && review !== null ? (review as { answer_id?: unknown }).answer_id : undefined
+  return typeof id === 'string' && id !== '' ? id : undefined
 }
 
 function caseIdOf(value: unknown): string {

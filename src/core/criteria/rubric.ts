@@ -23,6 +23,32 @@ export interface BoundRubric {
   readonly files: FixtureFileNames
 }
 
+/** The contents of a rubric or source file: its bytes as read from disk, or a string (taken as UTF-8). */
+export type FileContents = string | Uint8Array
+
+/** The names {@link bindRubricContents} gives files in messages unless told otherwise. */
+export const DEFAULT_FILE_NAMES: FixtureFileNames = {
+  rubric: 'rubric.json',
+  source: 'source.txt',
+  cases: 'cases.json',
+  annotations: 'annotations.json',
+}
+
+/**
+ * {@link bindRubric} for contents already in memory. The revision hashes are the SHA-256 of the
+ * bytes: pass a file's bytes (a `Buffer`) to hash exactly what is on disk; a string is hashed as
+ * UTF-8, so a byte-order mark or other line endings give another revision.
+ */
+export function bindRubricContents(
+  rubric: FileContents,
+  source: FileContents,
+  names: Partial<FixtureFileNames> = {},
+): BoundRubric {
+  const files = { ...DEFAULT_FILE_NAMES, ...names }
+  const bytes = (contents: FileContents) => (typeof contents === 'string' ? new TextEncoder().encode(contents) : contents)
+  return bindRubric({ display: files.rubric, bytes: bytes(rubric) }, { display: files.source, bytes: bytes(source) }, files)
+}
+
 /**
  * Reads a rubric and its source from their raw bytes and checks the rubric contract: the schema,
  * the three ratings, unique criterion ids, and that every reference quote occurs in the source.

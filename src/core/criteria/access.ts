@@ -1,0 +1,91 @@
+import { UsageError } from '../errors.js'
+import { formatLocation } from '../json-path.js'
+import { assessCase } from './assess.js'
+import type { CriteriaDecision } from './decision.js'
+import type { CaseEntry, CriteriaFixture, ReviewEntry } from './load.js'
+import type { Split } from './schemas.js'
+
+/** One case of a loaded fixture with its review: everything needed to decide it. */
+export interface FixtureCase {
+  readonly kind: 'case'
+  readonly fixture: CriteriaFixture
+  readonly id: string
+  readonly split: Split
+  /** The case as written in `cases.json` (checked when it is assessed, not before). */
+  readonly entry: CaseEntry
+  /** The case's review; `null` when nobody has reviewed it. */
+  readonly review: FixtureReview | null
+}
+
+/** The review of one case of a loaded fixture. */
+export interface FixtureReview {
+  readonly kind: 'review'
+  readonly fixture: CriteriaFixture
+  /** The case the review belongs to (its `answer_id`). */
+  readonly caseId: string
+  /** The review as written in `annotations.json` (checked when it is assessed, not before). */
+  readonly entry: ReviewEntry
+  /** Where the review's case records the review revision: `cases.json › cases[2] › expected › review_sha256`. */
+  readonly revisionRecordedAt: string
+}
+
+/** A case of a loaded fixture by id; a {@link UsageError} naming the fixture's ids if it has none. */
+export function getCase(fixture: CriteriaFixture, id: string): FixtureCase {
+  const entry = fixture.cases.find((item) => item.id === id)
+  if (entry === undefined) throw unknownCase(fixture, id, 'getCase')
+  const review = fixture.reviews.get(id)
+  return {
+    kind: 'case',
+    fixture,
+    id,
+    split: entry.split,
+    entry,
+    review: review === undefined ? null : reviewOf(fixture, entry, review),
+  }
+}
+
+/**
+ * The review of a case of a loaded fixture; a {@link UsageError} if the fixture has no such case
+ * or the case has no review (see `getCase(fixture, id).review` for a review that may be absent).
+ */
+export function getReview(fixture: CriteriaFixture, id: string): FixtureReview {
+  const entry = fixture.cases.find((item) => item.id === id)
+  if (entry === undefined) throw unknownCase(fixture, id, 'getReview')
+  const review = fixture.reviews.get(id)
+  if (review === undefined) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: fixture.bound.files.annotations,
+      caseId: id,
+      summary: 'the case has no review.',
+      hint: `review the answer and add its review to ${fixture.bound.files.annotations}; until then the case is pending (getCase(fixture, ${JSON.stringify(id)}).review is null).`,
+    })
+  }
+  return reviewOf(fixture, entry, review)
+}
+
+/** Decides one case of a loaded fixture, as {@link evaluateFixture} does for all of them. */
+export function assessFixtureCase(fixtureCase: FixtureCase): CriteriaDecision {
+  return assessCase(fixtureCase.fixture.bound, fixtureCase.entry, fixtureCase.review?.entry ?? null)
+}
+
+function reviewOf(fixture: CriteriaFixture, entry: CaseEntry, review: ReviewEntry): FixtureReview {
+  return {
+    kind: 'review',
+    fixture,
+    caseId: entry.id,
+    entry: review,
+    revisionRecordedAt: formatLocation(fixture.bound.files.cases, [...entry.path, 'expected', 'review_sha256']),
+  }
+}
+
+function unknownCase(fixture: CriteriaFixture, id: string, accessor: string): UsageError {
+  return new UsageError({
+    code: 'USAGE',
+    file: fixture.bound.files.cases,
+    summary: `${accessor}: the fixture holds no case ${JSON.stringify(id)}.`,
+    expected: `one of ${fixture.cases.map((item) => JSON.stringify(item.id)).join(', ')}`,
+    found: JSON.stringify(id),
+    hint: 'use the id of a case in cases.json.',
+  })
+}

@@ -1,0 +1,149 @@
+import type { Coverage } from '../core/coverage.js'
+import { assessFixtureCase, type FixtureCase, type FixtureReview } from '../core/criteria/access.js'
+import { assessAnswer, type Located } from '../core/criteria/assess.js'
+import type { CriteriaDecision } from '../core/criteria/decision.js'
+import type { CriteriaEvaluation } from '../core/criteria/evaluate.js'
+import type { CriteriaFixture } from '../core/criteria/load.js'
+import { bindRubricContents, type BoundRubric, type FileContents } from '../core/criteria/rubric.js'
+import { RubricError, UsageError, preview } from '../core/errors.js'
+
+/** A decision and what a message needs to name it. */
+export interface Decided {
+  readonly decision: CriteriaDecision
+  /** `case "wrong-command" of fixtures/docuctl-rollback`, `the answer reviewed as "complete"`. */
+  readonly subject: string
+  /** The rubric it was decided under; `undefined` when binding the rubric itself failed. */
+  readonly bound: BoundRubric | undefined
+  /** How the call looked, for the matcher hint: `case` or `answer`. */
+  readonly form: 'case' | 'answer'
+}
+
+/** A review with where it stands, and where its case records its revision (a fixture's review). */
+export interface LocatedReview extends Located {
+  readonly file: string
+  readonly caseId: string | undefined
+  readonly revisionRecordedAt: string | undefined
+}
+
+/**
+ * Decides what a decision matcher received: a fixture's case (no arguments), or an answer with
+ * the rubric and review to decide it by. A wrong call is a {@link UsageError}, thrown; a rubric
+ * that cannot be bound becomes a refused decision, like any other binding failure.
+ */
+export function decideReceived(matcher: string, received: unknown, args: readonly unknown[]): Decided {
+  if (isFixtureCase(received)) {
+    if (args.length > 0) {
+      throw usage(matcher, 'a fixture case carries its rubric and review: pass no arguments.', `${matcher}() with no arguments`, `${args.length} argument(s)`)
+    }
+    const { fixture, id } = received
+    const subject = fixture.displayDir === '.' ? `case ${JSON.stringify(id)}` : `case ${JSON.stringify(id)} of ${fixture.displayDir}`
+    return { decision: assessFixtureCase(received), subject, bound: fixture.bound, form: 'case' }
+  }
+  if (!isRecord(received) || !('text' in received)) {
+    throw usage(
+      matcher,
+      'the received value is neither a fixture case nor an answer.',
+      'getCase(fixture, id), or an answer { text, citation }',
+      preview(received),
+    )
+  }
+  const [rubric, options] = args
+  if (!isRecord(options) || !('review' in options)) {
+    throw usage(matcher, 'an answer is decided with a rubric and a review.', `${matcher}(rubric, { review })`, preview(options))
+  }
+  const review = locateReview(matcher, options['review'])
+  const id = reviewId(review)
+  const subject = id === undefined ? 'the answer' : `the answer reviewed as ${JSON.stringify(id)}`
+  let bound: BoundRubric
+  try {
+    bound = rubricOf(matcher, rubric, options['source'])
+  } catch (error) {
+    if (!(error instanceof RubricError) || error instanceof UsageError) throw error
+    const decision: CriteriaDecision = { status: 'refused', id: id ?? 'answer', split: 'development', reason: error.summary, error: error.toJSON() }
+    return { decision, subject, bound: undefined, form: 'answer' }
+  }
+  // Messages name the answer as received and the review where it came from.
+  const named = { ...bound, files: { ...bound.files, cases: 'answer', annotations: review?.file ?? 'review' } }
+  return { decision: assessAnswer(named, { value: received, path: [] }, review), subject, bound, form: 'answer' }
+}
+
+/** A review as received: a fixture's review, a review object, or `null`. */
+export function locateReview(matcher: string, review: unknown): LocatedReview | null {
+  if (review === null) return null
+  if (isFixtureCase(review)) {
+    throw usage(matcher, 'a case is not a review.', 'getReview(fixture, id), a review object or null', `case ${JSON.stringify(review.id)}`)
+  }
+  if (isFixtureReview(review)) {
+    return {
+      value: review.entry.value,
+      path: review.entry.path,
+      file: review.fixture.bound.files.annotations,
+      caseId: review.caseId,
+      revisionRecordedAt: review.revisionRecordedAt,
+    }
+  }
+  if (isRecord(review)) return { value: review, path: [], file: 'review', caseId: undefined, revisionRecordedAt: undefined }
+  throw usage(matcher, 'the review is neither a fixture review nor a review object.', 'getReview(fixture, id), a review object or null', preview(review))
+}
+
+/** The bound rubric an argument names: a fixture's, a bound rubric, or contents bound with `source`. */
+function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubric {
+  if (isFixture(rubric) || isBoundRubric(rubric)) {
+    if (source !== undefined) {
+      throw usage(matcher, 'the source comes with the rubric: a fixture or bound rubric holds its own.', '{ review } without source', 'a source as well')
+    }
+    return isFixture(rubric) ? rubric.bound : rubric
+  }
+  if (!isContents(rubric)) {
+    throw usage(matcher, 'the rubric is neither a fixture, a bound rubric nor file contents.', 'a loaded fixture, a bound rubric, or the bytes of rubric.json', preview(rubric))
+  }
+  if (!isContents(source)) {
+    throw usage(matcher, 'rubric contents are bound with the source they quote.', '{ review, source } with the bytes of source.txt', preview(source))
+  }
+  return bindRubricContents(rubric, source, { rubric: 'rubric', source: 'source' })
+}
+
+export function isFixture(value: unknown): value is CriteriaFixture {
+  return isRecord(value) && value['kind'] === 'criteria' && isRecord(value['bound']) && Array.isArray(value['cases'])
+}
+
+export function isEvaluation(value: unknown): value is CriteriaEvaluation {
+  return isRecord(value) && isFixture(value['fixture']) && Array.isArray(value['decisions']) && isCoverage(value['coverage'])
+}
+
+export function isCoverage(value: unknown): value is Coverage {
+  return isRecord(value) && typeof value['candidates'] === 'number' && isRecord(value['splits']) && Array.isArray(value['pendingCases'])
+}
+
+export function isBoundRubric(value: unknown): value is BoundRubric {
+  return isRecord(value) && typeof value['rubricSha256'] === 'string' && typeof value['sourceSha256'] === 'string' && isRecord(value['rubric'])
+}
+
+export function isFixtureCase(value: unknown): value is FixtureCase {
+  return isRecord(value) && value['kind'] === 'case' && isFixture(value['fixture']) && isRecord(value['entry'])
+}
+
+export function isFixtureReview(value: unknown): value is FixtureReview {
+  return isRecord(value) && value['kind'] === 'review' && isFixture(value['fixture']) && isRecord(value['entry'])
+}
+
+export function isContents(value: unknown): value is FileContents {
+  // By tag rather than instanceof, so that a Buffer from another realm still counts.
+  return typeof value === 'string' || Object.prototype.toString.call(value) === '[object Uint8Array]'
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** A wrong call of a matcher: thrown, whatever `.not` says, since there is nothing to assert. */
+export function usage(matcher: string, summary: string, expected: string, found: string): UsageError {
+  return new UsageError({ code: 'USAGE', file: matcher, summary, expected, found, hint: `see the README, section Matchers, for what ${matcher} accepts.` })
+}
+
+function reviewId(review: LocatedReview | null): string | undefined {
+  if (review === null) return undefined
+  if (review.caseId !== undefined) return review.caseId
+  const id = isRecord(review.value) ? review.value['answer_id'] : undefined
+  return typeof id === 'string' ? id : undefined
+}

@@ -1,0 +1,131 @@
+import { fingerprint, sha256Hex } from '../core/canonical-json.js'
+import type { FixtureCase } from '../core/criteria/access.js'
+import type { BoundRubric } from '../core/criteria/rubric.js'
+import { preview } from '../core/errors.js'
+import { formatLocation } from '../core/json-path.js'
+import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
+import { isBoundRubric, isContents, isFixture, isFixtureCase, isRecord, locateReview, usage, type LocatedReview } from './inputs.js'
+
+type Field = 'answer_sha256' | 'source_sha256' | 'rubric_sha256'
+
+/** One binding to check: the hash the content has now and what the content is. */
+interface Binding {
+  readonly field: Field
+  readonly now: string
+  /** `fixtures/docuctl-rollback/source.txt`, `the answer of case "complete"`, `the given rubric`. */
+  readonly content: string
+}
+
+const SHA256 = /^[0-9a-f]{64}$/
+const MATCHER = 'toBeBoundTo'
+
+/**
+ * `expect(review).toBeBoundTo(target)`: the review holds the hashes the given answer, source and/or
+ * rubric have now, so it still describes them. The target is a loaded fixture or bound rubric
+ * (source and rubric), a fixture's case (its answer, source and rubric) or `{ answer?, source?,
+ * rubric? }`. A failure names each stale binding, the hash the review holds, the hash the content
+ * has now and the fix.
+ *
+ * `.not` passes when at least one of the given bindings is stale. A review without a valid hash
+ * for a binding it is asked about fails with and without `.not`.
+ */
+export function toBeBoundTo(this: MatcherContext, received: unknown, target: unknown): MatcherOutcome {
+  const review = locateReview(MATCHER, received)
+  if (review === null) {
+    throw usage(MATCHER, 'there is no review to check.', 'getReview(fixture, id) or a review object', 'null')
+  }
+  const bindings = bindingsOf(target)
+  const hint = this.utils.matcherHint(MATCHER, 'review', 'target', { isNot: this.isNot, promise: this.promise })
+  const subject = reviewSubject(review)
+  const value = isRecord(review.value) ? review.value : {}
+  const malformed = bindings.filter(({ field }) => typeof value[field] !== 'string' || !SHA256.test(value[field]))
+  if (malformed.length > 0) {
+    return failEitherWay(this, () =>
+      paragraphs(
+        hint,
+        `${subject} holds no valid ${malformed.map(({ field }) => field).join(', ')}, so whether it is bound cannot be told.`,
+        malformed.map(({ field }) => `${field}: ${this.utils.printReceived(value[field])}`).join('\n'),
+        'fix: a review binds each revision with a SHA-256 digest (64 lowercase hexadecimal characters).',
+      ),
+    )
+  }
+  const stale = bindings.filter(({ field, now }) => value[field] !== now)
+  const lines = bindings.map((binding) => {
+    const held = value[binding.field]
+    if (held === binding.now) return `✓ ${binding.field}  ${this.utils.printReceived(held)}  (${binding.content})`
+    return [
+      `✗ ${binding.field}  stale: ${binding.content} changed since the review`,
+      `    review holds: ${this.utils.printReceived(held)}`,
+      `    content now:  ${this.utils.printExpected(binding.now)}`,
+    ].join('\n')
+  })
+  return {
+    pass: stale.length === 0,
+    message: () =>
+      stale.length === 0
+        ? paragraphs(
+            hint,
+            `${subject} is bound to every given revision, so it still describes them:`,
+            lines.join('\n'),
+            '.not.toBeBoundTo passes when at least one of the given bindings is stale.',
+          )
+        : paragraphs(
+            hint,
+            `${subject} is stale: ${stale.length} of ${bindings.length} ${bindings.length === 1 ? 'binding no longer holds' : 'bindings no longer hold'}.`,
+            lines.join('\n'),
+            fix(stale, review),
+          ),
+  }
+}
+
+function bindingsOf(target: unknown): Binding[] {
+  if (isFixture(target)) return rubricBindings(target.bound)
+  if (isBoundRubric(target)) return rubricBindings(target)
+  if (isFixtureCase(target)) return [answerBinding(target), ...rubricBindings(target.fixture.bound)]
+  const expected = 'a fixture, a bound rubric, a fixture case, or { answer?, source?, rubric? } with at least one'
+  if (!isRecord(target)) throw usage(MATCHER, 'the target names no content to check the review against.', expected, preview(target))
+  const keys = Object.keys(target)
+  const unknown = keys.filter((key) => !['answer', 'source', 'rubric'].includes(key))
+  if (keys.length === 0 || unknown.length > 0) {
+    throw usage(MATCHER, unknown.length > 0 ? `the target has unknown key ${unknown.map((key) => JSON.stringify(key)).join(', ')}.` : 'the target is empty.', expected, `{ ${keys.join(', ')} }`)
+  }
+  const bindings: Binding[] = []
+  const { answer, source, rubric } = target
+  if (answer !== undefined) {
+    if (isFixtureCase(answer)) bindings.push(answerBinding(answer))
+    else if (isRecord(answer)) bindings.push({ field: 'answer_sha256', now: fingerprint(answer), content: 'the given answer' })
+    else throw usage(MATCHER, 'the answer is neither an answer object nor a fixture case.', 'an answer { text, citation } or getCase(fixture, id)', preview(answer))
+  }
+  for (const [field, contents, name] of [['source_sha256', source, 'source'], ['rubric_sha256', rubric, 'rubric']] as const) {
+    if (contents === undefined) continue
+    if (!isContents(contents)) throw usage(MATCHER, `the ${name} is not file contents.`, `the bytes of the ${name} file (a Buffer) or its text`, preview(contents))
+    bindings.push({ field, now: sha256Hex(contents), content: `the given ${name}` })
+  }
+  return bindings
+}
+
+function rubricBindings(bound: BoundRubric): Binding[] {
+  return [
+    { field: 'source_sha256', now: bound.sourceSha256, content: bound.files.source },
+    { field: 'rubric_sha256', now: bound.rubricSha256, content: bound.files.rubric },
+  ]
+}
+
+function answerBinding(fixtureCase: FixtureCase): Binding {
+  const value = fixtureCase.entry.value
+  const answer = isRecord(value) && isRecord(value['input']) ? value['input']['answer'] : undefined
+  return { field: 'answer_sha256', now: fingerprint(answer ?? null), content: `the answer of case ${JSON.stringify(fixtureCase.id)}` }
+}
+
+function reviewSubject(review: LocatedReview): string {
+  if (review.caseId !== undefined) return `the review of case ${JSON.stringify(review.caseId)} (${formatLocation(review.file, review.path)})`
+  const id = isRecord(review.value) ? review.value['answer_id'] : undefined
+  return typeof id === 'string' ? `the review of ${JSON.stringify(id)}` : 'the review'
+}
+
+function fix(stale: readonly Binding[], review: LocatedReview): string {
+  const changed = stale.map(({ field }) => ({ answer_sha256: 'answer', source_sha256: 'source', rubric_sha256: 'criteria' })[field])
+  const set = stale.map(({ field, now }) => `${field} to ${now}`).join(' and ')
+  const acknowledge = review.revisionRecordedAt === undefined ? '' : `, and acknowledge the new review revision in ${review.revisionRecordedAt}`
+  return `fix: re-review the answer against the changed ${changed.join(' and ')}, then set ${set}${acknowledge}. A stale review is never reused.`
+}

@@ -1,0 +1,111 @@
+import type { Coverage } from '../core/coverage.js'
+import { evaluateCriteriaFixture } from '../core/criteria/evaluate.js'
+import type { CriteriaFixture } from '../core/criteria/load.js'
+import type { Split } from '../core/criteria/schemas.js'
+import { preview } from '../core/errors.js'
+import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
+import { isCoverage, isEvaluation, isFixture, isRecord, usage } from './inputs.js'
+
+const MATCHER = 'toHaveReviewCoverage'
+const COUNTS = ['candidates', 'graded', 'pending', 'refused', 'accepted', 'rejected'] as const
+type Count = (typeof COUNTS)[number]
+
+/**
+ * `expect(fixture).toHaveReviewCoverage({ graded: 6, pending: 2 }, { split? })`: the fixture's review
+ * coverage has these counts (any of candidates, graded, pending, refused, accepted, rejected). The
+ * received value is a loaded fixture (evaluated here), an evaluation or a coverage.
+ *
+ * `.not` passes when at least one given count differs. Refused cases are errors: unless `refused`
+ * is among the counts, any refused case fails the assertion with and without `.not`.
+ */
+export function toHaveReviewCoverage(this: MatcherContext, received: unknown, expected: unknown, options?: unknown): MatcherOutcome {
+  const { coverage, subject } = coverageOf(received)
+  const wanted = expectedCounts(expected)
+  const split = splitOf(options)
+  const counts = split === undefined ? coverage : coverage.splits[split]
+  const actual: Record<Count, number> = {
+    candidates: counts.candidates,
+    graded: counts.graded,
+    pending: counts.pending,
+    refused: counts.refused,
+    accepted: counts.outcomes?.accepted ?? 0,
+    rejected: counts.outcomes?.rejected ?? 0,
+  }
+  const inSplit = <T extends { split: Split }>(items: readonly T[]) => items.filter((item) => split === undefined || item.split === split)
+  const refused = inSplit(coverage.refusedCases)
+  const pending = inSplit(coverage.pendingCases)
+  const hint = this.utils.matcherHint(MATCHER, subject.startsWith('fixture') ? 'fixture' : 'coverage', 'expected', {
+    isNot: this.isNot,
+    promise: this.promise,
+  })
+  const scope = `${subject}${split === undefined ? '' : ` (split ${split})`}`
+  const summary = `review coverage: ${actual.graded} graded of ${actual.candidates} candidates; ${actual.pending} pending; ${actual.refused} refused — ${counts.outcomes === null ? 'no graded case, so no quality figure' : `accepted ${actual.accepted}, rejected ${actual.rejected}`}`
+  const pendingList = pending.length > 0 && `pending:\n${pending.map((item) => `  ${item.id}: ${item.reason}`).join('\n')}`
+  const refusedList = refused.length > 0 && `refused:\n${refused.map((item) => `  ${item.id} (${item.code}):\n${indent(item.message, 4)}`).join('\n')}`
+
+  if (wanted.refused === undefined && refused.length > 0) {
+    return failEitherWay(this, () =>
+      paragraphs(
+        hint,
+        `${scope} has ${refused.length} refused ${refused.length === 1 ? 'case' : 'cases'}: a refusal is an error, so no coverage assertion passes over it, with or without .not.`,
+        summary,
+        refusedList,
+        'fix: repair the refused cases (each error says how), or assert them with refused: <count>.',
+      ),
+    )
+  }
+  const keys = COUNTS.filter((key) => wanted[key] !== undefined)
+  const expectedPart = Object.fromEntries(keys.map((key) => [key, wanted[key]]))
+  const actualPart = Object.fromEntries(keys.map((key) => [key, actual[key]]))
+  const pass = keys.every((key) => wanted[key] === actual[key])
+  return {
+    pass,
+    message: () =>
+      pass
+        ? paragraphs(hint, `${scope} has exactly these counts: ${this.utils.EXPECTED_COLOR(keys.map((key) => `${key} ${actual[key]}`).join(', '))}.`, summary, '.not.toHaveReviewCoverage passes when at least one given count differs.')
+        : paragraphs(
+            hint,
+            `${scope} has another review coverage.`,
+            this.utils.diff(expectedPart, actualPart, { aAnnotation: 'Expected coverage', bAnnotation: 'Received coverage' }),
+            summary,
+            pendingList,
+            refusedList,
+          ),
+  }
+}
+
+function coverageOf(received: unknown): { coverage: Coverage; subject: string } {
+  if (isFixture(received)) return { coverage: evaluateCriteriaFixture(received).coverage, subject: fixtureSubject(received) }
+  if (isEvaluation(received)) return { coverage: received.coverage, subject: fixtureSubject(received.fixture) }
+  if (isCoverage(received)) return { coverage: received, subject: 'the coverage' }
+  throw usage(MATCHER, 'the received value holds no review coverage.', 'a loaded fixture, an evaluation or a coverage', preview(received))
+}
+
+function fixtureSubject({ name, displayDir }: CriteriaFixture): string {
+  return `fixture ${JSON.stringify(name)}${displayDir === '.' ? '' : ` (${displayDir})`}`
+}
+
+function expectedCounts(expected: unknown): Partial<Record<Count, number>> {
+  const problem = !isRecord(expected)
+    ? 'the expected counts are not an object.'
+    : Object.keys(expected).length === 0
+      ? 'no count is given.'
+      : Object.entries(expected).some(([key, value]) => !(COUNTS as readonly string[]).includes(key) || !Number.isInteger(value) || (value as number) < 0)
+        ? 'every count must be one of candidates, graded, pending, refused, accepted, rejected, with a whole number ≥ 0.'
+        : undefined
+  if (problem !== undefined) throw usage(MATCHER, problem, '{ graded: 6, pending: 2 } (at least one count)', preview(expected))
+  return expected as Partial<Record<Count, number>>
+}
+
+function splitOf(options: unknown): Split | undefined {
+  if (options === undefined) return undefined
+  const split = isRecord(options) ? options['split'] : undefined
+  if (isRecord(options) && Object.keys(options).every((key) => key === 'split') && (split === undefined || split === 'development' || split === 'held_out')) {
+    return split
+  }
+  throw usage(MATCHER, 'the options are not { split }.', '{ split: "development" } or { split: "held_out" }', preview(options))
+}
+
+function indent(text: string, spaces: number): string {
+  return text.replace(/^/gm, ' '.repeat(spaces))
+}

@@ -1,0 +1,35 @@
+import { decideReceived } from './inputs.js'
+import { decisionDetails, decisionHint, failEitherWay, fixFor, paragraphs, ratingsDiff, statusLine, type MatcherContext, type MatcherOutcome } from './format.js'
+
+/**
+ * `expect(case).toMeetRubric()`, `expect(answer).toMeetRubric(rubric, { review, source? })`:
+ * after every binding and provenance check, the answer is accepted under the all-criteria rule.
+ *
+ * `.not` passes only when a completed review rejects the answer. A pending answer is neither a
+ * pass nor a fail, and a refused one is an error: both fail with and without `.not`.
+ */
+export function toMeetRubric(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherOutcome {
+  const decided = decideReceived('toMeetRubric', received, args)
+  const { decision, bound } = decided
+  const hint = decisionHint(this, 'toMeetRubric', decided.form)
+  const head = () => [hint, statusLine(decided), decisionDetails(decision)] as const
+  switch (decision.status) {
+    case 'accepted':
+      return { pass: true, message: () => paragraphs(...head(), '.not.toMeetRubric passes only when a completed review rejects the answer.') }
+    case 'rejected': {
+      const allMeet = Object.fromEntries([...(bound?.criteria.keys() ?? [])].map((criterion) => [criterion, 'meets']))
+      return { pass: false, message: () => paragraphs(...head(), ratingsDiff(this, allMeet, decision.ratings), fixFor(decision, bound)) }
+    }
+    case 'pending':
+      return failEitherWay(this, () =>
+        paragraphs(
+          ...head(),
+          this.isNot
+            ? '.not.toMeetRubric passes only when a completed review rejects the answer: a pending review is not a rejection. Assert toBePendingReview() for that.'
+            : fixFor(decision, bound),
+        ),
+      )
+    case 'refused':
+      return failEitherWay(this, () => paragraphs(...head(), fixFor(decision, bound)))
+  }
+}

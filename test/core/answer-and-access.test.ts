@@ -1,0 +1,119 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { assessAnswer } from '../../src/core/criteria/assess.js'
+import { assessFixtureCase, getCase, getReview } from '../../src/core/criteria/access.js'
+import { bindRubricContents } from '../../src/core/criteria/rubric.js'
+import { loadFixture } from '../../src/core/fixture.js'
+import { DOCUCTL } from '../helpers/fixture-copy.js'
+
+const fixture = await loadFixture(DOCUCTL, { cwd: DOCUCTL })
+
+function answerOf(id: string): { text: string; citation: string } {
+  return structuredClone((getCase(fixture, id).entry.value as { input: { answer: { text: string; citation: string } } }).input.answer)
+}
+
+describe('bindRubricContents', () => {
+  test('hashes the bytes it is given: the revisions the specification publishes', async () => {
+    const bound = bindRubricContents(await readFile(join(DOCUCTL, 'rubric.json')), await readFile(join(DOCUCTL, 'source.txt')))
+    expect(bound.rubricSha256).toBe('3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228')
+    expect(bound.sourceSha256).toBe('2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2')
+    expect([...bound.criteria.keys()]).toEqual(['command', 'preconditions', 'database_scope', 'verification', 'support'])
+  })
+
+  test('a string is hashed as UTF-8, so reformatting it is a new revision', async () => {
+    const text = await readFile(join(DOCUCTL, 'rubric.json'), 'utf8')
+    const source = await readFile(join(DOCUCTL, 'source.txt'), 'utf8')
+    expect(bindRubricContents(text, source).rubricSha256).toBe('3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228')
+    expect(bindRubricContents(JSON.stringify(JSON.parse(text)), source).rubricSha256).not.toBe(
+      '3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228',
+    )
+  })
+
+  test('refuses an invalid rubric with the names it was given', async () => {
+    const source = await readFile(join(DOCUCTL, 'source.txt'))
+    const rubric = JSON.parse(await readFile(join(DOCUCTL, 'rubric.json'), 'utf8')) as { criteria: { reference_quote: string }[] }
+    rubric.criteria[2]!.reference_quote = 'It restores database contents.'
+    expect(() => bindRubricContents(JSON.stringify(rubric), source, { rubric: 'edited rubric' })).toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: edited rubric › criteria[2] › reference_quote: the reference quote does not occur in source.txt.
+        expected: an exact excerpt of source.txt
+        found:    "It restores database contents."
+        fix:      copy the sentence from source.txt exactly (whitespace and punctuation included), or revise the criterion.]
+    `)
+  })
+})
+
+describe('getCase and getReview', () => {
+  test('give a case with its review, and decide it as the whole fixture does', () => {
+    const wrongCommand = getCase(fixture, 'wrong-command')
+    expect(wrongCommand).toMatchObject({ kind: 'case', id: 'wrong-command', split: 'development', entry: { path: ['cases', 5] } })
+    expect(wrongCommand.review).toMatchObject({
+      kind: 'review',
+      caseId: 'wrong-command',
+      entry: { path: ['reviews', 5] },
+      revisionRecordedAt: 'cases.json › cases[5] › expected › review_sha256',
+    })
+    expect(assessFixtureCase(wrongCommand)).toMatchObject({ status: 'rejected', reason: 'command, support' })
+    expect(getCase(fixture, 'not-reviewed').review).toBeNull()
+    expect(assessFixtureCase(getCase(fixture, 'not-reviewed'))).toMatchObject({ status: 'pending', reason: 'no review' })
+  })
+
+  test('an unknown id is a usage error listing the ids there are', () => {
+    expect(() => getCase(fixture, 'negations')).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: cases.json: getCase: the fixture holds no case "negations".
+        expected: one of "complete", "paraphrase", "negation", "unsupported-guarantee", "missing-verification", "wrong-command", "uncertain-wording", "not-reviewed"
+        found:    "negations"
+        fix:      use the id of a case in cases.json.]
+    `)
+  })
+
+  test('asking for the review of an unreviewed case is a usage error, not an empty review', () => {
+    expect(() => getReview(fixture, 'not-reviewed')).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: annotations.json (case "not-reviewed"): the case has no review.
+        fix:      review the answer and add its review to annotations.json; until then the case is pending (getCase(fixture, "not-reviewed").review is null).]
+    `)
+  })
+})
+
+describe('assessAnswer: an answer outside the fixture against a review', () => {
+  const bound = { ...fixture.bound, files: { ...fixture.bound.files, cases: 'answer' } }
+  const review = (id: string) => getReview(fixture, id).entry
+
+  test('the reviewed answer itself gets the case\'s decision', () => {
+    expect(assessAnswer(bound, { value: answerOf('paraphrase'), path: [] }, review('paraphrase'))).toMatchObject({
+      status: 'accepted',
+      id: 'paraphrase',
+    })
+    expect(assessAnswer(bound, { value: answerOf('missing-verification'), path: [] }, review('missing-verification'))).toMatchObject({
+      status: 'rejected',
+      reason: 'verification',
+    })
+  })
+
+  test('a changed answer is refused: the review describes another answer, and there is no case to acknowledge in', () => {
+    const changed = answerOf('paraphrase')
+    changed.text = changed.text.replace('healthy', 'up')
+    const decision = assessAnswer(bound, { value: changed, path: [] }, review('paraphrase'))
+    expect(decision.status).toBe('refused')
+    expect(decision.status === 'refused' && decision.error.message).toMatchInlineSnapshot(`
+      "annotations.json › reviews[1] › answer_sha256 (case "paraphrase"): the review is bound to answer 1fb2ec5f7a4c…, but answer now fingerprints to 919296c8afed…: the judgement describes another answer.
+        expected: 919296c8afed6ded043c4b811fed510945aa918385e6baa11e1ccf5a15c5235f (fingerprint of the answer now)
+        found:    1fb2ec5f7a4c91a7effe3312c9240c039193ee5a5bb8e65944229f98a4821c41
+        fix:      re-review the answer, then bind the review again (answer_sha256 919296c8afed6ded043c4b811fed510945aa918385e6baa11e1ccf5a15c5235f)."
+    `)
+  })
+
+  test('no review keeps the answer pending', () => {
+    expect(assessAnswer(bound, { value: answerOf('complete'), path: [] }, null)).toMatchObject({
+      status: 'pending',
+      id: 'answer',
+      reason: 'no review',
+      missing: ['command', 'preconditions', 'database_scope', 'verification', 'support'],
+    })
+  })
+
+  test('an answer that is not { text, citation } is refused, not decided', () => {
+    const decision = assessAnswer(bound, { value: { text: 'Run it.' }, path: [] }, review('complete'))
+    expect(decision).toMatchObject({ status: 'refused', error: { code: 'CASE_INVALID', path: 'citation' } })
+  })
+})

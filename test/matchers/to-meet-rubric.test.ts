@@ -1,0 +1,216 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import '../../src/matchers/setup.js'
+import { getCase, getReview } from '../../src/core/criteria/access.js'
+import { UsageError } from '../../src/core/errors.js'
+import type { Review } from '../../src/core/criteria/schemas.js'
+import { loadFixture } from '../../src/core/fixture.js'
+import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { answerOf, failureOf } from '../helpers/matcher-failure.js'
+
+const fixture = await loadFixture(DOCUCTL, { cwd: ROOT })
+const contrast = (id: string) => getCase(fixture, id)
+
+describe('toMeetRubric on a fixture case', () => {
+  test('passes for the accepted contrasts', () => {
+    expect(contrast('complete')).toMeetRubric()
+    expect(contrast('paraphrase')).toMeetRubric()
+    expect(contrast('negation')).toMeetRubric()
+  })
+
+  test('fails on a rejection with each failed criterion, its reason, quote and span, and the ratings diff', () => {
+    expect(failureOf(() => expect(contrast('unsupported-guarantee')).toMeetRubric())).toMatchInlineSnapshot(`
+      "expect(case).toMeetRubric()
+
+      case "unsupported-guarantee" of fixtures/docuctl-rollback is rejected on support.
+
+      rejected: 1 criterion does not meet the rubric
+        ✗ support: Every material claim must be supported by this source; do not invent guarantees.
+            reason: The guide promises nothing about downtime; the zero-downtime guarantee is invented.
+            quote:  "The command changes the deployed service version. It does not restore database contents."
+            span:   "It guarantees zero downtime."
+
+      - Expected ratings
+      + Received ratings
+
+        {
+          "command": "meets",
+          "preconditions": "meets",
+          "database_scope": "meets",
+          "verification": "meets",
+      -   "support": "meets",
+      +   "support": "does_not_meet",
+        }
+
+      fix: revise the answer until it meets that criterion and have it reviewed again; if it is a contrast meant to fail, assert toFailCriteria(["support"])."
+    `)
+  })
+
+  test('fails on a pending review with what is uncertain', () => {
+    expect(failureOf(() => expect(contrast('uncertain-wording')).toMeetRubric())).toMatchInlineSnapshot(`
+      "expect(case).toMeetRubric()
+
+      case "uncertain-wording" of fixtures/docuctl-rollback is pending (uncertain on support): not a pass and not a fail until its review is complete.
+
+      uncertain: 1 criterion needs adjudication or a clearer rule
+        ? support: Every material claim must be supported by this source; do not invent guarantees.
+            reason: "Your data will be safe" may promise database durability that the guide never gives; it needs adjudication.
+            quote:  "The command changes the deployed service version. It does not restore database contents."
+            span:   "Your data will be safe."
+
+      fix: complete the review (uncertain on support) in fixtures/docuctl-rollback/annotations.json, then acknowledge the new review revision."
+    `)
+  })
+
+  test('fails on a missing review', () => {
+    expect(failureOf(() => expect(contrast('not-reviewed')).toMeetRubric())).toMatchInlineSnapshot(`
+      "expect(case).toMeetRubric()
+
+      case "not-reviewed" of fixtures/docuctl-rollback is pending (no review): not a pass and not a fail until its review is complete.
+
+      Nobody has reviewed this answer.
+
+      fix: review the answer and add the review to fixtures/docuctl-rollback/annotations.json."
+    `)
+  })
+})
+
+describe('.not.toMeetRubric passes only for a completed review that rejects the answer', () => {
+  test('passes for the rejected contrasts', () => {
+    expect(contrast('unsupported-guarantee')).not.toMeetRubric()
+    expect(contrast('missing-verification')).not.toMeetRubric()
+    expect(contrast('wrong-command')).not.toMeetRubric()
+  })
+
+  test('fails for an accepted answer', () => {
+    expect(failureOf(() => expect(contrast('complete')).not.toMeetRubric())).toMatchInlineSnapshot(`
+      "expect(case).not.toMeetRubric()
+
+      case "complete" of fixtures/docuctl-rollback is accepted: every criterion is judged "meets".
+
+      ratings: command meets, preconditions meets, database_scope meets, verification meets, support meets
+
+      .not.toMeetRubric passes only when a completed review rejects the answer."
+    `)
+  })
+
+  test('fails for a pending answer: pending is not a rejection', () => {
+    expect(failureOf(() => expect(contrast('uncertain-wording')).not.toMeetRubric())).toMatchInlineSnapshot(`
+      "expect(case).not.toMeetRubric()
+
+      case "uncertain-wording" of fixtures/docuctl-rollback is pending (uncertain on support): not a pass and not a fail until its review is complete.
+
+      uncertain: 1 criterion needs adjudication or a clearer rule
+        ? support: Every material claim must be supported by this source; do not invent guarantees.
+            reason: "Your data will be safe" may promise database durability that the guide never gives; it needs adjudication.
+            quote:  "The command changes the deployed service version. It does not restore database contents."
+            span:   "Your data will be safe."
+
+      .not.toMeetRubric passes only when a completed review rejects the answer: a pending review is not a rejection. Assert toBePendingReview() for that."
+    `)
+    expect(failureOf(() => expect(contrast('not-reviewed')).not.toMeetRubric())).toContain('is pending (no review)')
+  })
+})
+
+describe('a refused case fails with the core\'s error, with and without .not', () => {
+  test('an unacknowledged label edit', async () => {
+    const copy = await copyFixture()
+    await copy.editAnnotations((annotations) => {
+      annotations.reviews[4]!.judgements['verification']!.rating = 'meets'
+    })
+    const edited = getCase(await loadFixture(copy.dir, { cwd: copy.dir }), 'missing-verification')
+    const message = failureOf(() => expect(edited).toMeetRubric())
+    expect(message).toMatchInlineSnapshot(`
+      "expect(case).toMeetRubric()
+
+      case "missing-verification" is refused: a binding or provenance check failed, so there is no decision.
+
+      cases.json › cases[4] › expected › review_sha256 (case "missing-verification"): annotations.json › reviews[4] changed since the case recorded it: an unacknowledged label edit.
+        expected: 266cc1e89034d82777229b925cc407f8081f8bed56e7682519032463f57d44c2 (fingerprint of annotations.json › reviews[4] now)
+        found:    67564b6f7a60c34c6a681a526e2670568af111744d29feff4c9125daa048e6a0
+        fix:      if the review is meant to change, acknowledge it: set review_sha256 to 266cc1e89034d82777229b925cc407f8081f8bed56e7682519032463f57d44c2; otherwise restore the review.
+
+      a refused case is an error, not a decision: no assertion about its decision passes, with or without .not."
+    `)
+    expect(failureOf(() => expect(edited).not.toMeetRubric())).toBe(message.replace('expect(case).toMeetRubric()', 'expect(case).not.toMeetRubric()'))
+  })
+})
+
+describe('toMeetRubric on an answer with a rubric and a review', () => {
+  test('the reviewed answer, regenerated identically, meets the rubric under the fixture or the raw files', async () => {
+    const review = getReview(fixture, 'paraphrase')
+    expect(answerOf(contrast('paraphrase'))).toMeetRubric(fixture, { review })
+    expect(answerOf(contrast('paraphrase'))).toMeetRubric(fixture.bound, { review })
+    const [rubric, source] = await Promise.all([readFile(join(DOCUCTL, 'rubric.json')), readFile(join(DOCUCTL, 'source.txt'))])
+    expect(answerOf(contrast('paraphrase'))).toMeetRubric(rubric, { review, source })
+    expect(answerOf(contrast('wrong-command'))).not.toMeetRubric(rubric, { review: getReview(fixture, 'wrong-command'), source })
+  })
+
+  test('a changed answer is refused: the review describes another answer', () => {
+    const changed = answerOf(contrast('paraphrase'))
+    changed.text = changed.text.replace('verify that the service is healthy', 'check the dashboard')
+    expect(failureOf(() => expect(changed).toMeetRubric(fixture, { review: getReview(fixture, 'paraphrase') }))).toMatchInlineSnapshot(`
+      "expect(answer).toMeetRubric(rubric, { review })
+
+      the answer reviewed as "paraphrase" is refused: a binding or provenance check failed, so there is no decision.
+
+      fixtures/docuctl-rollback/annotations.json › reviews[1] › answer_sha256 (case "paraphrase"): the review is bound to answer 1fb2ec5f7a4c…, but answer now fingerprints to 492fd68ce847…: the judgement describes another answer.
+        expected: 492fd68ce847c66435408f70b463f9051130a60f2b3f707ab2207b7623e4a59d (fingerprint of the answer now)
+        found:    1fb2ec5f7a4c91a7effe3312c9240c039193ee5a5bb8e65944229f98a4821c41
+        fix:      re-review the answer, then bind the review again (answer_sha256 492fd68ce847c66435408f70b463f9051130a60f2b3f707ab2207b7623e4a59d).
+
+      a refused case is an error, not a decision: no assertion about its decision passes, with or without .not."
+    `)
+  })
+
+  test('a review object bound to an edited rubric is refused on the rubric binding', async () => {
+    const rubric = (await readFile(join(DOCUCTL, 'rubric.json'), 'utf8')).replace('"version": 1', '"version": 2')
+    const source = await readFile(join(DOCUCTL, 'source.txt'))
+    const review = getReview(fixture, 'complete').entry.value as Review
+    const message = failureOf(() => expect(answerOf(contrast('complete'))).not.toMeetRubric(rubric, { review, source }))
+    expect(message).toMatchInlineSnapshot(`
+      "expect(answer).not.toMeetRubric(rubric, { review })
+
+      the answer reviewed as "complete" is refused: a binding or provenance check failed, so there is no decision.
+
+      review › rubric_sha256 (case "complete"): the review judged another revision of rubric's criteria.
+        expected: 804924e52c90078de703afe17c448773434685d69481e486a3bba8eff59d3544 (SHA-256 of rubric now)
+        found:    3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228
+        fix:      re-review the answer under the changed criteria, then set rubric_sha256 to 804924e52c90078de703afe17c448773434685d69481e486a3bba8eff59d3544.
+
+      a refused case is an error, not a decision: no assertion about its decision passes, with or without .not."
+    `)
+  })
+
+  test('an answer without a review is pending', () => {
+    expect(failureOf(() => expect(answerOf(contrast('complete'))).toMeetRubric(fixture, { review: null }))).toMatchInlineSnapshot(`
+      "expect(answer).toMeetRubric(rubric, { review })
+
+      the answer is pending (no review): not a pass and not a fail until its review is complete.
+
+      Nobody has reviewed this answer.
+
+      fix: review the answer and add the review to fixtures/docuctl-rollback/annotations.json."
+    `)
+  })
+
+  test('a wrong call is a usage error, thrown whatever .not says', () => {
+    // @ts-expect-error a fixture case carries its rubric and review
+    expect(() => expect(contrast('complete')).not.toMeetRubric(fixture, { review: null })).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: toMeetRubric: a fixture case carries its rubric and review: pass no arguments.
+        expected: toMeetRubric() with no arguments
+        found:    2 argument(s)
+        fix:      see the README, section Matchers, for what toMeetRubric accepts.]
+    `)
+    // @ts-expect-error rubric contents need their source
+    expect(() => expect({ text: 'Run it.', citation: 'guide' }).not.toMeetRubric('{}', { review: null })).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: toMeetRubric: rubric contents are bound with the source they quote.
+        expected: { review, source } with the bytes of source.txt
+        found:    undefined
+        fix:      see the README, section Matchers, for what toMeetRubric accepts.]
+    `)
+    // @ts-expect-error a number is neither a case nor an answer
+    expect(() => expect(42).toMeetRubric()).toThrow(UsageError)
+  })
+})
