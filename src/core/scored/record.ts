@@ -64,9 +64,10 @@ export function scoredRecord(evaluation: ScoredEvaluation): ScoredRecord {
 }
 
 export function scoredCaseRecord(decision: ScoredDecision): ScoredCaseRecord {
-  const base = { status: decision.status, split: decision.split, reason: decision.reason, baseline: baselineRecord(decision.baseline) }
-  if (decision.status === 'refused') return { ...base, ...cardRecord(null), error: decision.error }
-  return { ...base, ...cardRecord(decision.card) }
+  const base = { status: decision.status, split: decision.split, reason: decision.reason }
+  const baseline = baselineRecord(decision.baseline)
+  if (decision.status === 'refused') return { ...base, ...cardRecord(null), baseline, error: decision.error }
+  return { ...base, ...cardRecord(decision.card), baseline }
 }
 
 function baselineRecord(outcome: BaselineOutcome): BaselineRecord {
