@@ -261,6 +261,19 @@ describe('case refusals name the binding or the excerpt that broke and how to fi
     `)
   })
 
+  test('a review that records several tests: the format holds the one the debate closes on', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('inefficient-resolution', 'debate', (review) => {
+      ;(review as Record<string, unknown>)['empirical_test'] = [review.empirical_test, review.empirical_test]
+    })
+    expect(await refusal(copy.dir, 'inefficient-resolution')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[8] › empirical_test (case "inefficient-resolution"): the value has the wrong type.
+        expected: an object
+        found:    an array [{"proposed_by":"critique","span":"We could run the migrati…
+        fix:      a debate review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field)."
+    `)
+  })
+
   test('a malformed case refuses the case and its baseline', async () => {
     const copy = await copyDebate()
     await copy.editCases((cases) => {
