@@ -46,6 +46,7 @@ export interface ScoredRecord {
   readonly benchmark: BenchmarkFigures
 }
 
+/** A scored evaluation as the JSON record `vitest-rubric evaluate --json` prints. */
 export function scoredRecord(evaluation: ScoredEvaluation): ScoredRecord {
   const { fixture } = evaluation
   return {
@@ -63,6 +64,7 @@ export function scoredRecord(evaluation: ScoredEvaluation): ScoredRecord {
   }
 }
 
+/** One case's decision as JSON, with `null` for every score it has not got. */
 export function scoredCaseRecord(decision: ScoredDecision): ScoredCaseRecord {
   const base = { status: decision.status, split: decision.split, reason: decision.reason }
   const baseline = baselineRecord(decision.baseline)

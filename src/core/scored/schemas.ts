@@ -46,8 +46,10 @@ export const CaseSpecSchema = z.strictObject({
 })
 export type CaseSpec = z.infer<typeof CaseSpecSchema>
 
+/** Who speaks in a debate transcript. */
 export const AGENTS = ['critique', 'defense', 'orchestrator'] as const
 
+/** One turn of a debate transcript: its round, the agent speaking and what it said. */
 export const TurnSchema = z.strictObject({
   round: z.int().min(1),
   agent: z.enum(AGENTS, { error: 'one of "critique", "defense", "orchestrator"' }),
@@ -68,6 +70,7 @@ export const BaselineOutputSchema = z.strictObject({
 })
 export type BaselineOutput = z.infer<typeof BaselineOutputSchema>
 
+/** One benchmark case: its spec, the outputs of both systems and the revisions it expects. */
 export const ScoredCaseSchema = z.strictObject({
   id: text,
   spec: CaseSpecSchema,
@@ -101,6 +104,7 @@ export const VALIDITIES = ['planted', 'demonstrably_real', 'invalid'] as const
 export const ValiditySchema = z.enum(VALIDITIES, { error: 'one of "planted", "demonstrably_real", "invalid"' })
 export type Validity = z.infer<typeof ValiditySchema>
 
+/** Recall credit of a claim that finds a planted issue. */
 export const CREDITS = ['full', 'partial'] as const
 export const CreditSchema = z.enum(CREDITS, { error: 'one of "full", "partial"' })
 export type Credit = z.infer<typeof CreditSchema>
@@ -117,6 +121,7 @@ export const HANDLINGS = ['already_correct', 'not_handled'] as const
 export const HandlingSchema = z.enum(HANDLINGS, { error: 'one of "already_correct", "not_handled"' })
 export type Handling = z.infer<typeof HandlingSchema>
 
+/** How well a proposed empirical test distinguishes the two positions. */
 export const TEST_QUALITIES = ['diagnostic', 'underspecified', 'non_diagnostic'] as const
 export const TestQualitySchema = z.enum(TEST_QUALITIES, { error: 'one of "diagnostic", "underspecified", "non_diagnostic"' })
 export type TestQuality = z.infer<typeof TestQualitySchema>
@@ -134,6 +139,7 @@ const claimFields = {
   reason: text,
 }
 
+/** The defense's final response to one claim, as the reviewer judged it. */
 export const DefenseResponseSchema = z.strictObject({
   response: ResponseKindSchema,
   /** An exact excerpt of a defense turn; `""` for `no_engagement`. */
@@ -143,9 +149,11 @@ export const DefenseResponseSchema = z.strictObject({
 })
 export type DefenseResponse = z.infer<typeof DefenseResponseSchema>
 
+/** An atomic claim of the debate's critique, with the defense's response to it. */
 export const DebateClaimSchema = z.strictObject({ ...claimFields, defense: DefenseResponseSchema })
 export type DebateClaim = z.infer<typeof DebateClaimSchema>
 
+/** An atomic claim of the baseline's self-critique, with the original answer's handling of it. */
 export const BaselineClaimSchema = z.strictObject({
   ...claimFields,
   /** Required for a valid claim, absent for an invalid one. */
@@ -173,6 +181,7 @@ const bindingFields = {
   output_sha256: Sha256Schema,
 }
 
+/** A reviewer's itemized annotation of the debate system's output on one case. */
 export const DebateReviewSchema = z.strictObject({
   ...bindingFields,
   system: z.literal('debate'),
@@ -192,6 +201,7 @@ export const DebateReviewSchema = z.strictObject({
 })
 export type DebateReview = z.infer<typeof DebateReviewSchema>
 
+/** A reviewer's itemized annotation of the trivial baseline's output on one case. */
 export const BaselineReviewSchema = z.strictObject({
   ...bindingFields,
   system: z.literal('baseline'),

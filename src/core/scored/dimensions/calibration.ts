@@ -86,10 +86,12 @@ export function scoreCalibration(instances: readonly CalibrationInstance[], none
   )
 }
 
+/** `defense_calibration` of the debate system, from the defense's response to each claim. */
 export function scoreDebateCalibration(claims: readonly DebateClaim[]): DimensionScore {
   return scoreCalibration(debateCalibrationInstances(claims), 'the critique makes no claims, so the defense has nothing to respond to')
 }
 
+/** `defense_calibration` of the trivial baseline, from the answer's handling of each valid self-critique claim. */
 export function scoreBaselineCalibration(claims: readonly BaselineClaim[]): DimensionScore {
   return scoreCalibration(baselineCalibrationInstances(claims), 'the self-critique identifies no valid flaw, so there is no handling to score')
 }

@@ -8,10 +8,12 @@ export interface DimensionScore {
   readonly detail: string
 }
 
+/** An applicable dimension's score with how it was reached. */
 export function scored(score: number, detail: string): DimensionScore {
   return { score, detail }
 }
 
+/** A dimension that does not apply to the case, with the reason. */
 export function notApplicable(detail: string): DimensionScore {
   return { score: null, detail }
 }
