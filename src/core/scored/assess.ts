@@ -1,5 +1,5 @@
 import type { Split } from '../criteria/schemas.js'
-import { BindingError, type RubricError } from '../errors.js'
+import { BindingError, type SerializedRubricError } from '../errors.js'
 import type { PathSegment } from '../json-path.js'
 import { schemaError } from '../schema-error.js'
 import { checkReviewBindings, checkReviewRevision, fingerprintAt, type CaseAt, type Located, type ScoredFileNames } from './bindings.js'
@@ -165,7 +165,8 @@ function judgeOrThrow(context: AssessContext, theCase: ScoredCase, at: CaseAt, s
   return { status: 'scored', card: scoreBaselineCase({ spec: theCase.spec, review: parsed.data }, rubric.rules) }
 }
 
-function refusal(error: unknown): { reason: string; error: ReturnType<RubricError['toJSON']> } {
+/** A binding failure as a refusal; anything else is a defect of this package and is rethrown. */
+function refusal(error: unknown): { reason: string; error: SerializedRubricError } {
   if (!(error instanceof BindingError)) throw error
   return { reason: error.summary, error: error.toJSON() }
 }
