@@ -24,7 +24,7 @@ describe('dropping the database_scope criterion', () => {
     rubric.criteria = rubric.criteria.filter((criterion) => criterion.id !== 'database_scope')
     await writeFile(join(copy, 'rubric.json'), `${JSON.stringify(rubric, null, 2)}\n`)
     revisedRubric = await readFile(join(copy, 'rubric.json'))
-    revised = await loadFixture(copy)
+    revised = await loadFixture(copy, { kind: 'criteria' })
   })
   afterAll(() => rm(copy, { recursive: true, force: true }))
 

@@ -21,6 +21,7 @@ export {
   type Fixture,
   type FixtureEvaluation,
   type FixtureKind,
+  type EvaluationOf,
   type FixtureRecord,
   type LoadFixtureOptions,
 } from './core/fixture.js'
@@ -50,3 +51,43 @@ export {
   type RecordedDecision,
   type RecordedDecisions,
 } from './core/recorded-decisions.js'
+export * from './core/scored/schemas.js'
+export {
+  bindEvaluationRubric,
+  EvaluationRubricSchema,
+  ScoreThresholdsSchema,
+  type BoundEvaluationRubric,
+  type EvaluationRubric,
+  type RubricRules,
+  type ScoreThresholds,
+} from './core/scored/rubric.js'
+export {
+  DIMENSIONS,
+  DIMENSION_NAMES,
+  isDimensionName,
+  type BaselineScoringInput,
+  type DebateScoringInput,
+  type DimensionName,
+} from './core/scored/dimensions/index.js'
+export type { DimensionScore } from './core/scored/dimensions/score.js'
+export { scoreRecall } from './core/scored/dimensions/recall.js'
+export { scorePrecision } from './core/scored/dimensions/precision.js'
+export {
+  baselineCalibrationInstances,
+  debateCalibrationInstances,
+  scoreBaselineCalibration,
+  scoreDebateCalibration,
+  type CalibrationInstance,
+} from './core/scored/dimensions/calibration.js'
+export { scoreBaselineResolution, scoreDebateResolution, type DebateEnding } from './core/scored/dimensions/resolution.js'
+export { scoreBaselineDiagnosticity, scoreDebateDiagnosticity, type ProposedTest } from './core/scored/dimensions/diagnosticity.js'
+export { normalizeVerdict, scoreVerdict } from './core/scored/dimensions/verdict.js'
+export { applyCaseRule, atLeast, TOLERANCE, type CaseVerdict, type ScoreCard } from './core/scored/case-rule.js'
+export { scoreBaselineCase, scoreDebateCase } from './core/scored/score-card.js'
+export { benchmarkFigures, type BenchmarkFigures, type GateResult, type SystemFigures } from './core/scored/benchmark.js'
+export type * from './core/scored/decision.js'
+export { SCORED_FILES, loadScoredFixture, type ScoredCaseEntry, type ScoredFixture } from './core/scored/load.js'
+export { evaluateScoredFixture, type ScoredEvaluation } from './core/scored/evaluate.js'
+export { scoredRecord, type BaselineRecord, type CardRecord, type ScoredCaseRecord, type ScoredRecord } from './core/scored/record.js'
+export { BENCHMARK_CHECK, baselineCheckName, planScoredTests } from './core/scored/plan.js'
+export { formatCardFailure } from './core/scored/messages.js'

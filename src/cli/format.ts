@@ -2,13 +2,21 @@ import type { Coverage, CoverageCounts } from '../core/coverage.js'
 import type { CriteriaRecord } from '../core/criteria/record.js'
 import { SPLITS } from '../core/criteria/schemas.js'
 import type { FixtureRecord } from '../core/fixture.js'
+import { formatScoredRecord } from './format-scored.js'
+
+type RecordOfKind<K extends FixtureRecord['fixture']['kind']> = Extract<FixtureRecord, { fixture: { kind: K } }>
+
+/** One formatter per kind: a new kind does not compile until it has one. */
+const FORMATTERS: { readonly [K in FixtureRecord['fixture']['kind']]: (record: RecordOfKind<K>) => string } = {
+  criteria: (record) => formatCriteriaRecord(record),
+  scored: (record) => formatScoredRecord(record),
+}
 
 /** The human-readable report of one evaluated fixture, whatever its kind. */
 export function formatFixtureRecord(record: FixtureRecord): string {
-  switch (record.fixture.kind) {
-    case 'criteria':
-      return formatCriteriaRecord(record)
-  }
+  // The kind sits on record.fixture, where a switch cannot narrow the record itself.
+  const format = FORMATTERS[record.fixture.kind] as (record: FixtureRecord) => string
+  return format(record)
 }
 
 /** The human-readable report of one evaluated fixture. */

@@ -28,6 +28,17 @@ export type RubricErrorCode =
   | 'UNKNOWN_CRITERION'
   | 'QUOTE_MISMATCH'
   | 'SPAN_NOT_IN_ANSWER'
+  // scored fixtures (evaluation_rubric.json): fixture-level
+  | 'UNKNOWN_DIMENSION'
+  | 'RUBRIC_RULE_UNREADABLE'
+  // scored fixtures: case-level
+  | 'DUPLICATE_PLANTED_ISSUE'
+  | 'REVIEW_SPEC_STALE'
+  | 'REVIEW_OUTPUT_STALE'
+  | 'DUPLICATE_CLAIM'
+  | 'UNKNOWN_PLANTED_ISSUE'
+  | 'SPAN_NOT_IN_OUTPUT'
+  | 'ANNOTATION_INCONSISTENT'
   // values that cannot be fingerprinted
   | 'NOT_CANONICAL_JSON'
   // misuse of the CLI, the plugin or the matchers

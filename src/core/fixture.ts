@@ -6,23 +6,29 @@ import { loadCriteriaFixture, type CriteriaFixture } from './criteria/load.js'
 import { planCriteriaTests } from './criteria/plan.js'
 import { criteriaRecord, type CriteriaRecord } from './criteria/record.js'
 import type { TestPlan } from './plan.js'
+import { evaluateScoredFixture, type ScoredEvaluation } from './scored/evaluate.js'
+import { loadScoredFixture, type ScoredFixture } from './scored/load.js'
+import { planScoredTests } from './scored/plan.js'
+import { scoredRecord, type ScoredRecord } from './scored/record.js'
 
 /** The kinds of fixture directory, told apart by the file that marks them. */
 export const FIXTURE_KINDS = {
   /** Hard criteria with hash-bound reviews (`rubric.json`, `source.txt`, `cases.json`, `annotations.json`). */
   criteria: { marker: 'rubric.json', files: ['rubric.json', 'source.txt', 'cases.json', 'annotations.json'] },
+  /** Dimension scores of a debate benchmark and its baseline (`evaluation_rubric.json`, `cases.json`, `annotations.json`). */
+  scored: { marker: 'evaluation_rubric.json', files: ['evaluation_rubric.json', 'cases.json', 'annotations.json'] },
 } as const satisfies Record<string, { marker: string; files: readonly string[] }>
 
 export type FixtureKind = keyof typeof FIXTURE_KINDS
 
 /** Any loaded fixture. */
-export type Fixture = CriteriaFixture
+export type Fixture = CriteriaFixture | ScoredFixture
 
 /** Any evaluated fixture. */
-export type FixtureEvaluation = CriteriaEvaluation
+export type FixtureEvaluation = CriteriaEvaluation | ScoredEvaluation
 
 /** Any evaluation as the JSON that `vitest-rubric evaluate --json` prints. */
-export type FixtureRecord = CriteriaRecord
+export type FixtureRecord = CriteriaRecord | ScoredRecord
 
 export interface LoadFixtureOptions {
   /**
@@ -44,7 +50,12 @@ export async function detectFixtureKind(dir: string): Promise<FixtureKind | unde
  * Loads a fixture directory: its rubric, source, cases and reviews with their revision hashes.
  * A fixture-level defect throws a {@link FixtureError} naming the file, the JSON path and the fix.
  */
-export async function loadFixture(dir: string, options: LoadFixtureOptions = {}): Promise<Fixture> {
+export async function loadFixture<K extends FixtureKind>(
+  dir: string,
+  options: LoadFixtureOptions & { readonly kind: K },
+): Promise<Extract<Fixture, { kind: K }>>
+export async function loadFixture(dir: string, options?: LoadFixtureOptions): Promise<Fixture>
+export async function loadFixture(dir: string, options: LoadFixtureOptions & { readonly kind?: FixtureKind } = {}): Promise<Fixture> {
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
   const display = relative(cwd, absolute) || '.'
@@ -57,9 +68,21 @@ export async function loadFixture(dir: string, options: LoadFixtureOptions = {})
     })
   }
   const kind = await detectFixtureKind(absolute)
+  if (options.kind !== undefined && kind !== undefined && kind !== options.kind) {
+    throw new FixtureError({
+      code: 'FIXTURE_KIND_UNKNOWN',
+      file: display,
+      summary: `the directory holds a ${kind} fixture, not a ${options.kind} fixture.`,
+      expected: `${FIXTURE_KINDS[options.kind].marker} (a ${options.kind} fixture)`,
+      found: `${FIXTURE_KINDS[kind].marker} (a ${kind} fixture)`,
+      hint: `load it without { kind: '${options.kind}' }, or point at a ${options.kind} fixture.`,
+    })
+  }
   switch (kind) {
     case 'criteria':
       return loadCriteriaFixture(absolute, display)
+    case 'scored':
+      return loadScoredFixture(absolute, display)
     case undefined:
       throw new FixtureError({
         code: 'FIXTURE_KIND_UNKNOWN',
@@ -73,28 +96,44 @@ export async function loadFixture(dir: string, options: LoadFixtureOptions = {})
   }
 }
 
+/** The evaluation of each kind of fixture. */
+interface EvaluationByKind {
+  readonly criteria: CriteriaEvaluation
+  readonly scored: ScoredEvaluation
+}
+
+/** The evaluation type of a fixture type: a criteria fixture gives a criteria evaluation. */
+export type EvaluationOf<F extends Fixture> = EvaluationByKind[F['kind']]
+
 /** Decides every case of a loaded fixture. */
+export function evaluateFixture<F extends Fixture>(fixture: F): EvaluationOf<F>
 export function evaluateFixture(fixture: Fixture): FixtureEvaluation {
   switch (fixture.kind) {
     case 'criteria':
       return evaluateCriteriaFixture(fixture)
+    case 'scored':
+      return evaluateScoredFixture(fixture)
   }
 }
 
 /** The JSON record of an evaluation: coverage, every decision and the identities of the files. */
 export function fixtureRecord(evaluation: FixtureEvaluation): FixtureRecord {
-  switch (evaluation.fixture.kind) {
-    case 'criteria':
-      return criteriaRecord(evaluation)
-  }
+  return byKind<FixtureRecord>(evaluation, { criteria: criteriaRecord, scored: scoredRecord })
 }
 
 /** The tests an evaluation becomes in Vitest. */
 export function planFixtureTests(evaluation: FixtureEvaluation): TestPlan {
-  switch (evaluation.fixture.kind) {
-    case 'criteria':
-      return planCriteriaTests(evaluation)
-  }
+  return byKind<TestPlan>(evaluation, { criteria: planCriteriaTests, scored: planScoredTests })
+}
+
+/**
+ * Hands an evaluation to the function of its kind. The kind sits on `evaluation.fixture`, where a
+ * `switch` cannot narrow the evaluation itself; a record of handlers keeps the check that every
+ * kind is handled.
+ */
+function byKind<R>(evaluation: FixtureEvaluation, handlers: { readonly [K in FixtureKind]: (evaluation: EvaluationByKind[K]) => R }): R {
+  const handler = handlers[evaluation.fixture.kind] as (evaluation: FixtureEvaluation) => R
+  return handler(evaluation)
 }
 
 async function isFile(path: string): Promise<boolean> {

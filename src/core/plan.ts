@@ -2,6 +2,7 @@ import type { Coverage } from './coverage.js'
 import type { FixtureIdentities } from './criteria/record.js'
 import type { Split } from './criteria/schemas.js'
 import type { DecisionStatus } from './decision.js'
+import type { BenchmarkFigures } from './scored/benchmark.js'
 
 /**
  * What the test runtime needs to turn one evaluated fixture into tests, whatever its kind: plain
@@ -18,8 +19,8 @@ export interface TestPlan {
   readonly cases: readonly PlannedCase[]
   /** Fixture-level tests beside the cases (a benchmark gate, a baseline margin). */
   readonly checks: readonly PlannedCheck[]
-  /** Benchmark-level figures of a scored fixture, for reporters. */
-  readonly benchmark?: Readonly<Record<string, unknown>>
+  /** The benchmark figures for the reporter (scored fixtures only; absent otherwise). */
+  readonly benchmark?: BenchmarkFigures
 }
 
 export interface PlannedCase {

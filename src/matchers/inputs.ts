@@ -3,7 +3,10 @@ import { assessFixtureCase, type FixtureCase, type FixtureReview } from '../core
 import { assessAnswer, type Located } from '../core/criteria/assess.js'
 import type { CriteriaDecision } from '../core/criteria/decision.js'
 import type { CriteriaEvaluation } from '../core/criteria/evaluate.js'
+import { criteriaFixture } from '../core/criteria/access.js'
 import type { CriteriaFixture } from '../core/criteria/load.js'
+import type { FixtureEvaluation } from '../core/fixture.js'
+import type { ScoredFixture } from '../core/scored/load.js'
 import { bindRubricContents, type BoundRubric, type FileContents } from '../core/criteria/rubric.js'
 import { RubricError, UsageError, preview } from '../core/errors.js'
 
@@ -88,6 +91,7 @@ export function locateReview(matcher: string, review: unknown): LocatedReview | 
 
 /** The bound rubric an argument names: a fixture's, a bound rubric, or contents bound with `source`. */
 function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubric {
+  if (isScoredFixture(rubric)) criteriaFixture(rubric, matcher)
   if (isFixture(rubric) || isBoundRubric(rubric)) {
     if (source !== undefined) {
       throw usage(matcher, 'the source comes with the rubric: a fixture or bound rubric holds its own.', '{ review } without source', 'a source as well')
@@ -103,12 +107,17 @@ function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubri
   return bindRubricContents(rubric, source, { rubric: 'rubric', source: 'source' })
 }
 
+/** A loaded scored fixture: matchers that decide answers say they need a criteria fixture. */
+export function isScoredFixture(value: unknown): value is ScoredFixture {
+  return isRecord(value) && value['kind'] === 'scored' && Array.isArray(value['cases'])
+}
+
 export function isFixture(value: unknown): value is CriteriaFixture {
   return isRecord(value) && value['kind'] === 'criteria' && isRecord(value['bound']) && Array.isArray(value['cases'])
 }
 
-export function isEvaluation(value: unknown): value is CriteriaEvaluation {
-  return isRecord(value) && isFixture(value['fixture']) && Array.isArray(value['decisions']) && isCoverage(value['coverage'])
+export function isEvaluation(value: unknown): value is FixtureEvaluation {
+  return isRecord(value) && (isFixture(value['fixture']) || isScoredFixture(value['fixture'])) && Array.isArray(value['decisions']) && isCoverage(value['coverage'])
 }
 
 export function isCoverage(value: unknown): value is Coverage {

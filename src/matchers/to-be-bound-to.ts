@@ -4,7 +4,8 @@ import type { BoundRubric } from '../core/criteria/rubric.js'
 import { preview } from '../core/errors.js'
 import { formatLocation } from '../core/json-path.js'
 import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
-import { isBoundRubric, isContents, isFixture, isFixtureCase, isRecord, locateReview, usage, type LocatedReview } from './inputs.js'
+import { criteriaFixture } from '../core/criteria/access.js'
+import { isBoundRubric, isContents, isFixture, isFixtureCase, isRecord, isScoredFixture, locateReview, usage, type LocatedReview } from './inputs.js'
 
 type Field = 'answer_sha256' | 'source_sha256' | 'rubric_sha256'
 
@@ -79,6 +80,7 @@ export function toBeBoundTo(this: MatcherContext, received: unknown, target: unk
 }
 
 function bindingsOf(target: unknown): Binding[] {
+  if (isScoredFixture(target)) criteriaFixture(target, MATCHER)
   if (isFixture(target)) return rubricBindings(target.bound)
   if (isBoundRubric(target)) return rubricBindings(target)
   if (isFixtureCase(target)) return [answerBinding(target), ...rubricBindings(target.fixture.bound)]

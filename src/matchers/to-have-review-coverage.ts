@@ -1,10 +1,9 @@
 import type { Coverage } from '../core/coverage.js'
-import { evaluateCriteriaFixture } from '../core/criteria/evaluate.js'
-import type { CriteriaFixture } from '../core/criteria/load.js'
+import { evaluateFixture, type Fixture } from '../core/fixture.js'
 import type { Split } from '../core/criteria/schemas.js'
 import { preview } from '../core/errors.js'
 import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
-import { isCoverage, isEvaluation, isFixture, isRecord, usage } from './inputs.js'
+import { isCoverage, isEvaluation, isFixture, isRecord, isScoredFixture, usage } from './inputs.js'
 
 const MATCHER = 'toHaveReviewCoverage'
 const COUNTS = ['candidates', 'graded', 'pending', 'refused', 'accepted', 'rejected'] as const
@@ -75,13 +74,13 @@ export function toHaveReviewCoverage(this: MatcherContext, received: unknown, ex
 }
 
 function coverageOf(received: unknown): { coverage: Coverage; subject: string } {
-  if (isFixture(received)) return { coverage: evaluateCriteriaFixture(received).coverage, subject: fixtureSubject(received) }
+  if (isFixture(received) || isScoredFixture(received)) return { coverage: evaluateFixture(received).coverage, subject: fixtureSubject(received) }
   if (isEvaluation(received)) return { coverage: received.coverage, subject: fixtureSubject(received.fixture) }
   if (isCoverage(received)) return { coverage: received, subject: 'the coverage' }
   throw usage(MATCHER, 'the received value holds no review coverage.', 'a loaded fixture, an evaluation or a coverage', preview(received))
 }
 
-function fixtureSubject({ name, displayDir }: CriteriaFixture): string {
+function fixtureSubject({ name, displayDir }: Fixture): string {
   return `fixture ${JSON.stringify(name)}${displayDir === '.' ? '' : ` (${displayDir})`}`
 }
 

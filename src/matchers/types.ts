@@ -1,7 +1,6 @@
 import type { Coverage } from '../core/coverage.js'
 import type { FixtureCase, FixtureReview } from '../core/criteria/access.js'
-import type { CriteriaEvaluation } from '../core/criteria/evaluate.js'
-import type { CriteriaFixture } from '../core/criteria/load.js'
+import type { Fixture, FixtureEvaluation } from '../core/fixture.js'
 import type { BoundRubric, FileContents } from '../core/criteria/rubric.js'
 import type { Answer, Split } from '../core/criteria/schemas.js'
 
@@ -21,7 +20,7 @@ export type ReviewInput = FixtureReview | ReviewObject
 export type AnswerInput = Answer | FixtureCase
 
 /** The rubric and source an answer is decided under: a loaded fixture's, or a bound rubric. */
-export type RubricInput = CriteriaFixture | BoundRubric
+export type RubricInput = Fixture | BoundRubric
 
 type AtLeastOne<T> = { [K in keyof T]-?: Required<Pick<T, K>> & Partial<T> }[keyof T]
 
@@ -39,7 +38,7 @@ export type BindingContents = AtLeastOne<{
  * What `toBeBoundTo` checks a review against: a loaded fixture or a bound rubric (source and
  * rubric), a fixture's case (its answer, source and rubric), or any of the three contents.
  */
-export type BindingTarget = CriteriaFixture | BoundRubric | FixtureCase | BindingContents
+export type BindingTarget = Fixture | BoundRubric | FixtureCase | BindingContents
 
 /** The review an answer is decided with; `null` for an answer nobody has reviewed (pending). */
 export interface AnswerReviewOptions {
@@ -79,7 +78,7 @@ export interface ReviewCoverageOptions {
 }
 
 /** What `toHaveReviewCoverage` reads the coverage of. */
-export type CoverageInput = CriteriaFixture | CriteriaEvaluation | Coverage
+export type CoverageInput = Fixture | FixtureEvaluation | Coverage
 
 type IsAny<T> = 0 extends 1 & T ? true : false
 

@@ -7,7 +7,7 @@ import { bindRubricContents } from '../../src/core/criteria/rubric.js'
 import { loadFixture } from '../../src/core/fixture.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 
-const fixture = await loadFixture(DOCUCTL, { cwd: DOCUCTL })
+const fixture = await loadFixture(DOCUCTL, { cwd: DOCUCTL, kind: 'criteria' })
 
 function answerOf(id: string): { text: string; citation: string } {
   return structuredClone((getCase(fixture, id).entry.value as { input: { answer: { text: string; citation: string } } }).input.answer)

@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { sha256Hex } from '../../src/core/canonical-json.js'
-import { evaluateFixture, loadFixture } from '../../src/core/fixture.js'
+import { evaluateFixture } from '../../src/core/fixture.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { pythonFingerprints } from '../helpers/python-reference.js'
+import { loadFixtureOfKind } from '../helpers/load-kind.js'
 
 describe('the bundled docuctl fixture', () => {
   test('reproduces the hashes the specification publishes for source.txt and rubric.json', async () => {
@@ -17,14 +18,14 @@ describe('the bundled docuctl fixture', () => {
   })
 
   test('binds every case to those revisions', async () => {
-    const fixture = await loadFixture(DOCUCTL, { cwd: ROOT })
+    const fixture = await loadFixtureOfKind('criteria', DOCUCTL, ROOT)
     expect(fixture.bound.sourceSha256).toBe('2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2')
     expect(fixture.bound.rubricSha256).toBe('3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228')
     expect(fixture.files['rubric.json']).toBe(fixture.bound.rubricSha256)
   })
 
   test('decides the eight contrasts: 3 accepted, 3 rejected, 2 pending', async () => {
-    const { decisions, coverage } = evaluateFixture(await loadFixture(DOCUCTL, { cwd: ROOT }))
+    const { decisions, coverage } = evaluateFixture(await loadFixtureOfKind('criteria', DOCUCTL, ROOT))
     expect(decisions.map(({ id, status, reason }) => `${id}: ${status}${reason === '' ? '' : ` (${reason})`}`)).toEqual([
       'complete: accepted',
       'paraphrase: accepted',
@@ -50,7 +51,7 @@ describe('the bundled docuctl fixture', () => {
   })
 
   test('a rejection carries each failed criterion with the reviewer\'s reason, quote and span', async () => {
-    const { decisions } = evaluateFixture(await loadFixture(DOCUCTL, { cwd: ROOT }))
+    const { decisions } = evaluateFixture(await loadFixtureOfKind('criteria', DOCUCTL, ROOT))
     const wrongCommand = decisions.find((decision) => decision.id === 'wrong-command')
     expect(wrongCommand).toMatchObject({
       status: 'rejected',
@@ -66,7 +67,7 @@ describe('the bundled docuctl fixture', () => {
 
 describe('the identities of the case sets', () => {
   test('the full set and the graded subset fingerprint as the reference does', async () => {
-    const evaluation = evaluateFixture(await loadFixture(DOCUCTL, { cwd: ROOT }))
+    const evaluation = evaluateFixture(await loadFixtureOfKind('criteria', DOCUCTL, ROOT))
     const document = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8')) as { cases: { id: string }[] }
     const gradedIds = new Set(
       evaluation.decisions.filter((decision) => decision.status === 'accepted' || decision.status === 'rejected').map((decision) => decision.id),

@@ -2,12 +2,13 @@ import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { CriteriaDecision } from '../../src/core/criteria/decision.js'
-import { evaluateFixture, loadFixture } from '../../src/core/fixture.js'
+import { evaluateFixture } from '../../src/core/fixture.js'
 import { copyFixture } from '../helpers/fixture-copy.js'
+import { loadFixtureOfKind } from '../helpers/load-kind.js'
 
 /** Loads a copy with paths shown relative to the copy, so messages read `cases.json › …`. */
 async function load(dir: string) {
-  return loadFixture(dir, { cwd: dir })
+  return loadFixtureOfKind('criteria', dir)
 }
 
 async function refusal(dir: string, id: string): Promise<string> {
@@ -126,7 +127,7 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
     await rm(join(copy.dir, 'rubric.json'))
     await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
       [FixtureError: .: the directory holds no fixture.
-        expected: rubric.json, source.txt, cases.json, annotations.json
+        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json
         fix:      point at a fixture directory, or add the files of a fixture (see the README).]
     `)
   })

@@ -2,14 +2,15 @@ import { appendFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { CriteriaDecision } from '../../src/core/criteria/decision.js'
-import { evaluateFixture, loadFixture } from '../../src/core/fixture.js'
+import { evaluateFixture } from '../../src/core/fixture.js'
 import { FixtureError } from '../../src/core/errors.js'
 import { formatCriteriaRecord } from '../../src/cli/format.js'
 import { criteriaRecord } from '../../src/core/criteria/record.js'
 import { copyFixture, DOCUCTL, ROOT, type FixtureCopy } from '../helpers/fixture-copy.js'
+import { loadFixtureOfKind } from '../helpers/load-kind.js'
 
 async function decide(dir: string) {
-  return evaluateFixture(await loadFixture(dir, { cwd: dir }))
+  return evaluateFixture(await loadFixtureOfKind('criteria', dir))
 }
 
 function byId(decisions: readonly CriteriaDecision[], id: string): CriteriaDecision {
@@ -241,6 +242,6 @@ describe('the pending guard', () => {
 })
 
 test('the bundled fixture loads from the repository root with relative paths in messages', async () => {
-  const fixture = await loadFixture('fixtures/docuctl-rollback', { cwd: ROOT })
+  const fixture = await loadFixtureOfKind('criteria', 'fixtures/docuctl-rollback', ROOT)
   expect(fixture.bound.files.cases).toBe('fixtures/docuctl-rollback/cases.json')
 })

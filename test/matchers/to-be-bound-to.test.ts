@@ -9,7 +9,7 @@ import { loadFixture } from '../../src/core/fixture.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { answerOf, failureOf } from '../helpers/matcher-failure.js'
 
-const fixture = await loadFixture(DOCUCTL, { cwd: ROOT })
+const fixture = await loadFixture(DOCUCTL, { cwd: ROOT, kind: 'criteria' })
 const [rubric, source] = await Promise.all([readFile(join(DOCUCTL, 'rubric.json')), readFile(join(DOCUCTL, 'source.txt'))])
 const editedRubric = rubric.toString('utf8').replace('"version": 1', '"version": 2')
 

@@ -9,7 +9,7 @@ import { loadFixture } from '../../src/core/fixture.js'
 import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { answerOf, failureOf } from '../helpers/matcher-failure.js'
 
-const fixture = await loadFixture(DOCUCTL, { cwd: ROOT })
+const fixture = await loadFixture(DOCUCTL, { cwd: ROOT, kind: 'criteria' })
 const contrast = (id: string) => getCase(fixture, id)
 
 describe('toMeetRubric on a fixture case', () => {

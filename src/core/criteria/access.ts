@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js'
 import { formatLocation } from '../json-path.js'
 import { assessCase } from './assess.js'
 import type { CriteriaDecision } from './decision.js'
+import type { Fixture } from '../fixture.js'
 import type { CaseEntry, CriteriaFixture, ReviewEntry } from './load.js'
 import type { Split } from './schemas.js'
 
@@ -30,7 +31,8 @@ export interface FixtureReview {
 }
 
 /** A case of a loaded fixture by id; a {@link UsageError} naming the fixture's ids if it has none. */
-export function getCase(fixture: CriteriaFixture, id: string): FixtureCase {
+export function getCase(loaded: Fixture, id: string): FixtureCase {
+  const fixture = criteriaFixture(loaded, 'getCase')
   const entry = fixture.cases.find((item) => item.id === id)
   if (entry === undefined) throw unknownCase(fixture, id, 'getCase')
   const review = fixture.reviews.get(id)
@@ -48,7 +50,8 @@ export function getCase(fixture: CriteriaFixture, id: string): FixtureCase {
  * The review of a case of a loaded fixture; a {@link UsageError} if the fixture has no such case
  * or the case has no review (see `getCase(fixture, id).review` for a review that may be absent).
  */
-export function getReview(fixture: CriteriaFixture, id: string): FixtureReview {
+export function getReview(loaded: Fixture, id: string): FixtureReview {
+  const fixture = criteriaFixture(loaded, 'getReview')
   const entry = fixture.cases.find((item) => item.id === id)
   if (entry === undefined) throw unknownCase(fixture, id, 'getReview')
   const review = fixture.reviews.get(id)
@@ -67,6 +70,19 @@ export function getReview(fixture: CriteriaFixture, id: string): FixtureReview {
 /** Decides one case of a loaded fixture, as {@link evaluateFixture} does for all of them. */
 export function assessFixtureCase(fixtureCase: FixtureCase): CriteriaDecision {
   return assessCase(fixtureCase.fixture.bound, fixtureCase.entry, fixtureCase.review?.entry ?? null)
+}
+
+/** The fixture as a criteria fixture: cases and reviews by id are what that kind holds. */
+export function criteriaFixture(fixture: Fixture, caller: string): CriteriaFixture {
+  if (fixture.kind === 'criteria') return fixture
+  throw new UsageError({
+    code: 'USAGE',
+    file: caller,
+    summary: `${fixture.displayDir} is a ${fixture.kind} fixture; ${caller} reads criteria fixtures (rubric.json, source.txt, cases.json, annotations.json).`,
+    expected: 'a criteria fixture',
+    found: `a ${fixture.kind} fixture`,
+    hint: 'pass a criteria fixture; a scored fixture is decided by evaluateFixture.',
+  })
 }
 
 function reviewOf(fixture: CriteriaFixture, entry: CaseEntry, review: ReviewEntry): FixtureReview {

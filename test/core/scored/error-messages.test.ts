@@ -1,0 +1,304 @@
+import { rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { evaluateFixture } from '../../../src/core/fixture.js'
+import { loadFixtureOfKind } from '../../helpers/load-kind.js'
+import { copyDebate } from '../../helpers/scored-copy.js'
+
+async function load(dir: string) {
+  return loadFixtureOfKind('scored', dir)
+}
+
+/** The refusal message of a case's debate review, or of its baseline review. */
+async function refusal(dir: string, id: string, system: 'debate' | 'baseline' = 'debate'): Promise<string> {
+  const decision = evaluateFixture(await load(dir)).decisions.find((item) => item.id === id)
+  if (decision === undefined) throw new Error(`no decision for ${id}`)
+  if (system === 'baseline') {
+    if (decision.baseline.status !== 'refused') throw new Error(`expected the baseline of ${id} to be refused, got ${decision.baseline.status}`)
+    return decision.baseline.error.message
+  }
+  if (decision.status !== 'refused') throw new Error(`expected ${id} to be refused, got ${decision.status}`)
+  return decision.error.message
+}
+
+describe('fixture-level defects of a scored fixture', () => {
+  test('a missing file', async () => {
+    const copy = await copyDebate()
+    await rm(join(copy.dir, 'annotations.json'))
+    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: annotations.json: the file is missing.
+        fix:      add the file: a fixture directory needs all of its files (see the README for the format).]
+    `)
+  })
+
+  test('cases.json without cases', async () => {
+    const copy = await copyDebate()
+    await writeFile(join(copy.dir, 'cases.json'), '{ "name": "debate-benchmark", "cases": [] }\n')
+    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: cases.json › cases: the list is too short.
+        expected: at least 1 item
+        found:    []
+        fix:      cases.json holds exactly name, an optional split ("development" or "held_out") and a non-empty list of cases, each with a non-empty string id.]
+    `)
+  })
+
+  test('a duplicate case id', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[2]!.id = 'partial-recall'
+    })
+    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: cases.json › cases[2] › id: the case id is already used by cases[0].
+        found:    "partial-recall"
+        fix:      give every case its own id: reviews are matched to cases by id.]
+    `)
+  })
+
+  test('a review of an unknown case', async () => {
+    const copy = await copyDebate()
+    await copy.editAnnotations((annotations) => {
+      annotations.reviews[4]!.case_id = 'false-claims-conceded'
+    })
+    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: annotations.json › reviews[4] › case_id: the review names a case that cases.json does not hold.
+        expected: one of "partial-recall", "zero-planted-issues", "false-claim-conceded", "concession-without-update", "inefficient-resolution", "never-terminates", "empirical-test-agreed", "verdict-normalization", "unscoreable-silent-critique", "required-test-missing"
+        found:    "false-claims-conceded"
+        fix:      correct the case_id, or remove the review if its case was withdrawn.]
+    `)
+  })
+
+  test('a review of an unknown system', async () => {
+    const copy = await copyDebate()
+    await copy.editAnnotations((annotations) => {
+      ;(annotations.reviews[4] as Record<string, unknown>)['system'] = 'self-critique'
+    })
+    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: annotations.json › reviews[4] › system: the value is not one of those allowed.
+        expected: one of "debate", "baseline"
+        found:    "self-critique"
+        fix:      annotations.json holds exactly origin and a list of reviews, each with the case_id of its case and its system ("debate" or "baseline").]
+    `)
+  })
+
+  test('two reviews of one case by one system', async () => {
+    const copy = await copyDebate()
+    await copy.editAnnotations((annotations) => {
+      annotations.reviews.push(structuredClone(annotations.reviews[2]!))
+    })
+    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: annotations.json › reviews[20] › case_id: case "zero-planted-issues" already has a debate review at reviews[2]: which one applies would be a guess.
+        found:    "zero-planted-issues"
+        fix:      keep one review per case and system: resolve the disagreement and merge the judgements into one review.]
+    `)
+  })
+})
+
+describe('case refusals name the binding or the excerpt that broke and how to fix it', () => {
+  test('a review bound to another case spec', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[1]!.spec.ideal_debate_resolution = 'critique_wins'
+    })
+    expect(await refusal(copy.dir, 'zero-planted-issues')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[2] › spec_sha256 (case "zero-planted-issues"): the debate review was made against another revision of the case (cases.json › cases[1] › spec): its planted issues, ideal resolution or ground truth changed.
+        expected: 8a5cf2071f6c91f20ce7d05c0f788ea0907c46f2026ece0eac4f9395bcc183eb (fingerprint of cases.json › cases[1] › spec now)
+        found:    aec260076beb6f3f216020712b1e73044e4bcc2bf8631b65489b026011aaa097
+        fix:      re-review the output against the changed case, set spec_sha256 to 8a5cf2071f6c91f20ce7d05c0f788ea0907c46f2026ece0eac4f9395bcc183eb and acknowledge the new review revision in cases.json › cases[1] › expected › debate_review_sha256."
+    `)
+  })
+
+  test('a claim excerpt that the critique never wrote', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.claims[1]!.span = 'the start index is wrong for page 1'
+    })
+    expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[0] › claims[1] › span (case "partial-recall"): the excerpt does not occur in the critique turns of cases.json › cases[0] › outputs › debate › transcript.
+        expected: an exact excerpt of the output the review describes
+        found:    "the start index is wrong for page 1"
+        fix:      quote the output exactly (whitespace and punctuation included); if the output changed, re-review it."
+    `)
+  })
+
+  test('a defense excerpt quoted from a critique turn', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.claims[0]!.defense.span = 'Critique wins.'
+    })
+    expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[0] › claims[0] › defense › span (case "partial-recall"): the excerpt does not occur in the defense turns of cases.json › cases[0] › outputs › debate › transcript.
+        expected: an exact excerpt of the output the review describes
+        found:    "Critique wins."
+        fix:      quote the output exactly (whitespace and punctuation included); if the output changed, re-review it."
+    `)
+  })
+
+  test('a final verdict quoted from before the debate closes', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('inefficient-resolution', 'debate', (review) => {
+      review.final_verdict = 'this may be fine'
+    })
+    expect(await refusal(copy.dir, 'inefficient-resolution')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[8] › final_verdict (case "inefficient-resolution"): the excerpt does not occur in the turns of the last round (5) of cases.json › cases[4] › outputs › debate › transcript, where the debate closes.
+        expected: an exact excerpt of the output the review describes
+        found:    "this may be fine"
+        fix:      quote the output exactly (whitespace and punctuation included); if the output changed, re-review it."
+    `)
+  })
+
+  test('a claim of a planted issue the case does not plant', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'baseline', (review) => {
+      review.claims[0]!.planted_issue = 'P3'
+    })
+    expect(await refusal(copy.dir, 'partial-recall', 'baseline')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[1] › claims[0] › planted_issue (case "partial-recall"): the claim names a planted issue that the case does not plant (cases.json › cases[0] › spec › ground_truth › planted_issues).
+        expected: one of "P1", "P2"
+        found:    "P3"
+        fix:      correct the planted issue id, or judge the claim demonstrably_real or invalid."
+    `)
+  })
+
+  test('two claims with one id', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('false-claim-conceded', 'debate', (review) => {
+      review.claims[2]!.id = 'C1'
+    })
+    expect(await refusal(copy.dir, 'false-claim-conceded')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[4] › claims[2] › id (case "false-claim-conceded"): the claim id is already used by claims[0].
+        found:    "C1"
+        fix:      give every atomic claim its own id; a sentence that makes two claims is split into two atomic claims."
+    `)
+  })
+
+  test('a concession of a valid claim without the (C) judgement', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('verdict-normalization', 'debate', (review) => {
+      delete review.claims[0]!.defense.position_updated
+    })
+    expect(await refusal(copy.dir, 'verdict-normalization')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[14] › claims[0] › defense › position_updated (case "verdict-normalization"): the defense concedes a valid claim (concede), so the (C) position update must be judged.
+        expected: true or false
+        found:    nothing (the key is missing)
+        fix:      record whether the defense updated its stated conclusion or proposed fix after the concession."
+    `)
+  })
+
+  test('a position update judged after a response that concedes nothing', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('never-terminates', 'debate', (review) => {
+      review.claims[0]!.defense.position_updated = false
+    })
+    expect(await refusal(copy.dir, 'never-terminates')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[10] › claims[0] › defense › position_updated (case "never-terminates"): a position update is judged only after the defense concedes a valid claim (fully or hedged).
+        expected: no position_updated key
+        found:    false
+        fix:      remove position_updated, or correct the claim's validity or the response."
+    `)
+  })
+
+  test('no_engagement that quotes a defense turn', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('zero-planted-issues', 'debate', (review) => {
+      review.claims[1]!.defense.response = 'no_engagement'
+    })
+    expect(await refusal(copy.dir, 'zero-planted-issues')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[2] › claims[1] › defense › span (case "zero-planted-issues"): a response of no_engagement quotes nothing: no defense turn answers the claim.
+        expected: ""
+        found:    "the spec says callers guarantee lo <= hi, so that input is outside the contract and no throw is required"
+        fix:      set span to "", or record the response the quoted turn gives."
+    `)
+  })
+
+  test('a planted claim without its credit, and a real claim with one', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('false-claim-conceded', 'debate', (review) => {
+      delete review.claims[0]!.credit
+    })
+    expect(await refusal(copy.dir, 'false-claim-conceded')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[4] › claims[0] › credit (case "false-claim-conceded"): a claim judged planted must name the planted issue it finds and the credit it earns.
+        expected: "full" or "partial"
+        found:    nothing (the key is missing)
+        fix:      add the key, or judge the claim demonstrably_real or invalid."
+    `)
+    const other = await copyDebate()
+    await other.editReview('false-claim-conceded', 'debate', (review) => {
+      review.claims[1]!.credit = 'full'
+    })
+    expect(await refusal(other.dir, 'false-claim-conceded')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[4] › claims[1] › credit (case "false-claim-conceded"): only a claim judged planted names a planted issue and a credit; this one is demonstrably_real.
+        expected: no credit key
+        found:    "full"
+        fix:      remove credit, or judge the claim planted."
+    `)
+  })
+
+  test("a baseline judgement of the answer's handling of an invalid claim", async () => {
+    const copy = await copyDebate()
+    await copy.editReview('zero-planted-issues', 'baseline', (review) => {
+      review.claims[0]!.answer_handling = 'already_correct'
+    })
+    expect(await refusal(copy.dir, 'zero-planted-issues', 'baseline')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[3] › claims[0] › answer_handling (case "zero-planted-issues"): an invalid claim identifies no flaw, so there is no handling to judge.
+        expected: no answer_handling key
+        found:    "already_correct"
+        fix:      remove answer_handling, or correct the claim's validity."
+    `)
+  })
+
+  test('an invalid value in a review', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      ;(review.claims[0]!.defense as Record<string, unknown>)['response'] = 'agree'
+      ;(review.resolution as Record<string, unknown>)['defense_final'] = 'critique wins'
+    })
+    expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[0] › claims[0] › defense › response (case "partial-recall"): the value is not one of those allowed.
+        expected: one of "concede", "hedged_concession", "reject_with_reasoning", "reject_without_reasoning", "no_engagement"
+        found:    "agree"
+        fix:      a debate review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field).
+        also:     reviews[0] › resolution › defense_final: the value is not one of those allowed. Expected one of "critique_wins", "defense_wins", "empirical_test_agreed"."
+    `)
+  })
+
+  test('a review that records several tests: the format holds the one the debate closes on', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('inefficient-resolution', 'debate', (review) => {
+      ;(review as Record<string, unknown>)['empirical_test'] = [review.empirical_test, review.empirical_test]
+    })
+    expect(await refusal(copy.dir, 'inefficient-resolution')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[8] › empirical_test (case "inefficient-resolution"): the value has the wrong type.
+        expected: an object
+        found:    an array [{"proposed_by":"critique","span":"We could run the migrati…
+        fix:      a debate review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field)."
+    `)
+  })
+
+  test('a malformed case refuses the case and its baseline', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      ;(cases.cases[0]!.spec as Record<string, unknown>)['max_rounds'] = 0
+      cases.cases[0]!.spec.ground_truth.final_verdict = '  '
+    })
+    expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
+      "cases.json › cases[0] › spec › max_rounds (case "partial-recall"): the value is too small.
+        expected: at least 1
+        found:    0
+        fix:      a case holds id, spec { input, ideal_debate_resolution, max_rounds, ground_truth { planted_issues, final_verdict? } }, outputs { debate { transcript }, baseline { answer, self_critique } } and expected { rubric_sha256, debate_review_sha256, baseline_review_sha256 } (see the README).
+        also:     cases[0] › spec › ground_truth › final_verdict: the value breaks a rule of the format. Expected a non-blank verdict, or null."
+    `)
+    expect(await refusal(copy.dir, 'partial-recall', 'baseline')).toBe(await refusal(copy.dir, 'partial-recall'))
+  })
+
+  test('two planted issues with one id', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[0]!.spec.ground_truth.planted_issues[1]!.id = 'P1'
+    })
+    expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
+      "cases.json › cases[0] › spec › ground_truth › planted_issues[1] › id (case "partial-recall"): the planted issue id is already used by planted_issues[0].
+        found:    "P1"
+        fix:      give every planted issue its own id: claims find planted issues by id."
+    `)
+  })
+})
