@@ -2,6 +2,7 @@ import type { CoverageCounts, Outcomes } from '../core/coverage.js'
 import { SPLITS, type Split } from '../core/criteria/schemas.js'
 import type { SerializedRubricError } from '../core/errors.js'
 import type { TestPlan } from '../core/plan.js'
+import type { BenchmarkFigures } from '../core/scored/benchmark.js'
 import { recordDecisions, type RecordedDecisions } from '../core/recorded-decisions.js'
 
 /** What happened to one case test in this run. */
@@ -53,7 +54,7 @@ export interface FixtureFigures {
   readonly criteria: readonly CriterionFigures[]
   /** Fixture-level checks (benchmark gates) with their outcome. */
   readonly checks: readonly { readonly name: string; readonly ok: boolean; readonly message: string }[]
-  readonly benchmark: TestPlan['benchmark'] | null
+  readonly benchmark: BenchmarkFigures | null
   /** Decisions and identities, as a decision record holds them. */
   readonly record: RecordedDecisions | null
 }

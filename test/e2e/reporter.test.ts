@@ -1,0 +1,286 @@
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, onTestFinished, test, vi } from 'vitest'
+import { bundledProject } from '../helpers/bundled-project.js'
+import { makeProject } from '../helpers/project.js'
+import { runVitest, type VitestRun } from '../helpers/run-vitest.js'
+
+/** Vitest's summary and the rubric block, without what changes from run to run. */
+function normalized(run: VitestRun, root: string): string {
+  const start = run.stdout.indexOf(' Test Files')
+  return run.stdout
+    .slice(start)
+    .replaceAll(root, '<root>')
+    .split('\n')
+    .filter((line) => !/^\s*(Start at|Duration|Per blob)\b/.test(line))
+    .join('\n')
+    .trimEnd()
+}
+
+function rubricBlock(run: VitestRun): string {
+  return run.stdout.slice(run.stdout.indexOf(' Rubric coverage')).trimEnd()
+}
+
+async function scratch(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-report-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+describe('the rubric coverage report', () => {
+  test('the bundled fixtures: execution coverage apart from review coverage and outcomes', async () => {
+    const root = await bundledProject()
+    const run = await runVitest({ root })
+    expect(normalized(run, root)).toMatchInlineSnapshot(`
+      " Test Files  2 failed (2)
+            Tests  7 failed | 10 passed | 3 todo (20)
+
+
+       Rubric coverage
+
+        fixtures/debate-benchmark · debate-benchmark (scored)
+          development
+            execution coverage  9 of 10 cases executed · 1 todo · 0 filtered out
+            review coverage     9 of 10 scored · 1 pending (manual review or no review) · 0 refused
+            outcomes            6 passed · 3 failed of 9 scored
+          pending    unscoreable-silent-critique [development]: manual review: only 2 of 6 dimensions applicable (at least 4 needed)
+          benchmark                           system    baseline
+            issue_discovery_recall            0.9688      0.8750
+            issue_discovery_precision         0.9074      0.9375
+            defense_calibration               0.7972      0.1875
+            debate_resolution_quality         0.8333      0.4375
+            empirical_test_diagnosticity      0.5000      0.5000
+            final_verdict_correctness         0.8571      0.3333
+            pass fraction                     0.6667      0.2500
+            passed / scoreable                 6 / 9       2 / 8
+            mean                              0.8474      0.5625
+            unscoreable (manual review)            1           2
+            margin over the baseline 0.2849 (enough, at least 0.10 needed)
+          ✗ benchmark passes: fails: 6 of 9 scoreable cases pass, 0.6667 < benchmark_pass_fraction 0.75; mean score 0.8474 ≥ overall_case_pass 0.65; 1 case excluded for manual review
+          ✓ beats the trivial baseline by ≥ 0.10: beats the baseline: debate mean 0.8474 − baseline mean 0.5625 = margin 0.2849 ≥ 0.10 (debate over 9 scoreable cases, baseline over 8)
+
+        fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+          development
+            execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
+            review coverage     6 of 8 graded · 2 pending · 0 refused
+            outcomes            3 accepted · 3 rejected of 6 graded
+          pending    uncertain-wording [development]: uncertain on support
+                     not-reviewed [development]: no review
+          criteria   command: 1 failed · verification: 1 failed · support: 2 failed, 1 uncertain
+
+        total · 2 fixtures
+          development
+            execution coverage  15 of 18 cases executed · 3 todo · 0 filtered out
+            review coverage     15 of 18 graded · 3 pending · 0 refused
+            outcomes            9 accepted or passed · 6 rejected or failed of 15 graded"
+    `)
+  })
+
+  test('a -t filter shrinks what ran, never the candidates', async () => {
+    const root = await bundledProject(['docuctl-rollback'])
+    const run = await runVitest({ root, cli: { testNamePattern: 'paraphrase' } })
+    expect(normalized(run, root)).toMatchInlineSnapshot(`
+      " Test Files  1 passed (1)
+            Tests  1 passed | 7 skipped (8)
+
+
+       Rubric coverage
+
+        fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+          development
+            execution coverage  1 of 8 cases executed · 0 todo · 7 filtered out
+            review coverage     6 of 8 graded · 2 pending · 0 refused
+            outcomes            3 accepted · 3 rejected of 6 graded
+          pending    uncertain-wording [development]: uncertain on support
+                     not-reviewed [development]: no review
+          criteria   command: 1 failed · verification: 1 failed · support: 2 failed, 1 uncertain"
+    `)
+  })
+
+  test('n blob shards merged print exactly what one run prints', async () => {
+    const root = await bundledProject()
+    await cp(join(root, 'fixtures/docuctl-rollback'), join(root, 'fixtures/docuctl-copy'), { recursive: true })
+    const single = await runVitest({ root })
+    const blobs = join(root, '.blobs')
+    for (const index of [1, 2]) {
+      await runVitest({ root, cli: { shard: `${index}/2`, reporters: ['blob'], outputFile: join(blobs, `${index}.json`) } })
+    }
+    const merged = await runVitest({ root, cli: { mergeReports: blobs } })
+    expect(rubricBlock(merged)).toBe(rubricBlock(single))
+    expect(rubricBlock(single)).toContain('total · 3 fixtures')
+    expect(rubricBlock(single)).toContain('execution coverage  21 of 26 cases executed · 5 todo · 0 filtered out')
+  })
+
+  test('refused cases are counted apart from graded and pending, each with its error', async () => {
+    const root = await makeProject({
+      'fixtures/docuctl-rollback': async (fixture) => {
+        await fixture.editCases((cases) => {
+          cases.cases[0]!.input.question = 'How do I roll back production?'
+          cases.cases[3]!.input.answer.text += ' Also, it is fast.'
+        })
+      },
+    })
+    const run = await runVitest({ root })
+    expect(rubricBlock(run)).toMatchInlineSnapshot(`
+      " Rubric coverage
+
+        fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+          development
+            execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
+            review coverage     4 of 8 graded · 2 pending · 2 refused
+            outcomes            2 accepted · 2 rejected of 4 graded
+          pending    uncertain-wording [development]: uncertain on support
+                     not-reviewed [development]: no review
+          refused    complete [development]: fixtures/docuctl-rollback/cases.json › cases[0] › input › question (case "complete"): the question differs from the task fixtures/docuctl-rollback/rubric.json was written for, so its criteria do not apply.
+                     unsupported-guarantee [development]: fixtures/docuctl-rollback/annotations.json › reviews[3] › answer_sha256 (case "unsupported-guarantee"): the review is bound to answer 2b2ac9cfde5b…, but fixtures/docuctl-rollback/cases.json › cases[3] › input › answer now fingerprints to f7dbee13c7c3…: the judgement describes another answer.
+          criteria   command: 1 failed · verification: 1 failed · support: 1 failed, 1 uncertain"
+    `)
+  })
+
+  test('zero graded cases: no completed reviews and no quality figure', async () => {
+    const root = await makeProject({
+      'fixtures/docuctl-rollback': async (fixture) => {
+        await fixture.editAnnotations((annotations) => {
+          annotations.reviews = []
+        })
+        for (const id of ['complete', 'paraphrase', 'negation', 'unsupported-guarantee', 'missing-verification', 'wrong-command', 'uncertain-wording']) {
+          await fixture.acknowledgeReview(id)
+        }
+      },
+    })
+    const run = await runVitest({ root })
+    expect(run.counts).toBe('8 todo')
+    expect(rubricBlock(run)).toMatchInlineSnapshot(`
+      " Rubric coverage
+
+        fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+          development
+            execution coverage  0 of 8 cases executed · 8 todo · 0 filtered out
+            review coverage     0 of 8 graded · 8 pending · 0 refused
+            outcomes            no completed reviews: no quality figure
+          pending    complete [development]: no review
+                     paraphrase [development]: no review
+                     negation [development]: no review
+                     unsupported-guarantee [development]: no review
+                     missing-verification [development]: no review
+                     wrong-command [development]: no review
+                     uncertain-wording [development]: no review
+                     not-reviewed [development]: no review"
+    `)
+    expect(rubricBlock(run)).not.toMatch(/\d+ accepted/)
+  })
+
+  test('a refused fixture is shown with its error instead of figures', async () => {
+    const root = await makeProject({
+      'fixtures/docuctl-rollback': async (fixture) => {
+        await fixture.editCases((cases) => {
+          cases.cases[1]!.id = 'complete'
+        })
+      },
+    })
+    const run = await runVitest({ root })
+    expect(rubricBlock(run)).toContain('fixture refused: fixtures/docuctl-rollback/cases.json › cases[1] › id: the case id is already used by cases[0].')
+  })
+})
+
+describe('the JSON report and the CI summary', () => {
+  test('the JSON report holds the figures, every decision and both identities of each case set', async () => {
+    const root = await bundledProject()
+    const out = join(await scratch(), 'report.json')
+    await runVitest({ root, plugin: { reporter: { outputFile: out } } })
+    const report = JSON.parse(await readFile(out, 'utf8'))
+    const docuctl = report.fixtures.find((fixture: { fixture: string }) => fixture.fixture === 'fixtures/docuctl-rollback')
+    expect(docuctl.splits).toEqual([
+      {
+        split: 'development',
+        execution: { candidates: 8, executed: 6, todo: 2, filtered: 0 },
+        review: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3 } },
+      },
+    ])
+    expect(docuctl.record.decisions['wrong-command']).toMatchObject({ status: 'rejected', reason: 'command, support' })
+    expect(docuctl.record.identities).toEqual({
+      caseSetSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      gradedSetSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      files: {
+        'rubric.json': '3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228',
+        'source.txt': '2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2',
+        'cases.json': expect.stringMatching(/^[0-9a-f]{64}$/),
+        'annotations.json': expect.stringMatching(/^[0-9a-f]{64}$/),
+      },
+    })
+    const debate = report.fixtures.find((fixture: { fixture: string }) => fixture.fixture === 'fixtures/debate-benchmark')
+    expect(debate.benchmark.system).toMatchObject({ scoreable: 9, passed: 6, unscoreable: 1 })
+    expect(debate.benchmark.margin).toBeCloseTo(0.2849, 4)
+    expect(report.total).toHaveLength(1)
+    expect(report.pendingGate).toEqual({ policy: 'todo', pending: 3, passed: true })
+  })
+
+  test('with GITHUB_STEP_SUMMARY set, a Markdown table of the same figures is appended', async () => {
+    const root = await bundledProject()
+    const summary = join(await scratch(), 'summary.md')
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary)
+    onTestFinished(() => {
+      vi.unstubAllEnvs()
+    })
+    await runVitest({ root })
+    expect(await readFile(summary, 'utf8')).toMatchInlineSnapshot(`
+      "## Rubric coverage
+
+      | fixture | split | executed | todo | filtered | graded | pending | refused | accepted or passed | rejected or failed |
+      |---|---|--:|--:|--:|--:|--:|--:|--:|--:|
+      | \`fixtures/debate-benchmark\` | development | 9/10 | 1 | 0 | 9/10 | 1 | 0 | 6 | 3 |
+      | \`fixtures/docuctl-rollback\` | development | 6/8 | 2 | 0 | 6/8 | 2 | 0 | 3 | 3 |
+      | **total** | development | 15/18 | 3 | 0 | 15/18 | 3 | 0 | 9 | 6 |
+
+      **Pending review** (neither passed nor failed):
+
+      - \`fixtures/debate-benchmark\` unscoreable-silent-critique (development): manual review: only 2 of 6 dimensions applicable (at least 4 needed)
+      - \`fixtures/docuctl-rollback\` uncertain-wording (development): uncertain on support
+      - \`fixtures/docuctl-rollback\` not-reviewed (development): no review
+
+      **Benchmark \`fixtures/debate-benchmark\`**: margin over the baseline 0.2849 (at least 0.10 needed); benchmark gate failed, baseline margin passed.
+
+      | | system | baseline |
+      |---|--:|--:|
+      | issue_discovery_recall | 0.9688 | 0.8750 |
+      | issue_discovery_precision | 0.9074 | 0.9375 |
+      | defense_calibration | 0.7972 | 0.1875 |
+      | debate_resolution_quality | 0.8333 | 0.4375 |
+      | empirical_test_diagnosticity | 0.5000 | 0.5000 |
+      | final_verdict_correctness | 0.8571 | 0.3333 |
+      | pass fraction | 0.6667 (6/9) | 0.2500 (2/8) |
+      | mean | 0.8474 | 0.5625 |
+      | unscoreable (manual review) | 1 | 2 |
+      "
+    `)
+  })
+})
+
+test('development and held_out are never merged into one figure', async () => {
+  const root = await makeProject({
+    'fixtures/docuctl-rollback': async (fixture) => {
+      await fixture.editCases((cases) => {
+        for (const index of [1, 4, 7]) cases.cases[index]!.split = 'held_out'
+      })
+    },
+  })
+  const run = await runVitest({ root })
+  expect(rubricBlock(run)).toMatchInlineSnapshot(`
+    " Rubric coverage
+
+      fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+        development
+          execution coverage  4 of 5 cases executed · 1 todo · 0 filtered out
+          review coverage     4 of 5 graded · 1 pending · 0 refused
+          outcomes            2 accepted · 2 rejected of 4 graded
+        held_out
+          execution coverage  2 of 3 cases executed · 1 todo · 0 filtered out
+          review coverage     2 of 3 graded · 1 pending · 0 refused
+          outcomes            1 accepted · 1 rejected of 2 graded
+        pending    uncertain-wording [development]: uncertain on support
+                   not-reviewed [held_out]: no review
+        criteria   command: 1 failed · verification: 1 failed · support: 2 failed, 1 uncertain"
+  `)
+  expect(run.tests.find((item) => item.name === 'paraphrase')?.fullName).toBe('held_out > paraphrase')
+})
