@@ -17,6 +17,7 @@ export { discoverFixtures, type DiscoveredFixture } from './discover.js'
 // The runtime sits beside this file, built (.js) or in source (.ts) alike.
 const here = fileURLToPath(import.meta.url)
 const RUNTIME = fileURLToPath(new URL(`../runtime/index${extname(here)}`, import.meta.url))
+const MATCHERS_SETUP = fileURLToPath(new URL(`../matchers/setup${extname(here)}`, import.meta.url))
 
 /**
  * The Vitest plugin: every fixture directory the globs match becomes a test module with one test
@@ -50,6 +51,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       setRubricContext(vitest, context)
       current.config.include.push(...markerGlobs(resolved.include))
       current.config.exclude.push(...excludeGlobs(resolved.exclude))
+      if (resolved.matchers) current.config.setupFiles.push(MATCHERS_SETUP)
 
       const found = await discoverFixtures(current.config.root, resolved.include, resolved.exclude)
       if (found.length === 0) {

@@ -45,6 +45,12 @@ export interface RubricPluginOptions {
    * @default true
    */
   readonly cache?: boolean
+  /**
+   * Register the matchers (`toMeetRubric`, `toBeBoundTo`, …) in every test file, as
+   * `setupFiles: ['vitest-rubric/setup']` would. Their typings come with `vitest-rubric/setup`.
+   * @default false
+   */
+  readonly matchers?: boolean
 }
 
 /** {@link RubricPluginOptions} with every default applied. */
@@ -55,6 +61,7 @@ export interface ResolvedRubricOptions {
   readonly record: string
   readonly reporter: RubricReporterOptions | false
   readonly cache: boolean
+  readonly matchers: boolean
 }
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
@@ -74,6 +81,7 @@ const OptionsSchema = z.strictObject({
     ])
     .optional(),
   cache: z.boolean().optional(),
+  matchers: z.boolean().optional(),
 })
 
 /** Validates the plugin options: a mistake is a clear error at startup, not a silent default. */
@@ -86,7 +94,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in the README: include, exclude, pending ("todo", "fail" or { max: n }), record, reporter (true, false or { outputFile, githubSummary }), cache.',
+        hint: 'see the options of rubric() in the README: include, exclude, pending ("todo", "fail" or { max: n }), record, reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
       },
       parsed.error.issues,
     )
@@ -98,6 +106,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     pending: value.pending ?? 'todo',
     record: value.record ?? 'decisions.record.json',
     cache: value.cache ?? true,
+    matchers: value.matchers ?? false,
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),
   }
 }

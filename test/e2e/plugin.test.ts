@@ -240,3 +240,25 @@ test('removing a fixture file refuses the fixture, never runs zero tests silentl
   expect(run.exitCode).toBe(1)
   expect(run.modules[0]?.errors[0]).toContain('annotations.json: the file is missing.')
 })
+
+test('matchers: true registers the matchers for the project\'s own tests', async () => {
+  const root = await makeProject({ 'fixtures/docuctl-rollback': null })
+  const getCase = JSON.stringify(new URL('../../src/core/criteria/access.ts', import.meta.url).pathname)
+  const loadFixture = JSON.stringify(new URL('../../src/core/fixture.ts', import.meta.url).pathname)
+  await writeFile(
+    join(root, 'own.test.js'),
+    [
+      "import { test, expect } from 'vitest'",
+      `import { getCase } from ${getCase}`,
+      `import { loadFixture } from ${loadFixture}`,
+      "test('contrast fails support', async () => {",
+      "  const fixture = await loadFixture('fixtures/docuctl-rollback')",
+      "  expect(getCase(fixture, 'unsupported-guarantee')).toFailCriteria(['support'])",
+      '})',
+    ].join('\n'),
+  )
+  const run = await runVitest({ root, plugin: { matchers: true }, cli: { include: ['*.test.js'], testNamePattern: 'contrast' } })
+  expect(run.tests.find((item) => item.name === 'contrast fails support')?.state).toBe('passed')
+  const without = await runVitest({ root, cli: { include: ['*.test.js'], testNamePattern: 'contrast' } })
+  expect(without.tests.find((item) => item.name === 'contrast fails support')?.errors[0]).toContain('Invalid Chai property: toFailCriteria')
+})
