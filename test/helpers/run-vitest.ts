@@ -2,7 +2,7 @@ import { Writable } from 'node:stream'
 import { stripVTControlCharacters } from 'node:util'
 import type { Reporter, TestModule } from 'vitest/node'
 import { startVitest, type CliOptions } from 'vitest/node'
-import type { RubricCaseMeta } from '../../src/runtime/meta.js'
+import type { RubricCaseMeta, RubricFixtureMeta } from '../../src/runtime/meta.js'
 import { rubric, type RubricPluginOptions } from '../../src/plugin/index.js'
 
 /** One test as the run reported it. */
@@ -22,7 +22,12 @@ export interface VitestRun {
   readonly exitCode: number
   readonly tests: readonly ReportedTest[]
   /** Module ids (relative) with the errors that failed them. */
-  readonly modules: readonly { readonly id: string; readonly state: string; readonly errors: readonly string[] }[]
+  readonly modules: readonly {
+    readonly id: string
+    readonly state: string
+    readonly errors: readonly string[]
+    readonly meta: RubricFixtureMeta | undefined
+  }[]
   /** `3 passed | 3 failed | 2 todo`, counted from the tests. */
   readonly counts: string
 }
@@ -63,13 +68,12 @@ export async function runVitest(options: RunOptions): Promise<VitestRun> {
   }
 }
 
-/** A synchronous, non-TTY output stream that records what is written, colours stripped. */
+/**
+ * A non-TTY output stream that records what is written, colours stripped. Writes are taken
+ * synchronously: a buffered Writable can still hold the end of the output when the run returns.
+ */
 export function sink(write: (text: string) => void): NodeJS.WriteStream {
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      callback()
-    },
-  })
+  const stream = new Writable()
   stream.write = (chunk: string | Uint8Array) => {
     write(stripVTControlCharacters(chunk.toString()))
     return true
@@ -102,7 +106,12 @@ export function summarize(modules: readonly TestModule[], stdout: string, stderr
     stderr,
     exitCode,
     tests,
-    modules: modules.map((module) => ({ id: module.relativeModuleId, state: module.state(), errors: module.errors().map((error) => error.message) })),
+    modules: modules.map((module) => ({
+      id: module.relativeModuleId,
+      state: module.state(),
+      errors: module.errors().map((error) => error.message),
+      meta: module.meta().rubricFixture,
+    })),
     counts,
   }
 }
