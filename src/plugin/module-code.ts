@@ -1,5 +1,5 @@
 import { basename, join, relative } from 'node:path'
-import { RubricError } from '../core/errors.js'
+import { RubricError, type SerializedRubricError } from '../core/errors.js'
 import type { TestPlan } from '../core/plan.js'
 import {
   describeRecordChanges,
@@ -7,15 +7,16 @@ import {
   recordDecisions,
   sameRecord,
   writeRecordedDecisions,
+  type RecordedDecisions,
 } from '../core/recorded-decisions.js'
-import type { RubricModule } from '../runtime/index.js'
-import type { PlanResult } from './plan-fixture.js'
+import type { RecordComparison } from '../runtime/index.js'
 import { writePayload } from './payload.js'
+import type { PlanResult } from './plan-fixture.js'
 
 export interface ModuleCodeOptions {
   /** Absolute path of the runtime module the generated code imports. */
   readonly runtime: string
-  /** Vite's cache directory, where the module's data is written. */
+  /** Vite's cache directory, where a plan not yet stored is written for the worker. */
   readonly cacheDir: string
   /** The test module's id (its marker file). */
   readonly moduleId: string
@@ -28,37 +29,56 @@ export interface ModuleCodeOptions {
 }
 
 /**
- * The JavaScript of a fixture's test module: the fixture is loaded and decided here, in the main
- * process, and the worker only declares tests from the resulting plan. A fixture that cannot be
- * loaded becomes a module that fails with the error when collected.
+ * The JavaScript of a fixture's test module. The fixture is decided here, in the main process;
+ * the module only names the file holding the plan, which the worker reads: Vite then transforms
+ * two lines instead of megabytes of data. A fixture that cannot be loaded becomes a module that
+ * fails with the error when collected.
  */
 export async function fixtureModuleCode(dir: string, result: PlanResult, options: ModuleCodeOptions): Promise<string> {
   const runtime = JSON.stringify(options.runtime)
-  if ('error' in result) return `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(result.error)});\n`
+  const fail = (error: SerializedRubricError) =>
+    `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(error)});\n`
+  if ('error' in result) return fail(result.error)
   try {
-    const module = await moduleWithRecord(dir, result.plan, options)
-    const payload = await writePayload(options.cacheDir, options.moduleId, JSON.stringify(module))
-    return `import { loadRubricTests } from ${runtime};\nloadRubricTests(${JSON.stringify(payload)});\n`
+    const record = await compareRecord(dir, result.plan, options)
+    const file = result.file ?? (await writePayload(options.cacheDir, options.moduleId, JSON.stringify(result.plan)))
+    return `import { loadRubricTests } from ${runtime};\nloadRubricTests(${JSON.stringify(file)}, ${JSON.stringify(record)});\n`
   } catch (error) {
     if (!(error instanceof RubricError)) throw error
-    return `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(error.toJSON())});\n`
+    return fail(error.toJSON()) // an unreadable or malformed decision record
   }
 }
 
-/** Compares the plan with the directory's decision record, rewriting the record under `vitest -u`. */
-async function moduleWithRecord(dir: string, plan: TestPlan, options: ModuleCodeOptions): Promise<RubricModule> {
-  const recordPath = join(dir, options.record)
-  const display = relative(options.root, recordPath)
+/**
+ * Compares the plan with the directory's decision record, rewriting the record under `vitest -u`.
+ * `null` when there is no record or it matches; otherwise the differences, with only the differing
+ * parts of both records for Vitest's diff.
+ */
+async function compareRecord(dir: string, plan: TestPlan, options: ModuleCodeOptions): Promise<RecordComparison | null> {
+  const path = join(dir, options.record)
+  const display = relative(options.root, path)
   // Under `vitest -u` a record that no longer has the record format is rewritten like any other.
-  let recorded = options.updateRecords
-    ? await readRecordedDecisions(recordPath, display).catch(() => null)
-    : await readRecordedDecisions(recordPath, display)
-  if (recorded === undefined) return { plan, record: null }
+  const recorded = options.updateRecords
+    ? await readRecordedDecisions(path, display).catch(() => null)
+    : await readRecordedDecisions(path, display)
+  if (recorded === undefined) return null
   const current = recordDecisions(plan)
-  if (recorded === null || (options.updateRecords && !sameRecord(recorded, current))) {
-    await writeRecordedDecisions(recordPath, current)
-    recorded = current
+  if (recorded !== null && sameRecord(recorded, current)) return null
+  if (recorded === null || options.updateRecords) {
+    await writeRecordedDecisions(path, current)
+    return null
   }
-  const changes = sameRecord(recorded, current) ? [] : describeRecordChanges(recorded, current)
-  return { plan, record: { file: basename(recordPath), recorded, current, changes } }
+  return { file: basename(path), changes: describeRecordChanges(recorded, current), ...differingParts(recorded, current) }
+}
+
+function differingParts(recorded: RecordedDecisions, current: RecordedDecisions): { recorded: unknown; current: unknown } {
+  const ids = [...new Set([...Object.keys(recorded.decisions), ...Object.keys(current.decisions)])].filter(
+    (id) => JSON.stringify(recorded.decisions[id]) !== JSON.stringify(current.decisions[id]),
+  )
+  const pick = (record: RecordedDecisions) => ({
+    identities: record.identities,
+    decisions: Object.fromEntries(ids.map((id) => [id, record.decisions[id] ?? null])),
+    checks: record.checks,
+  })
+  return { recorded: pick(recorded), current: pick(current) }
 }

@@ -25,13 +25,13 @@ export async function cachedPlan(dir: string, root: string, cacheDir: string): P
   const prefix = sha256Hex(relative(root, dir)).slice(0, 16)
   const path = join(folder, `${prefix}-${key}.json`)
   try {
-    return { plan: JSON.parse(await readFile(path, 'utf8')) as TestPlan }
+    return { plan: JSON.parse(await readFile(path, 'utf8')) as TestPlan, file: path }
   } catch {
     // not cached yet, or unreadable: decide afresh
   }
   const result = await planFixture(dir, root)
-  if ('plan' in result) await store(folder, prefix, path, JSON.stringify(result.plan))
-  return result
+  if (!('plan' in result)) return result
+  return (await store(folder, prefix, path, JSON.stringify(result.plan))) ? { plan: result.plan, file: path } : result
 }
 
 async function planKey(dir: string, root: string): Promise<string | undefined> {
@@ -46,7 +46,7 @@ async function planKey(dir: string, root: string): Promise<string | undefined> {
   }
 }
 
-async function store(folder: string, prefix: string, path: string, text: string): Promise<void> {
+async function store(folder: string, prefix: string, path: string, text: string): Promise<boolean> {
   try {
     await mkdir(folder, { recursive: true })
     const temporary = `${path}.${process.pid}.tmp`
@@ -54,8 +54,9 @@ async function store(folder: string, prefix: string, path: string, text: string)
     await rename(temporary, path)
     const stale = (await readdir(folder)).filter((entry) => entry.startsWith(`${prefix}-`) && join(folder, entry) !== path)
     await Promise.all(stale.map((entry) => rm(join(folder, entry), { force: true })))
+    return true
   } catch {
-    // A cache that cannot be written costs time, never correctness.
+    return false // a cache that cannot be written costs time, never correctness
   }
 }
 

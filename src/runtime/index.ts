@@ -3,19 +3,19 @@ import { afterAll, describe, test, TestRunner } from 'vitest'
 import type { DecisionStatus } from '../core/decision.js'
 import type { SerializedRubricError } from '../core/errors.js'
 import type { PlannedCase, TestPlan } from '../core/plan.js'
-import type { RecordedDecisions } from '../core/recorded-decisions.js'
 import type { RubricCaseMeta } from './meta.js'
 
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from './meta.js'
 
-/** A fixture's decision record compared with the decisions of this run (in the main process). */
+/** How this run's decisions differ from the fixture's decision record (found in the main process). */
 export interface RecordComparison {
-  /** The record file as shown to the user. */
+  /** The record file's name. */
   readonly file: string
-  readonly recorded: RecordedDecisions
-  readonly current: RecordedDecisions
-  /** One line per difference; empty when the record matches. */
+  /** One line per difference. */
   readonly changes: readonly string[]
+  /** The differing parts of the record and of this run, for Vitest's diff. */
+  readonly recorded: unknown
+  readonly current: unknown
 }
 
 /** What the plugin hands to a fixture's test module. */
@@ -51,15 +51,7 @@ const declareCase: Record<DecisionStatus, Declare> = {
 
 /** Declares one test per case (grouped by split), the fixture's checks and the record check. */
 export function defineRubricTests({ plan, record }: RubricModule): void {
-  const { coverage } = plan
-  const counts = {
-    candidates: coverage.candidates,
-    graded: coverage.graded,
-    pending: coverage.pending,
-    refused: coverage.refused,
-    outcomes: coverage.outcomes,
-  }
-  TestRunner.getCurrentSuite().file.meta.rubricFixture = { fixture: plan.dir, kind: plan.kind, name: plan.name, coverage }
+  TestRunner.getCurrentSuite().file.meta.rubricFixture = { fixture: plan.dir, kind: plan.kind, name: plan.name, coverage: plan.coverage }
 
   const splits = [...new Set(plan.cases.map((planned) => planned.split))]
   for (const split of splits) {
@@ -68,15 +60,12 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
         if (planned.split !== split) continue
         const meta: RubricCaseMeta = {
           role: 'case',
-          fixture: plan.dir,
-          kind: plan.kind,
           id: planned.id,
           split: planned.split,
           status: planned.status,
           reason: planned.reason,
           ...(planned.ratings === undefined ? {} : { ratings: planned.ratings }),
           ...(planned.scores === undefined ? {} : { scores: planned.scores }),
-          coverage: counts,
         }
         declareCase[planned.status](planned.id, meta, planned)
       }
@@ -84,13 +73,13 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
   }
 
   for (const check of plan.checks) {
-    const meta = { rubric: { role: 'check', fixture: plan.dir, kind: plan.kind, name: check.name } as const }
+    const meta = { rubric: { role: 'check', name: check.name } as const }
     test(check.name, { meta }, check.ok ? pass : fail(check.message))
   }
 
   // The record check fails the module rather than adding a test, so that the case counts stay
   // the decisions' counts; it runs last, after every case test has reported.
-  if (record !== null && record.changes.length > 0) {
+  if (record !== null) {
     afterAll(() => {
       throw new RubricFailure(
         [
@@ -104,9 +93,9 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
   }
 }
 
-/** Reads the data the plugin wrote for this module and declares its tests. */
-export function loadRubricTests(payload: string): void {
-  defineRubricTests(JSON.parse(readFileSync(payload, 'utf8')) as RubricModule)
+/** Reads the plan the plugin stored for this module and declares its tests. */
+export function loadRubricTests(planFile: string, record: RecordComparison | null): void {
+  defineRubricTests({ plan: JSON.parse(readFileSync(planFile, 'utf8')) as TestPlan, record })
 }
 
 /** Fails a fixture's test module at collection: the fixture could not be loaded. */

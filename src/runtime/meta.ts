@@ -1,35 +1,34 @@
-import type { CoverageCounts, Coverage } from '../core/coverage.js'
+import type { Coverage } from '../core/coverage.js'
 import type { DecisionStatus } from '../core/decision.js'
 
-/** What a case test carries for reporters. */
+/**
+ * What a case test carries for reporters. The fixture's own figures (its directory, kind and
+ * coverage) are on the test's module, `testCase.module.meta().rubricFixture`: repeating them on
+ * every test cost about 8% of a 100k-case run in serialization alone.
+ */
 export interface RubricCaseMeta {
   readonly role: 'case'
-  /** The fixture directory as shown to the user. */
-  readonly fixture: string
-  readonly kind: string
   readonly id: string
   readonly split: string
   readonly status: DecisionStatus
   readonly reason: string
   readonly ratings?: Readonly<Record<string, string>>
   readonly scores?: Readonly<Record<string, number | null>>
-  /** The fixture's coverage numbers, counted from the fixture on disk. */
-  readonly coverage: CoverageCounts
 }
 
 /** What a fixture-level check (a benchmark gate) carries. */
 export interface RubricCheckMeta {
   readonly role: 'check'
-  readonly fixture: string
-  readonly kind: string
   readonly name: string
 }
 
-/** What a fixture's test module carries: its full coverage, for reporters. */
+/** What a fixture's test module carries, shared by its tests: the fixture and its coverage. */
 export interface RubricFixtureMeta {
+  /** The fixture directory as shown to the user. */
   readonly fixture: string
   readonly kind: string
   readonly name: string
+  /** The fixture's coverage, counted from the fixture on disk (a filter or shard never shrinks it). */
   readonly coverage: Coverage
 }
 
@@ -37,7 +36,7 @@ declare module 'vitest' {
   interface TaskMeta {
     /** Set on every test generated from a rubric fixture. */
     rubric?: RubricCaseMeta | RubricCheckMeta
-    /** Set on the test module of a rubric fixture. */
+    /** Set on the test module of a rubric fixture; its tests reach it through `testCase.module.meta()`. */
     rubricFixture?: RubricFixtureMeta
   }
 }

@@ -50,21 +50,24 @@ describe('one test per case', () => {
     `)
   })
 
-  test('each test carries its decision, ratings, split and the fixture\'s coverage as meta', async () => {
+  test('each test carries its decision, ratings and split as meta; its module the fixture\'s coverage', async () => {
     const root = await makeProject({ 'fixtures/docuctl-rollback': null })
     const run = await runVitest({ root })
     expect(run.tests.find((item) => item.name === 'wrong-command')?.meta).toEqual({
       role: 'case',
-      fixture: 'fixtures/docuctl-rollback',
-      kind: 'criteria',
       id: 'wrong-command',
       split: 'development',
       status: 'rejected',
       reason: 'command, support',
       ratings: { command: 'does_not_meet', preconditions: 'meets', database_scope: 'meets', verification: 'meets', support: 'does_not_meet' },
-      coverage: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3 } },
     })
     expect(run.tests.find((item) => item.name.startsWith('not-reviewed'))?.meta).toMatchObject({ status: 'pending', reason: 'no review' })
+    expect(run.modules[0]?.meta).toMatchObject({
+      fixture: 'fixtures/docuctl-rollback',
+      kind: 'criteria',
+      name: 'docuctl-rollback-contrasts',
+      coverage: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3 } },
+    })
   })
 
   test('a refused case fails with the full binding error while the others are decided', async () => {
