@@ -45,6 +45,9 @@ export class RubricReporter implements Reporter {
   }
 
   onInit(vitest: Vitest): void {
+    // Listed by the user and added by the plugin, or listed twice: only the first one reports.
+    if (active.has(vitest)) return
+    active.add(vitest)
     this.vitest = vitest
   }
 
@@ -83,6 +86,8 @@ export class RubricReporter implements Reporter {
     }
   }
 }
+
+const active = new WeakSet<Vitest>()
 
 /** What the run did with each fixture module, keyed by the fixture directory as shown. */
 function readRuns(testModules: readonly TestModule[], root: string): Map<string, ModuleRun> {

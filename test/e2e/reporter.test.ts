@@ -284,3 +284,10 @@ test('development and held_out are never merged into one figure', async () => {
   `)
   expect(run.tests.find((item) => item.name === 'paraphrase')?.fullName).toBe('held_out > paraphrase')
 })
+
+test('named explicitly in reporters as well as added by the plugin, the block is printed once', async () => {
+  const { RubricReporter } = await import('../../src/reporter/index.js')
+  const root = await bundledProject(['docuctl-rollback'])
+  const run = await runVitest({ root, cli: { reporters: ['default', new RubricReporter({ outputFile: false })] } })
+  expect(run.stdout.split(' Rubric coverage').length - 1).toBe(1)
+})
