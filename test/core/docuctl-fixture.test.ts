@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { sha256Hex } from '../../src/core/canonical-json.js'
 import { evaluateFixture } from '../../src/core/fixture.js'
-import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { pythonFingerprints } from '../helpers/python-reference.js'
 import { loadFixtureOfKind } from '../helpers/load-kind.js'
 
@@ -78,4 +78,16 @@ describe('the identities of the case sets', () => {
     expect(evaluation.identities.caseSetSha256).toBe(full)
     expect(evaluation.identities.gradedSetSha256).toBe(subset)
   })
+})
+
+test('a case holding a lone surrogate is refused, and the full set has no fingerprint', async () => {
+  const copy = await copyFixture()
+  const path = join(copy.dir, 'cases.json')
+  const text = await readFile(path, 'utf8')
+  // JSON may escape a lone surrogate; Python could not encode it, so no fingerprint can match.
+  await writeFile(path, text.replace('"citation": "Fictional docuctl', '"citation": "\\ud800 Fictional docuctl'))
+  const evaluation = evaluateFixture(await loadFixtureOfKind('criteria', copy.dir))
+  expect(evaluation.decisions[0]).toMatchObject({ status: 'refused', error: { code: 'NOT_CANONICAL_JSON', path: 'cases[0] › input › answer › citation' } })
+  expect(evaluation.identities.caseSetSha256).toBeNull()
+  expect(evaluation.identities.gradedSetSha256).toMatch(/^[0-9a-f]{64}$/)
 })

@@ -3,7 +3,8 @@ import { BindingError, preview } from '../errors.js'
 import { formatLocation, type PathSegment } from '../json-path.js'
 import { schemaError } from '../schema-error.js'
 import type { CriteriaDecision } from './decision.js'
-import { fingerprintAt, judge, pending, type AnswerSite } from './judge.js'
+import { fingerprintAt } from '../json-at.js'
+import { judge, pending, type AnswerSite } from './judge.js'
 import type { BoundRubric } from './rubric.js'
 import { AnswerSchema, CaseSchema, type Rating, type Split } from './schemas.js'
 
@@ -143,7 +144,7 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
 
 function checkReviewRevision(bound: BoundRubric, testCase: Located, review: Located | null, id: string, recorded: string): void {
   const { files } = bound
-  const now = review === null ? NULL_FINGERPRINT : fingerprintAt(review.value, files.annotations, review.path, id)
+  const now = review === null ? NULL_FINGERPRINT : fingerprintAt(review.value, { file: files.annotations, path: review.path, caseId: id })
   if (recorded === now) return
   const base = {
     code: 'REVIEW_EDIT_UNACKNOWLEDGED' as const,

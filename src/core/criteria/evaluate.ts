@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto'
 import { canonicalJson } from '../canonical-json.js'
 import { countCoverage, type Coverage } from '../coverage.js'
 import { BindingError, CanonicalJsonError } from '../errors.js'
+import { canonicalJsonAt } from '../json-at.js'
 import { assessCase } from './assess.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaFixture } from './load.js'
@@ -29,27 +30,24 @@ export function evaluateCriteriaFixture(fixture: CriteriaFixture): CriteriaEvalu
     let decision = assessCase(fixture.bound, entry, fixture.reviews.get(entry.id) ?? null)
     let text: string
     try {
-      text = canonicalJson(entry.value)
+      text = canonicalJsonAt(entry.value, { file: fixture.bound.files.cases, path: entry.path, caseId: entry.id })
     } catch (error) {
-      if (!(error instanceof CanonicalJsonError)) throw error
+      if (!(error instanceof BindingError)) throw error
       full.broken = true
-      const refusal = new BindingError({
-        code: error.code,
-        file: fixture.bound.files.cases,
-        path: [...entry.path, ...error.path],
-        caseId: entry.id,
-        summary: error.summary,
-        found: error.found,
-        hint: error.hint,
-      })
-      decision = { status: 'refused', id: entry.id, split: entry.split, reason: refusal.summary, error: refusal.toJSON() }
+      decision = { status: 'refused', id: entry.id, split: entry.split, reason: error.summary, error: error.toJSON() }
       return decision
     }
     full.add(text)
     if (decision.status === 'accepted' || decision.status === 'rejected') graded.add(text)
     return decision
   })
-  const tail = `],"name":${canonicalJson(fixture.name)},"task":${canonicalJson(fixture.task)}}`
+  let tail = ''
+  try {
+    tail = `],"name":${canonicalJson(fixture.name)},"task":${canonicalJson(fixture.task)}}`
+  } catch (error) {
+    if (!(error instanceof CanonicalJsonError)) throw error
+    full.broken = true // a name or task holding a lone surrogate: the set has no fingerprint
+  }
   return {
     fixture,
     decisions,

@@ -1,5 +1,5 @@
-import { fingerprint } from '../canonical-json.js'
-import { BindingError, CanonicalJsonError, preview } from '../errors.js'
+import { BindingError, preview } from '../errors.js'
+import { fingerprintAt } from '../json-at.js'
 import { formatLocation, type PathSegment } from '../json-path.js'
 import { schemaError } from '../schema-error.js'
 import type { Located } from './assess.js'
@@ -41,7 +41,7 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
   const acknowledge = (where = answer.reviewRevision) =>
     answer.reviewRevision === undefined ? '' : ` and acknowledge the new review revision in ${where}`
 
-  const answerSha256 = fingerprintAt(answer.value, files.cases, answer.path, id)
+  const answerSha256 = fingerprintAt(answer.value, { file: files.cases, path: answer.path, caseId: id })
   if (theReview.answer_sha256 !== answerSha256) {
     throw new BindingError({
       code: 'REVIEW_ANSWER_STALE',
@@ -172,22 +172,6 @@ export function pendingReason(reviewed: boolean, missing: readonly string[], unc
   return parts.join('; ')
 }
 
-export function fingerprintAt(value: unknown, file: string, path: readonly PathSegment[], caseId: string): string {
-  try {
-    return fingerprint(value)
-  } catch (error) {
-    if (!(error instanceof CanonicalJsonError)) throw error
-    throw new BindingError({
-      code: 'NOT_CANONICAL_JSON',
-      file,
-      path: [...path, ...error.path],
-      caseId,
-      summary: error.summary,
-      found: error.found,
-      hint: error.hint,
-    })
-  }
-}
 
 function short(sha: string): string {
   return `${sha.slice(0, 12)}…`

@@ -2,7 +2,8 @@ import type { Split } from '../criteria/schemas.js'
 import { BindingError, type SerializedRubricError } from '../errors.js'
 import type { PathSegment } from '../json-path.js'
 import { schemaError } from '../schema-error.js'
-import { checkReviewBindings, checkReviewRevision, fingerprintAt, type CaseAt, type Located, type ScoredFileNames } from './bindings.js'
+import { fingerprintAt } from '../json-at.js'
+import { checkReviewBindings, checkReviewRevision, type CaseAt, type Located, type ScoredFileNames } from './bindings.js'
 import { summarizeCard, type ScoreCard } from './case-rule.js'
 import type { BaselineOutcome, ScoredDecision } from './decision.js'
 import { checkBaselineProvenance, checkDebateProvenance, type ReviewAt } from './provenance.js'
@@ -133,8 +134,8 @@ function judgeOrThrow(context: AssessContext, theCase: ScoredCase, at: CaseAt, s
   const outputPath: PathSegment[] = [...at.path, 'outputs', system]
   const targets = {
     rubricSha256: rubric.sha256,
-    specSha256: fingerprintAt(theCase.spec, files.cases, specPath, at.id),
-    outputSha256: fingerprintAt(theCase.outputs[system], files.cases, outputPath, at.id),
+    specSha256: fingerprintAt(theCase.spec, { file: files.cases, path: specPath, caseId: at.id }),
+    outputSha256: fingerprintAt(theCase.outputs[system], { file: files.cases, path: outputPath, caseId: at.id }),
     specPath,
     outputPath,
   }

@@ -1,5 +1,6 @@
-import { NULL_FINGERPRINT, fingerprint } from '../canonical-json.js'
-import { BindingError, CanonicalJsonError } from '../errors.js'
+import { NULL_FINGERPRINT } from '../canonical-json.js'
+import { fingerprintAt } from '../json-at.js'
+import { BindingError } from '../errors.js'
 import { formatLocation, type PathSegment } from '../json-path.js'
 import type { System } from './schemas.js'
 
@@ -27,7 +28,7 @@ export interface CaseAt {
  * edited, added or removed review that the case has not acknowledged is refused.
  */
 export function checkReviewRevision(files: ScoredFileNames, at: CaseAt, system: System, review: Located | null, recorded: string): void {
-  const now = review === null ? NULL_FINGERPRINT : fingerprintAt(review.value, files.annotations, review.path, at.id)
+  const now = review === null ? NULL_FINGERPRINT : fingerprintAt(review.value, { file: files.annotations, path: review.path, caseId: at.id })
   if (recorded === now) return
   const field = `${system}_review_sha256`
   const base = {
@@ -119,20 +120,3 @@ export function checkReviewBindings(
   }
 }
 
-/** The fingerprint of a value, a value without one refusing the case rather than crashing. */
-export function fingerprintAt(value: unknown, file: string, path: readonly PathSegment[], caseId: string): string {
-  try {
-    return fingerprint(value)
-  } catch (error) {
-    if (!(error instanceof CanonicalJsonError)) throw error
-    throw new BindingError({
-      code: 'NOT_CANONICAL_JSON',
-      file,
-      path: [...path, ...error.path],
-      caseId,
-      summary: error.summary,
-      found: error.found,
-      hint: error.hint,
-    })
-  }
-}

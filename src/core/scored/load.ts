@@ -1,7 +1,8 @@
 import { join } from 'node:path'
-import { fingerprint, sha256Hex } from '../canonical-json.js'
+import { sha256Hex } from '../canonical-json.js'
 import type { Split } from '../criteria/schemas.js'
-import { CanonicalJsonError, FixtureError, preview } from '../errors.js'
+import { FixtureError, preview } from '../errors.js'
+import { fingerprintAt } from '../json-at.js'
 import { parseJsonFile, readFixtureFile } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import type { Located, ScoredFileNames } from './bindings.js'
@@ -81,7 +82,7 @@ export async function loadScoredFixture(dir: string, displayDir: string): Promis
       'cases.json': sha256Hex(casesFile.bytes),
       'annotations.json': sha256Hex(annotationsFile.bytes),
     },
-    caseSetSha256: fingerprintDocument(casesDocument, fileNames.cases),
+    caseSetSha256: fingerprintAt(casesDocument, { file: fileNames.cases, path: [], ErrorClass: FixtureError }),
   }
 }
 
@@ -169,13 +170,4 @@ function readReviews(
     reviews.set(caseId, bySystem)
   })
   return { origin: envelope.data.origin, reviews }
-}
-
-function fingerprintDocument(document: unknown, file: string): string {
-  try {
-    return fingerprint(document)
-  } catch (error) {
-    if (!(error instanceof CanonicalJsonError)) throw error
-    throw new FixtureError({ code: error.code, file, path: error.path, summary: error.summary, found: error.found, hint: error.hint })
-  }
 }
