@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
@@ -88,6 +88,7 @@ describe('the installed bin', () => {
 
   test('runs from the build, prints JSON and exits 0', () => {
     expect(existsSync(bin), 'dist/ is missing: run `npm run build` (npm test does it)').toBe(true)
+    expect(statSync(bin).mode & 0o111, 'the bin must be executable for npx').not.toBe(0)
     const result = spawnSync(process.execPath, [bin, 'evaluate', 'fixtures/docuctl-rollback', '--json'], { cwd: ROOT, encoding: 'utf8' })
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout).coverage.graded).toBe(6)

@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fingerprint } from '../dist/index.js'
+import { fingerprint } from '../../dist/index.js'
 
-const DOCUCTL = new URL('../fixtures/docuctl-rollback/', import.meta.url)
+const DOCUCTL = new URL('../../fixtures/docuctl-rollback/', import.meta.url)
 
 /**
  * The outcome mix: mostly accepted, with some rejected and some pending, as a reviewed

@@ -1,7 +1,7 @@
 // Times `vitest run` through the plugin against the same number of plain generated test() calls,
 // in the same run, and prints the ratio and the peak resident memory of each.
 //
-//   npm run build && node bench/plugin-vs-plain.mjs [sizes…]      (default: 1000 10000 100000)
+//   npm run bench [-- sizes…]      (default: 1000 10000 100000)
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generateFixture, generatePlainTests } from './generate.mjs'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 const PLUGIN = join(ROOT, 'dist/plugin/index.js')
 const sizes = process.argv.slice(2).map(Number)
