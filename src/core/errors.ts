@@ -41,6 +41,15 @@ export type RubricErrorCode =
   | 'ANNOTATION_INCONSISTENT'
   // values that cannot be fingerprinted
   | 'NOT_CANONICAL_JSON'
+  // revising a fixture (init, bind): nothing is written when one of these is raised
+  | 'CASE_NOT_FOUND'
+  | 'NO_REVIEW_TO_BIND'
+  | 'BIND_STILL_REFUSED'
+  | 'INIT_TARGET_NOT_EMPTY'
+  | 'INIT_SOURCE_INVALID'
+  | 'FILE_CHANGED_MEANWHILE'
+  | 'EDIT_NOT_LOCATED'
+  | 'WRITE_FAILED'
   // misuse of the CLI, the plugin or the matchers
   | 'USAGE'
 
@@ -124,6 +133,9 @@ export class BindingError extends RubricError {}
 
 /** A value that has no canonical JSON form (and so no fingerprint). */
 export class CanonicalJsonError extends RubricError {}
+
+/** A fixture revision (init, bind) that cannot be made as asked: nothing was written. */
+export class RevisionError extends RubricError {}
 
 /** A wrong argument to the CLI, the plugin options or a matcher. */
 export class UsageError extends RubricError {}

@@ -1,0 +1,127 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../../src/core/atomic-write.js'
+import { sha256Hex } from '../../src/core/canonical-json.js'
+import { RevisionError } from '../../src/core/errors.js'
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-write-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+async function twoFiles(dir: string): Promise<{ writes: FileWrite[]; before: Map<string, Buffer> }> {
+  const before = new Map<string, Buffer>()
+  const writes: FileWrite[] = []
+  for (const name of ['annotations.json', 'cases.json']) {
+    const path = join(dir, name)
+    const old = Buffer.from(`{\n    "file": "${name}",\n    "hash": "old"\n}`) // 4 spaces, no final newline
+    await writeFile(path, old)
+    before.set(path, old)
+    writes.push({ path, display: name, contents: old.toString().replace('"old"', '"new"'), basedOn: sha256Hex(old) })
+  }
+  return { writes, before }
+}
+
+async function expectUntouched(dir: string, before: Map<string, Buffer>): Promise<void> {
+  for (const [path, bytes] of before) expect(await readFile(path)).toEqual(bytes)
+  expect((await readdir(dir)).sort()).toEqual(['annotations.json', 'cases.json'])
+}
+
+describe('writeFilesAtomically', () => {
+  test('replaces every file and keeps each file mode', async () => {
+    const dir = await tempDir()
+    const { writes } = await twoFiles(dir)
+    await chmod(writes[0]!.path, 0o600)
+    await writeFilesAtomically(writes)
+    expect(await readFile(writes[0]!.path, 'utf8')).toBe('{\n    "file": "annotations.json",\n    "hash": "new"\n}')
+    expect(await readFile(writes[1]!.path, 'utf8')).toContain('"new"')
+    expect((await stat(writes[0]!.path)).mode & 0o777).toBe(0o600)
+    expect(await readdir(dir)).toHaveLength(2)
+  })
+
+  test('a write that fails half way leaves every original byte-identical and no temporary file', async () => {
+    const dir = await tempDir()
+    const { writes, before } = await twoFiles(dir)
+    let calls = 0
+    const io: WriteIo = {
+      ...nodeWriteIo,
+      async writeNew(path, contents, mode) {
+        calls++
+        if (calls === 1) return nodeWriteIo.writeNew(path, contents, mode)
+        await writeFile(path, String(contents).slice(0, 7)) // part of the second file, then the disk fills up
+        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
+      },
+    }
+    const error = await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(RevisionError)
+    expect((error as RevisionError).message).toMatchInlineSnapshot(`
+      "cases.json: the new contents could not be written (ENOSPC); nothing was changed: every file is as it was.
+        fix:      free disk space or fix the directory permissions, then run the command again."
+    `)
+    await expectUntouched(dir, before)
+  })
+
+  test('a process killed while writing leaves the original byte-identical', async () => {
+    const dir = await tempDir()
+    const { writes, before } = await twoFiles(dir)
+    // The built module: `npm test` builds before it runs the tests.
+    const module = pathToFileURL(join(import.meta.dirname, '../../dist/core/atomic-write.js')).href
+    // The child writes the first temporary file, then dies before any rename.
+    const script = `
+      const { writeFilesAtomically, nodeWriteIo } = await import(${JSON.stringify(module)})
+      const writes = ${JSON.stringify(writes)}
+      await writeFilesAtomically(writes, { ...nodeWriteIo, async writeNew(path, contents, mode) {
+        await nodeWriteIo.writeNew(path, contents, mode)
+        process.kill(process.pid, 'SIGKILL')
+      } })
+    `
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    expect(child.signal, child.stderr).toBe('SIGKILL')
+    // The temporary file the child left is the only trace: the originals are whole.
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toHaveLength(1)
+    for (const [path, bytes] of before) expect(await readFile(path)).toEqual(bytes)
+  })
+
+  test('a rename that fails after another succeeded says which file changed', async () => {
+    const dir = await tempDir()
+    const { writes, before } = await twoFiles(dir)
+    let renames = 0
+    const io: WriteIo = {
+      ...nodeWriteIo,
+      async rename(from, to) {
+        if (++renames === 2) throw Object.assign(new Error('busy'), { code: 'EBUSY' })
+        return nodeWriteIo.rename(from, to)
+      },
+    }
+    const error = (await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)) as RevisionError
+    expect(error.summary).toBe('the file could not be replaced (EBUSY); it is as it was, but annotations.json already changed.')
+    expect(await readFile(writes[1]!.path)).toEqual(before.get(writes[1]!.path))
+    expect(await readFile(writes[0]!.path, 'utf8')).toContain('"new"')
+    expect(await readdir(dir)).toHaveLength(2)
+  })
+
+  test('refuses to replace a file that changed since it was read, and writes nothing', async () => {
+    const dir = await tempDir()
+    const { writes } = await twoFiles(dir)
+    await writeFile(writes[1]!.path, '{"saved": "by an editor"}')
+    const error = (await writeFilesAtomically(writes).catch((caught: unknown) => caught)) as RevisionError
+    expect(error.code).toBe('FILE_CHANGED_MEANWHILE')
+    expect(await readFile(writes[0]!.path, 'utf8')).toContain('"old"')
+    expect(await readFile(writes[1]!.path, 'utf8')).toBe('{"saved": "by an editor"}')
+  })
+
+  test('never overwrites a file that must be new', async () => {
+    const dir = await tempDir()
+    await writeFile(join(dir, 'cases.json'), 'mine')
+    const error = (await writeFilesAtomically([{ path: join(dir, 'cases.json'), display: 'cases.json', contents: 'x', basedOn: null }]).catch(
+      (caught: unknown) => caught,
+    )) as RevisionError
+    expect(error.code).toBe('FILE_CHANGED_MEANWHILE')
+    expect(await readFile(join(dir, 'cases.json'), 'utf8')).toBe('mine')
+  })
+})
