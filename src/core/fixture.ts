@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { FixtureError } from './errors.js'
+import { readFixtureFile, type FixtureFileReader } from './read.js'
 import { evaluateCriteriaFixture, type CriteriaEvaluation } from './criteria/evaluate.js'
 import { loadCriteriaFixture, type CriteriaFixture } from './criteria/load.js'
 import { planCriteriaTests } from './criteria/plan.js'
@@ -56,6 +57,15 @@ export async function loadFixture<K extends FixtureKind>(
 ): Promise<Extract<Fixture, { kind: K }>>
 export async function loadFixture(dir: string, options?: LoadFixtureOptions): Promise<Fixture>
 export async function loadFixture(dir: string, options: LoadFixtureOptions & { readonly kind?: FixtureKind } = {}): Promise<Fixture> {
+  return loadFixtureReading(dir, options, readFixtureFile)
+}
+
+/** {@link loadFixture}, reading the files through `read`: a revision is checked on its new contents before it is written. */
+export async function loadFixtureReading(
+  dir: string,
+  options: LoadFixtureOptions & { readonly kind?: FixtureKind },
+  read: FixtureFileReader,
+): Promise<Fixture> {
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
   const display = relative(cwd, absolute) || '.'
@@ -80,9 +90,9 @@ export async function loadFixture(dir: string, options: LoadFixtureOptions & { r
   }
   switch (kind) {
     case 'criteria':
-      return loadCriteriaFixture(absolute, display)
+      return loadCriteriaFixture(absolute, display, read)
     case 'scored':
-      return loadScoredFixture(absolute, display)
+      return loadScoredFixture(absolute, display, read)
     case undefined:
       throw new FixtureError({
         code: 'FIXTURE_KIND_UNKNOWN',

@@ -10,6 +10,9 @@ export interface RawFile {
   readonly bytes: Uint8Array
 }
 
+/** How a loader reads a fixture file: from disk, or from contents already read (to check an edit before writing it). */
+export type FixtureFileReader = (path: string, display: string) => Promise<RawFile>
+
 /** Reads a file of a fixture directory, turning a filesystem failure into a {@link FixtureError}. */
 export async function readFixtureFile(path: string, display: string): Promise<RawFile> {
   try {

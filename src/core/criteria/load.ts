@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { sha256Hex } from '../canonical-json.js'
 import { FixtureError, preview } from '../errors.js'
-import { parseJsonFile, readFixtureFile } from '../read.js'
+import { parseJsonFile, readFixtureFile, type FixtureFileReader } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import type { Located } from './assess.js'
 import { bindRubric, type BoundRubric, type FixtureFileNames } from './rubric.js'
@@ -48,7 +48,7 @@ export interface CriteriaFixture {
  * file, an invalid rubric, a duplicate case id, a review for an unknown or already reviewed case)
  * throw a {@link FixtureError}; everything about a single case is left to assessment.
  */
-export async function loadCriteriaFixture(dir: string, displayDir: string): Promise<CriteriaFixture> {
+export async function loadCriteriaFixture(dir: string, displayDir: string, read: FixtureFileReader = readFixtureFile): Promise<CriteriaFixture> {
   const names: FixtureFileNames = {
     rubric: join(displayDir, 'rubric.json'),
     source: join(displayDir, 'source.txt'),
@@ -56,10 +56,10 @@ export async function loadCriteriaFixture(dir: string, displayDir: string): Prom
     annotations: join(displayDir, 'annotations.json'),
   }
   const [rubricFile, sourceFile, casesFile, annotationsFile] = await Promise.all([
-    readFixtureFile(join(dir, 'rubric.json'), names.rubric),
-    readFixtureFile(join(dir, 'source.txt'), names.source),
-    readFixtureFile(join(dir, 'cases.json'), names.cases),
-    readFixtureFile(join(dir, 'annotations.json'), names.annotations),
+    read(join(dir, 'rubric.json'), names.rubric),
+    read(join(dir, 'source.txt'), names.source),
+    read(join(dir, 'cases.json'), names.cases),
+    read(join(dir, 'annotations.json'), names.annotations),
   ])
 
   const bound = bindRubric(rubricFile, sourceFile, names)
@@ -95,7 +95,7 @@ function readCases(document: unknown, file: string): CaseEntry[] {
         code: 'FILE_SCHEMA',
         file,
         basePath: [],
-        hint: 'cases.json holds exactly name, task and a non-empty list of cases, each with a non-empty string id.',
+        hint: 'cases.json holds exactly name, task and a list of cases, each with a non-empty string id.',
       },
       envelope.error.issues,
     )

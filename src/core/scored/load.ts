@@ -3,7 +3,7 @@ import { sha256Hex } from '../canonical-json.js'
 import type { Split } from '../criteria/schemas.js'
 import { FixtureError, preview } from '../errors.js'
 import { fingerprintAt } from '../json-at.js'
-import { parseJsonFile, readFixtureFile } from '../read.js'
+import { parseJsonFile, readFixtureFile, type FixtureFileReader } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import type { Located, ScoredFileNames } from './bindings.js'
 import { bindEvaluationRubric, type BoundEvaluationRubric } from './rubric.js'
@@ -51,16 +51,16 @@ export interface ScoredFixture {
  * a second review of one case by one system) throw a {@link FixtureError}; everything about a single
  * case is left to assessment.
  */
-export async function loadScoredFixture(dir: string, displayDir: string): Promise<ScoredFixture> {
+export async function loadScoredFixture(dir: string, displayDir: string, read: FixtureFileReader = readFixtureFile): Promise<ScoredFixture> {
   const fileNames: ScoredFileNames = {
     rubric: join(displayDir, 'evaluation_rubric.json'),
     cases: join(displayDir, 'cases.json'),
     annotations: join(displayDir, 'annotations.json'),
   }
   const [rubricFile, casesFile, annotationsFile] = await Promise.all([
-    readFixtureFile(join(dir, 'evaluation_rubric.json'), fileNames.rubric),
-    readFixtureFile(join(dir, 'cases.json'), fileNames.cases),
-    readFixtureFile(join(dir, 'annotations.json'), fileNames.annotations),
+    read(join(dir, 'evaluation_rubric.json'), fileNames.rubric),
+    read(join(dir, 'cases.json'), fileNames.cases),
+    read(join(dir, 'annotations.json'), fileNames.annotations),
   ])
   const rubric = bindEvaluationRubric(rubricFile)
   const casesDocument = parseJsonFile(casesFile)
@@ -95,7 +95,7 @@ function readCases(document: unknown, file: string): { name: string; split: Spli
         code: 'FILE_SCHEMA',
         file,
         basePath: [],
-        hint: 'cases.json holds exactly name, an optional split ("development" or "held_out") and a non-empty list of cases, each with a non-empty string id.',
+        hint: 'cases.json holds exactly name, an optional split ("development" or "held_out") and a list of cases, each with a non-empty string id.',
       },
       envelope.error.issues,
     )

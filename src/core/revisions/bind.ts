@@ -1,0 +1,223 @@
+import { join } from 'node:path'
+import { writeFilesAtomically, nodeWriteIo, type FileWrite, type WriteIo } from '../atomic-write.js'
+import { sha256Hex } from '../canonical-json.js'
+import { RevisionError } from '../errors.js'
+import { evaluateFixture, loadFixtureReading, type Fixture, type FixtureEvaluation } from '../fixture.js'
+import { editJsonStrings, type StringEdit } from '../json-edit.js'
+import { formatLocation } from '../json-path.js'
+import { readFixtureFile, type RawFile } from '../read.js'
+import { criteriaCaseRevisions } from './criteria.js'
+import type { CaseRevisions } from './model.js'
+import { scoredCaseRevisions } from './scored.js'
+
+export interface BindOptions {
+  /** The case ids to bind, or every case that has a review. */
+  readonly cases: readonly string[] | 'all'
+  /** Work out and check the changes, write nothing. */
+  readonly dryRun: boolean
+  /** Paths in messages are shown relative to this directory. */
+  readonly cwd: string
+  /** @internal the filesystem calls of the write, replaced in tests */
+  readonly io?: WriteIo
+}
+
+/** One recorded hash replaced by the current one. */
+export interface HashChange {
+  /** `annotations.json › reviews[1] › answer_sha256`. */
+  readonly location: string
+  readonly from: string
+  readonly to: string
+}
+
+export interface BoundCase {
+  readonly id: string
+  /** Empty when every hash was current already. */
+  readonly changes: readonly HashChange[]
+  /** The case's decision once bound: `accepted`, `rejected`, `pending (uncertain on support)`. */
+  readonly decision: string
+}
+
+export interface BindResult {
+  readonly dir: string
+  readonly cases: readonly BoundCase[]
+  /** With `cases: 'all'`: the cases left alone because they have no review to bind. */
+  readonly skipped: readonly string[]
+  /** The files written (none under `dryRun`, or when nothing changed). */
+  readonly written: readonly string[]
+}
+
+/**
+ * The explicit revision: a reviewer who has re-read a case's answer (or output) against the current
+ * source and rubric records that the review applies to them. Every binding hash of the review and
+ * of the case gets the value of the files as they are now, and the case acknowledges the review's
+ * new revision. Only `cases.json` and `annotations.json` change, and only in those hashes; the
+ * rubric and source, whose bytes the hashes describe, are never written. Nothing is written when a
+ * case has no review, or would still be refused once bound (a judgement of a removed criterion, a
+ * quote the rubric no longer has): the judgements must be revised first.
+ */
+export async function bindFixture(dir: string, options: BindOptions): Promise<BindResult> {
+  const read = new Map<string, RawFile>()
+  const reader = async (path: string, display: string) => {
+    const file = read.get(path) ?? (await readFixtureFile(path, display))
+    read.set(path, file)
+    return file
+  }
+  const fixture = await loadFixtureReading(dir, { cwd: options.cwd }, reader)
+  const decisions = evaluateFixture(fixture).decisions
+  const files = fileNames(fixture)
+  const selected = selectCases(fixture, options.cases)
+
+  const edits = { cases: [] as StringEdit[], annotations: [] as StringEdit[] }
+  const changesById = new Map<string, HashChange[]>()
+  const skipped: string[] = []
+  for (const id of selected) {
+    const index = fixture.cases.findIndex((entry) => entry.id === id)
+    const revisions = revisionsOf(fixture, index)
+    if (revisions === undefined) {
+      throw new RevisionError({
+        code: 'BIND_STILL_REFUSED',
+        file: files.cases,
+        caseId: id,
+        summary: `the case or its review is malformed, so it has no hashes to bind; nothing was written.\n${indent(decisions[index]!.status === 'refused' ? (decisions[index] as { error: { message: string } }).error.message : '')}`,
+        hint: 'fix what the message names, then bind again.',
+      })
+    }
+    const reviewed = revisions.reviews.filter((review) => review.path !== null)
+    if (reviewed.length === 0) {
+      if (options.cases === 'all') {
+        skipped.push(id)
+        continue
+      }
+      throw noReview(fixture, revisions, files.annotations)
+    }
+    const changes: HashChange[] = []
+    const change = (file: 'cases' | 'annotations', edit: StringEdit) => {
+      edits[file].push(edit)
+      changes.push({ location: formatLocation(files[file], edit.path), from: edit.from, to: edit.to })
+    }
+    for (const review of reviewed) {
+      for (const field of review.fields) {
+        if (field.recorded !== field.current) change(field.file, { path: field.path, from: field.recorded, to: field.current })
+      }
+    }
+    for (const field of revisions.fields) {
+      if (field.recorded !== field.current) change(field.file, { path: field.path, from: field.recorded, to: field.current })
+    }
+    for (const review of reviewed) {
+      const { path, recorded } = review.acknowledgement
+      if (recorded !== review.boundSha256) change('cases', { path, from: recorded, to: review.boundSha256 })
+    }
+    changesById.set(id, changes)
+  }
+
+  const casesPath = join(fixture.dir, 'cases.json')
+  const annotationsPath = join(fixture.dir, 'annotations.json')
+  const original = { cases: read.get(casesPath)!, annotations: read.get(annotationsPath)! }
+  const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
+  const updated = {
+    cases: edits.cases.length === 0 ? original.cases : { ...original.cases, bytes: encode(editJsonStrings(text(original.cases), files.cases, edits.cases)) },
+    annotations:
+      edits.annotations.length === 0
+        ? original.annotations
+        : { ...original.annotations, bytes: encode(editJsonStrings(text(original.annotations), files.annotations, edits.annotations)) },
+  }
+
+  // Decide the bound cases on the new contents before anything is written.
+  const after = evaluateFixture(
+    await loadFixtureReading(dir, { cwd: options.cwd }, async (path, display) =>
+      path === casesPath ? updated.cases : path === annotationsPath ? updated.annotations : reader(path, display),
+    ),
+  )
+  const bound = [...changesById.keys()]
+  const stillRefused = bound.flatMap((id) => refusalAfterBinding(after, id))
+  if (stillRefused.length > 0) {
+    throw new RevisionError({
+      code: 'BIND_STILL_REFUSED',
+      file: files.annotations,
+      summary: `once bound, ${stillRefused.length === 1 ? 'a case would still be refused' : `${stillRefused.length} cases would still be refused`}, so its judgements do not fit the current files; nothing was written.\n${stillRefused.map(indent).join('\n')}`,
+      hint: 'revise the review as the message says (a rubric revision needs revised judgements, not only new hashes), then bind again.',
+    })
+  }
+
+  const writes: FileWrite[] = []
+  if (edits.annotations.length > 0) writes.push(fileWrite(annotationsPath, files.annotations, original.annotations, updated.annotations))
+  if (edits.cases.length > 0) writes.push(fileWrite(casesPath, files.cases, original.cases, updated.cases))
+  if (!options.dryRun) await writeFilesAtomically(writes, options.io ?? nodeWriteIo)
+
+  return {
+    dir: fixture.displayDir,
+    cases: bound.map((id) => ({ id, changes: changesById.get(id)!, decision: decisionAfter(after, id) })),
+    skipped,
+    written: options.dryRun ? [] : writes.map((write) => write.display),
+  }
+}
+
+function fileNames(fixture: Fixture): { cases: string; annotations: string } {
+  return fixture.kind === 'criteria' ? fixture.bound.files : fixture.fileNames
+}
+
+function revisionsOf(fixture: Fixture, index: number): CaseRevisions | undefined {
+  return fixture.kind === 'criteria' ? criteriaCaseRevisions(fixture, fixture.cases[index]!) : scoredCaseRevisions(fixture, fixture.cases[index]!)
+}
+
+function selectCases(fixture: Fixture, cases: readonly string[] | 'all'): string[] {
+  const ids = fixture.cases.map((entry) => entry.id)
+  if (cases === 'all') return ids
+  const known = new Set(ids)
+  for (const id of cases) {
+    if (!known.has(id)) {
+      throw new RevisionError({
+        code: 'CASE_NOT_FOUND',
+        file: fileNames(fixture).cases,
+        summary: `there is no case "${id}"; nothing was written.`,
+        expected: ids.length === 0 ? 'a case id (the fixture has no cases yet)' : `one of ${ids.map((each) => JSON.stringify(each)).join(', ')}`,
+        found: JSON.stringify(id),
+        hint: 'pass the id of a case in cases.json, or --all.',
+      })
+    }
+  }
+  return [...new Set(cases)]
+}
+
+function noReview(fixture: Fixture, revisions: CaseRevisions, annotations: string): RevisionError {
+  const withdrawn = revisions.reviews.some((review) => review.acknowledgement.recorded !== review.nowSha256)
+  return new RevisionError({
+    code: 'NO_REVIEW_TO_BIND',
+    file: annotations,
+    caseId: revisions.id,
+    summary: `the case has no ${fixture.kind === 'criteria' ? 'review' : 'debate or baseline review'}: binding records that a review applies to the current files, and there is none; nothing was written.`,
+    hint: withdrawn
+      ? 'the case still records a review that was removed: restore it, or acknowledge the withdrawal by setting the case\'s review hash to the fingerprint of null (see `vitest-rubric status`).'
+      : 'add the reviewer\'s review to annotations.json, then bind it.',
+  })
+}
+
+/** The refusal messages a bound case would still get: its own, or its baseline review's. */
+function refusalAfterBinding(evaluation: FixtureEvaluation, id: string): string[] {
+  const decision = evaluation.decisions.find((each) => each.id === id)!
+  const messages: string[] = []
+  if (decision.status === 'refused') messages.push(decision.error.message)
+  if ('baseline' in decision && decision.baseline.status === 'refused') messages.push(decision.baseline.error.message)
+  return messages
+}
+
+function decisionAfter(evaluation: FixtureEvaluation, id: string): string {
+  const decision = evaluation.decisions.find((each) => each.id === id)!
+  return decision.status === 'pending' ? `pending (${decision.reason})` : decision.status
+}
+
+function fileWrite(path: string, display: string, original: RawFile, updated: RawFile): FileWrite {
+  return { path, display, contents: updated.bytes, basedOn: sha256Hex(original.bytes) }
+}
+
+function encode(text: string): Uint8Array {
+  return new TextEncoder().encode(text)
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n')
+}
+
