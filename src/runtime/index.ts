@@ -72,6 +72,9 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
     })
   }
 
+  // A fixture without cases yet (just scaffolded) stays visible as pending, never as a pass.
+  if (plan.cases.length === 0 && plan.checks.length === 0) test.todo('no cases yet: add them to cases.json')
+
   for (const check of plan.checks) {
     const meta = { rubric: { role: 'check', name: check.name } as const }
     test(check.name, { meta }, check.ok ? pass : fail(check.message))

@@ -79,7 +79,7 @@ export type Case = z.infer<typeof CaseSchema>
 export const CasesFileSchema = z.strictObject({
   name: text,
   task: text,
-  cases: z.array(CaseSchema).min(1),
+  cases: z.array(CaseSchema),
 })
 export type CasesFile = z.infer<typeof CasesFileSchema>
 
@@ -90,7 +90,7 @@ export type CasesFile = z.infer<typeof CasesFileSchema>
 export const CasesEnvelopeSchema = z.strictObject({
   name: text,
   task: text,
-  cases: z.array(z.unknown()).min(1),
+  cases: z.array(z.unknown()),
 })
 
 // ── annotations.json ───────────────────────────────────────────────────────────────────────

@@ -94,7 +94,7 @@ export const ScoredCasesEnvelopeSchema = z.strictObject({
   name: text,
   /** The split of the whole benchmark: a held-out benchmark is its own directory with its own gate. */
   split: SplitSchema.optional(),
-  cases: z.array(z.looseObject({ id: text })).min(1),
+  cases: z.array(z.looseObject({ id: text })),
 })
 
 // ── annotations.json ───────────────────────────────────────────────────────────────────────

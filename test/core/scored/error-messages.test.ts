@@ -31,14 +31,14 @@ describe('fixture-level defects of a scored fixture', () => {
     `)
   })
 
-  test('cases.json without cases', async () => {
+  test('cases.json without a list of cases', async () => {
     const copy = await copyDebate()
-    await writeFile(join(copy.dir, 'cases.json'), '{ "name": "debate-benchmark", "cases": [] }\n')
+    await writeFile(join(copy.dir, 'cases.json'), '{ "name": "debate-benchmark", "cases": {} }\n')
     await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [FixtureError: cases.json › cases: the list is too short.
-        expected: at least 1 item
-        found:    []
-        fix:      cases.json holds exactly name, an optional split ("development" or "held_out") and a non-empty list of cases, each with a non-empty string id.]
+      [FixtureError: cases.json › cases: the value has the wrong type.
+        expected: an array
+        found:    an object {}
+        fix:      cases.json holds exactly name, an optional split ("development" or "held_out") and a list of cases, each with a non-empty string id.]
     `)
   })
 
