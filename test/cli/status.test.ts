@@ -117,6 +117,17 @@ describe('vitest-rubric status', () => {
     ])
   })
 
+  test('a review that leaves a criterion unjudged is pending, not stale: exit 0', async () => {
+    const fixture = await copyFixture()
+    await fixture.editAnnotations((annotations) => {
+      delete annotations.reviews[3]!.judgements.verification
+    })
+    await fixture.acknowledgeReview('unsupported-guarantee')
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(0)
+    expect(findings(status, 'unsupported-guarantee')).toEqual(['incomplete: no judgement for verification'])
+  })
+
   test('a case refused for another reason is listed with its error, exit 1', async () => {
     const fixture = await copyFixture()
     await fixture.editAnnotations((annotations) => {

@@ -138,42 +138,35 @@ function staleFindings(revisions: CaseRevisions, casesFile: string, annotationsF
   return findings
 }
 
+/** The finding of a graded or refused decision; each kind describes its pending cases itself. */
+function settledFinding(decision: CriteriaDecision | ScoredDecision): CaseFinding | undefined {
+  if (decision.status === 'refused') return { state: 'refused', detail: firstLine(decision.error.message) }
+  return decision.status === 'pending' ? undefined : { state: 'current', detail: decision.status }
+}
+
 function criteriaFinding(decision: CriteriaDecision): CaseFinding {
-  switch (decision.status) {
-    case 'accepted':
-    case 'rejected':
-      return { state: 'current', detail: decision.status }
-    case 'refused':
-      return { state: 'refused', detail: firstLine(decision.error.message) }
-    case 'pending':
-      if (!decision.reviewed) return { state: 'unreviewed', detail: 'no review' }
-      if (decision.missing.length > 0) {
-        const uncertain = decision.uncertain.length === 0 ? '' : `; uncertain on ${decision.uncertain.map((item) => item.criterion).join(', ')}`
-        return { state: 'incomplete', detail: `no judgement for ${decision.missing.join(', ')}${uncertain}` }
-      }
-      return { state: 'uncertain', detail: `uncertain on ${decision.uncertain.map((item) => item.criterion).join(', ')}` }
-  }
+  const settled = settledFinding(decision)
+  if (settled !== undefined || decision.status !== 'pending') return settled!
+  const uncertain = decision.uncertain.map((item) => item.criterion).join(', ')
+  if (!decision.reviewed) return { state: 'unreviewed', detail: 'no review' }
+  if (decision.missing.length === 0) return { state: 'uncertain', detail: `uncertain on ${uncertain}` }
+  return { state: 'incomplete', detail: `no judgement for ${decision.missing.join(', ')}${uncertain === '' ? '' : `; uncertain on ${uncertain}`}` }
 }
 
 /** The debate system's finding, then the baseline's when its review is missing or refused. */
 function scoredFindings(decision: ScoredDecision): CaseFinding[] {
-  const findings = [debateFinding(decision)]
+  const settled = settledFinding(decision)
+  const findings = [
+    settled !== undefined || decision.status !== 'pending'
+      ? settled!
+      : decision.card === null
+        ? { state: 'unreviewed' as const, detail: 'no debate review' }
+        : { state: 'manual-review' as const, detail: decision.reason },
+  ]
   const { baseline } = decision
   if (baseline.status === 'refused') findings.push({ state: 'refused', detail: `baseline review: ${firstLine(baseline.error.message)}` })
   if (baseline.status === 'not_reviewed') findings.push({ state: 'unreviewed', detail: 'no baseline review' })
   return findings
-}
-
-function debateFinding(decision: ScoredDecision): CaseFinding {
-  switch (decision.status) {
-    case 'accepted':
-    case 'rejected':
-      return { state: 'current', detail: decision.status }
-    case 'refused':
-      return { state: 'refused', detail: firstLine(decision.error.message) }
-    case 'pending':
-      return decision.card === null ? { state: 'unreviewed', detail: 'no debate review' } : { state: 'manual-review', detail: decision.reason }
-  }
 }
 
 function describeChange(change: { unjudged: readonly string[]; removed: readonly string[]; requoted: readonly string[] }): string {
