@@ -6,6 +6,10 @@ import { parseJsonFile, type RawFile } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import { DIMENSION_NAMES, isDimensionName, type DimensionName } from './dimensions/index.js'
 
+// The two figures the rubric states only in prose, read by an exact phrase.
+const SCOREABLE = /at least (\d+) of the (\d+) dimensions are applicable/
+const MARGIN = /exceed the baseline mean score by (?:>=|≥) ?(\d+(?:\.\d+)?)/
+
 const unit = z
   .number()
   .refine((value) => value >= 0 && value <= 1, { error: 'a number from 0 to 1' })
@@ -32,11 +36,13 @@ export const EvaluationRubricSchema = z.strictObject({
   pass_fail_rule: z
     .string()
     .min(1)
+    .meta({ pattern: SCOREABLE.source }) // what readMinApplicable needs, for editors
     .describe('The pass/fail rule in prose; the scoreable minimum is read from "at least N of the M dimensions are applicable".'),
   score_thresholds: ScoreThresholdsSchema.describe('The three thresholds of the pass/fail rule, each from 0 to 1.'),
   trivial_baseline_definition: z
     .string()
     .min(1)
+    .meta({ pattern: MARGIN.source }) // what readBaselineMargin needs, for editors
     .describe('What the trivial baseline is; the margin the system must beat it by is read from "exceed the baseline mean score by >= X".'),
   notes: z.string().optional().describe('Free notes for readers.'),
 })
@@ -68,9 +74,6 @@ export interface BoundEvaluationRubric {
   /** The file as shown in messages. */
   readonly file: string
 }
-
-const SCOREABLE = /at least (\d+) of the (\d+) dimensions are applicable/
-const MARGIN = /exceed the baseline mean score by (?:>=|≥) ?(\d+(?:\.\d+)?)/
 
 /**
  * Reads `evaluation_rubric.json` and derives its rules: the dimensions (each must be one this
