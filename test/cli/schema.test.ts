@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, onTestFinished, test } from 'vitest'
@@ -78,4 +79,11 @@ describe('vitest-rubric schema', () => {
     expect(SCHEMA_USAGE).toMatch(/^Usage: vitest-rubric schema \[--out <dir>\]$/m)
     expect(SCHEMA_USAGE).toMatch(/^ {2}--out <dir> {3}\S/m)
   })
+})
+
+test('the package exports the committed schemas as vitest-rubric/schemas/*', () => {
+  const require = createRequire(join(ROOT, 'package.json'))
+  for (const name of FIXTURE_SCHEMA_NAMES) {
+    expect(require.resolve(`vitest-rubric/schemas/${name}`)).toBe(join(ROOT, 'src/schemas', name))
+  }
 })

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { AnnotationsFileSchema, CasesFileSchema, RubricSchema } from '../../src/core/criteria/schemas.js'
 import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema, type FixtureSchemaName } from '../../src/core/json-schemas.js'
 import { ScoredAnnotationsFileSchema, ScoredCasesFileSchema } from '../../src/core/scored/schemas.js'
-import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { validatorFor, type Violation } from '../helpers/json-schema.js'
 import { DEBATE } from '../helpers/scored-copy.js'
 import { bindText } from './scored/rubric-file.js'
@@ -92,6 +92,18 @@ describe('the six JSON Schemas', () => {
     expect(rubric.properties['$schema']?.description).toBe('The JSON Schema editors validate this file against; ignored by evaluation.')
     const text = formatJsonSchema(SCHEMAS['annotations.schema.json'])
     expect(text).toContain('"description": "The criterion\'s reference_quote, exactly as rubric.json gives it."')
+  })
+})
+
+describe('the schemas committed in src/schemas', () => {
+  test('are the ones the zod schemas generate now', () => {
+    const dir = join(ROOT, 'src/schemas')
+    const stale = FIXTURE_SCHEMA_NAMES.filter((name) => {
+      const committed = readdirSync(dir).includes(name) ? readFileSync(join(dir, name), 'utf8') : undefined
+      return committed !== formatJsonSchema(SCHEMAS[name])
+    })
+    const extra = readdirSync(dir).filter((name) => !(FIXTURE_SCHEMA_NAMES as readonly string[]).includes(name))
+    expect({ stale, extra }, 'src/schemas differs from the zod schemas: run `npm run schemas`, delete any file it no longer writes, and commit the result').toEqual({ stale: [], extra: [] })
   })
 })
 
