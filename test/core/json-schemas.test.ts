@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { AnnotationsFileSchema, CasesFileSchema, RubricSchema } from '../../src/core/criteria/schemas.js'
 import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema, type FixtureSchemaName } from '../../src/core/json-schemas.js'
@@ -113,6 +113,16 @@ describe('the bundled fixtures', () => {
     expect(validatorFor(SCHEMAS[name])(document)).toEqual([])
     expect(RUNTIME_ACCEPTS[name](document)).toBe(true)
   })
+
+  test.each(['cases.schema.json', 'annotations.schema.json', 'scored-cases.schema.json', 'scored-annotations.schema.json'] as const)(
+    'the bundled file for %s names that committed schema in $schema',
+    (name) => {
+      const { $schema } = bundled(name) as { $schema?: string }
+      expect($schema).toBe(`../../src/schemas/${name}`)
+      // What an editor opens, relative to the fixture file: the schema itself.
+      expect(readFileSync(resolve(dirname(BUNDLED[name]), $schema!), 'utf8')).toBe(formatJsonSchema(SCHEMAS[name]))
+    },
+  )
 })
 
 interface Malformed {
