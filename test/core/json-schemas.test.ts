@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { AnnotationsFileSchema, CasesFileSchema, RubricSchema } from '../../src/core/criteria/schemas.js'
+import { AnnotationsFileSchema, CasesEnvelopeSchema, CasesFileSchema, RubricSchema } from '../../src/core/criteria/schemas.js'
 import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema, type FixtureSchemaName } from '../../src/core/json-schemas.js'
-import { ScoredAnnotationsFileSchema, ScoredCasesFileSchema } from '../../src/core/scored/schemas.js'
+import { ScoredAnnotationsFileSchema, ScoredCasesEnvelopeSchema, ScoredCasesFileSchema } from '../../src/core/scored/schemas.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { validatorFor, type Violation } from '../helpers/json-schema.js'
 import { DEBATE } from '../helpers/scored-copy.js'
@@ -105,6 +105,16 @@ describe('the schemas committed in src/schemas', () => {
     const extra = readdirSync(dir).filter((name) => !(FIXTURE_SCHEMA_NAMES as readonly string[]).includes(name))
     expect({ stale, extra }, 'src/schemas differs from the zod schemas: run `npm run schemas`, delete any file it no longer writes, and commit the result').toEqual({ stale: [], extra: [] })
   })
+})
+
+test('the whole-file schemas and loading agree on an empty case list', () => {
+  // Loading checks the envelope; the whole-file schemas exist for editors and must follow it.
+  const criteria = { name: 'n', task: 't', cases: [] }
+  expect(CasesFileSchema.safeParse(criteria).success).toBe(CasesEnvelopeSchema.safeParse(criteria).success)
+  const scored = { name: 'n', cases: [] }
+  expect(ScoredCasesFileSchema.safeParse(scored).success).toBe(ScoredCasesEnvelopeSchema.safeParse(scored).success)
+  expect(validatorFor(SCHEMAS['cases.schema.json'])(criteria).length === 0).toBe(CasesEnvelopeSchema.safeParse(criteria).success)
+  expect(validatorFor(SCHEMAS['scored-cases.schema.json'])(scored).length === 0).toBe(ScoredCasesEnvelopeSchema.safeParse(scored).success)
 })
 
 describe('the bundled fixtures', () => {
