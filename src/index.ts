@@ -26,6 +26,7 @@ export {
   type LoadFixtureOptions,
 } from './core/fixture.js'
 export * from './core/criteria/schemas.js'
+export { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema, type FixtureSchemaName, type JsonSchema } from './core/json-schemas.js'
 export { assessAnswer, assessCase, pendingReason, type Located } from './core/criteria/assess.js'
 export { assessFixtureCase, getCase, getReview, type FixtureCase, type FixtureReview } from './core/criteria/access.js'
 export type * from './core/criteria/decision.js'

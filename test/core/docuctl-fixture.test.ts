@@ -68,7 +68,9 @@ describe('the bundled docuctl fixture', () => {
 describe('the identities of the case sets', () => {
   test('the full set and the graded subset fingerprint as the reference does', async () => {
     const evaluation = evaluateFixture(await loadFixtureOfKind('criteria', DOCUCTL, ROOT))
-    const document = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8')) as { cases: { id: string }[] }
+    const { $schema, ...document } = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8')) as { $schema?: string; cases: { id: string }[] }
+    // `$schema` only points editors to a JSON Schema: the case set is the document without it.
+    expect($schema).toBe('../../src/schemas/cases.schema.json')
     const gradedIds = new Set(
       evaluation.decisions.filter((decision) => decision.status === 'accepted' || decision.status === 'rejected').map((decision) => decision.id),
     )

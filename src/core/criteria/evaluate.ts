@@ -19,9 +19,9 @@ export interface CriteriaEvaluation {
 
 /**
  * Applies the bindings and the all-criteria rule to every case; one refused case never stops the
- * others. In the same pass it fingerprints the full case set — `fingerprint(cases.json document)` —
- * and the graded subset — `fingerprint([graded cases])` — case by case, so that neither canonical
- * text is ever held whole.
+ * others. In the same pass it fingerprints the full case set — `fingerprint(cases.json document)`
+ * less its `$schema`, which only points editors to a JSON Schema — and the graded subset —
+ * `fingerprint([graded cases])` — case by case, so that neither canonical text is ever held whole.
  */
 export function evaluateCriteriaFixture(fixture: CriteriaFixture): CriteriaEvaluation {
   const full = new SetFingerprint('{"cases":[')

@@ -41,7 +41,7 @@ export interface ScoredFixture {
   readonly fileNames: ScoredFileNames
   /** SHA-256 of the raw bytes of each file. */
   readonly files: Readonly<Record<ScoredFileName, string>>
-  /** Fingerprint of the whole `cases.json` document: the identity of the full case set. */
+  /** Fingerprint of the `cases.json` document less its `$schema`: the identity of the full case set. */
   readonly caseSetSha256: string
 }
 
@@ -82,8 +82,14 @@ export async function loadScoredFixture(dir: string, displayDir: string, read: F
       'cases.json': sha256Hex(casesFile.bytes),
       'annotations.json': sha256Hex(annotationsFile.bytes),
     },
-    caseSetSha256: fingerprintAt(casesDocument, { file: fileNames.cases, path: [], ErrorClass: FixtureError }),
+    caseSetSha256: fingerprintAt(withoutSchemaReference(casesDocument), { file: fileNames.cases, path: [], ErrorClass: FixtureError }),
   }
+}
+
+/** `$schema` only points editors to a JSON Schema: the case set is the same with or without it. */
+function withoutSchemaReference(document: unknown): unknown {
+  const { $schema: _, ...rest } = document as Record<string, unknown>
+  return rest
 }
 
 function readCases(document: unknown, file: string): { name: string; split: Split; cases: ScoredCaseEntry[] } {

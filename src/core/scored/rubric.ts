@@ -1,29 +1,50 @@
 import { z } from 'zod'
 import { sha256Hex } from '../canonical-json.js'
+import { SchemaReferenceSchema } from '../criteria/schemas.js'
 import { FixtureError, preview } from '../errors.js'
 import { parseJsonFile, type RawFile } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import { DIMENSION_NAMES, isDimensionName, type DimensionName } from './dimensions/index.js'
 
-const unit = z.number().refine((value) => value >= 0 && value <= 1, { error: 'a number from 0 to 1' })
+// The two figures the rubric states only in prose, read by an exact phrase.
+const SCOREABLE = /at least (\d+) of the (\d+) dimensions are applicable/
+const MARGIN = /exceed the baseline mean score by (?:>=|≥) ?(\d+(?:\.\d+)?)/
+
+const unit = z
+  .number()
+  .refine((value) => value >= 0 && value <= 1, { error: 'a number from 0 to 1' })
+  // The refinement above, for editors.
+  .meta({ minimum: 0, maximum: 1 })
 
 /** `score_thresholds`: every key required, no other key allowed. */
 export const ScoreThresholdsSchema = z.strictObject({
-  per_dimension_pass: unit,
-  overall_case_pass: unit,
-  benchmark_pass_fraction: unit,
+  per_dimension_pass: unit.describe('No applicable dimension of a passing case may score below this (0 to 1).'),
+  overall_case_pass: unit.describe('The least mean score of a passing case, and of the benchmark (0 to 1).'),
+  benchmark_pass_fraction: unit.describe('The least fraction of scoreable cases that must pass for the benchmark to pass (0 to 1).'),
 })
 export type ScoreThresholds = z.infer<typeof ScoreThresholdsSchema>
 
 /** `evaluation_rubric.json`: the dimensions with their definitions, the rules in prose, the thresholds. */
 export const EvaluationRubricSchema = z.strictObject({
+  $schema: SchemaReferenceSchema.optional(),
   scoring_dimensions: z
     .record(z.string(), z.string().min(1))
-    .refine((dimensions) => Object.keys(dimensions).length > 0, { error: 'at least one dimension' }),
-  pass_fail_rule: z.string().min(1),
-  score_thresholds: ScoreThresholdsSchema,
-  trivial_baseline_definition: z.string().min(1),
-  notes: z.string().optional(),
+    .refine((dimensions) => Object.keys(dimensions).length > 0, { error: 'at least one dimension' })
+    // The refinement above, and the check of each name in bindEvaluationRubric, for editors.
+    .meta({ minProperties: 1, propertyNames: { enum: [...DIMENSION_NAMES] } })
+    .describe('The dimensions scored, in order, each with its definition; every name must be one vitest-rubric can compute.'),
+  pass_fail_rule: z
+    .string()
+    .min(1)
+    .meta({ pattern: SCOREABLE.source }) // what readMinApplicable needs, for editors
+    .describe('The pass/fail rule in prose; the scoreable minimum is read from "at least N of the M dimensions are applicable".'),
+  score_thresholds: ScoreThresholdsSchema.describe('The three thresholds of the pass/fail rule, each from 0 to 1.'),
+  trivial_baseline_definition: z
+    .string()
+    .min(1)
+    .meta({ pattern: MARGIN.source }) // what readBaselineMargin needs, for editors
+    .describe('What the trivial baseline is; the margin the system must beat it by is read from "exceed the baseline mean score by >= X".'),
+  notes: z.string().optional().describe('Free notes for readers.'),
 })
 export type EvaluationRubric = z.infer<typeof EvaluationRubricSchema>
 
@@ -53,9 +74,6 @@ export interface BoundEvaluationRubric {
   /** The file as shown in messages. */
   readonly file: string
 }
-
-const SCOREABLE = /at least (\d+) of the (\d+) dimensions are applicable/
-const MARGIN = /exceed the baseline mean score by (?:>=|≥) ?(\d+(?:\.\d+)?)/
 
 /**
  * Reads `evaluation_rubric.json` and derives its rules: the dimensions (each must be one this

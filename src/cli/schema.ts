@@ -1,0 +1,83 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
+import { UsageError } from '../core/errors.js'
+import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema } from '../core/json-schemas.js'
+
+/** The usage text of `vitest-rubric schema`. */
+export const SCHEMA_USAGE = `Usage: vitest-rubric schema [--out <dir>]
+
+Prints the JSON Schemas that editors validate fixture files against, as one JSON object keyed by
+file name (${FIXTURE_SCHEMA_NAMES.join(', ')}).
+
+Options:
+  --out <dir>   write the six files into <dir> (created if needed) instead of printing them`
+
+export interface SchemaCommandOptions {
+  /** The directory to write the schema files into, relative to `cwd`; `undefined` prints them. */
+  readonly out: string | undefined
+  readonly cwd: string
+}
+
+/**
+ * `vitest-rubric schema [--out <dir>]`: without `out`, returns the six JSON Schemas as one JSON
+ * object keyed by file name. With `out`, writes each schema file (atomically, and only when its
+ * bytes differ) and returns one line per file: its path and `written`, `rewritten` or `up to date`.
+ */
+export async function schemaCommand(options: SchemaCommandOptions): Promise<string> {
+  const schemas = fixtureJsonSchemas()
+  if (options.out === undefined) return JSON.stringify(schemas, null, 2)
+  const dir = resolve(options.cwd, options.out)
+  await makeDirectory(dir, options.out)
+  const lines: string[] = []
+  for (const name of FIXTURE_SCHEMA_NAMES) {
+    const path = join(dir, name)
+    const bytes = Buffer.from(formatJsonSchema(schemas[name]))
+    const before = await readExisting(path)
+    if (before !== undefined && before.equals(bytes)) {
+      lines.push(`${relative(options.cwd, path)}: up to date`)
+      continue
+    }
+    await writeAtomically(path, bytes)
+    lines.push(`${relative(options.cwd, path)}: ${before === undefined ? 'written' : 'rewritten'}`)
+  }
+  return lines.join('\n')
+}
+
+async function makeDirectory(dir: string, shown: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true })
+  } catch (error) {
+    if (!isErrorCode(error, 'EEXIST') && !isErrorCode(error, 'ENOTDIR')) throw error
+    throw new UsageError({
+      code: 'USAGE',
+      file: shown,
+      summary: 'the output path is a file, not a directory.',
+      hint: 'give --out a directory (it is created if missing).',
+    })
+  }
+}
+
+async function readExisting(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path)
+  } catch (error) {
+    if (isErrorCode(error, 'ENOENT')) return undefined
+    throw error
+  }
+}
+
+/** Readers of the file (an editor, a concurrent run) see the old bytes or the new, never half. */
+async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`
+  try {
+    await writeFile(temporary, bytes)
+    await rename(temporary, path)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw error
+  }
+}
+
+function isErrorCode(error: unknown, code: string): boolean {
+  return error instanceof Error && 'code' in error && error.code === code
+}

@@ -1,0 +1,89 @@
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import { SCHEMA_USAGE, schemaCommand } from '../../src/cli/schema.js'
+import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema } from '../../src/core/json-schemas.js'
+import { ROOT } from '../helpers/fixture-copy.js'
+import { validatorFor } from '../helpers/json-schema.js'
+
+async function temporaryDirectory(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-schema-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+describe('vitest-rubric schema --out <dir>', () => {
+  test('creates the directory and writes the six schemas, then finds them up to date', async () => {
+    const cwd = await temporaryDirectory()
+    const first = await schemaCommand({ out: 'editor/schemas', cwd })
+    expect(first).toMatchInlineSnapshot(`
+      "editor/schemas/rubric.schema.json: written
+      editor/schemas/cases.schema.json: written
+      editor/schemas/annotations.schema.json: written
+      editor/schemas/evaluation_rubric.schema.json: written
+      editor/schemas/scored-cases.schema.json: written
+      editor/schemas/scored-annotations.schema.json: written"
+    `)
+    const dir = join(cwd, 'editor/schemas')
+    // Only the six files: no temporary file is left behind.
+    expect((await readdir(dir)).sort()).toEqual([...FIXTURE_SCHEMA_NAMES].sort())
+    const schemas = fixtureJsonSchemas()
+    for (const name of FIXTURE_SCHEMA_NAMES) {
+      expect(await readFile(join(dir, name), 'utf8')).toBe(formatJsonSchema(schemas[name]))
+    }
+    const modified = await Promise.all(FIXTURE_SCHEMA_NAMES.map(async (name) => (await stat(join(dir, name))).mtimeMs))
+
+    const second = await schemaCommand({ out: 'editor/schemas', cwd })
+    expect(second.split('\n')).toEqual(FIXTURE_SCHEMA_NAMES.map((name) => `editor/schemas/${name}: up to date`))
+    // Identical bytes are not rewritten.
+    expect(await Promise.all(FIXTURE_SCHEMA_NAMES.map(async (name) => (await stat(join(dir, name))).mtimeMs))).toEqual(modified)
+  })
+
+  test('rewrites only a file whose bytes differ', async () => {
+    const cwd = await temporaryDirectory()
+    await schemaCommand({ out: '.', cwd })
+    await writeFile(join(cwd, 'cases.schema.json'), '{}\n')
+    const report = await schemaCommand({ out: cwd, cwd })
+    expect(report.split('\n')).toEqual(
+      FIXTURE_SCHEMA_NAMES.map((name) => `${name}: ${name === 'cases.schema.json' ? 'rewritten' : 'up to date'}`),
+    )
+    expect(await readFile(join(cwd, 'cases.schema.json'), 'utf8')).toBe(formatJsonSchema(fixtureJsonSchemas()['cases.schema.json']))
+    expect((await readdir(cwd)).sort()).toEqual([...FIXTURE_SCHEMA_NAMES].sort())
+  })
+
+  test('an output path that is a file is a usage error', async () => {
+    const cwd = await temporaryDirectory()
+    await writeFile(join(cwd, 'schemas'), 'not a directory')
+    await expect(schemaCommand({ out: 'schemas', cwd })).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: schemas: the output path is a file, not a directory.
+        fix:      give --out a directory (it is created if missing).]
+    `)
+  })
+})
+
+describe('vitest-rubric schema', () => {
+  test('prints one JSON object of the six schemas, keyed by file name, indented by two spaces', async () => {
+    const output = await schemaCommand({ out: undefined, cwd: ROOT })
+    const printed = JSON.parse(output) as Record<string, Record<string, unknown>>
+    expect(Object.keys(printed)).toEqual([...FIXTURE_SCHEMA_NAMES])
+    expect(output).toBe(JSON.stringify(printed, null, 2))
+    for (const name of FIXTURE_SCHEMA_NAMES) {
+      expect(printed[name]?.['$schema']).toBe('https://json-schema.org/draft/2020-12/schema')
+      expect(() => validatorFor(printed[name]!)).not.toThrow()
+    }
+  })
+
+  test('has a usage text naming the command and its option', () => {
+    expect(SCHEMA_USAGE).toMatch(/^Usage: vitest-rubric schema \[--out <dir>\]$/m)
+    expect(SCHEMA_USAGE).toMatch(/^ {2}--out <dir> {3}\S/m)
+  })
+})
+
+test('the package exports the committed schemas as vitest-rubric/schemas/*', () => {
+  const require = createRequire(join(ROOT, 'package.json'))
+  for (const name of FIXTURE_SCHEMA_NAMES) {
+    expect(require.resolve(`vitest-rubric/schemas/${name}`)).toBe(join(ROOT, 'src/schemas', name))
+  }
+})

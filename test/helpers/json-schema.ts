@@ -1,0 +1,14 @@
+import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
+import type { JsonSchema } from '../../src/core/json-schemas.js'
+
+/** What a JSON Schema validator reports about one value: nothing when the value is valid. */
+export type Violation = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params'>
+
+/**
+ * Compiles a schema as an editor's validator would read it, with Ajv for draft 2020-12 in strict
+ * mode (so an unknown keyword or a malformed schema fails the compile), reporting every error.
+ */
+export function validatorFor(schema: JsonSchema): (value: unknown) => Violation[] {
+  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema)
+  return (value) => (validate(value) ? [] : (validate.errors ?? []).map(({ instancePath, keyword, params }) => ({ instancePath, keyword, params })))
+}
