@@ -5,6 +5,7 @@ import { bindCommand } from './bind.js'
 import { evaluateCommand } from './evaluate.js'
 import { initCommand } from './init.js'
 import { recordCommand } from './record.js'
+import { SCHEMA_USAGE, schemaCommand } from './schema.js'
 import { statusCommand } from './status.js'
 
 export interface CliIo {
@@ -114,6 +115,16 @@ Options:
     async run({ values, positionals }, io) {
       if (positionals.length !== 1) throw usage('init', 'init takes exactly one directory.')
       io.stdout(await initCommand({ dir: positionals[0]!, from: values.from as string | undefined, cwd: io.cwd }))
+      return 0
+    },
+  },
+  schema: {
+    summary: 'print the JSON Schemas of the fixture files, or write them with --out',
+    help: SCHEMA_USAGE,
+    options: { out: { type: 'string' } },
+    async run({ values, positionals }, io) {
+      if (positionals.length > 0) throw usage('schema', 'schema takes no directories (use --out <dir> to write the files).')
+      io.stdout(await schemaCommand({ out: values.out as string | undefined, cwd: io.cwd }))
       return 0
     },
   },

@@ -1,5 +1,7 @@
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
+import { writeFilesAtomically, type FileWrite } from '../core/atomic-write.js'
+import { sha256Hex } from '../core/canonical-json.js'
 import { UsageError } from '../core/errors.js'
 import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema } from '../core/json-schemas.js'
 
@@ -29,17 +31,21 @@ export async function schemaCommand(options: SchemaCommandOptions): Promise<stri
   const dir = resolve(options.cwd, options.out)
   await makeDirectory(dir, options.out)
   const lines: string[] = []
+  const writes: FileWrite[] = []
   for (const name of FIXTURE_SCHEMA_NAMES) {
     const path = join(dir, name)
+    const display = relative(options.cwd, path)
     const bytes = Buffer.from(formatJsonSchema(schemas[name]))
     const before = await readExisting(path)
     if (before !== undefined && before.equals(bytes)) {
-      lines.push(`${relative(options.cwd, path)}: up to date`)
+      lines.push(`${display}: up to date`)
       continue
     }
-    await writeAtomically(path, bytes)
-    lines.push(`${relative(options.cwd, path)}: ${before === undefined ? 'written' : 'rewritten'}`)
+    writes.push({ path, display, contents: bytes, basedOn: before === undefined ? null : sha256Hex(before) })
+    lines.push(`${display}: ${before === undefined ? 'written' : 'rewritten'}`)
   }
+  // Readers of a file (an editor, a concurrent run) see the old bytes or the new, never half.
+  await writeFilesAtomically(writes)
   return lines.join('\n')
 }
 
@@ -62,18 +68,6 @@ async function readExisting(path: string): Promise<Buffer | undefined> {
     return await readFile(path)
   } catch (error) {
     if (isErrorCode(error, 'ENOENT')) return undefined
-    throw error
-  }
-}
-
-/** Readers of the file (an editor, a concurrent run) see the old bytes or the new, never half. */
-async function writeAtomically(path: string, bytes: Buffer): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`
-  try {
-    await writeFile(temporary, bytes)
-    await rename(temporary, path)
-  } catch (error) {
-    await rm(temporary, { force: true })
     throw error
   }
 }

@@ -1,0 +1,110 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, onTestFinished, test } from 'vitest'
+import { fingerprint } from '../../src/core/canonical-json.js'
+import { runCli } from '../helpers/cli.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { DEBATE } from '../helpers/scored-copy.js'
+import { runVitest } from '../helpers/run-vitest.js'
+
+async function workspace(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-init-'))
+  onTestFinished(() => rm(dir, { recursive: true, force: true }))
+  return dir
+}
+
+describe('vitest-rubric init', () => {
+  test('a skeleton evaluates at once, with nothing graded and nothing to bind', async () => {
+    const cwd = await workspace()
+    const init = await runCli(['init', 'fixtures/lab'], cwd)
+    expect(init.code).toBe(0)
+    expect(init.stdout).toContain('created criteria fixture fixtures/lab from the skeleton rubric:')
+    expect((await readdir(join(cwd, 'fixtures/lab'))).sort()).toEqual(['annotations.json', 'cases.json', 'rubric.json', 'source.txt'])
+
+    const evaluated = await runCli(['evaluate', 'fixtures/lab', '--json'], cwd)
+    expect(evaluated.code).toBe(0)
+    expect(JSON.parse(evaluated.stdout).coverage).toMatchObject({ candidates: 0, graded: 0, pending: 0, refused: 0, outcomes: null })
+    const status = await runCli(['status'], cwd)
+    expect(status.code).toBe(0)
+    expect(status.stdout).toContain('no cases yet: add them to cases.json')
+  })
+
+  test('every file names its JSON Schema by a path that resolves to the package schemas', async () => {
+    const cwd = await workspace()
+    await runCli(['init', 'lab'], cwd)
+    for (const [file, schema] of [
+      ['rubric.json', 'rubric.schema.json'],
+      ['cases.json', 'cases.schema.json'],
+      ['annotations.json', 'annotations.schema.json'],
+    ] as const) {
+      const { $schema } = JSON.parse(await readFile(join(cwd, 'lab', file), 'utf8')) as { $schema: string }
+      expect($schema.endsWith(`/src/schemas/${schema}`)).toBe(true)
+      const resolved = JSON.parse(await readFile(join(cwd, 'lab', $schema), 'utf8')) as { title?: string }
+      expect(resolved).toEqual(JSON.parse(await readFile(join(ROOT, 'src/schemas', schema), 'utf8')))
+    }
+  })
+
+  test('--from copies the rubric and source byte for byte, so their hashes and existing reviews still bind', async () => {
+    const cwd = await workspace()
+    const { code, stdout } = await runCli(['init', 'copy', '--from', DOCUCTL], cwd)
+    expect(code).toBe(0)
+    expect(stdout).toContain('(copied byte for byte)')
+    for (const file of ['rubric.json', 'source.txt']) {
+      expect((await readFile(join(cwd, 'copy', file))).equals(await readFile(join(DOCUCTL, file)))).toBe(true)
+    }
+    // Bring one reviewed case over: it is decided as in the original fixture, with no rebinding.
+    const original = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8'))
+    const reviews = JSON.parse(await readFile(join(DOCUCTL, 'annotations.json'), 'utf8'))
+    const cases = JSON.parse(await readFile(join(cwd, 'copy/cases.json'), 'utf8'))
+    const annotations = JSON.parse(await readFile(join(cwd, 'copy/annotations.json'), 'utf8'))
+    cases.cases.push(original.cases[0])
+    annotations.reviews.push(reviews.reviews[0])
+    expect(original.cases[0].expected.review_sha256).toBe(fingerprint(reviews.reviews[0]))
+    await writeFile(join(cwd, 'copy/cases.json'), JSON.stringify(cases))
+    await writeFile(join(cwd, 'copy/annotations.json'), JSON.stringify(annotations))
+    const evaluated = JSON.parse((await runCli(['evaluate', 'copy', '--json'], cwd)).stdout)
+    expect(evaluated.decisions.complete.status).toBe('accepted')
+  })
+
+  test('--from a scored rubric file scaffolds a scored fixture', async () => {
+    const cwd = await workspace()
+    const { code } = await runCli(['init', 'bench', '--from', join(DEBATE, 'evaluation_rubric.json')], cwd)
+    expect(code).toBe(0)
+    expect((await readdir(join(cwd, 'bench'))).sort()).toEqual(['annotations.json', 'cases.json', 'evaluation_rubric.json'])
+    const evaluated = JSON.parse((await runCli(['evaluate', 'bench', '--json'], cwd)).stdout)
+    expect(evaluated.fixture.kind).toBe('scored')
+    expect(evaluated.coverage.candidates).toBe(0)
+  })
+
+  test('never writes into a directory that holds anything', async () => {
+    const cwd = await workspace()
+    await mkdir(join(cwd, 'taken'))
+    await writeFile(join(cwd, 'taken/notes.md'), 'mine')
+    const { code, stderr } = await runCli(['init', 'taken'], cwd)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "taken: the directory is not empty (notes.md); nothing was written.
+        fix:      name a new or empty directory: init never overwrites files.
+      "
+    `)
+    expect(await readdir(join(cwd, 'taken'))).toEqual(['notes.md'])
+  })
+
+  test('--from something that is not a fixture or a rubric is refused', async () => {
+    const cwd = await workspace()
+    await writeFile(join(cwd, 'notes.json'), '{}')
+    const { code, stderr } = await runCli(['init', 'lab', '--from', 'notes.json'], cwd)
+    expect(code).toBe(1)
+    expect(stderr).toContain('notes.json: this is neither a fixture directory nor a rubric file; nothing was written.')
+    expect(await readdir(cwd)).toEqual(['notes.json'])
+  })
+
+  test('in Vitest a new fixture is one todo, never a pass or an empty module', async () => {
+    const root = await workspace()
+    await runCli(['init', 'fixtures/lab'], root)
+    const run = await runVitest({ root })
+    expect(run.exitCode).toBe(0)
+    expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them to cases.json'])
+  })
+})
