@@ -5,7 +5,7 @@ import { RevisionError } from '../errors.js'
 import { evaluateFixture, loadFixtureReading, type Fixture, type FixtureEvaluation } from '../fixture.js'
 import { editJsonStrings, type StringEdit } from '../json-edit.js'
 import { formatLocation } from '../json-path.js'
-import { readFixtureFile, type RawFile } from '../read.js'
+import { decodeText, readFixtureFile, type RawFile } from '../read.js'
 import { criteriaCaseRevisions } from './criteria.js'
 import type { CaseRevisions } from './model.js'
 import { scoredCaseRevisions } from './scored.js'
@@ -113,7 +113,7 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
   const casesPath = join(fixture.dir, 'cases.json')
   const annotationsPath = join(fixture.dir, 'annotations.json')
   const original = { cases: read.get(casesPath)!, annotations: read.get(annotationsPath)! }
-  const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
+  const text = decodeText
   const updated = {
     cases: edits.cases.length === 0 ? original.cases : { ...original.cases, bytes: encode(editJsonStrings(text(original.cases), files.cases, edits.cases)) },
     annotations:
