@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+
+const COMMANDS = ['evaluate', 'status', 'bind', 'init', 'schema', 'record']
+
+describe('vitest-rubric --help', () => {
+  test('lists every command', async () => {
+    const { code, stdout } = await runCli(['--help'])
+    expect(code).toBe(0)
+    expect(stdout.match(/^ {2}(\w+) /gm)?.map((line) => line.trim())).toEqual(COMMANDS)
+  })
+
+  test.each(COMMANDS)('%s --help and help %s print the usage of that command', async (command) => {
+    const flag = await runCli([command, '--help'])
+    expect(flag.code).toBe(0)
+    expect(flag.stdout).toMatch(new RegExp(`^Usage: vitest-rubric ${command}\\b`))
+    expect((await runCli(['help', command])).stdout).toBe(flag.stdout)
+  })
+
+  test("an unknown option prints the command's usage and exits 2", async () => {
+    const { code, stderr } = await runCli(['bind', 'fixtures/docuctl-rollback', '--case', 'complete', '--force'])
+    expect(code).toBe(2)
+    expect(stderr).toContain("Unknown option '--force'")
+    expect(stderr).toContain('Usage: vitest-rubric bind <dir> (--case <id>... | --all) [--dry-run]')
+  })
+
+  test('an unknown command is a usage error', async () => {
+    const { code, stderr } = await runCli(['rebind'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^vitest-rubric: unknown command "rebind"\./)
+  })
+})
