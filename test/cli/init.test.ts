@@ -1,22 +1,16 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, onTestFinished, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { fingerprint } from '../../src/core/canonical-json.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { DEBATE } from '../helpers/scored-copy.js'
 import { runVitest } from '../helpers/run-vitest.js'
-
-async function workspace(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-init-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
+import { scratchDir } from '../helpers/scratch.js'
 
 describe('vitest-rubric init', () => {
   test('a skeleton evaluates at once, with nothing graded and nothing to bind', async () => {
-    const cwd = await workspace()
+    const cwd = await scratchDir('init')
     const init = await runCli(['init', 'fixtures/lab'], cwd)
     expect(init.code).toBe(0)
     expect(init.stdout).toContain('created criteria fixture fixtures/lab from the skeleton rubric:')
@@ -31,7 +25,7 @@ describe('vitest-rubric init', () => {
   })
 
   test('every file names its JSON Schema by a path that resolves to the package schemas', async () => {
-    const cwd = await workspace()
+    const cwd = await scratchDir('init')
     await runCli(['init', 'lab'], cwd)
     for (const [file, schema] of [
       ['rubric.json', 'rubric.schema.json'],
@@ -46,7 +40,7 @@ describe('vitest-rubric init', () => {
   })
 
   test('--from copies the rubric and source byte for byte, so their hashes and existing reviews still bind', async () => {
-    const cwd = await workspace()
+    const cwd = await scratchDir('init')
     const { code, stdout } = await runCli(['init', 'copy', '--from', DOCUCTL], cwd)
     expect(code).toBe(0)
     expect(stdout).toContain('(copied byte for byte)')
@@ -68,7 +62,7 @@ describe('vitest-rubric init', () => {
   })
 
   test('--from a scored rubric file scaffolds a scored fixture', async () => {
-    const cwd = await workspace()
+    const cwd = await scratchDir('init')
     const { code } = await runCli(['init', 'bench', '--from', join(DEBATE, 'evaluation_rubric.json')], cwd)
     expect(code).toBe(0)
     expect((await readdir(join(cwd, 'bench'))).sort()).toEqual(['annotations.json', 'cases.json', 'evaluation_rubric.json'])
@@ -78,7 +72,7 @@ describe('vitest-rubric init', () => {
   })
 
   test('never writes into a directory that holds anything', async () => {
-    const cwd = await workspace()
+    const cwd = await scratchDir('init')
     await mkdir(join(cwd, 'taken'))
     await writeFile(join(cwd, 'taken/notes.md'), 'mine')
     const { code, stderr } = await runCli(['init', 'taken'], cwd)
@@ -92,7 +86,7 @@ describe('vitest-rubric init', () => {
   })
 
   test('--from something that is not a fixture or a rubric is refused', async () => {
-    const cwd = await workspace()
+    const cwd = await scratchDir('init')
     await writeFile(join(cwd, 'notes.json'), '{}')
     const { code, stderr } = await runCli(['init', 'lab', '--from', 'notes.json'], cwd)
     expect(code).toBe(1)
@@ -101,7 +95,7 @@ describe('vitest-rubric init', () => {
   })
 
   test('in Vitest a new fixture is one todo, never a pass or an empty module', async () => {
-    const root = await workspace()
+    const root = await scratchDir('init')
     await runCli(['init', 'fixtures/lab'], root)
     const run = await runVitest({ root })
     expect(run.exitCode).toBe(0)

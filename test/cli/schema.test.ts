@@ -1,22 +1,16 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, onTestFinished, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { SCHEMA_USAGE, schemaCommand } from '../../src/cli/schema.js'
 import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema } from '../../src/core/json-schemas.js'
 import { ROOT } from '../helpers/fixture-copy.js'
 import { validatorFor } from '../helpers/json-schema.js'
-
-async function temporaryDirectory(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-schema-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
+import { scratchDir } from '../helpers/scratch.js'
 
 describe('vitest-rubric schema --out <dir>', () => {
   test('creates the directory and writes the six schemas, then finds them up to date', async () => {
-    const cwd = await temporaryDirectory()
+    const cwd = await scratchDir('schema')
     const first = await schemaCommand({ out: 'editor/schemas', cwd })
     expect(first).toMatchInlineSnapshot(`
       "editor/schemas/rubric.schema.json: written
@@ -42,7 +36,7 @@ describe('vitest-rubric schema --out <dir>', () => {
   })
 
   test('rewrites only a file whose bytes differ', async () => {
-    const cwd = await temporaryDirectory()
+    const cwd = await scratchDir('schema')
     await schemaCommand({ out: '.', cwd })
     await writeFile(join(cwd, 'cases.schema.json'), '{}\n')
     const report = await schemaCommand({ out: cwd, cwd })
@@ -54,7 +48,7 @@ describe('vitest-rubric schema --out <dir>', () => {
   })
 
   test('an output path that is a file is a usage error', async () => {
-    const cwd = await temporaryDirectory()
+    const cwd = await scratchDir('schema')
     await writeFile(join(cwd, 'schemas'), 'not a directory')
     await expect(schemaCommand({ out: 'schemas', cwd })).rejects.toThrowErrorMatchingInlineSnapshot(`
       [UsageError: schemas: the output path is a file, not a directory.

@@ -1,18 +1,12 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm, stat, writeFile, chmod } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile, stat, writeFile, chmod } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { describe, expect, onTestFinished, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../../src/core/atomic-write.js'
 import { sha256Hex } from '../../src/core/canonical-json.js'
 import { RevisionError } from '../../src/core/errors.js'
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-write-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
-}
+import { scratchDir } from '../helpers/scratch.js'
 
 async function twoFiles(dir: string): Promise<{ writes: FileWrite[]; before: Map<string, Buffer> }> {
   const before = new Map<string, Buffer>()
@@ -34,7 +28,7 @@ async function expectUntouched(dir: string, before: Map<string, Buffer>): Promis
 
 describe('writeFilesAtomically', () => {
   test('replaces every file and keeps each file mode', async () => {
-    const dir = await tempDir()
+    const dir = await scratchDir('write')
     const { writes } = await twoFiles(dir)
     await chmod(writes[0]!.path, 0o600)
     await writeFilesAtomically(writes)
@@ -45,7 +39,7 @@ describe('writeFilesAtomically', () => {
   })
 
   test('a write that fails half way leaves every original byte-identical and no temporary file', async () => {
-    const dir = await tempDir()
+    const dir = await scratchDir('write')
     const { writes, before } = await twoFiles(dir)
     let calls = 0
     const io: WriteIo = {
@@ -67,7 +61,7 @@ describe('writeFilesAtomically', () => {
   })
 
   test('a process killed while writing leaves the original byte-identical', async () => {
-    const dir = await tempDir()
+    const dir = await scratchDir('write')
     const { writes, before } = await twoFiles(dir)
     // The built module: `npm test` builds before it runs the tests.
     const module = pathToFileURL(join(import.meta.dirname, '../../dist/core/atomic-write.js')).href
@@ -88,7 +82,7 @@ describe('writeFilesAtomically', () => {
   })
 
   test('a rename that fails after another succeeded says which file changed', async () => {
-    const dir = await tempDir()
+    const dir = await scratchDir('write')
     const { writes, before } = await twoFiles(dir)
     let renames = 0
     const io: WriteIo = {
@@ -106,7 +100,7 @@ describe('writeFilesAtomically', () => {
   })
 
   test('refuses to replace a file that changed since it was read, and writes nothing', async () => {
-    const dir = await tempDir()
+    const dir = await scratchDir('write')
     const { writes } = await twoFiles(dir)
     await writeFile(writes[1]!.path, '{"saved": "by an editor"}')
     const error = (await writeFilesAtomically(writes).catch((caught: unknown) => caught)) as RevisionError
@@ -116,7 +110,7 @@ describe('writeFilesAtomically', () => {
   })
 
   test('never overwrites a file that must be new', async () => {
-    const dir = await tempDir()
+    const dir = await scratchDir('write')
     await writeFile(join(dir, 'cases.json'), 'mine')
     const error = (await writeFilesAtomically([{ path: join(dir, 'cases.json'), display: 'cases.json', contents: 'x', basedOn: null }]).catch(
       (caught: unknown) => caught,

@@ -1,10 +1,10 @@
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cp, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, onTestFinished, test, vi } from 'vitest'
 import { bundledProject } from '../helpers/bundled-project.js'
 import { makeProject } from '../helpers/project.js'
 import { runVitest, type VitestRun } from '../helpers/run-vitest.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 /** Vitest's summary and the rubric block, without what changes from run to run. */
 function normalized(run: VitestRun, root: string): string {
@@ -20,12 +20,6 @@ function normalized(run: VitestRun, root: string): string {
 
 function rubricBlock(run: VitestRun): string {
   return run.stdout.slice(run.stdout.indexOf(' Rubric coverage')).trimEnd()
-}
-
-async function scratch(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-report-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
 }
 
 describe('the rubric coverage report', () => {
@@ -187,7 +181,7 @@ describe('the rubric coverage report', () => {
 describe('the JSON report and the CI summary', () => {
   test('the JSON report holds the figures, every decision and both identities of each case set', async () => {
     const root = await bundledProject()
-    const out = join(await scratch(), 'report.json')
+    const out = join(await scratchDir('report'), 'report.json')
     await runVitest({ root, plugin: { reporter: { outputFile: out } } })
     const report = JSON.parse(await readFile(out, 'utf8'))
     const docuctl = report.fixtures.find((fixture: { fixture: string }) => fixture.fixture === 'fixtures/docuctl-rollback')
@@ -218,7 +212,7 @@ describe('the JSON report and the CI summary', () => {
 
   test('with GITHUB_STEP_SUMMARY set, a Markdown table of the same figures is appended', async () => {
     const root = await bundledProject()
-    const summary = join(await scratch(), 'summary.md')
+    const summary = join(await scratchDir('report'), 'summary.md')
     vi.stubEnv('GITHUB_STEP_SUMMARY', summary)
     onTestFinished(() => {
       vi.unstubAllEnvs()

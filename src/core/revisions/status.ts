@@ -30,16 +30,8 @@ export const CASE_STATES = [
 ] as const
 export type CaseState = (typeof CASE_STATES)[number]
 
-/** The states that make `status` fail: the fixture holds judgements that no longer apply, or a refused case. */
-export const BLOCKING_STATES: ReadonlySet<CaseState> = new Set([
-  'stale-answer',
-  'stale-output',
-  'stale-source',
-  'stale-spec',
-  'stale-rubric',
-  'unacknowledged',
-  'refused',
-])
+/** The states that make `status` fail, the first in the list: a judgement that no longer applies, or a refused case. */
+export const BLOCKING_STATES: ReadonlySet<CaseState> = new Set(CASE_STATES.slice(0, CASE_STATES.indexOf('refused') + 1))
 
 /** One thing a case needs, with what the files say about it. */
 export interface CaseFinding {
