@@ -5,6 +5,7 @@ export type RubricErrorCode =
   // fixture-level: the whole directory is refused
   | 'FIXTURE_NOT_FOUND'
   | 'FIXTURE_KIND_UNKNOWN'
+  | 'FIXTURE_KIND_AMBIGUOUS'
   | 'FILE_UNREADABLE'
   | 'FILE_NOT_UTF8'
   | 'JSON_MALFORMED'

@@ -41,10 +41,16 @@ export interface LoadFixtureOptions {
 
 /** Which kind of fixture a directory holds, by its marker file; `undefined` if none. */
 export async function detectFixtureKind(dir: string): Promise<FixtureKind | undefined> {
+  return (await fixtureKindsIn(dir))[0]
+}
+
+/** Every kind whose marker file the directory holds: more than one is a defect, never a guess. */
+export async function fixtureKindsIn(dir: string): Promise<FixtureKind[]> {
+  const kinds: FixtureKind[] = []
   for (const [kind, { marker }] of Object.entries(FIXTURE_KINDS) as [FixtureKind, { marker: string }][]) {
-    if (await isFile(join(dir, marker))) return kind
+    if (await isFile(join(dir, marker))) kinds.push(kind)
   }
-  return undefined
+  return kinds
 }
 
 /**
@@ -77,7 +83,17 @@ export async function loadFixtureReading(
       hint: 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
     })
   }
-  const kind = await detectFixtureKind(absolute)
+  const kinds = await fixtureKindsIn(absolute)
+  if (kinds.length > 1) {
+    throw new FixtureError({
+      code: 'FIXTURE_KIND_AMBIGUOUS',
+      file: display,
+      summary: `the directory holds the marker files of ${kinds.length} kinds of fixture, so which one it is would be a guess.`,
+      found: kinds.map((each) => FIXTURE_KINDS[each].marker).join(' and '),
+      hint: 'keep one fixture per directory: move one of the rubrics, with its cases and annotations, to a directory of its own.',
+    })
+  }
+  const kind: FixtureKind | undefined = kinds[0]
   if (options.kind !== undefined && kind !== undefined && kind !== options.kind) {
     throw new FixtureError({
       code: 'FIXTURE_KIND_UNKNOWN',

@@ -4,7 +4,7 @@ import { writeFilesAtomically, type FileWrite } from './atomic-write.js'
 import { RATINGS } from './criteria/schemas.js'
 import { RevisionError } from './errors.js'
 import { bindRubric, DEFAULT_FILE_NAMES } from './criteria/rubric.js'
-import { detectFixtureKind, FIXTURE_KINDS, type FixtureKind } from './fixture.js'
+import { FIXTURE_KINDS, fixtureKindsIn, type FixtureKind } from './fixture.js'
 import { readFixtureFile } from './read.js'
 import { bindEvaluationRubric } from './scored/rubric.js'
 
@@ -111,7 +111,8 @@ async function rubricToCopy(from: string, cwd: string): Promise<{ kind: FixtureK
   const info = await stat(path).catch(() => undefined)
   const kindByMarker = (Object.entries(FIXTURE_KINDS) as [FixtureKind, { marker: string }][]).find(([, { marker }]) => marker === basename(path))?.[0]
   const dir = info?.isDirectory() === true ? path : info?.isFile() === true && kindByMarker !== undefined ? join(path, '..') : undefined
-  const kind = info?.isDirectory() === true ? await detectFixtureKind(path) : kindByMarker
+  const kinds = info?.isDirectory() === true ? await fixtureKindsIn(path) : kindByMarker === undefined ? [] : [kindByMarker]
+  const kind = kinds.length === 1 ? kinds[0] : undefined
   if (dir === undefined || kind === undefined) {
     throw new RevisionError({
       code: 'INIT_SOURCE_INVALID',

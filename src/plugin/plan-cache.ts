@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { sha256Hex } from '../core/canonical-json.js'
-import { detectFixtureKind, FIXTURE_KINDS } from '../core/fixture.js'
+import { FIXTURE_KINDS, fixtureKindsIn } from '../core/fixture.js'
 import type { TestPlan } from '../core/plan.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 
@@ -35,8 +35,9 @@ export async function cachedPlan(dir: string, root: string, cacheDir: string): P
 }
 
 async function planKey(dir: string, root: string): Promise<string | undefined> {
-  const kind = await detectFixtureKind(dir)
-  if (kind === undefined) return undefined
+  const kinds = await fixtureKindsIn(dir)
+  const kind = kinds[0]
+  if (kind === undefined || kinds.length > 1) return undefined // refused when loaded, and a refusal is never cached
   const files: readonly string[] = FIXTURE_KINDS[kind].files
   try {
     const hashes = await Promise.all(files.map(async (file) => sha256Hex(await readFile(join(dir, file)))))

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { sha256Hex } from '../../src/core/canonical-json.js'
-import { evaluateFixture } from '../../src/core/fixture.js'
+import { evaluateFixture, loadFixture } from '../../src/core/fixture.js'
 import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { pythonFingerprints } from '../helpers/python-reference.js'
 import { loadFixtureOfKind } from '../helpers/load-kind.js'
@@ -92,4 +92,16 @@ test('a case holding a lone surrogate is refused, and the full set has no finger
   expect(evaluation.decisions[0]).toMatchObject({ status: 'refused', error: { code: 'NOT_CANONICAL_JSON', path: 'cases[0] › input › answer › citation' } })
   expect(evaluation.identities.caseSetSha256).toBeNull()
   expect(evaluation.identities.gradedSetSha256).toMatch(/^[0-9a-f]{64}$/)
+})
+
+describe('a directory holding the markers of both kinds', () => {
+  test('is refused, never read as one kind or the other', async () => {
+    const fixture = await copyFixture()
+    await writeFile(join(fixture.dir, 'evaluation_rubric.json'), await readFile(join(ROOT, 'fixtures/debate-benchmark/evaluation_rubric.json')))
+    await expect(loadFixture(fixture.dir, { cwd: fixture.dir })).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: .: the directory holds the marker files of 2 kinds of fixture, so which one it is would be a guess.
+        found:    rubric.json and evaluation_rubric.json
+        fix:      keep one fixture per directory: move one of the rubrics, with its cases and annotations, to a directory of its own.]
+    `)
+  })
 })

@@ -106,6 +106,23 @@ describe('one test per case', () => {
     expect(run.stderr + run.stdout).toContain('FixtureError')
   })
 
+  test('a directory with the markers of both kinds fails both of its modules, with no test run', async () => {
+    const debateRubric = await readFile(join(import.meta.dirname, '../../fixtures/debate-benchmark/evaluation_rubric.json'))
+    const root = await makeProject({
+      'fixtures/both': async (fixture) => writeFile(join(fixture.dir, 'evaluation_rubric.json'), debateRubric),
+    })
+    const run = await runVitest({ root })
+    expect(run.exitCode).toBe(1)
+    expect(run.tests).toEqual([])
+    expect(run.modules.map(({ id, state, errors }) => [id, state, errors[0]?.split('\n')[0]])).toEqual(
+      ['fixtures/both/evaluation_rubric.json', 'fixtures/both/rubric.json'].map((id) => [
+        id,
+        'failed',
+        'fixtures/both: the directory holds the marker files of 2 kinds of fixture, so which one it is would be a guess.',
+      ]),
+    )
+  })
+
   test('the plugin coexists with the project\'s own test files', async () => {
     const root = await makeProject({ 'fixtures/docuctl-rollback': null })
     await writeFile(join(root, 'own.test.js'), "import { test, expect } from 'vitest'\ntest('own', () => expect(1).toBe(1))\n")
