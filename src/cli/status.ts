@@ -1,6 +1,7 @@
 import { discoverFixtures } from '../plugin/discover.js'
-import { relative } from 'node:path'
+import { relative, resolve } from 'node:path'
 import { NULL_FINGERPRINT } from '../core/canonical-json.js'
+import { FixtureError, type SerializedRubricError } from '../core/errors.js'
 import { loadFixture } from '../core/fixture.js'
 import { CASE_STATES, fixtureStatus, type CaseState, type FixtureStatus } from '../core/revisions/status.js'
 
@@ -36,12 +37,30 @@ export async function statusCommand(options: StatusCommandOptions): Promise<{ ou
     options.dirs.length > 0
       ? options.dirs
       : (await discoverFixtures(options.cwd, ['fixtures/**'], [])).map((found) => relative(options.cwd, found.dir))
-  const statuses: FixtureStatus[] = []
-  for (const dir of dirs) statuses.push(fixtureStatus(await loadFixture(dir, { cwd: options.cwd })))
-  const ok = statuses.every((status) => !status.blocked)
-  if (options.json) return { output: JSON.stringify(statuses, null, 2), ok }
-  if (statuses.length === 0) return { output: 'no fixture directories found below fixtures/ (pass directories to check others)', ok }
-  return { output: statuses.map(formatStatus).join('\n\n'), ok }
+  const results: (FixtureStatus | RefusedFixture)[] = []
+  // One line per directory, even when several marker files found it; a refused fixture does not hide the others.
+  for (const dir of new Set(dirs)) {
+    try {
+      results.push(fixtureStatus(await loadFixture(dir, { cwd: options.cwd })))
+    } catch (error) {
+      if (!(error instanceof FixtureError)) throw error
+      results.push({ dir: relative(options.cwd, resolve(options.cwd, dir)) || '.', refused: error.toJSON() })
+    }
+  }
+  const ok = results.every((result) => !('refused' in result) && !result.blocked)
+  if (options.json) return { output: JSON.stringify(results, null, 2), ok }
+  if (results.length === 0) return { output: 'no fixture directories found below fixtures/ (pass directories to check others)', ok }
+  return { output: results.map((result) => ('refused' in result ? formatRefused(result) : formatStatus(result))).join('\n\n'), ok }
+}
+
+/** A fixture that could not be loaded: nothing in it is decided until the defect is fixed. */
+export interface RefusedFixture {
+  readonly dir: string
+  readonly refused: SerializedRubricError
+}
+
+function formatRefused(result: RefusedFixture): string {
+  return [`${result.dir}: the fixture is refused, so none of its cases is decided`, ...result.refused.message.split('\n').map((line) => `  ${line}`)].join('\n')
 }
 
 export function formatStatus(status: FixtureStatus): string {

@@ -156,12 +156,14 @@ describe('vitest-rubric status', () => {
     expect(findings(status, 'never-terminates')[0]).toMatch(/spec_sha256 .*; annotations\.json › reviews\[\d+\] › spec_sha256 /)
   })
 
-  test('a fixture that cannot be loaded fails the command with its error', async () => {
+  test('a fixture that cannot be loaded is reported with its error, after the others, exit 1', async () => {
     const fixture = await copyFixture()
     await writeFile(join(fixture.dir, 'cases.json'), '{"name": ')
-    const { code, stderr } = await runCli(['status', '.'], fixture.dir)
+    const { code, stdout, stderr } = await runCli(['status', join(ROOT, 'fixtures/docuctl-rollback'), '.'], fixture.dir)
     expect(code).toBe(1)
-    expect(stderr).toContain('cases.json')
+    expect(stderr).toBe('')
+    expect(stdout).toContain('status: every review is bound to the files as they are')
+    expect(stdout).toContain('.: the fixture is refused, so none of its cases is decided\n  cases.json: the file is not valid JSON (line 1, column 10).')
   })
 
   test('status --help', async () => {
