@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import type { Reporter, TestModule } from 'vitest/node'
 import { startVitest } from 'vitest/node'
+import { bindCommand } from '../../src/cli/bind.js'
 import { rubric } from '../../src/plugin/index.js'
 import { editableFixture } from '../helpers/fixture-copy.js'
 import { makeProject } from '../helpers/project.js'
@@ -67,6 +68,12 @@ test('watch mode reruns a fixture with fresh data when its files change, and fol
     rerun = await runs.next()
     expect(stateOf(rerun, 'fixtures/a/rubric.json', 'complete')).toBe('failed')
     expect(rerun.tests.find((item) => item.name === 'complete')?.meta?.status).toBe('refused')
+
+    // bind renames new files over cases.json and annotations.json: the rerun sees the revision.
+    await bindCommand({ dir: join(root, 'fixtures/a'), cases: 'all', dryRun: false, cwd: root })
+    rerun = await runs.next()
+    while (stateOf(rerun, 'fixtures/a/rubric.json', 'complete') !== 'passed') rerun = await runs.next()
+    expect(rerun.tests.find((item) => item.name === 'complete')?.meta?.status).toBe('accepted')
 
     // A fixture directory copied in is picked up.
     await cp(join(root, 'fixtures/a'), join(root, 'fixtures/b'), { recursive: true })
