@@ -1,6 +1,6 @@
 import type { BenchmarkFigures } from '../core/scored/benchmark.js'
 import type { RubricFigures, SplitFigures } from './figures.js'
-import { outcomeWords } from './words.js'
+import { NO_CASES, outcomeWords } from './words.js'
 
 /** The same figures as Markdown tables, for a CI job summary. */
 export function renderMarkdown(figures: RubricFigures): string {
@@ -16,6 +16,7 @@ export function renderMarkdown(figures: RubricFigures): string {
       lines.push(`| \`${fixture.fixture}\` | — | refused: ${escape(fixture.error.message.split('\n')[0] ?? '')} |||||||||`)
       continue
     }
+    if (fixture.splits.length === 0) lines.push(`| \`${fixture.fixture}\` | — | ${NO_CASES} |||||||||`)
     for (const row of fixture.splits) lines.push(tableRow(`\`${fixture.fixture}\``, row))
   }
   if (figures.fixtures.length > 1) for (const row of figures.total) lines.push(tableRow('**total**', row))

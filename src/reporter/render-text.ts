@@ -1,7 +1,7 @@
 import type { Colors } from './colors.js'
 import type { FixtureFigures, RubricFigures, SplitFigures } from './figures.js'
 import { renderBenchmark } from './render-benchmark.js'
-import { outcomeWords, type OutcomeWords } from './words.js'
+import { NO_CASES, outcomeWords, type OutcomeWords } from './words.js'
 
 /** The terminal block: per fixture and in total, execution and review coverage kept apart. */
 export function renderText(figures: RubricFigures, colors: Colors): string {
@@ -26,6 +26,7 @@ function renderFixture(fixture: FixtureFigures, colors: Colors): string[] {
   }
   const lines = [`  ${colors.bold(fixture.fixture)} ${colors.dim(`· ${fixture.name} (${fixture.kind})`)}`]
   const words = outcomeWords([fixture.kind])
+  if (fixture.splits.length === 0) lines.push(`    ${colors.yellow(NO_CASES)}`)
   for (const row of fixture.splits) lines.push(...renderSplit(row, words, colors))
   lines.push(...listed('pending', fixture.pendingCases.map((item) => `${item.id} [${item.split}]: ${item.reason}`)))
   lines.push(...listed('refused', fixture.refusedCases.map((item) => `${item.id} [${item.split}]: ${firstLine(item.message)}`)))

@@ -18,3 +18,6 @@ export function outcomeWords(kinds: readonly string[]): OutcomeWords {
   const distinct = [...new Set(kinds)]
   return distinct.length === 1 ? (WORDS[distinct[0]!] ?? MIXED) : MIXED
 }
+
+/** What a fixture without cases (just scaffolded) shows in place of its figures. */
+export const NO_CASES = 'no cases yet: nothing executed, nothing graded, no quality figure'

@@ -100,5 +100,6 @@ describe('vitest-rubric init', () => {
     const run = await runVitest({ root })
     expect(run.exitCode).toBe(0)
     expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them to cases.json'])
+    expect(run.stdout).toContain('  fixtures/lab · lab (criteria)\n    no cases yet: nothing executed, nothing graded, no quality figure\n')
   })
 })
