@@ -1,5 +1,4 @@
-import { isDeepStrictEqual } from 'node:util'
-import { findNodeAtLocation, parseTree, type ParseError } from 'jsonc-parser'
+import { visit } from 'jsonc-parser'
 import { RevisionError } from './errors.js'
 import type { PathSegment } from './json-path.js'
 
@@ -13,46 +12,79 @@ export interface StringEdit {
 /**
  * Rewrites string values of a JSON text in place: only the characters of each value change, so
  * indentation, key order, line endings and the final newline stay as they were and a diff shows
- * exactly the edited lines. The result is checked to parse to the document with the edits applied,
- * so a text the edit cannot be placed in (a duplicated key, say) is refused, never half-edited.
+ * exactly the edited lines. Values are found by their path in one pass over the text; a value that
+ * is not where the edit expects it, or a key that occurs twice (where `JSON.parse` would keep the
+ * last copy), is refused, never half-edited, and the result is checked to hold the new values.
  */
 export function editJsonStrings(text: string, file: string, edits: readonly StringEdit[]): string {
-  const errors: ParseError[] = []
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false })
+  const keyOf = (path: readonly PathSegment[]) => JSON.stringify(path)
+  const wanted = new Map(edits.map((edit) => [keyOf(edit.path), edit]))
+  const olds = new Set(edits.map((edit) => edit.from))
+  const found = new Map<string, { offset: number; length: number; count: number }>()
+  let malformed = false
+  // One pass over the text, no tree: only strings equal to a value being replaced are placed.
+  visit(
+    text,
+    {
+      onLiteralValue(value: unknown, offset, length, _line, _column, pathSupplier) {
+        if (typeof value !== 'string' || !olds.has(value)) return
+        const key = keyOf(pathSupplier())
+        if (wanted.get(key)?.from !== value) return
+        const earlier = found.get(key)
+        found.set(key, { offset, length, count: (earlier?.count ?? 0) + 1 })
+      },
+      onError() {
+        malformed = true
+      },
+    },
+    { disallowComments: true, allowTrailingComma: false },
+  )
   const placed = edits.map((edit) => {
-    const node = tree === undefined || errors.length > 0 ? undefined : findNodeAtLocation(tree, [...edit.path])
-    if (node === undefined || node.type !== 'string' || node.value !== edit.from) {
+    const at = found.get(keyOf(edit.path))
+    if (malformed || at === undefined || at.count > 1) {
       throw new RevisionError({
         code: 'EDIT_NOT_LOCATED',
         file,
         path: edit.path,
-        summary: 'the value to replace was not found where the document has it; nothing was changed.',
+        summary:
+          at !== undefined && at.count > 1
+            ? 'the key occurs more than once in its object, so which copy to change would be a guess; nothing was changed.'
+            : 'the value to replace was not found where the document has it; nothing was changed.',
         expected: JSON.stringify(edit.from),
-        found: node === undefined ? 'nothing at that place in the text' : JSON.stringify(node.value),
         hint: 'make sure every key occurs once per object, then run the command again.',
       })
     }
-    return { offset: node.offset, length: node.length, text: JSON.stringify(edit.to) }
+    return { offset: at.offset, length: at.length, text: JSON.stringify(edit.to) }
   })
-  placed.sort((a, b) => b.offset - a.offset)
-  let result = text
-  for (const edit of placed) result = result.slice(0, edit.offset) + edit.text + result.slice(edit.offset + edit.length)
+  placed.sort((a, b) => a.offset - b.offset)
+  const parts: string[] = []
+  let from = 0
+  for (const edit of placed) {
+    parts.push(text.slice(from, edit.offset), edit.text)
+    from = edit.offset + edit.length
+  }
+  parts.push(text.slice(from))
+  const result = parts.join('')
 
-  const expected = JSON.parse(text) as unknown
-  for (const edit of edits) setAt(expected, edit.path, edit.to)
-  if (!isDeepStrictEqual(JSON.parse(result), expected)) {
-    throw new RevisionError({
-      code: 'EDIT_NOT_LOCATED',
-      file,
-      summary: 'the edited text would not hold the intended document; nothing was changed.',
-      hint: 'make sure every key occurs once per object, then run the command again.',
-    })
+  // Only located string tokens were replaced; check that each edited place now parses to its new value.
+  const document = JSON.parse(result) as unknown
+  for (const edit of edits) {
+    if (valueAt(document, edit.path) !== edit.to) {
+      throw new RevisionError({
+        code: 'EDIT_NOT_LOCATED',
+        file,
+        path: edit.path,
+        summary: 'the edited text would not hold the intended value there; nothing was changed.',
+        expected: JSON.stringify(edit.to),
+        hint: 'make sure every key occurs once per object, then run the command again.',
+      })
+    }
   }
   return result
 }
 
-function setAt(document: unknown, path: readonly PathSegment[], value: unknown): void {
-  let target = document as Record<string | number, unknown>
-  for (const segment of path.slice(0, -1)) target = target[segment] as Record<string | number, unknown>
-  target[path.at(-1)!] = value
+function valueAt(document: unknown, path: readonly PathSegment[]): unknown {
+  let value = document
+  for (const segment of path) value = typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[segment] : undefined
+  return value
 }

@@ -12,6 +12,13 @@ describe('editJsonStrings', () => {
     expect(edited).toBe('{\r\n\t"b": {"sha": "new", "keep": [1, 2.50, "x"]},\r\n\t"a": "newer"\r\n}')
   })
 
+  test('places many edits in one pass, in any order', () => {
+    const values = Array.from({ length: 500 }, (_, index) => ({ id: index, sha: `old-${index}` }))
+    const text = `${JSON.stringify(values, null, 2)}\n`
+    const edits = values.map((value, index) => ({ path: [index, 'sha'], from: value.sha, to: `new-${index}` })).reverse()
+    expect(editJsonStrings(text, 'f.json', edits)).toBe(text.replace(/"old-(\d+)"/g, '"new-$1"'))
+  })
+
   test('finds values inside arrays and escapes the new text', () => {
     const edited = editJsonStrings('[{"h": "a"}, {"h": "b"}]\n', 'f.json', [{ path: [1, 'h'], from: 'b', to: 'say "hi"' }])
     expect(edited).toBe('[{"h": "a"}, {"h": "say \\"hi\\""}]\n')
@@ -21,13 +28,21 @@ describe('editJsonStrings', () => {
     expect(() => editJsonStrings('{"h": "changed"}', 'annotations.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrowErrorMatchingInlineSnapshot(`
       [RevisionError: annotations.json › h: the value to replace was not found where the document has it; nothing was changed.
         expected: "old"
-        found:    "changed"
         fix:      make sure every key occurs once per object, then run the command again.]
     `)
   })
 
   test('refuses a duplicated key rather than editing the copy JSON.parse ignores', () => {
     const text = '{"h": "old", "h": "old"}'
-    expect(() => editJsonStrings(text, 'cases.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrow(RevisionError)
+    expect(() => editJsonStrings(text, 'cases.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrow(
+      new RevisionError({
+        code: 'EDIT_NOT_LOCATED',
+        file: 'cases.json',
+        path: ['h'],
+        summary: 'the key occurs more than once in its object, so which copy to change would be a guess; nothing was changed.',
+        expected: '"old"',
+        hint: 'make sure every key occurs once per object, then run the command again.',
+      }),
+    )
   })
 })

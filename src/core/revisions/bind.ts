@@ -63,22 +63,22 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
     return file
   }
   const fixture = await loadFixtureReading(dir, { cwd: options.cwd }, reader)
-  const decisions = evaluateFixture(fixture).decisions
   const files = fileNames(fixture)
   const selected = selectCases(fixture, options.cases)
 
   const edits = { cases: [] as StringEdit[], annotations: [] as StringEdit[] }
   const changesById = new Map<string, HashChange[]>()
   const skipped: string[] = []
+  const indexById = new Map(fixture.cases.map((entry, index) => [entry.id, index]))
   for (const id of selected) {
-    const index = fixture.cases.findIndex((entry) => entry.id === id)
+    const index = indexById.get(id)!
     const revisions = revisionsOf(fixture, index)
     if (revisions === undefined) {
       throw new RevisionError({
         code: 'BIND_STILL_REFUSED',
         file: files.cases,
         caseId: id,
-        summary: `the case or its review is malformed, so it has no hashes to bind; nothing was written.\n${indent(decisions[index]!.status === 'refused' ? (decisions[index] as { error: { message: string } }).error.message : '')}`,
+        summary: `the case or its review is malformed, so it has no hashes to bind; nothing was written.\n${indent(refusalOf(fixture, id))}`,
         hint: 'fix what the message names, then bind again.',
       })
     }
@@ -129,7 +129,8 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
     ),
   )
   const bound = [...changesById.keys()]
-  const stillRefused = bound.flatMap((id) => refusalAfterBinding(after, id))
+  const afterById = new Map(after.decisions.map((decision) => [decision.id, decision]))
+  const stillRefused = bound.flatMap((id) => refusalAfterBinding(afterById.get(id)!))
   if (stillRefused.length > 0) {
     throw new RevisionError({
       code: 'BIND_STILL_REFUSED',
@@ -146,7 +147,7 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
 
   return {
     dir: fixture.displayDir,
-    cases: bound.map((id) => ({ id, changes: changesById.get(id)!, decision: decisionAfter(after, id) })),
+    cases: bound.map((id) => ({ id, changes: changesById.get(id)!, decision: decisionAfter(afterById.get(id)!) })),
     skipped,
     written: options.dryRun ? [] : writes.map((write) => write.display),
   }
@@ -193,17 +194,20 @@ function noReview(fixture: Fixture, revisions: CaseRevisions, annotations: strin
 }
 
 /** The refusal messages a bound case would still get: its own, or its baseline review's. */
-function refusalAfterBinding(evaluation: FixtureEvaluation, id: string): string[] {
-  const decision = evaluation.decisions.find((each) => each.id === id)!
+function refusalAfterBinding(decision: FixtureEvaluation['decisions'][number]): string[] {
   const messages: string[] = []
   if (decision.status === 'refused') messages.push(decision.error.message)
   if ('baseline' in decision && decision.baseline.status === 'refused') messages.push(decision.baseline.error.message)
   return messages
 }
 
-function decisionAfter(evaluation: FixtureEvaluation, id: string): string {
-  const decision = evaluation.decisions.find((each) => each.id === id)!
+function decisionAfter(decision: FixtureEvaluation['decisions'][number]): string {
   return decision.status === 'pending' ? `pending (${decision.reason})` : decision.status
+}
+
+/** Why a case is refused as the files stand: only asked for a case that cannot be bound. */
+function refusalOf(fixture: Fixture, id: string): string {
+  return refusalAfterBinding(evaluateFixture(fixture).decisions.find((decision) => decision.id === id)!).join('\n')
 }
 
 function fileWrite(path: string, display: string, original: RawFile, updated: RawFile): FileWrite {
