@@ -4,7 +4,7 @@ import { sha256Hex } from '../canonical-json.js'
 import { RevisionError } from '../errors.js'
 import { evaluateFixture, loadFixtureReading, type Fixture, type FixtureEvaluation } from '../fixture.js'
 import { editJsonStrings, type StringEdit } from '../json-edit.js'
-import { formatLocation } from '../json-path.js'
+import { formatLocation, type PathSegment } from '../json-path.js'
 import { decodeText, readFixtureFile, type RawFile } from '../read.js'
 import { criteriaCaseRevisions } from './criteria.js'
 import type { CaseRevisions } from './model.js'
@@ -64,15 +64,65 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
   }
   const fixture = await loadFixtureReading(dir, { cwd: options.cwd }, reader)
   const files = fileNames(fixture)
-  const selected = selectCases(fixture, options.cases)
+  const plan = planEdits(fixture, selectCases(fixture, options.cases), options.cases === 'all')
 
-  const edits = { cases: [] as StringEdit[], annotations: [] as StringEdit[] }
-  const changesById = new Map<string, HashChange[]>()
-  const skipped: string[] = []
+  // The edited texts, from exactly the bytes the fixture was loaded from.
+  const paths = { cases: join(fixture.dir, 'cases.json'), annotations: join(fixture.dir, 'annotations.json') }
+  const edited = (file: 'cases' | 'annotations') => {
+    const original = read.get(paths[file])!
+    const edits = plan.edits[file]
+    const bytes = edits.length === 0 ? original.bytes : encode(editJsonStrings(decodeText(original), files[file], edits))
+    return { original, updated: { ...original, bytes }, write: fileWrite(paths[file], files[file], original, bytes) }
+  }
+  const annotations = edited('annotations')
+  const cases = edited('cases')
+
+  // Decide the bound cases on the new contents before anything is written.
+  const after = evaluateFixture(
+    await loadFixtureReading(dir, { cwd: options.cwd }, async (path, display) =>
+      path === paths.cases ? cases.updated : path === paths.annotations ? annotations.updated : reader(path, display),
+    ),
+  )
+  const afterById = new Map(after.decisions.map((decision) => [decision.id, decision]))
+  const bound = [...plan.changes.keys()]
+  const stillRefused = bound.filter((id) => refusalAfterBinding(afterById.get(id)!).length > 0)
+  if (stillRefused.length > 0) {
+    const messages = stillRefused.flatMap((id) => refusalAfterBinding(afterById.get(id)!))
+    throw new RevisionError({
+      code: 'BIND_STILL_REFUSED',
+      file: files.annotations,
+      summary: `once bound, ${stillRefused.length === 1 ? 'a case would still be refused, so its judgements do' : `${stillRefused.length} cases would still be refused, so their judgements do`} not fit the current files; nothing was written.\n${messages.map(indent).join('\n')}`,
+      hint: 'revise the review as the message says (a rubric revision needs revised judgements, not only new hashes), then bind again.',
+    })
+  }
+
+  const writes = [annotations, cases].filter((file) => file.updated.bytes !== file.original.bytes).map((file) => file.write)
+  if (!options.dryRun) await writeFilesAtomically(writes, options.io ?? nodeWriteIo)
+  return {
+    dir: fixture.displayDir,
+    cases: bound.map((id) => ({ id, changes: plan.changes.get(id)!, decision: decisionAfter(afterById.get(id)!) })),
+    skipped: plan.skipped,
+    written: options.dryRun ? [] : writes.map((write) => write.display),
+  }
+}
+
+interface EditPlan {
+  readonly edits: { readonly cases: StringEdit[]; readonly annotations: StringEdit[] }
+  /** The hash changes of each case to bind, in the order of the selection. */
+  readonly changes: Map<string, HashChange[]>
+  readonly skipped: string[]
+}
+
+/**
+ * Every hash to replace: the reviews' bindings, the case's own, then the revision the case records
+ * of each review once bound. A case with no review is skipped under `--all` and refused by id.
+ */
+function planEdits(fixture: Fixture, selected: readonly string[], all: boolean): EditPlan {
+  const files = fileNames(fixture)
+  const plan: EditPlan = { edits: { cases: [], annotations: [] }, changes: new Map(), skipped: [] }
   const indexById = new Map(fixture.cases.map((entry, index) => [entry.id, index]))
   for (const id of selected) {
-    const index = indexById.get(id)!
-    const revisions = revisionsOf(fixture, index)
+    const revisions = revisionsOf(fixture, indexById.get(id)!)
     if (revisions === undefined) {
       throw new RevisionError({
         code: 'BIND_STILL_REFUSED',
@@ -84,73 +134,21 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
     }
     const reviewed = revisions.reviews.filter((review) => review.path !== null)
     if (reviewed.length === 0) {
-      if (options.cases === 'all') {
-        skipped.push(id)
-        continue
-      }
-      throw noReview(fixture, revisions, files.annotations)
+      if (!all) throw noReview(fixture, revisions, files.annotations)
+      plan.skipped.push(id)
+      continue
     }
     const changes: HashChange[] = []
-    const change = (file: 'cases' | 'annotations', edit: StringEdit) => {
-      edits[file].push(edit)
-      changes.push({ location: formatLocation(files[file], edit.path), from: edit.from, to: edit.to })
+    const change = (file: 'cases' | 'annotations', path: readonly PathSegment[], from: string, to: string) => {
+      if (from === to) return
+      plan.edits[file].push({ path, from, to })
+      changes.push({ location: formatLocation(files[file], path), from, to })
     }
-    for (const review of reviewed) {
-      for (const field of review.fields) {
-        if (field.recorded !== field.current) change(field.file, { path: field.path, from: field.recorded, to: field.current })
-      }
-    }
-    for (const field of revisions.fields) {
-      if (field.recorded !== field.current) change(field.file, { path: field.path, from: field.recorded, to: field.current })
-    }
-    for (const review of reviewed) {
-      const { path, recorded } = review.acknowledgement
-      if (recorded !== review.boundSha256) change('cases', { path, from: recorded, to: review.boundSha256 })
-    }
-    changesById.set(id, changes)
+    for (const field of [...reviewed.flatMap((review) => review.fields), ...revisions.fields]) change(field.file, field.path, field.recorded, field.current)
+    for (const review of reviewed) change('cases', review.acknowledgement.path, review.acknowledgement.recorded, review.boundSha256)
+    plan.changes.set(id, changes)
   }
-
-  const casesPath = join(fixture.dir, 'cases.json')
-  const annotationsPath = join(fixture.dir, 'annotations.json')
-  const original = { cases: read.get(casesPath)!, annotations: read.get(annotationsPath)! }
-  const text = decodeText
-  const updated = {
-    cases: edits.cases.length === 0 ? original.cases : { ...original.cases, bytes: encode(editJsonStrings(text(original.cases), files.cases, edits.cases)) },
-    annotations:
-      edits.annotations.length === 0
-        ? original.annotations
-        : { ...original.annotations, bytes: encode(editJsonStrings(text(original.annotations), files.annotations, edits.annotations)) },
-  }
-
-  // Decide the bound cases on the new contents before anything is written.
-  const after = evaluateFixture(
-    await loadFixtureReading(dir, { cwd: options.cwd }, async (path, display) =>
-      path === casesPath ? updated.cases : path === annotationsPath ? updated.annotations : reader(path, display),
-    ),
-  )
-  const bound = [...changesById.keys()]
-  const afterById = new Map(after.decisions.map((decision) => [decision.id, decision]))
-  const stillRefused = bound.flatMap((id) => refusalAfterBinding(afterById.get(id)!))
-  if (stillRefused.length > 0) {
-    throw new RevisionError({
-      code: 'BIND_STILL_REFUSED',
-      file: files.annotations,
-      summary: `once bound, ${stillRefused.length === 1 ? 'a case would still be refused' : `${stillRefused.length} cases would still be refused`}, so its judgements do not fit the current files; nothing was written.\n${stillRefused.map(indent).join('\n')}`,
-      hint: 'revise the review as the message says (a rubric revision needs revised judgements, not only new hashes), then bind again.',
-    })
-  }
-
-  const writes: FileWrite[] = []
-  if (edits.annotations.length > 0) writes.push(fileWrite(annotationsPath, files.annotations, original.annotations, updated.annotations))
-  if (edits.cases.length > 0) writes.push(fileWrite(casesPath, files.cases, original.cases, updated.cases))
-  if (!options.dryRun) await writeFilesAtomically(writes, options.io ?? nodeWriteIo)
-
-  return {
-    dir: fixture.displayDir,
-    cases: bound.map((id) => ({ id, changes: changesById.get(id)!, decision: decisionAfter(afterById.get(id)!) })),
-    skipped,
-    written: options.dryRun ? [] : writes.map((write) => write.display),
-  }
+  return plan
 }
 
 function fileNames(fixture: Fixture): { cases: string; annotations: string } {
@@ -210,8 +208,8 @@ function refusalOf(fixture: Fixture, id: string): string {
   return refusalAfterBinding(evaluateFixture(fixture).decisions.find((decision) => decision.id === id)!).join('\n')
 }
 
-function fileWrite(path: string, display: string, original: RawFile, updated: RawFile): FileWrite {
-  return { path, display, contents: updated.bytes, basedOn: sha256Hex(original.bytes) }
+function fileWrite(path: string, display: string, original: RawFile, bytes: Uint8Array): FileWrite {
+  return { path, display, contents: bytes, basedOn: sha256Hex(original.bytes) }
 }
 
 function encode(text: string): Uint8Array {
