@@ -1,0 +1,11 @@
+import { configDefaults, defineConfig } from 'vitest/config'
+
+// The tests Stryker runs against each mutant of src/core: the ones that import the sources in this
+// process. End-to-end tests run built files or child processes, which a mutant never reaches.
+export default defineConfig({
+  test: {
+    include: ['test/core/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/matchers/**/*.test.ts', 'test/plugin/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, 'test/cli/bin.test.ts'],
+    typecheck: { enabled: false },
+  },
+})
