@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { CanonicalJsonError } from './errors.js'
 import { formatPath, type PathSegment } from './json-path.js'
 
@@ -29,7 +29,7 @@ export function fingerprint(value: unknown): string {
 
 /** SHA-256 (lowercase hex) of raw bytes, or of a string encoded as UTF-8. */
 export function sha256Hex(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex')
+  return hash('sha256', content, 'hex')
 }
 
 /** The fingerprint of a missing review, `fingerprint(null)`. */

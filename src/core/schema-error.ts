@@ -15,6 +15,16 @@ export interface SchemaErrorContext<E extends RubricError> {
 }
 
 /**
+ * `schema.safeParse(value)`, keeping the input in the issues of a failure, since messages quote
+ * what was found. Keeping it costs on every call, so a value is parsed plainly first and again
+ * only when it fails: a fixture of valid cases pays nothing for it.
+ */
+export function safeParseReporting<T extends z.ZodType>(schema: T, value: unknown): ReturnType<T['safeParse']> {
+  const parsed = schema.safeParse(value)
+  return (parsed.success ? parsed : schema.safeParse(value, { reportInput: true })) as ReturnType<T['safeParse']>
+}
+
+/**
  * Turns zod's issues into one error that points at the first problem and names the others:
  * a failed validation is data with paths, not a crash.
  */

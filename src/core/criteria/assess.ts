@@ -1,9 +1,10 @@
 import { NULL_FINGERPRINT } from '../canonical-json.js'
 import { BindingError, preview } from '../errors.js'
 import { formatLocation, type PathSegment } from '../json-path.js'
-import { schemaError } from '../schema-error.js'
+import { safeParseReporting, schemaError } from '../schema-error.js'
 import type { CriteriaDecision } from './decision.js'
 import { fingerprintAt } from '../json-at.js'
+import { writeReview } from './canonical.js'
 import { judge, pending, type AnswerSite } from './judge.js'
 import type { BoundRubric } from './rubric.js'
 import { AnswerSchema, CaseSchema, type Rating, type Split } from './schemas.js'
@@ -44,7 +45,7 @@ export function assessAnswer(bound: BoundRubric, answer: Located, review: Locate
   const id = answerIdOf(review?.value) ?? 'answer'
   const split: Split = 'development'
   try {
-    const parsed = AnswerSchema.safeParse(answer.value, { reportInput: true })
+    const parsed = safeParseReporting(AnswerSchema, answer.value)
     if (!parsed.success) {
       throw schemaError(
         {
@@ -72,7 +73,7 @@ function refuse(error: unknown, id: string, split: Split): CriteriaDecision {
 
 function decide(bound: BoundRubric, testCase: Located, review: Located | null, id: string): CriteriaDecision {
   const { files } = bound
-  const parsedCase = CaseSchema.safeParse(testCase.value, { reportInput: true })
+  const parsedCase = safeParseReporting(CaseSchema, testCase.value)
   if (!parsedCase.success) {
     throw schemaError(
       {
@@ -137,14 +138,14 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
     value: testCase.value === null ? null : answerOf(testCase.value),
     text: theCase.input.answer.text,
     path: at('input', 'answer'),
-    reviewRevision: formatLocation(files.cases, at('expected', 'review_sha256')),
+    reviewRevision: () => formatLocation(files.cases, at('expected', 'review_sha256')),
   }
   return judge(bound, answer, review, id, split)
 }
 
 function checkReviewRevision(bound: BoundRubric, testCase: Located, review: Located | null, id: string, recorded: string): void {
   const { files } = bound
-  const now = review === null ? NULL_FINGERPRINT : fingerprintAt(review.value, { file: files.annotations, path: review.path, caseId: id })
+  const now = review === null ? NULL_FINGERPRINT : fingerprintAt(review.value, { file: files.annotations, path: review.path, caseId: id }, writeReview)
   if (recorded === now) return
   const base = {
     code: 'REVIEW_EDIT_UNACKNOWLEDGED' as const,

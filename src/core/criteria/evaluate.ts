@@ -4,6 +4,7 @@ import { countCoverage, type Coverage } from '../coverage.js'
 import { BindingError, CanonicalJsonError } from '../errors.js'
 import { canonicalJsonAt } from '../json-at.js'
 import { assessCase } from './assess.js'
+import { writeCase } from './canonical.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaFixture } from './load.js'
 import type { FixtureIdentities } from './record.js'
@@ -30,7 +31,7 @@ export function evaluateCriteriaFixture(fixture: CriteriaFixture): CriteriaEvalu
     let decision = assessCase(fixture.bound, entry, fixture.reviews.get(entry.id) ?? null)
     let text: string
     try {
-      text = canonicalJsonAt(entry.value, { file: fixture.bound.files.cases, path: entry.path, caseId: entry.id })
+      text = canonicalJsonAt(entry.value, { file: fixture.bound.files.cases, path: entry.path, caseId: entry.id }, writeCase)
     } catch (error) {
       if (!(error instanceof BindingError)) throw error
       full.broken = true

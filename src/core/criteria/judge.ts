@@ -1,7 +1,8 @@
 import { BindingError, preview } from '../errors.js'
 import { fingerprintAt } from '../json-at.js'
+import { writeAnswer } from './canonical.js'
 import { formatLocation, type PathSegment } from '../json-path.js'
-import { schemaError } from '../schema-error.js'
+import { safeParseReporting, schemaError } from '../schema-error.js'
 import type { Located } from './assess.js'
 import type { CriteriaDecision, JudgedCriterion, PendingDecision } from './decision.js'
 import type { BoundRubric } from './rubric.js'
@@ -13,14 +14,14 @@ export interface AnswerSite {
   readonly value: unknown
   readonly text: string
   readonly path: readonly PathSegment[]
-  /** Where the answer's case records the review revision; absent for an answer outside a case. */
-  readonly reviewRevision?: string
+  /** Where the answer's case records the review revision (computed for a message only); absent for an answer outside a case. */
+  readonly reviewRevision?: () => string
 }
 
 /** The review's format, its bindings, its excerpts, then the pending-first all-criteria rule. */
 export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, id: string, split: Split): CriteriaDecision {
   const { files } = bound
-  const parsedReview = ReviewSchema.safeParse(review.value, { reportInput: true })
+  const parsedReview = safeParseReporting(ReviewSchema, review.value)
   if (!parsedReview.success) {
     throw schemaError(
       {
@@ -36,19 +37,18 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
   }
   const theReview = parsedReview.data
   const reviewAt = (...path: PathSegment[]) => [...review.path, ...path]
-  const answerLocation = formatLocation(files.cases, answer.path)
   // An answer outside a case has no recorded review revision to acknowledge.
-  const acknowledge = (where = answer.reviewRevision) =>
-    answer.reviewRevision === undefined ? '' : ` and acknowledge the new review revision in ${where}`
+  const acknowledge = (where?: string) =>
+    answer.reviewRevision === undefined ? '' : ` and acknowledge the new review revision in ${where ?? answer.reviewRevision()}`
 
-  const answerSha256 = fingerprintAt(answer.value, { file: files.cases, path: answer.path, caseId: id })
+  const answerSha256 = fingerprintAt(answer.value, { file: files.cases, path: answer.path, caseId: id }, writeAnswer)
   if (theReview.answer_sha256 !== answerSha256) {
     throw new BindingError({
       code: 'REVIEW_ANSWER_STALE',
       file: files.annotations,
       path: reviewAt('answer_sha256'),
       caseId: id,
-      summary: `the review is bound to answer ${short(theReview.answer_sha256)}, but ${answerLocation} now fingerprints to ${short(answerSha256)}: the judgement describes another answer.`,
+      summary: `the review is bound to answer ${short(theReview.answer_sha256)}, but ${formatLocation(files.cases, answer.path)} now fingerprints to ${short(answerSha256)}: the judgement describes another answer.`,
       expected: `${answerSha256} (fingerprint of the answer now)`,
       found: theReview.answer_sha256,
       hint: `re-review the answer, then bind the review again (answer_sha256 ${answerSha256})${acknowledge()}.`,
@@ -79,7 +79,6 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
     })
   }
 
-  const known = [...bound.criteria.keys()]
   for (const [criterionId, judgement] of Object.entries(theReview.judgements)) {
     const criterion = bound.criteria.get(criterionId)
     if (criterion === undefined) {
@@ -89,7 +88,7 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
         path: reviewAt('judgements', criterionId),
         caseId: id,
         summary: `the review judges a criterion that ${files.rubric} does not define.`,
-        expected: `one of ${known.map((key) => JSON.stringify(key)).join(', ')}`,
+        expected: `one of ${[...bound.criteria.keys()].map((key) => JSON.stringify(key)).join(', ')}`,
         found: JSON.stringify(criterionId),
         hint: `rename the judgement to the criterion it judges or remove it; if the criteria changed, revise ${files.rubric} first.`,
       })

@@ -1,7 +1,7 @@
 import type { Split } from '../criteria/schemas.js'
 import { BindingError, type SerializedRubricError } from '../errors.js'
 import type { PathSegment } from '../json-path.js'
-import { schemaError } from '../schema-error.js'
+import { safeParseReporting, schemaError } from '../schema-error.js'
 import { fingerprintAt } from '../json-at.js'
 import { checkReviewBindings, checkReviewRevision, type CaseAt, type Located, type ScoredFileNames } from './bindings.js'
 import { summarizeCard, type ScoreCard } from './case-rule.js'
@@ -70,7 +70,7 @@ function decide(context: AssessContext, base: { id: string; split: Split; baseli
 
 function checkCase(context: AssessContext, testCase: Located, at: CaseAt): ScoredCase {
   const { files, rubric } = context
-  const parsed = ScoredCaseSchema.safeParse(testCase.value, { reportInput: true })
+  const parsed = safeParseReporting(ScoredCaseSchema, testCase.value)
   if (!parsed.success) {
     throw schemaError(
       {
@@ -153,13 +153,13 @@ function judgeOrThrow(context: AssessContext, theCase: ScoredCase, at: CaseAt, s
       issues,
     )
   if (system === 'debate') {
-    const parsed = DebateReviewSchema.safeParse(review.value, { reportInput: true })
+    const parsed = safeParseReporting(DebateReviewSchema, review.value)
     if (!parsed.success) throw invalid(parsed.error.issues)
     checkReviewBindings(files, at, system, parsed.data, review.path, targets)
     checkDebateProvenance(reviewAt, theCase, parsed.data)
     return { status: 'scored', card: scoreDebateCase({ spec: theCase.spec, output: theCase.outputs.debate, review: parsed.data }, rubric.rules) }
   }
-  const parsed = BaselineReviewSchema.safeParse(review.value, { reportInput: true })
+  const parsed = safeParseReporting(BaselineReviewSchema, review.value)
   if (!parsed.success) throw invalid(parsed.error.issues)
   checkReviewBindings(files, at, system, parsed.data, review.path, targets)
   checkBaselineProvenance(reviewAt, theCase, parsed.data)
