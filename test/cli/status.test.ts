@@ -85,6 +85,15 @@ describe('vitest-rubric status', () => {
     expect(findings(status, 'not-reviewed')).toEqual([expect.stringMatching(/^stale-rubric: cases\.json › cases\[7\] › expected › rubric_sha256 [0-9a-f]{12}… → [0-9a-f]{12}… \(no review yet: review the case under the current files, then bind it\)$/)])
   })
 
+  test('a new criterion named like an inherited property ("constructor") is named as not judged', async () => {
+    const fixture = await copyFixture()
+    await editRubric(fixture.dir, (rubric) => {
+      rubric.criteria.push({ id: 'constructor', rule: 'Names who runs the command.', reference_quote: 'Fictional docuctl 3 guide: staging rollback to r41' })
+    })
+    const { status } = await statusOf(fixture.dir)
+    expect(findings(status, 'complete')[0]).toMatch(/; criteria affected: constructor \(new: not judged\)$/)
+  })
+
   test('a reworded rule leaves no trace in the judgements: status says to re-read every criterion', async () => {
     const fixture = await copyFixture()
     await editRubric(fixture.dir, (rubric) => {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { fingerprint, sha256Hex } from '../../src/core/canonical-json.js'
 import { assessAnswer } from '../../src/core/criteria/assess.js'
 import { assessFixtureCase, getCase, getReview } from '../../src/core/criteria/access.js'
 import { bindRubricContents } from '../../src/core/criteria/rubric.js'
@@ -115,5 +116,41 @@ describe('assessAnswer: an answer outside the fixture against a review', () => {
   test('an answer that is not { text, citation } is refused, not decided', () => {
     const decision = assessAnswer(bound, { value: { text: 'Run it.' }, path: [] }, review('complete'))
     expect(decision).toMatchObject({ status: 'refused', error: { code: 'CASE_INVALID', path: 'citation' } })
+  })
+})
+
+describe('criterion ids that name a property every object inherits', () => {
+  const source = 'Use the staging command.\nCheck service health.\n'
+  const rubric = JSON.stringify({
+    id: 'inherited-names',
+    version: 1,
+    task: 'Explain the rollback.',
+    acceptance: 'Every criterion must meet.',
+    ratings: ['meets', 'does_not_meet', 'uncertain'],
+    criteria: [
+      { id: 'command', rule: 'Give the command.', reference_quote: 'Use the staging command.' },
+      { id: 'constructor', rule: 'Say how to check.', reference_quote: 'Check service health.' },
+    ],
+  })
+  const bound = bindRubricContents(rubric, source)
+  const answer = { text: 'Use the staging command.', citation: 'guide' }
+  const reviewOf = (judgements: Record<string, unknown>) => ({
+    answer_id: 'answer',
+    answer_sha256: fingerprint(answer),
+    source_sha256: sha256Hex(source),
+    rubric_sha256: sha256Hex(rubric),
+    judgements,
+  })
+  const meets = { rating: 'meets', reason: 'Given.', reference_quote: 'Use the staging command.', answer_span: '' }
+
+  test('a criterion named "constructor" that the review does not judge keeps the answer pending, never accepted', () => {
+    const decision = assessAnswer(bound, { value: answer, path: [] }, { value: reviewOf({ command: meets }), path: [] })
+    expect(decision).toMatchObject({ status: 'pending', reason: 'missing criterion constructor', ratings: { command: 'meets' } })
+  })
+
+  test('judged, it counts like any other criterion', () => {
+    const fails = { rating: 'does_not_meet', reason: 'No check.', reference_quote: 'Check service health.', answer_span: '' }
+    const decision = assessAnswer(bound, { value: answer, path: [] }, { value: reviewOf({ command: meets, constructor: fails }), path: [] })
+    expect(decision).toMatchObject({ status: 'rejected', reason: 'constructor' })
   })
 })

@@ -124,7 +124,9 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
   const uncertain: JudgedCriterion[] = []
   const failed: JudgedCriterion[] = []
   for (const [criterionId, criterion] of bound.criteria) {
-    const judgement = theReview.judgements[criterionId]
+    // The review's own keys only: a criterion named like an inherited property ("constructor",
+    // "toString") that the review does not judge is missing, not judged by Object.prototype.
+    const judgement = Object.hasOwn(theReview.judgements, criterionId) ? theReview.judgements[criterionId] : undefined
     if (judgement === undefined) {
       missing.push(criterionId)
       continue

@@ -75,7 +75,7 @@ export function criteriaChange(fixture: CriteriaFixture, review: unknown): Crite
   const judgements = parsed.data.judgements
   const criteria = fixture.bound.criteria
   return {
-    unjudged: [...criteria.keys()].filter((id) => judgements[id] === undefined),
+    unjudged: [...criteria.keys()].filter((id) => !Object.hasOwn(judgements, id)),
     removed: Object.keys(judgements).filter((id) => !criteria.has(id)),
     requoted: Object.entries(judgements)
       .filter(([id, judgement]) => criteria.has(id) && criteria.get(id)!.reference_quote !== judgement.reference_quote)
