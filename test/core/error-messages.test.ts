@@ -42,8 +42,10 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
     const copy = await copyFixture()
     await writeFile(join(copy.dir, 'source.txt'), Buffer.from([0x66, 0xff, 0xfe, 0x0a]))
     await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [FixtureError: source.txt: the file is not valid UTF-8 text.
-        fix:      save the file as UTF-8.]
+      [FixtureError: source.txt: the file is not valid UTF-8 text (line 1, column 2).
+        expected: UTF-8 text
+        found:    the byte 0xFF at byte offset 1
+        fix:      save the file as UTF-8: it was saved in another encoding (Windows-1252, Latin-1 or UTF-16, say), so re-encode it and check the characters there.]
     `)
   })
 
@@ -126,9 +128,10 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
     const copy = await copyFixture()
     await rm(join(copy.dir, 'rubric.json'))
     await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [FixtureError: .: the directory holds no fixture.
+      [FixtureError: .: the directory holds fixture files but no rubric: neither rubric.json nor evaluation_rubric.json is a file there.
         expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json
-        fix:      point at a fixture directory, or add the files of a fixture (see the README).]
+        found:    source.txt, cases.json, annotations.json
+        fix:      restore the rubric file (from version control, if it was deleted or renamed): the rubric is what makes the directory a fixture.]
     `)
   })
 })
