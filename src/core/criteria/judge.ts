@@ -80,7 +80,8 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
   }
 
   const known = [...bound.criteria.keys()]
-  for (const [criterionId, judgement] of Object.entries(theReview.judgements)) {
+  // The keys as written: zod leaves a "__proto__" key out of what it returns, and it must be refused like any unknown id.
+  for (const criterionId of Object.keys((review.value as { judgements: object }).judgements)) {
     const criterion = bound.criteria.get(criterionId)
     if (criterion === undefined) {
       throw new BindingError({
@@ -94,6 +95,7 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
         hint: `rename the judgement to the criterion it judges or remove it; if the criteria changed, revise ${files.rubric} first.`,
       })
     }
+    const judgement = theReview.judgements[criterionId]!
     if (judgement.reference_quote !== criterion.reference_quote) {
       throw new BindingError({
         code: 'QUOTE_MISMATCH',
@@ -125,7 +127,8 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
   const uncertain: JudgedCriterion[] = []
   const failed: JudgedCriterion[] = []
   for (const [criterionId, criterion] of bound.criteria) {
-    const judgement = theReview.judgements[criterionId]
+    // Own keys only: a criterion named "constructor" or "toString" must not find Object.prototype's.
+    const judgement = Object.hasOwn(theReview.judgements, criterionId) ? theReview.judgements[criterionId] : undefined
     if (judgement === undefined) {
       missing.push(criterionId)
       continue

@@ -72,6 +72,17 @@ export function bindRubric(rubricFile: RawFile, sourceFile: RawFile, files: Fixt
   const rubric = parsed.data
   const criteria = new Map<string, Criterion>()
   rubric.criteria.forEach((criterion, index) => {
+    if (criterion.id === '__proto__') {
+      throw new FixtureError({
+        code: 'RUBRIC_INVALID',
+        file: files.rubric,
+        path: ['criteria', index, 'id'],
+        summary: 'the criterion id "__proto__" cannot key a judgement: JSON tools (zod among them) drop that key from the objects they read, so a review could never judge it.',
+        expected: 'any other non-empty string',
+        found: '"__proto__"',
+        hint: 'rename the criterion, and its judgements in annotations.json.',
+      })
+    }
     const earlier = rubric.criteria.findIndex((other) => other.id === criterion.id)
     if (earlier !== index) {
       throw new FixtureError({

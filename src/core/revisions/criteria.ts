@@ -75,8 +75,9 @@ export function criteriaChange(fixture: CriteriaFixture, review: unknown): Crite
   const judgements = parsed.data.judgements
   const criteria = fixture.bound.criteria
   return {
-    unjudged: [...criteria.keys()].filter((id) => judgements[id] === undefined),
-    removed: Object.keys(judgements).filter((id) => !criteria.has(id)),
+    unjudged: [...criteria.keys()].filter((id) => !Object.hasOwn(judgements, id)),
+    // The keys as written: zod leaves "__proto__" out of what it returns.
+    removed: Object.keys((review as { judgements: object }).judgements).filter((id) => !criteria.has(id)),
     requoted: Object.entries(judgements)
       .filter(([id, judgement]) => criteria.has(id) && criteria.get(id)!.reference_quote !== judgement.reference_quote)
       .map(([id]) => id),

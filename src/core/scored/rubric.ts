@@ -81,7 +81,8 @@ export interface BoundEvaluationRubric {
  * read by an exact phrase so that a rephrased rule is refused rather than replaced by a default.
  */
 export function bindEvaluationRubric(file: RawFile): BoundEvaluationRubric {
-  const parsed = EvaluationRubricSchema.safeParse(parseJsonFile(file), { reportInput: true })
+  const document = parseJsonFile(file)
+  const parsed = EvaluationRubricSchema.safeParse(document, { reportInput: true })
   if (!parsed.success) {
     throw schemaError(
       {
@@ -95,7 +96,8 @@ export function bindEvaluationRubric(file: RawFile): BoundEvaluationRubric {
     )
   }
   const rubric = parsed.data
-  const names = Object.keys(rubric.scoring_dimensions)
+  // The names as written: zod leaves a "__proto__" key out of what it returns, and it must be refused like any unknown name.
+  const names = Object.keys((document as { scoring_dimensions: object }).scoring_dimensions)
   const dimensions = names.map((name) => {
     if (isDimensionName(name)) return name
     throw new FixtureError({
