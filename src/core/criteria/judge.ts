@@ -1,6 +1,7 @@
 import { BindingError, preview } from '../errors.js'
 import { fingerprintAt } from '../json-at.js'
 import { formatLocation, type PathSegment } from '../json-path.js'
+import { explainStaleBytes } from '../line-endings.js'
 import { schemaError } from '../schema-error.js'
 import type { Located } from './assess.js'
 import type { CriteriaDecision, JudgedCriterion, PendingDecision } from './decision.js'
@@ -55,28 +56,42 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
     })
   }
   if (theReview.source_sha256 !== bound.sourceSha256) {
-    throw new BindingError({
-      code: 'REVIEW_SOURCE_STALE',
-      file: files.annotations,
-      path: reviewAt('source_sha256'),
-      caseId: id,
-      summary: `the review was made against another revision of ${files.source}.`,
-      expected: `${bound.sourceSha256} (SHA-256 of ${files.source} now)`,
-      found: theReview.source_sha256,
-      hint: `re-review the answer against the changed source, then set source_sha256 to ${bound.sourceSha256}${acknowledge('the case')}.`,
-    })
+    throw new BindingError(
+      explainStaleBytes(
+        {
+          code: 'REVIEW_SOURCE_STALE',
+          file: files.annotations,
+          path: reviewAt('source_sha256'),
+          caseId: id,
+          summary: `the review was made against another revision of ${files.source}.`,
+          expected: `${bound.sourceSha256} (SHA-256 of ${files.source} now)`,
+          found: theReview.source_sha256,
+          hint: `re-review the answer against the changed source, then set source_sha256 to ${bound.sourceSha256}${acknowledge('the case')}.`,
+        },
+        files.source,
+        theReview.source_sha256,
+        bound.conversions?.source,
+      ),
+    )
   }
   if (theReview.rubric_sha256 !== bound.rubricSha256) {
-    throw new BindingError({
-      code: 'REVIEW_RUBRIC_STALE',
-      file: files.annotations,
-      path: reviewAt('rubric_sha256'),
-      caseId: id,
-      summary: `the review judged another revision of ${files.rubric}'s criteria.`,
-      expected: `${bound.rubricSha256} (SHA-256 of ${files.rubric} now)`,
-      found: theReview.rubric_sha256,
-      hint: `re-review the answer under the changed criteria, then set rubric_sha256 to ${bound.rubricSha256}${acknowledge('the case')}.`,
-    })
+    throw new BindingError(
+      explainStaleBytes(
+        {
+          code: 'REVIEW_RUBRIC_STALE',
+          file: files.annotations,
+          path: reviewAt('rubric_sha256'),
+          caseId: id,
+          summary: `the review judged another revision of ${files.rubric}'s criteria.`,
+          expected: `${bound.rubricSha256} (SHA-256 of ${files.rubric} now)`,
+          found: theReview.rubric_sha256,
+          hint: `re-review the answer under the changed criteria, then set rubric_sha256 to ${bound.rubricSha256}${acknowledge('the case')}.`,
+        },
+        files.rubric,
+        theReview.rubric_sha256,
+        bound.conversions?.rubric,
+      ),
+    )
   }
 
   const known = [...bound.criteria.keys()]

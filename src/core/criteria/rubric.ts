@@ -1,5 +1,6 @@
 import { sha256Hex } from '../canonical-json.js'
 import { FixtureError, preview } from '../errors.js'
+import { convertedRevisions, type ConvertedRevisions } from '../line-endings.js'
 import { decodeText, parseJsonFile, type RawFile } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import { RubricSchema, type Criterion, type Rubric } from './schemas.js'
@@ -21,6 +22,8 @@ export interface BoundRubric {
   readonly rubricSha256: string
   readonly sourceSha256: string
   readonly files: FixtureFileNames
+  /** What each file would hash to with converted line endings, to explain a stale binding. */
+  readonly conversions?: { readonly rubric: ConvertedRevisions; readonly source: ConvertedRevisions }
 }
 
 /** The contents of a rubric or source file: its bytes as read from disk, or a string (taken as UTF-8). */
@@ -114,5 +117,6 @@ export function bindRubric(rubricFile: RawFile, sourceFile: RawFile, files: Fixt
     rubricSha256: sha256Hex(rubricFile.bytes),
     sourceSha256: sha256Hex(sourceFile.bytes),
     files,
+    conversions: { rubric: convertedRevisions(rubricFile.bytes), source: convertedRevisions(sourceFile.bytes) },
   }
 }

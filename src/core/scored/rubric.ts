@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { sha256Hex } from '../canonical-json.js'
 import { SchemaReferenceSchema } from '../criteria/schemas.js'
 import { FixtureError, preview } from '../errors.js'
+import { convertedRevisions, type ConvertedRevisions } from '../line-endings.js'
 import { parseJsonFile, type RawFile } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import { DIMENSION_NAMES, isDimensionName, type DimensionName } from './dimensions/index.js'
@@ -73,6 +74,8 @@ export interface BoundEvaluationRubric {
   readonly sha256: string
   /** The file as shown in messages. */
   readonly file: string
+  /** What the file would hash to with converted line endings, to explain a stale binding. */
+  readonly conversions?: ConvertedRevisions
 }
 
 /**
@@ -124,6 +127,7 @@ export function bindEvaluationRubric(file: RawFile): BoundEvaluationRubric {
     },
     sha256: sha256Hex(file.bytes),
     file: file.display,
+    conversions: convertedRevisions(file.bytes),
   }
 }
 
