@@ -61,8 +61,8 @@ Options:
   --json   print the status as JSON
 
 Exit codes: 0 when every review is bound to the files as they are (pending cases included);
-1 when a case is stale, unacknowledged or refused, or a fixture is refused: use it in CI or a
-pre-commit hook.`,
+1 when a case is stale, unacknowledged or refused, a fixture is refused, or there is no fixture
+to check: use it in CI or a pre-commit hook.`,
     options: { json: { type: 'boolean', default: false } },
     async run({ values, positionals }, io) {
       const { output, ok } = await statusCommand({ dirs: positionals, json: values.json === true, cwd: io.cwd })

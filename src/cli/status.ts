@@ -1,4 +1,4 @@
-import { discoverFixtures } from '../plugin/discover.js'
+import { scanFixtures } from '../plugin/discover.js'
 import { relative, resolve } from 'node:path'
 import { NULL_FINGERPRINT } from '../core/canonical-json.js'
 import { FixtureError, type SerializedRubricError } from '../core/errors.js'
@@ -33,10 +33,7 @@ const ACTIONS: Readonly<Record<CaseState, { title: string; action: (dir: string)
  * a case is stale, unacknowledged or refused, so the command can guard CI or a commit.
  */
 export async function statusCommand(options: StatusCommandOptions): Promise<{ output: string; ok: boolean }> {
-  const dirs =
-    options.dirs.length > 0
-      ? options.dirs
-      : (await discoverFixtures(options.cwd, ['fixtures/**'], [])).map((found) => relative(options.cwd, found.dir))
+  const dirs = options.dirs.length > 0 ? options.dirs : await fixtureDirs(options.cwd)
   const results: (FixtureStatus | RefusedFixture)[] = []
   // One line per directory, even when several marker files found it; a refused fixture does not hide the others.
   for (const dir of new Set(dirs)) {
@@ -49,8 +46,20 @@ export async function statusCommand(options: StatusCommandOptions): Promise<{ ou
   }
   const ok = results.every((result) => !('refused' in result) && !result.blocked)
   if (options.json) return { output: JSON.stringify(results, null, 2), ok }
-  if (results.length === 0) return { output: 'no fixture directories found below fixtures/ (pass directories to check others)', ok }
+  // Nothing checked is no evidence that everything is bound: a hook or CI step must not pass on it.
+  if (results.length === 0) {
+    return {
+      output: 'no fixture directory found below fixtures/, so nothing was checked: pass the fixture directories to check, or create one with `vitest-rubric init <dir>`',
+      ok: false,
+    }
+  }
   return { output: results.map((result) => ('refused' in result ? formatRefused(result) : formatStatus(result))).join('\n\n'), ok }
+}
+
+/** Every fixture below `fixtures/`, and every directory there that lost its rubric (it is refused, not skipped). */
+async function fixtureDirs(cwd: string): Promise<string[]> {
+  const scan = await scanFixtures(cwd, ['fixtures/**'], [])
+  return [...scan.fixtures.map((found) => found.dir), ...scan.incomplete].map((dir) => relative(cwd, dir))
 }
 
 /** A fixture that could not be loaded: nothing in it is decided until the defect is fixed. */

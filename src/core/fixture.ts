@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { join, relative, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { FixtureError } from './errors.js'
 import { readFixtureFile, type FixtureFileReader } from './read.js'
 import { evaluateCriteriaFixture, type CriteriaEvaluation } from './criteria/evaluate.js'
@@ -76,11 +76,14 @@ export async function loadFixtureReading(
   const absolute = resolve(cwd, dir)
   const display = relative(cwd, absolute) || '.'
   if (!(await isDirectory(absolute))) {
+    const isFileThere = await isFile(absolute)
     throw new FixtureError({
       code: 'FIXTURE_NOT_FOUND',
       file: display,
-      summary: 'no such fixture directory.',
-      hint: 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
+      summary: isFileThere ? 'the path is a file, not a fixture directory.' : 'no such fixture directory.',
+      hint: isFileThere
+        ? `pass the directory that holds the fixture's files (${relative(cwd, dirname(absolute)) || '.'}).`
+        : 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
     })
   }
   const kinds = await fixtureKindsIn(absolute)
@@ -109,17 +112,40 @@ export async function loadFixtureReading(
       return loadCriteriaFixture(absolute, display, read)
     case 'scored':
       return loadScoredFixture(absolute, display, read)
-    case undefined:
+    case undefined: {
+      const present = await fixtureFilesIn(absolute)
       throw new FixtureError({
         code: 'FIXTURE_KIND_UNKNOWN',
         file: display,
-        summary: 'the directory holds no fixture.',
+        summary:
+          present.length === 0
+            ? 'the directory holds no fixture.'
+            : `the directory holds fixture files but no rubric: neither ${Object.values(FIXTURE_KINDS)
+                .map(({ marker }) => marker)
+                .join(' nor ')} is a file there.`,
         expected: Object.values(FIXTURE_KINDS)
           .map(({ files }) => files.join(', '))
           .join('; or '),
-        hint: 'point at a fixture directory, or add the files of a fixture (see the README).',
+        found: present.length === 0 ? undefined : present.join(', '),
+        hint:
+          present.length === 0
+            ? 'point at a fixture directory, or add the files of a fixture (see the README).'
+            : 'restore the rubric file (from version control, if it was deleted or renamed): the rubric is what makes the directory a fixture.',
       })
+    }
   }
+}
+
+/** The names of fixture files a directory holds, each directory among them marked: what a message shows as found. */
+async function fixtureFilesIn(dir: string): Promise<string[]> {
+  const names = [...new Set(Object.values(FIXTURE_KINDS).flatMap(({ files }) => files))]
+  const found = await Promise.all(
+    names.map(async (name) => {
+      const stats = await stat(join(dir, name)).catch(() => undefined)
+      return stats === undefined ? undefined : stats.isDirectory() ? `${name} (a directory)` : name
+    }),
+  )
+  return found.filter((name) => name !== undefined)
 }
 
 /** The evaluation of each kind of fixture. */

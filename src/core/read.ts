@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer'
 import { readFile } from 'node:fs/promises'
 import { FixtureError, preview } from './errors.js'
+import { locateInvalidUtf8 } from './invalid-utf8.js'
 import { lineAndColumn, locateJsonSyntaxError } from './json-syntax.js'
 
 /** A fixture file's raw bytes, read once: hashes are taken from exactly these bytes. */
@@ -19,6 +20,16 @@ export async function readFixtureFile(path: string, display: string): Promise<Ra
     return { display, bytes: await readFile(path) }
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code
+    if (code === 'EISDIR') {
+      throw new FixtureError({
+        code: 'FILE_UNREADABLE',
+        file: display,
+        summary: 'the path is a directory, not a file.',
+        expected: 'a regular file',
+        found: 'a directory',
+        hint: 'put the file itself there: a fixture directory holds its files directly, not in subdirectories.',
+      })
+    }
     throw new FixtureError({
       code: 'FILE_UNREADABLE',
       file: display,
@@ -34,11 +45,14 @@ export async function readFixtureFile(path: string, display: string): Promise<Ra
 /** Decodes UTF-8 strictly: a byte sequence that is not UTF-8 is an error, never a U+FFFD. */
 export function decodeText(file: RawFile): string {
   if (!isUtf8(file.bytes)) {
+    const invalid = locateInvalidUtf8(file.bytes)
     throw new FixtureError({
       code: 'FILE_NOT_UTF8',
       file: file.display,
-      summary: 'the file is not valid UTF-8 text.',
-      hint: 'save the file as UTF-8.',
+      summary: `the file is not valid UTF-8 text${invalid === undefined ? '' : ` (line ${invalid.line}, column ${invalid.column})`}.`,
+      expected: 'UTF-8 text',
+      found: invalid?.found,
+      hint: 'save the file as UTF-8: it was saved in another encoding (Windows-1252, Latin-1 or UTF-16, say), so re-encode it and check the characters there.',
     })
   }
   return Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString('utf8')
@@ -52,7 +66,9 @@ export function parseJsonFile(file: RawFile): unknown {
       code: 'JSON_MALFORMED',
       file: file.display,
       summary: 'the file starts with a byte-order mark, which JSON does not allow.',
-      hint: 'save the file as UTF-8 without a BOM.',
+      expected: 'the JSON value from the first byte',
+      found: 'the bytes EF BB BF (a UTF-8 byte-order mark, invisible in most editors)',
+      hint: 'save the file as UTF-8 without a BOM (an editor setting: "UTF-8", not "UTF-8 with BOM"); the mark is part of the bytes, so it also changes the file\'s SHA-256.',
     })
   }
   try {

@@ -87,7 +87,8 @@ export async function readRecordedDecisions(path: string, display: string): Prom
       hint: 'check the file permissions.',
     })
   }
-  const parsed = RecordedDecisionsSchema.safeParse(parseJsonFile({ display, bytes }), { reportInput: true })
+  const document = parseJsonFile({ display, bytes })
+  const parsed = RecordedDecisionsSchema.safeParse(document, { reportInput: true })
   if (!parsed.success) {
     throw schemaError(
       {
@@ -100,7 +101,13 @@ export async function readRecordedDecisions(path: string, display: string): Prom
       parsed.error.issues,
     )
   }
-  return parsed.data as RecordedDecisions
+  // The document as written, now known to have the record format: zod leaves a case id "__proto__" out of what it returns.
+  return document as RecordedDecisions
+}
+
+/** The value under a key the record itself holds: a case id such as "constructor" never finds Object.prototype's. */
+export function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined
 }
 
 /** Writes a record as stable, diff-friendly JSON. */
@@ -121,13 +128,13 @@ export function describeRecordChanges(recorded: RecordedDecisions, current: Reco
     changes.push(`graded subset: ${short(recorded.identities.gradedSetSha256)} → ${short(current.identities.gradedSetSha256)}`)
   }
   for (const file of union(Object.keys(recorded.identities.files), Object.keys(current.identities.files))) {
-    const before = recorded.identities.files[file]
-    const after = current.identities.files[file]
+    const before = own(recorded.identities.files, file)
+    const after = own(current.identities.files, file)
     if (before !== after) changes.push(`${file}: ${short(before)} → ${short(after)}`)
   }
   for (const id of union(Object.keys(recorded.decisions), Object.keys(current.decisions))) {
-    const before = recorded.decisions[id]
-    const after = current.decisions[id]
+    const before = own(recorded.decisions, id)
+    const after = own(current.decisions, id)
     if (before === undefined) changes.push(`${id}: new case, ${describe(after)}`)
     else if (after === undefined) changes.push(`${id}: was ${describe(before)}, now gone`)
     else if (before.status !== after.status || before.reason !== after.reason) changes.push(`${id}: ${describe(before)} → ${describe(after)}`)
@@ -138,8 +145,8 @@ export function describeRecordChanges(recorded: RecordedDecisions, current: Reco
     }
   }
   for (const name of union(Object.keys(recorded.checks), Object.keys(current.checks))) {
-    const before = recorded.checks[name]
-    const after = current.checks[name]
+    const before = own(recorded.checks, name)
+    const after = own(current.checks, name)
     if (before !== after) changes.push(`check "${name}": ${passed(before)} → ${passed(after)}`)
   }
   return changes
@@ -156,8 +163,8 @@ function valueChanges(
 ): string[] {
   const changes: string[] = []
   for (const key of union(Object.keys(before ?? {}), Object.keys(after ?? {}))) {
-    const from = before?.[key]
-    const to = after?.[key]
+    const from = own(before, key)
+    const to = own(after, key)
     if (from !== to) changes.push(`${key} ${String(from ?? 'absent')} → ${String(to ?? 'absent')}`)
   }
   return changes

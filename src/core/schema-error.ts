@@ -64,7 +64,7 @@ function describeProblem(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       return issue.input === undefined ? 'a required value is missing.' : 'the value has the wrong type.'
     case 'invalid_value':
-      return 'the value is not one of those allowed.'
+      return issue.input === undefined ? 'a required value is missing.' : 'the value is not one of those allowed.'
     case 'invalid_format':
       return 'the value is not in the required format.'
     case 'too_small':
@@ -107,8 +107,13 @@ function describeExpected(issue: z.core.$ZodIssue): string {
 function describeFound(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => JSON.stringify(key)).join(', ')
   if (issue.input === undefined) return 'nothing (the key is missing)'
-  if (issue.code === 'invalid_type') return `${kindOf(issue.input)} ${preview(issue.input, 60)}`
+  if (issue.code === 'invalid_type') return describeValue(issue.input)
   return preview(issue.input)
+}
+
+/** A value as a message shows what was found: `the integer 5`, `an array [1,2]`, `null`. */
+export function describeValue(value: unknown): string {
+  return value === null ? 'null' : `${kindOf(value)} ${preview(value, 60)}`
 }
 
 function kindOf(value: unknown): string {

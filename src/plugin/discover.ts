@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { glob } from 'tinyglobby'
 import { FIXTURE_KINDS, type FixtureKind } from '../core/fixture.js'
@@ -36,15 +37,69 @@ export async function discoverFixtures(
   include: readonly string[],
   exclude: readonly string[],
 ): Promise<DiscoveredFixture[]> {
-  const files = await glob(markerGlobs(include), {
-    cwd: root,
-    absolute: true,
-    ignore: [...excludeGlobs(exclude), '**/node_modules/**', '**/.git/**'],
+  return [...(await scanFixtures(root, include, exclude)).fixtures]
+}
+
+/** What a scan of the fixture globs found on disk. */
+export interface FixtureScan {
+  /** The fixture directories, each once, sorted by path. */
+  readonly fixtures: readonly DiscoveredFixture[]
+  /**
+   * Marker files reached again through a symbolic link (a link to a fixture directory, or a link
+   * loop such as `fixtures/a/up -> ..`): the same fixture under another path, left out.
+   */
+  readonly aliases: readonly string[]
+  /** Directories that hold `cases.json` and `annotations.json` but no marker file: a fixture that lost its rubric. */
+  readonly incomplete: readonly string[]
+}
+
+/** Finds the fixture directories, the same directories reached through links, and directories that lost their rubric. */
+export async function scanFixtures(root: string, include: readonly string[], exclude: readonly string[]): Promise<FixtureScan> {
+  const files = await glob(
+    include.flatMap((dir) => [...markerGlobs([dir]), `${dir}/cases.json`, `${dir}/annotations.json`]),
+    { cwd: root, absolute: true, ignore: ignored(exclude) },
+  )
+  files.sort()
+  const found = files.flatMap((moduleId) => {
+    const kind = kindOfModule(moduleId)
+    return kind === undefined ? [] : [{ kind, dir: dirname(moduleId), moduleId }]
   })
-  return files
-    .sort()
-    .flatMap((moduleId) => {
-      const kind = kindOfModule(moduleId)
-      return kind === undefined ? [] : [{ kind, dir: dirname(moduleId), moduleId }]
-    })
+  const fixtures: DiscoveredFixture[] = []
+  const aliases: string[] = []
+  const realPaths = await Promise.all(found.map((fixture) => realpath(fixture.moduleId).catch(() => fixture.moduleId)))
+  const byRealPath = new Map<string, DiscoveredFixture[]>()
+  found.forEach((fixture, index) => {
+    const real = realPaths[index]!
+    byRealPath.set(real, [...(byRealPath.get(real) ?? []), fixture])
+  })
+  for (const [real, same] of byRealPath) {
+    // The path without links when the globs reach it, else the first in order.
+    const kept = same.find((fixture) => fixture.moduleId === real) ?? same[0]!
+    fixtures.push(kept)
+    aliases.push(...same.filter((fixture) => fixture !== kept).map((fixture) => fixture.moduleId))
+  }
+  fixtures.sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0))
+  const withMarker = new Set(found.map((fixture) => fixture.dir))
+  const named = (name: string) => new Set(files.filter((file) => basename(file) === name).map((file) => dirname(file)))
+  const annotated = named('annotations.json')
+  const incomplete = [...named('cases.json')].filter((dir) => annotated.has(dir) && !withMarker.has(dir))
+  return { fixtures, aliases, incomplete }
+}
+
+/** The include globs that match no fixture directory on their own (given what a scan of all of them found). */
+export async function unmatchedIncludes(root: string, include: readonly string[], exclude: readonly string[], scan: FixtureScan): Promise<string[]> {
+  if (include.length === 1) return scan.fixtures.length === 0 ? [...include] : []
+  const counts = await Promise.all(
+    include.map(async (dir) => (await glob(markerGlobs([dir]), { cwd: root, ignore: ignored(exclude) })).length),
+  )
+  return include.filter((_, index) => counts[index] === 0)
+}
+
+function ignored(exclude: readonly string[]): string[] {
+  return [...excludeGlobs(exclude), '**/node_modules/**', '**/.git/**']
+}
+
+/** A path as a glob that matches exactly that path. */
+export function literalGlob(path: string): string {
+  return path.replace(/[*?[\]{}()!+@]/g, (char) => `\\${char}`)
 }

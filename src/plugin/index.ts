@@ -1,11 +1,11 @@
-import { dirname, extname } from 'node:path'
+import { dirname, extname, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
 import type {} from 'vitest/config'
 import type { TestProject } from 'vitest/node'
 import { planWithContext, setRubricContext, type RubricContext } from './context.js'
-import { discoverFixtures, excludeGlobs, kindOfModule, markerGlobs } from './discover.js'
+import { excludeGlobs, kindOfModule, literalGlob, markerGlobs, scanFixtures, unmatchedIncludes } from './discover.js'
 import { fixtureModuleCode } from './module-code.js'
 import { resolveOptions, type RubricPluginOptions } from './options.js'
 import { fixtureWatchTrigger } from './watch.js'
@@ -53,13 +53,29 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       current.config.exclude.push(...excludeGlobs(resolved.exclude))
       if (resolved.matchers) current.config.setupFiles.push(MATCHERS_SETUP)
 
-      const found = await discoverFixtures(current.config.root, resolved.include, resolved.exclude)
-      if (found.length === 0) {
-        vitest.logger.warn(
-          `vitest-rubric: no fixture directory matches ${resolved.include.map((glob) => JSON.stringify(glob)).join(', ')} ` +
-            `under ${current.config.root} (a fixture directory holds rubric.json, or evaluation_rubric.json). ` +
-            'Set the include option of rubric() to where your fixtures are.',
-        )
+      const { root } = current.config
+      const scan = await scanFixtures(root, resolved.include, resolved.exclude)
+      // A fixture reached again through a link would run twice under two names.
+      current.config.exclude.push(...scan.aliases.map((moduleId) => literalGlob(relative(root, moduleId))))
+      const problems = [
+        ...(await unmatchedIncludes(root, resolved.include, resolved.exclude, scan)).map(
+          (glob) =>
+            `vitest-rubric: the include glob ${JSON.stringify(glob)} matches no fixture directory under ${root} ` +
+            '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set the include option of rubric() to where your fixtures are.',
+        ),
+        ...scan.incomplete.map(
+          (dir) =>
+            `vitest-rubric: ${relative(root, dir)} holds cases.json and annotations.json but neither rubric.json nor evaluation_rubric.json, ` +
+            'so it is no fixture and none of its cases runs. Restore its rubric file (from version control, if it was deleted or renamed).',
+        ),
+      ]
+      if (problems.length > 0) {
+        // A run never goes green over fixtures it could not find; in watch mode they may still be added.
+        if (vitest.config.watch) vitest.logger.warn(problems.join('\n'))
+        else {
+          vitest.logger.error(problems.join('\n'))
+          process.exitCode = 1
+        }
       }
       if (resolved.reporter !== false && shouldAddReporter(vitest.config.reporters)) {
         vitest.config.reporters.push(new RubricReporter(resolved.reporter))

@@ -3,6 +3,7 @@ import { RubricError, type SerializedRubricError } from '../core/errors.js'
 import type { TestPlan } from '../core/plan.js'
 import {
   describeRecordChanges,
+  own,
   readRecordedDecisions,
   recordDecisions,
   sameRecord,
@@ -73,11 +74,11 @@ async function compareRecord(dir: string, plan: TestPlan, options: ModuleCodeOpt
 
 function differingParts(recorded: RecordedDecisions, current: RecordedDecisions): { recorded: unknown; current: unknown } {
   const ids = [...new Set([...Object.keys(recorded.decisions), ...Object.keys(current.decisions)])].filter(
-    (id) => JSON.stringify(recorded.decisions[id]) !== JSON.stringify(current.decisions[id]),
+    (id) => JSON.stringify(own(recorded.decisions, id)) !== JSON.stringify(own(current.decisions, id)),
   )
   const pick = (record: RecordedDecisions) => ({
     identities: record.identities,
-    decisions: Object.fromEntries(ids.map((id) => [id, record.decisions[id] ?? null])),
+    decisions: Object.fromEntries(ids.map((id) => [id, own(record.decisions, id) ?? null])),
     checks: record.checks,
   })
   return { recorded: pick(recorded), current: pick(current) }

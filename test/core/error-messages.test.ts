@@ -1,5 +1,3 @@
-import { rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { CriteriaDecision } from '../../src/core/criteria/decision.js'
 import { evaluateFixture } from '../../src/core/fixture.js'
@@ -18,35 +16,8 @@ async function refusal(dir: string, id: string): Promise<string> {
 }
 
 describe('fixture-level defects name the file, the JSON path, the expectation and the fix', () => {
-  test('malformed JSON gives the line and column', async () => {
-    const copy = await copyFixture()
-    await writeFile(join(copy.dir, 'cases.json'), '{\n  "name": "x",\n  "task": "y",\n  "cases": [}\n')
-    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [FixtureError: cases.json: the file is not valid JSON (line 4, column 13).
-        expected: a value
-        found:    "}\\n"
-        fix:      fix the JSON syntax there: a missing comma or quote, a trailing comma or a comment are the usual causes.]
-    `)
-  })
-
-  test('a missing file', async () => {
-    const copy = await copyFixture()
-    await rm(join(copy.dir, 'annotations.json'))
-    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [FixtureError: annotations.json: the file is missing.
-        fix:      add the file: a fixture directory needs all of its files (see the README for the format).]
-    `)
-  })
-
-  test('a file that is not UTF-8', async () => {
-    const copy = await copyFixture()
-    await writeFile(join(copy.dir, 'source.txt'), Buffer.from([0x66, 0xff, 0xfe, 0x0a]))
-    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [FixtureError: source.txt: the file is not valid UTF-8 text.
-        fix:      save the file as UTF-8.]
-    `)
-  })
-
+  // Malformed JSON, a file that is not UTF-8, a missing file and a directory without its rubric:
+  // test/core/bad-input.test.ts, with every other kind of bad input.
   test('a rubric with a wrong set of ratings', async () => {
     const copy = await copyFixture()
     const rubric = await copy.readJson<{ ratings: string[] }>('rubric.json')
@@ -122,15 +93,6 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
     `)
   })
 
-  test('a directory that holds no fixture', async () => {
-    const copy = await copyFixture()
-    await rm(join(copy.dir, 'rubric.json'))
-    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [FixtureError: .: the directory holds no fixture.
-        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json
-        fix:      point at a fixture directory, or add the files of a fixture (see the README).]
-    `)
-  })
 })
 
 describe('case refusals name the binding that broke and how to fix it', () => {

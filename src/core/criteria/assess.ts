@@ -5,6 +5,7 @@ import { safeParseReporting, schemaError } from '../schema-error.js'
 import type { CriteriaDecision } from './decision.js'
 import { fingerprintAt } from '../json-at.js'
 import { writeReview } from './canonical.js'
+import { explainStaleBytes } from '../line-endings.js'
 import { judge, pending, type AnswerSite } from './judge.js'
 import type { BoundRubric } from './rubric.js'
 import { AnswerSchema, CaseSchema, type Rating, type Split } from './schemas.js'
@@ -105,28 +106,42 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
   }
   const { expected } = theCase
   if (expected.source_sha256 !== bound.sourceSha256) {
-    throw new BindingError({
-      code: 'CASE_SOURCE_STALE',
-      file: files.cases,
-      path: at('expected', 'source_sha256'),
-      caseId: id,
-      summary: `the case was bound to another revision of ${files.source}.`,
-      expected: `${bound.sourceSha256} (SHA-256 of ${files.source} now)`,
-      found: expected.source_sha256,
-      hint: `review the answer against the changed source, then bind the case and its review to ${bound.sourceSha256}.`,
-    })
+    throw new BindingError(
+      explainStaleBytes(
+        {
+          code: 'CASE_SOURCE_STALE',
+          file: files.cases,
+          path: at('expected', 'source_sha256'),
+          caseId: id,
+          summary: `the case was bound to another revision of ${files.source}.`,
+          expected: `${bound.sourceSha256} (SHA-256 of ${files.source} now)`,
+          found: expected.source_sha256,
+          hint: `review the answer against the changed source, then bind the case and its review to ${bound.sourceSha256}.`,
+        },
+        files.source,
+        expected.source_sha256,
+        bound.conversions?.source,
+      ),
+    )
   }
   if (expected.rubric_sha256 !== bound.rubricSha256) {
-    throw new BindingError({
-      code: 'CASE_RUBRIC_STALE',
-      file: files.cases,
-      path: at('expected', 'rubric_sha256'),
-      caseId: id,
-      summary: `the case was bound to another revision of ${files.rubric}.`,
-      expected: `${bound.rubricSha256} (SHA-256 of ${files.rubric} now)`,
-      found: expected.rubric_sha256,
-      hint: `review the answer against the changed criteria, then bind the case and its review to ${bound.rubricSha256}.`,
-    })
+    throw new BindingError(
+      explainStaleBytes(
+        {
+          code: 'CASE_RUBRIC_STALE',
+          file: files.cases,
+          path: at('expected', 'rubric_sha256'),
+          caseId: id,
+          summary: `the case was bound to another revision of ${files.rubric}.`,
+          expected: `${bound.rubricSha256} (SHA-256 of ${files.rubric} now)`,
+          found: expected.rubric_sha256,
+          hint: `review the answer against the changed criteria, then bind the case and its review to ${bound.rubricSha256}.`,
+        },
+        files.rubric,
+        expected.rubric_sha256,
+        bound.conversions?.rubric,
+      ),
+    )
   }
   checkReviewRevision(bound, testCase, review, id, expected.review_sha256)
 

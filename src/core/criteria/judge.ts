@@ -2,6 +2,7 @@ import { BindingError, preview } from '../errors.js'
 import { fingerprintAt } from '../json-at.js'
 import { writeAnswer } from './canonical.js'
 import { formatLocation, type PathSegment } from '../json-path.js'
+import { explainStaleBytes } from '../line-endings.js'
 import { safeParseReporting, schemaError } from '../schema-error.js'
 import type { Located } from './assess.js'
 import type { CriteriaDecision, JudgedCriterion, PendingDecision } from './decision.js'
@@ -55,31 +56,46 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
     })
   }
   if (theReview.source_sha256 !== bound.sourceSha256) {
-    throw new BindingError({
-      code: 'REVIEW_SOURCE_STALE',
-      file: files.annotations,
-      path: reviewAt('source_sha256'),
-      caseId: id,
-      summary: `the review was made against another revision of ${files.source}.`,
-      expected: `${bound.sourceSha256} (SHA-256 of ${files.source} now)`,
-      found: theReview.source_sha256,
-      hint: `re-review the answer against the changed source, then set source_sha256 to ${bound.sourceSha256}${acknowledge('the case')}.`,
-    })
+    throw new BindingError(
+      explainStaleBytes(
+        {
+          code: 'REVIEW_SOURCE_STALE',
+          file: files.annotations,
+          path: reviewAt('source_sha256'),
+          caseId: id,
+          summary: `the review was made against another revision of ${files.source}.`,
+          expected: `${bound.sourceSha256} (SHA-256 of ${files.source} now)`,
+          found: theReview.source_sha256,
+          hint: `re-review the answer against the changed source, then set source_sha256 to ${bound.sourceSha256}${acknowledge('the case')}.`,
+        },
+        files.source,
+        theReview.source_sha256,
+        bound.conversions?.source,
+      ),
+    )
   }
   if (theReview.rubric_sha256 !== bound.rubricSha256) {
-    throw new BindingError({
-      code: 'REVIEW_RUBRIC_STALE',
-      file: files.annotations,
-      path: reviewAt('rubric_sha256'),
-      caseId: id,
-      summary: `the review judged another revision of ${files.rubric}'s criteria.`,
-      expected: `${bound.rubricSha256} (SHA-256 of ${files.rubric} now)`,
-      found: theReview.rubric_sha256,
-      hint: `re-review the answer under the changed criteria, then set rubric_sha256 to ${bound.rubricSha256}${acknowledge('the case')}.`,
-    })
+    throw new BindingError(
+      explainStaleBytes(
+        {
+          code: 'REVIEW_RUBRIC_STALE',
+          file: files.annotations,
+          path: reviewAt('rubric_sha256'),
+          caseId: id,
+          summary: `the review judged another revision of ${files.rubric}'s criteria.`,
+          expected: `${bound.rubricSha256} (SHA-256 of ${files.rubric} now)`,
+          found: theReview.rubric_sha256,
+          hint: `re-review the answer under the changed criteria, then set rubric_sha256 to ${bound.rubricSha256}${acknowledge('the case')}.`,
+        },
+        files.rubric,
+        theReview.rubric_sha256,
+        bound.conversions?.rubric,
+      ),
+    )
   }
 
-  for (const [criterionId, judgement] of Object.entries(theReview.judgements)) {
+  // The keys as written: zod leaves a "__proto__" key out of what it returns, and it must be refused like any unknown id.
+  for (const criterionId of Object.keys((review.value as { judgements: object }).judgements)) {
     const criterion = bound.criteria.get(criterionId)
     if (criterion === undefined) {
       throw new BindingError({
@@ -93,6 +109,7 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
         hint: `rename the judgement to the criterion it judges or remove it; if the criteria changed, revise ${files.rubric} first.`,
       })
     }
+    const judgement = theReview.judgements[criterionId]!
     if (judgement.reference_quote !== criterion.reference_quote) {
       throw new BindingError({
         code: 'QUOTE_MISMATCH',
@@ -124,8 +141,7 @@ export function judge(bound: BoundRubric, answer: AnswerSite, review: Located, i
   const uncertain: JudgedCriterion[] = []
   const failed: JudgedCriterion[] = []
   for (const [criterionId, criterion] of bound.criteria) {
-    // The review's own keys only: a criterion named like an inherited property ("constructor",
-    // "toString") that the review does not judge is missing, not judged by Object.prototype.
+    // Own keys only: a criterion named "constructor" or "toString" must not find Object.prototype's.
     const judgement = Object.hasOwn(theReview.judgements, criterionId) ? theReview.judgements[criterionId] : undefined
     if (judgement === undefined) {
       missing.push(criterionId)

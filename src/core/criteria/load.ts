@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { sha256Hex } from '../canonical-json.js'
 import { FixtureError, preview } from '../errors.js'
 import { parseJsonFile, readFixtureFile, type FixtureFileReader } from '../read.js'
-import { schemaError } from '../schema-error.js'
+import { describeValue, schemaError } from '../schema-error.js'
 import type { Located } from './assess.js'
 import { bindRubric, type BoundRubric, type FixtureFileNames } from './rubric.js'
 import { AnnotationsEnvelopeSchema, CasesEnvelopeSchema, type Split } from './schemas.js'
@@ -173,15 +173,16 @@ function readReviews(
 
 /** The non-empty string under `key` of an entry that must be an object. */
 function stringKey(value: unknown, key: string, file: string, path: (string | number)[]): string {
-  const found = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value)
+  const found = isObject && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined
   if (typeof found === 'string' && found !== '') return found
   throw new FixtureError({
     code: 'FILE_SCHEMA',
     file,
-    path: typeof value === 'object' && value !== null && !Array.isArray(value) ? [...path, key] : path,
-    summary: typeof value === 'object' && value !== null && !Array.isArray(value) ? `the entry has no ${key}.` : 'the entry is not an object.',
-    expected: typeof value === 'object' && value !== null && !Array.isArray(value) ? 'a non-empty string' : `an object with a non-empty string ${key}`,
-    found: found === undefined ? 'nothing (the key is missing)' : preview(found),
+    path: isObject ? [...path, key] : path,
+    summary: !isObject ? 'the entry is not an object.' : found === undefined ? `the entry has no ${key}.` : `the entry's ${key} is not a non-empty string.`,
+    expected: isObject ? 'a non-empty string' : `an object with a non-empty string ${key}`,
+    found: isObject && found === undefined ? 'nothing (the key is missing)' : describeValue(isObject ? found : value),
     hint: `give every entry a non-empty string ${key}: entries are matched by it.`,
   })
 }

@@ -1,5 +1,6 @@
 import { sha256Hex } from '../canonical-json.js'
 import { FixtureError, preview } from '../errors.js'
+import { convertedRevisions, type ConvertedRevisions } from '../line-endings.js'
 import { decodeText, parseJsonFile, type RawFile } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import { RubricSchema, type Criterion, type Rubric } from './schemas.js'
@@ -21,6 +22,8 @@ export interface BoundRubric {
   readonly rubricSha256: string
   readonly sourceSha256: string
   readonly files: FixtureFileNames
+  /** What each file would hash to with converted line endings, to explain a stale binding. */
+  readonly conversions?: { readonly rubric: ConvertedRevisions; readonly source: ConvertedRevisions }
 }
 
 /** The contents of a rubric or source file: its bytes as read from disk, or a string (taken as UTF-8). */
@@ -72,6 +75,17 @@ export function bindRubric(rubricFile: RawFile, sourceFile: RawFile, files: Fixt
   const rubric = parsed.data
   const criteria = new Map<string, Criterion>()
   rubric.criteria.forEach((criterion, index) => {
+    if (criterion.id === '__proto__') {
+      throw new FixtureError({
+        code: 'RUBRIC_INVALID',
+        file: files.rubric,
+        path: ['criteria', index, 'id'],
+        summary: 'the criterion id "__proto__" cannot key a judgement: JSON tools (zod among them) drop that key from the objects they read, so a review could never judge it.',
+        expected: 'any other non-empty string',
+        found: '"__proto__"',
+        hint: 'rename the criterion, and its judgements in annotations.json.',
+      })
+    }
     const earlier = rubric.criteria.findIndex((other) => other.id === criterion.id)
     if (earlier !== index) {
       throw new FixtureError({
@@ -103,5 +117,6 @@ export function bindRubric(rubricFile: RawFile, sourceFile: RawFile, files: Fixt
     rubricSha256: sha256Hex(rubricFile.bytes),
     sourceSha256: sha256Hex(sourceFile.bytes),
     files,
+    conversions: { rubric: convertedRevisions(rubricFile.bytes), source: convertedRevisions(sourceFile.bytes) },
   }
 }

@@ -76,7 +76,8 @@ export function criteriaChange(fixture: CriteriaFixture, review: unknown): Crite
   const criteria = fixture.bound.criteria
   return {
     unjudged: [...criteria.keys()].filter((id) => !Object.hasOwn(judgements, id)),
-    removed: Object.keys(judgements).filter((id) => !criteria.has(id)),
+    // The keys as written: zod leaves "__proto__" out of what it returns.
+    removed: Object.keys((review as { judgements: object }).judgements).filter((id) => !criteria.has(id)),
     requoted: Object.entries(judgements)
       .filter(([id, judgement]) => criteria.has(id) && criteria.get(id)!.reference_quote !== judgement.reference_quote)
       .map(([id]) => id),

@@ -3,6 +3,7 @@ import type { CriteriaDecision } from '../criteria/decision.js'
 import type { CriteriaFixture } from '../criteria/load.js'
 import { evaluateFixture, type Fixture } from '../fixture.js'
 import { formatLocation } from '../json-path.js'
+import { staleBytesNote, type ConvertedRevisions } from '../line-endings.js'
 import type { ScoredDecision } from '../scored/decision.js'
 import type { ScoredFixture } from '../scored/load.js'
 import { criteriaCaseRevisions, criteriaChange } from './criteria.js'
@@ -74,10 +75,15 @@ export function fixtureStatus(fixture: Fixture): FixtureStatus {
 
 function criteriaStatus(fixture: CriteriaFixture): CaseStatus[] {
   const decisions = evaluateFixture(fixture).decisions
+  const { files, conversions } = fixture.bound
+  const converted: FileConversions = {
+    source: { file: files.source, revisions: conversions?.source },
+    rubric: { file: files.rubric, revisions: conversions?.rubric },
+  }
   return fixture.cases.map((entry, index) => {
     const revisions = criteriaCaseRevisions(fixture, entry)
     const decision = decisions[index]!
-    const stale = revisions === undefined ? [] : staleFindings(revisions, fixture.bound.files.cases, fixture.bound.files.annotations)
+    const stale = revisions === undefined ? [] : staleFindings(revisions, files.cases, files.annotations, converted)
     const rubricFinding = stale.find((finding) => finding.state === 'stale-rubric')
     if (rubricFinding !== undefined) {
       const review = fixture.reviews.get(entry.id)
@@ -90,9 +96,10 @@ function criteriaStatus(fixture: CriteriaFixture): CaseStatus[] {
 
 function scoredStatus(fixture: ScoredFixture): CaseStatus[] {
   const decisions = evaluateFixture(fixture).decisions
+  const converted: FileConversions = { rubric: { file: fixture.fileNames.rubric, revisions: fixture.rubric.conversions } }
   return fixture.cases.map((entry, index) => {
     const revisions = scoredCaseRevisions(fixture, entry)
-    const stale = revisions === undefined ? [] : staleFindings(revisions, fixture.fileNames.cases, fixture.fileNames.annotations)
+    const stale = revisions === undefined ? [] : staleFindings(revisions, fixture.fileNames.cases, fixture.fileNames.annotations, converted)
     return { id: entry.id, findings: stale.length > 0 ? stale : scoredFindings(decisions[index]!) }
   })
 }
@@ -105,8 +112,14 @@ const STALE_STATE: Readonly<Record<Binding, CaseState>> = {
   rubric: 'stale-rubric',
 }
 
-/** One finding per stale binding (the case's and its reviews' together), then one per unacknowledged review. */
-function staleFindings(revisions: CaseRevisions, casesFile: string, annotationsFile: string): CaseFinding[] {
+/** The files bound by their bytes, with what their bytes would hash to once converted (line endings, BOM). */
+type FileConversions = Partial<Record<Binding, { readonly file: string; readonly revisions: ConvertedRevisions | undefined }>>
+
+/**
+ * One finding per stale binding (the case's and its reviews' together), then one per unacknowledged
+ * review. A file binding that may be stale through converted line endings says so.
+ */
+function staleFindings(revisions: CaseRevisions, casesFile: string, annotationsFile: string, converted: FileConversions): CaseFinding[] {
   const { stale, unacknowledged } = staleness(revisions)
   const file = (field: HashField) => (field.file === 'cases' ? casesFile : annotationsFile)
   const findings: CaseFinding[] = []
@@ -115,7 +128,13 @@ function staleFindings(revisions: CaseRevisions, casesFile: string, annotationsF
     if (fields.length === 0) continue
     const where = fields.map((field) => `${formatLocation(file(field), field.path)} ${short(field.recorded)} → ${short(field.current)}`)
     const unreviewed = revisions.reviews.every((review) => review.path === null)
-    findings.push({ state: STALE_STATE[binds], detail: `${where.join('; ')}${unreviewed ? ' (no review yet: review the case under the current files, then bind it)' : ''}` })
+    const bytes = converted[binds]
+    const notes = bytes === undefined ? [] : [...new Set(fields.map((field) => staleBytesNote(bytes.file, field.recorded, bytes.revisions)))]
+    const note = notes.filter((each) => each !== undefined).join('; ')
+    findings.push({
+      state: STALE_STATE[binds],
+      detail: `${where.join('; ')}${unreviewed ? ' (no review yet: review the case under the current files, then bind it)' : ''}${note === '' ? '' : ` (${note})`}`,
+    })
   }
   for (const review of unacknowledged) {
     const recorded = formatLocation(casesFile, review.acknowledgement.path)

@@ -3,6 +3,7 @@ import { BindingError, type SerializedRubricError } from '../errors.js'
 import type { PathSegment } from '../json-path.js'
 import { safeParseReporting, schemaError } from '../schema-error.js'
 import { fingerprintAt } from '../json-at.js'
+import { explainStaleBytes } from '../line-endings.js'
 import { checkReviewBindings, checkReviewRevision, type CaseAt, type Located, type ScoredFileNames } from './bindings.js'
 import { summarizeCard, type ScoreCard } from './case-rule.js'
 import type { BaselineOutcome, ScoredDecision } from './decision.js'
@@ -101,16 +102,23 @@ function checkCase(context: AssessContext, testCase: Located, at: CaseAt): Score
     }
   })
   if (theCase.expected.rubric_sha256 !== rubric.sha256) {
-    throw new BindingError({
-      code: 'CASE_RUBRIC_STALE',
-      file: files.cases,
-      path: [...testCase.path, 'expected', 'rubric_sha256'],
-      caseId: at.id,
-      summary: `the case was bound to another revision of ${files.rubric}; the rubric is fixed once execution begins.`,
-      expected: `${rubric.sha256} (SHA-256 of ${files.rubric} now)`,
-      found: theCase.expected.rubric_sha256,
-      hint: `restore the rubric the benchmark was run under; if it really changed, re-review every output under it and bind the case and its reviews to ${rubric.sha256}.`,
-    })
+    throw new BindingError(
+      explainStaleBytes(
+        {
+          code: 'CASE_RUBRIC_STALE',
+          file: files.cases,
+          path: [...testCase.path, 'expected', 'rubric_sha256'],
+          caseId: at.id,
+          summary: `the case was bound to another revision of ${files.rubric}; the rubric is fixed once execution begins.`,
+          expected: `${rubric.sha256} (SHA-256 of ${files.rubric} now)`,
+          found: theCase.expected.rubric_sha256,
+          hint: `restore the rubric the benchmark was run under; if it really changed, re-review every output under it and bind the case and its reviews to ${rubric.sha256}.`,
+        },
+        files.rubric,
+        theCase.expected.rubric_sha256,
+        rubric.conversions,
+      ),
+    )
   }
   return theCase
 }
@@ -134,6 +142,7 @@ function judgeOrThrow(context: AssessContext, theCase: ScoredCase, at: CaseAt, s
   const outputPath: PathSegment[] = [...at.path, 'outputs', system]
   const targets = {
     rubricSha256: rubric.sha256,
+    rubricConversions: rubric.conversions,
     specSha256: fingerprintAt(theCase.spec, { file: files.cases, path: specPath, caseId: at.id }),
     outputSha256: fingerprintAt(theCase.outputs[system], { file: files.cases, path: outputPath, caseId: at.id }),
     specPath,

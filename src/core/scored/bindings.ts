@@ -2,6 +2,7 @@ import { NULL_FINGERPRINT } from '../canonical-json.js'
 import { fingerprintAt } from '../json-at.js'
 import { BindingError } from '../errors.js'
 import { formatLocation, type PathSegment } from '../json-path.js'
+import { explainStaleBytes, type ConvertedRevisions } from '../line-endings.js'
 import type { System } from './schemas.js'
 
 /** How a scored fixture's files are named in messages. */
@@ -60,6 +61,8 @@ export function checkReviewRevision(files: ScoredFileNames, at: CaseAt, system: 
 /** What a review must be bound to: the rubric bytes, the case spec and the reviewed output. */
 export interface ReviewTargets {
   readonly rubricSha256: string
+  /** What the rubric file would hash to with converted line endings, to explain a stale binding. */
+  readonly rubricConversions?: ConvertedRevisions | undefined
   readonly specSha256: string
   readonly outputSha256: string
   /** Where the spec and the output stand in `cases.json`. */
@@ -81,16 +84,23 @@ export function checkReviewBindings(
 ): void {
   const acknowledge = `and acknowledge the new review revision in ${formatLocation(files.cases, [...at.path, 'expected', `${system}_review_sha256`])}`
   if (review.rubric_sha256 !== targets.rubricSha256) {
-    throw new BindingError({
-      code: 'REVIEW_RUBRIC_STALE',
-      file: files.annotations,
-      path: [...reviewPath, 'rubric_sha256'],
-      caseId: at.id,
-      summary: `the ${system} review applied another revision of ${files.rubric}; the rubric is fixed once execution begins, so the review cannot carry over.`,
-      expected: `${targets.rubricSha256} (SHA-256 of ${files.rubric} now)`,
-      found: review.rubric_sha256,
-      hint: `restore the rubric the review was made under; if the rubric really changed, re-review under it, set rubric_sha256 to ${targets.rubricSha256} ${acknowledge}.`,
-    })
+    throw new BindingError(
+      explainStaleBytes(
+        {
+          code: 'REVIEW_RUBRIC_STALE',
+          file: files.annotations,
+          path: [...reviewPath, 'rubric_sha256'],
+          caseId: at.id,
+          summary: `the ${system} review applied another revision of ${files.rubric}; the rubric is fixed once execution begins, so the review cannot carry over.`,
+          expected: `${targets.rubricSha256} (SHA-256 of ${files.rubric} now)`,
+          found: review.rubric_sha256,
+          hint: `restore the rubric the review was made under; if the rubric really changed, re-review under it, set rubric_sha256 to ${targets.rubricSha256} ${acknowledge}.`,
+        },
+        files.rubric,
+        review.rubric_sha256,
+        targets.rubricConversions,
+      ),
+    )
   }
   if (review.spec_sha256 !== targets.specSha256) {
     const where = formatLocation(files.cases, targets.specPath)

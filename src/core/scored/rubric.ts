@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { sha256Hex } from '../canonical-json.js'
 import { SchemaReferenceSchema } from '../criteria/schemas.js'
 import { FixtureError, preview } from '../errors.js'
+import { convertedRevisions, type ConvertedRevisions } from '../line-endings.js'
 import { parseJsonFile, type RawFile } from '../read.js'
 import { schemaError } from '../schema-error.js'
 import { DIMENSION_NAMES, isDimensionName, type DimensionName } from './dimensions/index.js'
@@ -73,6 +74,8 @@ export interface BoundEvaluationRubric {
   readonly sha256: string
   /** The file as shown in messages. */
   readonly file: string
+  /** What the file would hash to with converted line endings, to explain a stale binding. */
+  readonly conversions?: ConvertedRevisions
 }
 
 /**
@@ -81,7 +84,8 @@ export interface BoundEvaluationRubric {
  * read by an exact phrase so that a rephrased rule is refused rather than replaced by a default.
  */
 export function bindEvaluationRubric(file: RawFile): BoundEvaluationRubric {
-  const parsed = EvaluationRubricSchema.safeParse(parseJsonFile(file), { reportInput: true })
+  const document = parseJsonFile(file)
+  const parsed = EvaluationRubricSchema.safeParse(document, { reportInput: true })
   if (!parsed.success) {
     throw schemaError(
       {
@@ -95,7 +99,8 @@ export function bindEvaluationRubric(file: RawFile): BoundEvaluationRubric {
     )
   }
   const rubric = parsed.data
-  const names = Object.keys(rubric.scoring_dimensions)
+  // The names as written: zod leaves a "__proto__" key out of what it returns, and it must be refused like any unknown name.
+  const names = Object.keys((document as { scoring_dimensions: object }).scoring_dimensions)
   const dimensions = names.map((name) => {
     if (isDimensionName(name)) return name
     throw new FixtureError({
@@ -122,6 +127,7 @@ export function bindEvaluationRubric(file: RawFile): BoundEvaluationRubric {
     },
     sha256: sha256Hex(file.bytes),
     file: file.display,
+    conversions: convertedRevisions(file.bytes),
   }
 }
 

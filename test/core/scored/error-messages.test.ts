@@ -1,4 +1,4 @@
-import { rm, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { evaluateFixture } from '../../../src/core/fixture.js'
@@ -22,15 +22,7 @@ async function refusal(dir: string, id: string, system: 'debate' | 'baseline' = 
 }
 
 describe('fixture-level defects of a scored fixture', () => {
-  test('a missing file', async () => {
-    const copy = await copyDebate()
-    await rm(join(copy.dir, 'annotations.json'))
-    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [FixtureError: annotations.json: the file is missing.
-        fix:      add the file: a fixture directory needs all of its files (see the README for the format).]
-    `)
-  })
-
+  // A missing file, and every other kind of bad input: test/core/bad-input.test.ts.
   test('cases.json without a list of cases', async () => {
     const copy = await copyDebate()
     await writeFile(join(copy.dir, 'cases.json'), '{ "name": "debate-benchmark", "cases": {} }\n')
