@@ -5,7 +5,8 @@ import { configDefaults, defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/core/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/matchers/**/*.test.ts', 'test/plugin/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, 'test/cli/bin.test.ts'],
+    // The typings tests run the type checker on files outside src/core.
+    exclude: [...configDefaults.exclude, 'test/cli/bin.test.ts', 'test/matchers/typings.test.ts'],
     typecheck: { enabled: false },
   },
 })
