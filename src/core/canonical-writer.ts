@@ -44,7 +44,7 @@ function compile(schema: z.core.$ZodType): CanonicalWriter {
     case 'literal':
     case 'template_literal':
       // An enum or literal may hold a non-string; a string value is written as any string is.
-      return (value) => (typeof value === 'string' ? JSON.stringify(value) : generic(value))
+      return (value) => (typeof value === 'string' ? quote(value) : generic(value))
     case 'number':
       return (value) => (typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : generic(value))
     case 'boolean':
@@ -77,6 +77,14 @@ function generic(value: unknown): string | undefined {
   }
 }
 
+// Characters JSON.stringify escapes, and surrogates: most strings hold none, and quoting them
+// by hand spares a copy.
+const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/
+
+function quote(text: string): string {
+  return NEEDS_CARE.test(text) ? JSON.stringify(text) : `"${text}"`
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
   const prototype: unknown = Object.getPrototypeOf(value)
@@ -106,7 +114,7 @@ function recordWriter(entry: CanonicalWriter): CanonicalWriter {
       const key = keys[index]!
       const text = entry(value[key])
       if (text === undefined) return undefined
-      out += `${index === 0 ? '' : ','}${JSON.stringify(key)}:${text}`
+      out += `${index === 0 ? '' : ','}${quote(key)}:${text}`
     }
     return `${out}}`
   }

@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { preview, type RubricError, type RubricErrorCode, type RubricErrorDetails } from './errors.js'
 import { formatPath, type PathSegment } from './json-path.js'
+import { schemaGuard, type SchemaGuard } from './schema-guard.js'
 
 type ErrorClass<E extends RubricError> = new (details: RubricErrorDetails) => E
 
@@ -16,13 +17,18 @@ export interface SchemaErrorContext<E extends RubricError> {
 
 /**
  * `schema.safeParse(value)`, keeping the input in the issues of a failure, since messages quote
- * what was found. Keeping it costs on every call, so a value is parsed plainly first and again
- * only when it fails: a fixture of valid cases pays nothing for it.
+ * what was found. A value the schema's compiled guard vouches for is returned as it is, without
+ * zod's copy; any other is parsed plainly, then again keeping the input only when it fails.
  */
 export function safeParseReporting<T extends z.ZodType>(schema: T, value: unknown): ReturnType<T['safeParse']> {
+  let guard = guards.get(schema)
+  if (guard === undefined) guards.set(schema, (guard = schemaGuard(schema)))
+  if (guard(value)) return { success: true, data: value } as ReturnType<T['safeParse']>
   const parsed = schema.safeParse(value)
   return (parsed.success ? parsed : schema.safeParse(value, { reportInput: true })) as ReturnType<T['safeParse']>
 }
+
+const guards = new WeakMap<z.ZodType, SchemaGuard>()
 
 /**
  * Turns zod's issues into one error that points at the first problem and names the others:
