@@ -4,6 +4,10 @@
 // Each measurement runs in a fresh process, so that its peak RSS is its own; runs are interleaved
 // and the median of the repeats is kept.
 //
+// A second reference, `floor + fingerprints`, adds what the fingerprints the format defines cost
+// at the least: JSON.stringify (no key sorting) and SHA-256 of every answer, case and review. It is
+// not a target, but it shows how much of the core's time is the fingerprinting itself.
+//
 //   npm run bench [-- sizes…]      (default: 10000 100000)
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -20,13 +24,13 @@ const INDEX = new URL('../../dist/index.js', import.meta.url).href
 
 /** One measurement, in this process: `floor` or `core` over the fixture in `dir`. */
 async function measure(mode, dir) {
-  const { createHash } = await import('node:crypto')
+  const { createHash, hash } = await import('node:crypto')
   const { readFile } = await import('node:fs/promises')
   // Loading the package's modules is a fixed cost, paid once per process whatever the size.
   const core = mode === 'core' ? await import(INDEX) : undefined
   const start = process.hrtime.bigint()
   let cases
-  if (mode === 'floor') {
+  if (mode === 'floor' || mode === 'fingerprints') {
     cases = 0
     for (const name of ['rubric.json', 'source.txt', 'cases.json', 'annotations.json']) {
       const bytes = await readFile(join(dir, name))
@@ -34,6 +38,15 @@ async function measure(mode, dir) {
       if (name.endsWith('.json')) {
         const value = JSON.parse(bytes.toString('utf8'))
         if (name === 'cases.json') cases = value.cases.length
+        if (mode === 'fingerprints') {
+          const set = createHash('sha256')
+          for (const item of value.cases ?? []) {
+            hash('sha256', JSON.stringify(item.input.answer), 'hex')
+            set.update(JSON.stringify(item))
+          }
+          set.digest('hex')
+          for (const item of value.reviews ?? []) hash('sha256', JSON.stringify(item), 'hex')
+        }
       }
     }
   } else {
@@ -59,29 +72,32 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const results = new Map()
 console.log(`core engine against its floor, median of ${REPEATS} runs each (Node ${process.version})`)
 console.log('')
-console.log('| cases | floor | core | ratio | peak RSS floor | peak RSS core |')
-console.log('|--:|--:|--:|--:|--:|--:|')
+console.log('| cases | floor | floor + fingerprints | core | core ÷ floor | core ÷ (floor + fingerprints) | peak RSS floor | peak RSS core |')
+console.log('|--:|--:|--:|--:|--:|--:|--:|--:|')
 for (const n of SIZES) {
   const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-core-'))
   try {
     const dir = join(root, 'fixture')
     await generateFixture(dir, n)
     const floor = []
+    const fingerprints = []
     const core = []
     for (let repeat = 0; repeat < REPEATS; repeat++) {
       floor.push(run('floor', dir))
+      fingerprints.push(run('fingerprints', dir))
       core.push(run('core', dir))
     }
-    if (core.some((each) => each.cases !== n) || floor.some((each) => each.cases !== n)) throw new Error(`a run did not see all ${n} cases`)
+    if ([...core, ...floor, ...fingerprints].some((each) => each.cases !== n)) throw new Error(`a run did not see all ${n} cases`)
     const row = {
       floor: median(floor.map((each) => each.seconds)),
+      fingerprints: median(fingerprints.map((each) => each.seconds)),
       core: median(core.map((each) => each.seconds)),
       floorRss: Math.max(...floor.map((each) => each.rssMiB)),
       coreRss: Math.max(...core.map((each) => each.rssMiB)),
     }
     results.set(n, row)
     console.log(
-      `| ${n.toLocaleString('en')} | ${row.floor.toFixed(2)} s | ${row.core.toFixed(2)} s | ${(row.core / row.floor).toFixed(2)}× | ${row.floorRss.toFixed(0)} MiB | ${row.coreRss.toFixed(0)} MiB |`,
+      `| ${n.toLocaleString('en')} | ${row.floor.toFixed(2)} s | ${row.fingerprints.toFixed(2)} s (${(row.fingerprints / row.floor).toFixed(2)}×) | ${row.core.toFixed(2)} s | ${(row.core / row.floor).toFixed(2)}× | ${(row.core / row.fingerprints).toFixed(2)}× | ${row.floorRss.toFixed(0)} MiB | ${row.coreRss.toFixed(0)} MiB |`,
     )
   } finally {
     rmSync(root, { recursive: true, force: true })

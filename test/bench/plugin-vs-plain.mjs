@@ -1,7 +1,7 @@
 // Times `vitest run` through the plugin against the same number of plain generated test() calls,
 // in the same run, and prints the ratio and the peak resident memory of each.
 //
-//   npm run bench [-- sizes…]      (default: 1000 10000 100000)
+//   npm run bench:plugin [-- sizes…]      (default: 1000 10000 100000)
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
