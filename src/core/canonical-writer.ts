@@ -31,7 +31,8 @@ export function canonicalWriter(schema: z.core.$ZodType): CanonicalWriter {
     const text = write(value)
     // JSON.stringify writes a lone surrogate as an escape (\udXXX), where the reference has no
     // text at all; a text holding such an escape (or a literal backslash before "ud") is left to
-    // the generic writer, which tells the two apart. Checking once here spares a scan per string.
+    // the generic writer, which tells the two apart. One search of the whole text spares a
+    // well-formedness check of every string.
     return text !== undefined && text.includes('\\ud') ? generic(value) : text
   }
 }
