@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import { canonicalJson, compareCodePoints } from './canonical-json.js'
 import { CanonicalJsonError } from './errors.js'
+import { defOf } from './zod-def.js'
 
 /**
  * Writes the canonical JSON text of a value of a known shape, or returns `undefined` when the
@@ -10,13 +11,6 @@ import { CanonicalJsonError } from './errors.js'
  */
 export type CanonicalWriter = (value: unknown) => string | undefined
 
-type Def = z.core.$ZodTypeDef & {
-  readonly shape?: Readonly<Record<string, z.core.$ZodType>>
-  readonly catchall?: z.core.$ZodType
-  readonly innerType?: z.core.$ZodType
-  readonly valueType?: z.core.$ZodType
-  readonly element?: z.core.$ZodType
-}
 
 /**
  * Compiles a writer from a zod schema. A fixture holds many values of a few shapes; the generic
@@ -38,7 +32,7 @@ export function canonicalWriter(schema: z.core.$ZodType): CanonicalWriter {
 }
 
 function compile(schema: z.core.$ZodType): CanonicalWriter {
-  const def = schema._zod.def as Def
+  const def = defOf(schema)
   switch (def.type) {
     case 'string':
     case 'enum':

@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { defOf, type ZodDef } from './zod-def.js'
 
 /**
  * Says whether a value certainly passes a schema: `true` only when zod would accept it and return
@@ -6,19 +7,6 @@ import type { z } from 'zod'
  */
 export type SchemaGuard = (value: unknown) => boolean
 
-type Def = z.core.$ZodTypeDef & {
-  readonly shape?: Readonly<Record<string, z.core.$ZodType>>
-  readonly catchall?: z.core.$ZodType
-  readonly innerType?: z.core.$ZodType
-  readonly keyType?: z.core.$ZodType
-  readonly valueType?: z.core.$ZodType
-  readonly element?: z.core.$ZodType
-  readonly values?: readonly unknown[]
-  readonly entries?: Readonly<Record<string, unknown>>
-  readonly checks?: readonly z.core.$ZodCheck[]
-  readonly check?: string
-  readonly format?: string
-}
 
 type CheckDef = z.core.$ZodCheckDef & {
   readonly minimum?: number
@@ -40,14 +28,14 @@ const never: SchemaGuard = () => false
  * zod has the last word whenever the guard is not sure.
  */
 export function schemaGuard(schema: z.core.$ZodType): SchemaGuard {
-  const def = schema._zod.def as Def
+  const def = defOf(schema)
   const checks = checksGuard(def.checks ?? [])
   if (checks === undefined) return never
   const guard = typeGuard(def)
   return guard === never || checks === null ? guard : (value) => guard(value) && checks(value)
 }
 
-function typeGuard(def: Def): SchemaGuard {
+function typeGuard(def: ZodDef): SchemaGuard {
   switch (def.type) {
     case 'string':
       return (value) => typeof value === 'string'
@@ -87,7 +75,7 @@ function typeGuard(def: Def): SchemaGuard {
       }
     }
     case 'record': {
-      const keyDef = def.keyType!._zod.def as Def
+      const keyDef = defOf(def.keyType!)
       if (keyDef.type !== 'string' || (keyDef.checks?.length ?? 0) > 0) return never
       const entry = schemaGuard(def.valueType!)
       return (value) => {
