@@ -2,11 +2,13 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { fingerprint, sha256Hex } from '../../src/core/canonical-json.js'
-import { assessAnswer } from '../../src/core/criteria/assess.js'
+import { assessAnswer, assessCase } from '../../src/core/criteria/assess.js'
 import { assessFixtureCase, getCase, getReview } from '../../src/core/criteria/access.js'
 import { bindRubricContents } from '../../src/core/criteria/rubric.js'
 import { loadFixture } from '../../src/core/fixture.js'
-import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { CRITERIA_FILES } from '../../src/core/criteria/load.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { editCriteriaFiles, loadCriteriaFromMemory, readFixtureFiles } from '../helpers/in-memory-fixture.js'
 
 const fixture = await loadFixture(DOCUCTL, { cwd: DOCUCTL, kind: 'criteria' })
 
@@ -20,6 +22,13 @@ describe('bindRubricContents', () => {
     expect(bound.rubricSha256).toBe('3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228')
     expect(bound.sourceSha256).toBe('2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2')
     expect([...bound.criteria.keys()]).toEqual(['command', 'preconditions', 'database_scope', 'verification', 'support'])
+  })
+
+  test('a Uint8Array is hashed as it is, not as text', async () => {
+    const rubric = new Uint8Array(await readFile(join(DOCUCTL, 'rubric.json')))
+    const bound = bindRubricContents(rubric, new Uint8Array(await readFile(join(DOCUCTL, 'source.txt'))))
+    expect(bound.rubricSha256).toBe('3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228')
+    expect(bound.sourceSha256).toBe('2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2')
   })
 
   test('a string is hashed as UTF-8, so reformatting it is a new revision', async () => {
@@ -68,11 +77,49 @@ describe('getCase and getReview', () => {
     `)
   })
 
+  test('getReview of an unknown id names the case, not a missing review', () => {
+    expect(() => getReview(fixture, 'negations')).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: cases.json: getReview: the fixture holds no case "negations".
+        expected: one of "complete", "paraphrase", "negation", "unsupported-guarantee", "missing-verification", "wrong-command", "uncertain-wording", "not-reviewed"
+        found:    "negations"
+        fix:      use the id of a case in cases.json.]
+    `)
+    expect(() => getReview(fixture, 'negations')).toThrow(expect.objectContaining({ name: 'UsageError', code: 'USAGE' }))
+    expect(() => getCase(fixture, 'negations')).toThrow(expect.objectContaining({ name: 'UsageError', code: 'USAGE' }))
+  })
+
+  test('a scored fixture is a usage error naming the function it was given to', async () => {
+    const scored = await loadFixture(join(ROOT, 'fixtures/debate-benchmark'), { cwd: ROOT })
+    expect(() => getCase(scored, 'partial-recall')).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: getCase: fixtures/debate-benchmark is a scored fixture; getCase reads criteria fixtures (rubric.json, source.txt, cases.json, annotations.json).
+        expected: a criteria fixture
+        found:    a scored fixture
+        fix:      pass a criteria fixture; a scored fixture is decided by evaluateFixture.]
+    `)
+    expect(() => getReview(scored, 'partial-recall')).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: getReview: fixtures/debate-benchmark is a scored fixture; getReview reads criteria fixtures (rubric.json, source.txt, cases.json, annotations.json).
+        expected: a criteria fixture
+        found:    a scored fixture
+        fix:      pass a criteria fixture; a scored fixture is decided by evaluateFixture.]
+    `)
+    expect(() => getCase(scored, 'partial-recall')).toThrow(expect.objectContaining({ name: 'UsageError', code: 'USAGE' }))
+  })
+
+  test('a held-out case keeps its split', async () => {
+    const files = editCriteriaFiles(await readFixtureFiles(DOCUCTL, CRITERIA_FILES), {
+      cases: (cases) => void (cases.cases[3]!.split = 'held_out'),
+    })
+    const edited = await loadCriteriaFromMemory(files)
+    expect(getCase(edited, 'unsupported-guarantee').split).toBe('held_out')
+    expect(getCase(edited, 'complete').split).toBe('development')
+  })
+
   test('asking for the review of an unreviewed case is a usage error, not an empty review', () => {
     expect(() => getReview(fixture, 'not-reviewed')).toThrowErrorMatchingInlineSnapshot(`
       [UsageError: annotations.json (case "not-reviewed"): the case has no review.
         fix:      review the answer and add its review to annotations.json; until then the case is pending (getCase(fixture, "not-reviewed").review is null).]
     `)
+    expect(() => getReview(fixture, 'not-reviewed')).toThrow(expect.objectContaining({ name: 'UsageError', code: 'USAGE' }))
   })
 })
 
@@ -105,17 +152,78 @@ describe('assessAnswer: an answer outside the fixture against a review', () => {
   })
 
   test('no review keeps the answer pending', () => {
-    expect(assessAnswer(bound, { value: answerOf('complete'), path: [] }, null)).toMatchObject({
+    expect(assessAnswer(bound, { value: answerOf('complete'), path: [] }, null)).toEqual({
       status: 'pending',
       id: 'answer',
+      split: 'development',
+      ratings: {},
       reason: 'no review',
+      reviewed: false,
       missing: ['command', 'preconditions', 'database_scope', 'verification', 'support'],
+      uncertain: [],
+      failed: [],
     })
+  })
+
+  test('a review without a usable answer_id is reported for "answer"', () => {
+    const complete = review('complete')
+    for (const value of [{ ...(complete.value as object), answer_id: '' }, { ...(complete.value as object), answer_id: 7 }, null, undefined]) {
+      const decision = assessAnswer(bound, { value: answerOf('complete'), path: [] }, { value, path: ['reviews', 0] })
+      expect(decision).toMatchObject({ status: 'refused', id: 'answer', split: 'development', error: { code: 'REVIEW_INVALID', caseId: 'answer' } })
+    }
+  })
+
+  test('an error that is not a refusal is thrown, never turned into a decision', () => {
+    const answer = {
+      get text(): string {
+        throw new Error('the answer could not be read')
+      },
+      citation: 'guide',
+    }
+    expect(() => assessAnswer(bound, { value: answer, path: [] }, review('complete'))).toThrow('the answer could not be read')
   })
 
   test('an answer that is not { text, citation } is refused, not decided', () => {
     const decision = assessAnswer(bound, { value: { text: 'Run it.' }, path: [] }, review('complete'))
     expect(decision).toMatchObject({ status: 'refused', error: { code: 'CASE_INVALID', path: 'citation' } })
+    expect(decision.status === 'refused' && decision.error.message).toMatchInlineSnapshot(`
+      "answer › citation (case "complete"): a required value is missing.
+        expected: a string
+        found:    nothing (the key is missing)
+        fix:      an answer holds exactly text and citation, both non-empty strings."
+    `)
+  })
+})
+
+describe('assessCase: a case given directly', () => {
+  test('a value that is not a case object is refused as "(no id)", never a crash', () => {
+    for (const value of [null, undefined, 'complete', { id: 5, split: 'held_out' }]) {
+      expect(assessCase(fixture.bound, { value, path: ['cases', 0] }, null)).toMatchObject({
+        status: 'refused',
+        id: '(no id)',
+        split: value === null || typeof value !== 'object' ? 'development' : 'held_out',
+        error: { code: 'CASE_INVALID', caseId: '(no id)' },
+      })
+    }
+  })
+
+  test('a bound rubric without conversions still explains every stale binding', () => {
+    const { conversions: _conversions, ...bare } = fixture.bound
+    const entry = getCase(fixture, 'complete').entry
+    const theCase = entry.value as { expected: Record<string, string> }
+    const theReview = getReview(fixture, 'complete').entry
+    const staleCase = (key: string) => ({ ...entry, value: { ...theCase, expected: { ...theCase.expected, [key]: '0'.repeat(64) } } })
+    const staleReview = (key: string) => {
+      const value = { ...(theReview.value as object), [key]: '0'.repeat(64) }
+      return { testCase: { ...entry, value: { ...theCase, expected: { ...theCase.expected, review_sha256: fingerprint(value) } } }, review: { ...theReview, value } }
+    }
+    const codes = [
+      assessCase(bare, staleCase('source_sha256'), theReview),
+      assessCase(bare, staleCase('rubric_sha256'), theReview),
+      assessCase(bare, staleReview('source_sha256').testCase, staleReview('source_sha256').review),
+      assessCase(bare, staleReview('rubric_sha256').testCase, staleReview('rubric_sha256').review),
+    ].map((decision) => decision.status === 'refused' && decision.error.code)
+    expect(codes).toEqual(['CASE_SOURCE_STALE', 'CASE_RUBRIC_STALE', 'REVIEW_SOURCE_STALE', 'REVIEW_RUBRIC_STALE'])
   })
 })
 

@@ -516,6 +516,22 @@ describe('5. wrong types at every level', () => {
   found:    the string "complete"`,
     },
     {
+      name: 'cases.json: a case as null',
+      kind: 'criteria',
+      edit: firstCase(() => null),
+      expected: `[FILE_SCHEMA] cases.json › cases[0]: the entry is not an object.
+  expected: an object with a non-empty string id
+  found:    null`,
+    },
+    {
+      name: 'cases.json: an empty case id',
+      kind: 'criteria',
+      edit: firstCase((entry) => void (entry.id = '')),
+      expected: `[FILE_SCHEMA] cases.json › cases[0] › id: the entry's id is not a non-empty string.
+  expected: a non-empty string
+  found:    the string ""`,
+    },
+    {
       name: 'cases.json: a case id as a number',
       kind: 'criteria',
       edit: firstCase((entry) => void (entry.id = 1)),

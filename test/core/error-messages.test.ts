@@ -54,6 +54,7 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
         found:    "command"
         fix:      give every criterion its own id: reviews refer to criteria by id.]
     `)
+    await expect(load(copy.dir)).rejects.toMatchObject({ name: 'FixtureError', code: 'DUPLICATE_CRITERION' })
   })
 
   test('a duplicate case id', async () => {
@@ -91,6 +92,7 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
         found:    "complete"
         fix:      keep one review per case: resolve the disagreement and merge the judgements into one review.]
     `)
+    await expect(load(copy.dir)).rejects.toMatchObject({ name: 'FixtureError', code: 'DUPLICATE_REVIEW' })
   })
 
 })

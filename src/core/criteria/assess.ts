@@ -150,7 +150,8 @@ function decide(bound: BoundRubric, testCase: Located, review: Located | null, i
     return pending(id, split, ratingsOnly, false, [...bound.criteria.keys()], [], [])
   }
   const answer: AnswerSite = {
-    value: testCase.value === null ? null : answerOf(testCase.value),
+    // The answer as written, not zod's copy: its fingerprint is what the review binds. The case parsed, so it is there.
+    value: (testCase.value as { input: { answer: unknown } }).input.answer,
     text: theCase.input.answer.text,
     path: at('input', 'answer'),
     reviewRevision: () => formatLocation(files.cases, at('expected', 'review_sha256')),
@@ -186,11 +187,6 @@ function checkReviewRevision(bound: BoundRubric, testCase: Located, review: Loca
         : `${where} changed since the case recorded it: an unacknowledged label edit.`,
     hint: `if the review is meant to change, acknowledge it: set review_sha256 to ${now}; otherwise restore the review.`,
   })
-}
-
-function answerOf(value: unknown): unknown {
-  const input = (value as { input?: { answer?: unknown } }).input
-  return input?.answer
 }
 
 function answerIdOf(review: unknown): string | undefined {
