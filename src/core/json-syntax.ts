@@ -42,7 +42,8 @@ export function locateJsonSyntaxError(text: string): { offset: number; expected:
   }
   const number = () => {
     const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at))
-    if (match === null || match[0] === '' || match[0] === '-') fail('a value')
+    // Called on '-' or a digit: the pattern matches at least one digit, or nothing.
+    if (match === null) fail('a value')
     at += match![0].length
   }
   const value = (): void => {
@@ -127,7 +128,7 @@ class SyntaxLocation {
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1
   let start = 0
-  for (let index = 0; index < offset && index < text.length; index++) {
+  for (let index = 0; index < offset; index++) {
     if (text.charCodeAt(index) === 10) {
       line++
       start = index + 1
