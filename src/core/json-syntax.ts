@@ -46,64 +46,60 @@ export function locateJsonSyntaxError(text: string): { offset: number; expected:
     if (match === null) fail('a value')
     at += match![0].length
   }
-  const value = (): void => {
+  /** Reads one scalar, or opens a container: returns whether a value is complete. */
+  const open = (containers: ('{' | '[')[]): boolean => {
     skipSpace()
     const char = text[at]
-    if (char === '{') return object()
-    if (char === '[') return array()
-    if (char === '"') return string()
-    if (char === 't') return literal('true')
-    if (char === 'f') return literal('false')
-    if (char === 'n') return literal('null')
-    if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) return number()
-    fail('a value')
+    if (char === '{' || char === '[') {
+      at++
+      skipSpace()
+      if (text[at] === (char === '{' ? '}' : ']')) {
+        at++
+        return true
+      }
+      containers.push(char)
+      if (char === '{') key()
+      return false
+    }
+    if (char === '"') string()
+    else if (char === 't') literal('true')
+    else if (char === 'f') literal('false')
+    else if (char === 'n') literal('null')
+    else if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) number()
+    else fail('a value')
+    return true
   }
-  const object = () => {
-    at++
+  /** A property name and its colon: what an object holds before each value. */
+  const key = () => {
     skipSpace()
-    if (text[at] === '}') {
-      at++
-      return
-    }
-    for (;;) {
-      skipSpace()
-      if (text[at] !== '"') fail('a property name in double quotes')
-      string()
-      skipSpace()
-      if (text[at] !== ':') fail('":" after the property name')
-      at++
-      value()
-      skipSpace()
-      if (text[at] === ',') {
-        at++
-        continue
-      }
-      if (text[at] === '}') {
-        at++
-        return
-      }
-      fail('"," or "}" after the property value')
-    }
+    if (text[at] !== '"') fail('a property name in double quotes')
+    string()
+    skipSpace()
+    if (text[at] !== ':') fail('":" after the property name')
+    at++
   }
-  const array = () => {
-    at++
-    skipSpace()
-    if (text[at] === ']') {
-      at++
-      return
-    }
+  // A loop over a stack of open containers rather than recursion: a file nested deeper than the
+  // call stack allows is located like any other.
+  const value = (): void => {
+    const containers: ('{' | '[')[] = []
     for (;;) {
-      value()
-      skipSpace()
-      if (text[at] === ',') {
+      if (!open(containers)) continue
+      // A value is complete: close the containers it completes, until one continues.
+      for (;;) {
+        const container = containers.at(-1)
+        if (container === undefined) return
+        skipSpace()
+        const close = container === '{' ? '}' : ']'
+        if (text[at] === close) {
+          at++
+          containers.pop()
+          continue
+        }
+        if (text[at] !== ',') fail(container === '{' ? '"," or "}" after the property value' : '"," or "]" after the array element')
         at++
-        continue
+        if (container === '{') key()
+        break
       }
-      if (text[at] === ']') {
-        at++
-        return
-      }
-      fail('"," or "]" after the array element')
     }
   }
   try {

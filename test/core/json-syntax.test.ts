@@ -49,6 +49,12 @@ describe('locateJsonSyntaxError', () => {
     expect(lineAndColumn('ab\r\ncd', 4)).toEqual({ line: 2, column: 1 })
   })
 
+  test('locates an error in a file nested deeper than the call stack allows', () => {
+    expect(locateJsonSyntaxError('['.repeat(100_000))).toEqual({ offset: 100_000, expected: 'a value' })
+    expect(locateJsonSyntaxError(`${'['.repeat(50_000)}${']'.repeat(50_001)}`)).toEqual({ offset: 100_000, expected: 'the end of the file after the JSON value' })
+    expect(locateJsonSyntaxError(`${'{"a":'.repeat(50_000)}1${'}'.repeat(49_999)},`)).toEqual({ offset: 300_001, expected: 'a property name in double quotes' })
+  })
+
   test('says where valid JSON ends when there is no error', () => {
     expect(locateJsonSyntaxError('{"a": [1]} ')).toEqual({ offset: 11, expected: 'valid JSON' })
   })

@@ -39,6 +39,10 @@ describe('reading a fixture file', () => {
     `)
   })
 
+  test('a deeply nested file that is not JSON is refused with where, never a crash', () => {
+    expect(() => parseJsonFile(file(encode(`${'['.repeat(100_000)}}`)))).toThrow('cases.json: the file is not valid JSON (line 1, column 100001).')
+  })
+
   test('bytes that are not UTF-8 are refused with where they are', () => {
     expect(() => decodeText(file(Uint8Array.from([0x7b, 0x0a, 0x20, 0xe9, 0x7d])))).toThrowErrorMatchingInlineSnapshot(`
       [FixtureError: cases.json: the file is not valid UTF-8 text (line 2, column 2).
