@@ -91,7 +91,7 @@ function arrayWriter(item: CanonicalWriter): CanonicalWriter {
     if (!Array.isArray(value)) return undefined
     let out = '['
     for (let index = 0; index < value.length; index++) {
-      if (!(index in value)) return undefined
+      // A hole reads as undefined, which every writer declines, as a key present with no value.
       const text = item(value[index])
       if (text === undefined) return undefined
       out += index === 0 ? text : `,${text}`

@@ -7,8 +7,6 @@ import type { Split } from './criteria/schemas.js'
  */
 export type DecisionStatus = 'accepted' | 'rejected' | 'pending' | 'refused'
 
-export const DECISION_STATUSES: readonly DecisionStatus[] = ['accepted', 'rejected', 'pending', 'refused']
-
 /** A refused case: its error instead of a decision. */
 export interface RefusedDecision {
   readonly status: 'refused'

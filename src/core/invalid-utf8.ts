@@ -63,6 +63,7 @@ function describe(bytes: Uint8Array, offset: number): InvalidUtf8 {
     }
   }
   const before = Buffer.from(bytes.buffer, bytes.byteOffset + lineStart, offset - lineStart).toString('utf8')
-  const byte = bytes[offset]!.toString(16).toUpperCase().padStart(2, '0')
+  // A byte that starts no character is 0x80 or above: always two hexadecimal digits.
+  const byte = bytes[offset]!.toString(16).toUpperCase()
   return { offset, line, column: before.length + 1, found: `the byte 0x${byte} at byte offset ${offset}` }
 }

@@ -27,7 +27,8 @@ export function editJsonStrings(text: string, file: string, edits: readonly Stri
     text,
     {
       onLiteralValue(value: unknown, offset, length, _line, _column, pathSupplier) {
-        if (typeof value !== 'string' || !olds.has(value)) return
+        // Only strings are in the set: any other value is not in it.
+        if (!olds.has(value as string)) return
         const key = keyOf(pathSupplier())
         if (wanted.get(key)?.from !== value) return
         const earlier = found.get(key)

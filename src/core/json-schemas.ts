@@ -75,7 +75,7 @@ export function formatJsonSchema(schema: JsonSchema): string {
  * discriminator, an unknown discriminator is one error at its own path and a known one shows only
  * its member's errors.
  */
-function discriminate(schema: unknown): unknown {
+export function discriminate(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(discriminate)
   if (typeof schema !== 'object' || schema === null) return schema
   const rewritten = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, discriminate(value)]))
@@ -155,7 +155,8 @@ const SUBSCHEMA = new Set(['items', 'additionalProperties', 'propertyNames', 'co
 /** Keywords whose value maps names to schemas: the names keep their order (a file's key order). */
 const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas'])
 
-function orderKeywords(schema: unknown): unknown {
+/** Puts the keywords of a schema and of every subschema in a fixed order (see {@link KEYWORD_ORDER}). */
+export function orderKeywords(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(orderKeywords)
   if (typeof schema !== 'object' || schema === null) return schema
   const keywords = Object.keys(schema).sort(compareKeywords)
@@ -174,5 +175,6 @@ function orderKeywords(schema: unknown): unknown {
 function compareKeywords(a: string, b: string): number {
   const rankA = RANK.get(a) ?? KEYWORD_ORDER.length
   const rankB = RANK.get(b) ?? KEYWORD_ORDER.length
-  return rankA !== rankB ? rankA - rankB : a < b ? -1 : a > b ? 1 : 0
+  // The keys of one object are distinct: two unranked keywords are never equal.
+  return rankA !== rankB ? rankA - rankB : a < b ? -1 : 1
 }

@@ -42,67 +42,64 @@ export function locateJsonSyntaxError(text: string): { offset: number; expected:
   }
   const number = () => {
     const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(at))
-    if (match === null || match[0] === '' || match[0] === '-') fail('a value')
+    // Called on '-' or a digit: the pattern matches at least one digit, or nothing.
+    if (match === null) fail('a value')
     at += match![0].length
   }
-  const value = (): void => {
+  /** Reads one scalar, or opens a container: returns whether a value is complete. */
+  const open = (containers: ('{' | '[')[]): boolean => {
     skipSpace()
     const char = text[at]
-    if (char === '{') return object()
-    if (char === '[') return array()
-    if (char === '"') return string()
-    if (char === 't') return literal('true')
-    if (char === 'f') return literal('false')
-    if (char === 'n') return literal('null')
-    if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) return number()
-    fail('a value')
+    if (char === '{' || char === '[') {
+      at++
+      skipSpace()
+      if (text[at] === (char === '{' ? '}' : ']')) {
+        at++
+        return true
+      }
+      containers.push(char)
+      if (char === '{') key()
+      return false
+    }
+    if (char === '"') string()
+    else if (char === 't') literal('true')
+    else if (char === 'f') literal('false')
+    else if (char === 'n') literal('null')
+    else if (char === '-' || (char !== undefined && char >= '0' && char <= '9')) number()
+    else fail('a value')
+    return true
   }
-  const object = () => {
-    at++
+  /** A property name and its colon: what an object holds before each value. */
+  const key = () => {
     skipSpace()
-    if (text[at] === '}') {
-      at++
-      return
-    }
-    for (;;) {
-      skipSpace()
-      if (text[at] !== '"') fail('a property name in double quotes')
-      string()
-      skipSpace()
-      if (text[at] !== ':') fail('":" after the property name')
-      at++
-      value()
-      skipSpace()
-      if (text[at] === ',') {
-        at++
-        continue
-      }
-      if (text[at] === '}') {
-        at++
-        return
-      }
-      fail('"," or "}" after the property value')
-    }
+    if (text[at] !== '"') fail('a property name in double quotes')
+    string()
+    skipSpace()
+    if (text[at] !== ':') fail('":" after the property name')
+    at++
   }
-  const array = () => {
-    at++
-    skipSpace()
-    if (text[at] === ']') {
-      at++
-      return
-    }
+  // A loop over a stack of open containers rather than recursion: a file nested deeper than the
+  // call stack allows is located like any other.
+  const value = (): void => {
+    const containers: ('{' | '[')[] = []
     for (;;) {
-      value()
-      skipSpace()
-      if (text[at] === ',') {
+      if (!open(containers)) continue
+      // A value is complete: close the containers it completes, until one continues.
+      for (;;) {
+        const container = containers.at(-1)
+        if (container === undefined) return
+        skipSpace()
+        const close = container === '{' ? '}' : ']'
+        if (text[at] === close) {
+          at++
+          containers.pop()
+          continue
+        }
+        if (text[at] !== ',') fail(container === '{' ? '"," or "}" after the property value' : '"," or "]" after the array element')
         at++
-        continue
+        if (container === '{') key()
+        break
       }
-      if (text[at] === ']') {
-        at++
-        return
-      }
-      fail('"," or "]" after the array element')
     }
   }
   try {
@@ -127,7 +124,7 @@ class SyntaxLocation {
 export function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1
   let start = 0
-  for (let index = 0; index < offset && index < text.length; index++) {
+  for (let index = 0; index < offset; index++) {
     if (text.charCodeAt(index) === 10) {
       line++
       start = index + 1

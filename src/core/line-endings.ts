@@ -20,7 +20,8 @@ export interface ConvertedRevisions {
 /** The hashes of a file's bytes as they would be converted (see {@link ConvertedRevisions}). */
 export function convertedRevisions(bytes: Uint8Array): ConvertedRevisions {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const hasBom = buffer.length >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf
+  // Past the end a byte reads as undefined, so a shorter file has no mark.
+  const hasBom = buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf
   const hasCr = buffer.includes(0x0d)
   // latin1 maps each byte to one character and back, so the conversions work on any bytes.
   const text = () => buffer.toString('latin1')

@@ -165,9 +165,14 @@ function valueChanges(
   for (const key of union(Object.keys(before ?? {}), Object.keys(after ?? {}))) {
     const from = own(before, key)
     const to = own(after, key)
-    if (from !== to) changes.push(`${key} ${String(from ?? 'absent')} → ${String(to ?? 'absent')}`)
+    if (from !== to) changes.push(`${key} ${shown(from)} → ${shown(to)}`)
   }
   return changes
+}
+
+/** A rating or score as a change shows it: a score of `null` is N/A, not a missing one. */
+function shown(value: unknown): string {
+  return value === undefined ? 'absent' : value === null ? 'N/A' : String(value)
 }
 
 function passed(value: boolean | undefined): string {

@@ -38,7 +38,8 @@ export function schemaGuard(schema: z.core.$ZodType): SchemaGuard {
 function typeGuard(def: ZodDef): SchemaGuard {
   switch (def.type) {
     case 'string':
-      return (value) => typeof value === 'string'
+      // A string format (z.email(), z.uuid(), z.iso.datetime()…) is a check on the node itself.
+      return def.check === undefined ? (value) => typeof value === 'string' : never
     case 'number':
       if (def.check === 'number_format') return def.format === 'safeint' ? (value) => Number.isSafeInteger(value) : never
       return (value) => typeof value === 'number' && Number.isFinite(value)

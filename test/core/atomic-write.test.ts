@@ -118,4 +118,66 @@ describe('writeFilesAtomically', () => {
     expect(error.code).toBe('FILE_CHANGED_MEANWHILE')
     expect(await readFile(join(dir, 'cases.json'), 'utf8')).toBe('mine')
   })
+
+  test('creates a file that must be new with mode 644, and keeps a mode the umask would strip (666)', async () => {
+    const dir = await scratchDir('write')
+    const created = join(dir, 'rubric.json')
+    const { writes } = await twoFiles(dir)
+    await chmod(writes[0]!.path, 0o666)
+    await writeFilesAtomically([{ path: created, display: 'rubric.json', contents: new TextEncoder().encode('{}\n'), basedOn: null }, writes[0]!])
+    expect(await readFile(created, 'utf8')).toBe('{}\n')
+    expect((await stat(created)).mode & 0o777).toBe(0o644)
+    expect((await stat(writes[0]!.path)).mode & 0o777).toBe(0o666)
+    expect((await readdir(dir)).sort()).toEqual(['annotations.json', 'cases.json', 'rubric.json'])
+  })
+
+  test('a first rename that fails says every file is as it was, and leaves no temporary file', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    const io: WriteIo = {
+      ...nodeWriteIo,
+      async rename() {
+        throw new Error('the disk went away')
+      },
+    }
+    const error = (await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)) as RevisionError
+    expect(error.message).toMatchInlineSnapshot(`
+      "annotations.json: the file could not be replaced (the disk went away); it is as it was, and so is every other file.
+        fix:      fix the cause, then run the command again: it picks up from the files as they are now."
+    `)
+    await expectUntouched(dir, before)
+  })
+
+  test('a failure writing the first file names it, and a cause that is not an Error is shown as text', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    const io: WriteIo = {
+      ...nodeWriteIo,
+      async writeNew() {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
+        throw 'quota exceeded'
+      },
+    }
+    const error = (await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)) as RevisionError
+    expect(error).toMatchObject({ code: 'WRITE_FAILED', file: 'annotations.json', summary: 'the new contents could not be written (quota exceeded); nothing was changed: every file is as it was.' })
+    await expectUntouched(dir, before)
+  })
+
+  test('refuses a path it cannot read, and one that changed, saying what happened', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    await expect(writeFilesAtomically([...writes, { path: dir, display: 'fixture', contents: 'x', basedOn: null }])).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [RevisionError: fixture: the file cannot be read (EISDIR); nothing was changed.
+        fix:      check the file permissions and that the path is a regular file.]
+    `)
+    await expect(writeFilesAtomically([{ ...writes[0]!, basedOn: sha256Hex('another revision') }])).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [RevisionError: annotations.json: the file changed on disk while the command ran; nothing was changed, so that edit is not lost.
+        fix:      run the command again once the file is saved.]
+    `)
+    await expect(writeFilesAtomically([{ ...writes[0]!, basedOn: null }])).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [RevisionError: annotations.json: the file appeared while the command ran; it was left alone, and nothing was changed.
+        fix:      run the command again once the file is saved.]
+    `)
+    await expectUntouched(dir, before)
+  })
 })

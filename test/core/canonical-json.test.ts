@@ -154,3 +154,98 @@ function randomJson(random: () => number, depth: number): unknown {
   for (let count = Math.floor(random() * 5); count > 0; count--) object[randomString(random)] = randomJson(random, depth - 1)
   return object
 }
+
+describe('canonicalJson', () => {
+  test('writes numbers below 1e-4 with an exponent of at least two digits, and from 1e-4 up without one', () => {
+    expect([1e-4, 9.99e-5, 1e-5, -1e-7, 1.5e-10, 1e-100, 5e-324, 0.5, 123.25, -0].map(canonicalJson)).toEqual([
+      '0.0001',
+      '9.99e-05',
+      '1e-05',
+      '-1e-07',
+      '1.5e-10',
+      '1e-100',
+      '5e-324',
+      '0.5',
+      '123.25',
+      '0',
+    ])
+  })
+
+  test('writes the integers at ±(2^53 − 1) and refuses those beyond, however they are written', () => {
+    expect(canonicalJson([Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER])).toBe('[9007199254740991,-9007199254740991]')
+    for (const unsafe of [2 ** 53, -(2 ** 53), 1e21, 1e300]) expect(() => canonicalJson(unsafe)).toThrow(CanonicalJsonError)
+  })
+
+  test('writes keys sorted by code point at every depth, separated without spaces', () => {
+    expect(canonicalJson({ b: { d: [true, false, null], c: {} }, a: [] })).toBe('{"a":[],"b":{"c":{},"d":[true,false,null]}}')
+    expect(canonicalJson(Object.assign(Object.create(null) as object, { b: 1, a: 2 }))).toBe('{"a":2,"b":1}')
+    // A surrogate key anywhere among the keys switches to the code-point sort.
+    expect(canonicalJson({ b: 1, [PRIVATE_BMP]: 2, a: 3, [ASTRAL]: 4 })).toBe(`{"a":3,"b":1,"${PRIVATE_BMP}":2,"${ASTRAL}":4}`)
+  })
+
+  test('orders code units around the surrogate range as code points order them', () => {
+    // U+D7FF < U+E000 < U+FFFF < U+10000 (D800 DC00) < U+10FFFF (DBFF DFFF)
+    const ordered = ['\ud7ff', '\ue000', '\uffff', '\u{10000}', '\u{10FFFF}']
+    for (let index = 1; index < ordered.length; index++) {
+      expect(compareCodePoints(ordered[index - 1]!, ordered[index]!)).toBeLessThan(0)
+      expect(compareCodePoints(ordered[index]!, ordered[index - 1]!)).toBeGreaterThan(0)
+    }
+    expect(compareCodePoints('ab', 'ab')).toBe(0)
+    expect(compareCodePoints('ab', 'a')).toBeGreaterThan(0)
+  })
+
+  test('refuses a lone surrogate, saying what to do', () => {
+    expect(() => canonicalJson({ answer: { text: 'cut \ud83d' } })).toThrowErrorMatchingInlineSnapshot(`
+      [CanonicalJsonError: answer › text: the string holds a lone surrogate, which has no UTF-8 encoding.
+        found:    "cut \\ud83d"
+        fix:      replace the broken character: the text was probably cut in the middle of an emoji or other character beyond U+FFFF.]
+    `)
+    // A key is refused as its value is, at the path that ends with it.
+    expect(() => canonicalJson({ ok: { ['key \udc00']: 1 } })).toThrow(expect.objectContaining({ path: ['ok', 'key \udc00'], found: '"key \\udc00"' }))
+  })
+
+  test('refuses a number that is not finite or an unsafe integer, saying what to do', () => {
+    expect(() => canonicalJson({ scores: [1, Number.NEGATIVE_INFINITY] })).toThrowErrorMatchingInlineSnapshot(`
+      [CanonicalJsonError: scores[1]: the number is not finite, and JSON has no way to write it.
+        found:    -Infinity
+        fix:      use a finite number, or a string if the value is a marker.]
+    `)
+    expect(() => canonicalJson({ id: 2 ** 53 })).toThrowErrorMatchingInlineSnapshot(`
+      [CanonicalJsonError: id: the integer is beyond ±(2^53 − 1): JavaScript may already have rounded it, so its fingerprint could not match the reference.
+        found:    9007199254740992
+        fix:      write large identifiers as strings.]
+    `)
+  })
+
+  test('refuses what is not JSON data, naming what it is and where', () => {
+    class Judgement {}
+    const orphan = Object.create({ constructor: undefined }) as object
+    const found = (value: unknown) => {
+      try {
+        canonicalJson(value)
+      } catch (error) {
+        if (error instanceof CanonicalJsonError) return `${error.location} | ${error.found ?? ''} | ${error.hint}`
+      }
+      return 'written'
+    }
+    // eslint-disable-next-line no-sparse-arrays
+    expect([undefined, { a: [new Judgement()] }, { when: new Date(0) }, [orphan], { f: () => 1 }, { s: Symbol('x') }, { n: 1n }, { list: [1, , 3] }].map(found)).toMatchInlineSnapshot(`
+      [
+        "(value) | undefined | remove or convert the value at the top level.",
+        "a[0] | an instance of Judgement | remove or convert the value at a[0].",
+        "when | an instance of Date | remove or convert the value at when.",
+        "[0] | an instance of an unknown class | remove or convert the value at [0].",
+        "f | a function | remove or convert the value at f.",
+        "s | a symbol | remove or convert the value at s.",
+        "n | a bigint | remove or convert the value at n.",
+        "list[1] | an empty array slot | remove or convert the value at list[1].",
+      ]
+    `)
+    expect(() => canonicalJson({ a: new Map() })).toThrowErrorMatchingInlineSnapshot(`
+      [CanonicalJsonError: a: the value is not JSON data, so it has no fingerprint.
+        expected: null, a boolean, a number, a string, an array or a plain object
+        found:    an instance of Map
+        fix:      remove or convert the value at a.]
+    `)
+  })
+})

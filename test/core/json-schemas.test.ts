@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { AnnotationsFileSchema, CasesEnvelopeSchema, CasesFileSchema, RubricSchema } from '../../src/core/criteria/schemas.js'
-import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema, type FixtureSchemaName } from '../../src/core/json-schemas.js'
+import { discriminate, FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema, orderKeywords, type FixtureSchemaName } from '../../src/core/json-schemas.js'
 import { ScoredAnnotationsFileSchema, ScoredCasesEnvelopeSchema, ScoredCasesFileSchema } from '../../src/core/scored/schemas.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { validatorFor, type Violation } from '../helpers/json-schema.js'
@@ -344,5 +344,148 @@ describe('malformed copies are rejected where the defect is', () => {
     expect(validatorFor(SCHEMAS['evaluation_rubric.schema.json'])(rubric)).toEqual([])
     const cases = edited('scored-cases.schema.json', ['cases', 0, 'spec', 'ground_truth', 'final_verdict'], null)
     expect(validatorFor(SCHEMAS['scored-cases.schema.json'])(cases)).toEqual([])
+  })
+})
+
+describe('the keyword order of a generated schema', () => {
+  /** A value's JSON text, which shows the order of the keys at every depth. */
+  const keyOrder = (value: unknown): string => JSON.stringify(value)
+
+  test('puts identification, then type and constraints, then members, then the rest alphabetically, at every depth', () => {
+    const member = { zeta: 1, alpha: 2, items: { type: 'string' }, type: 'array', description: 'd' }
+    const ordered = orderKeywords({
+      zeta: 1,
+      alpha: 2,
+      oneOf: [member],
+      anyOf: [member],
+      allOf: [member],
+      else: member,
+      then: member,
+      if: member,
+      not: member,
+      additionalProperties: member,
+      required: ['b', 'a'],
+      properties: { b: member, a: member },
+      propertyNames: member,
+      maxProperties: 3,
+      minProperties: 1,
+      items: member,
+      prefixItems: [member],
+      uniqueItems: true,
+      maxItems: 2,
+      minItems: 1,
+      exclusiveMaximum: 9,
+      maximum: 9,
+      exclusiveMinimum: 0,
+      minimum: 0,
+      format: 'date',
+      pattern: '^a',
+      maxLength: 9,
+      minLength: 1,
+      enum: ['b', 'a'],
+      const: 'c',
+      type: 'object',
+      description: 'd',
+      title: 't',
+      $id: 'i',
+      $schema: 's',
+      $defs: { B: member, A: member },
+      contains: member,
+      patternProperties: { '^z': member, '^a': member },
+      dependentSchemas: { z: member, a: member },
+    }) as Record<string, unknown>
+    expect(Object.keys(ordered)).toEqual([
+      '$schema',
+      '$id',
+      'title',
+      'description',
+      'type',
+      'const',
+      'enum',
+      'minLength',
+      'maxLength',
+      'pattern',
+      'format',
+      'minimum',
+      'exclusiveMinimum',
+      'maximum',
+      'exclusiveMaximum',
+      'minItems',
+      'maxItems',
+      'uniqueItems',
+      'prefixItems',
+      'items',
+      'minProperties',
+      'maxProperties',
+      'propertyNames',
+      'properties',
+      'required',
+      'additionalProperties',
+      'allOf',
+      'anyOf',
+      'oneOf',
+      'not',
+      'if',
+      'then',
+      'else',
+      '$defs',
+      'alpha',
+      'contains',
+      'dependentSchemas',
+      'patternProperties',
+      'zeta',
+    ])
+    const orderedMember = JSON.stringify({ description: 'd', type: 'array', items: { type: 'string' }, alpha: 2, zeta: 1 })
+    // Every subschema is ordered too; names under properties, $defs, patternProperties and
+    // dependentSchemas keep their order, and data (enum, required) is left as it is.
+    for (const keyword of ['items', 'additionalProperties', 'propertyNames', 'contains', 'not', 'if', 'then', 'else']) {
+      expect(keyOrder(ordered[keyword]), keyword).toBe(orderedMember)
+    }
+    for (const keyword of ['prefixItems', 'allOf', 'anyOf', 'oneOf']) expect(keyOrder(ordered[keyword]), keyword).toBe(`[${orderedMember}]`)
+    expect(keyOrder(ordered['properties'])).toBe(`{"b":${orderedMember},"a":${orderedMember}}`)
+    expect(keyOrder(ordered['$defs'])).toBe(`{"B":${orderedMember},"A":${orderedMember}}`)
+    expect(keyOrder(ordered['patternProperties'])).toBe(`{"^z":${orderedMember},"^a":${orderedMember}}`)
+    expect(keyOrder(ordered['dependentSchemas'])).toBe(`{"z":${orderedMember},"a":${orderedMember}}`)
+    expect(ordered['enum']).toEqual(['b', 'a'])
+    expect(ordered['required']).toEqual(['b', 'a'])
+    // A keyword that is data keeps an object value as it is.
+    expect(keyOrder(orderKeywords({ const: { z: 1, a: 2 }, default: { z: 1, a: 2 } }))).toBe('{"const":{"z":1,"a":2},"default":{"z":1,"a":2}}')
+  })
+})
+
+describe('a discriminated union in a generated schema', () => {
+  const member = (system: unknown, extra: string) => ({ type: 'object', properties: { system: { const: system }, [extra]: { type: 'string' } }, required: ['system', extra] })
+
+  test('becomes one if/then per member, keyed on the property each member requires with a constant of its own', () => {
+    expect(discriminate({ description: 'a review', oneOf: [member('debate', 'a'), member('baseline', 'b')] })).toStrictEqual({
+      description: 'a review',
+      type: 'object',
+      properties: { system: { type: 'string', enum: ['debate', 'baseline'] } },
+      required: ['system'],
+      allOf: [
+        { if: { properties: { system: { const: 'debate' } }, required: ['system'] }, then: member('debate', 'a') },
+        { if: { properties: { system: { const: 'baseline' } }, required: ['system'] }, then: member('baseline', 'b') },
+      ],
+    })
+  })
+
+  test('keys on constants of any type, inside arrays and nested schemas too', () => {
+    const rewritten = discriminate({ items: [{ oneOf: [member(1, 'a'), member(2, 'b')] }] }) as { items: { properties: unknown }[] }
+    expect(rewritten.items[0]!.properties).toStrictEqual({ system: { enum: [1, 2] } })
+  })
+
+  test('leaves a union alone when no property tells its members apart', () => {
+    const cases = [
+      { oneOf: [member('debate', 'a')] },
+      { oneOf: [member('debate', 'a'), member('debate', 'b')] },
+      { oneOf: [member('debate', 'a'), { ...member('baseline', 'b'), required: ['b'] }] },
+      { oneOf: [member('debate', 'a'), { type: 'object', properties: { system: { type: 'string' } }, required: ['system'] }] },
+      { oneOf: [{ type: 'string' }, { type: 'number' }] },
+      { oneOf: 'not a list' },
+      { anyOf: [member('debate', 'a'), member('baseline', 'b')] },
+    ]
+    for (const schema of cases) expect(discriminate(schema)).toStrictEqual(schema)
+    expect(discriminate(null)).toBeNull()
+    expect(discriminate('text')).toBe('text')
   })
 })
