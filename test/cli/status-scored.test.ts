@@ -176,6 +176,18 @@ describe('vitest-rubric status on a scored fixture', () => {
     `)
   })
 
+  test('a refused case is listed once: its baseline is refused with it, not on its own account', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      ;(cases.cases[0]!.spec as { max_rounds: unknown }).max_rounds = 'four'
+    })
+    const { code, stdout } = await runCli(['status', '.'], copy.dir)
+    expect(code).toBe(1)
+    expect(stdout).toContain(
+      '  refused (1): fix what the message names (`vitest-rubric evaluate` prints it in full)\n    partial-recall: cases.json › cases[0] › spec › max_rounds (case "partial-recall"): the value has the wrong type.\n  manual review (1)',
+    )
+  })
+
   test('a refused debate review and a refused baseline review are both listed', async () => {
     const copy = await copyDebate()
     for (const system of ['debate', 'baseline'] as const) {

@@ -175,7 +175,9 @@ function scoredFindings(decision: ScoredDecision): CaseFinding[] {
         : { state: 'manual-review' as const, detail: decision.reason },
   ]
   const { baseline } = decision
-  if (baseline.status === 'refused') findings.push({ state: 'refused', detail: `baseline review: ${firstLine(baseline.error.message)}` })
+  // A refused case refuses its baseline with the same error: that is one refusal, not the baseline review's.
+  const refusedWithCase = decision.status === 'refused' && baseline.status === 'refused' && baseline.error.message === decision.error.message
+  if (baseline.status === 'refused' && !refusedWithCase) findings.push({ state: 'refused', detail: `baseline review: ${firstLine(baseline.error.message)}` })
   if (baseline.status === 'not_reviewed') findings.push({ state: 'unreviewed', detail: 'no baseline review' })
   return findings
 }
