@@ -159,6 +159,44 @@ describe('vitest-rubric bind on a scored fixture', () => {
     expect(stderr).toContain('\n    annotations.json › reviews[2] › claims[0] › span (case "zero-planted-issues")')
   })
 
+  test('a case that would still be refused on its own account is named once, not again for its baseline', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      const issues = cases.cases[0]!.spec.ground_truth.planted_issues
+      issues.push({ ...issues[0]! })
+    })
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall', '--dry-run'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "annotations.json: once bound, a case would still be refused, so its judgements do not fit the current files; nothing was written.
+          cases.json › cases[0] › spec › ground_truth › planted_issues[2] › id (case "partial-recall"): the planted issue id is already used by planted_issues[0].
+            found:    "P1"
+            fix:      give every planted issue its own id: claims find planted issues by id.
+        fix:      revise the review as the message says (a rubric revision needs revised judgements, not only new hashes), then bind again.
+      "
+    `)
+  })
+
+  test('a malformed case has no hashes to bind: the refusal says why, and nothing is written', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      ;(cases.cases[0]!.spec as { max_rounds: unknown }).max_rounds = 'four'
+    })
+    const before = await snapshotFiles(copy.dir)
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "cases.json (case "partial-recall"): the case or its review is malformed, so it has no hashes to bind; nothing was written.
+          cases.json › cases[0] › spec › max_rounds (case "partial-recall"): the value has the wrong type.
+            expected: a number
+            found:    the string "four"
+            fix:      a case holds id, spec { input, ideal_debate_resolution, max_rounds, ground_truth { planted_issues, final_verdict? } }, outputs { debate { transcript }, baseline { answer, self_critique } } and expected { rubric_sha256, debate_review_sha256, baseline_review_sha256 } (see the README).
+        fix:      fix what the message names, then bind again.
+      "
+    `)
+    await expectUnchanged(copy.dir, before)
+  })
+
   test('a review whose binding hash is not a string has no hashes to bind', async () => {
     const copy = await copyDebate()
     await copy.editReview('partial-recall', 'baseline', (review) => {
