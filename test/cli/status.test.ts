@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { FixtureStatus } from '../../src/core/revisions/status.js'
 import { runCli } from '../helpers/cli.js'
-import { copyFixture, ROOT } from '../helpers/fixture-copy.js'
+import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { copyDebate } from '../helpers/scored-copy.js'
 
 /** `status --json` of a directory, with each case's states. */
@@ -135,6 +135,26 @@ describe('vitest-rubric status', () => {
     const { code, status } = await statusOf(fixture.dir)
     expect(code).toBe(0)
     expect(findings(status, 'unsupported-guarantee')).toEqual(['incomplete: no judgement for verification'])
+  })
+
+  test('a review that leaves a criterion unjudged and another uncertain names both', async () => {
+    const fixture = await copyFixture()
+    await fixture.editAnnotations((annotations) => {
+      delete annotations.reviews[6]!.judgements.verification
+    })
+    await fixture.acknowledgeReview('uncertain-wording')
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(0)
+    expect(findings(status, 'uncertain-wording')).toEqual(['incomplete: no judgement for verification; uncertain on support'])
+  })
+
+  test('the hashes a case added now records: the source and rubric revisions and the fingerprint of null', async () => {
+    const { status } = await statusOf(DOCUCTL)
+    expect(status.newCase).toEqual({
+      source_sha256: '2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2',
+      rubric_sha256: '3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228',
+      review_sha256: '74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b',
+    })
   })
 
   test('a case refused for another reason is listed with its error, exit 1', async () => {
