@@ -201,4 +201,21 @@ describe('vitest-rubric status on a scored fixture', () => {
       'refused: baseline review: annotations.json › reviews[1] › claims[0] › span (case "partial-recall"): the excerpt does not occur in cases.json › cases[0] › outputs › baseline › self_critique.',
     ])
   })
+  test('a review without a canonical form has no hashes to compare: it is listed as refused, and bind refuses it', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'baseline', (review) => {
+      review.claims[0]!.reason += ' \ud800'
+    }, false)
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'partial-recall')).toMatchInlineSnapshot(`
+      [
+        "current: accepted",
+        "refused: baseline review: annotations.json › reviews[1] › claims[0] › reason (case "partial-recall"): the string holds a lone surrogate, which has no UTF-8 encoding.",
+      ]
+    `)
+    const bind = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(bind.code).toBe(1)
+    expect(bind.stderr).toMatch(/^cases\.json \(case "partial-recall"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\./)
+  })
 })
