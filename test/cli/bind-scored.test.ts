@@ -197,14 +197,15 @@ describe('vitest-rubric bind on a scored fixture', () => {
     await expectUnchanged(copy.dir, before)
   })
 
-  test('a review whose binding hash is not a string has no hashes to bind', async () => {
+  test.each(['rubric_sha256', 'spec_sha256', 'output_sha256'])('a review whose %s is not a string has no hashes to bind', async (key) => {
     const copy = await copyDebate()
     await copy.editReview('partial-recall', 'baseline', (review) => {
-      ;(review as { output_sha256: unknown }).output_sha256 = 42
+      ;(review as unknown as Record<string, unknown>)[key] = 42
     })
     const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
     expect(code).toBe(1)
     expect(stderr).toMatch(/^cases\.json \(case "partial-recall"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\./)
+    expect(stderr).toContain(`annotations.json › reviews[1] › ${key} (case "partial-recall"): the value has the wrong type.`)
   })
 
   test('an unknown case names the cases there are', async () => {

@@ -25,6 +25,11 @@ async function withdraw(copy: ScoredCopy, caseId: string, system: 'debate' | 'ba
   if (acknowledge) await copy.acknowledge(caseId, system)
 }
 
+async function editRubricNotes(copy: ScoredCopy): Promise<void> {
+  const path = join(copy.dir, 'evaluation_rubric.json')
+  await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
+}
+
 describe('vitest-rubric status on a scored fixture', () => {
   test('the bundled benchmark: decided cases are current, the unscoreable one awaits manual review, exit 0', async () => {
     const copy = await copyDebate()
@@ -75,9 +80,12 @@ describe('vitest-rubric status on a scored fixture', () => {
     const path = join(copy.dir, 'evaluation_rubric.json')
     await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
     const { status } = await statusOf(copy.dir)
-    expect(findings(status, 'partial-recall')[0]).toContain(
+    const [finding] = findings(status, 'partial-recall')
+    expect(finding).toContain(
       '(only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256; convert its line endings back to LF',
     )
+    // Three hashes record the same revision: the note is given once.
+    expect(finding!.match(/only its line endings changed/g)).toHaveLength(1)
   })
 
   test('a case with no review yet, under an edited rubric, waits for a review under the new one', async () => {
@@ -91,6 +99,16 @@ describe('vitest-rubric status on a scored fixture', () => {
       expect.stringMatching(
         /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}… \(no review yet: review the case under the current files, then bind it\)$/,
       ),
+    ])
+  })
+
+  test('a case with one review left, under an edited rubric, is not "no review yet"', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'debate', true)
+    await editRubricNotes(copy)
+    const { status } = await statusOf(copy.dir)
+    expect(findings(status, 'partial-recall')).toEqual([
+      expect.stringMatching(/^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…$/),
     ])
   })
 

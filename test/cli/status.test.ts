@@ -170,6 +170,19 @@ describe('vitest-rubric status', () => {
     ])
   })
 
+  test('a malformed review has no hashes to compare: it is listed as refused, exit 1', async () => {
+    const fixture = await copyFixture()
+    await fixture.editAnnotations((annotations) => {
+      annotations.reviews[0]!.judgements.command!.rating = 'good'
+    })
+    await fixture.acknowledgeReview('complete')
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'complete')).toEqual([
+      'refused: annotations.json › reviews[0] › judgements › command › rating (case "complete"): the value is not one of those allowed.',
+    ])
+  })
+
   test('a scored fixture: an edited output and spec are stale for their reviews', async () => {
     const benchmark = await copyDebate()
     await benchmark.editCases((cases) => {
