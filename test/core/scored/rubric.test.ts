@@ -73,6 +73,18 @@ describe('evaluation_rubric.json', () => {
     `)
   })
 
+  test('thresholds of exactly 0 and 1 are in range', () => {
+    const bound = bindEdited((rubric) => {
+      rubric.score_thresholds = { per_dimension_pass: 0, overall_case_pass: 1, benchmark_pass_fraction: 1 }
+    })
+    expect(bound.rules.thresholds).toEqual({ perDimensionPass: 0, overallCasePass: 1, benchmarkPassFraction: 1 })
+    expect(() =>
+      bindEdited((rubric) => {
+        rubric.score_thresholds['per_dimension_pass'] = -0.01
+      }),
+    ).toThrow(/score_thresholds › per_dimension_pass: the value breaks a rule of the format\.\n {2}expected: a number from 0 to 1/)
+  })
+
   test('an unknown threshold or one outside 0..1 is refused', () => {
     expect(() =>
       bindEdited((rubric) => {
