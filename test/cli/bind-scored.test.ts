@@ -208,6 +208,45 @@ describe('vitest-rubric bind on a scored fixture', () => {
     expect(stderr).toContain(`annotations.json › reviews[1] › ${key} (case "partial-recall"): the value has the wrong type.`)
   })
 
+  test('a case with both reviews malformed names both refusals, each on its own lines', async () => {
+    const copy = await copyDebate()
+    for (const system of ['debate', 'baseline'] as const) {
+      await copy.editReview('zero-planted-issues', system, (review) => {
+        ;(review as unknown as Record<string, unknown>)['output_sha256'] = 42
+      })
+    }
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'zero-planted-issues'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "cases.json (case "zero-planted-issues"): the case or its review is malformed, so it has no hashes to bind; nothing was written.
+          annotations.json › reviews[2] › output_sha256 (case "zero-planted-issues"): the value has the wrong type.
+            expected: a string
+            found:    the integer 42
+            fix:      a debate review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field).
+          annotations.json › reviews[3] › output_sha256 (case "zero-planted-issues"): the value has the wrong type.
+            expected: a string
+            found:    the integer 42
+            fix:      a baseline review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field).
+        fix:      fix what the message names, then bind again.
+      "
+    `)
+  })
+
+  test('each refusal carries its code', async () => {
+    const copy = await copyDebate()
+    const bind = (cases: readonly string[] | 'all') => bindFixture(copy.dir, { cases, dryRun: true, cwd: copy.dir })
+    await expect(bind(['no-such-case'])).rejects.toMatchObject({ code: 'CASE_NOT_FOUND' })
+    await copy.editCases((cases) => {
+      cases.cases[0]!.outputs.debate.transcript[0]!.text = 'Nothing to say.'
+      ;(cases.cases[1]!.spec as { max_rounds: unknown }).max_rounds = 'four'
+    })
+    await expect(bind(['partial-recall'])).rejects.toMatchObject({ code: 'BIND_STILL_REFUSED', summary: expect.stringContaining('once bound') })
+    await expect(bind(['zero-planted-issues'])).rejects.toMatchObject({ code: 'BIND_STILL_REFUSED', summary: expect.stringContaining('malformed') })
+    await withdraw(copy, 'false-claim-conceded', 'debate', true)
+    await withdraw(copy, 'false-claim-conceded', 'baseline', true)
+    await expect(bind(['false-claim-conceded'])).rejects.toMatchObject({ code: 'NO_REVIEW_TO_BIND' })
+  })
+
   test('an unknown case names the cases there are', async () => {
     const copy = await copyDebate()
     const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recal'], copy.dir)

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { NULL_FINGERPRINT } from '../../src/core/canonical-json.js'
+import { NULL_FINGERPRINT, sha256Hex } from '../../src/core/canonical-json.js'
 import type { FixtureStatus } from '../../src/core/revisions/status.js'
 import { runCli } from '../helpers/cli.js'
 import { copyDebate, type ScoredCopy } from '../helpers/scored-copy.js'
@@ -86,6 +86,37 @@ describe('vitest-rubric status on a scored fixture', () => {
     )
     // Three hashes record the same revision: the note is given once.
     expect(finding!.match(/only its line endings changed/g)).toHaveLength(1)
+  })
+
+  test('hashes recording different revisions each get their note about line endings', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.rubric_sha256 = '0'.repeat(64)
+    })
+    const path = join(copy.dir, 'evaluation_rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
+    const { status } = await statusOf(copy.dir)
+    const [finding] = findings(status, 'partial-recall')
+    expect(finding).toContain('(only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256; ')
+    expect(finding).toMatch(
+      /so that git never converts fixture files; evaluation_rubric\.json holds CR characters, so its line endings may have changed, for example through git's core\.autocrlf or an editor; if nothing else changed, convert its line endings back to LF instead, and add a \.gitattributes line such as `fixtures\/\*\* -text` so that git never converts fixture files\)$/,
+    )
+  })
+
+  test('a hash recording no conversion of the file gets no note beside one that does', async () => {
+    const copy = await copyDebate()
+    const path = join(copy.dir, 'evaluation_rubric.json')
+    const crlf = sha256Hex(Buffer.from((await readFile(path, 'utf8')).replaceAll('\n', '\r\n')))
+    await copy.editCases((cases) => {
+      cases.cases[0]!.expected.rubric_sha256 = crlf
+    })
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.rubric_sha256 = '0'.repeat(64)
+    })
+    const { status } = await statusOf(copy.dir)
+    expect(findings(status, 'partial-recall')[0]).toMatch(
+      /; annotations\.json › reviews\[0\] › rubric_sha256 000000000000… → be89f77dd9c0… \(only its line endings changed: the recorded SHA-256 is that of evaluation_rubric\.json with CRLF line endings, [^;]*; add a \.gitattributes line [^;]*; no review needs to change\)$/,
+    )
   })
 
   test('a case with no review yet, under an edited rubric, waits for a review under the new one', async () => {

@@ -79,6 +79,9 @@ describe('vitest-rubric status', () => {
     expect(code).toBe(1)
     expect(states.complete).toEqual(['stale-rubric'])
     expect(findings(status, 'complete')[0]).toMatch(
+      /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 3a8dcd22e9f4… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 3a8dcd22e9f4… → [0-9a-f]{12}…; criteria affected: /,
+    )
+    expect(findings(status, 'complete')[0]).toMatch(
       /; criteria affected: support \(reference quote changed\), audience \(new: not judged\), database_scope \(judged, no longer in the rubric\)$/,
     )
     // A case without a review has no judgements to compare: only its own hash is named.
@@ -137,15 +140,17 @@ describe('vitest-rubric status', () => {
     expect(findings(status, 'unsupported-guarantee')).toEqual(['incomplete: no judgement for verification'])
   })
 
-  test('a review that leaves a criterion unjudged and another uncertain names both', async () => {
+  test('a review that leaves criteria unjudged and others uncertain names them all', async () => {
     const fixture = await copyFixture()
     await fixture.editAnnotations((annotations) => {
       delete annotations.reviews[6]!.judgements.verification
+      delete annotations.reviews[6]!.judgements.preconditions
+      annotations.reviews[6]!.judgements.command!.rating = 'uncertain'
     })
     await fixture.acknowledgeReview('uncertain-wording')
     const { code, status } = await statusOf(fixture.dir)
     expect(code).toBe(0)
-    expect(findings(status, 'uncertain-wording')).toEqual(['incomplete: no judgement for verification; uncertain on support'])
+    expect(findings(status, 'uncertain-wording')).toEqual(['incomplete: no judgement for preconditions, verification; uncertain on command, support'])
   })
 
   test('the hashes a case added now records: the source and rubric revisions and the fingerprint of null', async () => {
@@ -180,6 +185,43 @@ describe('vitest-rubric status', () => {
     expect(code).toBe(1)
     expect(findings(status, 'complete')).toEqual([
       'refused: annotations.json › reviews[0] › judgements › command › rating (case "complete"): the value is not one of those allowed.',
+    ])
+  })
+
+  test('a rubric whose line endings alone changed says so', async () => {
+    const fixture = await copyFixture()
+    const path = join(fixture.dir, 'rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
+    const { status } = await statusOf(fixture.dir)
+    expect(findings(status, 'complete')[0]).toContain(
+      '(only its line endings changed: with LF line endings, rubric.json has the recorded SHA-256; convert its line endings back to LF',
+    )
+  })
+
+  test('a malformed case has no hashes to compare: it is listed as refused, and bind refuses it', async () => {
+    const fixture = await copyFixture()
+    await fixture.editCases((cases) => {
+      ;(cases.cases[1]!.expected as { acceptable: unknown }).acceptable = 'yes'
+    })
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'paraphrase')).toEqual([
+      'refused: cases.json › cases[1] › expected › acceptable (case "paraphrase"): the value is not one of those allowed.',
+    ])
+    const bind = await runCli(['bind', '.', '--case', 'paraphrase'], fixture.dir)
+    expect(bind.code).toBe(1)
+    expect(bind.stderr).toMatch(/^cases\.json \(case "paraphrase"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\.\n {4}cases\.json › cases\[1\] › expected › acceptable/)
+  })
+
+  test('a review without a canonical form has no hashes to compare: it is listed as refused', async () => {
+    const fixture = await copyFixture()
+    await fixture.editAnnotations((annotations) => {
+      annotations.reviews[1]!.judgements.command!.reason += ' \ud800'
+    })
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'paraphrase')).toEqual([
+      'refused: annotations.json › reviews[1] › judgements › command › reason (case "paraphrase"): the string holds a lone surrogate, which has no UTF-8 encoding.',
     ])
   })
 
