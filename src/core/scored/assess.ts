@@ -7,6 +7,7 @@ import { explainStaleBytes } from '../line-endings.js'
 import { checkReviewBindings, checkReviewRevision, type CaseAt, type Located, type ScoredFileNames } from './bindings.js'
 import { summarizeCard, type ScoreCard } from './case-rule.js'
 import type { BaselineOutcome, ScoredDecision } from './decision.js'
+import type { ScoredCaseEntry } from './load.js'
 import { checkBaselineProvenance, checkDebateProvenance, type ReviewAt } from './provenance.js'
 import type { BoundEvaluationRubric } from './rubric.js'
 import { scoreBaselineCase, scoreDebateCase } from './score-card.js'
@@ -35,8 +36,8 @@ export interface CaseReviews {
  * dimensions and the per-case rule. A failed check of the debate review refuses the case; a failed
  * check of the baseline review refuses only the baseline, which leaves the comparison undecided.
  */
-export function assessScoredCase(context: AssessContext, testCase: Located, reviews: CaseReviews): ScoredDecision {
-  const at: CaseAt = { id: caseIdOf(testCase.value), path: testCase.path }
+export function assessScoredCase(context: AssessContext, testCase: ScoredCaseEntry, reviews: CaseReviews): ScoredDecision {
+  const at: CaseAt = { id: testCase.id, path: testCase.path }
   let theCase: ScoredCase
   try {
     theCase = checkCase(context, testCase, at)
@@ -179,9 +180,4 @@ function judgeOrThrow(context: AssessContext, theCase: ScoredCase, at: CaseAt, s
 function refusal(error: unknown): { reason: string; error: SerializedRubricError } {
   if (!(error instanceof BindingError)) throw error
   return { reason: error.summary, error: error.toJSON() }
-}
-
-function caseIdOf(value: unknown): string {
-  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined
-  return typeof id === 'string' ? id : '(no id)'
 }
