@@ -87,6 +87,19 @@ describe('the per-case rule', () => {
     expect(card([null, 1, 1, 1, null, 1]).verdict).toBe('pass')
   })
 
+  test('a case with no applicable dimension is never scoreable, even under rules that ask for none', () => {
+    const none = { ...rules, minApplicable: 0 }
+    expect(card([null, null, null, null, null, null], none)).toEqual(
+      expect.objectContaining({
+        verdict: 'manual_review',
+        applicable: 0,
+        mean: null,
+        failures: ['manual review: only 0 of 6 dimensions applicable (at least 1 needed)'],
+      }),
+    )
+    expect(card([null, null, null, null, null, 1], none)).toMatchObject({ verdict: 'pass', applicable: 1, mean: 1 })
+  })
+
   test('the thresholds are the rubric file\'s: other figures, other outcomes', () => {
     const lenient = bindEdited((rubric) => {
       rubric.score_thresholds = { per_dimension_pass: 0.25, overall_case_pass: 0.6, benchmark_pass_fraction: 0.75 }
