@@ -151,6 +151,23 @@ describe('undecided cases', () => {
   })
 })
 
+describe('cards scored under other rules', () => {
+  test('a card without a dimension adds nothing to that dimension\'s mean', () => {
+    const { rules: withoutVerdict } = bindEdited((rubric) => {
+      delete rubric.scoring_dimensions['final_verdict_correctness']
+      rubric['pass_fail_rule'] = String(rubric['pass_fail_rule']).replace('at least 4 of the 6', 'at least 4 of the 5')
+    })
+    const partial = Object.fromEntries(
+      DIMENSION_NAMES.map((name): [DimensionName, DimensionScore] => [name, { score: 0.5, detail: 'authored' }]),
+    ) as Record<DimensionName, DimensionScore>
+    const theCard = applyCaseRule(partial, withoutVerdict)
+    expect(Object.keys(theCard.dimensions)).not.toContain('final_verdict_correctness')
+    const decision: ScoredDecision = { status: 'rejected', id: 'other', split: 'development', reason: '', card: theCard, baseline: scored() }
+    const figures = benchmarkFigures([decided(PASS), decision], rules)
+    expect(figures.system.dimensionMeans).toMatchObject({ defense_calibration: 0.75, final_verdict_correctness: 1 })
+  })
+})
+
 describe('the baseline comparison', () => {
   const BASELINE_065 = [0.65, 0.65, 0.65, 0.65, null, 0.65]
   const SYSTEM_075 = [0.75, 0.75, 0.75, 0.75, null, 0.75]
