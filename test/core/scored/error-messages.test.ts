@@ -47,6 +47,18 @@ describe('fixture-level defects of a scored fixture', () => {
     `)
   })
 
+  test('a value without a canonical form in cases.json refuses the fixture, at its path', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[2]!.outputs.baseline.answer += ' \ud800'
+    })
+    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: cases.json › cases[2] › outputs › baseline › answer: the string holds a lone surrogate, which has no UTF-8 encoding.
+        found:    "parsePort rejects negative and too-large ports; the check should be \`n < 1\` so that port 0 is rejected too. Verdict: request changes. \\ud800"
+        fix:      replace the broken character: the text was probably cut in the middle of an emoji or other character beyond U+FFFF.]
+    `)
+  })
+
   test('a review of an unknown case', async () => {
     const copy = await copyDebate()
     await copy.editAnnotations((annotations) => {
