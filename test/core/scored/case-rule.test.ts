@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { applyCaseRule, atLeast } from '../../../src/core/scored/case-rule.js'
+import { applyCaseRule, atLeast, TOLERANCE } from '../../../src/core/scored/case-rule.js'
 import type { DimensionName } from '../../../src/core/scored/dimensions/index.js'
 import type { DimensionScore } from '../../../src/core/scored/dimensions/score.js'
 import { bindEdited, bindText, RUBRIC_TEXT } from './rubric-file.js'
@@ -68,6 +68,11 @@ describe('the per-case rule', () => {
     expect(naive).toBeLessThan(0.65)
     expect(card(scores)).toMatchObject({ verdict: 'pass', failures: [] })
     expect(atLeast(0.6499999, 0.65)).toBe(false)
+  })
+
+  test('a value exactly the tolerance below a threshold is at least the threshold', () => {
+    expect(atLeast(0.65 - TOLERANCE, 0.65)).toBe(true)
+    expect(atLeast(0.65 - 2 * TOLERANCE, 0.65)).toBe(false)
   })
 
   test('with fewer applicable dimensions than the rubric requires, a case is not scoreable, whatever its scores', () => {

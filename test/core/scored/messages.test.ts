@@ -54,6 +54,18 @@ describe('formatCardFailure', () => {
   })
 })
 
+describe('formatCardFailure of a card scored under other rules', () => {
+  test('a dimension the card lacks is shown without a score or detail, and is not counted N/A', () => {
+    const { rules: withoutVerdict } = bindEdited((rubric) => {
+      delete rubric.scoring_dimensions['final_verdict_correctness']
+      rubric['pass_fail_rule'] = String(rubric['pass_fail_rule']).replace('at least 4 of the 6', 'at least 4 of the 5')
+    })
+    const lines = formatCardFailure(card([1, 1, 0.25, 1, null, 1], withoutVerdict), rules).split('\n')
+    expect(lines.at(-2)).toBe('  – final_verdict_correctness     N/A     ')
+    expect(lines.at(-1)).toBe('  N/A (excluded from the mean): empirical_test_diagnosticity')
+  })
+})
+
 describe('summarizeCard', () => {
   test('a passing card: its mean, how many dimensions apply, the threshold none is below', () => {
     expect(summarizeCard(card([1, 1, 0.5, 1, null, 1]), rules)).toBe('mean 0.9 of 5 applicable dimensions; none below 0.50')
