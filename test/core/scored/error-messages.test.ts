@@ -491,3 +491,67 @@ describe('provenance refusals name the excerpt or judgement that does not fit', 
     `)
   })
 })
+
+describe('every refusal carries its stable code', () => {
+  async function codeOf(dir: string, id: string): Promise<string | undefined> {
+    const decision = evaluateFixture(await load(dir)).decisions.find((item) => item.id === id)!
+    return decision.status === 'refused' ? decision.error.code : undefined
+  }
+
+  test('case and review refusals', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[0]!.spec.ground_truth.planted_issues[1]!.id = 'P1'
+    })
+    await copy.editReview('false-claim-conceded', 'debate', (review) => {
+      review.claims[1]!.id = review.claims[0]!.id
+    })
+    await copy.editReview('zero-planted-issues', 'debate', (review) => {
+      Object.assign(review.claims[0]!, { validity: 'planted', credit: 'full', planted_issue: 'P9' })
+    })
+    await copy.editReview('never-terminates', 'debate', (review) => {
+      review.claims[0]!.span = 'words nobody wrote'
+    })
+    await copy.editReview('concession-without-update', 'debate', (review) => {
+      delete review.claims[0]!.defense.position_updated
+    })
+    expect({
+      duplicatePlantedIssue: await codeOf(copy.dir, 'partial-recall'),
+      duplicateClaim: await codeOf(copy.dir, 'false-claim-conceded'),
+      unknownPlantedIssue: await codeOf(copy.dir, 'zero-planted-issues'),
+      spanNotInOutput: await codeOf(copy.dir, 'never-terminates'),
+      inconsistent: await codeOf(copy.dir, 'concession-without-update'),
+    }).toEqual({
+      duplicatePlantedIssue: 'DUPLICATE_PLANTED_ISSUE',
+      duplicateClaim: 'DUPLICATE_CLAIM',
+      unknownPlantedIssue: 'UNKNOWN_PLANTED_ISSUE',
+      spanNotInOutput: 'SPAN_NOT_IN_OUTPUT',
+      inconsistent: 'ANNOTATION_INCONSISTENT',
+    })
+  })
+
+  test('fixture-level refusals', async () => {
+    const cases = await copyDebate()
+    await cases.editCases((document) => {
+      document.cases[2]!.id = 'partial-recall'
+    })
+    await expect(load(cases.dir)).rejects.toMatchObject({ code: 'DUPLICATE_CASE' })
+    const reviews = await copyDebate()
+    await reviews.editAnnotations((annotations) => {
+      annotations.reviews.push(annotations.reviews[0]!)
+    })
+    await expect(load(reviews.dir)).rejects.toMatchObject({ code: 'DUPLICATE_REVIEW' })
+    const rubric = await copyDebate()
+    const path = join(rubric.dir, 'evaluation_rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replace('by >= 0.10', 'by a clear margin'))
+    await expect(load(rubric.dir)).rejects.toMatchObject({ code: 'RUBRIC_RULE_UNREADABLE', summary: expect.stringContaining('the baseline definition') })
+  })
+
+  test('a benchmark without a split is a development split', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      delete cases.split
+    })
+    expect((await load(copy.dir)).split).toBe('development')
+  })
+})
