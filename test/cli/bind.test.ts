@@ -214,6 +214,38 @@ describe('vitest-rubric bind', () => {
     expect((await runCli(['status', '.'], benchmark.dir)).code).toBe(0)
   })
 
+  test('an acknowledged review edit changes cases.json only, and a case named twice is bound once', async () => {
+    const fixture = await copyFixture()
+    await fixture.editAnnotations((annotations) => {
+      annotations.reviews[2]!.judgements.support!.reason = 'Reworded after a second reading.'
+    })
+    const before = await snapshotFiles(fixture.dir, ['annotations.json'])
+    const { code, stdout } = await runCli(['bind', '.', '--case', 'negation', '--case', 'negation'], fixture.dir)
+    expect(code).toBe(0)
+    expect(stdout.match(/negation: bound/g)).toHaveLength(1)
+    expect(stdout).toContain('  cases.json › cases[2] › expected › review_sha256\n')
+    expect(stdout).toContain('  wrote cases.json\n')
+    await expectUnchanged(fixture.dir, before)
+    expect((await runCli(['status', '.'], fixture.dir)).code).toBe(0)
+  })
+
+  test('a fixture with no cases yet: an unknown case says there is none', async () => {
+    const fixture = await copyFixture()
+    await fixture.writeJson('cases.json', { name: 'docuctl-rollback', task: (await fixture.readJson<{ task: string }>('cases.json')).task, cases: [] })
+    await fixture.writeJson('annotations.json', { origin: (await fixture.readJson<{ origin: string }>('annotations.json')).origin, reviews: [] })
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'complete'], fixture.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "cases.json: there is no case "complete"; nothing was written.
+        expected: a case id (the fixture has no cases yet)
+        found:    "complete"
+        fix:      pass the id of a case in cases.json, or --all.
+      "
+    `)
+    const all = await runCli(['bind', '.', '--all'], fixture.dir)
+    expect(all).toEqual({ code: 0, stdout: '.\n  no cases to bind\n  nothing to change: no file was written\n', stderr: '' })
+  })
+
   test('usage errors name the mistake', async () => {
     const both = await runCli(['bind', 'fixtures/docuctl-rollback', '--all', '--case', 'complete'])
     expect(both.code).toBe(2)

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { FixtureStatus } from '../../src/core/revisions/status.js'
 import { runCli } from '../helpers/cli.js'
-import { copyFixture, ROOT } from '../helpers/fixture-copy.js'
+import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { copyDebate } from '../helpers/scored-copy.js'
 
 /** `status --json` of a directory, with each case's states. */
@@ -79,6 +79,9 @@ describe('vitest-rubric status', () => {
     expect(code).toBe(1)
     expect(states.complete).toEqual(['stale-rubric'])
     expect(findings(status, 'complete')[0]).toMatch(
+      /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 3a8dcd22e9f4… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 3a8dcd22e9f4… → [0-9a-f]{12}…; criteria affected: /,
+    )
+    expect(findings(status, 'complete')[0]).toMatch(
       /; criteria affected: support \(reference quote changed\), audience \(new: not judged\), database_scope \(judged, no longer in the rubric\)$/,
     )
     // A case without a review has no judgements to compare: only its own hash is named.
@@ -137,6 +140,28 @@ describe('vitest-rubric status', () => {
     expect(findings(status, 'unsupported-guarantee')).toEqual(['incomplete: no judgement for verification'])
   })
 
+  test('a review that leaves criteria unjudged and others uncertain names them all', async () => {
+    const fixture = await copyFixture()
+    await fixture.editAnnotations((annotations) => {
+      delete annotations.reviews[6]!.judgements.verification
+      delete annotations.reviews[6]!.judgements.preconditions
+      annotations.reviews[6]!.judgements.command!.rating = 'uncertain'
+    })
+    await fixture.acknowledgeReview('uncertain-wording')
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(0)
+    expect(findings(status, 'uncertain-wording')).toEqual(['incomplete: no judgement for preconditions, verification; uncertain on command, support'])
+  })
+
+  test('the hashes a case added now records: the source and rubric revisions and the fingerprint of null', async () => {
+    const { status } = await statusOf(DOCUCTL)
+    expect(status.newCase).toEqual({
+      source_sha256: '2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2',
+      rubric_sha256: '3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228',
+      review_sha256: '74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b',
+    })
+  })
+
   test('a case refused for another reason is listed with its error, exit 1', async () => {
     const fixture = await copyFixture()
     await fixture.editAnnotations((annotations) => {
@@ -147,6 +172,56 @@ describe('vitest-rubric status', () => {
     expect(code).toBe(1)
     expect(findings(status, 'complete')).toEqual([
       'refused: annotations.json › reviews[0] › judgements › command › answer_span (case "complete"): the answer span does not occur in the answer text (cases.json › cases[0] › input › answer › text).',
+    ])
+  })
+
+  test('a malformed review has no hashes to compare: it is listed as refused, exit 1', async () => {
+    const fixture = await copyFixture()
+    await fixture.editAnnotations((annotations) => {
+      annotations.reviews[0]!.judgements.command!.rating = 'good'
+    })
+    await fixture.acknowledgeReview('complete')
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'complete')).toEqual([
+      'refused: annotations.json › reviews[0] › judgements › command › rating (case "complete"): the value is not one of those allowed.',
+    ])
+  })
+
+  test('a rubric whose line endings alone changed says so', async () => {
+    const fixture = await copyFixture()
+    const path = join(fixture.dir, 'rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
+    const { status } = await statusOf(fixture.dir)
+    expect(findings(status, 'complete')[0]).toContain(
+      '(only its line endings changed: with LF line endings, rubric.json has the recorded SHA-256; convert its line endings back to LF',
+    )
+  })
+
+  test('a malformed case has no hashes to compare: it is listed as refused, and bind refuses it', async () => {
+    const fixture = await copyFixture()
+    await fixture.editCases((cases) => {
+      ;(cases.cases[1]!.expected as { acceptable: unknown }).acceptable = 'yes'
+    })
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'paraphrase')).toEqual([
+      'refused: cases.json › cases[1] › expected › acceptable (case "paraphrase"): the value is not one of those allowed.',
+    ])
+    const bind = await runCli(['bind', '.', '--case', 'paraphrase'], fixture.dir)
+    expect(bind.code).toBe(1)
+    expect(bind.stderr).toMatch(/^cases\.json \(case "paraphrase"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\.\n {4}cases\.json › cases\[1\] › expected › acceptable/)
+  })
+
+  test('a review without a canonical form has no hashes to compare: it is listed as refused', async () => {
+    const fixture = await copyFixture()
+    await fixture.editAnnotations((annotations) => {
+      annotations.reviews[1]!.judgements.command!.reason += ' \ud800'
+    })
+    const { code, status } = await statusOf(fixture.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'paraphrase')).toEqual([
+      'refused: annotations.json › reviews[1] › judgements › command › reason (case "paraphrase"): the string holds a lone surrogate, which has no UTF-8 encoding.',
     ])
   })
 

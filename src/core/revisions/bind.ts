@@ -195,7 +195,10 @@ function noReview(fixture: Fixture, revisions: CaseRevisions, annotations: strin
 function refusalAfterBinding(decision: FixtureEvaluation['decisions'][number]): string[] {
   const messages: string[] = []
   if (decision.status === 'refused') messages.push(decision.error.message)
-  if ('baseline' in decision && decision.baseline.status === 'refused') messages.push(decision.baseline.error.message)
+  // A refused scored case refuses its baseline with the same error: one message, not two.
+  if ('baseline' in decision && decision.baseline.status === 'refused' && !messages.includes(decision.baseline.error.message)) {
+    messages.push(decision.baseline.error.message)
+  }
   return messages
 }
 

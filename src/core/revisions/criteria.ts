@@ -1,4 +1,5 @@
 import { fingerprint, NULL_FINGERPRINT } from '../canonical-json.js'
+import { CanonicalJsonError } from '../errors.js'
 import type { CaseEntry, CriteriaFixture } from '../criteria/load.js'
 import { CaseSchema, ReviewSchema, type Review } from '../criteria/schemas.js'
 import { withFields, type CaseRevisions, type HashField } from './model.js'
@@ -21,6 +22,7 @@ export function criteriaCaseRevisions(fixture: CriteriaFixture, entry: CaseEntry
     { file: 'cases', path: [...entry.path, 'expected', 'rubric_sha256'], binds: 'rubric', recorded: expected.rubric_sha256, current: rubricSha256 },
   ]
   if (review === undefined) {
+    // Stryker disable next-line ArrayDeclaration: an element Stryker adds here has no recorded or current hash, so it is never stale, and bind skips a missing review
     const none = { label: 'review', path: null, fields: [], acknowledgement, nowSha256: NULL_FINGERPRINT, boundSha256: NULL_FINGERPRINT }
     return { id: entry.id, path: entry.path, fields, reviews: [none] }
   }
@@ -49,8 +51,12 @@ export function criteriaCaseRevisions(fixture: CriteriaFixture, entry: CaseEntry
         },
       ],
     }
-  } catch {
-    return undefined // a value without a canonical form: the evaluation refuses the case and says where
+    // Stryker disable next-line BlockStatement: only a CanonicalJsonError reaches this catch unless another mutant throws, and it gets undefined either way
+  } catch (error) {
+    // A value without a canonical form: the evaluation refuses the case and says where. Anything else is a defect.
+    // Stryker disable next-line ConditionalExpression: as above, true differs only for an error no unmutated code throws here
+    if (error instanceof CanonicalJsonError) return undefined
+    throw error
   }
 }
 
@@ -71,6 +77,7 @@ export interface CriteriaChange {
  */
 export function criteriaChange(fixture: CriteriaFixture, review: unknown): CriteriaChange | undefined {
   const parsed = ReviewSchema.safeParse(review)
+  // Stryker disable next-line ConditionalExpression: status asks only about a review that criteriaCaseRevisions has parsed with the same schema
   if (!parsed.success) return undefined
   const judgements = parsed.data.judgements
   const criteria = fixture.bound.criteria

@@ -1,4 +1,5 @@
 import { fingerprint, NULL_FINGERPRINT } from '../canonical-json.js'
+import { CanonicalJsonError } from '../errors.js'
 import type { ScoredCaseEntry, ScoredFixture } from '../scored/load.js'
 import { ScoredCaseSchema, SYSTEMS } from '../scored/schemas.js'
 import { withFields, type CaseRevisions, type HashField, type ReviewRevision } from './model.js'
@@ -19,6 +20,7 @@ export function scoredCaseRevisions(fixture: ScoredFixture, entry: ScoredCaseEnt
       const review = fixture.reviews.get(entry.id)?.[system]
       const acknowledgement = { path: [...entry.path, 'expected', `${system}_review_sha256`], recorded: theCase.expected[`${system}_review_sha256`] }
       const label = `${system} review`
+      // Stryker disable next-line ArrayDeclaration: an element Stryker adds here has no recorded or current hash, so it is never stale, and bind skips a missing review
       if (review === undefined) return { label, path: null, fields: [], acknowledgement, nowSha256: NULL_FINGERPRINT, boundSha256: NULL_FINGERPRINT }
       const recorded = bindingsOf(review.value)
       if (recorded === undefined) return undefined
@@ -46,14 +48,17 @@ export function scoredCaseRevisions(fixture: ScoredFixture, entry: ScoredCaseEnt
       fields: [{ file: 'cases', path: [...entry.path, 'expected', 'rubric_sha256'], binds: 'rubric', recorded: theCase.expected.rubric_sha256, current: rubricSha256 }],
       reviews: reviews as ReviewRevision[],
     }
-  } catch {
-    return undefined // a value without a canonical form: the evaluation refuses the case and says where
+    // Stryker disable next-line BlockStatement: only a CanonicalJsonError reaches this catch unless another mutant throws, and it gets undefined either way
+  } catch (error) {
+    // A value without a canonical form: the evaluation refuses the case and says where. Anything else is a defect.
+    // Stryker disable next-line ConditionalExpression: as above, true differs only for an error no unmutated code throws here
+    if (error instanceof CanonicalJsonError) return undefined
+    throw error
   }
 }
 
-/** The three binding hashes of a review, when each is a string. */
+/** The three binding hashes of a review (an object, as loading checked), when each is a string. */
 function bindingsOf(review: unknown): Record<'rubric_sha256' | 'spec_sha256' | 'output_sha256', string> | undefined {
-  if (typeof review !== 'object' || review === null) return undefined
   const { rubric_sha256, spec_sha256, output_sha256 } = review as Record<string, unknown>
   if (typeof rubric_sha256 !== 'string' || typeof spec_sha256 !== 'string' || typeof output_sha256 !== 'string') return undefined
   return { rubric_sha256, spec_sha256, output_sha256 }

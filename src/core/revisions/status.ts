@@ -76,8 +76,11 @@ export function fixtureStatus(fixture: Fixture): FixtureStatus {
 function criteriaStatus(fixture: CriteriaFixture): CaseStatus[] {
   const decisions = evaluateFixture(fixture).decisions
   const { files, conversions } = fixture.bound
+  // A fixture loaded from its directory always has conversions; only a rubric bound from contents lacks them.
   const converted: FileConversions = {
+    // Stryker disable next-line OptionalChaining: see above
     source: { file: files.source, revisions: conversions?.source },
+    // Stryker disable next-line OptionalChaining: see above
     rubric: { file: files.rubric, revisions: conversions?.rubric },
   }
   return fixture.cases.map((entry, index) => {
@@ -150,14 +153,13 @@ function staleFindings(revisions: CaseRevisions, casesFile: string, annotationsF
 }
 
 /** The finding of a graded or refused decision; each kind describes its pending cases itself. */
-function settledFinding(decision: CriteriaDecision | ScoredDecision): CaseFinding | undefined {
+function settledFinding(decision: Exclude<CriteriaDecision | ScoredDecision, { status: 'pending' }>): CaseFinding {
   if (decision.status === 'refused') return { state: 'refused', detail: firstLine(decision.error.message) }
-  return decision.status === 'pending' ? undefined : { state: 'current', detail: decision.status }
+  return { state: 'current', detail: decision.status }
 }
 
 function criteriaFinding(decision: CriteriaDecision): CaseFinding {
-  const settled = settledFinding(decision)
-  if (settled !== undefined || decision.status !== 'pending') return settled!
+  if (decision.status !== 'pending') return settledFinding(decision)
   const uncertain = decision.uncertain.map((item) => item.criterion).join(', ')
   if (!decision.reviewed) return { state: 'unreviewed', detail: 'no review' }
   if (decision.missing.length === 0) return { state: 'uncertain', detail: `uncertain on ${uncertain}` }
@@ -166,16 +168,17 @@ function criteriaFinding(decision: CriteriaDecision): CaseFinding {
 
 /** The debate system's finding, then the baseline's when its review is missing or refused. */
 function scoredFindings(decision: ScoredDecision): CaseFinding[] {
-  const settled = settledFinding(decision)
   const findings = [
-    settled !== undefined || decision.status !== 'pending'
-      ? settled!
+    decision.status !== 'pending'
+      ? settledFinding(decision)
       : decision.card === null
         ? { state: 'unreviewed' as const, detail: 'no debate review' }
         : { state: 'manual-review' as const, detail: decision.reason },
   ]
   const { baseline } = decision
-  if (baseline.status === 'refused') findings.push({ state: 'refused', detail: `baseline review: ${firstLine(baseline.error.message)}` })
+  // A refused case refuses its baseline with the same error: that is one refusal, not the baseline review's.
+  const refusedWithCase = decision.status === 'refused' && baseline.status === 'refused' && baseline.error.message === decision.error.message
+  if (baseline.status === 'refused' && !refusedWithCase) findings.push({ state: 'refused', detail: `baseline review: ${firstLine(baseline.error.message)}` })
   if (baseline.status === 'not_reviewed') findings.push({ state: 'unreviewed', detail: 'no baseline review' })
   return findings
 }

@@ -7,6 +7,7 @@ import { explainStaleBytes } from '../line-endings.js'
 import { checkReviewBindings, checkReviewRevision, type CaseAt, type Located, type ScoredFileNames } from './bindings.js'
 import { summarizeCard, type ScoreCard } from './case-rule.js'
 import type { BaselineOutcome, ScoredDecision } from './decision.js'
+import type { ScoredCaseEntry } from './load.js'
 import { checkBaselineProvenance, checkDebateProvenance, type ReviewAt } from './provenance.js'
 import type { BoundEvaluationRubric } from './rubric.js'
 import { scoreBaselineCase, scoreDebateCase } from './score-card.js'
@@ -35,8 +36,8 @@ export interface CaseReviews {
  * dimensions and the per-case rule. A failed check of the debate review refuses the case; a failed
  * check of the baseline review refuses only the baseline, which leaves the comparison undecided.
  */
-export function assessScoredCase(context: AssessContext, testCase: Located, reviews: CaseReviews): ScoredDecision {
-  const at: CaseAt = { id: caseIdOf(testCase.value), path: testCase.path }
+export function assessScoredCase(context: AssessContext, testCase: ScoredCaseEntry, reviews: CaseReviews): ScoredDecision {
+  const at: CaseAt = { id: testCase.id, path: testCase.path }
   let theCase: ScoredCase
   try {
     theCase = checkCase(context, testCase, at)
@@ -143,7 +144,10 @@ function judgeOrThrow(context: AssessContext, theCase: ScoredCase, at: CaseAt, s
   const targets = {
     rubricSha256: rubric.sha256,
     rubricConversions: rubric.conversions,
+    // Loading fingerprints the whole cases.json first, so a spec or output without a canonical form never gets here.
+    // Stryker disable next-line ObjectLiteral: see above
     specSha256: fingerprintAt(theCase.spec, { file: files.cases, path: specPath, caseId: at.id }),
+    // Stryker disable next-line ObjectLiteral: see above
     outputSha256: fingerprintAt(theCase.outputs[system], { file: files.cases, path: outputPath, caseId: at.id }),
     specPath,
     outputPath,
@@ -177,11 +181,7 @@ function judgeOrThrow(context: AssessContext, theCase: ScoredCase, at: CaseAt, s
 
 /** A binding failure as a refusal; anything else is a defect of this package and is rethrown. */
 function refusal(error: unknown): { reason: string; error: SerializedRubricError } {
+  // Stryker disable next-line ConditionalExpression: the checks throw only BindingErrors; the rethrow keeps a defect from reading as a refusal
   if (!(error instanceof BindingError)) throw error
   return { reason: error.summary, error: error.toJSON() }
-}
-
-function caseIdOf(value: unknown): string {
-  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined
-  return typeof id === 'string' ? id : '(no id)'
 }

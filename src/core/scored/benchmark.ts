@@ -78,7 +78,7 @@ export function benchmarkFigures(decisions: readonly ScoredDecision[], rules: Ru
     margin,
     gates: {
       benchmark: benchmarkGate(system, systemEntries, rules),
-      baseline: baselineGate(system, baseline, margin, systemEntries, baselineEntries, rules),
+      baseline: baselineGate(system, baseline, systemEntries, baselineEntries, rules),
     },
   }
 }
@@ -113,6 +113,7 @@ function benchmarkGate(system: SystemFigures, entries: readonly Entry[], rules: 
   if (undecided !== null) {
     return { passed: false, message: `cannot pass: ${undecided}; the gate counts the whole benchmark, so every case must be decided` }
   }
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: passFraction and mean are null together, exactly when no case is scoreable; either test alone decides the same
   if (system.passFraction === null || system.mean === null) {
     return { passed: false, message: `cannot pass: no scoreable case (${system.unscoreable} flagged for manual review), so there is no benchmark figure` }
   }
@@ -133,7 +134,6 @@ function benchmarkGate(system: SystemFigures, entries: readonly Entry[], rules: 
 function baselineGate(
   system: SystemFigures,
   baseline: SystemFigures,
-  margin: number | null,
   systemEntries: readonly Entry[],
   baselineEntries: readonly Entry[],
   rules: RubricRules,
@@ -143,10 +143,10 @@ function baselineGate(
   if (systemUndecided !== null) return { passed: false, message: `cannot compare: the debate system has ${systemUndecided}` }
   const baselineUndecided = undecidedCases(baselineEntries)
   if (baselineUndecided !== null) return { passed: false, message: `cannot compare: the baseline has ${baselineUndecided}` }
-  if (system.mean === null || baseline.mean === null || margin === null) {
-    const which = system.mean === null ? 'the debate system' : 'the baseline'
-    return { passed: false, message: `cannot compare: ${which} has no scoreable case, so no benchmark mean` }
-  }
+  const noMean = (which: string): GateResult => ({ passed: false, message: `cannot compare: ${which} has no scoreable case, so no benchmark mean` })
+  if (system.mean === null) return noMean('the debate system')
+  if (baseline.mean === null) return noMean('the baseline')
+  const margin = system.mean - baseline.mean
   const passed = atLeast(margin, rules.baselineMargin)
   return {
     passed,

@@ -40,16 +40,16 @@ export function applyCaseRule(scores: Readonly<Record<DimensionName, DimensionSc
   const dimensions = Object.fromEntries(rules.dimensions.map((name) => [name, scores[name]]))
   const applicable = rules.dimensions.filter((name) => scores[name].score !== null)
   const values = applicable.map((name) => scores[name].score ?? 0)
-  const caseMean = values.length === 0 ? null : mean(values)
-  if (applicable.length < rules.minApplicable) {
+  if (applicable.length < leastApplicable(rules)) {
     return {
       dimensions,
       applicable: applicable.length,
-      mean: caseMean,
+      mean: values.length === 0 ? null : mean(values),
       verdict: 'manual_review',
       failures: [manualReviewReason(applicable.length, rules)],
     }
   }
+  const caseMean = mean(values)
   const { perDimensionPass, overallCasePass } = rules.thresholds
   const failures: string[] = []
   for (const name of applicable) {
@@ -58,15 +58,23 @@ export function applyCaseRule(scores: Readonly<Record<DimensionName, DimensionSc
       failures.push(`${name} ${formatFigure(score)} is below per_dimension_pass ${formatThreshold(perDimensionPass)}`)
     }
   }
-  if (caseMean !== null && !atLeast(caseMean, overallCasePass)) {
+  if (!atLeast(caseMean, overallCasePass)) {
     failures.push(`mean ${formatFigure(caseMean)} is below overall_case_pass ${formatThreshold(overallCasePass)}`)
   }
   return { dimensions, applicable: applicable.length, mean: caseMean, verdict: failures.length === 0 ? 'pass' : 'fail', failures }
 }
 
+/**
+ * The fewest applicable dimensions that make a case scoreable: the rubric's minimum, and never
+ * fewer than one, since a case with no applicable dimension has no score to pass or fail on.
+ */
+function leastApplicable(rules: RubricRules): number {
+  return Math.max(1, rules.minApplicable)
+}
+
 /** `manual review: only 3 of 6 dimensions applicable (at least 4 needed)`. */
 export function manualReviewReason(applicable: number, rules: RubricRules): string {
-  return `manual review: only ${applicable} of ${rules.dimensions.length} dimensions applicable (at least ${rules.minApplicable} needed)`
+  return `manual review: only ${applicable} of ${rules.dimensions.length} dimensions applicable (at least ${leastApplicable(rules)} needed)`
 }
 
 /** The one-line summary of a card: why it fails, why it awaits manual review, or its passing mean. */

@@ -8,7 +8,8 @@ import type { RubricRules } from './rubric.js'
  */
 export function formatCardFailure(card: ScoreCard, rules: RubricRules): string {
   const { perDimensionPass, overallCasePass } = rules.thresholds
-  const head = card.verdict === 'manual_review' ? `not scoreable: ${card.failures.join('; ')}` : `fails the per-case rule: ${card.failures.join('; ')}`
+  const failures = card.failures.join('; ')
+  const head = card.verdict === 'manual_review' ? `not scoreable: ${failures}` : `fails the per-case rule: ${failures}`
   const mean = card.mean === null ? 'no applicable dimension' : `mean ${formatFigure(card.mean)} of ${card.applicable} applicable dimensions`
   const lines = [head, `  ${mean} (overall_case_pass ${formatThreshold(overallCasePass)}, per_dimension_pass ${formatThreshold(perDimensionPass)})`]
   lines.push(...formatDimensionLines(card, rules).map((line) => `  ${line}`))

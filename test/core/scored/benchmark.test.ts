@@ -102,6 +102,72 @@ describe('the benchmark gate', () => {
   })
 })
 
+describe('undecided cases', () => {
+  function unreviewed(id: string, baseline: BaselineOutcome = scored()): ScoredDecision {
+    return { status: 'pending', id, split: 'development', reason: 'no review', card: null, baseline }
+  }
+
+  test('the gate names refused and unreviewed cases, three at most, and counts the rest', () => {
+    const figures = benchmarkFigures(
+      [decided(PASS), refused('r1'), refused('r2'), refused('r3'), refused('r4'), refused('r5'), unreviewed('u1'), unreviewed('u2')],
+      rules,
+    )
+    expect(figures.system).toMatchObject({ scoreable: 1, refused: 5, notReviewed: 2, unscoreable: 0 })
+    expect(figures.gates.benchmark).toEqual({
+      passed: false,
+      message: 'cannot pass: 5 cases refused (r1, r2, r3 and 2 more) and 2 cases not reviewed (u1, u2); the gate counts the whole benchmark, so every case must be decided',
+    })
+    expect(figures.gates.baseline).toEqual({
+      passed: false,
+      message: 'cannot compare: the debate system has 5 cases refused (r1, r2, r3 and 2 more) and 2 cases not reviewed (u1, u2)',
+    })
+  })
+
+  test('exactly three ids are listed without "more"', () => {
+    const figures = benchmarkFigures([unreviewed('u1'), unreviewed('u2'), unreviewed('u3')], rules)
+    expect(figures.gates.benchmark.message).toBe(
+      'cannot pass: 3 cases not reviewed (u1, u2, u3); the gate counts the whole benchmark, so every case must be decided',
+    )
+  })
+
+  test('an unreviewed case keeps its baseline in the baseline figures', () => {
+    const figures = benchmarkFigures([unreviewed('u1', scored(FAIL))], rules)
+    expect(figures.system).toMatchObject({ scoreable: 0, notReviewed: 1, passFraction: null, mean: null })
+    expect(figures.baseline).toMatchObject({ scoreable: 1, passed: 0, notReviewed: 0, refused: 0, passFraction: 0, mean: 0.8 })
+  })
+
+  test('with no scoreable debate case the comparison has no debate mean', () => {
+    const figures = benchmarkFigures([decided(UNSCOREABLE)], rules)
+    expect(figures.margin).toBeNull()
+    expect(figures.gates.baseline).toEqual({ passed: false, message: 'cannot compare: the debate system has no scoreable case, so no benchmark mean' })
+  })
+
+  test('a dimension that never applies to a scoreable case has no mean', () => {
+    const figures = benchmarkFigures([decided(PASS), decided([1, 1, 1, 1, 1, null])], rules)
+    expect(figures.system.dimensionMeans).toMatchObject({ empirical_test_diagnosticity: 1, final_verdict_correctness: 1 })
+    const none = benchmarkFigures([decided(PASS), decided(FAIL)], rules)
+    expect(none.system.dimensionMeans['empirical_test_diagnosticity']).toBeNull()
+    expect(none.system.dimensionMeans['defense_calibration']).toBe(0.5)
+  })
+})
+
+describe('cards scored under other rules', () => {
+  test('a card without a dimension adds nothing to that dimension\'s mean', () => {
+    const { rules: withoutVerdict } = bindEdited((rubric) => {
+      delete rubric.scoring_dimensions['final_verdict_correctness']
+      rubric['pass_fail_rule'] = String(rubric['pass_fail_rule']).replace('at least 4 of the 6', 'at least 4 of the 5')
+    })
+    const partial = Object.fromEntries(
+      DIMENSION_NAMES.map((name): [DimensionName, DimensionScore] => [name, { score: 0.5, detail: 'authored' }]),
+    ) as Record<DimensionName, DimensionScore>
+    const theCard = applyCaseRule(partial, withoutVerdict)
+    expect(Object.keys(theCard.dimensions)).not.toContain('final_verdict_correctness')
+    const decision: ScoredDecision = { status: 'rejected', id: 'other', split: 'development', reason: '', card: theCard, baseline: scored() }
+    const figures = benchmarkFigures([decided(PASS), decision], rules)
+    expect(figures.system.dimensionMeans).toMatchObject({ defense_calibration: 0.75, final_verdict_correctness: 1 })
+  })
+})
+
 describe('the baseline comparison', () => {
   const BASELINE_065 = [0.65, 0.65, 0.65, 0.65, null, 0.65]
   const SYSTEM_075 = [0.75, 0.75, 0.75, 0.75, null, 0.75]

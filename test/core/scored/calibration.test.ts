@@ -72,7 +72,10 @@ describe('defense_calibration of the trivial baseline (adaptation 2)', () => {
   })
 
   test('a valid flaw the answer did not handle: 0.0 and 0.0', () => {
-    expect(scoreBaselineCalibration([handled(real('B1'), 'not_handled')]).score).toBe(0)
+    expect(scoreBaselineCalibration([handled(real('B1'), 'not_handled')])).toEqual({
+      score: 0,
+      detail: 'mean of 2 instances: (A) B1 not_handled 0, (C) B1 no revision step 0',
+    })
   })
 
   test('an invalid self-critique claim is no instance', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { applyCaseRule, atLeast } from '../../../src/core/scored/case-rule.js'
+import { applyCaseRule, atLeast, TOLERANCE } from '../../../src/core/scored/case-rule.js'
 import type { DimensionName } from '../../../src/core/scored/dimensions/index.js'
 import type { DimensionScore } from '../../../src/core/scored/dimensions/score.js'
 import { bindEdited, bindText, RUBRIC_TEXT } from './rubric-file.js'
@@ -70,6 +70,11 @@ describe('the per-case rule', () => {
     expect(atLeast(0.6499999, 0.65)).toBe(false)
   })
 
+  test('a value exactly the tolerance below a threshold is at least the threshold', () => {
+    expect(atLeast(0.65 - TOLERANCE, 0.65)).toBe(true)
+    expect(atLeast(0.65 - 2 * TOLERANCE, 0.65)).toBe(false)
+  })
+
   test('with fewer applicable dimensions than the rubric requires, a case is not scoreable, whatever its scores', () => {
     expect(card([null, null, null, 1, 1, 1])).toEqual(
       expect.objectContaining({
@@ -85,6 +90,19 @@ describe('the per-case rule', () => {
   test('exactly the minimum number of applicable dimensions is scoreable', () => {
     expect(card([null, 1, 1, 1, null, 0])).toMatchObject({ verdict: 'fail', applicable: 4 })
     expect(card([null, 1, 1, 1, null, 1]).verdict).toBe('pass')
+  })
+
+  test('a case with no applicable dimension is never scoreable, even under rules that ask for none', () => {
+    const none = { ...rules, minApplicable: 0 }
+    expect(card([null, null, null, null, null, null], none)).toEqual(
+      expect.objectContaining({
+        verdict: 'manual_review',
+        applicable: 0,
+        mean: null,
+        failures: ['manual review: only 0 of 6 dimensions applicable (at least 1 needed)'],
+      }),
+    )
+    expect(card([null, null, null, null, null, 1], none)).toMatchObject({ verdict: 'pass', applicable: 1, mean: 1 })
   })
 
   test('the thresholds are the rubric file\'s: other figures, other outcomes', () => {

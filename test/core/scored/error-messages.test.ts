@@ -1,6 +1,7 @@
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { NULL_FINGERPRINT, sha256Hex } from '../../../src/core/canonical-json.js'
 import { evaluateFixture } from '../../../src/core/fixture.js'
 import { loadFixtureOfKind } from '../../helpers/load-kind.js'
 import { copyDebate } from '../../helpers/scored-copy.js'
@@ -43,6 +44,18 @@ describe('fixture-level defects of a scored fixture', () => {
       [FixtureError: cases.json › cases[2] › id: the case id is already used by cases[0].
         found:    "partial-recall"
         fix:      give every case its own id: reviews are matched to cases by id.]
+    `)
+  })
+
+  test('a value without a canonical form in cases.json refuses the fixture, at its path', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[2]!.outputs.baseline.answer += ' \ud800'
+    })
+    await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: cases.json › cases[2] › outputs › baseline › answer: the string holds a lone surrogate, which has no UTF-8 encoding.
+        found:    "parsePort rejects negative and too-large ports; the check should be \`n < 1\` so that port 0 is rejected too. Verdict: request changes. \\ud800"
+        fix:      replace the broken character: the text was probably cut in the middle of an emoji or other character beyond U+FFFF.]
     `)
   })
 
@@ -292,5 +305,253 @@ describe('case refusals name the binding or the excerpt that broke and how to fi
         found:    "P1"
         fix:      give every planted issue its own id: claims find planted issues by id."
     `)
+  })
+})
+
+describe('refusals of a stale or unacknowledged revision say which revision and how to bind the new one', () => {
+  async function editRubricNotes(dir: string): Promise<string> {
+    const path = join(dir, 'evaluation_rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
+    return sha256Hex(await readFile(path))
+  }
+
+  test('a case bound to another revision of the rubric', async () => {
+    const copy = await copyDebate()
+    const now = await editRubricNotes(copy.dir)
+    expect((await refusal(copy.dir, 'partial-recall')).replaceAll(now, '<now>')).toMatchInlineSnapshot(`
+      "cases.json › cases[0] › expected › rubric_sha256 (case "partial-recall"): the case was bound to another revision of evaluation_rubric.json; the rubric is fixed once execution begins.
+        expected: <now> (SHA-256 of evaluation_rubric.json now)
+        found:    be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0
+        fix:      restore the rubric the benchmark was run under; if it really changed, re-review every output under it and bind the case and its reviews to <now>."
+    `)
+  })
+
+  test('a review made under another revision of the rubric, in a case moved to the new one', async () => {
+    const copy = await copyDebate()
+    const now = await editRubricNotes(copy.dir)
+    await copy.editCases((cases) => {
+      cases.cases[0]!.expected.rubric_sha256 = now
+    })
+    expect((await refusal(copy.dir, 'partial-recall', 'baseline')).replaceAll(now, '<now>')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[1] › rubric_sha256 (case "partial-recall"): the baseline review applied another revision of evaluation_rubric.json; the rubric is fixed once execution begins, so the review cannot carry over.
+        expected: <now> (SHA-256 of evaluation_rubric.json now)
+        found:    be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0
+        fix:      restore the rubric the review was made under; if the rubric really changed, re-review under it, set rubric_sha256 to <now> and acknowledge the new review revision in cases.json › cases[0] › expected › baseline_review_sha256."
+    `)
+  })
+
+  test('a review of another output', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[0]!.outputs.baseline.answer += ' (revised)'
+    })
+    expect(await refusal(copy.dir, 'partial-recall', 'baseline')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[1] › output_sha256 (case "partial-recall"): the baseline review describes another output than cases.json › cases[0] › outputs › baseline: the judgements describe another run.
+        expected: b34b7c7fc35063cd35c2df6b8e8b188ff32205562c32106a02669fdec22c3eb1 (fingerprint of cases.json › cases[0] › outputs › baseline now)
+        found:    e91399998807792be59b8792936a955c83c2787c71efb05a941981df91bc57ca
+        fix:      re-review the new output, set output_sha256 to b34b7c7fc35063cd35c2df6b8e8b188ff32205562c32106a02669fdec22c3eb1 and acknowledge the new review revision in cases.json › cases[0] › expected › baseline_review_sha256."
+    `)
+  })
+
+  test('an edited review the case has not acknowledged', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.claims[0]!.reason = 'Reworded.'
+    }, false)
+    expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
+      "cases.json › cases[0] › expected › debate_review_sha256 (case "partial-recall"): annotations.json › reviews[0] changed since the case recorded it: an unacknowledged annotation edit.
+        expected: 7bcbf056d3ff69da4d90aa37def7674b38bd2fa2262a09ec89a1bdb7055bab29 (fingerprint of annotations.json › reviews[0] now)
+        found:    cbc656b97ba96ac8051d17d1a649c2f3bc1d582883da9561441522c77a0c9653
+        fix:      if the review is meant to change, acknowledge it: set debate_review_sha256 to 7bcbf056d3ff69da4d90aa37def7674b38bd2fa2262a09ec89a1bdb7055bab29; otherwise restore the review."
+    `)
+  })
+
+  test('a review added to a case that records none', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[0]!.expected.baseline_review_sha256 = NULL_FINGERPRINT
+    })
+    expect(await refusal(copy.dir, 'partial-recall', 'baseline')).toMatchInlineSnapshot(`
+      "cases.json › cases[0] › expected › baseline_review_sha256 (case "partial-recall"): annotations.json › reviews[1] was added, but the case still records that it has no baseline review.
+        expected: 67c192774017852096059ce0c5ac144c41eb8c49a2e36083b7c30d34569850fb (fingerprint of annotations.json › reviews[1] now)
+        found:    74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b
+        fix:      if the review is meant to change, acknowledge it: set baseline_review_sha256 to 67c192774017852096059ce0c5ac144c41eb8c49a2e36083b7c30d34569850fb; otherwise restore the review."
+    `)
+  })
+
+  test('a review removed from a case that still records it', async () => {
+    const copy = await copyDebate()
+    await copy.editAnnotations((annotations) => {
+      annotations.reviews.splice(1, 1)
+    })
+    expect(await refusal(copy.dir, 'partial-recall', 'baseline')).toMatchInlineSnapshot(`
+      "cases.json › cases[0] › expected › baseline_review_sha256 (case "partial-recall"): the case records a baseline review, but annotations.json has none for "partial-recall".
+        expected: 74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b (fingerprint of null: no review now)
+        found:    67c192774017852096059ce0c5ac144c41eb8c49a2e36083b7c30d34569850fb
+        fix:      restore the review; if it was withdrawn on purpose, set baseline_review_sha256 to 74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b (the fingerprint of null)."
+    `)
+  })
+})
+
+describe('provenance refusals name the excerpt or judgement that does not fit', () => {
+  test('a response other than no_engagement that quotes nothing', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.claims[0]!.defense.span = ''
+    })
+    expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[0] › claims[0] › defense › span (case "partial-recall"): a concede response needs the excerpt of the defense turn that gives it.
+        expected: an exact excerpt of a defense turn
+        found:    ""
+        fix:      quote the defense turn, or record no_engagement if the defense never answers the claim."
+    `)
+  })
+
+  test('a planted claim that names no planted issue', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      delete review.claims[0]!.planted_issue
+    })
+    expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[0] › claims[0] › planted_issue (case "partial-recall"): a claim judged planted must name the planted issue it finds and the credit it earns.
+        expected: one of "P1", "P2"
+        found:    nothing (the key is missing)
+        fix:      add the key, or judge the claim demonstrably_real or invalid."
+    `)
+  })
+
+  test('a planted claim in a case that plants no issue', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('zero-planted-issues', 'debate', (review) => {
+      Object.assign(review.claims[0]!, { validity: 'planted', credit: 'full' })
+    })
+    expect(await refusal(copy.dir, 'zero-planted-issues')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[2] › claims[0] › planted_issue (case "zero-planted-issues"): a claim judged planted must name the planted issue it finds and the credit it earns.
+        expected: a planted issue id, but the case plants none
+        found:    nothing (the key is missing)
+        fix:      add the key, or judge the claim demonstrably_real or invalid."
+    `)
+    await copy.editReview('zero-planted-issues', 'debate', (review) => {
+      review.claims[0]!.planted_issue = 'P1'
+    })
+    expect(await refusal(copy.dir, 'zero-planted-issues')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[2] › claims[0] › planted_issue (case "zero-planted-issues"): the claim names a planted issue that the case does not plant (cases.json › cases[1] › spec › ground_truth › planted_issues).
+        expected: no planted claim: the case plants no issue
+        found:    "P1"
+        fix:      correct the planted issue id, or judge the claim demonstrably_real or invalid."
+    `)
+  })
+
+  test('a valid baseline claim without the judgement of the answer\'s handling', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'baseline', (review) => {
+      delete review.claims[0]!.answer_handling
+    })
+    expect(await refusal(copy.dir, 'partial-recall', 'baseline')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[1] › claims[0] › answer_handling (case "partial-recall"): the self-critique identifies a valid flaw, so whether the answer already handled it must be judged.
+        expected: "already_correct" or "not_handled"
+        found:    nothing (the key is missing)
+        fix:      record whether the original answer already contained the correct handling."
+    `)
+  })
+
+  test("a test quoted from the other agent's turns", async () => {
+    const copy = await copyDebate()
+    await copy.editReview('inefficient-resolution', 'debate', (review) => {
+      review.empirical_test!.proposed_by = 'defense'
+    })
+    expect(await refusal(copy.dir, 'inefficient-resolution')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[8] › empirical_test › span (case "inefficient-resolution"): the excerpt does not occur in the defense turns of cases.json › cases[4] › outputs › debate › transcript.
+        expected: an exact excerpt of the output the review describes
+        found:    "We could run the migration against a copy of the table and see what happens."
+        fix:      quote the output exactly (whitespace and punctuation included); if the output changed, re-review it."
+    `)
+  })
+
+  test('a baseline test and verdict that the self-critique and the answer do not contain', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('inefficient-resolution', 'baseline', (review) => {
+      review.empirical_test!.span = 'a test nobody proposed'
+    })
+    expect(await refusal(copy.dir, 'inefficient-resolution', 'baseline')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[9] › empirical_test › span (case "inefficient-resolution"): the excerpt does not occur in cases.json › cases[4] › outputs › baseline › self_critique.
+        expected: an exact excerpt of the output the review describes
+        found:    "a test nobody proposed"
+        fix:      quote the output exactly (whitespace and punctuation included); if the output changed, re-review it."
+    `)
+    const other = await copyDebate()
+    await other.editReview('partial-recall', 'baseline', (review) => {
+      review.final_verdict = 'a verdict nobody gave'
+    })
+    expect(await refusal(other.dir, 'partial-recall', 'baseline')).toMatchInlineSnapshot(`
+      "annotations.json › reviews[1] › final_verdict (case "partial-recall"): the excerpt does not occur in cases.json › cases[0] › outputs › baseline › answer.
+        expected: an exact excerpt of the output the review describes
+        found:    "a verdict nobody gave"
+        fix:      quote the output exactly (whitespace and punctuation included); if the output changed, re-review it."
+    `)
+  })
+})
+
+describe('every refusal carries its stable code', () => {
+  async function codeOf(dir: string, id: string): Promise<string | undefined> {
+    const decision = evaluateFixture(await load(dir)).decisions.find((item) => item.id === id)!
+    return decision.status === 'refused' ? decision.error.code : undefined
+  }
+
+  test('case and review refusals', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[0]!.spec.ground_truth.planted_issues[1]!.id = 'P1'
+    })
+    await copy.editReview('false-claim-conceded', 'debate', (review) => {
+      review.claims[1]!.id = review.claims[0]!.id
+    })
+    await copy.editReview('zero-planted-issues', 'debate', (review) => {
+      Object.assign(review.claims[0]!, { validity: 'planted', credit: 'full', planted_issue: 'P9' })
+    })
+    await copy.editReview('never-terminates', 'debate', (review) => {
+      review.claims[0]!.span = 'words nobody wrote'
+    })
+    await copy.editReview('concession-without-update', 'debate', (review) => {
+      delete review.claims[0]!.defense.position_updated
+    })
+    expect({
+      duplicatePlantedIssue: await codeOf(copy.dir, 'partial-recall'),
+      duplicateClaim: await codeOf(copy.dir, 'false-claim-conceded'),
+      unknownPlantedIssue: await codeOf(copy.dir, 'zero-planted-issues'),
+      spanNotInOutput: await codeOf(copy.dir, 'never-terminates'),
+      inconsistent: await codeOf(copy.dir, 'concession-without-update'),
+    }).toEqual({
+      duplicatePlantedIssue: 'DUPLICATE_PLANTED_ISSUE',
+      duplicateClaim: 'DUPLICATE_CLAIM',
+      unknownPlantedIssue: 'UNKNOWN_PLANTED_ISSUE',
+      spanNotInOutput: 'SPAN_NOT_IN_OUTPUT',
+      inconsistent: 'ANNOTATION_INCONSISTENT',
+    })
+  })
+
+  test('fixture-level refusals', async () => {
+    const cases = await copyDebate()
+    await cases.editCases((document) => {
+      document.cases[2]!.id = 'partial-recall'
+    })
+    await expect(load(cases.dir)).rejects.toMatchObject({ code: 'DUPLICATE_CASE' })
+    const reviews = await copyDebate()
+    await reviews.editAnnotations((annotations) => {
+      annotations.reviews.push(annotations.reviews[0]!)
+    })
+    await expect(load(reviews.dir)).rejects.toMatchObject({ code: 'DUPLICATE_REVIEW' })
+    const rubric = await copyDebate()
+    const path = join(rubric.dir, 'evaluation_rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replace('by >= 0.10', 'by a clear margin'))
+    await expect(load(rubric.dir)).rejects.toMatchObject({ code: 'RUBRIC_RULE_UNREADABLE', summary: expect.stringContaining('the baseline definition') })
+  })
+
+  test('a benchmark without a split is a development split', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      delete cases.split
+    })
+    expect((await load(copy.dir)).split).toBe('development')
   })
 })

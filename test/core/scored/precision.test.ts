@@ -21,6 +21,10 @@ describe('issue_discovery_precision', () => {
     expect(scorePrecision([real('C1')])).toEqual({ score: 1, detail: '1 of 1 claims valid' })
   })
 
+  test('names every invalid claim', () => {
+    expect(scorePrecision([invalid('C1'), real('C2'), invalid('C3')]).detail).toBe('1 of 3 claims valid; invalid: C1, C3')
+  })
+
   test('is N/A when the critique makes no claim: the ratio is undefined', () => {
     expect(scorePrecision([])).toEqual({ score: null, detail: 'N/A: the critique makes no claims, so precision is undefined' })
   })

@@ -29,6 +29,11 @@ describe('issue_discovery_recall', () => {
     expect(scoreRecall([issue('P1')], [real('C1'), invalid('C2')])).toEqual({ score: 0, detail: '0 of 1 planted issues found: P1 missed' })
   })
 
+  test('a claim not judged planted finds no planted issue, even one that names it', () => {
+    const named = { ...real('C1'), planted_issue: 'P1', credit: 'full' as const }
+    expect(scoreRecall([issue('P1')], [named]).score).toBe(0)
+  })
+
   test('is N/A, not 0 or 1, when the case has no planted issue', () => {
     expect(scoreRecall([], [real('C1')])).toEqual({ score: null, detail: 'N/A: the case has no planted issues, so recall is undefined' })
   })

@@ -36,7 +36,13 @@ describe('debate_resolution_quality of the debate system', () => {
       score: 0,
       detail: 'no agreement after 4 of at most 4 rounds (critique states critique_wins, defense states defense_wins): the loop did not terminate with a resolution',
     })
-    expect(scoreDebateResolution(ending({ critiqueFinal: null, defenseFinal: null, rounds: 4 })).score).toBe(0)
+    expect(scoreDebateResolution(ending({ critiqueFinal: null, defenseFinal: null, rounds: 4 }))).toEqual({
+      score: 0,
+      detail: 'no agreement after 4 of at most 4 rounds (critique states nothing, defense states nothing): the loop did not terminate with a resolution',
+    })
+    expect(scoreDebateResolution(ending({ critiqueFinal: null, defenseFinal: 'critique_wins' })).detail).toBe(
+      'no agreement after 2 of at most 4 rounds (critique states nothing, defense states critique_wins): the loop did not terminate with a resolution',
+    )
   })
 
   test('0.0 when the right agreement comes only after the maximum rounds', () => {
@@ -44,6 +50,10 @@ describe('debate_resolution_quality of the debate system', () => {
       score: 0,
       detail: 'both agents state critique_wins, but only after 5 of at most 4 rounds: the loop did not terminate within the maximum rounds',
     })
+  })
+
+  test('a debate of at most one round', () => {
+    expect(scoreDebateResolution(ending({ rounds: 1, maxRounds: 1 })).detail).toBe('both agents state critique_wins as ideal, in 1 of at most 1 round')
   })
 })
 

@@ -73,6 +73,18 @@ describe('evaluation_rubric.json', () => {
     `)
   })
 
+  test('thresholds of exactly 0 and 1 are in range', () => {
+    const bound = bindEdited((rubric) => {
+      rubric.score_thresholds = { per_dimension_pass: 0, overall_case_pass: 1, benchmark_pass_fraction: 1 }
+    })
+    expect(bound.rules.thresholds).toEqual({ perDimensionPass: 0, overallCasePass: 1, benchmarkPassFraction: 1 })
+    expect(() =>
+      bindEdited((rubric) => {
+        rubric.score_thresholds['per_dimension_pass'] = -0.01
+      }),
+    ).toThrow(/score_thresholds › per_dimension_pass: the value breaks a rule of the format\.\n {2}expected: a number from 0 to 1/)
+  })
+
   test('an unknown threshold or one outside 0..1 is refused', () => {
     expect(() =>
       bindEdited((rubric) => {
@@ -117,12 +129,46 @@ describe('evaluation_rubric.json', () => {
     `)
   })
 
+  test('the scoreable minimum runs from 1 to the number of dimensions', () => {
+    const minimum = (least: number) =>
+      bindEdited((rubric) => {
+        rubric['pass_fail_rule'] = String(rubric['pass_fail_rule']).replace('at least 4 of the 6', `at least ${least} of the 6`)
+      }).rules.minApplicable
+    expect(minimum(1)).toBe(1)
+    expect(minimum(6)).toBe(6)
+    expect(() => minimum(0)).toThrow('the pass/fail rule asks for at least 0 of 6 dimensions, but scoring_dimensions names 6.')
+    expect(() => minimum(7)).toThrow('the pass/fail rule asks for at least 7 of 6 dimensions, but scoring_dimensions names 6.')
+  })
+
+  test('the baseline margin may be written with ≥ and without a space', () => {
+    const margin = (phrase: string) =>
+      bindEdited((rubric) => {
+        rubric['trivial_baseline_definition'] = String(rubric['trivial_baseline_definition']).replace('by >= 0.10', phrase)
+      }).rules.baselineMargin
+    expect(margin('by ≥ 0.15')).toBe(0.15)
+    expect(margin('by >=0.2')).toBe(0.2)
+    expect(margin('by >= 1')).toBe(1)
+  })
+
+  test('a rubric without a dimension is refused', () => {
+    expect(() =>
+      bindEdited((rubric) => {
+        rubric.scoring_dimensions = {}
+      }),
+    ).toThrow(/evaluation_rubric\.json › scoring_dimensions: the value breaks a rule of the format\.\n {2}expected: at least one dimension/)
+  })
+
   test('a baseline margin that the definition no longer states is refused', () => {
     expect(() =>
       bindEdited((rubric) => {
         rubric['trivial_baseline_definition'] = 'The debate system must beat the baseline.'
       }),
-    ).toThrow(/trivial_baseline_definition: the baseline definition does not state the margin/)
+    ).toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: evaluation_rubric.json › trivial_baseline_definition: the baseline definition does not state the margin by which the system must beat the baseline.
+        expected: the phrase "exceed the baseline mean score by >= X"
+        found:    "The debate system must beat the baseline."
+        fix:      keep that phrase in trivial_baseline_definition: the program reads the margin from it rather than assuming one.]
+    `)
   })
 
   test('malformed JSON is refused with its line and column', () => {

@@ -27,6 +27,7 @@ export function formatFigure(value: number): string {
 export function formatThreshold(value: number): string {
   const text = formatFigure(value)
   const decimals = text.split('.')[1]?.length ?? 0
+  // Stryker disable next-line EqualityOperator: with exactly two decimals, toFixed(2) prints the same text
   return decimals >= 2 ? text : value.toFixed(2)
 }
 

@@ -1,0 +1,272 @@
+import { readFile, stat, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { fingerprint, NULL_FINGERPRINT, sha256Hex } from '../../src/core/canonical-json.js'
+import { bindFixture } from '../../src/core/revisions/bind.js'
+import { runCli } from '../helpers/cli.js'
+import { copyDebate, type AnnotationsJson, type CasesJson, type ScoredCopy } from '../helpers/scored-copy.js'
+
+const FILES = ['evaluation_rubric.json', 'cases.json', 'annotations.json'] as const
+
+async function snapshotFiles(dir: string): Promise<Map<string, { bytes: Buffer; mtimeMs: number }>> {
+  const result = new Map<string, { bytes: Buffer; mtimeMs: number }>()
+  for (const file of FILES) result.set(file, { bytes: await readFile(join(dir, file)), mtimeMs: (await stat(join(dir, file))).mtimeMs })
+  return result
+}
+
+async function expectUnchanged(dir: string, before: Map<string, { bytes: Buffer; mtimeMs: number }>): Promise<void> {
+  const after = await snapshotFiles(dir)
+  for (const [file, { bytes, mtimeMs }] of before) {
+    expect(after.get(file)!.bytes.equals(bytes), `${file} bytes`).toBe(true)
+    expect(after.get(file)!.mtimeMs, `${file} mtime`).toBe(mtimeMs)
+  }
+}
+
+async function statuses(dir: string): Promise<Record<string, string>> {
+  const { stdout } = await runCli(['evaluate', '.', '--json'], dir)
+  const { decisions } = JSON.parse(stdout) as { decisions: Record<string, { status: string }> }
+  return Object.fromEntries(Object.entries(decisions).map(([id, decision]) => [id, decision.status]))
+}
+
+async function withdraw(copy: ScoredCopy, caseId: string, system: 'debate' | 'baseline', acknowledge: boolean): Promise<void> {
+  await copy.editAnnotations((annotations) => {
+    annotations.reviews = annotations.reviews.filter((review) => !(review.case_id === caseId && review.system === system))
+  })
+  if (acknowledge) await copy.acknowledge(caseId, system)
+}
+
+async function editRubricNotes(copy: ScoredCopy): Promise<string> {
+  const path = join(copy.dir, 'evaluation_rubric.json')
+  await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
+  return sha256Hex(await readFile(path))
+}
+
+describe('vitest-rubric bind on a scored fixture', () => {
+  test('after a rubric revision, --all binds the case and both reviews to it and the decisions are back', async () => {
+    const copy = await copyDebate()
+    const before = await statuses(copy.dir)
+    const rubricSha256 = await editRubricNotes(copy)
+    expect(new Set(Object.values(await statuses(copy.dir)))).toEqual(new Set(['refused']))
+
+    const result = await bindFixture(copy.dir, { cases: 'all', dryRun: false, cwd: copy.dir })
+    expect(result.skipped).toEqual([])
+    expect(result.written).toEqual(['annotations.json', 'cases.json'])
+    const first = result.cases[0]!
+    expect(first.id).toBe('partial-recall')
+    expect(first.decision).toBe('accepted')
+    const cases = await copy.readJson<CasesJson>('cases.json')
+    const annotations = await copy.readJson<AnnotationsJson>('annotations.json')
+    expect(first.changes.map(({ location, to }) => [location, to])).toEqual([
+      ['annotations.json › reviews[0] › rubric_sha256', rubricSha256],
+      ['annotations.json › reviews[1] › rubric_sha256', rubricSha256],
+      ['cases.json › cases[0] › expected › rubric_sha256', rubricSha256],
+      ['cases.json › cases[0] › expected › debate_review_sha256', fingerprint(annotations.reviews[0])],
+      ['cases.json › cases[0] › expected › baseline_review_sha256', fingerprint(annotations.reviews[1])],
+    ])
+    expect(first.changes.every(({ from }) => from !== undefined && from !== rubricSha256)).toBe(true)
+    expect(cases.cases[0]!.expected.rubric_sha256).toBe(rubricSha256)
+    expect(result.cases.find((each) => each.id === 'unscoreable-silent-critique')!.decision).toBe(
+      'pending (manual review: only 2 of 6 dimensions applicable (at least 4 needed))',
+    )
+    expect(await statuses(copy.dir)).toEqual(before)
+    expect((await runCli(['status', '.'], copy.dir)).code).toBe(0)
+  })
+
+  test('--all leaves a case without any review alone and says so', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'debate', true)
+    await withdraw(copy, 'partial-recall', 'baseline', true)
+    await editRubricNotes(copy)
+    const { code, stdout } = await runCli(['bind', '.', '--all', '--dry-run'], copy.dir)
+    expect(code).toBe(0)
+    expect(stdout).toContain('  skipped, no review to bind: partial-recall\n')
+    expect(stdout).toContain('  dry run: nothing was written (9 cases would change)')
+    expect(stdout).not.toMatch(/^ {2}partial-recall:/m)
+  })
+
+  test('a case with only a baseline review is bound: the missing debate review stays recorded as none', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'debate', true)
+    await editRubricNotes(copy)
+    const result = await bindFixture(copy.dir, { cases: ['partial-recall'], dryRun: false, cwd: copy.dir })
+    expect(result.cases).toEqual([expect.objectContaining({ id: 'partial-recall', decision: 'pending (no review)' })])
+    expect(result.cases[0]!.changes.map(({ location }) => location)).toEqual([
+      'annotations.json › reviews[0] › rubric_sha256',
+      'cases.json › cases[0] › expected › rubric_sha256',
+      'cases.json › cases[0] › expected › baseline_review_sha256',
+    ])
+    expect((await copy.readJson<CasesJson>('cases.json')).cases[0]!.expected.debate_review_sha256).toBe(NULL_FINGERPRINT)
+  })
+
+  test('refuses a case with neither review, writing nothing', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'debate', true)
+    await withdraw(copy, 'partial-recall', 'baseline', true)
+    const before = await snapshotFiles(copy.dir)
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "annotations.json (case "partial-recall"): the case has no debate or baseline review: binding records that a review applies to the current files, and there is none; nothing was written.
+        fix:      add the reviewer's review to annotations.json, then bind it.
+      "
+    `)
+    await expectUnchanged(copy.dir, before)
+  })
+
+  test('a case whose removed reviews it still records: restore them or acknowledge the withdrawal', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'debate', false)
+    await withdraw(copy, 'partial-recall', 'baseline', true)
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "annotations.json (case "partial-recall"): the case has no debate or baseline review: binding records that a review applies to the current files, and there is none; nothing was written.
+        fix:      the case still records a review that was removed: restore it, or acknowledge the withdrawal by setting the case's review hash to the fingerprint of null (see \`vitest-rubric status\`).
+      "
+    `)
+  })
+
+  test('a baseline review that would still be refused once bound is not bound, and nothing is written', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[0]!.outputs.baseline.self_critique = 'No issues found.'
+    })
+    const before = await snapshotFiles(copy.dir)
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "annotations.json: once bound, a case would still be refused, so its judgements do not fit the current files; nothing was written.
+          annotations.json › reviews[1] › claims[0] › span (case "partial-recall"): the excerpt does not occur in cases.json › cases[0] › outputs › baseline › self_critique.
+            expected: an exact excerpt of the output the review describes
+            found:    "The slice end subtracts one, so each page loses its last item."
+            fix:      quote the output exactly (whitespace and punctuation included); if the output changed, re-review it.
+        fix:      revise the review as the message says (a rubric revision needs revised judgements, not only new hashes), then bind again.
+      "
+    `)
+    await expectUnchanged(copy.dir, before)
+  })
+
+  test('two cases that would still be refused are both named', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      cases.cases[0]!.outputs.debate.transcript[0]!.text = 'Nothing to say.'
+      cases.cases[1]!.outputs.debate.transcript[0]!.text = 'Nothing to say.'
+    })
+    const { code, stderr } = await runCli(['bind', '.', '--all'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^annotations\.json: once bound, 2 cases would still be refused, so their judgements do not fit the current files; nothing was written\.\n/)
+    expect(stderr).toContain('\n    annotations.json › reviews[0] › claims[0] › span (case "partial-recall")')
+    expect(stderr).toContain('\n    annotations.json › reviews[2] › claims[0] › span (case "zero-planted-issues")')
+  })
+
+  test('a case that would still be refused on its own account is named once, not again for its baseline', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      const issues = cases.cases[0]!.spec.ground_truth.planted_issues
+      issues.push({ ...issues[0]! })
+    })
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall', '--dry-run'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "annotations.json: once bound, a case would still be refused, so its judgements do not fit the current files; nothing was written.
+          cases.json › cases[0] › spec › ground_truth › planted_issues[2] › id (case "partial-recall"): the planted issue id is already used by planted_issues[0].
+            found:    "P1"
+            fix:      give every planted issue its own id: claims find planted issues by id.
+        fix:      revise the review as the message says (a rubric revision needs revised judgements, not only new hashes), then bind again.
+      "
+    `)
+  })
+
+  test('a malformed case has no hashes to bind: the refusal says why, and nothing is written', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      ;(cases.cases[0]!.spec as { max_rounds: unknown }).max_rounds = 'four'
+    })
+    const before = await snapshotFiles(copy.dir)
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "cases.json (case "partial-recall"): the case or its review is malformed, so it has no hashes to bind; nothing was written.
+          cases.json › cases[0] › spec › max_rounds (case "partial-recall"): the value has the wrong type.
+            expected: a number
+            found:    the string "four"
+            fix:      a case holds id, spec { input, ideal_debate_resolution, max_rounds, ground_truth { planted_issues, final_verdict? } }, outputs { debate { transcript }, baseline { answer, self_critique } } and expected { rubric_sha256, debate_review_sha256, baseline_review_sha256 } (see the README).
+        fix:      fix what the message names, then bind again.
+      "
+    `)
+    await expectUnchanged(copy.dir, before)
+  })
+
+  test.each(['rubric_sha256', 'spec_sha256', 'output_sha256'])('a review whose %s is not a string has no hashes to bind', async (key) => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'baseline', (review) => {
+      ;(review as unknown as Record<string, unknown>)[key] = 42
+    })
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^cases\.json \(case "partial-recall"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\./)
+    expect(stderr).toContain(`annotations.json › reviews[1] › ${key} (case "partial-recall"): the value has the wrong type.`)
+  })
+
+  test('a case with both reviews malformed names both refusals, each on its own lines', async () => {
+    const copy = await copyDebate()
+    for (const system of ['debate', 'baseline'] as const) {
+      await copy.editReview('zero-planted-issues', system, (review) => {
+        ;(review as unknown as Record<string, unknown>)['output_sha256'] = 42
+      })
+    }
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'zero-planted-issues'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "cases.json (case "zero-planted-issues"): the case or its review is malformed, so it has no hashes to bind; nothing was written.
+          annotations.json › reviews[2] › output_sha256 (case "zero-planted-issues"): the value has the wrong type.
+            expected: a string
+            found:    the integer 42
+            fix:      a debate review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field).
+          annotations.json › reviews[3] › output_sha256 (case "zero-planted-issues"): the value has the wrong type.
+            expected: a string
+            found:    the integer 42
+            fix:      a baseline review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field).
+        fix:      fix what the message names, then bind again.
+      "
+    `)
+  })
+
+  test('each refusal carries its code', async () => {
+    const copy = await copyDebate()
+    const bind = (cases: readonly string[] | 'all') => bindFixture(copy.dir, { cases, dryRun: true, cwd: copy.dir })
+    await expect(bind(['no-such-case'])).rejects.toMatchObject({ code: 'CASE_NOT_FOUND' })
+    await copy.editCases((cases) => {
+      cases.cases[0]!.outputs.debate.transcript[0]!.text = 'Nothing to say.'
+      ;(cases.cases[1]!.spec as { max_rounds: unknown }).max_rounds = 'four'
+    })
+    await expect(bind(['partial-recall'])).rejects.toMatchObject({ code: 'BIND_STILL_REFUSED', summary: expect.stringContaining('once bound') })
+    await expect(bind(['zero-planted-issues'])).rejects.toMatchObject({ code: 'BIND_STILL_REFUSED', summary: expect.stringContaining('malformed') })
+    await withdraw(copy, 'false-claim-conceded', 'debate', true)
+    await withdraw(copy, 'false-claim-conceded', 'baseline', true)
+    await expect(bind(['false-claim-conceded'])).rejects.toMatchObject({ code: 'NO_REVIEW_TO_BIND' })
+  })
+
+  test('an unknown case names the cases there are', async () => {
+    const copy = await copyDebate()
+    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recal'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatchInlineSnapshot(`
+      "cases.json: there is no case "partial-recal"; nothing was written.
+        expected: one of "partial-recall", "zero-planted-issues", "false-claim-conceded", "concession-without-update", "inefficient-resolution", "never-terminates", "empirical-test-agreed", "verdict-normalization", "unscoreable-silent-critique", "required-test-missing"
+        found:    "partial-recal"
+        fix:      pass the id of a case in cases.json, or --all.
+      "
+    `)
+  })
+
+  test('--dry-run reports the files it would write as none', async () => {
+    const copy = await copyDebate()
+    await editRubricNotes(copy)
+    const before = await snapshotFiles(copy.dir)
+    const result = await bindFixture(copy.dir, { cases: ['partial-recall'], dryRun: true, cwd: copy.dir })
+    expect(result.written).toEqual([])
+    expect(result.cases[0]!.changes).toHaveLength(5)
+    await expectUnchanged(copy.dir, before)
+  })
+})

@@ -1,0 +1,270 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { NULL_FINGERPRINT, sha256Hex } from '../../src/core/canonical-json.js'
+import type { FixtureStatus } from '../../src/core/revisions/status.js'
+import { runCli } from '../helpers/cli.js'
+import { copyDebate, type ScoredCopy } from '../helpers/scored-copy.js'
+
+/** `status --json` of a scored fixture copy. */
+async function statusOf(dir: string): Promise<{ code: number; status: FixtureStatus }> {
+  const { code, stdout, stderr } = await runCli(['status', '.', '--json'], dir)
+  expect(stderr).toBe('')
+  const [status] = JSON.parse(stdout) as FixtureStatus[]
+  return { code, status: status! }
+}
+
+function findings(status: FixtureStatus, id: string): string[] {
+  return status.cases.find((each) => each.id === id)!.findings.map((finding) => `${finding.state}: ${finding.detail}`)
+}
+
+async function withdraw(copy: ScoredCopy, caseId: string, system: 'debate' | 'baseline', acknowledge: boolean): Promise<void> {
+  await copy.editAnnotations((annotations) => {
+    annotations.reviews = annotations.reviews.filter((review) => !(review.case_id === caseId && review.system === system))
+  })
+  if (acknowledge) await copy.acknowledge(caseId, system)
+}
+
+async function editRubricNotes(copy: ScoredCopy): Promise<void> {
+  const path = join(copy.dir, 'evaluation_rubric.json')
+  await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
+}
+
+describe('vitest-rubric status on a scored fixture', () => {
+  test('the bundled benchmark: decided cases are current, the unscoreable one awaits manual review, exit 0', async () => {
+    const copy = await copyDebate()
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(0)
+    expect(status).toMatchObject({ kind: 'scored', dir: '.', name: 'debate-benchmark', blocked: false })
+    expect(status.cases.map((each) => [each.id, ...findings(status, each.id)])).toEqual([
+      ['partial-recall', 'current: accepted'],
+      ['zero-planted-issues', 'current: accepted'],
+      ['false-claim-conceded', 'current: accepted'],
+      ['concession-without-update', 'current: rejected'],
+      ['inefficient-resolution', 'current: accepted'],
+      ['never-terminates', 'current: rejected'],
+      ['empirical-test-agreed', 'current: accepted'],
+      ['verdict-normalization', 'current: accepted'],
+      ['unscoreable-silent-critique', 'manual-review: manual review: only 2 of 6 dimensions applicable (at least 4 needed)'],
+      ['required-test-missing', 'current: rejected'],
+    ])
+  })
+
+  test('the hashes a case added now records: the rubric revision and the fingerprint of null for each review', async () => {
+    const copy = await copyDebate()
+    const { status } = await statusOf(copy.dir)
+    expect(status.newCase).toEqual({
+      rubric_sha256: 'be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0',
+      debate_review_sha256: NULL_FINGERPRINT,
+      baseline_review_sha256: NULL_FINGERPRINT,
+    })
+  })
+
+  test('an edited rubric: every case and both its reviews are stale, exit 1', async () => {
+    const copy = await copyDebate()
+    const path = join(copy.dir, 'evaluation_rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(1)
+    expect(status.blocked).toBe(true)
+    expect(new Set(status.cases.flatMap((each) => each.findings.map((finding) => finding.state)))).toEqual(new Set(['stale-rubric']))
+    expect(findings(status, 'partial-recall')).toEqual([
+      expect.stringMatching(
+        /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[1\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…$/,
+      ),
+    ])
+  })
+
+  test('a rubric whose line endings alone changed says so', async () => {
+    const copy = await copyDebate()
+    const path = join(copy.dir, 'evaluation_rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
+    const { status } = await statusOf(copy.dir)
+    const [finding] = findings(status, 'partial-recall')
+    expect(finding).toContain(
+      '(only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256; convert its line endings back to LF',
+    )
+    // Three hashes record the same revision: the note is given once.
+    expect(finding!.match(/only its line endings changed/g)).toHaveLength(1)
+  })
+
+  test('hashes recording different revisions each get their note about line endings', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.rubric_sha256 = '0'.repeat(64)
+    })
+    const path = join(copy.dir, 'evaluation_rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
+    const { status } = await statusOf(copy.dir)
+    const [finding] = findings(status, 'partial-recall')
+    expect(finding).toContain('(only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256; ')
+    expect(finding).toMatch(
+      /so that git never converts fixture files; evaluation_rubric\.json holds CR characters, so its line endings may have changed, for example through git's core\.autocrlf or an editor; if nothing else changed, convert its line endings back to LF instead, and add a \.gitattributes line such as `fixtures\/\*\* -text` so that git never converts fixture files\)$/,
+    )
+  })
+
+  test('a hash recording no conversion of the file gets no note beside one that does', async () => {
+    const copy = await copyDebate()
+    const path = join(copy.dir, 'evaluation_rubric.json')
+    const crlf = sha256Hex(Buffer.from((await readFile(path, 'utf8')).replaceAll('\n', '\r\n')))
+    await copy.editCases((cases) => {
+      cases.cases[0]!.expected.rubric_sha256 = crlf
+    })
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.rubric_sha256 = '0'.repeat(64)
+    })
+    const { status } = await statusOf(copy.dir)
+    expect(findings(status, 'partial-recall')[0]).toMatch(
+      /; annotations\.json › reviews\[0\] › rubric_sha256 000000000000… → be89f77dd9c0… \(only its line endings changed: the recorded SHA-256 is that of evaluation_rubric\.json with CRLF line endings, [^;]*; add a \.gitattributes line [^;]*; no review needs to change\)$/,
+    )
+  })
+
+  test('a case with no review yet, under an edited rubric, waits for a review under the new one', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'debate', true)
+    await withdraw(copy, 'partial-recall', 'baseline', true)
+    const path = join(copy.dir, 'evaluation_rubric.json')
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
+    const { status } = await statusOf(copy.dir)
+    expect(findings(status, 'partial-recall')).toEqual([
+      expect.stringMatching(
+        /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}… \(no review yet: review the case under the current files, then bind it\)$/,
+      ),
+    ])
+  })
+
+  test('a case with one review left, under an edited rubric, is not "no review yet"', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'debate', true)
+    await editRubricNotes(copy)
+    const { status } = await statusOf(copy.dir)
+    expect(findings(status, 'partial-recall')).toEqual([
+      expect.stringMatching(/^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…$/),
+    ])
+  })
+
+  test('an edited review that the case has not acknowledged, exit 1', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.claims[0]!.reason = 'Reworded after a second reading.'
+    }, false)
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'partial-recall')).toEqual([
+      'unacknowledged: the debate review at annotations.json › reviews[0] was edited since cases.json › cases[0] › expected › debate_review_sha256 recorded it',
+    ])
+  })
+
+  test('a review added to a case that records none', async () => {
+    const copy = await copyDebate()
+    const review = (await copy.readJson<{ reviews: unknown[] }>('annotations.json')).reviews[1]
+    await withdraw(copy, 'partial-recall', 'baseline', true)
+    await copy.editAnnotations((annotations) => {
+      annotations.reviews.push(review as never)
+    })
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'partial-recall')).toEqual([
+      'unacknowledged: the baseline review at annotations.json › reviews[19] was added; cases.json › cases[0] › expected › baseline_review_sha256 still records none',
+    ])
+  })
+
+  test('a review removed without acknowledgement: restore it, or record the withdrawal', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'baseline', false)
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'partial-recall')).toEqual([
+      `unacknowledged: the baseline review was removed but cases.json › cases[0] › expected › baseline_review_sha256 still records it: restore it, or set that hash to ${NULL_FINGERPRINT} (the fingerprint of null) to withdraw it`,
+    ])
+  })
+
+  test('a withdrawn baseline review: the case is current, the baseline unreviewed, exit 0', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'baseline', true)
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(0)
+    expect(findings(status, 'partial-recall')).toEqual(['current: accepted', 'unreviewed: no baseline review'])
+  })
+
+  test('a withdrawn debate review: the case is unreviewed, exit 0', async () => {
+    const copy = await copyDebate()
+    await withdraw(copy, 'partial-recall', 'debate', true)
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(0)
+    expect(findings(status, 'partial-recall')).toEqual(['unreviewed: no debate review'])
+  })
+
+  test('a refused baseline review is listed beside the decided case, exit 1', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'baseline', (review) => {
+      review.claims[0]!.span = 'words the self-critique never says'
+    })
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(1)
+    expect(status.blocked).toBe(true)
+    expect(findings(status, 'partial-recall')).toMatchInlineSnapshot(`
+      [
+        "current: accepted",
+        "refused: baseline review: annotations.json › reviews[1] › claims[0] › span (case "partial-recall"): the excerpt does not occur in cases.json › cases[0] › outputs › baseline › self_critique.",
+      ]
+    `)
+  })
+
+  test('a refused debate review is listed with the first line of its error, exit 1', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'debate', (review) => {
+      review.claims[0]!.span = 'words the critique never says'
+    })
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'partial-recall')).toMatchInlineSnapshot(`
+      [
+        "refused: annotations.json › reviews[0] › claims[0] › span (case "partial-recall"): the excerpt does not occur in the critique turns of cases.json › cases[0] › outputs › debate › transcript.",
+      ]
+    `)
+  })
+
+  test('a refused case is listed once: its baseline is refused with it, not on its own account', async () => {
+    const copy = await copyDebate()
+    await copy.editCases((cases) => {
+      ;(cases.cases[0]!.spec as { max_rounds: unknown }).max_rounds = 'four'
+    })
+    const { code, stdout } = await runCli(['status', '.'], copy.dir)
+    expect(code).toBe(1)
+    expect(stdout).toContain(
+      '  refused (1): fix what the message names (`vitest-rubric evaluate` prints it in full)\n    partial-recall: cases.json › cases[0] › spec › max_rounds (case "partial-recall"): the value has the wrong type.\n  manual review (1)',
+    )
+  })
+
+  test('a refused debate review and a refused baseline review are both listed', async () => {
+    const copy = await copyDebate()
+    for (const system of ['debate', 'baseline'] as const) {
+      await copy.editReview('partial-recall', system, (review) => {
+        review.claims[0]!.span = 'words nobody wrote'
+      })
+    }
+    const { status } = await statusOf(copy.dir)
+    expect(findings(status, 'partial-recall')).toEqual([
+      'refused: annotations.json › reviews[0] › claims[0] › span (case "partial-recall"): the excerpt does not occur in the critique turns of cases.json › cases[0] › outputs › debate › transcript.',
+      'refused: baseline review: annotations.json › reviews[1] › claims[0] › span (case "partial-recall"): the excerpt does not occur in cases.json › cases[0] › outputs › baseline › self_critique.',
+    ])
+  })
+  test('a review without a canonical form has no hashes to compare: it is listed as refused, and bind refuses it', async () => {
+    const copy = await copyDebate()
+    await copy.editReview('partial-recall', 'baseline', (review) => {
+      review.claims[0]!.reason += ' \ud800'
+    }, false)
+    const { code, status } = await statusOf(copy.dir)
+    expect(code).toBe(1)
+    expect(findings(status, 'partial-recall')).toMatchInlineSnapshot(`
+      [
+        "current: accepted",
+        "refused: baseline review: annotations.json › reviews[1] › claims[0] › reason (case "partial-recall"): the string holds a lone surrogate, which has no UTF-8 encoding.",
+      ]
+    `)
+    const bind = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(bind.code).toBe(1)
+    expect(bind.stderr).toMatch(/^cases\.json \(case "partial-recall"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\./)
+  })
+})
