@@ -1,10 +1,10 @@
-import { readFile, stat, writeFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { fingerprint, NULL_FINGERPRINT, sha256Hex } from '../../src/core/canonical-json.js'
+import { fingerprint, NULL_FINGERPRINT } from '../../src/core/canonical-json.js'
 import { bindFixture } from '../../src/core/revisions/bind.js'
 import { runCli } from '../helpers/cli.js'
-import { copyDebate, type AnnotationsJson, type CasesJson, type ScoredCopy } from '../helpers/scored-copy.js'
+import { copyDebate, reviseRubricNotes, withdrawReview, type AnnotationsJson, type CasesJson } from '../helpers/scored-copy.js'
 
 const FILES = ['evaluation_rubric.json', 'cases.json', 'annotations.json'] as const
 
@@ -28,24 +28,11 @@ async function statuses(dir: string): Promise<Record<string, string>> {
   return Object.fromEntries(Object.entries(decisions).map(([id, decision]) => [id, decision.status]))
 }
 
-async function withdraw(copy: ScoredCopy, caseId: string, system: 'debate' | 'baseline', acknowledge: boolean): Promise<void> {
-  await copy.editAnnotations((annotations) => {
-    annotations.reviews = annotations.reviews.filter((review) => !(review.case_id === caseId && review.system === system))
-  })
-  if (acknowledge) await copy.acknowledge(caseId, system)
-}
-
-async function editRubricNotes(copy: ScoredCopy): Promise<string> {
-  const path = join(copy.dir, 'evaluation_rubric.json')
-  await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
-  return sha256Hex(await readFile(path))
-}
-
 describe('vitest-rubric bind on a scored fixture', () => {
   test('after a rubric revision, --all binds the case and both reviews to it and the decisions are back', async () => {
     const copy = await copyDebate()
     const before = await statuses(copy.dir)
-    const rubricSha256 = await editRubricNotes(copy)
+    const rubricSha256 = await reviseRubricNotes(copy)
     expect(new Set(Object.values(await statuses(copy.dir)))).toEqual(new Set(['refused']))
 
     const result = await bindFixture(copy.dir, { cases: 'all', dryRun: false, cwd: copy.dir })
@@ -74,9 +61,9 @@ describe('vitest-rubric bind on a scored fixture', () => {
 
   test('--all leaves a case without any review alone and says so', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'debate', true)
-    await withdraw(copy, 'partial-recall', 'baseline', true)
-    await editRubricNotes(copy)
+    await withdrawReview(copy, 'partial-recall', 'debate', true)
+    await withdrawReview(copy, 'partial-recall', 'baseline', true)
+    await reviseRubricNotes(copy)
     const { code, stdout } = await runCli(['bind', '.', '--all', '--dry-run'], copy.dir)
     expect(code).toBe(0)
     expect(stdout).toContain('  skipped, no review to bind: partial-recall\n')
@@ -86,8 +73,8 @@ describe('vitest-rubric bind on a scored fixture', () => {
 
   test('a case with only a baseline review is bound: the missing debate review stays recorded as none', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'debate', true)
-    await editRubricNotes(copy)
+    await withdrawReview(copy, 'partial-recall', 'debate', true)
+    await reviseRubricNotes(copy)
     const result = await bindFixture(copy.dir, { cases: ['partial-recall'], dryRun: false, cwd: copy.dir })
     expect(result.cases).toEqual([expect.objectContaining({ id: 'partial-recall', decision: 'pending (no review)' })])
     expect(result.cases[0]!.changes.map(({ location }) => location)).toEqual([
@@ -100,8 +87,8 @@ describe('vitest-rubric bind on a scored fixture', () => {
 
   test('refuses a case with neither review, writing nothing', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'debate', true)
-    await withdraw(copy, 'partial-recall', 'baseline', true)
+    await withdrawReview(copy, 'partial-recall', 'debate', true)
+    await withdrawReview(copy, 'partial-recall', 'baseline', true)
     const before = await snapshotFiles(copy.dir)
     const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
     expect(code).toBe(1)
@@ -115,8 +102,8 @@ describe('vitest-rubric bind on a scored fixture', () => {
 
   test('a case whose removed reviews it still records: restore them or acknowledge the withdrawal', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'debate', false)
-    await withdraw(copy, 'partial-recall', 'baseline', true)
+    await withdrawReview(copy, 'partial-recall', 'debate', false)
+    await withdrawReview(copy, 'partial-recall', 'baseline', true)
     const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
     expect(code).toBe(1)
     expect(stderr).toMatchInlineSnapshot(`
@@ -242,8 +229,8 @@ describe('vitest-rubric bind on a scored fixture', () => {
     })
     await expect(bind(['partial-recall'])).rejects.toMatchObject({ code: 'BIND_STILL_REFUSED', summary: expect.stringContaining('once bound') })
     await expect(bind(['zero-planted-issues'])).rejects.toMatchObject({ code: 'BIND_STILL_REFUSED', summary: expect.stringContaining('malformed') })
-    await withdraw(copy, 'false-claim-conceded', 'debate', true)
-    await withdraw(copy, 'false-claim-conceded', 'baseline', true)
+    await withdrawReview(copy, 'false-claim-conceded', 'debate', true)
+    await withdrawReview(copy, 'false-claim-conceded', 'baseline', true)
     await expect(bind(['false-claim-conceded'])).rejects.toMatchObject({ code: 'NO_REVIEW_TO_BIND' })
   })
 
@@ -262,7 +249,7 @@ describe('vitest-rubric bind on a scored fixture', () => {
 
   test('--dry-run reports the files it would write as none', async () => {
     const copy = await copyDebate()
-    await editRubricNotes(copy)
+    await reviseRubricNotes(copy)
     const before = await snapshotFiles(copy.dir)
     const result = await bindFixture(copy.dir, { cases: ['partial-recall'], dryRun: true, cwd: copy.dir })
     expect(result.written).toEqual([])

@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { NULL_FINGERPRINT, sha256Hex } from '../../src/core/canonical-json.js'
 import type { FixtureStatus } from '../../src/core/revisions/status.js'
 import { runCli } from '../helpers/cli.js'
-import { copyDebate, type ScoredCopy } from '../helpers/scored-copy.js'
+import { copyDebate, reviseRubricNotes, withdrawReview } from '../helpers/scored-copy.js'
 
 /** `status --json` of a scored fixture copy. */
 async function statusOf(dir: string): Promise<{ code: number; status: FixtureStatus }> {
@@ -16,18 +16,6 @@ async function statusOf(dir: string): Promise<{ code: number; status: FixtureSta
 
 function findings(status: FixtureStatus, id: string): string[] {
   return status.cases.find((each) => each.id === id)!.findings.map((finding) => `${finding.state}: ${finding.detail}`)
-}
-
-async function withdraw(copy: ScoredCopy, caseId: string, system: 'debate' | 'baseline', acknowledge: boolean): Promise<void> {
-  await copy.editAnnotations((annotations) => {
-    annotations.reviews = annotations.reviews.filter((review) => !(review.case_id === caseId && review.system === system))
-  })
-  if (acknowledge) await copy.acknowledge(caseId, system)
-}
-
-async function editRubricNotes(copy: ScoredCopy): Promise<void> {
-  const path = join(copy.dir, 'evaluation_rubric.json')
-  await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
 }
 
 describe('vitest-rubric status on a scored fixture', () => {
@@ -121,8 +109,8 @@ describe('vitest-rubric status on a scored fixture', () => {
 
   test('a case with no review yet, under an edited rubric, waits for a review under the new one', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'debate', true)
-    await withdraw(copy, 'partial-recall', 'baseline', true)
+    await withdrawReview(copy, 'partial-recall', 'debate', true)
+    await withdrawReview(copy, 'partial-recall', 'baseline', true)
     const path = join(copy.dir, 'evaluation_rubric.json')
     await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
     const { status } = await statusOf(copy.dir)
@@ -135,8 +123,8 @@ describe('vitest-rubric status on a scored fixture', () => {
 
   test('a case with one review left, under an edited rubric, is not "no review yet"', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'debate', true)
-    await editRubricNotes(copy)
+    await withdrawReview(copy, 'partial-recall', 'debate', true)
+    await reviseRubricNotes(copy)
     const { status } = await statusOf(copy.dir)
     expect(findings(status, 'partial-recall')).toEqual([
       expect.stringMatching(/^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…$/),
@@ -158,7 +146,7 @@ describe('vitest-rubric status on a scored fixture', () => {
   test('a review added to a case that records none', async () => {
     const copy = await copyDebate()
     const review = (await copy.readJson<{ reviews: unknown[] }>('annotations.json')).reviews[1]
-    await withdraw(copy, 'partial-recall', 'baseline', true)
+    await withdrawReview(copy, 'partial-recall', 'baseline', true)
     await copy.editAnnotations((annotations) => {
       annotations.reviews.push(review as never)
     })
@@ -171,7 +159,7 @@ describe('vitest-rubric status on a scored fixture', () => {
 
   test('a review removed without acknowledgement: restore it, or record the withdrawal', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'baseline', false)
+    await withdrawReview(copy, 'partial-recall', 'baseline', false)
     const { code, status } = await statusOf(copy.dir)
     expect(code).toBe(1)
     expect(findings(status, 'partial-recall')).toEqual([
@@ -181,7 +169,7 @@ describe('vitest-rubric status on a scored fixture', () => {
 
   test('a withdrawn baseline review: the case is current, the baseline unreviewed, exit 0', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'baseline', true)
+    await withdrawReview(copy, 'partial-recall', 'baseline', true)
     const { code, status } = await statusOf(copy.dir)
     expect(code).toBe(0)
     expect(findings(status, 'partial-recall')).toEqual(['current: accepted', 'unreviewed: no baseline review'])
@@ -189,7 +177,7 @@ describe('vitest-rubric status on a scored fixture', () => {
 
   test('a withdrawn debate review: the case is unreviewed, exit 0', async () => {
     const copy = await copyDebate()
-    await withdraw(copy, 'partial-recall', 'debate', true)
+    await withdrawReview(copy, 'partial-recall', 'debate', true)
     const { code, status } = await statusOf(copy.dir)
     expect(code).toBe(0)
     expect(findings(status, 'partial-recall')).toEqual(['unreviewed: no debate review'])

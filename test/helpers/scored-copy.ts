@@ -84,3 +84,18 @@ export async function copyDebate(): Promise<ScoredCopy> {
   }
   return copy
 }
+
+/** Removes a case's review of one system, and records the withdrawal in the case when asked. */
+export async function withdrawReview(copy: ScoredCopy, caseId: string, system: System, acknowledge: boolean): Promise<void> {
+  await copy.editAnnotations((annotations) => {
+    annotations.reviews = annotations.reviews.filter((review) => !(review.case_id === caseId && review.system === system))
+  })
+  if (acknowledge) await copy.acknowledge(caseId, system)
+}
+
+/** Revises the rubric's notes (a new revision that changes no rule); returns its new SHA-256. */
+export async function reviseRubricNotes(copy: ScoredCopy): Promise<string> {
+  const path = join(copy.dir, 'evaluation_rubric.json')
+  await writeFile(path, (await readFile(path, 'utf8')).replace('"notes": "', '"notes": "Revised. '))
+  return sha256Hex(await readFile(path))
+}
