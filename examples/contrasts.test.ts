@@ -3,7 +3,8 @@
 // was written to show is gone, and this suite says which criterion moved.
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { getCase, loadFixture } from 'vitest-rubric'
+import { loadFixture } from 'vitest-rubric'
+import { getCase } from 'vitest-rubric/criteria'
 import 'vitest-rubric/setup'
 
 const fixture = await loadFixture(join(import.meta.dirname, '../fixtures/docuctl-rollback'))

@@ -1,4 +1,4 @@
-import type { Answer } from 'vitest-rubric'
+import type { Answer } from 'vitest-rubric/criteria'
 
 /**
  * How the docs assistant renders its staging rollback answer: a template over the steps of the

@@ -2,7 +2,8 @@
 // what the reviewer judged, and the review must still describe it.
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { getReview, loadFixture } from 'vitest-rubric'
+import { loadFixture } from 'vitest-rubric'
+import { getReview } from 'vitest-rubric/criteria'
 import 'vitest-rubric/setup'
 import { renderRollbackAnswer } from './rollback-answer.js'
 

@@ -1,6 +1,6 @@
 import type { MatcherState } from 'vitest'
-import type { CriteriaDecision, JudgedCriterion, PendingDecision } from '../core/criteria/decision.js'
-import { formatJudged, formatRejection } from '../core/criteria/plan.js'
+import type { CriteriaDecision, JudgedCriterion, PendingDecision } from '../core/kinds/criteria/decision.js'
+import { formatJudged, formatRejection } from '../core/kinds/criteria/present.js'
 import type { Decided } from './inputs.js'
 
 /** The `this` of a matcher: Vitest's matcher state with its printing utilities. */
@@ -72,7 +72,7 @@ function marked(marker: string, item: JudgedCriterion): string[] {
 
 /** What to do about a decision that is not the one asserted. */
 export function fixFor(decision: CriteriaDecision, bound: Decided['bound']): string {
-  const annotations = bound?.files.annotations ?? 'the annotations'
+  const annotations = bound?.files.annotations?.display ?? 'the annotations'
   switch (decision.status) {
     case 'accepted':
       return 'fix: if the answer should fail, a reviewer must judge the failing criterion does_not_meet; the matcher does not re-judge text.'

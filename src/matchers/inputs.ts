@@ -1,13 +1,13 @@
-import type { Coverage } from '../core/coverage.js'
-import { assessFixtureCase, type FixtureCase, type FixtureReview } from '../core/criteria/access.js'
-import { assessAnswer, type Located } from '../core/criteria/assess.js'
-import type { CriteriaDecision } from '../core/criteria/decision.js'
-import { criteriaFixture } from '../core/criteria/access.js'
-import type { CriteriaFixture } from '../core/criteria/load.js'
-import type { FixtureEvaluation } from '../core/fixture.js'
-import type { ScoredFixture } from '../core/scored/load.js'
-import { bindRubricContents, type BoundRubric, type FileContents } from '../core/criteria/rubric.js'
-import { RubricError, UsageError, preview } from '../core/errors.js'
+import type { Coverage } from '../core/engine/coverage.js'
+import { assessFixtureCase, type FixtureCase, type FixtureReview } from '../core/kinds/criteria/access.js'
+import { assessAnswer, type Located } from '../core/kinds/criteria/answer.js'
+import type { CriteriaDecision } from '../core/kinds/criteria/decision.js'
+import { criteriaFixture } from '../core/kinds/criteria/access.js'
+import type { CriteriaFixture } from '../core/kinds/criteria/access.js'
+import type { FixtureEvaluation } from '../core/engine/evaluate.js'
+import { kindContext, type LoadedFixture } from '../core/engine/fixture.js'
+import { bindRubricContents, type BoundRubric, type FileContents } from '../core/kinds/criteria/rubric.js'
+import { RubricError, UsageError, preview } from '../core/common/errors.js'
 
 /** A decision and what a message needs to name it. */
 export interface Decided {
@@ -39,7 +39,7 @@ export function decideReceived(matcher: string, received: unknown, args: readonl
     }
     const { fixture, id } = received
     const subject = fixture.displayDir === '.' ? `case ${JSON.stringify(id)}` : `case ${JSON.stringify(id)} of ${fixture.displayDir}`
-    return { decision: assessFixtureCase(received), subject, bound: fixture.bound, form: 'case' }
+    return { decision: assessFixtureCase(received), subject, bound: kindContext(fixture), form: 'case' }
   }
   if (!isRecord(received) || !('text' in received)) {
     throw usage(
@@ -65,7 +65,10 @@ export function decideReceived(matcher: string, received: unknown, args: readonl
     return { decision, subject, bound: undefined, form: 'answer' }
   }
   // Messages name the answer as received and the review where it came from.
-  const named = { ...bound, files: { ...bound.files, cases: 'answer', annotations: review?.file ?? 'review' } }
+  const named: BoundRubric = {
+    ...bound,
+    files: { ...bound.files, cases: { name: 'cases.json', display: 'answer', sha256: '' }, annotations: { name: 'annotations.json', display: review?.file ?? 'review', sha256: '' } },
+  }
   return { decision: assessAnswer(named, { value: received, path: [] }, review), subject, bound, form: 'answer' }
 }
 
@@ -79,7 +82,7 @@ export function locateReview(matcher: string, review: unknown): LocatedReview | 
     return {
       value: review.entry.value,
       path: review.entry.path,
-      file: review.fixture.bound.files.annotations,
+      file: review.fixture.files.annotations!.display,
       caseId: review.caseId,
       revisionRecordedAt: review.revisionRecordedAt,
     }
@@ -95,7 +98,7 @@ function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubri
     if (source !== undefined) {
       throw usage(matcher, 'the source comes with the rubric: a fixture or bound rubric holds its own.', '{ review } without source', 'a source as well')
     }
-    return isFixture(rubric) ? rubric.bound : rubric
+    return isFixture(rubric) ? kindContext(rubric) : rubric
   }
   if (!isContents(rubric)) {
     throw usage(matcher, 'the rubric is neither a fixture, a bound rubric nor file contents.', 'a loaded fixture, a bound rubric, or the bytes of rubric.json', preview(rubric))
@@ -107,12 +110,12 @@ function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubri
 }
 
 /** A loaded scored fixture: matchers that decide answers say they need a criteria fixture. */
-export function isScoredFixture(value: unknown): value is ScoredFixture {
+export function isScoredFixture(value: unknown): value is LoadedFixture<'scored'> {
   return isRecord(value) && value['kind'] === 'scored' && Array.isArray(value['cases'])
 }
 
 export function isFixture(value: unknown): value is CriteriaFixture {
-  return isRecord(value) && value['kind'] === 'criteria' && isRecord(value['bound']) && Array.isArray(value['cases'])
+  return isRecord(value) && value['kind'] === 'criteria' && isRecord(value['rubric']) && Array.isArray(value['cases']) && value['reviews'] instanceof Map
 }
 
 export function isEvaluation(value: unknown): value is FixtureEvaluation {
@@ -124,7 +127,7 @@ export function isCoverage(value: unknown): value is Coverage {
 }
 
 export function isBoundRubric(value: unknown): value is BoundRubric {
-  return isRecord(value) && typeof value['rubricSha256'] === 'string' && typeof value['sourceSha256'] === 'string' && isRecord(value['rubric'])
+  return isRecord(value) && isRecord(value['files']) && isRecord(value['rubric']) && value['rubric']['criteria'] instanceof Map && !('cases' in value)
 }
 
 export function isFixtureCase(value: unknown): value is FixtureCase {

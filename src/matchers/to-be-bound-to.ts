@@ -1,10 +1,11 @@
-import { fingerprint, sha256Hex } from '../core/canonical-json.js'
-import type { FixtureCase } from '../core/criteria/access.js'
-import type { BoundRubric } from '../core/criteria/rubric.js'
-import { preview } from '../core/errors.js'
-import { formatLocation } from '../core/json-path.js'
+import { fingerprint, sha256Hex } from '../core/json/canonical-json.js'
+import type { FixtureCase } from '../core/kinds/criteria/access.js'
+import type { BoundRubric } from '../core/kinds/criteria/rubric.js'
+import { preview } from '../core/common/errors.js'
+import { formatLocation } from '../core/common/json-path.js'
+import { kindContext } from '../core/engine/fixture.js'
 import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
-import { criteriaFixture } from '../core/criteria/access.js'
+import { criteriaFixture } from '../core/kinds/criteria/access.js'
 import { isBoundRubric, isContents, isFixture, isFixtureCase, isRecord, isScoredFixture, locateReview, usage, type LocatedReview } from './inputs.js'
 
 type Field = 'answer_sha256' | 'source_sha256' | 'rubric_sha256'
@@ -81,15 +82,20 @@ export function toBeBoundTo(this: MatcherContext, received: unknown, target: unk
 
 function bindingsOf(target: unknown): Binding[] {
   if (isScoredFixture(target)) criteriaFixture(target, MATCHER)
-  if (isFixture(target)) return rubricBindings(target.bound)
+  if (isFixture(target)) return rubricBindings(kindContext(target))
   if (isBoundRubric(target)) return rubricBindings(target)
-  if (isFixtureCase(target)) return [answerBinding(target), ...rubricBindings(target.fixture.bound)]
+  if (isFixtureCase(target)) return [answerBinding(target), ...rubricBindings(kindContext(target.fixture))]
   const expected = 'a fixture, a bound rubric, a fixture case, or { answer?, source?, rubric? } with at least one'
   if (!isRecord(target)) throw usage(MATCHER, 'the target names no content to check the review against.', expected, preview(target))
   const keys = Object.keys(target)
   const unknown = keys.filter((key) => !['answer', 'source', 'rubric'].includes(key))
   if (keys.length === 0 || unknown.length > 0) {
     throw usage(MATCHER, unknown.length > 0 ? `the target has unknown key ${unknown.map((key) => JSON.stringify(key)).join(', ')}.` : 'the target is empty.', expected, `{ ${keys.join(', ')} }`)
+  }
+  // A key given as undefined is a lookup that found nothing: checking no content would pass for any review.
+  const missing = keys.filter((key) => target[key] === undefined)
+  if (missing.length > 0) {
+    throw usage(MATCHER, `the target's ${missing.map((key) => JSON.stringify(key)).join(', ')} ${missing.length === 1 ? 'is' : 'are'} undefined, so there is nothing to check the review against.`, expected, `{ ${keys.map((key) => `${key}: ${target[key] === undefined ? 'undefined' : '…'}`).join(', ')} }`)
   }
   const bindings: Binding[] = []
   const { answer, source, rubric } = target
@@ -108,8 +114,8 @@ function bindingsOf(target: unknown): Binding[] {
 
 function rubricBindings(bound: BoundRubric): Binding[] {
   return [
-    { field: 'source_sha256', now: bound.sourceSha256, content: bound.files.source },
-    { field: 'rubric_sha256', now: bound.rubricSha256, content: bound.files.rubric },
+    { field: 'source_sha256', now: bound.files.source?.sha256 ?? '', content: bound.files.source?.display ?? 'the source' },
+    { field: 'rubric_sha256', now: bound.files.rubric?.sha256 ?? '', content: bound.files.rubric?.display ?? 'the rubric' },
   ]
 }
 

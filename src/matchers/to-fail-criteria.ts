@@ -1,5 +1,5 @@
-import type { BoundRubric } from '../core/criteria/rubric.js'
-import { preview } from '../core/errors.js'
+import type { BoundRubric } from '../core/kinds/criteria/rubric.js'
+import { preview } from '../core/common/errors.js'
 import { decideReceived, usage } from './inputs.js'
 import {
   decisionDetails,
@@ -46,7 +46,7 @@ export function toFailCriteria(this: MatcherContext, received: unknown, criteria
   }
   const failed = decision.status === 'rejected' ? decision.failed.map((item) => item.criterion) : []
   const pass = failed.length === expected.length && expected.every((criterion) => failed.includes(criterion))
-  const inOrder = [...bound.criteria.keys()]
+  const inOrder = [...bound.rubric.criteria.keys()]
   const expectedRatings = Object.fromEntries(inOrder.map((criterion) => [criterion, expected.includes(criterion) ? 'does_not_meet' : 'meets']))
   return {
     pass,
@@ -73,12 +73,12 @@ function criterionIds(criteria: unknown): string[] {
 }
 
 function checkKnown(expected: readonly string[], bound: BoundRubric): void {
-  const unknown = expected.filter((criterion) => !bound.criteria.has(criterion))
+  const unknown = expected.filter((criterion) => !bound.rubric.criteria.has(criterion))
   if (unknown.length > 0) {
     throw usage(
       'toFailCriteria',
-      `${bound.files.rubric} defines no criterion ${unknown.map((criterion) => JSON.stringify(criterion)).join(', ')}.`,
-      `ids among ${[...bound.criteria.keys()].map((criterion) => JSON.stringify(criterion)).join(', ')}`,
+      `${bound.files.rubric?.display ?? 'the rubric'} defines no criterion ${unknown.map((criterion) => JSON.stringify(criterion)).join(', ')}.`,
+      `ids among ${[...bound.rubric.criteria.keys()].map((criterion) => JSON.stringify(criterion)).join(', ')}`,
       preview(expected),
     )
   }

@@ -1,7 +1,8 @@
-import type { Coverage } from '../core/coverage.js'
-import { evaluateFixture, type Fixture } from '../core/fixture.js'
-import type { Split } from '../core/criteria/schemas.js'
-import { preview } from '../core/errors.js'
+import type { Coverage } from '../core/engine/coverage.js'
+import { evaluateFixture } from '../core/engine/evaluate.js'
+import type { Fixture } from '../core/engine/fixture.js'
+import type { Split } from '../core/common/primitives.js'
+import { preview } from '../core/common/errors.js'
 import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
 import { isCoverage, isEvaluation, isFixture, isRecord, isScoredFixture, usage } from './inputs.js'
 
@@ -74,7 +75,7 @@ export function toHaveReviewCoverage(this: MatcherContext, received: unknown, ex
 }
 
 function coverageOf(received: unknown): { coverage: Coverage; subject: string } {
-  if (isFixture(received) || isScoredFixture(received)) return { coverage: evaluateFixture(received).coverage, subject: fixtureSubject(received) }
+  if (isFixture(received) || isScoredFixture(received)) return { coverage: evaluateFixture(received as Fixture).coverage, subject: fixtureSubject(received) }
   if (isEvaluation(received)) return { coverage: received.coverage, subject: fixtureSubject(received.fixture) }
   if (isCoverage(received)) return { coverage: received, subject: 'the coverage' }
   throw usage(MATCHER, 'the received value holds no review coverage.', 'a loaded fixture, an evaluation or a coverage', preview(received))

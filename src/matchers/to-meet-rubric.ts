@@ -17,7 +17,7 @@ export function toMeetRubric(this: MatcherContext, received: unknown, ...args: u
     case 'accepted':
       return { pass: true, message: () => paragraphs(...head(), '.not.toMeetRubric passes only when a completed review rejects the answer.') }
     case 'rejected': {
-      const allMeet = Object.fromEntries([...(bound?.criteria.keys() ?? [])].map((criterion) => [criterion, 'meets']))
+      const allMeet = Object.fromEntries([...(bound?.rubric.criteria.keys() ?? [])].map((criterion) => [criterion, 'meets']))
       return { pass: false, message: () => paragraphs(...head(), ratingsDiff(this, allMeet, decision.ratings), fixFor(decision, bound)) }
     }
     case 'pending':

@@ -1,8 +1,10 @@
-import type { Coverage } from '../core/coverage.js'
-import type { FixtureCase, FixtureReview } from '../core/criteria/access.js'
-import type { Fixture, FixtureEvaluation } from '../core/fixture.js'
-import type { BoundRubric, FileContents } from '../core/criteria/rubric.js'
-import type { Answer, Split } from '../core/criteria/schemas.js'
+import type { Coverage } from '../core/engine/coverage.js'
+import type { FixtureCase, FixtureReview } from '../core/kinds/criteria/access.js'
+import type { Fixture } from '../core/engine/fixture.js'
+import type { FixtureEvaluation } from '../core/engine/evaluate.js'
+import type { BoundRubric, FileContents } from '../core/kinds/criteria/rubric.js'
+import type { Split } from '../core/common/primitives.js'
+import type { Answer } from '../core/kinds/criteria/schemas.js'
 
 /** A review object as written in `annotations.json`; checked in full when an answer is decided. */
 export interface ReviewObject {

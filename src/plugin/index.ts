@@ -1,23 +1,32 @@
-import { dirname, extname, relative } from 'node:path'
+import { dirname, extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
 import type {} from 'vitest/config'
-import type { TestProject } from 'vitest/node'
-import { planWithContext, setRubricContext, type RubricContext } from './context.js'
-import { excludeGlobs, kindOfModule, literalGlob, markerGlobs, scanFixtures, unmatchedIncludes } from './discover.js'
+import type { TestProject, Vitest } from 'vitest/node'
+import { excludeGlobs, kindOfModule, literalGlob, markerGlobs, scanFixtures, unmatchedIncludes } from '../core/engine/discover.js'
+import { PendingGateReporter } from '../reporter/pending-gate.js'
+import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-reporter.js'
 import { fixtureModuleCode } from './module-code.js'
-import { resolveOptions, type RubricPluginOptions } from './options.js'
-import { fixtureWatchTrigger } from './watch.js'
-import { RubricReporter } from '../reporter/rubric-reporter.js'
+import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
+import { planWithContext, type ProjectContext } from './project.js'
+import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
 export type { PendingPolicy, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
-export { discoverFixtures, type DiscoveredFixture } from './discover.js'
+export { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
 
 // The runtime sits beside this file, built (.js) or in source (.ts) alike.
 const here = fileURLToPath(import.meta.url)
 const RUNTIME = fileURLToPath(new URL(`../runtime/index${extname(here)}`, import.meta.url))
 const MATCHERS_SETUP = fileURLToPath(new URL(`../matchers/setup${extname(here)}`, import.meta.url))
+
+/** The query that marks an import of a marker file from another module: it gets the file's JSON, not its tests. */
+const AS_JSON = 'vitest-rubric-json'
+
+interface ProjectState {
+  readonly project: TestProject
+  readonly context: ProjectContext
+}
 
 /**
  * The Vitest plugin: every fixture directory the globs match becomes a test module with one test
@@ -32,42 +41,38 @@ const MATCHERS_SETUP = fileURLToPath(new URL(`../matchers/setup${extname(here)}`
  */
 export function rubric(options: RubricPluginOptions = {}): Plugin {
   const resolved = resolveOptions(options)
-  let project: TestProject | undefined
-  let context: RubricContext | undefined
+  // One plugin instance may serve several projects: each keeps its own state.
+  const projects: ProjectState[] = []
 
   return {
     name: 'vitest-rubric',
     enforce: 'pre',
 
-    async configureVitest(plugin) {
-      const { vitest, project: current } = plugin
-      project = current
-      context = {
+    async configureVitest({ vitest, project }) {
+      const context: ProjectContext = {
+        name: project.name,
         options: resolved,
-        root: current.config.root,
-        cacheDir: resolved.cache ? current.vite.config.cacheDir : undefined,
+        root: project.config.root,
+        cacheDir: resolved.cache ? project.vite.config.cacheDir : undefined,
         plans: new Map(),
+        printed: resolved.reporter !== false,
       }
-      setRubricContext(vitest, context)
-      current.config.include.push(...markerGlobs(resolved.include))
-      current.config.exclude.push(...excludeGlobs(resolved.exclude))
-      if (resolved.matchers) current.config.setupFiles.push(MATCHERS_SETUP)
+      projects.push({ project, context })
+      project.config.include.push(...markerGlobs(resolved.include))
+      project.config.exclude.push(...excludeGlobs(resolved.exclude))
+      if (resolved.matchers) project.config.setupFiles.push(MATCHERS_SETUP)
 
-      const { root } = current.config
+      const { root } = project.config
       const scan = await scanFixtures(root, resolved.include, resolved.exclude)
       // A fixture reached again through a link would run twice under two names.
-      current.config.exclude.push(...scan.aliases.map((moduleId) => literalGlob(relative(root, moduleId))))
+      project.config.exclude.push(...scan.aliases.map((moduleId) => literalGlob(relative(root, moduleId))))
       const problems = [
         ...(await unmatchedIncludes(root, resolved.include, resolved.exclude, scan)).map(
           (glob) =>
             `vitest-rubric: the include glob ${JSON.stringify(glob)} matches no fixture directory under ${root} ` +
             '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set the include option of rubric() to where your fixtures are.',
         ),
-        ...scan.incomplete.map(
-          (dir) =>
-            `vitest-rubric: ${relative(root, dir)} holds cases.json and annotations.json but neither rubric.json nor evaluation_rubric.json, ` +
-            'so it is no fixture and none of its cases runs. Restore its rubric file (from version control, if it was deleted or renamed).',
-        ),
+        ...scan.incomplete.map((dir) => lostRubricMessage(relative(root, dir))),
       ]
       if (problems.length > 0) {
         // A run never goes green over fixtures it could not find; in watch mode they may still be added.
@@ -77,18 +82,30 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
           process.exitCode = 1
         }
       }
-      if (resolved.reporter !== false && shouldAddReporter(vitest.config.reporters)) {
-        vitest.config.reporters.push(new RubricReporter(resolved.reporter))
-      }
+      attachReporters(vitest, context, resolved)
       vitest.config.watchTriggerPatterns ??= []
-      vitest.config.watchTriggerPatterns.push(
-        fixtureWatchTrigger(vitest, resolved.record, (file) => current.matchesTestGlob(file)),
-      )
+      vitest.config.watchTriggerPatterns.push(fixtureWatchTrigger(vitest, resolved.decisionRecord, (file) => project.matchesTestGlob(file)))
+      if (vitest.config.watch) warnOnLostRubrics(vitest, project, resolved, lostRubricMessage)
+    },
+
+    resolveId: {
+      order: 'pre',
+      async handler(source, importer) {
+        // A module importing a fixture's marker file wants its JSON; only Vitest's own request for the test module gets
+        // the tests. Vite names no importer for such an entry request, or the root's index.html.
+        if (source.includes('?') || kindOfModule(source) === undefined) return undefined
+        if (importer === undefined || projects.some(({ project }) => importer === join(project.config.root, 'index.html'))) return undefined
+        const resolvedId = await this.resolve(source, importer, { skipSelf: true })
+        if (resolvedId === null || kindOfModule(resolvedId.id) === undefined) return undefined
+        return `${resolvedId.id}?${AS_JSON}`
+      },
     },
 
     async load(id) {
-      if (project === undefined || context === undefined) return undefined
-      if (id.includes('?') || kindOfModule(id) === undefined || !project.matchesTestGlob(id)) return undefined
+      if (id.includes('?') || kindOfModule(id) === undefined) return undefined
+      const state = projects.find(({ project }) => project.matchesTestGlob(id))
+      if (state === undefined) return undefined
+      const { project, context } = state
       const dir = dirname(id)
       const result = await planWithContext(context, dir)
       context.plans.set(id, result)
@@ -97,7 +114,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         cacheDir: project.vite.config.cacheDir,
         moduleId: id,
         root: project.config.root,
-        record: resolved.record,
+        decisionRecord: resolved.decisionRecord,
         updateRecords: project.config.snapshotOptions.updateSnapshot === 'all',
       })
       return { code, moduleType: 'js' }
@@ -105,9 +122,45 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
   }
 }
 
-/** Not when the reporter is already listed, nor when `blob` is the only reporter (a shard). */
-function shouldAddReporter(reporters: readonly unknown[]): boolean {
-  const names = reporters.map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
-  if (names.some((name) => name instanceof RubricReporter || name === 'vitest-rubric/reporter')) return false
-  return !(names.length > 0 && names.every((name) => name === 'blob'))
+function lostRubricMessage(dir: string): string {
+  return (
+    `vitest-rubric: ${dir} holds cases.json and annotations.json but neither rubric.json nor evaluation_rubric.json, ` +
+    'so it is no fixture and none of its cases runs. Restore its rubric file (from version control, if it was deleted or renamed).'
+  )
+}
+
+/**
+ * Hands the project's context to the run's pending gate (always there) and to the printing
+ * reporter (unless `reporter: false`), adding each to Vitest's reporters once for all projects. A
+ * reporter listed by name (`'vitest-rubric/reporter'`) is replaced by an instance that knows the
+ * projects, with the options it was listed with.
+ */
+function attachReporters(vitest: Vitest, context: ProjectContext, options: ResolvedRubricOptions): void {
+  const reporters = vitest.config.reporters as unknown[]
+  let gate = reporters.find((entry): entry is PendingGateReporter => entry instanceof PendingGateReporter)
+  if (gate === undefined) {
+    gate = new PendingGateReporter()
+    reporters.push(gate)
+  }
+  gate.projects.push(context)
+  if (options.reporter === false) return
+  let printer = reporters.find((entry): entry is RubricReporter => entry instanceof RubricReporter)
+  if (printer === undefined) {
+    const listed = reporters.findIndex((entry) => (Array.isArray(entry) ? entry[0] : entry) === 'vitest-rubric/reporter')
+    if (listed >= 0) {
+      const entry = reporters[listed]
+      printer = new RubricReporter(Array.isArray(entry) ? ((entry[1] ?? {}) as RubricReporterOptions) : {})
+      reporters[listed] = printer
+    } else if (!onlyBlob(reporters)) {
+      printer = new RubricReporter(options.reporter)
+      reporters.push(printer)
+    }
+  }
+  printer?.attach(context)
+}
+
+/** A shard writing a blob report prints nothing: the merge prints. */
+function onlyBlob(reporters: readonly unknown[]): boolean {
+  const names = reporters.filter((entry) => !(entry instanceof PendingGateReporter)).map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
+  return names.length > 0 && names.every((name) => name === 'blob')
 }

@@ -1,15 +1,14 @@
 import { basename, join, relative } from 'node:path'
-import { RubricError, type SerializedRubricError } from '../core/errors.js'
-import type { TestPlan } from '../core/plan.js'
+import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
 import {
   describeRecordChanges,
-  own,
+  differingParts,
   readRecordedDecisions,
   recordDecisions,
   sameRecord,
   writeRecordedDecisions,
-  type RecordedDecisions,
-} from '../core/recorded-decisions.js'
+} from '../core/engine/decision-record.js'
+import type { TestPlan } from '../core/engine/plan.js'
 import type { RecordComparison } from '../runtime/index.js'
 import { writePayload } from './payload.js'
 import type { PlanResult } from './plan-fixture.js'
@@ -24,7 +23,7 @@ export interface ModuleCodeOptions {
   /** The project root: paths in messages are shown relative to it. */
   readonly root: string
   /** The decision record's file name. */
-  readonly record: string
+  readonly decisionRecord: string
   /** Rewrite records from this run's decisions (`vitest -u`). */
   readonly updateRecords: boolean
 }
@@ -56,7 +55,7 @@ export async function fixtureModuleCode(dir: string, result: PlanResult, options
  * parts of both records for Vitest's diff.
  */
 async function compareRecord(dir: string, plan: TestPlan, options: ModuleCodeOptions): Promise<RecordComparison | null> {
-  const path = join(dir, options.record)
+  const path = join(dir, options.decisionRecord)
   const display = relative(options.root, path)
   // Under `vitest -u` a record that no longer has the record format is rewritten like any other.
   const recorded = options.updateRecords
@@ -70,16 +69,4 @@ async function compareRecord(dir: string, plan: TestPlan, options: ModuleCodeOpt
     return null
   }
   return { file: basename(path), changes: describeRecordChanges(recorded, current), ...differingParts(recorded, current) }
-}
-
-function differingParts(recorded: RecordedDecisions, current: RecordedDecisions): { recorded: unknown; current: unknown } {
-  const ids = [...new Set([...Object.keys(recorded.decisions), ...Object.keys(current.decisions)])].filter(
-    (id) => JSON.stringify(own(recorded.decisions, id)) !== JSON.stringify(own(current.decisions, id)),
-  )
-  const pick = (record: RecordedDecisions) => ({
-    identities: record.identities,
-    decisions: Object.fromEntries(ids.map((id) => [id, own(record.decisions, id) ?? null])),
-    checks: record.checks,
-  })
-  return { recorded: pick(recorded), current: pick(current) }
 }

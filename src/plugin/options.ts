@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { UsageError } from '../core/errors.js'
-import { schemaError } from '../core/schema-error.js'
+import { UsageError } from '../core/common/errors.js'
+import { schemaError } from '../core/json/schema-error.js'
 import type { RubricReporterOptions } from '../reporter/rubric-reporter.js'
 
 /** What pending cases do to a run. */
@@ -32,7 +32,7 @@ export interface RubricPluginOptions {
    * differ from an existing record fails with a diff; `vitest -u` rewrites it.
    * @default 'decisions.record.json'
    */
-  readonly record?: string
+  readonly decisionRecord?: string
   /**
    * Add the rubric coverage reporter after the configured reporters (not when `blob` is the only
    * one, as in a shard, nor when it is already listed). Options are passed to the reporter.
@@ -58,7 +58,7 @@ export interface ResolvedRubricOptions {
   readonly include: readonly string[]
   readonly exclude: readonly string[]
   readonly pending: PendingPolicy
-  readonly record: string
+  readonly decisionRecord: string
   readonly reporter: RubricReporterOptions | false
   readonly cache: boolean
   readonly matchers: boolean
@@ -70,7 +70,7 @@ const OptionsSchema = z.strictObject({
   include: globs.optional(),
   exclude: globs.optional(),
   pending: z.union([z.literal('todo'), z.literal('fail'), z.strictObject({ max: z.int().min(0) })]).optional(),
-  record: z
+  decisionRecord: z
     .string()
     .regex(/^[^/\\]+\.json$/, { error: 'a file name ending in .json, without a directory' })
     .optional(),
@@ -94,7 +94,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in the README: include, exclude, pending ("todo", "fail" or { max: n }), record, reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
       },
       parsed.error.issues,
     )
@@ -104,7 +104,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     include: toList(value.include ?? 'fixtures/**').map(trimSlashes),
     exclude: toList(value.exclude ?? []).map(trimSlashes),
     pending: value.pending ?? 'todo',
-    record: value.record ?? 'decisions.record.json',
+    decisionRecord: value.decisionRecord ?? 'decisions.record.json',
     cache: value.cache ?? true,
     matchers: value.matchers ?? false,
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),

@@ -1,26 +1,33 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { sha256Hex } from '../core/canonical-json.js'
-import { FIXTURE_KINDS, fixtureKindsIn } from '../core/fixture.js'
-import type { TestPlan } from '../core/plan.js'
+import { fileNamesOf, fixtureKindsIn } from '../core/engine/fixture.js'
+import type { TestPlan } from '../core/engine/plan.js'
+import { sha256Hex } from '../core/json/canonical-json.js'
+import type { RawFile } from '../core/json/read.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 
 // Bump when the shape of a cached plan changes.
-const CACHE_FORMAT = 1
+const CACHE_FORMAT = 2
 
 /**
  * Plans a fixture, reusing the plan of an earlier run when nothing it depends on has changed.
  *
- * The key is the SHA-256 of every fixture file's bytes, the directory as shown, and the text of
- * the code that decides (every file of `core/`): a cached decision can never outlive a change to
- * a fixture file or to the rules, which is the one thing this package must not get wrong.
- * Modification times are not trusted for this. Fixture-level defects are never cached.
+ * Every fixture file is read once: the key is the SHA-256 of those bytes, the directory as shown,
+ * the text of the deciding code (every file of `core/`), and the versions of what else shapes a
+ * decision or its message (zod, which words refusals; Node's ICU, which normalizes verdicts). A
+ * plan is computed from exactly the bytes that were hashed, so a save between reading and
+ * planning can never store one revision's plan under another's key. Modification times are not
+ * trusted for this. Fixture-level defects are never cached.
  */
 export async function cachedPlan(dir: string, root: string, cacheDir: string): Promise<PlanResult> {
-  const key = await planKey(dir, root)
-  if (key === undefined) return planFixture(dir, root)
+  const files = await readOnce(dir, root)
+  if (files === undefined) return planFixture(dir, root)
+  const served = new Map(files.map((file) => [file.path, file.raw]))
+  const reader = async (path: string, display: string): Promise<RawFile> => served.get(path) ?? { display, bytes: await readFile(path) }
+  const key = sha256Hex(JSON.stringify([CACHE_FORMAT, await codeFingerprint(), environment(), relative(root, dir), files.map((file) => [file.name, sha256Hex(file.raw.bytes)])]))
   const folder = join(cacheDir, 'vitest-rubric', 'plans')
   const prefix = sha256Hex(relative(root, dir)).slice(0, 16)
   const path = join(folder, `${prefix}-${key}.json`)
@@ -29,21 +36,25 @@ export async function cachedPlan(dir: string, root: string, cacheDir: string): P
   } catch {
     // not cached yet, or unreadable: decide afresh
   }
-  const result = await planFixture(dir, root)
+  const result = await planFixture(dir, root, reader)
   if (!('plan' in result)) return result
   return (await store(folder, prefix, path, JSON.stringify(result.plan))) ? { plan: result.plan, file: path } : result
 }
 
-async function planKey(dir: string, root: string): Promise<string | undefined> {
+/** The fixture's files, each read once; `undefined` when the directory is no fixture of one kind, or a file is missing (then it is refused, never cached). */
+async function readOnce(dir: string, root: string): Promise<{ name: string; path: string; raw: RawFile }[] | undefined> {
   const kinds = await fixtureKindsIn(dir)
   const kind = kinds[0]
-  if (kind === undefined || kinds.length > 1) return undefined // refused when loaded, and a refusal is never cached
-  const files: readonly string[] = FIXTURE_KINDS[kind].files
+  if (kind === undefined || kinds.length > 1) return undefined
   try {
-    const hashes = await Promise.all(files.map(async (file) => sha256Hex(await readFile(join(dir, file)))))
-    return sha256Hex(JSON.stringify([CACHE_FORMAT, await codeFingerprint(), kind, relative(root, dir), files, hashes]))
+    return await Promise.all(
+      fileNamesOf(kind).map(async (name) => {
+        const path = join(dir, name)
+        return { name, path, raw: { display: relative(root, path), bytes: await readFile(path) } }
+      }),
+    )
   } catch {
-    return undefined // a missing file: the fixture is refused, which is never cached
+    return undefined
   }
 }
 
@@ -59,6 +70,25 @@ async function store(folder: string, prefix: string, path: string, text: string)
   } catch {
     return false // a cache that cannot be written costs time, never correctness
   }
+}
+
+/** The versions of what shapes a plan beside its files and the deciding code. */
+function environment(): readonly string[] {
+  return [`zod@${zodVersion()}`, `icu@${process.versions.icu ?? 'none'}`, `unicode@${process.versions.unicode ?? 'none'}`]
+}
+
+let zod: string | undefined
+
+function zodVersion(): string {
+  if (zod !== undefined) return zod
+  try {
+    const require = createRequire(import.meta.url)
+    const manifest = require('zod/package.json') as { version?: string }
+    zod = manifest.version ?? 'unknown'
+  } catch {
+    zod = 'unknown'
+  }
+  return zod
 }
 
 let code: Promise<string> | undefined

@@ -1,6 +1,8 @@
-import { RubricError, type SerializedRubricError } from '../core/errors.js'
-import { evaluateFixture, loadFixture, planFixtureTests } from '../core/fixture.js'
-import type { TestPlan } from '../core/plan.js'
+import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
+import { evaluateFixture } from '../core/engine/evaluate.js'
+import { loadFixtureReading } from '../core/engine/fixture.js'
+import { planFixtureTests, type TestPlan } from '../core/engine/plan.js'
+import { readFixtureFile, type FixtureFileReader } from '../core/json/read.js'
 
 /**
  * A fixture's plan, or the error that refused the whole fixture. `file` is where the plan is
@@ -9,9 +11,9 @@ import type { TestPlan } from '../core/plan.js'
 export type PlanResult = { readonly plan: TestPlan; readonly file?: string } | { readonly error: SerializedRubricError }
 
 /** Loads and decides a fixture directory; a fixture-level defect is returned, not thrown. */
-export async function planFixture(dir: string, root: string): Promise<PlanResult> {
+export async function planFixture(dir: string, root: string, read: FixtureFileReader = readFixtureFile): Promise<PlanResult> {
   try {
-    return { plan: planFixtureTests(evaluateFixture(await loadFixture(dir, { cwd: root }))) }
+    return { plan: planFixtureTests(evaluateFixture(await loadFixtureReading(dir, { cwd: root }, read))) }
   } catch (error) {
     if (error instanceof RubricError) return { error: error.toJSON() }
     throw error

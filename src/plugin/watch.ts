@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
-import type { Vitest } from 'vitest/node'
-import { FIXTURE_KINDS } from '../core/fixture.js'
+import { basename, dirname, join, relative } from 'node:path'
+import type { TestProject, Vitest } from 'vitest/node'
+import { MARKER_FILES, scanFixtures } from '../core/engine/discover.js'
+import type { ResolvedRubricOptions } from './options.js'
 
-const MARKERS: readonly string[] = Object.values(FIXTURE_KINDS).map((kind) => kind.marker)
+const MARKERS = MARKER_FILES
 
 /**
  * Reruns a fixture's test module when any other file of its directory changes. Vite sees no
@@ -28,4 +29,19 @@ export function fixtureWatchTrigger(vitest: Vitest, recordFile: string, isFixtur
       return undefined
     },
   }
+}
+
+/**
+ * In watch mode, warns when a fixture loses its rubric file, as a run started in that state does:
+ * without it the directory is no fixture, and its cases would vanish from the run unannounced.
+ */
+export function warnOnLostRubrics(vitest: Vitest, project: TestProject, options: ResolvedRubricOptions, message: (dir: string) => string): void {
+  const { root } = project.config
+  vitest.vite.watcher.on('unlink', (file: string) => {
+    if (!MARKERS.includes(basename(file))) return
+    void scanFixtures(root, options.include, options.exclude).then((scan) => {
+      const lost = scan.incomplete.filter((dir) => dir === dirname(file))
+      if (lost.length > 0) vitest.logger.warn(lost.map((dir) => message(relative(root, dir))).join('\n'))
+    })
+  })
 }

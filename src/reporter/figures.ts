@@ -1,17 +1,16 @@
-import type { CoverageCounts, Outcomes } from '../core/coverage.js'
-import { SPLITS, type Split } from '../core/criteria/schemas.js'
-import type { SerializedRubricError } from '../core/errors.js'
-import type { TestPlan } from '../core/plan.js'
-import type { BenchmarkFigures } from '../core/scored/benchmark.js'
-import { recordDecisions, type RecordedDecisions } from '../core/recorded-decisions.js'
+import type { SerializedRubricError } from '../core/common/errors.js'
+import { SPLITS, type Split } from '../core/common/primitives.js'
+import type { CoverageCounts, Outcomes } from '../core/engine/coverage.js'
+import { recordDecisions, type RecordedDecisions } from '../core/engine/decision-record.js'
+import type { FixtureNote } from '../core/engine/fixture.js'
+import type { PlannedCheck, TestPlan } from '../core/engine/plan.js'
+import type { FixtureKind } from '../core/kinds/index.js'
 
 /** What happened to one case test in this run. */
 export type CaseRun = 'executed' | 'todo' | 'filtered'
 
 /** What the run did with a fixture's test module, read from Vitest's report. */
 export interface ModuleRun {
-  /** The module was collected in this run (not left out by a path filter or a shard). */
-  readonly collected: boolean
   /** Case ids by what happened to their test. */
   readonly cases: ReadonlyMap<string, CaseRun>
 }
@@ -27,79 +26,89 @@ export interface ExecutionCounts {
   readonly filtered: number
 }
 
-export interface SplitFigures {
-  readonly split: Split
+/** Execution and review coverage of one split, or of every case (`split: 'all'`). */
+export interface CoverageRow {
+  readonly split: Split | 'all'
   readonly execution: ExecutionCounts
   readonly review: CoverageCounts
 }
 
-export interface CriterionFigures {
-  readonly criterion: string
-  /** Cases with a `does_not_meet` rating on it, graded or pending. */
-  readonly failed: number
-  readonly uncertain: number
-}
-
-export interface FixtureFigures {
+/** A fixture that could not be loaded: it has no figures, only its error. */
+export interface RefusedFixtureFigures {
+  readonly status: 'refused'
+  /** The Vitest project it belongs to; `''` without projects. */
+  readonly project: string
   /** The fixture directory as shown to the user. */
   readonly fixture: string
-  readonly kind: string
+  readonly error: SerializedRubricError
+}
+
+/** A loaded fixture's figures: execution from the run, review coverage and outcomes from disk. */
+export interface LoadedFixtureFigures {
+  readonly status: 'loaded'
+  readonly project: string
+  readonly fixture: string
+  readonly kind: FixtureKind
   readonly name: string
-  /** The fixture-level defect that refused it, if any: then it has no other figures. */
-  readonly error: SerializedRubricError | null
-  /** Splits that have candidates; never merged. */
-  readonly splits: readonly SplitFigures[]
+  /** Every case of the fixture. */
+  readonly total: CoverageRow
+  /** The splits that have candidates; never merged into each other. */
+  readonly splits: readonly CoverageRow[]
   readonly pendingCases: readonly { readonly id: string; readonly split: Split; readonly reason: string }[]
   readonly refusedCases: readonly { readonly id: string; readonly split: Split; readonly code: string; readonly message: string }[]
-  readonly criteria: readonly CriterionFigures[]
   /** Fixture-level checks (benchmark gates) with their outcome. */
-  readonly checks: readonly { readonly name: string; readonly ok: boolean; readonly message: string }[]
-  readonly benchmark: BenchmarkFigures | null
+  readonly checks: readonly PlannedCheck[]
+  readonly notes: readonly FixtureNote[]
+  /** The plan, for the kind's own lines (failures by criterion, a benchmark). */
+  readonly plan: TestPlan
   /** Decisions and identities, as a decision record holds them. */
-  readonly record: RecordedDecisions | null
+  readonly record: RecordedDecisions
+}
+
+export type FixtureFigures = RefusedFixtureFigures | LoadedFixtureFigures
+
+/** Totals over several fixtures: outcomes are kept per kind, since one kind's accepted is not another's passed. */
+export interface TotalFigures {
+  readonly fixtures: number
+  readonly execution: ExecutionCounts
+  readonly review: Omit<CoverageCounts, 'outcomes'>
+  readonly outcomes: Readonly<Partial<Record<FixtureKind, Outcomes | null>>>
 }
 
 export interface RubricFigures {
   readonly fixtures: readonly FixtureFigures[]
-  /** Sums over fixtures, per split. */
-  readonly total: readonly SplitFigures[]
+  /** Over every loaded fixture; `null` with fewer than two fixtures. */
+  readonly total: TotalFigures | null
+  /** More than one Vitest project: fixtures are named with their project. */
+  readonly projects: number
 }
 
-/** A fixture that could not be loaded, or its plan. */
-export type FixtureSource =
-  | { readonly fixture: string; readonly plan: TestPlan }
-  | { readonly fixture: string; readonly error: SerializedRubricError }
+/** A fixture of a project: its plan, or the error that refused it. */
+export type FixtureSource = { readonly project: string; readonly fixture: string } & ({ readonly plan: TestPlan } | { readonly error: SerializedRubricError })
 
-const NOT_RUN: ModuleRun = { collected: false, cases: new Map() }
+/** The key of a fixture in a run: its project and its directory. */
+export function runKey(project: string, fixture: string): string {
+  return JSON.stringify([project, fixture])
+}
+
+const NOT_RUN: ModuleRun = { cases: new Map() }
 
 /** Counts the figures of every fixture on disk, with what this run executed of each. */
 export function countFigures(sources: readonly FixtureSource[], runs: ReadonlyMap<string, ModuleRun>): RubricFigures {
-  const fixtures = sources.map((source) => fixtureFigures(source, runs.get(source.fixture) ?? NOT_RUN))
-  const total = SPLITS.map((split) => sumSplit(split, fixtures.flatMap((figures) => figures.splits.filter((row) => row.split === split))))
-  return { fixtures, total: total.filter((row) => row.execution.candidates > 0) }
+  const fixtures = sources.map((source) => fixtureFigures(source, runs.get(runKey(source.project, source.fixture)) ?? NOT_RUN))
+  const loaded = fixtures.filter((figures) => figures.status === 'loaded')
+  return {
+    fixtures,
+    total: fixtures.length > 1 ? totalOf(loaded, fixtures.length) : null,
+    projects: new Set(sources.map((source) => source.project)).size,
+  }
 }
 
 function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
-  if ('error' in source) {
-    return {
-      fixture: source.fixture,
-      kind: 'unknown',
-      name: source.fixture,
-      error: source.error,
-      splits: [],
-      pendingCases: [],
-      refusedCases: [],
-      criteria: [],
-      checks: [],
-      benchmark: null,
-      record: null,
-    }
-  }
+  if ('error' in source) return { status: 'refused', project: source.project, fixture: source.fixture, error: source.error }
   const { plan } = source
-  const splits = SPLITS.flatMap((split) => {
-    const review = plan.coverage.splits[split]
-    if (review.candidates === 0) return []
-    const cases = plan.cases.filter((planned) => planned.split === split)
+  const rowOf = (split: Split | 'all', review: CoverageCounts): CoverageRow => {
+    const cases = plan.cases.filter((planned) => split === 'all' || planned.split === split)
     let executed = 0
     let todo = 0
     for (const planned of cases) {
@@ -107,42 +116,36 @@ function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
       if (state === 'executed') executed++
       else if (state === 'todo') todo++
     }
-    return [{ split, execution: { candidates: cases.length, executed, todo, filtered: cases.length - executed - todo }, review }]
-  })
+    return { split, execution: { candidates: cases.length, executed, todo, filtered: cases.length - executed - todo }, review }
+  }
   return {
+    status: 'loaded',
+    project: source.project,
     fixture: source.fixture,
     kind: plan.kind,
     name: plan.name,
-    error: null,
-    splits,
+    total: rowOf('all', countsOf(plan.coverage)),
+    splits: SPLITS.filter((split) => plan.coverage.splits[split].candidates > 0).map((split) => rowOf(split, plan.coverage.splits[split])),
     pendingCases: plan.coverage.pendingCases,
     refusedCases: plan.coverage.refusedCases,
-    criteria: criterionFigures(plan),
     checks: plan.checks,
-    benchmark: plan.benchmark ?? null,
+    notes: plan.notes,
+    plan,
     record: recordDecisions(plan),
   }
 }
 
-function criterionFigures(plan: TestPlan): CriterionFigures[] {
-  const figures = new Map<string, { failed: number; uncertain: number }>()
-  for (const planned of plan.cases) {
-    for (const [criterion, rating] of Object.entries(planned.ratings ?? {})) {
-      const row = figures.get(criterion) ?? { failed: 0, uncertain: 0 }
-      if (rating === 'does_not_meet') row.failed++
-      if (rating === 'uncertain') row.uncertain++
-      figures.set(criterion, row)
-    }
+function totalOf(fixtures: readonly LoadedFixtureFigures[], count: number): TotalFigures {
+  const add = (pick: (row: CoverageRow) => number) => fixtures.reduce((sum, figures) => sum + pick(figures.total), 0)
+  const outcomes: Partial<Record<FixtureKind, Outcomes | null>> = {}
+  for (const figures of fixtures) {
+    const mine = figures.total.review.outcomes
+    const sum = outcomes[figures.kind]
+    if (mine === null) outcomes[figures.kind] ??= null
+    else outcomes[figures.kind] = { accepted: (sum?.accepted ?? 0) + mine.accepted, rejected: (sum?.rejected ?? 0) + mine.rejected }
   }
-  return [...figures].map(([criterion, row]) => ({ criterion, ...row }))
-}
-
-function sumSplit(split: Split, rows: readonly SplitFigures[]): SplitFigures {
-  const add = (pick: (row: SplitFigures) => number) => rows.reduce((sum, row) => sum + pick(row), 0)
-  const outcomes = rows.map((row) => row.review.outcomes).filter((item): item is Outcomes => item !== null)
-  const graded = add((row) => row.review.graded)
   return {
-    split,
+    fixtures: count,
     execution: {
       candidates: add((row) => row.execution.candidates),
       executed: add((row) => row.execution.executed),
@@ -151,16 +154,29 @@ function sumSplit(split: Split, rows: readonly SplitFigures[]): SplitFigures {
     },
     review: {
       candidates: add((row) => row.review.candidates),
-      graded,
+      graded: add((row) => row.review.graded),
       pending: add((row) => row.review.pending),
       refused: add((row) => row.review.refused),
-      outcomes:
-        graded === 0
-          ? null
-          : {
-              accepted: outcomes.reduce((sum, item) => sum + item.accepted, 0),
-              rejected: outcomes.reduce((sum, item) => sum + item.rejected, 0),
-            },
     },
+    outcomes,
   }
+}
+
+/** The figures as the JSON report holds them: each loaded fixture with its kind's summary, not its whole plan. */
+export function reportJson(figures: RubricFigures, extra: Readonly<Record<string, unknown>>): unknown {
+  return {
+    fixtures: figures.fixtures.map((fixture) => {
+      if (fixture.status === 'refused') return fixture
+      const { plan, ...rest } = fixture
+      return { ...rest, summary: plan.summary }
+    }),
+    total: figures.total,
+    projects: figures.projects,
+    ...extra,
+  }
+}
+
+function countsOf(coverage: CoverageCounts): CoverageCounts {
+  const { candidates, graded, pending, refused, outcomes } = coverage
+  return { candidates, graded, pending, refused, outcomes }
 }

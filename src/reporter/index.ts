@@ -1,7 +1,8 @@
 import { RubricReporter } from './rubric-reporter.js'
 
-export { RubricReporter, type PendingGate, type RubricReporterOptions } from './rubric-reporter.js'
-export type { CriterionFigures, ExecutionCounts, FixtureFigures, RubricFigures, SplitFigures } from './figures.js'
+export { RubricReporter, type RubricReporterOptions } from './rubric-reporter.js'
+export { PendingGateReporter, type PendingGate } from './pending-gate.js'
+export type { CoverageRow, ExecutionCounts, FixtureFigures, LoadedFixtureFigures, RefusedFixtureFigures, RubricFigures, TotalFigures } from './figures.js'
 
 /** `reporters: ['vitest-rubric/reporter']` loads this. */
 export default RubricReporter

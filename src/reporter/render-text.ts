@@ -1,58 +1,88 @@
-import type { Colors } from './colors.js'
-import type { FixtureFigures, RubricFigures, SplitFigures } from './figures.js'
-import { renderBenchmark } from './render-benchmark.js'
-import { NO_CASES, outcomeWords, type OutcomeWords } from './words.js'
+import type { Colors } from '../core/common/colors.js'
+import type { OutcomeWords } from '../core/engine/kind.js'
+import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
+import type { CoverageRow, ExecutionCounts, FixtureFigures, RubricFigures, TotalFigures } from './figures.js'
+import type { Outcomes } from '../core/engine/coverage.js'
 
-/** The terminal block: per fixture and in total, execution and review coverage kept apart. */
+/** What a fixture without cases (just scaffolded) shows in place of its figures. */
+export const NO_CASES = 'no cases yet: nothing executed, nothing graded, no quality figure'
+
+/**
+ * The terminal block: per fixture, its total and then each split, execution coverage kept apart
+ * from review coverage and outcomes; then the total over fixtures, outcomes kept per kind.
+ */
 export function renderText(figures: RubricFigures, colors: Colors): string {
   const lines = ['', colors.bold(' Rubric coverage'), '']
   if (figures.fixtures.length === 0) {
     lines.push('  no fixture directories found', '')
     return lines.join('\n')
   }
-  for (const fixture of figures.fixtures) lines.push(...renderFixture(fixture, colors), '')
-  if (figures.fixtures.length > 1) {
-    lines.push(colors.bold(`  total · ${figures.fixtures.length} fixtures`))
-    const words = outcomeWords(figures.fixtures.filter((fixture) => fixture.error === null).map((fixture) => fixture.kind))
-    for (const row of figures.total) lines.push(...renderSplit(row, words, colors))
-    lines.push('')
-  }
+  for (const fixture of figures.fixtures) lines.push(...renderFixture(fixture, figures.projects > 1, colors), '')
+  if (figures.total !== null) lines.push(...renderTotal(figures.total, colors), '')
   return lines.join('\n')
 }
 
-function renderFixture(fixture: FixtureFigures, colors: Colors): string[] {
-  if (fixture.error !== null) {
-    return [colors.bold(`  ${fixture.fixture}`), `    ${colors.red('fixture refused')}: ${fixture.error.message.split('\n')[0] ?? ''}`]
+function title(fixture: FixtureFigures, named: boolean): string {
+  return named ? `${fixture.fixture} [${fixture.project || 'default'}]` : fixture.fixture
+}
+
+function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors): string[] {
+  if (fixture.status === 'refused') {
+    return [colors.bold(`  ${title(fixture, named)}`), `    ${colors.red('fixture refused')}: ${firstLine(fixture.error.message)}`]
   }
-  const lines = [`  ${colors.bold(fixture.fixture)} ${colors.dim(`· ${fixture.name} (${fixture.kind})`)}`]
-  const words = outcomeWords([fixture.kind])
-  if (fixture.splits.length === 0) lines.push(`    ${colors.yellow(NO_CASES)}`)
-  for (const row of fixture.splits) lines.push(...renderSplit(row, words, colors))
+  const definition = definitionOf(fixture.kind)
+  const { words } = definition.present
+  const lines = [`  ${colors.bold(title(fixture, named))} ${colors.dim(`· ${fixture.name} (${fixture.kind})`)}`]
+  if (fixture.total.execution.candidates === 0) lines.push(`    ${colors.yellow(NO_CASES)}`)
+  else {
+    lines.push(...coverageRows(fixture.total, words, colors, '    '))
+    const only = fixture.splits.length === 1 ? fixture.splits[0] : undefined
+    if (only !== undefined && only.split !== 'development') lines.push(`    split               every case is ${only.split}`)
+    if (fixture.splits.length > 1) {
+      for (const row of fixture.splits) lines.push(`    ${row.split}`, ...coverageRows(row, words, colors, '      '))
+    }
+  }
   lines.push(...listed('pending', fixture.pendingCases.map((item) => `${item.id} [${item.split}]: ${item.reason}`)))
   lines.push(...listed('refused', fixture.refusedCases.map((item) => `${item.id} [${item.split}]: ${firstLine(item.message)}`)))
-  const criteria = fixture.criteria
-    .filter((row) => row.failed > 0 || row.uncertain > 0)
-    .map((row) => `${row.criterion}: ${[row.failed > 0 ? `${row.failed} failed` : '', row.uncertain > 0 ? `${row.uncertain} uncertain` : ''].filter(Boolean).join(', ')}`)
-  if (fixture.criteria.length > 0) lines.push(`    criteria   ${criteria.length === 0 ? 'no failed or uncertain ratings' : criteria.join(' · ')}`)
-  if (fixture.benchmark !== null) lines.push(...renderBenchmark(fixture.benchmark, colors))
-  for (const check of fixture.checks) {
-    lines.push(`    ${check.ok ? colors.green('✓') : colors.red('✗')} ${check.name}: ${firstLine(check.message)}`)
-  }
+  lines.push(...listed('note', fixture.notes.map((note) => note.text)))
+  lines.push(...definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors))
+  for (const check of fixture.checks) lines.push(`    ${check.ok ? colors.green('✓') : colors.red('✗')} ${check.name}: ${firstLine(check.message)}`)
   return lines
 }
 
-function renderSplit(row: SplitFigures, words: OutcomeWords, colors: Colors): string[] {
-  const { execution, review } = row
-  const outcomes =
-    review.outcomes === null
-      ? colors.yellow('no completed reviews: no quality figure')
-      : `${colors.green(`${review.outcomes.accepted} ${words.positive}`)} · ${colors.red(`${review.outcomes.rejected} ${words.negative}`)} of ${review.graded} ${words.graded}`
+function renderTotal(total: TotalFigures, colors: Colors): string[] {
+  const { execution, review } = total
+  const kinds = Object.entries(total.outcomes) as [FixtureKind, Outcomes | null][]
+  const outcomes = kinds.map(([kind, counts]) => {
+    const words = definitionOf(kind).present.words
+    const text = outcomeText(counts, words, colors)
+    return kinds.length === 1 ? text : `${kind}: ${text}`
+  })
   return [
-    `    ${row.split}`,
-    `      execution coverage  ${execution.executed} of ${execution.candidates} cases executed · ${execution.todo} todo · ${execution.filtered} filtered out`,
-    `      review coverage     ${review.graded} of ${review.candidates} ${words.graded} · ${colors.yellow(`${review.pending} ${words.pending}`)} · ${review.refused} refused`,
-    `      outcomes            ${outcomes}`,
+    colors.bold(`  total · ${total.fixtures} fixtures`),
+    `    execution coverage  ${executionText(execution)}`,
+    `    review coverage     ${review.graded} of ${review.candidates} graded · ${colors.yellow(`${review.pending} pending`)} · ${review.refused} refused`,
+    `    outcomes            ${outcomes.length === 0 ? colors.yellow('no completed reviews: no quality figure') : outcomes.join('; ')}`,
   ]
+}
+
+function coverageRows(row: CoverageRow, words: OutcomeWords, colors: Colors, indent: string): string[] {
+  const { review } = row
+  return [
+    `${indent}execution coverage  ${executionText(row.execution)}`,
+    `${indent}review coverage     ${review.graded} of ${review.candidates} ${words.graded} · ${colors.yellow(`${review.pending} ${words.pending}`)} · ${review.refused} refused`,
+    `${indent}outcomes            ${outcomeText(review.outcomes, words, colors)}`,
+  ]
+}
+
+function executionText(execution: ExecutionCounts): string {
+  return `${execution.executed} of ${execution.candidates} cases executed · ${execution.todo} todo · ${execution.filtered} filtered out`
+}
+
+function outcomeText(outcomes: Outcomes | null, words: OutcomeWords, colors: Colors): string {
+  if (outcomes === null) return colors.yellow('no completed reviews: no quality figure')
+  const graded = outcomes.accepted + outcomes.rejected
+  return `${colors.green(`${outcomes.accepted} ${words.positive}`)} · ${colors.red(`${outcomes.rejected} ${words.negative}`)} of ${graded} ${words.graded}`
 }
 
 function listed(label: string, items: readonly string[]): string[] {

@@ -1,11 +1,12 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-import { getRubricContext, planAllFixtures, type RubricContext } from '../plugin/context.js'
-import { kindOfModule } from '../plugin/discover.js'
-import { resolveOptions, type PendingPolicy } from '../plugin/options.js'
-import { colorsFor } from './colors.js'
-import { countFigures, type CaseRun, type FixtureSource, type ModuleRun, type RubricFigures } from './figures.js'
+import { colorsFor } from '../core/common/colors.js'
+import { kindOfModule } from '../core/engine/discover.js'
+import { resolveOptions } from '../plugin/options.js'
+import { planAllFixtures, type ProjectContext } from '../plugin/project.js'
+import { countFigures, reportJson, runKey, type CaseRun, type FixtureSource, type ModuleRun, type RubricFigures } from './figures.js'
+import { pendingGates, type PendingGate } from './pending-gate.js'
 import { renderMarkdown } from './render-markdown.js'
 import { renderText } from './render-text.js'
 
@@ -23,77 +24,67 @@ export interface RubricReporterOptions {
   readonly githubSummary?: boolean
 }
 
-/** The outcome of the pending policy for one run. */
-export interface PendingGate {
-  readonly policy: PendingPolicy
-  /** Pending cases in the fixtures this run collected. */
-  readonly pending: number
-  readonly passed: boolean
-}
-
 /**
  * Prints execution coverage (what ran) apart from review coverage (graded and pending) and the
- * outcomes, per fixture, per split and in total, after Vitest's own summary; writes the same
- * figures as JSON and as a CI summary; applies the pending policy to the run.
+ * outcomes, per fixture, per split and in total, after Vitest's own summary, and writes the same
+ * figures as JSON and as a CI summary. The plugin attaches each project's context to it; listed
+ * on its own (`reporters: ['vitest-rubric/reporter']`, no plugin) it reports the fixtures below
+ * the root with the default options.
  */
 export class RubricReporter implements Reporter {
   private vitest: Vitest | undefined
   private readonly options: Required<RubricReporterOptions>
+  private readonly projects: ProjectContext[] = []
 
   constructor(options: RubricReporterOptions = {}) {
     this.options = { outputFile: options.outputFile ?? '.vitest-rubric/report.json', githubSummary: options.githubSummary ?? true }
   }
 
+  /** Reports this project's fixtures (called by the plugin, once per project). */
+  attach(project: ProjectContext): void {
+    this.projects.push(project)
+  }
+
   onInit(vitest: Vitest): void {
-    // Listed by the user and added by the plugin, or listed twice: only the first one reports.
-    if (active.has(vitest)) return
-    active.add(vitest)
     this.vitest = vitest
   }
 
   async onTestRunEnd(testModules: readonly TestModule[]): Promise<void> {
     const vitest = this.vitest
     if (vitest === undefined) return
-    const context: RubricContext = getRubricContext(vitest) ?? { options: resolveOptions(), root: vitest.config.root, cacheDir: undefined, plans: new Map() }
-    const sources: FixtureSource[] = (await planAllFixtures(context)).map(({ fixture, result }) => ({
-      fixture: relative(context.root, fixture.dir),
-      ...result,
-    }))
-    const runs = readRuns(testModules, context.root)
-    const figures = countFigures(sources, runs)
-    const gate = pendingGate(context.options.pending, figures, runs)
-
-    vitest.logger.log(renderText(figures, colorsFor(vitest.logger.outputStream as { isTTY?: boolean })))
-    if (!gate.passed) {
-      vitest.logger.error(
-        ` Pending gate failed: ${gate.pending} pending case${gate.pending === 1 ? '' : 's'} in this run, ` +
-          `and the pending policy ${describePolicy(gate.policy)}. Complete the reviews, or change rubric({ pending }).\n`,
-      )
-      process.exitCode = 1
+    const projects = this.projects.length > 0 ? this.projects.filter((project) => project.printed) : [standalone(vitest)]
+    const sources: FixtureSource[] = []
+    for (const project of projects) {
+      for (const { fixture, result } of await planAllFixtures(project)) sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), ...result })
     }
-    await this.writeReports(context.root, figures, gate)
+    const figures = countFigures(sources, readRuns(testModules, projects))
+    vitest.logger.log(renderText(figures, colorsFor(vitest.logger.outputStream as { isTTY?: boolean })))
+    await this.writeReports(vitest.config.root, figures, pendingGates(projects, testModules))
   }
 
-  private async writeReports(root: string, figures: RubricFigures, gate: PendingGate): Promise<void> {
+  private async writeReports(root: string, figures: RubricFigures, gates: readonly PendingGate[]): Promise<void> {
     if (this.options.outputFile !== false) {
       const path = resolve(root, this.options.outputFile)
       await mkdir(dirname(path), { recursive: true })
-      await writeFile(path, `${JSON.stringify({ ...figures, pendingGate: gate }, null, 2)}\n`)
+      await writeFile(path, `${JSON.stringify(reportJson(figures, { pendingGates: gates }), null, 2)}\n`)
     }
     const summary = process.env['GITHUB_STEP_SUMMARY']
-    if (this.options.githubSummary && summary !== undefined && summary !== '') {
-      await appendFile(summary, renderMarkdown(figures))
-    }
+    if (this.options.githubSummary && summary !== undefined && summary !== '') await appendFile(summary, renderMarkdown(figures))
   }
 }
 
-const active = new WeakSet<Vitest>()
+/** The context of a reporter listed without the plugin: the default options, at the root. */
+function standalone(vitest: Vitest): ProjectContext {
+  return { name: vitest.getRootProject().name, options: resolveOptions(), root: vitest.config.root, cacheDir: undefined, plans: new Map(), printed: true }
+}
 
-/** What the run did with each fixture module, keyed by the fixture directory as shown. */
-function readRuns(testModules: readonly TestModule[], root: string): Map<string, ModuleRun> {
+/** What the run did with each fixture module, keyed by project and fixture directory as shown. */
+function readRuns(testModules: readonly TestModule[], projects: readonly ProjectContext[]): Map<string, ModuleRun> {
+  const roots = new Map(projects.map((project) => [project.name, project.root]))
   const runs = new Map<string, ModuleRun>()
   for (const module of testModules) {
-    if (kindOfModule(module.moduleId) === undefined) continue
+    const root = roots.get(module.project.name)
+    if (root === undefined || kindOfModule(module.moduleId) === undefined) continue
     const cases = new Map<string, CaseRun>()
     for (const test of module.children.allTests()) {
       const meta = test.meta().rubric
@@ -101,21 +92,7 @@ function readRuns(testModules: readonly TestModule[], root: string): Map<string,
       const state = test.result().state
       cases.set(meta.id, test.options.mode === 'todo' ? 'todo' : state === 'passed' || state === 'failed' ? 'executed' : 'filtered')
     }
-    runs.set(relative(root, dirname(module.moduleId)), { collected: true, cases })
+    runs.set(runKey(module.project.name, relative(root, dirname(module.moduleId))), { cases })
   }
   return runs
-}
-
-function pendingGate(policy: PendingPolicy, figures: RubricFigures, runs: ReadonlyMap<string, ModuleRun>): PendingGate {
-  const pending = figures.fixtures
-    .filter((fixture) => runs.get(fixture.fixture)?.collected === true)
-    .reduce((sum, fixture) => sum + fixture.pendingCases.length, 0)
-  const max = policy === 'todo' ? Number.POSITIVE_INFINITY : policy === 'fail' ? 0 : policy.max
-  return { policy, pending, passed: pending <= max }
-}
-
-function describePolicy(policy: PendingPolicy): string {
-  if (policy === 'fail') return 'allows none ("fail")'
-  if (policy === 'todo') return 'allows any'
-  return `allows at most ${policy.max}`
 }

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, test, TestRunner } from 'vitest'
-import type { DecisionStatus } from '../core/decision.js'
-import type { SerializedRubricError } from '../core/errors.js'
-import type { PlannedCase, TestPlan } from '../core/plan.js'
+import type { SerializedRubricError } from '../core/common/errors.js'
+import type { DecisionStatus } from '../core/engine/decision.js'
+import type { PlannedCase, TestPlan } from '../core/engine/plan.js'
 import type { RubricCaseMeta } from './meta.js'
 
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from './meta.js'
@@ -58,15 +58,7 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
     describe(split, () => {
       for (const planned of plan.cases) {
         if (planned.split !== split) continue
-        const meta: RubricCaseMeta = {
-          role: 'case',
-          id: planned.id,
-          split: planned.split,
-          status: planned.status,
-          reason: planned.reason,
-          ...(planned.ratings === undefined ? {} : { ratings: planned.ratings }),
-          ...(planned.scores === undefined ? {} : { scores: planned.scores }),
-        }
+        const meta = { role: 'case', id: planned.id, split: planned.split, status: planned.status, reason: planned.reason, ...planned.detail } as RubricCaseMeta
         declareCase[planned.status](planned.id, meta, planned)
       }
     })

@@ -1,19 +1,26 @@
-import type { Coverage } from '../core/coverage.js'
-import type { DecisionStatus } from '../core/decision.js'
+import type { Split } from '../core/common/primitives.js'
+import type { Coverage } from '../core/engine/coverage.js'
+import type { DecisionStatus } from '../core/engine/decision.js'
+import type { JsonValue } from '../core/engine/plan.js'
+import type { FixtureKind } from '../core/kinds/index.js'
 
 /**
- * What a case test carries for reporters. The fixture's own figures (its directory, kind and
+ * What a case test carries for reporters: its decision, and its kind's figures (`ratings` for a
+ * criteria fixture, `scores` for a scored one). The fixture's own figures (its directory, kind and
  * coverage) are on the test's module, `testCase.module.meta().rubricFixture`: repeating them on
  * every test cost about 8% of a 100k-case run in serialization alone.
  */
 export interface RubricCaseMeta {
   readonly role: 'case'
   readonly id: string
-  readonly split: string
+  readonly split: Split
   readonly status: DecisionStatus
   readonly reason: string
+  /** Ratings by criterion (criteria fixtures). */
   readonly ratings?: Readonly<Record<string, string>>
+  /** Scores by dimension, `null` for N/A (scored fixtures). */
   readonly scores?: Readonly<Record<string, number | null>>
+  readonly [detail: string]: JsonValue | undefined
 }
 
 /** What a fixture-level check (a benchmark gate) carries. */
@@ -26,7 +33,7 @@ export interface RubricCheckMeta {
 export interface RubricFixtureMeta {
   /** The fixture directory as shown to the user. */
   readonly fixture: string
-  readonly kind: string
+  readonly kind: FixtureKind
   readonly name: string
   /** The fixture's coverage, counted from the fixture on disk (a filter or shard never shrinks it). */
   readonly coverage: Coverage

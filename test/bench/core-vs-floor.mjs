@@ -51,7 +51,7 @@ async function measure(mode, dir) {
     }
   } else {
     const evaluation = core.evaluateFixture(await core.loadFixture(dir))
-    cases = core.fixtureRecord(evaluation).coverage.candidates
+    cases = core.evaluationJson(evaluation).coverage.candidates
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9
   return { seconds, cases, rssMiB: process.resourceUsage().maxRSS / 1024 }

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { fingerprint, NULL_FINGERPRINT } from '../../src/core/canonical-json.js'
-import { bindFixture } from '../../src/core/revisions/bind.js'
+import { fingerprint, NULL_FINGERPRINT } from '../../src/core/json/canonical-json.js'
+import { bindFixture } from '../../src/core/engine/bind.js'
 import { runCli } from '../helpers/cli.js'
 import { copyDebate, reviseRubricNotes, withdrawReview, type AnnotationsJson, type CasesJson } from '../helpers/scored-copy.js'
 
@@ -44,9 +44,9 @@ describe('vitest-rubric bind on a scored fixture', () => {
     const cases = await copy.readJson<CasesJson>('cases.json')
     const annotations = await copy.readJson<AnnotationsJson>('annotations.json')
     expect(first.changes.map(({ location, to }) => [location, to])).toEqual([
+      ['cases.json › cases[0] › expected › rubric_sha256', rubricSha256],
       ['annotations.json › reviews[0] › rubric_sha256', rubricSha256],
       ['annotations.json › reviews[1] › rubric_sha256', rubricSha256],
-      ['cases.json › cases[0] › expected › rubric_sha256', rubricSha256],
       ['cases.json › cases[0] › expected › debate_review_sha256', fingerprint(annotations.reviews[0])],
       ['cases.json › cases[0] › expected › baseline_review_sha256', fingerprint(annotations.reviews[1])],
     ])
@@ -59,16 +59,25 @@ describe('vitest-rubric bind on a scored fixture', () => {
     expect((await runCli(['status', '.'], copy.dir)).code).toBe(0)
   })
 
-  test('--all leaves a case without any review alone and says so', async () => {
+  test('--all re-stamps a case without any review: nothing was judged, so only its own hashes change', async () => {
     const copy = await copyDebate()
     await withdrawReview(copy, 'partial-recall', 'debate', true)
     await withdrawReview(copy, 'partial-recall', 'baseline', true)
-    await reviseRubricNotes(copy)
+    const rubricSha256 = await reviseRubricNotes(copy)
+    const result = await bindFixture(copy.dir, { cases: 'all', dryRun: true, cwd: copy.dir })
+    expect(result.skipped).toEqual([])
+    expect(result.cases[0]).toEqual({
+      id: 'partial-recall',
+      kind: 'unreviewed',
+      changes: [{ location: 'cases.json › cases[0] › expected › rubric_sha256', from: 'be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0', to: rubricSha256 }],
+      decision: 'pending (no review)',
+    })
     const { code, stdout } = await runCli(['bind', '.', '--all', '--dry-run'], copy.dir)
     expect(code).toBe(0)
-    expect(stdout).toContain('  skipped, no review to bind: partial-recall\n')
-    expect(stdout).toContain('  dry run: nothing was written (9 cases would change)')
-    expect(stdout).not.toMatch(/^ {2}partial-recall:/m)
+    expect(stdout).toContain(
+      `  partial-recall: would be re-stamped (no review: nothing was judged), then decided pending (no review)\n    cases.json › cases[0] › expected › rubric_sha256\n      be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0\n    → ${rubricSha256}\n  zero-planted-issues: would bind`,
+    )
+    expect(stdout).toContain('  dry run: nothing was written (10 cases would change)')
   })
 
   test('a case with only a baseline review is bound: the missing debate review stays recorded as none', async () => {
@@ -78,39 +87,55 @@ describe('vitest-rubric bind on a scored fixture', () => {
     const result = await bindFixture(copy.dir, { cases: ['partial-recall'], dryRun: false, cwd: copy.dir })
     expect(result.cases).toEqual([expect.objectContaining({ id: 'partial-recall', decision: 'pending (no review)' })])
     expect(result.cases[0]!.changes.map(({ location }) => location)).toEqual([
-      'annotations.json › reviews[0] › rubric_sha256',
       'cases.json › cases[0] › expected › rubric_sha256',
+      'annotations.json › reviews[0] › rubric_sha256',
       'cases.json › cases[0] › expected › baseline_review_sha256',
     ])
     expect((await copy.readJson<CasesJson>('cases.json')).cases[0]!.expected.debate_review_sha256).toBe(NULL_FINGERPRINT)
   })
 
-  test('refuses a case with neither review, writing nothing', async () => {
+  test('a case with neither review: nothing to bind while its hashes are current; after a rubric revision only cases.json is re-stamped', async () => {
     const copy = await copyDebate()
     await withdrawReview(copy, 'partial-recall', 'debate', true)
     await withdrawReview(copy, 'partial-recall', 'baseline', true)
     const before = await snapshotFiles(copy.dir)
-    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
-    expect(code).toBe(1)
-    expect(stderr).toMatchInlineSnapshot(`
-      "annotations.json (case "partial-recall"): the case has no debate or baseline review: binding records that a review applies to the current files, and there is none; nothing was written.
-        fix:      add the reviewer's review to annotations.json, then bind it.
+    const { code, stdout, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(stdout).toMatchInlineSnapshot(`
+      ".
+        partial-recall: already bound to the current files (pending (no review))
+        nothing to change: no file was written
       "
     `)
     await expectUnchanged(copy.dir, before)
+
+    const rubricSha256 = await reviseRubricNotes(copy)
+    const annotations = await readFile(join(copy.dir, 'annotations.json'))
+    const result = await bindFixture(copy.dir, { cases: ['partial-recall'], dryRun: false, cwd: copy.dir })
+    expect(result.cases).toEqual([expect.objectContaining({ id: 'partial-recall', kind: 'unreviewed', decision: 'pending (no review)' })])
+    expect(result.written).toEqual(['cases.json'])
+    expect((await copy.readJson<CasesJson>('cases.json')).cases[0]!.expected).toEqual({
+      rubric_sha256: rubricSha256,
+      debate_review_sha256: NULL_FINGERPRINT,
+      baseline_review_sha256: NULL_FINGERPRINT,
+    })
+    expect((await readFile(join(copy.dir, 'annotations.json'))).equals(annotations)).toBe(true)
   })
 
-  test('a case whose removed reviews it still records: restore them or acknowledge the withdrawal', async () => {
+  test('a case whose removed review it still records: --all leaves it alone, --case acknowledges the withdrawal', async () => {
     const copy = await copyDebate()
     await withdrawReview(copy, 'partial-recall', 'debate', false)
     await withdrawReview(copy, 'partial-recall', 'baseline', true)
-    const { code, stderr } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
-    expect(code).toBe(1)
-    expect(stderr).toMatchInlineSnapshot(`
-      "annotations.json (case "partial-recall"): the case has no debate or baseline review: binding records that a review applies to the current files, and there is none; nothing was written.
-        fix:      the case still records a review that was removed: restore it, or acknowledge the withdrawal by setting the case's review hash to the fingerprint of null (see \`vitest-rubric status\`).
-      "
-    `)
+    const all = await runCli(['bind', '.', '--all'], copy.dir)
+    expect(all.code).toBe(0)
+    expect(all.stdout).toContain('  skipped partial-recall: its review was removed but is still recorded: name it with --case to acknowledge the withdrawal\n')
+    expect((await copy.readJson<CasesJson>('cases.json')).cases[0]!.expected.debate_review_sha256).not.toBe(NULL_FINGERPRINT)
+
+    const { code, stdout } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
+    expect(code).toBe(0)
+    expect(stdout).toContain('  partial-recall: review withdrawal acknowledged, then decided pending (no review)\n    cases.json › cases[0] › expected › debate_review_sha256\n')
+    expect((await copy.readJson<CasesJson>('cases.json')).cases[0]!.expected.debate_review_sha256).toBe(NULL_FINGERPRINT)
+    expect((await statuses(copy.dir))['partial-recall']).toBe('pending')
   })
 
   test('a baseline review that would still be refused once bound is not bound, and nothing is written', async () => {
@@ -177,7 +202,7 @@ describe('vitest-rubric bind on a scored fixture', () => {
           cases.json › cases[0] › spec › max_rounds (case "partial-recall"): the value has the wrong type.
             expected: a number
             found:    the string "four"
-            fix:      a case holds id, spec { input, ideal_debate_resolution, max_rounds, ground_truth { planted_issues, final_verdict? } }, outputs { debate { transcript }, baseline { answer, self_critique } } and expected { rubric_sha256, debate_review_sha256, baseline_review_sha256 } (see the README).
+            fix:      a case holds id, spec { input, ideal_debate_resolution, max_rounds, ground_truth { planted_issues, final_verdict? } }, outputs { debate { transcript }, baseline { answer, self_critique } } and expected { rubric_sha256, debate_review_sha256, baseline_review_sha256 } (see docs/scored.md).
         fix:      fix what the message names, then bind again.
       "
     `)
@@ -209,11 +234,11 @@ describe('vitest-rubric bind on a scored fixture', () => {
           annotations.json › reviews[2] › output_sha256 (case "zero-planted-issues"): the value has the wrong type.
             expected: a string
             found:    the integer 42
-            fix:      a debate review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field).
+            fix:      a debate review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see docs/scored.md for each field).
           annotations.json › reviews[3] › output_sha256 (case "zero-planted-issues"): the value has the wrong type.
             expected: a string
             found:    the integer 42
-            fix:      a baseline review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see the README for each field).
+            fix:      a baseline review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see docs/scored.md for each field).
         fix:      fix what the message names, then bind again.
       "
     `)
@@ -229,9 +254,6 @@ describe('vitest-rubric bind on a scored fixture', () => {
     })
     await expect(bind(['partial-recall'])).rejects.toMatchObject({ code: 'BIND_STILL_REFUSED', summary: expect.stringContaining('once bound') })
     await expect(bind(['zero-planted-issues'])).rejects.toMatchObject({ code: 'BIND_STILL_REFUSED', summary: expect.stringContaining('malformed') })
-    await withdrawReview(copy, 'false-claim-conceded', 'debate', true)
-    await withdrawReview(copy, 'false-claim-conceded', 'baseline', true)
-    await expect(bind(['false-claim-conceded'])).rejects.toMatchObject({ code: 'NO_REVIEW_TO_BIND' })
   })
 
   test('an unknown case names the cases there are', async () => {

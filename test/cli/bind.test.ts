@@ -1,10 +1,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { bindCommand } from '../../src/cli/bind.js'
-import { nodeWriteIo } from '../../src/core/atomic-write.js'
-import { fingerprint } from '../../src/core/canonical-json.js'
-import { RevisionError } from '../../src/core/errors.js'
+import { bindFixture } from '../../src/core/engine/bind.js'
+import { nodeWriteIo } from '../../src/core/json/atomic-write.js'
+import { fingerprint } from '../../src/core/json/canonical-json.js'
+import { RevisionError } from '../../src/core/common/errors.js'
 import { runCli } from '../helpers/cli.js'
 import { copyFixture, type FixtureCopy } from '../helpers/fixture-copy.js'
 import { copyDebate } from '../helpers/scored-copy.js'
@@ -78,8 +78,9 @@ describe('vitest-rubric bind', () => {
     expect(code).toBe(0)
     const cases = changedLines(before.cases, await readFile(join(fixture.dir, 'cases.json'), 'utf8'))
     const annotations = changedLines(before.annotations, await readFile(join(fixture.dir, 'annotations.json'), 'utf8'))
-    // 7 reviewed cases: source and review hashes in cases.json; the source hash of each review.
-    expect(cases).toHaveLength(14)
+    // 7 reviewed cases: source and review hashes in cases.json, the source hash of each review; the
+    // unreviewed case: its source hash, re-stamped.
+    expect(cases).toHaveLength(15)
     expect(annotations).toHaveLength(7)
     for (const line of [...cases, ...annotations]) {
       expect(line.after).toMatch(/^ +"(source|review)_sha256": "[0-9a-f]{64}",?$/)
@@ -88,13 +89,13 @@ describe('vitest-rubric bind', () => {
     expect(await readFile(join(fixture.dir, 'cases.json'), 'utf8')).toMatch(/\n$/)
   })
 
-  test('--all leaves a case without a review alone and says so; rubric and source are never written', async () => {
+  test('--all re-stamps a case nobody reviewed and says so; rubric and source are never written', async () => {
     const fixture = await copyFixture()
     await appendFile(fixture, 'source.txt', 'A new paragraph.\n')
     const pinned = await snapshotFiles(fixture.dir, ['rubric.json', 'source.txt'])
     const { code, stdout } = await runCli(['bind', '.', '--all'], fixture.dir)
     expect(code).toBe(0)
-    expect(stdout).toContain('skipped, no review to bind: not-reviewed')
+    expect(stdout).toContain('not-reviewed: re-stamped (no review: nothing was judged), then decided pending (no review)')
     expect(stdout).toContain('uncertain-wording: bound, then decided pending (uncertain on support)')
     await expectUnchanged(fixture.dir, pinned)
     const decisions = JSON.parse((await runCli(['evaluate', '.', '--json'], fixture.dir)).stdout).decisions
@@ -106,8 +107,8 @@ describe('vitest-rubric bind', () => {
       'missing-verification: rejected',
       'wrong-command: rejected',
       'uncertain-wording: pending',
-      // Never reviewed, so never bound: it stays bound to the old source until a reviewer reads it.
-      'not-reviewed: refused',
+      // Never reviewed: it carries no judgement, so it is pending under the new source.
+      'not-reviewed: pending',
     ])
   })
 
@@ -131,17 +132,14 @@ describe('vitest-rubric bind', () => {
     await expectUnchanged(fixture.dir, before)
   })
 
-  test('refuses a case with no review, and an unknown case, writing nothing', async () => {
+  test('re-stamps a named case with no review, and refuses an unknown case, writing nothing', async () => {
     const fixture = await copyFixture()
     await appendFile(fixture, 'source.txt', 'A new paragraph.\n')
+    const none = await runCli(['bind', '.', '--case', 'not-reviewed', '--dry-run'], fixture.dir)
+    expect(none.code).toBe(0)
+    expect(none.stdout).toContain('not-reviewed: would be re-stamped (no review: nothing was judged), then decided pending (no review)')
+    expect(none.stdout).toContain('cases.json › cases[7] › expected › source_sha256')
     const before = await snapshotFiles(fixture.dir)
-    const none = await runCli(['bind', '.', '--case', 'complete', '--case', 'not-reviewed'], fixture.dir)
-    expect(none.code).toBe(1)
-    expect(none.stderr).toMatchInlineSnapshot(`
-      "annotations.json (case "not-reviewed"): the case has no review: binding records that a review applies to the current files, and there is none; nothing was written.
-        fix:      add the reviewer's review to annotations.json, then bind it.
-      "
-    `)
     const unknown = await runCli(['bind', '.', '--case', 'compleet'], fixture.dir)
     expect(unknown.code).toBe(1)
     expect(unknown.stderr).toContain('there is no case "compleet"; nothing was written.')
@@ -169,12 +167,13 @@ describe('vitest-rubric bind', () => {
     const bound = await runCli(['bind', '.', '--all'], fixture.dir)
     expect(bound.code).toBe(0)
     expect(bound.stdout).toContain('negation: bound, then decided accepted')
-    // What is left is the case nobody has reviewed: it waits for a review under the new rubric.
+    // The case nobody has reviewed is re-stamped: it waits for a review under the new rubric, pending.
+    expect(bound.stdout).toContain('not-reviewed: re-stamped (no review: nothing was judged), then decided pending (no review)')
     const status = JSON.parse((await runCli(['status', '.', '--json'], fixture.dir)).stdout)[0]
-    const open = status.cases.filter((each: { findings: { state: string }[] }) => each.findings.some((finding) => finding.state !== 'current'))
-    expect(open.map((each: { id: string; findings: { state: string; detail: string }[] }) => [each.id, each.findings[0]!.state, each.findings[0]!.detail.endsWith('(no review yet: review the case under the current files, then bind it)')])).toEqual([
-      ['uncertain-wording', 'uncertain', false],
-      ['not-reviewed', 'stale-rubric', true],
+    const open = status.cases.filter((each: { findings: { group: string }[] }) => each.findings.some((finding) => finding.group !== 'current'))
+    expect(open.map((each: { id: string; findings: { group: string }[] }) => [each.id, each.findings[0]!.group])).toEqual([
+      ['uncertain-wording', 'uncertain'],
+      ['not-reviewed', 'unreviewed'],
     ])
   })
 
@@ -183,14 +182,13 @@ describe('vitest-rubric bind', () => {
     await editAnswerAndSpan(fixture)
     const before = await snapshotFiles(fixture.dir)
     let writes = 0
-    const error = await bindCommand({
-      dir: fixture.dir,
+    const error = await bindFixture(fixture.dir, {
       cases: ['complete'],
       dryRun: false,
       cwd: fixture.dir,
       io: {
         ...nodeWriteIo,
-        async writeNew(path, contents, mode) {
+        async writeNew(path: string, contents: string | Uint8Array, mode: number) {
           if (++writes === 2) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' })
           return nodeWriteIo.writeNew(path, contents, mode)
         },

@@ -113,7 +113,7 @@ describe('vitest-rubric evaluate on a scored fixture', () => {
       message: 'cannot compare: the debate system has 1 case refused (zero-planted-issues)',
     })
     const text = await run(['evaluate', copy.dir], copy.dir)
-    expect(text.stdout).toContain('  refused zero-planted-issues:\n    annotations.json › reviews[2] › spec_sha256 (case "zero-planted-issues"): the debate review was made against another revision of the case')
+    expect(text.stdout).toContain('  refused zero-planted-issues:\n    annotations.json › reviews[2] › spec_sha256 (case "zero-planted-issues"): the case\'s spec changed since the review: its planted issues, ideal resolution or ground truth changed.')
     expect(text.stdout).toContain('  baseline refused for partial-recall:\n    annotations.json › reviews[1] › output_sha256 (case "partial-recall")')
   })
 

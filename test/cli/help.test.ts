@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 
-const COMMANDS = ['evaluate', 'status', 'bind', 'init', 'schema', 'record']
+const COMMANDS = ['evaluate', 'status', 'bind', 'init', 'schema', 'decisions']
 
 describe('vitest-rubric --help', () => {
   test('lists every command', async () => {
@@ -10,7 +10,7 @@ describe('vitest-rubric --help', () => {
     expect(stdout.match(/^ {2}(\w+) /gm)?.map((line) => line.trim())).toEqual(COMMANDS)
   })
 
-  test.each(COMMANDS)('%s --help and help %s print the usage of that command', async (command) => {
+  test.each(COMMANDS)('%s --help and help <command> print the usage of that command', async (command) => {
     const flag = await runCli([command, '--help'])
     expect(flag.code).toBe(0)
     expect(flag.stdout).toMatch(new RegExp(`^Usage: vitest-rubric ${command}\\b`))

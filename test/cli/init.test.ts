@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { fingerprint } from '../../src/core/canonical-json.js'
+import { fingerprint } from '../../src/core/json/canonical-json.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { DEBATE } from '../helpers/scored-copy.js'

@@ -2,10 +2,10 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { SCHEMA_USAGE, schemaCommand } from '../../src/cli/schema.js'
-import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema } from '../../src/core/json-schemas.js'
+import { schema, schemaCommand } from '../../src/cli/commands/schema.js'
+import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema } from '../../src/core/engine/json-schemas.js'
 import { ROOT } from '../helpers/fixture-copy.js'
-import { validatorFor } from '../helpers/json-schema.js'
+import { schemaNamed, validatorFor } from '../helpers/json-schema.js'
 import { scratchDir } from '../helpers/scratch.js'
 
 describe('vitest-rubric schema --out <dir>', () => {
@@ -25,7 +25,7 @@ describe('vitest-rubric schema --out <dir>', () => {
     expect((await readdir(dir)).sort()).toEqual([...FIXTURE_SCHEMA_NAMES].sort())
     const schemas = fixtureJsonSchemas()
     for (const name of FIXTURE_SCHEMA_NAMES) {
-      expect(await readFile(join(dir, name), 'utf8')).toBe(formatJsonSchema(schemas[name]))
+      expect(await readFile(join(dir, name), 'utf8')).toBe(formatJsonSchema(schemaNamed(schemas, name)))
     }
     const modified = await Promise.all(FIXTURE_SCHEMA_NAMES.map(async (name) => (await stat(join(dir, name))).mtimeMs))
 
@@ -43,7 +43,7 @@ describe('vitest-rubric schema --out <dir>', () => {
     expect(report.split('\n')).toEqual(
       FIXTURE_SCHEMA_NAMES.map((name) => `${name}: ${name === 'cases.schema.json' ? 'rewritten' : 'up to date'}`),
     )
-    expect(await readFile(join(cwd, 'cases.schema.json'), 'utf8')).toBe(formatJsonSchema(fixtureJsonSchemas()['cases.schema.json']))
+    expect(await readFile(join(cwd, 'cases.schema.json'), 'utf8')).toBe(formatJsonSchema(schemaNamed(fixtureJsonSchemas(), 'cases.schema.json')))
     expect((await readdir(cwd)).sort()).toEqual([...FIXTURE_SCHEMA_NAMES].sort())
   })
 
@@ -70,8 +70,8 @@ describe('vitest-rubric schema', () => {
   })
 
   test('has a usage text naming the command and its option', () => {
-    expect(SCHEMA_USAGE).toMatch(/^Usage: vitest-rubric schema \[--out <dir>\]$/m)
-    expect(SCHEMA_USAGE).toMatch(/^ {2}--out <dir> {3}\S/m)
+    expect(schema.help).toMatch(/^Usage: vitest-rubric schema \[--out <dir>\]$/m)
+    expect(schema.help).toMatch(/^ {2}--out <dir> {3}\S/m)
   })
 })
 

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { NULL_FINGERPRINT, sha256Hex } from '../../src/core/canonical-json.js'
-import type { FixtureStatus } from '../../src/core/revisions/status.js'
+import { NULL_FINGERPRINT, sha256Hex } from '../../src/core/json/canonical-json.js'
+import type { FixtureStatus } from '../../src/core/engine/status.js'
 import { runCli } from '../helpers/cli.js'
 import { copyDebate, reviseRubricNotes, withdrawReview } from '../helpers/scored-copy.js'
 
@@ -15,7 +15,7 @@ async function statusOf(dir: string): Promise<{ code: number; status: FixtureSta
 }
 
 function findings(status: FixtureStatus, id: string): string[] {
-  return status.cases.find((each) => each.id === id)!.findings.map((finding) => `${finding.state}: ${finding.detail}`)
+  return status.cases.find((each) => each.id === id)!.findings.map((finding) => `${finding.group}: ${finding.detail}`)
 }
 
 describe('vitest-rubric status on a scored fixture', () => {
@@ -55,7 +55,7 @@ describe('vitest-rubric status on a scored fixture', () => {
     const { code, status } = await statusOf(copy.dir)
     expect(code).toBe(1)
     expect(status.blocked).toBe(true)
-    expect(new Set(status.cases.flatMap((each) => each.findings.map((finding) => finding.state)))).toEqual(new Set(['stale-rubric']))
+    expect(new Set(status.cases.flatMap((each) => each.findings.map((finding) => finding.group)))).toEqual(new Set(['stale-rubric']))
     expect(findings(status, 'partial-recall')).toEqual([
       expect.stringMatching(
         /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[1\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…$/,
@@ -107,7 +107,7 @@ describe('vitest-rubric status on a scored fixture', () => {
     )
   })
 
-  test('a case with no review yet, under an edited rubric, waits for a review under the new one', async () => {
+  test('a case with no review yet, under an edited rubric: nothing was judged, so binding records the files as they are now', async () => {
     const copy = await copyDebate()
     await withdrawReview(copy, 'partial-recall', 'debate', true)
     await withdrawReview(copy, 'partial-recall', 'baseline', true)
@@ -116,7 +116,7 @@ describe('vitest-rubric status on a scored fixture', () => {
     const { status } = await statusOf(copy.dir)
     expect(findings(status, 'partial-recall')).toEqual([
       expect.stringMatching(
-        /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}… \(no review yet: review the case under the current files, then bind it\)$/,
+        /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}… \(no review yet: nothing was judged, so `bind` records the files as they are now\)$/,
       ),
     ])
   })
@@ -152,9 +152,10 @@ describe('vitest-rubric status on a scored fixture', () => {
     })
     const { code, status } = await statusOf(copy.dir)
     expect(code).toBe(1)
-    expect(findings(status, 'partial-recall')).toEqual([
-      'unacknowledged: the baseline review at annotations.json › reviews[19] was added; cases.json › cases[0] › expected › baseline_review_sha256 still records none',
-    ])
+    expect(findings(status, 'partial-recall')).toEqual(['new-review: the baseline review at annotations.json › reviews[19]'])
+    expect((await runCli(['status', '.'], copy.dir)).stdout).toContain(
+      '  new review, not bound yet (1): check it, then `vitest-rubric bind . --case <id>` records the hashes of the files as they are now\n    partial-recall: the baseline review at annotations.json › reviews[19]\n',
+    )
   })
 
   test('a review removed without acknowledgement: restore it, or record the withdrawal', async () => {
@@ -163,8 +164,11 @@ describe('vitest-rubric status on a scored fixture', () => {
     const { code, status } = await statusOf(copy.dir)
     expect(code).toBe(1)
     expect(findings(status, 'partial-recall')).toEqual([
-      `unacknowledged: the baseline review was removed but cases.json › cases[0] › expected › baseline_review_sha256 still records it: restore it, or set that hash to ${NULL_FINGERPRINT} (the fingerprint of null) to withdraw it`,
+      'withdrawn: the baseline review was removed, but cases.json › cases[0] › expected › baseline_review_sha256 still records it',
     ])
+    expect((await runCli(['status', '.'], copy.dir)).stdout).toContain(
+      '  review withdrawn, still recorded (1): restore the review, or acknowledge its withdrawal with `vitest-rubric bind . --case <id>`\n    partial-recall: the baseline review was removed',
+    )
   })
 
   test('a withdrawn baseline review: the case is current, the baseline unreviewed, exit 0', async () => {
@@ -221,7 +225,7 @@ describe('vitest-rubric status on a scored fixture', () => {
     const { code, stdout } = await runCli(['status', '.'], copy.dir)
     expect(code).toBe(1)
     expect(stdout).toContain(
-      '  refused (1): fix what the message names (`vitest-rubric evaluate` prints it in full)\n    partial-recall: cases.json › cases[0] › spec › max_rounds (case "partial-recall"): the value has the wrong type.\n  manual review (1)',
+      '  refused (1): fix what the message names (`vitest-rubric evaluate .` prints it in full)\n    partial-recall: cases.json › cases[0] › spec › max_rounds (case "partial-recall"): the value has the wrong type.\n  manual review (1)',
     )
   })
 

@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import type { FixtureStatus } from '../../src/core/revisions/status.js'
+import type { FixtureStatus } from '../../src/core/engine/status.js'
 import { runCli } from '../helpers/cli.js'
 import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { copyDebate } from '../helpers/scored-copy.js'
@@ -11,12 +11,12 @@ async function statusOf(dir: string): Promise<{ code: number; states: Record<str
   const { code, stdout, stderr } = await runCli(['status', '.', '--json'], dir)
   expect(stderr).toBe('')
   const [status] = JSON.parse(stdout) as FixtureStatus[]
-  const states = Object.fromEntries(status!.cases.map((each) => [each.id, each.findings.map((finding) => finding.state)]))
+  const states = Object.fromEntries(status!.cases.map((each) => [each.id, each.findings.map((finding) => finding.group)]))
   return { code, states, status: status! }
 }
 
 function findings(status: FixtureStatus, id: string): string[] {
-  return status.cases.find((each) => each.id === id)!.findings.map((finding) => `${finding.state}: ${finding.detail}`)
+  return status.cases.find((each) => each.id === id)!.findings.map((finding) => `${finding.group}: ${finding.detail}`)
 }
 
 async function editRubric(dir: string, edit: (rubric: { criteria: { id: string; rule: string; reference_quote: string }[] }) => void): Promise<void> {
@@ -29,7 +29,7 @@ describe('vitest-rubric status', () => {
   test('the bundled fixtures: every review bound, the pending cases named with what they need, exit 0', async () => {
     const { code, stdout } = await runCli(['status'])
     expect(code).toBe(0)
-    expect(stdout).toContain('unreviewed (1): review the answer and add the review to annotations.json, then bind it\n    not-reviewed: no review')
+    expect(stdout).toContain('unreviewed (1): review the answer and add the review to annotations.json, then `vitest-rubric bind fixtures/docuctl-rollback --case <id>`\n    not-reviewed: no review')
     expect(stdout).toContain('uncertain (1): settle the uncertain ratings as meets or does_not_meet (the case stays pending until then)\n    uncertain-wording: uncertain on support')
     expect(stdout).toContain('manual review (1)')
     expect(stdout.match(/status: every review is bound to the files as they are/g)).toHaveLength(2)
@@ -85,7 +85,7 @@ describe('vitest-rubric status', () => {
       /; criteria affected: support \(reference quote changed\), audience \(new: not judged\), database_scope \(judged, no longer in the rubric\)$/,
     )
     // A case without a review has no judgements to compare: only its own hash is named.
-    expect(findings(status, 'not-reviewed')).toEqual([expect.stringMatching(/^stale-rubric: cases\.json › cases\[7\] › expected › rubric_sha256 [0-9a-f]{12}… → [0-9a-f]{12}… \(no review yet: review the case under the current files, then bind it\)$/)])
+    expect(findings(status, 'not-reviewed')).toEqual([expect.stringMatching(/^stale-rubric: cases\.json › cases\[7\] › expected › rubric_sha256 [0-9a-f]{12}… → [0-9a-f]{12}… \(no review yet: nothing was judged, so `bind` records the files as they are now\)$/)])
   })
 
   test('a new criterion named like an inherited property ("constructor") is named as not judged', async () => {
@@ -125,7 +125,7 @@ describe('vitest-rubric status', () => {
     const { code, status } = await statusOf(fixture.dir)
     expect(code).toBe(1)
     expect(findings(status, 'complete')).toEqual([
-      'unacknowledged: the review was removed but cases.json › cases[0] › expected › review_sha256 still records it: restore it, or set that hash to 74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b (the fingerprint of null) to withdraw it',
+      'withdrawn: the review was removed, but cases.json › cases[0] › expected › review_sha256 still records it',
     ])
   })
 

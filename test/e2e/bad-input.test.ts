@@ -2,7 +2,7 @@ import { readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { filesIn } from '../helpers/bad-input.js'
-import { makeProject } from '../helpers/project.js'
+import { makeProject } from '../helpers/scratch.js'
 import { runVitest } from '../helpers/run-vitest.js'
 
 /*

@@ -1,8 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
-import { recordCommand } from '../../src/cli/record.js'
-import { makeProject } from '../helpers/project.js'
+import { afterAll, describe, expect, test } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { makeProject, removeFileScratch } from '../helpers/scratch.js'
 import { runVitest } from '../helpers/run-vitest.js'
 
 const DOCUCTL_STATES = [
@@ -18,19 +18,27 @@ const DOCUCTL_STATES = [
 
 const states = (run: Awaited<ReturnType<typeof runVitest>>) => run.tests.map((item) => `${item.fullName}: ${item.state}`)
 
+afterAll(removeFileScratch)
+
+/** One run over an unedited copy of the bundled docuctl fixture, shared by the tests that only read it. */
+let shared: ReturnType<typeof runVitest> | undefined
+function docuctlRun(): ReturnType<typeof runVitest> {
+  shared ??= makeProject({ 'fixtures/docuctl-rollback': null }, 'file').then((root) => runVitest({ root }))
+  return shared
+}
+
 describe('one test per case', () => {
   test('the bundled contrasts: 3 passed, 3 failed, 2 todo', async () => {
-    const root = await makeProject({ 'fixtures/docuctl-rollback': null })
-    const run = await runVitest({ root })
+    const run = await docuctlRun()
     expect(run.counts).toBe('3 passed | 3 failed | 2 todo')
     expect(states(run)).toEqual(DOCUCTL_STATES)
     expect(run.exitCode).toBe(1)
   })
 
   test('a rejected case fails with each failed criterion, its reason, quote and span', async () => {
-    const root = await makeProject({ 'fixtures/docuctl-rollback': null })
-    const run = await runVitest({ root, cli: { testNamePattern: 'wrong-command|missing-verification' } })
-    expect(run.tests.filter((item) => item.state === 'failed').map((item) => item.errors.join('\n'))).toMatchInlineSnapshot(`
+    const run = await docuctlRun()
+    const rejected = run.tests.filter((item) => item.name === 'wrong-command' || item.name === 'missing-verification')
+    expect(rejected.map((item) => item.errors.join('\n'))).toMatchInlineSnapshot(`
       [
         "rejected: 1 criterion does not meet the rubric
         ✗ verification: Tell the reader to check service health after rollback.
@@ -51,8 +59,7 @@ describe('one test per case', () => {
   })
 
   test('each test carries its decision, ratings and split as meta; its module the fixture\'s coverage', async () => {
-    const root = await makeProject({ 'fixtures/docuctl-rollback': null })
-    const run = await runVitest({ root })
+    const run = await docuctlRun()
     expect(run.tests.find((item) => item.name === 'wrong-command')?.meta).toEqual({
       role: 'case',
       id: 'wrong-command',
@@ -83,7 +90,7 @@ describe('one test per case', () => {
     const refused = run.tests.find((item) => item.name === 'paraphrase')
     expect(refused?.meta?.status).toBe('refused')
     expect(refused?.errors[0]).toContain('refused: fixtures/docuctl-rollback/annotations.json › reviews[1] › answer_sha256 (case "paraphrase")')
-    expect(refused?.errors[0]).toContain('fix:      re-review the answer')
+    expect(refused?.errors[0]).toContain('fix:      re-read the answer and revise the review, then run `vitest-rubric bind fixtures/docuctl-rollback --case paraphrase`')
   })
 
   test('a fixture-level defect fails that module with the error; the others still run', async () => {
@@ -181,7 +188,7 @@ describe('recorded decisions', () => {
   async function recordedProject() {
     const root = await makeProject({ 'fixtures/docuctl-rollback': null })
     const dir = join(root, 'fixtures/docuctl-rollback')
-    await recordCommand({ dirs: [dir], check: false, file: 'decisions.record.json', cwd: root })
+    expect((await runCli(['decisions', dir], root)).code).toBe(0)
     return { root, dir, record: join(dir, 'decisions.record.json') }
   }
 
@@ -262,8 +269,8 @@ test('removing a fixture file refuses the fixture, never runs zero tests silentl
 
 test('matchers: true registers the matchers for the project\'s own tests', async () => {
   const root = await makeProject({ 'fixtures/docuctl-rollback': null })
-  const getCase = JSON.stringify(new URL('../../src/core/criteria/access.ts', import.meta.url).pathname)
-  const loadFixture = JSON.stringify(new URL('../../src/core/fixture.ts', import.meta.url).pathname)
+  const getCase = JSON.stringify(new URL('../../src/core/kinds/criteria/access.ts', import.meta.url).pathname)
+  const loadFixture = JSON.stringify(new URL('../../src/core/engine/fixture.ts', import.meta.url).pathname)
   await writeFile(
     join(root, 'own.test.js'),
     [

@@ -1,21 +1,28 @@
 import { cp, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, onTestFinished, test, vi } from 'vitest'
-import { bundledProject } from '../helpers/bundled-project.js'
-import { makeProject } from '../helpers/project.js'
+import { afterAll, describe, expect, test, vi } from 'vitest'
 import { runVitest, type VitestRun } from '../helpers/run-vitest.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { bundledProject, makeProject, removeFileScratch } from '../helpers/scratch.js'
 
-/** Vitest's summary and the rubric block, without what changes from run to run. */
-function normalized(run: VitestRun, root: string): string {
-  const start = run.stdout.indexOf(' Test Files')
-  return run.stdout
-    .slice(start)
-    .replaceAll(root, '<root>')
-    .split('\n')
-    .filter((line) => !/^\s*(Start at|Duration|Per blob)\b/.test(line))
-    .join('\n')
-    .trimEnd()
+afterAll(removeFileScratch)
+
+/**
+ * One run over the unedited bundled fixtures, shared by the tests that only read it: it also
+ * writes the JSON report (the default path, below its root) and a GitHub job summary.
+ */
+let shared: Promise<{ root: string; run: VitestRun; summary: string }> | undefined
+function bundledRun(): Promise<{ root: string; run: VitestRun; summary: string }> {
+  shared ??= (async () => {
+    const root = await bundledProject(undefined, 'file')
+    const summary = join(root, 'summary.md')
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary)
+    try {
+      return { root, run: await runVitest({ root, plugin: { reporter: { outputFile: '.vitest-rubric/report.json' } } }), summary }
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })()
+  return shared
 }
 
 function rubricBlock(run: VitestRun): string {
@@ -24,20 +31,15 @@ function rubricBlock(run: VitestRun): string {
 
 describe('the rubric coverage report', () => {
   test('the bundled fixtures: execution coverage apart from review coverage and outcomes', async () => {
-    const root = await bundledProject()
-    const run = await runVitest({ root })
-    expect(normalized(run, root)).toMatchInlineSnapshot(`
-      " Test Files  2 failed (2)
-            Tests  7 failed | 10 passed | 3 todo (20)
-
-
-       Rubric coverage
+    const { run } = await bundledRun()
+    expect(run.counts).toBe('10 passed | 7 failed | 3 todo')
+    expect(rubricBlock(run)).toMatchInlineSnapshot(`
+      " Rubric coverage
 
         fixtures/debate-benchmark · debate-benchmark (scored)
-          development
-            execution coverage  9 of 10 cases executed · 1 todo · 0 filtered out
-            review coverage     9 of 10 scored · 1 pending (manual review or no review) · 0 refused
-            outcomes            6 passed · 3 failed of 9 scored
+          execution coverage  9 of 10 cases executed · 1 todo · 0 filtered out
+          review coverage     9 of 10 scored · 1 pending (manual review or no review) · 0 refused
+          outcomes            6 passed · 3 failed of 9 scored
           pending    unscoreable-silent-critique [development]: manual review: only 2 of 6 dimensions applicable (at least 4 needed)
           benchmark                           system    baseline
             issue_discovery_recall            0.9688      0.8750
@@ -55,37 +57,31 @@ describe('the rubric coverage report', () => {
           ✓ beats the trivial baseline by ≥ 0.10: beats the baseline: debate mean 0.8474 − baseline mean 0.5625 = margin 0.2849 ≥ 0.10 (debate over 9 scoreable cases, baseline over 8)
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
-          development
-            execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
-            review coverage     6 of 8 graded · 2 pending · 0 refused
-            outcomes            3 accepted · 3 rejected of 6 graded
+          execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
+          review coverage     6 of 8 graded · 2 pending · 0 refused
+          outcomes            3 accepted · 3 rejected of 6 graded
           pending    uncertain-wording [development]: uncertain on support
                      not-reviewed [development]: no review
           criteria   command: 1 failed · verification: 1 failed · support: 2 failed, 1 uncertain
 
         total · 2 fixtures
-          development
-            execution coverage  15 of 18 cases executed · 3 todo · 0 filtered out
-            review coverage     15 of 18 graded · 3 pending · 0 refused
-            outcomes            9 accepted or passed · 6 rejected or failed of 15 graded"
+          execution coverage  15 of 18 cases executed · 3 todo · 0 filtered out
+          review coverage     15 of 18 graded · 3 pending · 0 refused
+          outcomes            scored: 6 passed · 3 failed of 9 scored; criteria: 3 accepted · 3 rejected of 6 graded"
     `)
   })
 
   test('a -t filter shrinks what ran, never the candidates', async () => {
     const root = await bundledProject(['docuctl-rollback'])
     const run = await runVitest({ root, cli: { testNamePattern: 'paraphrase' } })
-    expect(normalized(run, root)).toMatchInlineSnapshot(`
-      " Test Files  1 passed (1)
-            Tests  1 passed | 7 skipped (8)
-
-
-       Rubric coverage
+    expect(run.counts).toBe('1 passed | 7 skipped')
+    expect(rubricBlock(run)).toMatchInlineSnapshot(`
+      " Rubric coverage
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
-          development
-            execution coverage  1 of 8 cases executed · 0 todo · 7 filtered out
-            review coverage     6 of 8 graded · 2 pending · 0 refused
-            outcomes            3 accepted · 3 rejected of 6 graded
+          execution coverage  1 of 8 cases executed · 0 todo · 7 filtered out
+          review coverage     6 of 8 graded · 2 pending · 0 refused
+          outcomes            3 accepted · 3 rejected of 6 graded
           pending    uncertain-wording [development]: uncertain on support
                      not-reviewed [development]: no review
           criteria   command: 1 failed · verification: 1 failed · support: 2 failed, 1 uncertain"
@@ -120,14 +116,13 @@ describe('the rubric coverage report', () => {
       " Rubric coverage
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
-          development
-            execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
-            review coverage     4 of 8 graded · 2 pending · 2 refused
-            outcomes            2 accepted · 2 rejected of 4 graded
+          execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
+          review coverage     4 of 8 graded · 2 pending · 2 refused
+          outcomes            2 accepted · 2 rejected of 4 graded
           pending    uncertain-wording [development]: uncertain on support
                      not-reviewed [development]: no review
           refused    complete [development]: fixtures/docuctl-rollback/cases.json › cases[0] › input › question (case "complete"): the question differs from the task fixtures/docuctl-rollback/rubric.json was written for, so its criteria do not apply.
-                     unsupported-guarantee [development]: fixtures/docuctl-rollback/annotations.json › reviews[3] › answer_sha256 (case "unsupported-guarantee"): the review is bound to answer 2b2ac9cfde5b…, but fixtures/docuctl-rollback/cases.json › cases[3] › input › answer now fingerprints to f7dbee13c7c3…: the judgement describes another answer.
+                     unsupported-guarantee [development]: fixtures/docuctl-rollback/annotations.json › reviews[3] › answer_sha256 (case "unsupported-guarantee"): the answer changed since it was reviewed: the judgement describes another answer.
           criteria   command: 1 failed · verification: 1 failed · support: 1 failed, 1 uncertain"
     `)
   })
@@ -149,10 +144,9 @@ describe('the rubric coverage report', () => {
       " Rubric coverage
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
-          development
-            execution coverage  0 of 8 cases executed · 8 todo · 0 filtered out
-            review coverage     0 of 8 graded · 8 pending · 0 refused
-            outcomes            no completed reviews: no quality figure
+          execution coverage  0 of 8 cases executed · 8 todo · 0 filtered out
+          review coverage     0 of 8 graded · 8 pending · 0 refused
+          outcomes            no completed reviews: no quality figure
           pending    complete [development]: no review
                      paraphrase [development]: no review
                      negation [development]: no review
@@ -180,11 +174,14 @@ describe('the rubric coverage report', () => {
 
 describe('the JSON report and the CI summary', () => {
   test('the JSON report holds the figures, every decision and both identities of each case set', async () => {
-    const root = await bundledProject()
-    const out = join(await scratchDir('report'), 'report.json')
-    await runVitest({ root, plugin: { reporter: { outputFile: out } } })
-    const report = JSON.parse(await readFile(out, 'utf8'))
+    const { root } = await bundledRun()
+    const report = JSON.parse(await readFile(join(root, '.vitest-rubric/report.json'), 'utf8'))
     const docuctl = report.fixtures.find((fixture: { fixture: string }) => fixture.fixture === 'fixtures/docuctl-rollback')
+    expect(docuctl.total).toEqual({
+      split: 'all',
+      execution: { candidates: 8, executed: 6, todo: 2, filtered: 0 },
+      review: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3 } },
+    })
     expect(docuctl.splits).toEqual([
       {
         split: 'development',
@@ -204,28 +201,25 @@ describe('the JSON report and the CI summary', () => {
       },
     })
     const debate = report.fixtures.find((fixture: { fixture: string }) => fixture.fixture === 'fixtures/debate-benchmark')
-    expect(debate.benchmark.system).toMatchObject({ scoreable: 9, passed: 6, unscoreable: 1 })
-    expect(debate.benchmark.margin).toBeCloseTo(0.2849, 4)
-    expect(report.total).toHaveLength(1)
-    expect(report.pendingGate).toEqual({ policy: 'todo', pending: 3, passed: true })
+    expect(debate.summary.system).toMatchObject({ scoreable: 9, passed: 6, unscoreable: 1 })
+    expect(debate.summary.margin).toBeCloseTo(0.2849, 4)
+    expect(report.total).toMatchObject({ fixtures: 2, review: { candidates: 18, graded: 15, pending: 3, refused: 0 } })
+    expect(report.total.outcomes).toEqual({ scored: { accepted: 6, rejected: 3 }, criteria: { accepted: 3, rejected: 3 } })
+    expect(report.pendingGates).toEqual([
+      { project: '', policy: 'todo', pending: 3, where: ['fixtures/debate-benchmark: unscoreable-silent-critique', 'fixtures/docuctl-rollback: uncertain-wording, not-reviewed'], passed: true },
+    ])
   })
 
   test('with GITHUB_STEP_SUMMARY set, a Markdown table of the same figures is appended', async () => {
-    const root = await bundledProject()
-    const summary = join(await scratchDir('report'), 'summary.md')
-    vi.stubEnv('GITHUB_STEP_SUMMARY', summary)
-    onTestFinished(() => {
-      vi.unstubAllEnvs()
-    })
-    await runVitest({ root })
+    const { summary } = await bundledRun()
     expect(await readFile(summary, 'utf8')).toMatchInlineSnapshot(`
       "## Rubric coverage
 
-      | fixture | split | executed | todo | filtered | graded | pending | refused | accepted or passed | rejected or failed |
-      |---|---|--:|--:|--:|--:|--:|--:|--:|--:|
-      | \`fixtures/debate-benchmark\` | development | 9/10 | 1 | 0 | 9/10 | 1 | 0 | 6 | 3 |
-      | \`fixtures/docuctl-rollback\` | development | 6/8 | 2 | 0 | 6/8 | 2 | 0 | 3 | 3 |
-      | **total** | development | 15/18 | 3 | 0 | 15/18 | 3 | 0 | 9 | 6 |
+      | fixture | split | executed | todo | filtered | graded | pending | refused | outcomes |
+      |---|---|--:|--:|--:|--:|--:|--:|---|
+      | \`fixtures/debate-benchmark\` | all | 9/10 | 1 | 0 | 9/10 | 1 | 0 | 6 passed, 3 failed |
+      | \`fixtures/docuctl-rollback\` | all | 6/8 | 2 | 0 | 6/8 | 2 | 0 | 3 accepted, 3 rejected |
+      | **total** | all | 15/18 | 3 | 0 | 15/18 | 3 | 0 | scored: 6 passed, 3 failed; criteria: 3 accepted, 3 rejected |
 
       **Pending review** (neither passed nor failed):
 
@@ -264,6 +258,9 @@ test('development and held_out are never merged into one figure', async () => {
     " Rubric coverage
 
       fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+        execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
+        review coverage     6 of 8 graded · 2 pending · 0 refused
+        outcomes            3 accepted · 3 rejected of 6 graded
         development
           execution coverage  4 of 5 cases executed · 1 todo · 0 filtered out
           review coverage     4 of 5 graded · 1 pending · 0 refused

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { bundledProject } from '../helpers/bundled-project.js'
+import { bundledProject } from '../helpers/scratch.js'
 import { runVitest } from '../helpers/run-vitest.js'
 
 describe('a scored fixture through the plugin', () => {

@@ -3,10 +3,10 @@ import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import type { Reporter, TestModule } from 'vitest/node'
 import { startVitest } from 'vitest/node'
-import { bindCommand } from '../../src/cli/bind.js'
+import { bindFixture } from '../../src/core/engine/bind.js'
 import { rubric } from '../../src/plugin/index.js'
 import { editableFixture } from '../helpers/fixture-copy.js'
-import { makeProject } from '../helpers/project.js'
+import { makeProject } from '../helpers/scratch.js'
 import { sink, summarize, type VitestRun } from '../helpers/run-vitest.js'
 
 /** Hands out each watch run's result as it ends. */
@@ -70,7 +70,7 @@ test('watch mode reruns a fixture with fresh data when its files change, and fol
     expect(rerun.tests.find((item) => item.name === 'complete')?.meta?.status).toBe('refused')
 
     // bind renames new files over cases.json and annotations.json: the rerun sees the revision.
-    await bindCommand({ dir: join(root, 'fixtures/a'), cases: 'all', dryRun: false, cwd: root })
+    await bindFixture(join(root, 'fixtures/a'), { cases: 'all', dryRun: false, cwd: root })
     rerun = await runs.next()
     while (stateOf(rerun, 'fixtures/a/rubric.json', 'complete') !== 'passed') rerun = await runs.next()
     expect(rerun.tests.find((item) => item.name === 'complete')?.meta?.status).toBe('accepted')

@@ -1,8 +1,10 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fingerprint, sha256Hex } from '../../src/core/canonical-json.js'
-import { FixtureError } from '../../src/core/errors.js'
-import { evaluateFixture, loadFixture, type FixtureKind } from '../../src/core/fixture.js'
+import { fingerprint, sha256Hex } from '../../src/core/json/canonical-json.js'
+import { FixtureError } from '../../src/core/common/errors.js'
+import { evaluateFixture } from '../../src/core/engine/evaluate.js'
+import { loadFixture } from '../../src/core/engine/fixture.js'
+import type { FixtureKind } from '../../src/core/kinds/index.js'
 import { copyFixture, DOCUCTL, type FixtureCopy } from './fixture-copy.js'
 import { DEBATE } from './scored-copy.js'
 

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { fingerprint } from '../../src/core/canonical-json.js'
-import { loadCriteriaFixture, type CriteriaFixture } from '../../src/core/criteria/load.js'
-import type { FixtureFileReader } from '../../src/core/read.js'
-import { loadScoredFixture, type ScoredFixture } from '../../src/core/scored/load.js'
+import { fingerprint } from '../../src/core/json/canonical-json.js'
+import type { CriteriaFixture } from '../../src/core/kinds/criteria/access.js'
+import type { FixtureFileReader } from '../../src/core/json/read.js'
+import { loadFixtureAs, type LoadedFixture } from '../../src/core/engine/fixture.js'
 import type { AnnotationsJson, CasesJson } from './fixture-copy.js'
 
 /** A fixture's files by name, as bytes. */
@@ -25,13 +25,13 @@ export function memoryReader(files: FixtureFiles): FixtureFileReader {
 }
 
 /** Loads a criteria fixture from files held in memory. */
-export function loadCriteriaFromMemory(files: FixtureFiles): Promise<CriteriaFixture> {
-  return loadCriteriaFixture('/in-memory/fixture', 'fixture', memoryReader(files))
+export async function loadCriteriaFromMemory(files: FixtureFiles): Promise<CriteriaFixture> {
+  return (await loadFixtureAs('criteria', '/in-memory/fixture', 'fixture', memoryReader(files))) as CriteriaFixture
 }
 
 /** Loads a scored fixture from files held in memory. */
-export function loadScoredFromMemory(files: FixtureFiles): Promise<ScoredFixture> {
-  return loadScoredFixture('/in-memory/fixture', 'fixture', memoryReader(files))
+export async function loadScoredFromMemory(files: FixtureFiles): Promise<LoadedFixture<'scored'>> {
+  return (await loadFixtureAs('scored', '/in-memory/fixture', 'fixture', memoryReader(files))) as LoadedFixture<'scored'>
 }
 
 /** A JSON document as a fixture file: indented like the bundled ones, UTF-8. */

@@ -1,5 +1,5 @@
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js'
-import type { JsonSchema } from '../../src/core/json-schemas.js'
+import type { JsonSchema } from '../../src/core/engine/json-schemas.js'
 
 /** What a JSON Schema validator reports about one value: nothing when the value is valid. */
 export type Violation = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params'>
@@ -11,4 +11,14 @@ export type Violation = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params'>
 export function validatorFor(schema: JsonSchema): (value: unknown) => Violation[] {
   const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema)
   return (value) => (validate(value) ? [] : (validate.errors ?? []).map(({ instancePath, keyword, params }) => ({ instancePath, keyword, params })))
+}
+
+/**
+ * The schema of that file name among generated schemas (`fixtureJsonSchemas()`): a name no kind
+ * defines fails the test that asks for it, rather than passing `undefined` on.
+ */
+export function schemaNamed(schemas: Readonly<Record<string, JsonSchema>>, name: string): JsonSchema {
+  const schema = schemas[name]
+  if (schema === undefined) throw new Error(`no JSON Schema named ${name}; the kinds define ${Object.keys(schemas).join(', ')}`)
+  return schema
 }

@@ -1,4 +1,5 @@
-import { loadFixture, type Fixture, type FixtureKind } from '../../src/core/fixture.js'
+import { loadFixture, type Fixture } from '../../src/core/engine/fixture.js'
+import type { FixtureKind } from '../../src/core/kinds/index.js'
 
 /**
  * Loads a fixture directory through the public `loadFixture` and checks it is of the kind a test

@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { fingerprint, sha256Hex } from '../../src/core/canonical-json.js'
-import type { BaselineReview, DebateReview, ScoredCase, System } from '../../src/core/scored/schemas.js'
-import { copyFixture, ROOT } from './fixture-copy.js'
+import { fingerprint, sha256Hex } from '../../src/core/json/canonical-json.js'
+import type { BaselineReview, DebateReview, ScoredCase, System } from '../../src/core/kinds/scored/schemas.js'
+import { copyFixture, jsonFiles, ROOT, type JsonFiles } from './fixture-copy.js'
 
 export const DEBATE = resolve(ROOT, 'fixtures/debate-benchmark')
 
@@ -20,11 +20,7 @@ export interface AnnotationsJson {
 }
 
 /** A private copy of the debate benchmark that a test may edit; removed when the test ends. */
-export interface ScoredCopy {
-  readonly dir: string
-  readJson<T>(file: string): Promise<T>
-  editCases(edit: (cases: CasesJson) => void): Promise<void>
-  editAnnotations(edit: (annotations: AnnotationsJson) => void): Promise<void>
+export interface ScoredCopy extends JsonFiles<CasesJson, AnnotationsJson> {
   /** Edits one review and, unless told otherwise, acknowledges the new revision in its case. */
   editReview<S extends System>(caseId: string, system: S, edit: (review: S extends 'debate' ? DebateReview : BaselineReview) => void, acknowledge?: boolean): Promise<void>
   /** Records the current revision of a case's review in the case (an acknowledged edit). */
@@ -34,10 +30,9 @@ export interface ScoredCopy {
 }
 
 export async function copyDebate(): Promise<ScoredCopy> {
-  const base = await copyFixture(DEBATE)
-  const { dir } = base
-  const readJson = base.readJson
-  const writeJson = (file: string, value: unknown) => writeFile(join(dir, file), `${JSON.stringify(value, null, 2)}\n`)
+  const { dir } = await copyFixture(DEBATE)
+  const files = jsonFiles<CasesJson, AnnotationsJson>(dir)
+  const { readJson } = files
   const findCase = (cases: CasesJson, caseId: string) => {
     const entry = cases.cases.find((item) => item.id === caseId)
     if (entry === undefined) throw new Error(`no case ${caseId}`)
@@ -46,18 +41,7 @@ export async function copyDebate(): Promise<ScoredCopy> {
   const findReview = (annotations: AnnotationsJson, caseId: string, system: System) =>
     annotations.reviews.find((review) => review.case_id === caseId && review.system === system)
   const copy: ScoredCopy = {
-    dir,
-    readJson,
-    async editCases(edit) {
-      const cases = await readJson<CasesJson>('cases.json')
-      edit(cases)
-      await writeJson('cases.json', cases)
-    },
-    async editAnnotations(edit) {
-      const annotations = await readJson<AnnotationsJson>('annotations.json')
-      edit(annotations)
-      await writeJson('annotations.json', annotations)
-    },
+    ...files,
     async editReview(caseId, system, edit, acknowledge = true) {
       await copy.editAnnotations((annotations) => {
         const review = findReview(annotations, caseId, system)

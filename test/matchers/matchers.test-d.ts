@@ -1,9 +1,9 @@
 import { describe, expect, expectTypeOf, test } from 'vitest'
-import type { FixtureCase, FixtureReview } from '../../src/core/criteria/access.js'
-import type { CriteriaEvaluation } from '../../src/core/criteria/evaluate.js'
-import type { CriteriaFixture } from '../../src/core/criteria/load.js'
-import type { BoundRubric } from '../../src/core/criteria/rubric.js'
-import type { Answer } from '../../src/core/criteria/schemas.js'
+import type { FixtureCase, FixtureReview } from '../../src/core/kinds/criteria/access.js'
+import type { EvaluationOfKind } from '../../src/core/engine/evaluate.js'
+import type { CriteriaFixture } from '../../src/core/kinds/criteria/access.js'
+import type { BoundRubric } from '../../src/core/kinds/criteria/rubric.js'
+import type { Answer } from '../../src/core/kinds/criteria/schemas.js'
 import * as matchers from '../../src/matchers/index.js'
 import type { BindingTarget, ReviewCoverageExpectation } from '../../src/matchers/index.js'
 
@@ -13,7 +13,7 @@ declare const fixtureCase: FixtureCase
 declare const review: FixtureReview
 declare const answer: Answer
 declare const bytes: Buffer
-declare const evaluation: CriteriaEvaluation
+declare const evaluation: EvaluationOfKind<'criteria'>
 
 describe('the matcher typings', () => {
   test('expect.extend accepts the matchers module as it is', () => {

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { kindContext } from '../../src/core/engine/fixture.js'
 import '../../src/matchers/setup.js'
-import { getCase, getReview } from '../../src/core/criteria/access.js'
-import type { Review } from '../../src/core/criteria/schemas.js'
-import { UsageError } from '../../src/core/errors.js'
-import { loadFixture } from '../../src/core/fixture.js'
+import { getCase, getReview } from '../../src/core/kinds/criteria/access.js'
+import type { Review } from '../../src/core/kinds/criteria/schemas.js'
+import { UsageError } from '../../src/core/common/errors.js'
+import { loadFixture } from '../../src/core/engine/fixture.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { answerOf, failureOf } from '../helpers/matcher-failure.js'
 
@@ -19,7 +20,7 @@ describe('toBeBoundTo', () => {
       const review = getReview(fixture, id)
       expect(review).toBeBoundTo(getCase(fixture, id))
       expect(review).toBeBoundTo(fixture)
-      expect(review).toBeBoundTo(fixture.bound)
+      expect(review).toBeBoundTo(kindContext(fixture))
       expect(review).toBeBoundTo({ rubric, source, answer: answerOf(getCase(fixture, id)) })
       expect(review.entry.value as Review).toBeBoundTo({ source: source.toString('utf8') })
     }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import '../../src/matchers/setup.js'
-import { getCase, getReview } from '../../src/core/criteria/access.js'
-import { loadFixture } from '../../src/core/fixture.js'
+import { getCase, getReview } from '../../src/core/kinds/criteria/access.js'
+import { loadFixture } from '../../src/core/engine/fixture.js'
 import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { answerOf, failureOf } from '../helpers/matcher-failure.js'
 
@@ -116,10 +116,10 @@ describe('.not.toBePendingReview passes for a completed review, accepted or reje
 
       case "uncertain-wording" is refused: a binding or provenance check failed, so there is no decision.
 
-      annotations.json › reviews[6] › answer_sha256 (case "uncertain-wording"): the review is bound to answer 290bd77cb844…, but cases.json › cases[6] › input › answer now fingerprints to fb8c70aae0ab…: the judgement describes another answer.
-        expected: fb8c70aae0abb55386a8c871d66aebe0f5a31395d942b65d3177529a110e19ef (fingerprint of the answer now)
+      annotations.json › reviews[6] › answer_sha256 (case "uncertain-wording"): the answer changed since it was reviewed: the judgement describes another answer.
+        expected: fb8c70aae0abb55386a8c871d66aebe0f5a31395d942b65d3177529a110e19ef (fingerprint of cases.json › cases[6] › input › answer now)
         found:    290bd77cb844cf8f4a817131cbd5d623760b381c3ea234ce3219d64c6a170296
-        fix:      re-review the answer, then bind the review again (answer_sha256 fb8c70aae0abb55386a8c871d66aebe0f5a31395d942b65d3177529a110e19ef) and acknowledge the new review revision in cases.json › cases[6] › expected › review_sha256.
+        fix:      re-read the answer and revise the review, then run \`vitest-rubric bind . --case uncertain-wording\`.
 
       a refused case is an error, not a decision: no assertion about its decision passes, with or without .not."
     `)

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import '../../src/matchers/setup.js'
-import { getCase, getReview } from '../../src/core/criteria/access.js'
-import { UsageError } from '../../src/core/errors.js'
-import { loadFixture } from '../../src/core/fixture.js'
+import { getCase, getReview } from '../../src/core/kinds/criteria/access.js'
+import { UsageError } from '../../src/core/common/errors.js'
+import { loadFixture } from '../../src/core/engine/fixture.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { answerOf, failureOf } from '../helpers/matcher-failure.js'
 
@@ -106,15 +106,15 @@ describe('toFailCriteria', () => {
 
       the answer reviewed as "missing-verification" is refused: a binding or provenance check failed, so there is no decision.
 
-      fixtures/docuctl-rollback/annotations.json › reviews[4] › source_sha256 (case "missing-verification"): the review was made against another revision of source.
+      fixtures/docuctl-rollback/annotations.json › reviews[4] › source_sha256 (case "missing-verification"): the source changed since the review was made.
         expected: a75c3567e3096fcdd259d20e52096293decb76eacec38ce1dc85791eeaf6fab3 (SHA-256 of source now)
         found:    2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2
-        fix:      re-review the answer against the changed source, then set source_sha256 to a75c3567e3096fcdd259d20e52096293decb76eacec38ce1dc85791eeaf6fab3.
+        fix:      check the judgements against the changed source, then record the review again for this answer, from the answer, source and rubric as they are now.
 
       a refused case is an error, not a decision: no assertion about its decision passes, with or without .not."
     `)
     expect(failureOf(() => expect(answer).not.toFailCriteria(['verification'], rubric, { review, source }))).toContain(
-      'the review was made against another revision of source.',
+      'the source changed since the review was made.',
     )
   })
 })

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import '../../src/matchers/setup.js'
-import { UsageError } from '../../src/core/errors.js'
-import { evaluateFixture, loadFixture } from '../../src/core/fixture.js'
+import { UsageError } from '../../src/core/common/errors.js'
+import { evaluateFixture } from '../../src/core/engine/evaluate.js'
+import { loadFixture } from '../../src/core/engine/fixture.js'
 import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { failureOf } from '../helpers/matcher-failure.js'
 
@@ -79,7 +80,7 @@ describe('refused cases', () => {
           cases.json › cases[0] › expected › review_sha256 (case "complete"): annotations.json › reviews[0] changed since the case recorded it: an unacknowledged label edit.
             expected: ea07668184856f9f9405476fb78e0fb91b55f40f5d37611cd785bf1d7f892aa2 (fingerprint of annotations.json › reviews[0] now)
             found:    81149c3489f30105f2dcd7e2fee463c4a4f5b5950cccdc809da66e5e03c6a28c
-            fix:      if the review is meant to change, acknowledge it: set review_sha256 to ea07668184856f9f9405476fb78e0fb91b55f40f5d37611cd785bf1d7f892aa2; otherwise restore the review.
+            fix:      if the review is meant to change, acknowledge it with \`vitest-rubric bind . --case complete\`; otherwise restore the review.
 
       fix: repair the refused cases (each error says how), or assert them with refused: <count>."
     `)

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { kindContext } from '../../src/core/engine/fixture.js'
 import '../../src/matchers/setup.js'
-import { getCase, getReview } from '../../src/core/criteria/access.js'
-import { UsageError } from '../../src/core/errors.js'
-import type { Review } from '../../src/core/criteria/schemas.js'
-import { loadFixture } from '../../src/core/fixture.js'
+import { getCase, getReview } from '../../src/core/kinds/criteria/access.js'
+import { UsageError } from '../../src/core/common/errors.js'
+import type { Review } from '../../src/core/kinds/criteria/schemas.js'
+import { loadFixture } from '../../src/core/engine/fixture.js'
 import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { answerOf, failureOf } from '../helpers/matcher-failure.js'
 
@@ -129,7 +130,7 @@ describe('a refused case fails with the core\'s error, with and without .not', (
       cases.json › cases[4] › expected › review_sha256 (case "missing-verification"): annotations.json › reviews[4] changed since the case recorded it: an unacknowledged label edit.
         expected: 266cc1e89034d82777229b925cc407f8081f8bed56e7682519032463f57d44c2 (fingerprint of annotations.json › reviews[4] now)
         found:    67564b6f7a60c34c6a681a526e2670568af111744d29feff4c9125daa048e6a0
-        fix:      if the review is meant to change, acknowledge it: set review_sha256 to 266cc1e89034d82777229b925cc407f8081f8bed56e7682519032463f57d44c2; otherwise restore the review.
+        fix:      if the review is meant to change, acknowledge it with \`vitest-rubric bind . --case missing-verification\`; otherwise restore the review.
 
       a refused case is an error, not a decision: no assertion about its decision passes, with or without .not."
     `)
@@ -141,7 +142,7 @@ describe('toMeetRubric on an answer with a rubric and a review', () => {
   test('the reviewed answer, regenerated identically, meets the rubric under the fixture or the raw files', async () => {
     const review = getReview(fixture, 'paraphrase')
     expect(answerOf(contrast('paraphrase'))).toMeetRubric(fixture, { review })
-    expect(answerOf(contrast('paraphrase'))).toMeetRubric(fixture.bound, { review })
+    expect(answerOf(contrast('paraphrase'))).toMeetRubric(kindContext(fixture), { review })
     const [rubric, source] = await Promise.all([readFile(join(DOCUCTL, 'rubric.json')), readFile(join(DOCUCTL, 'source.txt'))])
     expect(answerOf(contrast('paraphrase'))).toMeetRubric(rubric, { review, source })
     expect(answerOf(contrast('wrong-command'))).not.toMeetRubric(rubric, { review: getReview(fixture, 'wrong-command'), source })
@@ -155,10 +156,11 @@ describe('toMeetRubric on an answer with a rubric and a review', () => {
 
       the answer reviewed as "paraphrase" is refused: a binding or provenance check failed, so there is no decision.
 
-      fixtures/docuctl-rollback/annotations.json › reviews[1] › answer_sha256 (case "paraphrase"): the review is bound to answer 1fb2ec5f7a4c…, but answer now fingerprints to 492fd68ce847…: the judgement describes another answer.
-        expected: 492fd68ce847c66435408f70b463f9051130a60f2b3f707ab2207b7623e4a59d (fingerprint of the answer now)
+      fixtures/docuctl-rollback/annotations.json › reviews[1] › answer_sha256 (case "paraphrase"): the answer changed since it was reviewed: the judgement describes another answer.
+        expected: 492fd68ce847c66435408f70b463f9051130a60f2b3f707ab2207b7623e4a59d (fingerprint of answer now)
         found:    1fb2ec5f7a4c91a7effe3312c9240c039193ee5a5bb8e65944229f98a4821c41
-        fix:      re-review the answer, then bind the review again (answer_sha256 492fd68ce847c66435408f70b463f9051130a60f2b3f707ab2207b7623e4a59d).
+        fix:      re-read the answer and revise the review, then record the review again for this answer, from the answer, source and rubric as they are now.
+        also:     fixtures/docuctl-rollback/annotations.json › reviews[1] › judgements › verification › answer_span: the answer span does not occur in the answer text (answer › text). Fix: quote the answer exactly; for an omission use "" and name the absent requirement in the reason.
 
       a refused case is an error, not a decision: no assertion about its decision passes, with or without .not."
     `)
@@ -174,10 +176,10 @@ describe('toMeetRubric on an answer with a rubric and a review', () => {
 
       the answer reviewed as "complete" is refused: a binding or provenance check failed, so there is no decision.
 
-      review › rubric_sha256 (case "complete"): the review judged another revision of rubric's criteria.
+      review › rubric_sha256 (case "complete"): the rubric's criteria changed since the review judged them.
         expected: 804924e52c90078de703afe17c448773434685d69481e486a3bba8eff59d3544 (SHA-256 of rubric now)
         found:    3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228
-        fix:      re-review the answer under the changed criteria, then set rubric_sha256 to 804924e52c90078de703afe17c448773434685d69481e486a3bba8eff59d3544.
+        fix:      revise the judgements of the affected criteria, then record the review again for this answer, from the answer, source and rubric as they are now.
 
       a refused case is an error, not a decision: no assertion about its decision passes, with or without .not."
     `)

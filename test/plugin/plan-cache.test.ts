@@ -1,15 +1,13 @@
-import { appendFile, mkdtemp, readdir, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, readdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { expect, onTestFinished, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { cachedPlan } from '../../src/plugin/plan-cache.js'
 import { planFixture } from '../../src/plugin/plan-fixture.js'
 import { copyFixture } from '../helpers/fixture-copy.js'
+import { scratchDir } from '../helpers/scratch.js'
 
-async function cacheDir() {
-  const dir = await mkdtemp(join(tmpdir(), 'vitest-rubric-cache-'))
-  onTestFinished(() => rm(dir, { recursive: true, force: true }))
-  return dir
+function cacheDir() {
+  return scratchDir('cache')
 }
 
 const plansIn = async (dir: string) => readdir(join(dir, 'vitest-rubric/plans')).catch(() => [])

@@ -6,8 +6,10 @@
  * Degenerate but well-formed input (no variation, too few ratings) is not an error: the statistic
  * is then `null` with a reason.
  */
+import type { RubricErrorCode } from '../common/errors.js'
+
 export class StatisticsInputError extends Error {
   override readonly name = 'StatisticsInputError'
   /** Stable identifier, for callers that branch on the kind of failure. */
-  readonly code = 'STATISTICS_INPUT'
+  readonly code: RubricErrorCode = 'STATISTICS_INPUT'
 }

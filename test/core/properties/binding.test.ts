@@ -1,14 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import type { CriteriaDecision } from '../../../src/core/criteria/decision.js'
-import { evaluateCriteriaFixture } from '../../../src/core/criteria/evaluate.js'
-import { CRITERIA_FILES } from '../../../src/core/criteria/load.js'
-import { decisionRecord } from '../../../src/core/criteria/record.js'
-import { FixtureError } from '../../../src/core/errors.js'
-import type { ScoredDecision } from '../../../src/core/scored/decision.js'
-import { evaluateScoredFixture } from '../../../src/core/scored/evaluate.js'
-import { SCORED_FILES } from '../../../src/core/scored/load.js'
-import { scoredCaseRecord } from '../../../src/core/scored/record.js'
+import type { CriteriaDecision } from '../../../src/core/kinds/criteria/decision.js'
+import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
+import { fileNamesOf } from '../../../src/core/engine/fixture.js'
+import { decisionJson } from '../../../src/core/engine/evaluation-json.js'
+import { FixtureError } from '../../../src/core/common/errors.js'
+import type { ScoredDecision } from '../../../src/core/kinds/scored/decision.js'
+import type { ScoredDecisionJson } from '../../../src/core/kinds/scored/present.js'
 import { DOCUCTL } from '../../helpers/fixture-copy.js'
 import { jsonFile, loadCriteriaFromMemory, loadScoredFromMemory, readFixtureFiles, type FixtureFiles } from '../../helpers/in-memory-fixture.js'
 import { DEBATE } from '../../helpers/scored-copy.js'
@@ -29,8 +27,10 @@ import {
 
 // Every fixture here is the bundled one with one edit, served to the loader from memory.
 
-const DOCUCTL_FILES = await readFixtureFiles(DOCUCTL, CRITERIA_FILES)
-const DEBATE_FILES = await readFixtureFiles(DEBATE, SCORED_FILES)
+const DOCUCTL_FILES = await readFixtureFiles(DOCUCTL, fileNamesOf('criteria'))
+const DEBATE_FILES = await readFixtureFiles(DEBATE, fileNamesOf('scored'))
+const decisionRecord = (decision: CriteriaDecision) => decisionJson('criteria', decision)
+const scoredCaseRecord = (decision: ScoredDecision) => decisionJson('scored', decision) as ScoredDecisionJson
 const utf8 = (text: string) => new TextEncoder().encode(text)
 const textOf = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
@@ -58,24 +58,24 @@ async function loadOrRefuse<F>(load: () => Promise<F>): Promise<{ readonly loade
 }
 
 async function evaluateCriteria(files: FixtureFiles) {
-  return evaluateCriteriaFixture(await loadCriteriaFromMemory(files))
+  return evaluateFixture(await loadCriteriaFromMemory(files))
 }
 
 async function criteriaOutcomes(files: FixtureFiles): Promise<Outcome> {
   const result = await loadOrRefuse(() => loadCriteriaFromMemory(files))
   if ('fixture' in result) return result
-  const { decisions } = evaluateCriteriaFixture(result.loaded)
+  const { decisions } = evaluateFixture(result.loaded)
   return { cases: Object.fromEntries(decisions.map((decision) => [decision.id, criteriaOutcome(decision)])) }
 }
 
 async function evaluateScored(files: FixtureFiles) {
-  return evaluateScoredFixture(await loadScoredFromMemory(files))
+  return evaluateFixture(await loadScoredFromMemory(files))
 }
 
 async function scoredOutcomes(files: FixtureFiles): Promise<Outcome> {
   const result = await loadOrRefuse(() => loadScoredFromMemory(files))
   if ('fixture' in result) return result
-  const { decisions } = evaluateScoredFixture(result.loaded)
+  const { decisions } = evaluateFixture(result.loaded)
   return { cases: Object.fromEntries(decisions.map((decision) => [decision.id, scoredOutcome(decision)])) }
 }
 

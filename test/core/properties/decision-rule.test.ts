@@ -1,12 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { fingerprint, sha256Hex } from '../../../src/core/canonical-json.js'
-import { assessCase } from '../../../src/core/criteria/assess.js'
-import type { CriteriaDecision } from '../../../src/core/criteria/decision.js'
-import { evaluateCriteriaFixture } from '../../../src/core/criteria/evaluate.js'
-import { bindRubricContents } from '../../../src/core/criteria/rubric.js'
-import { RATINGS, type Rating } from '../../../src/core/criteria/schemas.js'
+import { fingerprint, sha256Hex } from '../../../src/core/json/canonical-json.js'
+import type { CriteriaDecision } from '../../../src/core/kinds/criteria/decision.js'
+import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
+import { bindRubricContents } from '../../../src/core/kinds/criteria/rubric.js'
+import { RATINGS, type Rating } from '../../../src/core/kinds/criteria/schemas.js'
 import { DOCUCTL } from '../../helpers/fixture-copy.js'
+import { assessOne } from '../../helpers/assess-one.js'
 import { jsonFile, loadCriteriaFromMemory, readFixtureFiles } from '../../helpers/in-memory-fixture.js'
 import { unicodeText } from './arbitraries.js'
 
@@ -116,7 +116,7 @@ describe('the pending-first, all-criteria decision rule', () => {
     fc.assert(
       fc.property(generatedCase, fc.gen(), (generated, g) => {
         const { bound, theCase, review } = bindGenerated(generated, (items) => g(fc.shuffledSubarray, items, { minLength: items.length, maxLength: items.length }))
-        const decision = assessCase(bound, { value: theCase, path: ['cases', 0] }, review === null ? null : { value: review, path: ['reviews', 0] })
+        const decision = assessOne(bound, theCase, review)
         const expected = specifiedDecision(generated.criteria, generated.reviewed)
 
         expect(decision.status).toBe(expected.status)
@@ -212,7 +212,7 @@ describe('review coverage over generated sets of cases', () => {
           'cases.json': jsonFile({ name: 'generated', task: 'rollback', cases }),
           'annotations.json': jsonFile({ origin: 'generated', reviews }),
         })
-        const { decisions, coverage, identities } = evaluateCriteriaFixture(fixture)
+        const { decisions, coverage, identities } = evaluateFixture(fixture)
         expect(decisions.map((decision: CriteriaDecision) => [decision.id, decision.status])).toEqual(expectations.map(({ id, status }) => [id, status]))
 
         for (const scope of ['all', 'development', 'held_out'] as const) {

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { canonicalJson, compareCodePoints, fingerprint } from '../../../src/core/canonical-json.js'
-import { CanonicalJsonError } from '../../../src/core/errors.js'
+import { canonicalJson, compareCodePoints, fingerprint } from '../../../src/core/json/canonical-json.js'
+import { CanonicalJsonError } from '../../../src/core/common/errors.js'
 import { pythonFingerprints } from '../../helpers/python-reference.js'
 import { reorderKeys, unicodeText } from './arbitraries.js'
 

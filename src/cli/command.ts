@@ -1,0 +1,49 @@
+import type { ParseArgsConfig } from 'node:util'
+import { UsageError } from '../core/common/errors.js'
+
+/** Where a command writes and which directory it works in. */
+export interface CliIo {
+  readonly stdout: (text: string) => void
+  readonly stderr: (text: string) => void
+  readonly cwd: string
+  /** The terminal the command may prompt on; absent when input is not a terminal. */
+  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean }
+}
+
+/** The options a command takes, as `node:util` parses them. */
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>
+
+/** A command's arguments once parsed. */
+export interface ParsedArgs {
+  readonly values: Record<string, string | boolean | string[] | undefined>
+  readonly positionals: string[]
+}
+
+/** One command of `vitest-rubric`: its line in the command list, its help, its options and what it does. */
+export interface Command {
+  readonly name: string
+  /** One line for the command list. */
+  readonly summary: string
+  /** `vitest-rubric <command> --help`. */
+  readonly help: string
+  readonly options: CommandOptions
+  /** Returns the exit code; a user's mistake is a `UsageError` (exit 2), a refusal a `RubricError` (exit 1). */
+  readonly run: (args: ParsedArgs, io: CliIo) => Promise<number>
+}
+
+/** A wrong call of a command: exit 2, with its usage. */
+export function usage(command: string | undefined, summary: string): UsageError {
+  return new UsageError({ code: 'USAGE', file: command === undefined ? 'vitest-rubric' : `vitest-rubric ${command}`, summary, hint: 'see the usage below.' })
+}
+
+/** The fixture directories a command was given; at least one. */
+export function needDirs(command: string, positionals: readonly string[]): readonly string[] {
+  if (positionals.length === 0) throw usage(command, `${command} needs at least one fixture directory.`)
+  return positionals
+}
+
+/** The one fixture directory a command was given. */
+export function oneDir(command: string, positionals: readonly string[]): string {
+  if (positionals.length !== 1) throw usage(command, `${command} takes exactly one fixture directory.`)
+  return positionals[0]!
+}

@@ -1,0 +1,52 @@
+import { evaluateFixture } from '../../core/engine/evaluate.js'
+import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluation-json.js'
+import { loadFixture } from '../../core/engine/fixture.js'
+import { definitionOf } from '../../core/kinds/index.js'
+import type { CoverageCounts } from '../../core/engine/coverage.js'
+import { needDirs, type Command } from '../command.js'
+
+/**
+ * `vitest-rubric evaluate <dir…> [--json]`: decides every case of each fixture and prints the
+ * decisions and coverage. Rejected and pending cases are results, not errors: only a fixture that
+ * cannot be loaded makes the command fail.
+ */
+export const evaluate: Command = {
+  name: 'evaluate',
+  summary: 'decide every case of each fixture and print the decisions and coverage',
+  help: `Usage: vitest-rubric evaluate <dir...> [--json]
+
+Decides every case of each fixture directory and prints its review coverage and decisions.
+Rejected and pending cases are results, not errors.
+
+Options:
+  --json   print the evaluation as JSON (an array when several directories are given); its shape
+           is a stable interface, described in docs/cli.md
+
+Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixture is refused.`,
+  options: { json: { type: 'boolean', default: false } },
+  async run({ values, positionals }, io) {
+    const documents: EvaluationJson[] = []
+    for (const dir of needDirs('evaluate', positionals)) documents.push(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: io.cwd }))))
+    io.stdout(values['json'] === true ? JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2) : documents.map(formatEvaluation).join('\n\n'))
+    return 0
+  },
+}
+
+/** The human-readable report of one evaluated fixture: its name, origin and coverage, then what its kind shows. */
+export function formatEvaluation(json: EvaluationJson): string {
+  const { fixture } = json
+  const lines = [`${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`, `  origin: ${fixture.origin}`, `  ${formatReviewCoverage(json.coverage)}`]
+  const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)
+  if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts)}`)
+  lines.push(...definitionOf(fixture.kind).present.evaluationLines(json))
+  for (const note of json.notes ?? []) lines.push(`  note: ${note.text}`)
+  return lines.join('\n')
+}
+
+/** `review coverage: 6 graded of 8 candidates; 2 pending; 0 refused — accepted 3, rejected 3`. */
+export function formatReviewCoverage(counts: CoverageCounts): string {
+  const head = `review coverage: ${counts.graded} graded of ${counts.candidates} candidates; ${counts.pending} pending; ${counts.refused} refused`
+  return counts.outcomes === null
+    ? `${head} — no completed reviews, so no quality figure`
+    : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}`
+}

@@ -1,0 +1,89 @@
+import { relative, resolve } from 'node:path'
+import { FixtureError, type SerializedRubricError } from '../../core/common/errors.js'
+import { scanFixtures } from '../../core/engine/discover.js'
+import { loadFixture } from '../../core/engine/fixture.js'
+import { fixtureStatus, type FixtureStatus } from '../../core/engine/status.js'
+import { NULL_FINGERPRINT } from '../../core/json/canonical-json.js'
+import type { Command } from '../command.js'
+
+/** A fixture that could not be loaded: nothing in it is decided until the defect is fixed. */
+export interface RefusedFixture {
+  readonly dir: string
+  readonly refused: SerializedRubricError
+}
+
+/**
+ * `vitest-rubric status [dir…] [--json]`: what each case needs next, grouped by action. Fails when
+ * a case is stale, not bound or refused, so the command can guard CI or a commit.
+ */
+export const status: Command = {
+  name: 'status',
+  summary: 'what each case needs next: stale, not bound, unreviewed, uncertain or current',
+  help: `Usage: vitest-rubric status [dir...] [--json]
+
+For every case, what a reviewer must do next, grouped by action: a stale answer, source or rubric
+(with the criteria a rubric change affects), a new or edited review not bound yet, a refused case,
+an unreviewed, incomplete or uncertain review, or nothing. Without directories, checks every
+fixture below fixtures/.
+
+Options:
+  --json   print the status as JSON
+
+Exit codes: 0 when every review is bound to the files as they are (pending cases included);
+1 when a case is stale, not bound or refused, a fixture is refused, or there is no fixture
+to check: use it in CI or a pre-commit hook.`,
+  options: { json: { type: 'boolean', default: false } },
+  async run({ values, positionals }, io) {
+    const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
+    const results: (FixtureStatus | RefusedFixture)[] = []
+    // One entry per directory, even when several marker files found it; a refused fixture does not hide the others.
+    for (const dir of new Set(dirs)) {
+      try {
+        results.push(fixtureStatus(await loadFixture(dir, { cwd: io.cwd })))
+      } catch (error) {
+        if (!(error instanceof FixtureError)) throw error
+        results.push({ dir: relative(io.cwd, resolve(io.cwd, dir)) || '.', refused: error.toJSON() })
+      }
+    }
+    const ok = results.length > 0 && results.every((result) => !('refused' in result) && !result.blocked)
+    if (values['json'] === true) io.stdout(JSON.stringify(results, null, 2))
+    // Nothing checked is no evidence that everything is bound: a hook or CI step must not pass on it.
+    else if (results.length === 0) {
+      io.stdout('no fixture directory found below fixtures/, so nothing was checked: pass the fixture directories to check, or create one with `vitest-rubric init <dir>`')
+    } else io.stdout(results.map((result) => ('refused' in result ? formatRefused(result) : formatStatus(result))).join('\n\n'))
+    return ok ? 0 : 1
+  },
+}
+
+/** Every fixture below `fixtures/`, and every directory there that lost its rubric (it is refused, not skipped). */
+async function fixtureDirs(cwd: string): Promise<string[]> {
+  const scan = await scanFixtures(cwd, ['fixtures/**'], [])
+  return [...scan.fixtures.map((found) => found.dir), ...scan.incomplete].map((dir) => relative(cwd, dir))
+}
+
+function formatRefused(result: RefusedFixture): string {
+  return [`${result.dir}: the fixture is refused, so none of its cases is decided`, ...result.refused.message.split('\n').map((line) => `  ${line}`)].join('\n')
+}
+
+/** A fixture's status as text: the hashes a new case records, then each group with its action and cases. */
+export function formatStatus(status: FixtureStatus): string {
+  const lines = [
+    `${status.name} (${status.dir})`,
+    '  a case added now records (expected):',
+    ...Object.entries(status.newCase).map(([key, sha]) => `    ${key.padEnd(23)}${sha}${sha === NULL_FINGERPRINT ? ' (no review yet)' : ''}`),
+  ]
+  if (status.cases.length === 0) lines.push('  no cases yet: add them to cases.json')
+  for (const group of status.groups) {
+    const cases = status.cases.flatMap((each) => each.findings.filter((finding) => finding.group === group.key).map((finding) => ({ id: each.id, ...finding })))
+    if (cases.length === 0) continue
+    lines.push(`  ${group.title} (${cases.length}): ${group.action.replaceAll('{dir}', status.dir)}`)
+    if (group.key === 'current') lines.push(`    ${cases.map((each) => `${each.id} (${each.detail})`).join(', ')}`)
+    else for (const each of cases) lines.push(`    ${each.id}: ${each.detail}`)
+  }
+  lines.push(
+    status.blocked
+      ? '  status: some judgements do not apply to the files as they are, or are not bound yet; the cases above are refused until revised and bound'
+      : '  status: every review is bound to the files as they are',
+  )
+  return lines.join('\n')
+}

@@ -1,0 +1,188 @@
+import { formatLocation, type PathSegment } from './json-path.js'
+
+/** Stable identifiers of everything that can refuse a fixture or a case. */
+export type RubricErrorCode =
+  // fixture-level: the whole directory is refused
+  | 'FIXTURE_NOT_FOUND'
+  | 'FIXTURE_KIND_UNKNOWN'
+  | 'FIXTURE_KIND_AMBIGUOUS'
+  | 'FILE_UNREADABLE'
+  | 'FILE_NOT_UTF8'
+  | 'JSON_MALFORMED'
+  | 'FILE_SCHEMA'
+  | 'RUBRIC_INVALID'
+  | 'RUBRIC_QUOTE_NOT_IN_SOURCE'
+  | 'DUPLICATE_CRITERION'
+  | 'DUPLICATE_CASE'
+  | 'UNKNOWN_REVIEW'
+  | 'DUPLICATE_REVIEW'
+  // case-level: one case is refused, the others are still decided
+  | 'CASE_INVALID'
+  | 'QUESTION_MISMATCH'
+  | 'CASE_SOURCE_STALE'
+  | 'CASE_RUBRIC_STALE'
+  | 'REVIEW_EDIT_UNACKNOWLEDGED'
+  | 'REVIEW_INVALID'
+  | 'REVIEW_ANSWER_STALE'
+  | 'REVIEW_SOURCE_STALE'
+  | 'REVIEW_RUBRIC_STALE'
+  | 'UNKNOWN_CRITERION'
+  | 'QUOTE_MISMATCH'
+  | 'SPAN_NOT_IN_ANSWER'
+  // scored fixtures (evaluation_rubric.json): fixture-level
+  | 'UNKNOWN_DIMENSION'
+  | 'RUBRIC_RULE_UNREADABLE'
+  // scored fixtures: case-level
+  | 'DUPLICATE_PLANTED_ISSUE'
+  | 'REVIEW_SPEC_STALE'
+  | 'REVIEW_OUTPUT_STALE'
+  | 'DUPLICATE_CLAIM'
+  | 'UNKNOWN_PLANTED_ISSUE'
+  | 'SPAN_NOT_IN_OUTPUT'
+  | 'ANNOTATION_INCONSISTENT'
+  // values that cannot be fingerprinted
+  | 'NOT_CANONICAL_JSON'
+  // revising a fixture (init, bind): nothing is written when one of these is raised
+  | 'CASE_NOT_FOUND'
+  | 'NO_REVIEW_TO_BIND'
+  | 'BIND_STILL_REFUSED'
+  | 'INIT_TARGET_NOT_EMPTY'
+  | 'INIT_SOURCE_INVALID'
+  | 'FILE_CHANGED_MEANWHILE'
+  | 'EDIT_NOT_LOCATED'
+  | 'WRITE_FAILED'
+  // misuse of the CLI, the plugin or the matchers
+  | 'USAGE'
+  // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
+  | 'STATISTICS_INPUT'
+
+export interface RubricErrorDetails {
+  readonly code: RubricErrorCode
+  /** The file as shown to the user (relative to the working directory), if the value came from one. */
+  readonly file?: string | undefined
+  /** JSON path inside `file`. */
+  readonly path?: readonly PathSegment[] | undefined
+  /** The case the error concerns, if any. */
+  readonly caseId?: string | undefined
+  /** What is wrong, as one sentence. */
+  readonly summary: string
+  readonly expected?: string | undefined
+  readonly found?: string | undefined
+  /** What to do about it. */
+  readonly hint: string
+  /** Further problems found in the same value, one line each. */
+  readonly also?: readonly string[] | undefined
+}
+
+/** The JSON form of an error, as it travels to test workers, reporters and `--json` output. */
+export interface SerializedRubricError {
+  readonly name: string
+  readonly code: RubricErrorCode
+  readonly file: string | null
+  readonly path: string
+  readonly caseId: string | null
+  readonly message: string
+}
+
+/**
+ * Base class of every error this package raises on purpose. The message names the file, the
+ * JSON path, the case, what was expected, what was found and what to do.
+ */
+export class RubricError extends Error {
+  readonly code: RubricErrorCode
+  readonly file: string | undefined
+  readonly path: readonly PathSegment[]
+  readonly caseId: string | undefined
+  readonly summary: string
+  readonly expected: string | undefined
+  readonly found: string | undefined
+  readonly hint: string
+
+  constructor(details: RubricErrorDetails) {
+    super(formatErrorMessage(details))
+    this.name = new.target.name
+    this.code = details.code
+    this.file = details.file
+    this.path = details.path ?? []
+    this.caseId = details.caseId
+    this.summary = details.summary
+    this.expected = details.expected
+    this.found = details.found
+    this.hint = details.hint
+  }
+
+  /** Where the problem is: `annotations.json › reviews[2] › answer_sha256`. */
+  get location(): string {
+    return formatLocation(this.file, this.path)
+  }
+
+  toJSON(): SerializedRubricError {
+    return {
+      name: this.name,
+      code: this.code,
+      file: this.file ?? null,
+      path: formatLocation(undefined, this.path),
+      caseId: this.caseId ?? null,
+      message: this.message,
+    }
+  }
+}
+
+/** A defect that refuses a whole fixture directory: nothing in it is decided. */
+export class FixtureError extends RubricError {}
+
+/** A binding or provenance failure that refuses one case: never a decision. */
+export class BindingError extends RubricError {}
+
+/** A value that has no canonical JSON form (and so no fingerprint). */
+export class CanonicalJsonError extends RubricError {}
+
+/** A fixture revision (init, bind) that cannot be made as asked: nothing was written. */
+export class RevisionError extends RubricError {}
+
+/** A wrong argument to the CLI, the plugin options or a matcher. */
+export class UsageError extends RubricError {}
+
+function formatErrorMessage(details: RubricErrorDetails): string {
+  const where = formatLocation(details.file, details.path ?? [])
+  const subject = details.caseId === undefined ? where : `${where} (case "${details.caseId}")`
+  const lines = [`${subject}: ${details.summary}`]
+  if (details.expected !== undefined) lines.push(`  expected: ${details.expected}`)
+  if (details.found !== undefined) lines.push(`  found:    ${details.found}`)
+  lines.push(`  fix:      ${details.hint}`)
+  for (const more of details.also ?? []) lines.push(`  also:     ${more}`)
+  return lines.join('\n')
+}
+
+/** Shortens a value for an error message without hiding that it was shortened. */
+export function preview(value: unknown, max = 120): string {
+  let text: string
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
+  } catch {
+    text = String(value)
+  }
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/** The details of an id used twice in one list: where the second use is, and where the first. */
+export function duplicateIdDetails(details: {
+  readonly code: RubricErrorCode
+  readonly file: string | undefined
+  readonly path: readonly PathSegment[]
+  readonly what: string
+  readonly earlier: string
+  readonly id: string
+  readonly hint: string
+  readonly caseId?: string
+}): RubricErrorDetails {
+  return {
+    code: details.code,
+    file: details.file,
+    path: details.path,
+    caseId: details.caseId,
+    summary: `the ${details.what} id is already used by ${details.earlier}.`,
+    found: preview(details.id),
+    hint: details.hint,
+  }
+}

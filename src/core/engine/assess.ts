@@ -1,0 +1,210 @@
+import { BindingError, CanonicalJsonError, type SerializedRubricError } from '../common/errors.js'
+import { formatLocation, type PathSegment } from '../common/json-path.js'
+import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
+import { acknowledgement, currentHash, NOT_APPLICABLE, perSlot, recordedHash, staleProblem, stateOf, type BindingRow, type BindingState, type BindingSubject } from './bindings.js'
+import type { Decision } from './decision.js'
+import type { CaseEntry, ReviewEntry } from './fixture.js'
+import type { AnyKindDefinition, CaseAt, KindContext, Problem, SlotOutcome } from './kind.js'
+
+/** Where the case and its reviews stand, for messages. */
+export interface AssessSite {
+  readonly casesFile: string
+  readonly annotationsFile: string
+}
+
+export interface AssessOptions {
+  /** Canonical texts already written for values of the case: hashed, not written again. */
+  readonly texts?: ReadonlyMap<unknown, string>
+  /** Keep the state of every binding row, current ones too (`status` and `bind` read them); else only the stale ones. */
+  readonly allStates?: boolean
+}
+
+/** Everything the checks found about one case: what `evaluate`, `status` and `bind` each read. */
+export interface CaseAssessment<D extends Decision> {
+  readonly decision: D
+  /** The binding rows' states for the case (and each slot): every one when asked for, else the stale ones; none for a hash that could not be computed. */
+  readonly states: readonly BindingState[]
+  /** Problems of the case's own format and checks. */
+  readonly caseProblems: readonly Problem[]
+  /** Problems of each slot's review: its format, provenance and bindings. */
+  readonly slotProblems: Readonly<Record<string, readonly Problem[]>>
+}
+
+/**
+ * Checks one case and its reviews and applies the kind's decision rule.
+ *
+ * Every problem is collected, in the order a reader fixes them: the case's format and the kind's
+ * checks of it; then, for each review, its format and provenance; then the recorded hashes of the
+ * binding table. A review added but not bound yet is one problem (with the command that binds it),
+ * not a stale hash per field. A problem of the case refuses it; a problem of a review refuses its
+ * slot, and the kind's rule says what a refused slot does to the case.
+ */
+export function assessEntry<D extends Decision>(
+  definition: AnyKindDefinition,
+  context: KindContext<unknown>,
+  entry: CaseEntry,
+  reviews: Readonly<Record<string, ReviewEntry>> | undefined,
+  site: AssessSite,
+  caseText: { readonly problem: Problem } | undefined,
+  options: AssessOptions = {},
+): CaseAssessment<D> {
+  const at: CaseAt = { id: entry.id, path: entry.path }
+  const caseProblems: Problem[] = caseText === undefined ? [] : [caseText.problem]
+  const parsedCase = safeParseReporting(definition.schemas.case, entry.value)
+  if (!parsedCase.success) {
+    caseProblems.push(
+      schemaProblem({ code: 'CASE_INVALID', file: site.casesFile, basePath: entry.path, caseId: entry.id, hint: definition.schemas.caseHint }, parsedCase.error.issues),
+    )
+  } else caseProblems.push(...definition.checkCase(context, parsedCase.data, at))
+
+  const slots = definition.reviews.slots
+  const slotProblems: Record<string, Problem[]> = {}
+  const provenance: Record<string, readonly Problem[]> = {}
+  const parsedReviews: Record<string, unknown> = {}
+  for (const slot of slots) {
+    const review = reviews?.[slot]
+    const problems: Problem[] = []
+    if (review !== undefined) {
+      const parsed = safeParseReporting(definition.schemas.review(slot), review.value)
+      if (!parsed.success) {
+        problems.push(
+          schemaProblem(
+            { code: 'REVIEW_INVALID', file: site.annotationsFile, basePath: review.path, caseId: entry.id, hint: definition.schemas.reviewHint(slot) },
+            parsed.error.issues,
+          ),
+        )
+      } else parsedReviews[slot] = parsed.data
+      if (parsedCase.success) {
+        const underCheck = { value: review.value, parsed: parsed.success ? parsed.data : undefined, path: review.path, slot }
+        provenance[slot] = definition.checkReview(context, parsedCase.data, underCheck, at)
+      }
+    }
+    slotProblems[slot] = problems
+  }
+
+  const states: BindingState[] = []
+  const stale: { state: BindingState; problem: Problem }[] = []
+  const newSlots = new Set<string>()
+  const subjects = slots.map((slot): BindingSubject => {
+    const review = reviews?.[slot]
+    return {
+      at,
+      caseValue: entry.value,
+      casesFile: site.casesFile,
+      slot,
+      review: review === undefined ? null : { value: review.value, path: review.path, file: site.annotationsFile },
+      ...(options.texts === undefined ? {} : { texts: options.texts }),
+    }
+  })
+  for (const [row, slotIndex] of rowsOf(definition)) {
+    const subject = subjects[slotIndex]!
+    const { slot } = subject
+    const review = reviews?.[slot]
+    const recorded = recordedHash(row, subject)
+    if (recorded === NOT_APPLICABLE) continue
+    let current: string
+    try {
+      current = currentHash(row, context, subject)
+    } catch (error) {
+      // A value with no canonical form (a lone surrogate) has no hash: the refusal says where.
+      if (!(error instanceof CanonicalJsonError)) throw error
+      if ('fingerprintOf' in row.source) {
+        // The case's own text failed already when it did not come to this; a malformed case is refused for its format.
+        if (caseText === undefined && parsedCase.success) caseProblems.push(canonicalProblem(error, site.casesFile, [...entry.path, ...row.source.fingerprintOf(slot)], entry.id))
+      } else if (review !== undefined) slotProblems[slot]!.push(canonicalProblem(error, site.annotationsFile, review.path, entry.id))
+      continue
+    }
+    // A hash that is missing or not a SHA-256 digest is a format problem, which the schema reports.
+    if (recorded === current || recorded === undefined || !SHA256.test(recorded)) {
+      if (options.allStates === true) states.push(stateOf(row, context, subject, recorded, current))
+      continue
+    }
+    const state = stateOf(row, context, subject, recorded, current)
+    states.push(state)
+    const hasReview = 'reviewOf' in row.source ? review !== undefined : hasAnyReview(reviews, slots)
+    if ('reviewOf' in row.source && acknowledgement(state, hasReview) === 'new') newSlots.add(slot)
+    stale.push({ state, problem: staleProblem(state, context, at, hasReview, undefined, definition.reviews.slotName(slot)) })
+  }
+  // In the order a reader fixes them: the review's format; that what it describes changed (an excerpt that no
+  // longer matches follows from that); its excerpts; then the other hashes, which `bind` records.
+  // A malformed case has no hashes worth comparing: what is wrong with it is its format.
+  const shown = !parsedCase.success || stale.length === 0
+    ? []
+    : stale.filter(({ state }) => {
+        // A new review records placeholders: binding it stamps every hash of the case and the review at once.
+        return 'reviewOf' in state.row.source || newSlots.size === 0 || (state.row.in !== 'case' && !newSlots.has(state.slot))
+      })
+  // One changed file is one problem within a refusal, however many hashes of the case and a review record its old bytes.
+  const fileKey = new Map<Problem, string>()
+  for (const { state, problem } of shown) if ('bytesOf' in state.row.source) fileKey.set(problem, `${state.row.source.bytesOf}\u0000${state.recorded}`)
+  const once = (problems: readonly Problem[], seen = new Set<string>()): Problem[] =>
+    problems.filter((problem) => {
+      const key = fileKey.get(problem)
+      if (key === undefined) return true
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+  const describes = ({ state }: { state: BindingState }) => 'fingerprintOf' in state.row.source
+  if (shown.length > 0 || Object.keys(provenance).length > 0) {
+  caseProblems.push(...once(shown.filter(({ state }) => state.row.in === 'case' && !('reviewOf' in state.row.source)).map(({ problem }) => problem)))
+  for (const slot of slots) {
+    const mine = shown.filter(({ state }) => state.slot === slot && (state.row.in === 'review' || 'reviewOf' in state.row.source))
+    slotProblems[slot]!.push(
+      ...once([...mine.filter(describes).map(({ problem }) => problem), ...(provenance[slot] ?? []), ...mine.filter((each) => !describes(each)).map(({ problem }) => problem)]),
+    )
+  }
+  }
+
+  const outcomes: Record<string, SlotOutcome<unknown>> = {}
+  for (const slot of slots) {
+    const problems = slotProblems[slot]!
+    if (problems.length > 0) outcomes[slot] = { status: 'refused', ...refusal(problems) }
+    else outcomes[slot] = reviews?.[slot] === undefined ? { status: 'absent' } : { status: 'reviewed', review: parsedReviews[slot] }
+  }
+  const caseOutcome =
+    caseProblems.length > 0 || !parsedCase.success
+      ? { status: 'refused' as const, ...refusal(once([...caseProblems, ...slots.flatMap((slot) => slotProblems[slot]!)])) }
+      : { status: 'checked' as const, value: parsedCase.data }
+  const decision = definition.decide(context, { id: entry.id, split: entry.split, case: caseOutcome, slots: outcomes }) as D
+  return { decision, states, caseProblems, slotProblems }
+}
+
+const SHA256 = /^[0-9a-f]{64}$/
+
+/** Each row of a kind's binding table with the slot (by index) it is checked for, once per kind. */
+const rowsByKind = new WeakMap<AnyKindDefinition, readonly (readonly [BindingRow, number])[]>()
+
+function rowsOf(definition: AnyKindDefinition): readonly (readonly [BindingRow, number])[] {
+  let rows = rowsByKind.get(definition)
+  if (rows === undefined) {
+    const slots = definition.reviews.slots
+    rows = definition.bindings.flatMap((row) => (perSlot(row) ? slots.map((_, index) => [row, index] as const) : [[row, 0] as const]))
+    rowsByKind.set(definition, rows)
+  }
+  return rows
+}
+
+function hasAnyReview(reviews: Readonly<Record<string, ReviewEntry>> | undefined, slots: readonly string[]): boolean {
+  return slots.some((slot) => reviews?.[slot] !== undefined)
+}
+
+/** Several problems as one refusal: the first in full, each other as a line of its own. */
+export function refusal(problems: readonly Problem[]): { reason: string; error: SerializedRubricError } {
+  const [first, ...rest] = problems
+  if (first === undefined) throw new Error('a refusal needs a problem')
+  const also = [...(first.also ?? []), ...rest.map((problem) => problemLine(problem, first.hint))]
+  const error = new BindingError({ ...first, also })
+  return { reason: error.summary, error: error.toJSON() }
+}
+
+/** A problem as one line among others: where, what, and the fix when it is not the first problem's. */
+export function problemLine(problem: Problem, sharedHint?: string): string {
+  const where = formatLocation(problem.file, problem.path ?? [])
+  const fix = problem.hint === sharedHint ? '' : ` Fix: ${problem.hint}`
+  return `${where}: ${problem.summary}${fix}`
+}
+
+function canonicalProblem(error: CanonicalJsonError, file: string, path: readonly PathSegment[], caseId: string): Problem {
+  return { code: error.code, file, path: [...path, ...error.path], caseId, summary: error.summary, found: error.found, hint: error.hint }
+}

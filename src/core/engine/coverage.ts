@@ -1,0 +1,72 @@
+import type { RubricErrorCode } from '../common/errors.js'
+import { SPLITS, type Split } from '../common/primitives.js'
+import type { DecisionStatus } from './decision.js'
+
+/** The least a decision must say for coverage to be counted from it: a refused one, its error. */
+export type CountedDecision =
+  | { readonly id: string; readonly split: Split; readonly status: Exclude<DecisionStatus, 'refused'>; readonly reason: string }
+  | {
+      readonly id: string
+      readonly split: Split
+      readonly status: 'refused'
+      readonly reason: string
+      readonly error: { readonly code: RubricErrorCode; readonly message: string }
+    }
+
+/** Accepted and rejected among graded cases; `null` when nothing was graded. */
+export interface Outcomes {
+  readonly accepted: number
+  readonly rejected: number
+}
+
+/** The counts of one split, or of all cases. */
+export interface CoverageCounts {
+  /** Every case on disk. */
+  readonly candidates: number
+  /** Accepted plus rejected: cases with a completed review. */
+  readonly graded: number
+  /** Cases awaiting review: never a pass, never a fail. */
+  readonly pending: number
+  /** Cases refused by a binding or provenance check: counted apart from graded and pending. */
+  readonly refused: number
+  /** `null` when no case was graded: zero completed reviews are not a quality figure. */
+  readonly outcomes: Outcomes | null
+}
+
+/** A fixture's review coverage: what is graded, what is pending and why, what is refused and why. */
+export interface Coverage extends CoverageCounts {
+  readonly pendingCases: readonly { readonly id: string; readonly split: Split; readonly reason: string }[]
+  readonly refusedCases: readonly { readonly id: string; readonly split: Split; readonly code: RubricErrorCode; readonly message: string }[]
+  /** The same counts for each split; `development` and `held_out` are never merged. */
+  readonly splits: Readonly<Record<Split, CoverageCounts>>
+}
+
+/** Counts review coverage from a fixture's decisions. */
+export function countCoverage(decisions: readonly CountedDecision[]): Coverage {
+  const splits = Object.fromEntries(
+    SPLITS.map((split) => [split, countOf(decisions.filter((decision) => decision.split === split))]),
+  ) as Record<Split, CoverageCounts>
+  return {
+    ...countOf(decisions),
+    pendingCases: decisions
+      .filter((decision) => decision.status === 'pending')
+      .map(({ id, split, reason }) => ({ id, split, reason })),
+    refusedCases: decisions.flatMap((decision) =>
+      decision.status === 'refused' ? [{ id: decision.id, split: decision.split, code: decision.error.code, message: decision.error.message }] : [],
+    ),
+    splits,
+  }
+}
+
+function countOf(decisions: readonly CountedDecision[]): CoverageCounts {
+  const count: Record<DecisionStatus, number> = { accepted: 0, rejected: 0, pending: 0, refused: 0 }
+  for (const decision of decisions) count[decision.status]++
+  const graded = count.accepted + count.rejected
+  return {
+    candidates: decisions.length,
+    graded,
+    pending: count.pending,
+    refused: count.refused,
+    outcomes: graded === 0 ? null : { accepted: count.accepted, rejected: count.rejected },
+  }
+}

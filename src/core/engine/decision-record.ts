@@ -1,0 +1,208 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import stableStringify from 'fast-json-stable-stringify'
+import { z } from 'zod'
+import { FixtureError } from '../common/errors.js'
+import { own } from '../common/primitives.js'
+import { parseJsonFile } from '../json/read.js'
+import { schemaError } from '../json/schema-error.js'
+import { FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
+import type { FixtureIdentities } from './fixture.js'
+import type { JsonValue, TestPlan } from './plan.js'
+
+/**
+ * The committed record of a fixture's decisions and of the revisions they were made from, kept in
+ * the fixture directory so that changing a decision is a visible, reviewable change.
+ */
+export interface RecordedDecisions {
+  readonly kind: FixtureKind
+  readonly name: string
+  readonly identities: FixtureIdentities
+  readonly decisions: Readonly<Record<string, RecordedDecision>>
+  /** Fixture-level checks by name: passed or not. */
+  readonly checks: Readonly<Record<string, boolean>>
+}
+
+/** One case in the record: its status, split and reason, and the kind's figures (`ratings`, `scores`). */
+export interface RecordedDecision {
+  readonly status: string
+  readonly split: string
+  readonly reason: string
+  readonly [detail: string]: JsonValue
+}
+
+const RecordedDecisionsSchema = z.strictObject({
+  kind: z.enum(FIXTURE_KINDS as [FixtureKind, ...FixtureKind[]]),
+  name: z.string(),
+  identities: z.strictObject({
+    caseSetSha256: z.string().nullable(),
+    gradedSetSha256: z.string().nullable(),
+    files: z.record(z.string(), z.string()),
+  }),
+  decisions: z.record(
+    z.string(),
+    z.looseObject({
+      status: z.string(),
+      split: z.string(),
+      reason: z.string(),
+      ratings: z.record(z.string(), z.string()).optional(),
+      scores: z.record(z.string(), z.number().nullable()).optional(),
+    }),
+  ),
+  checks: z.record(z.string(), z.boolean()),
+})
+
+/** What a record of this plan holds now. */
+export function recordDecisions(plan: TestPlan): RecordedDecisions {
+  return {
+    kind: plan.kind,
+    name: plan.name,
+    identities: plan.identities,
+    decisions: Object.fromEntries(
+      plan.cases.map(({ id, status, split, reason, detail }) => [id, { status, split, reason, ...detail }]),
+    ),
+    checks: Object.fromEntries(plan.checks.map((check) => [check.name, check.ok])),
+  }
+}
+
+/** Whether two records say the same, whatever the order of their keys. */
+export function sameRecord(a: RecordedDecisions, b: RecordedDecisions): boolean {
+  return stableStringify(a) === stableStringify(b)
+}
+
+/**
+ * Reads a record file; `undefined` when the directory keeps none. A record that cannot be read or
+ * does not have the record format is a {@link FixtureError}.
+ */
+export async function readRecordedDecisions(path: string, display: string): Promise<RecordedDecisions | undefined> {
+  let bytes: Uint8Array
+  try {
+    bytes = await readFile(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new FixtureError({
+      code: 'FILE_UNREADABLE',
+      file: display,
+      summary: `the decision record cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+      hint: 'check the file permissions.',
+    })
+  }
+  const document = parseJsonFile({ display, bytes })
+  const parsed = RecordedDecisionsSchema.safeParse(document, { reportInput: true })
+  if (!parsed.success) {
+    throw schemaError(
+      {
+        ErrorClass: FixtureError,
+        code: 'FILE_SCHEMA',
+        file: display,
+        basePath: [],
+        hint: 'restore the record from version control, or rewrite it from the current decisions with `vitest -u`.',
+      },
+      parsed.error.issues,
+    )
+  }
+  // The document as written, now known to have the record format: zod leaves a case id "__proto__" out of what it returns.
+  return document as RecordedDecisions
+}
+
+/**
+ * The parts of two records that differ, for a diff: the identities, the checks, and only the
+ * cases whose decisions differ, compared as `sameRecord` compares (whatever the order of keys).
+ */
+export function differingParts(recorded: RecordedDecisions, current: RecordedDecisions): { recorded: unknown; current: unknown } {
+  const ids = [...new Set([...Object.keys(recorded.decisions), ...Object.keys(current.decisions)])].filter(
+    (id) => stableStringify(own(recorded.decisions, id) ?? null) !== stableStringify(own(current.decisions, id) ?? null),
+  )
+  const pick = (record: RecordedDecisions) => ({
+    identities: record.identities,
+    decisions: Object.fromEntries(ids.map((id) => [id, own(record.decisions, id) ?? null])),
+    checks: record.checks,
+  })
+  return { recorded: pick(recorded), current: pick(current) }
+}
+
+/** Writes a record as stable, diff-friendly JSON. */
+export async function writeRecordedDecisions(path: string, record: RecordedDecisions): Promise<void> {
+  await writeFile(path, `${JSON.stringify(record, null, 2)}\n`)
+}
+
+/** One readable line per difference between a record and the current decisions. */
+export function describeRecordChanges(recorded: RecordedDecisions, current: RecordedDecisions): string[] {
+  const changes: string[] = []
+  if (recorded.kind !== current.kind || recorded.name !== current.name) {
+    changes.push(`fixture: ${recorded.kind} "${recorded.name}" → ${current.kind} "${current.name}"`)
+  }
+  if (recorded.identities.caseSetSha256 !== current.identities.caseSetSha256) {
+    changes.push(`full case set: ${short(recorded.identities.caseSetSha256)} → ${short(current.identities.caseSetSha256)}`)
+  }
+  if (recorded.identities.gradedSetSha256 !== current.identities.gradedSetSha256) {
+    changes.push(`graded subset: ${short(recorded.identities.gradedSetSha256)} → ${short(current.identities.gradedSetSha256)}`)
+  }
+  for (const file of union(Object.keys(recorded.identities.files), Object.keys(current.identities.files))) {
+    const before = own(recorded.identities.files, file)
+    const after = own(current.identities.files, file)
+    if (before !== after) changes.push(`${file}: ${short(before)} → ${short(after)}`)
+  }
+  for (const id of union(Object.keys(recorded.decisions), Object.keys(current.decisions))) {
+    const before = own(recorded.decisions, id)
+    const after = own(current.decisions, id)
+    if (before === undefined) changes.push(`${id}: new case, ${describe(after)}`)
+    else if (after === undefined) changes.push(`${id}: was ${describe(before)}, now gone`)
+    else if (before.status !== after.status || before.reason !== after.reason) changes.push(`${id}: ${describe(before)} → ${describe(after)}`)
+    else {
+      const detail = detailChanges(before, after)
+      if (before.split !== after.split) detail.unshift(`split ${before.split} → ${after.split}`)
+      if (detail.length > 0) changes.push(`${id}: ${detail.join(', ')}`)
+    }
+  }
+  for (const name of union(Object.keys(recorded.checks), Object.keys(current.checks))) {
+    const before = own(recorded.checks, name)
+    const after = own(current.checks, name)
+    if (before !== after) changes.push(`check "${name}": ${passed(before)} → ${passed(after)}`)
+  }
+  return changes
+}
+
+function describe(decision: RecordedDecision | undefined): string {
+  if (decision === undefined) return 'absent'
+  return decision.reason === '' ? decision.status : `${decision.status} (${decision.reason})`
+}
+
+/** The changes of a case's figures: every key beyond status, split and reason whose value is an object of ratings or scores. */
+function detailChanges(before: RecordedDecision, after: RecordedDecision): string[] {
+  const keys = union(Object.keys(before), Object.keys(after)).filter((key) => key !== 'status' && key !== 'split' && key !== 'reason')
+  return keys.flatMap((key) => valueChanges(asRecord(own(before, key)), asRecord(own(after, key))))
+}
+
+function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+}
+
+function valueChanges(
+  before: Readonly<Record<string, unknown>> | undefined,
+  after: Readonly<Record<string, unknown>> | undefined,
+): string[] {
+  const changes: string[] = []
+  for (const key of union(Object.keys(before ?? {}), Object.keys(after ?? {}))) {
+    const from = own(before, key)
+    const to = own(after, key)
+    if (from !== to) changes.push(`${key} ${shown(from)} → ${shown(to)}`)
+  }
+  return changes
+}
+
+/** A rating or score as a change shows it: a score of `null` is N/A, not a missing one. */
+function shown(value: unknown): string {
+  return value === undefined ? 'absent' : value === null ? 'N/A' : String(value)
+}
+
+function passed(value: boolean | undefined): string {
+  return value === undefined ? 'absent' : value ? 'passed' : 'failed'
+}
+
+function short(sha: string | null | undefined): string {
+  return sha === undefined ? 'absent' : sha === null ? 'none' : `${sha.slice(0, 12)}…`
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])]
+}

@@ -1,0 +1,33 @@
+import type { SerializedRubricError } from '../common/errors.js'
+import type { Split } from '../common/primitives.js'
+
+/**
+ * What became of one case. `accepted` and `rejected` are graded decisions; `pending` awaits
+ * review and is neither; `refused` is a binding or provenance failure, never a decision.
+ */
+export type DecisionStatus = 'accepted' | 'rejected' | 'pending' | 'refused'
+
+/** The statuses, in the order reports list them. */
+export const DECISION_STATUSES = ['accepted', 'rejected', 'pending', 'refused'] as const satisfies readonly DecisionStatus[]
+
+/** What every decision of every kind says. */
+export interface Decision {
+  readonly id: string
+  readonly split: Split
+  readonly status: DecisionStatus
+  /** One line: the failed criteria, the pending reason or the refusal summary. */
+  readonly reason: string
+}
+
+/** A refused case: its error instead of a decision. */
+export interface RefusedDecision extends Decision {
+  readonly status: 'refused'
+  /** The error's one-line summary. */
+  readonly reason: string
+  readonly error: SerializedRubricError
+}
+
+/** Whether a decision is graded: accepted or rejected, the cases a quality figure counts. */
+export function isGraded(decision: Decision): boolean {
+  return decision.status === 'accepted' || decision.status === 'rejected'
+}

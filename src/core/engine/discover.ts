@@ -1,0 +1,113 @@
+import { realpath } from 'node:fs/promises'
+import { basename, dirname } from 'node:path'
+import { glob } from 'tinyglobby'
+import { definitionOf, FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
+
+/** A fixture directory found on disk. */
+export interface DiscoveredFixture {
+  readonly kind: FixtureKind
+  /** Absolute path of the directory. */
+  readonly dir: string
+  /** Absolute path of the marker file, which is the directory's test module. */
+  readonly moduleId: string
+}
+
+const markers = new Map<string, FixtureKind>(FIXTURE_KINDS.map((kind) => [definitionOf(kind).files.rubric, kind]))
+
+/** The files beside a marker in every kind: a directory holding them without a marker lost its rubric. */
+const COMPANION_FILES = [...new Set(FIXTURE_KINDS.flatMap((kind) => [definitionOf(kind).files.cases, definitionOf(kind).files.annotations]))]
+
+/** The marker files, one per kind: `rubric.json`, `evaluation_rubric.json`. */
+export const MARKER_FILES: readonly string[] = [...markers.keys()]
+
+/** The marker files a fixture directory glob stands for: `fixtures/**` → `fixtures/**\/rubric.json`, … */
+export function markerGlobs(dirGlobs: readonly string[]): string[] {
+  return dirGlobs.flatMap((dir) => [...markers.keys()].map((marker) => `${dir}/${marker}`))
+}
+
+/** Globs that leave out everything below the excluded directories. */
+export function excludeGlobs(dirGlobs: readonly string[]): string[] {
+  return dirGlobs.flatMap((dir) => [dir, `${dir}/**`])
+}
+
+/** The fixture kind a module id stands for, if its file name is a marker. */
+export function kindOfModule(moduleId: string): FixtureKind | undefined {
+  return markers.get(basename(moduleId))
+}
+
+/** Finds the fixture directories below `root` that the globs match, sorted by path. */
+export async function discoverFixtures(
+  root: string,
+  include: readonly string[],
+  exclude: readonly string[],
+): Promise<DiscoveredFixture[]> {
+  return [...(await scanFixtures(root, include, exclude)).fixtures]
+}
+
+/** What a scan of the fixture globs found on disk. */
+export interface FixtureScan {
+  /** The fixture directories, each once, sorted by path. */
+  readonly fixtures: readonly DiscoveredFixture[]
+  /**
+   * Marker files reached again through a symbolic link (a link to a fixture directory, or a link
+   * loop such as `fixtures/a/up -> ..`): the same fixture under another path, left out.
+   */
+  readonly aliases: readonly string[]
+  /** Directories that hold `cases.json` and `annotations.json` but no marker file: a fixture that lost its rubric. */
+  readonly incomplete: readonly string[]
+}
+
+/** Finds the fixture directories, the same directories reached through links, and directories that lost their rubric. */
+export async function scanFixtures(root: string, include: readonly string[], exclude: readonly string[]): Promise<FixtureScan> {
+  const files = await glob(
+    include.flatMap((dir) => [...markerGlobs([dir]), ...COMPANION_FILES.map((name) => `${dir}/${name}`)]),
+    { cwd: root, absolute: true, ignore: ignored(exclude) },
+  )
+  files.sort()
+  const found = files.flatMap((moduleId) => {
+    const kind = kindOfModule(moduleId)
+    return kind === undefined ? [] : [{ kind, dir: dirname(moduleId), moduleId }]
+  })
+  const fixtures: DiscoveredFixture[] = []
+  const aliases: string[] = []
+  const realPaths = await Promise.all(found.map((fixture) => realpath(fixture.moduleId).catch(() => fixture.moduleId)))
+  const byRealPath = new Map<string, DiscoveredFixture[]>()
+  found.forEach((fixture, index) => {
+    const real = realPaths[index]!
+    byRealPath.set(real, [...(byRealPath.get(real) ?? []), fixture])
+  })
+  for (const [real, same] of byRealPath) {
+    // The path without links when the globs reach it, else the first in order.
+    const kept = same.find((fixture) => fixture.moduleId === real) ?? same[0]!
+    fixtures.push(kept)
+    aliases.push(...same.filter((fixture) => fixture !== kept).map((fixture) => fixture.moduleId))
+  }
+  fixtures.sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0))
+  const withMarker = new Set(found.map((fixture) => fixture.dir))
+  const named = (name: string) => new Set(files.filter((file) => basename(file) === name).map((file) => dirname(file)))
+  const incomplete = FIXTURE_KINDS.flatMap((kind) => {
+    const { cases, annotations } = definitionOf(kind).files
+    const annotated = named(annotations)
+    return [...named(cases)].filter((dir) => annotated.has(dir) && !withMarker.has(dir))
+  })
+  incomplete.splice(0, incomplete.length, ...new Set(incomplete))
+  return { fixtures, aliases, incomplete }
+}
+
+/** The include globs that match no fixture directory on their own (given what a scan of all of them found). */
+export async function unmatchedIncludes(root: string, include: readonly string[], exclude: readonly string[], scan: FixtureScan): Promise<string[]> {
+  if (include.length === 1) return scan.fixtures.length === 0 ? [...include] : []
+  const counts = await Promise.all(
+    include.map(async (dir) => (await glob(markerGlobs([dir]), { cwd: root, ignore: ignored(exclude) })).length),
+  )
+  return include.filter((_, index) => counts[index] === 0)
+}
+
+function ignored(exclude: readonly string[]): string[] {
+  return [...excludeGlobs(exclude), '**/node_modules/**', '**/.git/**']
+}
+
+/** A path as a glob that matches exactly that path. */
+export function literalGlob(path: string): string {
+  return path.replace(/[*?[\]{}()!+@]/g, (char) => `\\${char}`)
+}

@@ -1,0 +1,164 @@
+import { createHash, type Hash } from 'node:crypto'
+import { CanonicalJsonError } from '../common/errors.js'
+import { canonicalJson, canonicalJsonKeeping, compareCodePoints } from '../json/canonical-json.js'
+import { valueAt } from '../common/primitives.js'
+import { fileConversionNote } from '../json/line-endings.js'
+import { definitionOf, type DecisionOf, type FixtureKind, type SummaryOf } from '../kinds/index.js'
+import { assessEntry, type CaseAssessment } from './assess.js'
+import { isStale } from './bindings.js'
+import { countCoverage, type Coverage } from './coverage.js'
+import { isGraded } from './decision.js'
+import { kindContext, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
+import type { FileRole, Problem } from './kind.js'
+
+/** Every case of a fixture decided, with its coverage, the identities of its case sets and the kind's summary. */
+export interface EvaluationOfKind<K extends FixtureKind> {
+  readonly fixture: LoadedFixture<K>
+  /** One decision per case, in the order of `cases.json`. */
+  readonly decisions: readonly DecisionOf<K>[]
+  readonly coverage: Coverage
+  readonly identities: FixtureIdentities
+  readonly summary: SummaryOf<K>
+  /** Explanations given once for the fixture (a file whose line endings changed). */
+  readonly notes: readonly FixtureNote[]
+}
+
+/** Any evaluated fixture. */
+export type FixtureEvaluation = { readonly [K in FixtureKind]: EvaluationOfKind<K> }[FixtureKind]
+
+/** The evaluation type of a fixture type: a criteria fixture gives a criteria evaluation. */
+export type EvaluationOf<F extends Fixture> = F extends LoadedFixture<infer K> ? EvaluationOfKind<K> : never
+
+/**
+ * Decides every case of a loaded fixture: the binding table, the kind's checks and its decision
+ * rule, case by case; one refused case never stops the others. In the same pass it fingerprints
+ * the full case set (the `cases.json` document less `$schema`) and the graded subset, case by
+ * case, so that neither canonical text is ever held whole.
+ */
+export function evaluateFixture<F extends Fixture>(fixture: F): EvaluationOf<F>
+export function evaluateFixture(fixture: Fixture): FixtureEvaluation {
+  return evaluateWithStates(fixture).evaluation
+}
+
+/** {@link evaluateFixture}, with what each case's checks found: `status` and `bind` read the binding states. */
+export function evaluateWithStates(
+  fixture: Fixture,
+  options: { readonly allStates?: boolean } = {},
+): { evaluation: FixtureEvaluation; assessments: readonly CaseAssessment<DecisionOf<FixtureKind>>[] } {
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const site = { casesFile: fixture.files.cases!.display, annotationsFile: fixture.files.annotations!.display }
+  const members = Object.keys(fixture.casesDocument).sort(compareCodePoints)
+  const before = members.filter((key) => compareCodePoints(key, 'cases') < 0)
+  const after = members.filter((key) => compareCodePoints(key, 'cases') > 0)
+  let head = '{"cases":['
+  let tail = ']}'
+  let broken = false
+  try {
+    head = `{${before.map((key) => `${member(key, fixture.casesDocument[key])},`).join('')}"cases":[`
+    tail = `]${after.map((key) => `,${member(key, fixture.casesDocument[key])}`).join('')}}`
+  } catch (error) {
+    if (!(error instanceof CanonicalJsonError)) throw error
+    broken = true // a name or task holding a lone surrogate: the set has no fingerprint
+  }
+  const full = new SetFingerprint(head)
+  full.broken = broken
+  const graded = new SetFingerprint('[')
+
+  // The values the binding table fingerprints (an answer, a spec, an output) are written once, inside the case's text.
+  const fingerprinted = definition.bindings.flatMap((row) =>
+    'fingerprintOf' in row.source ? definition.reviews.slots.map((slot) => (row.source as { fingerprintOf: (slot: string) => readonly string[] }).fingerprintOf(slot)) : [],
+  )
+  // Only `status` and `bind` keep every case's assessment; an evaluation keeps its decisions, and the
+  // stale hashes of files whose conversion a note may explain.
+  const assessments: CaseAssessment<DecisionOf<FixtureKind>>[] = []
+  const decisions: DecisionOf<FixtureKind>[] = []
+  const staleFiles = new Map<FileRole, string[]>()
+  const wanted = new Set<unknown>()
+  const texts = new Map<unknown, string>()
+  for (const entry of fixture.cases) {
+    let text: string | undefined
+    let problem: Problem | undefined
+    wanted.clear()
+    texts.clear()
+    try {
+      for (const path of fingerprinted) {
+        const value = valueAt(entry.value, path)
+        if (typeof value === 'object' && value !== null) wanted.add(value)
+      }
+      text = canonicalJsonKeeping(entry.value, wanted, texts)
+    } catch (error) {
+      if (!(error instanceof CanonicalJsonError)) throw error
+      full.broken = true
+      problem = { code: error.code, file: site.casesFile, path: [...entry.path, ...error.path], caseId: entry.id, summary: error.summary, found: error.found, hint: error.hint }
+    }
+    const assessment = assessEntry<DecisionOf<FixtureKind>>(definition, context, entry, fixture.reviews.get(entry.id), site, problem === undefined ? undefined : { problem }, {
+      texts,
+      allStates: options.allStates === true,
+    })
+    if (text !== undefined) {
+      full.add(text)
+      if (isGraded(assessment.decision)) graded.add(text)
+    }
+    decisions.push(assessment.decision)
+    if (options.allStates === true) assessments.push(assessment)
+    for (const state of assessment.states) {
+      if (!('bytesOf' in state.row.source) || state.recorded === undefined || !isStale(state)) continue
+      const role = state.row.source.bytesOf
+      const hashes = staleFiles.get(role)
+      if (hashes === undefined) staleFiles.set(role, [state.recorded])
+      else hashes.push(state.recorded)
+    }
+  }
+  const evaluation = {
+    fixture,
+    decisions,
+    coverage: countCoverage(decisions),
+    identities: {
+      caseSetSha256: full.digest(tail),
+      gradedSetSha256: graded.digest(']'),
+      files: Object.fromEntries(Object.values(fixture.files).map((file) => [file.name, file.sha256])),
+    },
+    summary: definition.summarize(context, decisions),
+    notes: conversionNotes(fixture, staleFiles),
+  } as FixtureEvaluation
+  return { evaluation, assessments }
+}
+
+/** One note per file bound by its bytes whose stale hashes a line-ending or byte-order-mark conversion may explain. */
+function conversionNotes(fixture: Fixture, staleFiles: ReadonlyMap<FileRole, readonly string[]>): FixtureNote[] {
+  const notes: FixtureNote[] = []
+  for (const [role, hashes] of staleFiles) {
+    const file = fixture.files[role]
+    if (file === undefined) continue
+    const text = fileConversionNote(file.display, hashes, fixture.conversions[role])
+    if (text !== undefined) notes.push({ file: file.display, text })
+  }
+  return notes
+}
+
+function member(key: string, value: unknown): string {
+  return `${canonicalJson(key)}:${canonicalJson(value)}`
+}
+
+/** A fingerprint of a JSON array of canonical texts, fed one item at a time. */
+class SetFingerprint {
+  private readonly hash: Hash
+  private empty = true
+  /** Set when an item has no canonical form: then the set has no fingerprint. */
+  broken = false
+
+  constructor(head: string) {
+    this.hash = createHash('sha256').update(head)
+  }
+
+  add(text: string): void {
+    this.hash.update(this.empty ? text : `,${text}`)
+    this.empty = false
+  }
+
+  digest(tail: string): string | null {
+    const hex = this.hash.update(tail).digest('hex')
+    return this.broken ? null : hex
+  }
+}

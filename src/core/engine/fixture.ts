@@ -1,0 +1,242 @@
+import { stat } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
+import { FixtureError } from '../common/errors.js'
+import type { PathSegment } from '../common/json-path.js'
+import type { Split } from '../common/primitives.js'
+import { sha256Hex } from '../json/canonical-json.js'
+import { convertedRevisions, type ConvertedRevisions } from '../json/line-endings.js'
+import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
+import { FIXTURE_KINDS, definitionOf, type FixtureKind, type RubricOf } from '../kinds/index.js'
+import { readCaseEntries, readReviewDocument } from './documents.js'
+import type { FileRole, FixtureFile, KindContext } from './kind.js'
+
+/** A case entry of `cases.json`: its id and split, its value as written, checked only when it is assessed. */
+export interface CaseEntry {
+  readonly id: string
+  readonly split: Split
+  readonly value: unknown
+  /** `['cases', 3]`. */
+  readonly path: readonly PathSegment[]
+}
+
+/** A review entry of a review file: the case and slot it fills, its value as written, checked with its case. */
+export interface ReviewEntry {
+  readonly caseId: string
+  readonly slot: string
+  readonly value: unknown
+  /** `['reviews', 2]`. */
+  readonly path: readonly PathSegment[]
+}
+
+/** Reviews by case id, then by slot. */
+export type ReviewIndex = ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>>
+
+/** The identities of what a set of decisions was made from. */
+export interface FixtureIdentities {
+  /** Fingerprint of the full case set (the `cases.json` document less `$schema`); `null` if a case has no canonical form. */
+  readonly caseSetSha256: string | null
+  /** Fingerprint of the array of graded cases (accepted or rejected), as they stand in `cases.json`. */
+  readonly gradedSetSha256: string | null
+  /** SHA-256 of the raw bytes of each fixture file, by file name. */
+  readonly files: Readonly<Record<string, string>>
+}
+
+/** An explanation that holds for a whole fixture, given once rather than with every case it touches. */
+export interface FixtureNote {
+  /** The file it is about, as shown. */
+  readonly file: string
+  readonly text: string
+}
+
+/** A fixture directory of one kind, loaded: its rubric bound to its bytes, its cases and reviews as written. */
+export interface LoadedFixture<K extends FixtureKind> {
+  readonly kind: K
+  /** Absolute path of the directory. */
+  readonly dir: string
+  /** The directory as shown in messages, relative to the working directory. */
+  readonly displayDir: string
+  /** `cases.json › name`. */
+  readonly name: string
+  readonly rubric: RubricOf<K>
+  /** Each file of the fixture by role, with its SHA-256. */
+  readonly files: Readonly<Partial<Record<FileRole, FixtureFile>>>
+  /** What the rubric and source would hash to with converted line endings. */
+  readonly conversions: Readonly<Partial<Record<FileRole, ConvertedRevisions>>>
+  readonly cases: readonly CaseEntry[]
+  /** `annotations.json › origin`: who or what produced the reviews. */
+  readonly origin: string
+  /** The reviews of `annotations.json`, which decide the cases. */
+  readonly reviews: ReviewIndex
+  /** The members of the `cases.json` document other than `cases` and `$schema`: part of the case-set identity. */
+  readonly casesDocument: Readonly<Record<string, unknown>>
+}
+
+/** A loaded fixture of any kind. */
+export type Fixture = { readonly [K in FixtureKind]: LoadedFixture<K> }[FixtureKind]
+
+export interface LoadFixtureOptions {
+  /**
+   * Paths in messages are shown relative to this directory.
+   * @default process.cwd()
+   */
+  readonly cwd?: string
+}
+
+/** Every kind whose marker file a directory holds: more than one is a defect, never a guess. */
+export async function fixtureKindsIn(dir: string): Promise<FixtureKind[]> {
+  const kinds: FixtureKind[] = []
+  for (const kind of FIXTURE_KINDS) {
+    if (await isFile(join(dir, definitionOf(kind).files.rubric))) kinds.push(kind)
+  }
+  return kinds
+}
+
+/** Which kind of fixture a directory holds, by its marker file; `undefined` if none (or several). */
+export async function detectFixtureKind(dir: string): Promise<FixtureKind | undefined> {
+  const kinds = await fixtureKindsIn(dir)
+  return kinds.length === 1 ? kinds[0] : undefined
+}
+
+/**
+ * Loads a fixture directory: its rubric, source, cases and reviews with their revision hashes.
+ * A fixture-level defect throws a {@link FixtureError} naming the file, the JSON path and the fix;
+ * everything about a single case is left to its assessment.
+ */
+export async function loadFixture<K extends FixtureKind>(dir: string, options: LoadFixtureOptions & { readonly kind: K }): Promise<LoadedFixture<K>>
+export async function loadFixture(dir: string, options?: LoadFixtureOptions): Promise<Fixture>
+export async function loadFixture(dir: string, options: LoadFixtureOptions & { readonly kind?: FixtureKind } = {}): Promise<Fixture> {
+  return loadFixtureReading(dir, options, readFixtureFile)
+}
+
+/** {@link loadFixture}, reading the files through `read`: a revision is checked on its new contents before it is written. */
+export async function loadFixtureReading(
+  dir: string,
+  options: LoadFixtureOptions & { readonly kind?: FixtureKind },
+  read: FixtureFileReader,
+): Promise<Fixture> {
+  const cwd = options.cwd ?? process.cwd()
+  const absolute = resolve(cwd, dir)
+  const display = relative(cwd, absolute) || '.'
+  return loadFixtureAs(await kindOf(absolute, display, cwd, options.kind), absolute, display, read)
+}
+
+/**
+ * Reads the files of a fixture of a known kind through `read` and checks them, without looking at
+ * the directory itself: what {@link loadFixture} does once it has told the kind.
+ */
+export async function loadFixtureAs(kind: FixtureKind, absolute: string, display: string, read: FixtureFileReader): Promise<Fixture> {
+  const definition = definitionOf(kind)
+  const names = definition.files
+  const shown = (name: string) => join(display, name)
+  const roles = (['rubric', 'source', 'cases', 'annotations'] as const).filter((role) => names[role] !== undefined)
+  const raw = await Promise.all(roles.map((role) => read(join(absolute, names[role]!), shown(names[role]!))))
+  const byRole = Object.fromEntries(roles.map((role, index) => [role, raw[index]!])) as Partial<Record<FileRole, RawFile>>
+  const rubricFile = byRole.rubric!
+  const rubric = definition.bindRubric(byRole.source === undefined ? { rubric: rubricFile } : { rubric: rubricFile, source: byRole.source })
+  const files = Object.fromEntries(
+    roles.map((role, index) => [role, { name: names[role]!, display: raw[index]!.display, sha256: sha256Hex(raw[index]!.bytes) }]),
+  ) as Partial<Record<FileRole, FixtureFile>>
+  const conversions: Partial<Record<FileRole, ConvertedRevisions>> = { rubric: convertedRevisions(rubricFile.bytes) }
+  if (byRole.source !== undefined) conversions.source = convertedRevisions(byRole.source.bytes)
+
+  const cases = readCaseEntries(definition, byRole.cases!)
+  const annotations = readReviewDocument(definition, byRole.annotations!, cases.entries, files.cases!.display)
+  return {
+    kind,
+    dir: absolute,
+    displayDir: display,
+    name: cases.name,
+    rubric,
+    files,
+    conversions,
+    cases: cases.entries,
+    origin: annotations.origin,
+    reviews: annotations.reviews,
+    casesDocument: cases.members,
+  } as Fixture
+}
+
+/** What the kind's checks see of a loaded fixture. */
+export function kindContext<K extends FixtureKind>(fixture: LoadedFixture<K>): KindContext<RubricOf<K>> {
+  return { rubric: fixture.rubric, dir: fixture.displayDir, files: fixture.files, conversions: fixture.conversions }
+}
+
+async function kindOf(absolute: string, display: string, cwd: string, wanted: FixtureKind | undefined): Promise<FixtureKind> {
+  if (!(await isDirectory(absolute))) {
+    const isFileThere = await isFile(absolute)
+    throw new FixtureError({
+      code: 'FIXTURE_NOT_FOUND',
+      file: display,
+      summary: isFileThere ? 'the path is a file, not a fixture directory.' : 'no such fixture directory.',
+      hint: isFileThere
+        ? `pass the directory that holds the fixture's files (${relative(cwd, dirname(absolute)) || '.'}).`
+        : 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
+    })
+  }
+  const kinds = await fixtureKindsIn(absolute)
+  const marker = (kind: FixtureKind) => definitionOf(kind).files.rubric
+  if (kinds.length > 1) {
+    throw new FixtureError({
+      code: 'FIXTURE_KIND_AMBIGUOUS',
+      file: display,
+      summary: `the directory holds the marker files of ${kinds.length} kinds of fixture, so which one it is would be a guess.`,
+      found: kinds.map(marker).join(' and '),
+      hint: 'keep one fixture per directory: move one of the rubrics, with its cases and annotations, to a directory of its own.',
+    })
+  }
+  const kind = kinds[0]
+  if (kind === undefined) {
+    const present = await fixtureFilesIn(absolute)
+    throw new FixtureError({
+      code: 'FIXTURE_KIND_UNKNOWN',
+      file: display,
+      summary:
+        present.length === 0
+          ? 'the directory holds no fixture.'
+          : `the directory holds fixture files but no rubric: neither ${FIXTURE_KINDS.map(marker).join(' nor ')} is a file there.`,
+      expected: FIXTURE_KINDS.map((each) => fileNamesOf(each).join(', ')).join('; or '),
+      found: present.length === 0 ? undefined : present.join(', '),
+      hint:
+        present.length === 0
+          ? 'point at a fixture directory, or add the files of a fixture (see docs/format.md).'
+          : 'restore the rubric file (from version control, if it was deleted or renamed): the rubric is what makes the directory a fixture.',
+    })
+  }
+  if (wanted !== undefined && kind !== wanted) {
+    throw new FixtureError({
+      code: 'FIXTURE_KIND_UNKNOWN',
+      file: display,
+      summary: `the directory holds a ${kind} fixture, not a ${wanted} fixture.`,
+      expected: `${marker(wanted)} (a ${wanted} fixture)`,
+      found: `${marker(kind)} (a ${kind} fixture)`,
+      hint: `load it without { kind: '${wanted}' }, or point at a ${wanted} fixture.`,
+    })
+  }
+  return kind
+}
+
+/** The files of a kind, marker first. */
+export function fileNamesOf(kind: FixtureKind): string[] {
+  const { rubric, source, cases, annotations } = definitionOf(kind).files
+  return [rubric, ...(source === undefined ? [] : [source]), cases, annotations]
+}
+
+/** The names of fixture files a directory holds, each directory among them marked: what a message shows as found. */
+async function fixtureFilesIn(dir: string): Promise<string[]> {
+  const names = [...new Set(FIXTURE_KINDS.flatMap(fileNamesOf))]
+  const found = await Promise.all(
+    names.map(async (name) => {
+      const stats = await stat(join(dir, name)).catch(() => undefined)
+      return stats === undefined ? undefined : stats.isDirectory() ? `${name} (a directory)` : name
+    }),
+  )
+  return found.filter((name) => name !== undefined)
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false
+}

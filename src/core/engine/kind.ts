@@ -1,0 +1,214 @@
+import type { z } from 'zod'
+import type { RubricErrorDetails, SerializedRubricError } from '../common/errors.js'
+import type { PathSegment } from '../common/json-path.js'
+import type { Split } from '../common/primitives.js'
+import type { ConvertedRevisions } from '../json/line-endings.js'
+import type { RawFile } from '../json/read.js'
+import type { BindingRow, BindingTarget } from './bindings.js'
+import type { Decision } from './decision.js'
+import type { Colors } from '../common/colors.js'
+import type { EvaluationJson } from './evaluation-json.js'
+import type { PlannedCase, PlannedCaseDetail, PlannedCheck } from './plan.js'
+
+/**
+ * What each file of a fixture is for. `rubric` is the marker: the file that makes a directory a
+ * fixture of its kind. `source` is the text a rubric quotes (criteria fixtures only).
+ */
+export type FileRole = 'rubric' | 'source' | 'cases' | 'annotations'
+
+/** A file of a loaded fixture: how messages name it and the SHA-256 of its bytes. */
+export interface FixtureFile {
+  /** Its name in the fixture directory: `rubric.json`. */
+  readonly name: string
+  /** As messages show it: relative to the working directory (`fixtures/docuctl-rollback/rubric.json`). */
+  readonly display: string
+  readonly sha256: string
+}
+
+/** A file's JSON Schema: the file it is named after, the zod schema it is generated from, how an editor titles it. */
+export interface JsonSchemaSource {
+  /** `rubric.schema.json`. */
+  readonly name: string
+  readonly schema: z.ZodType
+  readonly title: string
+  readonly description: string
+}
+
+/** One problem found in a case or a review: a refusal when it stands alone, one line among others when not. */
+export type Problem = RubricErrorDetails
+
+/** Where a case stands in its fixture. */
+export interface CaseAt {
+  readonly id: string
+  /** `['cases', 3]`. */
+  readonly path: readonly PathSegment[]
+}
+
+/** What a kind's checks and rule see of the fixture beside the case: its bound rubric and its files. */
+export interface KindContext<R> {
+  readonly rubric: R
+  /** The fixture directory as messages show it. */
+  readonly dir: string
+  readonly files: Readonly<Partial<Record<FileRole, FixtureFile>>>
+  /** What the rubric and source would hash to with converted line endings, to explain a stale hash. */
+  readonly conversions: Readonly<Partial<Record<FileRole, ConvertedRevisions>>>
+}
+
+/** What became of one review slot of a case once its review was checked. */
+export type SlotOutcome<V> =
+  | { readonly status: 'reviewed'; readonly review: V }
+  | { readonly status: 'absent' }
+  | { readonly status: 'refused'; readonly reason: string; readonly error: SerializedRubricError }
+
+/** The input of a kind's decision rule: the case, checked or refused, and the outcome of each review slot. */
+export interface RuleInput<C, V> {
+  readonly id: string
+  readonly split: Split
+  /** The case as parsed, or the refusal of the case as a whole (then every slot is moot). */
+  readonly case: { readonly status: 'checked'; readonly value: C } | { readonly status: 'refused'; readonly reason: string; readonly error: SerializedRubricError }
+  readonly slots: Readonly<Record<string, SlotOutcome<V>>>
+}
+
+/** A review as the kind's provenance check sees it: as written, and as parsed when its format holds. */
+export interface ReviewUnderCheck<V> {
+  readonly value: unknown
+  readonly parsed: V | undefined
+  readonly path: readonly PathSegment[]
+  readonly slot: string
+}
+
+/** How `status` names a group of cases and what it asks a reviewer to do. */
+export interface StatusGroup {
+  readonly title: string
+  /** What to do; `{dir}` stands for the fixture directory. */
+  readonly action: string
+}
+
+/** A pending case as `status` lists it: in which group, and why. */
+export interface PendingFinding {
+  readonly group: string
+  readonly detail: string
+}
+
+/** How a kind names its outcomes in reports. */
+export interface OutcomeWords {
+  readonly positive: string
+  readonly negative: string
+  readonly graded: string
+  readonly pending: string
+}
+
+/** The files `init` writes for a new fixture of a kind, and the rubric files a copy takes. */
+export interface KindScaffold {
+  /** The skeleton's rubric (and source) files, by name, for a fixture called `name`. */
+  readonly skeleton: ((name: string, schema: (file: string) => string) => Readonly<Record<string, string>>) | undefined
+  /** The files a copy of an existing rubric takes, byte for byte. */
+  readonly rubricFiles: readonly string[]
+  /** The empty cases and annotations documents; `schema` gives the reference to a JSON Schema file. */
+  readonly emptyCases: (name: string, schema: (file: string) => string) => Readonly<Record<string, unknown>>
+  readonly emptyAnnotations: (schema: (file: string) => string) => Readonly<Record<string, unknown>>
+}
+
+/**
+ * One kind of fixture, defined once: its files, schemas, binding table, decision rule and summary.
+ * The engine does everything else (reading, envelopes, duplicate ids, reviews of unknown cases,
+ * identities, coverage, the test plan, the decision record, status and bind) once for every kind.
+ *
+ * - `R`: the bound rubric (validated, with its revision);
+ * - `C`: a case as parsed; `V`: a review as parsed;
+ * - `D`: the kind's decisions; `S`: its fixture-level summary.
+ */
+export interface KindDefinition<R, C, V, D extends Decision, S> {
+  /** One line for listings. */
+  readonly description: string
+  /** The file of each role, by name; the `rubric` file marks the kind. */
+  readonly files: { readonly rubric: string; readonly cases: string; readonly annotations: string; readonly source?: string }
+
+  /** Validates the rubric (and its source) and binds them to their bytes. Throws a `FixtureError`. */
+  readonly bindRubric: (files: { readonly rubric: RawFile; readonly source?: RawFile }) => R
+
+  readonly schemas: {
+    /** `cases.json` as a whole, each case left to its own check (every case needs a string id). */
+    readonly casesEnvelope: z.ZodType
+    /** A review file as a whole, each review left to its own check. */
+    readonly annotationsEnvelope: z.ZodType
+    readonly case: z.ZodType<C>
+    /** The review of each slot. */
+    readonly review: (slot: string) => z.ZodType<V>
+    /** The hint of a malformed case and review: their shape in words. */
+    readonly caseHint: string
+    readonly reviewHint: (slot: string) => string
+    readonly casesHint: string
+    readonly annotationsHint: string
+    /** The JSON Schemas editors validate each file against, generated from these zod schemas. */
+    readonly jsonSchemas: readonly JsonSchemaSource[]
+  }
+
+  /** How reviews name their case, and which slot of it they fill. */
+  readonly reviews: {
+    /** The key of a review that holds its case's id: `answer_id`, `case_id`. */
+    readonly caseKey: string
+    /** The review slots of a case, in order: `['review']`, or one per system. */
+    readonly slots: readonly [string, ...string[]]
+    /** The key of a review that names its slot, when a case has more than one: `system`. */
+    readonly slotKey?: string
+    /** What a second review of one slot is called in a message: `a review`, `a debate review`. */
+    readonly slotName: (slot: string) => string
+  }
+
+  /** The split of a case (as written, or the file's), before the case is checked. */
+  readonly splitOf: (caseValue: unknown, casesDocument: unknown) => Split
+
+  /** Every recorded hash of a case and its reviews: evaluation, `status` and `bind` read this table. */
+  readonly bindings: readonly BindingRow[]
+  /** How `status` names each binding target and what it asks before `bind` (which `status` adds). */
+  readonly targets: Readonly<Partial<Record<BindingTarget, StatusGroup>>>
+
+  /** The kind's own checks of a case beyond its format (the question it asks, duplicate ids within it). */
+  readonly checkCase: (context: KindContext<R>, theCase: C, at: CaseAt) => readonly Problem[]
+  /** The kind's provenance checks of a review: its excerpts and references against the case and rubric. */
+  readonly checkReview: (context: KindContext<R>, theCase: C, review: ReviewUnderCheck<V>, at: CaseAt) => readonly Problem[]
+
+  /** The decision rule: the case, checked, and the outcome of each review slot become a decision. */
+  readonly decide: (context: KindContext<R>, input: RuleInput<C, V>) => D
+  /** The fixture-level figures of the decisions (a benchmark's gates); `null` when the kind has none. */
+  readonly summarize: (context: KindContext<R>, decisions: readonly D[]) => S
+
+  readonly present: KindPresentation<R, D, S>
+  readonly scaffold: KindScaffold
+}
+
+/** A kind definition whatever its types: what the registry holds. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyKindDefinition = KindDefinition<any, any, any, any, any>
+
+/** How a kind's decisions and summary are shown: in tests, as JSON, in text. */
+export interface KindPresentation<R, D extends Decision, S> {
+  /** The rubric and its revision, as records name it: `staging-rollback-explanation@1`. */
+  readonly rubricName: (context: KindContext<R>) => string
+  /** What a case test carries beyond its status: ratings or scores, and its failure message. */
+  readonly plannedCase: (decision: D, context: KindContext<R>) => PlannedCaseDetail
+  /** Fixture-level tests (a benchmark gate) from the summary. */
+  readonly checks: (summary: S, context: KindContext<R>) => readonly PlannedCheck[]
+  /** A decision as `evaluate --json` shows it, beyond `status`, `split` and `reason`. */
+  readonly decisionJson: (decision: D) => Readonly<Record<string, unknown>>
+  /** The summary as `evaluate --json` shows it, under its own key; `undefined` for none. */
+  readonly summaryJson: (summary: S) => { readonly key: string; readonly value: unknown } | undefined
+  /** Why a pending case is pending, for `status`. */
+  readonly pendingFindings: (decision: D) => readonly PendingFinding[]
+  /** Every refusal message a decision carries: its own, and any its kind adds (a refused baseline review). */
+  readonly refusals: (decision: D) => readonly string[]
+  /** Findings beyond the case's own status (a scored case's baseline review). */
+  readonly extraFindings: (decision: D) => readonly PendingFinding[]
+  /** What `status` adds to a stale binding of a target: the criteria a rubric revision affects, say. */
+  readonly staleDetail?: (target: BindingTarget, context: KindContext<R>, review: unknown) => string | undefined
+  /** The pending groups of `status`, in order. */
+  readonly pendingGroups: Readonly<Record<string, StatusGroup>>
+  readonly words: OutcomeWords
+  /** The body of `evaluate`'s report, after the fixture's name, origin and review coverage. */
+  readonly evaluationLines: (json: EvaluationJson) => readonly string[]
+  /** The kind's lines in the reporter's block (failures by criterion, a benchmark section). */
+  readonly reportLines: (cases: readonly PlannedCase[], summary: S, colors: Colors) => readonly string[]
+  /** The same for the Markdown job summary. */
+  readonly markdownLines: (name: string, summary: S) => readonly string[]
+}

@@ -1,0 +1,103 @@
+import { mkdir, readdir, stat } from 'node:fs/promises'
+import { basename, join, relative, resolve, sep } from 'node:path'
+import { RevisionError } from '../common/errors.js'
+import { writeFilesAtomically, type FileWrite } from '../json/atomic-write.js'
+import { readFixtureFile } from '../json/read.js'
+import { definitionOf, FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
+import { fixtureKindsIn } from './fixture.js'
+
+export interface InitOptions {
+  /** A fixture directory or a rubric file (`rubric.json`, `evaluation_rubric.json`) to copy the rubric from. */
+  readonly from?: string | undefined
+  /** Paths are resolved and shown relative to this directory. */
+  readonly cwd: string
+  /** Absolute path of the directory holding the JSON Schemas the new files reference. */
+  readonly schemaDir: string
+}
+
+export interface InitResult {
+  readonly dir: string
+  readonly kind: FixtureKind
+  /** The files created, as shown to the user. */
+  readonly files: readonly string[]
+  /** The rubric file copied, as shown to the user; absent for a skeleton. */
+  readonly copiedFrom?: string
+}
+
+/**
+ * Scaffolds a fixture directory that evaluates at once: a rubric (a skeleton, or a byte-for-byte
+ * copy of an existing one, so reviews bound to that rubric revision stay bound), its source, no
+ * cases and no reviews, each file naming its JSON Schema for editors. Refuses a directory that
+ * already holds anything: nothing is overwritten.
+ */
+export async function initFixture(dir: string, options: InitOptions): Promise<InitResult> {
+  const target = resolve(options.cwd, dir)
+  const display = relative(options.cwd, target) || '.'
+  await checkEmpty(target, display)
+  const copy = options.from === undefined ? undefined : await rubricToCopy(options.from, options.cwd)
+  const kind: FixtureKind = copy?.kind ?? 'criteria'
+  const { scaffold } = definitionOf(kind)
+  const name = basename(target)
+  const schema = (file: string) => relative(target, join(options.schemaDir, file)).split(sep).join('/')
+
+  const files: Record<string, string | Uint8Array> = {}
+  if (copy === undefined) Object.assign(files, scaffold.skeleton?.(name, schema))
+  else for (const [file, bytes] of copy.files) files[file] = bytes
+  const { cases, annotations } = definitionOf(kind).files
+  files[cases] = json(scaffold.emptyCases(name, schema))
+  files[annotations] = json(scaffold.emptyAnnotations(schema))
+
+  await mkdir(target, { recursive: true })
+  const writes: FileWrite[] = Object.entries(files).map(([file, contents]) => ({ path: join(target, file), display: join(display, file), contents, basedOn: null }))
+  await writeFilesAtomically(writes)
+  return { dir: display, kind, files: writes.map((write) => write.display), ...(copy === undefined ? {} : { copiedFrom: copy.display }) }
+}
+
+async function checkEmpty(target: string, display: string): Promise<void> {
+  const info = await stat(target).catch(() => undefined)
+  if (info === undefined) return
+  const entries = info.isDirectory() ? await readdir(target) : undefined
+  if (entries !== undefined && entries.length === 0) return
+  throw new RevisionError({
+    code: 'INIT_TARGET_NOT_EMPTY',
+    file: display,
+    summary:
+      entries === undefined
+        ? 'a file of that name exists; nothing was written.'
+        : `the directory is not empty (${entries.slice(0, 5).join(', ')}${entries.length > 5 ? ', …' : ''}); nothing was written.`,
+    hint: 'name a new or empty directory: init never overwrites files.',
+  })
+}
+
+/** The rubric (and, for a kind that has one, its source) to copy, checked to load. */
+async function rubricToCopy(from: string, cwd: string): Promise<{ kind: FixtureKind; display: string; files: Map<string, Uint8Array> }> {
+  const path = resolve(cwd, from)
+  const display = relative(cwd, path) || '.'
+  const info = await stat(path).catch(() => undefined)
+  const kindByMarker = FIXTURE_KINDS.find((kind) => definitionOf(kind).files.rubric === basename(path))
+  const dir = info?.isDirectory() === true ? path : info?.isFile() === true && kindByMarker !== undefined ? join(path, '..') : undefined
+  const kinds = info?.isDirectory() === true ? await fixtureKindsIn(path) : kindByMarker === undefined ? [] : [kindByMarker]
+  const kind = kinds.length === 1 ? kinds[0] : undefined
+  if (dir === undefined || kind === undefined) {
+    throw new RevisionError({
+      code: 'INIT_SOURCE_INVALID',
+      file: display,
+      summary:
+        info === undefined ? 'no such file or directory to copy the rubric from; nothing was written.' : 'this is neither a fixture directory nor a rubric file; nothing was written.',
+      expected: `a fixture directory, or a file named ${FIXTURE_KINDS.map((each) => definitionOf(each).files.rubric).join(' or ')}`,
+      hint: 'pass --from the directory of an existing fixture (or its rubric file).',
+    })
+  }
+  const definition = definitionOf(kind)
+  const names = definition.scaffold.rubricFiles
+  const raw = await Promise.all(names.map((name) => readFixtureFile(join(dir, name), relative(cwd, join(dir, name)))))
+  const [rubric, source] = raw
+  // The copied rubric must hold up on its own: a rubric that does not load is not worth copying.
+  definition.bindRubric(source === undefined ? { rubric: rubric! } : { rubric: rubric!, source })
+  const files = new Map(raw.map((file, index) => [names[index]!, file.bytes]))
+  return { kind, display: relative(cwd, join(dir, definition.files.rubric)), files }
+}
+
+function json(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`
+}

@@ -1,0 +1,172 @@
+import { formatLocation } from '../common/json-path.js'
+import { shortSha } from '../common/primitives.js'
+import { NULL_FINGERPRINT } from '../json/canonical-json.js'
+import { staleBytesNote } from '../json/line-endings.js'
+import { definitionOf, type FixtureKind } from '../kinds/index.js'
+import { acknowledgement, isStale, rowPath, type BindingState, type BindingTarget } from './bindings.js'
+import type { CaseAssessment } from './assess.js'
+import type { Decision, RefusedDecision } from './decision.js'
+import { evaluateWithStates } from './evaluate.js'
+import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
+import type { StatusGroup } from './kind.js'
+
+/** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
+const TARGET_ORDER: readonly BindingTarget[] = ['answer', 'output', 'source', 'spec', 'rubric']
+
+/** The groups every kind has beside its binding targets and its pending groups. */
+const COMMON_GROUPS = {
+  'new-review': { title: 'new review, not bound yet', action: 'check it, then `vitest-rubric bind {dir} --case <id>` records the hashes of the files as they are now' },
+  unacknowledged: { title: 'edited review not acknowledged', action: 'check the edit, then acknowledge it with `vitest-rubric bind {dir} --case <id>`' },
+  withdrawn: { title: 'review withdrawn, still recorded', action: 'restore the review, or acknowledge its withdrawal with `vitest-rubric bind {dir} --case <id>`' },
+  refused: { title: 'refused', action: 'fix what the message names (`vitest-rubric evaluate {dir}` prints it in full)' },
+  current: { title: 'bound and current', action: 'nothing to do' },
+} as const satisfies Record<string, StatusGroup>
+
+/** One group of `status`: its key, how it reads, and whether a case in it makes `status` fail. */
+export interface StatusGroupEntry extends StatusGroup {
+  readonly key: string
+  /** A case in this group is refused until someone acts: `status` exits 1. */
+  readonly blocking: boolean
+}
+
+/** One thing a case needs, with what the files say about it. */
+export interface CaseFinding {
+  /** The key of its group. */
+  readonly group: string
+  /** One line: which hash, which criteria, which rating. */
+  readonly detail: string
+}
+
+export interface CaseStatus {
+  readonly id: string
+  readonly findings: readonly CaseFinding[]
+}
+
+export interface FixtureStatus {
+  readonly kind: FixtureKind
+  readonly dir: string
+  readonly name: string
+  /** The `expected` hashes a case added now records, before it has a review. */
+  readonly newCase: Readonly<Record<string, string>>
+  /** The groups, in the order they are listed. */
+  readonly groups: readonly StatusGroupEntry[]
+  readonly cases: readonly CaseStatus[]
+  /** True when a case is in a blocking group: stale, new or edited and not bound, or refused. */
+  readonly blocked: boolean
+}
+
+/** The groups of a kind, in order: stale bindings, unbound reviews, refusals, pending work, current. */
+export function statusGroups(kind: FixtureKind): StatusGroupEntry[] {
+  const definition = definitionOf(kind)
+  const stale = TARGET_ORDER.flatMap((target) => {
+    const group = definition.targets[target]
+    return group === undefined ? [] : [{ key: `stale-${target}`, title: group.title, action: `${group.action}, then \`vitest-rubric bind {dir} --case <id>\``, blocking: true }]
+  })
+  const blocking = (key: keyof typeof COMMON_GROUPS) => ({ key, ...COMMON_GROUPS[key], blocking: key !== 'current' })
+  return [
+    ...stale,
+    blocking('new-review'),
+    blocking('unacknowledged'),
+    blocking('withdrawn'),
+    blocking('refused'),
+    ...Object.entries(definition.present.pendingGroups).map(([key, group]) => ({ key, ...group, blocking: false })),
+    blocking('current'),
+  ]
+}
+
+/** Every case of a fixture with what a reviewer must do next, read from the binding table. */
+export function fixtureStatus(fixture: Fixture): FixtureStatus {
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const { assessments } = evaluateWithStates(fixture, { allStates: true })
+  const groups = statusGroups(fixture.kind)
+  const blockingKeys = new Set(groups.filter((group) => group.blocking).map((group) => group.key))
+  const cases = fixture.cases.map((entry, index): CaseStatus => {
+    const assessment = assessments[index]!
+    const reviews = fixture.reviews.get(entry.id)
+    return { id: entry.id, findings: caseFindings(fixture, assessment, reviews !== undefined) }
+  })
+  const newCase: Record<string, string> = {}
+  for (const row of definition.bindings) {
+    if (row.in !== 'case') continue
+    for (const slot of typeof row.path === 'function' ? definition.reviews.slots : [definition.reviews.slots[0]]) {
+      const key = rowPath(row, slot).at(-1)!
+      if ('bytesOf' in row.source) newCase[key] = context.files[row.source.bytesOf]?.sha256 ?? ''
+      else if ('reviewOf' in row.source) newCase[key] = NULL_FINGERPRINT
+    }
+  }
+  return {
+    kind: fixture.kind,
+    dir: fixture.displayDir,
+    name: fixture.name,
+    newCase,
+    groups,
+    cases,
+    blocked: cases.some((each) => each.findings.some((finding) => blockingKeys.has(finding.group))),
+  }
+}
+
+function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, reviewed: boolean): CaseFinding[] {
+  const definition = definitionOf(fixture.kind)
+  const reviews = fixture.reviews.get(assessment.decision.id)
+  const stale = assessment.states.filter(isStale)
+  const acknowledgements = stale.filter((state) => 'reviewOf' in state.row.source)
+  const newSlots = new Set(acknowledgements.filter((state) => acknowledgement(state, reviews?.[state.slot] !== undefined) === 'new').map((state) => state.slot))
+  const findings: CaseFinding[] = []
+
+  for (const slot of newSlots) {
+    const review = reviews?.[slot]
+    const where = review === undefined ? '' : ` at ${formatLocation(fixture.files.annotations?.display, review.path)}`
+    findings.push({ group: 'new-review', detail: `${definition.reviews.slotName(slot).replace(/^an? /, 'the ')}${where}` })
+  }
+  // A new review's placeholders are stamped by binding it, with the case's own hashes: they are not stale judgements.
+  const hashes = stale.filter((state) => !('reviewOf' in state.row.source) && !(newSlots.size > 0 && (state.row.in === 'case' || newSlots.has(state.slot))))
+  for (const target of TARGET_ORDER) {
+    const fields = hashes.filter((state) => state.row.target === target)
+    if (fields.length === 0) continue
+    findings.push({ group: `stale-${target}`, detail: staleDetail(fixture, fields, reviewed, target, reviews) })
+  }
+  for (const state of acknowledgements) {
+    const kind = acknowledgement(state, reviews?.[state.slot] !== undefined)
+    const recorded = formatLocation(state.file, state.path)
+    const name = definition.reviews.slotName(state.slot).replace(/^an? /, 'the ')
+    if (kind === 'withdrawn') findings.push({ group: 'withdrawn', detail: `${name} was removed, but ${recorded} still records it` })
+    if (kind === 'edited') findings.push({ group: 'unacknowledged', detail: `${name} at ${state.of.replace(/^fingerprint of /, '')} was edited since ${recorded} recorded it` })
+  }
+  const { decision } = assessment
+  const bindingCodes = new Set(definition.bindings.map((row) => row.code))
+  // A malformed case or review has no hashes worth listing (binding it is refused): what it needs is a fix.
+  const malformed = [...assessment.caseProblems, ...Object.values(assessment.slotProblems).flat()].some((problem) => problem.code === 'CASE_INVALID' || problem.code === 'REVIEW_INVALID')
+  if (malformed && newSlots.size === 0) findings.splice(0, findings.length)
+  if (findings.length > 0) {
+    // Beside a new review, anything else wrong with it: binding it would be refused until it is fixed.
+    const other = [...assessment.caseProblems, ...Object.values(assessment.slotProblems).flat()].find((problem) => !bindingCodes.has(problem.code) && problem.code !== 'NOT_CANONICAL_JSON')
+    if (newSlots.size > 0 && other !== undefined) findings.push({ group: 'refused', detail: `${formatLocation(other.file, other.path ?? [])}: ${other.summary}` })
+    return findings
+  }
+  if (decision.status === 'refused') findings.push({ group: 'refused', detail: firstLine((decision as RefusedDecision).error.message) })
+  else if (decision.status === 'pending') findings.push(...definition.present.pendingFindings(decision))
+  else findings.push({ group: 'current', detail: decision.status })
+  findings.push(...definition.present.extraFindings(decision))
+  return findings
+}
+
+function staleDetail(fixture: Fixture, fields: readonly BindingState[], reviewed: boolean, target: BindingTarget, reviews: Readonly<Record<string, { value: unknown }>> | undefined): string {
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`)
+  const notes = new Set<string>()
+  for (const state of fields) {
+    if (!('bytesOf' in state.row.source) || state.recorded === undefined) continue
+    const file = fixture.files[state.row.source.bytesOf]
+    const note = file === undefined ? undefined : staleBytesNote(file.display, state.recorded, fixture.conversions[state.row.source.bytesOf])
+    if (note !== undefined) notes.add(note)
+  }
+  const unreviewed = reviewed ? '' : ' (no review yet: nothing was judged, so `bind` records the files as they are now)'
+  const change = [...new Set(fields.map((state) => definition.present.staleDetail?.(target, context, reviews?.[state.slot]?.value)).filter((each) => each !== undefined))]
+  return `${where.join('; ')}${change.length === 0 ? '' : `; ${change.join('; ')}`}${unreviewed}${notes.size === 0 ? '' : ` (${[...notes].join('; ')})`}`
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0]!
+}

@@ -1,0 +1,150 @@
+import type { Colors } from '../../common/colors.js'
+import { isObject, SPLITS } from '../../common/primitives.js'
+import type { EvaluationJson } from '../../engine/evaluation-json.js'
+import type { KindPresentation } from '../../engine/kind.js'
+import type { PlannedCase } from '../../engine/plan.js'
+import { RATINGS } from './schemas.js'
+import type { CriteriaDecision, JudgedCriterion } from './decision.js'
+import type { CriteriaRubric } from './rubric.js'
+
+/**
+ * The message of a rejected case: each failed criterion with its rule, the reviewer's reason, the
+ * criterion's reference quote and the answer span (or that the failure is an omission).
+ */
+export function formatRejection(failed: readonly JudgedCriterion[]): string {
+  const lines = [`rejected: ${failed.length} ${failed.length === 1 ? 'criterion does' : 'criteria do'} not meet the rubric`]
+  for (const item of failed) lines.push(...formatJudged(item))
+  return lines.join('\n')
+}
+
+/** One judged criterion, as a failure message lists it. */
+export function formatJudged(item: JudgedCriterion): string[] {
+  return [
+    `  ✗ ${item.criterion}: ${item.rule}`,
+    `      reason: ${item.reason}`,
+    `      quote:  ${JSON.stringify(item.referenceQuote)}`,
+    `      span:   ${item.answerSpan === '' ? 'no span: omission' : JSON.stringify(item.answerSpan)}`,
+  ]
+}
+
+/** The ratings that count against a criterion in reports: every rating but the passing one. */
+const COUNTED_RATINGS = RATINGS.filter((rating) => rating !== 'meets')
+
+/** How a criteria fixture's decisions are shown: in tests, as JSON, in `status` and in reports. */
+export const criteriaPresentation: KindPresentation<CriteriaRubric, CriteriaDecision, null> = {
+  rubricName: ({ rubric }) => `${rubric.document.id}@${rubric.document.version}`,
+  plannedCase(decision) {
+    switch (decision.status) {
+      case 'accepted':
+      case 'pending':
+        return { detail: { ratings: decision.ratings } }
+      case 'rejected':
+        return { detail: { ratings: decision.ratings }, message: formatRejection(decision.failed) }
+      case 'refused':
+        return { detail: {}, message: decision.error.message }
+    }
+  },
+  checks: () => [],
+  decisionJson(decision) {
+    switch (decision.status) {
+      case 'accepted':
+        return { ratings: decision.ratings }
+      case 'rejected':
+        return { ratings: decision.ratings, failed: decision.failed }
+      case 'pending':
+        return { ratings: decision.ratings, missing: decision.missing, uncertain: decision.uncertain, failed: decision.failed }
+      case 'refused':
+        return { ratings: {}, error: decision.error }
+    }
+  },
+  summaryJson: () => undefined,
+  pendingFindings(decision) {
+    if (decision.status !== 'pending') return []
+    const uncertain = decision.uncertain.map((item) => item.criterion).join(', ')
+    if (!decision.reviewed) return [{ group: 'unreviewed', detail: 'no review' }]
+    if (decision.missing.length === 0) return [{ group: 'uncertain', detail: `uncertain on ${uncertain}` }]
+    return [{ group: 'incomplete', detail: `no judgement for ${decision.missing.join(', ')}${uncertain === '' ? '' : `; uncertain on ${uncertain}`}` }]
+  },
+  refusals: (decision) => (decision.status === 'refused' ? [decision.error.message] : []),
+  extraFindings: () => [],
+  staleDetail: (target, context, review) => (target === 'rubric' && review !== undefined ? describeCriteriaChange(context.rubric, review) : undefined),
+  pendingGroups: {
+    unreviewed: { title: 'unreviewed', action: 'review the answer and add the review to annotations.json, then `vitest-rubric bind {dir} --case <id>`' },
+    incomplete: { title: 'incomplete review', action: 'judge the missing criteria (the case stays pending until then)' },
+    uncertain: { title: 'uncertain', action: 'settle the uncertain ratings as meets or does_not_meet (the case stays pending until then)' },
+  },
+  words: { positive: 'accepted', negative: 'rejected', graded: 'graded', pending: 'pending' },
+  evaluationLines: criteriaEvaluationLines,
+  reportLines: (cases, _summary, _colors) => criterionLines(cases),
+  markdownLines: () => [],
+}
+
+function criteriaEvaluationLines(json: EvaluationJson): string[] {
+  const { coverage } = json
+  const lines: string[] = []
+  const usedSplits = SPLITS.filter((split) => coverage.splits[split].candidates > 0)
+  lines.push('  decisions:')
+  for (const [id, decision] of Object.entries(json.decisions)) {
+    const split = usedSplits.length > 1 ? ` [${decision.split}]` : ''
+    const reason = decision.reason === '' ? '' : ` (${decision.reason})`
+    lines.push(`    ${id}${split}: ${decision.status}${reason}`)
+  }
+  if (coverage.pending > 0) lines.push('  Pending cases stay outside the graded figures: they are neither passes nor failures.')
+  for (const refused of coverage.refusedCases) {
+    lines.push(`  refused ${refused.id}:`, ...refused.message.split('\n').map((line) => `    ${line}`))
+  }
+  return lines
+}
+
+/** `criteria   command: 1 does_not_meet · support: 2 does_not_meet, 1 uncertain`, from the ratings of every case. */
+function criterionLines(cases: readonly PlannedCase[], _colors?: Colors): string[] {
+  const counts = new Map<string, Map<string, number>>()
+  for (const planned of cases) {
+    const ratings = planned.detail['ratings']
+    if (typeof ratings !== 'object' || ratings === null || Array.isArray(ratings)) continue
+    for (const [criterion, rating] of Object.entries(ratings)) {
+      const row = counts.get(criterion) ?? new Map<string, number>()
+      if (typeof rating === 'string') row.set(rating, (row.get(rating) ?? 0) + 1)
+      counts.set(criterion, row)
+    }
+  }
+  if (counts.size === 0) return []
+  const flagged = [...counts]
+    .map(([criterion, row]) => {
+      const parts = COUNTED_RATINGS.flatMap((rating) => {
+        const count = row.get(rating) ?? 0
+        return count === 0 ? [] : [`${count} ${rating === 'does_not_meet' ? 'failed' : rating}`]
+      })
+      return parts.length === 0 ? undefined : `${criterion}: ${parts.join(', ')}`
+    })
+    .filter((line) => line !== undefined)
+  return [`    criteria   ${flagged.length === 0 ? 'no failed or uncertain ratings' : flagged.join(' · ')}`]
+}
+
+/**
+ * The criteria a rubric revision affects for one review, as far as the review itself tells: its
+ * judgements carry their criterion ids and reference quotes. A change to a rule's wording, the
+ * task or the acceptance text leaves no trace there, so every list can be empty.
+ */
+export function describeCriteriaChange(rubric: CriteriaRubric, review: unknown): string | undefined {
+  const judgements = isObject(review) ? review['judgements'] : undefined
+  if (!isObject(judgements)) return undefined
+  const { criteria } = rubric
+  const quoteOf = (id: string) => {
+    const judgement = judgements[id]
+    return isObject(judgement) ? judgement['reference_quote'] : undefined
+  }
+  const parts = [
+    ...Object.keys(judgements)
+      .filter((id) => criteria.has(id) && criteria.get(id)!.reference_quote !== quoteOf(id))
+      .map((id) => `${id} (reference quote changed)`),
+    ...[...criteria.keys()].filter((id) => !Object.hasOwn(judgements, id)).map((id) => `${id} (new: not judged)`),
+    // The keys as written: zod leaves "__proto__" out of what it returns.
+    ...Object.keys(judgements)
+      .filter((id) => !criteria.has(id))
+      .map((id) => `${id} (judged, no longer in the rubric)`),
+  ]
+  return parts.length === 0
+    ? 'no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion'
+    : `criteria affected: ${parts.join(', ')}`
+}

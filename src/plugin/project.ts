@@ -1,0 +1,37 @@
+import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
+import type { ResolvedRubricOptions } from './options.js'
+import { cachedPlan } from './plan-cache.js'
+import { planFixture, type PlanResult } from './plan-fixture.js'
+
+export type { PlanResult } from './plan-fixture.js'
+
+/**
+ * What one Vitest project's use of the plugin holds in the main process: its options and the plans
+ * already computed for its test modules, so the reporter's figures come from the same evaluation.
+ * The plugin hands it to the reporter and the pending gate explicitly.
+ */
+export interface ProjectContext {
+  /** The project's name; `''` for a configuration without projects. */
+  readonly name: string
+  readonly options: ResolvedRubricOptions
+  readonly root: string
+  /** Where plans are cached; `undefined` when caching is off. */
+  readonly cacheDir: string | undefined
+  /** Plans by test module id (the fixture's marker file), filled as modules are loaded. */
+  readonly plans: Map<string, PlanResult>
+  /** Whether this project's fixtures are printed in the rubric block (`reporter: false` keeps them out, not out of the gate). */
+  readonly printed: boolean
+}
+
+/** Every fixture of a project on disk with its plan: the denominators, whatever part of them ran. */
+export async function planAllFixtures(context: ProjectContext): Promise<{ fixture: DiscoveredFixture; result: PlanResult }[]> {
+  const found = await discoverFixtures(context.root, context.options.include, context.options.exclude)
+  return Promise.all(
+    found.map(async (fixture) => ({ fixture, result: context.plans.get(fixture.moduleId) ?? (await planWithContext(context, fixture.dir)) })),
+  )
+}
+
+/** Plans a fixture, through the cache when the project has one. */
+export function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
+  return context.cacheDir === undefined ? planFixture(dir, context.root) : cachedPlan(dir, context.root, context.cacheDir)
+}

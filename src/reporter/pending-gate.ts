@@ -1,0 +1,74 @@
+import { relative, dirname } from 'node:path'
+import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import { kindOfModule } from '../core/engine/discover.js'
+import type { PendingPolicy } from '../plugin/options.js'
+import type { ProjectContext } from '../plugin/project.js'
+
+/** The outcome of one project's pending policy for one run. */
+export interface PendingGate {
+  readonly project: string
+  readonly policy: PendingPolicy
+  /** Pending cases whose todo test is part of this run (a `-t` filter or a shard leaves the others out). */
+  readonly pending: number
+  /** Where they are: `fixtures/docuctl-rollback: uncertain-wording, not-reviewed`. */
+  readonly where: readonly string[]
+  readonly passed: boolean
+}
+
+/**
+ * Applies each project's pending policy to the cases of this run: a pending case counts when its
+ * todo test is in the run, whatever the reporters print. Read from Vitest's report, so merged
+ * shards count as one run does.
+ */
+export function pendingGates(projects: readonly ProjectContext[], testModules: readonly TestModule[]): PendingGate[] {
+  return projects.map((context) => {
+    const where: string[] = []
+    let pending = 0
+    for (const module of testModules) {
+      if (module.project.name !== context.name || kindOfModule(module.moduleId) === undefined) continue
+      const ids: string[] = []
+      for (const test of module.children.allTests()) {
+        const meta = test.meta().rubric
+        if (meta?.role === 'case' && meta.status === 'pending' && test.options.mode === 'todo') ids.push(meta.id)
+      }
+      pending += ids.length
+      if (ids.length > 0) where.push(`${relative(context.root, dirname(module.moduleId))}: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}`)
+    }
+    const { pending: policy } = context.options
+    const max = policy === 'todo' ? Number.POSITIVE_INFINITY : policy === 'fail' ? 0 : policy.max
+    return { project: context.name, policy, pending, where, passed: pending <= max }
+  })
+}
+
+/** The pending policy, as the reason of a failed gate says it. */
+export function describePolicy(policy: PendingPolicy): string {
+  if (policy === 'fail') return 'allows none ("fail")'
+  if (policy === 'todo') return 'allows any'
+  return `allows at most ${policy.max}`
+}
+
+/**
+ * Fails the run when a project's pending policy is not met. The plugin always adds it, with or
+ * without the printing reporter: `reporter: false` silences the block, never the gate.
+ */
+export class PendingGateReporter implements Reporter {
+  private vitest: Vitest | undefined
+  /** The projects whose fixtures this run gates, registered by the plugin. */
+  readonly projects: ProjectContext[] = []
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+  }
+
+  onTestRunEnd(testModules: readonly TestModule[]): void {
+    for (const gate of pendingGates(this.projects, testModules)) {
+      if (gate.passed) continue
+      const project = this.projects.length > 1 ? ` of project ${JSON.stringify(gate.project || 'default')}` : ''
+      this.vitest?.logger.error(
+        ` Pending gate failed${project}: ${gate.pending} pending case${gate.pending === 1 ? '' : 's'} in this run (${gate.where.join('; ')}), ` +
+          `and the pending policy ${describePolicy(gate.policy)}. Complete the reviews, or change rubric({ pending }).\n`,
+      )
+      process.exitCode = 1
+    }
+  }
+}

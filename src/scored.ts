@@ -1,0 +1,20 @@
+/** The scored kind: dimension scores of a debate benchmark and its baseline (`evaluation_rubric.json`, `cases.json`, `annotations.json`). */
+export { EvaluationRubricSchema, type EvaluationRubric, type RubricRules, type ScoredRubric } from './core/kinds/scored/rubric.js'
+export {
+  BaselineReviewSchema,
+  DebateReviewSchema,
+  ScoredAnnotationsFileSchema,
+  ScoredCaseSchema,
+  ScoredCasesFileSchema,
+  type BaselineReview,
+  type DebateReview,
+  type ScoredAnnotationsFile,
+  type ScoredCase,
+  type ScoredCasesFile,
+} from './core/kinds/scored/schemas.js'
+export type * from './core/kinds/scored/decision.js'
+export type { BenchmarkFigures, GateResult, SystemFigures } from './core/kinds/scored/benchmark.js'
+export type { CaseVerdict, ScoreCard } from './core/kinds/scored/case-rule.js'
+export { DIMENSION_NAMES, type DimensionName } from './core/kinds/scored/dimensions/index.js'
+export { normalizeVerdict } from './core/kinds/scored/dimensions/verdict.js'
+export { BENCHMARK_CHECK, baselineCheckName, type ScoredDecisionJson } from './core/kinds/scored/present.js'

@@ -1,0 +1,183 @@
+import { spawnSync } from 'node:child_process'
+import { readdir, readFile, stat, writeFile, chmod } from 'node:fs/promises'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, test } from 'vitest'
+import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../../../src/core/json/atomic-write.js'
+import { sha256Hex } from '../../../src/core/json/canonical-json.js'
+import { RevisionError } from '../../../src/core/common/errors.js'
+import { scratchDir } from '../../helpers/scratch.js'
+
+async function twoFiles(dir: string): Promise<{ writes: FileWrite[]; before: Map<string, Buffer> }> {
+  const before = new Map<string, Buffer>()
+  const writes: FileWrite[] = []
+  for (const name of ['annotations.json', 'cases.json']) {
+    const path = join(dir, name)
+    const old = Buffer.from(`{\n    "file": "${name}",\n    "hash": "old"\n}`) // 4 spaces, no final newline
+    await writeFile(path, old)
+    before.set(path, old)
+    writes.push({ path, display: name, contents: old.toString().replace('"old"', '"new"'), basedOn: sha256Hex(old) })
+  }
+  return { writes, before }
+}
+
+async function expectUntouched(dir: string, before: Map<string, Buffer>): Promise<void> {
+  for (const [path, bytes] of before) expect(await readFile(path)).toEqual(bytes)
+  expect((await readdir(dir)).sort()).toEqual(['annotations.json', 'cases.json'])
+}
+
+describe('writeFilesAtomically', () => {
+  test('replaces every file and keeps each file mode', async () => {
+    const dir = await scratchDir('write')
+    const { writes } = await twoFiles(dir)
+    await chmod(writes[0]!.path, 0o600)
+    await writeFilesAtomically(writes)
+    expect(await readFile(writes[0]!.path, 'utf8')).toBe('{\n    "file": "annotations.json",\n    "hash": "new"\n}')
+    expect(await readFile(writes[1]!.path, 'utf8')).toContain('"new"')
+    expect((await stat(writes[0]!.path)).mode & 0o777).toBe(0o600)
+    expect(await readdir(dir)).toHaveLength(2)
+  })
+
+  test('a write that fails half way leaves every original byte-identical and no temporary file', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    let calls = 0
+    const io: WriteIo = {
+      ...nodeWriteIo,
+      async writeNew(path, contents, mode) {
+        calls++
+        if (calls === 1) return nodeWriteIo.writeNew(path, contents, mode)
+        await writeFile(path, String(contents).slice(0, 7)) // part of the second file, then the disk fills up
+        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' })
+      },
+    }
+    const error = await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(RevisionError)
+    expect((error as RevisionError).message).toMatchInlineSnapshot(`
+      "cases.json: the new contents could not be written (ENOSPC); nothing was changed: every file is as it was.
+        fix:      free disk space or fix the directory permissions, then run the command again."
+    `)
+    await expectUntouched(dir, before)
+  })
+
+  test('a process killed while writing leaves the original byte-identical', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    // The built module: `npm test` builds before it runs the tests.
+    const module = pathToFileURL(join(import.meta.dirname, '../../../dist/core/json/atomic-write.js')).href
+    // The child writes the first temporary file, then dies before any rename.
+    const script = `
+      const { writeFilesAtomically, nodeWriteIo } = await import(${JSON.stringify(module)})
+      const writes = ${JSON.stringify(writes)}
+      await writeFilesAtomically(writes, { ...nodeWriteIo, async writeNew(path, contents, mode) {
+        await nodeWriteIo.writeNew(path, contents, mode)
+        process.kill(process.pid, 'SIGKILL')
+      } })
+    `
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    expect(child.signal, child.stderr).toBe('SIGKILL')
+    // The temporary file the child left is the only trace: the originals are whole.
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toHaveLength(1)
+    for (const [path, bytes] of before) expect(await readFile(path)).toEqual(bytes)
+  })
+
+  test('a rename that fails after another succeeded says which file changed', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    let renames = 0
+    const io: WriteIo = {
+      ...nodeWriteIo,
+      async rename(from, to) {
+        if (++renames === 2) throw Object.assign(new Error('busy'), { code: 'EBUSY' })
+        return nodeWriteIo.rename(from, to)
+      },
+    }
+    const error = (await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)) as RevisionError
+    expect(error.summary).toBe('the file could not be replaced (EBUSY); it is as it was, but annotations.json already changed.')
+    expect(await readFile(writes[1]!.path)).toEqual(before.get(writes[1]!.path))
+    expect(await readFile(writes[0]!.path, 'utf8')).toContain('"new"')
+    expect(await readdir(dir)).toHaveLength(2)
+  })
+
+  test('refuses to replace a file that changed since it was read, and writes nothing', async () => {
+    const dir = await scratchDir('write')
+    const { writes } = await twoFiles(dir)
+    await writeFile(writes[1]!.path, '{"saved": "by an editor"}')
+    const error = (await writeFilesAtomically(writes).catch((caught: unknown) => caught)) as RevisionError
+    expect(error.code).toBe('FILE_CHANGED_MEANWHILE')
+    expect(await readFile(writes[0]!.path, 'utf8')).toContain('"old"')
+    expect(await readFile(writes[1]!.path, 'utf8')).toBe('{"saved": "by an editor"}')
+  })
+
+  test('never overwrites a file that must be new', async () => {
+    const dir = await scratchDir('write')
+    await writeFile(join(dir, 'cases.json'), 'mine')
+    const error = (await writeFilesAtomically([{ path: join(dir, 'cases.json'), display: 'cases.json', contents: 'x', basedOn: null }]).catch(
+      (caught: unknown) => caught,
+    )) as RevisionError
+    expect(error.code).toBe('FILE_CHANGED_MEANWHILE')
+    expect(await readFile(join(dir, 'cases.json'), 'utf8')).toBe('mine')
+  })
+
+  test('creates a file that must be new with mode 644, and keeps a mode the umask would strip (666)', async () => {
+    const dir = await scratchDir('write')
+    const created = join(dir, 'rubric.json')
+    const { writes } = await twoFiles(dir)
+    await chmod(writes[0]!.path, 0o666)
+    await writeFilesAtomically([{ path: created, display: 'rubric.json', contents: new TextEncoder().encode('{}\n'), basedOn: null }, writes[0]!])
+    expect(await readFile(created, 'utf8')).toBe('{}\n')
+    expect((await stat(created)).mode & 0o777).toBe(0o644)
+    expect((await stat(writes[0]!.path)).mode & 0o777).toBe(0o666)
+    expect((await readdir(dir)).sort()).toEqual(['annotations.json', 'cases.json', 'rubric.json'])
+  })
+
+  test('a first rename that fails says every file is as it was, and leaves no temporary file', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    const io: WriteIo = {
+      ...nodeWriteIo,
+      async rename() {
+        throw new Error('the disk went away')
+      },
+    }
+    const error = (await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)) as RevisionError
+    expect(error.message).toMatchInlineSnapshot(`
+      "annotations.json: the file could not be replaced (the disk went away); it is as it was, and so is every other file.
+        fix:      fix the cause, then run the command again: it picks up from the files as they are now."
+    `)
+    await expectUntouched(dir, before)
+  })
+
+  test('a failure writing the first file names it, and a cause that is not an Error is shown as text', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    const io: WriteIo = {
+      ...nodeWriteIo,
+      async writeNew() {
+        // eslint-disable-next-line @typescript-eslint/only-throw-error
+        throw 'quota exceeded'
+      },
+    }
+    const error = (await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)) as RevisionError
+    expect(error).toMatchObject({ code: 'WRITE_FAILED', file: 'annotations.json', summary: 'the new contents could not be written (quota exceeded); nothing was changed: every file is as it was.' })
+    await expectUntouched(dir, before)
+  })
+
+  test('refuses a path it cannot read, and one that changed, saying what happened', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    await expect(writeFilesAtomically([...writes, { path: dir, display: 'fixture', contents: 'x', basedOn: null }])).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [RevisionError: fixture: the file cannot be read (EISDIR); nothing was changed.
+        fix:      check the file permissions and that the path is a regular file.]
+    `)
+    await expect(writeFilesAtomically([{ ...writes[0]!, basedOn: sha256Hex('another revision') }])).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [RevisionError: annotations.json: the file changed on disk while the command ran; nothing was changed, so that edit is not lost.
+        fix:      run the command again once the file is saved.]
+    `)
+    await expect(writeFilesAtomically([{ ...writes[0]!, basedOn: null }])).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [RevisionError: annotations.json: the file appeared while the command ran; it was left alone, and nothing was changed.
+        fix:      run the command again once the file is saved.]
+    `)
+    await expectUntouched(dir, before)
+  })
+})

@@ -1,0 +1,54 @@
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { decodeText, parseJsonFile, readFixtureFile } from '../../../src/core/json/read.js'
+import { scratchDir } from '../../helpers/scratch.js'
+
+const file = (bytes: Uint8Array) => ({ display: 'cases.json', bytes })
+const encode = (text: string) => new TextEncoder().encode(text)
+
+describe('reading a fixture file', () => {
+  test('a path under a regular file cannot be read, and the message says to check the path', async () => {
+    const dir = await scratchDir('read')
+    await writeFile(join(dir, 'plain'), 'x')
+    await expect(readFixtureFile(join(dir, 'plain', 'cases.json'), 'cases.json')).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: cases.json: the file cannot be read (ENOTDIR).
+        fix:      check the file permissions and that the path is a regular file.]
+    `)
+    await expect(readFixtureFile(join(dir, 'absent.json'), 'absent.json')).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: absent.json: the file is missing.
+        fix:      add the file: a fixture directory needs all of its files (see the README for the format).]
+    `)
+    await expect(readFixtureFile(dir, 'dir.json')).rejects.toMatchObject({ code: 'FILE_UNREADABLE', found: 'a directory' })
+    expect(await readFixtureFile(join(dir, 'plain'), 'plain')).toEqual({ display: 'plain', bytes: Buffer.from('x') })
+  })
+
+  test('decodes only the bytes of a view, not the buffer around it', () => {
+    const backing = encode('{"a": 1} [2]')
+    expect(decodeText(file(backing.subarray(9)))).toBe('[2]')
+    expect(parseJsonFile(file(backing.subarray(9)))).toEqual([2])
+  })
+
+  test('a syntax error shows up to 20 characters from where it is', () => {
+    const text = `{\n  "a": 1,\n  ${'x'.repeat(30)}\n}`
+    expect(() => parseJsonFile(file(encode(text)))).toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: cases.json: the file is not valid JSON (line 3, column 3).
+        expected: a property name in double quotes
+        found:    "xxxxxxxxxxxxxxxxxxxx"
+        fix:      fix the JSON syntax there: a missing comma or quote, a trailing comma or a comment are the usual causes.]
+    `)
+  })
+
+  test('a deeply nested file that is not JSON is refused with where, never a crash', () => {
+    expect(() => parseJsonFile(file(encode(`${'['.repeat(100_000)}}`)))).toThrow('cases.json: the file is not valid JSON (line 1, column 100001).')
+  })
+
+  test('bytes that are not UTF-8 are refused with where they are', () => {
+    expect(() => decodeText(file(Uint8Array.from([0x7b, 0x0a, 0x20, 0xe9, 0x7d])))).toThrowErrorMatchingInlineSnapshot(`
+      [FixtureError: cases.json: the file is not valid UTF-8 text (line 2, column 2).
+        expected: UTF-8 text
+        found:    the byte 0xE9 at byte offset 3
+        fix:      save the file as UTF-8: it was saved in another encoding (Windows-1252, Latin-1 or UTF-16, say), so re-encode it and check the characters there.]
+    `)
+  })
+})
