@@ -23,6 +23,8 @@ export interface Decided {
 /** A review with where it stands, and where its case records its revision (a fixture's review). */
 export interface LocatedReview extends Located {
   readonly file: string
+  /** The fixture directory as shown, for a review read from a fixture. */
+  readonly dir: string | undefined
   readonly caseId: string | undefined
   readonly revisionRecordedAt: string | undefined
 }
@@ -83,11 +85,12 @@ export function locateReview(matcher: string, review: unknown): LocatedReview | 
       value: review.entry.value,
       path: review.entry.path,
       file: review.fixture.files.annotations!.display,
+      dir: review.fixture.displayDir,
       caseId: review.caseId,
       revisionRecordedAt: review.revisionRecordedAt,
     }
   }
-  if (isRecord(review)) return { value: review, path: [], file: 'review', caseId: undefined, revisionRecordedAt: undefined }
+  if (isRecord(review)) return { value: review, path: [], file: 'review', dir: undefined, caseId: undefined, revisionRecordedAt: undefined }
   throw usage(matcher, 'the review is neither a fixture review nor a review object.', 'getReview(fixture, id), a review object or null', preview(review))
 }
 
@@ -149,7 +152,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** A wrong call of a matcher: thrown, whatever `.not` says, since there is nothing to assert. */
 export function usage(matcher: string, summary: string, expected: string, found: string): UsageError {
-  return new UsageError({ code: 'USAGE', file: matcher, summary, expected, found, hint: `see the README, section Matchers, for what ${matcher} accepts.` })
+  return new UsageError({ code: 'USAGE', file: matcher, summary, expected, found, hint: `docs/matchers.md says what ${matcher} accepts.` })
 }
 
 function reviewId(review: LocatedReview | null): string | undefined {

@@ -101,7 +101,7 @@ describe('a wrong call is a usage error', () => {
       [UsageError: toHaveReviewCoverage: every count must be one of candidates, graded, pending, refused, accepted, rejected, with a whole number ≥ 0.
         expected: { graded: 6, pending: 2 } (at least one count)
         found:    {"gradded":6}
-        fix:      see the README, section Matchers, for what toHaveReviewCoverage accepts.]
+        fix:      docs/matchers.md says what toHaveReviewCoverage accepts.]
     `)
     // @ts-expect-error at least one count
     expect(() => expect(fixture).not.toHaveReviewCoverage({})).toThrow(UsageError)

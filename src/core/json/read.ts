@@ -36,7 +36,7 @@ export async function readFixtureFile(path: string, display: string): Promise<Ra
       summary: code === 'ENOENT' ? 'the file is missing.' : `the file cannot be read (${code ?? String(cause)}).`,
       hint:
         code === 'ENOENT'
-          ? 'add the file: a fixture directory needs all of its files (see the README for the format).'
+          ? 'add the file: a fixture directory needs all of its files (docs/format.md describes them).'
           : 'check the file permissions and that the path is a regular file.',
     })
   }

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { preview, type RubricError, type RubricErrorCode, type RubricErrorDetails } from '../common/errors.js'
-import { formatPath, type PathSegment } from '../common/json-path.js'
+import { formatLocation, type PathSegment } from '../common/json-path.js'
 
 type ErrorClass<E extends RubricError> = new (details: RubricErrorDetails) => E
 
@@ -36,7 +36,7 @@ export function schemaProblem(context: SchemaProblemContext, issues: readonly z.
   const path = [...context.basePath, ...(first?.path ?? []).map(toSegment)]
   const also = rest
     .slice(0, MAX_LISTED)
-    .map((issue) => `${formatPath([...context.basePath, ...issue.path.map(toSegment)]) || '(top level)'}: ${describeProblem(issue)} Expected ${describeExpected(issue)}.`)
+    .map((issue) => `${location(context.file, [...context.basePath, ...issue.path.map(toSegment)])}: ${describeProblem(issue)} Expected ${describeExpected(issue)}.`)
   if (rest.length > MAX_LISTED) also.push(`… and ${rest.length - MAX_LISTED} more.`)
   return {
     code: context.code,
@@ -58,6 +58,10 @@ export function schemaError<E extends RubricError>(context: SchemaErrorContext<E
 }
 
 const MAX_LISTED = 5
+
+function location(file: string | undefined, path: readonly PathSegment[]): string {
+  return path.length === 0 && file === undefined ? '(top level)' : formatLocation(file, path)
+}
 
 function toSegment(key: PropertyKey): PathSegment {
   return typeof key === 'number' ? key : String(key)
@@ -104,7 +108,7 @@ function describeExpected(issue: z.core.$ZodIssue): string {
       if (issue.origin === 'array') return `at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? '' : 's'}`
       return `at least ${String(issue.minimum)}`
     case 'unrecognized_keys':
-      return 'only the keys the format defines (see the README)'
+      return 'only the keys the format defines (docs/format.md lists them)'
     default:
       return issue.message
   }

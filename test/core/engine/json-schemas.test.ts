@@ -1,3 +1,4 @@
+import { VERDICT_SPACE } from '../../../src/core/kinds/scored/dimensions/verdict.js'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -279,8 +280,8 @@ const MALFORMED: readonly Malformed[] = [
     what: 'a blank ground-truth verdict',
     schema: 'scored-cases.schema.json',
     path: ['cases', 1, 'spec', 'ground_truth', 'final_verdict'],
-    value: '  ',
-    expected: { instancePath: '/cases/1/spec/ground_truth/final_verdict', keyword: 'pattern', params: { pattern: '\\S' } },
+    value: ' \u3000\ufeff\u0085 ',
+    expected: { instancePath: '/cases/1/spec/ground_truth/final_verdict', keyword: 'pattern', params: { pattern: `[^${VERDICT_SPACE}]` } },
   },
   {
     what: 'a turn in round 0',

@@ -17,7 +17,7 @@ describe('reading a fixture file', () => {
     `)
     await expect(readFixtureFile(join(dir, 'absent.json'), 'absent.json')).rejects.toThrowErrorMatchingInlineSnapshot(`
       [FixtureError: absent.json: the file is missing.
-        fix:      add the file: a fixture directory needs all of its files (see the README for the format).]
+        fix:      add the file: a fixture directory needs all of its files (docs/format.md describes them).]
     `)
     await expect(readFixtureFile(dir, 'dir.json')).rejects.toMatchObject({ code: 'FILE_UNREADABLE', found: 'a directory' })
     expect(await readFixtureFile(join(dir, 'plain'), 'plain')).toEqual({ display: 'plain', bytes: Buffer.from('x') })

@@ -30,10 +30,10 @@ describe('a schema error', () => {
         expected: a string
         found:    the integer 5
         fix:      see the README.
-        also:     cases[1] › rating: the value is not one of those allowed. Expected one of "meets", "fails".
-        also:     cases[1] › tags: the list is too short. Expected at least 1 item.
-        also:     cases[1] › version: the value is too small. Expected at least 1.
-        also:     cases[1]: unexpected key "extra". Expected only the keys the format defines (see the README).",
+        also:     cases.json › cases[1] › rating: the value is not one of those allowed. Expected one of "meets", "fails".
+        also:     cases.json › cases[1] › tags: the list is too short. Expected at least 1 item.
+        also:     cases.json › cases[1] › version: the value is too small. Expected at least 1.
+        also:     cases.json › cases[1]: unexpected key "extra". Expected only the keys the format defines (docs/format.md lists them).",
         "name": "FixtureError",
         "path": "cases[1] › id",
       }
@@ -44,11 +44,11 @@ describe('a schema error', () => {
     const schema = z.array(z.string())
     const seven = schemaError(context, safeParseReporting(schema, [1, 2, 3, 4, 5, 6, 7]).error?.issues ?? []).message
     expect(seven.split('\n').filter((line) => line.startsWith('  also:'))).toEqual([
-      '  also:     cases[1][1]: the value has the wrong type. Expected a string.',
-      '  also:     cases[1][2]: the value has the wrong type. Expected a string.',
-      '  also:     cases[1][3]: the value has the wrong type. Expected a string.',
-      '  also:     cases[1][4]: the value has the wrong type. Expected a string.',
-      '  also:     cases[1][5]: the value has the wrong type. Expected a string.',
+      '  also:     cases.json › cases[1][1]: the value has the wrong type. Expected a string.',
+      '  also:     cases.json › cases[1][2]: the value has the wrong type. Expected a string.',
+      '  also:     cases.json › cases[1][3]: the value has the wrong type. Expected a string.',
+      '  also:     cases.json › cases[1][4]: the value has the wrong type. Expected a string.',
+      '  also:     cases.json › cases[1][5]: the value has the wrong type. Expected a string.',
       '  also:     … and 1 more.',
     ])
     const six = schemaError(context, safeParseReporting(schema, [1, 2, 3, 4, 5, 6]).error?.issues ?? []).message
@@ -56,11 +56,13 @@ describe('a schema error', () => {
     expect(six).not.toContain('more.')
   })
 
-  test('names a problem of the validated value itself "(top level)" when it has no path', () => {
+  test('names a problem of the validated value itself by its file, or "(top level)" without one, when it has no path', () => {
     const issues = safeParseReporting(z.string(), 1).error?.issues ?? []
     const error = schemaError({ ...context, basePath: [] }, [...issues, ...issues])
-    expect(error.message).toContain('  also:     (top level): the value has the wrong type. Expected a string.')
+    expect(error.message).toContain('  also:     cases.json: the value has the wrong type. Expected a string.')
     expect(error.path).toEqual([])
+    const fileless = schemaError({ ...context, file: undefined, basePath: [] }, [...issues, ...issues])
+    expect(fileless.message).toContain('  also:     (top level): the value has the wrong type. Expected a string.')
   })
 
   test('without issues, says the value is invalid', () => {
@@ -89,7 +91,7 @@ describe('a schema error', () => {
     ['an empty list', z.array(z.string()).min(2), [], 'the list is too short.', 'at least 2 items', '[]'],
     ['a too small number', z.number().min(1), 0, 'the value is too small.', 'at least 1', '0'],
     ['a too big number', z.number().max(1), 2, 'the value breaks a rule of the format.', 'Too big: expected number to be <=1', '2'],
-    ['two unexpected keys', z.strictObject({}), { a: 1, b: 2 }, 'unexpected keys "a", "b".', 'only the keys the format defines (see the README)', '"a", "b"'],
+    ['two unexpected keys', z.strictObject({}), { a: 1, b: 2 }, 'unexpected keys "a", "b".', 'only the keys the format defines (docs/format.md lists them)', '"a", "b"'],
   ])('%s', (_, schema, value, summary, expected, found) => {
     const parsed = safeParseReporting(schema, value)
     if (parsed.success) throw new Error('expected the value to be refused')

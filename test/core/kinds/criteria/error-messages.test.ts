@@ -38,7 +38,7 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
     await copy.writeJson('rubric.json', rubric)
     await expect(load(copy.dir)).rejects.toThrowErrorMatchingInlineSnapshot(`
       [FixtureError: rubric.json › criteria[1]: unexpected key "weight".
-        expected: only the keys the format defines (see the README)
+        expected: only the keys the format defines (docs/format.md lists them)
         found:    "weight"
         fix:      a rubric holds exactly id, version (an integer ≥ 1), task, acceptance, ratings and a non-empty list of criteria, each with a non-empty id, rule and reference_quote.]
     `)
@@ -165,7 +165,7 @@ describe('case refusals name the binding that broke and how to fix it', () => {
         expected: one of "development", "held_out"
         found:    "test"
         fix:      a case holds id, an optional split ("development" or "held_out"), input { question, answer { text, citation } } and expected { acceptable: true, source_sha256, rubric_sha256, review_sha256 }.
-        also:     cases[0] › expected › review_sha256: the value is not in the required format. Expected a SHA-256 digest: 64 lowercase hexadecimal characters."
+        also:     cases.json › cases[0] › expected › review_sha256: the value is not in the required format. Expected a SHA-256 digest: 64 lowercase hexadecimal characters."
     `)
   })
 })

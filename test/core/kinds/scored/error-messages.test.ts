@@ -270,7 +270,7 @@ describe('case refusals name the binding or the excerpt that broke and how to fi
         expected: one of "concede", "hedged_concession", "reject_with_reasoning", "reject_without_reasoning", "no_engagement"
         found:    "agree"
         fix:      a debate review holds case_id, system, rubric_sha256, spec_sha256, output_sha256, claims, resolution, empirical_test and final_verdict (see docs/scored.md for each field).
-        also:     reviews[0] › resolution › defense_final: the value is not one of those allowed. Expected one of "critique_wins", "defense_wins", "empirical_test_agreed"."
+        also:     annotations.json › reviews[0] › resolution › defense_final: the value is not one of those allowed. Expected one of "critique_wins", "defense_wins", "empirical_test_agreed"."
     `)
   })
 
@@ -298,7 +298,7 @@ describe('case refusals name the binding or the excerpt that broke and how to fi
         expected: at least 1
         found:    0
         fix:      a case holds id, spec { input, ideal_debate_resolution, max_rounds, ground_truth { planted_issues, final_verdict? } }, outputs { debate { transcript }, baseline { answer, self_critique } } and expected { rubric_sha256, debate_review_sha256, baseline_review_sha256 } (see docs/scored.md).
-        also:     cases[0] › spec › ground_truth › final_verdict: the value breaks a rule of the format. Expected a non-blank verdict, or null."
+        also:     cases.json › cases[0] › spec › ground_truth › final_verdict: the value breaks a rule of the format. Expected a non-blank verdict, or null."
     `)
     expect(await refusal(copy.dir, 'partial-recall', 'baseline')).toBe(await refusal(copy.dir, 'partial-recall'))
   })
