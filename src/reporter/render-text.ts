@@ -17,7 +17,10 @@ export function renderText(figures: RubricFigures, colors: Colors): string {
     lines.push('  no fixture directories found', '')
     return lines.join('\n')
   }
-  for (const fixture of figures.fixtures) lines.push(...renderFixture(fixture, figures.projects > 1, colors), '')
+  for (const fixture of figures.fixtures) {
+    for (const line of renderFixture(fixture, figures.projects > 1, colors)) lines.push(line)
+    lines.push('')
+  }
   if (figures.total !== null) lines.push(...renderTotal(figures.total, colors), '')
   return lines.join('\n')
 }
@@ -42,10 +45,11 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
       for (const row of fixture.splits) lines.push(`    ${row.split}`, ...coverageRows(row, words, colors, '      '))
     }
   }
-  lines.push(...listed('pending', fixture.pendingCases.map((item) => `${item.id} [${item.split}]: ${item.reason}`)))
-  lines.push(...listed('refused', fixture.refusedCases.map((item) => `${item.id} [${item.split}]: ${firstLine(item.message)}`)))
-  lines.push(...listed('note', fixture.notes.map((note) => note.text)))
-  lines.push(...definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors))
+  // Loops rather than spreads: a fixture may list more pending cases than a call takes arguments.
+  for (const line of listed('pending', fixture.pendingCases.map((item) => `${item.id} [${item.split}]: ${item.reason}`))) lines.push(line)
+  for (const line of listed('refused', fixture.refusedCases.map((item) => `${item.id} [${item.split}]: ${firstLine(item.message)}`))) lines.push(line)
+  for (const line of listed('note', fixture.notes.map((note) => `on ${note.file}: ${note.text}`))) lines.push(line)
+  for (const line of definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors)) lines.push(line)
   for (const check of fixture.checks) lines.push(`    ${check.ok ? colors.green('✓') : colors.red('✗')} ${check.name}: ${firstLine(check.message)}`)
   return lines
 }

@@ -63,20 +63,29 @@ describe('vitest-rubric status on a scored fixture', () => {
     ])
   })
 
-  test('a rubric whose line endings alone changed says so', async () => {
+  test('a rubric whose line endings alone changed: one note on the file, and each stale case points at it', async () => {
     const copy = await copyDebate()
     const path = join(copy.dir, 'evaluation_rubric.json')
     await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
     const { status } = await statusOf(copy.dir)
-    const [finding] = findings(status, 'partial-recall')
-    expect(finding).toContain(
-      '(only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256; convert its line endings back to LF',
-    )
-    // Three hashes record the same revision: the note is given once.
-    expect(finding!.match(/only its line endings changed/g)).toHaveLength(1)
+    expect(status.notes).toEqual([
+      {
+        file: 'evaluation_rubric.json',
+        text: expect.stringMatching(/^Only its line endings changed: with LF line endings, evaluation_rubric\.json has the recorded SHA-256\. Convert its line endings back to LF/),
+      },
+    ])
+    const stale = status.cases.flatMap((each) => each.findings).filter((finding) => finding.group === 'stale-rubric')
+    expect(stale).toHaveLength(status.cases.length)
+    for (const finding of stale) {
+      expect(finding.detail).toMatch(/ \(see the note on evaluation_rubric\.json\)$/)
+      expect(finding.detail).not.toContain('line endings')
+    }
+    const text = (await runCli(['status', '.'], copy.dir)).stdout
+    expect(text.match(/line endings changed/g)).toHaveLength(1)
+    expect(text).toContain('\n  note on evaluation_rubric.json: Only its line endings changed: ')
   })
 
-  test('hashes recording different revisions each get their note about line endings', async () => {
+  test('hashes recording different revisions of a converted file: the note says what the conversion explains', async () => {
     const copy = await copyDebate()
     await copy.editReview('partial-recall', 'debate', (review) => {
       review.rubric_sha256 = '0'.repeat(64)
@@ -84,14 +93,11 @@ describe('vitest-rubric status on a scored fixture', () => {
     const path = join(copy.dir, 'evaluation_rubric.json')
     await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
     const { status } = await statusOf(copy.dir)
-    const [finding] = findings(status, 'partial-recall')
-    expect(finding).toContain('(only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256; ')
-    expect(finding).toMatch(
-      /so that git never converts fixture files; evaluation_rubric\.json holds CR characters, so its line endings may have changed, for example through git's core\.autocrlf or an editor; if nothing else changed, convert its line endings back to LF instead, and add a \.gitattributes line such as `fixtures\/\*\* -text` so that git never converts fixture files\)$/,
-    )
+    expect(status.notes.map((note) => note.text)).toEqual([expect.stringMatching(/^Only its line endings changed: with LF line endings/)])
+    expect(findings(status, 'partial-recall')[0]).toMatch(/annotations\.json › reviews\[0\] › rubric_sha256 000000000000… → [0-9a-f]{12}…; .* \(see the note on evaluation_rubric\.json\)$/)
   })
 
-  test('a hash recording no conversion of the file gets no note beside one that does', async () => {
+  test('a hash recording the file with CRLF line endings: the note says so, and a hash of another revision gets none', async () => {
     const copy = await copyDebate()
     const path = join(copy.dir, 'evaluation_rubric.json')
     const crlf = sha256Hex(Buffer.from((await readFile(path, 'utf8')).replaceAll('\n', '\r\n')))
@@ -102,9 +108,12 @@ describe('vitest-rubric status on a scored fixture', () => {
       review.rubric_sha256 = '0'.repeat(64)
     })
     const { status } = await statusOf(copy.dir)
-    expect(findings(status, 'partial-recall')[0]).toMatch(
-      /; annotations\.json › reviews\[0\] › rubric_sha256 000000000000… → be89f77dd9c0… \(only its line endings changed: the recorded SHA-256 is that of evaluation_rubric\.json with CRLF line endings, [^;]*; add a \.gitattributes line [^;]*; no review needs to change\)$/,
-    )
+    expect(status.notes.map((note) => note.text)).toEqual([
+      expect.stringMatching(/^Only its line endings changed: the recorded SHA-256 is that of evaluation_rubric\.json with CRLF line endings, .*no review needs to change\.$/),
+    ])
+    expect(findings(status, 'partial-recall')[0]).toMatch(/ \(see the note on evaluation_rubric\.json\)$/)
+    // Only one case recorded the converted revision: the others are not pointed at the note.
+    expect(findings(status, 'zero-planted-issues')).toEqual(['current: accepted'])
   })
 
   test('a case with no review yet, under an edited rubric: nothing was judged, so binding records the files as they are now', async () => {

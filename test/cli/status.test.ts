@@ -188,14 +188,19 @@ describe('vitest-rubric status', () => {
     ])
   })
 
-  test('a rubric whose line endings alone changed says so', async () => {
+  test('a rubric whose line endings alone changed: the note is given once for the file, not once per case', async () => {
     const fixture = await copyFixture()
     const path = join(fixture.dir, 'rubric.json')
     await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
     const { status } = await statusOf(fixture.dir)
-    expect(findings(status, 'complete')[0]).toContain(
-      '(only its line endings changed: with LF line endings, rubric.json has the recorded SHA-256; convert its line endings back to LF',
-    )
+    expect(status.notes).toEqual([{ file: 'rubric.json', text: expect.stringMatching(/^Only its line endings changed: with LF line endings, rubric\.json has the recorded SHA-256\. Convert its line endings back to LF/) }])
+    expect(findings(status, 'complete')[0]).toMatch(/^stale-rubric: .* \(see the note on rubric\.json\)$/)
+    for (const command of [['status', '.'], ['evaluate', '.']]) {
+      const { stdout } = await runCli(command, fixture.dir)
+      // Each case points at the note; the explanation and its advice are given once.
+      expect(stdout.match(/\.gitattributes/g), command.join(' ')).toHaveLength(1)
+      expect(stdout, command.join(' ')).toContain('note on rubric.json: Only its line endings changed: with LF line endings, rubric.json has the recorded SHA-256. Convert its line endings back to LF')
+    }
   })
 
   test('a malformed case has no hashes to compare: it is listed as refused, and bind refuses it', async () => {

@@ -80,6 +80,7 @@ export function formatStatus(status: FixtureStatus): string {
     if (group.key === 'current') lines.push(`    ${cases.map((each) => `${each.id} (${each.detail})`).join(', ')}`)
     else for (const each of cases) lines.push(`    ${each.id}: ${each.detail}`)
   }
+  for (const note of status.notes) lines.push(`  note on ${note.file}: ${note.text}`)
   lines.push(
     status.blocked
       ? '  status: some judgements do not apply to the files as they are, or are not bound yet; the cases above are refused until revised and bound'

@@ -1,13 +1,12 @@
 import { formatLocation } from '../common/json-path.js'
 import { shortSha } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
-import { staleBytesNote } from '../json/line-endings.js'
 import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { acknowledgement, isStale, rowPath, type BindingState, type BindingTarget } from './bindings.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision, RefusedDecision } from './decision.js'
 import { evaluateWithStates } from './evaluate.js'
-import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
+import { kindContext, type Fixture, type FixtureNote, type LoadedFixture } from './fixture.js'
 import type { StatusGroup } from './kind.js'
 
 /** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
@@ -51,6 +50,8 @@ export interface FixtureStatus {
   /** The groups, in the order they are listed. */
   readonly groups: readonly StatusGroupEntry[]
   readonly cases: readonly CaseStatus[]
+  /** Once per file: a line-ending or byte-order-mark conversion that may explain its stale hashes. */
+  readonly notes: readonly FixtureNote[]
   /** True when a case is in a blocking group: stale, new or edited and not bound, or refused. */
   readonly blocked: boolean
 }
@@ -78,13 +79,14 @@ export function statusGroups(kind: FixtureKind): StatusGroupEntry[] {
 export function fixtureStatus(fixture: Fixture): FixtureStatus {
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
-  const { assessments } = evaluateWithStates(fixture, { allStates: true })
+  const { assessments, evaluation } = evaluateWithStates(fixture, { allStates: true })
+  const noted = new Set(evaluation.notes.map((note) => note.file))
   const groups = statusGroups(fixture.kind)
   const blockingKeys = new Set(groups.filter((group) => group.blocking).map((group) => group.key))
   const cases = fixture.cases.map((entry, index): CaseStatus => {
     const assessment = assessments[index]!
     const reviews = fixture.reviews.get(entry.id)
-    return { id: entry.id, findings: caseFindings(fixture, assessment, reviews !== undefined) }
+    return { id: entry.id, findings: caseFindings(fixture, assessment, reviews !== undefined, noted) }
   })
   const newCase: Record<string, string> = {}
   for (const row of definition.bindings) {
@@ -102,11 +104,12 @@ export function fixtureStatus(fixture: Fixture): FixtureStatus {
     newCase,
     groups,
     cases,
+    notes: evaluation.notes,
     blocked: cases.some((each) => each.findings.some((finding) => blockingKeys.has(finding.group))),
   }
 }
 
-function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, reviewed: boolean): CaseFinding[] {
+function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, reviewed: boolean, noted: ReadonlySet<string>): CaseFinding[] {
   const definition = definitionOf(fixture.kind)
   const reviews = fixture.reviews.get(assessment.decision.id)
   const stale = assessment.states.filter(isStale)
@@ -124,7 +127,7 @@ function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, re
   for (const target of TARGET_ORDER) {
     const fields = hashes.filter((state) => state.row.target === target)
     if (fields.length === 0) continue
-    findings.push({ group: `stale-${target}`, detail: staleDetail(fixture, fields, reviewed, target, reviews) })
+    findings.push({ group: `stale-${target}`, detail: staleDetail(fixture, fields, reviewed, target, reviews, noted) })
   }
   for (const state of acknowledgements) {
     const kind = acknowledgement(state, reviews?.[state.slot] !== undefined)
@@ -151,16 +154,23 @@ function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, re
   return findings
 }
 
-function staleDetail(fixture: Fixture, fields: readonly BindingState[], reviewed: boolean, target: BindingTarget, reviews: Readonly<Record<string, { value: unknown }>> | undefined): string {
+function staleDetail(
+  fixture: Fixture,
+  fields: readonly BindingState[],
+  reviewed: boolean,
+  target: BindingTarget,
+  reviews: Readonly<Record<string, { value: unknown }>> | undefined,
+  noted: ReadonlySet<string>,
+): string {
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
   const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`)
+  // The explanation of a converted file is the fixture's note, listed once; a case only points at it.
   const notes = new Set<string>()
   for (const state of fields) {
-    if (!('bytesOf' in state.row.source) || state.recorded === undefined) continue
+    if (!('bytesOf' in state.row.source)) continue
     const file = fixture.files[state.row.source.bytesOf]
-    const note = file === undefined ? undefined : staleBytesNote(file.display, state.recorded, fixture.conversions[state.row.source.bytesOf])
-    if (note !== undefined) notes.add(note)
+    if (file !== undefined && noted.has(file.display)) notes.add(`see the note on ${file.display}`)
   }
   const unreviewed = reviewed ? '' : ' (no review yet: nothing was judged, so `bind` records the files as they are now)'
   const change = [...new Set(fields.map((state) => definition.present.staleDetail?.(target, context, reviews?.[state.slot]?.value)).filter((each) => each !== undefined))]

@@ -65,15 +65,7 @@ export function explainStaleBytes<D extends { readonly summary: string; readonly
 export function fileConversionNote(file: string, recorded: readonly string[], revisions: ConvertedRevisions | undefined): string | undefined {
   const notes = [...new Set(recorded)].map((sha) => conversionNote(file, sha, revisions)).filter((note) => note !== undefined)
   const note = notes.find((each) => each.definite) ?? notes[0]
-  return note === undefined ? undefined : `${note.text} ${note.fix}`
-}
-
-/** The same as one line, for listings such as `status`; `undefined` when no conversion is in sight. */
-export function staleBytesNote(file: string, recorded: string, revisions: ConvertedRevisions | undefined): string | undefined {
-  const note = conversionNote(file, recorded, revisions)
-  if (note === undefined) return undefined
-  const sentence = (text: string) => text.replace(/\.$/, '')
-  return `${sentence(note.text.charAt(0).toLowerCase() + note.text.slice(1))}; ${sentence(note.fix.charAt(0).toLowerCase() + note.fix.slice(1))}`
+  return note === undefined ? undefined : `${note.text} ${note.fix.charAt(0).toUpperCase()}${note.fix.slice(1)}`
 }
 
 interface ConversionNote {

@@ -307,10 +307,11 @@ describe('3. line endings: a converted file is told apart from an edited one', (
     const copy = await editedCopy('criteria', text('source.txt', crlf))
     const { code, stdout } = await runCli(['status', '.'], copy.dir)
     expect(code).toBe(1)
-    expect(stdout.split('\n').filter((line) => line.includes('complete:') || line.startsWith('  stale source'))).toMatchInlineSnapshot(`
+    expect(stdout.split('\n').filter((line) => line.includes('complete:') || line.startsWith('  stale source') || line.startsWith('  note on'))).toMatchInlineSnapshot(`
       [
         "  stale source (8): the source changed since the review: check the judgements against it, then \`vitest-rubric bind . --case <id>\`",
-        "    complete: cases.json › cases[0] › expected › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470…; annotations.json › reviews[0] › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470… (only its line endings changed: with LF line endings, source.txt has the recorded SHA-256; convert its line endings back to LF (git's core.autocrlf or an editor converted the file; no review needs to change), and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files)",
+        "    complete: cases.json › cases[0] › expected › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470…; annotations.json › reviews[0] › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470… (see the note on source.txt)",
+        "  note on source.txt: Only its line endings changed: with LF line endings, source.txt has the recorded SHA-256. Convert its line endings back to LF (git's core.autocrlf or an editor converted the file; no review needs to change), and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files.",
       ]
     `)
   })
@@ -319,7 +320,12 @@ describe('3. line endings: a converted file is told apart from an edited one', (
     const copy = await editedCopy('scored', text('evaluation_rubric.json', crlf))
     const { code, stdout } = await runCli(['status', '.'], copy.dir)
     expect(code).toBe(1)
-    expect(stdout.split('\n').find((line) => line.startsWith('    partial-recall:'))).toMatchInlineSnapshot(`"    partial-recall: cases.json › cases[0] › expected › rubric_sha256 be89f77dd9c0… → cd1c771a23e2…; annotations.json › reviews[0] › rubric_sha256 be89f77dd9c0… → cd1c771a23e2…; annotations.json › reviews[1] › rubric_sha256 be89f77dd9c0… → cd1c771a23e2… (only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256; convert its line endings back to LF (git's core.autocrlf or an editor converted the file; no review needs to change), and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files)"`)
+    expect(stdout.split('\n').filter((line) => line.startsWith('    partial-recall:') || line.startsWith('  note on'))).toMatchInlineSnapshot(`
+      [
+        "    partial-recall: cases.json › cases[0] › expected › rubric_sha256 be89f77dd9c0… → cd1c771a23e2…; annotations.json › reviews[0] › rubric_sha256 be89f77dd9c0… → cd1c771a23e2…; annotations.json › reviews[1] › rubric_sha256 be89f77dd9c0… → cd1c771a23e2… (see the note on evaluation_rubric.json)",
+        "  note on evaluation_rubric.json: Only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256. Convert its line endings back to LF (git's core.autocrlf or an editor converted the file; no review needs to change), and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files.",
+      ]
+    `)
   })
 })
 
@@ -791,7 +797,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'criteria',
       edit: json('rubric.json', (rubric) => void (rubric.owner = 'docs team')),
       expected: `[RUBRIC_INVALID] rubric.json: unexpected key "owner".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "owner"`,
     },
     {
@@ -799,7 +805,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'criteria',
       edit: json('cases.json', (cases) => void (cases.owner = 'docs team')),
       expected: `[FILE_SCHEMA] cases.json: unexpected key "owner".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "owner"`,
     },
     {
@@ -807,7 +813,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'criteria',
       edit: firstCase((entry) => void (entry.notes = 'check again')),
       expected: `complete: [CASE_INVALID] cases.json › cases[0] (case "complete"): unexpected key "notes".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "notes"`,
     },
     {
@@ -815,7 +821,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'criteria',
       edit: firstCase((entry) => void (entry.input.answer.sources = [])),
       expected: `complete: [CASE_INVALID] cases.json › cases[0] › input › answer (case "complete"): unexpected key "sources".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "sources"`,
     },
     {
@@ -823,7 +829,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'criteria',
       edit: json('annotations.json', (annotations) => void (annotations.reviewer = 'A')),
       expected: `[FILE_SCHEMA] annotations.json: unexpected key "reviewer".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "reviewer"`,
     },
     {
@@ -831,7 +837,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'criteria',
       edit: firstReview('criteria', (review) => void (review.reviewer = 'A')),
       expected: `complete: [REVIEW_INVALID] annotations.json › reviews[0] (case "complete"): unexpected key "reviewer".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "reviewer"`,
     },
     {
@@ -841,14 +847,14 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       expected: `complete: [REVIEW_INVALID] annotations.json › reviews[0] › judgements › command › rating (case "complete"): a required value is missing.
   expected: one of "meets", "does_not_meet", "uncertain"
   found:    nothing (the key is missing)
-  also:     reviews[0] › judgements › command: unexpected key "raiting". Expected only the keys the format defines (see the README).`,
+  also:     annotations.json › reviews[0] › judgements › command: unexpected key "raiting". Expected only the keys the format defines (docs/format.md lists them).`,
     },
     {
       name: 'evaluation_rubric.json: an unknown key at the top',
       kind: 'scored',
       edit: json('evaluation_rubric.json', (rubric) => void (rubric.version = 2)),
       expected: `[RUBRIC_INVALID] evaluation_rubric.json: unexpected key "version".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "version"`,
     },
     {
@@ -856,7 +862,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'scored',
       edit: json('evaluation_rubric.json', (rubric) => void (rubric.score_thresholds.per_case_pass = 0.5)),
       expected: `[RUBRIC_INVALID] evaluation_rubric.json › score_thresholds: unexpected key "per_case_pass".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "per_case_pass"`,
     },
     {
@@ -864,7 +870,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'scored',
       edit: firstCase((entry) => void (entry.notes = 'check again')),
       expected: `partial-recall: [CASE_INVALID] cases.json › cases[0] (case "partial-recall"): unexpected key "notes".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "notes"`,
     },
     {
@@ -872,7 +878,7 @@ describe('6. unknown keys are refused (every object is strict, "$schema" at the 
       kind: 'scored',
       edit: firstReview('scored', (review) => void (review.reviewer = 'A')),
       expected: `partial-recall: [REVIEW_INVALID] annotations.json › reviews[0] (case "partial-recall"): unexpected key "reviewer".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "reviewer"`,
     },
     {
@@ -1003,7 +1009,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'criteria',
       edit: json('rubric.json', withProto),
       expected: `[RUBRIC_INVALID] rubric.json: unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1011,7 +1017,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'criteria',
       edit: json('rubric.json', (rubric) => withProto(rubric.criteria[0])),
       expected: `[RUBRIC_INVALID] rubric.json › criteria[0]: unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1027,7 +1033,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'criteria',
       edit: json('cases.json', withProto),
       expected: `[FILE_SCHEMA] cases.json: unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1035,7 +1041,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'criteria',
       edit: firstCase(withProto),
       expected: `complete: [CASE_INVALID] cases.json › cases[0] (case "complete"): unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1043,7 +1049,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'criteria',
       edit: firstCase((entry) => withProto(entry.input.answer)),
       expected: `complete: [CASE_INVALID] cases.json › cases[0] › input › answer (case "complete"): unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1051,7 +1057,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'criteria',
       edit: json('annotations.json', withProto),
       expected: `[FILE_SCHEMA] annotations.json: unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1059,7 +1065,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'criteria',
       edit: firstReview('criteria', withProto),
       expected: `complete: [REVIEW_INVALID] annotations.json › reviews[0] (case "complete"): unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1091,7 +1097,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'criteria',
       edit: firstReview('criteria', (review) => withProto(review.judgements.command)),
       expected: `complete: [REVIEW_INVALID] annotations.json › reviews[0] › judgements › command (case "complete"): unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1107,7 +1113,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'scored',
       edit: json('evaluation_rubric.json', withProto),
       expected: `[RUBRIC_INVALID] evaluation_rubric.json: unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1131,7 +1137,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'scored',
       edit: json('evaluation_rubric.json', (rubric) => withProto(rubric.score_thresholds)),
       expected: `[RUBRIC_INVALID] evaluation_rubric.json › score_thresholds: unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1139,7 +1145,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'scored',
       edit: firstCase(withProto),
       expected: `partial-recall: [CASE_INVALID] cases.json › cases[0] (case "partial-recall"): unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1147,7 +1153,7 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
       kind: 'scored',
       edit: firstReview('scored', withProto),
       expected: `partial-recall: [REVIEW_INVALID] annotations.json › reviews[0] (case "partial-recall"): unexpected key "__proto__".
-  expected: only the keys the format defines (see the README)
+  expected: only the keys the format defines (docs/format.md lists them)
   found:    "__proto__"`,
     },
     {
@@ -1413,7 +1419,7 @@ describe('13. a fixture directory without one of its files', () => {
     `)
     expect(await messageOf('scored', async (copy) => rm(join(copy.dir, 'annotations.json')))).toMatchInlineSnapshot(`
       "annotations.json: the file is missing.
-        fix:      add the file: a fixture directory needs all of its files (see the README for the format)."
+        fix:      add the file: a fixture directory needs all of its files (docs/format.md describes them)."
     `)
   })
 
