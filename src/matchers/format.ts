@@ -1,3 +1,4 @@
+import { bindCommand } from '../core/engine/bindings.js'
 import type { MatcherState } from 'vitest'
 import type { CriteriaDecision, JudgedCriterion, PendingDecision } from '../core/kinds/criteria/decision.js'
 import { formatJudged, formatRejection } from '../core/kinds/criteria/present.js'
@@ -71,7 +72,7 @@ function marked(marker: string, item: JudgedCriterion): string[] {
 }
 
 /** What to do about a decision that is not the one asserted. */
-export function fixFor(decision: CriteriaDecision, bound: Decided['bound']): string {
+export function fixFor({ decision, bound, form }: Decided): string {
   const annotations = bound?.files.annotations?.display ?? 'the annotations'
   switch (decision.status) {
     case 'accepted':
@@ -80,7 +81,10 @@ export function fixFor(decision: CriteriaDecision, bound: Decided['bound']): str
       return `fix: revise the answer until it meets ${decision.failed.length === 1 ? 'that criterion' : 'those criteria'} and have it reviewed again; if it is a contrast meant to fail, assert toFailCriteria([${decision.failed.map((item) => JSON.stringify(item.criterion)).join(', ')}]).`
     case 'pending':
       if (!decision.reviewed) return `fix: review the answer and add the review to ${annotations}.`
-      return `fix: complete the review (${decision.reason}) in ${annotations}, then acknowledge the new review revision.`
+      // A fixture's case is bound by a command; an answer checked in memory has no file to bind.
+      return form === 'case' && bound !== undefined
+        ? `fix: complete the review (${decision.reason}) in ${annotations}, then run \`${bindCommand(bound.dir, decision.id)}\` to acknowledge the new review revision.`
+        : `fix: complete the review (${decision.reason}), then record the new review revision.`
     case 'refused':
       return 'a refused case is an error, not a decision: no assertion about its decision passes, with or without .not.'
   }

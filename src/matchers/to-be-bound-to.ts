@@ -1,3 +1,4 @@
+import { bindCommand } from '../core/engine/bindings.js'
 import { fingerprint, sha256Hex } from '../core/json/canonical-json.js'
 import type { FixtureCase } from '../core/kinds/criteria/access.js'
 import type { BoundRubric } from '../core/kinds/criteria/rubric.js'
@@ -133,7 +134,10 @@ function reviewSubject(review: LocatedReview): string {
 
 function fix(stale: readonly Binding[], review: LocatedReview): string {
   const changed = stale.map(({ field }) => ({ answer_sha256: 'answer', source_sha256: 'source', rubric_sha256: 'criteria' })[field])
-  const set = stale.map(({ field, now }) => `${field} to ${now}`).join(' and ')
-  const acknowledge = review.revisionRecordedAt === undefined ? '' : `, and acknowledge the new review revision in ${review.revisionRecordedAt}`
-  return `fix: re-review the answer against the changed ${changed.join(' and ')}, then set ${set}${acknowledge}. A stale review is never reused.`
+  const reread = `re-review the answer against the changed ${changed.join(' and ')}`
+  // A review read from a fixture is bound by a command, which computes every hash; a bare object has no file to write.
+  if (review.dir !== undefined && review.caseId !== undefined) {
+    return `fix: ${reread}, then run \`${bindCommand(review.dir, review.caseId)}\`: it records the content's hashes${review.revisionRecordedAt === undefined ? '' : ' and acknowledges the new review revision'}. A stale review is never reused.`
+  }
+  return `fix: ${reread}, then record in the review the hashes shown as "content now". A stale review is never reused.`
 }

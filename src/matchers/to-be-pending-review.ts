@@ -11,11 +11,11 @@ import { decisionDetails, decisionHint, failEitherWay, fixFor, paragraphs, statu
  */
 export function toBePendingReview(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherOutcome {
   const decided = decideReceived('toBePendingReview', received, args)
-  const { decision, bound } = decided
+  const { decision } = decided
   const hint = decisionHint(this, 'toBePendingReview', decided.form)
   switch (decision.status) {
     case 'pending':
-      return { pass: true, message: () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decision, bound)) }
+      return { pass: true, message: () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decided)) }
     case 'accepted':
     case 'rejected':
       return {
@@ -23,6 +23,6 @@ export function toBePendingReview(this: MatcherContext, received: unknown, ...ar
         message: () => paragraphs(hint, statusLine(decided), decisionDetails(decision), 'Its review is complete, so it is graded, not pending.'),
       }
     case 'refused':
-      return failEitherWay(this, () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decision, bound)))
+      return failEitherWay(this, () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decided)))
   }
 }

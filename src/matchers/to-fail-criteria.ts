@@ -29,7 +29,7 @@ export function toFailCriteria(this: MatcherContext, received: unknown, criteria
   const { decision, bound } = decided
   const hint = decisionHint(this, 'toFailCriteria', decided.form, true)
   if (decision.status === 'refused' || bound === undefined) {
-    return failEitherWay(this, () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decision, bound)))
+    return failEitherWay(this, () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decided)))
   }
   // A typo in a criterion id must not read as a mismatch (nor pass under .not).
   checkKnown(expected, bound)
@@ -40,7 +40,7 @@ export function toFailCriteria(this: MatcherContext, received: unknown, criteria
         statusLine(decided),
         decisionDetails(decision),
         'toFailCriteria compares the failed criteria of a completed review, with or without .not; a pending review has none yet.',
-        fixFor(decision, bound),
+        fixFor(decided),
       ),
     )
   }

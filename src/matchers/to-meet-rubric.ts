@@ -18,7 +18,7 @@ export function toMeetRubric(this: MatcherContext, received: unknown, ...args: u
       return { pass: true, message: () => paragraphs(...head(), '.not.toMeetRubric passes only when a completed review rejects the answer.') }
     case 'rejected': {
       const allMeet = Object.fromEntries([...(bound?.rubric.criteria.keys() ?? [])].map((criterion) => [criterion, 'meets']))
-      return { pass: false, message: () => paragraphs(...head(), ratingsDiff(this, allMeet, decision.ratings), fixFor(decision, bound)) }
+      return { pass: false, message: () => paragraphs(...head(), ratingsDiff(this, allMeet, decision.ratings), fixFor(decided)) }
     }
     case 'pending':
       return failEitherWay(this, () =>
@@ -26,10 +26,10 @@ export function toMeetRubric(this: MatcherContext, received: unknown, ...args: u
           ...head(),
           this.isNot
             ? '.not.toMeetRubric passes only when a completed review rejects the answer: a pending review is not a rejection. Assert toBePendingReview() for that.'
-            : fixFor(decision, bound),
+            : fixFor(decided),
         ),
       )
     case 'refused':
-      return failEitherWay(this, () => paragraphs(...head(), fixFor(decision, bound)))
+      return failEitherWay(this, () => paragraphs(...head(), fixFor(decided)))
   }
 }

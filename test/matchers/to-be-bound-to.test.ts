@@ -37,7 +37,7 @@ describe('toBeBoundTo', () => {
           review holds: "3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228"
           content now:  "804924e52c90078de703afe17c448773434685d69481e486a3bba8eff59d3544"
 
-      fix: re-review the answer against the changed criteria, then set rubric_sha256 to 804924e52c90078de703afe17c448773434685d69481e486a3bba8eff59d3544, and acknowledge the new review revision in fixtures/docuctl-rollback/cases.json › cases[0] › expected › review_sha256. A stale review is never reused."
+      fix: re-review the answer against the changed criteria, then run \`vitest-rubric bind fixtures/docuctl-rollback --case complete\`: it records the content's hashes and acknowledges the new review revision. A stale review is never reused."
     `)
   })
 
@@ -57,7 +57,7 @@ describe('toBeBoundTo', () => {
           review holds: "3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228"
           content now:  "804924e52c90078de703afe17c448773434685d69481e486a3bba8eff59d3544"
 
-      fix: re-review the answer against the changed answer and criteria, then set answer_sha256 to eb7ca58885519a3d426495ece2a5fcd1c27654194452164e217f3c3a2afa7849 and rubric_sha256 to 804924e52c90078de703afe17c448773434685d69481e486a3bba8eff59d3544. A stale review is never reused."
+      fix: re-review the answer against the changed answer and criteria, then record in the review the hashes shown as "content now". A stale review is never reused."
     `)
   })
 
@@ -115,9 +115,24 @@ describe('what cannot be told fails or throws, whatever .not says', () => {
       [UsageError: toBeBoundTo: the target has unknown key "rubirc".
         expected: a fixture, a bound rubric, a fixture case, or { answer?, source?, rubric? } with at least one
         found:    { rubirc }
-        fix:      see the README, section Matchers, for what toBeBoundTo accepts.]
+        fix:      docs/matchers.md says what toBeBoundTo accepts.]
     `)
     // @ts-expect-error a case is not a review
     expect(() => expect(getCase(fixture, 'complete')).not.toBeBoundTo(fixture)).toThrow(UsageError)
+  })
+
+  test('a binding given as undefined (a lookup that found nothing) is a usage error, with .not or without', () => {
+    const review = getReview(fixture, 'complete')
+    // The types forbid it; JavaScript, or a lookup typed loosely, passes it anyway.
+    const loose = (target: Record<string, unknown>) => target as never
+    const missing: Record<string, Buffer> = {}
+    for (const assertion of [
+      () => expect(review).toBeBoundTo(loose({ answer: undefined })),
+      () => expect(review).not.toBeBoundTo(loose({ answer: undefined })),
+      () => expect(review).toBeBoundTo(loose({ source, rubric: missing['rubric.json'] })),
+    ]) {
+      expect(assertion).toThrow(UsageError)
+    }
+    expect(() => expect(review).toBeBoundTo(loose({ answer: undefined }))).toThrow(/the target's "answer" is undefined, so there is nothing to check the review against/)
   })
 })

@@ -46,7 +46,7 @@ describe('toBePendingReview', () => {
 
       not judged: database_scope
 
-      fix: complete the review (missing criterion database_scope) in annotations.json, then acknowledge the new review revision."
+      fix: complete the review (missing criterion database_scope) in annotations.json, then run \`vitest-rubric bind . --case complete\` to acknowledge the new review revision."
     `)
   })
 
@@ -80,7 +80,7 @@ describe('toBePendingReview', () => {
 
       toFailCriteria compares the failed criteria of a completed review, with or without .not; a pending review has none yet.
 
-      fix: complete the review (uncertain on verification) in annotations.json, then acknowledge the new review revision."
+      fix: complete the review (uncertain on verification) in annotations.json, then run \`vitest-rubric bind . --case wrong-command\` to acknowledge the new review revision."
     `)
   })
 })

@@ -89,7 +89,7 @@ describe('toFailCriteria', () => {
 
       toFailCriteria compares the failed criteria of a completed review, with or without .not; a pending review has none yet.
 
-      fix: complete the review (uncertain on support) in fixtures/docuctl-rollback/annotations.json, then acknowledge the new review revision."
+      fix: complete the review (uncertain on support) in fixtures/docuctl-rollback/annotations.json, then run \`vitest-rubric bind fixtures/docuctl-rollback --case uncertain-wording\` to acknowledge the new review revision."
     `)
     expect(failureOf(() => expect(contrast('uncertain-wording')).not.toFailCriteria(['support']))).toContain(
       'toFailCriteria compares the failed criteria of a completed review, with or without .not; a pending review has none yet.',
@@ -148,7 +148,7 @@ describe('criterion ids are checked, whatever .not says', () => {
       [UsageError: toFailCriteria: fixtures/docuctl-rollback/rubric.json defines no criterion "suport".
         expected: ids among "command", "preconditions", "database_scope", "verification", "support"
         found:    ["suport"]
-        fix:      see the README, section Matchers, for what toFailCriteria accepts.]
+        fix:      docs/matchers.md says what toFailCriteria accepts.]
     `)
   })
 

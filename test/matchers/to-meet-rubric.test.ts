@@ -60,7 +60,7 @@ describe('toMeetRubric on a fixture case', () => {
             quote:  "The command changes the deployed service version. It does not restore database contents."
             span:   "Your data will be safe."
 
-      fix: complete the review (uncertain on support) in fixtures/docuctl-rollback/annotations.json, then acknowledge the new review revision."
+      fix: complete the review (uncertain on support) in fixtures/docuctl-rollback/annotations.json, then run \`vitest-rubric bind fixtures/docuctl-rollback --case uncertain-wording\` to acknowledge the new review revision."
     `)
   })
 
@@ -203,14 +203,14 @@ describe('toMeetRubric on an answer with a rubric and a review', () => {
       [UsageError: toMeetRubric: a fixture case carries its rubric and review: pass no arguments.
         expected: toMeetRubric() with no arguments
         found:    2 argument(s)
-        fix:      see the README, section Matchers, for what toMeetRubric accepts.]
+        fix:      docs/matchers.md says what toMeetRubric accepts.]
     `)
     // @ts-expect-error rubric contents need their source
     expect(() => expect({ text: 'Run it.', citation: 'guide' }).not.toMeetRubric('{}', { review: null })).toThrowErrorMatchingInlineSnapshot(`
       [UsageError: toMeetRubric: rubric contents are bound with the source they quote.
         expected: { review, source } with the bytes of source.txt
         found:    undefined
-        fix:      see the README, section Matchers, for what toMeetRubric accepts.]
+        fix:      docs/matchers.md says what toMeetRubric accepts.]
     `)
     // @ts-expect-error a number is neither a case nor an answer
     expect(() => expect(42).toMeetRubric()).toThrow(UsageError)
