@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { SchemaReferenceSchema, Sha256Schema, SplitSchema } from '../../common/primitives.js'
+import { trimVerdict, VERDICT_SPACE } from './dimensions/verdict.js'
 
 const text = z.string().min(1)
 
@@ -39,12 +40,12 @@ export const CaseSpecSchema = z.strictObject({
     /** `null` or absent: final_verdict_correctness is excluded for the case. */
     final_verdict: z
       .string()
-      .refine((verdict) => verdict.trim() !== '', { error: 'a non-blank verdict, or null' })
-      // The refinement above, for editors: at least one character that trim() would keep.
-      .meta({ pattern: '\\S' })
+      .refine((verdict) => trimVerdict(verdict) !== '', { error: 'a non-blank verdict, or null' })
+      // The refinement above, for editors: at least one character that trimming keeps.
+      .meta({ pattern: `[^${VERDICT_SPACE}]` })
       .nullable()
       .optional()
-      .describe('The correct verdict, compared after trimming and lower-casing; null or absent leaves final_verdict_correctness unscored.'),
+      .describe('The correct verdict, compared after trimming white space (Unicode White_Space and U+FEFF) and lower-casing; null or absent leaves final_verdict_correctness unscored.'),
   }),
 })
 export type CaseSpec = z.infer<typeof CaseSpecSchema>
