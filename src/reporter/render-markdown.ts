@@ -41,7 +41,7 @@ export function renderMarkdown(figures: RubricFigures): string {
   )
   if (refused.length > 0) lines.push('', '**Refused** (binding or provenance errors, not decisions):', '', ...refused)
   for (const fixture of figures.fixtures) {
-    if (fixture.status === 'loaded') lines.push(...definitionOf(fixture.kind).present.markdownLines(fixture.fixture, fixture.plan.summary))
+    if (fixture.status === 'loaded') for (const line of definitionOf(fixture.kind).present.markdownLines(fixture.fixture, fixture.plan.summary)) lines.push(line)
   }
   return `${lines.join('\n')}\n`
 }

@@ -79,7 +79,7 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
       throw new RubricFailure(
         [
           `the decisions or bindings differ from ${record.file}:`,
-          ...record.changes.map((change) => `  ${change}`),
+          record.changes.map((change) => `  ${change}`).join('\n'),
           'If the change is intended, run `vitest -u` to rewrite the record, then review and commit its diff.',
         ].join('\n'),
         { expected: record.recorded, actual: record.current },

@@ -55,7 +55,7 @@ export function assessEntry<D extends Decision>(
     caseProblems.push(
       schemaProblem({ code: 'CASE_INVALID', file: site.casesFile, basePath: entry.path, caseId: entry.id, hint: definition.schemas.caseHint }, parsedCase.error.issues),
     )
-  } else caseProblems.push(...definition.checkCase(context, parsedCase.data, at))
+  } else for (const problem of definition.checkCase(context, parsedCase.data, at)) caseProblems.push(problem)
 
   const slots = definition.reviews.slots
   const slotProblems: Record<string, Problem[]> = {}
@@ -147,7 +147,7 @@ export function assessEntry<D extends Decision>(
     })
   const describes = ({ state }: { state: BindingState }) => 'fingerprintOf' in state.row.source
   if (shown.length > 0 || Object.keys(provenance).length > 0) {
-  caseProblems.push(...once(shown.filter(({ state }) => state.row.in === 'case' && !('reviewOf' in state.row.source)).map(({ problem }) => problem)))
+  for (const problem of once(shown.filter(({ state }) => state.row.in === 'case' && !('reviewOf' in state.row.source)).map(({ problem }) => problem))) caseProblems.push(problem)
   for (const slot of slots) {
     const mine = shown.filter(({ state }) => state.slot === slot && (state.row.in === 'review' || 'reviewOf' in state.row.source))
     slotProblems[slot]!.push(

@@ -67,7 +67,7 @@ export function assessAnswer(bound: BoundRubric, answer: Located, review: Locate
     if ('fingerprintOf' in row.source) problems.push(problem)
     else stale.push(problem)
   }
-  problems.push(...excerpts, ...stale)
+  problems.push(...excerpts, ...stale) // at most two per criterion
   if (problems.length > 0 || !parsedReview.success) return { status: 'refused', id, split, ...refusal(problems) }
   return applyCriteriaRule(bound.rubric, parsedReview.data, id, split)
 }
