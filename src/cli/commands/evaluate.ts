@@ -38,8 +38,9 @@ export function formatEvaluation(json: EvaluationJson): string {
   const lines = [`${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`, `  origin: ${fixture.origin}`, `  ${formatReviewCoverage(json.coverage)}`]
   const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)
   if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts)}`)
-  lines.push(...definitionOf(fixture.kind).present.evaluationLines(json))
-  for (const note of json.notes ?? []) lines.push(`  note: ${note.text}`)
+  // One line per case: a loop, since a spread of a large fixture's lines would overflow the call stack.
+  for (const line of definitionOf(fixture.kind).present.evaluationLines(json)) lines.push(line)
+  for (const note of json.notes ?? []) lines.push(`  note on ${note.file}: ${note.text}`)
   return lines.join('\n')
 }
 

@@ -83,7 +83,7 @@ function criteriaEvaluationLines(json: EvaluationJson): string[] {
   const { coverage } = json
   const lines: string[] = []
   const usedSplits = SPLITS.filter((split) => coverage.splits[split].candidates > 0)
-  lines.push('  decisions:')
+  lines.push(coverage.candidates === 0 ? '  decisions: none yet (no cases)' : '  decisions:')
   for (const [id, decision] of Object.entries(json.decisions)) {
     const split = usedSplits.length > 1 ? ` [${decision.split}]` : ''
     const reason = decision.reason === '' ? '' : ` (${decision.reason})`

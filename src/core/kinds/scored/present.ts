@@ -148,7 +148,7 @@ function scoredEvaluationLines(json: EvaluationJson): string[] {
   let idWidth = 4
   for (const id of Object.keys(decisions)) idWidth = Math.max(idWidth, id.length)
   const header = ['case'.padEnd(idWidth), 'status  ', ...labels.map((label) => label.padEnd(6)), 'mean  ', 'baseline (mean, rule)']
-  lines.push(`  ${header.join(' ')}`.trimEnd())
+  lines.push(coverage.candidates === 0 ? '  decisions: none yet (no cases)' : `  ${header.join(' ')}`.trimEnd())
   for (const [id, decision] of Object.entries(decisions)) {
     const baseline =
       decision.baseline.status === 'scored' ? `${cell(decision.baseline.mean)} ${(decision.baseline.verdict ?? '').replace('_', ' ')}` : decision.baseline.status.replace('_', ' ')
