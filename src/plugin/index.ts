@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { dirname, extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
@@ -7,12 +8,14 @@ import type { TestProject, Vitest } from 'vitest/node'
 import { excludeGlobs, kindOfModule, literalGlob, markerGlobs, scanFixtures, unmatchedIncludes } from '../core/engine/discover.js'
 import { PendingGateReporter } from '../reporter/pending-gate.js'
 import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-reporter.js'
+import { jsonModule } from './json-module.js'
 import { fixtureModuleCode } from './module-code.js'
 import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
 import { planWithContext, type ProjectContext } from './project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
 export type { PendingPolicy, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
+export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
 export { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
 
 // The runtime sits beside this file, built (.js) or in source (.ts) alike.
@@ -102,6 +105,10 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
     },
 
     async load(id) {
+      if (id.endsWith(`?${AS_JSON}`)) {
+        const path = id.slice(0, -AS_JSON.length - 1)
+        return { code: jsonModule({ display: relative(process.cwd(), path) || path, bytes: await readFile(path) }), moduleType: 'js' }
+      }
       if (id.includes('?') || kindOfModule(id) === undefined) return undefined
       const state = projects.find(({ project }) => project.matchesTestGlob(id))
       if (state === undefined) return undefined

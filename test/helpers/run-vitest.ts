@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream'
 import { stripVTControlCharacters } from 'node:util'
 import type { Reporter, TestModule } from 'vitest/node'
+import type { ViteUserConfig } from 'vitest/config'
 import { startVitest, type CliOptions } from 'vitest/node'
 import type { RubricCaseMeta, RubricFixtureMeta } from '../../src/runtime/meta.js'
 import { rubric, type RubricPluginOptions } from '../../src/plugin/index.js'
@@ -37,6 +38,8 @@ export interface RunOptions {
   readonly filters?: readonly string[]
   readonly plugin?: RubricPluginOptions
   readonly cli?: CliOptions
+  /** The whole inline configuration, in place of one `rubric(plugin)` at the root (for several projects). */
+  readonly config?: ViteUserConfig
 }
 
 class Collector implements Reporter {
@@ -58,7 +61,7 @@ export async function runVitest(options: RunOptions): Promise<VitestRun> {
       'test',
       [...(options.filters ?? [])],
       { root: options.root, config: false, watch: false, reporters: ['default', collector], ...options.cli },
-      { plugins: [rubric({ reporter: { outputFile: false }, ...options.plugin })], test: { include: [] } },
+      options.config ?? { plugins: [rubric({ reporter: { outputFile: false }, ...options.plugin })], test: { include: [] } },
       { stdout: sink((text) => (stdout += text)), stderr: sink((text) => (stderr += text)) },
     )
     await vitest.close()
