@@ -27,7 +27,7 @@ export async function cachedPlan(dir: string, root: string, cacheDir: string): P
   if (files === undefined) return planFixture(dir, root)
   const served = new Map(files.map((file) => [file.path, file.raw]))
   const reader = async (path: string, display: string): Promise<RawFile> => served.get(path) ?? { display, bytes: await readFile(path) }
-  const key = sha256Hex(JSON.stringify([CACHE_FORMAT, await codeFingerprint(), environment(), relative(root, dir), files.map((file) => [file.name, sha256Hex(file.raw.bytes)])]))
+  const key = sha256Hex(JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), files.map((file) => [file.name, sha256Hex(file.raw.bytes)])]))
   const folder = join(cacheDir, 'vitest-rubric', 'plans')
   const prefix = sha256Hex(relative(root, dir)).slice(0, 16)
   const path = join(folder, `${prefix}-${key}.json`)
@@ -73,7 +73,7 @@ async function store(folder: string, prefix: string, path: string, text: string)
 }
 
 /** The versions of what shapes a plan beside its files and the deciding code. */
-function environment(): readonly string[] {
+export function planCacheEnvironment(): readonly string[] {
   return [`zod@${zodVersion()}`, `icu@${process.versions.icu ?? 'none'}`, `unicode@${process.versions.unicode ?? 'none'}`]
 }
 

@@ -89,3 +89,30 @@ test('watch mode reruns a fixture with fresh data when its files change, and fol
     process.exitCode = exitCode
   }
 })
+
+test('watch mode warns when a fixture loses its rubric file, as a run started that way does', { timeout: 60_000 }, async () => {
+  const root = await makeProject({ 'fixtures/a': null, 'fixtures/b': null })
+  const runs = new RunQueue()
+  const exitCode = process.exitCode
+  let stderr = ''
+  const vitest = await startVitest(
+    'test',
+    [],
+    { root, config: false, watch: true, reporters: [runs] },
+    { plugins: [rubric({ reporter: false })], test: { include: [] } },
+    { stdout: sink(() => {}), stderr: sink((text) => (stderr += text)) },
+  )
+  try {
+    await runs.next()
+    expect(stderr).not.toContain('so it is no fixture')
+    await rm(join(root, 'fixtures/a/rubric.json'))
+    await expect.poll(() => stderr, { timeout: 20_000 }).toContain(
+      'vitest-rubric: fixtures/a holds cases.json and annotations.json but neither rubric.json nor evaluation_rubric.json, so it is no fixture and none of its cases runs.',
+    )
+    // The other fixture is not named.
+    expect(stderr).not.toContain('fixtures/b holds')
+  } finally {
+    await vitest.close()
+    process.exitCode = exitCode
+  }
+})
