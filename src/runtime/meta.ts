@@ -1,3 +1,6 @@
+// Loads the module augmented below wherever these types are read (also from node_modules), so that
+// `TaskMeta` as 'vitest/node' gives it carries them too.
+/// <reference types="vitest" preserve="true" />
 import type { Split } from '../core/common/primitives.js'
 import type { Coverage } from '../core/engine/coverage.js'
 import type { DecisionStatus } from '../core/engine/decision.js'

@@ -71,6 +71,31 @@ describe('vitest-rubric init', () => {
     expect(evaluated.coverage.candidates).toBe(0)
   })
 
+  test.each([
+    ['docuctl', 'criteria', DOCUCTL, ['rubric.json', 'source.txt']],
+    ['debate', 'scored', DEBATE, ['evaluation_rubric.json']],
+  ] as const)('--template %s starts from the shipped rubric, byte for byte, and evaluates at once', async (name, kind, bundled, copied) => {
+    const cwd = await scratchDir('init')
+    const init = await runCli(['init', 'fixtures/mine', '--template', name], cwd)
+    expect(init.stderr).toBe('')
+    expect(init.stdout).toContain(`created ${kind} fixture fixtures/mine with the rubric of template ${name} (copied byte for byte):`)
+    for (const file of copied) expect(await readFile(join(cwd, 'fixtures/mine', file))).toEqual(await readFile(join(bundled, file)))
+    const evaluated = await runCli(['evaluate', 'fixtures/mine'], cwd)
+    expect(evaluated.code).toBe(0)
+    expect(evaluated.stdout).toContain('  decisions: none yet (no cases)')
+  })
+
+  test('an unknown template, or --template beside --from, is a usage error that names the templates', async () => {
+    const cwd = await scratchDir('init')
+    const unknown = await runCli(['init', 'lab', '--template', 'docuctl-rollback'], cwd)
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(/^vitest-rubric init: there is no template "docuctl-rollback"; the templates are docuctl and debate\./)
+    const both = await runCli(['init', 'lab', '--template', 'docuctl', '--from', DOCUCTL], cwd)
+    expect(both.code).toBe(2)
+    expect(both.stderr).toMatch(/^vitest-rubric init: pass --from or --template, not both\./)
+    expect(await readdir(cwd)).toEqual([])
+  })
+
   test('never writes into a directory that holds anything', async () => {
     const cwd = await scratchDir('init')
     await mkdir(join(cwd, 'taken'))

@@ -9,6 +9,8 @@ import { fixtureKindsIn } from './fixture.js'
 export interface InitOptions {
   /** A fixture directory or a rubric file (`rubric.json`, `evaluation_rubric.json`) to copy the rubric from. */
   readonly from?: string | undefined
+  /** How to name `from` in the result (`template docuctl`), in place of its path. */
+  readonly fromLabel?: string | undefined
   /** Paths are resolved and shown relative to this directory. */
   readonly cwd: string
   /** Absolute path of the directory holding the JSON Schemas the new files reference. */
@@ -20,7 +22,7 @@ export interface InitResult {
   readonly kind: FixtureKind
   /** The files created, as shown to the user. */
   readonly files: readonly string[]
-  /** The rubric file copied, as shown to the user; absent for a skeleton. */
+  /** The rubric file copied, as shown to the user (or the label given for it); absent for a skeleton. */
   readonly copiedFrom?: string
 }
 
@@ -50,7 +52,7 @@ export async function initFixture(dir: string, options: InitOptions): Promise<In
   await mkdir(target, { recursive: true })
   const writes: FileWrite[] = Object.entries(files).map(([file, contents]) => ({ path: join(target, file), display: join(display, file), contents, basedOn: null }))
   await writeFilesAtomically(writes)
-  return { dir: display, kind, files: writes.map((write) => write.display), ...(copy === undefined ? {} : { copiedFrom: copy.display }) }
+  return { dir: display, kind, files: writes.map((write) => write.display), ...(copy === undefined ? {} : { copiedFrom: options.fromLabel ?? copy.display }) }
 }
 
 async function checkEmpty(target: string, display: string): Promise<void> {

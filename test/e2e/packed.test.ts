@@ -1,0 +1,72 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdir, readdir, rename, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ROOT } from '../helpers/fixture-copy.js'
+import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
+
+// The package as a user installs it: `npm pack` of the build, unpacked into a fresh project's
+// node_modules, its dependencies linked from this checkout (nothing is fetched).
+let project = ''
+let packedFiles: readonly string[] = []
+
+beforeAll(async () => {
+  const packs = await scratchDir('pack', 'file')
+  project = await scratchDir('packed-project', 'file')
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[]
+  packedFiles = packed!.files.map((file) => file.path)
+  await writeFile(join(project, 'package.json'), '{ "type": "module" }\n')
+  const modules = join(project, 'node_modules')
+  await mkdir(modules)
+  execFileSync('tar', ['-xzf', join(packs, packed!.filename), '-C', modules])
+  await rename(join(modules, 'package'), join(modules, 'vitest-rubric'))
+  for (const entry of await readdir(join(ROOT, 'node_modules'))) {
+    if (entry !== 'vitest-rubric' && !entry.startsWith('.')) await symlink(join(ROOT, 'node_modules', entry), join(modules, entry))
+  }
+}, 120_000)
+
+afterAll(removeFileScratch)
+
+const run = (command: string, args: readonly string[]) => spawnSync(process.execPath, [command, ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } })
+const bin = () => join(project, 'node_modules/vitest-rubric/dist/cli/bin.js')
+
+describe('the packed package in a fresh project', () => {
+  test('init --template reaches the shipped rubrics, and the fixture it makes evaluates and runs in Vitest', async () => {
+    for (const [name, dir] of [['docuctl', 'fixtures/roll'], ['debate', 'fixtures/bench']]) {
+      const init = run(bin(), ['init', dir!, '--template', name!])
+      expect(init.stderr).toBe('')
+      expect(init.status).toBe(0)
+    }
+    expect(run(bin(), ['evaluate', 'fixtures/roll', 'fixtures/bench']).status).toBe(0)
+    await writeFile(join(project, 'vitest.config.mjs'), "import { rubric } from 'vitest-rubric/plugin'\nexport default { plugins: [rubric({ reporter: { outputFile: false } })], test: { include: [] } }\n")
+    // A scored benchmark without cases fails its gates by design, so the run takes the criteria fixture.
+    const vitest = run(join(ROOT, 'node_modules/vitest/vitest.mjs'), ['run', 'fixtures/roll'])
+    expect(vitest.stdout).toContain('Rubric coverage')
+    expect(vitest.stdout).toMatch(/Tests {2}1 todo \(1\)/)
+    expect(vitest.status).toBe(0)
+  }, 60_000)
+
+  test('its types bring the test meta: testCase.meta().rubric is typed for a reporter', async () => {
+    await writeFile(
+      join(project, 'reporter.ts'),
+      [
+        "import type {} from 'vitest-rubric/plugin'",
+        "import type { TestCase } from 'vitest/node'",
+        'export function statusOf(test: TestCase): string | undefined {',
+        '  const meta = test.meta().rubric',
+        "  return meta?.role === 'case' ? meta.status : undefined",
+        '}',
+      ].join('\n'),
+    )
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true }, files: ['reporter.ts'] }))
+    const tsc = run(join(ROOT, 'node_modules/typescript/bin/tsc'), ['-p', 'tsconfig.json'])
+    expect(tsc.stdout).toBe('')
+    expect(tsc.status).toBe(0)
+  }, 60_000)
+
+  test('ships the documentation and the JSON Schemas it points to, and no tests or scratch files', () => {
+    const paths = packedFiles
+    for (const path of ['docs/format.md', 'docs/matchers.md', 'src/schemas/rubric.schema.json', 'dist/cli/bin.js', 'fixtures/docuctl-rollback/source.txt']) expect(paths).toContain(path)
+    expect(paths.filter((path) => path.startsWith('test/') || path.startsWith('fixtures/docuctl-rollback/cases'))).toEqual([])
+  })
+})
