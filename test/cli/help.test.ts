@@ -29,4 +29,15 @@ describe('vitest-rubric --help', () => {
     expect(code).toBe(2)
     expect(stderr).toMatch(/^vitest-rubric: unknown command "rebind"\./)
   })
+
+  test.each([['toString'], ['constructor', '--help'], ['__proto__'], ['hasOwnProperty', 'fixtures']])(
+    'a name inherited from Object (%s) is an unknown command too: usage error, exit 2, no stack',
+    async (...argv) => {
+      const { code, stdout, stderr } = await runCli(argv)
+      expect(code).toBe(2)
+      expect(stdout).toBe('')
+      expect(stderr).toMatch(new RegExp(`^vitest-rubric: unknown command "${argv[0]}"\\.`))
+      expect(stderr).not.toMatch(/TypeError|\n\s+at /)
+    },
+  )
 })

@@ -37,6 +37,13 @@ Exit codes: 0 when bound (or nothing to change); 1 when refused, with nothing wr
   },
 }
 
+/** What binding does to a case of each kind, as done and as it would be done by a dry run. */
+const BIND_WORDS = {
+  reviewed: ['bound', 'would bind'],
+  unreviewed: ['re-stamped (no review: nothing was judged)', 'would be re-stamped (no review: nothing was judged)'],
+  withdrawn: ['review withdrawal acknowledged', 'would acknowledge the review withdrawal'],
+} as const satisfies Record<BindResult['cases'][number]['kind'], readonly [string, string]>
+
 /** What binding changed, hash by hash, and what each case is decided once bound. */
 export function formatBind(result: BindResult, dryRun: boolean): string {
   const lines: string[] = []
@@ -46,8 +53,7 @@ export function formatBind(result: BindResult, dryRun: boolean): string {
       lines.push(`${each.id}: already bound to the current files (${each.decision})`)
       continue
     }
-    const what = each.kind === 'unreviewed' ? 're-stamped (no review: nothing was judged)' : each.kind === 'withdrawn' ? 'review withdrawal acknowledged' : dryRun ? 'would bind' : 'bound'
-    lines.push(`${each.id}: ${dryRun && each.kind !== 'reviewed' ? `would be ${what}` : what}, then decided ${each.decision}`)
+    lines.push(`${each.id}: ${BIND_WORDS[each.kind][dryRun ? 1 : 0]}, then decided ${each.decision}`)
     for (const change of each.changes) lines.push(`  ${change.location}`, `    ${change.from}`, `  → ${change.to}`)
   }
   for (const skipped of result.skipped) lines.push(`skipped ${skipped.id}: ${skipped.reason}`)

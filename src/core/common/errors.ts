@@ -44,7 +44,6 @@ export type RubricErrorCode =
   | 'NOT_CANONICAL_JSON'
   // revising a fixture (init, bind): nothing is written when one of these is raised
   | 'CASE_NOT_FOUND'
-  | 'NO_REVIEW_TO_BIND'
   | 'BIND_STILL_REFUSED'
   | 'INIT_TARGET_NOT_EMPTY'
   | 'INIT_SOURCE_INVALID'

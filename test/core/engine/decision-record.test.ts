@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { own } from '../../../src/core/common/primitives.js'
 import {
   describeRecordChanges,
+  differingParts,
   readRecordedDecisions,
   recordDecisions,
   sameRecord,
@@ -125,6 +126,17 @@ describe('a record of decisions', () => {
     const reordered = JSON.parse(JSON.stringify({ checks: recorded.checks, decisions: recorded.decisions, identities: recorded.identities, name: recorded.name, kind: recorded.kind })) as RecordedDecisions
     expect(sameRecord(recorded, reordered)).toBe(true)
     expect(sameRecord(recorded, { ...recorded, checks: { ...recorded.checks, gate: false } })).toBe(false)
+  })
+
+  test('its diff shows only the cases that differ, whatever the order of their keys', () => {
+    // A record written by hand, or by another tool, may order a decision's keys differently.
+    const reordered = JSON.parse(JSON.stringify(recorded, (_key, value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value))) as RecordedDecisions
+    expect(Object.keys(reordered.decisions.same!)).toEqual(['reason', 'split', 'status'])
+    const parts = differingParts(reordered, current)
+    expect(Object.keys(parts.recorded as { decisions: object } & object)).toEqual(['identities', 'decisions', 'checks'])
+    expect(Object.keys((parts.recorded as { decisions: object }).decisions).sort()).toEqual(['added', 'flipped', 'gone', 'moved', 'reasoned', 'rescored'])
+    expect(Object.keys(differingParts(reordered, recorded).recorded as { decisions: object } & object)).toHaveLength(3)
+    expect((differingParts(reordered, recorded).recorded as { decisions: object }).decisions).toEqual({})
   })
 
   test('is written as two-space JSON with a final newline and read back as written', async () => {
