@@ -1,17 +1,15 @@
-import { join } from 'node:path'
 import { RevisionError } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
-import { fingerprint, NULL_FINGERPRINT, sha256Hex } from '../json/canonical-json.js'
-import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
+import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
+import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings, type StringEdit } from '../json/json-edit.js'
-import { decodeText, readFixtureFile, type RawFile } from '../json/read.js'
 import { definitionOf } from '../kinds/index.js'
 import type { CaseAssessment } from './assess.js'
 import { acknowledgement, boundReview, isStale, perSlot, type BindingState } from './bindings.js'
 import type { Decision } from './decision.js'
-import { evaluateWithStates } from './evaluate.js'
-import { loadFixtureReading, type Fixture } from './fixture.js'
+import type { Fixture } from './fixture.js'
+import { FixtureRevision, type WrittenFile } from './revision.js'
 
 export interface BindOptions {
   /** The case ids to bind, or every case. */
@@ -65,40 +63,20 @@ export interface BindResult {
  * first.
  */
 export async function bindFixture(dir: string, options: BindOptions): Promise<BindResult> {
-  const read = new Map<string, RawFile>()
-  const reader = async (path: string, display: string) => {
-    const file = read.get(path) ?? (await readFixtureFile(path, display))
-    read.set(path, file)
-    return file
-  }
-  const fixture = await loadFixtureReading(dir, { cwd: options.cwd }, reader)
+  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { fixture, assessments } = base
   const definition = definitionOf(fixture.kind)
-  const { assessments } = evaluateWithStates(fixture, { allStates: true })
   const selected = selectCases(fixture, options.cases)
   const plan: EditPlan = { edits: { cases: [], annotations: [] }, cases: [], skipped: [] }
   const byId = new Map(fixture.cases.map((entry, index) => [entry.id, assessments[index]!]))
   for (const id of selected) planCase(fixture, byId.get(id)!, options.cases === 'all', plan)
 
-  const paths = {
-    cases: join(fixture.dir, definition.files.cases),
-    annotations: join(fixture.dir, definition.files.annotations),
-  }
-  const edited = (file: 'cases' | 'annotations') => {
-    const original = read.get(paths[file])!
+  const edited = (file: WrittenFile) => {
     const edits = plan.edits[file]
-    const bytes = edits.length === 0 ? original.bytes : new TextEncoder().encode(editJsonStrings(decodeText(original), original.display, edits))
-    const write: FileWrite = { path: paths[file], display: original.display, contents: bytes, basedOn: sha256Hex(original.bytes) }
-    return { original, updated: { ...original, bytes }, write }
+    return edits.length === 0 ? undefined : editJsonStrings(base.text(file), fixture.files[file]!.display, edits)
   }
-  const annotations = edited('annotations')
-  const cases = edited('cases')
-
   // Decide the bound cases on the new contents before anything is written.
-  const after = evaluateWithStates(
-    await loadFixtureReading(dir, { cwd: options.cwd }, async (path, display) =>
-      path === paths.cases ? cases.updated : path === paths.annotations ? annotations.updated : reader(path, display),
-    ),
-  )
+  const after = await revision.propose(base, { cases: edited('cases'), annotations: edited('annotations') })
   const afterById = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
   const refusalsOf = (decision: Decision) => definition.present.refusals(decision)
   const stillRefused = plan.cases.map((each) => afterById.get(each.id)!).filter((decision) => refusalsOf(decision).length > 0)
@@ -112,13 +90,12 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
     })
   }
 
-  const writes = [annotations, cases].filter((file) => file.updated.bytes !== file.original.bytes).map((file) => file.write)
-  if (!options.dryRun) await writeFilesAtomically(writes, options.io ?? nodeWriteIo)
+  const written = options.dryRun ? [] : await after.commit(options.io ?? nodeWriteIo)
   return {
     dir: fixture.displayDir,
     cases: plan.cases.map((each) => ({ ...each, decision: decisionAfter(afterById.get(each.id)!) })),
     skipped: plan.skipped,
-    written: options.dryRun ? [] : writes.map((write) => write.display),
+    written,
   }
 }
 

@@ -1,0 +1,87 @@
+import { join } from 'node:path'
+import { sha256Hex } from '../json/canonical-json.js'
+import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
+import { decodeText, readFixtureFile, type RawFile } from '../json/read.js'
+import { definitionOf } from '../kinds/index.js'
+import type { CaseAssessment } from './assess.js'
+import type { Decision } from './decision.js'
+import { evaluateWithStates, type FixtureEvaluation } from './evaluate.js'
+import { loadFixtureReading, type Fixture } from './fixture.js'
+
+/** The two files a revision may write; the rubric and the source are never among them. */
+export type WrittenFile = 'cases' | 'annotations'
+
+/** A fixture as read once for a revision, with what it decides now. */
+export interface RevisionBase {
+  readonly fixture: Fixture
+  readonly evaluation: FixtureEvaluation
+  readonly assessments: readonly CaseAssessment<Decision>[]
+  /** The text of a written file as it was read. */
+  readonly text: (file: WrittenFile) => string
+}
+
+/** The same fixture with new texts for some of its files, decided before anything is written. */
+export interface RevisionCandidate extends RevisionBase {
+  /** Writes the changed files, each only if it is still the file that was read. */
+  readonly commit: (io?: WriteIo) => Promise<readonly string[]>
+}
+
+/**
+ * One revision of a fixture's `cases.json` and `annotations.json`, as `bind`, `add` and `review`
+ * make it: every file is read once; the new texts are loaded and decided exactly as evaluation
+ * would decide them, so a caller can refuse a revision that would leave a case refused; and the
+ * write replaces each file atomically, refusing one that changed on disk since it was read.
+ */
+export class FixtureRevision {
+  private readonly read = new Map<string, RawFile>()
+
+  private constructor(
+    private readonly dir: string,
+    private readonly cwd: string,
+  ) {}
+
+  /** Reads and decides the fixture as it is: a fixture refused as a whole throws its `FixtureError`. */
+  static async open(dir: string, cwd: string): Promise<{ revision: FixtureRevision; base: RevisionBase }> {
+    const revision = new FixtureRevision(dir, cwd)
+    const fixture = await loadFixtureReading(dir, { cwd }, (path, display) => revision.reader(path, display))
+    return { revision, base: revision.decide(fixture) }
+  }
+
+  /** The fixture with `texts` in place of the files named, decided; nothing is written until `commit`. */
+  async propose(base: RevisionBase, texts: { readonly [F in WrittenFile]?: string | undefined }): Promise<RevisionCandidate> {
+    const definition = definitionOf(base.fixture.kind)
+    const paths: Record<WrittenFile, string> = { cases: join(base.fixture.dir, definition.files.cases), annotations: join(base.fixture.dir, definition.files.annotations) }
+    const updated = new Map<string, RawFile>()
+    // annotations first: the review, then the case that acknowledges it (the order messages list them in).
+    for (const file of ['annotations', 'cases'] as const) {
+      const text = texts[file]
+      if (text === undefined) continue
+      const original = this.read.get(paths[file])!
+      if (text !== decodeText(original)) updated.set(paths[file], { display: original.display, bytes: new TextEncoder().encode(text) })
+    }
+    const fixture = await loadFixtureReading(this.dir, { cwd: this.cwd }, async (path, display) => updated.get(path) ?? this.reader(path, display))
+    const decided = this.decide(fixture)
+    const writes: FileWrite[] = [...updated].map(([path, file]) => ({ path, display: file.display, contents: file.bytes, basedOn: sha256Hex(this.read.get(path)!.bytes) }))
+    return {
+      ...decided,
+      text: (file) => texts[file] ?? decided.text(file),
+      commit: async (io = nodeWriteIo) => {
+        await writeFilesAtomically(writes, io)
+        return writes.map((write) => write.display)
+      },
+    }
+  }
+
+  private decide(fixture: Fixture): RevisionBase {
+    const { evaluation, assessments } = evaluateWithStates(fixture, { allStates: true })
+    const definition = definitionOf(fixture.kind)
+    const text = (file: WrittenFile) => decodeText(this.read.get(join(fixture.dir, definition.files[file]))!)
+    return { fixture, evaluation, assessments, text }
+  }
+
+  private async reader(path: string, display: string): Promise<RawFile> {
+    const file = this.read.get(path) ?? (await readFixtureFile(path, display))
+    this.read.set(path, file)
+    return file
+  }
+}
