@@ -33,4 +33,18 @@ export { planFixtureTests, type PlannedCase, type PlannedCheck, type TestPlan } 
 export { fixtureStatus, type CaseFinding, type CaseStatus, type FixtureStatus, type StatusGroupEntry } from './core/engine/status.js'
 export { bindFixture, type BindKind, type BindOptions, type BindResult, type BoundCase, type HashChange } from './core/engine/bind.js'
 export { initFixture, type InitOptions, type InitResult } from './core/engine/scaffold.js'
+export {
+  addCases,
+  fileSource,
+  openReviewTarget,
+  recordReview,
+  type AddedCase,
+  type AddResult,
+  type AuthoringOptions,
+  type DraftSource,
+  type RecordedReview,
+  type RecordReviewOptions,
+  type ReviewTarget,
+} from './core/engine/authoring.js'
+export { caseView, type CaseView, type ShownBinding } from './core/engine/show.js'
 export { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, type FixtureSchemaName, type JsonSchema } from './core/engine/json-schemas.js'

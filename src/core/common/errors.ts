@@ -52,8 +52,11 @@ export type RubricErrorCode =
   | 'WRITE_FAILED'
   // misuse of the CLI, the plugin or the matchers
   | 'USAGE'
+  | 'DRAFT_INVALID'
+  | 'REVIEW_EXISTS'
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   | 'STATISTICS_INPUT'
+  | 'RECORD_MISSING'
 
 export interface RubricErrorDetails {
   readonly code: RubricErrorCode

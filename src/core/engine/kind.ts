@@ -176,6 +176,41 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
 
   readonly present: KindPresentation<R, D, S>
   readonly scaffold: KindScaffold
+  readonly authoring: KindAuthoring<R, C>
+}
+
+/**
+ * A problem of a draft (a new case, or a review as a reviewer or a judge gives it), at a path
+ * inside the draft: the front end that took the draft names the place (`--span verification`,
+ * `review.json › verification › answer_span`, or a question asked again).
+ */
+export interface DraftProblem {
+  readonly path: readonly PathSegment[]
+  readonly summary: string
+  readonly expected?: string | undefined
+  readonly found?: string | undefined
+  readonly hint: string
+}
+
+/** What a draft became: the entry to write (its binding hashes left for the engine to stamp), or what is wrong with it. */
+export type Drafted = { readonly value: Readonly<Record<string, unknown>>; readonly problems: readonly [] } | { readonly value?: undefined; readonly problems: readonly DraftProblem[] }
+
+/**
+ * How a kind's cases and reviews are written by a command rather than by hand: the drafts it
+ * takes and the entries it makes of them. The engine stamps every binding hash from the binding
+ * table, writes the files and decides the result before anything is written.
+ */
+export interface KindAuthoring<R, C> {
+  /** The fields of a new case, as `add` takes them (from options or a file). */
+  readonly caseDraft: z.ZodType
+  /** A case from its draft, keys in the format's order; its hashes are stamped after. */
+  readonly newCase: (context: KindContext<R>, draft: unknown) => Drafted
+  /** The body of a review of a slot, without its case's id or any hash. */
+  readonly reviewDraft: (slot: string) => z.ZodType
+  /** A review from its draft for a checked case, keys in the format's order; its hashes are stamped after. */
+  readonly newReview: (context: KindContext<R>, theCase: C, slot: string, draft: unknown) => Drafted
+  /** A review as a short summary, one entry per item judged (`{ command: 'meets' }`), to show a revision's old and new ratings. */
+  readonly summarizeReview: (review: unknown) => Readonly<Record<string, string>>
 }
 
 /** A kind definition whatever its types: what the registry holds. */
@@ -211,4 +246,12 @@ export interface KindPresentation<R, D extends Decision, S> {
   readonly reportLines: (cases: readonly PlannedCase[], summary: S, colors: Colors) => readonly string[]
   /** The same for the Markdown job summary. */
   readonly markdownLines: (name: string, summary: S) => readonly string[]
+  /** One case for `show`: what was judged and how, as data and as text for a reader. */
+  readonly showCase: (context: KindContext<R>, caseValue: unknown, reviews: Readonly<Record<string, unknown>>, colors: Colors) => CaseShown
+}
+
+/** A case as `show` prints it, beside the bindings and the decision the engine adds. */
+export interface CaseShown {
+  readonly json: Readonly<Record<string, unknown>>
+  readonly lines: readonly string[]
 }

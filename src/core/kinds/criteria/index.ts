@@ -3,6 +3,7 @@ import { RATINGS } from './schemas.js'
 import { CRITERIA_BINDINGS, CRITERIA_TARGETS } from './bindings.js'
 import { checkCriteriaCase, checkCriteriaReview } from './checks.js'
 import type { CriteriaDecision } from './decision.js'
+import { criteriaAuthoring } from './authoring.js'
 import { criteriaPresentation } from './present.js'
 import { bindCriteriaRubric, type CriteriaRubric } from './rubric.js'
 import { decideCriteria } from './rule.js'
@@ -60,6 +61,7 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
   decide: decideCriteria,
   summarize: () => null,
   present: criteriaPresentation,
+  authoring: criteriaAuthoring,
   scaffold: {
     skeleton: (name, schema) => ({
       'rubric.json': json({

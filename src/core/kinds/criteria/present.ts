@@ -1,3 +1,4 @@
+import { showCriteriaCase } from './show.js'
 import type { Colors } from '../../common/colors.js'
 import { isObject, SPLITS } from '../../common/primitives.js'
 import type { EvaluationJson } from '../../engine/evaluation-json.js'
@@ -77,6 +78,7 @@ export const criteriaPresentation: KindPresentation<CriteriaRubric, CriteriaDeci
   evaluationLines: criteriaEvaluationLines,
   reportLines: (cases, _summary, _colors) => criterionLines(cases),
   markdownLines: () => [],
+  showCase: showCriteriaCase,
 }
 
 function criteriaEvaluationLines(json: EvaluationJson): string[] {

@@ -4,6 +4,7 @@ import { benchmarkFigures, type BenchmarkFigures } from './benchmark.js'
 import { SCORED_BINDINGS, SCORED_TARGETS } from './bindings.js'
 import { checkScoredCase, checkScoredReview } from './checks.js'
 import type { ScoredDecision } from './decision.js'
+import { scoredAuthoring } from './authoring.js'
 import { scoredPresentation } from './present.js'
 import { bindScoredRubric, EvaluationRubricSchema, type ScoredRubric } from './rubric.js'
 import { decideScored } from './rule.js'
@@ -72,6 +73,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   decide: decideScored,
   summarize: (context, decisions) => benchmarkFigures(decisions, context.rubric.rules),
   present: scoredPresentation,
+  authoring: scoredAuthoring,
   scaffold: {
     skeleton: undefined,
     rubricFiles: ['evaluation_rubric.json'],

@@ -1,3 +1,4 @@
+import { showScoredCase } from './show.js'
 import type { Colors } from '../../common/colors.js'
 import type { DecisionJson, EvaluationJson } from '../../engine/evaluation-json.js'
 import type { KindPresentation } from '../../engine/kind.js'
@@ -121,6 +122,7 @@ export const scoredPresentation: KindPresentation<ScoredRubric, ScoredDecision, 
   evaluationLines: scoredEvaluationLines,
   reportLines: (_cases, benchmark, colors) => renderBenchmark(benchmark, colors),
   markdownLines: (name, benchmark) => benchmarkTable(name, benchmark),
+  showCase: showScoredCase,
 }
 
 function firstLine(text: string): string {

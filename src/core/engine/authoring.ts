@@ -1,0 +1,349 @@
+import { applyEdits, modify } from 'jsonc-parser'
+import type { z } from 'zod'
+import { RevisionError, UsageError, type RubricErrorCode } from '../common/errors.js'
+import { formatLocation, type PathSegment } from '../common/json-path.js'
+import { isObject, quoteSome, valueAt } from '../common/primitives.js'
+import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
+import type { WriteIo } from '../json/atomic-write.js'
+import { editJsonStrings } from '../json/json-edit.js'
+import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
+import { definitionOf, type FixtureKind } from '../kinds/index.js'
+import { bindCommand, isStale, rowPath, type BindingRow } from './bindings.js'
+import type { Decision } from './decision.js'
+import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
+import type { DraftProblem, KindContext } from './kind.js'
+import { FixtureRevision, type RevisionBase } from './revision.js'
+
+/**
+ * Where a draft came from, so a problem is named as the user gave it: an option
+ * (`--span verification`), a file and JSON path (`review.json › verification › answer_span`), or
+ * a question a prompt asks again.
+ */
+export interface DraftSource {
+  /** The whole draft: `the options`, `review.json`. */
+  readonly label: string
+  /** A place inside the draft. */
+  readonly locate: (path: readonly PathSegment[]) => string
+}
+
+/** A draft read from a JSON file: its problems are named by the file and a JSON path. */
+export function fileSource(display: string): DraftSource {
+  return { label: display, locate: (path) => formatLocation(display, path) }
+}
+
+/** The common options of a command that writes a fixture. */
+export interface AuthoringOptions {
+  /** Paths in messages are shown relative to this directory. */
+  readonly cwd: string
+  /** Work out and check the change, write nothing. */
+  readonly dryRun?: boolean
+  /** @internal the filesystem calls of the write, replaced in tests */
+  readonly io?: WriteIo
+}
+
+export interface AddedCase {
+  readonly id: string
+  /** `pending (no review)`. */
+  readonly decision: string
+}
+
+export interface AddResult {
+  readonly dir: string
+  readonly added: readonly AddedCase[]
+  /** The files written: none under `dryRun`. */
+  readonly written: readonly string[]
+}
+
+/**
+ * Adds cases to a fixture's `cases.json`, each from a draft of its kind (for a criteria fixture:
+ * id, answer, citation, and optionally split and question). Every `expected` hash is stamped from
+ * the binding table, so a new case is decided at once (pending: it has no review yet). A draft
+ * that does not fit, an id already taken, or a case that would be refused refuses the whole
+ * call, and nothing is written.
+ */
+export async function addCases(dir: string, drafts: readonly unknown[], source: DraftSource, options: AuthoringOptions): Promise<AddResult> {
+  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { fixture } = base
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  if (drafts.length === 0) throw draftError(source, [], 'there is no case to add.', 'give at least one case.')
+  const taken = new Set(fixture.cases.map((entry) => entry.id))
+  const values: Record<string, unknown>[] = []
+  for (const [index, raw] of drafts.entries()) {
+    const at = drafts.length === 1 ? [] : [index]
+    const value = drafted(source, at, definition.authoring.caseDraft, raw, (draft) => definition.authoring.newCase(context, draft))
+    const id = value['id'] as string
+    if (taken.has(id)) {
+      throw draftError(source, [...at, 'id'], `a case "${id}" exists already; nothing was written.`, 'choose an id no case of the fixture has (ids are unique in cases.json).', {
+        found: JSON.stringify(id),
+      })
+    }
+    taken.add(id)
+    stamp(definition.bindings, 'case', value, context, value, definition.reviews.slots)
+    values.push(value)
+  }
+  let text = base.text('cases')
+  const count = listLength(text, 'cases')
+  values.forEach((value, index) => {
+    text = applyEdits(text, modify(text, ['cases', count + index], value, { isArrayInsertion: true, formattingOptions: FORMAT }))
+  })
+  const after = await revision.propose(base, { cases: text })
+  const decisions = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
+  const refused = values.map((value) => decisions.get(value['id'] as string)!).filter((decision) => decision.status === 'refused')
+  if (refused.length > 0) {
+    throw new RevisionError({
+      code: 'DRAFT_INVALID',
+      file: source.label,
+      summary: `${refused.length === 1 ? 'the new case would be refused' : `${refused.length} new cases would be refused`}; nothing was written.\n${refused.flatMap((decision) => definition.present.refusals(decision)).map(indent).join('\n')}`,
+      hint: 'fix what the message names, then add the case again.',
+    })
+  }
+  const written = options.dryRun === true ? [] : await after.commit(options.io)
+  return { dir: fixture.displayDir, added: values.map((value) => ({ id: value['id'] as string, decision: describe(decisions.get(value['id'] as string)!) })), written }
+}
+
+export interface RecordReviewOptions extends AuthoringOptions {
+  readonly caseId: string
+  /** The review slot (a scored case's `debate` or `baseline`); the kind's only slot when it has one. */
+  readonly slot?: string | undefined
+  /** Replace the case's review of that slot, if it has one: a revision, never a silent correction. */
+  readonly replace: boolean
+}
+
+export interface RecordedReview {
+  readonly dir: string
+  readonly caseId: string
+  readonly slot: string
+  /** The replaced review's summary (its ratings), or `null` when the case had none. */
+  readonly before: Readonly<Record<string, string>> | null
+  readonly after: Readonly<Record<string, string>>
+  /** The case's decision with the review: `accepted`, `pending (uncertain on support)`. */
+  readonly decision: string
+  /** The review as written, with its hashes. */
+  readonly review: Readonly<Record<string, unknown>>
+  readonly written: readonly string[]
+}
+
+/**
+ * Records a review of a case: the one function behind `review` (from options, a file or a
+ * terminal) and every later front end. The draft holds only what a reviewer judges (for a criteria
+ * case: per criterion, the rating, the reason and the answer span); the case's id, every binding
+ * hash and each criterion's reference quote are filled in, and the case acknowledges the new
+ * review revision. The review is added to `annotations.json`, or replaces the case's review when
+ * `replace` is given; the rubric and the source are never written. A draft that does not fit, a
+ * case whose own bindings are stale, or a review that would be refused writes nothing.
+ */
+export async function recordReview(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
+  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const target = reviewTarget(base, options.caseId, options.slot)
+  const { fixture, definition, context, entry, slot, existing } = target
+  if (existing !== undefined && !options.replace) {
+    throw new RevisionError({
+      code: 'REVIEW_EXISTS',
+      file: fixture.files.annotations?.display,
+      path: existing.path,
+      caseId: entry.id,
+      summary: `the case has ${definition.reviews.slotName(slot)} already; nothing was written.`,
+      hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
+    })
+  }
+  const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
+  stamp(definition.bindings, 'review', review, context, entry.value, [slot])
+
+  let annotations = base.text('annotations')
+  const index = existing === undefined ? listLength(annotations, 'reviews') : (existing.path[1] as number)
+  annotations = applyEdits(annotations, modify(annotations, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
+  const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
+  const ackPath = [...entry.path, ...rowPath(acknowledgement, slot)]
+  const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
+  const cases = editJsonStrings(base.text('cases'), fixture.files.cases!.display, [{ path: ackPath, from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) }])
+
+  const after = await revision.propose(base, { annotations, cases })
+  const decision = after.evaluation.decisions.find((each) => each.id === entry.id) as Decision
+  const refusals = definition.present.refusals(decision)
+  if (refusals.length > 0) {
+    throw new RevisionError({
+      code: 'DRAFT_INVALID',
+      file: source.label,
+      caseId: entry.id,
+      summary: `the review would be refused; nothing was written.\n${refusals.map(indent).join('\n')}`,
+      hint: 'fix what the message names, then record the review again.',
+    })
+  }
+  const written = options.dryRun === true ? [] : await after.commit(options.io)
+  return {
+    dir: fixture.displayDir,
+    caseId: entry.id,
+    slot,
+    before: existing === undefined ? null : definition.authoring.summarizeReview(existing.value),
+    after: definition.authoring.summarizeReview(review),
+    decision: describe(decision),
+    review,
+    written,
+  }
+}
+
+/** What a front end shows a reviewer before asking: the case, its current review and decision, its kind's context. */
+export interface ReviewTarget {
+  readonly fixture: Fixture
+  readonly definition: ReturnType<typeof definitionOf>
+  readonly context: KindContext<unknown>
+  readonly entry: Fixture['cases'][number]
+  /** The case as its kind parsed it. */
+  readonly parsedCase: unknown
+  readonly slot: string
+  readonly existing: { readonly value: unknown; readonly path: readonly PathSegment[] } | undefined
+  readonly decision: Decision
+}
+
+/** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
+export async function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string): Promise<ReviewTarget> {
+  const { base } = await FixtureRevision.open(dir, cwd)
+  return reviewTarget(base, caseId, slot)
+}
+
+function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined): ReviewTarget {
+  const { fixture, assessments } = base
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const index = fixture.cases.findIndex((each) => each.id === caseId)
+  const ids = fixture.cases.map((each) => each.id)
+  if (index === -1) {
+    throw new RevisionError({
+      code: 'CASE_NOT_FOUND',
+      file: fixture.files.cases?.display,
+      summary: `there is no case "${caseId}"; nothing was written.`,
+      expected: ids.length === 0 ? 'a case id (the fixture has no cases yet: add one with `vitest-rubric add`)' : `one of ${quoteSome(ids)}`,
+      found: JSON.stringify(caseId),
+      hint: 'pass the id of a case in cases.json.',
+    })
+  }
+  const { slots } = definition.reviews
+  const slot = wantedSlot ?? (slots.length === 1 ? slots[0] : undefined)
+  if (slot === undefined || !slots.includes(slot)) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: fixture.displayDir,
+      summary: wantedSlot === undefined ? 'a case of this kind has several reviews: say which one.' : `a case of this kind has no review "${wantedSlot}".`,
+      expected: `one of ${quoteSome(slots)}`,
+      hint: `pass --system ${slots.join(' or --system ')}.`,
+    })
+  }
+  const entry = fixture.cases[index]!
+  const assessment = assessments[index]!
+  const parsedCase = safeParseReporting(definition.schemas.case, entry.value)
+  if (!parsedCase.success || assessment.caseProblems.some((problem) => problem.code === 'CASE_INVALID' || problem.code === 'QUESTION_MISMATCH')) {
+    throw new RevisionError({
+      code: 'BIND_STILL_REFUSED',
+      file: fixture.files.cases?.display,
+      caseId,
+      summary: `the case itself is refused, so a review of it would be too; nothing was written.\n${definition.present.refusals(assessment.decision).map(indent).join('\n')}`,
+      hint: 'fix the case first.',
+    })
+  }
+  // The case's own hashes: a review made now would be bound to files its case disowns.
+  const staleCase = assessment.states.filter((state) => state.row.in === 'case' && !('reviewOf' in state.row.source) && isStale(state))
+  if (staleCase.length > 0) {
+    throw new RevisionError({
+      code: staleCase[0]!.row.code,
+      file: fixture.files.cases?.display,
+      path: staleCase[0]!.path,
+      caseId,
+      summary: `the case is bound to other revisions of the files (${staleCase.map((state) => state.row.meaning).join('; ')}), so a review made now would contradict its own case; nothing was written.`,
+      hint: `see what changed with \`vitest-rubric status ${fixture.displayDir}\`; once the case is right for the files as they are, run \`${bindCommand(fixture.displayDir, caseId)}\`, then review it.`,
+    })
+  }
+  const review = fixture.reviews.get(caseId)?.[slot]
+  return {
+    fixture,
+    definition,
+    context,
+    entry,
+    parsedCase: parsedCase.data,
+    slot,
+    existing: review === undefined ? undefined : { value: review.value, path: review.path },
+    decision: assessment.decision,
+  }
+}
+
+const FORMAT = { insertSpaces: true, tabSize: 2, eol: '\n' } as const
+
+/** A draft checked against its schema, then made into an entry by the kind; throws at the first defect, naming every one. */
+function drafted(
+  source: DraftSource,
+  at: readonly PathSegment[],
+  schema: z.ZodType,
+  raw: unknown,
+  make: (draft: unknown) => { readonly value?: Readonly<Record<string, unknown>> | undefined; readonly problems: readonly DraftProblem[] },
+): Record<string, unknown> {
+  const parsed = safeParseReporting(schema, raw)
+  if (!parsed.success) {
+    const problem = schemaProblem({ code: 'DRAFT_INVALID', file: undefined, basePath: at, hint: 'give what the command describes (see its --help).' }, parsed.error.issues)
+    // The further problems name their place as the source does, not as a bare JSON path.
+    const also = parsed.error.issues.slice(1, 6).map((issue) => `${source.locate([...at, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))])}: ${issue.message}`)
+    throw new RevisionError({ ...problem, file: source.locate(problem.path ?? []), path: [], summary: `${problem.summary.replace(/\.$/, '')}; nothing was written.`, also })
+  }
+  const result = make(parsed.data)
+  if (result.value === undefined) {
+    const [first, ...rest] = result.problems
+    throw draftError(source, [...at, ...first!.path], `${first!.summary.replace(/\.$/, '')}; nothing was written.`, first!.hint, {
+      expected: first!.expected,
+      found: first!.found,
+      also: rest.map((problem) => `${source.locate([...at, ...problem.path])}: ${problem.summary}${problem.hint === first!.hint ? '' : ` Fix: ${problem.hint}`}`),
+    })
+  }
+  return structuredClone(result.value) as Record<string, unknown>
+}
+
+function draftError(
+  source: DraftSource,
+  path: readonly PathSegment[],
+  summary: string,
+  hint: string,
+  more: { expected?: string | undefined; found?: string | undefined; also?: readonly string[]; code?: RubricErrorCode } = {},
+): RevisionError {
+  return new RevisionError({ code: more.code ?? 'DRAFT_INVALID', file: source.locate(path), summary, expected: more.expected, found: more.found, hint, also: more.also })
+}
+
+/** Sets every hash of `entry` that the binding table records there to the files' current value. */
+function stamp(rows: readonly BindingRow[], entry: 'case' | 'review', value: Record<string, unknown>, context: KindContext<unknown>, caseValue: unknown, slots: readonly string[]): void {
+  for (const row of rows) {
+    if (row.in !== entry) continue
+    for (const slot of typeof row.path === 'function' || entry === 'review' ? slots : slots.slice(0, 1)) {
+      const current =
+        'bytesOf' in row.source
+          ? context.files[row.source.bytesOf]!.sha256
+          : 'fingerprintOf' in row.source
+            ? fingerprint(valueAt(caseValue, row.source.fingerprintOf(slot)) ?? null)
+            : NULL_FINGERPRINT
+      setAt(value, rowPath(row, slot), current)
+    }
+  }
+}
+
+function setAt(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let object = target
+  for (const key of path.slice(0, -1)) {
+    const inner = object[key]
+    if (!isObject(inner)) throw new Error(`no object at ${key}`)
+    object = inner
+  }
+  object[path.at(-1)!] = value
+}
+
+/** The length of a top-level list of a document the fixture loaded (so it parses, and holds the list). */
+function listLength(text: string, key: 'cases' | 'reviews'): number {
+  const list = (JSON.parse(text) as Record<string, unknown>)[key]
+  return Array.isArray(list) ? list.length : 0
+}
+
+function describe(decision: Decision): string {
+  return decision.status === 'pending' ? `pending (${decision.reason})` : decision.status === 'rejected' ? `rejected (${decision.reason})` : decision.status
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n')
+}
