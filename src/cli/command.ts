@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream'
 import type { ParseArgsConfig } from 'node:util'
 import { UsageError } from '../core/common/errors.js'
 
@@ -6,8 +7,8 @@ export interface CliIo {
   readonly stdout: (text: string) => void
   readonly stderr: (text: string) => void
   readonly cwd: string
-  /** The terminal the command may prompt on; absent when input is not a terminal. */
-  readonly stdin?: NodeJS.ReadableStream & { readonly isTTY?: boolean }
+  /** The terminal a command may prompt on: present only when both input and output are a terminal. */
+  readonly terminal?: { readonly input: Readable; readonly output: Writable } | undefined
 }
 
 /** The options a command takes, as `node:util` parses them. */
@@ -46,4 +47,17 @@ export function needDirs(command: string, positionals: readonly string[]): reado
 export function oneDir(command: string, positionals: readonly string[]): string {
   if (positionals.length !== 1) throw usage(command, `${command} takes exactly one fixture directory.`)
   return positionals[0]!
+}
+
+/** The values of a repeatable `--option <key>=<value>`, by key; a value without `=`, or a key given twice, is a usage error. */
+export function keyedValues(command: string, option: string, values: readonly string[] | undefined): Map<string, string> {
+  const keyed = new Map<string, string>()
+  for (const value of values ?? []) {
+    const at = value.indexOf('=')
+    if (at <= 0) throw usage(command, `--${option} takes <criterion>=<value>, not ${JSON.stringify(value)}.`)
+    const key = value.slice(0, at)
+    if (keyed.has(key)) throw usage(command, `--${option} ${key}=… is given twice.`)
+    keyed.set(key, value.slice(at + 1))
+  }
+  return keyed
 }

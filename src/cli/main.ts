@@ -2,17 +2,20 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import { usage, type CliIo, type Command } from './command.js'
+import { add } from './commands/add.js'
 import { bind } from './commands/bind.js'
 import { decisions } from './commands/decisions.js'
 import { evaluate } from './commands/evaluate.js'
 import { init } from './commands/init.js'
+import { review } from './commands/review.js'
 import { schema } from './commands/schema.js'
+import { show } from './commands/show.js'
 import { status } from './commands/status.js'
 
 export type { CliIo } from './command.js'
 
 /** The commands, in the order the help lists them; only these names dispatch. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, bind, init, schema, decisions].map((command) => [command.name, command]))
+export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, bind, schema, decisions].map((command) => [command.name, command]))
 
 const USAGE = `Usage: vitest-rubric <command> [options]
 

@@ -51,9 +51,9 @@ ${[...TEMPLATES].map(([name, template]) => `                        ${name.padEn
         ...result.files.map((file) => `  ${file}`),
         'It has no cases yet, so everything is pending. Next:',
         ...(result.copiedFrom === undefined ? ['  write the source and the criteria (rubric.json quotes source.txt exactly)'] : []),
-        '  add cases to cases.json and reviews to annotations.json',
+        `  vitest-rubric add ${result.dir} --id <id> --answer <text> --citation <text>   # a case, pending until reviewed`,
+        `  vitest-rubric review ${result.dir} --case <id>   # record its review (asks on a terminal)`,
         `  vitest-rubric status ${result.dir}   # what each case needs`,
-        `  vitest-rubric bind ${result.dir} --case <id>   # record a review against the current files`,
       ].join('\n'),
     )
     return 0

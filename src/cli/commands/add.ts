@@ -1,0 +1,107 @@
+import { relative, resolve } from 'node:path'
+import { formatLocation, type PathSegment } from '../../core/common/json-path.js'
+import { addCases, fileSource, type AddResult, type DraftSource } from '../../core/engine/authoring.js'
+import { decodeText, parseJsonFile, readFixtureFile } from '../../core/json/read.js'
+import { oneDir, usage, type Command } from '../command.js'
+
+/** The options that become fields of the case: each names its field, and how a problem of it is named back. */
+const FIELDS = ['id', 'answer', 'citation', 'split', 'question'] as const
+const FILE_FIELDS = ['spec', 'outputs'] as const
+
+/** `vitest-rubric add <dir> …`: a new case, its expected hashes written by the command. */
+export const add: Command = {
+  name: 'add',
+  summary: 'add a case to cases.json, its expected hashes written for you (pending until reviewed)',
+  help: `Usage: vitest-rubric add <dir> --id <id> (--answer <text> | --answer-file <file>) --citation <text>
+                         [--split held_out] [--question <text>]
+       vitest-rubric add <dir> --id <id> --spec <spec.json> --outputs <outputs.json>   (scored)
+       vitest-rubric add <dir> --from <cases.json>
+
+Adds a case to the fixture's cases.json and writes its expected hashes (the source and rubric as
+they are, and "no review yet"), so the new case is decided at once: pending, with no review. A
+criteria case asks the rubric's task: --question may be left out, and a different one is refused.
+A scored case takes its spec and the outputs of both systems from JSON files. --from adds several
+cases in one run from a JSON list: { id, answer, citation, split? } for a criteria fixture,
+{ id, spec, outputs } for a scored one. A duplicate id, an empty answer, or any case that would be
+refused refuses the whole call, and nothing is written.
+
+Options:
+  --id <id>              the new case's id, unique in cases.json
+  --answer <text>        the answer under review
+  --answer-file <file>   the answer, read from a UTF-8 file (its final newline kept)
+  --citation <text>      the source the answer cites
+  --split <split>        development (the default) or held_out
+  --question <text>      the question; it must be the rubric's task, which is the default
+  --spec <file>          scored: the case's spec, a JSON file
+  --outputs <file>       scored: the outputs of both systems, a JSON file
+  --from <file>          a JSON list of cases to add
+  --dry-run              check and print, write nothing
+
+Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage error.`,
+  options: {
+    id: { type: 'string' },
+    answer: { type: 'string' },
+    'answer-file': { type: 'string' },
+    citation: { type: 'string' },
+    split: { type: 'string' },
+    question: { type: 'string' },
+    spec: { type: 'string' },
+    outputs: { type: 'string' },
+    from: { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+  },
+  async run({ values, positionals }, io) {
+    const dir = oneDir('add', positionals)
+    const dryRun = values['dry-run'] === true
+    const from = values['from'] as string | undefined
+    const given = [...FIELDS, ...FILE_FIELDS, 'answer-file'].filter((name) => values[name] !== undefined)
+    if (from !== undefined) {
+      if (given.length > 0) throw usage('add', `--from holds the cases: leave out ${given.map((name) => `--${name}`).join(', ')}.`)
+      const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
+      const list = parseJsonFile(file)
+      if (!Array.isArray(list)) throw usage('add', `${file.display} must hold a JSON list of cases, [ { … }, … ].`)
+      io.stdout(formatAdd(await addCases(dir, list, fileSource(file.display), { cwd: io.cwd, dryRun }), dryRun))
+      return 0
+    }
+    if (values['id'] === undefined) throw usage('add', 'name the new case with --id <id>, or pass --from <file>.')
+    if (values['answer'] !== undefined && values['answer-file'] !== undefined) throw usage('add', 'give the answer with --answer or --answer-file, not both.')
+    const draft: Record<string, unknown> = {}
+    for (const name of FIELDS) if (typeof values[name] === 'string') draft[name] = values[name]
+    const answerFile = values['answer-file'] as string | undefined
+    const files = new Map<string, string>()
+    if (answerFile !== undefined) {
+      const file = await readFixtureFile(resolve(io.cwd, answerFile), answerFile)
+      draft['answer'] = decodeText(file)
+      files.set('answer', `--answer-file ${answerFile}`)
+    }
+    for (const name of FILE_FIELDS) {
+      const path = values[name] as string | undefined
+      if (path === undefined) continue
+      draft[name] = parseJsonFile(await readFixtureFile(resolve(io.cwd, path), path))
+      files.set(name, path)
+    }
+    io.stdout(formatAdd(await addCases(dir, [draft], optionSource(files), { cwd: io.cwd, dryRun }), dryRun))
+    return 0
+  },
+}
+
+/** A case given as options: a field is named by its option, a place inside a JSON file by the file and path. */
+function optionSource(files: ReadonlyMap<string, string>): DraftSource {
+  return {
+    label: 'the options',
+    locate(path: readonly PathSegment[]) {
+      const [field, ...inner] = path
+      if (field === undefined) return 'the options'
+      const file = files.get(String(field))
+      if (file !== undefined) return inner.length === 0 || file.startsWith('--') ? file : formatLocation(file, inner)
+      return `--${String(field)}`
+    },
+  }
+}
+
+/** What `add` did: each case with its decision, then the file written. */
+export function formatAdd(result: AddResult, dryRun: boolean): string {
+  const lines = result.added.map((each) => `  ${dryRun ? 'would add' : 'added'} ${each.id}: ${each.decision}`)
+  lines.push(dryRun ? '  dry run: nothing was written' : `  wrote ${result.written.join(' and ')}`)
+  return `${result.dir}\n${lines.join('\n')}`
+}

@@ -1,0 +1,140 @@
+import { relative, resolve } from 'node:path'
+import type { PathSegment } from '../../core/common/json-path.js'
+import { fileSource, openReviewTarget, recordReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
+import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
+import { keyedValues, oneDir, usage, type Command } from '../command.js'
+import { INTERACTIVE_REVIEW } from '../prompts/index.js'
+
+/** The judgement fields the options fill, by option. */
+const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
+
+/** `vitest-rubric review <dir> --case <id>`: a review recorded without typing a hash. */
+export const review: Command = {
+  name: 'review',
+  summary: 'record a review of a case: interactively on a terminal, or from options or a file',
+  help: `Usage: vitest-rubric review <dir> --case <id> [--replace] [--dry-run]
+       vitest-rubric review <dir> --case <id> --rating <criterion>=<rating> --reason <criterion>=<text>
+                            [--span <criterion>=<text>] ... [--replace] [--dry-run]
+       vitest-rubric review <dir> --case <id> [--system debate|baseline] --from <review.json> [--replace]
+
+Records a review of one case. On a terminal, without --rating or --from, it asks: it shows the
+question, the answer and its citation, and for each criterion its rule and reference quote, then
+asks for the rating, the reason and the answer span (which must occur in the answer; empty for an
+omission). It shows the decision the review would give and asks before writing.
+
+Without a terminal, the review comes from options (each repeatable, one per criterion) or from a
+JSON file: { "<criterion>": { "rating", "reason", "answer_span" } } for a criteria fixture; for a
+scored one, the review of --system without case_id, system or hashes. A criterion left out stays
+unjudged, and the case pending.
+
+The command fills in the case's id, every binding hash and each criterion's reference quote, adds
+the review to annotations.json (or, with --replace, replaces the case's review and prints the old
+and new ratings), and acknowledges the new revision in cases.json. The rubric and the source are
+never written, and nothing is written when the review would be refused.
+
+Options:
+  --case <id>                    the case to review
+  --rating <criterion>=<rating>  meets, does_not_meet or uncertain (repeatable)
+  --reason <criterion>=<text>    why (repeatable; required with each rating)
+  --span <criterion>=<text>      an exact excerpt of the answer; empty or left out for an omission
+  --from <file>                  the review's judgements as a JSON file
+  --system <system>              scored fixtures: debate or baseline
+  --replace                      replace the case's review (a revision: old and new ratings are printed)
+  --dry-run                      check and print the decision, write nothing
+
+Exit codes: 0 when recorded; 1 when refused, with nothing written; 2 on a usage error (also
+when there is no terminal to ask on and neither --rating nor --from is given).`,
+  options: {
+    case: { type: 'string' },
+    rating: { type: 'string', multiple: true },
+    reason: { type: 'string', multiple: true },
+    span: { type: 'string', multiple: true },
+    from: { type: 'string' },
+    system: { type: 'string' },
+    replace: { type: 'boolean', default: false },
+    'dry-run': { type: 'boolean', default: false },
+  },
+  async run({ values, positionals }, io) {
+    const dir = oneDir('review', positionals)
+    const caseId = values['case'] as string | undefined
+    if (caseId === undefined) throw usage('review', 'name the case to review with --case <id>.')
+    const options = { caseId, slot: values['system'] as string | undefined, replace: values['replace'] === true, cwd: io.cwd, dryRun: values['dry-run'] === true }
+    const from = values['from'] as string | undefined
+    const keyed = Object.fromEntries(Object.keys(JUDGEMENT_OPTIONS).map((option) => [option, keyedValues('review', option, values[option] as string[] | undefined)])) as Record<
+      keyof typeof JUDGEMENT_OPTIONS,
+      Map<string, string>
+    >
+    const flagged = Object.values(keyed).some((map) => map.size > 0)
+    if (from !== undefined && flagged) throw usage('review', '--from holds the judgements: leave out --rating, --reason and --span.')
+
+    if (from !== undefined) {
+      const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
+      io.stdout(formatReview(await recordReview(dir, parseJsonFile(file), fileSource(file.display), options), options.dryRun))
+      return 0
+    }
+    if (flagged) {
+      io.stdout(formatReview(await recordReview(dir, draftOfOptions(keyed), optionSource, options), options.dryRun))
+      return 0
+    }
+    if (io.terminal === undefined) {
+      throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
+    }
+    const target = await openReviewTarget(dir, caseId, options.slot, io.cwd)
+    const prompt = INTERACTIVE_REVIEW[target.fixture.kind]
+    if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
+    if (target.existing !== undefined && !options.replace) {
+      throw usage('review', `case ${JSON.stringify(caseId)} has a review already: pass --replace to revise it.`)
+    }
+    const outcome = await prompt(target, io.terminal, (draft, dryRun) => recordReview(dir, draft, promptSource, { ...options, dryRun: dryRun || options.dryRun }))
+    if (outcome === 'cancelled') {
+      io.stderr('review cancelled: nothing was written')
+      return 1
+    }
+    io.stdout(formatReview(outcome, options.dryRun))
+    return 0
+  },
+}
+
+/** `--rating c=r --reason c=t --span c=t` as the draft the kind takes: one judgement per criterion named. */
+function draftOfOptions(keyed: Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>): Record<string, Record<string, string>> {
+  const draft: Record<string, Record<string, string>> = {}
+  for (const [option, field] of Object.entries(JUDGEMENT_OPTIONS) as [keyof typeof JUDGEMENT_OPTIONS, string][]) {
+    for (const [criterion, value] of keyed[option]) {
+      // Own keys only, as JSON.parse sets them: "__proto__" must reach the kind as a criterion id, and be refused there.
+      if (!Object.hasOwn(draft, criterion)) Object.defineProperty(draft, criterion, { value: {}, enumerable: true, writable: true, configurable: true })
+      draft[criterion]![field] = value
+    }
+  }
+  return draft
+}
+
+const OPTION_OF: Record<string, string> = { rating: '--rating', reason: '--reason', answer_span: '--span' }
+
+const optionSource: DraftSource = {
+  label: 'the options',
+  locate(path: readonly PathSegment[]) {
+    const [criterion, field] = path
+    if (criterion === undefined) return 'the options'
+    return `${field === undefined ? '--rating' : (OPTION_OF[String(field)] ?? `--${String(field)}`)} ${String(criterion)}`
+  },
+}
+
+const promptSource: DraftSource = { label: 'the review', locate: (path) => `the review of ${path.map(String).join(' › ') || 'the case'}` }
+
+/** What `review` did: the case, the old and new ratings of a replaced review, the decision, the files. */
+export function formatReview(result: RecordedReview, dryRun: boolean): string {
+  const lines: string[] = []
+  const slot = result.slot === 'review' ? '' : ` (${result.slot})`
+  if (result.before === null) lines.push(`${result.caseId}${slot}: ${dryRun ? 'would record' : 'recorded'} a review, then decided ${result.decision}`)
+  else {
+    lines.push(`${result.caseId}${slot}: ${dryRun ? 'would replace' : 'replaced'} the review, then decided ${result.decision}`)
+    const keys = [...new Set([...Object.keys(result.before), ...Object.keys(result.after)])]
+    for (const key of keys) {
+      const before = result.before[key] ?? '(none)'
+      const after = result.after[key] ?? '(none)'
+      lines.push(before === after ? `  ${key}: ${after}` : `  ${key}: ${before} → ${after}`)
+    }
+  }
+  lines.push(dryRun ? 'dry run: nothing was written' : `wrote ${result.written.join(' and ')}`)
+  return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
+}

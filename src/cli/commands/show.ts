@@ -1,0 +1,50 @@
+import { ANSI, PLAIN } from '../../core/common/colors.js'
+import { loadFixture } from '../../core/engine/fixture.js'
+import { caseView, type CaseView } from '../../core/engine/show.js'
+import { oneDir, usage, type Command } from '../command.js'
+
+/** `vitest-rubric show <dir> --case <id> [--json]`: one case for a reader. */
+export const show: Command = {
+  name: 'show',
+  summary: "print one case: the answer with each judgement's span marked, the judgements, bindings and decision",
+  help: `Usage: vitest-rubric show <dir> --case <id> [--json]
+
+Prints one case for a reader: for a criteria case, the question, the answer with each judgement's
+span marked ([n›…‹n], numbered as the criteria), the citation, and each criterion's rule, rating,
+reason and reference quote; for a scored case, its spec and each system's claims. Then every
+recorded hash of the case and its reviews, current or stale, and the decision with its reason.
+
+Options:
+  --case <id>   the case to show
+  --json        print the same as data
+
+Exit codes: 0 when shown; 1 when the fixture is refused or there is no such case.`,
+  options: { case: { type: 'string' }, json: { type: 'boolean', default: false } },
+  async run({ values, positionals }, io) {
+    const dir = oneDir('show', positionals)
+    const id = values['case'] as string | undefined
+    if (id === undefined) throw usage('show', 'name the case to show with --case <id>.')
+    const json = values['json'] === true
+    const colors = !json && io.terminal !== undefined && process.env['NO_COLOR'] === undefined ? ANSI : PLAIN
+    const view = caseView(await loadFixture(dir, { cwd: io.cwd }), id, colors)
+    if (json) {
+      const { lines: _lines, ...data } = view
+      io.stdout(JSON.stringify(data, null, 2))
+    } else io.stdout(formatShow(view))
+    return 0
+  },
+}
+
+/** A case view as text: the kind's lines, then the bindings, then the decision. */
+export function formatShow(view: CaseView): string {
+  const { status, reason } = view.decision as { status: string; reason: string }
+  const stale = view.bindings.filter((binding) => binding.stale)
+  const lines = [
+    `${view.id} (${view.dir}, ${view.split})`,
+    ...view.lines,
+    `  bindings: ${stale.length === 0 ? 'every hash is current' : `${stale.length} of ${view.bindings.length} stale`}`,
+    ...view.bindings.map((binding) => `    ${binding.stale ? '✗' : '✓'} ${binding.location}${binding.stale ? ` — ${binding.meaning} (${binding.recorded === null ? 'nothing recorded' : `${binding.recorded.slice(0, 12)}…`} → ${binding.current.slice(0, 12)}…)` : ''}`),
+    `  decision: ${status}${reason === '' ? '' : ` (${reason.split('\n')[0]})`}`,
+  ]
+  return lines.join('\n')
+}

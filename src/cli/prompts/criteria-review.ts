@@ -1,0 +1,73 @@
+import { confirm, intro, isCancel, log, note, outro, select, text } from '@clack/prompts'
+import { isObject } from '../../core/common/primitives.js'
+import { RATINGS, type Case } from '../../core/kinds/criteria/schemas.js'
+import type { CriteriaRubric } from '../../core/kinds/criteria/rubric.js'
+import type { InteractiveReview, Terminal } from './index.js'
+
+const LEAVE_OUT = 'leave out'
+
+const RATING_HINTS: Record<(typeof RATINGS)[number], string> = {
+  meets: 'the answer meets the rule',
+  does_not_meet: 'the answer does not meet it: the case is rejected',
+  uncertain: 'cannot tell yet: the case stays pending',
+}
+
+/**
+ * Asks a reviewer for a criteria review, criterion by criterion: the rating, the reason and the
+ * span of the answer it rests on (checked to occur in the answer, asked again when it does not).
+ * A replaced review's judgements are offered as the starting values. It shows the decision the
+ * review would give and writes only after the reviewer confirms.
+ */
+export const promptCriteriaReview: InteractiveReview = async (target, terminal, record) => {
+  const io = { input: terminal.input, output: terminal.output }
+  const theCase = target.parsedCase as Case
+  const rubric = target.context.rubric as CriteriaRubric
+  const answer = theCase.input.answer.text
+  const previous = isObject(target.existing?.value) && isObject(target.existing.value['judgements']) ? target.existing.value['judgements'] : {}
+
+  intro(`vitest-rubric review: case ${theCase.id} of ${target.fixture.displayDir}`, io)
+  note(`${theCase.input.question}\n\nAnswer:\n${answer}\n\nCitation: ${theCase.input.answer.citation}`, 'The question and the answer', io)
+
+  const draft: Record<string, { rating: string; reason: string; answer_span: string }> = {}
+  const criteria = [...rubric.criteria]
+  for (const [index, [id, criterion]] of criteria.entries()) {
+    const before = isObject(previous[id]) ? (previous[id] as Record<string, unknown>) : undefined
+    note(`${criterion.rule}\n\nReference quote: "${criterion.reference_quote}"`, `Criterion ${index + 1} of ${criteria.length}: ${id}`, io)
+    const rating = await select({
+      ...io,
+      message: `Rating of ${id}`,
+      options: [...RATINGS.map((value) => ({ value, label: value, hint: RATING_HINTS[value] })), { value: LEAVE_OUT, label: LEAVE_OUT, hint: 'not judged: the case stays pending' }],
+      ...(typeof before?.['rating'] === 'string' ? { initialValue: before['rating'] } : {}),
+    })
+    if (isCancel(rating)) return cancelled(io)
+    if (rating === LEAVE_OUT) continue
+    const reason = await text({
+      ...io,
+      message: `Why does the answer ${rating === 'meets' ? 'meet' : rating === 'does_not_meet' ? 'not meet' : 'leave you uncertain on'} ${id}?`,
+      ...(typeof before?.['reason'] === 'string' ? { initialValue: before['reason'] } : {}),
+      validate: (value) => ((value ?? '').trim() === '' ? 'A reason is needed: say why.' : undefined),
+    })
+    if (isCancel(reason)) return cancelled(io)
+    const span = await text({
+      ...io,
+      message: `The span of the answer it rests on (an exact excerpt; empty for an omission)`,
+      ...(typeof before?.['answer_span'] === 'string' ? { initialValue: before['answer_span'] } : {}),
+      validate: (value) => (answer.includes(value ?? '') ? undefined : 'That text does not occur in the answer: copy it exactly, or leave it empty for an omission.'),
+    })
+    if (isCancel(span)) return cancelled(io)
+    draft[id] = { rating, reason, answer_span: span ?? '' }
+  }
+
+  const preview = await record(draft, true)
+  log.info(`With this review the case is ${preview.decision}.`, io)
+  const write = await confirm({ ...io, message: `Write the review to ${target.fixture.files.annotations?.display ?? 'annotations.json'}?` })
+  if (isCancel(write) || !write) return cancelled(io)
+  const result = await record(draft, false)
+  outro(`Recorded: ${result.written.join(' and ') || 'nothing to write'}`, io)
+  return result
+}
+
+function cancelled(io: Terminal): 'cancelled' {
+  log.warn('Cancelled: nothing was written.', io)
+  return 'cancelled'
+}

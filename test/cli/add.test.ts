@@ -1,0 +1,119 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { sha256Hex, NULL_FINGERPRINT } from '../../src/core/json/canonical-json.js'
+import { runCli } from '../helpers/cli.js'
+import { filesIn } from '../helpers/bad-input.js'
+import { scratchDir } from '../helpers/scratch.js'
+
+const ANSWER =
+  'Get release approval and confirm that staging is the active environment, then run `docuctl releases rollback r41 --environment staging`. It changes the deployed service version only: database contents are not restored. Afterwards, check service health.'
+const CITATION = 'Fictional docuctl 3 guide: staging rollback to r41'
+
+/** A fresh criteria fixture made from the docuctl template, in a scratch project. */
+async function freshFixture(template = 'docuctl'): Promise<{ cwd: string; dir: string }> {
+  const cwd = await scratchDir('add')
+  const init = await runCli(['init', 'fx', '--template', template], cwd)
+  expect(init.code).toBe(0)
+  return { cwd, dir: join(cwd, 'fx') }
+}
+
+const json = async (path: string) => JSON.parse(await readFile(path, 'utf8'))
+
+describe('vitest-rubric add', () => {
+  test('adds a case with its expected hashes, so it is pending at once; the question is the rubric task', async () => {
+    const { cwd, dir } = await freshFixture()
+    const { code, stdout } = await runCli(['add', 'fx', '--id', 'short', '--answer', ANSWER, '--citation', CITATION, '--split', 'held_out'], cwd)
+    expect(code).toBe(0)
+    expect(stdout).toBe('fx\n  added short: pending (no review)\n  wrote fx/cases.json\n')
+    const rubric = await json(join(dir, 'rubric.json'))
+    const [added] = (await json(join(dir, 'cases.json'))).cases
+    expect(added).toEqual({
+      id: 'short',
+      split: 'held_out',
+      input: { question: rubric.task, answer: { text: ANSWER, citation: CITATION } },
+      expected: {
+        acceptable: true,
+        source_sha256: sha256Hex(await readFile(join(dir, 'source.txt'))),
+        rubric_sha256: sha256Hex(await readFile(join(dir, 'rubric.json'))),
+        review_sha256: NULL_FINGERPRINT,
+      },
+    })
+    // Two-space JSON with a final newline, as the format's files are written.
+    const text = await readFile(join(dir, 'cases.json'), 'utf8')
+    expect(text).toBe(`${JSON.stringify(await json(join(dir, 'cases.json')), null, 2)}\n`)
+    const status = await runCli(['status', 'fx'], cwd)
+    expect(status.code).toBe(0)
+    expect(status.stdout).toContain('unreviewed (1)')
+  })
+
+  test('--answer-file reads the answer; --from adds several cases in one run', async () => {
+    const { cwd, dir } = await freshFixture()
+    await writeFile(join(cwd, 'answer.txt'), `${ANSWER}\n`)
+    expect((await runCli(['add', 'fx', '--id', 'from-file', '--answer-file', 'answer.txt', '--citation', CITATION], cwd)).code).toBe(0)
+    await writeFile(join(cwd, 'more.json'), JSON.stringify([{ id: 'a', answer: 'Answer A.', citation: CITATION }, { id: 'b', answer: 'Answer B.', citation: CITATION, split: 'held_out' }]))
+    const many = await runCli(['add', 'fx', '--from', 'more.json'], cwd)
+    expect(many.stdout).toBe('fx\n  added a: pending (no review)\n  added b: pending (no review)\n  wrote fx/cases.json\n')
+    const cases = (await json(join(dir, 'cases.json'))).cases
+    expect(cases.map((entry: { id: string }) => entry.id)).toEqual(['from-file', 'a', 'b'])
+    expect(cases[0].input.answer.text).toBe(`${ANSWER}\n`)
+  })
+
+  test('a scored case from its spec and outputs files', async () => {
+    const { cwd, dir } = await freshFixture('debate')
+    const bundled = (await json(join(import.meta.dirname, '../../fixtures/debate-benchmark/cases.json'))).cases[0]
+    await writeFile(join(cwd, 'spec.json'), JSON.stringify(bundled.spec))
+    await writeFile(join(cwd, 'outputs.json'), JSON.stringify(bundled.outputs))
+    const { code, stdout } = await runCli(['add', 'fx', '--id', 'pagination', '--spec', 'spec.json', '--outputs', 'outputs.json'], cwd)
+    expect(code).toBe(0)
+    expect(stdout).toContain('added pagination: pending (')
+    const [added] = (await json(join(dir, 'cases.json'))).cases
+    expect(added.expected).toEqual({ rubric_sha256: sha256Hex(await readFile(join(dir, 'evaluation_rubric.json'))), debate_review_sha256: NULL_FINGERPRINT, baseline_review_sha256: NULL_FINGERPRINT })
+    expect(added.spec).toEqual(bundled.spec)
+  })
+
+  describe('bad input: a clear error naming the option or file, and nothing written', () => {
+    test.each([
+      ['a duplicate id', ['--id', 'taken', '--answer', ANSWER, '--citation', CITATION], /^--id: a case "taken" exists already; nothing was written\./],
+      ['an empty answer', ['--id', 'new', '--answer', '  ', '--citation', CITATION], /^--answer: the answer is empty; nothing was written\./],
+      ['a question other than the rubric task', ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--question', 'What is r41?'], /^--question: the question differs from the task fx\/rubric\.json was written for/],
+      ['an unknown split', ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--split', 'test'], /^--split: the value is not one of those allowed; nothing was written\.\n {2}expected: one of "development", "held_out"/],
+      ['a scored field on a criteria fixture', ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--spec', 'spec.json'], /unexpected key "spec"; nothing was written/],
+    ])('%s', async (_name, args, message) => {
+      const { cwd, dir } = await freshFixture()
+      await writeFile(join(cwd, 'spec.json'), '{}')
+      await runCli(['add', 'fx', '--id', 'taken', '--answer', ANSWER, '--citation', CITATION], cwd)
+      const before = await filesIn(dir)
+      const { code, stderr } = await runCli(['add', 'fx', ...args], cwd)
+      expect(code).toBe(1)
+      expect(stderr).toMatch(message)
+      expect(await filesIn(dir)).toEqual(before)
+    })
+
+    test('a malformed --from file is named at its JSON path; one bad case refuses them all', async () => {
+      const { cwd, dir } = await freshFixture()
+      const before = await filesIn(dir)
+      await writeFile(join(cwd, 'more.json'), JSON.stringify([{ id: 'a', answer: 'A.', citation: CITATION }, { id: 'b', answer: 7, citation: CITATION }]))
+      const typed = await runCli(['add', 'fx', '--from', 'more.json'], cwd)
+      expect(typed.stderr).toMatch(/^more\.json › \[1\] › answer: the value has the wrong type; nothing was written\.\n {2}expected: a string\n {2}found: {4}the integer 7/)
+      await writeFile(join(cwd, 'more.json'), JSON.stringify([{ id: 'a', answer: 'A.', citation: CITATION }, { id: 'a', answer: 'B.', citation: CITATION }]))
+      expect((await runCli(['add', 'fx', '--from', 'more.json'], cwd)).stderr).toMatch(/^more\.json › \[1\] › id: a case "a" exists already/)
+      await writeFile(join(cwd, 'more.json'), '[{"id": "a",]')
+      expect((await runCli(['add', 'fx', '--from', 'more.json'], cwd)).stderr).toMatch(/^more\.json: the file is not valid JSON \(line 1, column 13\)\./)
+      expect(await filesIn(dir)).toEqual(before)
+    })
+
+    test('a fixture refused as a whole, and a call without an id, write nothing', async () => {
+      const { cwd, dir } = await freshFixture()
+      await writeFile(join(dir, 'annotations.json'), '{"origin": "x"}')
+      const before = await filesIn(dir)
+      const refused = await runCli(['add', 'fx', '--id', 'new', '--answer', ANSWER, '--citation', CITATION], cwd)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(/^fx\/annotations\.json › reviews: a required value is missing\./)
+      const noId = await runCli(['add', 'fx', '--answer', ANSWER], cwd)
+      expect(noId.code).toBe(2)
+      expect(noId.stderr).toMatch(/^vitest-rubric add: name the new case with --id <id>, or pass --from <file>\./)
+      expect(await filesIn(dir)).toEqual(before)
+    })
+  })
+})
