@@ -122,7 +122,8 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         moduleId: id,
         root: project.config.root,
         decisionRecord: resolved.decisionRecord,
-        updateRecords: project.config.snapshotOptions.updateSnapshot === 'all',
+        updateSnapshot: project.config.snapshotOptions.updateSnapshot,
+        expect: resolved.expect,
       })
       return { code, moduleType: 'js' }
     },

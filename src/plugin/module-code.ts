@@ -1,5 +1,5 @@
 import { basename, join, relative } from 'node:path'
-import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
+import { FixtureError, RubricError, type SerializedRubricError } from '../core/common/errors.js'
 import {
   describeRecordChanges,
   differingParts,
@@ -9,7 +9,8 @@ import {
   writeRecordedDecisions,
 } from '../core/engine/decision-record.js'
 import type { TestPlan } from '../core/engine/plan.js'
-import type { RecordComparison } from '../runtime/index.js'
+import type { ExpectedDecisions, RecordComparison } from '../runtime/index.js'
+import stableStringify from 'fast-json-stable-stringify'
 import { writePayload } from './payload.js'
 import type { PlanResult } from './plan-fixture.js'
 
@@ -24,8 +25,10 @@ export interface ModuleCodeOptions {
   readonly root: string
   /** The decision record's file name. */
   readonly decisionRecord: string
-  /** Rewrite records from this run's decisions (`vitest -u`). */
-  readonly updateRecords: boolean
+  /** Vitest's snapshot update mode: `all` under `vitest -u`, `new` locally, `none` in CI. */
+  readonly updateSnapshot: 'all' | 'new' | 'none'
+  /** What a case's test asserts: acceptance, or the decision the record holds. */
+  readonly expect: 'acceptance' | 'record'
 }
 
 /**
@@ -40,9 +43,9 @@ export async function fixtureModuleCode(dir: string, result: PlanResult, options
     `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(error)});\n`
   if ('error' in result) return fail(result.error)
   try {
-    const record = await compareRecord(dir, result.plan, options)
+    const { record, expected } = options.expect === 'record' ? await expectRecord(dir, result.plan, options) : { record: await compareRecord(dir, result.plan, options), expected: null }
     const file = result.file ?? (await writePayload(options.cacheDir, options.moduleId, JSON.stringify(result.plan)))
-    return `import { loadRubricTests } from ${runtime};\nloadRubricTests(${JSON.stringify(file)}, ${JSON.stringify(record)});\n`
+    return `import { loadRubricTests } from ${runtime};\nloadRubricTests(${JSON.stringify(file)}, ${JSON.stringify(record)}, ${JSON.stringify(expected)});\n`
   } catch (error) {
     if (!(error instanceof RubricError)) throw error
     return fail(error.toJSON()) // an unreadable or malformed decision record
@@ -57,16 +60,61 @@ export async function fixtureModuleCode(dir: string, result: PlanResult, options
 async function compareRecord(dir: string, plan: TestPlan, options: ModuleCodeOptions): Promise<RecordComparison | null> {
   const path = join(dir, options.decisionRecord)
   const display = relative(options.root, path)
+  const updateRecords = options.updateSnapshot === 'all'
   // Under `vitest -u` a record that no longer has the record format is rewritten like any other.
-  const recorded = options.updateRecords
+  const recorded = updateRecords
     ? await readRecordedDecisions(path, display).catch(() => null)
     : await readRecordedDecisions(path, display)
   if (recorded === undefined) return null
   const current = recordDecisions(plan)
   if (recorded !== null && sameRecord(recorded, current)) return null
-  if (recorded === null || options.updateRecords) {
+  if (recorded === null || updateRecords) {
     await writeRecordedDecisions(path, current)
     return null
   }
   return { file: basename(path), changes: describeRecordChanges(recorded, current), ...differingParts(recorded, current) }
+}
+
+/**
+ * With `expect: 'record'`: each case is expected to decide as the record says, compared in its own
+ * test; the record's other parts (identities, checks, cases no longer in the fixture) are compared
+ * for the module. A missing record is written, as Vitest writes a new snapshot, except where new
+ * snapshots are not written (in CI): there the module fails, asking for the record to be committed.
+ */
+async function expectRecord(dir: string, plan: TestPlan, options: ModuleCodeOptions): Promise<{ record: RecordComparison | null; expected: ExpectedDecisions }> {
+  const path = join(dir, options.decisionRecord)
+  const display = relative(options.root, path)
+  const file = basename(path)
+  const rewrite = options.updateSnapshot === 'all'
+  const recorded = rewrite ? await readRecordedDecisions(path, display).catch(() => null) : await readRecordedDecisions(path, display)
+  const current = recordDecisions(plan)
+  if (recorded === undefined && options.updateSnapshot === 'none') {
+    throw new FixtureError({
+      code: 'RECORD_MISSING',
+      file: display,
+      summary: `expect: 'record' compares each case with the fixture's decision record, and there is none.`,
+      hint: 'run vitest locally (it writes the record) or `vitest -u`, review the record, and commit it.',
+    })
+  }
+  if (recorded === undefined || recorded === null || rewrite) {
+    if (recorded === undefined || recorded === null || !sameRecord(recorded, current)) await writeRecordedDecisions(path, current)
+    return { record: null, expected: { file, differing: {} } }
+  }
+  const differing: Record<string, { recorded: unknown; current: unknown }> = {}
+  for (const [id, decision] of Object.entries(current.decisions)) {
+    const before = Object.hasOwn(recorded.decisions, id) ? recorded.decisions[id] : undefined
+    if (before === undefined || stableStringify(before) !== stableStringify(decision)) {
+      Object.defineProperty(differing, id, { value: { recorded: before ?? null, current: decision }, enumerable: true, writable: true, configurable: true })
+    }
+  }
+  // The decisions are compared case by case: the module compares the rest, and the cases that left.
+  const kept = (record: typeof current) => ({
+    ...record,
+    decisions: Object.fromEntries(Object.entries(record.decisions).filter(([id]) => !Object.hasOwn(current.decisions, id))),
+  })
+  const rest = { recorded: kept(recorded), current: kept(current) }
+  const record = sameRecord(rest.recorded, rest.current)
+    ? null
+    : { file, changes: describeRecordChanges(rest.recorded, rest.current), ...differingParts(rest.recorded, rest.current) }
+  return { record, expected: { file, differing } }
 }

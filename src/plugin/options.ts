@@ -34,6 +34,15 @@ export interface RubricPluginOptions {
    */
   readonly decisionRecord?: string
   /**
+   * What a case's test asserts. `'acceptance'`: the case is accepted (a rejected case fails), the
+   * check of a fixture that ships answers. `'record'`: the case decides as the fixture's decision
+   * record says (status, reason, ratings or scores), the check of a fixture of authored contrasts,
+   * which is meant to hold rejected answers; a changed decision fails with a diff, and `vitest -u`
+   * rewrites the record. In both, a pending case is todo and a refused one fails.
+   * @default 'acceptance'
+   */
+  readonly expect?: 'acceptance' | 'record'
+  /**
    * Add the rubric coverage reporter after the configured reporters (not when `blob` is the only
    * one, as in a shard, nor when it is already listed). Options are passed to the reporter.
    * @default true
@@ -59,6 +68,7 @@ export interface ResolvedRubricOptions {
   readonly exclude: readonly string[]
   readonly pending: PendingPolicy
   readonly decisionRecord: string
+  readonly expect: 'acceptance' | 'record'
   readonly reporter: RubricReporterOptions | false
   readonly cache: boolean
   readonly matchers: boolean
@@ -82,6 +92,7 @@ const OptionsSchema = z.strictObject({
     .optional(),
   cache: z.boolean().optional(),
   matchers: z.boolean().optional(),
+  expect: z.enum(['acceptance', 'record'], { error: 'one of "acceptance", "record"' }).optional(),
 })
 
 /** Validates the plugin options: a mistake is a clear error at startup, not a silent default. */
@@ -94,7 +105,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
       },
       parsed.error.issues,
     )
@@ -105,6 +116,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     exclude: toList(value.exclude ?? []).map(trimSlashes),
     pending: value.pending ?? 'todo',
     decisionRecord: value.decisionRecord ?? 'decisions.record.json',
+    expect: value.expect ?? 'acceptance',
     cache: value.cache ?? true,
     matchers: value.matchers ?? false,
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),

@@ -18,10 +18,22 @@ export interface RecordComparison {
   readonly current: unknown
 }
 
+/**
+ * With `expect: 'record'`: the cases whose decision differs from the record (found in the main
+ * process), each with its recorded entry (`null` for a case the record lacks) and its current one.
+ */
+export interface ExpectedDecisions {
+  /** The record file's name. */
+  readonly file: string
+  readonly differing: Readonly<Record<string, { readonly recorded: unknown; readonly current: unknown }>>
+}
+
 /** What the plugin hands to a fixture's test module. */
 export interface RubricModule {
   readonly plan: TestPlan
   readonly record: RecordComparison | null
+  /** `null` under `expect: 'acceptance'`. */
+  readonly expected?: ExpectedDecisions | null
 }
 
 /** An expected failure of a rubric test: its message says everything, its stack nothing. */
@@ -49,8 +61,39 @@ const declareCase: Record<DecisionStatus, Declare> = {
   refused: (name, meta, planned) => test(name, { meta: { rubric: meta } }, fail(`refused: ${planned.message ?? planned.reason}`)),
 }
 
+/**
+ * Under `expect: 'record'` a case that decides as recorded passes, whether accepted or rejected (a
+ * contrast meant to fail); one that decides otherwise fails with both decisions for Vitest's diff.
+ * Pending stays todo and refused fails, as under acceptance: neither is ever a pass.
+ */
+function declareRecorded(expected: ExpectedDecisions): Record<DecisionStatus, Declare> {
+  const differs = (id: string) => (Object.hasOwn(expected.differing, id) ? expected.differing[id] : undefined)
+  const changed = (name: string, meta: RubricCaseMeta, planned: PlannedCase) => {
+    const { recorded, current } = differs(planned.id)!
+    const message =
+      recorded === null
+        ? `${expected.file} has no decision for this case (now ${planned.status}): run \`vitest -u\` to record it, then review and commit the record.`
+        : `the decision differs from ${expected.file}: recorded ${describeRecorded(recorded)}, now ${describeRecorded(current)}. If the change is intended, run \`vitest -u\` to rewrite the record, then review and commit its diff.`
+    test(name, { meta: { rubric: meta } }, () => {
+      throw new RubricFailure(message, { expected: recorded, actual: current })
+    })
+  }
+  return {
+    accepted: (name, meta, planned) => (differs(planned.id) ? changed(name, meta, planned) : test(name, { meta: { rubric: meta } }, pass)),
+    rejected: (name, meta, planned) => (differs(planned.id) ? changed(name, meta, planned) : test(name, { meta: { rubric: meta } }, pass)),
+    pending: (name, meta, planned) => (differs(planned.id) ? changed(name, meta, planned) : declareCase.pending(name, meta, planned)),
+    refused: (name, meta, planned) => declareCase.refused(name, meta, planned),
+  }
+}
+
+function describeRecorded(entry: unknown): string {
+  const { status, reason } = (entry ?? {}) as { status?: string; reason?: string }
+  return `${status ?? '?'}${reason === undefined || reason === '' ? '' : ` (${reason})`}`
+}
+
 /** Declares one test per case (grouped by split), the fixture's checks and the record check. */
-export function defineRubricTests({ plan, record }: RubricModule): void {
+export function defineRubricTests({ plan, record, expected = null }: RubricModule): void {
+  const declare = expected === null ? declareCase : declareRecorded(expected)
   TestRunner.getCurrentSuite().file.meta.rubricFixture = { fixture: plan.dir, kind: plan.kind, name: plan.name, coverage: plan.coverage }
 
   const splits = [...new Set(plan.cases.map((planned) => planned.split))]
@@ -59,7 +102,7 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
       for (const planned of plan.cases) {
         if (planned.split !== split) continue
         const meta = { role: 'case', id: planned.id, split: planned.split, status: planned.status, reason: planned.reason, ...planned.detail } as RubricCaseMeta
-        declareCase[planned.status](planned.id, meta, planned)
+        declare[planned.status](planned.id, meta, planned)
       }
     })
   }
@@ -89,8 +132,8 @@ export function defineRubricTests({ plan, record }: RubricModule): void {
 }
 
 /** Reads the plan the plugin stored for this module and declares its tests. */
-export function loadRubricTests(planFile: string, record: RecordComparison | null): void {
-  defineRubricTests({ plan: JSON.parse(readFileSync(planFile, 'utf8')) as TestPlan, record })
+export function loadRubricTests(planFile: string, record: RecordComparison | null, expected: ExpectedDecisions | null = null): void {
+  defineRubricTests({ plan: JSON.parse(readFileSync(planFile, 'utf8')) as TestPlan, record, expected })
 }
 
 /** Fails a fixture's test module at collection: the fixture could not be loaded. */
