@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process'
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
+import { expect, test } from 'vitest'
+import { ROOT } from '../helpers/fixture-copy.js'
+import { scratchDir } from '../helpers/scratch.js'
+
+/** Each `$ command` of the console blocks of a README section, with the output lines it shows (`…` skips). */
+function consoleSteps(section: string): { command: string; shows: string[] }[] {
+  const steps: { command: string; shows: string[] }[] = []
+  for (const block of section.matchAll(/```console\n([\s\S]*?)```/g)) {
+    const lines = block[1]!.split('\n')
+    for (let index = 0; index < lines.length; index++) {
+      const line = lines[index]!
+      if (!line.startsWith('$ ')) {
+        if (line !== '…' && line !== '' && steps.length > 0) steps.at(-1)!.shows.push(line.trimEnd())
+        continue
+      }
+      let command = line.slice(2)
+      while (command.endsWith('\\')) command = `${command.slice(0, -1)}${lines[++index]!.trim()}`
+      steps.push({ command: command.trim(), shows: [] })
+    }
+  }
+  return steps
+}
+
+test("the README's five-minute path, run as written: init, add, review and vitest, and what each prints", { timeout: 120_000 }, async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
+  const start = readme.indexOf('## A first fixture in five minutes')
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
+  const steps = consoleSteps(section)
+  expect(steps.map((step) => step.command.split(' ').slice(0, 3).join(' '))).toEqual([
+    'npx vitest-rubric init',
+    'npx vitest-rubric add',
+    'npx vitest-rubric review',
+    'npx vitest run',
+  ])
+  expect(section).not.toMatch(/[0-9a-f]{64}/) // no hash is typed or pasted
+
+  // A project as the README's install section sets it up, the package linked in place of npm i.
+  const project = await scratchDir('readme')
+  const config = /```ts\n(\/\/ vitest\.config\.ts\n[\s\S]*?)```/.exec(readme)![1]!
+  await writeFile(join(project, 'vitest.config.ts'), config)
+  await writeFile(join(project, 'package.json'), '{ "type": "module" }\n')
+  await mkdir(join(project, 'node_modules'))
+  for (const entry of await readdir(join(ROOT, 'node_modules'))) if (!entry.startsWith('.')) await symlink(join(ROOT, 'node_modules', entry), join(project, 'node_modules', entry))
+  await symlink(ROOT, join(project, 'node_modules/vitest-rubric'))
+
+  for (const step of steps) {
+    const command = step.command
+      .replace(/^npx vitest-rubric /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.js'))} `)
+      .replace(/^npx vitest /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'node_modules/vitest/vitest.mjs'))} `)
+    const result = spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } })
+    expect(result.status, `${step.command}\n${result.stderr}`).toBe(0)
+    const printed = stripVTControlCharacters(result.stdout).split('\n').map((line) => line.trimEnd())
+    let from = 0
+    for (const line of step.shows) {
+      const at = printed.indexOf(line, from)
+      expect(at, `${step.command.slice(0, 60)}… should print ${JSON.stringify(line)}; it printed:\n${printed.join('\n')}`).not.toBe(-1)
+      from = at + 1
+    }
+  }
+})
