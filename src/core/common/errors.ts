@@ -57,6 +57,7 @@ export type RubricErrorCode =
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   | 'STATISTICS_INPUT'
   | 'RECORD_MISSING'
+  | 'ADOPTION_STALE'
 
 export interface RubricErrorDetails {
   readonly code: RubricErrorCode

@@ -3,6 +3,7 @@ import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
 import { acknowledgement, currentHash, NOT_APPLICABLE, perSlot, recordedHash, staleProblem, stateOf, type BindingRow, type BindingState, type BindingSubject } from './bindings.js'
 import type { Decision } from './decision.js'
+import type { PanelWait } from './panel-rule.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
 import type { AnyKindDefinition, CaseAt, KindContext, Problem, SlotOutcome } from './kind.js'
 
@@ -17,6 +18,11 @@ export interface AssessOptions {
   readonly texts?: ReadonlyMap<unknown, string>
   /** Keep the state of every binding row, current ones too (`status` and `bind` read them); else only the stale ones. */
   readonly allStates?: boolean
+  /**
+   * Check only the rows a review records: for an independent review, which the case neither
+   * records nor acknowledges (the case's own hashes are checked with its adopted review).
+   */
+  readonly reviewRowsOnly?: boolean
 }
 
 /** Everything the checks found about one case: what `evaluate`, `status` and `bind` each read. */
@@ -28,6 +34,8 @@ export interface CaseAssessment<D extends Decision> {
   readonly caseProblems: readonly Problem[]
   /** Problems of each slot's review: its format, provenance and bindings. */
   readonly slotProblems: Readonly<Record<string, readonly Problem[]>>
+  /** Why the several-reviewer rule keeps the case pending, when it does. */
+  readonly panelWait?: PanelWait
 }
 
 /**
@@ -97,6 +105,7 @@ export function assessEntry<D extends Decision>(
     }
   })
   for (const [row, slotIndex] of rowsOf(definition)) {
+    if (options.reviewRowsOnly === true && row.in === 'case') continue
     const subject = subjects[slotIndex]!
     const { slot } = subject
     const review = reviews?.[slot]

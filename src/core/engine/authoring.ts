@@ -13,6 +13,8 @@ import type { Decision } from './decision.js'
 import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import type { DraftProblem, KindContext } from './kind.js'
 import { FixtureRevision, type RevisionBase } from './revision.js'
+import { ADJUDICATIONS_FILE, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
+import { reviewerViews } from './panel-rule.js'
 
 /**
  * Where a draft came from, so a problem is named as the user gave it: an option
@@ -108,16 +110,26 @@ export interface RecordReviewOptions extends AuthoringOptions {
   readonly slot?: string | undefined
   /** Replace the case's review of that slot, if it has one: a revision, never a silent correction. */
   readonly replace: boolean
+  /**
+   * Record an independent review, in `reviews/<reviewer>.json`, instead of the adopted one: it
+   * decides nothing until it is adjudicated, and the case does not acknowledge it.
+   */
+  readonly reviewer?: string | undefined
 }
 
 export interface RecordedReview {
   readonly dir: string
   readonly caseId: string
   readonly slot: string
+  /** The reviewer of an independent review; `undefined` for the adopted review. */
+  readonly reviewer: string | undefined
   /** The replaced review's summary (its ratings), or `null` when the case had none. */
   readonly before: Readonly<Record<string, string>> | null
   readonly after: Readonly<Record<string, string>>
-  /** The case's decision with the review: `accepted`, `pending (uncertain on support)`. */
+  /**
+   * The case's decision with the review: `accepted`, `pending (uncertain on support)`. For an
+   * independent review, the decision that review alone would give: a reviewer never sees the others'.
+   */
   readonly decision: string
   /** The review as written, with its hashes. */
   readonly review: Readonly<Record<string, unknown>>
@@ -128,59 +140,131 @@ export interface RecordedReview {
  * Records a review of a case: the one function behind `review` (from options, a file or a
  * terminal) and every later front end. The draft holds only what a reviewer judges (for a criteria
  * case: per criterion, the rating, the reason and the answer span); the case's id, every binding
- * hash and each criterion's reference quote are filled in, and the case acknowledges the new
- * review revision. The review is added to `annotations.json`, or replaces the case's review when
- * `replace` is given; the rubric and the source are never written. A draft that does not fit, a
- * case whose own bindings are stale, or a review that would be refused writes nothing.
+ * hash and each criterion's reference quote are filled in. An adopted review goes to
+ * `annotations.json` and the case acknowledges it; an independent review goes to the reviewer's
+ * file. The review is added, or replaces the earlier one when `replace` is given; the rubric and
+ * the source are never written. A draft that does not fit, a case whose own bindings are stale, or
+ * a review that would be refused writes nothing.
  */
 export async function recordReview(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
   const { revision, base } = await FixtureRevision.open(dir, options.cwd)
-  const target = reviewTarget(base, options.caseId, options.slot)
+  const reviewer = options.reviewer === undefined ? undefined : checkReviewer(options.reviewer, '--reviewer')
+  const target = reviewTarget(base, options.caseId, options.slot, reviewer)
   const { fixture, definition, context, entry, slot, existing } = target
   if (existing !== undefined && !options.replace) {
     throw new RevisionError({
       code: 'REVIEW_EXISTS',
-      file: fixture.files.annotations?.display,
+      file: reviewer === undefined ? fixture.files.annotations?.display : fixture.panel.files[reviewer]?.display,
       path: existing.path,
       caseId: entry.id,
-      summary: `the case has ${definition.reviews.slotName(slot)} already; nothing was written.`,
+      summary: `the case has ${reviewer === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${reviewer}`} already; nothing was written.`,
       hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
     })
   }
   const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
-
-  let annotations = base.text('annotations')
-  const index = existing === undefined ? listLength(annotations, 'reviews') : (existing.path[1] as number)
-  annotations = applyEdits(annotations, modify(annotations, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
-  const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
-  const ackPath = [...entry.path, ...rowPath(acknowledgement, slot)]
-  const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
-  const cases = editJsonStrings(base.text('cases'), fixture.files.cases!.display, [{ path: ackPath, from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) }])
-
-  const after = await revision.propose(base, { annotations, cases })
-  const decision = after.evaluation.decisions.find((each) => each.id === entry.id) as Decision
-  const refusals = definition.present.refusals(decision)
-  if (refusals.length > 0) {
-    throw new RevisionError({
-      code: 'DRAFT_INVALID',
-      file: source.label,
-      caseId: entry.id,
-      summary: `the review would be refused; nothing was written.\n${refusals.map(indent).join('\n')}`,
-      hint: 'fix what the message names, then record the review again.',
-    })
-  }
-  const written = options.dryRun === true ? [] : await after.commit(options.io)
+  const written = await writeReviews(revision, base, [{ target, review, destination: reviewer === undefined ? { adopted: true } : { reviewer } }], source, options)
   return {
     dir: fixture.displayDir,
     caseId: entry.id,
     slot,
+    reviewer,
     before: existing === undefined ? null : definition.authoring.summarizeReview(existing.value),
     after: definition.authoring.summarizeReview(review),
-    decision: describe(decision),
+    decision: describe(written.decisions[0]!),
     review,
-    written,
+    written: written.files,
   }
+}
+
+/** Where a review is written: as the adopted review (with the adoption it makes, if any), or in a reviewer's file. */
+export type Destination = { readonly adopted: true; readonly adoption?: Readonly<Record<string, unknown>> } | { readonly reviewer: string }
+
+/** One review to write, with where it goes. */
+export interface ReviewWrite {
+  readonly target: ReviewTarget
+  readonly review: Readonly<Record<string, unknown>>
+  readonly destination: Destination
+}
+
+/**
+ * Writes reviews (and, for an adjudication, the adoptions they make), decides the fixture on the new
+ * files and commits them unless a review would be refused. Returns, per review, the decision to
+ * report: the case's for an adopted review, the review's own for an independent one.
+ */
+/** @internal */
+export async function writeReviews(
+  revision: FixtureRevision,
+  base: RevisionBase,
+  writes: readonly ReviewWrite[],
+  source: DraftSource,
+  options: AuthoringOptions,
+): Promise<{ decisions: readonly Decision[]; files: readonly string[] }> {
+  const { fixture } = base
+  const definition = definitionOf(fixture.kind)
+  let annotations: string | undefined
+  let cases: string | undefined
+  const files: Record<string, string> = {}
+  for (const { target, review, destination } of writes) {
+    const { entry, slot, existing } = target
+    if ('reviewer' in destination) {
+      const relativePath = `${REVIEWS_DIR}/${destination.reviewer}.json`
+      const before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin: `Independent reviews by ${destination.reviewer}.`, reviews: [] }, null, 2)}\n`
+      const index = existing === undefined ? listLength(before, 'reviews') : (existing.path[1] as number)
+      files[relativePath] = applyEdits(before, modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
+      continue
+    }
+    const adopted = fixture.reviews.get(entry.id)?.[slot]
+    annotations ??= base.text('annotations')
+    const index = adopted === undefined ? listLength(annotations, 'reviews') : (adopted.path[1] as number)
+    annotations = applyEdits(annotations, modify(annotations, ['reviews', index], review, { isArrayInsertion: adopted === undefined, formattingOptions: FORMAT }))
+    const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
+    const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
+    cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases!.display, [
+      { path: [...entry.path, ...rowPath(acknowledgement, slot)], from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) },
+    ])
+    if (destination.adoption !== undefined) files[ADJUDICATIONS_FILE] = withAdoption(files[ADJUDICATIONS_FILE] ?? revision.textOf(ADJUDICATIONS_FILE, base), destination.adoption)
+  }
+  const after = await revision.propose(base, { annotations, cases, files })
+  const context = kindContext(after.fixture as LoadedFixture<FixtureKind>)
+  const decisions = writes.map(({ target, destination }) => {
+    const index = after.fixture.cases.findIndex((each) => each.id === target.entry.id)
+    if (!('reviewer' in destination)) return after.evaluation.decisions[index] as Decision
+    const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.panel, after.fixture.files.cases!.display)
+    return views.find((view) => view.reviewer === destination.reviewer)!.decision
+  })
+  const refusals = decisions.flatMap((decision) => definition.present.refusals(decision))
+  if (refusals.length > 0) {
+    throw new RevisionError({
+      code: 'DRAFT_INVALID',
+      file: source.label,
+      caseId: writes.length === 1 ? writes[0]!.target.entry.id : undefined,
+      summary: `the review would be refused; nothing was written.\n${refusals.map(indent).join('\n')}`,
+      hint: 'fix what the message names, then record the review again.',
+    })
+  }
+  return { decisions, files: options.dryRun === true ? [] : await after.commit(options.io) }
+}
+
+/** `adjudications.json` with one adoption of a case's slot added, or put in place of the case's earlier one. */
+function withAdoption(text: string | undefined, adoption: Readonly<Record<string, unknown>>): string {
+  const before = text ?? `${JSON.stringify({ adoptions: [] }, null, 2)}\n`
+  const adoptions = ((JSON.parse(before) as { adoptions?: unknown[] }).adoptions ?? []) as Record<string, unknown>[]
+  const earlier = adoptions.findIndex((each) => each['case_id'] === adoption['case_id'] && each['slot'] === adoption['slot'])
+  const index = earlier === -1 ? adoptions.length : earlier
+  return applyEdits(before, modify(before, ['adoptions', index], adoption, { isArrayInsertion: earlier === -1, formattingOptions: FORMAT }))
+}
+
+/** A reviewer's name as given: a safe file name, or a usage error naming the option. */
+export function checkReviewer(name: string, option: string): string {
+  if (REVIEWER_NAME.test(name)) return name
+  throw new UsageError({
+    code: 'USAGE',
+    file: option,
+    summary: `${JSON.stringify(name)} is not a reviewer name; nothing was written.`,
+    expected: 'letters, digits, ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
+    hint: 'name the reviewer as their file in reviews/ will be named, such as alice.',
+  })
 }
 
 /** What a front end shows a reviewer before asking: the case, its current review and decision, its kind's context. */
@@ -192,17 +276,19 @@ export interface ReviewTarget {
   /** The case as its kind parsed it. */
   readonly parsedCase: unknown
   readonly slot: string
+  /** The review the new one would replace: the adopted review, or the reviewer's own. */
   readonly existing: { readonly value: unknown; readonly path: readonly PathSegment[] } | undefined
   readonly decision: Decision
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
-export async function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string): Promise<ReviewTarget> {
+export async function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
   const { base } = await FixtureRevision.open(dir, cwd)
-  return reviewTarget(base, caseId, slot)
+  return reviewTarget(base, caseId, slot, reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer'))
 }
 
-function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined): ReviewTarget {
+/** @internal */
+export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined, reviewer: string | undefined): ReviewTarget {
   const { fixture, assessments } = base
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
@@ -253,7 +339,8 @@ function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | u
       hint: `see what changed with \`vitest-rubric status ${fixture.displayDir}\`; once the case is right for the files as they are, run \`${bindCommand(fixture.displayDir, caseId)}\`, then review it.`,
     })
   }
-  const review = fixture.reviews.get(caseId)?.[slot]
+  // A reviewer sees their own earlier review, never the adopted one or another reviewer's: the review is blind.
+  const review = reviewer === undefined ? fixture.reviews.get(caseId)?.[slot] : fixture.panel.reviews.get(caseId)?.get(reviewer)?.[slot]
   return {
     fixture,
     definition,
@@ -269,7 +356,8 @@ function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | u
 const FORMAT = { insertSpaces: true, tabSize: 2, eol: '\n' } as const
 
 /** A draft checked against its schema, then made into an entry by the kind; throws at the first defect, naming every one. */
-function drafted(
+/** @internal */
+export function drafted(
   source: DraftSource,
   at: readonly PathSegment[],
   schema: z.ZodType,
@@ -306,7 +394,8 @@ function draftError(
 }
 
 /** Sets every hash of `entry` that the binding table records there to the files' current value. */
-function stamp(rows: readonly BindingRow[], entry: 'case' | 'review', value: Record<string, unknown>, context: KindContext<unknown>, caseValue: unknown, slots: readonly string[]): void {
+/** @internal */
+export function stamp(rows: readonly BindingRow[], entry: 'case' | 'review', value: Record<string, unknown>, context: KindContext<unknown>, caseValue: unknown, slots: readonly string[]): void {
   for (const row of rows) {
     if (row.in !== entry) continue
     for (const slot of typeof row.path === 'function' || entry === 'review' ? slots : slots.slice(0, 1)) {
@@ -337,7 +426,8 @@ function listLength(text: string, key: 'cases' | 'reviews'): number {
   return Array.isArray(list) ? list.length : 0
 }
 
-function describe(decision: Decision): string {
+/** `accepted`, `rejected (verification)`, `pending (no review)`. */
+export function describe(decision: Decision): string {
   return decision.status === 'pending' ? `pending (${decision.reason})` : decision.status === 'rejected' ? `rejected (${decision.reason})` : decision.status
 }
 

@@ -10,6 +10,8 @@ import { countCoverage, type Coverage } from './coverage.js'
 import { isGraded } from './decision.js'
 import { kindContext, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
 import type { FileRole, Problem } from './kind.js'
+import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
+import { decideWithPanel, NO_PANEL_POLICY, type PanelPolicy } from './panel-rule.js'
 
 /** Every case of a fixture decided, with its coverage, the identities of its case sets and the kind's summary. */
 export interface EvaluationOfKind<K extends FixtureKind> {
@@ -35,15 +37,21 @@ export type EvaluationOf<F extends Fixture> = F extends LoadedFixture<infer K> ?
  * the full case set (the `cases.json` document less `$schema`) and the graded subset, case by
  * case, so that neither canonical text is ever held whole.
  */
-export function evaluateFixture<F extends Fixture>(fixture: F): EvaluationOf<F>
-export function evaluateFixture(fixture: Fixture): FixtureEvaluation {
-  return evaluateWithStates(fixture).evaluation
+export function evaluateFixture<F extends Fixture>(fixture: F, options?: EvaluateOptions): EvaluationOf<F>
+export function evaluateFixture(fixture: Fixture, options: EvaluateOptions = {}): FixtureEvaluation {
+  return evaluateWithStates(fixture, options).evaluation
+}
+
+/** What an evaluation asks beyond the files. */
+export interface EvaluateOptions {
+  /** The several-reviewer rule: how many independent reviews a case needs. */
+  readonly panel?: PanelPolicy
 }
 
 /** {@link evaluateFixture}, with what each case's checks found: `status` and `bind` read the binding states. */
 export function evaluateWithStates(
   fixture: Fixture,
-  options: { readonly allStates?: boolean } = {},
+  options: EvaluateOptions & { readonly allStates?: boolean } = {},
 ): { evaluation: FixtureEvaluation; assessments: readonly CaseAssessment<DecisionOf<FixtureKind>>[] } {
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
@@ -72,6 +80,9 @@ export function evaluateWithStates(
   // Only `status` and `bind` keep every case's assessment; an evaluation keeps its decisions, and the
   // stale hashes of files whose conversion a note may explain.
   const assessments: CaseAssessment<DecisionOf<FixtureKind>>[] = []
+  // Independent reviews, adoptions or a minimum of reviews: the several-reviewer rule has its say on each case.
+  const policy = options.panel ?? NO_PANEL_POLICY
+  const panelActive = fixture.panel.reviewers.length > 0 || fixture.panel.adoptions.size > 0 || policy.minReviews > 0
   const decisions: DecisionOf<FixtureKind>[] = []
   const staleFiles = new Map<FileRole, string[]>()
   const wanted = new Set<unknown>()
@@ -92,10 +103,14 @@ export function evaluateWithStates(
       full.broken = true
       problem = { code: error.code, file: site.casesFile, path: [...entry.path, ...error.path], caseId: entry.id, summary: error.summary, found: error.found, hint: error.hint }
     }
-    const assessment = assessEntry<DecisionOf<FixtureKind>>(definition, context, entry, fixture.reviews.get(entry.id), site, problem === undefined ? undefined : { problem }, {
+    let assessment = assessEntry<DecisionOf<FixtureKind>>(definition, context, entry, fixture.reviews.get(entry.id), site, problem === undefined ? undefined : { problem }, {
       texts,
       allStates: options.allStates === true,
     })
+    if (panelActive) {
+      const { decision, wait } = decideWithPanel(definition, context, entry, assessment, fixture.reviews.get(entry.id), fixture.panel, site, policy)
+      if (decision !== assessment.decision) assessment = { ...assessment, decision: decision as DecisionOf<FixtureKind>, ...(wait === undefined ? {} : { panelWait: wait }) }
+    }
     if (text !== undefined) {
       full.add(text)
       if (isGraded(assessment.decision)) graded.add(text)
@@ -117,12 +132,21 @@ export function evaluateWithStates(
     identities: {
       caseSetSha256: full.digest(tail),
       gradedSetSha256: graded.digest(']'),
-      files: Object.fromEntries(Object.values(fixture.files).map((file) => [file.name, file.sha256])),
+      files: fileIdentities(fixture),
     },
     summary: definition.summarize(context, decisions),
     notes: conversionNotes(fixture, staleFiles),
   } as FixtureEvaluation
   return { evaluation, assessments }
+}
+
+/** SHA-256 of each file the decisions were made from, by its name in the fixture directory. */
+function fileIdentities(fixture: Fixture): Record<string, string> {
+  const files: Record<string, string> = Object.fromEntries(Object.values(fixture.files).map((file) => [file.name, file.sha256]))
+  const { panel } = fixture
+  for (const reviewer of panel.reviewers) files[`${REVIEWS_DIR}/${reviewer}.json`] = panel.files[reviewer]!.sha256
+  if (panel.adjudications !== undefined) files[ADJUDICATIONS_FILE] = panel.adjudications.sha256
+  return files
 }
 
 /** One note per file bound by its bytes whose stale hashes a line-ending or byte-order-mark conversion may explain. */

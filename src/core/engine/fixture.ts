@@ -8,6 +8,7 @@ import { convertedRevisions, type ConvertedRevisions } from '../json/line-ending
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { FIXTURE_KINDS, definitionOf, type FixtureKind, type RubricOf } from '../kinds/index.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
+import { listDirectory, readPanel, type DirectoryLister, type Panel } from './panel.js'
 import type { FileRole, FixtureFile, KindContext } from './kind.js'
 
 /** A case entry of `cases.json`: its id and split, its value as written, checked only when it is assessed. */
@@ -69,6 +70,8 @@ export interface LoadedFixture<K extends FixtureKind> {
   readonly reviews: ReviewIndex
   /** The members of the `cases.json` document other than `cases` and `$schema`: part of the case-set identity. */
   readonly casesDocument: Readonly<Record<string, unknown>>
+  /** Independent reviews (`reviews/<reviewer>.json`) and adoptions (`adjudications.json`); empty when there are none. */
+  readonly panel: Panel
 }
 
 /** A loaded fixture of any kind. */
@@ -113,18 +116,19 @@ export async function loadFixtureReading(
   dir: string,
   options: LoadFixtureOptions & { readonly kind?: FixtureKind },
   read: FixtureFileReader,
+  list: DirectoryLister = listDirectory,
 ): Promise<Fixture> {
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
   const display = relative(cwd, absolute) || '.'
-  return loadFixtureAs(await kindOf(absolute, display, cwd, options.kind), absolute, display, read)
+  return loadFixtureAs(await kindOf(absolute, display, cwd, options.kind), absolute, display, read, list)
 }
 
 /**
  * Reads the files of a fixture of a known kind through `read` and checks them, without looking at
  * the directory itself: what {@link loadFixture} does once it has told the kind.
  */
-export async function loadFixtureAs(kind: FixtureKind, absolute: string, display: string, read: FixtureFileReader): Promise<Fixture> {
+export async function loadFixtureAs(kind: FixtureKind, absolute: string, display: string, read: FixtureFileReader, list: DirectoryLister = listDirectory): Promise<Fixture> {
   const definition = definitionOf(kind)
   const names = definition.files
   const shown = (name: string) => join(display, name)
@@ -141,6 +145,7 @@ export async function loadFixtureAs(kind: FixtureKind, absolute: string, display
 
   const cases = readCaseEntries(definition, byRole.cases!)
   const annotations = readReviewDocument(definition, byRole.annotations!, cases.entries, files.cases!.display)
+  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases!.display, read, list)
   return {
     kind,
     dir: absolute,
@@ -153,6 +158,7 @@ export async function loadFixtureAs(kind: FixtureKind, absolute: string, display
     origin: annotations.origin,
     reviews: annotations.reviews,
     casesDocument: cases.members,
+    panel,
   } as Fixture
 }
 

@@ -177,6 +177,33 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
   readonly present: KindPresentation<R, D, S>
   readonly scaffold: KindScaffold
   readonly authoring: KindAuthoring<R, C>
+  readonly panel: KindPanel<R, D>
+}
+
+/** What one reviewer's review says of one item it judges (a criterion, a dimension). */
+export interface PanelItem {
+  /** As a reader sees it: `meets`, `uncertain`, `0.5`, `N/A`. */
+  readonly shown: string
+  /** What agreement figures compare; `null` for a missing value (`uncertain`, N/A). */
+  readonly value: string | number | null
+  /** Whether the judgement is final: `uncertain` is not, and keeps a consensus from being adopted. */
+  readonly settled: boolean
+}
+
+/**
+ * How a kind's reviews are compared when several reviewers review a case independently: the items
+ * each review judges and at which level agreement is measured, and the pending decision of a case
+ * whose independent reviews are not adopted yet.
+ */
+export interface KindPanel<R, D> {
+  /** Krippendorff's alpha over the items' values: `nominal` (ratings) or `interval` (scores). */
+  readonly level: 'nominal' | 'interval'
+  /** The categories of a nominal item (`meets`, `does_not_meet`), for AC1 and kappa; empty for interval. */
+  readonly categories: readonly string[]
+  /** The items of a review, from the decision the review alone gives the case. */
+  readonly items: (context: KindContext<R>, decision: D) => Readonly<Record<string, PanelItem>>
+  /** A pending decision, for a case whose reviews wait for an adjudication, keeping what its reviewers agree on. */
+  readonly pending: (context: KindContext<R>, decision: D, reason: string, agreed: Readonly<Record<string, PanelItem>>) => D
 }
 
 /**
@@ -211,6 +238,10 @@ export interface KindAuthoring<R, C> {
   readonly newReview: (context: KindContext<R>, theCase: C, slot: string, draft: unknown) => Drafted
   /** A review as a short summary, one entry per item judged (`{ command: 'meets' }`), to show a revision's old and new ratings. */
   readonly summarizeReview: (review: unknown) => Readonly<Record<string, string>>
+  /** A review back as the draft it was made from (what was judged, without ids and hashes): an adjudication starts from it. */
+  readonly draftOf: (review: unknown) => Record<string, unknown>
+  /** Whether a draft is keyed by item (criterion), so an adjudication can take each item from a different reviewer. */
+  readonly draftByItem: boolean
 }
 
 /** A kind definition whatever its types: what the registry holds. */

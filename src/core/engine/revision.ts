@@ -1,4 +1,5 @@
-import { join } from 'node:path'
+import { mkdir } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { sha256Hex } from '../json/canonical-json.js'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
 import { decodeText, readFixtureFile, type RawFile } from '../json/read.js'
@@ -7,6 +8,7 @@ import type { CaseAssessment } from './assess.js'
 import type { Decision } from './decision.js'
 import { evaluateWithStates, type FixtureEvaluation } from './evaluate.js'
 import { loadFixtureReading, type Fixture } from './fixture.js'
+import { listDirectory, type DirectoryLister } from './panel.js'
 
 /** The two files a revision may write; the rubric and the source are never among them. */
 export type WrittenFile = 'cases' | 'annotations'
@@ -47,25 +49,47 @@ export class FixtureRevision {
     return { revision, base: revision.decide(fixture) }
   }
 
-  /** The fixture with `texts` in place of the files named, decided; nothing is written until `commit`. */
-  async propose(base: RevisionBase, texts: { readonly [F in WrittenFile]?: string | undefined }): Promise<RevisionCandidate> {
+  /**
+   * The fixture with `texts` in place of the files named, decided; nothing is written until
+   * `commit`. `files` names other files by their path in the fixture directory (a reviewer's
+   * `reviews/alice.json`, `adjudications.json`), which may not exist yet.
+   */
+  async propose(base: RevisionBase, texts: { readonly [F in WrittenFile]?: string | undefined } & { readonly files?: Readonly<Record<string, string>> }): Promise<RevisionCandidate> {
     const definition = definitionOf(base.fixture.kind)
-    const paths: Record<WrittenFile, string> = { cases: join(base.fixture.dir, definition.files.cases), annotations: join(base.fixture.dir, definition.files.annotations) }
+    const { dir } = base.fixture
     const updated = new Map<string, RawFile>()
+    const created = new Set<string>()
+    const propose = (path: string, display: string, text: string) => {
+      const original = this.read.get(path)
+      if (original === undefined) created.add(path)
+      if (original === undefined || text !== decodeText(original)) updated.set(path, { display: original?.display ?? display, bytes: new TextEncoder().encode(text) })
+    }
     // annotations first: the review, then the case that acknowledges it (the order messages list them in).
+    for (const [relativePath, text] of Object.entries(texts.files ?? {})) propose(join(dir, relativePath), join(base.fixture.displayDir, relativePath), text)
     for (const file of ['annotations', 'cases'] as const) {
       const text = texts[file]
-      if (text === undefined) continue
-      const original = this.read.get(paths[file])!
-      if (text !== decodeText(original)) updated.set(paths[file], { display: original.display, bytes: new TextEncoder().encode(text) })
+      if (text !== undefined) propose(join(dir, definition.files[file]), '', text)
     }
-    const fixture = await loadFixtureReading(this.dir, { cwd: this.cwd }, async (path, display) => updated.get(path) ?? this.reader(path, display))
+    const list: DirectoryLister = async (directory) => {
+      const names = new Set(await listDirectory(directory))
+      for (const path of created) if (dirname(path) === directory) names.add(basename(path))
+      return [...names]
+    }
+    const fixture = await loadFixtureReading(this.dir, { cwd: this.cwd }, async (path, display) => updated.get(path) ?? this.reader(path, display), list)
     const decided = this.decide(fixture)
-    const writes: FileWrite[] = [...updated].map(([path, file]) => ({ path, display: file.display, contents: file.bytes, basedOn: sha256Hex(this.read.get(path)!.bytes) }))
+    const writes: FileWrite[] = [...updated].map(([path, file]) => ({
+      path,
+      display: file.display,
+      contents: file.bytes,
+      // A file this revision creates must still not exist when it is written.
+      basedOn: created.has(path) ? null : sha256Hex(this.read.get(path)!.bytes),
+    }))
     return {
       ...decided,
       text: (file) => texts[file] ?? decided.text(file),
       commit: async (io = nodeWriteIo) => {
+        // A reviewer's first review creates reviews/: only the directory is made ahead of the write.
+        for (const path of created) await mkdir(dirname(path), { recursive: true })
         await writeFilesAtomically(writes, io)
         return writes.map((write) => write.display)
       },
@@ -83,5 +107,11 @@ export class FixtureRevision {
     const file = this.read.get(path) ?? (await readFixtureFile(path, display))
     this.read.set(path, file)
     return file
+  }
+
+  /** The text of a file of the fixture directory as it was read, or `undefined` if it was not read (it does not exist). */
+  textOf(relativePath: string, base: RevisionBase): string | undefined {
+    const file = this.read.get(join(base.fixture.dir, relativePath))
+    return file === undefined ? undefined : decodeText(file)
   }
 }

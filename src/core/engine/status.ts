@@ -5,7 +5,7 @@ import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { acknowledgement, isStale, rowPath, type BindingState, type BindingTarget } from './bindings.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision, RefusedDecision } from './decision.js'
-import { evaluateWithStates } from './evaluate.js'
+import { evaluateWithStates, type EvaluateOptions } from './evaluate.js'
 import { kindContext, type Fixture, type FixtureNote, type LoadedFixture } from './fixture.js'
 import type { StatusGroup } from './kind.js'
 
@@ -18,6 +18,9 @@ const COMMON_GROUPS = {
   unacknowledged: { title: 'edited review not acknowledged', action: 'check the edit, then acknowledge it with `vitest-rubric bind {dir} --case <id>`' },
   withdrawn: { title: 'review withdrawn, still recorded', action: 'restore the review, or acknowledge its withdrawal with `vitest-rubric bind {dir} --case <id>`' },
   refused: { title: 'refused', action: 'fix what the message names (`vitest-rubric evaluate {dir}` prints it in full)' },
+  disagreement: { title: 'reviewers disagree', action: 'adjudicate: `vitest-rubric adjudicate {dir} --case <id>` shows the judgements side by side (the case stays pending until then)' },
+  'not-adopted': { title: 'reviewers agree, not adopted', action: 'adopt the reviews: `vitest-rubric adjudicate {dir} --consensus`' },
+  'too-few-reviews': { title: 'fewer reviews than required', action: 'add independent reviews: `vitest-rubric review {dir} --case <id> --reviewer <name>`' },
   current: { title: 'bound and current', action: 'nothing to do' },
 } as const satisfies Record<string, StatusGroup>
 
@@ -70,16 +73,17 @@ export function statusGroups(kind: FixtureKind): StatusGroupEntry[] {
     blocking('unacknowledged'),
     blocking('withdrawn'),
     blocking('refused'),
+    ...(['disagreement', 'not-adopted', 'too-few-reviews'] as const).map((key) => ({ key, ...COMMON_GROUPS[key], blocking: false })),
     ...Object.entries(definition.present.pendingGroups).map(([key, group]) => ({ key, ...group, blocking: false })),
     blocking('current'),
   ]
 }
 
 /** Every case of a fixture with what a reviewer must do next, read from the binding table. */
-export function fixtureStatus(fixture: Fixture): FixtureStatus {
+export function fixtureStatus(fixture: Fixture, options: EvaluateOptions = {}): FixtureStatus {
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
-  const { assessments, evaluation } = evaluateWithStates(fixture, { allStates: true })
+  const { assessments, evaluation } = evaluateWithStates(fixture, { ...options, allStates: true })
   const noted = new Set(evaluation.notes.map((note) => note.file))
   const groups = statusGroups(fixture.kind)
   const blockingKeys = new Set(groups.filter((group) => group.blocking).map((group) => group.key))
@@ -148,7 +152,10 @@ function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, re
     return findings
   }
   if (decision.status === 'refused') findings.push({ group: 'refused', detail: firstLine((decision as RefusedDecision).error.message) })
-  else if (decision.status === 'pending') findings.push(...definition.present.pendingFindings(decision))
+  else if (decision.status === 'pending' && assessment.panelWait !== undefined) {
+    // An uncertain panel is pending like an uncertain review; the other waits are the panel's own.
+    findings.push(assessment.panelWait === 'uncertain' ? { group: 'uncertain', detail: decision.reason } : { group: assessment.panelWait, detail: decision.reason })
+  } else if (decision.status === 'pending') findings.push(...definition.present.pendingFindings(decision))
   else findings.push({ group: 'current', detail: decision.status })
   findings.push(...definition.present.extraFindings(decision))
   return findings

@@ -112,6 +112,22 @@ export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
       problems: [],
     }
   },
+  draftByItem: true,
+  draftOf(review) {
+    const judgements = isObject(review) ? review['judgements'] : undefined
+    const draft: Record<string, unknown> = {}
+    if (!isObject(judgements)) return draft
+    for (const [criterion, judgement] of Object.entries(judgements)) {
+      if (!isObject(judgement)) continue
+      Object.defineProperty(draft, criterion, {
+        value: { rating: judgement['rating'], reason: judgement['reason'], answer_span: judgement['answer_span'] },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    }
+    return draft
+  },
   summarizeReview(review) {
     const judgements = isObject(review) ? review['judgements'] : undefined
     if (!isObject(judgements)) return {}

@@ -1,3 +1,4 @@
+import { criteriaPanel } from './panel.js'
 import type { KindDefinition } from '../../engine/kind.js'
 import { RATINGS } from './schemas.js'
 import { CRITERIA_BINDINGS, CRITERIA_TARGETS } from './bindings.js'
@@ -62,6 +63,7 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
   summarize: () => null,
   present: criteriaPresentation,
   authoring: criteriaAuthoring,
+  panel: criteriaPanel,
   scaffold: {
     skeleton: (name, schema) => ({
       'rubric.json': json({

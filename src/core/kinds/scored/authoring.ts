@@ -40,6 +40,11 @@ export const scoredAuthoring: KindAuthoring<ScoredRubric, ScoredCase> = {
       problems: [],
     }
   },
+  draftByItem: false,
+  draftOf(review) {
+    if (!isObject(review)) return {}
+    return Object.fromEntries(Object.entries(review).filter(([key]) => !Object.hasOwn(BOUND, key)))
+  },
   summarizeReview(review) {
     if (!isObject(review)) return {}
     const claims = Array.isArray(review['claims']) ? review['claims'] : []

@@ -1,3 +1,4 @@
+import { scoredPanel } from './panel.js'
 import { BOUND_ELSEWHERE, ReviewFileEnvelopeSchema } from '../../engine/documents.js'
 import type { KindDefinition } from '../../engine/kind.js'
 import { benchmarkFigures, type BenchmarkFigures } from './benchmark.js'
@@ -74,6 +75,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   summarize: (context, decisions) => benchmarkFigures(decisions, context.rubric.rules),
   present: scoredPresentation,
   authoring: scoredAuthoring,
+  panel: scoredPanel,
   scaffold: {
     skeleton: undefined,
     rubricFiles: ['evaluation_rubric.json'],

@@ -1,0 +1,187 @@
+import { RevisionError, UsageError } from '../common/errors.js'
+import type { PathSegment } from '../common/json-path.js'
+import { quoteSome } from '../common/primitives.js'
+import { fingerprint } from '../json/canonical-json.js'
+import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
+import { definitionOf, type FixtureKind } from '../kinds/index.js'
+import { checkReviewer, describe, drafted, reviewTarget, stamp, writeReviews, type AuthoringOptions, type DraftSource, type ReviewTarget, type ReviewWrite } from './authoring.js'
+import { isConsensus, reviewerViews, type ReviewerView } from './panel-rule.js'
+import { FixtureRevision, type RevisionBase } from './revision.js'
+
+export interface AdjudicateOptions extends AuthoringOptions {
+  readonly caseId: string
+  readonly slot?: string | undefined
+  /** Who adjudicates: recorded with the adoption. */
+  readonly adjudicator: string
+  /** Start from one reviewer's whole review. */
+  readonly take?: string | undefined
+  /** Take each item (criterion) from the reviewer named. */
+  readonly picks?: Readonly<Record<string, string>>
+  /** Judgements the adjudicator writes, over what was taken and picked (a draft of the kind). */
+  readonly written?: Readonly<Record<string, unknown>>
+}
+
+export interface Adjudicated {
+  readonly caseId: string
+  readonly slot: string
+  /** The reviewers whose reviews the adoption resolved. */
+  readonly resolved: readonly string[]
+  readonly after: Readonly<Record<string, string>>
+  /** The case's decision once adopted. */
+  readonly decision: string
+}
+
+export interface AdjudicationResult {
+  readonly dir: string
+  readonly adopted: readonly Adjudicated[]
+  /** With `--consensus`: the cases with independent reviews left for a person to adjudicate, and why. */
+  readonly left: readonly { readonly id: string; readonly reason: string }[]
+  readonly written: readonly string[]
+}
+
+/** What an adjudicator sees of a case: each independent review side by side, and what it alone decides. */
+export interface AdjudicationView {
+  readonly target: ReviewTarget
+  readonly views: readonly ReviewerView[]
+  /** Each reviewer's review as a draft of the kind (what they judged). */
+  readonly drafts: Readonly<Record<string, Record<string, unknown>>>
+}
+
+/** Opens a case for adjudication: it must have independent reviews. */
+export async function openAdjudication(dir: string, caseId: string, slot: string | undefined, cwd: string): Promise<AdjudicationView> {
+  const { base } = await FixtureRevision.open(dir, cwd)
+  return adjudicationView(base, caseId, slot)
+}
+
+function adjudicationView(base: RevisionBase, caseId: string, slot: string | undefined): AdjudicationView {
+  const target = reviewTarget(base, caseId, slot, undefined)
+  const { fixture, definition, entry } = target
+  const views = reviewerViews(definition, kindContext(fixture as LoadedFixture<FixtureKind>), entry, fixture.panel, fixture.files.cases!.display)
+  if (views.length === 0) {
+    throw new RevisionError({
+      code: 'CASE_NOT_FOUND',
+      file: fixture.displayDir,
+      caseId,
+      summary: `case "${caseId}" has no independent reviews to adjudicate; nothing was written.`,
+      hint: `record them with \`vitest-rubric review ${fixture.displayDir} --case ${caseId} --reviewer <name>\`, or review the case directly without --reviewer.`,
+    })
+  }
+  const refused = views.find((view) => view.decision.status === 'refused')
+  if (refused !== undefined) {
+    throw new RevisionError({
+      code: 'BIND_STILL_REFUSED',
+      file: fixture.panel.files[refused.reviewer]!.display,
+      caseId,
+      summary: `${refused.reviewer}'s review of the case is refused, so it cannot be adjudicated; nothing was written.\n${definition.present.refusals(refused.decision).map((line) => `    ${line}`).join('\n')}`,
+      hint: `have ${refused.reviewer} review the case again (vitest-rubric review … --reviewer ${refused.reviewer} --replace).`,
+    })
+  }
+  const drafts = Object.fromEntries(views.map((view) => [view.reviewer, definition.authoring.draftOf(fixture.panel.reviews.get(caseId)!.get(view.reviewer)![target.slot]?.value)]))
+  return { target, views, drafts }
+}
+
+/**
+ * Adjudicates one case: the adopted review is made of what the adjudicator takes (one reviewer's
+ * whole review), picks (an item from a reviewer) and writes, and is written to `annotations.json`
+ * as any adopted review is. The adoption records every independent review it resolves, by
+ * fingerprint, and who adjudicated, in `adjudications.json`: if one of those reviews changes later,
+ * the adoption is stale and refused.
+ */
+export async function adjudicateCase(dir: string, options: AdjudicateOptions, source: DraftSource): Promise<AdjudicationResult> {
+  const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
+  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const view = adjudicationView(base, options.caseId, options.slot)
+  const { definition } = view.target
+  const reviewers = view.views.map((each) => each.reviewer)
+  const known = (reviewer: string, option: string) => {
+    if (reviewers.includes(reviewer)) return reviewer
+    throw new UsageError({
+      code: 'USAGE',
+      file: option,
+      summary: `there is no review of case "${options.caseId}" by ${JSON.stringify(reviewer)}; nothing was written.`,
+      expected: `one of the reviewers of the case: ${quoteSome(reviewers)}`,
+      hint: 'name a reviewer who reviewed the case.',
+    })
+  }
+  const draft: Record<string, unknown> = options.take === undefined ? {} : { ...view.drafts[known(options.take, '--take')] }
+  const picks = Object.entries(options.picks ?? {})
+  if (picks.length > 0 && !definition.authoring.draftByItem) throw new UsageError({ code: 'USAGE', file: '--pick', summary: 'a review of this kind is adopted whole: pass --take <reviewer>, not --pick.', hint: 'take one reviewer\'s review, then write what you change with --from.' })
+  for (const [item, reviewer] of picks) {
+    const from = view.drafts[known(reviewer, `--pick ${item}`)]!
+    if (!Object.hasOwn(from, item)) {
+      throw new UsageError({ code: 'USAGE', file: `--pick ${item}`, summary: `${reviewer} did not judge ${JSON.stringify(item)}; nothing was written.`, hint: 'pick the item from a reviewer who judged it, or write it yourself.' })
+    }
+    Object.defineProperty(draft, item, { value: from[item], enumerable: true, writable: true, configurable: true })
+  }
+  for (const [item, value] of Object.entries(options.written ?? {})) Object.defineProperty(draft, item, { value, enumerable: true, writable: true, configurable: true })
+  if (Object.keys(draft).length === 0) {
+    throw new UsageError({ code: 'USAGE', file: 'vitest-rubric adjudicate', summary: 'the adjudication adopts nothing: take a review, pick judgements or write them.', hint: 'pass --take <reviewer>, --pick <criterion>=<reviewer>, or --rating/--reason/--span.' })
+  }
+  const write = adoptionWrite(base, view, draft, adjudicator, source)
+  const { decisions, files } = await writeReviews(revision, base, [write], source, options)
+  return { dir: base.fixture.displayDir, adopted: [adjudicated(write, reviewers, decisions[0]!)], left: [], written: files }
+}
+
+/**
+ * Adopts, in one run, every case whose independent reviews (at least two, and at least
+ * `minReviews`) all agree on every item with no uncertainty, and has no adopted review yet: the
+ * adopted review is the first reviewer's (by name), the adoption resolves them all. Lists what it
+ * adopted and what it left for a person.
+ */
+export async function adjudicateConsensus(dir: string, options: AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number }, source: DraftSource): Promise<AdjudicationResult> {
+  const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
+  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { fixture } = base
+  const writes: ReviewWrite[] = []
+  const reviewersOf: string[][] = []
+  const left: { id: string; reason: string }[] = []
+  for (const [index, entry] of fixture.cases.entries()) {
+    if (!fixture.panel.reviews.has(entry.id)) continue
+    const decision = base.evaluation.decisions[index]!
+    if (decision.status !== 'pending') continue
+    const view = adjudicationViewOrNull(base, entry.id)
+    if (view === null) continue
+    if (!isConsensus(view.views) || view.views.length < (options.minReviews ?? 0)) {
+      left.push({ id: entry.id, reason: decision.reason })
+      continue
+    }
+    const first = view.views[0]!.reviewer
+    writes.push(adoptionWrite(base, view, view.drafts[first]!, adjudicator, source))
+    reviewersOf.push(view.views.map((each) => each.reviewer))
+  }
+  if (writes.length === 0) return { dir: fixture.displayDir, adopted: [], left, written: [] }
+  const { decisions, files } = await writeReviews(revision, base, writes, source, options)
+  return { dir: fixture.displayDir, adopted: writes.map((write, index) => adjudicated(write, reviewersOf[index]!, decisions[index]!)), left, written: files }
+}
+
+function adjudicationViewOrNull(base: RevisionBase, caseId: string): AdjudicationView | null {
+  try {
+    // The slot that decides a case (a scored case's debate review); a kind with one slot has only it.
+    return adjudicationView(base, caseId, definitionOf(base.fixture.kind).reviews.slots[0])
+  } catch (error) {
+    if (error instanceof RevisionError || error instanceof UsageError) return null
+    throw error
+  }
+}
+
+/** The adopted review made of a draft, and the adoption that records the reviews it resolves. */
+function adoptionWrite(base: RevisionBase, view: AdjudicationView, draft: Record<string, unknown>, adjudicator: string, source: DraftSource): ReviewWrite {
+  const { target } = view
+  const { definition, context, entry, slot } = target
+  const review = drafted(source, [] as PathSegment[], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
+  stamp(definition.bindings, 'review', review, context, entry.value, [slot])
+  const panel = (base.fixture as Fixture).panel
+  const resolved = Object.fromEntries(view.views.map((each) => [each.reviewer, fingerprint(panel.reviews.get(entry.id)!.get(each.reviewer)![slot]?.value ?? null)]))
+  const adoption = { case_id: entry.id, slot, adjudicator, review_sha256: fingerprint(review), resolved }
+  return { target: { ...target, existing: base.fixture.reviews.get(entry.id)?.[slot] }, review, destination: { adopted: true, adoption } }
+}
+
+function adjudicated(write: ReviewWrite, reviewers: readonly string[], decision: Parameters<typeof describe>[0]): Adjudicated {
+  return {
+    caseId: write.target.entry.id,
+    slot: write.target.slot,
+    resolved: reviewers,
+    after: write.target.definition.authoring.summarizeReview(write.review),
+    decision: describe(decision),
+  }
+}

@@ -1,0 +1,173 @@
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { FixtureError } from '../common/errors.js'
+import type { PathSegment } from '../common/json-path.js'
+import { quoteSome, Sha256Schema } from '../common/primitives.js'
+import { sha256Hex } from '../json/canonical-json.js'
+import { parseJsonFile, type FixtureFileReader } from '../json/read.js'
+import { schemaError } from '../json/schema-error.js'
+import type { AnyKindDefinition } from './kind.js'
+import { readReviewDocument } from './documents.js'
+import type { CaseEntry, ReviewEntry } from './fixture.js'
+
+/** The directory of a fixture that holds each reviewer's independent reviews, one file per reviewer. */
+export const REVIEWS_DIR = 'reviews'
+/** The file beside them recording each adoption: which independent reviews it resolved, and who adjudicated. */
+export const ADJUDICATIONS_FILE = 'adjudications.json'
+
+/**
+ * A reviewer's name, which is also the name of their file: letters, digits, `.`, `_` and `-`, not
+ * starting with a dot, at most 64 characters. Anything else could name a path outside the directory
+ * or a file that some tool hides.
+ */
+export const REVIEWER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
+/** Lists a directory's file names, or none when it does not exist; replaced when a revision adds a file. */
+export type DirectoryLister = (dir: string) => Promise<readonly string[]>
+
+export const listDirectory: DirectoryLister = async (dir) => {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return []
+    throw error
+  }
+}
+
+/** One adoption: the adopted review of a case's slot, and the independent reviews it resolved. */
+export interface Adoption {
+  readonly caseId: string
+  readonly slot: string
+  readonly adjudicator: string
+  /** Fingerprint of the adopted review (in `annotations.json`) when it was adopted. */
+  readonly reviewSha256: string
+  /** Fingerprint of each independent review it resolved, by reviewer. */
+  readonly resolved: Readonly<Record<string, string>>
+  /** `['adoptions', 3]`. */
+  readonly path: readonly PathSegment[]
+}
+
+/** A fixture's independent reviews and adoptions; empty for a fixture that keeps none. */
+export interface Panel {
+  /** The reviewers, by file name, sorted. */
+  readonly reviewers: readonly string[]
+  /** Each reviewer's file, as shown, with its SHA-256. */
+  readonly files: Readonly<Record<string, { readonly display: string; readonly sha256: string }>>
+  /** Independent reviews by case id, then reviewer, then slot. */
+  readonly reviews: ReadonlyMap<string, ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>>>
+  /** Adoptions by case id, then slot. */
+  readonly adoptions: ReadonlyMap<string, Readonly<Record<string, Adoption>>>
+  /** `adjudications.json` as shown, with its SHA-256; `undefined` when the fixture has none. */
+  readonly adjudications: { readonly display: string; readonly sha256: string } | undefined
+}
+
+export const EMPTY_PANEL: Panel = { reviewers: [], files: {}, reviews: new Map(), adoptions: new Map(), adjudications: undefined }
+
+const AdjudicationsSchema = z.strictObject({
+  $schema: z.string().optional(),
+  adoptions: z.array(
+    z.strictObject({
+      case_id: z.string().min(1),
+      slot: z.string().min(1),
+      adjudicator: z.string().regex(REVIEWER_NAME, { error: 'a name of letters, digits, ".", "_" and "-"' }),
+      review_sha256: Sha256Schema,
+      resolved: z.record(z.string().regex(REVIEWER_NAME), Sha256Schema),
+    }),
+  ),
+})
+
+/**
+ * Reads a fixture's independent reviews (`reviews/<reviewer>.json`, each in the format of
+ * `annotations.json`) and its adoptions (`adjudications.json`). A file in the wrong format, a
+ * review of an unknown case, a reviewer reviewing one case twice, or an adoption of an unknown case
+ * refuses the fixture, naming the file and the JSON path; nothing is guessed.
+ */
+export async function readPanel(
+  definition: AnyKindDefinition,
+  absolute: string,
+  display: string,
+  cases: readonly CaseEntry[],
+  casesFile: string,
+  read: FixtureFileReader,
+  list: DirectoryLister,
+): Promise<Panel> {
+  const reviewsDir = join(absolute, REVIEWS_DIR)
+  const names = (await list(reviewsDir)).filter((name) => name.endsWith('.json')).sort()
+  const adjudicationsPath = join(absolute, ADJUDICATIONS_FILE)
+  const hasAdjudications = (await list(absolute)).includes(ADJUDICATIONS_FILE)
+  if (names.length === 0 && !hasAdjudications) return EMPTY_PANEL
+
+  const files: Record<string, { display: string; sha256: string }> = {}
+  const reviews = new Map<string, Map<string, Readonly<Record<string, ReviewEntry>>>>()
+  for (const name of names) {
+    const reviewer = name.slice(0, -'.json'.length)
+    const shown = join(display, REVIEWS_DIR, name)
+    if (!REVIEWER_NAME.test(reviewer)) {
+      throw new FixtureError({
+        code: 'FILE_SCHEMA',
+        file: shown,
+        summary: 'the file name is not a reviewer name: a reviewer is named by letters, digits, ".", "_" and "-", not starting with a dot.',
+        found: JSON.stringify(reviewer),
+        hint: 'rename the file to the reviewer\'s name, such as reviews/alice.json.',
+      })
+    }
+    const file = await read(join(reviewsDir, name), shown)
+    const document = readReviewDocument(definition, file, cases, casesFile)
+    files[reviewer] = { display: file.display, sha256: sha256Hex(file.bytes) }
+    for (const [caseId, bySlot] of document.reviews) {
+      const byReviewer = reviews.get(caseId) ?? new Map<string, Readonly<Record<string, ReviewEntry>>>()
+      byReviewer.set(reviewer, bySlot)
+      reviews.set(caseId, byReviewer)
+    }
+  }
+
+  const adoptions = new Map<string, Record<string, Adoption>>()
+  let adjudications: Panel['adjudications']
+  if (hasAdjudications) {
+    const file = await read(adjudicationsPath, join(display, ADJUDICATIONS_FILE))
+    adjudications = { display: file.display, sha256: sha256Hex(file.bytes) }
+    const parsed = AdjudicationsSchema.safeParse(parseJsonFile(file), { reportInput: true })
+    if (!parsed.success) {
+      throw schemaError(
+        {
+          ErrorClass: FixtureError,
+          code: 'FILE_SCHEMA',
+          file: file.display,
+          basePath: [],
+          hint: `${ADJUDICATIONS_FILE} holds adoptions, each { case_id, slot, adjudicator, review_sha256, resolved: { <reviewer>: <sha256> } }; it is written by vitest-rubric adjudicate.`,
+        },
+        parsed.error.issues,
+      )
+    }
+    const ids = new Set(cases.map((entry) => entry.id))
+    parsed.data.adoptions.forEach((adoption, index) => {
+      const path = ['adoptions', index]
+      if (!ids.has(adoption.case_id) || !definition.reviews.slots.includes(adoption.slot)) {
+        const unknownCase = !ids.has(adoption.case_id)
+        throw new FixtureError({
+          code: 'UNKNOWN_REVIEW',
+          file: file.display,
+          path: [...path, unknownCase ? 'case_id' : 'slot'],
+          summary: unknownCase ? `the adoption names a case that ${casesFile} does not hold.` : 'the adoption names a review slot this kind of fixture does not have.',
+          expected: unknownCase ? `one of the case ids: ${quoteSome([...ids])}` : `one of ${quoteSome(definition.reviews.slots)}`,
+          found: JSON.stringify(unknownCase ? adoption.case_id : adoption.slot),
+          hint: 'remove the adoption, or adjudicate the case again.',
+        })
+      }
+      const bySlot = adoptions.get(adoption.case_id) ?? {}
+      if (bySlot[adoption.slot] !== undefined) {
+        throw new FixtureError({
+          code: 'DUPLICATE_REVIEW',
+          file: file.display,
+          path: [...path, 'case_id'],
+          summary: `case "${adoption.case_id}" is adopted twice: which adoption stands would be a guess.`,
+          hint: 'keep one adoption per case: adjudicate it again.',
+        })
+      }
+      bySlot[adoption.slot] = { caseId: adoption.case_id, slot: adoption.slot, adjudicator: adoption.adjudicator, reviewSha256: adoption.review_sha256, resolved: adoption.resolved, path }
+      adoptions.set(adoption.case_id, bySlot)
+    })
+  }
+  return { reviewers: Object.keys(files).sort(), files, reviews, adoptions, adjudications }
+}

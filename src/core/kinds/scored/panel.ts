@@ -1,0 +1,24 @@
+import type { KindPanel, PanelItem } from '../../engine/kind.js'
+import type { ScoredDecision } from './decision.js'
+import { formatFigure } from './dimensions/score.js'
+import type { ScoredRubric } from './rubric.js'
+
+/**
+ * Scored reviews compared dimension by dimension, on the debate system's scores (which decide the
+ * case), at the interval level; N/A is a missing value. Every score is settled.
+ */
+export const scoredPanel: KindPanel<ScoredRubric, ScoredDecision> = {
+  level: 'interval',
+  categories: [],
+  items(_context, decision) {
+    const items: Record<string, PanelItem> = {}
+    if (decision.status === 'refused' || decision.card === null) return items
+    for (const [dimension, result] of Object.entries(decision.card.dimensions)) {
+      items[dimension] = { shown: result.score === null ? 'N/A' : formatFigure(result.score), value: result.score, settled: true }
+    }
+    return items
+  },
+  pending(_context, decision, reason) {
+    return { status: 'pending', id: decision.id, split: decision.split, reason, card: null, baseline: decision.baseline }
+  },
+}
