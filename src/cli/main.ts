@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import { usage, type CliIo, type Command } from './command.js'
 import { add } from './commands/add.js'
+import { adjudicate } from './commands/adjudicate.js'
+import { agreement } from './commands/agreement.js'
 import { bind } from './commands/bind.js'
 import { decisions } from './commands/decisions.js'
 import { evaluate } from './commands/evaluate.js'
@@ -15,12 +17,12 @@ import { status } from './commands/status.js'
 export type { CliIo } from './command.js'
 
 /** The commands, in the order the help lists them; only these names dispatch. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, bind, schema, decisions].map((command) => [command.name, command]))
+export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, adjudicate, agreement, bind, schema, decisions].map((command) => [command.name, command]))
 
 const USAGE = `Usage: vitest-rubric <command> [options]
 
 Commands:
-${[...COMMANDS.values()].map((command) => `  ${command.name.padEnd(10)}${command.summary}`).join('\n')}
+${[...COMMANDS.values()].map((command) => `  ${command.name.padEnd(12)}${command.summary}`).join('\n')}
 
 Options:
   -h, --help      show this help, or a command's help (vitest-rubric <command> --help)

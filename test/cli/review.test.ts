@@ -208,4 +208,25 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     expect(cancelled.code).toBe(1)
     expect(await filesIn(fixture.dir)).toEqual(before)
   })
+
+  test('with --reviewer the review is blind: another reviewer\'s judgement of the case is never shown', async () => {
+    const fixture = await copyFixture()
+    const secret = 'Alice thinks the support claim is invented.'
+    const alice = await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', 'alice', '--rating', 'support=does_not_meet', '--reason', `support=${secret}`], fixture.dir)
+    expect(alice.code).toBe(0)
+    const { code, stdout, screen } = await review(
+      fixture.dir,
+      [
+        ...['command', 'preconditions', 'database_scope', 'verification'].map((name) => ({ expect: `Rating of ${name}`, keys: KEY.down.repeat(3) + KEY.enter })),
+        ...criterion('support', 0, 'Every claim is in the guide.', ''),
+        { expect: 'Write the review', keys: KEY.enter },
+      ],
+      ['--reviewer', 'bob'],
+    )
+    expect(code).toBe(0)
+    expect(screen).not.toContain(secret)
+    expect(screen).not.toContain('alice')
+    expect(stdout).toContain('not-reviewed by bob: recorded a review, which alone would decide pending (missing criteria command, preconditions, database_scope, verification)')
+    expect(JSON.parse(await readFile(join(fixture.dir, 'reviews/bob.json'), 'utf8')).reviews[0].judgements.support.rating).toBe('meets')
+  })
 })

@@ -3,7 +3,7 @@ import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluatio
 import { loadFixture } from '../../core/engine/fixture.js'
 import { definitionOf } from '../../core/kinds/index.js'
 import type { CoverageCounts } from '../../core/engine/coverage.js'
-import { needDirs, type Command } from '../command.js'
+import { minReviewsOption, needDirs, type Command } from '../command.js'
 
 /**
  * `vitest-rubric evaluate <dir…> [--json]`: decides every case of each fixture and prints the
@@ -19,14 +19,16 @@ Decides every case of each fixture directory and prints its review coverage and 
 Rejected and pending cases are results, not errors.
 
 Options:
-  --json   print the evaluation as JSON (an array when several directories are given); its shape
-           is a stable interface, described in docs/cli.md
+  --json              print the evaluation as JSON (an array when several directories are given);
+                      its shape is a stable interface, described in docs/cli.md
+  --min-reviews <n>   keep a case pending until it has n independent reviews (reviews/<name>.json)
 
 Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixture is refused.`,
-  options: { json: { type: 'boolean', default: false } },
+  options: { json: { type: 'boolean', default: false }, 'min-reviews': { type: 'string' } },
   async run({ values, positionals }, io) {
     const documents: EvaluationJson[] = []
-    for (const dir of needDirs('evaluate', positionals)) documents.push(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: io.cwd }))))
+    const panel = { minReviews: minReviewsOption('evaluate', values['min-reviews']) }
+    for (const dir of needDirs('evaluate', positionals)) documents.push(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), { panel })))
     io.stdout(values['json'] === true ? JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2) : documents.map(formatEvaluation).join('\n\n'))
     return 0
   },

@@ -29,7 +29,9 @@ unjudged, and the case pending.
 
 The command fills in the case's id, every binding hash and each criterion's reference quote, adds
 the review to annotations.json (or, with --replace, replaces the case's review and prints the old
-and new ratings), and acknowledges the new revision in cases.json. The rubric and the source are
+and new ratings), and acknowledges the new revision in cases.json. With --reviewer, the review is
+an independent one, kept in reviews/<name>.json: it decides nothing until \`vitest-rubric
+adjudicate\` adopts it, and the case stays pending meanwhile. The rubric and the source are
 never written, and nothing is written when the review would be refused.
 
 Options:
@@ -39,6 +41,8 @@ Options:
   --span <criterion>=<text>      an exact excerpt of the answer; empty or left out for an omission
   --from <file>                  the review's judgements as a JSON file
   --system <system>              scored fixtures: debate or baseline
+  --reviewer <name>              record an independent review in reviews/<name>.json (blind: it shows
+                                 no other review, and decides nothing until it is adjudicated)
   --replace                      replace the case's review (a revision: old and new ratings are printed)
   --dry-run                      check and print the decision, write nothing
 
@@ -51,6 +55,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     span: { type: 'string', multiple: true },
     from: { type: 'string' },
     system: { type: 'string' },
+    reviewer: { type: 'string' },
     replace: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
   },
@@ -58,7 +63,14 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     const dir = oneDir('review', positionals)
     const caseId = values['case'] as string | undefined
     if (caseId === undefined) throw usage('review', 'name the case to review with --case <id>.')
-    const options = { caseId, slot: values['system'] as string | undefined, replace: values['replace'] === true, cwd: io.cwd, dryRun: values['dry-run'] === true }
+    const options = {
+      caseId,
+      slot: values['system'] as string | undefined,
+      reviewer: values['reviewer'] as string | undefined,
+      replace: values['replace'] === true,
+      cwd: io.cwd,
+      dryRun: values['dry-run'] === true,
+    }
     const from = values['from'] as string | undefined
     const keyed = Object.fromEntries(Object.keys(JUDGEMENT_OPTIONS).map((option) => [option, keyedValues('review', option, values[option] as string[] | undefined)])) as Record<
       keyof typeof JUDGEMENT_OPTIONS,
@@ -79,7 +91,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     if (io.terminal === undefined) {
       throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
     }
-    const target = await openReviewTarget(dir, caseId, options.slot, io.cwd)
+    const target = await openReviewTarget(dir, caseId, options.slot, io.cwd, options.reviewer)
     const prompt = INTERACTIVE_REVIEW[target.fixture.kind]
     if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
     if (target.existing !== undefined && !options.replace) {
@@ -124,10 +136,11 @@ const promptSource: DraftSource = { label: 'the review', locate: (path) => `the 
 /** What `review` did: the case, the old and new ratings of a replaced review, the decision, the files. */
 export function formatReview(result: RecordedReview, dryRun: boolean): string {
   const lines: string[] = []
-  const slot = result.slot === 'review' ? '' : ` (${result.slot})`
-  if (result.before === null) lines.push(`${result.caseId}${slot}: ${dryRun ? 'would record' : 'recorded'} a review, then decided ${result.decision}`)
+  const slot = `${result.slot === 'review' ? '' : ` (${result.slot})`}${result.reviewer === undefined ? '' : ` by ${result.reviewer}`}`
+  const decided = result.reviewer === undefined ? `then decided ${result.decision}` : `which alone would decide ${result.decision}`
+  if (result.before === null) lines.push(`${result.caseId}${slot}: ${dryRun ? 'would record' : 'recorded'} a review, ${decided}`)
   else {
-    lines.push(`${result.caseId}${slot}: ${dryRun ? 'would replace' : 'replaced'} the review, then decided ${result.decision}`)
+    lines.push(`${result.caseId}${slot}: ${dryRun ? 'would replace' : 'replaced'} the review, ${decided}`)
     const keys = [...new Set([...Object.keys(result.before), ...Object.keys(result.after)])]
     for (const key of keys) {
       const before = result.before[key] ?? '(none)'

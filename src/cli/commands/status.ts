@@ -4,7 +4,7 @@ import { scanFixtures } from '../../core/engine/discover.js'
 import { loadFixture } from '../../core/engine/fixture.js'
 import { fixtureStatus, type FixtureStatus } from '../../core/engine/status.js'
 import { NULL_FINGERPRINT } from '../../core/json/canonical-json.js'
-import type { Command } from '../command.js'
+import { minReviewsOption, type Command } from '../command.js'
 
 /** A fixture that could not be loaded: nothing in it is decided until the defect is fixed. */
 export interface RefusedFixture {
@@ -27,19 +27,21 @@ an unreviewed, incomplete or uncertain review, or nothing. Without directories, 
 fixture below fixtures/.
 
 Options:
-  --json   print the status as JSON
+  --json              print the status as JSON
+  --min-reviews <n>   a case needs n independent reviews (reviews/<name>.json) before it is decided
 
 Exit codes: 0 when every review is bound to the files as they are (pending cases included);
 1 when a case is stale, not bound or refused, a fixture is refused, or there is no fixture
 to check: use it in CI or a pre-commit hook.`,
-  options: { json: { type: 'boolean', default: false } },
+  options: { json: { type: 'boolean', default: false }, 'min-reviews': { type: 'string' } },
   async run({ values, positionals }, io) {
     const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
     const results: (FixtureStatus | RefusedFixture)[] = []
+    const minReviews = minReviewsOption('status', values['min-reviews'])
     // One entry per directory, even when several marker files found it; a refused fixture does not hide the others.
     for (const dir of new Set(dirs)) {
       try {
-        results.push(fixtureStatus(await loadFixture(dir, { cwd: io.cwd })))
+        results.push(fixtureStatus(await loadFixture(dir, { cwd: io.cwd }), { panel: { minReviews } }))
       } catch (error) {
         if (!(error instanceof FixtureError)) throw error
         results.push({ dir: relative(io.cwd, resolve(io.cwd, dir)) || '.', refused: error.toJSON() })

@@ -1,6 +1,8 @@
 import type { Readable, Writable } from 'node:stream'
+import type { AdjudicationResult, AdjudicationView } from '../../core/engine/adjudicate.js'
 import type { RecordedReview, ReviewTarget } from '../../core/engine/authoring.js'
 import type { FixtureKind } from '../../core/kinds/index.js'
+import { promptCriteriaAdjudication } from './criteria-adjudicate.js'
 import { promptCriteriaReview } from './criteria-review.js'
 
 /** The terminal a prompt reads keys from and draws on. */
@@ -21,5 +23,24 @@ export type InteractiveReview = (target: ReviewTarget, terminal: Terminal, recor
  */
 export const INTERACTIVE_REVIEW: Readonly<Record<FixtureKind, InteractiveReview | undefined>> = {
   criteria: promptCriteriaReview,
+  scored: undefined,
+}
+
+/** What an adjudicator chose: a reviewer's whole review, an item from a reviewer each, judgements written. */
+export interface AdjudicationChoice {
+  readonly take?: string
+  readonly picks?: Readonly<Record<string, string>>
+  readonly written?: Readonly<Record<string, unknown>>
+}
+
+/** Adopts a choice (a dry run first, to show the decision). */
+export type AdoptChoice = (choice: AdjudicationChoice, preview: boolean) => Promise<AdjudicationResult>
+
+/** An interactive adjudication of one case: what was adopted, or `cancelled` with nothing written. */
+export type InteractiveAdjudication = (view: AdjudicationView, terminal: Terminal, adopt: AdoptChoice) => Promise<AdjudicationResult | 'cancelled'>
+
+/** The interactive adjudication of each kind; `undefined` where a review is adopted whole (`--take`). */
+export const INTERACTIVE_ADJUDICATION: Readonly<Record<FixtureKind, InteractiveAdjudication | undefined>> = {
+  criteria: promptCriteriaAdjudication,
   scored: undefined,
 }

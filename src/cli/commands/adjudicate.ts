@@ -1,0 +1,130 @@
+import { relative, resolve } from 'node:path'
+import { adjudicateCase, adjudicateConsensus, openAdjudication, type AdjudicationResult } from '../../core/engine/adjudicate.js'
+import { fileSource, type DraftSource } from '../../core/engine/authoring.js'
+import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
+import { keyedValues, minReviewsOption, oneDir, usage, type Command } from '../command.js'
+import { INTERACTIVE_ADJUDICATION } from '../prompts/index.js'
+
+const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
+
+/** `vitest-rubric adjudicate <dir> --case <id> | --consensus`: independent reviews made one adopted review, explicitly. */
+export const adjudicate: Command = {
+  name: 'adjudicate',
+  summary: 'adopt a review of a case from its independent reviews, or every case its reviewers agree on',
+  help: `Usage: vitest-rubric adjudicate <dir> --case <id> --adjudicator <name>
+                                [--take <reviewer>] [--pick <criterion>=<reviewer>]...
+                                [--rating <criterion>=<rating> --reason <criterion>=<text> [--span <criterion>=<text>]]...
+                                [--from <review.json>] [--system debate|baseline] [--dry-run]
+       vitest-rubric adjudicate <dir> --consensus --adjudicator <name> [--min-reviews <n>] [--dry-run]
+
+Makes the adopted review of a case (in annotations.json, the review that decides it) from its
+independent reviews (reviews/<reviewer>.json). On a terminal, with --case alone, it shows the
+reviewers' judgements side by side, criterion by criterion, and asks which to adopt or lets you
+write your own. Without a terminal: --take starts from one reviewer's whole review, --pick takes a
+criterion from a reviewer, and --rating/--reason/--span (or --from) write judgements over those.
+
+--consensus adopts, in one run, every case whose reviewers (at least two, and at least
+--min-reviews) all agree on every criterion with no uncertainty, and lists what it adopted and
+what it left for you.
+
+Each adoption is recorded in adjudications.json with the fingerprint of every independent review
+it resolved and who adjudicated: if one of those reviews changes later, the adoption is stale and
+the case is refused until it is adjudicated again.
+
+Options:
+  --case <id>                     the case to adjudicate
+  --consensus                     adopt every case whose reviewers agree
+  --adjudicator <name>            who adjudicates (required; letters, digits, ".", "_", "-")
+  --take <reviewer>               start from this reviewer's review
+  --pick <criterion>=<reviewer>   adopt this reviewer's judgement of the criterion (repeatable)
+  --rating, --reason, --span      write a judgement yourself, as vitest-rubric review takes them
+  --from <file>                   judgements you write, as a JSON file
+  --system <system>               scored fixtures: debate or baseline
+  --min-reviews <n>               with --consensus: the reviews a case needs
+  --dry-run                       check and print, write nothing
+
+Exit codes: 0 when adopted (or, with --consensus, nothing to adopt); 1 when refused, with nothing
+written; 2 on a usage error.`,
+  options: {
+    case: { type: 'string' },
+    consensus: { type: 'boolean', default: false },
+    adjudicator: { type: 'string' },
+    take: { type: 'string' },
+    pick: { type: 'string', multiple: true },
+    rating: { type: 'string', multiple: true },
+    reason: { type: 'string', multiple: true },
+    span: { type: 'string', multiple: true },
+    from: { type: 'string' },
+    system: { type: 'string' },
+    'min-reviews': { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+  },
+  async run({ values, positionals }, io) {
+    const dir = oneDir('adjudicate', positionals)
+    const adjudicator = values['adjudicator'] as string | undefined
+    if (adjudicator === undefined) throw usage('adjudicate', 'name who adjudicates with --adjudicator <name>: the adoption records it.')
+    const dryRun = values['dry-run'] === true
+    const caseId = values['case'] as string | undefined
+    if (values['consensus'] === true) {
+      if (caseId !== undefined) throw usage('adjudicate', 'give --case or --consensus, not both.')
+      const minReviews = minReviewsOption('adjudicate', values['min-reviews'])
+      io.stdout(formatAdjudication(await adjudicateConsensus(dir, { adjudicator, minReviews, cwd: io.cwd, dryRun }, { label: 'the consensus', locate: () => 'the consensus' }), dryRun))
+      return 0
+    }
+    if (caseId === undefined) throw usage('adjudicate', 'name the case with --case <id>, or pass --consensus.')
+    const picks = Object.fromEntries(keyedValues('adjudicate', 'pick', values['pick'] as string[] | undefined))
+    const keyed = Object.fromEntries(Object.keys(JUDGEMENT_OPTIONS).map((option) => [option, keyedValues('adjudicate', option, values[option] as string[] | undefined)])) as Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>
+    const from = values['from'] as string | undefined
+    let written: Record<string, unknown> | undefined
+    let source: DraftSource = { label: 'the options', locate: (path) => `--${String(path[1] === 'answer_span' ? 'span' : (path[1] ?? 'rating'))} ${String(path[0] ?? '')}`.trim() }
+    if (from !== undefined) {
+      const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
+      const document = parseJsonFile(file)
+      if (typeof document !== 'object' || document === null || Array.isArray(document)) throw usage('adjudicate', `${file.display} must hold a JSON object of judgements.`)
+      written = document as Record<string, unknown>
+      source = fileSource(file.display)
+    } else if (Object.values(keyed).some((map) => map.size > 0)) {
+      written = {}
+      for (const [option, field] of Object.entries(JUDGEMENT_OPTIONS) as [keyof typeof JUDGEMENT_OPTIONS, string][]) {
+        for (const [criterion, value] of keyed[option]) {
+          if (!Object.hasOwn(written, criterion)) Object.defineProperty(written, criterion, { value: {}, enumerable: true, writable: true, configurable: true })
+          ;(written[criterion] as Record<string, string>)[field] = value
+        }
+      }
+    }
+    const take = values['take'] as string | undefined
+    const slot = values['system'] as string | undefined
+    const options = { caseId, slot, adjudicator, cwd: io.cwd, dryRun }
+    if (take !== undefined || Object.keys(picks).length > 0 || written !== undefined) {
+      io.stdout(formatAdjudication(await adjudicateCase(dir, { ...options, take, picks, ...(written === undefined ? {} : { written }) }, source), dryRun))
+      return 0
+    }
+    if (io.terminal === undefined) throw usage('adjudicate', 'there is no terminal to ask on: say what to adopt with --take, --pick or --rating/--reason/--span, or pass --from <file>.')
+    const view = await openAdjudication(dir, caseId, slot, io.cwd)
+    const prompt = INTERACTIVE_ADJUDICATION[view.target.fixture.kind]
+    if (prompt === undefined) throw usage('adjudicate', `a ${view.target.fixture.kind} review is adopted whole: pass --take <reviewer>.`)
+    const outcome = await prompt(view, io.terminal, (choice, preview) =>
+      adjudicateCase(dir, { ...options, dryRun: preview || dryRun, ...choice }, { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` }),
+    )
+    if (outcome === 'cancelled') {
+      io.stderr('adjudication cancelled: nothing was written')
+      return 1
+    }
+    io.stdout(formatAdjudication(outcome, dryRun))
+    return 0
+  },
+}
+
+/** What an adjudication adopted (and, for a consensus, what it left), then the files written. */
+export function formatAdjudication(result: AdjudicationResult, dryRun: boolean): string {
+  const lines: string[] = []
+  for (const each of result.adopted) {
+    const slot = each.slot === 'review' ? '' : ` (${each.slot})`
+    lines.push(`${each.caseId}${slot}: ${dryRun ? 'would adopt' : 'adopted'} a review resolving ${each.resolved.join(', ')}, then decided ${each.decision}`)
+    for (const [item, value] of Object.entries(each.after)) lines.push(`  ${item}: ${value}`)
+  }
+  for (const each of result.left) lines.push(`left ${each.id}: ${each.reason}`)
+  if (result.adopted.length === 0) lines.push('nothing to adopt: no case has independent reviews that all agree and no adopted review')
+  lines.push(dryRun ? 'dry run: nothing was written' : result.written.length === 0 ? 'no file was written' : `wrote ${result.written.join(', ')}`)
+  return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
+}

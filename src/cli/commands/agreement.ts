@@ -1,0 +1,82 @@
+import { panelAgreement, type AgreementReport, type ItemAgreement } from '../../core/engine/agreement.js'
+import { loadFixture } from '../../core/engine/fixture.js'
+import { needDirs, usage, type Command } from '../command.js'
+
+/** `vitest-rubric agreement <dir...> [--json] [--sample <n>] [--seed <s>]`: how far independent reviews agree. */
+export const agreement: Command = {
+  name: 'agreement',
+  summary: "how far the independent reviews agree, per criterion: Krippendorff's alpha with its interval, AC1, kappa",
+  help: `Usage: vitest-rubric agreement <dir...> [--json] [--sample <n>] [--seed <s>]
+
+Reports how far the independent reviews of each fixture (reviews/<reviewer>.json) agree, per
+criterion (per dimension for a scored fixture) and overall: Krippendorff's alpha with its 95%
+bootstrap interval (resampling cases, seeded, so the same run gives the same interval), observed
+percent agreement, Gwet's AC1 and Cohen's kappa of each pair of reviewers, the number of cases and
+judgements they rest on, and the cases where the reviewers disagree. A criteria fixture is
+measured at the nominal level over meets / does_not_meet, uncertain being a missing value; a
+scored one at the interval level over each dimension's scores, N/A missing. Where fewer than two
+reviewers judged a criterion, or every judgement is the same, there is no figure: the report says
+why, and never shows 1 or 0 for it. Definitions: docs/statistics.md.
+
+Options:
+  --json         print the report as JSON
+  --sample <n>   draw n disagreeing cases per criterion, to adjudicate first
+  --seed <s>     the seed of the bootstrap and of the sample (default "vitest-rubric")
+
+Exit codes: 0 when reported; 1 when a fixture is refused.`,
+  options: { json: { type: 'boolean', default: false }, sample: { type: 'string' }, seed: { type: 'string' } },
+  async run({ values, positionals }, io) {
+    const dirs = needDirs('agreement', positionals)
+    const sampleText = values['sample'] as string | undefined
+    const sample = sampleText === undefined ? undefined : Number(sampleText)
+    if (sample !== undefined && (!Number.isInteger(sample) || sample < 1)) throw usage('agreement', `--sample takes a whole number of cases, not ${JSON.stringify(sampleText)}.`)
+    const seed = values['seed'] as string | undefined
+    const reports: AgreementReport[] = []
+    for (const dir of dirs) reports.push(panelAgreement(await loadFixture(dir, { cwd: io.cwd }), { ...(seed === undefined ? {} : { seed }), ...(sample === undefined ? {} : { sample }) }))
+    // One fixture prints one report; several, a list (as evaluate --json does).
+    if (values['json'] === true) io.stdout(JSON.stringify(reports.length === 1 ? agreementJson(reports[0]!) : reports.map(agreementJson), null, 2))
+    else io.stdout(reports.map(formatAgreement).join('\n\n'))
+    return 0
+  },
+}
+
+/** The report as JSON, its items under `criteria` (or `dimensions`, for a scored fixture). */
+export function agreementJson(report: AgreementReport): Record<string, unknown> {
+  const { items, ...rest } = report
+  return { ...rest, [report.kind === 'criteria' ? 'criteria' : 'dimensions']: items }
+}
+
+const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
+
+/** The report as text: a line per item, then the overall line, the pairwise kappas and the sample. */
+export function formatAgreement(report: AgreementReport): string {
+  const noun = report.kind === 'criteria' ? 'criterion' : 'dimension'
+  const lines = [
+    `${report.name} (${report.dir})`,
+    `  ${report.reviewers.length} reviewer${report.reviewers.length === 1 ? '' : 's'} (${report.reviewers.join(', ') || 'none'}), ${report.cases} case${report.cases === 1 ? '' : 's'} reviewed independently; ` +
+      (report.level === 'nominal' ? 'nominal alpha over meets / does_not_meet, uncertain missing' : 'interval alpha over the scores, N/A missing'),
+  ]
+  const names = [...Object.keys(report.items), 'overall']
+  const width = Math.max(noun.length, ...names.map((name) => name.length)) + 2
+  lines.push(`  ${noun.padEnd(width)}alpha   95% interval     agreement  AC1     cases  judgements  disagreements`)
+  const row = (name: string, item: ItemAgreement) => {
+    if (item.alpha === null) return `  ${name.padEnd(width)}—       no figure: ${item.reason}${item.disagreements.length === 0 ? '' : `; disagreements: ${item.disagreements.join(', ')}`}`
+    const interval = item.alpha_ci === null ? '—' : `[${figure(item.alpha_ci[0])}, ${figure(item.alpha_ci[1])}]`
+    return `  ${name.padEnd(width)}${figure(item.alpha).padEnd(8)}${interval.padEnd(17)}${figure(item.percent_agreement).padEnd(11)}${figure(item.ac1).padEnd(8)}${String(item.units).padEnd(7)}${String(item.pairs).padEnd(12)}${item.disagreements.join(', ') || 'none'}`
+  }
+  for (const [name, item] of Object.entries(report.items)) lines.push(row(name, item))
+  lines.push(row('overall', report.overall))
+  const pairs = Object.keys(report.overall.kappa)
+  if (pairs.length > 0) {
+    lines.push("  Cohen's kappa by pair of reviewers:")
+    for (const pair of pairs) {
+      const perItem = Object.entries(report.items).map(([name, item]) => `${name} ${figure(item.kappa[pair] ?? null)}`)
+      lines.push(`    ${pair.replace('|', ' & ')}: overall ${figure(report.overall.kappa[pair] ?? null)}; ${perItem.join(', ')}`)
+    }
+  }
+  if (report.sample !== undefined) {
+    lines.push(`  to adjudicate first (seed ${JSON.stringify(String(report.seed))}):`)
+    for (const [name, ids] of Object.entries(report.sample)) lines.push(`    ${name}: ${ids.join(', ') || 'no disagreement'}`)
+  }
+  return lines.join('\n')
+}
