@@ -43,6 +43,18 @@ export interface RubricPluginOptions {
    */
   readonly expect?: 'acceptance' | 'record'
   /**
+   * The independent reviews a case needs (`reviews/<reviewer>.json`) before it is decided: a case
+   * with fewer stays pending, whatever its adopted review says.
+   * @default { min: 0 }
+   */
+  readonly reviewers?: { readonly min: number }
+  /**
+   * The agreement gate: one check per criterion, "reviewers agree on <criterion> (α ≥ min)", failing
+   * with the figures and the disagreeing cases when Krippendorff's alpha is lower, todo while there
+   * is no figure. Off unless given.
+   */
+  readonly agreement?: { readonly min: number }
+  /**
    * Add the rubric coverage reporter after the configured reporters (not when `blob` is the only
    * one, as in a shard, nor when it is already listed). Options are passed to the reporter.
    * @default true
@@ -69,6 +81,8 @@ export interface ResolvedRubricOptions {
   readonly pending: PendingPolicy
   readonly decisionRecord: string
   readonly expect: 'acceptance' | 'record'
+  readonly reviewers: { readonly min: number }
+  readonly agreement: { readonly min: number } | undefined
   readonly reporter: RubricReporterOptions | false
   readonly cache: boolean
   readonly matchers: boolean
@@ -93,6 +107,8 @@ const OptionsSchema = z.strictObject({
   cache: z.boolean().optional(),
   matchers: z.boolean().optional(),
   expect: z.enum(['acceptance', 'record'], { error: 'one of "acceptance", "record"' }).optional(),
+  reviewers: z.strictObject({ min: z.int().min(0) }).optional(),
+  agreement: z.strictObject({ min: z.number().min(-1).max(1) }).optional(),
 })
 
 /** Validates the plugin options: a mistake is a clear error at startup, not a silent default. */
@@ -105,7 +121,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
       },
       parsed.error.issues,
     )
@@ -117,6 +133,8 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     pending: value.pending ?? 'todo',
     decisionRecord: value.decisionRecord ?? 'decisions.record.json',
     expect: value.expect ?? 'acceptance',
+    reviewers: value.reviewers ?? { min: 0 },
+    agreement: value.agreement,
     cache: value.cache ?? true,
     matchers: value.matchers ?? false,
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),

@@ -8,9 +8,11 @@ import type { TestPlan } from '../core/engine/plan.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import type { RawFile } from '../core/json/read.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
+import type { PlanOptions } from '../core/engine/plan.js'
+import { ADJUDICATIONS_FILE, listDirectory, REVIEWS_DIR } from '../core/engine/panel.js'
 
 // Bump when the shape of a cached plan changes.
-const CACHE_FORMAT = 2
+const CACHE_FORMAT = 3
 
 /**
  * Plans a fixture, reusing the plan of an earlier run when nothing it depends on has changed.
@@ -22,12 +24,14 @@ const CACHE_FORMAT = 2
  * planning can never store one revision's plan under another's key. Modification times are not
  * trusted for this. Fixture-level defects are never cached.
  */
-export async function cachedPlan(dir: string, root: string, cacheDir: string): Promise<PlanResult> {
+export async function cachedPlan(dir: string, root: string, cacheDir: string, options: PlanOptions = {}): Promise<PlanResult> {
   const files = await readOnce(dir, root)
-  if (files === undefined) return planFixture(dir, root)
+  if (files === undefined) return planFixture(dir, root, undefined, options)
   const served = new Map(files.map((file) => [file.path, file.raw]))
   const reader = async (path: string, display: string): Promise<RawFile> => served.get(path) ?? { display, bytes: await readFile(path) }
-  const key = sha256Hex(JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), files.map((file) => [file.name, sha256Hex(file.raw.bytes)])]))
+  const key = sha256Hex(
+    JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), options, files.map((file) => [file.name, sha256Hex(file.raw.bytes)])]),
+  )
   const folder = join(cacheDir, 'vitest-rubric', 'plans')
   const prefix = sha256Hex(relative(root, dir)).slice(0, 16)
   const path = join(folder, `${prefix}-${key}.json`)
@@ -36,7 +40,7 @@ export async function cachedPlan(dir: string, root: string, cacheDir: string): P
   } catch {
     // not cached yet, or unreadable: decide afresh
   }
-  const result = await planFixture(dir, root, reader)
+  const result = await planFixture(dir, root, reader, options)
   if (!('plan' in result)) return result
   return (await store(folder, prefix, path, JSON.stringify(result.plan))) ? { plan: result.plan, file: path } : result
 }
@@ -47,8 +51,11 @@ async function readOnce(dir: string, root: string): Promise<{ name: string; path
   const kind = kinds[0]
   if (kind === undefined || kinds.length > 1) return undefined
   try {
+    // The independent reviews and adoptions decide too: their bytes are part of the key.
+    const panel = [...(await listDirectory(join(dir, REVIEWS_DIR))).filter((name) => name.endsWith('.json')).sort().map((name) => `${REVIEWS_DIR}/${name}`)]
+    if ((await listDirectory(dir)).includes(ADJUDICATIONS_FILE)) panel.push(ADJUDICATIONS_FILE)
     return await Promise.all(
-      fileNamesOf(kind).map(async (name) => {
+      [...fileNamesOf(kind), ...panel].map(async (name) => {
         const path = join(dir, name)
         return { name, path, raw: { display: relative(root, path), bytes: await readFile(path) } }
       }),

@@ -1,7 +1,7 @@
 import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
 import { evaluateFixture } from '../core/engine/evaluate.js'
 import { loadFixtureReading } from '../core/engine/fixture.js'
-import { planFixtureTests, type TestPlan } from '../core/engine/plan.js'
+import { planFixtureTests, type PlanOptions, type TestPlan } from '../core/engine/plan.js'
 import { readFixtureFile, type FixtureFileReader } from '../core/json/read.js'
 
 /**
@@ -11,9 +11,10 @@ import { readFixtureFile, type FixtureFileReader } from '../core/json/read.js'
 export type PlanResult = { readonly plan: TestPlan; readonly file?: string } | { readonly error: SerializedRubricError }
 
 /** Loads and decides a fixture directory; a fixture-level defect is returned, not thrown. */
-export async function planFixture(dir: string, root: string, read: FixtureFileReader = readFixtureFile): Promise<PlanResult> {
+export async function planFixture(dir: string, root: string, read: FixtureFileReader = readFixtureFile, options: PlanOptions = {}): Promise<PlanResult> {
   try {
-    return { plan: planFixtureTests(evaluateFixture(await loadFixtureReading(dir, { cwd: root }, read))) }
+    const fixture = await loadFixtureReading(dir, { cwd: root }, read)
+    return { plan: planFixtureTests(evaluateFixture(fixture, options.panel === undefined ? {} : { panel: options.panel }), options) }
   } catch (error) {
     if (error instanceof RubricError) return { error: error.toJSON() }
     throw error

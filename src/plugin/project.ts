@@ -2,6 +2,7 @@ import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discove
 import type { ResolvedRubricOptions } from './options.js'
 import { cachedPlan } from './plan-cache.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
+import type { PlanOptions } from '../core/engine/plan.js'
 
 export type { PlanResult } from './plan-fixture.js'
 
@@ -33,5 +34,11 @@ export async function planAllFixtures(context: ProjectContext): Promise<{ fixtur
 
 /** Plans a fixture, through the cache when the project has one. */
 export function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
-  return context.cacheDir === undefined ? planFixture(dir, context.root) : cachedPlan(dir, context.root, context.cacheDir)
+  const options = planOptions(context.options)
+  return context.cacheDir === undefined ? planFixture(dir, context.root, undefined, options) : cachedPlan(dir, context.root, context.cacheDir, options)
+}
+
+/** What the plugin's options ask of every plan: the several-reviewer rule and the agreement gate. */
+export function planOptions(options: ResolvedRubricOptions): PlanOptions {
+  return { panel: { minReviews: options.reviewers.min }, ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }) }
 }

@@ -63,6 +63,19 @@ export interface LoadedFixtureFigures {
   readonly plan: TestPlan
   /** Decisions and identities, as a decision record holds them. */
   readonly record: RecordedDecisions
+  /** How far the independent reviews agree, with the disagreements still pending; `null` without any. */
+  readonly agreement: AgreementFigures | null
+}
+
+/** The review agreement of a fixture, as the reporter shows it. */
+export interface AgreementFigures {
+  readonly level: 'nominal' | 'interval'
+  readonly reviewers: readonly string[]
+  readonly cases: number
+  /** Per item: alpha with its interval (or why there is none), and the cases it rests on. */
+  readonly items: Readonly<Record<string, { readonly alpha: number | null; readonly alpha_ci: readonly [number, number] | null; readonly reason: string | null; readonly units: number; readonly disagreements: readonly string[] }>>
+  /** Disagreeing cases still pending, with their reasons. */
+  readonly pendingDisagreements: readonly { readonly id: string; readonly reason: string }[]
 }
 
 export type FixtureFigures = RefusedFixtureFigures | LoadedFixtureFigures
@@ -132,6 +145,22 @@ function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
     notes: plan.notes,
     plan,
     record: recordDecisions(plan),
+    agreement: agreementFigures(plan),
+  }
+}
+
+function agreementFigures(plan: TestPlan): AgreementFigures | null {
+  const { agreement } = plan
+  if (agreement === null || agreement === undefined) return null
+  const disagreeing = new Set(Object.values(agreement.items).flatMap((item) => item.disagreements))
+  return {
+    level: agreement.level,
+    reviewers: agreement.reviewers,
+    cases: agreement.cases,
+    items: Object.fromEntries(
+      Object.entries(agreement.items).map(([name, item]) => [name, { alpha: item.alpha, alpha_ci: item.alpha_ci, reason: item.reason, units: item.units, disagreements: item.disagreements }]),
+    ),
+    pendingDisagreements: plan.coverage.pendingCases.filter((item) => disagreeing.has(item.id)).map(({ id, reason }) => ({ id, reason })),
   }
 }
 

@@ -43,6 +43,16 @@ export function renderMarkdown(figures: RubricFigures): string {
   for (const fixture of figures.fixtures) {
     if (fixture.status === 'loaded') for (const line of definitionOf(fixture.kind).present.markdownLines(fixture.fixture, fixture.plan.summary)) lines.push(line)
   }
+  for (const fixture of figures.fixtures) {
+    if (fixture.status !== 'loaded' || fixture.agreement === null) continue
+    const { agreement } = fixture
+    lines.push('', `**Review agreement** of \`${fixture.fixture}\` (${agreement.reviewers.join(', ')}; ${agreement.level} α):`, '', '| item | α | 95% interval | cases | disagreements |', '|---|--:|---|--:|---|')
+    for (const [name, item] of Object.entries(agreement.items)) {
+      const alpha = item.alpha === null ? `no figure: ${escape(item.reason ?? '')}` : item.alpha.toFixed(3)
+      const interval = item.alpha_ci === null ? '—' : `${item.alpha_ci[0].toFixed(3)} – ${item.alpha_ci[1].toFixed(3)}`
+      lines.push(`| ${escape(name)} | ${alpha} | ${interval} | ${item.units} | ${escape(item.disagreements.join(', ')) || '—'} |`)
+    }
+  }
   return `${lines.join('\n')}\n`
 }
 

@@ -1,3 +1,4 @@
+import type { AgreementFigures } from './figures.js'
 import type { Colors } from '../core/common/colors.js'
 import type { OutcomeWords } from '../core/engine/kind.js'
 import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
@@ -50,6 +51,7 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   for (const line of listed('refused', fixture.refusedCases.map((item) => `${item.id} [${item.split}]: ${firstLine(item.message)}`))) lines.push(line)
   for (const line of listed('note', fixture.notes.map((note) => `on ${note.file}: ${note.text}`))) lines.push(line)
   for (const line of definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors)) lines.push(line)
+  if (fixture.agreement !== null) for (const line of agreementLines(fixture.agreement, colors)) lines.push(line)
   for (const check of fixture.checks) lines.push(`    ${check.ok ? colors.green('✓') : colors.red('✗')} ${check.name}: ${firstLine(check.message)}`)
   return lines
 }
@@ -95,4 +97,21 @@ function listed(label: string, items: readonly string[]): string[] {
 
 function firstLine(text: string): string {
   return text.split('\n')[0] ?? ''
+}
+
+/** The review agreement block: alpha with its interval per item, the cases it rests on, and the disagreements still pending. */
+function agreementLines(agreement: AgreementFigures, colors: Colors): string[] {
+  const lines = [`    review agreement    ${agreement.reviewers.length} reviewers (${agreement.reviewers.join(', ')}) · ${agreement.cases} cases · ${agreement.level} α`]
+  const names = Object.keys(agreement.items)
+  let width = 18
+  for (const name of names) width = Math.max(width, name.length + 2)
+  for (const [name, item] of Object.entries(agreement.items)) {
+    const figure =
+      item.alpha === null
+        ? colors.dim(`no figure: ${item.reason ?? ''}`)
+        : `α ${item.alpha.toFixed(3)}${item.alpha_ci === null ? '' : ` [${item.alpha_ci[0].toFixed(3)}, ${item.alpha_ci[1].toFixed(3)}]`} · ${item.units} cases${item.disagreements.length === 0 ? '' : ` · ${item.disagreements.length} disagreeing`}`
+    lines.push(`      ${name.padEnd(width)}${figure}`)
+  }
+  for (const [index, item] of agreement.pendingDisagreements.entries()) lines.push(`      ${(index === 0 ? 'disagreements' : '').padEnd(width)}${colors.yellow(item.id)}: ${item.reason}`)
+  return lines
 }
