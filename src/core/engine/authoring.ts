@@ -13,7 +13,7 @@ import type { Decision } from './decision.js'
 import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import type { DraftProblem, KindContext } from './kind.js'
 import { FixtureRevision, type RevisionBase } from './revision.js'
-import { ADJUDICATIONS_FILE, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
+import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 
 /**
@@ -115,6 +115,13 @@ export interface RecordReviewOptions extends AuthoringOptions {
    * decides nothing until it is adjudicated, and the case does not acknowledge it.
    */
   readonly reviewer?: string | undefined
+  /**
+   * Record an automated judge's label, in `judges/<judge>.json`: it never decides a case and is
+   * never counted as graded; `vitest-rubric calibrate` compares it with the adopted reviews.
+   */
+  readonly judge?: string | undefined
+  /** With `judge`: the judge's file's `origin`, naming the model and the prompt's revision. */
+  readonly origin?: string | undefined
 }
 
 export interface RecordedReview {
@@ -123,6 +130,8 @@ export interface RecordedReview {
   readonly slot: string
   /** The reviewer of an independent review; `undefined` for the adopted review. */
   readonly reviewer: string | undefined
+  /** The judge of a judge's label; `undefined` otherwise. */
+  readonly judge?: string | undefined
   /** The replaced review's summary (its ratings), or `null` when the case had none. */
   readonly before: Readonly<Record<string, string>> | null
   readonly after: Readonly<Record<string, string>>
@@ -148,27 +157,38 @@ export interface RecordedReview {
  */
 export async function recordReview(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
   const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  if (options.reviewer !== undefined && options.judge !== undefined) {
+    throw new UsageError({ code: 'USAGE', file: '--judge', summary: 'a review is by a reviewer or by a judge, not both; nothing was written.', hint: 'pass --reviewer or --judge.' })
+  }
+  if (options.origin !== undefined && options.judge === undefined) {
+    throw new UsageError({ code: 'USAGE', file: '--origin', summary: "--origin names a judge's model and prompt; nothing was written.", hint: 'pass it with --judge <name>.' })
+  }
   const reviewer = options.reviewer === undefined ? undefined : checkReviewer(options.reviewer, '--reviewer')
-  const target = reviewTarget(base, options.caseId, options.slot, reviewer)
+  const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
+  const target = reviewTarget(base, options.caseId, options.slot, reviewer, judge)
   const { fixture, definition, context, entry, slot, existing } = target
   if (existing !== undefined && !options.replace) {
+    const by = reviewer ?? (judge === undefined ? undefined : `judge ${judge}`)
     throw new RevisionError({
       code: 'REVIEW_EXISTS',
-      file: reviewer === undefined ? fixture.files.annotations?.display : fixture.panel.files[reviewer]?.display,
+      file: judge !== undefined ? fixture.judges.files[judge]?.display : reviewer === undefined ? fixture.files.annotations?.display : fixture.panel.files[reviewer]?.display,
       path: existing.path,
       caseId: entry.id,
-      summary: `the case has ${reviewer === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${reviewer}`} already; nothing was written.`,
+      summary: `the case has ${by === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${by}`} already; nothing was written.`,
       hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
     })
   }
   const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
-  const written = await writeReviews(revision, base, [{ target, review, destination: reviewer === undefined ? { adopted: true } : { reviewer } }], source, options)
+  const destination: Destination =
+    judge !== undefined ? { judge, ...(options.origin === undefined ? {} : { origin: options.origin }) } : reviewer === undefined ? { adopted: true } : { reviewer }
+  const written = await writeReviews(revision, base, [{ target, review, destination }], source, options)
   return {
     dir: fixture.displayDir,
     caseId: entry.id,
     slot,
     reviewer,
+    ...(judge === undefined ? {} : { judge }),
     before: existing === undefined ? null : definition.authoring.summarizeReview(existing.value),
     after: definition.authoring.summarizeReview(review),
     decision: describe(written.decisions[0]!),
@@ -177,8 +197,11 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
   }
 }
 
-/** Where a review is written: as the adopted review (with the adoption it makes, if any), or in a reviewer's file. */
-export type Destination = { readonly adopted: true; readonly adoption?: Readonly<Record<string, unknown>> } | { readonly reviewer: string }
+/** Where a review is written: as the adopted review (with the adoption it makes, if any), in a reviewer's file, or in a judge's. */
+export type Destination =
+  | { readonly adopted: true; readonly adoption?: Readonly<Record<string, unknown>> }
+  | { readonly reviewer: string }
+  | { readonly judge: string; readonly origin?: string }
 
 /** One review to write, with where it goes. */
 export interface ReviewWrite {
@@ -214,6 +237,15 @@ export async function writeReviews(
       files[relativePath] = applyEdits(before, modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
       continue
     }
+    if ('judge' in destination) {
+      const relativePath = `${JUDGES_DIR}/${destination.judge}.json`
+      const origin = destination.origin ?? `Labels by the automated judge ${destination.judge}: say which model and which revision of its prompt.`
+      let before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin, reviews: [] }, null, 2)}\n`
+      if (destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
+      const index = existing === undefined ? listLength(before, 'reviews') : (existing.path[1] as number)
+      files[relativePath] = applyEdits(before, modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
+      continue
+    }
     const adopted = fixture.reviews.get(entry.id)?.[slot]
     annotations ??= base.text('annotations')
     const index = adopted === undefined ? listLength(annotations, 'reviews') : (adopted.path[1] as number)
@@ -229,6 +261,10 @@ export async function writeReviews(
   const context = kindContext(after.fixture as LoadedFixture<FixtureKind>)
   const decisions = writes.map(({ target, destination }) => {
     const index = after.fixture.cases.findIndex((each) => each.id === target.entry.id)
+    if ('judge' in destination) {
+      const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.judges, after.fixture.files.cases!.display)
+      return views.find((view) => view.reviewer === destination.judge)!.decision
+    }
     if (!('reviewer' in destination)) return after.evaluation.decisions[index] as Decision
     const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.panel, after.fixture.files.cases!.display)
     return views.find((view) => view.reviewer === destination.reviewer)!.decision
@@ -283,12 +319,13 @@ export interface ReviewTarget {
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
 export async function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
+  // A judge's labels come from its own run (--from, --rating): there is no interactive judge.
   const { base } = await FixtureRevision.open(dir, cwd)
   return reviewTarget(base, caseId, slot, reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer'))
 }
 
 /** @internal */
-export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined, reviewer: string | undefined): ReviewTarget {
+export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined, reviewer: string | undefined, judge?: string): ReviewTarget {
   const { fixture, assessments } = base
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
@@ -340,7 +377,12 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
     })
   }
   // A reviewer sees their own earlier review, never the adopted one or another reviewer's: the review is blind.
-  const review = reviewer === undefined ? fixture.reviews.get(caseId)?.[slot] : fixture.panel.reviews.get(caseId)?.get(reviewer)?.[slot]
+  const review =
+    judge !== undefined
+      ? fixture.judges.reviews.get(caseId)?.get(judge)?.[slot]
+      : reviewer === undefined
+        ? fixture.reviews.get(caseId)?.[slot]
+        : fixture.panel.reviews.get(caseId)?.get(reviewer)?.[slot]
   return {
     fixture,
     definition,

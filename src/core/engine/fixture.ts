@@ -8,7 +8,7 @@ import { convertedRevisions, type ConvertedRevisions } from '../json/line-ending
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { FIXTURE_KINDS, definitionOf, type FixtureKind, type RubricOf } from '../kinds/index.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
-import { listDirectory, readPanel, type DirectoryLister, type Panel } from './panel.js'
+import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type Panel } from './panel.js'
 import type { FileRole, FixtureFile, KindContext } from './kind.js'
 
 /** A case entry of `cases.json`: its id and split, its value as written, checked only when it is assessed. */
@@ -72,6 +72,8 @@ export interface LoadedFixture<K extends FixtureKind> {
   readonly casesDocument: Readonly<Record<string, unknown>>
   /** Independent reviews (`reviews/<reviewer>.json`) and adoptions (`adjudications.json`); empty when there are none. */
   readonly panel: Panel
+  /** Automated judges' labels (`judges/<judge>.json`): calibrated against the adopted reviews, never deciding a case. */
+  readonly judges: LabelSet
 }
 
 /** A loaded fixture of any kind. */
@@ -146,6 +148,7 @@ export async function loadFixtureAs(kind: FixtureKind, absolute: string, display
   const cases = readCaseEntries(definition, byRole.cases!)
   const annotations = readReviewDocument(definition, byRole.annotations!, cases.entries, files.cases!.display)
   const panel = await readPanel(definition, absolute, display, cases.entries, files.cases!.display, read, list)
+  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases!.display, read, list)
   return {
     kind,
     dir: absolute,
@@ -159,6 +162,7 @@ export async function loadFixtureAs(kind: FixtureKind, absolute: string, display
     reviews: annotations.reviews,
     casesDocument: cases.members,
     panel,
+    judges,
   } as Fixture
 }
 

@@ -32,7 +32,7 @@ export function reviewerViews(
   definition: AnyKindDefinition,
   context: KindContext<unknown>,
   entry: CaseEntry,
-  panel: Panel,
+  panel: Pick<Panel, 'reviews' | 'files'>,
   casesFile: string,
 ): ReviewerView[] {
   const byReviewer = panel.reviews.get(entry.id)

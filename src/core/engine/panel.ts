@@ -53,7 +53,7 @@ export interface Panel {
   /** The reviewers, by file name, sorted. */
   readonly reviewers: readonly string[]
   /** Each reviewer's file, as shown, with its SHA-256. */
-  readonly files: Readonly<Record<string, { readonly display: string; readonly sha256: string }>>
+  readonly files: LabelSet['files']
   /** Independent reviews by case id, then reviewer, then slot. */
   readonly reviews: ReadonlyMap<string, ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>>>
   /** Adoptions by case id, then slot. */
@@ -92,35 +92,11 @@ export async function readPanel(
   read: FixtureFileReader,
   list: DirectoryLister,
 ): Promise<Panel> {
-  const reviewsDir = join(absolute, REVIEWS_DIR)
-  const names = (await list(reviewsDir)).filter((name) => name.endsWith('.json')).sort()
   const adjudicationsPath = join(absolute, ADJUDICATIONS_FILE)
   const hasAdjudications = (await list(absolute)).includes(ADJUDICATIONS_FILE)
-  if (names.length === 0 && !hasAdjudications) return EMPTY_PANEL
-
-  const files: Record<string, { display: string; sha256: string }> = {}
-  const reviews = new Map<string, Map<string, Readonly<Record<string, ReviewEntry>>>>()
-  for (const name of names) {
-    const reviewer = name.slice(0, -'.json'.length)
-    const shown = join(display, REVIEWS_DIR, name)
-    if (!REVIEWER_NAME.test(reviewer)) {
-      throw new FixtureError({
-        code: 'FILE_SCHEMA',
-        file: shown,
-        summary: 'the file name is not a reviewer name: a reviewer is named by letters, digits, ".", "_" and "-", not starting with a dot.',
-        found: JSON.stringify(reviewer),
-        hint: 'rename the file to the reviewer\'s name, such as reviews/alice.json.',
-      })
-    }
-    const file = await read(join(reviewsDir, name), shown)
-    const document = readReviewDocument(definition, file, cases, casesFile)
-    files[reviewer] = { display: file.display, sha256: sha256Hex(file.bytes) }
-    for (const [caseId, bySlot] of document.reviews) {
-      const byReviewer = reviews.get(caseId) ?? new Map<string, Readonly<Record<string, ReviewEntry>>>()
-      byReviewer.set(reviewer, bySlot)
-      reviews.set(caseId, byReviewer)
-    }
-  }
+  const set = await readLabelDirectory(definition, absolute, display, REVIEWS_DIR, cases, casesFile, read, list)
+  if (set.names.length === 0 && !hasAdjudications) return EMPTY_PANEL
+  const { files, reviews } = set
 
   const adoptions = new Map<string, Record<string, Adoption>>()
   let adjudications: Panel['adjudications']
@@ -169,5 +145,78 @@ export async function readPanel(
       adoptions.set(adoption.case_id, bySlot)
     })
   }
-  return { reviewers: Object.keys(files).sort(), files, reviews, adoptions, adjudications }
+  return { reviewers: set.names, files, reviews, adoptions, adjudications }
+}
+
+/** The directory of a fixture that holds each automated judge's labels, one file per judge. */
+export const JUDGES_DIR = 'judges'
+
+/** Reviews kept one file per author (`reviews/<reviewer>.json`, `judges/<judge>.json`), in the format of `annotations.json`. */
+export interface LabelSet {
+  /** The authors, by file name, sorted. */
+  readonly names: readonly string[]
+  /** Each author's file, as shown, with its SHA-256 and its `origin`. */
+  readonly files: Readonly<Record<string, { readonly display: string; readonly sha256: string; readonly origin: string }>>
+  /** Reviews by case id, then author, then slot. */
+  readonly reviews: ReadonlyMap<string, ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>>>
+}
+
+export const EMPTY_LABELS: LabelSet = { names: [], files: {}, reviews: new Map() }
+
+/** A fixture's automated judges' labels (`judges/<judge>.json`): checked like reviews, never deciding a case. */
+export function readJudges(
+  definition: AnyKindDefinition,
+  absolute: string,
+  display: string,
+  cases: readonly CaseEntry[],
+  casesFile: string,
+  read: FixtureFileReader,
+  list: DirectoryLister,
+): Promise<LabelSet> {
+  return readLabelDirectory(definition, absolute, display, JUDGES_DIR, cases, casesFile, read, list)
+}
+
+/**
+ * Reads one file per author from a directory of the fixture. A file whose name is not an author's
+ * name, a file in the wrong format, a review of an unknown case or an author reviewing one case
+ * twice refuses the fixture, naming the file and the JSON path; nothing is guessed.
+ */
+async function readLabelDirectory(
+  definition: AnyKindDefinition,
+  absolute: string,
+  display: string,
+  subdir: string,
+  cases: readonly CaseEntry[],
+  casesFile: string,
+  read: FixtureFileReader,
+  list: DirectoryLister,
+): Promise<LabelSet> {
+  const directory = join(absolute, subdir)
+  const names = (await list(directory)).filter((name) => name.endsWith('.json')).sort()
+  if (names.length === 0) return EMPTY_LABELS
+  const author = subdir === JUDGES_DIR ? 'judge' : 'reviewer'
+  const files: Record<string, { display: string; sha256: string; origin: string }> = {}
+  const reviews = new Map<string, Map<string, Readonly<Record<string, ReviewEntry>>>>()
+  for (const name of names) {
+    const who = name.slice(0, -'.json'.length)
+    const shown = join(display, subdir, name)
+    if (!REVIEWER_NAME.test(who)) {
+      throw new FixtureError({
+        code: 'FILE_SCHEMA',
+        file: shown,
+        summary: `the file name is not a ${author} name: a ${author} is named by letters, digits, ".", "_" and "-", not starting with a dot.`,
+        found: JSON.stringify(who),
+        hint: `rename the file to the ${author}'s name, such as ${subdir}/${author === 'judge' ? 'gpt-judge' : 'alice'}.json.`,
+      })
+    }
+    const file = await read(join(directory, name), shown)
+    const document = readReviewDocument(definition, file, cases, casesFile)
+    files[who] = { display: file.display, sha256: sha256Hex(file.bytes), origin: document.origin }
+    for (const [caseId, bySlot] of document.reviews) {
+      const byAuthor = reviews.get(caseId) ?? new Map<string, Readonly<Record<string, ReviewEntry>>>()
+      byAuthor.set(who, bySlot)
+      reviews.set(caseId, byAuthor)
+    }
+  }
+  return { names: Object.keys(files).sort(), files, reviews }
 }

@@ -6,6 +6,8 @@ import type { DecisionStatus, RefusedDecision } from './decision.js'
 import type { FixtureEvaluation } from './evaluate.js'
 import { kindContext, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
 import { panelAgreement, type AgreementReport } from './agreement.js'
+import { calibrateJudges, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
+import { JUDGES_DIR } from './panel.js'
 import type { PanelPolicy } from './panel-rule.js'
 
 /** A JSON value, as a plan holds it. */
@@ -45,6 +47,18 @@ export interface PlanOptions {
   readonly panel?: PanelPolicy
   /** Add a check per criterion: reviewers agree on it with Krippendorff's alpha at least `min`. */
   readonly agreementGate?: { readonly min: number }
+  /** Add a check per criterion and judge: the judge agrees with the reviewers, over enough cases. */
+  readonly judgeGates?: Readonly<Record<string, JudgeGate>>
+  /** The seed of every bootstrap interval. */
+  readonly seed?: number | string
+  /** How the scored kind's baseline gate reads the margin: the point estimate, or its interval's lower bound too. */
+  readonly marginGate?: 'point' | 'lower-bound'
+}
+
+/** When a judge is trusted on a criterion: at least `minCases` cases, and the kappa interval's lower bound at least `minKappa`. */
+export interface JudgeGate {
+  readonly minKappa: number
+  readonly minCases: number
 }
 
 interface PlanOfKind<K extends FixtureKind> {
@@ -63,6 +77,8 @@ interface PlanOfKind<K extends FixtureKind> {
   readonly notes: readonly FixtureNote[]
   /** How far the independent reviews agree; `null` for a fixture without any. */
   readonly agreement: AgreementReport | null
+  /** How far each automated judge agrees with the reviewers; `null` for a fixture without judges. */
+  readonly calibration: CalibrationReport | null
 }
 
 /**
@@ -76,7 +92,9 @@ export function planFixtureTests(evaluation: FixtureEvaluation, options: PlanOpt
   const { fixture } = evaluation
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
-  const agreement = fixture.panel.reviewers.length === 0 ? null : panelAgreement(fixture)
+  const seed = options.seed === undefined ? {} : { seed: options.seed }
+  const agreement = fixture.panel.reviewers.length === 0 ? null : panelAgreement(fixture, seed)
+  const calibration = calibrationOf(evaluation, options)
   return {
     kind: fixture.kind,
     dir: fixture.displayDir,
@@ -88,10 +106,11 @@ export function planFixtureTests(evaluation: FixtureEvaluation, options: PlanOpt
       const base = { id: decision.id, split: decision.split, status: decision.status, reason: decision.reason }
       return decision.status === 'refused' ? { ...base, code: (decision as RefusedDecision).error.code, ...detail } : { ...base, ...detail }
     }),
-    checks: [...definition.present.checks(evaluation.summary, context), ...agreementChecks(agreement, options.agreementGate)],
+    checks: [...definition.present.checks(evaluation.summary, context), ...agreementChecks(agreement, options.agreementGate), ...judgeChecks(evaluation, calibration, options.judgeGates)],
     summary: evaluation.summary,
     notes: evaluation.notes,
     agreement,
+    calibration,
   } as TestPlan
 }
 
@@ -111,4 +130,66 @@ function agreementChecks(agreement: AgreementReport | null, gate: PlanOptions['a
     const ok = figures.alpha >= gate.min
     return { name, ok, message: `alpha ${figures.alpha.toFixed(3)}${interval} ${ok ? '≥' : '<'} ${gate.min} over ${cases}; ${disagreements}` }
   })
+}
+
+/** The calibration of the fixture's judges: `null` without any, or for a kind whose labels are not calibrated. */
+function calibrationOf(evaluation: FixtureEvaluation, options: PlanOptions): CalibrationReport | null {
+  const { fixture } = evaluation
+  if (fixture.judges.names.length === 0 || definitionOf(fixture.kind).panel.level !== 'nominal') return null
+  return calibrateJudges(evaluation, options.seed === undefined ? {} : { seed: options.seed })
+}
+
+/**
+ * The judge gate: per judge and criterion, a check that passes when the judge labelled at least
+ * `minCases` cases the reviewers rated and its kappa interval's lower bound reaches `minKappa`. It
+ * fails otherwise, with the matrix, the false accepts and the labels excluded as stale.
+ */
+function judgeChecks(evaluation: FixtureEvaluation, calibration: CalibrationReport | null, gates: PlanOptions['judgeGates']): PlannedCheck[] {
+  if (gates === undefined) return []
+  const { fixture } = evaluation
+  const checks: PlannedCheck[] = []
+  for (const [judge, gate] of Object.entries(gates)) {
+    const figures = calibration?.judges[judge]
+    if (figures === undefined) {
+      const why =
+        definitionOf(fixture.kind).panel.level !== 'nominal'
+          ? `a ${fixture.kind} fixture's judges are not calibrated`
+          : `there are no labels by this judge: ${fixture.displayDir}/${JUDGES_DIR}/${judge}.json does not exist`
+      checks.push({ name: `judge ${judge} agrees with reviewers`, ok: false, message: why })
+      continue
+    }
+    for (const [criterion, item] of Object.entries(figures.criteria)) {
+      checks.push({ name: `judge ${judge} agrees with reviewers on ${criterion}`, ...judgeVerdict(item, figures, gate) })
+    }
+  }
+  return checks
+}
+
+function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gate: JudgeGate): { ok: boolean; message: string } {
+  const problems: string[] = []
+  if (item.n < gate.minCases) problems.push(`${item.n} of ${gate.minCases} required cases`)
+  if (item.kappa === null) problems.push(`no kappa: ${item.kappa_reason ?? ''}`)
+  else if (item.kappa_ci === null || item.kappa_ci[0] < gate.minKappa) {
+    problems.push(`kappa ${item.kappa.toFixed(3)}, interval lower bound ${item.kappa_ci === null ? 'unknown' : item.kappa_ci[0].toFixed(3)} < ${gate.minKappa}`)
+  }
+  const kappa = item.kappa === null ? 'no kappa' : `kappa ${item.kappa.toFixed(3)}${item.kappa_ci === null ? '' : ` [${item.kappa_ci[0].toFixed(3)}, ${item.kappa_ci[1].toFixed(3)}]`}`
+  if (problems.length === 0) return { ok: true, message: `${kappa} over ${item.n} cases; lower bound ≥ ${gate.minKappa}` }
+  const lines = [`${problems.join('; ')}`, ...matrixLines(item), `false accepts: ${item.false_accepts.length === 0 ? 'none' : item.false_accepts.join(', ')}`]
+  if (figures.stale > 0) {
+    const reasons = [...new Set(figures.stale_cases.map((label) => label.reason))]
+    lines.push(`${figures.stale} ${figures.stale === 1 ? 'label is' : 'labels are'} stale: ${reasons.join('; ')}`)
+  }
+  return { ok: false, message: lines.join('\n') }
+}
+
+/** The confusion matrix as text: reviewers' ratings down, the judge's across. */
+export function matrixLines(item: CriterionCalibration): string[] {
+  const width = 'does_not_meet'.length + 2
+  const head = `${'reviewers \\ judge'.padEnd(width + 4)}${['meets', 'does_not_meet', 'uncertain'].map((name) => name.padStart(width)).join('')}`
+  return [
+    head,
+    ...(['meets', 'does_not_meet'] as const).map(
+      (row) => `${row.padEnd(width + 4)}${(['meets', 'does_not_meet', 'uncertain'] as const).map((column) => String(item.matrix[row][column]).padStart(width)).join('')}`,
+    ),
+  ]
 }

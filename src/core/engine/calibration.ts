@@ -1,0 +1,209 @@
+import { UsageError } from '../common/errors.js'
+import { cohenKappa, confusionMatrix, kappaBootstrap, type RatingPair } from '../stats/index.js'
+import { definitionOf, type FixtureKind } from '../kinds/index.js'
+import { assessEntry } from './assess.js'
+import type { Decision, RefusedDecision } from './decision.js'
+import type { FixtureEvaluation } from './evaluate.js'
+import { kindContext, type LoadedFixture } from './fixture.js'
+import type { PanelItem } from './kind.js'
+import { JUDGES_DIR } from './panel.js'
+import { reviewerViews } from './panel-rule.js'
+import { DEFAULT_AGREEMENT_SEED } from './agreement.js'
+
+/** The judge's ratings, as the columns of a confusion matrix: its `uncertain` is a column of its own. */
+export const JUDGE_RATINGS = ['meets', 'does_not_meet', 'uncertain'] as const
+/** The reviewers' ratings, as its rows: a judgement the reviewers left uncertain is no reference. */
+export const REVIEWER_RATINGS = ['meets', 'does_not_meet'] as const
+
+/** How one judge's labels of one criterion compare with the adopted reviews. */
+export interface CriterionCalibration {
+  /** Judgements with a reviewers' rating (meets or does_not_meet) and a judge's rating, current both. */
+  readonly n: number
+  /** Reviewers' rating × judge's rating, every cell present. */
+  readonly matrix: Readonly<Record<(typeof REVIEWER_RATINGS)[number], Readonly<Record<(typeof JUDGE_RATINGS)[number], number>>>>
+  /** Of the judgements the reviewers rated `does_not_meet`, the share the judge rated so; `null` without any. */
+  readonly failure_recall: number | null
+  /** Of the judgements the reviewers rated `meets`, the share the judge rated so; `null` without any. */
+  readonly pass_recall: number | null
+  /** The share of the n judgements the judge rated as the reviewers did (its `uncertain` never agrees). */
+  readonly percent_agreement: number | null
+  /** Cohen's kappa, reviewers against judge, over the three ratings; `null` with `kappa_reason`. */
+  readonly kappa: number | null
+  /** Its seeded 95% percentile bootstrap interval, resampling cases; `null` with kappa. */
+  readonly kappa_ci: readonly [number, number] | null
+  readonly kappa_reason: string | null
+  /** The share of the reviewers' judgements that are `meets`; `null` for n = 0. */
+  readonly base_rate: number | null
+  /** The cases where the judge said `meets` and the reviewers `does_not_meet`: the dangerous cell. */
+  readonly false_accepts: readonly string[]
+}
+
+/** A judge's labels excluded from the figures, with why. */
+export interface ExcludedLabel {
+  readonly id: string
+  readonly reason: string
+}
+
+/** One judge against the adopted reviews of a fixture. */
+export interface JudgeCalibration {
+  /** The judge's file, as shown, and its `origin` (the model, the prompt's revision). */
+  readonly file: string
+  readonly origin: string
+  /** Cases with both a current adopted review and a current label. */
+  readonly cases: number
+  readonly criteria: Readonly<Record<string, CriterionCalibration>>
+  /** Labels excluded because a binding is stale (the answer, the source or the rubric changed since). */
+  readonly stale: number
+  readonly stale_cases: readonly ExcludedLabel[]
+  /** Labels excluded for another refusal (a quote that is not the rubric's, a span not in the answer). */
+  readonly refused_cases: readonly ExcludedLabel[]
+  /**
+   * What the judge's labels, under the fixture's decision rule, predict for the cases still pending.
+   * A prediction, never a decision: it is kept apart from review coverage.
+   */
+  readonly predictions: {
+    readonly pending: number
+    readonly labelled: number
+    readonly accepted: number
+    readonly rejected: number
+    readonly undecided: number
+  }
+}
+
+export interface CalibrationReport {
+  readonly kind: FixtureKind
+  readonly dir: string
+  readonly name: string
+  readonly seed: number | string
+  readonly judges: Readonly<Record<string, JudgeCalibration>>
+}
+
+export interface CalibrationOptions {
+  /** Only this judge; every judge with a file when left out. */
+  readonly judge?: string | undefined
+  readonly seed?: number | string | undefined
+  /** Bootstrap replicates. @default 2000 */
+  readonly samples?: number | undefined
+}
+
+/**
+ * How far each automated judge agrees with the reviewers, criterion by criterion, over the cases
+ * that have both a current adopted review and a current label from the judge. A label is checked
+ * as a review is (bound to the answer, the source and the rubric); a stale one is excluded, counted
+ * and named with the reason. The program never judges text: it compares labels a judge produced
+ * elsewhere. Definitions and references: docs/statistics.md.
+ */
+export function calibrateJudges(evaluation: FixtureEvaluation, options: CalibrationOptions = {}): CalibrationReport {
+  const { fixture } = evaluation
+  const definition = definitionOf(fixture.kind)
+  if (definition.panel.level !== 'nominal') {
+    throw new UsageError({
+      code: 'USAGE',
+      file: fixture.displayDir,
+      summary: `calibration compares ratings (meets, does_not_meet, uncertain); a ${fixture.kind} fixture is scored, and its judges' labels are not calibrated.`,
+      hint: 'calibrate a judge on a criteria fixture.',
+    })
+  }
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const seed = options.seed ?? DEFAULT_AGREEMENT_SEED
+  const names = options.judge === undefined ? fixture.judges.names : [options.judge]
+  const casesFile = fixture.files.cases!.display
+  const judges: Record<string, JudgeCalibration> = {}
+
+  // The reference: each case's adopted review, when both it and the case's decision are current.
+  const reference = new Map<string, Readonly<Record<string, PanelItem>>>()
+  fixture.cases.forEach((entry, index) => {
+    const decision = evaluation.decisions[index]!
+    const adopted = fixture.reviews.get(entry.id)
+    if (decision.status === 'refused' || adopted === undefined) return
+    const site = { casesFile, annotationsFile: fixture.files.annotations!.display }
+    const own = assessEntry<Decision>(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
+    if (own.status !== 'refused') reference.set(entry.id, definition.panel.items(context, own))
+  })
+
+  for (const judge of names) {
+    const file = fixture.judges.files[judge]
+    if (file === undefined) {
+      throw new UsageError({
+        code: 'USAGE',
+        file: `${fixture.displayDir}/${JUDGES_DIR}/${judge}.json`,
+        summary: `there are no labels by the judge "${judge}".`,
+        expected: fixture.judges.names.length === 0 ? `a file ${JUDGES_DIR}/<judge>.json (the fixture has none yet)` : `one of ${fixture.judges.names.map((name) => JSON.stringify(name)).join(', ')}`,
+        hint: `record its labels with \`vitest-rubric review ${fixture.displayDir} --case <id> --judge ${judge} --from <labels.json>\`.`,
+      })
+    }
+    const pairs = new Map<string, { id: string; reviewers: string; judge: string }[]>()
+    const stale: ExcludedLabel[] = []
+    const refused: ExcludedLabel[] = []
+    const predictions = { pending: 0, labelled: 0, accepted: 0, rejected: 0, undecided: 0 }
+    let cases = 0
+    fixture.cases.forEach((entry, index) => {
+      const decision = evaluation.decisions[index]!
+      if (decision.status === 'pending') predictions.pending++
+      const view = reviewerViews(definition, context, entry, fixture.judges, casesFile).find((each) => each.reviewer === judge)
+      if (view === undefined) return
+      if (view.decision.status === 'refused') {
+        const error = (view.decision as RefusedDecision).error
+        if (error.code.endsWith('_STALE')) stale.push({ id: entry.id, reason: staleReason(error.code, view.decision.reason) })
+        else refused.push({ id: entry.id, reason: view.decision.reason })
+        return
+      }
+      if (decision.status === 'pending') {
+        predictions.labelled++
+        if (view.decision.status === 'accepted') predictions.accepted++
+        else if (view.decision.status === 'rejected') predictions.rejected++
+        else predictions.undecided++
+      }
+      const adopted = reference.get(entry.id)
+      if (adopted === undefined) return
+      cases++
+      for (const [criterion, item] of Object.entries(adopted)) {
+        const list = pairs.get(criterion) ?? []
+        pairs.set(criterion, list)
+        const label = Object.hasOwn(view.items, criterion) ? view.items[criterion]! : undefined
+        if (item.value === null || label === undefined) continue
+        list.push({ id: entry.id, reviewers: item.shown, judge: label.shown })
+      }
+    })
+    const criteria: Record<string, CriterionCalibration> = {}
+    for (const criterion of criterionOrder(context.rubric)) criteria[criterion] = criterionFigures(pairs.get(criterion) ?? [], seed, options.samples)
+    judges[judge] = { file: file.display, origin: file.origin, cases, criteria, stale: stale.length, stale_cases: stale, refused_cases: refused, predictions }
+  }
+  return { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, seed, judges }
+}
+
+function criterionOrder(rubric: unknown): string[] {
+  const criteria = (rubric as { criteria?: ReadonlyMap<string, unknown> }).criteria
+  return criteria === undefined ? [] : [...criteria.keys()]
+}
+
+/** The figures of one criterion from its pairs of reviewers' and judge's ratings. */
+export function criterionFigures(pairs: readonly { id: string; reviewers: string; judge: string }[], seed: number | string, samples?: number): CriterionCalibration {
+  const ratingPairs: RatingPair[] = pairs.map((pair) => [pair.reviewers, pair.judge])
+  const matrix = confusionMatrix(ratingPairs, REVIEWER_RATINGS, JUDGE_RATINGS) as CriterionCalibration['matrix']
+  const n = pairs.length
+  const row = (rating: 'meets' | 'does_not_meet') => JUDGE_RATINGS.reduce((sum, judge) => sum + matrix[rating][judge], 0)
+  const failures = row('does_not_meet')
+  const passes = row('meets')
+  const kappa = n === 0 ? { kappa: null, reason: 'no case has both a current adopted review and a current label' } : cohenKappa(ratingPairs, JUDGE_RATINGS)
+  const interval = kappa.kappa === null ? null : kappaBootstrap(ratingPairs, { seed, ...(samples === undefined ? {} : { samples }) })
+  return {
+    n,
+    matrix,
+    failure_recall: failures === 0 ? null : matrix.does_not_meet.does_not_meet / failures,
+    pass_recall: passes === 0 ? null : matrix.meets.meets / passes,
+    percent_agreement: n === 0 ? null : (matrix.meets.meets + matrix.does_not_meet.does_not_meet) / n,
+    kappa: kappa.kappa,
+    kappa_ci: interval === null ? null : [interval.low, interval.high],
+    kappa_reason: kappa.kappa === null ? (n === 0 ? kappa.reason : `no variation: the reviewers and the judge rated every case ${JSON.stringify(pairs[0]!.reviewers)}`) : null,
+    base_rate: n === 0 ? null : passes / n,
+    false_accepts: pairs.filter((pair) => pair.reviewers === 'does_not_meet' && pair.judge === 'meets').map((pair) => pair.id),
+  }
+}
+
+function staleReason(code: string, fallback: string): string {
+  if (code.endsWith('RUBRIC_STALE')) return 'the rubric changed since these labels were produced: run the judge again'
+  if (code.endsWith('SOURCE_STALE')) return 'the source changed since these labels were produced: run the judge again'
+  if (code.endsWith('ANSWER_STALE')) return 'the answer changed since it was labelled: run the judge again on it'
+  return fallback
+}

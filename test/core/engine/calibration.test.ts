@@ -1,0 +1,62 @@
+import { describe, expect, test } from 'vitest'
+import { criterionFigures } from '../../../src/core/engine/calibration.js'
+
+type Pair = { id: string; reviewers: string; judge: string }
+
+/** `count` pairs of one cell, with ids `prefix-0`, `prefix-1`, … */
+function cell(prefix: string, reviewers: string, judge: string, count: number): Pair[] {
+  return Array.from({ length: count }, (_unused, index) => ({ id: `${prefix}-${index}`, reviewers, judge }))
+}
+
+describe('criterionFigures: one criterion, reviewers against a judge', () => {
+  test('a known matrix: recalls, agreement, kappa by hand, the false accepts and the base rate', () => {
+    // 20 meets (16 → meets, 2 → does_not_meet, 2 → uncertain), 10 does_not_meet (3 → meets, 6 → does_not_meet, 1 → uncertain).
+    const pairs = [
+      ...cell('mm', 'meets', 'meets', 16),
+      ...cell('md', 'meets', 'does_not_meet', 2),
+      ...cell('mu', 'meets', 'uncertain', 2),
+      ...cell('dm', 'does_not_meet', 'meets', 3),
+      ...cell('dd', 'does_not_meet', 'does_not_meet', 6),
+      ...cell('du', 'does_not_meet', 'uncertain', 1),
+    ]
+    const figures = criterionFigures(pairs, 'test')
+    expect(figures.n).toBe(30)
+    expect(figures.matrix).toEqual({ meets: { meets: 16, does_not_meet: 2, uncertain: 2 }, does_not_meet: { meets: 3, does_not_meet: 6, uncertain: 1 } })
+    expect(figures.failure_recall).toBeCloseTo(6 / 10, 12)
+    expect(figures.pass_recall).toBeCloseTo(16 / 20, 12)
+    expect(figures.percent_agreement).toBeCloseTo(22 / 30, 12)
+    expect(figures.base_rate).toBeCloseTo(20 / 30, 12)
+    // p_o = 22/30; the judge's margins are 19, 8, 3 and the reviewers' 20, 10, 0:
+    // p_e = (20·19 + 10·8 + 0·3) / 900 = 460/900; kappa = (660 − 460) / (900 − 460) = 200/440.
+    expect(figures.kappa).toBeCloseTo(200 / 440, 12)
+    expect(figures.false_accepts).toEqual(['dm-0', 'dm-1', 'dm-2'])
+    const [low, high] = figures.kappa_ci!
+    expect(low).toBeLessThan(figures.kappa!)
+    expect(high).toBeGreaterThan(figures.kappa!)
+    // Seeded: the same interval for the same seed, another for another seed.
+    expect(criterionFigures(pairs, 'test').kappa_ci).toEqual(figures.kappa_ci)
+    expect(criterionFigures(pairs, 'other').kappa_ci).not.toEqual(figures.kappa_ci)
+  })
+
+  test("the judge's uncertain never agrees: a judge that abstains everywhere has kappa 0, not a perfect score", () => {
+    const figures = criterionFigures([...cell('m', 'meets', 'uncertain', 5), ...cell('d', 'does_not_meet', 'uncertain', 5)], 'test')
+    expect(figures.percent_agreement).toBe(0)
+    expect(figures.kappa).toBe(0)
+    expect(figures.failure_recall).toBe(0)
+    expect(figures.false_accepts).toEqual([])
+  })
+
+  test('no case is no figure: null with the reason, never 1 or 0', () => {
+    const figures = criterionFigures([], 'test')
+    expect(figures).toMatchObject({ n: 0, failure_recall: null, pass_recall: null, percent_agreement: null, kappa: null, kappa_ci: null, base_rate: null })
+    expect(figures.kappa_reason).toBe('no case has both a current adopted review and a current label')
+  })
+
+  test('no variation is no kappa; a recall without its row is null', () => {
+    const figures = criterionFigures(cell('m', 'meets', 'meets', 8), 'test')
+    expect(figures.kappa).toBeNull()
+    expect(figures.kappa_reason).toBe('no variation: the reviewers and the judge rated every case "meets"')
+    expect(figures.pass_recall).toBe(1)
+    expect(figures.failure_recall).toBeNull()
+  })
+})
