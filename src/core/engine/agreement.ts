@@ -1,10 +1,10 @@
-import { alphaBootstrap, cohenKappa, createRandom, gwetAc1, krippendorffAlpha, percentAgreement, randomIndex, type RatingPair, type ReliabilityData } from '../stats/index.js'
+import { DEFAULT_SEED, alphaBootstrap, cohenKappa, createRandom, gwetAc1, krippendorffAlpha, percentAgreement, randomIndex, type RatingPair, type ReliabilityData } from '../stats/index.js'
 import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import { reviewerViews, type ReviewerView } from './panel-rule.js'
 
 /** The seed of the bootstrap intervals unless one is given: a report is the same on every run. */
-export const DEFAULT_AGREEMENT_SEED = 'vitest-rubric'
+export const DEFAULT_AGREEMENT_SEED = DEFAULT_SEED
 
 /** The agreement of the independent reviews on one item (a criterion, a dimension), or on all of them pooled. */
 export interface ItemAgreement {

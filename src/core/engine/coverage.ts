@@ -1,6 +1,7 @@
 import type { RubricErrorCode } from '../common/errors.js'
 import { SPLITS, type Split } from '../common/primitives.js'
 import type { DecisionStatus } from './decision.js'
+import { wilsonInterval } from '../stats/intervals.js'
 
 /** The least a decision must say for coverage to be counted from it: a refused one, its error. */
 export type CountedDecision =
@@ -17,6 +18,18 @@ export type CountedDecision =
 export interface Outcomes {
   readonly accepted: number
   readonly rejected: number
+  /** `accepted / (accepted + rejected)`. */
+  readonly rate: number
+  /** The Wilson 95% score interval of the rate: a rate over 3 cases is not one over 3,000. */
+  readonly interval: readonly [number, number]
+}
+
+/** The outcomes of graded cases, with the acceptance rate and its Wilson 95% interval; `null` when nothing was graded. */
+export function outcomesOf(accepted: number, rejected: number): Outcomes | null {
+  const graded = accepted + rejected
+  if (graded === 0) return null
+  const interval = wilsonInterval(accepted, graded)!
+  return { accepted, rejected, rate: accepted / graded, interval: [interval.low, interval.high] }
 }
 
 /** The counts of one split, or of all cases. */
@@ -58,6 +71,12 @@ export function countCoverage(decisions: readonly CountedDecision[]): Coverage {
   }
 }
 
+/** `75% accepted (95% interval 30–95%)`: the Wilson interval keeps a rate over 4 cases from reading like one over 4,000. */
+export function rateText(outcomes: Outcomes, positive: string): string {
+  const percent = (value: number) => `${(value * 100).toFixed(0)}%`
+  return `${percent(outcomes.rate)} ${positive} (95% interval ${percent(outcomes.interval[0])}–${percent(outcomes.interval[1])})`
+}
+
 function countOf(decisions: readonly CountedDecision[]): CoverageCounts {
   const count: Record<DecisionStatus, number> = { accepted: 0, rejected: 0, pending: 0, refused: 0 }
   for (const decision of decisions) count[decision.status]++
@@ -67,6 +86,6 @@ function countOf(decisions: readonly CountedDecision[]): CoverageCounts {
     graded,
     pending: count.pending,
     refused: count.refused,
-    outcomes: graded === 0 ? null : { accepted: count.accepted, rejected: count.rejected },
+    outcomes: outcomesOf(count.accepted, count.rejected),
   }
 }

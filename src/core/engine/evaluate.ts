@@ -1,5 +1,6 @@
 import { createHash, type Hash } from 'node:crypto'
 import { CanonicalJsonError } from '../common/errors.js'
+import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { canonicalJson, canonicalJsonKeeping, compareCodePoints } from '../json/canonical-json.js'
 import { valueAt } from '../common/primitives.js'
 import { fileConversionNote } from '../json/line-endings.js'
@@ -46,6 +47,10 @@ export function evaluateFixture(fixture: Fixture, options: EvaluateOptions = {})
 export interface EvaluateOptions {
   /** The several-reviewer rule: how many independent reviews a case needs. */
   readonly panel?: PanelPolicy
+  /** The seed of the summary's bootstrap intervals. @default 'vitest-rubric' */
+  readonly seed?: number | string
+  /** `'lower-bound'`: a margin gate (the scored kind's baseline margin) needs its interval's lower bound to clear the margin. @default 'point' */
+  readonly marginGate?: 'point' | 'lower-bound'
 }
 
 /** {@link evaluateFixture}, with what each case's checks found: `status` and `bind` read the binding states. */
@@ -134,7 +139,7 @@ export function evaluateWithStates(
       gradedSetSha256: graded.digest(']'),
       files: fileIdentities(fixture),
     },
-    summary: definition.summarize(context, decisions),
+    summary: definition.summarize(context, decisions, { seed: options.seed ?? DEFAULT_SEED, marginGate: options.marginGate ?? 'point' }),
     notes: conversionNotes(fixture, staleFiles),
   } as FixtureEvaluation
   return { evaluation, assessments }

@@ -172,7 +172,7 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
   /** The decision rule: the case, checked, and the outcome of each review slot become a decision. */
   readonly decide: (context: KindContext<R>, input: RuleInput<C, V>) => D
   /** The fixture-level figures of the decisions (a benchmark's gates); `null` when the kind has none. */
-  readonly summarize: (context: KindContext<R>, decisions: readonly D[]) => S
+  readonly summarize: (context: KindContext<R>, decisions: readonly D[], options: SummaryOptions) => S
 
   readonly present: KindPresentation<R, D, S>
   readonly scaffold: KindScaffold
@@ -247,6 +247,13 @@ export interface KindAuthoring<R, C> {
 /** A kind definition whatever its types: what the registry holds. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyKindDefinition = KindDefinition<any, any, any, any, any>
+
+/** What a fixture-level summary asks beyond the decisions: the seed of its intervals, and how a margin gate reads them. */
+export interface SummaryOptions {
+  readonly seed: number | string
+  /** `'lower-bound'` makes a margin gate compare the lower bound of its interval, not only the point estimate. */
+  readonly marginGate: 'point' | 'lower-bound'
+}
 
 /** How a kind's decisions and summary are shown: in tests, as JSON, in text. */
 export interface KindPresentation<R, D extends Decision, S> {

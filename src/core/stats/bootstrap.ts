@@ -26,6 +26,9 @@ export interface BootstrapInterval {
 /** Default number of bootstrap replicates. */
 export const DEFAULT_BOOTSTRAP_SAMPLES = 2000
 
+/** The seed of every interval the package reports unless one is given: a report is the same on every run. */
+export const DEFAULT_SEED = 'vitest-rubric'
+
 /**
  * Reads and checks the options of a bootstrap.
  * @internal

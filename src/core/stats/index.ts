@@ -1,5 +1,5 @@
 export { percentAgreement, gwetAc1, type PercentAgreementResult, type Ac1Result } from './agreement.js'
-export { DEFAULT_BOOTSTRAP_SAMPLES, type BootstrapOptions, type BootstrapInterval } from './bootstrap.js'
+export { DEFAULT_BOOTSTRAP_SAMPLES, DEFAULT_SEED, type BootstrapOptions, type BootstrapInterval } from './bootstrap.js'
 export { cohenKappa, kappaBootstrap, confusionMatrix, type KappaResult, type RatingPair } from './cohen-kappa.js'
 export { StatisticsInputError } from './errors.js'
 export { wilsonInterval, meanWithError, pairedDifference, type WilsonOptions, type MeanWithError, type PairedDifference } from './intervals.js'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { countCoverage, type CountedDecision } from '../../../src/core/engine/coverage.js'
+import { countCoverage, outcomesOf, rateText, type CountedDecision } from '../../../src/core/engine/coverage.js'
 
 const decision = (id: string, split: CountedDecision['split'], status: CountedDecision['status'], extra: Partial<CountedDecision> = {}): CountedDecision =>
   ({ id, split, status, reason: `${status} because`, ...extra }) as CountedDecision
@@ -20,15 +20,15 @@ describe('countCoverage', () => {
       graded: 4,
       pending: 1,
       refused: 2,
-      outcomes: { accepted: 2, rejected: 2 },
+      outcomes: expect.objectContaining({ accepted: 2, rejected: 2 }),
       pendingCases: [{ id: 'd', split: 'held_out', reason: 'no review yet' }],
       refusedCases: [
         { id: 'e', split: 'held_out', code: 'CASE_SOURCE_STALE', message: 'cases.json › cases[4]: stale' },
         { id: 'f', split: 'held_out', code: 'QUESTION_MISMATCH', message: 'cases.json › cases[5]: another question' },
       ],
       splits: {
-        development: { candidates: 3, graded: 3, pending: 0, refused: 0, outcomes: { accepted: 2, rejected: 1 } },
-        held_out: { candidates: 4, graded: 1, pending: 1, refused: 2, outcomes: { accepted: 0, rejected: 1 } },
+        development: { candidates: 3, graded: 3, pending: 0, refused: 0, outcomes: expect.objectContaining({ accepted: 2, rejected: 1 }) },
+        held_out: { candidates: 4, graded: 1, pending: 1, refused: 2, outcomes: expect.objectContaining({ accepted: 0, rejected: 1 }) },
       },
     })
   })
@@ -39,5 +39,33 @@ describe('countCoverage', () => {
     const pendingOnly = countCoverage([decision('a', 'development', 'pending')])
     expect(pendingOnly.outcomes).toBeNull()
     expect(pendingOnly.splits.development).toEqual({ candidates: 1, graded: 0, pending: 1, refused: 0, outcomes: null })
+  })
+})
+
+describe('outcomesOf: the acceptance rate with its Wilson 95% interval', () => {
+  // Newcombe (1998), Table I, method 3 (Wilson score interval without continuity correction).
+  test.each([
+    [81, 263 - 81, 0.2553, 0.3662],
+    [15, 148 - 15, 0.0624, 0.1605],
+    [0, 20, 0, 0.1611],
+    [1, 28, 0.0061, 0.1718],
+  ])('%i accepted, %i rejected: the published interval', (accepted, rejected, low, high) => {
+    const outcomes = outcomesOf(accepted, rejected)!
+    expect(outcomes.rate).toBeCloseTo(accepted / (accepted + rejected), 12)
+    expect(outcomes.interval[0]).toBeCloseTo(low, 4)
+    expect(outcomes.interval[1]).toBeCloseTo(high, 4)
+  })
+
+  test('a rate over 3 cases does not read like one over 3,000', () => {
+    const few = outcomesOf(2, 1)!
+    const many = outcomesOf(2000, 1000)!
+    expect(few.rate).toBe(many.rate)
+    expect(few.interval[1] - few.interval[0]).toBeGreaterThan(0.6)
+    expect(many.interval[1] - many.interval[0]).toBeLessThan(0.04)
+    expect(rateText(few, 'accepted')).toBe('67% accepted (95% interval 21%–94%)')
+  })
+
+  test('nothing graded is no rate at all', () => {
+    expect(outcomesOf(0, 0)).toBeNull()
   })
 })

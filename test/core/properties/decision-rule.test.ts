@@ -226,10 +226,15 @@ describe('review coverage over generated sets of cases', () => {
             graded,
             pending: count('pending'),
             refused: count('refused'),
-            outcomes: graded === 0 ? null : { accepted: count('accepted'), rejected: count('rejected') },
+            outcomes: graded === 0 ? null : expect.objectContaining({ accepted: count('accepted'), rejected: count('rejected'), rate: count('accepted') / graded }),
           })
           expect(counts.graded + counts.pending + counts.refused).toBe(counts.candidates)
           expect((counts.outcomes?.accepted ?? 0) + (counts.outcomes?.rejected ?? 0)).toBe(counts.graded)
+          // The Wilson interval holds the rate and stays in [0, 1].
+          if (counts.outcomes !== null) {
+            const [low, high] = counts.outcomes.interval
+            expect(0 <= low && low <= counts.outcomes.rate && counts.outcomes.rate <= high && high <= 1).toBe(true)
+          }
         }
         expect(coverage.pendingCases.map((each) => each.id)).toEqual(expectations.filter((each) => each.status === 'pending').map((each) => each.id))
         expect(coverage.refusedCases.map((each) => each.id)).toEqual(expectations.filter((each) => each.status === 'refused').map((each) => each.id))

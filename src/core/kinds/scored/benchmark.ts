@@ -1,3 +1,5 @@
+import { meanWithError, pairedDifference, wilsonInterval } from '../../stats/index.js'
+import type { Interval } from '../../stats/percentile.js'
 import { atLeast, type ScoreCard } from './case-rule.js'
 import type { ScoredDecision } from './decision.js'
 import { formatFigure, formatThreshold, mean } from './dimensions/score.js'
@@ -18,7 +20,39 @@ export interface SystemFigures {
   readonly mean: number | null
   /** Per dimension, the mean over the scoreable cases where it applies; `null` where it never does. */
   readonly dimensionMeans: Readonly<Record<string, number | null>>
+  /** The Wilson 95% interval of the pass fraction; `null` without a scoreable case. */
+  readonly passInterval: readonly [number, number] | null
+  /** The standard error of the mean case score, √(Σ(sᵢ − s̄)² / (n(n − 1))); `null` for fewer than two cases. */
+  readonly meanSe: number | null
 }
+
+/**
+ * The margin over the baseline as a paired comparison, over the cases scoreable for both systems:
+ * the mean of the per-case differences (system − baseline), its standard error and a seeded
+ * paired-bootstrap 95% interval. The rubric's own gate compares the two means; this says how far
+ * the margin can be trusted.
+ */
+export interface PairedMargin {
+  readonly n: number
+  readonly mean: number | null
+  readonly se: number | null
+  readonly interval: readonly [number, number] | null
+  /** Whether the interval's lower bound also reaches the rubric's margin; `null` without an interval. */
+  readonly lowerBoundClears: boolean | null
+}
+
+/** What the benchmark's figures ask beyond the decisions. */
+export interface BenchmarkOptions {
+  /** The seed of the paired bootstrap. */
+  readonly seed: number | string
+  /**
+   * `'point'`: the baseline gate compares the margin as the rubric states it (the point estimate).
+   * `'lower-bound'`: the paired interval's lower bound must reach the margin too.
+   */
+  readonly marginGate: 'point' | 'lower-bound'
+}
+
+export const DEFAULT_BENCHMARK_OPTIONS: BenchmarkOptions = { seed: 'vitest-rubric', marginGate: 'point' }
 
 /** Whether a benchmark-level check passes, and the figures that say why. */
 export interface GateResult {
@@ -42,6 +76,10 @@ export interface BenchmarkFigures {
   readonly baseline: SystemFigures
   /** `system.mean − baseline.mean`; `null` when either is missing. */
   readonly margin: number | null
+  /** The same margin, paired case by case, with its uncertainty. */
+  readonly paired: PairedMargin
+  /** Which estimate the baseline gate compares with the rubric's margin. */
+  readonly marginGate: 'point' | 'lower-bound'
   readonly gates: {
     /** Pass fraction ≥ `benchmark_pass_fraction` and mean ≥ `overall_case_pass`. */
     readonly benchmark: GateResult
@@ -58,7 +96,7 @@ type Entry = { readonly id: string } & ({ readonly kind: 'card'; readonly card: 
  * not be the benchmark's gate, and the gate cannot pass until every case is decided. Each system's
  * mean is taken over its own scoreable cases (the same rubric applied to each).
  */
-export function benchmarkFigures(decisions: readonly ScoredDecision[], rules: RubricRules): BenchmarkFigures {
+export function benchmarkFigures(decisions: readonly ScoredDecision[], rules: RubricRules, options: BenchmarkOptions = DEFAULT_BENCHMARK_OPTIONS): BenchmarkFigures {
   const systemEntries = decisions.map((decision): Entry => {
     if (decision.status === 'refused') return { id: decision.id, kind: 'refused' }
     if (decision.card === null) return { id: decision.id, kind: 'not_reviewed' }
@@ -71,15 +109,55 @@ export function benchmarkFigures(decisions: readonly ScoredDecision[], rules: Ru
   const system = systemFigures(systemEntries, rules)
   const baseline = systemFigures(baselineEntries, rules)
   const margin = system.mean === null || baseline.mean === null ? null : system.mean - baseline.mean
+  const paired = pairedMargin(systemEntries, baselineEntries, rules, options.seed)
+  const pointGate = baselineGate(system, baseline, systemEntries, baselineEntries, rules)
   return {
     thresholds: { ...rules.thresholds, baselineMargin: rules.baselineMargin, minApplicable: rules.minApplicable },
     system,
     baseline,
     margin,
+    paired,
+    marginGate: options.marginGate,
     gates: {
       benchmark: benchmarkGate(system, systemEntries, rules),
-      baseline: baselineGate(system, baseline, systemEntries, baselineEntries, rules),
+      baseline: options.marginGate === 'lower-bound' ? lowerBoundGate(pointGate, paired, rules) : pointGate,
     },
+  }
+}
+
+function isScoreable(entry: Entry): entry is Entry & { kind: 'card' } {
+  return entry.kind === 'card' && entry.card.verdict !== 'manual_review'
+}
+
+function pairedMargin(systemEntries: readonly Entry[], baselineEntries: readonly Entry[], rules: RubricRules, seed: number | string): PairedMargin {
+  const pairs: [number, number][] = []
+  systemEntries.forEach((entry, index) => {
+    const other = baselineEntries[index]!
+    if (isScoreable(entry) && isScoreable(other)) pairs.push([entry.card.mean ?? 0, other.card.mean ?? 0])
+  })
+  const difference = pairedDifference(pairs, { seed })
+  const interval = difference.low === null || difference.high === null ? null : ([difference.low, difference.high] as const)
+  return {
+    n: difference.n,
+    mean: difference.mean,
+    se: difference.se,
+    interval,
+    lowerBoundClears: interval === null ? null : atLeast(interval[0], rules.baselineMargin),
+  }
+}
+
+/** The opt-in gate: the point estimate's gate, and the paired interval's lower bound reaching the margin too. */
+function lowerBoundGate(point: GateResult, paired: PairedMargin, rules: RubricRules): GateResult {
+  const required = formatThreshold(rules.baselineMargin)
+  if (paired.interval === null) return { passed: false, message: `fails the lower-bound gate: no paired interval (${paired.n} cases scoreable for both); ${point.message}` }
+  const low = paired.interval[0]
+  const clears = paired.lowerBoundClears === true
+  const passed = point.passed && clears
+  return {
+    passed,
+    message:
+      `${passed ? 'passes' : 'fails'} the lower-bound gate: paired 95% interval [${formatFigure(low)}, ${formatFigure(paired.interval[1])}] over ${paired.n} cases, ` +
+      `lower bound ${formatFigure(low)} ${clears ? '≥' : '<'} ${required}; ${point.message}`,
   }
 }
 
@@ -105,6 +183,8 @@ function systemFigures(entries: readonly Entry[], rules: RubricRules): SystemFig
     passFraction: scoreable.length === 0 ? null : scoreable.filter((card) => card.verdict === 'pass').length / scoreable.length,
     mean: means.length === 0 ? null : mean(means),
     dimensionMeans,
+    passInterval: intervalOf(wilsonInterval(scoreable.filter((card) => card.verdict === 'pass').length, scoreable.length)),
+    meanSe: means.length === 0 ? null : meanWithError(means).se,
   }
 }
 
@@ -173,4 +253,8 @@ const LISTED_IDS = 3
 function listIds(ids: readonly string[]): string {
   const shown = ids.slice(0, LISTED_IDS).join(', ')
   return ids.length > LISTED_IDS ? `${shown} and ${ids.length - LISTED_IDS} more` : shown
+}
+
+function intervalOf(interval: Interval | null): readonly [number, number] | null {
+  return interval === null ? null : [interval.low, interval.high]
 }

@@ -72,7 +72,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   checkCase: checkScoredCase,
   checkReview: checkScoredReview,
   decide: decideScored,
-  summarize: (context, decisions) => benchmarkFigures(decisions, context.rubric.rules),
+  summarize: (context, decisions, options) => benchmarkFigures(decisions, context.rubric.rules, options),
   present: scoredPresentation,
   authoring: scoredAuthoring,
   panel: scoredPanel,

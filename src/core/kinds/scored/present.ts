@@ -179,6 +179,28 @@ function scoredEvaluationLines(json: EvaluationJson): string[] {
     `  benchmark passes: ${benchmark.gates.benchmark.passed ? 'yes' : 'no'} — ${benchmark.gates.benchmark.message}`,
     `  beats the trivial baseline by ≥ ${formatThreshold(thresholds.baselineMargin)}: ${benchmark.gates.baseline.passed ? 'yes' : 'no'} — ${benchmark.gates.baseline.message}`,
   )
+  for (const line of uncertaintyLines(benchmark)) lines.push(`  ${line}`)
+  return lines
+}
+
+/**
+ * The benchmark's figures with their uncertainty: the pass fraction's Wilson interval, the mean's
+ * standard error, and the margin paired case by case with its bootstrap interval.
+ */
+export function uncertaintyLines(benchmark: BenchmarkFigures): string[] {
+  const { system, baseline, paired, thresholds } = benchmark
+  const interval = (value: readonly [number, number] | null) => (value === null ? 'no interval' : `95% interval [${formatFigure(value[0])}, ${formatFigure(value[1])}]`)
+  const se = (value: number | null) => (value === null ? 'no SE (fewer than two cases)' : `SE ${formatFigure(value)}`)
+  const lines = [
+    `pass fraction ${cell(system.passFraction)}, Wilson ${interval(system.passInterval)} over ${system.scoreable} scoreable cases`,
+    `mean score ${cell(system.mean)}, ${se(system.meanSe)}; baseline ${cell(baseline.mean)}, ${se(baseline.meanSe)}`,
+  ]
+  if (paired.mean === null) lines.push('paired margin: no case is scoreable for both systems')
+  else {
+    const clears = paired.lowerBoundClears === null ? '' : `; its lower bound ${paired.lowerBoundClears ? 'also clears' : 'does not clear'} ${formatThreshold(thresholds.baselineMargin)}`
+    lines.push(`paired margin ${formatFigure(paired.mean)} over ${paired.n} cases scoreable for both, ${se(paired.se)}, paired bootstrap ${interval(paired.interval)}${clears}`)
+  }
+  lines.push(`the baseline gate compares ${benchmark.marginGate === 'lower-bound' ? 'the paired interval\'s lower bound (marginGate: lower-bound)' : 'the point estimate, as the rubric states it'}`)
   return lines
 }
 
@@ -213,6 +235,7 @@ function renderBenchmark(benchmark: BenchmarkFigures, colors: Colors): string[] 
       ? [row('not reviewed', String(system.notReviewed), String(baseline.notReviewed)), row('refused', String(system.refused), String(baseline.refused))]
       : []),
     `      margin over the baseline ${benchmark.margin === null ? 'unknown' : figure(benchmark.margin)} (${benchmark.gates.baseline.passed ? colors.green('enough') : colors.red('not enough')}, at least ${thresholds.baselineMargin.toFixed(2)} needed)`,
+    ...uncertaintyLines(benchmark).map((line) => `      ${line}`),
   ]
 }
 
@@ -238,5 +261,7 @@ function benchmarkTable(name: string, benchmark: BenchmarkFigures): string[] {
     `| pass fraction | ${figure(system.passFraction)} (${system.passed}/${system.scoreable}) | ${figure(baseline.passFraction)} (${baseline.passed}/${baseline.scoreable}) |`,
     `| mean | ${figure(system.mean)} | ${figure(baseline.mean)} |`,
     `| unscoreable (manual review) | ${system.unscoreable} | ${baseline.unscoreable} |`,
+    '',
+    ...uncertaintyLines(benchmark).map((line) => `- ${line}`),
   ]
 }
