@@ -55,6 +55,26 @@ export interface RubricPluginOptions {
    */
   readonly agreement?: { readonly min: number }
   /**
+   * The judge gate: per automated judge (`judges/<name>.json`) and criterion, a check "judge <name>
+   * agrees with reviewers on <criterion>", passing when at least `minCases` cases have both a
+   * current adopted review and a current label and the lower bound of Cohen's kappa's 95% interval
+   * is at least `minKappa`; failing otherwise, with the confusion matrix and the false accepts.
+   * Off unless given.
+   */
+  readonly judges?: Readonly<Record<string, { readonly minKappa: number; readonly minCases: number }>>
+  /**
+   * The seed of every bootstrap interval (agreement, calibration, the paired margin).
+   * @default 'vitest-rubric'
+   */
+  readonly seed?: number | string
+  /**
+   * How a scored fixture's baseline gate reads the margin over the baseline. `'point'`: the point
+   * estimate must reach the rubric's margin, as the rubric states it. `'lower-bound'`: the lower
+   * bound of the paired-bootstrap 95% interval must reach it too.
+   * @default 'point'
+   */
+  readonly marginGate?: 'point' | 'lower-bound'
+  /**
    * Add the rubric coverage reporter after the configured reporters (not when `blob` is the only
    * one, as in a shard, nor when it is already listed). Options are passed to the reporter.
    * @default true
@@ -83,6 +103,9 @@ export interface ResolvedRubricOptions {
   readonly expect: 'acceptance' | 'record'
   readonly reviewers: { readonly min: number }
   readonly agreement: { readonly min: number } | undefined
+  readonly judges: Readonly<Record<string, { readonly minKappa: number; readonly minCases: number }>> | undefined
+  readonly seed: number | string | undefined
+  readonly marginGate: 'point' | 'lower-bound' | undefined
   readonly reporter: RubricReporterOptions | false
   readonly cache: boolean
   readonly matchers: boolean
@@ -109,6 +132,9 @@ const OptionsSchema = z.strictObject({
   expect: z.enum(['acceptance', 'record'], { error: 'one of "acceptance", "record"' }).optional(),
   reviewers: z.strictObject({ min: z.int().min(0) }).optional(),
   agreement: z.strictObject({ min: z.number().min(-1).max(1) }).optional(),
+  judges: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), z.strictObject({ minKappa: z.number().min(-1).max(1), minCases: z.int().min(1) })).optional(),
+  seed: z.union([z.string(), z.number().finite()]).optional(),
+  marginGate: z.enum(['point', 'lower-bound']).optional(),
 })
 
 /** Validates the plugin options: a mistake is a clear error at startup, not a silent default. */
@@ -121,7 +147,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
       },
       parsed.error.issues,
     )
@@ -135,6 +161,9 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     expect: value.expect ?? 'acceptance',
     reviewers: value.reviewers ?? { min: 0 },
     agreement: value.agreement,
+    judges: value.judges,
+    seed: value.seed,
+    marginGate: value.marginGate,
     cache: value.cache ?? true,
     matchers: value.matchers ?? false,
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),

@@ -9,10 +9,10 @@ import { sha256Hex } from '../core/json/canonical-json.js'
 import type { RawFile } from '../core/json/read.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 import type { PlanOptions } from '../core/engine/plan.js'
-import { ADJUDICATIONS_FILE, listDirectory, REVIEWS_DIR } from '../core/engine/panel.js'
+import { ADJUDICATIONS_FILE, JUDGES_DIR, listDirectory, REVIEWS_DIR } from '../core/engine/panel.js'
 
 // Bump when the shape of a cached plan changes.
-const CACHE_FORMAT = 3
+const CACHE_FORMAT = 4
 
 /**
  * Plans a fixture, reusing the plan of an earlier run when nothing it depends on has changed.
@@ -51,8 +51,11 @@ async function readOnce(dir: string, root: string): Promise<{ name: string; path
   const kind = kinds[0]
   if (kind === undefined || kinds.length > 1) return undefined
   try {
-    // The independent reviews and adoptions decide too: their bytes are part of the key.
-    const panel = [...(await listDirectory(join(dir, REVIEWS_DIR))).filter((name) => name.endsWith('.json')).sort().map((name) => `${REVIEWS_DIR}/${name}`)]
+    // The independent reviews and adoptions decide too, and the judges' labels are calibrated: their bytes are part of the key.
+    const panel: string[] = []
+    for (const subdir of [REVIEWS_DIR, JUDGES_DIR]) {
+      for (const name of (await listDirectory(join(dir, subdir))).filter((each) => each.endsWith('.json')).sort()) panel.push(`${subdir}/${name}`)
+    }
     if ((await listDirectory(dir)).includes(ADJUDICATIONS_FILE)) panel.push(ADJUDICATIONS_FILE)
     return await Promise.all(
       [...fileNamesOf(kind), ...panel].map(async (name) => {

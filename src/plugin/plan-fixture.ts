@@ -14,7 +14,12 @@ export type PlanResult = { readonly plan: TestPlan; readonly file?: string } | {
 export async function planFixture(dir: string, root: string, read: FixtureFileReader = readFixtureFile, options: PlanOptions = {}): Promise<PlanResult> {
   try {
     const fixture = await loadFixtureReading(dir, { cwd: root }, read)
-    return { plan: planFixtureTests(evaluateFixture(fixture, options.panel === undefined ? {} : { panel: options.panel }), options) }
+    const evaluation = evaluateFixture(fixture, {
+      ...(options.panel === undefined ? {} : { panel: options.panel }),
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
+    })
+    return { plan: planFixtureTests(evaluation, options) }
   } catch (error) {
     if (error instanceof RubricError) return { error: error.toJSON() }
     throw error

@@ -38,7 +38,13 @@ export function planWithContext(context: ProjectContext, dir: string): Promise<P
   return context.cacheDir === undefined ? planFixture(dir, context.root, undefined, options) : cachedPlan(dir, context.root, context.cacheDir, options)
 }
 
-/** What the plugin's options ask of every plan: the several-reviewer rule and the agreement gate. */
+/** What the plugin's options ask of every plan: the several-reviewer rule, the agreement and judge gates, the seed. */
 export function planOptions(options: ResolvedRubricOptions): PlanOptions {
-  return { panel: { minReviews: options.reviewers.min }, ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }) }
+  return {
+    panel: { minReviews: options.reviewers.min },
+    ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }),
+    ...(options.judges === undefined ? {} : { judgeGates: options.judges }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
+  }
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import type { TestProject, Vitest } from 'vitest/node'
 import { MARKER_FILES, scanFixtures } from '../core/engine/discover.js'
-import { REVIEWS_DIR } from '../core/engine/panel.js'
+import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import type { ResolvedRubricOptions } from './options.js'
 
 const MARKERS = MARKER_FILES
@@ -19,8 +19,9 @@ export function fixtureWatchTrigger(vitest: Vitest, recordFile: string, isFixtur
     testsToRun(file: string): string | undefined {
       const name = basename(file)
       if (MARKERS.includes(name) || name === recordFile) return undefined
-      // A reviewer's file is one level down, in the fixture's reviews/ directory.
-      const dir = basename(dirname(file)) === REVIEWS_DIR ? dirname(dirname(file)) : dirname(file)
+      // A reviewer's or a judge's file is one level down, in the fixture's reviews/ or judges/ directory.
+      const parent = basename(dirname(file))
+      const dir = parent === REVIEWS_DIR || parent === JUDGES_DIR ? dirname(dirname(file)) : dirname(file)
       for (const marker of MARKERS) {
         const module = join(dir, marker)
         if (existsSync(module) && isFixtureModule(module)) {

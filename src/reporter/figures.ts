@@ -1,8 +1,9 @@
 import type { SerializedRubricError } from '../core/common/errors.js'
 import { SPLITS, type Split } from '../core/common/primitives.js'
-import type { CoverageCounts, Outcomes } from '../core/engine/coverage.js'
+import { outcomesOf, type CoverageCounts, type Outcomes } from '../core/engine/coverage.js'
 import { recordDecisions, type RecordedDecisions } from '../core/engine/decision-record.js'
 import type { FixtureNote } from '../core/engine/fixture.js'
+import type { CalibrationReport } from '../core/engine/calibration.js'
 import type { PlannedCheck, TestPlan } from '../core/engine/plan.js'
 import type { FixtureKind } from '../core/kinds/index.js'
 
@@ -65,6 +66,8 @@ export interface LoadedFixtureFigures {
   readonly record: RecordedDecisions
   /** How far the independent reviews agree, with the disagreements still pending; `null` without any. */
   readonly agreement: AgreementFigures | null
+  /** How far each automated judge agrees with the reviewers; `null` without judges. */
+  readonly calibration: CalibrationReport | null
 }
 
 /** The review agreement of a fixture, as the reporter shows it. */
@@ -146,6 +149,7 @@ function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
     plan,
     record: recordDecisions(plan),
     agreement: agreementFigures(plan),
+    calibration: plan.calibration ?? null,
   }
 }
 
@@ -171,7 +175,7 @@ function totalOf(fixtures: readonly LoadedFixtureFigures[], count: number): Tota
     const mine = figures.total.review.outcomes
     const sum = outcomes[figures.kind]
     if (mine === null) outcomes[figures.kind] ??= null
-    else outcomes[figures.kind] = { accepted: (sum?.accepted ?? 0) + mine.accepted, rejected: (sum?.rejected ?? 0) + mine.rejected }
+    else outcomes[figures.kind] = outcomesOf((sum?.accepted ?? 0) + mine.accepted, (sum?.rejected ?? 0) + mine.rejected)
   }
   return {
     fixtures: count,

@@ -1,3 +1,4 @@
+import { rateText } from '../core/engine/coverage.js'
 import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
 import type { CoverageRow, RubricFigures } from './figures.js'
 import { NO_CASES } from './render-text.js'
@@ -53,6 +54,20 @@ export function renderMarkdown(figures: RubricFigures): string {
       lines.push(`| ${escape(name)} | ${alpha} | ${interval} | ${item.units} | ${escape(item.disagreements.join(', ')) || '—'} |`)
     }
   }
+  for (const fixture of figures.fixtures) {
+    if (fixture.status !== 'loaded' || fixture.calibration === null) continue
+    for (const [name, judge] of Object.entries(fixture.calibration.judges)) {
+      lines.push('', `**Judge calibration** of \`${fixture.fixture}\`: \`${escape(name)}\` (${escape(judge.origin)}), ${judge.cases} cases; ${judge.stale} stale labels excluded.`, '')
+      lines.push('| criterion | n | κ | 95% interval | failure recall | pass recall | false accepts |', '|---|--:|--:|---|--:|--:|---|')
+      const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
+      for (const [id, item] of Object.entries(judge.criteria)) {
+        const interval = item.kappa_ci === null ? '—' : `${item.kappa_ci[0].toFixed(3)} – ${item.kappa_ci[1].toFixed(3)}`
+        lines.push(`| ${escape(id)} | ${item.n} | ${item.kappa === null ? `no kappa: ${escape(item.kappa_reason ?? '')}` : figure(item.kappa)} | ${interval} | ${figure(item.failure_recall)} | ${figure(item.pass_recall)} | ${escape(item.false_accepts.join(', ')) || '—'} |`)
+      }
+      const { predictions } = judge
+      if (predictions.pending > 0) lines.push('', `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases.`)
+    }
+  }
   return `${lines.join('\n')}\n`
 }
 
@@ -64,7 +79,7 @@ function tableRow(label: string, row: CoverageRow, kind: FixtureKind): string {
 function outcomeText(kind: FixtureKind, outcomes: Outcomes | null): string {
   if (outcomes === null) return '—'
   const { words } = definitionOf(kind).present
-  return `${outcomes.accepted} ${words.positive}, ${outcomes.rejected} ${words.negative}`
+  return `${outcomes.accepted} ${words.positive}, ${outcomes.rejected} ${words.negative}; ${rateText(outcomes, words.positive)}`
 }
 
 function escape(text: string): string {

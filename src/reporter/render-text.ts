@@ -1,9 +1,10 @@
 import type { AgreementFigures } from './figures.js'
+import type { CalibrationReport } from '../core/engine/calibration.js'
 import type { Colors } from '../core/common/colors.js'
 import type { OutcomeWords } from '../core/engine/kind.js'
 import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
 import type { CoverageRow, ExecutionCounts, FixtureFigures, RubricFigures, TotalFigures } from './figures.js'
-import type { Outcomes } from '../core/engine/coverage.js'
+import { rateText, type Outcomes } from '../core/engine/coverage.js'
 
 /** What a fixture without cases (just scaffolded) shows in place of its figures. */
 export const NO_CASES = 'no cases yet: nothing executed, nothing graded, no quality figure'
@@ -52,6 +53,7 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   for (const line of listed('note', fixture.notes.map((note) => `on ${note.file}: ${note.text}`))) lines.push(line)
   for (const line of definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors)) lines.push(line)
   if (fixture.agreement !== null) for (const line of agreementLines(fixture.agreement, colors)) lines.push(line)
+  if (fixture.calibration !== null) for (const line of calibrationLines(fixture.calibration, colors)) lines.push(line)
   for (const check of fixture.checks) lines.push(`    ${check.ok ? colors.green('✓') : colors.red('✗')} ${check.name}: ${firstLine(check.message)}`)
   return lines
 }
@@ -88,7 +90,7 @@ function executionText(execution: ExecutionCounts): string {
 function outcomeText(outcomes: Outcomes | null, words: OutcomeWords, colors: Colors): string {
   if (outcomes === null) return colors.yellow('no completed reviews: no quality figure')
   const graded = outcomes.accepted + outcomes.rejected
-  return `${colors.green(`${outcomes.accepted} ${words.positive}`)} · ${colors.red(`${outcomes.rejected} ${words.negative}`)} of ${graded} ${words.graded}`
+  return `${colors.green(`${outcomes.accepted} ${words.positive}`)} · ${colors.red(`${outcomes.rejected} ${words.negative}`)} of ${graded} ${words.graded} · ${rateText(outcomes, words.positive)}`
 }
 
 function listed(label: string, items: readonly string[]): string[] {
@@ -113,5 +115,31 @@ function agreementLines(agreement: AgreementFigures, colors: Colors): string[] {
     lines.push(`      ${name.padEnd(width)}${figure}`)
   }
   for (const [index, item] of agreement.pendingDisagreements.entries()) lines.push(`      ${(index === 0 ? 'disagreements' : '').padEnd(width)}${colors.yellow(item.id)}: ${item.reason}`)
+  return lines
+}
+
+/** The judge calibration block: per judge and criterion, kappa with its interval, n, failure recall and the false accepts; then stale labels and the predictions. */
+function calibrationLines(calibration: CalibrationReport, colors: Colors): string[] {
+  const lines: string[] = []
+  const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
+  for (const [name, judge] of Object.entries(calibration.judges)) {
+    lines.push(`    judge calibration   ${name} (${judge.origin}) · ${judge.cases} cases with a current review and label`)
+    const ids = Object.keys(judge.criteria)
+    let width = 18
+    for (const id of ids) width = Math.max(width, id.length + 2)
+    for (const [id, item] of Object.entries(judge.criteria)) {
+      const kappa = item.kappa === null ? colors.dim(`no kappa: ${item.kappa_reason ?? ''}`) : `κ ${figure(item.kappa)}${item.kappa_ci === null ? '' : ` [${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]`}`
+      const accepts = item.false_accepts.length === 0 ? '0 false accepts' : colors.red(`false accepts: ${item.false_accepts.join(', ')}`)
+      lines.push(`      ${id.padEnd(width)}${kappa} · n ${item.n} · failure recall ${figure(item.failure_recall)} · ${accepts}`)
+    }
+    if (judge.stale > 0) {
+      const reasons = [...new Set(judge.stale_cases.map((label) => label.reason))]
+      lines.push(`      ${'stale'.padEnd(width)}${colors.yellow(`${judge.stale} label${judge.stale === 1 ? '' : 's'} excluded: ${reasons.join('; ')}`)}`)
+    }
+    const { predictions } = judge
+    if (predictions.pending > 0) {
+      lines.push(`      ${'prediction'.padEnd(width)}${colors.dim(`not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases`)}`)
+    }
+  }
   return lines
 }

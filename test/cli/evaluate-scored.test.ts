@@ -59,7 +59,7 @@ describe('vitest-rubric evaluate on a scored fixture', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "debate-benchmark (fixtures/debate-benchmark; rubric evaluation_rubric.json@sha256:be89f77dd9c0)
         origin: Authored example transcripts and reviewer annotations for ten benchmark cases; not a run of a real debate system and not a human-rating study.
-        review coverage: 9 graded of 10 candidates; 1 pending; 0 refused — accepted 6, rejected 3
+        review coverage: 9 graded of 10 candidates; 1 pending; 0 refused — accepted 6, rejected 3; 67% accepted (95% interval 35%–88%)
         rule: a case passes with mean ≥ 0.65 and no applicable dimension below 0.50; scoreable with at least 4 of 6 dimensions applicable
         dimensions: D1 issue_discovery_recall, D2 issue_discovery_precision, D3 defense_calibration, D4 debate_resolution_quality, D5 empirical_test_diagnosticity, D6 final_verdict_correctness
         case                        status   D1     D2     D3     D4     D5     D6     mean   baseline (mean, rule)
@@ -88,6 +88,10 @@ describe('vitest-rubric evaluate on a scored fixture', () => {
           D6 final_verdict_correctness: 0.8571 / 0.3333
         benchmark passes: no — fails: 6 of 9 scoreable cases pass, 0.6667 < benchmark_pass_fraction 0.75; mean score 0.8474 ≥ overall_case_pass 0.65; 1 case excluded for manual review
         beats the trivial baseline by ≥ 0.10: yes — beats the baseline: debate mean 0.8474 − baseline mean 0.5625 = margin 0.2849 ≥ 0.10 (debate over 9 scoreable cases, baseline over 8)
+        pass fraction 0.6667, Wilson 95% interval [0.3542, 0.8794] over 9 scoreable cases
+        mean score 0.8474, SE 0.0605; baseline 0.5625, SE 0.0498
+        paired margin 0.2815 over 8 cases scoreable for both, SE 0.108, paired bootstrap 95% interval [0.0619, 0.4469]; its lower bound does not clear 0.10
+        the baseline gate compares the point estimate, as the rubric states it
       "
     `)
   })

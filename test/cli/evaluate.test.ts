@@ -30,7 +30,7 @@ describe('vitest-rubric evaluate', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "docuctl-rollback-contrasts (fixtures/docuctl-rollback; rubric staging-rollback-explanation@1)
         origin: Authored example judgements for eight contrast answers; not a human-rating study and not a model judge.
-        review coverage: 6 graded of 8 candidates; 2 pending; 0 refused — accepted 3, rejected 3
+        review coverage: 6 graded of 8 candidates; 2 pending; 0 refused — accepted 3, rejected 3; 50% accepted (95% interval 19%–81%)
         decisions:
           complete: accepted
           paraphrase: accepted

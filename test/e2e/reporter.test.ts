@@ -39,7 +39,7 @@ describe('the rubric coverage report', () => {
         fixtures/debate-benchmark · debate-benchmark (scored)
           execution coverage  9 of 10 cases executed · 1 todo · 0 filtered out
           review coverage     9 of 10 scored · 1 pending (manual review or no review) · 0 refused
-          outcomes            6 passed · 3 failed of 9 scored
+          outcomes            6 passed · 3 failed of 9 scored · 67% passed (95% interval 35%–88%)
           pending    unscoreable-silent-critique [development]: manual review: only 2 of 6 dimensions applicable (at least 4 needed)
           benchmark                           system    baseline
             issue_discovery_recall            0.9688      0.8750
@@ -53,13 +53,17 @@ describe('the rubric coverage report', () => {
             mean                              0.8474      0.5625
             unscoreable (manual review)            1           2
             margin over the baseline 0.2849 (enough, at least 0.10 needed)
+            pass fraction 0.6667, Wilson 95% interval [0.3542, 0.8794] over 9 scoreable cases
+            mean score 0.8474, SE 0.0605; baseline 0.5625, SE 0.0498
+            paired margin 0.2815 over 8 cases scoreable for both, SE 0.108, paired bootstrap 95% interval [0.0619, 0.4469]; its lower bound does not clear 0.10
+            the baseline gate compares the point estimate, as the rubric states it
           ✗ benchmark passes: fails: 6 of 9 scoreable cases pass, 0.6667 < benchmark_pass_fraction 0.75; mean score 0.8474 ≥ overall_case_pass 0.65; 1 case excluded for manual review
           ✓ beats the trivial baseline by ≥ 0.10: beats the baseline: debate mean 0.8474 − baseline mean 0.5625 = margin 0.2849 ≥ 0.10 (debate over 9 scoreable cases, baseline over 8)
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
           execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
           review coverage     6 of 8 graded · 2 pending · 0 refused
-          outcomes            3 accepted · 3 rejected of 6 graded
+          outcomes            3 accepted · 3 rejected of 6 graded · 50% accepted (95% interval 19%–81%)
           pending    uncertain-wording [development]: uncertain on support
                      not-reviewed [development]: no review
           criteria   command: 1 failed · verification: 1 failed · support: 2 failed, 1 uncertain
@@ -67,7 +71,7 @@ describe('the rubric coverage report', () => {
         total · 2 fixtures
           execution coverage  15 of 18 cases executed · 3 todo · 0 filtered out
           review coverage     15 of 18 graded · 3 pending · 0 refused
-          outcomes            scored: 6 passed · 3 failed of 9 scored; criteria: 3 accepted · 3 rejected of 6 graded"
+          outcomes            scored: 6 passed · 3 failed of 9 scored · 67% passed (95% interval 35%–88%); criteria: 3 accepted · 3 rejected of 6 graded · 50% accepted (95% interval 19%–81%)"
     `)
   })
 
@@ -81,7 +85,7 @@ describe('the rubric coverage report', () => {
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
           execution coverage  1 of 8 cases executed · 0 todo · 7 filtered out
           review coverage     6 of 8 graded · 2 pending · 0 refused
-          outcomes            3 accepted · 3 rejected of 6 graded
+          outcomes            3 accepted · 3 rejected of 6 graded · 50% accepted (95% interval 19%–81%)
           pending    uncertain-wording [development]: uncertain on support
                      not-reviewed [development]: no review
           criteria   command: 1 failed · verification: 1 failed · support: 2 failed, 1 uncertain"
@@ -118,7 +122,7 @@ describe('the rubric coverage report', () => {
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
           execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
           review coverage     4 of 8 graded · 2 pending · 2 refused
-          outcomes            2 accepted · 2 rejected of 4 graded
+          outcomes            2 accepted · 2 rejected of 4 graded · 50% accepted (95% interval 15%–85%)
           pending    uncertain-wording [development]: uncertain on support
                      not-reviewed [development]: no review
           refused    complete [development]: fixtures/docuctl-rollback/cases.json › cases[0] › input › question (case "complete"): the question differs from the task fixtures/docuctl-rollback/rubric.json was written for, so its criteria do not apply.
@@ -180,13 +184,13 @@ describe('the JSON report and the CI summary', () => {
     expect(docuctl.total).toEqual({
       split: 'all',
       execution: { candidates: 8, executed: 6, todo: 2, filtered: 0 },
-      review: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3 } },
+      review: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3, rate: 0.5, interval: [expect.closeTo(0.1876, 4), expect.closeTo(0.8124, 4)] } },
     })
     expect(docuctl.splits).toEqual([
       {
         split: 'development',
         execution: { candidates: 8, executed: 6, todo: 2, filtered: 0 },
-        review: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3 } },
+        review: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3, rate: 0.5, interval: [expect.closeTo(0.1876, 4), expect.closeTo(0.8124, 4)] } },
       },
     ])
     expect(docuctl.record.decisions['wrong-command']).toMatchObject({ status: 'rejected', reason: 'command, support' })
@@ -204,7 +208,7 @@ describe('the JSON report and the CI summary', () => {
     expect(debate.summary.system).toMatchObject({ scoreable: 9, passed: 6, unscoreable: 1 })
     expect(debate.summary.margin).toBeCloseTo(0.2849, 4)
     expect(report.total).toMatchObject({ fixtures: 2, review: { candidates: 18, graded: 15, pending: 3, refused: 0 } })
-    expect(report.total.outcomes).toEqual({ scored: { accepted: 6, rejected: 3 }, criteria: { accepted: 3, rejected: 3 } })
+    expect(report.total.outcomes).toEqual({ scored: expect.objectContaining({ accepted: 6, rejected: 3 }), criteria: expect.objectContaining({ accepted: 3, rejected: 3, rate: 0.5 }) })
     expect(report.pendingGates).toEqual([
       { project: '', policy: 'todo', pending: 3, where: ['fixtures/debate-benchmark: unscoreable-silent-critique', 'fixtures/docuctl-rollback: uncertain-wording, not-reviewed'], passed: true },
     ])
@@ -217,9 +221,9 @@ describe('the JSON report and the CI summary', () => {
 
       | fixture | split | executed | todo | filtered | graded | pending | refused | outcomes |
       |---|---|--:|--:|--:|--:|--:|--:|---|
-      | \`fixtures/debate-benchmark\` | all | 9/10 | 1 | 0 | 9/10 | 1 | 0 | 6 passed, 3 failed |
-      | \`fixtures/docuctl-rollback\` | all | 6/8 | 2 | 0 | 6/8 | 2 | 0 | 3 accepted, 3 rejected |
-      | **total** | all | 15/18 | 3 | 0 | 15/18 | 3 | 0 | scored: 6 passed, 3 failed; criteria: 3 accepted, 3 rejected |
+      | \`fixtures/debate-benchmark\` | all | 9/10 | 1 | 0 | 9/10 | 1 | 0 | 6 passed, 3 failed; 67% passed (95% interval 35%–88%) |
+      | \`fixtures/docuctl-rollback\` | all | 6/8 | 2 | 0 | 6/8 | 2 | 0 | 3 accepted, 3 rejected; 50% accepted (95% interval 19%–81%) |
+      | **total** | all | 15/18 | 3 | 0 | 15/18 | 3 | 0 | scored: 6 passed, 3 failed; 67% passed (95% interval 35%–88%); criteria: 3 accepted, 3 rejected; 50% accepted (95% interval 19%–81%) |
 
       **Pending review** (neither passed nor failed):
 
@@ -240,6 +244,11 @@ describe('the JSON report and the CI summary', () => {
       | pass fraction | 0.6667 (6/9) | 0.2500 (2/8) |
       | mean | 0.8474 | 0.5625 |
       | unscoreable (manual review) | 1 | 2 |
+
+      - pass fraction 0.6667, Wilson 95% interval [0.3542, 0.8794] over 9 scoreable cases
+      - mean score 0.8474, SE 0.0605; baseline 0.5625, SE 0.0498
+      - paired margin 0.2815 over 8 cases scoreable for both, SE 0.108, paired bootstrap 95% interval [0.0619, 0.4469]; its lower bound does not clear 0.10
+      - the baseline gate compares the point estimate, as the rubric states it
       "
     `)
   })
@@ -260,15 +269,15 @@ test('development and held_out are never merged into one figure', async () => {
       fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
         execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
         review coverage     6 of 8 graded · 2 pending · 0 refused
-        outcomes            3 accepted · 3 rejected of 6 graded
+        outcomes            3 accepted · 3 rejected of 6 graded · 50% accepted (95% interval 19%–81%)
         development
           execution coverage  4 of 5 cases executed · 1 todo · 0 filtered out
           review coverage     4 of 5 graded · 1 pending · 0 refused
-          outcomes            2 accepted · 2 rejected of 4 graded
+          outcomes            2 accepted · 2 rejected of 4 graded · 50% accepted (95% interval 15%–85%)
         held_out
           execution coverage  2 of 3 cases executed · 1 todo · 0 filtered out
           review coverage     2 of 3 graded · 1 pending · 0 refused
-          outcomes            1 accepted · 1 rejected of 2 graded
+          outcomes            1 accepted · 1 rejected of 2 graded · 50% accepted (95% interval 9%–91%)
         pending    uncertain-wording [development]: uncertain on support
                    not-reviewed [held_out]: no review
         criteria   command: 1 failed · verification: 1 failed · support: 2 failed, 1 uncertain"

@@ -2,8 +2,8 @@ import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluation-json.js'
 import { loadFixture } from '../../core/engine/fixture.js'
 import { definitionOf } from '../../core/kinds/index.js'
-import type { CoverageCounts } from '../../core/engine/coverage.js'
-import { minReviewsOption, needDirs, type Command } from '../command.js'
+import { rateText, type CoverageCounts } from '../../core/engine/coverage.js'
+import { minReviewsOption, needDirs, usage, type Command } from '../command.js'
 
 /**
  * `vitest-rubric evaluate <dir…> [--json]`: decides every case of each fixture and prints the
@@ -22,13 +22,20 @@ Options:
   --json              print the evaluation as JSON (an array when several directories are given);
                       its shape is a stable interface, described in docs/cli.md
   --min-reviews <n>   keep a case pending until it has n independent reviews (reviews/<name>.json)
+  --seed <s>          the seed of the bootstrap intervals (default "vitest-rubric")
+  --margin-gate <g>   scored fixtures: "point" (the rubric's gate, the default) or "lower-bound"
+                      (the paired interval's lower bound must clear the margin too)
 
 Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixture is refused.`,
-  options: { json: { type: 'boolean', default: false }, 'min-reviews': { type: 'string' } },
+  options: { json: { type: 'boolean', default: false }, 'min-reviews': { type: 'string' }, seed: { type: 'string' }, 'margin-gate': { type: 'string' } },
   async run({ values, positionals }, io) {
     const documents: EvaluationJson[] = []
     const panel = { minReviews: minReviewsOption('evaluate', values['min-reviews']) }
-    for (const dir of needDirs('evaluate', positionals)) documents.push(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), { panel })))
+    const gate = values['margin-gate'] as string | undefined
+    if (gate !== undefined && gate !== 'point' && gate !== 'lower-bound') throw usage('evaluate', `--margin-gate takes "point" or "lower-bound", not ${JSON.stringify(gate)}.`)
+    const seed = values['seed'] as string | undefined
+    const options = { panel, ...(seed === undefined ? {} : { seed }), ...(gate === undefined ? {} : { marginGate: gate as 'point' | 'lower-bound' }) }
+    for (const dir of needDirs('evaluate', positionals)) documents.push(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), options)))
     io.stdout(values['json'] === true ? JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2) : documents.map(formatEvaluation).join('\n\n'))
     return 0
   },
@@ -51,5 +58,5 @@ export function formatReviewCoverage(counts: CoverageCounts): string {
   const head = `review coverage: ${counts.graded} graded of ${counts.candidates} candidates; ${counts.pending} pending; ${counts.refused} refused`
   return counts.outcomes === null
     ? `${head} — no completed reviews, so no quality figure`
-    : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}`
+    : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}; ${rateText(counts.outcomes, 'accepted')}`
 }

@@ -16,6 +16,7 @@ export const review: Command = {
        vitest-rubric review <dir> --case <id> --rating <criterion>=<rating> --reason <criterion>=<text>
                             [--span <criterion>=<text>] ... [--replace] [--dry-run]
        vitest-rubric review <dir> --case <id> [--system debate|baseline] --from <review.json> [--replace]
+       vitest-rubric review <dir> --case <id> --judge <name> [--origin <text>] (--from <file> | --rating ...)
 
 Records a review of one case. On a terminal, without --rating or --from, it asks: it shows the
 question, the answer and its citation, and for each criterion its rule and reference quote, then
@@ -31,8 +32,10 @@ The command fills in the case's id, every binding hash and each criterion's refe
 the review to annotations.json (or, with --replace, replaces the case's review and prints the old
 and new ratings), and acknowledges the new revision in cases.json. With --reviewer, the review is
 an independent one, kept in reviews/<name>.json: it decides nothing until \`vitest-rubric
-adjudicate\` adopts it, and the case stays pending meanwhile. The rubric and the source are
-never written, and nothing is written when the review would be refused.
+adjudicate\` adopts it, and the case stays pending meanwhile. With --judge, the review is an
+automated judge's label, kept in judges/<name>.json: it never decides a case and is never counted
+as graded; \`vitest-rubric calibrate\` compares it with the adopted reviews. The rubric and the
+source are never written, and nothing is written when the review would be refused.
 
 Options:
   --case <id>                    the case to review
@@ -43,6 +46,9 @@ Options:
   --system <system>              scored fixtures: debate or baseline
   --reviewer <name>              record an independent review in reviews/<name>.json (blind: it shows
                                  no other review, and decides nothing until it is adjudicated)
+  --judge <name>                 record an automated judge's label in judges/<name>.json (from
+                                 --from or --rating only; it never decides a case)
+  --origin <text>                with --judge: the file's origin, naming the model and prompt revision
   --replace                      replace the case's review (a revision: old and new ratings are printed)
   --dry-run                      check and print the decision, write nothing
 
@@ -56,6 +62,8 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     from: { type: 'string' },
     system: { type: 'string' },
     reviewer: { type: 'string' },
+    judge: { type: 'string' },
+    origin: { type: 'string' },
     replace: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
   },
@@ -67,6 +75,8 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
       caseId,
       slot: values['system'] as string | undefined,
       reviewer: values['reviewer'] as string | undefined,
+      judge: values['judge'] as string | undefined,
+      origin: values['origin'] as string | undefined,
       replace: values['replace'] === true,
       cwd: io.cwd,
       dryRun: values['dry-run'] === true,
@@ -88,6 +98,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
       io.stdout(formatReview(await recordReview(dir, draftOfOptions(keyed), optionSource, options), options.dryRun))
       return 0
     }
+    if (options.judge !== undefined) throw usage('review', "a judge's labels come from its own run: give them with --from <file> or with --rating, --reason and --span.")
     if (io.terminal === undefined) {
       throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
     }
@@ -136,11 +147,18 @@ const promptSource: DraftSource = { label: 'the review', locate: (path) => `the 
 /** What `review` did: the case, the old and new ratings of a replaced review, the decision, the files. */
 export function formatReview(result: RecordedReview, dryRun: boolean): string {
   const lines: string[] = []
-  const slot = `${result.slot === 'review' ? '' : ` (${result.slot})`}${result.reviewer === undefined ? '' : ` by ${result.reviewer}`}`
-  const decided = result.reviewer === undefined ? `then decided ${result.decision}` : `which alone would decide ${result.decision}`
-  if (result.before === null) lines.push(`${result.caseId}${slot}: ${dryRun ? 'would record' : 'recorded'} a review, ${decided}`)
+  const by = result.judge === undefined ? result.reviewer : `judge ${result.judge}`
+  const slot = `${result.slot === 'review' ? '' : ` (${result.slot})`}${by === undefined ? '' : ` by ${by}`}`
+  const decided =
+    result.judge !== undefined
+      ? `which predicts ${result.decision} (a judge's label decides nothing)`
+      : result.reviewer === undefined
+        ? `then decided ${result.decision}`
+        : `which alone would decide ${result.decision}`
+  const what = result.judge === undefined ? 'review' : 'label'
+  if (result.before === null) lines.push(`${result.caseId}${slot}: ${dryRun ? 'would record' : 'recorded'} a ${what}, ${decided}`)
   else {
-    lines.push(`${result.caseId}${slot}: ${dryRun ? 'would replace' : 'replaced'} the review, ${decided}`)
+    lines.push(`${result.caseId}${slot}: ${dryRun ? 'would replace' : 'replaced'} the ${what}, ${decided}`)
     const keys = [...new Set([...Object.keys(result.before), ...Object.keys(result.after)])]
     for (const key of keys) {
       const before = result.before[key] ?? '(none)'
@@ -148,6 +166,6 @@ export function formatReview(result: RecordedReview, dryRun: boolean): string {
       lines.push(before === after ? `  ${key}: ${after}` : `  ${key}: ${before} → ${after}`)
     }
   }
-  lines.push(dryRun ? 'dry run: nothing was written' : `wrote ${result.written.join(' and ')}`)
+  lines.push(dryRun ? 'dry run: nothing was written' : result.written.length === 0 ? `the ${what} was already so: nothing was written` : `wrote ${result.written.join(' and ')}`)
   return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
 }
