@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+
+/** The page's built assets: the script and the style sheet the package ships. */
+export const ASSET_FILES = {
+  'page.js': { file: fileURLToPath(new URL('../../dist/web/client/page.js', import.meta.url)), type: 'text/javascript; charset=utf-8' },
+  'page.css': { file: fileURLToPath(new URL('../../dist/web/client/page.css', import.meta.url)), type: 'text/css; charset=utf-8' },
+} as const
+
+export type AssetName = keyof typeof ASSET_FILES
+
+export async function readAsset(name: AssetName): Promise<string> {
+  return readFile(ASSET_FILES[name].file, 'utf8')
+}
+
+/** Text for an HTML attribute value or element content: every character that could end either is escaped. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+}
+
+/**
+ * JSON for a `<script type="application/json">` block: `<`, `>`, `&` and the line separators are
+ * written as escapes, so no fixture text can end the block or open a tag.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/** The Content-Security-Policy of the served page: only its own script and style, no inline script, no framing. */
+export const SERVE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+/** The served page's shell: the token in a meta element, the script and style loaded from the server. */
+export function servedPage(token: string): string {
+  const query = `?token=${encodeURIComponent(token)}`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="rubric-token" content="${escapeHtml(token)}">
+<title>vitest-rubric review</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/page.css${escapeHtml(query)}">
+</head>
+<body>
+<div id="app" data-mode="serve"><p>Loading…</p></div>
+<script src="/assets/page.js${escapeHtml(query)}"></script>
+</body>
+</html>
+`
+}
+
+/**
+ * The static report: one self-contained HTML file. The script and the style are inline, allowed by
+ * their SHA-256 in the page's Content-Security-Policy and nothing else; the data is a JSON block.
+ */
+export async function reportPage(data: unknown, title: string): Promise<string> {
+  const [script, style] = await Promise.all([readAsset('page.js'), readAsset('page.css')])
+  const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+  const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<style>${style}</style>
+</head>
+<body>
+<div id="app" data-mode="report"><p>Loading…</p></div>
+<script type="application/json" id="rubric-data">${jsonForScript(data)}</script>
+<script>${script}</script>
+</body>
+</html>
+`
+}

@@ -1,0 +1,286 @@
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { RevisionError } from '../core/common/errors.js'
+import { formatLocation } from '../core/common/json-path.js'
+import { quoteSome } from '../core/common/primitives.js'
+import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
+import { isStale } from '../core/engine/bindings.js'
+import { calibrateJudges, type CalibrationReport } from '../core/engine/calibration.js'
+import type { Coverage } from '../core/engine/coverage.js'
+import type { Decision, RefusedDecision } from '../core/engine/decision.js'
+import { decisionJson } from '../core/engine/evaluation-json.js'
+import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
+import { kindContext, type Fixture, type LoadedFixture } from '../core/engine/fixture.js'
+import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
+import { reviewerViews } from '../core/engine/panel-rule.js'
+import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
+import { valueAt } from '../core/common/primitives.js'
+
+/** The overview of one fixture: its figures, which do not depend on a run, and a row per case. */
+export interface PageFixture {
+  readonly index: number
+  readonly dir: string
+  readonly name: string
+  readonly kind: FixtureKind
+  readonly coverage: Coverage
+  readonly agreement: AgreementReport | null
+  readonly calibration: CalibrationReport | null
+  /** The reviewers with independent reviews: with any, the page reviews blind. */
+  readonly reviewers: readonly string[]
+  /** The criteria (or dimensions) a case is judged on, in the rubric's order. */
+  readonly criteria: readonly string[]
+  readonly cases: readonly CaseRow[]
+  /** SHA-256 over the fixture's files: the page compares it to see a fixture edited on disk. */
+  readonly version: string
+}
+
+/** One case in the overview's list, with what the filters look at. */
+export interface CaseRow {
+  readonly id: string
+  readonly split: string
+  readonly status: Decision['status']
+  /** As the CLI words it. */
+  readonly reason: string
+  /** Why a pending case waits: `no review`, `missing criteria`, `uncertain`, `reviewers disagree`, … */
+  readonly waiting: string | null
+  /** Some recorded hash of the case or its review no longer matches its file. */
+  readonly stale: boolean
+  readonly disagreement: boolean
+  /** Criteria rated does_not_meet, uncertain, or not judged. */
+  readonly failed: readonly string[]
+  readonly uncertain: readonly string[]
+  readonly missing: readonly string[]
+  /** The answer's text, for search. */
+  readonly text: string
+}
+
+/** One criterion of a case as the page shows it. */
+export interface PageCriterion {
+  readonly criterion: string
+  readonly marker: number
+  readonly rule: string
+  readonly referenceQuote: string
+  /** Where the reference quote occurs in the source, `[start, end)` in UTF-16 units; `null` when it does not. */
+  readonly quoteAt: readonly [number, number] | null
+  readonly rating: string | null
+  readonly reason: string | null
+  readonly answerSpan: string | null
+  readonly spanAt: readonly [number, number] | null
+}
+
+/** A reviewer's judgements of a case, side by side with the others'. */
+export interface PageReviewer {
+  readonly reviewer: string
+  readonly decision: string
+  readonly judgements: Readonly<Record<string, { readonly rating: string; readonly reason: string; readonly answer_span: string }>>
+}
+
+/** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
+export type Viewer = { readonly role: 'reviewer'; readonly name: string } | { readonly role: 'adjudicator'; readonly name?: string | undefined } | { readonly role: 'reader' }
+
+export interface PageCase {
+  readonly fixture: number
+  readonly id: string
+  readonly split: string
+  readonly kind: FixtureKind
+  readonly question: string | null
+  readonly answer: string | null
+  readonly citation: string | null
+  readonly source: string | null
+  readonly criteria: readonly PageCriterion[]
+  /** As `evaluate --json` shows it, and the refusal's message as the CLI words it. */
+  readonly decision: Readonly<Record<string, unknown>>
+  readonly refusal: string | null
+  readonly bindings: readonly { readonly location: string; readonly stale: boolean; readonly meaning: string; readonly recorded: string | null; readonly current: string }[]
+  /** Whose judgements `criteria` shows: the adopted review, or the viewing reviewer's own. */
+  readonly shows: 'adopted' | 'own'
+  /** The independent reviews side by side; `hidden` until a blind viewer has submitted their own. */
+  readonly reviewers: readonly PageReviewer[] | 'hidden'
+  /** A review exists where a save would write: saving replaces it. */
+  readonly existing: boolean
+  /** SHA-256 of each file a save would write, as read: a save is refused when one changed since. */
+  readonly versions: Readonly<Record<string, string | null>>
+}
+
+/** The overview of a loaded fixture. */
+export async function pageFixture(fixture: Fixture, index: number, options: EvaluateOptions = {}): Promise<PageFixture> {
+  const { evaluation, assessments } = evaluateWithStates(fixture, { ...options, allStates: true })
+  const definition = definitionOf(fixture.kind)
+  const agreement = fixture.panel.reviewers.length === 0 ? null : panelAgreement(fixture)
+  const calibration = fixture.judges.names.length === 0 || definition.panel.level !== 'nominal' ? null : calibrateJudges(evaluation)
+  const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
+  const cases = fixture.cases.map((entry, position): CaseRow => {
+    const assessment = assessments[position]!
+    const decision = assessment.decision as Decision & Record<string, unknown>
+    const ratings = (decision['ratings'] ?? {}) as Record<string, string>
+    const criteria = criteriaOf(fixture)
+    return {
+      id: entry.id,
+      split: entry.split,
+      status: decision.status,
+      reason: decision.status === 'refused' ? firstLine((decision as unknown as RefusedDecision).error.message) : decision.reason,
+      waiting: decision.status === 'pending' ? waiting(decision, assessment.panelWait) : null,
+      stale: assessment.states.some((state) => isStale(state)),
+      disagreement: disagreeing.has(entry.id),
+      failed: criteria.filter((criterion) => ratings[criterion] === 'does_not_meet'),
+      uncertain: criteria.filter((criterion) => ratings[criterion] === 'uncertain'),
+      missing: decision.status === 'refused' ? [] : criteria.filter((criterion) => !Object.hasOwn(ratings, criterion)),
+      text: textAt(entry.value, ['input', 'answer', 'text']) ?? '',
+    }
+  })
+  return {
+    index,
+    dir: fixture.displayDir,
+    name: fixture.name,
+    kind: fixture.kind,
+    coverage: evaluation.coverage,
+    agreement,
+    calibration,
+    reviewers: fixture.panel.reviewers,
+    criteria: criteriaOf(fixture),
+    cases,
+    version: await fixtureVersion(fixture),
+  }
+}
+
+/** One case for the page, as `viewer` may see it. */
+export function pageCase(fixture: Fixture, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}): PageCase {
+  const position = fixture.cases.findIndex((entry) => entry.id === id)
+  if (position === -1) {
+    const ids = fixture.cases.map((entry) => entry.id)
+    throw new RevisionError({
+      code: 'CASE_NOT_FOUND',
+      file: fixture.files.cases?.display,
+      summary: `there is no case "${id}".`,
+      expected: ids.length === 0 ? 'a case id (the fixture has no cases yet)' : `one of ${quoteSome(ids)}`,
+      found: JSON.stringify(id),
+      hint: 'open a case from the overview.',
+    })
+  }
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const { assessments } = evaluateWithStates(fixture, { ...options, allStates: true })
+  const assessment = assessments[position]!
+  const entry = fixture.cases[position]!
+  const casesFile = fixture.files.cases!.display
+  const views = reviewerViews(definition, context, entry, fixture.panel, casesFile)
+  const blindReviewer = viewer.role === 'reviewer' ? viewer.name : undefined
+  const own = blindReviewer === undefined ? undefined : fixture.panel.reviews.get(id)?.get(blindReviewer)?.['review']
+  const adopted = fixture.reviews.get(id)?.['review']
+  // A blind reviewer sees their own review and its decision, never the adopted one or another's.
+  const shownReview = blindReviewer === undefined ? adopted : own
+  let decision: Decision = assessment.decision as Decision
+  if (blindReviewer !== undefined) {
+    const mine = views.find((view) => view.reviewer === blindReviewer)
+    decision = mine?.decision ?? ({ id, split: entry.split, status: 'pending', reason: `no review by ${blindReviewer} yet` } as Decision)
+  }
+  const source = fixture.kind === 'criteria' ? (context.rubric as { source: string }).source : null
+  const answer = textAt(entry.value, ['input', 'answer', 'text']) ?? null
+  const judgements = valueAt(shownReview?.value, ['judgements']) as Record<string, Record<string, string>> | undefined
+  const criteria: PageCriterion[] =
+    fixture.kind !== 'criteria'
+      ? []
+      : [...(context.rubric as { criteria: ReadonlyMap<string, { rule: string; reference_quote: string }> }).criteria].map(([criterion, item], at) => {
+          const judgement = judgements !== undefined && Object.hasOwn(judgements, criterion) ? judgements[criterion] : undefined
+          const span = typeof judgement?.['answer_span'] === 'string' ? judgement['answer_span'] : null
+          const spanStart = span === null || span === '' || answer === null ? -1 : answer.indexOf(span)
+          const quoteStart = source === null ? -1 : source.indexOf(item.reference_quote)
+          return {
+            criterion,
+            marker: at + 1,
+            rule: item.rule,
+            referenceQuote: item.reference_quote,
+            quoteAt: quoteStart === -1 ? null : [quoteStart, quoteStart + item.reference_quote.length],
+            rating: typeof judgement?.['rating'] === 'string' ? judgement['rating'] : null,
+            reason: typeof judgement?.['reason'] === 'string' ? judgement['reason'] : null,
+            answerSpan: span,
+            spanAt: spanStart === -1 ? null : [spanStart, spanStart + span!.length],
+          }
+        })
+  const sideBySide: PageReviewer[] = views.map((view) => {
+    const review = fixture.panel.reviews.get(id)?.get(view.reviewer)?.['review']
+    const given = (valueAt(review?.value, ['judgements']) ?? {}) as Record<string, Record<string, string>>
+    return {
+      reviewer: view.reviewer,
+      decision: view.decision.status === 'pending' || view.decision.status === 'rejected' ? `${view.decision.status} (${view.decision.reason})` : view.decision.status,
+      judgements: Object.fromEntries(
+        Object.entries(given).map(([criterion, judgement]) => [criterion, { rating: String(judgement['rating']), reason: String(judgement['reason']), answer_span: String(judgement['answer_span'] ?? '') }]),
+      ),
+    }
+  })
+  const hidden = blindReviewer !== undefined && own === undefined
+  const versions: Record<string, string | null> = {
+    [fixture.files.annotations!.name]: fixture.files.annotations!.sha256,
+    [fixture.files.cases!.name]: fixture.files.cases!.sha256,
+  }
+  if (blindReviewer !== undefined) versions[`${REVIEWS_DIR}/${blindReviewer}.json`] = fixture.panel.files[blindReviewer]?.sha256 ?? null
+  return {
+    fixture: index,
+    id,
+    split: entry.split,
+    kind: fixture.kind,
+    question: textAt(entry.value, ['input', 'question']) ?? null,
+    answer,
+    citation: textAt(entry.value, ['input', 'answer', 'citation']) ?? null,
+    source,
+    criteria,
+    decision: decisionJson(fixture.kind, decision as never),
+    refusal: decision.status === 'refused' ? (decision as RefusedDecision).error.message : null,
+    // A blind reviewer is shown no binding of the adopted review either.
+    bindings:
+      blindReviewer !== undefined
+        ? []
+        : assessment.states.map((state) => ({ location: formatLocation(state.file, state.path), stale: isStale(state), meaning: state.row.meaning, recorded: state.recorded ?? null, current: state.current })),
+    shows: blindReviewer === undefined ? 'adopted' : 'own',
+    reviewers: hidden ? 'hidden' : sideBySide,
+    existing: shownReview !== undefined,
+    versions,
+  }
+}
+
+/** SHA-256 over the fixture's files (reviewers' and judges' included): what changes when any of them is edited. */
+export async function fixtureVersion(fixture: Fixture): Promise<string> {
+  const hash = createHash('sha256')
+  for (const file of Object.values(fixture.files)) hash.update(`${file.name}\u0000${file.sha256}\n`)
+  for (const [name, file] of Object.entries(fixture.panel.files)) hash.update(`${REVIEWS_DIR}/${name}\u0000${file.sha256}\n`)
+  for (const [name, file] of Object.entries(fixture.judges.files)) hash.update(`${JUDGES_DIR}/${name}\u0000${file.sha256}\n`)
+  if (fixture.panel.adjudications !== undefined) hash.update(`adjudications\u0000${fixture.panel.adjudications.sha256}\n`)
+  return hash.digest('hex')
+}
+
+/** The SHA-256 of a file of the fixture directory now, or `null` when it does not exist. */
+export async function currentSha256(dir: string, relativePath: string): Promise<string | null> {
+  try {
+    return createHash('sha256').update(await readFile(join(dir, relativePath))).digest('hex')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}
+
+function criteriaOf(fixture: Fixture): string[] {
+  const rubric = kindContext(fixture as LoadedFixture<FixtureKind>).rubric as { criteria?: ReadonlyMap<string, unknown>; rules?: { dimensions?: readonly string[] } }
+  if (rubric.criteria !== undefined) return [...rubric.criteria.keys()]
+  return [...(rubric.rules?.dimensions ?? [])]
+}
+
+function waiting(decision: Decision & Record<string, unknown>, wait: string | undefined): string {
+  if (wait === 'disagreement') return 'reviewers disagree'
+  if (wait === 'not-adopted') return 'not adopted yet'
+  if (wait === 'too-few-reviews') return 'too few reviews'
+  if (wait === 'uncertain') return 'uncertain'
+  if (decision['reviewed'] === false || decision.reason === 'no review' || decision.reason.startsWith('no ')) return 'no review'
+  if (Array.isArray(decision['uncertain']) && decision['uncertain'].length > 0) return 'uncertain'
+  if (Array.isArray(decision['missing']) && decision['missing'].length > 0) return 'missing criteria'
+  return decision.reason.startsWith('manual review') ? 'manual review' : 'other'
+}
+
+function textAt(value: unknown, path: readonly string[]): string | undefined {
+  const found = valueAt(value, path)
+  return typeof found === 'string' ? found : undefined
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? ''
+}

@@ -1,0 +1,255 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { resolve } from 'node:path'
+import { z } from 'zod'
+import { RubricError } from '../core/common/errors.js'
+import { adjudicateCase } from '../core/engine/adjudicate.js'
+import { recordReview, type DraftSource } from '../core/engine/authoring.js'
+import { loadFixture, type Fixture } from '../core/engine/fixture.js'
+import { REVIEWER_NAME, REVIEWS_DIR } from '../core/engine/panel.js'
+import type { PanelPolicy } from '../core/engine/panel-rule.js'
+import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
+import { currentSha256, fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
+
+export interface ServeOptions {
+  /** The fixture directories served: the only files a request can read or write. */
+  readonly dirs: readonly string[]
+  readonly cwd: string
+  /** @default '127.0.0.1' */
+  readonly host?: string
+  /** `0` picks a free port. @default 5178 */
+  readonly port?: number
+  /** The token every request must carry; a random one unless given. */
+  readonly token?: string
+  readonly panel?: PanelPolicy
+  /** The largest request body accepted, in bytes. @default 1 MiB */
+  readonly maxBody?: number
+}
+
+export interface RunningServer {
+  readonly url: string
+  readonly token: string
+  readonly port: number
+  close(): Promise<void>
+}
+
+const SaveBody = z.strictObject({
+  fixture: z.int().min(0),
+  id: z.string().min(1),
+  draft: z.record(z.string(), z.unknown()),
+  versions: z.record(z.string(), z.string().nullable()),
+  replace: z.boolean(),
+  reviewer: z.string().optional(),
+  adjudicator: z.string().optional(),
+})
+
+/** A request that is refused before any fixture is touched, with its HTTP status. */
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const pageSource: DraftSource = { label: 'the review page', locate: (path) => `the review page's ${path.map(String).join(' › ') || 'review'}` }
+
+/**
+ * Serves the review page on loopback. Every request must carry the token (in the query or the
+ * `x-rubric-token` header) and a `Host` naming the server itself (against DNS rebinding); there is
+ * no CORS. Requests name a fixture by its position and a case by its id, never a path; bodies are
+ * size-limited and checked with the schemas of the files, and every write goes through the same
+ * compare-and-swap path as the CLI, after checking that the files the page read are unchanged.
+ */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1'
+  const token = options.token ?? randomBytes(24).toString('base64url')
+  const maxBody = options.maxBody ?? 1024 * 1024
+  const dirs = options.dirs.map((dir) => resolve(options.cwd, dir))
+  const evaluate = options.panel === undefined ? {} : { panel: options.panel }
+  let allowedHosts: Set<string> = new Set()
+
+  const load = (index: number): Promise<Fixture> => {
+    const dir = dirs[index]
+    if (dir === undefined) throw new Refusal(404, 'NOT_FOUND', `there is no fixture ${index}: the page serves ${dirs.length}.`)
+    return loadFixture(dir, { cwd: options.cwd })
+  }
+
+  const overview = async () =>
+    Promise.all(
+      dirs.map(async (_dir, index) => {
+        try {
+          return await pageFixture(await load(index), index, evaluate)
+        } catch (error) {
+          if (error instanceof RubricError) return { index, dir: options.dirs[index]!, refused: error.message, version: null }
+          throw error
+        }
+      }),
+    )
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? '/', 'http://localhost')
+    if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new Refusal(421, 'BAD_HOST', 'the Host header does not name this server.')
+    const given = url.searchParams.get('token') ?? request.headers['x-rubric-token']
+    if (typeof given !== 'string' || !sameToken(given, token)) throw new Refusal(403, 'BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
+    const origin = request.headers.origin
+    if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new Refusal(403, 'BAD_ORIGIN', 'requests from another origin are refused.')
+
+    if (request.method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', servedPage(token))
+    if (request.method === 'GET' && url.pathname.startsWith('/assets/')) {
+      const name = url.pathname.slice('/assets/'.length)
+      if (!Object.hasOwn(ASSET_FILES, name)) throw new Refusal(404, 'NOT_FOUND', 'no such file.')
+      return send(response, 200, ASSET_FILES[name as AssetName].type, await readAsset(name as AssetName))
+    }
+    if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview() })
+    if (request.method === 'GET' && url.pathname === '/api/version') {
+      const versions = await Promise.all(dirs.map(async (_dir, index) => load(index).then(fixtureVersion, () => null)))
+      return json(response, 200, { versions })
+    }
+    if (request.method === 'GET' && url.pathname === '/api/case') {
+      const index = Number(url.searchParams.get('fixture'))
+      if (!Number.isInteger(index) || index < 0) throw new Refusal(400, 'BAD_REQUEST', 'fixture must be a fixture number.')
+      return json(response, 200, pageCase(await load(index), index, url.searchParams.get('id') ?? '', viewerOf(url.searchParams.get('viewer')), evaluate))
+    }
+    if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
+      const body = SaveBody.safeParse(await readBody(request, maxBody))
+      if (!body.success) throw new Refusal(400, 'BAD_REQUEST', `the request body is not a save: ${body.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`)
+      const save = body.data
+      const dir = dirs[save.fixture]
+      if (dir === undefined) throw new Refusal(404, 'NOT_FOUND', `there is no fixture ${save.fixture}.`)
+      await checkVersions(dir, options.dirs[save.fixture]!, save.versions)
+      const common = { caseId: save.id, cwd: options.cwd }
+      let decision: string
+      let viewer: Viewer = { role: 'reader' }
+      if (url.pathname === '/api/review') {
+        const recorded = await recordReview(dir, save.draft, pageSource, { ...common, replace: save.replace, ...(save.reviewer === undefined ? {} : { reviewer: save.reviewer }) })
+        decision = recorded.decision
+        if (save.reviewer !== undefined) viewer = { role: 'reviewer', name: save.reviewer }
+      } else {
+        const result = await adjudicateCase(dir, { ...common, adjudicator: save.adjudicator ?? 'page', written: save.draft }, pageSource)
+        decision = result.adopted[0]?.decision ?? 'adopted'
+        viewer = { role: 'adjudicator', name: save.adjudicator }
+      }
+      const fixture = await load(save.fixture)
+      return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview() })
+    }
+    throw new Refusal(request.method === 'GET' || request.method === 'POST' ? 404 : 405, 'NOT_FOUND', 'no such page.')
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      // Drain what is left of a refused body, so the client reads the answer rather than a reset.
+      request.resume()
+      if (error instanceof Refusal) return json(response, error.status, { error: { code: error.code, message: error.message } })
+      if (error instanceof RubricError) return json(response, statusOf(error.code), { error: { code: error.code, message: error.message } })
+      console.error(error)
+      return json(response, 500, { error: { code: 'INTERNAL', message: 'the server failed; see its terminal.' } })
+    })
+  })
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail)
+    server.listen(options.port ?? 5178, host, () => done())
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
+  const shownHost = host.includes(':') ? `[${host}]` : host
+  allowedHosts = new Set([`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()))
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    token,
+    port,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections()
+        server.close(() => done())
+      }),
+  }
+}
+
+function isLoopback(host: string): boolean {
+  return host === '127.0.0.1' || host === 'localhost' || host === '::1'
+}
+
+function sameToken(given: string, token: string): boolean {
+  const a = Buffer.from(given)
+  const b = Buffer.from(token)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+function viewerOf(text: string | null): Viewer {
+  if (text === null || text === '' || text === 'reader') return { role: 'reader' }
+  const [role, ...rest] = text.split(':')
+  const name = rest.join(':')
+  if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return role === 'reviewer' ? { role, name } : { role, name }
+  throw new Refusal(400, 'BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
+}
+
+/**
+ * Refuses a save when a file the page read has changed since: another tab, another reviewer or an
+ * editor wrote it. Only the fixture's own files can be named.
+ */
+async function checkVersions(dir: string, shown: string, versions: Readonly<Record<string, string | null>>): Promise<void> {
+  for (const [name, sha256] of Object.entries(versions)) {
+    const allowed = name === 'annotations.json' || name === 'cases.json' || (name.startsWith(`${REVIEWS_DIR}/`) && name.endsWith('.json') && REVIEWER_NAME.test(name.slice(REVIEWS_DIR.length + 1, -5)))
+    if (!allowed) throw new Refusal(400, 'BAD_REQUEST', `versions may name only the fixture's annotations.json, cases.json and reviews/<name>.json, not ${JSON.stringify(name)}.`)
+    if ((await currentSha256(dir, name)) !== sha256) {
+      throw new Refusal(409, 'FILE_CHANGED_MEANWHILE', `${shown}/${name} changed since this case was opened (another tab, reviewer or editor wrote it); nothing was written. Your form is kept: reload the case to see the change.`)
+    }
+  }
+}
+
+/**
+ * The request body as JSON, refused past `limit` bytes. Past the limit the rest is read and thrown
+ * away, not kept, so the client receives the refusal instead of a reset connection.
+ */
+function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
+  const tooLarge = () => new Refusal(413, 'BODY_TOO_LARGE', `the request body is larger than ${limit} bytes.`)
+  if (Number(request.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge())
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit) chunks.push(chunk)
+    })
+    request.on('error', fail)
+    request.on('end', () => {
+      if (size > limit) return fail(tooLarge())
+      try {
+        done(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+      } catch {
+        fail(new Refusal(400, 'BAD_REQUEST', 'the request body is not JSON.'))
+      }
+    })
+  })
+}
+
+function statusOf(code: string): number {
+  if (code === 'CASE_NOT_FOUND') return 404
+  if (code === 'FILE_CHANGED_MEANWHILE' || code === 'REVIEW_EXISTS') return 409
+  if (code === 'WRITE_FAILED') return 500
+  if (code === 'USAGE') return 400
+  return 422
+}
+
+function headers(type: string): Record<string, string> {
+  return {
+    'content-type': type,
+    'cache-control': 'no-store',
+    'content-security-policy': SERVE_CSP,
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+  }
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string): void {
+  response.writeHead(status, headers(type)).end(body)
+}
+
+function json(response: ServerResponse, status: number, value: unknown): void {
+  if (response.headersSent) return void response.end()
+  send(response, status, 'application/json; charset=utf-8', JSON.stringify(value))
+}
