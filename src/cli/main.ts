@@ -6,6 +6,8 @@ import { add } from './commands/add.js'
 import { adjudicate } from './commands/adjudicate.js'
 import { agreement } from './commands/agreement.js'
 import { calibrate } from './commands/calibrate.js'
+import { report } from './commands/report.js'
+import { serve } from './commands/serve.js'
 import { bind } from './commands/bind.js'
 import { decisions } from './commands/decisions.js'
 import { evaluate } from './commands/evaluate.js'
@@ -18,7 +20,7 @@ import { status } from './commands/status.js'
 export type { CliIo } from './command.js'
 
 /** The commands, in the order the help lists them; only these names dispatch. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, bind, schema, decisions].map((command) => [command.name, command]))
+export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, serve, report, bind, schema, decisions].map((command) => [command.name, command]))
 
 const USAGE = `Usage: vitest-rubric <command> [options]
 

@@ -124,7 +124,12 @@ const OptionsSchema = z.strictObject({
   reporter: z
     .union([
       z.boolean(),
-      z.strictObject({ outputFile: z.union([z.string().min(1), z.literal(false)]).optional(), githubSummary: z.boolean().optional() }),
+      z.strictObject({
+        outputFile: z.union([z.string().min(1), z.literal(false)]).optional(),
+        githubSummary: z.boolean().optional(),
+        htmlReport: z.union([z.string().min(1), z.literal(false)]).optional(),
+        reportUrl: z.url().optional(),
+      }),
     ])
     .optional(),
   cache: z.boolean().optional(),
@@ -147,7 +152,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary }), cache, matchers.',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers.',
       },
       parsed.error.issues,
     )

@@ -9,6 +9,7 @@ import { countFigures, reportJson, runKey, type CaseRun, type FixtureSource, typ
 import { pendingGates, type PendingGate } from './pending-gate.js'
 import { renderMarkdown } from './render-markdown.js'
 import { renderText } from './render-text.js'
+import { writeReport } from '../web/report.js'
 
 /** Options of the {@link RubricReporter}. */
 export interface RubricReporterOptions {
@@ -22,6 +23,14 @@ export interface RubricReporterOptions {
    * @default true
    */
   readonly githubSummary?: boolean
+  /**
+   * Also write the static HTML report (the review page's overview and case views, read-only, one
+   * self-contained file) to this path, relative to the project root; `false` writes none.
+   * @default false
+   */
+  readonly htmlReport?: string | false
+  /** Where CI publishes the HTML report: the GitHub job summary links to it. */
+  readonly reportUrl?: string
 }
 
 /**
@@ -33,11 +42,16 @@ export interface RubricReporterOptions {
  */
 export class RubricReporter implements Reporter {
   private vitest: Vitest | undefined
-  private readonly options: Required<RubricReporterOptions>
+  private readonly options: Required<Omit<RubricReporterOptions, 'reportUrl'>> & { readonly reportUrl: string }
   private readonly projects: ProjectContext[] = []
 
   constructor(options: RubricReporterOptions = {}) {
-    this.options = { outputFile: options.outputFile ?? '.vitest-rubric/report.json', githubSummary: options.githubSummary ?? true }
+    this.options = {
+      outputFile: options.outputFile ?? '.vitest-rubric/report.json',
+      githubSummary: options.githubSummary ?? true,
+      htmlReport: options.htmlReport ?? false,
+      reportUrl: options.reportUrl ?? '',
+    }
   }
 
   /** Reports this project's fixtures (called by the plugin, once per project). */
@@ -60,6 +74,11 @@ export class RubricReporter implements Reporter {
     const figures = countFigures(sources, readRuns(testModules, projects))
     vitest.logger.log(renderText(figures, colorsFor(vitest.logger.outputStream as { isTTY?: boolean })))
     await this.writeReports(vitest.config.root, figures, pendingGates(projects, testModules))
+    if (this.options.htmlReport !== false) {
+      const dirs = [...new Set(sources.map((source) => resolve(vitest.config.root, projects.find((project) => project.name === source.project)?.root ?? '.', source.fixture)))]
+      const minReviews = Math.max(0, ...projects.map((project) => project.options.reviewers.min))
+      await writeReport(dirs, vitest.config.root, this.options.htmlReport, { panel: { minReviews } })
+    }
   }
 
   private async writeReports(root: string, figures: RubricFigures, gates: readonly PendingGate[]): Promise<void> {
@@ -69,7 +88,10 @@ export class RubricReporter implements Reporter {
       await writeFile(path, `${JSON.stringify(reportJson(figures, { pendingGates: gates }), null, 2)}\n`)
     }
     const summary = process.env['GITHUB_STEP_SUMMARY']
-    if (this.options.githubSummary && summary !== undefined && summary !== '') await appendFile(summary, renderMarkdown(figures))
+    if (this.options.githubSummary && summary !== undefined && summary !== '') {
+      const link = this.options.reportUrl === '' ? '' : `\n[The HTML report](${this.options.reportUrl}): every case with its answer, spans and criteria.\n`
+      await appendFile(summary, renderMarkdown(figures) + link)
+    }
   }
 }
 

@@ -58,7 +58,8 @@ to check: use it in CI or a pre-commit hook.`,
 }
 
 /** Every fixture below `fixtures/`, and every directory there that lost its rubric (it is refused, not skipped). */
-async function fixtureDirs(cwd: string): Promise<string[]> {
+/** The fixture directories under `fixtures/`, as `status` finds them when given none. */
+export async function fixtureDirs(cwd: string): Promise<string[]> {
   const scan = await scanFixtures(cwd, ['fixtures/**'], [])
   return [...scan.fixtures.map((found) => found.dir), ...scan.incomplete].map((dir) => relative(cwd, dir))
 }
