@@ -203,6 +203,38 @@ describe('the review page, in a real browser', () => {
     await page.close()
   })
 
+  test('an adjudicator sees the reviews side by side, takes judgements and adopts the result', { timeout: 60_000 }, async () => {
+    const { root, server } = await served()
+    const criteria = ['command', 'preconditions', 'database_scope', 'verification', 'support']
+    for (const [reviewer, support] of [['alice', 'meets'], ['bob', 'does_not_meet']] as const) {
+      const judged = criteria.flatMap((criterion) => ['--rating', `${criterion}=${criterion === 'support' ? support : 'meets'}`, '--reason', `${criterion}=${reviewer}'s reason.`])
+      expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', reviewer, ...judged], root)).code).toBe(0)
+    }
+    const page = await browser.newPage()
+    await page.goto(server.url)
+    await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'adjudicator', name: 'carol' })))
+    await page.goto(`${server.url}${caseHash('not-reviewed')}`)
+    await page.reload()
+    await page.waitForSelector('#side-by-side')
+    expect(await page.textContent('#decision')).toBe('pending reviewers disagree on support (alice: meets, bob: does_not_meet)')
+    expect(await page.locator('#side-by-side tr.disagree td:first-child').allTextContents()).toEqual(['support'])
+    // Take alice's judgement of every criterion but support, and bob's of support.
+    const rows = page.locator('#side-by-side tr')
+    for (let index = 0; index < criteria.length; index++) {
+      await rows.nth(index + 1).locator('button.take').nth(criteria[index] === 'support' ? 1 : 0).click()
+    }
+    expect(await page.inputValue('#reason-4')).toBe("bob's reason.")
+    await page.click('#save')
+    await page.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('saved') === true)
+    expect(await page.textContent('#decision')).toBe('rejected support')
+    const adoptions = JSON.parse(await readFile(join(root, 'fixtures/lab/adjudications.json'), 'utf8'))
+    expect(adoptions.adoptions[0]).toMatchObject({ case_id: 'not-reviewed', adjudicator: 'carol' })
+    expect(Object.keys(adoptions.adoptions[0].resolved).sort()).toEqual(['alice', 'bob'])
+    const evaluated = JSON.parse((await runCli(['evaluate', 'fixtures/lab', '--json'], root)).stdout)
+    expect(evaluated.decisions['not-reviewed']).toMatchObject({ status: 'rejected', reason: 'support' })
+    await page.close()
+  })
+
   test('an answer holding HTML shows its characters and runs nothing', { timeout: 60_000 }, async () => {
     const { root, open } = await served()
     const answer = 'Run it. <script>window.__ran = 1</script><img src=x onerror="window.__ran = 2"> Done.'
