@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { RevisionError } from '../core/common/errors.js'
 import { formatLocation } from '../core/common/json-path.js'
-import { quoteSome } from '../core/common/primitives.js'
 import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
 import { calibrateJudges, type CalibrationReport } from '../core/engine/calibration.js'
@@ -14,6 +12,7 @@ import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluat
 import { kindContext, type Fixture, type LoadedFixture } from '../core/engine/fixture.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { reviewerViews } from '../core/engine/panel-rule.js'
+import { caseIndex } from '../core/engine/show.js'
 import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
 import { valueAt } from '../core/common/primitives.js'
 
@@ -146,18 +145,7 @@ export async function pageFixture(fixture: Fixture, index: number, options: Eval
 
 /** One case for the page, as `viewer` may see it. */
 export function pageCase(fixture: Fixture, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}): PageCase {
-  const position = fixture.cases.findIndex((entry) => entry.id === id)
-  if (position === -1) {
-    const ids = fixture.cases.map((entry) => entry.id)
-    throw new RevisionError({
-      code: 'CASE_NOT_FOUND',
-      file: fixture.files.cases?.display,
-      summary: `there is no case "${id}".`,
-      expected: ids.length === 0 ? 'a case id (the fixture has no cases yet)' : `one of ${quoteSome(ids)}`,
-      found: JSON.stringify(id),
-      hint: 'open a case from the overview.',
-    })
-  }
+  const position = caseIndex(fixture, id, 'open a case from the overview.')
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
   const { assessments } = evaluateWithStates(fixture, { ...options, allStates: true })

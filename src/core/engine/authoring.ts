@@ -230,18 +230,15 @@ export async function writeReviews(
   const files: Record<string, string> = {}
   for (const { target, review, destination } of writes) {
     const { entry, slot, existing } = target
-    if ('reviewer' in destination) {
-      const relativePath = `${REVIEWS_DIR}/${destination.reviewer}.json`
-      const before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin: `Independent reviews by ${destination.reviewer}.`, reviews: [] }, null, 2)}\n`
-      const index = existing === undefined ? listLength(before, 'reviews') : (existing.path[1] as number)
-      files[relativePath] = applyEdits(before, modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
-      continue
-    }
-    if ('judge' in destination) {
-      const relativePath = `${JUDGES_DIR}/${destination.judge}.json`
-      const origin = destination.origin ?? `Labels by the automated judge ${destination.judge}: say which model and which revision of its prompt.`
+    if ('reviewer' in destination || 'judge' in destination) {
+      // An author's own file: reviews/<reviewer>.json or judges/<judge>.json, made on the first review.
+      const judge = 'judge' in destination
+      const relativePath = judge ? `${JUDGES_DIR}/${destination.judge}.json` : `${REVIEWS_DIR}/${destination.reviewer}.json`
+      const origin = judge
+        ? (destination.origin ?? `Labels by the automated judge ${destination.judge}: say which model and which revision of its prompt.`)
+        : `Independent reviews by ${destination.reviewer}.`
       let before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin, reviews: [] }, null, 2)}\n`
-      if (destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
+      if (judge && destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
       const index = existing === undefined ? listLength(before, 'reviews') : (existing.path[1] as number)
       files[relativePath] = applyEdits(before, modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
       continue
