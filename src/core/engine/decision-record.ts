@@ -7,7 +7,7 @@ import { parseJsonFile } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
 import { FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
 import type { FixtureIdentities } from './fixture.js'
-import type { JsonValue, TestPlan } from './plan.js'
+import type { JsonValue, PlannedCase, TestPlan } from './plan.js'
 
 /**
  * The committed record of a fixture's decisions and of the revisions they were made from, kept in
@@ -57,11 +57,57 @@ export function recordDecisions(plan: TestPlan): RecordedDecisions {
     kind: plan.kind,
     name: plan.name,
     identities: plan.identities,
-    decisions: Object.fromEntries(
-      plan.cases.map(({ id, status, split, reason, detail }) => [id, { status, split, reason, ...detail }]),
-    ),
+    decisions: recordCases(plan.cases),
     checks: Object.fromEntries(plan.checks.map((check) => [check.name, check.ok])),
   }
+}
+
+/** The record's entries of some planned cases, by case id. */
+export function recordCases(cases: readonly PlannedCase[]): Record<string, RecordedDecision> {
+  return Object.fromEntries(cases.map(({ id, status, split, reason, detail }) => [id, { status, split, reason, ...detail }]))
+}
+
+/**
+ * How the current decisions of some cases (a chunk of the fixture) differ from a record's: one
+ * line per differing case, and the differing entries of both for a diff (`null` for a case the
+ * record lacks). `null` when every one of them is as recorded.
+ */
+export function caseDecisionChanges(
+  recorded: RecordedDecisions,
+  current: Readonly<Record<string, RecordedDecision>>,
+): { readonly changes: readonly string[]; readonly recorded: unknown; readonly current: unknown } | null {
+  const ids = Object.keys(current).filter((id) => stableStringify(own(recorded.decisions, id) ?? null) !== stableStringify(own(current, id)))
+  if (ids.length === 0) return null
+  const only = (decisions: Readonly<Record<string, RecordedDecision>>): RecordedDecisions => ({
+    kind: recorded.kind,
+    name: recorded.name,
+    identities: recorded.identities,
+    decisions: pick(decisions, ids),
+    checks: {},
+  })
+  return {
+    changes: describeRecordChanges(only(recorded.decisions), only(current)),
+    recorded: { decisions: Object.fromEntries(ids.map((id) => [id, own(recorded.decisions, id) ?? null])) },
+    current: { decisions: pick(current, ids) },
+  }
+}
+
+/**
+ * A record less the decisions of the cases `current` holds: what is left to compare once those
+ * cases are compared one by one (the identities, the checks, and the cases no longer there).
+ */
+export function recordWithout(record: RecordedDecisions, current: Readonly<Record<string, unknown>>): RecordedDecisions {
+  return { ...record, decisions: Object.fromEntries(Object.entries(record.decisions).filter(([id]) => !Object.hasOwn(current, id))) }
+}
+
+function pick(decisions: Readonly<Record<string, RecordedDecision>>, ids: readonly string[]): Record<string, RecordedDecision> {
+  const picked: Record<string, RecordedDecision> = {}
+  for (const id of ids) {
+    const decision = own(decisions, id)
+    // defineProperty: a case id "__proto__" stays a case.
+    if (decision !== undefined) Object.defineProperty(picked, id, { value: decision, enumerable: true, writable: true, configurable: true })
+  }
+  return picked
 }
 
 /** Whether two records say the same, whatever the order of their keys. */

@@ -9,7 +9,7 @@ import { assessEntry, type CaseAssessment } from './assess.js'
 import { isStale } from './bindings.js'
 import { countCoverage, type Coverage } from './coverage.js'
 import { isGraded } from './decision.js'
-import { kindContext, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
+import { kindContext, type CaseEntry, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
 import type { FileRole, Problem } from './kind.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 import { decideWithPanel, NO_PANEL_POLICY, type PanelPolicy } from './panel-rule.js'
@@ -60,7 +60,6 @@ export function evaluateWithStates(
 ): { evaluation: FixtureEvaluation; assessments: readonly CaseAssessment<DecisionOf<FixtureKind>>[] } {
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
-  const site = { casesFile: fixture.files.cases!.display, annotationsFile: fixture.files.annotations!.display }
   const members = Object.keys(fixture.casesDocument).sort(compareCodePoints)
   const before = members.filter((key) => compareCodePoints(key, 'cases') < 0)
   const after = members.filter((key) => compareCodePoints(key, 'cases') > 0)
@@ -78,45 +77,14 @@ export function evaluateWithStates(
   full.broken = broken
   const graded = new SetFingerprint('[')
 
-  // The values the binding table fingerprints (an answer, a spec, an output) are written once, inside the case's text.
-  const fingerprinted = definition.bindings.flatMap((row) =>
-    'fingerprintOf' in row.source ? definition.reviews.slots.map((slot) => (row.source as { fingerprintOf: (slot: string) => readonly string[] }).fingerprintOf(slot)) : [],
-  )
   // Only `status` and `bind` keep every case's assessment; an evaluation keeps its decisions, and the
   // stale hashes of files whose conversion a note may explain.
   const assessments: CaseAssessment<DecisionOf<FixtureKind>>[] = []
-  // Independent reviews, adoptions or a minimum of reviews: the several-reviewer rule has its say on each case.
-  const policy = options.panel ?? NO_PANEL_POLICY
-  const panelActive = fixture.panel.reviewers.length > 0 || fixture.panel.adoptions.size > 0 || policy.minReviews > 0
   const decisions: DecisionOf<FixtureKind>[] = []
   const staleFiles = new Map<FileRole, string[]>()
-  const wanted = new Set<unknown>()
-  const texts = new Map<unknown, string>()
-  for (const entry of fixture.cases) {
-    let text: string | undefined
-    let problem: Problem | undefined
-    wanted.clear()
-    texts.clear()
-    try {
-      for (const path of fingerprinted) {
-        const value = valueAt(entry.value, path)
-        if (typeof value === 'object' && value !== null) wanted.add(value)
-      }
-      text = canonicalJsonKeeping(entry.value, wanted, texts)
-    } catch (error) {
-      if (!(error instanceof CanonicalJsonError)) throw error
-      full.broken = true
-      problem = { code: error.code, file: site.casesFile, path: [...entry.path, ...error.path], caseId: entry.id, summary: error.summary, found: error.found, hint: error.hint }
-    }
-    let assessment = assessEntry<DecisionOf<FixtureKind>>(definition, context, entry, fixture.reviews.get(entry.id), site, problem === undefined ? undefined : { problem }, {
-      texts,
-      allStates: options.allStates === true,
-    })
-    if (panelActive) {
-      const { decision, wait } = decideWithPanel(definition, context, entry, assessment, fixture.reviews.get(entry.id), fixture.panel, site, policy)
-      if (decision !== assessment.decision) assessment = { ...assessment, decision: decision as DecisionOf<FixtureKind>, ...(wait === undefined ? {} : { panelWait: wait }) }
-    }
-    if (text !== undefined) {
+  decideEntries(fixture, fixture.cases, options, (assessment, text) => {
+    if (text === undefined) full.broken = true
+    else {
       full.add(text)
       if (isGraded(assessment.decision)) graded.add(text)
     }
@@ -129,7 +97,7 @@ export function evaluateWithStates(
       if (hashes === undefined) staleFiles.set(role, [state.recorded])
       else hashes.push(state.recorded)
     }
-  }
+  })
   const evaluation = {
     fixture,
     decisions,
@@ -143,6 +111,76 @@ export function evaluateWithStates(
     notes: conversionNotes(fixture, staleFiles),
   } as FixtureEvaluation
   return { evaluation, assessments }
+}
+
+/** A chunk of a fixture's cases decided: their decisions, in the order of `cases.json`, and their coverage. */
+export interface CaseRangeEvaluation<K extends FixtureKind = FixtureKind> {
+  readonly decisions: readonly DecisionOf<K>[]
+  readonly coverage: Coverage
+}
+
+/**
+ * Decides the cases of a fixture from index `start` up to `end` (a chunk of a fixture split over
+ * several test modules), each exactly as {@link evaluateFixture} decides it: the same binding
+ * table, checks, several-reviewer rule and decision rule. What needs every case (the case-set
+ * identities, the kind's summary, the notes) is left to the evaluation of the whole fixture.
+ */
+export function evaluateCases(fixture: Fixture, range: { readonly start: number; readonly end: number }, options: EvaluateOptions = {}): CaseRangeEvaluation {
+  const decisions: DecisionOf<FixtureKind>[] = []
+  decideEntries(fixture, fixture.cases.slice(range.start, range.end), options, (assessment) => {
+    decisions.push(assessment.decision)
+  })
+  return { decisions, coverage: countCoverage(decisions) }
+}
+
+/**
+ * The one pass over cases that every evaluation makes: each case's canonical text (which also
+ * gives the fingerprints its bindings compare), its assessment, and the several-reviewer rule.
+ * `visit` gets each assessment with the case's canonical text, `undefined` when it has none.
+ */
+function decideEntries(
+  fixture: Fixture,
+  entries: readonly CaseEntry[],
+  options: EvaluateOptions & { readonly allStates?: boolean },
+  visit: (assessment: CaseAssessment<DecisionOf<FixtureKind>>, text: string | undefined) => void,
+): void {
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const site = { casesFile: fixture.files.cases!.display, annotationsFile: fixture.files.annotations!.display }
+  // The values the binding table fingerprints (an answer, a spec, an output) are written once, inside the case's text.
+  const fingerprinted = definition.bindings.flatMap((row) =>
+    'fingerprintOf' in row.source ? definition.reviews.slots.map((slot) => (row.source as { fingerprintOf: (slot: string) => readonly string[] }).fingerprintOf(slot)) : [],
+  )
+  // Independent reviews, adoptions or a minimum of reviews: the several-reviewer rule has its say on each case.
+  const policy = options.panel ?? NO_PANEL_POLICY
+  const panelActive = fixture.panel.reviewers.length > 0 || fixture.panel.adoptions.size > 0 || policy.minReviews > 0
+  const wanted = new Set<unknown>()
+  const texts = new Map<unknown, string>()
+  for (const entry of entries) {
+    let text: string | undefined
+    let problem: Problem | undefined
+    wanted.clear()
+    texts.clear()
+    try {
+      for (const path of fingerprinted) {
+        const value = valueAt(entry.value, path)
+        if (typeof value === 'object' && value !== null) wanted.add(value)
+      }
+      text = canonicalJsonKeeping(entry.value, wanted, texts)
+    } catch (error) {
+      if (!(error instanceof CanonicalJsonError)) throw error
+      problem = { code: error.code, file: site.casesFile, path: [...entry.path, ...error.path], caseId: entry.id, summary: error.summary, found: error.found, hint: error.hint }
+    }
+    let assessment = assessEntry<DecisionOf<FixtureKind>>(definition, context, entry, fixture.reviews.get(entry.id), site, problem === undefined ? undefined : { problem }, {
+      texts,
+      allStates: options.allStates === true,
+    })
+    if (panelActive) {
+      const { decision, wait } = decideWithPanel(definition, context, entry, assessment, fixture.reviews.get(entry.id), fixture.panel, site, policy)
+      if (decision !== assessment.decision) assessment = { ...assessment, decision: decision as DecisionOf<FixtureKind>, ...(wait === undefined ? {} : { panelWait: wait }) }
+    }
+    visit(assessment, text)
+  }
 }
 
 /** SHA-256 of each file the decisions were made from, by its name in the fixture directory. */

@@ -2,9 +2,9 @@ import type { RubricErrorCode } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
 import { definitionOf, type FixtureKind, type SummaryOf } from '../kinds/index.js'
 import type { Coverage } from './coverage.js'
-import type { DecisionStatus, RefusedDecision } from './decision.js'
-import type { FixtureEvaluation } from './evaluate.js'
-import { kindContext, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
+import type { Decision, DecisionStatus, RefusedDecision } from './decision.js'
+import { evaluateCases, type FixtureEvaluation } from './evaluate.js'
+import { kindContext, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
 import { panelAgreement, type AgreementReport } from './agreement.js'
 import { calibrateJudges, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
 import { JUDGES_DIR } from './panel.js'
@@ -101,17 +101,63 @@ export function planFixtureTests(evaluation: FixtureEvaluation, options: PlanOpt
     name: fixture.name,
     coverage: evaluation.coverage,
     identities: evaluation.identities,
-    cases: evaluation.decisions.map((decision): PlannedCase => {
-      const detail = definition.present.plannedCase(decision, context)
-      const base = { id: decision.id, split: decision.split, status: decision.status, reason: decision.reason }
-      return decision.status === 'refused' ? { ...base, code: (decision as RefusedDecision).error.code, ...detail } : { ...base, ...detail }
-    }),
+    cases: plannedCases(fixture, evaluation.decisions),
     checks: [...definition.present.checks(evaluation.summary, context), ...agreementChecks(agreement, options.agreementGate), ...judgeChecks(evaluation, calibration, options.judgeGates)],
     summary: evaluation.summary,
     notes: evaluation.notes,
     agreement,
     calibration,
   } as TestPlan
+}
+
+/** Each decision as its test: status and reason, the failure text, and the kind's figures. */
+function plannedCases(fixture: Fixture, decisions: readonly Decision[]): PlannedCase[] {
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  return decisions.map((decision): PlannedCase => {
+    const detail = definition.present.plannedCase(decision, context)
+    const base = { id: decision.id, split: decision.split, status: decision.status, reason: decision.reason }
+    return decision.status === 'refused' ? { ...base, code: (decision as RefusedDecision).error.code, ...detail } : { ...base, ...detail }
+  })
+}
+
+/** One of the test modules a large fixture is split into: its number (from 1) and how many there are. */
+export interface CaseChunk {
+  readonly index: number
+  readonly count: number
+}
+
+/**
+ * The cases of a chunk, as indexes into `cases.json` (`start` included, `end` not): the cases are
+ * dealt in order into `count` chunks whose sizes differ by at most one, so that every case is in
+ * exactly one chunk whatever the number of cases.
+ */
+export function chunkRange(cases: number, chunk: CaseChunk): { readonly start: number; readonly end: number } {
+  return { start: Math.floor(((chunk.index - 1) * cases) / chunk.count), end: Math.floor((chunk.index * cases) / chunk.count) }
+}
+
+/**
+ * The tests of one chunk of a fixture: its cases, decided as the whole fixture's plan decides
+ * them, and their coverage. What needs every case (identities, checks, summary, agreement,
+ * calibration) is only in the whole fixture's plan.
+ */
+export interface ChunkPlan {
+  readonly kind: FixtureKind
+  /** The fixture directory as shown to the user. */
+  readonly dir: string
+  readonly name: string
+  readonly chunk: CaseChunk
+  /** The coverage of this chunk's cases. */
+  readonly coverage: Coverage
+  readonly cases: readonly PlannedCase[]
+}
+
+/** Plans one chunk of a loaded fixture: only its cases are assessed and decided. */
+export function planChunkTests(fixture: Fixture, chunk: CaseChunk, options: PlanOptions = {}): ChunkPlan {
+  const evaluation = evaluateCases(fixture, chunkRange(fixture.cases.length, chunk), {
+    ...(options.panel === undefined ? {} : { panel: options.panel }),
+  })
+  return { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, chunk, coverage: evaluation.coverage, cases: plannedCases(fixture, evaluation.decisions) }
 }
 
 /**
