@@ -61,14 +61,15 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         printed: resolved.reporter !== false,
       }
       projects.push({ project, context })
-      project.config.include.push(...markerGlobs(resolved.include))
-      project.config.exclude.push(...excludeGlobs(resolved.exclude))
+      // New arrays, never pushes: a resolved config may share its default lists with every other Vitest the process starts.
+      project.config.include = [...project.config.include, ...markerGlobs(resolved.include)]
+      project.config.exclude = [...project.config.exclude, ...excludeGlobs(resolved.exclude)]
       if (resolved.matchers) project.config.setupFiles.push(MATCHERS_SETUP)
 
       const { root } = project.config
       const scan = await scanFixtures(root, resolved.include, resolved.exclude)
       // A fixture reached again through a link would run twice under two names.
-      project.config.exclude.push(...scan.aliases.map((moduleId) => literalGlob(relative(root, moduleId))))
+      project.config.exclude = [...project.config.exclude, ...scan.aliases.map((moduleId) => literalGlob(relative(root, moduleId)))]
       const problems = [
         ...(await unmatchedIncludes(root, resolved.include, resolved.exclude, scan)).map(
           (glob) =>
