@@ -8,10 +8,12 @@ import type { TestProject, Vitest } from 'vitest/node'
 import { excludeGlobs, kindOfModule, literalGlob, markerGlobs, scanFixtures, unmatchedIncludes } from '../core/engine/discover.js'
 import { PendingGateReporter } from '../reporter/pending-gate.js'
 import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-reporter.js'
+import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
+import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from './chunks.js'
 import { jsonModule } from './json-module.js'
 import { fixtureModuleCode } from './module-code.js'
 import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
-import { planWithContext, type ProjectContext } from './project.js'
+import { planWithContext, sessionOf, type ProjectContext } from './project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
 export type { PendingPolicy, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
@@ -52,15 +54,6 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
     enforce: 'pre',
 
     async configureVitest({ vitest, project }) {
-      const context: ProjectContext = {
-        name: project.name,
-        options: resolved,
-        root: project.config.root,
-        cacheDir: resolved.cache ? project.vite.config.cacheDir : undefined,
-        plans: new Map(),
-        printed: resolved.reporter !== false,
-      }
-      projects.push({ project, context })
       // New arrays, never pushes: a resolved config may share its default lists with every other Vitest the process starts.
       project.config.include = [...project.config.include, ...markerGlobs(resolved.include)]
       project.config.exclude = [...project.config.exclude, ...excludeGlobs(resolved.exclude)]
@@ -70,6 +63,24 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       const scan = await scanFixtures(root, resolved.include, resolved.exclude)
       // A fixture reached again through a link would run twice under two names.
       project.config.exclude = [...project.config.exclude, ...scan.aliases.map((moduleId) => literalGlob(relative(root, moduleId)))]
+      // A large fixture becomes several modules, found and sharded by Vitest as files: its marker file is none of them.
+      const chunks = resolved.chunks === undefined ? NO_CHUNKS : await splitFixtures(root, project.name, scan.fixtures, resolved.chunks.size)
+      project.config.include = [...project.config.include, ...chunkIncludeGlobs(root, chunks)]
+      project.config.exclude = [...project.config.exclude, ...splitMarkerExcludes(root, chunks)]
+      const context: ProjectContext = {
+        name: project.name,
+        options: resolved,
+        root,
+        cacheDir: resolved.cache ? project.vite.config.cacheDir : undefined,
+        plans: new Map(),
+        printed: resolved.reporter !== false,
+        chunks,
+        wholeRun: !onlyBlob(vitest.config.reporters as unknown[]),
+        sessions: new Map(),
+      }
+      projects.push({ project, context })
+      // Each run reads a fixture's files afresh: a rerun in watch mode must not decide from the last run's bytes.
+      vitest.onTestsRerun(() => context.sessions.clear())
       const problems = [
         ...(await unmatchedIncludes(root, resolved.include, resolved.exclude, scan)).map(
           (glob) =>
@@ -88,7 +99,9 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       }
       attachReporters(vitest, context, resolved)
       vitest.config.watchTriggerPatterns ??= []
-      vitest.config.watchTriggerPatterns.push(fixtureWatchTrigger(vitest, resolved.decisionRecord, (file) => project.matchesTestGlob(file)))
+      vitest.config.watchTriggerPatterns.push(
+        fixtureWatchTrigger(vitest, resolved.decisionRecord, (file) => project.matchesTestGlob(file), (dir) => chunks.byFixture.get(dir)?.map((chunk) => chunk.moduleId)),
+      )
       if (vitest.config.watch) warnOnLostRubrics(vitest, project, resolved, lostRubricMessage)
     },
 
@@ -110,14 +123,13 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         const path = id.slice(0, -AS_JSON.length - 1)
         return { code: jsonModule({ display: relative(process.cwd(), path) || path, bytes: await readFile(path) }), moduleType: 'js' }
       }
-      if (id.includes('?') || kindOfModule(id) === undefined) return undefined
-      const state = projects.find(({ project }) => project.matchesTestGlob(id))
+      if (id.includes('?')) return undefined
+      const chunked = projects.find(({ context }) => context.chunks.modules.has(id))
+      if (chunked === undefined && kindOfModule(id) === undefined) return undefined
+      const state = chunked ?? projects.find(({ project }) => project.matchesTestGlob(id))
       if (state === undefined) return undefined
       const { project, context } = state
-      const dir = dirname(id)
-      const result = await planWithContext(context, dir)
-      context.plans.set(id, result)
-      const code = await fixtureModuleCode(dir, result, {
+      const codeOptions = {
         runtime: RUNTIME,
         cacheDir: project.vite.config.cacheDir,
         moduleId: id,
@@ -125,8 +137,19 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         decisionRecord: resolved.decisionRecord,
         updateSnapshot: project.config.snapshotOptions.updateSnapshot,
         expect: resolved.expect,
-      })
-      return { code, moduleType: 'js' }
+      }
+      const chunk = context.chunks.modules.get(id)
+      if (chunk !== undefined) {
+        // One chunk of a split fixture: only its cases are decided, from the files the run read once.
+        const session = sessionOf(context, chunk.fixture.dir)
+        const result = await session.chunk(chunk)
+        const code = await fixtureModuleCode(chunk.fixture.dir, result, { ...codeOptions, readRecord: (path, display) => session.record(path, display) })
+        return { code, moduleType: 'js' }
+      }
+      const dir = dirname(id)
+      const result = await planWithContext(context, dir)
+      context.plans.set(id, result)
+      return { code: await fixtureModuleCode(dir, result, codeOptions), moduleType: 'js' }
     },
   }
 }
@@ -152,6 +175,14 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
     reporters.push(gate)
   }
   gate.projects.push(context)
+  if (options.chunks !== undefined) {
+    let splitGate = reporters.find((entry): entry is SplitFixtureGate => entry instanceof SplitFixtureGate)
+    if (splitGate === undefined) {
+      splitGate = new SplitFixtureGate()
+      reporters.push(splitGate)
+    }
+    splitGate.projects.push(context)
+  }
   if (options.reporter === false) return
   let printer = reporters.find((entry): entry is RubricReporter => entry instanceof RubricReporter)
   if (printer === undefined) {
@@ -170,6 +201,6 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
 
 /** A shard writing a blob report prints nothing: the merge prints. */
 function onlyBlob(reporters: readonly unknown[]): boolean {
-  const names = reporters.filter((entry) => !(entry instanceof PendingGateReporter)).map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
+  const names = reporters.filter((entry) => !(entry instanceof PendingGateReporter || entry instanceof SplitFixtureGate)).map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
   return names.length > 0 && names.every((name) => name === 'blob')
 }

@@ -1,15 +1,20 @@
 import { basename, join, relative } from 'node:path'
 import { FixtureError, RubricError, type SerializedRubricError } from '../core/common/errors.js'
 import {
+  caseDecisionChanges,
   describeRecordChanges,
   differingParts,
   readRecordedDecisions,
+  recordCases,
   recordDecisions,
+  recordWithout,
   sameRecord,
   writeRecordedDecisions,
+  type RecordedDecision,
+  type RecordedDecisions,
 } from '../core/engine/decision-record.js'
-import type { TestPlan } from '../core/engine/plan.js'
-import type { ExpectedDecisions, RecordComparison } from '../runtime/index.js'
+import type { ChunkPlan, TestPlan } from '../core/engine/plan.js'
+import type { ExpectedDecisions, ModulePlan, RecordComparison } from '../runtime/index.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { writePayload } from './payload.js'
 import type { PlanResult } from './plan-fixture.js'
@@ -29,6 +34,8 @@ export interface ModuleCodeOptions {
   readonly updateSnapshot: 'all' | 'new' | 'none'
   /** What a case's test asserts: acceptance, or the decision the record holds. */
   readonly expect: 'acceptance' | 'record'
+  /** Reads the decision record (once for every chunk of a split fixture); by default, from disk. */
+  readonly readRecord?: (path: string, display: string) => Promise<RecordedDecisions | undefined>
 }
 
 /**
@@ -37,13 +44,21 @@ export interface ModuleCodeOptions {
  * two lines instead of megabytes of data. A fixture that cannot be loaded becomes a module that
  * fails with the error when collected.
  */
-export async function fixtureModuleCode(dir: string, result: PlanResult, options: ModuleCodeOptions): Promise<string> {
+export async function fixtureModuleCode(dir: string, result: PlanResult<ModulePlan>, options: ModuleCodeOptions): Promise<string> {
   const runtime = JSON.stringify(options.runtime)
   const fail = (error: SerializedRubricError) =>
     `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(error)});\n`
   if ('error' in result) return fail(result.error)
   try {
-    const { record, expected } = options.expect === 'record' ? await expectRecord(dir, result.plan, options) : { record: await compareRecord(dir, result.plan, options), expected: null }
+    const { plan } = result
+    const { record, expected } =
+      'chunk' in plan
+        ? options.expect === 'record'
+          ? { record: null, expected: await expectChunkRecord(dir, plan, options) }
+          : { record: await compareChunkRecord(dir, plan, options), expected: null }
+        : options.expect === 'record'
+          ? await expectRecord(dir, plan, options)
+          : { record: await compareRecord(dir, plan, options), expected: null }
     const file = result.file ?? (await writePayload(options.cacheDir, options.moduleId, JSON.stringify(result.plan)))
     return `import { loadRubricTests } from ${runtime};\nloadRubricTests(${JSON.stringify(file)}, ${JSON.stringify(record)}, ${JSON.stringify(expected)});\n`
   } catch (error) {
@@ -88,33 +103,99 @@ async function expectRecord(dir: string, plan: TestPlan, options: ModuleCodeOpti
   const rewrite = options.updateSnapshot === 'all'
   const recorded = rewrite ? await readRecordedDecisions(path, display).catch(() => null) : await readRecordedDecisions(path, display)
   const current = recordDecisions(plan)
-  if (recorded === undefined && options.updateSnapshot === 'none') {
-    throw new FixtureError({
-      code: 'RECORD_MISSING',
-      file: display,
-      summary: `expect: 'record' compares each case with the fixture's decision record, and there is none.`,
-      hint: 'run vitest locally (it writes the record) or `vitest -u`, review the record, and commit it.',
-    })
-  }
+  if (recorded === undefined && options.updateSnapshot === 'none') throw recordMissing(display)
   if (recorded === undefined || recorded === null || rewrite) {
     if (recorded === undefined || recorded === null || !sameRecord(recorded, current)) await writeRecordedDecisions(path, current)
     return { record: null, expected: { file, differing: {} } }
   }
+  // The decisions are compared case by case: the module compares the rest, and the cases that left.
+  return { record: restComparison(file, recorded, current), expected: { file, differing: differingDecisions(recorded, current.decisions) } }
+}
+
+/**
+ * The record's parts beside the decisions of the fixture's current cases (the identities, the
+ * checks, the cases no longer in the fixture), compared: `null` when they agree.
+ */
+export function restComparison(file: string, recorded: RecordedDecisions, current: RecordedDecisions): RecordComparison | null {
+  const rest = { recorded: recordWithout(recorded, current.decisions), current: recordWithout(current, current.decisions) }
+  if (sameRecord(rest.recorded, rest.current)) return null
+  return { file, changes: describeRecordChanges(rest.recorded, rest.current), ...differingParts(rest.recorded, rest.current) }
+}
+
+/** The cases whose current decision differs from the recorded one, with both (`null` for a case the record lacks). */
+function differingDecisions(recorded: RecordedDecisions, current: Readonly<Record<string, RecordedDecision>>): ExpectedDecisions['differing'] {
   const differing: Record<string, { recorded: unknown; current: unknown }> = {}
-  for (const [id, decision] of Object.entries(current.decisions)) {
+  for (const [id, decision] of Object.entries(current)) {
     const before = Object.hasOwn(recorded.decisions, id) ? recorded.decisions[id] : undefined
     if (before === undefined || stableStringify(before) !== stableStringify(decision)) {
       Object.defineProperty(differing, id, { value: { recorded: before ?? null, current: decision }, enumerable: true, writable: true, configurable: true })
     }
   }
-  // The decisions are compared case by case: the module compares the rest, and the cases that left.
-  const kept = (record: typeof current) => ({
-    ...record,
-    decisions: Object.fromEntries(Object.entries(record.decisions).filter(([id]) => !Object.hasOwn(current.decisions, id))),
+  return differing
+}
+
+function recordMissing(display: string): FixtureError {
+  return new FixtureError({
+    code: 'RECORD_MISSING',
+    file: display,
+    summary: `expect: 'record' compares each case with the fixture's decision record, and there is none.`,
+    hint: 'run vitest locally (it writes the record) or `vitest -u`, review the record, and commit it.',
   })
-  const rest = { recorded: kept(recorded), current: kept(current) }
-  const record = sameRecord(rest.recorded, rest.current)
-    ? null
-    : { file, changes: describeRecordChanges(rest.recorded, rest.current), ...differingParts(rest.recorded, rest.current) }
-  return { record, expected: { file, differing } }
+}
+
+/**
+ * A chunk's cases compared with the fixture's decision record. The rest of the record (the
+ * identities, the checks, the cases no longer there) needs every case: it is compared, and under
+ * `vitest -u` the record rewritten, once for the whole fixture at the end of the run.
+ */
+async function compareChunkRecord(dir: string, plan: ChunkPlan, options: ModuleCodeOptions): Promise<RecordComparison | null> {
+  if (options.updateSnapshot === 'all') return null
+  const path = join(dir, options.decisionRecord)
+  const recorded = await (options.readRecord ?? readRecordedDecisions)(path, relative(options.root, path))
+  if (recorded === undefined) return null
+  const changes = caseDecisionChanges(recorded, recordCases(plan.cases))
+  return changes === null ? null : { file: basename(path), ...changes }
+}
+
+/** With `expect: 'record'`: a chunk's cases, each expected to decide as the record says; the record is written for the whole fixture at the end of the run. */
+async function expectChunkRecord(dir: string, plan: ChunkPlan, options: ModuleCodeOptions): Promise<ExpectedDecisions> {
+  const path = join(dir, options.decisionRecord)
+  const display = relative(options.root, path)
+  const file = basename(path)
+  const read = (options.readRecord ?? readRecordedDecisions)(path, display)
+  const rewrite = options.updateSnapshot === 'all'
+  const recorded = rewrite ? await read.catch(() => null) : await read
+  if (recorded === undefined && options.updateSnapshot === 'none') throw recordMissing(display)
+  if (recorded === undefined || recorded === null || rewrite) return { file, differing: {} }
+  return { file, differing: differingDecisions(recorded, recordCases(plan.cases)) }
+}
+
+/**
+ * The decision record of a split fixture, once every chunk has run: the parts no chunk can compare
+ * (the identities, the checks, the cases no longer there) are compared here, and the record is
+ * rewritten under `vitest -u` (or written, under `expect: 'record'`, where Vitest writes new
+ * snapshots), from the whole fixture's plan. `null` when nothing differs. A defective record is
+ * left to the chunks, which each fail with it.
+ */
+export async function settleSplitRecord(dir: string, plan: TestPlan, options: Pick<ModuleCodeOptions, 'root' | 'decisionRecord' | 'updateSnapshot' | 'expect'>): Promise<RecordComparison | null> {
+  const path = join(dir, options.decisionRecord)
+  const rewrite = options.updateSnapshot === 'all'
+  let recorded: RecordedDecisions | null | undefined
+  try {
+    recorded = await readRecordedDecisions(path, relative(options.root, path))
+  } catch (error) {
+    if (!(error instanceof RubricError)) throw error
+    if (!rewrite) return null
+    recorded = null
+  }
+  const current = recordDecisions(plan)
+  if (recorded === undefined) {
+    if (options.expect === 'record' && options.updateSnapshot !== 'none') await writeRecordedDecisions(path, current)
+    return null
+  }
+  if (recorded === null || rewrite) {
+    if (recorded === null || !sameRecord(recorded, current)) await writeRecordedDecisions(path, current)
+    return null
+  }
+  return restComparison(basename(path), recorded, current)
 }

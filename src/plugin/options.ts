@@ -87,6 +87,15 @@ export interface RubricPluginOptions {
    */
   readonly cache?: boolean
   /**
+   * Split every fixture of more than `size` cases into several test modules of at most `size`
+   * cases each (`.vitest-rubric/chunks/<fixture>/rubric.json.2-of-4`), so that `--shard` spreads
+   * one large fixture over machines. Each module decides only its own cases; the fixture's own
+   * checks (a scored fixture's gates, the agreement and judge gates) and its decision record's
+   * identities are checked once for the whole fixture, where every chunk's results meet: an
+   * unsharded run, or `vitest --merge-reports`. Off unless given.
+   */
+  readonly chunks?: { readonly size: number }
+  /**
    * Register the matchers (`toMeetRubric`, `toBeBoundTo`, …) in every test file, as
    * `setupFiles: ['vitest-rubric/setup']` would. Their typings come with `vitest-rubric/setup`.
    * @default false
@@ -109,6 +118,7 @@ export interface ResolvedRubricOptions {
   readonly reporter: RubricReporterOptions | false
   readonly cache: boolean
   readonly matchers: boolean
+  readonly chunks: { readonly size: number } | undefined
 }
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
@@ -140,6 +150,7 @@ const OptionsSchema = z.strictObject({
   judges: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), z.strictObject({ minKappa: z.number().min(-1).max(1), minCases: z.int().min(1) })).optional(),
   seed: z.union([z.string(), z.number().finite()]).optional(),
   marginGate: z.enum(['point', 'lower-bound']).optional(),
+  chunks: z.strictObject({ size: z.int().min(1) }).optional(),
 })
 
 /** Validates the plugin options: a mistake is a clear error at startup, not a silent default. */
@@ -152,7 +163,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers.',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
       },
       parsed.error.issues,
     )
@@ -171,6 +182,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     marginGate: value.marginGate,
     cache: value.cache ?? true,
     matchers: value.matchers ?? false,
+    chunks: value.chunks,
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),
   }
 }

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { fileNamesOf, fixtureKindsIn } from '../core/engine/fixture.js'
-import type { TestPlan } from '../core/engine/plan.js'
+import type { SerializedRubricError } from '../core/common/errors.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import type { RawFile } from '../core/json/read.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
@@ -25,28 +25,53 @@ const CACHE_FORMAT = 4
  * trusted for this. Fixture-level defects are never cached.
  */
 export async function cachedPlan(dir: string, root: string, cacheDir: string, options: PlanOptions = {}): Promise<PlanResult> {
-  const files = await readOnce(dir, root)
+  const files = await readFixtureFiles(dir, root)
   if (files === undefined) return planFixture(dir, root, undefined, options)
+  return cachedResult({ dir, root, cacheDir, files, key: [options] }, () => planFixture(dir, root, servingReader(files), options))
+}
+
+/** A fixture's files as read once for a run: each file's bytes, which are also the plan cache's key. */
+export type FixtureFiles = readonly { readonly name: string; readonly path: string; readonly raw: RawFile }[]
+
+/** A reader that serves the bytes already read, so that a plan is computed from exactly the bytes its key hashes. */
+export function servingReader(files: FixtureFiles): (path: string, display: string) => Promise<RawFile> {
   const served = new Map(files.map((file) => [file.path, file.raw]))
-  const reader = async (path: string, display: string): Promise<RawFile> => served.get(path) ?? { display, bytes: await readFile(path) }
+  return async (path, display) => served.get(path) ?? { display, bytes: await readFile(path) }
+}
+
+/** Where a cached result is, and what besides the files its key holds. */
+export interface CacheSlot {
+  readonly dir: string
+  readonly root: string
+  readonly cacheDir: string
+  readonly files: FixtureFiles
+  /** What else the result depends on (the plan options); the key hashes it with the files. */
+  readonly key: readonly unknown[]
+  /** Which result of the fixture this is, when it has several (a chunk): each keeps its own latest entry. */
+  readonly part?: string
+}
+
+/** A result (a plan, or a chunk's plan) from the cache, or computed and stored; a refusal is never stored. */
+export async function cachedResult<P>(slot: CacheSlot, compute: () => Promise<{ readonly plan: P } | { readonly error: SerializedRubricError }>): Promise<{ readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }> {
+  const { dir, root, cacheDir, files } = slot
   const key = sha256Hex(
-    JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), options, files.map((file) => [file.name, sha256Hex(file.raw.bytes)])]),
+    JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), ...slot.key, files.map((file) => [file.name, sha256Hex(file.raw.bytes)])]),
   )
   const folder = join(cacheDir, 'vitest-rubric', 'plans')
-  const prefix = sha256Hex(relative(root, dir)).slice(0, 16)
+  const prefix = sha256Hex(slot.part === undefined ? relative(root, dir) : `${relative(root, dir)}\0${slot.part}`).slice(0, 16)
   const path = join(folder, `${prefix}-${key}.json`)
   try {
-    return { plan: JSON.parse(await readFile(path, 'utf8')) as TestPlan, file: path }
+    return { plan: JSON.parse(await readFile(path, 'utf8')) as P, file: path }
   } catch {
     // not cached yet, or unreadable: decide afresh
   }
-  const result = await planFixture(dir, root, reader, options)
+  const result = await compute()
   if (!('plan' in result)) return result
   return (await store(folder, prefix, path, JSON.stringify(result.plan))) ? { plan: result.plan, file: path } : result
 }
 
 /** The fixture's files, each read once; `undefined` when the directory is no fixture of one kind, or a file is missing (then it is refused, never cached). */
-async function readOnce(dir: string, root: string): Promise<{ name: string; path: string; raw: RawFile }[] | undefined> {
+export async function readFixtureFiles(dir: string, root: string): Promise<FixtureFiles | undefined> {
   const kinds = await fixtureKindsIn(dir)
   const kind = kinds[0]
   if (kind === undefined || kinds.length > 1) return undefined

@@ -1,25 +1,39 @@
 import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
 import { evaluateFixture } from '../core/engine/evaluate.js'
-import { loadFixtureReading } from '../core/engine/fixture.js'
-import { planFixtureTests, type PlanOptions, type TestPlan } from '../core/engine/plan.js'
+import { loadFixtureReading, type Fixture } from '../core/engine/fixture.js'
+import { planChunkTests, planFixtureTests, type CaseChunk, type ChunkPlan, type PlanOptions, type TestPlan } from '../core/engine/plan.js'
 import { readFixtureFile, type FixtureFileReader } from '../core/json/read.js'
 
 /**
- * A fixture's plan, or the error that refused the whole fixture. `file` is where the plan is
- * already stored as JSON (the plan cache), for the test worker to read.
+ * A fixture's plan (or a chunk's), or the error that refused the whole fixture. `file` is where
+ * the plan is already stored as JSON (the plan cache), for the test worker to read.
  */
-export type PlanResult = { readonly plan: TestPlan; readonly file?: string } | { readonly error: SerializedRubricError }
+export type PlanResult<P = TestPlan> = { readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }
 
 /** Loads and decides a fixture directory; a fixture-level defect is returned, not thrown. */
 export async function planFixture(dir: string, root: string, read: FixtureFileReader = readFixtureFile, options: PlanOptions = {}): Promise<PlanResult> {
+  return refusing(async () => planLoaded(await loadFixtureReading(dir, { cwd: root }, read), options))
+}
+
+/** Decides a fixture already loaded. */
+export function planLoaded(fixture: Fixture, options: PlanOptions = {}): TestPlan {
+  const evaluation = evaluateFixture(fixture, {
+    ...(options.panel === undefined ? {} : { panel: options.panel }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
+  })
+  return planFixtureTests(evaluation, options)
+}
+
+/** Decides one chunk of a fixture, loading it once for every chunk (`load`); a fixture-level defect is returned, not thrown. */
+export function planChunk(load: () => Promise<Fixture>, chunk: CaseChunk, options: PlanOptions = {}): Promise<PlanResult<ChunkPlan>> {
+  return refusing(async () => planChunkTests(await load(), chunk, options))
+}
+
+/** The plan, or the fixture-level defect that refused it. */
+export async function refusing<P>(plan: () => Promise<P>): Promise<PlanResult<P>> {
   try {
-    const fixture = await loadFixtureReading(dir, { cwd: root }, read)
-    const evaluation = evaluateFixture(fixture, {
-      ...(options.panel === undefined ? {} : { panel: options.panel }),
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-      ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
-    })
-    return { plan: planFixtureTests(evaluation, options) }
+    return { plan: await plan() }
   } catch (error) {
     if (error instanceof RubricError) return { error: error.toJSON() }
     throw error

@@ -1,4 +1,6 @@
 import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
+import type { ChunkLayout } from './chunks.js'
+import { FixtureSession } from './fixture-session.js'
 import type { ResolvedRubricOptions } from './options.js'
 import { cachedPlan } from './plan-cache.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
@@ -22,13 +24,33 @@ export interface ProjectContext {
   readonly plans: Map<string, PlanResult>
   /** Whether this project's fixtures are printed in the rubric block (`reporter: false` keeps them out, not out of the gate). */
   readonly printed: boolean
+  /** How the project's large fixtures are split into chunk modules (the `chunks` option). */
+  readonly chunks: ChunkLayout
+  /**
+   * Whether this run sees every chunk of a split fixture, and so checks the fixture as a whole
+   * (its fixture-level checks and decision record). A shard writing a blob report does not: the
+   * merge of the shards does.
+   */
+  readonly wholeRun: boolean
+  /** This run's fixture sessions by directory: each fixture's files are read once per run. */
+  readonly sessions: Map<string, FixtureSession>
+}
+
+/** The run's session of a fixture directory. */
+export function sessionOf(context: ProjectContext, dir: string): FixtureSession {
+  let session = context.sessions.get(dir)
+  if (session === undefined) {
+    session = new FixtureSession({ root: context.root, cacheDir: context.cacheDir, planOptions: planOptions(context.options) }, dir)
+    context.sessions.set(dir, session)
+  }
+  return session
 }
 
 /** Every fixture of a project on disk with its plan: the denominators, whatever part of them ran. */
 export async function planAllFixtures(context: ProjectContext): Promise<{ fixture: DiscoveredFixture; result: PlanResult }[]> {
   const found = await discoverFixtures(context.root, context.options.include, context.options.exclude)
   return Promise.all(
-    found.map(async (fixture) => ({ fixture, result: context.plans.get(fixture.moduleId) ?? (await planWithContext(context, fixture.dir)) })),
+    found.map(async (fixture) => ({ fixture, result: context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).plan()) })),
   )
 }
 

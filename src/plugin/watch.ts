@@ -13,15 +13,27 @@ const MARKERS = MARKER_FILES
  * rerun would reuse the code generated from the old files. While a directory is being copied in,
  * its marker file may not exist yet: nothing is rerun until it does.
  */
-export function fixtureWatchTrigger(vitest: Vitest, recordFile: string, isFixtureModule: (file: string) => boolean) {
+export function fixtureWatchTrigger(
+  vitest: Vitest,
+  recordFile: string,
+  isFixtureModule: (file: string) => boolean,
+  chunkModulesOf: (dir: string) => readonly string[] | undefined = () => undefined,
+) {
   return {
     pattern: /[^/\\]+$/,
-    testsToRun(file: string): string | undefined {
+    testsToRun(file: string): string | string[] | undefined {
       const name = basename(file)
-      if (MARKERS.includes(name) || name === recordFile) return undefined
+      if (name === recordFile) return undefined
       // A reviewer's or a judge's file is one level down, in the fixture's reviews/ or judges/ directory.
       const parent = basename(dirname(file))
       const dir = parent === REVIEWS_DIR || parent === JUDGES_DIR ? dirname(dirname(file)) : dirname(file)
+      // A split fixture's marker file is no test module: a change to it, as to any of its files, reruns every chunk.
+      const chunks = chunkModulesOf(dir)
+      if (chunks !== undefined) {
+        for (const module of chunks) vitest.invalidateFile(module)
+        return [...chunks]
+      }
+      if (MARKERS.includes(name)) return undefined
       for (const marker of MARKERS) {
         const module = join(dir, marker)
         if (existsSync(module) && isFixtureModule(module)) {

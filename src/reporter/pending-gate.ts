@@ -1,6 +1,6 @@
-import { relative, dirname } from 'node:path'
+import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-import { kindOfModule } from '../core/engine/discover.js'
+import { chunkOfModule, fixtureDirOfModule } from '../plugin/chunks.js'
 import type { PendingPolicy } from '../plugin/options.js'
 import type { ProjectContext } from '../plugin/project.js'
 
@@ -22,17 +22,27 @@ export interface PendingGate {
  */
 export function pendingGates(projects: readonly ProjectContext[], testModules: readonly TestModule[]): PendingGate[] {
   return projects.map((context) => {
-    const where: string[] = []
-    let pending = 0
+    // By fixture, in path order, a split fixture's chunks in their order: merged shards read as one run does.
+    const byFixture = new Map<string, { chunk: number; ids: string[] }[]>()
     for (const module of testModules) {
-      if (module.project.name !== context.name || kindOfModule(module.moduleId) === undefined) continue
+      const dir = module.project.name === context.name ? fixtureDirOfModule(context.chunks, module.moduleId) : undefined
+      if (dir === undefined) continue
       const ids: string[] = []
       for (const test of module.children.allTests()) {
         const meta = test.meta().rubric
         if (meta?.role === 'case' && meta.status === 'pending' && test.options.mode === 'todo') ids.push(meta.id)
       }
+      const shown = relative(context.root, dir)
+      const parts = byFixture.get(shown) ?? []
+      parts.push({ chunk: chunkOfModule(context.chunks, module.moduleId)?.index ?? 0, ids })
+      byFixture.set(shown, parts)
+    }
+    const where: string[] = []
+    let pending = 0
+    for (const shown of [...byFixture.keys()].sort()) {
+      const ids = byFixture.get(shown)!.sort((a, b) => a.chunk - b.chunk).flatMap((part) => part.ids)
       pending += ids.length
-      if (ids.length > 0) where.push(`${relative(context.root, dirname(module.moduleId))}: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}`)
+      if (ids.length > 0) where.push(`${shown}: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}`)
     }
     const { pending: policy } = context.options
     const max = policy === 'todo' ? Number.POSITIVE_INFINITY : policy === 'fail' ? 0 : policy.max

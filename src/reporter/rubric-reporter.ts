@@ -2,7 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { colorsFor } from '../core/common/colors.js'
-import { kindOfModule } from '../core/engine/discover.js'
+import { fixtureDirOfModule, NO_CHUNKS } from '../plugin/chunks.js'
 import { resolveOptions } from '../plugin/options.js'
 import { planAllFixtures, type ProjectContext } from '../plugin/project.js'
 import { countFigures, reportJson, runKey, type CaseRun, type FixtureSource, type ModuleRun, type RubricFigures } from './figures.js'
@@ -97,24 +97,40 @@ export class RubricReporter implements Reporter {
 
 /** The context of a reporter listed without the plugin: the default options, at the root. */
 function standalone(vitest: Vitest): ProjectContext {
-  return { name: vitest.getRootProject().name, options: resolveOptions(), root: vitest.config.root, cacheDir: undefined, plans: new Map(), printed: true }
+  return {
+    name: vitest.getRootProject().name,
+    options: resolveOptions(),
+    root: vitest.config.root,
+    cacheDir: undefined,
+    plans: new Map(),
+    printed: true,
+    chunks: NO_CHUNKS,
+    wholeRun: true,
+    sessions: new Map(),
+  }
 }
 
-/** What the run did with each fixture module, keyed by project and fixture directory as shown. */
+/** What the run did with each fixture, keyed by project and fixture directory as shown: the chunks of a split fixture add up. */
 function readRuns(testModules: readonly TestModule[], projects: readonly ProjectContext[]): Map<string, ModuleRun> {
-  const roots = new Map(projects.map((project) => [project.name, project.root]))
-  const runs = new Map<string, ModuleRun>()
+  const contexts = new Map(projects.map((project) => [project.name, project]))
+  const runs = new Map<string, { cases: Map<string, CaseRun> }>()
   for (const module of testModules) {
-    const root = roots.get(module.project.name)
-    if (root === undefined || kindOfModule(module.moduleId) === undefined) continue
-    const cases = new Map<string, CaseRun>()
+    const context = contexts.get(module.project.name)
+    const dir = context === undefined ? undefined : fixtureDirOfModule(context.chunks, module.moduleId)
+    if (context === undefined || dir === undefined) continue
+    const key = runKey(module.project.name, relative(context.root, dir))
+    let run = runs.get(key)
+    if (run === undefined) {
+      run = { cases: new Map() }
+      runs.set(key, run)
+    }
+    const { cases } = run
     for (const test of module.children.allTests()) {
       const meta = test.meta().rubric
       if (meta?.role !== 'case') continue
       const state = test.result().state
       cases.set(meta.id, test.options.mode === 'todo' ? 'todo' : state === 'passed' || state === 'failed' ? 'executed' : 'filtered')
     }
-    runs.set(runKey(module.project.name, relative(root, dirname(module.moduleId))), { cases })
   }
   return runs
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, describe, test, TestRunner } from 'vitest'
 import type { SerializedRubricError } from '../core/common/errors.js'
 import type { DecisionStatus } from '../core/engine/decision.js'
-import type { PlannedCase, TestPlan } from '../core/engine/plan.js'
+import type { ChunkPlan, PlannedCase, TestPlan } from '../core/engine/plan.js'
 import type { RubricCaseMeta } from './meta.js'
 
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from './meta.js'
@@ -28,9 +28,12 @@ export interface ExpectedDecisions {
   readonly differing: Readonly<Record<string, { readonly recorded: unknown; readonly current: unknown }>>
 }
 
+/** What a module's tests are declared from: a whole fixture's plan, or one chunk's (which has no fixture-level checks). */
+export type ModulePlan = TestPlan | ChunkPlan
+
 /** What the plugin hands to a fixture's test module. */
 export interface RubricModule {
-  readonly plan: TestPlan
+  readonly plan: ModulePlan
   readonly record: RecordComparison | null
   /** `null` under `expect: 'acceptance'`. */
   readonly expected?: ExpectedDecisions | null
@@ -94,7 +97,15 @@ function describeRecorded(entry: unknown): string {
 /** Declares one test per case (grouped by split), the fixture's checks and the record check. */
 export function defineRubricTests({ plan, record, expected = null }: RubricModule): void {
   const declare = expected === null ? declareCase : declareRecorded(expected)
-  TestRunner.getCurrentSuite().file.meta.rubricFixture = { fixture: plan.dir, kind: plan.kind, name: plan.name, coverage: plan.coverage }
+  const chunk = 'chunk' in plan ? plan.chunk : undefined
+  const checks = 'checks' in plan ? plan.checks : []
+  TestRunner.getCurrentSuite().file.meta.rubricFixture = {
+    fixture: plan.dir,
+    kind: plan.kind,
+    name: plan.name,
+    coverage: plan.coverage,
+    ...(chunk === undefined ? {} : { chunk: { index: chunk.index, count: chunk.count } }),
+  }
 
   const splits = [...new Set(plan.cases.map((planned) => planned.split))]
   for (const split of splits) {
@@ -108,9 +119,13 @@ export function defineRubricTests({ plan, record, expected = null }: RubricModul
   }
 
   // A fixture without cases yet (just scaffolded) stays visible as pending, never as a pass.
-  if (plan.cases.length === 0 && plan.checks.length === 0) test.todo('no cases yet: add them to cases.json')
+  if (plan.cases.length === 0 && checks.length === 0) {
+    // A chunk is empty only when cases were removed after Vitest split the fixture (in watch mode).
+    if (chunk === undefined) test.todo('no cases yet: add them to cases.json')
+    else test.todo(`no cases in chunk ${chunk.index} of ${chunk.count}: the fixture has fewer cases than when Vitest started; restart it to split the fixture again`)
+  }
 
-  for (const check of plan.checks) {
+  for (const check of checks) {
     const meta = { rubric: { role: 'check', name: check.name } as const }
     // A check with nothing to decide on yet (no agreement figure) is todo, never a pass or a fail.
     if (check.todo === true) test.todo(`${check.name} — ${check.message}`, { meta })
@@ -135,7 +150,7 @@ export function defineRubricTests({ plan, record, expected = null }: RubricModul
 
 /** Reads the plan the plugin stored for this module and declares its tests. */
 export function loadRubricTests(planFile: string, record: RecordComparison | null, expected: ExpectedDecisions | null = null): void {
-  defineRubricTests({ plan: JSON.parse(readFileSync(planFile, 'utf8')) as TestPlan, record, expected })
+  defineRubricTests({ plan: JSON.parse(readFileSync(planFile, 'utf8')) as ModulePlan, record, expected })
 }
 
 /** Fails a fixture's test module at collection: the fixture could not be loaded. */

@@ -38,8 +38,14 @@ export interface RubricFixtureMeta {
   readonly fixture: string
   readonly kind: FixtureKind
   readonly name: string
-  /** The fixture's coverage, counted from the fixture on disk (a filter or shard never shrinks it). */
+  /**
+   * The fixture's coverage, counted from the fixture on disk (a filter or shard never shrinks it);
+   * in a chunk module, the coverage of that chunk's cases, so that the chunks' coverages add up
+   * to the fixture's.
+   */
   readonly coverage: Coverage
+  /** Set on the modules of a fixture split by the `chunks` option: which chunk (from 1) of how many. */
+  readonly chunk?: { readonly index: number; readonly count: number }
 }
 
 declare module 'vitest' {

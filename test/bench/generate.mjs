@@ -3,7 +3,6 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fingerprint } from '../../dist/index.js'
 
 const DOCUCTL = new URL('../../fixtures/docuctl-rollback/', import.meta.url)
 
@@ -17,7 +16,12 @@ export function outcomeOf(index) {
   return 'accepted'
 }
 
-export async function generateFixture(dir, n) {
+/**
+ * Writes a criteria fixture of n cases to dir. The benchmarks fingerprint with the build; a test
+ * passes the fingerprint of the sources (`options.fingerprint`), so that it needs no build.
+ */
+export async function generateFixture(dir, n, options = {}) {
+  const fingerprint = options.fingerprint ?? (await import('../../dist/index.js')).fingerprint
   const rubricBytes = await readFile(new URL('rubric.json', DOCUCTL))
   const sourceBytes = await readFile(new URL('source.txt', DOCUCTL))
   const rubric = JSON.parse(rubricBytes.toString())

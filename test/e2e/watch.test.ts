@@ -116,3 +116,40 @@ test('watch mode warns when a fixture loses its rubric file, as a run started th
     process.exitCode = exitCode
   }
 })
+
+test('watch mode reruns every chunk of a split fixture with fresh data when any of its files changes, its rubric included', { timeout: 90_000 }, async () => {
+  const root = await makeProject({ 'fixtures/a': null })
+  const runs = new RunQueue()
+  const exitCode = process.exitCode
+  const vitest = await startVitest(
+    'test',
+    [],
+    { root, config: false, watch: true, reporters: [runs] },
+    { plugins: [rubric({ reporter: false, chunks: { size: 3 } })], test: { include: [] } },
+    { stdout: sink(() => {}), stderr: sink(() => {}) },
+  )
+  const chunk = (index: number) => `.vitest-rubric/chunks/fixtures/a/rubric.json.${index}-of-3`
+  try {
+    const first = await runs.next()
+    expect(first.modules.map((module) => module.id).sort()).toEqual([chunk(1), chunk(2), chunk(3)])
+    expect(stateOf(first, chunk(2), 'missing-verification')).toBe('failed')
+
+    const fixture = editableFixture(join(root, 'fixtures/a'))
+    await fixture.editAnnotations((annotations) => {
+      annotations.reviews[4]!.judgements['verification']!.rating = 'meets'
+    })
+    await fixture.acknowledgeReview('missing-verification')
+    let rerun = await runs.next()
+    while (stateOf(rerun, chunk(2), 'missing-verification') === 'failed') rerun = await runs.next()
+    expect(stateOf(rerun, chunk(2), 'missing-verification')).toBe('passed')
+
+    // The marker file of a split fixture is no test module: a change to it reruns the chunks, each refusing its cases.
+    await appendFile(join(root, 'fixtures/a/rubric.json'), '\n')
+    rerun = await runs.next()
+    while (rerun.modules.length < 3) rerun = await runs.next()
+    expect(rerun.tests.filter((item) => item.meta !== undefined).map((item) => item.meta?.status)).toEqual(Array(8).fill('refused'))
+  } finally {
+    await vitest.close()
+    process.exitCode = exitCode
+  }
+})

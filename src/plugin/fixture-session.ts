@@ -1,0 +1,73 @@
+import { readRecordedDecisions, type RecordedDecisions } from '../core/engine/decision-record.js'
+import { loadFixtureReading, type Fixture } from '../core/engine/fixture.js'
+import type { CaseChunk, ChunkPlan, PlanOptions } from '../core/engine/plan.js'
+import { readFixtureFile } from '../core/json/read.js'
+import { cachedResult, readFixtureFiles, servingReader, type FixtureFiles } from './plan-cache.js'
+import { planChunk, planLoaded, refusing, type PlanResult } from './plan-fixture.js'
+
+/** What a session needs of its project. */
+export interface SessionContext {
+  readonly root: string
+  /** Where plans are cached; `undefined` when caching is off. */
+  readonly cacheDir: string | undefined
+  readonly planOptions: PlanOptions
+}
+
+/**
+ * What one run knows of a fixture in the main process, kept for as long as the run lasts: its
+ * files, read once however many of its chunks the run plans; the fixture loaded from those bytes
+ * once; the plan of the whole fixture (for the reporter and the fixture's own checks); and its
+ * decision record. The next run (a rerun in watch mode) starts a new session.
+ */
+export class FixtureSession {
+  private files: Promise<FixtureFiles | undefined> | undefined
+  private fixture: Promise<Fixture> | undefined
+  private whole: Promise<PlanResult> | undefined
+  private readonly records = new Map<string, Promise<RecordedDecisions | undefined>>()
+
+  constructor(
+    private readonly context: SessionContext,
+    /** The fixture directory, absolute. */
+    readonly dir: string,
+  ) {}
+
+  /** The plan of the whole fixture, through the plan cache when the project has one. */
+  plan(): Promise<PlanResult> {
+    this.whole ??= this.cached([], () => refusing(async () => planLoaded(await this.load(), this.context.planOptions)))
+    return this.whole
+  }
+
+  /** The plan of one chunk: only its cases are decided. */
+  chunk(chunk: CaseChunk): Promise<PlanResult<ChunkPlan>> {
+    return this.cached(['chunk', chunk.index, chunk.count], () => planChunk(() => this.load(), chunk, this.context.planOptions), `chunk ${chunk.index}`)
+  }
+
+  /** The fixture's decision record, read once; `undefined` when there is none. A defective record rejects, for every caller. */
+  record(path: string, display: string): Promise<RecordedDecisions | undefined> {
+    let read = this.records.get(path)
+    if (read === undefined) {
+      read = readRecordedDecisions(path, display)
+      // Whoever asks gets the rejection; an unasked one is no unhandled rejection.
+      read.catch(() => {})
+      this.records.set(path, read)
+    }
+    return read
+  }
+
+  private readFiles(): Promise<FixtureFiles | undefined> {
+    this.files ??= readFixtureFiles(this.dir, this.context.root)
+    return this.files
+  }
+
+  private load(): Promise<Fixture> {
+    this.fixture ??= this.readFiles().then((files) => loadFixtureReading(this.dir, { cwd: this.context.root }, files === undefined ? readFixtureFile : servingReader(files)))
+    return this.fixture
+  }
+
+  private async cached<P>(key: readonly unknown[], compute: () => Promise<PlanResult<P>>, part?: string): Promise<PlanResult<P>> {
+    const files = await this.readFiles()
+    const { cacheDir, root, planOptions } = this.context
+    if (files === undefined || cacheDir === undefined) return compute()
+    return cachedResult({ dir: this.dir, root, cacheDir, files, key: [planOptions, ...key], ...(part === undefined ? {} : { part }) }, compute)
+  }
+}
