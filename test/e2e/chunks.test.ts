@@ -154,6 +154,10 @@ describe('one large fixture split into chunk modules', () => {
       ]
     `)
     expect(split.exitCode).toBe(whole.exitCode)
+    // A path filter naming the fixture runs every chunk of it, and its checks with them.
+    const filtered = await runVitest({ root, plugin: { chunks: { size: 3 } }, filters: ['fixtures/debate'] })
+    expect(filtered.modules).toHaveLength(4)
+    expect(gateMessages(filtered)).toEqual(gateMessages(split))
   })
 
   test('vitest -u rewrites the record of a split fixture once, from the whole fixture, as a one-module run writes it', async () => {
