@@ -94,7 +94,8 @@ def decide(case, review, criteria, source_sha, rubric_sha):
     return {'status': 'rejected' if failed else 'accepted', 'reason': ', '.join(failed), 'ratings': ratings}
 
 
-def main(directory):
+def decide_fixture(directory):
+    """{case id: {status, reason, ratings}} for a fixture directory; ValueError when it is refused."""
     root = Path(directory)
     rubric_bytes = (root / 'rubric.json').read_bytes()
     source_bytes = (root / 'source.txt').read_bytes()
@@ -103,8 +104,8 @@ def main(directory):
     criteria = check_rubric(rubric, source)
     cases = json.loads((root / 'cases.json').read_text('utf-8'))['cases']
     reviews = {}
-    ids = [case['id'] for case in cases]
-    if len(set(ids)) != len(ids):
+    ids = set(case['id'] for case in cases)
+    if len(ids) != len(cases):
         raise ValueError('duplicate case')
     for review in json.loads((root / 'annotations.json').read_text('utf-8'))['reviews']:
         if review['answer_id'] not in ids or review['answer_id'] in reviews:
@@ -118,8 +119,8 @@ def main(directory):
         if sorted(case['input']) != ['answer', 'question'] or case['input']['question'] != rubric['task']:
             raise ValueError('question')
         decisions[case['id']] = decide(case, reviews.get(case['id']), criteria, source_sha, rubric_sha)
-    json.dump(decisions, sys.stdout)
+    return decisions
 
 
 if __name__ == '__main__':
-    main(sys.argv[1])
+    json.dump(decide_fixture(sys.argv[1]), sys.stdout)
