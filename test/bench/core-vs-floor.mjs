@@ -8,6 +8,11 @@
 // at the least: JSON.stringify (no key sorting) and SHA-256 of every answer, case and review. It is
 // not a target, but it shows how much of the core's time is the fingerprinting itself.
 //
+// The third, `reference`, is the specification's own decision rule in Python (rubric.py's checks
+// and rule, as test/helpers/reference_decisions.py implements them; see reference_timing.py), over
+// the same files: the core is to be at least twice as fast. Both must decide the same: the counts
+// of each status are compared, and a difference stops the benchmark.
+//
 //   npm run bench [-- sizes…]      (default: 10000 100000)
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -21,6 +26,8 @@ const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000]
 const REPEATS = 3
 const SELF = fileURLToPath(import.meta.url)
 const INDEX = new URL('../../dist/index.js', import.meta.url).href
+const REFERENCE = fileURLToPath(new URL('reference_timing.py', import.meta.url))
+const PYTHON = process.env['PYTHON'] ?? 'python3'
 
 /** One measurement, in this process: `floor` or `core` over the fixture in `dir`. */
 async function measure(mode, dir) {
@@ -52,6 +59,10 @@ async function measure(mode, dir) {
   } else {
     const evaluation = core.evaluateFixture(await core.loadFixture(dir))
     cases = core.evaluationJson(evaluation).coverage.candidates
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9
+    const statuses = {}
+    for (const decision of evaluation.decisions) statuses[decision.status] = (statuses[decision.status] ?? 0) + 1
+    return { seconds, cases, statuses, rssMiB: process.resourceUsage().maxRSS / 1024 }
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9
   return { seconds, cases, rssMiB: process.resourceUsage().maxRSS / 1024 }
@@ -63,17 +74,23 @@ if (process.argv[2] === '--measure') {
 }
 
 function run(mode, dir) {
-  const child = spawnSync(process.execPath, [SELF, '--measure', mode, dir], { encoding: 'utf8' })
-  if (child.status !== 0) throw new Error(`${mode} failed: ${child.stderr}`)
+  const child = mode === 'reference' ? spawnSync(PYTHON, [REFERENCE, dir], { encoding: 'utf8' }) : spawnSync(process.execPath, [SELF, '--measure', mode, dir], { encoding: 'utf8' })
+  if (child.status !== 0) throw new Error(`${mode} failed: ${child.error?.message ?? child.stderr}`)
   return JSON.parse(child.stdout)
 }
 
+/** `accepted 9800 · pending 100 · rejected 100`: the counts of each status, in a stable order. */
+const statusCounts = (run) => Object.entries(run.statuses).sort(([a], [b]) => (a < b ? -1 : 1)).map(([status, count]) => `${status} ${count}`).join(' · ')
+
+/** Seconds as shown: three decimals below a second, where two would round small sizes to nothing. */
+const time = (seconds) => `${seconds.toFixed(seconds < 1 ? 3 : 2)} s`
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const results = new Map()
-console.log(`core engine against its floor, median of ${REPEATS} runs each (Node ${process.version})`)
+const python = spawnSync(PYTHON, ['--version'], { encoding: 'utf8' })
+console.log(`core engine against its floor and the specification's reference, median of ${REPEATS} runs each (Node ${process.version}, ${(python.stdout || python.stderr).trim()})`)
 console.log('')
-console.log('| cases | floor | floor + fingerprints | core | core ÷ floor | core ÷ (floor + fingerprints) | peak RSS floor | peak RSS core |')
-console.log('|--:|--:|--:|--:|--:|--:|--:|--:|')
+console.log('| cases | floor | floor + fingerprints | core | reference (Python) | core ÷ floor | core ÷ (floor + fingerprints) | core ÷ reference | reference ÷ floor | peak RSS floor | peak RSS core | peak RSS reference |')
+console.log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
 for (const n of SIZES) {
   const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-core-'))
   try {
@@ -82,32 +99,45 @@ for (const n of SIZES) {
     const floor = []
     const fingerprints = []
     const core = []
+    const reference = []
     for (let repeat = 0; repeat < REPEATS; repeat++) {
       floor.push(run('floor', dir))
       fingerprints.push(run('fingerprints', dir))
       core.push(run('core', dir))
+      reference.push(run('reference', dir))
     }
-    if ([...core, ...floor, ...fingerprints].some((each) => each.cases !== n)) throw new Error(`a run did not see all ${n} cases`)
+    if ([...core, ...floor, ...fingerprints, ...reference].some((each) => each.cases !== n)) throw new Error(`a run did not see all ${n} cases`)
+    // A faster program that decides otherwise would be no comparison.
+    const decided = new Set([...core, ...reference].map(statusCounts))
+    if (decided.size !== 1) throw new Error(`the core and the reference decide differently: ${[...decided].join(' / ')}`)
     const row = {
       floor: median(floor.map((each) => each.seconds)),
       fingerprints: median(fingerprints.map((each) => each.seconds)),
       core: median(core.map((each) => each.seconds)),
+      reference: median(reference.map((each) => each.seconds)),
       floorRss: Math.max(...floor.map((each) => each.rssMiB)),
       coreRss: Math.max(...core.map((each) => each.rssMiB)),
+      referenceRss: Math.max(...reference.map((each) => each.rssMiB)),
+      decided: [...decided][0],
     }
     results.set(n, row)
     console.log(
-      `| ${n.toLocaleString('en')} | ${row.floor.toFixed(2)} s | ${row.fingerprints.toFixed(2)} s (${(row.fingerprints / row.floor).toFixed(2)}×) | ${row.core.toFixed(2)} s | ${(row.core / row.floor).toFixed(2)}× | ${(row.core / row.fingerprints).toFixed(2)}× | ${row.floorRss.toFixed(0)} MiB | ${row.coreRss.toFixed(0)} MiB |`,
+      `| ${n.toLocaleString('en')} | ${time(row.floor)} | ${time(row.fingerprints)} (${(row.fingerprints / row.floor).toFixed(2)}×) | ${time(row.core)} | ${time(row.reference)} | ${(row.core / row.floor).toFixed(2)}× | ${(row.core / row.fingerprints).toFixed(2)}× | ${(row.core / row.reference).toFixed(2)}× | ${(row.reference / row.floor).toFixed(2)}× | ${row.floorRss.toFixed(0)} MiB | ${row.coreRss.toFixed(0)} MiB | ${row.referenceRss.toFixed(0)} MiB |`,
     )
+
   } finally {
     rmSync(root, { recursive: true, force: true })
   }
 }
+console.log('')
+for (const [n, row] of results) console.log(`${n.toLocaleString('en')} cases, the core and the reference decided alike: ${row.decided}`)
 const ordered = [...results.keys()].sort((a, b) => a - b)
 if (ordered.length > 1) {
   const small = results.get(ordered[0])
   const large = results.get(ordered.at(-1))
   const factor = ordered.at(-1) / ordered[0]
   console.log('')
-  console.log(`scaling ${ordered[0].toLocaleString('en')} → ${ordered.at(-1).toLocaleString('en')} cases (${factor}× the cases): core ${(large.core / small.core).toFixed(2)}×, floor ${(large.floor / small.floor).toFixed(2)}×`)
+  console.log(
+    `scaling ${ordered[0].toLocaleString('en')} → ${ordered.at(-1).toLocaleString('en')} cases (${factor}× the cases): core ${(large.core / small.core).toFixed(2)}×, floor ${(large.floor / small.floor).toFixed(2)}×, reference ${(large.reference / small.reference).toFixed(2)}×`,
+  )
 }
