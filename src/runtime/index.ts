@@ -112,7 +112,9 @@ export function defineRubricTests({ plan, record, expected = null }: RubricModul
     describe(split, () => {
       for (const planned of plan.cases) {
         if (planned.split !== split) continue
-        const meta = { role: 'case', id: planned.id, split: planned.split, status: planned.status, reason: planned.reason, ...planned.detail } as RubricCaseMeta
+        // The meta crosses from the test worker to the main process with every test: it is kept to what
+        // a reporter needs to place the case, and the ratings stay in the plan and the JSON report.
+        const meta: RubricCaseMeta = { role: 'case', id: planned.id, split: planned.split, status: planned.status, reason: planned.reason }
         declare[planned.status](planned.id, meta, planned)
       }
     })

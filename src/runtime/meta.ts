@@ -4,7 +4,6 @@
 import type { Split } from '../core/common/primitives.js'
 import type { Coverage } from '../core/engine/coverage.js'
 import type { DecisionStatus } from '../core/engine/decision.js'
-import type { JsonValue } from '../core/engine/plan.js'
 import type { FixtureKind } from '../core/kinds/index.js'
 
 /**
@@ -19,11 +18,6 @@ export interface RubricCaseMeta {
   readonly split: Split
   readonly status: DecisionStatus
   readonly reason: string
-  /** Ratings by criterion (criteria fixtures). */
-  readonly ratings?: Readonly<Record<string, string>>
-  /** Scores by dimension, `null` for N/A (scored fixtures). */
-  readonly scores?: Readonly<Record<string, number | null>>
-  readonly [detail: string]: JsonValue | undefined
 }
 
 /** What a fixture-level check (a benchmark gate) carries. */

@@ -58,7 +58,7 @@ describe('one test per case', () => {
     `)
   })
 
-  test('each test carries its decision, ratings and split as meta; its module the fixture\'s coverage', async () => {
+  test('each test carries its decision and split as meta, not its ratings; its module the fixture\'s coverage', async () => {
     const run = await docuctlRun()
     expect(run.tests.find((item) => item.name === 'wrong-command')?.meta).toEqual({
       role: 'case',
@@ -66,7 +66,6 @@ describe('one test per case', () => {
       split: 'development',
       status: 'rejected',
       reason: 'command, support',
-      ratings: { command: 'does_not_meet', preconditions: 'meets', database_scope: 'meets', verification: 'meets', support: 'does_not_meet' },
     })
     expect(run.tests.find((item) => item.name.startsWith('not-reviewed'))?.meta).toMatchObject({ status: 'pending', reason: 'no review' })
     expect(run.modules[0]?.meta).toMatchObject({
