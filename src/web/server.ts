@@ -182,7 +182,7 @@ function viewerOf(text: string | null): Viewer {
   if (text === null || text === '' || text === 'reader') return { role: 'reader' }
   const [role, ...rest] = text.split(':')
   const name = rest.join(':')
-  if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return role === 'reviewer' ? { role, name } : { role, name }
+  if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return { role, name }
   throw new Refusal(400, 'BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
 }
 
