@@ -235,6 +235,25 @@ describe('the review page, in a real browser', () => {
     await page.close()
   })
 
+  test('a scored case shows each dimension with its score and why, beside the baseline, read-only', { timeout: 60_000 }, async () => {
+    const root = await scratchDir('page-scored')
+    await cp(join(ROOT, 'fixtures/debate-benchmark'), join(root, 'fixtures/debate'), { recursive: true })
+    const server = await startServer({ dirs: ['fixtures/debate'], cwd: root, port: 0 })
+    const page = await browser.newPage()
+    try {
+      await page.goto(`${server.url}${caseHash('partial-recall')}`)
+      await page.waitForSelector('#scores')
+      const rows = await page.locator('#scores tr').evaluateAll((items) => items.slice(1).map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)))
+      expect(rows).toHaveLength(6)
+      expect(rows[0]).toEqual(['issue_discovery_recall', '0.75', '1.5 of 2 planted issues found: P1 full (C1), P2 partial (C2)', '0.5'])
+      expect(rows[4]![1]).toBe('N/A')
+      expect(await page.locator('#save, textarea').count()).toBe(0)
+    } finally {
+      await page.close()
+      await server.close()
+    }
+  })
+
   test('an answer holding HTML shows its characters and runs nothing', { timeout: 60_000 }, async () => {
     const { root, open } = await served()
     const answer = 'Run it. <script>window.__ran = 1</script><img src=x onerror="window.__ran = 2"> Done.'

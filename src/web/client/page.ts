@@ -423,7 +423,7 @@
       main.append(el('details', { class: 'source-block', open: '' }, el('summary', {}, 'Source, with each criterion\'s reference quote'), highlighted(data.source, ranges, 'source')))
     }
     if (data.criteria.length > 0) main.append(criteriaBlock(data))
-    else main.append(el('pre', { class: 'detail' }, JSON.stringify(data.decision, null, 2)))
+    else main.append(...scoredBlock(data))
     if (data.reviewers === 'hidden') main.append(el('p', { class: 'hidden-reviews' }, 'The other reviewers\' judgements are shown once you have saved your own review.'))
     else if (data.reviewers.length > 0) main.append(reviewersBlock(data))
     if (data.bindings.length > 0) {
@@ -433,6 +433,26 @@
     }
     app.replaceChildren(header(), main)
     focusActive()
+  }
+
+  /** A scored case: each dimension's score and why, beside the baseline's; the whole decision under it. */
+  function scoredBlock(data: CaseData): HTMLElement[] {
+    const decision = data.decision as Record<string, unknown>
+    const scores = (decision['scores'] ?? null) as Record<string, number | null> | null
+    const details = (decision['details'] ?? {}) as Record<string, string>
+    const baseline = (decision['baseline'] ?? {}) as { status?: string; scores?: Record<string, number | null>; verdict?: string }
+    const blocks: HTMLElement[] = []
+    if (scores !== null) {
+      const score = (value: number | null | undefined) => (value === null ? 'N/A' : value === undefined ? '—' : String(value))
+      const table = el('table', { class: 'scores', id: 'scores' }, el('caption', {}, `scores: ${String(decision['verdict'] ?? '')}, mean ${String(decision['mean'] ?? '—')}`))
+      table.append(el('tr', {}, el('th', {}, 'dimension'), el('th', {}, 'score'), el('th', {}, 'why'), el('th', {}, `baseline (${baseline.verdict ?? baseline.status ?? '—'})`)))
+      for (const [dimension, value] of Object.entries(scores)) {
+        table.append(el('tr', { class: value !== null && value < 0.5 ? 'low' : '' }, el('td', {}, dimension), el('td', {}, score(value)), el('td', {}, details[dimension] ?? ''), el('td', {}, score(baseline.scores?.[dimension]))))
+      }
+      blocks.push(table)
+    }
+    blocks.push(el('details', { class: 'detail' }, el('summary', {}, 'The decision as evaluate --json shows it'), el('pre', {}, JSON.stringify(data.decision, null, 2))))
+    return blocks
   }
 
   function criteriaBlock(data: CaseData): HTMLElement {
