@@ -30,13 +30,23 @@ export async function cachedPlan(dir: string, root: string, cacheDir: string, op
   return cachedResult({ dir, root, cacheDir, files, key: [options] }, () => planFixture(dir, root, servingReader(files), options))
 }
 
-/** A fixture's files as read once for a run: each file's bytes, which are also the plan cache's key. */
-export type FixtureFiles = readonly { readonly name: string; readonly path: string; readonly raw: RawFile }[]
+/**
+ * A fixture's files as read once for a run: each file's SHA-256 (the plan cache's key) and its
+ * bytes, until they are served to the loader. Served once, they are let go, so that a large
+ * fixture's buffers do not outlive its parse.
+ */
+export type FixtureFiles = readonly { readonly name: string; readonly path: string; readonly sha256: string; raw: RawFile | undefined }[]
 
-/** A reader that serves the bytes already read, so that a plan is computed from exactly the bytes its key hashes. */
+/** A reader that serves the bytes already read, once each, so that a plan is computed from exactly the bytes its key hashes. */
 export function servingReader(files: FixtureFiles): (path: string, display: string) => Promise<RawFile> {
-  const served = new Map(files.map((file) => [file.path, file.raw]))
-  return async (path, display) => served.get(path) ?? { display, bytes: await readFile(path) }
+  return async (path, display) => {
+    const file = files.find((each) => each.path === path)
+    if (file === undefined) return { display, bytes: await readFile(path) }
+    const { raw } = file
+    if (raw === undefined) throw new Error(`${display} was served to the loader already: a second load would not be of the bytes the key hashed`)
+    file.raw = undefined
+    return raw
+  }
 }
 
 /** Where a cached result is, and what besides the files its key holds. */
@@ -55,7 +65,7 @@ export interface CacheSlot {
 export async function cachedResult<P>(slot: CacheSlot, compute: () => Promise<{ readonly plan: P } | { readonly error: SerializedRubricError }>): Promise<{ readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }> {
   const { dir, root, cacheDir, files } = slot
   const key = sha256Hex(
-    JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), ...slot.key, files.map((file) => [file.name, sha256Hex(file.raw.bytes)])]),
+    JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), ...slot.key, files.map((file) => [file.name, file.sha256])]),
   )
   const folder = join(cacheDir, 'vitest-rubric', 'plans')
   const prefix = sha256Hex(slot.part === undefined ? relative(root, dir) : `${relative(root, dir)}\0${slot.part}`).slice(0, 16)
@@ -85,7 +95,9 @@ export async function readFixtureFiles(dir: string, root: string): Promise<Fixtu
     return await Promise.all(
       [...fileNamesOf(kind), ...panel].map(async (name) => {
         const path = join(dir, name)
-        return { name, path, raw: { display: relative(root, path), bytes: await readFile(path) } }
+        const bytes = await readFile(path)
+        const sha256 = sha256Hex(bytes)
+        return { name, path, sha256, raw: { display: relative(root, path), bytes, sha256 } as RawFile | undefined }
       }),
     )
   } catch {

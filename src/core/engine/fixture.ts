@@ -135,18 +135,20 @@ export async function loadFixtureAs(kind: FixtureKind, absolute: string, display
   const names = definition.files
   const shown = (name: string) => join(display, name)
   const roles = (['rubric', 'source', 'cases', 'annotations'] as const).filter((role) => names[role] !== undefined)
-  const raw = await Promise.all(roles.map((role) => read(join(absolute, names[role]!), shown(names[role]!))))
+  const raw: (RawFile | undefined)[] = await Promise.all(roles.map((role) => read(join(absolute, names[role]!), shown(names[role]!))))
   const byRole = Object.fromEntries(roles.map((role, index) => [role, raw[index]!])) as Partial<Record<FileRole, RawFile>>
   const rubricFile = byRole.rubric!
   const rubric = definition.bindRubric(byRole.source === undefined ? { rubric: rubricFile } : { rubric: rubricFile, source: byRole.source })
   const files = Object.fromEntries(
-    roles.map((role, index) => [role, { name: names[role]!, display: raw[index]!.display, sha256: sha256Hex(raw[index]!.bytes) }]),
+    roles.map((role, index) => [role, { name: names[role]!, display: raw[index]!.display, sha256: raw[index]!.sha256 ?? sha256Hex(raw[index]!.bytes) }]),
   ) as Partial<Record<FileRole, FixtureFile>>
   const conversions: Partial<Record<FileRole, ConvertedRevisions>> = { rubric: convertedRevisions(rubricFile.bytes) }
   if (byRole.source !== undefined) conversions.source = convertedRevisions(byRole.source.bytes)
 
-  const cases = readCaseEntries(definition, byRole.cases!)
-  const annotations = readReviewDocument(definition, byRole.annotations!, cases.entries, files.cases!.display)
+  // Each large file is let go once parsed: the cases' bytes need not outlive them while the reviews are parsed.
+  raw.fill(undefined)
+  const cases = readCaseEntries(definition, take(byRole, 'cases'))
+  const annotations = readReviewDocument(definition, take(byRole, 'annotations'), cases.entries, files.cases!.display)
   const panel = await readPanel(definition, absolute, display, cases.entries, files.cases!.display, read, list)
   const judges = await readJudges(definition, absolute, display, cases.entries, files.cases!.display, read, list)
   return {
@@ -164,6 +166,13 @@ export async function loadFixtureAs(kind: FixtureKind, absolute: string, display
     panel,
     judges,
   } as Fixture
+}
+
+/** A file of the map, removed from it, so that the caller holds its only reference. */
+function take(byRole: Partial<Record<FileRole, RawFile>>, role: 'cases' | 'annotations'): RawFile {
+  const file = byRole[role]!
+  delete byRole[role]
+  return file
 }
 
 /** What the kind's checks see of a loaded fixture. */

@@ -9,6 +9,8 @@ export interface RawFile {
   /** The file as shown in messages, relative to the working directory. */
   readonly display: string
   readonly bytes: Uint8Array
+  /** The SHA-256 of `bytes`, when the reader took it already (the plugin hashes every file for its cache key). */
+  readonly sha256?: string
 }
 
 /** How a loader reads a fixture file: from disk, or from contents already read (to check an edit before writing it). */
