@@ -109,11 +109,11 @@ export async function pageFixture(fixture: Fixture, index: number, options: Eval
   const agreement = fixture.panel.reviewers.length === 0 ? null : panelAgreement(fixture)
   const calibration = fixture.judges.names.length === 0 || definition.panel.level !== 'nominal' ? null : calibrateJudges(evaluation)
   const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
+  const criteria = criteriaOf(fixture)
   const cases = fixture.cases.map((entry, position): CaseRow => {
     const assessment = assessments[position]!
     const decision = assessment.decision as Decision & Record<string, unknown>
     const ratings = (decision['ratings'] ?? {}) as Record<string, string>
-    const criteria = criteriaOf(fixture)
     return {
       id: entry.id,
       split: entry.split,
@@ -137,7 +137,7 @@ export async function pageFixture(fixture: Fixture, index: number, options: Eval
     agreement,
     calibration,
     reviewers: fixture.panel.reviewers,
-    criteria: criteriaOf(fixture),
+    criteria,
     cases,
     version: await fixtureVersion(fixture),
   }
@@ -258,7 +258,7 @@ function waiting(decision: Decision & Record<string, unknown>, wait: string | un
   if (wait === 'not-adopted') return 'not adopted yet'
   if (wait === 'too-few-reviews') return 'too few reviews'
   if (wait === 'uncertain') return 'uncertain'
-  if (decision['reviewed'] === false || decision.reason === 'no review' || decision.reason.startsWith('no ')) return 'no review'
+  if (decision['reviewed'] === false || decision.reason === 'no review') return 'no review'
   if (Array.isArray(decision['uncertain']) && decision['uncertain'].length > 0) return 'uncertain'
   if (Array.isArray(decision['missing']) && decision['missing'].length > 0) return 'missing criteria'
   return decision.reason.startsWith('manual review') ? 'manual review' : 'other'

@@ -1,9 +1,9 @@
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { cp, readFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import { startServer, type RunningServer } from '../../src/web/server.js'
 import { launchBrowser } from '../helpers/browser.js'
 import { runCli } from '../helpers/cli.js'
@@ -45,7 +45,6 @@ async function served(): Promise<Served> {
     expect(errors).toEqual([])
     return page
   }
-  const { onTestFinished } = await import('vitest')
   onTestFinished(async () => {
     for (const page of pages) await page.close()
     await server.close()
@@ -169,13 +168,23 @@ describe('the review page, in a real browser', () => {
   })
 
   test('a fixture edited on disk while the page is open is re-read, and the page says so', { timeout: 60_000 }, async () => {
-    const { root, open } = await served()
-    const page = await open()
+    // Two fixtures served; only the edited one is named.
+    const root = await scratchDir('page-edited')
+    await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+    await cp(DOCUCTL, join(root, 'fixtures/other'), { recursive: true })
+    const server = await startServer({ dirs: ['fixtures/lab', 'fixtures/other'], cwd: root, port: 0 })
+    const page = await browser.newPage()
+    onTestFinished(async () => {
+      await page.close()
+      await server.close()
+    })
+    await page.goto(server.url)
+    await page.waitForSelector('table.cases')
     const result = await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'], root)
     expect(result.code).toBe(0)
     await page.waitForSelector('header .notice', { timeout: 10_000 })
     expect(await page.textContent('header .notice')).toBe('Re-read from disk: fixtures/lab changed.')
-    expect(await page.locator('tr[data-case="not-reviewed"]').textContent()).toContain('missing criteria')
+    expect(await page.locator('section.fixture').first().locator('tr[data-case="not-reviewed"]').textContent()).toContain('missing criteria')
   })
 
   test('a blind reviewer sees no other review until they have saved their own', { timeout: 60_000 }, async () => {
@@ -329,7 +338,6 @@ describe('the review page, in a real browser', () => {
     expect(await report.locator('tr.case-row').count()).toBe(8)
     expect(errors).toEqual([])
     await report.close()
-    await writeFile(join(root, 'done'), '')
   })
 })
 

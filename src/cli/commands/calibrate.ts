@@ -1,7 +1,6 @@
-import { calibrateJudges, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from '../../core/engine/calibration.js'
+import { calibrateJudges, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from '../../core/engine/calibration.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { loadFixture } from '../../core/engine/fixture.js'
-import { matrixLines } from '../../core/engine/plan.js'
 import { minReviewsOption, needDirs, type Command } from '../command.js'
 
 /** `vitest-rubric calibrate <dir...> [--judge <name>] [--json] [--seed <s>]`: each judge against the reviewers. */

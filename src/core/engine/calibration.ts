@@ -207,3 +207,15 @@ function staleReason(code: string, fallback: string): string {
   if (code.endsWith('ANSWER_STALE')) return 'the answer changed since it was labelled: run the judge again on it'
   return fallback
 }
+
+/** The confusion matrix as text: reviewers' ratings down, the judge's across. */
+export function matrixLines(item: CriterionCalibration): string[] {
+  const width = 'does_not_meet'.length + 2
+  const head = `${'reviewers \\ judge'.padEnd(width + 4)}${JUDGE_RATINGS.map((name) => name.padStart(width)).join('')}`
+  return [
+    head,
+    ...REVIEWER_RATINGS.map(
+      (row) => `${row.padEnd(width + 4)}${JUDGE_RATINGS.map((column) => String(item.matrix[row][column]).padStart(width)).join('')}`,
+    ),
+  ]
+}

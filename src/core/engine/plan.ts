@@ -6,7 +6,7 @@ import type { Decision, DecisionStatus, RefusedDecision } from './decision.js'
 import { evaluateCases, type FixtureEvaluation } from './evaluate.js'
 import { kindContext, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
 import { panelAgreement, type AgreementReport } from './agreement.js'
-import { calibrateJudges, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
+import { calibrateJudges, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
 import { JUDGES_DIR } from './panel.js'
 import type { PanelPolicy } from './panel-rule.js'
 
@@ -226,16 +226,4 @@ function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gat
     lines.push(`${figures.stale} ${figures.stale === 1 ? 'label is' : 'labels are'} stale: ${reasons.join('; ')}`)
   }
   return { ok: false, message: lines.join('\n') }
-}
-
-/** The confusion matrix as text: reviewers' ratings down, the judge's across. */
-export function matrixLines(item: CriterionCalibration): string[] {
-  const width = 'does_not_meet'.length + 2
-  const head = `${'reviewers \\ judge'.padEnd(width + 4)}${['meets', 'does_not_meet', 'uncertain'].map((name) => name.padStart(width)).join('')}`
-  return [
-    head,
-    ...(['meets', 'does_not_meet'] as const).map(
-      (row) => `${row.padEnd(width + 4)}${(['meets', 'does_not_meet', 'uncertain'] as const).map((column) => String(item.matrix[row][column]).padStart(width)).join('')}`,
-    ),
-  ]
 }

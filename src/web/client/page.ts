@@ -697,10 +697,10 @@
   async function watch(): Promise<void> {
     try {
       const { versions } = await api<{ versions: (string | null)[] }>('/api/version')
-      const changed = versions.some((version, index) => version !== (state.fixtures[index]?.version ?? null))
-      if (changed) {
+      const changed = state.fixtures.filter((entry, index) => versions[index] !== entry.version).map((entry) => entry.dir)
+      if (changed.length > 0) {
         await loadOverview()
-        const names = state.fixtures.filter((entry, index) => entry.version === versions[index]).map((entry) => entry.dir)
+        const names = changed
         state.notice = `Re-read from disk: ${names.join(', ')} changed.${state.dirty ? ' Your form is kept; saving checks again whether its files changed.' : ''}`
         if (state.current !== null && !state.dirty) await render()
         else if (state.current === null) renderOverview()
