@@ -1,9 +1,10 @@
 import { readRecordedDecisions, type RecordedDecisions } from '../core/engine/decision-record.js'
 import { loadFixtureReading, type Fixture } from '../core/engine/fixture.js'
-import type { CaseChunk, ChunkPlan, PlanOptions } from '../core/engine/plan.js'
+import type { FixtureEvaluation } from '../core/engine/evaluate.js'
+import { planChunkOfEvaluation, planFixtureTests, type CaseChunk, type ChunkPlan, type PlanOptions } from '../core/engine/plan.js'
 import { readFixtureFile } from '../core/json/read.js'
 import { cachedResult, readFixtureFiles, servingReader, type FixtureFiles } from './plan-cache.js'
-import { planChunk, planLoaded, refusing, type PlanResult } from './plan-fixture.js'
+import { evaluateForPlan, planChunk, refusing, type PlanResult } from './plan-fixture.js'
 
 /** What a session needs of its project. */
 export interface SessionContext {
@@ -11,6 +12,12 @@ export interface SessionContext {
   /** Where plans are cached; `undefined` when caching is off. */
   readonly cacheDir: string | undefined
   readonly planOptions: PlanOptions
+  /**
+   * Whether the run plans the whole fixture anyway (its reporter and fixture-level checks do,
+   * unless it is a shard writing a blob report): then the whole fixture is decided once and each
+   * chunk's plan is a slice of those decisions.
+   */
+  readonly wholeRun: boolean
 }
 
 /**
@@ -23,6 +30,7 @@ export class FixtureSession {
   private files: Promise<FixtureFiles | undefined> | undefined
   private fixture: Promise<Fixture> | undefined
   private whole: Promise<PlanResult> | undefined
+  private evaluation: Promise<FixtureEvaluation> | undefined
   private readonly records = new Map<string, Promise<RecordedDecisions | undefined>>()
 
   constructor(
@@ -33,13 +41,27 @@ export class FixtureSession {
 
   /** The plan of the whole fixture, through the plan cache when the project has one. */
   plan(): Promise<PlanResult> {
-    this.whole ??= this.cached([], () => refusing(async () => planLoaded(await this.load(), this.context.planOptions)))
+    this.whole ??= this.cached([], () => refusing(async () => planFixtureTests(await this.evaluate(), this.context.planOptions)))
     return this.whole
   }
 
-  /** The plan of one chunk: only its cases are decided. */
+  /** The plan of one chunk: only its cases are decided, unless the run decides the whole fixture anyway. */
   chunk(chunk: CaseChunk): Promise<PlanResult<ChunkPlan>> {
-    return this.cached(['chunk', chunk.index, chunk.count], () => planChunk(() => this.load(), chunk, this.context.planOptions), `chunk ${chunk.index}`)
+    const { planOptions, wholeRun } = this.context
+    const alone = () => planChunk(() => this.load(), chunk, planOptions)
+    const compute = async () => {
+      if (!wholeRun) return alone()
+      // The whole plan, from the cache or decided now: only in the second case are the decisions there to slice.
+      await this.plan()
+      return this.evaluation === undefined ? alone() : refusing(async () => planChunkOfEvaluation(await this.evaluate(), chunk))
+    }
+    return this.cached(['chunk', chunk.index, chunk.count], compute, `chunk ${chunk.index}`)
+  }
+
+  /** Every case of the fixture decided, once per run. */
+  private evaluate(): Promise<FixtureEvaluation> {
+    this.evaluation ??= this.load().then((fixture) => evaluateForPlan(fixture, this.context.planOptions))
+    return this.evaluation
   }
 
   /** The fixture's decision record, read once; `undefined` when there is none. A defective record rejects, for every caller. */

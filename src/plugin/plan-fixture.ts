@@ -1,5 +1,5 @@
 import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
-import { evaluateFixture } from '../core/engine/evaluate.js'
+import { evaluateFixture, type FixtureEvaluation } from '../core/engine/evaluate.js'
 import { loadFixtureReading, type Fixture } from '../core/engine/fixture.js'
 import { planChunkTests, planFixtureTests, type CaseChunk, type ChunkPlan, type PlanOptions, type TestPlan } from '../core/engine/plan.js'
 import { readFixtureFile, type FixtureFileReader } from '../core/json/read.js'
@@ -17,12 +17,16 @@ export async function planFixture(dir: string, root: string, read: FixtureFileRe
 
 /** Decides a fixture already loaded. */
 export function planLoaded(fixture: Fixture, options: PlanOptions = {}): TestPlan {
-  const evaluation = evaluateFixture(fixture, {
+  return planFixtureTests(evaluateForPlan(fixture, options), options)
+}
+
+/** Every case of a loaded fixture decided under a plan's options. */
+export function evaluateForPlan(fixture: Fixture, options: PlanOptions = {}): FixtureEvaluation {
+  return evaluateFixture(fixture, {
     ...(options.panel === undefined ? {} : { panel: options.panel }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
   })
-  return planFixtureTests(evaluation, options)
 }
 
 /** Decides one chunk of a fixture, loading it once for every chunk (`load`); a fixture-level defect is returned, not thrown. */

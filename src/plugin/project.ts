@@ -40,7 +40,7 @@ export interface ProjectContext {
 export function sessionOf(context: ProjectContext, dir: string): FixtureSession {
   let session = context.sessions.get(dir)
   if (session === undefined) {
-    session = new FixtureSession({ root: context.root, cacheDir: context.cacheDir, planOptions: planOptions(context.options) }, dir)
+    session = new FixtureSession({ root: context.root, cacheDir: context.cacheDir, planOptions: planOptions(context.options), wholeRun: context.wholeRun }, dir)
     context.sessions.set(dir, session)
   }
   return session

@@ -1,7 +1,7 @@
 import type { RubricErrorCode } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
 import { definitionOf, type FixtureKind, type SummaryOf } from '../kinds/index.js'
-import type { Coverage } from './coverage.js'
+import { countCoverage, type Coverage } from './coverage.js'
 import type { Decision, DecisionStatus, RefusedDecision } from './decision.js'
 import { evaluateCases, type FixtureEvaluation } from './evaluate.js'
 import { kindContext, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
@@ -157,7 +157,21 @@ export function planChunkTests(fixture: Fixture, chunk: CaseChunk, options: Plan
   const evaluation = evaluateCases(fixture, chunkRange(fixture.cases.length, chunk), {
     ...(options.panel === undefined ? {} : { panel: options.panel }),
   })
-  return { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, chunk, coverage: evaluation.coverage, cases: plannedCases(fixture, evaluation.decisions) }
+  return chunkPlanOf(fixture, chunk, evaluation.decisions, evaluation.coverage)
+}
+
+/**
+ * Plans one chunk from the decisions of the whole fixture, as {@link planChunkTests} plans it: a run
+ * that decides the whole fixture anyway (for the reporter) decides each case once, not twice.
+ */
+export function planChunkOfEvaluation(evaluation: FixtureEvaluation, chunk: CaseChunk): ChunkPlan {
+  const { start, end } = chunkRange(evaluation.fixture.cases.length, chunk)
+  const decisions = evaluation.decisions.slice(start, end)
+  return chunkPlanOf(evaluation.fixture, chunk, decisions, countCoverage(decisions))
+}
+
+function chunkPlanOf(fixture: Fixture, chunk: CaseChunk, decisions: readonly Decision[], coverage: Coverage): ChunkPlan {
+  return { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, chunk, coverage, cases: plannedCases(fixture, decisions) }
 }
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { caseDecisionChanges, recordCases, recordDecisions, recordWithout } from '../../../src/core/engine/decision-record.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
 import { loadFixture } from '../../../src/core/engine/fixture.js'
-import { chunkRange, planChunkTests, planFixtureTests, type PlanOptions } from '../../../src/core/engine/plan.js'
+import { chunkRange, planChunkOfEvaluation, planChunkTests, planFixtureTests, type PlanOptions } from '../../../src/core/engine/plan.js'
 import { copyFixture, ROOT } from '../../helpers/fixture-copy.js'
 
 describe('chunkRange', () => {
@@ -53,6 +53,29 @@ describe('planChunkTests', () => {
     const panel = await chunksAndWhole(join(ROOT, 'fixtures/docuctl-rollback'), 3, { panel: { minReviews: 1 } })
     expect(panel.chunks.flatMap((chunk) => chunk.cases)).toEqual(panel.whole.cases)
     expect(panel.whole.cases.map((planned) => planned.status)).toEqual(Array(8).fill('pending'))
+  })
+})
+
+describe('planChunkOfEvaluation', () => {
+  test("a chunk sliced from the whole fixture's decisions is the chunk planChunkTests decides on its own", async () => {
+    const copy = await copyFixture()
+    await copy.editCases((cases) => {
+      cases.cases[2]!.input.question = 'How do I roll back production?'
+    })
+    for (const [dir, options] of [
+      [copy.dir, {}],
+      [join(ROOT, 'fixtures/debate-benchmark'), {}],
+      [join(ROOT, 'fixtures/docuctl-rollback'), { panel: { minReviews: 1 } }],
+    ] as const) {
+      const fixture = await loadFixture(dir, { cwd: ROOT })
+      const evaluation = evaluateFixture(fixture, 'panel' in options ? { panel: options.panel } : {})
+      for (const count of [1, 3, 5]) {
+        for (let index = 1; index <= count; index++) {
+          const chunk = { index, count }
+          expect(planChunkOfEvaluation(evaluation, chunk)).toEqual(planChunkTests(fixture, chunk, options))
+        }
+      }
+    }
   })
 })
 
