@@ -1,7 +1,7 @@
 // Generates a criteria fixture of n cases, and a plain Vitest test file declaring the same tests
 // with the same outcomes, so the two can be timed against each other.
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 
 const DOCUCTL = new URL('../../fixtures/docuctl-rollback/', import.meta.url)
@@ -62,8 +62,24 @@ export async function generateFixture(dir, n, options = {}) {
   await mkdir(dir, { recursive: true })
   await writeFile(join(dir, 'rubric.json'), rubricBytes)
   await writeFile(join(dir, 'source.txt'), sourceBytes)
-  await writeFile(join(dir, 'cases.json'), JSON.stringify({ name: `bench-${n}`, task: 'bench', cases }))
-  await writeFile(join(dir, 'annotations.json'), JSON.stringify({ origin: 'generated for the benchmark', reviews }))
+  // Written a slice at a time: past about 400k cases a file's text is longer than one JavaScript string can be.
+  await writeDocument(join(dir, 'cases.json'), `{"name":${JSON.stringify(`bench-${n}`)},"task":"bench","cases":[`, cases)
+  await writeDocument(join(dir, 'annotations.json'), '{"origin":"generated for the benchmark","reviews":[', reviews)
+}
+
+/** Writes `head`, the items as a JSON array's elements, and `]}`, the same text JSON.stringify would give. */
+async function writeDocument(path, head, items) {
+  const file = await open(path, 'w')
+  try {
+    await file.write(head)
+    for (let start = 0; start < items.length; start += 10_000) {
+      const slice = JSON.stringify(items.slice(start, start + 10_000)).slice(1, -1)
+      await file.write(start === 0 ? slice : `,${slice}`)
+    }
+    await file.write(']}')
+  } finally {
+    await file.close()
+  }
 }
 
 /**

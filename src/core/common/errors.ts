@@ -8,6 +8,7 @@ export type RubricErrorCode =
   | 'FIXTURE_KIND_AMBIGUOUS'
   | 'FILE_UNREADABLE'
   | 'FILE_NOT_UTF8'
+  | 'FILE_TOO_LARGE'
   | 'JSON_MALFORMED'
   | 'FILE_SCHEMA'
   | 'RUBRIC_INVALID'

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer'
+import { constants, isUtf8 } from 'node:buffer'
 import { readFile } from 'node:fs/promises'
 import { FixtureError, preview } from '../common/errors.js'
 import { locateInvalidUtf8 } from './invalid-utf8.js'
@@ -57,7 +57,19 @@ export function decodeText(file: RawFile): string {
       hint: 'save the file as UTF-8: it was saved in another encoding (Windows-1252, Latin-1 or UTF-16, say), so re-encode it and check the characters there.',
     })
   }
-  return Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString('utf8')
+  try {
+    return Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString('utf8')
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== 'ERR_STRING_TOO_LONG') throw cause
+    throw new FixtureError({
+      code: 'FILE_TOO_LARGE',
+      file: file.display,
+      summary: `the file's text is longer than the longest string Node.js can hold (${constants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters), so it cannot be read as one JSON document.`,
+      expected: `at most ${constants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters`,
+      found: `${file.bytes.byteLength.toLocaleString('en-US')} bytes`,
+      hint: 'split the cases and their reviews into several fixture directories, each with a copy of the rubric files; the chunks option then spreads each fixture over shards (docs/performance.md, "Past one machine").',
+    })
+  }
 }
 
 /** Parses a JSON file, reporting a syntax error with its line and column. */
