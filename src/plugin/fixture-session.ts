@@ -45,6 +45,22 @@ export class FixtureSession {
     return this.whole
   }
 
+  /**
+   * The plan of the whole fixture, as the end of a run asks for it (the reporter, the gate of a
+   * split fixture): no chunk module asks for anything after that, so the loaded fixture and its
+   * decisions are let go once the plan is made. A run over many large fixtures (a merge of shards)
+   * then holds one loaded fixture at a time, and the plans.
+   */
+  async finalPlan(): Promise<PlanResult> {
+    try {
+      return await this.plan()
+    } finally {
+      this.fixture = undefined
+      this.evaluation = undefined
+      this.files = undefined
+    }
+  }
+
   /** The plan of one chunk: only its cases are decided, unless the run decides the whole fixture anyway. */
   chunk(chunk: CaseChunk): Promise<PlanResult<ChunkPlan>> {
     const { planOptions, wholeRun } = this.context

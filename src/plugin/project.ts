@@ -49,9 +49,10 @@ export function sessionOf(context: ProjectContext, dir: string): FixtureSession 
 /** Every fixture of a project on disk with its plan: the denominators, whatever part of them ran. */
 export async function planAllFixtures(context: ProjectContext): Promise<{ fixture: DiscoveredFixture; result: PlanResult }[]> {
   const found = await discoverFixtures(context.root, context.options.include, context.options.exclude)
-  return Promise.all(
-    found.map(async (fixture) => ({ fixture, result: context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).plan()) })),
-  )
+  // One fixture at a time: each one's files and parsed documents are let go before the next is read.
+  const planned: { fixture: DiscoveredFixture; result: PlanResult }[] = []
+  for (const fixture of found) planned.push({ fixture, result: context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).finalPlan()) })
+  return planned
 }
 
 /** Plans a fixture, through the cache when the project has one. */

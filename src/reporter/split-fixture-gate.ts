@@ -46,7 +46,7 @@ export async function splitFixtureFailures(
   const failures: string[] = []
   for (const [dir, chunks] of context.chunks.byFixture) {
     if (!chunks.some((chunk) => ran.has(chunk.moduleId))) continue
-    const result = await sessionOf(context, dir).plan()
+    const result = await sessionOf(context, dir).finalPlan()
     // A fixture-level defect fails every chunk module with it already.
     if ('error' in result) continue
     const where = `${relative(context.root, dir)} (split into ${chunks.length} chunks)`
