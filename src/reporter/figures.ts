@@ -123,16 +123,21 @@ export function countFigures(sources: readonly FixtureSource[], runs: ReadonlyMa
 function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
   if ('error' in source) return { status: 'refused', project: source.project, fixture: source.fixture, error: source.error }
   const { plan } = source
-  const rowOf = (split: Split | 'all', review: CoverageCounts): CoverageRow => {
-    const cases = plan.cases.filter((planned) => split === 'all' || planned.split === split)
-    let executed = 0
-    let todo = 0
-    for (const planned of cases) {
-      const state = run.cases.get(planned.id)
-      if (state === 'executed') executed++
-      else if (state === 'todo') todo++
+  // The execution counts of every split and of all the cases, in one pass over the plan.
+  const counts = new Map<Split | 'all', { candidates: number; executed: number; todo: number }>([['all', { candidates: 0, executed: 0, todo: 0 }]])
+  for (const planned of plan.cases) {
+    let mine = counts.get(planned.split)
+    if (mine === undefined) counts.set(planned.split, (mine = { candidates: 0, executed: 0, todo: 0 }))
+    const state = run.cases.get(planned.id)
+    for (const each of [counts.get('all')!, mine]) {
+      each.candidates++
+      if (state === 'executed') each.executed++
+      else if (state === 'todo') each.todo++
     }
-    return { split, execution: { candidates: cases.length, executed, todo, filtered: cases.length - executed - todo }, review }
+  }
+  const rowOf = (split: Split | 'all', review: CoverageCounts): CoverageRow => {
+    const { candidates, executed, todo } = counts.get(split) ?? { candidates: 0, executed: 0, todo: 0 }
+    return { split, execution: { candidates, executed, todo, filtered: candidates - executed - todo }, review }
   }
   return {
     status: 'loaded',

@@ -1,5 +1,6 @@
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import { casesOfModule } from './case-runs.js'
 import { chunkOfModule, fixtureDirOfModule } from '../plugin/chunks.js'
 import type { PendingPolicy } from '../plugin/options.js'
 import type { ProjectContext } from '../plugin/project.js'
@@ -27,11 +28,7 @@ export function pendingGates(projects: readonly ProjectContext[], testModules: r
     for (const module of testModules) {
       const dir = module.project.name === context.name ? fixtureDirOfModule(context.chunks, module.moduleId) : undefined
       if (dir === undefined) continue
-      const ids: string[] = []
-      for (const test of module.children.allTests()) {
-        const meta = test.meta().rubric
-        if (meta?.role === 'case' && meta.status === 'pending' && test.options.mode === 'todo') ids.push(meta.id)
-      }
+      const ids = [...casesOfModule(testModules, module).pending]
       const shown = relative(context.root, dir)
       const parts = byFixture.get(shown) ?? []
       parts.push({ chunk: chunkOfModule(context.chunks, module.moduleId)?.index ?? 0, ids })

@@ -5,6 +5,7 @@ import { colorsFor } from '../core/common/colors.js'
 import { fixtureDirOfModule, NO_CHUNKS } from '../plugin/chunks.js'
 import { resolveOptions } from '../plugin/options.js'
 import { planAllFixtures, type ProjectContext } from '../plugin/project.js'
+import { casesOfModule } from './case-runs.js'
 import { countFigures, reportJson, runKey, type CaseRun, type FixtureSource, type ModuleRun, type RubricFigures } from './figures.js'
 import { pendingGates, type PendingGate } from './pending-gate.js'
 import { renderMarkdown } from './render-markdown.js'
@@ -125,12 +126,7 @@ function readRuns(testModules: readonly TestModule[], projects: readonly Project
       runs.set(key, run)
     }
     const { cases } = run
-    for (const test of module.children.allTests()) {
-      const meta = test.meta().rubric
-      if (meta?.role !== 'case') continue
-      const state = test.result().state
-      cases.set(meta.id, test.options.mode === 'todo' ? 'todo' : state === 'passed' || state === 'failed' ? 'executed' : 'filtered')
-    }
+    for (const [id, state] of casesOfModule(testModules, module).cases) cases.set(id, state)
   }
   return runs
 }
