@@ -24,11 +24,11 @@ export interface PendingGate {
 export function pendingGates(projects: readonly ProjectContext[], testModules: readonly TestModule[]): PendingGate[] {
   return projects.map((context) => {
     // By fixture, in path order, a split fixture's chunks in their order: merged shards read as one run does.
-    const byFixture = new Map<string, { chunk: number; ids: string[] }[]>()
+    const byFixture = new Map<string, { chunk: number; ids: readonly string[] }[]>()
     for (const module of testModules) {
       const dir = module.project.name === context.name ? fixtureDirOfModule(context.chunks, module.moduleId) : undefined
       if (dir === undefined) continue
-      const ids = [...casesOfModule(testModules, module).pending]
+      const ids = casesOfModule(testModules, module).pending
       const shown = relative(context.root, dir)
       const parts = byFixture.get(shown) ?? []
       parts.push({ chunk: chunkOfModule(context.chunks, module.moduleId)?.index ?? 0, ids })
