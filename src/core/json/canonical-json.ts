@@ -49,7 +49,9 @@ export function sha256Hex(content: string | Uint8Array): string {
 export const NULL_FINGERPRINT = '74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b'
 
 // Strings are built by concatenation (V8 ropes) rather than joined from arrays: at 100k cases
-// the fingerprints are most of the work, and this halves it.
+// the fingerprints are most of the work, and this halves it. Each piece is appended on its own
+// (`out += a; out += b`), never joined first, so that a member costs as few ropes as it can: its
+// key's prefix (`,"key":`, written once per shape of object), then its value.
 function write(value: unknown, path: PathSegment[], keeping: Keeping | undefined): string {
   if (keeping !== undefined && keeping.wanted.has(value)) {
     const text = write(value, path, undefined)
@@ -74,6 +76,7 @@ function write(value: unknown, path: PathSegment[], keeping: Keeping | undefined
 }
 
 function writeArray(items: readonly unknown[], path: PathSegment[], keeping: Keeping | undefined): string {
+  if (items.length === 0) return '[]'
   let out = '['
   for (let index = 0; index < items.length; index++) {
     if (index > 0) out += ','
@@ -82,26 +85,49 @@ function writeArray(items: readonly unknown[], path: PathSegment[], keeping: Kee
     out += write(items[index], path, keeping)
     path.pop()
   }
-  return `${out}]`
+  out += ']'
+  return out
 }
 
 function writeObject(object: object, path: PathSegment[], keeping: Keeping | undefined): string {
-  const { sorted, quoted } = orderOf(Object.keys(object), path)
-  let out = '{'
+  const order = orderOf(Object.keys(object), path)
+  const { sorted } = order
+  if (sorted.length === 0) return '{}'
+  // A plain string's quotes join the pieces around it (`","key":"`), so that a string member is
+  // two appends: the text between the values, then the value.
+  let out = ''
+  let open = false
   for (let index = 0; index < sorted.length; index++) {
     const key = sorted[index]!
-    path.push(key)
-    out += `${index > 0 ? ',' : ''}${quoted[index]}:${write((object as Record<string, unknown>)[key], path, keeping)}`
-    path.pop()
+    const value = (object as Record<string, unknown>)[key]
+    if (typeof value === 'string' && !NEEDS_CARE.test(value)) {
+      out += (open ? order.closedQuoted : order.quoted)[index]!
+      out += value
+      open = true
+    } else {
+      path.push(key)
+      out += (open ? order.closed : order.prefixes)[index]!
+      out += write(value, path, keeping)
+      path.pop()
+      open = false
+    }
   }
-  return `${out}}`
+  out += open ? '"}' : '}'
+  return out
 }
 
-/** The keys of an object in canonical order, each with its quoted form. */
+/**
+ * The keys of an object in canonical order, each with the text before its value: `{"key":` for the
+ * first, `,"key":` for the others (`prefixes`); the same closing the string before it
+ * (`closed`: `","key":`), opening a string value (`quoted`: `,"key":"`), or both (`closedQuoted`).
+ */
 interface KeyOrder {
   readonly keys: readonly string[]
   readonly sorted: readonly string[]
+  readonly prefixes: readonly string[]
+  readonly closed: readonly string[]
   readonly quoted: readonly string[]
+  readonly closedQuoted: readonly string[]
 }
 
 // A fixture holds many objects of a few shapes, their keys in the same order: the last order seen
@@ -110,18 +136,25 @@ interface KeyOrder {
 const orders = new Map<number, Map<string, KeyOrder>>()
 
 function orderOf(keys: string[], path: PathSegment[]): KeyOrder {
-  if (keys.length === 0) return { keys, sorted: keys, quoted: keys }
+  if (keys.length === 0) return { keys, sorted: keys, prefixes: keys, closed: keys, quoted: keys, closedQuoted: keys }
   let byFirst = orders.get(keys.length)
   const known = byFirst?.get(keys[0]!)
   if (known !== undefined && sameKeys(known.keys, keys)) return known
   const sorted = sortKeys([...keys])
-  const quoted = sorted.map((key) => {
+  const prefixes = sorted.map((key, index) => {
     path.push(key)
     const text = quote(key, path)
     path.pop()
-    return text
+    return `${index === 0 ? '{' : ','}${text}:`
   })
-  const order = { keys, sorted, quoted }
+  const order: KeyOrder = {
+    keys,
+    sorted,
+    prefixes,
+    closed: prefixes.map((prefix) => `"${prefix}`),
+    quoted: prefixes.map((prefix) => `${prefix}"`),
+    closedQuoted: prefixes.map((prefix) => `"${prefix}"`),
+  }
   if (byFirst === undefined) orders.set(keys.length, (byFirst = new Map()))
   if (byFirst.size < 4096) byFirst.set(keys[0]!, order)
   return order
