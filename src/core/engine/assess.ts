@@ -92,17 +92,15 @@ export function assessEntry<D extends Decision>(
 
   const states: BindingState[] = []
   const stale: { state: BindingState; problem: Problem }[] = []
-  const newSlots = new Set<string>()
+  // Made only when a hash is stale: most cases have none.
+  let newSlots: Set<string> | undefined
+  const { texts } = options
   const subjects = slots.map((slot): BindingSubject => {
     const review = reviews?.[slot]
-    return {
-      at,
-      caseValue: entry.value,
-      casesFile: site.casesFile,
-      slot,
-      review: review === undefined ? null : { value: review.value, path: review.path, file: site.annotationsFile },
-      ...(options.texts === undefined ? {} : { texts: options.texts }),
-    }
+    const bound = review === undefined ? null : { value: review.value, path: review.path, file: site.annotationsFile }
+    return texts === undefined
+      ? { at, caseValue: entry.value, casesFile: site.casesFile, slot, review: bound }
+      : { at, caseValue: entry.value, casesFile: site.casesFile, slot, review: bound, texts }
   })
   for (const [row, slotIndex] of rowsOf(definition)) {
     if (options.reviewRowsOnly === true && row.in === 'case') continue
@@ -131,7 +129,7 @@ export function assessEntry<D extends Decision>(
     const state = stateOf(row, context, subject, recorded, current)
     states.push(state)
     const hasReview = 'reviewOf' in row.source ? review !== undefined : hasAnyReview(reviews, slots)
-    if ('reviewOf' in row.source && acknowledgement(state, hasReview) === 'new') newSlots.add(slot)
+    if ('reviewOf' in row.source && acknowledgement(state, hasReview) === 'new') (newSlots ??= new Set()).add(slot)
     stale.push({ state, problem: staleProblem(state, context, at, hasReview, undefined, definition.reviews.slotName(slot)) })
   }
   // In the order a reader fixes them: the review's format; that what it describes changed (an excerpt that no
@@ -141,28 +139,35 @@ export function assessEntry<D extends Decision>(
     ? []
     : stale.filter(({ state }) => {
         // A new review records placeholders: binding it stamps every hash of the case and the review at once.
-        return 'reviewOf' in state.row.source || newSlots.size === 0 || (state.row.in !== 'case' && !newSlots.has(state.slot))
+        return 'reviewOf' in state.row.source || newSlots === undefined || (state.row.in !== 'case' && !newSlots.has(state.slot))
       })
   // One changed file is one problem within a refusal, however many hashes of the case and a review record its old bytes.
-  const fileKey = new Map<Problem, string>()
-  for (const { state, problem } of shown) if ('bytesOf' in state.row.source) fileKey.set(problem, `${state.row.source.bytesOf}\u0000${state.recorded}`)
-  const once = (problems: readonly Problem[], seen = new Set<string>()): Problem[] =>
-    problems.filter((problem) => {
-      const key = fileKey.get(problem)
-      if (key === undefined) return true
-      if (seen.has(key)) return false
-      seen.add(key)
-      return true
-    })
-  const describes = ({ state }: { state: BindingState }) => 'fingerprintOf' in state.row.source
-  if (shown.length > 0 || Object.keys(provenance).length > 0) {
-  for (const problem of once(shown.filter(({ state }) => state.row.in === 'case' && !('reviewOf' in state.row.source)).map(({ problem }) => problem))) caseProblems.push(problem)
-  for (const slot of slots) {
-    const mine = shown.filter(({ state }) => state.slot === slot && (state.row.in === 'review' || 'reviewOf' in state.row.source))
-    slotProblems[slot]!.push(
-      ...once([...mine.filter(describes).map(({ problem }) => problem), ...(provenance[slot] ?? []), ...mine.filter((each) => !describes(each)).map(({ problem }) => problem)]),
-    )
-  }
+  let once = (problems: readonly Problem[]): readonly Problem[] => problems
+  if (shown.length === 0) {
+    // Nothing stale to order or merge: each slot's problems are its provenance's.
+    for (const slot of slots) {
+      const found = provenance[slot]
+      if (found !== undefined && found.length > 0) slotProblems[slot]!.push(...found)
+    }
+  } else {
+    const fileKey = new Map<Problem, string>()
+    for (const { state, problem } of shown) if ('bytesOf' in state.row.source) fileKey.set(problem, `${state.row.source.bytesOf}\u0000${state.recorded}`)
+    once = (problems, seen = new Set<string>()) =>
+      problems.filter((problem) => {
+        const key = fileKey.get(problem)
+        if (key === undefined) return true
+        if (seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
+    const describes = ({ state }: { state: BindingState }) => 'fingerprintOf' in state.row.source
+    for (const problem of once(shown.filter(({ state }) => state.row.in === 'case' && !('reviewOf' in state.row.source)).map(({ problem }) => problem))) caseProblems.push(problem)
+    for (const slot of slots) {
+      const mine = shown.filter(({ state }) => state.slot === slot && (state.row.in === 'review' || 'reviewOf' in state.row.source))
+      slotProblems[slot]!.push(
+        ...once([...mine.filter(describes).map(({ problem }) => problem), ...(provenance[slot] ?? []), ...mine.filter((each) => !describes(each)).map(({ problem }) => problem)]),
+      )
+    }
   }
 
   const outcomes: Record<string, SlotOutcome<unknown>> = {}

@@ -32,14 +32,14 @@ export function checkCriteriaCase(context: KindContext<CriteriaRubric>, theCase:
  * provenance, not that the judgement is right.
  */
 export function checkCriteriaReview(context: KindContext<CriteriaRubric>, theCase: Case, review: ReviewUnderCheck<Review>, at: CaseAt): Problem[] {
-  const textAt = formatLocation(context.files.cases?.display, [...at.path, 'input', 'answer', 'text'])
-  return checkJudgements(context, { text: theCase.input.answer.text, at: textAt }, review, at)
+  const answer = { text: theCase.input.answer.text, at: () => formatLocation(context.files.cases?.display, [...at.path, 'input', 'answer', 'text']) }
+  return checkJudgements(context, answer, review, at)
 }
 
 /** {@link checkCriteriaReview} against an answer text, wherever it stands (a case's, or an answer outside a fixture). */
 export function checkJudgements(
   context: KindContext<CriteriaRubric>,
-  answer: { readonly text: string; readonly at: string },
+  answer: { readonly text: string; readonly at: string | (() => string) },
   review: { readonly value: unknown; readonly path: readonly (string | number)[] },
   at: CaseAt,
 ): Problem[] {
@@ -51,14 +51,15 @@ export function checkJudgements(
   const answerText = answer.text
   const problems: Problem[] = []
   // The keys as written: zod leaves a "__proto__" key out of what it returns, and it must be refused like any unknown id.
+  // Where each judgement is, for messages: worked out only for a problem, since most judgements have none.
+  const pathOf = (criterionId: string, ...inner: string[]) => [...review.path, 'judgements', criterionId, ...inner]
   for (const criterionId of Object.keys(judgements)) {
-    const path = [...review.path, 'judgements', criterionId]
     const criterion = criteria.get(criterionId)
     if (criterion === undefined) {
       problems.push({
         code: 'UNKNOWN_CRITERION',
         file,
-        path,
+        path: pathOf(criterionId),
         caseId: at.id,
         summary: `the review judges a criterion that ${rubric} does not define.`,
         expected: `one of ${[...criteria.keys()].map((key) => JSON.stringify(key)).join(', ')}`,
@@ -74,7 +75,7 @@ export function checkJudgements(
       problems.push({
         code: 'QUOTE_MISMATCH',
         file,
-        path: [...path, 'reference_quote'],
+        path: pathOf(criterionId, 'reference_quote'),
         caseId: at.id,
         summary: `the reference quote is not the one ${rubric} assigns to criterion "${criterionId}".`,
         expected: preview(criterion.reference_quote, 400),
@@ -87,9 +88,9 @@ export function checkJudgements(
       problems.push({
         code: 'SPAN_NOT_IN_ANSWER',
         file,
-        path: [...path, 'answer_span'],
+        path: pathOf(criterionId, 'answer_span'),
         caseId: at.id,
-        summary: `the answer span does not occur in the answer text (${answer.at}).`,
+        summary: `the answer span does not occur in the answer text (${typeof answer.at === 'string' ? answer.at : answer.at()}).`,
         expected: 'an exact excerpt of the answer text, or "" for an omission',
         found: preview(span, 400),
         hint: 'quote the answer exactly; for an omission use "" and name the absent requirement in the reason.',

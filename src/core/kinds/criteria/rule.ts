@@ -33,6 +33,7 @@ export function applyCriteriaRule(rubric: CriteriaRubric, review: Review, id: st
       continue
     }
     ratings[criterionId] = judgement.rating
+    if (judgement.rating === 'meets') continue
     const judged: JudgedCriterion = {
       criterion: criterionId,
       rule: criterion.rule,
@@ -41,7 +42,7 @@ export function applyCriteriaRule(rubric: CriteriaRubric, review: Review, id: st
       answerSpan: judgement.answer_span,
     }
     if (judgement.rating === 'uncertain') uncertain.push(judged)
-    else if (judgement.rating === 'does_not_meet') failed.push(judged)
+    else failed.push(judged)
   }
   // The pending guard: nothing incomplete or uncertain may reach the accept/reject rule.
   if (missing.length > 0 || uncertain.length > 0) return pending(id, split, ratings, true, missing, uncertain, failed)
