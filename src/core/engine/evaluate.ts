@@ -85,8 +85,10 @@ export function evaluateWithStates(
   decideEntries(fixture, fixture.cases, options, (assessment, text) => {
     if (text === undefined) full.broken = true
     else {
-      full.add(text)
-      if (isGraded(assessment.decision)) graded.add(text)
+      // One text with its separator for both sets, so that it is flattened for hashing once.
+      const separated = `,${text}`
+      full.add(text, separated)
+      if (isGraded(assessment.decision)) graded.add(text, separated)
     }
     decisions.push(assessment.decision)
     if (options.allStates === true) assessments.push(assessment)
@@ -219,8 +221,9 @@ class SetFingerprint {
     this.hash = createHash('sha256').update(head)
   }
 
-  add(text: string): void {
-    this.hash.update(this.empty ? text : `,${text}`)
+  /** Adds an item: `separated` is `text` after a comma, as every item but the first is written. */
+  add(text: string, separated: string): void {
+    this.hash.update(this.empty ? text : separated)
     this.empty = false
   }
 

@@ -22,13 +22,15 @@ export function decideCriteria(context: KindContext<CriteriaRubric>, input: Rule
 /** The all-criteria rule applied to a review whose bindings and excerpts hold. */
 export function applyCriteriaRule(rubric: CriteriaRubric, review: Review, id: string, split: Split): CriteriaDecision {
   const ratings: Record<string, Rating> = {}
-  const missing: string[] = []
-  const uncertain: JudgedCriterion[] = []
-  const failed: JudgedCriterion[] = []
+  // Made on the first entry: an accepted case (most of them) needs none of the three.
+  let missing: string[] | undefined
+  let uncertain: JudgedCriterion[] | undefined
+  let failed: JudgedCriterion[] | undefined
   for (const [criterionId, criterion] of rubric.criteria) {
     // Own keys only: a criterion named "constructor" or "toString" must not find Object.prototype's.
     const judgement = Object.hasOwn(review.judgements, criterionId) ? review.judgements[criterionId] : undefined
     if (judgement === undefined) {
+      missing ??= []
       missing.push(criterionId)
       continue
     }
@@ -41,12 +43,17 @@ export function applyCriteriaRule(rubric: CriteriaRubric, review: Review, id: st
       referenceQuote: judgement.reference_quote,
       answerSpan: judgement.answer_span,
     }
-    if (judgement.rating === 'uncertain') uncertain.push(judged)
-    else failed.push(judged)
+    if (judgement.rating === 'uncertain') {
+      uncertain ??= []
+      uncertain.push(judged)
+    } else {
+      failed ??= []
+      failed.push(judged)
+    }
   }
   // The pending guard: nothing incomplete or uncertain may reach the accept/reject rule.
-  if (missing.length > 0 || uncertain.length > 0) return pending(id, split, ratings, true, missing, uncertain, failed)
-  if (failed.length > 0) return { status: 'rejected', id, split, ratings, reason: failed.map((item) => item.criterion).join(', '), failed }
+  if (missing !== undefined || uncertain !== undefined) return pending(id, split, ratings, true, missing ?? [], uncertain ?? [], failed ?? [])
+  if (failed !== undefined) return { status: 'rejected', id, split, ratings, reason: failed.map((item) => item.criterion).join(', '), failed }
   return { status: 'accepted', id, split, ratings, reason: '' }
 }
 
