@@ -4,7 +4,7 @@
 //   npm run bench:plugin [-- sizes…]      (default: 1000 10000 100000)
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,7 +12,6 @@ import { generateFixture, generatePlainTests } from './generate.mjs'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
-const PLUGIN = join(ROOT, 'dist/plugin/index.js')
 const sizes = process.argv.slice(2).map(Number)
 const SIZES = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000]
 
@@ -76,9 +75,13 @@ async function project(kind, n) {
   const root = await mkdtemp(join(tmpdir(), `vitest-rubric-bench-${kind}-`))
   if (kind === 'plugin') {
     await generateFixture(join(root, 'fixtures/bench'), n)
+    // Installed as a user installs it, in node_modules: Vite then loads the plugin as it is, where an
+    // import by path would have it bundle the plugin into the config file on every run.
+    await mkdir(join(root, 'node_modules'), { recursive: true })
+    await symlink(ROOT, join(root, 'node_modules/vitest-rubric'), 'dir')
     await writeFile(
       join(root, 'vitest.config.mjs'),
-      `import { rubric } from ${JSON.stringify(PLUGIN)}\nexport default { plugins: [rubric({ reporter: { outputFile: false } })], test: { include: [] } }\n`,
+      `import { rubric } from 'vitest-rubric/plugin'\nexport default { plugins: [rubric({ reporter: { outputFile: false } })], test: { include: [] } }\n`,
     )
   } else {
     await generatePlainTests(join(root, 'plain.test.mjs'), n)
