@@ -53,11 +53,13 @@ export const NULL_FINGERPRINT = '74234e98afe7498fb5daf1f36ac2d78acc339464f950703
 // (`out += a; out += b`), never joined first, so that a member costs as few ropes as it can: its
 // key's prefix (`,"key":`, written once per shape of object), then its value.
 function write(value: unknown, path: PathSegment[], keeping: Keeping | undefined): string {
-  if (keeping !== undefined && keeping.wanted.has(value)) {
-    const text = write(value, path, undefined)
-    keeping.kept.set(value, text)
-    return text
-  }
+  if (keeping === undefined || !keeping.wanted.has(value)) return writeValue(value, path, keeping)
+  const text = writeValue(value, path, keeping)
+  keeping.kept.set(value, text)
+  return text
+}
+
+function writeValue(value: unknown, path: PathSegment[], keeping: Keeping | undefined): string {
   switch (typeof value) {
     case 'string':
       return quote(value, path)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
-import { canonicalJson, compareCodePoints, fingerprint } from '../../../src/core/json/canonical-json.js'
+import { canonicalJson, canonicalJsonKeeping, compareCodePoints, fingerprint } from '../../../src/core/json/canonical-json.js'
 import { CanonicalJsonError } from '../../../src/core/common/errors.js'
 import { pythonFingerprints } from '../../helpers/python-reference.js'
 import { reorderKeys, unicodeText } from './arbitraries.js'
@@ -112,6 +112,28 @@ describe('fingerprint and canonicalJson are the reference definition', () => {
         expect(() => fingerprint(value)).toThrow(CanonicalJsonError)
       }),
       { numRuns: 150 },
+    )
+  })
+
+  test('writing a value while keeping the texts of objects inside it (nested ones too) gives the same text, and each kept text is that object\'s own', () => {
+    const inner = (value: unknown, found: object[] = []): object[] => {
+      if (typeof value === 'object' && value !== null) {
+        found.push(value)
+        for (const item of Object.values(value)) inner(item, found)
+      }
+      return found
+    }
+    fc.assert(
+      fc.property(jsonValue, fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }), (value, picks) => {
+        if (refusal(value) !== undefined) return
+        // Which of the value's objects and arrays are wanted, by their order in a walk of it.
+        const wanted = new Set(inner(value).filter((_, index) => picks[index % picks.length]))
+        const kept = new Map<unknown, string>()
+        expect(canonicalJsonKeeping(value, wanted, kept)).toBe(canonicalJson(value))
+        expect(kept.size).toBe(wanted.size)
+        for (const object of wanted) expect(kept.get(object)).toBe(canonicalJson(object))
+      }),
+      { numRuns: 300 },
     )
   })
 
