@@ -187,6 +187,20 @@ describe('a case refused for its review', () => {
     `)
   })
 
+  test('an empty or missing reference quote is one format problem, never also a quote mismatch', async () => {
+    for (const quote of ['', 7, undefined]) {
+      const change = (annotations: AnnotationsJson) => {
+        const judgement = annotations.reviews[0]!.judgements['command'] as unknown as Record<string, unknown>
+        if (quote === undefined) delete judgement['reference_quote']
+        else judgement['reference_quote'] = quote
+      }
+      const error = await refusalOf('complete', { annotations: change, acknowledge: 'complete' })
+      expect(error.code).toBe('REVIEW_INVALID')
+      expect(error.path).toBe('reviews[0] › judgements › command › reference_quote')
+      expect(error.message).not.toContain('is not the one')
+    }
+  })
+
   test('an answer span the answer does not hold', async () => {
     const change = (annotations: AnnotationsJson) => void (annotations.reviews[0]!.judgements['verification']!.answer_span = 'check the logs')
     const error = await refusalOf('complete', {
