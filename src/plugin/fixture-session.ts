@@ -1,7 +1,7 @@
 import { readRecordedDecisions, type RecordedDecisions } from '../core/engine/decision-record.js'
 import { loadFixtureReading, type Fixture } from '../core/engine/fixture.js'
 import type { FixtureEvaluation } from '../core/engine/evaluate.js'
-import { planChunkOfEvaluation, planFixtureTests, type CaseChunk, type ChunkPlan, type PlanOptions } from '../core/engine/plan.js'
+import { planChunkOfEvaluation, planFixtureTests, type CaseChunk, type ChunkPlan, type PlannedCase, type PlanOptions } from '../core/engine/plan.js'
 import { readFixtureFile } from '../core/json/read.js'
 import { cachedResult, readFixtureFiles, servingReader, type FixtureFiles } from './plan-cache.js'
 import { evaluateForPlan, planChunk, refusing, type PlanResult } from './plan-fixture.js'
@@ -102,7 +102,7 @@ export class FixtureSession {
     return this.fixture
   }
 
-  private async cached<P>(key: readonly unknown[], compute: () => Promise<PlanResult<P>>, part?: string): Promise<PlanResult<P>> {
+  private async cached<P extends { readonly cases: readonly PlannedCase[] }>(key: readonly unknown[], compute: () => Promise<PlanResult<P>>, part?: string): Promise<PlanResult<P>> {
     const files = await this.readFiles()
     const { cacheDir, root, planOptions } = this.context
     if (files === undefined || cacheDir === undefined) return compute()

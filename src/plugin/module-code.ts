@@ -14,9 +14,9 @@ import {
   type RecordedDecisions,
 } from '../core/engine/decision-record.js'
 import type { ChunkPlan, TestPlan } from '../core/engine/plan.js'
-import type { ExpectedDecisions, ModulePlan, RecordComparison } from '../runtime/index.js'
+import type { ExpectedDecisions, RecordComparison } from '../runtime/index.js'
 import stableStringify from 'fast-json-stable-stringify'
-import { writePayload } from './payload.js'
+import { payloadText, writePayload } from './payload.js'
 import type { PlanResult } from './plan-fixture.js'
 
 export interface ModuleCodeOptions {
@@ -40,11 +40,11 @@ export interface ModuleCodeOptions {
 
 /**
  * The JavaScript of a fixture's test module. The fixture is decided here, in the main process;
- * the module only names the file holding the plan, which the worker reads: Vite then transforms
- * two lines instead of megabytes of data. A fixture that cannot be loaded becomes a module that
- * fails with the error when collected.
+ * the module only names the file holding its tests (the plan less each case's figures), which the
+ * worker reads: Vite then transforms two lines instead of megabytes of data. A fixture that cannot
+ * be loaded becomes a module that fails with the error when collected.
  */
-export async function fixtureModuleCode(dir: string, result: PlanResult<ModulePlan>, options: ModuleCodeOptions): Promise<string> {
+export async function fixtureModuleCode(dir: string, result: PlanResult<TestPlan | ChunkPlan>, options: ModuleCodeOptions): Promise<string> {
   const runtime = JSON.stringify(options.runtime)
   const fail = (error: SerializedRubricError) =>
     `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(error)});\n`
@@ -59,7 +59,7 @@ export async function fixtureModuleCode(dir: string, result: PlanResult<ModulePl
         : options.expect === 'record'
           ? await expectRecord(dir, plan, options)
           : { record: await compareRecord(dir, plan, options), expected: null }
-    const file = result.file ?? (await writePayload(options.cacheDir, options.moduleId, JSON.stringify(result.plan)))
+    const file = result.file ?? (await writePayload(options.cacheDir, options.moduleId, payloadText(result.plan)))
     return `import { loadRubricTests } from ${runtime};\nloadRubricTests(${JSON.stringify(file)}, ${JSON.stringify(record)}, ${JSON.stringify(expected)});\n`
   } catch (error) {
     if (!(error instanceof RubricError)) throw error

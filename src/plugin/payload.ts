@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto'
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import type { PlannedCase } from '../core/engine/plan.js'
+
+/**
+ * The JSON a test worker declares a module's tests from: the plan less each case's figures
+ * (`detail`: its ratings or scores), which only reporters read, from the plan in the main process.
+ * At 100k cases the worker then parses 8 MB instead of 21 MB: 90–140 ms instead of 270 ms.
+ */
+export function payloadText(plan: { readonly cases: readonly PlannedCase[] }): string {
+  return JSON.stringify({ ...plan, cases: plan.cases.map(({ detail: _, ...test }) => test) })
+}
 
 /**
  * Writes a test module's data beside Vite's cache and returns its path. The generated module only

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,7 +8,8 @@ import type { SerializedRubricError } from '../core/common/errors.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import type { RawFile } from '../core/json/read.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
-import type { PlanOptions } from '../core/engine/plan.js'
+import type { PlannedCase, PlanOptions } from '../core/engine/plan.js'
+import { payloadText } from './payload.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, listDirectory, REVIEWS_DIR } from '../core/engine/panel.js'
 
 // Bump when the shape of a cached plan changes.
@@ -61,8 +62,15 @@ export interface CacheSlot {
   readonly part?: string
 }
 
-/** A result (a plan, or a chunk's plan) from the cache, or computed and stored; a refusal is never stored. */
-export async function cachedResult<P>(slot: CacheSlot, compute: () => Promise<{ readonly plan: P } | { readonly error: SerializedRubricError }>): Promise<{ readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }> {
+/**
+ * A result (a plan, or a chunk's plan) from the cache, or computed and stored; a refusal is never
+ * stored. Beside each plan the cache keeps its module's test payload ({@link payloadText}), whose
+ * path the result names for the test worker.
+ */
+export async function cachedResult<P extends { readonly cases: readonly PlannedCase[] }>(
+  slot: CacheSlot,
+  compute: () => Promise<{ readonly plan: P } | { readonly error: SerializedRubricError }>,
+): Promise<{ readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }> {
   const { dir, root, cacheDir, files } = slot
   const key = sha256Hex(
     JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), ...slot.key, files.map((file) => [file.name, file.sha256])]),
@@ -70,14 +78,33 @@ export async function cachedResult<P>(slot: CacheSlot, compute: () => Promise<{ 
   const folder = join(cacheDir, 'vitest-rubric', 'plans')
   const prefix = sha256Hex(slot.part === undefined ? relative(root, dir) : `${relative(root, dir)}\0${slot.part}`).slice(0, 16)
   const path = join(folder, `${prefix}-${key}.json`)
+  const payload = join(folder, `${prefix}-${key}${PAYLOAD_SUFFIX}`)
+  let cached: P | undefined
   try {
-    return { plan: JSON.parse(await readFile(path, 'utf8')) as P, file: path }
+    cached = JSON.parse(await readFile(path, 'utf8')) as P
   } catch {
     // not cached yet, or unreadable: decide afresh
   }
+  if (cached !== undefined) {
+    // A payload removed by hand is written again from the plan.
+    const served = (await exists(payload)) || (await store(folder, prefix, [[payload, payloadText(cached)]], [path]))
+    return served ? { plan: cached, file: payload } : { plan: cached }
+  }
   const result = await compute()
   if (!('plan' in result)) return result
-  return (await store(folder, prefix, path, JSON.stringify(result.plan))) ? { plan: result.plan, file: path } : result
+  return (await store(folder, prefix, [[path, JSON.stringify(result.plan)], [payload, payloadText(result.plan)]])) ? { plan: result.plan, file: payload } : result
+}
+
+/** How a cached plan's test payload is named beside it. */
+const PAYLOAD_SUFFIX = '.tests.json'
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The fixture's files, each read once; `undefined` when the directory is no fixture of one kind, or a file is missing (then it is refused, never cached). */
@@ -105,13 +132,17 @@ export async function readFixtureFiles(dir: string, root: string): Promise<Fixtu
   }
 }
 
-async function store(folder: string, prefix: string, path: string, text: string): Promise<boolean> {
+/** Writes each file (atomically) and removes the fixture's older entries, keeping those written and `keep`. */
+async function store(folder: string, prefix: string, written: readonly (readonly [path: string, text: string])[], keep: readonly string[] = []): Promise<boolean> {
   try {
     await mkdir(folder, { recursive: true })
-    const temporary = `${path}.${process.pid}.tmp`
-    await writeFile(temporary, text)
-    await rename(temporary, path)
-    const stale = (await readdir(folder)).filter((entry) => entry.startsWith(`${prefix}-`) && join(folder, entry) !== path)
+    for (const [path, text] of written) {
+      const temporary = `${path}.${process.pid}.tmp`
+      await writeFile(temporary, text)
+      await rename(temporary, path)
+    }
+    const current = new Set([...written.map(([path]) => path), ...keep])
+    const stale = (await readdir(folder)).filter((entry) => entry.startsWith(`${prefix}-`) && !current.has(join(folder, entry)))
     await Promise.all(stale.map((entry) => rm(join(folder, entry), { force: true })))
     return true
   } catch {

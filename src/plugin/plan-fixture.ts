@@ -6,7 +6,7 @@ import { readFixtureFile, type FixtureFileReader } from '../core/json/read.js'
 
 /**
  * A fixture's plan (or a chunk's), or the error that refused the whole fixture. `file` is where
- * the plan is already stored as JSON (the plan cache), for the test worker to read.
+ * its module's test payload is already stored (beside the plan cache), for the test worker to read.
  */
 export type PlanResult<P = TestPlan> = { readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }
 

@@ -28,8 +28,17 @@ export interface ExpectedDecisions {
   readonly differing: Readonly<Record<string, { readonly recorded: unknown; readonly current: unknown }>>
 }
 
-/** What a module's tests are declared from: a whole fixture's plan, or one chunk's (which has no fixture-level checks). */
-export type ModulePlan = TestPlan | ChunkPlan
+/**
+ * A case as its test is declared: the plan's case without its kind's figures (`detail`), which
+ * reporters read from the plan in the main process.
+ */
+export type CaseTest = Omit<PlannedCase, 'detail'>
+
+/** A plan whose cases are tests. */
+type TestsOf<P extends { readonly cases: readonly PlannedCase[] }> = Omit<P, 'cases'> & { readonly cases: readonly CaseTest[] }
+
+/** What a module's tests are declared from: a whole fixture's plan, or one chunk's (which has no fixture-level checks); a plan with its figures serves too. */
+export type ModulePlan = TestsOf<TestPlan> | TestsOf<ChunkPlan>
 
 /** What the plugin hands to a fixture's test module. */
 export interface RubricModule {
@@ -49,7 +58,7 @@ class RubricFailure extends Error {
   }
 }
 
-type Declare = (name: string, meta: RubricCaseMeta, planned: PlannedCase) => void
+type Declare = (name: string, meta: RubricCaseMeta, planned: CaseTest) => void
 
 const fail = (message: string | undefined) => () => {
   throw new RubricFailure(message ?? 'the case failed')
@@ -71,7 +80,7 @@ const declareCase: Record<DecisionStatus, Declare> = {
  */
 function declareRecorded(expected: ExpectedDecisions): Record<DecisionStatus, Declare> {
   const differs = (id: string) => (Object.hasOwn(expected.differing, id) ? expected.differing[id] : undefined)
-  const changed = (name: string, meta: RubricCaseMeta, planned: PlannedCase) => {
+  const changed = (name: string, meta: RubricCaseMeta, planned: CaseTest) => {
     const { recorded, current } = differs(planned.id)!
     const message =
       recorded === null

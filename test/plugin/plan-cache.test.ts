@@ -1,4 +1,4 @@
-import { appendFile, readdir } from 'node:fs/promises'
+import { appendFile, readdir, readFile, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { expect, test } from 'vitest'
 import { cachedPlan } from '../../src/plugin/plan-cache.js'
@@ -10,7 +10,8 @@ function cacheDir() {
   return scratchDir('cache')
 }
 
-const plansIn = async (dir: string) => readdir(join(dir, 'vitest-rubric/plans')).catch(() => [])
+const entriesIn = async (dir: string) => readdir(join(dir, 'vitest-rubric/plans')).catch(() => [])
+const plansIn = async (dir: string) => (await entriesIn(dir)).filter((entry) => !entry.endsWith('.tests.json'))
 
 test('a cached plan is the plan, and is reused while nothing changed', async () => {
   const fixture = await copyFixture()
@@ -47,4 +48,26 @@ test('a refused fixture is never cached', async () => {
   const result = await cachedPlan(fixture.dir, dirname(fixture.dir), cache)
   expect('error' in result && result.error.code).toBe('DUPLICATE_CASE')
   expect(await plansIn(cache)).toEqual([])
+})
+
+test("beside each plan the cache keeps its module's tests: the plan less each case's figures, named for the worker", async () => {
+  const fixture = await copyFixture()
+  const cache = await cacheDir()
+  const root = dirname(fixture.dir)
+  const first = await cachedPlan(fixture.dir, root, cache)
+  if (!('plan' in first) || first.file === undefined) throw new Error('expected a cached plan and its payload')
+  const { plan } = first
+  const tests = JSON.parse(await readFile(first.file, 'utf8')) as typeof plan
+  expect(tests.cases.map((planned) => Object.hasOwn(planned, 'detail'))).toEqual(plan.cases.map(() => false))
+  expect(tests).toEqual({ ...plan, cases: plan.cases.map(({ detail: _, ...test }) => test) })
+  expect(plan.cases.some((planned) => Object.keys(planned.detail).length > 0)).toBe(true)
+  expect(await entriesIn(cache)).toHaveLength(2)
+  // A payload removed by hand is written again from the cached plan; the stale entries of an edit are removed with it.
+  await rm(first.file)
+  const again = await cachedPlan(fixture.dir, root, cache)
+  expect('file' in again && (await readFile(again.file!, 'utf8'))).toBe(JSON.stringify(tests))
+  await appendFile(join(fixture.dir, 'source.txt'), ' ')
+  const edited = await cachedPlan(fixture.dir, root, cache)
+  expect(await entriesIn(cache)).toHaveLength(2)
+  expect('file' in edited && edited.file).not.toBe(first.file)
 })
