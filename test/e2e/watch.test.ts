@@ -4,7 +4,7 @@ import { expect, test } from 'vitest'
 import type { Reporter, TestModule } from 'vitest/node'
 import { startVitest } from 'vitest/node'
 import { bindFixture } from '../../src/core/engine/bind.js'
-import { rubric } from '../../src/plugin/index.js'
+import { rubric, type RubricPluginOptions } from '../../src/plugin/index.js'
 import { editableFixture } from '../helpers/fixture-copy.js'
 import { makeProject } from '../helpers/scratch.js'
 import { sink, summarize, type VitestRun } from '../helpers/run-vitest.js'
@@ -38,17 +38,22 @@ class RunQueue implements Reporter {
 const stateOf = (run: VitestRun, module: string, name: string) =>
   run.tests.find((item) => item.module === module && item.name.startsWith(name))?.state
 
+/** Vitest in watch mode over `root` with the plugin, reporting each run to `runs`; `stderr` gets what it prints there. */
+function startWatching(root: string, runs: RunQueue, options: RubricPluginOptions = {}, stderr: (text: string) => void = () => {}) {
+  return startVitest(
+    'test',
+    [],
+    { root, config: false, watch: true, reporters: [runs] },
+    { plugins: [rubric({ reporter: false, ...options })], test: { include: [] } },
+    { stdout: sink(() => {}), stderr: sink(stderr) },
+  )
+}
+
 test('watch mode reruns a fixture with fresh data when its files change, and follows directories', { timeout: 180_000 }, async () => {
   const root = await makeProject({ 'fixtures/a': null })
   const runs = new RunQueue()
   const exitCode = process.exitCode
-  const vitest = await startVitest(
-    'test',
-    [],
-    { root, config: false, watch: true, reporters: [runs] },
-    { plugins: [rubric({ reporter: false })], test: { include: [] } },
-    { stdout: sink(() => {}), stderr: sink(() => {}) },
-  )
+  const vitest = await startWatching(root, runs)
   try {
     const first = await runs.next()
     expect(stateOf(first, 'fixtures/a/rubric.json', 'missing-verification')).toBe('failed')
@@ -96,13 +101,7 @@ test('watch mode warns when a fixture loses its rubric file, as a run started th
   const runs = new RunQueue()
   const exitCode = process.exitCode
   let stderr = ''
-  const vitest = await startVitest(
-    'test',
-    [],
-    { root, config: false, watch: true, reporters: [runs] },
-    { plugins: [rubric({ reporter: false })], test: { include: [] } },
-    { stdout: sink(() => {}), stderr: sink((text) => (stderr += text)) },
-  )
+  const vitest = await startWatching(root, runs, {}, (text) => (stderr += text))
   try {
     await runs.next()
     expect(stderr).not.toContain('so it is no fixture')
@@ -122,13 +121,7 @@ test('watch mode reruns every chunk of a split fixture with fresh data when any 
   const root = await makeProject({ 'fixtures/a': null })
   const runs = new RunQueue()
   const exitCode = process.exitCode
-  const vitest = await startVitest(
-    'test',
-    [],
-    { root, config: false, watch: true, reporters: [runs] },
-    { plugins: [rubric({ reporter: false, chunks: { size: 3 } })], test: { include: [] } },
-    { stdout: sink(() => {}), stderr: sink(() => {}) },
-  )
+  const vitest = await startWatching(root, runs, { chunks: { size: 3 } })
   const chunk = (index: number) => `.vitest-rubric/chunks/fixtures/a/rubric.json.${index}-of-3`
   try {
     const first = await runs.next()
