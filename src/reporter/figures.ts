@@ -1,7 +1,7 @@
 import type { SerializedRubricError } from '../core/common/errors.js'
 import { SPLITS, type Split } from '../core/common/primitives.js'
 import { outcomesOf, type CoverageCounts, type Outcomes } from '../core/engine/coverage.js'
-import { recordDecisions, type RecordedDecisions } from '../core/engine/decision-record.js'
+import { recordDecisions } from '../core/engine/decision-record.js'
 import type { FixtureNote } from '../core/engine/fixture.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
 import type { PlannedCheck, TestPlan } from '../core/engine/plan.js'
@@ -60,10 +60,8 @@ export interface LoadedFixtureFigures {
   /** Fixture-level checks (benchmark gates) with their outcome. */
   readonly checks: readonly PlannedCheck[]
   readonly notes: readonly FixtureNote[]
-  /** The plan, for the kind's own lines (failures by criterion, a benchmark). */
+  /** The plan, for the kind's own lines (failures by criterion, a benchmark), and for the JSON report's record of decisions. */
   readonly plan: TestPlan
-  /** Decisions and identities, as a decision record holds them. */
-  readonly record: RecordedDecisions
   /** How far the independent reviews agree, with the disagreements still pending; `null` without any. */
   readonly agreement: AgreementFigures | null
   /** How far each automated judge agrees with the reviewers; `null` without judges. */
@@ -152,7 +150,6 @@ function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
     checks: plan.checks,
     notes: plan.notes,
     plan,
-    record: recordDecisions(plan),
     agreement: agreementFigures(plan),
     calibration: plan.calibration ?? null,
   }
@@ -205,8 +202,9 @@ export function reportJson(figures: RubricFigures, extra: Readonly<Record<string
   return {
     fixtures: figures.fixtures.map((fixture) => {
       if (fixture.status === 'refused') return fixture
-      const { plan, ...rest } = fixture
-      return { ...rest, summary: plan.summary }
+      // The record of every decision is written out only here: a run without a JSON report does not build it.
+      const { plan, agreement, calibration, ...rest } = fixture
+      return { ...rest, record: recordDecisions(plan), agreement, calibration, summary: plan.summary }
     }),
     total: figures.total,
     projects: figures.projects,
