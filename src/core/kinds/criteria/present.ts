@@ -100,14 +100,16 @@ function criteriaEvaluationLines(json: EvaluationJson): string[] {
 
 /** `criteria   command: 1 does_not_meet · support: 2 does_not_meet, 1 uncertain`, from the ratings of every case. */
 function criterionLines(cases: readonly PlannedCase[], _colors?: Colors): string[] {
+  // Criteria in the order first rated; only the ratings shown are counted (most are `meets`).
   const counts = new Map<string, Map<string, number>>()
   for (const planned of cases) {
     const ratings = planned.detail['ratings']
     if (typeof ratings !== 'object' || ratings === null || Array.isArray(ratings)) continue
-    for (const [criterion, rating] of Object.entries(ratings)) {
-      const row = counts.get(criterion) ?? new Map<string, number>()
-      if (typeof rating === 'string') row.set(rating, (row.get(rating) ?? 0) + 1)
-      counts.set(criterion, row)
+    for (const criterion of Object.keys(ratings)) {
+      const rating = (ratings as Readonly<Record<string, unknown>>)[criterion]
+      let row = counts.get(criterion)
+      if (row === undefined) counts.set(criterion, (row = new Map<string, number>()))
+      if (typeof rating === 'string' && rating !== 'meets') row.set(rating, (row.get(rating) ?? 0) + 1)
     }
   }
   if (counts.size === 0) return []
