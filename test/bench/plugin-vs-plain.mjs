@@ -1,8 +1,9 @@
 // Times `vitest run` through the plugin against the same number of plain generated test() calls,
-// in the same run, and prints the ratio and the peak resident memory of each.
+// in the same run, and prints the ratio, the peak resident memory of each, and the CPU time of
+// Vitest's main process and of its test workers.
 //
 //   npm run bench:plugin [-- sizes…]      (default: 1000 10000 100000)
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -15,9 +16,23 @@ const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 const sizes = process.argv.slice(2).map(Number)
 const SIZES = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000]
 
-/** Peak RSS of a process tree: each process's high-water mark, read from /proc while it runs. */
+/** Clock ticks per second, the unit of a process's CPU time in /proc/<pid>/stat. */
+const TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100
+  } catch {
+    return 100
+  }
+})()
+
+/**
+ * Peak RSS of a process tree (each process's high-water mark) and CPU time of each of its
+ * processes (user and system), read from /proc while it runs, every 50 ms: a process's CPU time
+ * is its last sample, up to 50 ms short.
+ */
 function watchPeak(rootPid) {
   const peaks = new Map()
+  const cpu = new Map()
   const sample = () => {
     const tree = new Set([rootPid])
     let grew = true
@@ -26,13 +41,15 @@ function watchPeak(rootPid) {
       if (!/^\d+$/.test(entry)) continue
       try {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-        stats.push([Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])])
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+        stats.push([Number(entry), Number(fields[1]), (Number(fields[11]) + Number(fields[12])) / TICKS])
       } catch {}
     }
     while (grew) {
       grew = false
       for (const [pid, parent] of stats) if (tree.has(parent) && !tree.has(pid)) (tree.add(pid), (grew = true))
     }
+    for (const [pid, , seconds] of stats) if (tree.has(pid)) cpu.set(pid, Math.max(cpu.get(pid) ?? 0, seconds))
     for (const pid of tree) {
       try {
         const kb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0)
@@ -45,7 +62,8 @@ function watchPeak(rootPid) {
     clearInterval(timer)
     sample()
     const values = [...peaks.values()]
-    return { sumMiB: values.reduce((a, b) => a + b, 0) / 1024, maxMiB: Math.max(0, ...values) / 1024 }
+    const workers = [...cpu].filter(([pid]) => pid !== rootPid).reduce((sum, [, seconds]) => sum + seconds, 0)
+    return { sumMiB: values.reduce((a, b) => a + b, 0) / 1024, maxMiB: Math.max(0, ...values) / 1024, mainCpu: cpu.get(rootPid) ?? 0, workersCpu: workers }
   }
 }
 
@@ -98,6 +116,7 @@ const clearPlanCache = (root) => rmSync(join(root, 'node_modules/.vite'), { recu
 console.log(`node ${process.version}; runs interleaved, median of the repeats; peak RSS as max process / sum of processes`)
 console.log('  cold: the plugin decides every case (no plan cache); warm: files unchanged since the last run')
 console.log('cases      plain s   cold s  ratio   warm s  ratio   plain RSS MiB   cold RSS MiB   warm RSS MiB')
+const cpuLines = []
 for (const n of SIZES) {
   const roots = { plain: await project('plain', n), plugin: await project('plugin', n) }
   const repeats = n >= 100_000 ? 3 : 5
@@ -121,5 +140,10 @@ for (const n of SIZES) {
   console.log(
     `${String(n).padEnd(10)} ${plain.toFixed(2).padStart(7)}   ${cell('cold')}   ${cell('warm')}   ${peak('plain').padStart(13)}  ${peak('cold').padStart(13)}  ${peak('warm').padStart(13)}`,
   )
+  const cpu = (kind) => `${median(samples[kind].map((sample) => sample.mainCpu)).toFixed(2)} · ${median(samples[kind].map((sample) => sample.workersCpu)).toFixed(2)}`
+  cpuLines.push(`${String(n).padEnd(10)} ${cpu('plain').padStart(13)}  ${cpu('cold').padStart(13)}  ${cpu('warm').padStart(13)}`)
   await Promise.all(Object.values(roots).map((root) => rm(root, { recursive: true, force: true })))
 }
+console.log('\nCPU seconds of Vitest\'s main process · of its test workers, median of the repeats')
+console.log('cases              plain           cold           warm')
+for (const line of cpuLines) console.log(line)
