@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { access, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,7 +8,8 @@ import type { SerializedRubricError } from '../core/common/errors.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import type { RawFile } from '../core/json/read.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
-import type { PlannedCase, PlanOptions } from '../core/engine/plan.js'
+import type { PlannedCase, PlanOptions, TestPlan } from '../core/engine/plan.js'
+import { planningChild, startPlanning } from './plan-process.js'
 import { payloadText } from './payload.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, listDirectory, REVIEWS_DIR } from '../core/engine/panel.js'
 
@@ -25,10 +26,62 @@ const CACHE_FORMAT = 4
  * planning can never store one revision's plan under another's key. Modification times are not
  * trusted for this. Fixture-level defects are never cached.
  */
-export async function cachedPlan(dir: string, root: string, cacheDir: string, options: PlanOptions = {}): Promise<PlanResult> {
+export async function cachedPlan(dir: string, root: string, cacheDir: string, options: PlanOptions = {}, separate: SeparatePlanning = {}): Promise<PlanResult> {
+  const child = separate.child === undefined ? planningChild() : (separate.child ?? undefined)
+  if (child !== undefined && (await fixtureBytes(dir)) >= (separate.minBytes ?? SEPARATE_PLANNING_BYTES)) return plannedApart(child, dir, root, cacheDir, options)
   const files = await readFixtureFiles(dir, root)
   if (files === undefined) return planFixture(dir, root, undefined, options)
   return cachedResult({ dir, root, cacheDir, files, key: [options] }, () => planFixture(dir, root, servingReader(files), options))
+}
+
+/**
+ * A fixture whose files add up to this many bytes or more is planned in a process of its own
+ * (about 30,000 cases of the benchmark's size). Planned in Vitest's main process, its parsed
+ * files stay in that heap until V8 next collects it in full, which may be after the tests are
+ * declared: a cold run at 100k cases then peaked at 0.8 to 1.2 GiB. The process's own start costs
+ * about 0.2 s, more than planning a small fixture takes.
+ */
+export const SEPARATE_PLANNING_BYTES = 64 * 1024 * 1024
+
+/** When a fixture is planned in its own process: tests lower the size, or name the built child while they run from source. */
+export interface SeparatePlanning {
+  readonly minBytes?: number
+  /** The planning process's module; `null` never starts one. */
+  readonly child?: string | null
+}
+
+/**
+ * Plans a large fixture in its own process, started at once. Meanwhile this process hashes the
+ * files for the cache key, unless the cache holds nothing of the fixture (a first run, a fresh
+ * machine), and stops the process if the plan is cached after all.
+ */
+async function plannedApart(child: string, dir: string, root: string, cacheDir: string, options: PlanOptions): Promise<PlanResult> {
+  const planning = startPlanning(child, { dir, root, options })
+  const computed = async (): Promise<Computed<TestPlan>> => {
+    const reply = await planning.reply
+    if ('error' in reply) return reply
+    return { plan: JSON.parse(reply.plan) as TestPlan, texts: { plan: reply.plan, payload: reply.payload }, ...(reply.files === undefined ? {} : { files: reply.files }) }
+  }
+  try {
+    const slot = { dir, root, cacheDir, key: [options] }
+    if (!(await holdsAnyResult(slot))) return await storeFresh(slot, await computed())
+    const files = await readFixtureFiles(dir, root)
+    if (files === undefined) return await storeFresh(slot, await computed())
+    // Only the hashes are wanted here: the bytes are the planning process's to read.
+    for (const file of files) file.raw = undefined
+    return await cachedResult({ ...slot, files }, computed)
+  } finally {
+    planning.stop()
+  }
+}
+
+/** The bytes of a fixture's files, as far as they can be told (0 for a directory that is no fixture of one kind). */
+async function fixtureBytes(dir: string): Promise<number> {
+  const kinds = await fixtureKindsIn(dir)
+  if (kinds.length !== 1) return 0
+  let bytes = 0
+  for (const name of fileNamesOf(kinds[0]!)) bytes += await stat(join(dir, name)).then((info) => info.size, () => 0)
+  return bytes
 }
 
 /**
@@ -55,12 +108,27 @@ export interface CacheSlot {
   readonly dir: string
   readonly root: string
   readonly cacheDir: string
-  readonly files: FixtureFiles
+  readonly files: readonly HashedFile[]
   /** What else the result depends on (the plan options); the key hashes it with the files. */
   readonly key: readonly unknown[]
   /** Which result of the fixture this is, when it has several (a chunk): each keeps its own latest entry. */
   readonly part?: string
 }
+
+/** A fixture file as the cache key names it. */
+export interface HashedFile {
+  readonly name: string
+  readonly sha256: string
+}
+
+/**
+ * A result just computed. One computed elsewhere (in the planning process) may come with its
+ * texts already written, and with the files it was computed from: it is then stored under their
+ * hashes, which differ from the slot's if a file was saved in between.
+ */
+export type Computed<P> =
+  | { readonly plan: P; readonly texts?: { readonly plan: string; readonly payload: string }; readonly files?: readonly HashedFile[] }
+  | { readonly error: SerializedRubricError }
 
 /**
  * A result (a plan, or a chunk's plan) from the cache, or computed and stored; a refusal is never
@@ -69,31 +137,68 @@ export interface CacheSlot {
  */
 export async function cachedResult<P extends { readonly cases: readonly PlannedCase[] }>(
   slot: CacheSlot,
-  compute: () => Promise<{ readonly plan: P } | { readonly error: SerializedRubricError }>,
+  compute: () => Promise<Computed<P>>,
 ): Promise<{ readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }> {
-  const { dir, root, cacheDir, files } = slot
-  const key = sha256Hex(
-    JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), ...slot.key, files.map((file) => [file.name, file.sha256])]),
-  )
-  const folder = join(cacheDir, 'vitest-rubric', 'plans')
-  const prefix = sha256Hex(slot.part === undefined ? relative(root, dir) : `${relative(root, dir)}\0${slot.part}`).slice(0, 16)
-  const path = join(folder, `${prefix}-${key}.json`)
-  const payload = join(folder, `${prefix}-${key}${PAYLOAD_SUFFIX}`)
+  const entry = await entryOf(slot, slot.files)
   let cached: P | undefined
   try {
     // Decoded whole rather than as it is read: a text pieced together from chunks parses slower (at 100k cases 180 ms against 140).
-    cached = JSON.parse((await readFile(path)).toString('utf8')) as P
+    cached = JSON.parse((await readFile(entry.path)).toString('utf8')) as P
   } catch {
     // not cached yet, or unreadable: decide afresh
   }
   if (cached !== undefined) {
     // A payload removed by hand is written again from the plan.
-    const served = (await exists(payload)) || (await store(folder, prefix, [[payload, payloadText(cached)]], [path]))
-    return served ? { plan: cached, file: payload } : { plan: cached }
+    const served = (await exists(entry.payload)) || (await store(entry.folder, entry.prefix, [[entry.payload, payloadText(cached)]], [entry.path]))
+    return served ? { plan: cached, file: entry.payload } : { plan: cached }
   }
   const result = await compute()
   if (!('plan' in result)) return result
-  return (await store(folder, prefix, [[path, JSON.stringify(result.plan)], [payload, payloadText(result.plan)]])) ? { plan: result.plan, file: payload } : result
+  return storeComputed(result.files === undefined ? entry : await entryOf(slot, result.files), result)
+}
+
+/** Stores a result computed without a look at the cache (nothing of the fixture was there), under the files it was computed from. */
+export async function storeFresh<P extends { readonly cases: readonly PlannedCase[] }>(
+  slot: Omit<CacheSlot, 'files'>,
+  result: Computed<P>,
+): Promise<{ readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }> {
+  if (!('plan' in result)) return result
+  // Without the files' hashes (a fixture that is refused anyway) nothing is stored.
+  if (result.files === undefined) return { plan: result.plan }
+  return storeComputed(await entryOf(slot, result.files), result)
+}
+
+/** Whether the cache holds any result of the fixture (for any revision of its files). */
+export async function holdsAnyResult(slot: Omit<CacheSlot, 'files'>): Promise<boolean> {
+  const { folder, prefix } = await entryOf(slot, [])
+  try {
+    return (await readdir(folder)).some((entry) => entry.startsWith(`${prefix}-`))
+  } catch {
+    return false
+  }
+}
+
+interface CacheEntry {
+  readonly folder: string
+  readonly prefix: string
+  readonly path: string
+  readonly payload: string
+}
+
+async function entryOf(slot: Omit<CacheSlot, 'files'>, files: readonly HashedFile[]): Promise<CacheEntry> {
+  const { dir, root, cacheDir } = slot
+  const key = sha256Hex(
+    JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), ...slot.key, files.map((file) => [file.name, file.sha256])]),
+  )
+  const folder = join(cacheDir, 'vitest-rubric', 'plans')
+  const prefix = sha256Hex(slot.part === undefined ? relative(root, dir) : `${relative(root, dir)}\0${slot.part}`).slice(0, 16)
+  return { folder, prefix, path: join(folder, `${prefix}-${key}.json`), payload: join(folder, `${prefix}-${key}${PAYLOAD_SUFFIX}`) }
+}
+
+async function storeComputed<P extends { readonly cases: readonly PlannedCase[] }>(entry: CacheEntry, result: Extract<Computed<P>, { plan: P }>): Promise<{ readonly plan: P; readonly file?: string }> {
+  const texts = result.texts ?? { plan: JSON.stringify(result.plan), payload: payloadText(result.plan) }
+  const stored = await store(entry.folder, entry.prefix, [[entry.path, texts.plan], [entry.payload, texts.payload]])
+  return stored ? { plan: result.plan, file: entry.payload } : { plan: result.plan }
 }
 
 /** How a cached plan's test payload is named beside it. */
