@@ -144,6 +144,6 @@ for (const n of SIZES) {
   cpuLines.push(`${String(n).padEnd(10)} ${cpu('plain').padStart(13)}  ${cpu('cold').padStart(13)}  ${cpu('warm').padStart(13)}`)
   await Promise.all(Object.values(roots).map((root) => rm(root, { recursive: true, force: true })))
 }
-console.log('\nCPU seconds of Vitest\'s main process · of its test workers, median of the repeats')
+console.log('\nCPU seconds of Vitest\'s main process · of the processes it starts (test workers, and the planning process of a large fixture), median of the repeats')
 console.log('cases              plain           cold           warm')
 for (const line of cpuLines) console.log(line)
