@@ -24,7 +24,9 @@ const CACHE_FORMAT = 4
  * decision or its message (zod, which words refusals; Node's ICU, which normalizes verdicts). A
  * plan is computed from exactly the bytes that were hashed, so a save between reading and
  * planning can never store one revision's plan under another's key. Modification times are not
- * trusted for this. Fixture-level defects are never cached.
+ * trusted for this. Fixture-level defects are never cached. A large fixture is read and decided
+ * by a process of its own ({@link SEPARATE_PLANNING_BYTES}); its plan is stored under the hashes
+ * of the bytes that process read.
  */
 export async function cachedPlan(dir: string, root: string, cacheDir: string, options: PlanOptions = {}, separate: SeparatePlanning = {}): Promise<PlanResult> {
   const child = separate.child === undefined ? planningChild() : (separate.child ?? undefined)
@@ -158,7 +160,7 @@ export async function cachedResult<P extends { readonly cases: readonly PlannedC
 }
 
 /** Stores a result computed without a look at the cache (nothing of the fixture was there), under the files it was computed from. */
-export async function storeFresh<P extends { readonly cases: readonly PlannedCase[] }>(
+async function storeFresh<P extends { readonly cases: readonly PlannedCase[] }>(
   slot: Omit<CacheSlot, 'files'>,
   result: Computed<P>,
 ): Promise<{ readonly plan: P; readonly file?: string } | { readonly error: SerializedRubricError }> {
@@ -169,7 +171,7 @@ export async function storeFresh<P extends { readonly cases: readonly PlannedCas
 }
 
 /** Whether the cache holds any result of the fixture (for any revision of its files). */
-export async function holdsAnyResult(slot: Omit<CacheSlot, 'files'>): Promise<boolean> {
+async function holdsAnyResult(slot: Omit<CacheSlot, 'files'>): Promise<boolean> {
   const { folder, prefix } = await entryOf(slot, [])
   try {
     return (await readdir(folder)).some((entry) => entry.startsWith(`${prefix}-`))

@@ -4,6 +4,7 @@ import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { SerializedRubricError } from '../core/common/errors.js'
 import type { PlanOptions } from '../core/engine/plan.js'
+import type { HashedFile } from './plan-cache.js'
 
 /** What the planning process is asked: one fixture directory, under the plugin's options. */
 export interface PlanRequest {
@@ -18,7 +19,7 @@ export interface PlanRequest {
  * refused the fixture.
  */
 export type PlanReply =
-  | { readonly plan: string; readonly payload: string; readonly files: readonly { readonly name: string; readonly sha256: string }[] | undefined }
+  | { readonly plan: string; readonly payload: string; readonly files: readonly HashedFile[] | undefined }
   | { readonly error: SerializedRubricError }
 
 /** A plan being made in its own process. */
