@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto'
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
@@ -13,6 +11,7 @@ import { kindContext, type Fixture, type LoadedFixture } from '../core/engine/fi
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { reviewerViews } from '../core/engine/panel-rule.js'
 import { caseIndex } from '../core/engine/show.js'
+import { caseVersions, type CaseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
 import { valueAt } from '../core/common/primitives.js'
 
@@ -99,7 +98,8 @@ export interface PageCase {
   /** A review exists where a save would write: saving replaces it. */
   readonly existing: boolean
   /** SHA-256 of each file a save would write, as read: a save is refused when one changed since. */
-  readonly versions: Readonly<Record<string, string | null>>
+  /** What a save of this case replaces, as read (see `caseVersions`): sent back with the save. */
+  readonly versions: CaseVersions
 }
 
 /** The overview of a loaded fixture. */
@@ -198,11 +198,8 @@ export function pageCase(fixture: Fixture, index: number, id: string, viewer: Vi
     }
   })
   const hidden = blindReviewer !== undefined && own === undefined
-  const versions: Record<string, string | null> = {
-    [fixture.files.annotations!.name]: fixture.files.annotations!.sha256,
-    [fixture.files.cases!.name]: fixture.files.cases!.sha256,
-  }
-  if (blindReviewer !== undefined) versions[`${REVIEWS_DIR}/${blindReviewer}.json`] = fixture.panel.files[blindReviewer]?.sha256 ?? null
+  const scope: SaveScope = blindReviewer !== undefined ? { reviewer: blindReviewer } : viewer.role === 'adjudicator' ? { adjudication: true } : { adopted: true }
+  const versions = caseVersions(fixture, id, [definition.reviews.slots[0]!], scope)
   return {
     fixture: index,
     id,
@@ -235,16 +232,6 @@ export async function fixtureVersion(fixture: Fixture): Promise<string> {
   for (const [name, file] of Object.entries(fixture.judges.files)) hash.update(`${JUDGES_DIR}/${name}\u0000${file.sha256}\n`)
   if (fixture.panel.adjudications !== undefined) hash.update(`adjudications\u0000${fixture.panel.adjudications.sha256}\n`)
   return hash.digest('hex')
-}
-
-/** The SHA-256 of a file of the fixture directory now, or `null` when it does not exist. */
-export async function currentSha256(dir: string, relativePath: string): Promise<string | null> {
-  try {
-    return createHash('sha256').update(await readFile(join(dir, relativePath))).digest('hex')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
 }
 
 function criteriaOf(fixture: Fixture): string[] {

@@ -6,10 +6,10 @@ import { RubricError } from '../core/common/errors.js'
 import { adjudicateCase } from '../core/engine/adjudicate.js'
 import { recordReview, type DraftSource } from '../core/engine/authoring.js'
 import { loadFixture, type Fixture } from '../core/engine/fixture.js'
-import { REVIEWER_NAME, REVIEWS_DIR } from '../core/engine/panel.js'
+import { REVIEWER_NAME } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
-import { currentSha256, fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
+import { fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
 
 export interface ServeOptions {
   /** The fixture directories served: the only files a request can read or write. */
@@ -119,8 +119,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const save = body.data
       const dir = dirs[save.fixture]
       if (dir === undefined) throw new Refusal(404, 'NOT_FOUND', `there is no fixture ${save.fixture}.`)
-      await checkVersions(dir, options.dirs[save.fixture]!, save.versions)
-      const common = { caseId: save.id, cwd: options.cwd }
+      // The versions are checked under the fixture's lock, against the files as they are then.
+      const common = { caseId: save.id, cwd: options.cwd, expected: save.versions }
       let decision: string
       let viewer: Viewer = { role: 'reader' }
       if (url.pathname === '/api/review') {
@@ -187,20 +187,6 @@ function viewerOf(text: string | null): Viewer {
 }
 
 /**
- * Refuses a save when a file the page read has changed since: another tab, another reviewer or an
- * editor wrote it. Only the fixture's own files can be named.
- */
-async function checkVersions(dir: string, shown: string, versions: Readonly<Record<string, string | null>>): Promise<void> {
-  for (const [name, sha256] of Object.entries(versions)) {
-    const allowed = name === 'annotations.json' || name === 'cases.json' || (name.startsWith(`${REVIEWS_DIR}/`) && name.endsWith('.json') && REVIEWER_NAME.test(name.slice(REVIEWS_DIR.length + 1, -5)))
-    if (!allowed) throw new Refusal(400, 'BAD_REQUEST', `versions may name only the fixture's annotations.json, cases.json and reviews/<name>.json, not ${JSON.stringify(name)}.`)
-    if ((await currentSha256(dir, name)) !== sha256) {
-      throw new Refusal(409, 'FILE_CHANGED_MEANWHILE', `${shown}/${name} changed since this case was opened (another tab, reviewer or editor wrote it); nothing was written. Your form is kept: reload the case to see the change.`)
-    }
-  }
-}
-
-/**
  * The request body as JSON, refused past `limit` bytes. Past the limit the rest is read and thrown
  * away, not kept, so the client receives the refusal instead of a reset connection.
  */
@@ -228,7 +214,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
 
 function statusOf(code: string): number {
   if (code === 'CASE_NOT_FOUND') return 404
-  if (code === 'FILE_CHANGED_MEANWHILE' || code === 'REVIEW_EXISTS') return 409
+  if (code === 'FILE_CHANGED_MEANWHILE' || code === 'CASE_CHANGED_MEANWHILE' || code === 'REVIEW_EXISTS' || code === 'FIXTURE_LOCKED') return 409
   if (code === 'WRITE_FAILED') return 500
   if (code === 'USAGE') return 400
   return 422

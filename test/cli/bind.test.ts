@@ -188,7 +188,7 @@ describe('vitest-rubric bind', () => {
       cwd: fixture.dir,
       io: {
         ...nodeWriteIo,
-        async writeNew(path: string, contents: string | Uint8Array, mode: number) {
+        async writeNew(path: string, contents: string | Uint8Array, mode: number | undefined) {
           if (++writes === 2) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' })
           return nodeWriteIo.writeNew(path, contents, mode)
         },

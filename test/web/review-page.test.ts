@@ -161,7 +161,7 @@ describe('the review page, in a real browser', () => {
     await second.fill('#reason-4', 'Second tab: not supported.')
     await second.click('#save')
     await second.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('not saved') === true)
-    expect(await second.textContent('#save-status')).toContain('fixtures/lab/annotations.json changed since this case was opened')
+    expect(await second.textContent('#save-status')).toContain('annotations.json › uncertain-wording › review changed since this case was read')
     expect(await second.inputValue('#reason-4')).toBe('Second tab: not supported.')
     const annotations = JSON.parse(await readFile(join(root, 'fixtures/lab/annotations.json'), 'utf8')) as AnnotationsJson
     expect(annotations.reviews.find((item) => item.answer_id === 'uncertain-wording')!.judgements['support']!.reason).toBe('First tab: supported after all.')
@@ -296,13 +296,15 @@ describe('the review page, in a real browser', () => {
     const before = await readFile(join(dir, 'annotations.json'), 'utf8')
     const save = (body: unknown) => raw(server, '/api/review', { method: 'POST', headers: { ...token, 'content-type': 'application/json' }, body: JSON.stringify(body) })
     const base = { fixture: 0, id: 'not-reviewed', draft: {}, replace: false }
-    const outside = await save({ ...base, versions: { '../../package.json': null } })
-    expect(outside.status).toBe(400)
-    expect(JSON.parse(outside.body).error.message).toContain('versions may name only')
-    const badName = await save({ ...base, versions: {}, reviewer: '../elsewhere', draft: { command: { rating: 'meets', reason: 'x', answer_span: '' } } })
+    const { versions } = JSON.parse((await raw(server, '/api/case?fixture=0&id=not-reviewed', { headers: token })).body) as { versions: Record<string, string | null> }
+    // A save always says which revision of the case it was made from: no version, no write.
+    const unversioned = await save({ ...base, versions: {}, draft: { command: { rating: 'meets', reason: 'x', answer_span: '' } } })
+    expect(unversioned.status).toBe(400)
+    expect(JSON.parse(unversioned.body).error.message).toContain('the save does not say which revision of cases.json › not-reviewed, annotations.json › not-reviewed › review it was made from')
+    const badName = await save({ ...base, versions, reviewer: '../elsewhere', draft: { command: { rating: 'meets', reason: 'x', answer_span: '' } } })
     expect(badName.status).toBe(400)
     expect(JSON.parse(badName.body).error.message).toContain('is not a reviewer name')
-    const badDraft = await save({ ...base, versions: {}, draft: { command: { rating: 'great', reason: 'x' } } })
+    const badDraft = await save({ ...base, versions, draft: { command: { rating: 'great', reason: 'x' } } })
     expect(badDraft.status).toBe(422)
     const huge = await raw(server, '/api/review', { method: 'POST', headers: { ...token, 'content-type': 'application/json' }, body: Buffer.alloc(2 * 1024 * 1024, 0x20) })
     expect(huge.status).toBe(413)

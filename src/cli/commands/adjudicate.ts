@@ -104,7 +104,7 @@ written; 2 on a usage error.`,
     const prompt = INTERACTIVE_ADJUDICATION[view.target.fixture.kind]
     if (prompt === undefined) throw usage('adjudicate', `a ${view.target.fixture.kind} review is adopted whole: pass --take <reviewer>.`)
     const outcome = await prompt(view, io.terminal, (choice, preview) =>
-      adjudicateCase(dir, { ...options, dryRun: preview || dryRun, ...choice }, { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` }),
+      adjudicateCase(dir, { ...options, expected: view.versions, dryRun: preview || dryRun, ...choice }, { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` }),
     )
     if (outcome === 'cancelled') {
       io.stderr('adjudication cancelled: nothing was written')

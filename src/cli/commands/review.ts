@@ -108,7 +108,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     if (target.existing !== undefined && !options.replace) {
       throw usage('review', `case ${JSON.stringify(caseId)} has a review already: pass --replace to revise it.`)
     }
-    const outcome = await prompt(target, io.terminal, (draft, dryRun) => recordReview(dir, draft, promptSource, { ...options, dryRun: dryRun || options.dryRun }))
+    const outcome = await prompt(target, io.terminal, (draft, dryRun) => recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun }))
     if (outcome === 'cancelled') {
       io.stderr('review cancelled: nothing was written')
       return 1

@@ -49,6 +49,8 @@ export type RubricErrorCode =
   | 'INIT_TARGET_NOT_EMPTY'
   | 'INIT_SOURCE_INVALID'
   | 'FILE_CHANGED_MEANWHILE'
+  | 'CASE_CHANGED_MEANWHILE'
+  | 'FIXTURE_LOCKED'
   | 'EDIT_NOT_LOCATED'
   | 'WRITE_FAILED'
   // misuse of the CLI, the plugin or the matchers

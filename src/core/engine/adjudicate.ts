@@ -6,7 +6,8 @@ import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { checkReviewer, describe, drafted, reviewTarget, stamp, writeReviews, type AuthoringOptions, type DraftSource, type ReviewTarget, type ReviewWrite } from './authoring.js'
 import { isConsensus, reviewerViews, type ReviewerView } from './panel-rule.js'
-import { FixtureRevision, type RevisionBase } from './revision.js'
+import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
+import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
 
 export interface AdjudicateOptions extends AuthoringOptions {
   readonly caseId: string
@@ -19,6 +20,8 @@ export interface AdjudicateOptions extends AuthoringOptions {
   readonly picks?: Readonly<Record<string, string>>
   /** Judgements the adjudicator writes, over what was taken and picked (a draft of the kind). */
   readonly written?: Readonly<Record<string, unknown>>
+  /** The case's entries as the adjudicator was shown them: the adoption is refused when one changed since (see `caseVersions`). */
+  readonly expected?: CaseVersions | undefined
 }
 
 export interface Adjudicated {
@@ -45,6 +48,8 @@ export interface AdjudicationView {
   readonly views: readonly ReviewerView[]
   /** Each reviewer's review as a draft of the kind (what they judged). */
   readonly drafts: Readonly<Record<string, Record<string, unknown>>>
+  /** What the adoption replaces and resolves, as read: pass it back as `expected` when adjudicating later. */
+  readonly versions: CaseVersions
 }
 
 /** Opens a case for adjudication: it must have independent reviews. */
@@ -77,7 +82,7 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
     })
   }
   const drafts = Object.fromEntries(views.map((view) => [view.reviewer, definition.authoring.draftOf(fixture.panel.reviews.get(caseId)!.get(view.reviewer)![target.slot]?.value)]))
-  return { target, views, drafts }
+  return { target, views, drafts, versions: caseVersions(fixture, caseId, [target.slot], { adjudication: true }) }
 }
 
 /**
@@ -88,10 +93,15 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
  * the adoption is stale and refused.
  */
 export async function adjudicateCase(dir: string, options: AdjudicateOptions, source: DraftSource): Promise<AdjudicationResult> {
+  return reviseUnderLock(dir, options.cwd, () => adjudicateCaseNow(dir, options, source))
+}
+
+async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source: DraftSource): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
   const { revision, base } = await FixtureRevision.open(dir, options.cwd)
   const view = adjudicationView(base, options.caseId, options.slot)
   const { definition } = view.target
+  if (options.expected !== undefined) checkCaseVersions(base.fixture, options.caseId, [view.target.slot], { adjudication: true }, options.expected)
   const reviewers = view.views.map((each) => each.reviewer)
   const known = (reviewer: string, option: string) => {
     if (reviewers.includes(reviewer)) return reviewer
@@ -129,6 +139,10 @@ export async function adjudicateCase(dir: string, options: AdjudicateOptions, so
  * adopted and what it left for a person.
  */
 export async function adjudicateConsensus(dir: string, options: AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number }, source: DraftSource): Promise<AdjudicationResult> {
+  return reviseUnderLock(dir, options.cwd, () => adjudicateConsensusNow(dir, options, source))
+}
+
+async function adjudicateConsensusNow(dir: string, options: AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number }, source: DraftSource): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
   const { revision, base } = await FixtureRevision.open(dir, options.cwd)
   const { fixture } = base

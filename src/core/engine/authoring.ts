@@ -12,7 +12,8 @@ import { bindCommand, isStale, rowPath, type BindingRow } from './bindings.js'
 import type { Decision } from './decision.js'
 import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import type { DraftProblem, KindContext } from './kind.js'
-import { FixtureRevision, type RevisionBase } from './revision.js'
+import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
+import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 
@@ -64,6 +65,10 @@ export interface AddResult {
  * call, and nothing is written.
  */
 export async function addCases(dir: string, drafts: readonly unknown[], source: DraftSource, options: AuthoringOptions): Promise<AddResult> {
+  return reviseUnderLock(dir, options.cwd, () => addCasesNow(dir, drafts, source, options))
+}
+
+async function addCasesNow(dir: string, drafts: readonly unknown[], source: DraftSource, options: AuthoringOptions): Promise<AddResult> {
   const { revision, base } = await FixtureRevision.open(dir, options.cwd)
   const { fixture } = base
   const definition = definitionOf(fixture.kind)
@@ -122,6 +127,11 @@ export interface RecordReviewOptions extends AuthoringOptions {
   readonly judge?: string | undefined
   /** With `judge`: the judge's file's `origin`, naming the model and the prompt's revision. */
   readonly origin?: string | undefined
+  /**
+   * The case's entries as the reviewer was shown them (`ReviewTarget.versions`): the review is
+   * refused when one of them changed since. Without it, the review applies to the files as they are.
+   */
+  readonly expected?: CaseVersions | undefined
 }
 
 export interface RecordedReview {
@@ -156,6 +166,10 @@ export interface RecordedReview {
  * a review that would be refused writes nothing.
  */
 export async function recordReview(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
+  return reviseUnderLock(dir, options.cwd, () => recordReviewNow(dir, draft, source, options))
+}
+
+async function recordReviewNow(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
   const { revision, base } = await FixtureRevision.open(dir, options.cwd)
   if (options.reviewer !== undefined && options.judge !== undefined) {
     throw new UsageError({ code: 'USAGE', file: '--judge', summary: 'a review is by a reviewer or by a judge, not both; nothing was written.', hint: 'pass --reviewer or --judge.' })
@@ -167,6 +181,7 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
   const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
   const target = reviewTarget(base, options.caseId, options.slot, reviewer, judge)
   const { fixture, definition, context, entry, slot, existing } = target
+  if (options.expected !== undefined) checkCaseVersions(fixture, entry.id, [slot], reviewer === undefined ? { adopted: true } : { reviewer }, options.expected)
   if (existing !== undefined && !options.replace) {
     const by = reviewer ?? (judge === undefined ? undefined : `judge ${judge}`)
     throw new RevisionError({
@@ -312,6 +327,8 @@ export interface ReviewTarget {
   /** The review the new one would replace: the adopted review, or the reviewer's own. */
   readonly existing: { readonly value: unknown; readonly path: readonly PathSegment[] } | undefined
   readonly decision: Decision
+  /** What a review of the target replaces, as read: pass it back as `expected` when the review is recorded later. */
+  readonly versions: CaseVersions
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
@@ -389,6 +406,7 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
     slot,
     existing: review === undefined ? undefined : { value: review.value, path: review.path },
     decision: assessment.decision,
+    versions: caseVersions(fixture, caseId, [slot], reviewer === undefined ? { adopted: true } : { reviewer }),
   }
 }
 

@@ -9,7 +9,7 @@ import type { CaseAssessment } from './assess.js'
 import { acknowledgement, boundReview, isStale, perSlot, type BindingState } from './bindings.js'
 import type { Decision } from './decision.js'
 import type { Fixture } from './fixture.js'
-import { FixtureRevision, type WrittenFile } from './revision.js'
+import { FixtureRevision, reviseUnderLock, type WrittenFile } from './revision.js'
 
 export interface BindOptions {
   /** The case ids to bind, or every case. */
@@ -63,6 +63,10 @@ export interface BindResult {
  * first.
  */
 export async function bindFixture(dir: string, options: BindOptions): Promise<BindResult> {
+  return reviseUnderLock(dir, options.cwd, () => bindFixtureNow(dir, options))
+}
+
+async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindResult> {
   const { revision, base } = await FixtureRevision.open(dir, options.cwd)
   const { fixture, assessments } = base
   const definition = definitionOf(fixture.kind)

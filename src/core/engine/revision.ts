@@ -1,5 +1,7 @@
 import { mkdir } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, resolve } from 'node:path'
+import { RubricError } from '../common/errors.js'
+import { withFixtureLock } from '../json/fixture-lock.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
 import { decodeText, readFixtureFile, type RawFile } from '../json/read.js'
@@ -26,6 +28,30 @@ export interface RevisionBase {
 export interface RevisionCandidate extends RevisionBase {
   /** Writes the changed files, each only if it is still the file that was read. */
   readonly commit: (io?: WriteIo) => Promise<readonly string[]>
+}
+
+/** How many times a revision is made again from the files as they are now, when one changed on disk while it was made. */
+const ATTEMPTS = 5
+
+/**
+ * Runs `work`, a command that reads a fixture, changes it and writes it (add, review, adjudicate,
+ * bind), holding the fixture's lock: other writers of the fixture, in this process or another,
+ * wait. Everything `work` reads, it reads under the lock, so a change to one case is made on the
+ * files as they are now and can never undo another writer's save. A file changed meanwhile by a
+ * writer that takes no lock (an editor) refuses the write (`FILE_CHANGED_MEANWHILE`); `work` is
+ * then run again on the new files, a few times, before that refusal reaches the user.
+ */
+export async function reviseUnderLock<T>(dir: string, cwd: string, work: () => Promise<T>): Promise<T> {
+  return withFixtureLock(resolve(cwd, dir), async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work()
+      } catch (error) {
+        if (attempt < ATTEMPTS && error instanceof RubricError && error.code === 'FILE_CHANGED_MEANWHILE') continue
+        throw error
+      }
+    }
+  })
 }
 
 /**
@@ -90,7 +116,7 @@ export class FixtureRevision {
       commit: async (io = nodeWriteIo) => {
         // A reviewer's first review creates reviews/: only the directory is made ahead of the write.
         for (const path of created) await mkdir(dirname(path), { recursive: true })
-        await writeFilesAtomically(writes, io)
+        await writeFilesAtomically(writes, io, { lockDir: resolve(this.cwd, this.dir) })
         return writes.map((write) => write.display)
       },
     }

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { chmod, open, readFile, rename, stat, unlink } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { basename, dirname, join, relative, sep } from 'node:path'
 import { sha256Hex } from './canonical-json.js'
+import { withFixtureLock } from './fixture-lock.js'
 import { RevisionError } from '../common/errors.js'
 
 /** One file to replace (or create) as a whole. */
@@ -20,25 +21,39 @@ export interface FileWrite {
 
 /** The filesystem calls the writer makes; replaced in tests to interrupt a write. */
 export interface WriteIo {
-  /** Creates `path` (which must not exist), writes `contents`, flushes it to disk and closes it. */
-  readonly writeNew: (path: string, contents: string | Uint8Array, mode: number) => Promise<void>
+  /**
+   * Creates `path` (which must not exist), writes `contents`, flushes it to disk and closes it. With
+   * a `mode` (the file it replaces has one), the new file gets exactly that mode; without one, the
+   * mode a new file gets from the user's umask.
+   */
+  readonly writeNew: (path: string, contents: string | Uint8Array, mode: number | undefined) => Promise<void>
   readonly rename: (from: string, to: string) => Promise<void>
   readonly unlink: (path: string) => Promise<void>
 }
 
 export const nodeWriteIo: WriteIo = {
   async writeNew(path, contents, mode) {
-    const handle = await open(path, 'wx', mode)
+    const handle = await open(path, 'wx', 0o666)
     try {
       await handle.writeFile(contents)
       await handle.sync()
     } finally {
       await handle.close()
     }
-    await chmod(path, mode) // `open` applies the umask; keep the replaced file's exact mode
+    // `open` applies the umask: a replaced file keeps its own mode, as an editor's save does.
+    if (mode !== undefined) await chmod(path, mode)
   },
   rename,
   unlink,
+}
+
+/** Where the writes of one call are serialised with every other writer of the same files. */
+export interface WriteOptions {
+  /**
+   * The directory whose lock the write takes (see `withFixtureLock`): a fixture's directory.
+   * @default the deepest directory holding every file written
+   */
+  readonly lockDir?: string
 }
 
 /**
@@ -47,17 +62,27 @@ export const nodeWriteIo: WriteIo = {
  * temporary files are written before the first rename, so a failure while writing (a full disk,
  * a killed process) leaves every original byte-identical. A rename that fails after an earlier one
  * succeeded is reported with the files that did and did not change.
+ *
+ * The whole write holds the lock of `lockDir`, and each file is checked against `basedOn` under
+ * it, after the temporary files are written and just before the renames: of two writers derived
+ * from the same revision, the second is refused rather than replacing the first one's save.
  */
-export async function writeFilesAtomically(writes: readonly FileWrite[], io: WriteIo = nodeWriteIo): Promise<void> {
-  const modes: number[] = []
-  for (const write of writes) modes.push(await checkUnchanged(write))
+export async function writeFilesAtomically(writes: readonly FileWrite[], io: WriteIo = nodeWriteIo, options: WriteOptions = {}): Promise<void> {
+  if (writes.length === 0) return
+  const lockDir = options.lockDir ?? commonDirectory(writes.map((write) => write.path))
+  await withFixtureLock(lockDir, () => writeLocked(writes, io))
+}
+
+async function writeLocked(writes: readonly FileWrite[], io: WriteIo): Promise<void> {
+  const modes: (number | undefined)[] = []
+  for (const write of writes) modes.push((await checkUnchanged(write)).mode)
 
   const temporaries: string[] = []
   try {
     for (const [index, write] of writes.entries()) {
       const temporary = join(dirname(write.path), `.${basename(write.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
       temporaries.push(temporary)
-      await io.writeNew(temporary, write.contents, modes[index]!)
+      await io.writeNew(temporary, write.contents, modes[index])
     }
   } catch (cause) {
     await removeAll(temporaries, io)
@@ -68,6 +93,14 @@ export async function writeFilesAtomically(writes: readonly FileWrite[], io: Wri
       summary: `the new contents could not be written (${describe(cause)}); nothing was changed: every file is as it was.`,
       hint: 'free disk space or fix the directory permissions, then run the command again.',
     })
+  }
+
+  // Writing and flushing the temporary files takes a while: an editor may have saved meanwhile.
+  try {
+    for (const write of writes) await checkUnchanged(write)
+  } catch (error) {
+    await removeAll(temporaries, io)
+    throw error
   }
 
   for (const [index, write] of writes.entries()) {
@@ -86,10 +119,19 @@ export async function writeFilesAtomically(writes: readonly FileWrite[], io: Wri
   }
 }
 
-/** The mode to give the new file; refuses when the file is not the revision the edit was made from. */
-async function checkUnchanged(write: FileWrite): Promise<number> {
+/** The deepest directory that holds every path. */
+function commonDirectory(paths: readonly string[]): string {
+  let common = dirname(paths[0]!)
+  for (const path of paths.slice(1)) {
+    while (relative(common, dirname(path)).split(sep)[0] === '..') common = dirname(common)
+  }
+  return common
+}
+
+/** The mode of the file replaced (none for a new file); refuses when the file is not the revision the edit was made from. */
+async function checkUnchanged(write: FileWrite): Promise<{ mode: number | undefined }> {
   let bytes: Uint8Array | undefined
-  let mode = 0o644
+  let mode: number | undefined
   try {
     bytes = await readFile(write.path)
     mode = (await stat(write.path)).mode & 0o7777
@@ -115,7 +157,7 @@ async function checkUnchanged(write: FileWrite): Promise<number> {
       hint: 'run the command again once the file is saved.',
     })
   }
-  return mode
+  return { mode }
 }
 
 async function removeAll(paths: readonly string[], io: WriteIo): Promise<void> {

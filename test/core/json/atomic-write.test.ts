@@ -119,14 +119,22 @@ describe('writeFilesAtomically', () => {
     expect(await readFile(join(dir, 'cases.json'), 'utf8')).toBe('mine')
   })
 
-  test('creates a file that must be new with mode 644, and keeps a mode the umask would strip (666)', async () => {
+  test("creates a new file with the mode the user's umask gives, and keeps a replaced file's mode (666)", async () => {
     const dir = await scratchDir('write')
     const created = join(dir, 'rubric.json')
     const { writes } = await twoFiles(dir)
     await chmod(writes[0]!.path, 0o666)
-    await writeFilesAtomically([{ path: created, display: 'rubric.json', contents: new TextEncoder().encode('{}\n'), basedOn: null }, writes[0]!])
+    const module = pathToFileURL(join(import.meta.dirname, '../../../dist/core/json/atomic-write.js')).href
+    // A umask is per process: the write runs in a child that sets one no test runner's default has.
+    const script = `
+      process.umask(0o027)
+      const { writeFilesAtomically } = await import(${JSON.stringify(module)})
+      await writeFilesAtomically([{ path: ${JSON.stringify(created)}, display: 'rubric.json', contents: '{}\\n', basedOn: null }, ${JSON.stringify(writes[0])}])
+    `
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    expect(child.status, child.stderr).toBe(0)
     expect(await readFile(created, 'utf8')).toBe('{}\n')
-    expect((await stat(created)).mode & 0o777).toBe(0o644)
+    expect((await stat(created)).mode & 0o777).toBe(0o640)
     expect((await stat(writes[0]!.path)).mode & 0o777).toBe(0o666)
     expect((await readdir(dir)).sort()).toEqual(['annotations.json', 'cases.json', 'rubric.json'])
   })
