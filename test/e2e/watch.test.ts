@@ -9,34 +9,57 @@ import { editableFixture } from '../helpers/fixture-copy.js'
 import { makeProject } from '../helpers/scratch.js'
 import { sink, summarize, type VitestRun } from '../helpers/run-vitest.js'
 
-/** Hands out each watch run's result as it ends. */
+/** How long a step waits for the rerun it needs: a guard against a rerun that never comes, not a budget. */
+const RERUN = 60_000
+
+/** Each watch run's result as it ends, handed out in order. */
 class RunQueue implements Reporter {
-  private readonly waiting: ((run: VitestRun) => void)[] = []
-  private readonly done: VitestRun[] = []
+  private readonly ended: VitestRun[] = []
+  private taken = 0
+  private wake: (() => void) | undefined
 
   onTestRunEnd(modules: readonly TestModule[]) {
-    const run = summarize(modules, '', '', 0)
-    const next = this.waiting.shift()
-    if (next === undefined) this.done.push(run)
-    else next(run)
+    this.ended.push(summarize(modules, '', '', 0))
+    this.wake?.()
   }
 
-  next(): Promise<VitestRun> {
-    const ready = this.done.shift()
-    if (ready !== undefined) return Promise.resolve(ready)
-    return new Promise((resolve, reject) => {
-      // Generous: a loaded CI machine runs the rest of the suite beside this watch run.
-      const timer = setTimeout(() => reject(new Error('no rerun within 45 s')), 45_000)
-      this.waiting.push((run) => {
-        clearTimeout(timer)
-        resolve(run)
+  /**
+   * The first run not yet handed out for which `seen` holds, skipping the others: an edit in
+   * several writes, or one saved while a run reads, may give reruns that began before the edit.
+   * Fails after RERUN ms with what was awaited and the last run seen.
+   */
+  async until(what: string, seen: (run: VitestRun) => boolean): Promise<VitestRun> {
+    const deadline = Date.now() + RERUN
+    let last: VitestRun | undefined
+    for (;;) {
+      while (this.taken < this.ended.length) {
+        last = this.ended[this.taken++]!
+        if (seen(last)) return last
+      }
+      const left = deadline - Date.now()
+      if (left <= 0) throw new Error(`waited ${RERUN / 1000} s for a run ${what}; ${last === undefined ? 'no run ended' : `the last run seen:\n${describeRun(last)}`}`)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left)
+        this.wake = () => {
+          clearTimeout(timer)
+          resolve()
+        }
       })
-    })
+      this.wake = undefined
+    }
   }
 }
 
+const describeRun = (run: VitestRun) =>
+  run.tests.map((item) => `  ${item.module} > ${item.name}: ${item.state}${item.meta === undefined ? '' : ` (${item.meta.status})`}`).join('\n') || '  no test'
+
 const stateOf = (run: VitestRun, module: string, name: string) =>
   run.tests.find((item) => item.module === module && item.name.startsWith(name))?.state
+
+const refusesAny =
+  (...modules: string[]) =>
+  (run: VitestRun) =>
+    run.tests.some((item) => modules.includes(item.module) && item.meta?.status === 'refused')
 
 /** Vitest in watch mode over `root` with the plugin, reporting each run to `runs`; `stderr` gets what it prints there. */
 function startWatching(root: string, runs: RunQueue, options: RubricPluginOptions = {}, stderr: (text: string) => void = () => {}) {
@@ -55,7 +78,7 @@ test('watch mode reruns a fixture with fresh data when its files change, and fol
   const exitCode = process.exitCode
   const vitest = await startWatching(root, runs)
   try {
-    const first = await runs.next()
+    const first = await runs.until('to end', () => true)
     expect(stateOf(first, 'fixtures/a/rubric.json', 'missing-verification')).toBe('failed')
 
     // A review revised and acknowledged: the module is decided again from the new files.
@@ -64,49 +87,50 @@ test('watch mode reruns a fixture with fresh data when its files change, and fol
       annotations.reviews[4]!.judgements['verification']!.rating = 'meets'
     })
     await fixture.acknowledgeReview('missing-verification')
-    let rerun = await runs.next()
     // Two edits may give two reruns: wait for the one that saw both.
-    while (stateOf(rerun, 'fixtures/a/rubric.json', 'missing-verification') === 'failed') rerun = await runs.next()
+    let rerun = await runs.until('that saw the revised review', (run) => stateOf(run, 'fixtures/a/rubric.json', 'missing-verification') !== 'failed')
     expect(stateOf(rerun, 'fixtures/a/rubric.json', 'missing-verification')).toBe('passed')
+    expect(refusesAny('fixtures/a/rubric.json')(rerun)).toBe(false)
 
     // source.txt is watched too: editing it refuses every case bound to the old source.
+    // Nothing is refused before: a run with a refused case is one that read the new source.
     await appendFile(join(root, 'fixtures/a/source.txt'), 'A new sentence.\n')
-    rerun = await runs.next()
+    rerun = await runs.until('that read the new source.txt', refusesAny('fixtures/a/rubric.json'))
     expect(stateOf(rerun, 'fixtures/a/rubric.json', 'complete')).toBe('failed')
     expect(rerun.tests.find((item) => item.name === 'complete')?.meta?.status).toBe('refused')
 
     // bind renames new files over cases.json and annotations.json: the rerun sees the revision.
     await bindFixture(join(root, 'fixtures/a'), { cases: 'all', dryRun: false, cwd: root })
-    rerun = await runs.next()
-    while (stateOf(rerun, 'fixtures/a/rubric.json', 'complete') !== 'passed') rerun = await runs.next()
+    rerun = await runs.until('where complete passes again', (run) => stateOf(run, 'fixtures/a/rubric.json', 'complete') === 'passed')
     expect(rerun.tests.find((item) => item.name === 'complete')?.meta?.status).toBe('accepted')
 
     // A fixture directory copied in is picked up.
     await cp(join(root, 'fixtures/a'), join(root, 'fixtures/b'), { recursive: true })
-    let added = await runs.next()
-    while (!added.modules.some((module) => module.id === 'fixtures/b/rubric.json')) added = await runs.next()
+    const added = await runs.until('of fixtures/b', (run) => run.modules.some((module) => module.id === 'fixtures/b/rubric.json'))
     expect(added.tests.filter((item) => item.module === 'fixtures/b/rubric.json')).toHaveLength(8)
 
     // A removed one disappears.
     await rm(join(root, 'fixtures/b'), { recursive: true })
-    await expect.poll(() => vitest.state.getFilepaths().some((file) => file.includes('fixtures/b/')), { timeout: 20_000 }).toBe(false)
+    await expect
+      .poll(() => vitest.state.getFilepaths().some((file) => file.includes('fixtures/b/')), { timeout: RERUN, message: `fixtures/b still among the test files ${RERUN / 1000} s after its removal` })
+      .toBe(false)
   } finally {
     await vitest.close()
     process.exitCode = exitCode
   }
 })
 
-test('watch mode warns when a fixture loses its rubric file, as a run started that way does', { timeout: 60_000 }, async () => {
+test('watch mode warns when a fixture loses its rubric file, as a run started that way does', { timeout: 180_000 }, async () => {
   const root = await makeProject({ 'fixtures/a': null, 'fixtures/b': null })
   const runs = new RunQueue()
   const exitCode = process.exitCode
   let stderr = ''
   const vitest = await startWatching(root, runs, {}, (text) => (stderr += text))
   try {
-    await runs.next()
+    await runs.until('to end', () => true)
     expect(stderr).not.toContain('so it is no fixture')
     await rm(join(root, 'fixtures/a/rubric.json'))
-    await expect.poll(() => stderr, { timeout: 20_000 }).toContain(
+    await expect.poll(() => stderr, { timeout: RERUN, message: `no warning ${RERUN / 1000} s after the rubric's removal` }).toContain(
       'vitest-rubric: fixtures/a holds cases.json and annotations.json but neither rubric.json nor evaluation_rubric.json, so it is no fixture and none of its cases runs.',
     )
     // The other fixture is not named.
@@ -124,7 +148,7 @@ test('watch mode reruns every chunk of a split fixture with fresh data when any 
   const vitest = await startWatching(root, runs, { chunks: { size: 3 } })
   const chunk = (index: number) => `.vitest-rubric/chunks/fixtures/a/rubric.json.${index}-of-3`
   try {
-    const first = await runs.next()
+    const first = await runs.until('to end', () => true)
     expect(first.modules.map((module) => module.id).sort()).toEqual([chunk(1), chunk(2), chunk(3)])
     expect(stateOf(first, chunk(2), 'missing-verification')).toBe('failed')
 
@@ -133,14 +157,14 @@ test('watch mode reruns every chunk of a split fixture with fresh data when any 
       annotations.reviews[4]!.judgements['verification']!.rating = 'meets'
     })
     await fixture.acknowledgeReview('missing-verification')
-    let rerun = await runs.next()
-    while (stateOf(rerun, chunk(2), 'missing-verification') === 'failed') rerun = await runs.next()
+    let rerun = await runs.until('that saw the revised review', (run) => stateOf(run, chunk(2), 'missing-verification') !== 'failed')
     expect(stateOf(rerun, chunk(2), 'missing-verification')).toBe('passed')
+    expect(refusesAny(chunk(1), chunk(2), chunk(3))(rerun)).toBe(false)
 
     // The marker file of a split fixture is no test module: a change to it reruns the chunks, each refusing its cases.
+    // Nothing is refused before: a run of the three chunks with a refused case is one that read the new rubric.
     await appendFile(join(root, 'fixtures/a/rubric.json'), '\n')
-    rerun = await runs.next()
-    while (rerun.modules.length < 3) rerun = await runs.next()
+    rerun = await runs.until('of the three chunks that read the new rubric', (run) => run.modules.length >= 3 && refusesAny(chunk(1), chunk(2), chunk(3))(run))
     expect(rerun.tests.filter((item) => item.meta !== undefined).map((item) => item.meta?.status)).toEqual(Array(8).fill('refused'))
   } finally {
     await vitest.close()

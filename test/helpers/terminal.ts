@@ -7,9 +7,11 @@ export const KEY = { enter: '\r', down: '\u001b[B', up: '\u001b[A', ctrlC: '\u00
 /**
  * A scripted terminal for an interactive command: each step waits until the screen (what the
  * command drew, escape codes stripped) shows `expect` after the previous step's match, then types
- * `keys`. Throws when a step waits more than `timeout` ms, with the screen so far.
+ * `keys`. `timeout` ms is a guard against a hang, not a budget: when a step waits that long the
+ * terminal types Ctrl-C, so the command stops at its prompt, and `finished()` throws what was
+ * awaited with the screen so far.
  */
-export function scriptedTerminal(steps: readonly { readonly expect: string | RegExp; readonly keys: string }[], timeout = 5_000) {
+export function scriptedTerminal(steps: readonly { readonly expect: string | RegExp; readonly keys: string }[], timeout = 30_000) {
   const input = new PassThrough()
   let screen = ''
   let consumed = 0
@@ -18,7 +20,12 @@ export function scriptedTerminal(steps: readonly { readonly expect: string | Reg
   let timer: NodeJS.Timeout | undefined
   const arm = () => {
     clearTimeout(timer)
-    if (step < steps.length) timer = setTimeout(() => (failure = new Error(`waited ${timeout} ms for ${String(steps[step]!.expect)}; the screen shows:\n${screen.slice(-2000)}`)), timeout)
+    if (step >= steps.length) return
+    timer = setTimeout(() => {
+      failure = new Error(`waited ${timeout} ms for ${String(steps[step]!.expect)}; the screen shows:\n${screen.slice(-2000)}`)
+      step = steps.length
+      input.write(KEY.ctrlC)
+    }, timeout)
   }
   const advance = () => {
     while (step < steps.length) {
@@ -29,7 +36,8 @@ export function scriptedTerminal(steps: readonly { readonly expect: string | Reg
       consumed += at + 1
       step++
       arm()
-      // Typed on a later tick, as a person would: the prompt is listening by then.
+      // Typed on a later turn of the event loop: the prompt drew this screen while it set up, and
+      // listens once that set-up returns.
       setImmediate(() => {
         for (const char of keys.startsWith('\u001b') ? [keys] : [...keys]) input.write(char)
       })
