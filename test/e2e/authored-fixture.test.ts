@@ -50,7 +50,7 @@ test('a fixture made only with init, add and review is decided by a second, Pyth
   await run('review', 'fx', '--case', 'revised', '--replace', ...judged())
 
   const evaluated = JSON.parse(await run('evaluate', 'fx', '--json')).decisions as Record<string, { status: string; reason: string; ratings?: Record<string, string> }>
-  const reference = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(cwd, 'fx')], { encoding: 'utf8' })
+  const reference = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(cwd, 'fx')], { encoding: 'utf8', timeout: 60_000 })
   expect(reference.stderr).toBe('')
   expect(reference.status).toBe(0)
   const decided = JSON.parse(reference.stdout) as Record<string, { status: string; reason: string; ratings: Record<string, string> }>
@@ -76,7 +76,7 @@ test('a fixture made only with init, add and review is decided by a second, Pyth
 
 test('the second implementation decides the bundled fixture as evaluate does, and refuses what the contract refuses', async () => {
   const evaluated = JSON.parse((await runCli(['evaluate', 'fixtures/docuctl-rollback', '--json'])).stdout).decisions as Record<string, { status: string; ratings: Record<string, string> }>
-  const reference = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(ROOT, 'fixtures/docuctl-rollback')], { encoding: 'utf8' })
+  const reference = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(ROOT, 'fixtures/docuctl-rollback')], { encoding: 'utf8', timeout: 60_000 })
   const decided = JSON.parse(reference.stdout) as Record<string, { status: string; ratings: Record<string, string> }>
   expect(Object.fromEntries(Object.entries(decided).map(([id, decision]) => [id, decision.status]))).toEqual(Object.fromEntries(Object.entries(evaluated).map(([id, decision]) => [id, decision.status])))
   // A stale hash is refused there too: the oracle is no rubber stamp.
@@ -84,7 +84,7 @@ test('the second implementation decides the bundled fixture as evaluate does, an
   await runCli(['init', 'fx', '--template', 'docuctl'], cwd)
   await runCli(['add', 'fx', '--id', 'a', '--answer', GOOD, '--citation', CITATION], cwd)
   await writeFile(join(cwd, 'fx/source.txt'), 'Edited.\n', { flag: 'a' })
-  const refused = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(cwd, 'fx')], { encoding: 'utf8' })
+  const refused = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(cwd, 'fx')], { encoding: 'utf8', timeout: 60_000 })
   expect(refused.status).not.toBe(0)
   expect(refused.stderr).toMatch(/ValueError: (criterion id or quote|case revision)/)
 })

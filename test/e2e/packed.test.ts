@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 afterAll(removeFileScratch)
 
-const run = (command: string, args: readonly string[]) => spawnSync(process.execPath, [command, ...args], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1' } })
+const run = (command: string, args: readonly string[]) => spawnSync(process.execPath, [command, ...args], { cwd: project, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: 'true', NO_COLOR: '1' } })
 const bin = () => join(project, 'node_modules/vitest-rubric/dist/cli/bin.js')
 
 describe('the packed package in a fresh project', () => {

@@ -51,7 +51,7 @@ test("the README's five-minute path, run as written: init, add, review and vites
     const command = step.command
       .replace(/^npx vitest-rubric /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.js'))} `)
       .replace(/^npx vitest /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'node_modules/vitest/vitest.mjs'))} `)
-    const result = spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8', env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } })
+    const result = spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } })
     expect(result.status, `${step.command}\n${result.stderr}`).toBe(0)
     const printed = stripVTControlCharacters(result.stdout).split('\n').map((line) => line.trimEnd())
     let from = 0
