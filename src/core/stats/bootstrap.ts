@@ -120,7 +120,7 @@ export interface IntervalReport {
  */
 export function reportInterval(cases: number, resampled: string, draw: () => BootstrapInterval | null): IntervalReport {
   if (cases < MIN_BOOTSTRAP_CASES) {
-    return { ci: null, reason: `${cases} ${resampled}, fewer than the ${MIN_BOOTSTRAP_CASES} a bootstrap interval needs`, bootstrap: null }
+    return { ci: null, reason: `${resampled} to resample: ${cases}, fewer than the ${MIN_BOOTSTRAP_CASES} a bootstrap interval needs`, bootstrap: null }
   }
   const interval = draw()
   if (interval === null) return { ci: null, reason: 'no replicate had variation', bootstrap: null }
