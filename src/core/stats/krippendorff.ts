@@ -116,7 +116,12 @@ function coincidences(units: ReliabilityData, metricName: AlphaMetric, caller: s
     }
   }
   const positions: number[] = []
-  const pairable = present.filter((values, position) => values.length >= 2 && positions.push(position) > 0)
+  const pairable: Rating[][] = []
+  for (const [position, values] of present.entries()) {
+    if (values.length < 2) continue
+    positions.push(position)
+    pairable.push(values)
+  }
   const scaled = metric.scale(pairable.flat())
   const index = new Map<Rating, number>()
   const given: Rating[] = []
