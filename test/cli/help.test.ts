@@ -17,6 +17,17 @@ describe('vitest-rubric --help', () => {
     expect((await runCli(['help', command])).stdout).toBe(flag.stdout)
   })
 
+  test('agreement --help and calibrate --help say what the bootstrap resamples, when there is no interval, and what is skipped', async () => {
+    const agreement = (await runCli(['agreement', '--help'])).stdout.replace(/\s+/g, ' ')
+    expect(agreement).toContain('The bootstrap resamples cases with replacement')
+    expect(agreement).toContain('overall, the cases with such a judgement of a pooled criterion, each drawn case bringing all its pooled criteria')
+    expect(agreement).toContain('Overall pools the criteria whose own alpha is defined')
+    expect(agreement).toContain('Below 10 cases there is no interval.')
+    expect(agreement).toContain('above 20% it marks the interval unreliable')
+    const calibrate = (await runCli(['calibrate', '--help'])).stdout.replace(/\s+/g, ' ')
+    expect(calibrate).toContain('resampling cases, one pair of ratings each; none below 10 cases')
+  })
+
   test("an unknown option prints the command's usage and exits 2", async () => {
     const { code, stderr } = await runCli(['bind', 'fixtures/docuctl-rollback', '--case', 'complete', '--force'])
     expect(code).toBe(2)

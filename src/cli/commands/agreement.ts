@@ -1,4 +1,5 @@
 import { panelAgreement, type AgreementReport, type ItemAgreement } from '../../core/engine/agreement.js'
+import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES } from '../../core/stats/index.js'
 import { loadFixture } from '../../core/engine/fixture.js'
 import { needDirs, usage, type Command } from '../command.js'
 
@@ -10,13 +11,22 @@ export const agreement: Command = {
 
 Reports how far the independent reviews of each fixture (reviews/<reviewer>.json) agree, per
 criterion (per dimension for a scored fixture) and overall: Krippendorff's alpha with its 95%
-bootstrap interval (resampling cases, seeded, so the same run gives the same interval), observed
-percent agreement, Gwet's AC1 and Cohen's kappa of each pair of reviewers, the number of cases and
-judgements they rest on, and the cases where the reviewers disagree. A criteria fixture is
-measured at the nominal level over meets / does_not_meet, uncertain being a missing value; a
-scored one at the interval level over each dimension's scores, N/A missing. Where fewer than two
-reviewers judged a criterion, or every judgement is the same, there is no figure: the report says
-why, and never shows 1 or 0 for it. Definitions: docs/statistics.md.
+percentile bootstrap interval, observed percent agreement, Gwet's AC1 and Cohen's kappa of each
+pair of reviewers, the number of cases and judgements they rest on, and the cases where the
+reviewers disagree. A criteria fixture is measured at the nominal level over meets /
+does_not_meet, uncertain being a missing value; a scored one at the interval level over each
+dimension's scores, N/A missing. Where fewer than two reviewers judged a criterion, or every
+judgement is the same, there is no figure: the report says why, and never shows 1 or 0 for it.
+
+Overall pools the criteria whose own alpha is defined (a criterion without variation is left
+out, and with none left there is no overall figure); a case and a criterion are one unit of alpha.
+
+The bootstrap resamples cases with replacement, seeded (the same run gives the same interval):
+per criterion, the cases with two or more judgements of it; overall, the cases with such a
+judgement of a pooled criterion, each drawn case bringing all its pooled criteria, since the
+criteria of one case are not independent. Below ${MIN_BOOTSTRAP_CASES} cases there is no interval. The report
+states the share of replicates skipped for lack of variation; above ${MAX_SKIPPED_SHARE * 100}% it marks the
+interval unreliable. Definitions: docs/statistics.md.
 
 Options:
   --json         print the report as JSON
@@ -47,6 +57,7 @@ export function agreementJson(report: AgreementReport): Record<string, unknown> 
 }
 
 const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
+const percent = (share: number) => `${(100 * share).toFixed(1)}%`
 
 /** The report as text: a line per item, then the overall line, the pairwise kappas and the sample. */
 export function formatAgreement(report: AgreementReport): string {
@@ -58,14 +69,28 @@ export function formatAgreement(report: AgreementReport): string {
   ]
   const names = [...Object.keys(report.items), 'overall']
   const width = Math.max(noun.length, ...names.map((name) => name.length)) + 2
-  lines.push(`  ${noun.padEnd(width)}alpha   95% interval     agreement  AC1     cases  judgements  disagreements`)
+  lines.push(`  ${noun.padEnd(width)}alpha   95% interval     skipped  agreement  AC1     cases  judgements  disagreements`)
+  const notes: string[] = []
   const row = (name: string, item: ItemAgreement) => {
     if (item.alpha === null) return `  ${name.padEnd(width)}—       no figure: ${item.reason}${item.disagreements.length === 0 ? '' : `; disagreements: ${item.disagreements.join(', ')}`}`
-    const interval = item.alpha_ci === null ? '—' : `[${figure(item.alpha_ci[0])}, ${figure(item.alpha_ci[1])}]`
-    return `  ${name.padEnd(width)}${figure(item.alpha).padEnd(8)}${interval.padEnd(17)}${figure(item.percent_agreement).padEnd(11)}${figure(item.ac1).padEnd(8)}${String(item.units).padEnd(7)}${String(item.pairs).padEnd(12)}${item.disagreements.join(', ') || 'none'}`
+    const bootstrap = item.alpha_bootstrap
+    if (item.alpha_ci === null) notes.push(`${name}: no interval: ${item.alpha_ci_reason}`)
+    else if (bootstrap?.unreliable === true) {
+      notes.push(`${name}: interval unreliable: ${percent(bootstrap.skipped_share)} of ${bootstrap.replicates} replicates had no variation and were skipped (more than ${percent(MAX_SKIPPED_SHARE)})`)
+    }
+    const interval = item.alpha_ci === null ? '—' : `[${figure(item.alpha_ci[0])}, ${figure(item.alpha_ci[1])}]${bootstrap?.unreliable === true ? '?' : ''}`
+    const skipped = bootstrap === null ? '—' : percent(bootstrap.skipped_share)
+    return `  ${name.padEnd(width)}${figure(item.alpha).padEnd(8)}${interval.padEnd(17)}${skipped.padEnd(9)}${figure(item.percent_agreement).padEnd(11)}${figure(item.ac1).padEnd(8)}${String(item.units).padEnd(7)}${String(item.pairs).padEnd(12)}${item.disagreements.join(', ') || 'none'}`
   }
   for (const [name, item] of Object.entries(report.items)) lines.push(row(name, item))
   lines.push(row('overall', report.overall))
+  const replicates = [...Object.values(report.items), report.overall].find((item) => item.alpha_bootstrap !== null)?.alpha_bootstrap?.replicates
+  lines.push(
+    `  intervals: percentile bootstrap${replicates === undefined ? '' : ` of ${replicates} replicates`}, seed ${JSON.stringify(String(report.seed))}, resampling cases; ` +
+      (report.pooled.length === 0 ? 'no overall figure' : `overall pools ${report.pooled.join(', ')}, each drawn case bringing all of them`) +
+      `; no interval below ${MIN_BOOTSTRAP_CASES} cases`,
+  )
+  for (const note of notes) lines.push(`  ${note}`)
   const pairs = Object.keys(report.overall.kappa)
   if (pairs.length > 0) {
     lines.push("  Cohen's kappa by pair of reviewers:")

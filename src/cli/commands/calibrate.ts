@@ -1,6 +1,7 @@
 import { calibrateJudges, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from '../../core/engine/calibration.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { loadFixture } from '../../core/engine/fixture.js'
+import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES } from '../../core/stats/index.js'
 import { minReviewsOption, needDirs, type Command } from '../command.js'
 
 /** `vitest-rubric calibrate <dir...> [--judge <name>] [--json] [--seed <s>]`: each judge against the reviewers. */
@@ -14,7 +15,9 @@ Compares each automated judge's labels (judges/<name>.json, recorded with
 current adopted review and a current label. Per criterion: the confusion matrix (reviewers'
 rating × judge's rating, the judge's uncertain a column of its own), failure recall (of what the
 reviewers rated does_not_meet, the share the judge rated so), pass recall, percent agreement,
-Cohen's kappa with a seeded 95% bootstrap interval over cases, the reviewers' base rate (the
+Cohen's kappa with a seeded 95% percentile bootstrap interval (resampling cases, one pair of
+ratings each; none below ${MIN_BOOTSTRAP_CASES} cases; marked unreliable when more than ${MAX_SKIPPED_SHARE * 100}% of the
+replicates have no variation and are skipped), the reviewers' base rate (the
 share rated meets) and n; then the false accepts (the judge said meets, the reviewers
 does_not_meet), the labels excluded as stale, with why, and what the judge predicts for the cases
 still pending: a prediction, kept apart from review coverage. A judge's label never decides a case.
@@ -46,6 +49,7 @@ Exit codes: 0 when reported; 1 when a fixture is refused; 2 on a usage error (a 
 
 const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
 const percent = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(0)}%`)
+const share = (value: number) => `${(value * 100).toFixed(1)}%`
 
 /** The report as text: per judge, a line per criterion, the matrices, the false accepts, the stale labels and the predictions. */
 export function formatCalibration(report: CalibrationReport): string {
@@ -60,9 +64,15 @@ function judgeLines(name: string, judge: JudgeCalibration): string[] {
   const lines = [`  judge ${name} (${judge.file}): ${judge.origin}`, `    ${judge.cases} case${judge.cases === 1 ? '' : 's'} with a current adopted review and a current label`]
   const criteria = Object.entries(judge.criteria)
   const width = Math.max('criterion'.length, ...criteria.map(([id]) => id.length)) + 2
-  lines.push(`    ${'criterion'.padEnd(width)}${'n'.padEnd(6)}${'kappa'.padEnd(8)}${'95% interval'.padEnd(18)}${'agreement'.padEnd(11)}${'fail recall'.padEnd(13)}${'pass recall'.padEnd(13)}${'meets'.padEnd(7)}false accepts`)
+  lines.push(`    ${'criterion'.padEnd(width)}${'n'.padEnd(6)}${'kappa'.padEnd(8)}${'95% interval'.padEnd(18)}${'skipped'.padEnd(9)}${'agreement'.padEnd(11)}${'fail recall'.padEnd(13)}${'pass recall'.padEnd(13)}${'meets'.padEnd(7)}false accepts`)
   for (const [id, item] of criteria) lines.push(`    ${id.padEnd(width)}${criterionRow(item)}`)
-  for (const [id, item] of criteria) if (item.kappa === null) lines.push(`    no kappa for ${id}: ${item.kappa_reason ?? ''}`)
+  for (const [id, item] of criteria) {
+    if (item.kappa === null) lines.push(`    no kappa for ${id}: ${item.kappa_reason ?? ''}`)
+    else if (item.kappa_ci === null) lines.push(`    no interval for ${id}: ${item.kappa_ci_reason ?? ''}`)
+    else if (item.kappa_bootstrap?.unreliable === true) {
+      lines.push(`    interval of ${id} unreliable: ${share(item.kappa_bootstrap.skipped_share)} of ${item.kappa_bootstrap.replicates} replicates had no variation and were skipped (more than ${share(MAX_SKIPPED_SHARE)})`)
+    }
+  }
   lines.push('    confusion matrices (reviewers down, judge across):')
   for (const [id, item] of criteria) lines.push(`      ${id}`, ...matrixLines(item).map((line) => `        ${line}`))
   if (judge.stale > 0) {
@@ -84,6 +94,6 @@ function judgeLines(name: string, judge: JudgeCalibration): string[] {
 }
 
 function criterionRow(item: CriterionCalibration): string {
-  const interval = item.kappa_ci === null ? '—' : `[${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]`
-  return `${String(item.n).padEnd(6)}${figure(item.kappa).padEnd(8)}${interval.padEnd(18)}${figure(item.percent_agreement).padEnd(11)}${figure(item.failure_recall).padEnd(13)}${figure(item.pass_recall).padEnd(13)}${percent(item.base_rate).padEnd(7)}${item.false_accepts.join(', ') || 'none'}`
+  const interval = item.kappa_ci === null ? '—' : `[${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]${item.kappa_bootstrap?.unreliable === true ? '?' : ''}`
+  return `${String(item.n).padEnd(6)}${figure(item.kappa).padEnd(8)}${interval.padEnd(18)}${(item.kappa_bootstrap === null ? '—' : share(item.kappa_bootstrap.skipped_share)).padEnd(9)}${figure(item.percent_agreement).padEnd(11)}${figure(item.failure_recall).padEnd(13)}${figure(item.pass_recall).padEnd(13)}${percent(item.base_rate).padEnd(7)}${item.false_accepts.join(', ') || 'none'}`
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_SEED, alphaBootstrap, cohenKappa, createRandom, gwetAc1, krippendorffAlpha, percentAgreement, randomIndex, type RatingPair, type ReliabilityData } from '../stats/index.js'
+import { DEFAULT_SEED, alphaBootstrap, cohenKappa, createRandom, gwetAc1, krippendorffAlpha, percentAgreement, randomIndex, reportInterval, type IntervalReport, type RatingPair, type ReliabilityData } from '../stats/index.js'
 import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import { reviewerViews, type ReviewerView } from './panel-rule.js'
@@ -10,8 +10,15 @@ export const DEFAULT_AGREEMENT_SEED = DEFAULT_SEED
 export interface ItemAgreement {
   /** Krippendorff's alpha; `null` when there is no figure (see `reason`). */
   readonly alpha: number | null
-  /** Its 95% percentile bootstrap interval, resampling cases; `null` with alpha. */
+  /**
+   * Its 95% percentile bootstrap interval, resampling cases (for `overall`, each drawn case brings
+   * all its pooled items); `null` with `alpha_ci_reason`.
+   */
   readonly alpha_ci: readonly [number, number] | null
+  /** Why there is no interval: no alpha, or fewer cases than a bootstrap needs (MIN_BOOTSTRAP_CASES). */
+  readonly alpha_ci_reason: string | null
+  /** What the interval resampled and how many of its replicates were skipped (no variation); `null` without an interval. */
+  readonly alpha_bootstrap: IntervalReport['bootstrap']
   /** Why alpha is `null`: fewer than two reviewers judged the item, or every judgement is the same. */
   readonly reason: string | null
   /** Observed agreement: the share of pairs of judgements of a case that agree. */
@@ -39,8 +46,14 @@ export interface AgreementReport {
   readonly cases: number
   /** Per item, in the rubric's order: `criteria` for a criteria fixture, `dimensions` for a scored one. */
   readonly items: Readonly<Record<string, ItemAgreement>>
-  /** Every item's judgements pooled, a case and an item being one unit. */
+  /**
+   * The judgements of the items in `pooled` pooled, a case and an item being one unit of alpha; its
+   * interval resamples cases, each with all its pooled units. `null` figures, with the reason,
+   * when no item varies.
+   */
   readonly overall: ItemAgreement
+  /** The items pooled into `overall`: those whose own alpha is defined, in the rubric's order. `disagreements` covers every item. */
+  readonly pooled: readonly string[]
   /** With a sample asked for: n disagreeing cases per item, drawn with the seed, to adjudicate first. */
   readonly sample?: Readonly<Record<string, readonly string[]>>
   readonly seed: number | string
@@ -70,27 +83,84 @@ export function panelAgreement(fixture: Fixture, options: AgreementOptions = {})
     if (!fixture.panel.reviews.has(entry.id)) continue
     cases.push({ id: entry.id, views: reviewerViews(definition, context, entry, fixture.panel, fixture.files.cases!.display) })
   }
-  const items: string[] = []
-  for (const { views } of cases) for (const view of views) for (const item of Object.keys(view.items)) if (!items.includes(item)) items.push(item)
+  // The rubric's order, not the order items first appear in the reviews: a report, and the draws of
+  // the overall interval, must not depend on which case was reviewed first.
+  const judged = new Set(cases.flatMap(({ views }) => views.flatMap((view) => Object.keys(view.items))))
+  const items = definition.panel.order(context).filter((item) => judged.has(item))
   const { level, categories } = definition.panel
-
-  const perItem: Record<string, ItemAgreement> = {}
-  const pooled: (string | number | null)[][] = []
-  const pooledDisagreements = new Set<string>()
-  for (const item of items) {
-    const units = cases.map(({ views }) => reviewers.map((reviewer) => valueOf(views, reviewer, item)))
-    const disagreements = cases.filter(({ views }) => disagree(views, item)).map(({ id }) => id)
-    for (const id of disagreements) pooledDisagreements.add(id)
-    pooled.push(...units)
-    perItem[item] = figures(units, reviewers, level, categories, disagreements, seed, options.samples)
-  }
-  const order = cases.map(({ id }) => id)
-  const overall = figures(pooled, reviewers, level, categories, order.filter((id) => pooledDisagreements.has(id)), seed, options.samples)
-  const report: AgreementReport = { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, level, reviewers, cases: cases.length, items: perItem, overall, seed }
+  const figures = agreementFigures(
+    items.map((item) => ({
+      item,
+      units: cases.map(({ views }) => reviewers.map((reviewer) => valueOf(views, reviewer, item))),
+      disagreements: cases.filter(({ views }) => disagree(views, item)).map(({ id }) => id),
+    })),
+    { reviewers, level, categories, cases: cases.map(({ id }) => id), seed, ...(options.samples === undefined ? {} : { samples: options.samples }) },
+  )
+  const perItem = figures.items
+  const { overall, pooled } = figures
+  const report: AgreementReport = { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, level, reviewers, cases: cases.length, items: perItem, overall, pooled, seed }
   if (options.sample === undefined) return report
   const sample: Record<string, string[]> = {}
   for (const item of items) sample[item] = draw(perItem[item]!.disagreements, options.sample, `${String(seed)}\u0000${item}`)
   return { ...report, sample }
+}
+
+/** One item's reliability data: a unit per case (in the order of `cases`), a value per reviewer. */
+export interface ItemUnits {
+  readonly item: string
+  readonly units: ReliabilityData
+  /** The cases whose reviewers judged the item differently. */
+  readonly disagreements: readonly string[]
+}
+
+export interface AgreementFiguresOptions {
+  readonly reviewers: readonly string[]
+  readonly level: 'nominal' | 'interval'
+  readonly categories: readonly string[]
+  /** The case of each unit, the same for every item. */
+  readonly cases: readonly string[]
+  readonly seed: number | string
+  readonly samples?: number
+}
+
+/**
+ * The figures of each item, and of the items that vary pooled. The overall interval resamples
+ * cases, each drawn case bringing its unit of every pooled item.
+ */
+export function agreementFigures(
+  items: readonly ItemUnits[],
+  options: AgreementFiguresOptions,
+): { items: Record<string, ItemAgreement>; overall: ItemAgreement; pooled: string[] } {
+  const { reviewers, level, categories } = options
+  const resampling = { seed: options.seed, ...(options.samples === undefined ? {} : { samples: options.samples }) }
+  const perItem: Record<string, ItemAgreement> = {}
+  const pooledUnits: ReliabilityData[number][] = []
+  const clusters: number[] = []
+  const pooled: string[] = []
+  const pooledDisagreements = new Set<string>()
+  for (const { item, units, disagreements } of items) {
+    const figures = itemFigures(units, null, reviewers, level, categories, disagreements, resampling)
+    perItem[item] = figures
+    for (const id of disagreements) pooledDisagreements.add(id)
+    // An item without variation of its own adds only its difference from the other items' ratings:
+    // c1 all meets and c2 all does_not_meet would pool to alpha 1 from no agreement at all.
+    if (figures.alpha === null) continue
+    pooled.push(item)
+    pooledUnits.push(...units)
+    clusters.push(...units.map((_unit, index) => index))
+  }
+  const overallDisagreements = options.cases.filter((id) => pooledDisagreements.has(id))
+  const unpaired = items.every(({ item }) => perItem[item]!.units === 0)
+  const overall =
+    pooled.length > 0
+      ? itemFigures(pooledUnits, clusters, reviewers, level, categories, overallDisagreements, resampling)
+      : noOverall(
+          unpaired ? 'fewer than two coders judged any unit' : "no item varies on its own (each item's alpha is null), so a pooled figure would rest only on how the items' ratings differ from each other",
+          overallDisagreements,
+          reviewers,
+          level,
+        )
+  return { items: perItem, overall, pooled }
 }
 
 function valueOf(views: readonly ReviewerView[], reviewer: string, item: string): string | number | null {
@@ -104,17 +174,33 @@ function disagree(views: readonly ReviewerView[], item: string): boolean {
   return new Set(views.map((view) => (Object.hasOwn(view.items, item) ? view.items[item]!.shown : '\u0000not judged'))).size > 1
 }
 
-function figures(
+/** The overall figures when nothing can be pooled: every figure `null`, with the reason. */
+function noOverall(reason: string, disagreements: readonly string[], reviewers: readonly string[], level: 'nominal' | 'interval'): ItemAgreement {
+  const kappa: Record<string, null> = {}
+  if (level === 'nominal') for (let a = 0; a < reviewers.length; a++) for (let b = a + 1; b < reviewers.length; b++) kappa[`${reviewers[a]}|${reviewers[b]}`] = null
+  return { alpha: null, alpha_ci: null, alpha_ci_reason: reason, alpha_bootstrap: null, reason, percent_agreement: null, ac1: null, kappa, units: 0, pairs: 0, disagreements }
+}
+
+/**
+ * The figures of units × reviewers. `clusters` (the case of each unit, for pooled items) makes the
+ * interval resample cases with all their units; without it each unit is a case.
+ */
+function itemFigures(
   units: ReliabilityData,
+  clusters: readonly number[] | null,
   reviewers: readonly string[],
   level: 'nominal' | 'interval',
   categories: readonly string[],
   disagreements: readonly string[],
-  seed: number | string,
-  samples: number | undefined,
+  resampling: { readonly seed: number | string; readonly samples?: number },
 ): ItemAgreement {
   const alpha = krippendorffAlpha(units, level)
-  const interval = alpha.alpha === null ? null : alphaBootstrap(units, level, { seed, ...(samples === undefined ? {} : { samples }) })
+  let interval: IntervalReport = { ci: null, reason: alpha.reason, bootstrap: null }
+  if (alpha.alpha !== null) {
+    const pairable = units.map((unit) => unit.filter((value) => value !== null).length >= 2)
+    const cases = clusters === null ? alpha.units : new Set(clusters.filter((_cluster, u) => pairable[u])).size
+    interval = reportInterval(cases, 'cases', () => alphaBootstrap(units, level, { ...resampling, ...(clusters === null ? {} : { clusters }) }))
+  }
   const percent = percentAgreement(units)
   const kappa: Record<string, number | null> = {}
   let ac1: number | null = null
@@ -130,7 +216,9 @@ function figures(
   }
   return {
     alpha: alpha.alpha,
-    alpha_ci: interval === null ? null : [interval.low, interval.high],
+    alpha_ci: interval.ci,
+    alpha_ci_reason: interval.reason,
+    alpha_bootstrap: interval.bootstrap,
     reason: alpha.reason,
     percent_agreement: percent.agreement,
     ac1,

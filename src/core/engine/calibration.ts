@@ -1,5 +1,5 @@
 import { UsageError } from '../common/errors.js'
-import { cohenKappa, confusionMatrix, kappaBootstrap, type RatingPair } from '../stats/index.js'
+import { cohenKappa, confusionMatrix, kappaBootstrap, reportInterval, type IntervalReport, type RatingPair } from '../stats/index.js'
 import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { assessEntry } from './assess.js'
 import type { Decision, RefusedDecision } from './decision.js'
@@ -29,9 +29,13 @@ export interface CriterionCalibration {
   readonly percent_agreement: number | null
   /** Cohen's kappa, reviewers against judge, over the three ratings; `null` with `kappa_reason`. */
   readonly kappa: number | null
-  /** Its seeded 95% percentile bootstrap interval, resampling cases; `null` with kappa. */
+  /** Its seeded 95% percentile bootstrap interval, resampling cases (one pair each); `null` with `kappa_ci_reason`. */
   readonly kappa_ci: readonly [number, number] | null
   readonly kappa_reason: string | null
+  /** Why there is no interval: no kappa, or fewer cases than a bootstrap needs (MIN_BOOTSTRAP_CASES). */
+  readonly kappa_ci_reason: string | null
+  /** What the interval resampled and how many of its replicates were skipped (no variation); `null` without an interval. */
+  readonly kappa_bootstrap: IntervalReport['bootstrap']
   /** The share of the reviewers' judgements that are `meets`; `null` for n = 0. */
   readonly base_rate: number | null
   /** The cases where the judge said `meets` and the reviewers `does_not_meet`: the dangerous cell. */
@@ -186,7 +190,9 @@ export function criterionFigures(pairs: readonly { id: string; reviewers: string
   const failures = row('does_not_meet')
   const passes = row('meets')
   const kappa = n === 0 ? { kappa: null, reason: 'no case has both a current adopted review and a current label' } : cohenKappa(ratingPairs, JUDGE_RATINGS)
-  const interval = kappa.kappa === null ? null : kappaBootstrap(ratingPairs, { seed, ...(samples === undefined ? {} : { samples }) })
+  const kappaReason = kappa.kappa === null ? (n === 0 ? kappa.reason : `no variation: the reviewers and the judge rated every case ${JSON.stringify(pairs[0]!.reviewers)}`) : null
+  const interval: IntervalReport =
+    kappa.kappa === null ? { ci: null, reason: kappaReason, bootstrap: null } : reportInterval(n, 'cases', () => kappaBootstrap(ratingPairs, { seed, ...(samples === undefined ? {} : { samples }) }))
   return {
     n,
     matrix,
@@ -194,8 +200,10 @@ export function criterionFigures(pairs: readonly { id: string; reviewers: string
     pass_recall: passes === 0 ? null : matrix.meets.meets / passes,
     percent_agreement: n === 0 ? null : (matrix.meets.meets + matrix.does_not_meet.does_not_meet) / n,
     kappa: kappa.kappa,
-    kappa_ci: interval === null ? null : [interval.low, interval.high],
-    kappa_reason: kappa.kappa === null ? (n === 0 ? kappa.reason : `no variation: the reviewers and the judge rated every case ${JSON.stringify(pairs[0]!.reviewers)}`) : null,
+    kappa_ci: interval.ci,
+    kappa_reason: kappaReason,
+    kappa_ci_reason: interval.reason,
+    kappa_bootstrap: interval.bootstrap,
     base_rate: n === 0 ? null : passes / n,
     false_accepts: pairs.filter((pair) => pair.reviewers === 'does_not_meet' && pair.judge === 'meets').map((pair) => pair.id),
   }

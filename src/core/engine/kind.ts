@@ -200,6 +200,8 @@ export interface KindPanel<R, D> {
   readonly level: 'nominal' | 'interval'
   /** The categories of a nominal item (`meets`, `does_not_meet`), for AC1 and kappa; empty for interval. */
   readonly categories: readonly string[]
+  /** Every item a review can judge, in the rubric's order: the order agreement reports them in. */
+  readonly order: (context: KindContext<R>) => readonly string[]
   /** The items of a review, from the decision the review alone gives the case. */
   readonly items: (context: KindContext<R>, decision: D) => Readonly<Record<string, PanelItem>>
   /** A pending decision, for a case whose reviews wait for an adjudication, keeping what its reviewers agree on. */

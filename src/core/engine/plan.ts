@@ -184,7 +184,7 @@ function agreementChecks(agreement: AgreementReport | null, gate: PlanOptions['a
   return Object.entries(agreement.items).map(([item, figures]) => {
     const name = `reviewers agree on ${item} (α ≥ ${gate.min})`
     if (figures.alpha === null) return { name, ok: false, todo: true, message: `no figure: ${figures.reason}` }
-    const interval = figures.alpha_ci === null ? '' : ` [95% interval ${figures.alpha_ci[0].toFixed(3)}, ${figures.alpha_ci[1].toFixed(3)}]`
+    const interval = figures.alpha_ci === null ? ` (no interval: ${figures.alpha_ci_reason ?? 'none'})` : ` [95% interval ${figures.alpha_ci[0].toFixed(3)}, ${figures.alpha_ci[1].toFixed(3)}]`
     const cases = `${figures.units} case${figures.units === 1 ? '' : 's'}`
     const disagreements = figures.disagreements.length === 0 ? 'no disagreement' : `disagreements: ${figures.disagreements.join(', ')}`
     const ok = figures.alpha >= gate.min
@@ -229,8 +229,10 @@ function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gat
   const problems: string[] = []
   if (item.n < gate.minCases) problems.push(`${item.n} of ${gate.minCases} required cases`)
   if (item.kappa === null) problems.push(`no kappa: ${item.kappa_reason ?? ''}`)
-  else if (item.kappa_ci === null || item.kappa_ci[0] < gate.minKappa) {
-    problems.push(`kappa ${item.kappa.toFixed(3)}, interval lower bound ${item.kappa_ci === null ? 'unknown' : item.kappa_ci[0].toFixed(3)} < ${gate.minKappa}`)
+  else if (item.kappa_ci === null) {
+    problems.push(`kappa ${item.kappa.toFixed(3)}, no interval (${item.kappa_ci_reason ?? 'none'}), so no lower bound to compare with ${gate.minKappa}`)
+  } else if (item.kappa_ci[0] < gate.minKappa) {
+    problems.push(`kappa ${item.kappa.toFixed(3)}, interval lower bound ${item.kappa_ci[0].toFixed(3)} < ${gate.minKappa}`)
   }
   const kappa = item.kappa === null ? 'no kappa' : `kappa ${item.kappa.toFixed(3)}${item.kappa_ci === null ? '' : ` [${item.kappa_ci[0].toFixed(3)}, ${item.kappa_ci[1].toFixed(3)}]`}`
   if (problems.length === 0) return { ok: true, message: `${kappa} over ${item.n} cases; lower bound ≥ ${gate.minKappa}` }

@@ -17,6 +17,8 @@ export interface BootstrapOptions {
 export interface BootstrapInterval {
   readonly low: number
   readonly high: number
+  /** Cases drawn, with replacement, into each replicate: the resampling units (units, pairs or clusters). */
+  readonly cases: number
   /** Replicates whose statistic was defined: the ones the interval is computed from. */
   readonly samples: number
   /** Replicates drawn whose statistic was undefined (e.g. no variation), left out of the interval. */
@@ -74,5 +76,59 @@ export function bootstrapCases(
   }
   const interval = percentileInterval(values.subarray(0, defined), level)
   if (interval === null) return null
-  return { low: interval.low, high: interval.high, samples: defined, skipped: samples - defined }
+  return { low: interval.low, high: interval.high, cases, samples: defined, skipped: samples - defined }
+}
+
+/**
+ * Below this many resampled cases a percentile bootstrap interval is not reported: with n cases
+ * there are at most C(2n − 1, n) distinct replicates (one for n = 1, three for n = 2, 35 for
+ * n = 4), so the interval is a handful of values and can collapse to a point that claims a
+ * precision the data do not have.
+ */
+export const MIN_BOOTSTRAP_CASES = 10
+
+/** Above this share of skipped replicates (no variation), an interval is reported as unreliable. */
+export const MAX_SKIPPED_SHARE = 0.2
+
+/** A bootstrap interval as a report shows it: what it resampled, what it skipped, or why there is none. */
+export interface IntervalReport {
+  /** [low, high]; `null` with `reason`. */
+  readonly ci: readonly [number, number] | null
+  /** Why there is no interval: no point estimate, too few cases, or no defined replicate. */
+  readonly reason: string | null
+  /** What was resampled, and how much of it. `null` when nothing was drawn. */
+  readonly bootstrap: {
+    /** The resampling unit, in words: `cases`. */
+    readonly resampled: string
+    /** Resampling units drawn into each replicate. */
+    readonly cases: number
+    /** Replicates drawn. */
+    readonly replicates: number
+    /** Of them, replicates without a defined statistic (no variation), left out of the interval. */
+    readonly skipped: number
+    /** skipped / replicates. */
+    readonly skipped_share: number
+    /** Whether skipped_share is above {@link MAX_SKIPPED_SHARE}: the interval rests on the replicates that happened to vary. */
+    readonly unreliable: boolean
+  } | null
+}
+
+/**
+ * The reporting rule shared by every interval of a report: no interval for fewer than
+ * {@link MIN_BOOTSTRAP_CASES} resampling units, and the share of skipped replicates always stated,
+ * flagged above {@link MAX_SKIPPED_SHARE}. `draw` runs the bootstrap; it is not called below the minimum.
+ */
+export function reportInterval(cases: number, resampled: string, draw: () => BootstrapInterval | null): IntervalReport {
+  if (cases < MIN_BOOTSTRAP_CASES) {
+    return { ci: null, reason: `${resampled} to resample: ${cases}, fewer than the ${MIN_BOOTSTRAP_CASES} a bootstrap interval needs`, bootstrap: null }
+  }
+  const interval = draw()
+  if (interval === null) return { ci: null, reason: 'no replicate had variation', bootstrap: null }
+  const replicates = interval.samples + interval.skipped
+  const skippedShare = interval.skipped / replicates
+  return {
+    ci: [interval.low, interval.high],
+    reason: null,
+    bootstrap: { resampled, cases: interval.cases, replicates, skipped: interval.skipped, skipped_share: skippedShare, unreliable: skippedShare > MAX_SKIPPED_SHARE },
+  }
 }

@@ -9,6 +9,13 @@ interface MetricDefinition {
   /** What the values must be, for the error message. */
   readonly expects: string
   readonly accepts: (value: Rating) => boolean
+  /**
+   * The values as δ² and the expected sum see them. Interval values are divided by a power of two
+   * at least their largest magnitude (exact, barring subnormals), so that squared differences of
+   * values near 1e-200 do not underflow to 0, nor of values near 1e200 overflow to Infinity:
+   * interval alpha is unchanged by a change of scale.
+   */
+  readonly scale: (values: readonly Rating[]) => (value: Rating) => Rating
   /** δ²(c, k) between two values. */
   readonly distance: (c: Rating, k: Rating) => number
   /** Σ_c Σ_k n_c·n_k·δ²(c, k) from the totals n_c of the distinct values: O(q), not O(q²). */
@@ -22,6 +29,7 @@ const METRICS: Record<AlphaMetric, MetricDefinition> = {
   nominal: {
     expects: 'strings or numbers',
     accepts: () => true,
+    scale: () => (value) => value,
     distance: (c, k) => (c === k ? 0 : 1),
     // Σ_c Σ_k n_c n_k [c ≠ k] = n² − Σ n_c²
     expectedSum: (_values, totals) => {
@@ -38,6 +46,14 @@ const METRICS: Record<AlphaMetric, MetricDefinition> = {
   interval: {
     expects: 'finite numbers',
     accepts: (value) => typeof value === 'number',
+    scale: (values) => {
+      let largest = 0
+      for (const value of values) largest = Math.max(largest, Math.abs(value as number))
+      if (largest === 0) return (value) => value
+      // 2^e ≥ largest, e capped so that 2^e stays finite (largest < 2^1024).
+      const divisor = 2 ** Math.min(1023, Math.ceil(Math.log2(largest)))
+      return (value) => (value as number) / divisor
+    },
     distance: (c, k) => (Number(c) - Number(k)) ** 2,
     // Σ_c Σ_k n_c n_k (v_c − v_k)² = 2n Σ n_c (v_c − v̄)², centred so that large values keep their precision.
     expectedSum: (values, totals) => {
@@ -70,8 +86,12 @@ export type AlphaResult = AlphaCounts & ({ readonly alpha: number; readonly reas
 /** The data of the pairable units, reduced once to what alpha and each bootstrap replicate need. */
 interface Coincidences {
   readonly metric: MetricDefinition
-  /** The distinct pairable values, indexed as in the entries below. */
+  /** The distinct pairable values, indexed as in the entries below, as given. */
+  readonly given: readonly Rating[]
+  /** The same values as the metric computes with them (rescaled for the interval metric). */
   readonly values: readonly Rating[]
+  /** Per pairable unit u: its index in the data. */
+  readonly positions: Uint32Array
   /** Per pairable unit u: m_u, its number of values. */
   readonly sizes: Float64Array
   /** Per pairable unit u: Σ_c Σ_k o_uck δ²(c, k), its share of the observed disagreement. */
@@ -95,8 +115,16 @@ function coincidences(units: ReliabilityData, metricName: AlphaMetric, caller: s
       }
     }
   }
-  const pairable = present.filter((values) => values.length >= 2)
+  const positions: number[] = []
+  const pairable: Rating[][] = []
+  for (const [position, values] of present.entries()) {
+    if (values.length < 2) continue
+    positions.push(position)
+    pairable.push(values)
+  }
+  const scaled = metric.scale(pairable.flat())
   const index = new Map<Rating, number>()
+  const given: Rating[] = []
   const values: Rating[] = []
   const sizes = new Float64Array(pairable.length)
   const disagreements = new Float64Array(pairable.length)
@@ -110,7 +138,7 @@ function coincidences(units: ReliabilityData, metricName: AlphaMetric, caller: s
     // o_uck = n_uc·(n_uk − [c = k]) / (m_u − 1); δ²(c, c) is 0 for every metric, so only c ≠ k adds.
     let disagreement = 0
     for (const [c, countC] of distinct) {
-      for (const [k, countK] of distinct) if (c !== k) disagreement += countC * countK * metric.distance(c, k)
+      for (const [k, countK] of distinct) if (c !== k) disagreement += countC * countK * metric.distance(scaled(c), scaled(k))
     }
     sizes[u] = unitValues.length
     disagreements[u] = disagreement / (unitValues.length - 1)
@@ -120,7 +148,8 @@ function coincidences(units: ReliabilityData, metricName: AlphaMetric, caller: s
       if (at === undefined) {
         at = values.length
         index.set(value, at)
-        values.push(value)
+        given.push(value)
+        values.push(scaled(value))
       }
       entryValue.push(at)
       entryCount.push(count)
@@ -129,7 +158,9 @@ function coincidences(units: ReliabilityData, metricName: AlphaMetric, caller: s
   start[pairable.length] = entryValue.length
   return {
     metric,
+    given,
     values,
+    positions: Uint32Array.from(positions),
     sizes,
     disagreements,
     start,
@@ -176,30 +207,64 @@ export function krippendorffAlpha(units: ReliabilityData, metric: AlphaMetric): 
   if (counts.units === 0) return { ...counts, alpha: null, reason: 'fewer than two coders judged any unit' }
   const alpha = alphaOf(data, new Float64Array(counts.units).fill(1), new Float64Array(counts.categories))
   if (alpha === null) {
-    return { ...counts, alpha: null, reason: `no variation: every pairable value is ${describeRating(data.values[0] as Rating)}` }
+    return { ...counts, alpha: null, reason: `no variation: every pairable value is ${describeRating(data.given[0] as Rating)}` }
   }
+  // Rescaling keeps D_o and D_e finite and positive; should the arithmetic still fail, there is no figure, never NaN.
+  if (!Number.isFinite(alpha)) return { ...counts, alpha: null, reason: 'the differences between the values are too small or too large to compute in double precision' }
   return { ...counts, alpha, reason: null }
 }
 
+/** Options of {@link alphaBootstrap}. */
+export interface AlphaBootstrapOptions extends BootstrapOptions {
+  /**
+   * The cluster of each unit (e.g. the case an answer-against-a-criterion unit belongs to), one
+   * label per unit of the data. When given, clusters are resampled with replacement, each bringing
+   * all its units, rather than units one by one: units of one cluster are not independent draws.
+   * @default every unit its own cluster
+   */
+  readonly clusters?: readonly (string | number)[]
+}
+
 /**
- * A percentile bootstrap interval for Krippendorff's alpha that resamples pairable units with
- * replacement (see {@link bootstrapCases} for the draw order). Replicates without variation are
- * skipped and counted. `null` when the point estimate is `null` (or, improbably, every replicate is
- * skipped).
+ * A percentile bootstrap interval for Krippendorff's alpha that resamples pairable units, or with
+ * `clusters` the clusters that hold a pairable unit, with replacement (see {@link bootstrapCases}
+ * for the draw order). Replicates without a defined alpha (no variation) are skipped and counted.
+ * `null` when the point estimate is `null` (or, improbably, every replicate is skipped).
  *
  * Each unit's share of the coincidences is computed once, so a replicate costs one pass over its
  * draws plus O(q): 10,000 units × 2,000 replicates take a fraction of a second.
  */
-export function alphaBootstrap(units: ReliabilityData, metric: AlphaMetric, options: BootstrapOptions): BootstrapInterval | null {
+export function alphaBootstrap(units: ReliabilityData, metric: AlphaMetric, options: AlphaBootstrapOptions): BootstrapInterval | null {
   bootstrapSettings(options)
   const data = coincidences(units, metric, 'alphaBootstrap')
-  const cases = data.sizes.length
-  const weights = new Float64Array(cases).fill(1)
+  const members = clusterMembers(data, units.length, options.clusters)
+  const weights = new Float64Array(data.sizes.length).fill(1)
   const totals = new Float64Array(data.values.length)
-  if (cases === 0 || alphaOf(data, weights, totals) === null) return null
-  return bootstrapCases(cases, options, (draws) => {
+  const point = data.sizes.length === 0 ? null : alphaOf(data, weights, totals)
+  if (point === null || !Number.isFinite(point)) return null
+  return bootstrapCases(members.length, options, (draws) => {
     weights.fill(0)
-    for (const u of draws) weights[u]! += 1
-    return alphaOf(data, weights, totals)
+    for (const cluster of draws) for (const u of members[cluster]!) weights[u]! += 1
+    const alpha = alphaOf(data, weights, totals)
+    return alpha === null || !Number.isFinite(alpha) ? null : alpha
   })
+}
+
+/** The pairable units of each cluster that holds one, clusters in order of first appearance. */
+function clusterMembers(data: Coincidences, length: number, clusters: AlphaBootstrapOptions['clusters']): number[][] {
+  if (clusters === undefined) return Array.from(data.positions, (_position, u) => [u])
+  if (!Array.isArray(clusters) || clusters.length !== length) {
+    throw new StatisticsInputError(`alphaBootstrap: clusters must hold one label per unit (${length}); found ${Array.isArray(clusters) ? `${clusters.length} labels` : typeof clusters}`)
+  }
+  const byLabel = new Map<string | number, number[]>()
+  data.positions.forEach((position, u) => {
+    const label = clusters[position]!
+    if (typeof label !== 'string' && !(typeof label === 'number' && Number.isFinite(label))) {
+      throw new StatisticsInputError(`alphaBootstrap: clusters[${position}] must be a string or a finite number; found ${String(label)}`)
+    }
+    const members = byLabel.get(label) ?? []
+    byLabel.set(label, members)
+    members.push(u)
+  })
+  return [...byLabel.values()]
 }

@@ -215,3 +215,72 @@ describe('alphaBootstrap', () => {
     expect(() => alphaBootstrap(WORKED_EXAMPLE, 'nominal', { seed: 1, level: 95 })).toThrow(StatisticsInputError)
   })
 })
+
+describe('alphaBootstrap with clusters (issue 26, item 8)', () => {
+  test('resamples whole clusters: equals drawing clusters and recomputing alpha over all their units', () => {
+    // Three coders, 12 clusters (cases) of three units (criteria) each, clusters labelled by case.
+    const random = createRandom('clusters data')
+    const units: (Rating | null)[][] = []
+    const clusters: string[] = []
+    for (let c = 0; c < 12; c++) {
+      for (let j = 0; j < 3; j++) {
+        units.push(Array.from({ length: 3 }, () => (random() < 0.1 ? null : random() < 0.6 ? 'meets' : 'does_not_meet')))
+        clusters.push(`case ${c}`)
+      }
+    }
+    const samples = 300
+    const actual = alphaBootstrap(units, 'nominal', { seed: 'clusters', samples, clusters })
+    // The documented draws: per replicate, one randomIndex call per cluster, each bringing its units.
+    const byCluster = Array.from({ length: 12 }, (_unused, c) => units.slice(3 * c, 3 * c + 3))
+    const draw = createRandom('clusters')
+    const alphas: number[] = []
+    for (let r = 0; r < samples; r++) {
+      const replicate = byCluster.flatMap(() => byCluster[randomIndex(draw, byCluster.length)]!)
+      const alpha = krippendorffAlpha(replicate, 'nominal').alpha
+      if (alpha !== null) alphas.push(alpha)
+    }
+    const expected = percentileInterval(alphas, 0.95)
+    expect(actual).toMatchObject({ cases: 12, samples: alphas.length, skipped: samples - alphas.length })
+    expect(actual?.low).toBeCloseTo(expected?.low as number, 12)
+    expect(actual?.high).toBeCloseTo(expected?.high as number, 12)
+    // Units one by one would draw every pairable unit, not every cluster, per replicate.
+    expect(alphaBootstrap(units, 'nominal', { seed: 'clusters', samples })).toMatchObject({ cases: krippendorffAlpha(units, 'nominal').units })
+  })
+
+  test('a cluster of units that are not pairable is not drawn; a clusters list of the wrong length is refused', () => {
+    const units = [['a', 'b'], ['a', null], ['b', 'b'], ['a', 'a']]
+    expect(alphaBootstrap(units, 'nominal', { seed: 1, samples: 10, clusters: [1, 2, 3, 3] })).toMatchObject({ cases: 2 })
+    expect(() => alphaBootstrap(units, 'nominal', { seed: 1, clusters: [1, 2] })).toThrowErrorMatchingInlineSnapshot(
+      `[StatisticsInputError: alphaBootstrap: clusters must hold one label per unit (4); found 2 labels]`,
+    )
+  })
+})
+
+describe('interval alpha at extreme magnitudes (issue 26, item 7)', () => {
+  // Interval alpha is unchanged by a change of scale, so the worked example scaled by 2^±k must give
+  // Krippendorff's 0.849 too, whether the squared differences would underflow or overflow.
+  const scaled = (factor: number) => WORKED_EXAMPLE.map((unit) => unit.map((value) => (value === null ? null : (value as number) * factor)))
+  const reference = krippendorffAlpha(WORKED_EXAMPLE, 'interval').alpha as number
+
+  test.each([
+    ['2^-700, where squared differences underflow to 0', 2 ** -700],
+    ['2^700, where they overflow to Infinity', 2 ** 700],
+    ['1e-200', 1e-200],
+    ['1e200', 1e200],
+  ])('the worked example scaled by %s still gives 0.849', (_name, factor) => {
+    const result = krippendorffAlpha(scaled(factor), 'interval')
+    expect(result.reason).toBeNull()
+    expect(result.alpha).toBeCloseTo(reference, 12)
+    expect(result.alpha).toBeCloseTo(0.849, 3)
+    const interval = alphaBootstrap(scaled(factor), 'interval', { seed: 'scale', samples: 200 })
+    const unscaled = alphaBootstrap(WORKED_EXAMPLE, 'interval', { seed: 'scale', samples: 200 })
+    expect(interval?.low).toBeCloseTo(unscaled?.low as number, 12)
+    expect(interval?.high).toBeCloseTo(unscaled?.high as number, 12)
+  })
+
+  test('values near the largest double: a figure, never NaN', () => {
+    const result = krippendorffAlpha([[1.7e308, 1.7e308], [-1.7e308, -1.7e308], [1.7e308, -1.7e308]], 'interval')
+    expect(Number.isNaN(result.alpha)).toBe(false)
+    expect(result.alpha).toBeCloseTo(krippendorffAlpha([[1, 1], [-1, -1], [1, -1]], 'interval').alpha as number, 12)
+  })
+})

@@ -10,6 +10,7 @@ import type { Rating } from './schemas.js'
 export const criteriaPanel: KindPanel<CriteriaRubric, CriteriaDecision> = {
   level: 'nominal',
   categories: ['meets', 'does_not_meet'],
+  order: (context) => [...context.rubric.criteria.keys()],
   items(context, decision) {
     const items: Record<string, PanelItem> = {}
     if (decision.status === 'refused') return items

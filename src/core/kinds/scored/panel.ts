@@ -10,6 +10,7 @@ import type { ScoredRubric } from './rubric.js'
 export const scoredPanel: KindPanel<ScoredRubric, ScoredDecision> = {
   level: 'interval',
   categories: [],
+  order: (context) => context.rubric.rules.dimensions,
   items(_context, decision) {
     const items: Record<string, PanelItem> = {}
     if (decision.status === 'refused' || decision.card === null) return items
