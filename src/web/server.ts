@@ -90,7 +90,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     )
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? '/', 'http://localhost')
+    const url = requestUrl(request.url)
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new Refusal(421, 'BAD_HOST', 'the Host header does not name this server.')
     const given = url.searchParams.get('token') ?? request.headers['x-rubric-token']
     if (typeof given !== 'string' || !sameToken(given, token)) throw new Refusal(403, 'BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
@@ -120,6 +120,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const dir = dirs[save.fixture]
       if (dir === undefined) throw new Refusal(404, 'NOT_FOUND', `there is no fixture ${save.fixture}.`)
       await checkVersions(dir, options.dirs[save.fixture]!, save.versions)
+      if (Object.keys(save.draft).length === 0) throw new Refusal(400, 'EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
       const common = { caseId: save.id, cwd: options.cwd }
       let decision: string
       let viewer: Viewer = { role: 'reader' }
@@ -144,7 +145,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       request.resume()
       if (error instanceof Refusal) return json(response, error.status, { error: { code: error.code, message: error.message } })
       if (error instanceof RubricError) return json(response, statusOf(error.code), { error: { code: error.code, message: error.message } })
-      console.error(error)
+      // One line, never a stack: the terminal is the user's, not a debugger's.
+      console.error(`vitest-rubric serve: ${request.method ?? 'GET'} ${(request.url ?? '').split('?')[0]} failed: ${firstLine(error)}`.replace(/[\u0000-\u001f\u007f]/g, '?'))
       return json(response, 500, { error: { code: 'INTERNAL', message: 'the server failed; see its terminal.' } })
     })
   })
@@ -201,8 +203,27 @@ async function checkVersions(dir: string, shown: string, versions: Readonly<Reco
 }
 
 /**
+ * The request's URL. The target is always taken as a path: `//` or `//host/x` names no host here,
+ * it is a path this server does not serve.
+ */
+function requestUrl(target: string | undefined): URL {
+  if (target === undefined || !target.startsWith('/')) throw new Refusal(400, 'BAD_REQUEST', 'the request target must be a path.')
+  try {
+    return new URL(`http://localhost${target}`)
+  } catch {
+    throw new Refusal(400, 'BAD_REQUEST', 'the request target is not a URL path.')
+  }
+}
+
+/** How deep a request body may nest: a save nests five levels; anything far deeper is no save. */
+const MAX_BODY_DEPTH = 64
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+
+/**
  * The request body as JSON, refused past `limit` bytes. Past the limit the rest is read and thrown
- * away, not kept, so the client receives the refusal instead of a reset connection.
+ * away, not kept, so the client receives the refusal instead of a reset connection. A body that is
+ * not UTF-8, nests deeper than {@link MAX_BODY_DEPTH} or holds a `__proto__` key (which a parsed
+ * object would lose on the way to a file) is refused rather than repaired.
  */
 function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
   const tooLarge = () => new Refusal(413, 'BODY_TOO_LARGE', `the request body is larger than ${limit} bytes.`)
@@ -218,12 +239,63 @@ function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
     request.on('end', () => {
       if (size > limit) return fail(tooLarge())
       try {
-        done(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      } catch {
-        fail(new Refusal(400, 'BAD_REQUEST', 'the request body is not JSON.'))
+        done(parseBody(Buffer.concat(chunks)))
+      } catch (error) {
+        fail(error)
       }
     })
   })
+}
+
+function parseBody(bytes: Buffer): unknown {
+  let text: string
+  try {
+    text = strictUtf8.decode(bytes)
+  } catch {
+    throw new Refusal(400, 'BAD_REQUEST', 'the request body is not valid UTF-8.')
+  }
+  if (nestingDepth(text) > MAX_BODY_DEPTH) throw new Refusal(400, 'BAD_REQUEST', `the request body nests deeper than ${MAX_BODY_DEPTH} levels.`)
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new Refusal(400, 'BAD_REQUEST', 'the request body is not JSON.')
+  }
+  const at = protoKeyAt(value, [])
+  if (at !== undefined) throw new Refusal(400, 'BAD_REQUEST', `the request body holds the key "__proto__" (at ${at.join('.') || 'the top'}), which no fixture file may hold.`)
+  return value
+}
+
+/** The deepest nesting of arrays and objects in JSON text, brackets inside strings aside. */
+function nestingDepth(text: string): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at)
+    if (inString) {
+      if (code === 0x5c) at++
+      else if (code === 0x22) inString = false
+    } else if (code === 0x22) inString = true
+    else if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth)
+    else if (code === 0x5d || code === 0x7d) depth--
+  }
+  return deepest
+}
+
+/** Where a parsed value holds an own `__proto__` key, if anywhere. The value nests at most {@link MAX_BODY_DEPTH} levels. */
+function protoKeyAt(value: unknown, path: readonly string[]): readonly string[] | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  if (!Array.isArray(value) && Object.hasOwn(value, '__proto__')) return path
+  for (const [key, item] of Object.entries(value)) {
+    const found = protoKeyAt(item, [...path, key])
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 }
 
 function statusOf(code: string): number {
