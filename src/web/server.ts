@@ -19,6 +19,12 @@ export interface ServeOptions {
   readonly host?: string
   /** `0` picks a free port. @default 5178 */
   readonly port?: number
+  /**
+   * Refuse to start when `port` is in use, rather than take the next free port above it (as Vite
+   * does). The CLI sets it when `--port` was given.
+   * @default false
+   */
+  readonly strictPort?: boolean
   /** The token every request must carry; a random one unless given. */
   readonly token?: string
   readonly panel?: PanelPolicy
@@ -150,10 +156,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return json(response, 500, { error: { code: 'INTERNAL', message: 'the server failed; see its terminal.' } })
     })
   })
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail)
-    server.listen(options.port ?? 5178, host, () => done())
-  })
+  await listen(server, host, options.port ?? 5178, options.strictPort ?? false)
   const address = server.address()
   const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
   const shownHost = host.includes(':') ? `[${host}]` : host
@@ -167,6 +170,41 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeAllConnections()
         server.close(() => done())
       }),
+  }
+}
+
+/** Why the server could not start, in one line: a port in use, an address not on this machine. */
+export class ListenError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'ListenError'
+  }
+}
+
+/** The ports tried above a busy one before giving up: as many as anyone runs servers side by side. */
+const PORT_TRIES = 50
+
+async function listen(server: Server, host: string, first: number, strict: boolean): Promise<void> {
+  for (let port = first; ; port++) {
+    const failure = await new Promise<NodeJS.ErrnoException | undefined>((done) => {
+      const onError = (error: NodeJS.ErrnoException) => done(error)
+      server.once('error', onError)
+      server.listen(port, host, () => {
+        server.off('error', onError)
+        done(undefined)
+      })
+    })
+    if (failure === undefined) return
+    const busy = failure.code === 'EADDRINUSE'
+    if (busy && !strict && first !== 0 && port < Math.min(first + PORT_TRIES, 65535)) continue
+    if (busy && strict) throw new ListenError('EADDRINUSE', `port ${port} on ${host} is in use: stop what uses it, or choose another port with --port (0 for any free port).`)
+    if (busy) throw new ListenError('EADDRINUSE', `ports ${first} to ${port} on ${host} are all in use: choose a port with --port (0 for any free port).`)
+    if (failure.code === 'EADDRNOTAVAIL' || failure.code === 'ENOTFOUND') throw new ListenError(failure.code, `cannot listen on ${host}: it is not an address of this machine.`)
+    if (failure.code === 'EACCES') throw new ListenError(failure.code, `port ${port} on ${host} needs privileges this process does not have: choose a port above 1023 with --port.`)
+    throw new ListenError(failure.code ?? 'LISTEN_FAILED', `cannot listen on ${host}:${port}: ${failure.message.split('\n')[0]}`)
   }
 }
 
