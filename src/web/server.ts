@@ -83,11 +83,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return loadFixture(dir, { cwd: options.cwd })
   }
 
-  const overview = async () =>
+  const overview = async (viewer: Viewer) =>
     Promise.all(
       dirs.map(async (_dir, index) => {
         try {
-          return await pageFixture(await load(index), index, evaluate)
+          return await pageFixture(await load(index), index, evaluate, viewer)
         } catch (error) {
           if (error instanceof RubricError) return { index, dir: options.dirs[index]!, refused: error.message, version: null }
           throw error
@@ -109,7 +109,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!Object.hasOwn(ASSET_FILES, name)) throw new Refusal(404, 'NOT_FOUND', 'no such file.')
       return send(response, 200, ASSET_FILES[name as AssetName].type, await readAsset(name as AssetName))
     }
-    if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview() })
+    if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview(viewerOf(url.searchParams.get('viewer'))) })
     if (request.method === 'GET' && url.pathname === '/api/version') {
       const versions = await Promise.all(dirs.map(async (_dir, index) => load(index).then(fixtureVersion, () => null)))
       return json(response, 200, { versions })
@@ -140,7 +140,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         viewer = { role: 'adjudicator', name: save.adjudicator }
       }
       const fixture = await load(save.fixture)
-      return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview() })
+      return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview(viewer) })
     }
     throw new Refusal(request.method === 'GET' || request.method === 'POST' ? 404 : 405, 'NOT_FOUND', 'no such page.')
   }
