@@ -198,9 +198,15 @@
 
   // ---------- routing ----------
 
-  function route(): { fixture: number; id: string } | null {
+  /** The case the address names; `malformed` for an address whose case id is not valid percent-encoding. */
+  function route(): { fixture: number; id: string } | 'malformed' | null {
     const match = /^#\/f\/(\d+)\/c\/(.+)$/.exec(location.hash)
-    return match === null ? null : { fixture: Number(match[1]), id: decodeURIComponent(match[2]!) }
+    if (match === null) return null
+    try {
+      return { fixture: Number(match[1]), id: decodeURIComponent(match[2]!) }
+    } catch {
+      return 'malformed'
+    }
   }
 
   function go(fixture: number, id: string): void {
@@ -212,6 +218,11 @@
     if (at === null) {
       state.current = null
       renderOverview()
+      return
+    }
+    if (at === 'malformed') {
+      state.current = null
+      app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, 'This address names no case: its case id is not valid percent-encoding.'), el('a', { href: '#/' }, 'back to the overview'))
       return
     }
     try {
@@ -664,17 +675,20 @@
 
   // ---------- keyboard ----------
 
+  const isField = (node: Element | null) => node instanceof HTMLTextAreaElement || (node instanceof HTMLInputElement && node.type !== 'radio' && node.type !== 'checkbox') || node instanceof HTMLSelectElement
+
   document.addEventListener('keydown', (event) => {
     const target = event.target as HTMLElement
-    const typing = target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type !== 'radio' && target.type !== 'checkbox') || target instanceof HTMLSelectElement
+    // Whichever holds the focus, a key typed in a field is text, never a shortcut.
+    const typing = isField(target) || isField(document.activeElement)
     if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
       event.preventDefault()
       void saveReview()
       return
     }
     if (typing) {
-      if (event.key === 'Escape') target.blur()
-      else if (event.key === 'Enter' && target.id.startsWith('reason-') && !event.shiftKey) {
+      // Esc in a field stays in it (it closes the browser's suggestions); what follows is still typed text.
+      if (event.key === 'Enter' && target.id.startsWith('reason-') && !event.shiftKey) {
         event.preventDefault()
         document.getElementById(`span-${state.active}`)?.focus()
       } else if (event.key === 'Enter' && target.id.startsWith('span-')) {
