@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { resolve } from 'node:path'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import { recordReview, type DraftSource } from '../core/engine/authoring.js'
 import { loadFixture, type Fixture } from '../core/engine/fixture.js'
 import { REVIEWER_NAME, REVIEWS_DIR } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
+import { isAuthorized, OpenCodes, tokenCookie } from './auth.js'
 import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
 import { currentSha256, fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
 
@@ -36,6 +37,12 @@ export interface RunningServer {
   readonly url: string
   readonly token: string
   readonly port: number
+  /**
+   * A one-time link to the page, without the token: its code is exchanged, once and within a
+   * minute, for a cookie holding the token. For a browser launcher, whose command line other
+   * local users can read.
+   */
+  openUrl(): string
   close(): Promise<void>
 }
 
@@ -64,7 +71,7 @@ const pageSource: DraftSource = { label: 'the review page', locate: (path) => `t
 
 /**
  * Serves the review page on loopback. Every request must carry the token (in the query or the
- * `x-rubric-token` header) and a `Host` naming the server itself (against DNS rebinding); there is
+ * `x-rubric-token` header, or the cookie a one-time link sets) and a `Host` naming the server itself (against DNS rebinding); there is
  * no CORS. Requests name a fixture by its position and a case by its id, never a path; bodies are
  * size-limited and checked with the schemas of the files, and every write goes through the same
  * compare-and-swap path as the CLI, after checking that the files the page read are unchanged.
@@ -76,6 +83,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const dirs = options.dirs.map((dir) => resolve(options.cwd, dir))
   const evaluate = options.panel === undefined ? {} : { panel: options.panel }
   let allowedHosts: Set<string> = new Set()
+  let port = 0
+  const codes = new OpenCodes()
 
   const load = (index: number): Promise<Fixture> => {
     const dir = dirs[index]
@@ -98,8 +107,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = requestUrl(request.url)
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new Refusal(421, 'BAD_HOST', 'the Host header does not name this server.')
-    const given = url.searchParams.get('token') ?? request.headers['x-rubric-token']
-    if (typeof given !== 'string' || !sameToken(given, token)) throw new Refusal(403, 'BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
+    if (request.method === 'GET' && url.pathname === '/open') {
+      if (!codes.redeem(url.searchParams.get('code') ?? '')) throw new Refusal(403, 'BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
+      response.writeHead(303, { ...headers('text/plain; charset=utf-8'), location: '/', 'set-cookie': tokenCookie(port, token) }).end('The review page is at /.')
+      return
+    }
+    if (!isAuthorized(request, url.searchParams, port, token)) throw new Refusal(403, 'BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
     const origin = request.headers.origin
     if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new Refusal(403, 'BAD_ORIGIN', 'requests from another origin are refused.')
 
@@ -158,13 +171,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   })
   await listen(server, host, options.port ?? 5178, options.strictPort ?? false)
   const address = server.address()
-  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
+  port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
   const shownHost = host.includes(':') ? `[${host}]` : host
   allowedHosts = new Set([`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()))
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     token,
     port,
+    openUrl: () => `http://${shownHost}:${port}/open?code=${codes.issue()}`,
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections()
@@ -210,12 +224,6 @@ async function listen(server: Server, host: string, first: number, strict: boole
 
 function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '::1'
-}
-
-function sameToken(given: string, token: string): boolean {
-  const a = Buffer.from(given)
-  const b = Buffer.from(token)
-  return a.length === b.length && timingSafeEqual(a, b)
 }
 
 function viewerOf(text: string | null): Viewer {

@@ -20,7 +20,8 @@ Options:
                       port); a port given here that is in use stops serve with an error
   --host <host>       the address to bind (default 127.0.0.1); anything else is reachable from
                       other machines, and is warned about
-  --open              open the page in the default browser
+  --open              open the page in the default browser, through a one-time link that
+                      holds no token
   --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
 
 Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
@@ -45,7 +46,8 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
     }
     if (server.port !== port && port !== 0) io.stdout(`port ${port} is in use; serving on ${server.port}.`)
     io.stdout(`vitest-rubric review page for ${dirs.join(', ')}\n  ${server.url}\nCtrl-C stops it.`)
-    if (values['open'] === true) openBrowser(server.url, io.stderr)
+    // Not the printed URL: the launcher's command line is readable by other local users.
+    if (values['open'] === true) openBrowser(server.openUrl(), io.stderr)
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)
