@@ -39,11 +39,11 @@ const found = (body: string) => LEAKS.filter((marker) => body.includes(marker))
 /** On the page, the form's own rating buttons say does_not_meet. */
 const foundOnPage = async (page: Page) => found(await page.content()).filter((marker) => marker !== 'does_not_meet')
 
-async function everyResponse(server: RunningServer, viewer: string): Promise<Record<string, string>> {
+async function everyResponse(server: RunningServer, viewer: string): Promise<{ overview: string; version: string } & Record<string, string>> {
   const overview = await get(server, `/api/overview?viewer=${viewer}`)
   expect(overview.status).toBe(200)
   const ids = (JSON.parse(overview.body).fixtures[0].cases as { id: string }[]).map((row) => row.id)
-  const bodies: Record<string, string> = { overview: overview.body, version: (await get(server, '/api/version')).body }
+  const bodies: { overview: string; version: string } & Record<string, string> = { overview: overview.body, version: (await get(server, '/api/version')).body }
   for (const id of ids) bodies[`case ${id}`] = (await get(server, `/api/case?fixture=0&id=${id}&viewer=${viewer}`)).body
   return bodies
 }
