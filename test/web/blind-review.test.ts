@@ -106,6 +106,7 @@ describe('a blind reviewer', () => {
     expect(await status()).toBe('Not saved yet: preconditions, database_scope, verification, support are not rated and would be left out; the other reviews stay hidden until every criterion is rated. Save anyway Keep reviewing')
     // Another s only asks again: a key never confirms.
     await page.keyboard.press('s')
+    expect(await status()).toContain('Not saved yet: preconditions')
     await expect(access(join(dir, 'reviews/alice.json'))).rejects.toThrow('ENOENT')
     await page.click('#save-anyway')
     await page.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('saved') === true)
