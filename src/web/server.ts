@@ -10,6 +10,7 @@ import { REVIEWER_NAME, REVIEWS_DIR } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { isAuthorized, OpenCodes, tokenCookie } from './auth.js'
 import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
+import { refusalFor } from './blind.js'
 import { currentSha256, fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
 
 export interface ServeOptions {
@@ -98,13 +99,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         try {
           return await pageFixture(await load(index), index, evaluate, viewer)
         } catch (error) {
-          if (error instanceof RubricError) return { index, dir: options.dirs[index]!, refused: error.message, version: null }
+          if (error instanceof RubricError) return { index, dir: options.dirs[index]!, refused: refusalFor(error, viewer), version: null }
           throw error
         }
       }),
     )
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const handle = async (request: IncomingMessage, response: ServerResponse, seen: { viewer: Viewer }): Promise<void> => {
     const url = requestUrl(request.url)
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new Refusal(421, 'BAD_HOST', 'the Host header does not name this server.')
     if (request.method === 'GET' && url.pathname === '/open') {
@@ -122,7 +123,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!Object.hasOwn(ASSET_FILES, name)) throw new Refusal(404, 'NOT_FOUND', 'no such file.')
       return send(response, 200, ASSET_FILES[name as AssetName].type, await readAsset(name as AssetName))
     }
-    if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview(viewerOf(url.searchParams.get('viewer'))) })
+    if (request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case')) seen.viewer = viewerOf(url.searchParams.get('viewer'))
+    if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview(seen.viewer) })
     if (request.method === 'GET' && url.pathname === '/api/version') {
       const versions = await Promise.all(dirs.map(async (_dir, index) => load(index).then(fixtureVersion, () => null)))
       return json(response, 200, { versions })
@@ -130,12 +132,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (request.method === 'GET' && url.pathname === '/api/case') {
       const index = Number(url.searchParams.get('fixture'))
       if (!Number.isInteger(index) || index < 0) throw new Refusal(400, 'BAD_REQUEST', 'fixture must be a fixture number.')
-      return json(response, 200, pageCase(await load(index), index, url.searchParams.get('id') ?? '', viewerOf(url.searchParams.get('viewer')), evaluate))
+      return json(response, 200, pageCase(await load(index), index, url.searchParams.get('id') ?? '', seen.viewer, evaluate))
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))
       if (!body.success) throw new Refusal(400, 'BAD_REQUEST', `the request body is not a save: ${body.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`)
       const save = body.data
+      if (save.reviewer !== undefined) seen.viewer = { role: 'reviewer', name: save.reviewer }
       const dir = dirs[save.fixture]
       if (dir === undefined) throw new Refusal(404, 'NOT_FOUND', `there is no fixture ${save.fixture}.`)
       await checkVersions(dir, options.dirs[save.fixture]!, save.versions)
@@ -159,11 +162,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
 
   const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
+    // Who the request says is viewing, once it says so: a refusal is worded for them.
+    const seen: { viewer: Viewer } = { viewer: { role: 'reader' } }
+    handle(request, response, seen).catch((error: unknown) => {
       // Drain what is left of a refused body, so the client reads the answer rather than a reset.
       request.resume()
       if (error instanceof Refusal) return json(response, error.status, { error: { code: error.code, message: error.message } })
-      if (error instanceof RubricError) return json(response, statusOf(error.code), { error: { code: error.code, message: error.message } })
+      if (error instanceof RubricError) return json(response, statusOf(error.code), { error: { code: error.code, message: refusalFor(error, seen.viewer) } })
       // One line, never a stack: the terminal is the user's, not a debugger's.
       console.error(`vitest-rubric serve: ${request.method ?? 'GET'} ${(request.url ?? '').split('?')[0]} failed: ${firstLine(error)}`.replace(/[\u0000-\u001f\u007f]/g, '?'))
       return json(response, 500, { error: { code: 'INTERNAL', message: 'the server failed; see its terminal.' } })

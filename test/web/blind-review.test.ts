@@ -1,4 +1,4 @@
-import { access, readFile } from 'node:fs/promises'
+import { access, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
@@ -120,5 +120,22 @@ describe('a blind reviewer', () => {
     await page.waitForSelector('table.cases')
     expect(await foundOnPage(page)).toEqual([])
     expect(errors).toEqual([])
+  })
+
+  test('a refusal quoting another reviewer’s file is served without what it found there', async () => {
+    const { dir, server } = await disagreeingPanel()
+    // bob's file loses a colon just before his reason: the whole fixture is refused.
+    const bob = join(dir, 'reviews/bob.json')
+    await writeFile(bob, (await readFile(bob, 'utf8')).replace('"reason": "command=BOB', '"reason" "BOB').replace('"reason": "BOB-SECRET', '"reason" "BOB-SECRET'))
+    const reader = JSON.parse((await get(server, '/api/overview?viewer=reader')).body).fixtures[0].refused as string
+    expect(reader).toContain('BOB-SECRET')
+    const blind = JSON.parse((await get(server, '/api/overview?viewer=reviewer:alice')).body).fixtures[0].refused as string
+    expect(blind).toMatch(/reviews\/bob\.json: the file is not valid JSON \(line \d+, column \d+\)\.\n  fix: .*\(What was found there is not shown to a blind reviewer\.\)$/)
+    const opened = await get(server, `/api/case?fixture=0&id=${CASE}&viewer=reviewer:alice`)
+    expect(opened.status).toBe(422)
+    expect(found(opened.body)).toEqual([])
+    const saved = await postSave(server, { fixture: 0, id: CASE, versions: {}, replace: false, reviewer: 'alice', draft: { command: { rating: 'meets', reason: 'ALICE reason.', answer_span: '' } } })
+    expect(saved.status).toBe(422)
+    expect(found(saved.body)).toEqual([])
   })
 })
