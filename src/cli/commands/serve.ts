@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { ListenError, startServer, type RunningServer } from '../../web/server.js'
+import { ListenError } from '../../web/listen.js'
+import { startServer, type RunningServer } from '../../web/server.js'
 import { minReviewsOption, usage, type Command } from '../command.js'
 import { fixtureDirs } from './status.js'
 
