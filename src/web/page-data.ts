@@ -14,6 +14,8 @@ import { caseIndex } from '../core/engine/show.js'
 import { caseVersions, type CaseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
 import { valueAt } from '../core/common/primitives.js'
+import { countCoverage, type CountedDecision } from '../core/engine/coverage.js'
+import { isComplete, ownDecision, withReviewsOf } from './blind.js'
 
 /** The overview of one fixture: its figures, which do not depend on a run, and a row per case. */
 export interface PageFixture {
@@ -93,7 +95,7 @@ export interface PageCase {
   readonly bindings: readonly { readonly location: string; readonly stale: boolean; readonly meaning: string; readonly recorded: string | null; readonly current: string }[]
   /** Whose judgements `criteria` shows: the adopted review, or the viewing reviewer's own. */
   readonly shows: 'adopted' | 'own'
-  /** The independent reviews side by side; `hidden` until a blind viewer has submitted their own. */
+  /** The independent reviews side by side; `hidden` until a blind viewer's own review of the case is complete. */
   readonly reviewers: readonly PageReviewer[] | 'hidden'
   /** A review exists where a save would write: saving replaces it. */
   readonly existing: boolean
@@ -102,25 +104,45 @@ export interface PageCase {
   readonly versions: CaseVersions
 }
 
-/** The overview of a loaded fixture. */
-export async function pageFixture(fixture: Fixture, index: number, options: EvaluateOptions = {}): Promise<PageFixture> {
+/**
+ * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they
+ * have not completed a review of as their own review alone decides it (or pending with no review):
+ * no other reviewer's rating, no panel reason, no adopted review, no judge's figures; agreement is
+ * computed over the cases they have completed only.
+ */
+export async function pageFixture(fixture: Fixture, index: number, options: EvaluateOptions = {}, viewer: Viewer = { role: 'reader' }): Promise<PageFixture> {
   const { evaluation, assessments } = evaluateWithStates(fixture, { ...options, allStates: true })
   const definition = definitionOf(fixture.kind)
-  const agreement = fixture.panel.reviewers.length === 0 ? null : panelAgreement(fixture)
-  const calibration = fixture.judges.names.length === 0 || definition.panel.level !== 'nominal' ? null : calibrateJudges(evaluation)
-  const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
   const criteria = criteriaOf(fixture)
+  const blindReviewer = viewer.role === 'reviewer' ? viewer.name : undefined
+  const completed = new Set<string>()
+  const shown: Decision[] = fixture.cases.map((entry, position) => {
+    const decision = assessments[position]!.decision as Decision
+    if (blindReviewer === undefined) return decision
+    const views = reviewerViews(definition, kindContext(fixture as LoadedFixture<FixtureKind>), entry, fixture.panel, fixture.files.cases!.display)
+    if (isComplete(views.find((view) => view.reviewer === blindReviewer), criteria)) {
+      completed.add(entry.id)
+      return decision
+    }
+    return ownDecision(views, blindReviewer, entry)
+  })
+  const visible = blindReviewer === undefined ? fixture : withReviewsOf(fixture, completed)
+  const agreement = visible.panel.reviewers.length === 0 || visible.panel.reviews.size === 0 ? null : panelAgreement(visible)
+  const calibration = blindReviewer !== undefined || fixture.judges.names.length === 0 || definition.panel.level !== 'nominal' ? null : calibrateJudges(evaluation)
+  const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
   const cases = fixture.cases.map((entry, position): CaseRow => {
     const assessment = assessments[position]!
-    const decision = assessment.decision as Decision & Record<string, unknown>
+    const decision = shown[position]! as Decision & Record<string, unknown>
+    const own = decision !== assessment.decision
     const ratings = (decision['ratings'] ?? {}) as Record<string, string>
     return {
       id: entry.id,
       split: entry.split,
       status: decision.status,
       reason: decision.status === 'refused' ? firstLine((decision as unknown as RefusedDecision).error.message) : decision.reason,
-      waiting: decision.status === 'pending' ? waiting(decision, assessment.panelWait) : null,
-      stale: assessment.states.some((state) => isStale(state)),
+      waiting: decision.status === 'pending' ? waiting(decision, own ? undefined : assessment.panelWait) : null,
+      // The bindings checked are the adopted review's: a blind reviewer is not told of them.
+      stale: !own && assessment.states.some((state) => isStale(state)),
       disagreement: disagreeing.has(entry.id),
       failed: criteria.filter((criterion) => ratings[criterion] === 'does_not_meet'),
       uncertain: criteria.filter((criterion) => ratings[criterion] === 'uncertain'),
@@ -133,7 +155,7 @@ export async function pageFixture(fixture: Fixture, index: number, options: Eval
     dir: fixture.displayDir,
     name: fixture.name,
     kind: fixture.kind,
-    coverage: evaluation.coverage,
+    coverage: blindReviewer === undefined ? evaluation.coverage : countCoverage(shown as unknown as readonly CountedDecision[]),
     agreement,
     calibration,
     reviewers: fixture.panel.reviewers,
@@ -158,11 +180,7 @@ export function pageCase(fixture: Fixture, index: number, id: string, viewer: Vi
   const adopted = fixture.reviews.get(id)?.['review']
   // A blind reviewer sees their own review and its decision, never the adopted one or another's.
   const shownReview = blindReviewer === undefined ? adopted : own
-  let decision: Decision = assessment.decision as Decision
-  if (blindReviewer !== undefined) {
-    const mine = views.find((view) => view.reviewer === blindReviewer)
-    decision = mine?.decision ?? ({ id, split: entry.split, status: 'pending', reason: `no review by ${blindReviewer} yet` } as Decision)
-  }
+  const decision: Decision = blindReviewer === undefined ? (assessment.decision as Decision) : ownDecision(views, blindReviewer, entry)
   const source = fixture.kind === 'criteria' ? (context.rubric as { source: string }).source : null
   const answer = textAt(entry.value, ['input', 'answer', 'text']) ?? null
   const judgements = valueAt(shownReview?.value, ['judgements']) as Record<string, Record<string, string>> | undefined
@@ -197,7 +215,8 @@ export function pageCase(fixture: Fixture, index: number, id: string, viewer: Vi
       ),
     }
   })
-  const hidden = blindReviewer !== undefined && own === undefined
+  // A partial review does not unblind: the others are shown once the reviewer's own is complete.
+  const hidden = blindReviewer !== undefined && !isComplete(views.find((view) => view.reviewer === blindReviewer), criteriaOf(fixture))
   const scope: SaveScope = blindReviewer !== undefined ? { reviewer: blindReviewer } : viewer.role === 'adjudicator' ? { adjudication: true } : { adopted: true }
   const versions = caseVersions(fixture, id, [definition.reviews.slots[0]!], scope)
   return {

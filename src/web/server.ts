@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { resolve } from 'node:path'
 import { z } from 'zod'
@@ -8,7 +8,11 @@ import { recordReview, type DraftSource } from '../core/engine/authoring.js'
 import { loadFixture, type Fixture } from '../core/engine/fixture.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
+import { isAuthorized, OpenCodes, tokenCookie } from './auth.js'
 import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
+import { refusalFor } from './blind.js'
+import { listen } from './listen.js'
+import { readBody, Refusal, requestUrl } from './request.js'
 import { fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
 
 export interface ServeOptions {
@@ -19,6 +23,12 @@ export interface ServeOptions {
   readonly host?: string
   /** `0` picks a free port. @default 5178 */
   readonly port?: number
+  /**
+   * Refuse to start when `port` is in use, rather than take the next free port above it (as Vite
+   * does). The CLI sets it when `--port` was given.
+   * @default false
+   */
+  readonly strictPort?: boolean
   /** The token every request must carry; a random one unless given. */
   readonly token?: string
   readonly panel?: PanelPolicy
@@ -30,6 +40,12 @@ export interface RunningServer {
   readonly url: string
   readonly token: string
   readonly port: number
+  /**
+   * A one-time link to the page, without the token: its code is exchanged, once and within a
+   * minute, for a cookie holding the token. For a browser launcher, whose command line other
+   * local users can read.
+   */
+  openUrl(): string
   close(): Promise<void>
 }
 
@@ -43,22 +59,11 @@ const SaveBody = z.strictObject({
   adjudicator: z.string().optional(),
 })
 
-/** A request that is refused before any fixture is touched, with its HTTP status. */
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
 const pageSource: DraftSource = { label: 'the review page', locate: (path) => `the review page's ${path.map(String).join(' › ') || 'review'}` }
 
 /**
  * Serves the review page on loopback. Every request must carry the token (in the query or the
- * `x-rubric-token` header) and a `Host` naming the server itself (against DNS rebinding); there is
+ * `x-rubric-token` header, or the cookie a one-time link sets) and a `Host` naming the server itself (against DNS rebinding); there is
  * no CORS. Requests name a fixture by its position and a case by its id, never a path; bodies are
  * size-limited and checked with the schemas of the files, and every write goes through the same
  * compare-and-swap path as the CLI, after checking that the files the page read are unchanged.
@@ -70,6 +75,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const dirs = options.dirs.map((dir) => resolve(options.cwd, dir))
   const evaluate = options.panel === undefined ? {} : { panel: options.panel }
   let allowedHosts: Set<string> = new Set()
+  let port = 0
+  const codes = new OpenCodes()
 
   const load = (index: number): Promise<Fixture> => {
     const dir = dirs[index]
@@ -77,23 +84,27 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     return loadFixture(dir, { cwd: options.cwd })
   }
 
-  const overview = async () =>
+  const overview = async (viewer: Viewer) =>
     Promise.all(
       dirs.map(async (_dir, index) => {
         try {
-          return await pageFixture(await load(index), index, evaluate)
+          return await pageFixture(await load(index), index, evaluate, viewer)
         } catch (error) {
-          if (error instanceof RubricError) return { index, dir: options.dirs[index]!, refused: error.message, version: null }
+          if (error instanceof RubricError) return { index, dir: options.dirs[index]!, refused: refusalFor(error, viewer), version: null }
           throw error
         }
       }),
     )
 
-  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? '/', 'http://localhost')
+  const handle = async (request: IncomingMessage, response: ServerResponse, seen: { viewer: Viewer }): Promise<void> => {
+    const url = requestUrl(request.url)
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new Refusal(421, 'BAD_HOST', 'the Host header does not name this server.')
-    const given = url.searchParams.get('token') ?? request.headers['x-rubric-token']
-    if (typeof given !== 'string' || !sameToken(given, token)) throw new Refusal(403, 'BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
+    if (request.method === 'GET' && url.pathname === '/open') {
+      if (!codes.redeem(url.searchParams.get('code') ?? '')) throw new Refusal(403, 'BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
+      response.writeHead(303, { ...headers('text/plain; charset=utf-8'), location: '/', 'set-cookie': tokenCookie(port, token) }).end('The review page is at /.')
+      return
+    }
+    if (!isAuthorized(request, url.searchParams, port, token)) throw new Refusal(403, 'BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
     const origin = request.headers.origin
     if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new Refusal(403, 'BAD_ORIGIN', 'requests from another origin are refused.')
 
@@ -103,7 +114,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!Object.hasOwn(ASSET_FILES, name)) throw new Refusal(404, 'NOT_FOUND', 'no such file.')
       return send(response, 200, ASSET_FILES[name as AssetName].type, await readAsset(name as AssetName))
     }
-    if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview() })
+    if (request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case')) seen.viewer = viewerOf(url.searchParams.get('viewer'))
+    if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview(seen.viewer) })
     if (request.method === 'GET' && url.pathname === '/api/version') {
       const versions = await Promise.all(dirs.map(async (_dir, index) => load(index).then(fixtureVersion, () => null)))
       return json(response, 200, { versions })
@@ -111,14 +123,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (request.method === 'GET' && url.pathname === '/api/case') {
       const index = Number(url.searchParams.get('fixture'))
       if (!Number.isInteger(index) || index < 0) throw new Refusal(400, 'BAD_REQUEST', 'fixture must be a fixture number.')
-      return json(response, 200, pageCase(await load(index), index, url.searchParams.get('id') ?? '', viewerOf(url.searchParams.get('viewer')), evaluate))
+      return json(response, 200, pageCase(await load(index), index, url.searchParams.get('id') ?? '', seen.viewer, evaluate))
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))
       if (!body.success) throw new Refusal(400, 'BAD_REQUEST', `the request body is not a save: ${body.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`)
       const save = body.data
+      if (save.reviewer !== undefined) seen.viewer = { role: 'reviewer', name: save.reviewer }
       const dir = dirs[save.fixture]
       if (dir === undefined) throw new Refusal(404, 'NOT_FOUND', `there is no fixture ${save.fixture}.`)
+      if (Object.keys(save.draft).length === 0) throw new Refusal(400, 'EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
       // The versions are checked under the fixture's lock, against the files as they are then.
       const common = { caseId: save.id, cwd: options.cwd, expected: save.versions }
       let decision: string
@@ -133,33 +147,34 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         viewer = { role: 'adjudicator', name: save.adjudicator }
       }
       const fixture = await load(save.fixture)
-      return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview() })
+      return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview(viewer) })
     }
     throw new Refusal(request.method === 'GET' || request.method === 'POST' ? 404 : 405, 'NOT_FOUND', 'no such page.')
   }
 
   const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
+    // Who the request says is viewing, once it says so: a refusal is worded for them.
+    const seen: { viewer: Viewer } = { viewer: { role: 'reader' } }
+    handle(request, response, seen).catch((error: unknown) => {
       // Drain what is left of a refused body, so the client reads the answer rather than a reset.
       request.resume()
       if (error instanceof Refusal) return json(response, error.status, { error: { code: error.code, message: error.message } })
-      if (error instanceof RubricError) return json(response, statusOf(error.code), { error: { code: error.code, message: error.message } })
-      console.error(error)
+      if (error instanceof RubricError) return json(response, statusOf(error.code), { error: { code: error.code, message: refusalFor(error, seen.viewer) } })
+      // One line, never a stack: the terminal is the user's, not a debugger's.
+      console.error(`vitest-rubric serve: ${request.method ?? 'GET'} ${(request.url ?? '').split('?')[0]} failed: ${firstLine(error)}`.replace(/[\u0000-\u001f\u007f]/g, '?'))
       return json(response, 500, { error: { code: 'INTERNAL', message: 'the server failed; see its terminal.' } })
     })
   })
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail)
-    server.listen(options.port ?? 5178, host, () => done())
-  })
+  await listen(server, host, options.port ?? 5178, options.strictPort ?? false)
   const address = server.address()
-  const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
+  port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
   const shownHost = host.includes(':') ? `[${host}]` : host
   allowedHosts = new Set([`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()))
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     token,
     port,
+    openUrl: () => `http://${shownHost}:${port}/open?code=${codes.issue()}`,
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections()
@@ -172,12 +187,6 @@ function isLoopback(host: string): boolean {
   return host === '127.0.0.1' || host === 'localhost' || host === '::1'
 }
 
-function sameToken(given: string, token: string): boolean {
-  const a = Buffer.from(given)
-  const b = Buffer.from(token)
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
 function viewerOf(text: string | null): Viewer {
   if (text === null || text === '' || text === 'reader') return { role: 'reader' }
   const [role, ...rest] = text.split(':')
@@ -186,30 +195,8 @@ function viewerOf(text: string | null): Viewer {
   throw new Refusal(400, 'BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
 }
 
-/**
- * The request body as JSON, refused past `limit` bytes. Past the limit the rest is read and thrown
- * away, not kept, so the client receives the refusal instead of a reset connection.
- */
-function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
-  const tooLarge = () => new Refusal(413, 'BODY_TOO_LARGE', `the request body is larger than ${limit} bytes.`)
-  if (Number(request.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge())
-  return new Promise((done, fail) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= limit) chunks.push(chunk)
-    })
-    request.on('error', fail)
-    request.on('end', () => {
-      if (size > limit) return fail(tooLarge())
-      try {
-        done(JSON.parse(Buffer.concat(chunks).toString('utf8')))
-      } catch {
-        fail(new Refusal(400, 'BAD_REQUEST', 'the request body is not JSON.'))
-      }
-    })
-  })
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 }
 
 function statusOf(code: string): number {

@@ -69,7 +69,7 @@ function raw(server: RunningServer, path: string, options: { method?: string; he
 const caseHash = (id: string) => `#/f/0/c/${encodeURIComponent(id)}`
 
 describe('the review page, in a real browser', () => {
-  test('the overview filters to pending; a case shows its spans and quotes highlighted', { timeout: 60_000 }, async () => {
+  test('the overview filters to pending; a case shows its spans and quotes highlighted', async () => {
     const { open } = await served()
     const page = await open()
     expect(await page.locator('tr.case-row').count()).toBe(8)
@@ -95,7 +95,7 @@ describe('the review page, in a real browser', () => {
     expect(await page.locator('.criterion.does_not_meet').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-criterion')))).toEqual(['command', 'support'])
   })
 
-  test('a review recorded with the keyboard alone: the decision changes, the file is bound, evaluate agrees', { timeout: 60_000 }, async () => {
+  test('a review recorded with the keyboard alone: the decision changes, the file is bound, evaluate agrees', async () => {
     const { root, open } = await served()
     const page = await open()
     // n: the first pending case, then the next one.
@@ -148,7 +148,7 @@ describe('the review page, in a real browser', () => {
     expect(await page.inputValue('#span-1')).toBe(selected)
   })
 
-  test('two pages saving the same case: one write wins, the other is told and keeps its form', { timeout: 60_000 }, async () => {
+  test('two pages saving the same case: one write wins, the other is told and keeps its form', async () => {
     const { root, open } = await served()
     const first = await open(caseHash('uncertain-wording'))
     const second = await open(caseHash('uncertain-wording'))
@@ -167,7 +167,7 @@ describe('the review page, in a real browser', () => {
     expect(annotations.reviews.find((item) => item.answer_id === 'uncertain-wording')!.judgements['support']!.reason).toBe('First tab: supported after all.')
   })
 
-  test('a fixture edited on disk while the page is open is re-read, and the page says so', { timeout: 60_000 }, async () => {
+  test('a fixture edited on disk while the page is open is re-read, and the page says so', async () => {
     // Two fixtures served; only the edited one is named.
     const root = await scratchDir('page-edited')
     await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
@@ -182,12 +182,13 @@ describe('the review page, in a real browser', () => {
     await page.waitForSelector('table.cases')
     const result = await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'], root)
     expect(result.code).toBe(0)
-    await page.waitForSelector('header .notice', { timeout: 10_000 })
+    // The page looks for edits every 1.5 s: wait for its notice, not for a time.
+    await page.waitForSelector('header .notice')
     expect(await page.textContent('header .notice')).toBe('Re-read from disk: fixtures/lab changed.')
     expect(await page.locator('section.fixture').first().locator('tr[data-case="not-reviewed"]').textContent()).toContain('missing criteria')
   })
 
-  test('a blind reviewer sees no other review until they have saved their own', { timeout: 60_000 }, async () => {
+  test('a blind reviewer sees no other review until they have saved their own', async () => {
     const { root, server } = await served()
     const judged = ['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=bob's reason.`])
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', 'bob', ...judged], root)).code).toBe(0)
@@ -212,7 +213,7 @@ describe('the review page, in a real browser', () => {
     await page.close()
   })
 
-  test('an adjudicator sees the reviews side by side, takes judgements and adopts the result', { timeout: 60_000 }, async () => {
+  test('an adjudicator sees the reviews side by side, takes judgements and adopts the result', async () => {
     const { root, server } = await served()
     const criteria = ['command', 'preconditions', 'database_scope', 'verification', 'support']
     for (const [reviewer, support] of [['alice', 'meets'], ['bob', 'does_not_meet']] as const) {
@@ -244,7 +245,7 @@ describe('the review page, in a real browser', () => {
     await page.close()
   })
 
-  test('a scored case shows each dimension with its score and why, beside the baseline, read-only', { timeout: 60_000 }, async () => {
+  test('a scored case shows each dimension with its score and why, beside the baseline, read-only', async () => {
     const root = await scratchDir('page-scored')
     await cp(join(ROOT, 'fixtures/debate-benchmark'), join(root, 'fixtures/debate'), { recursive: true })
     const server = await startServer({ dirs: ['fixtures/debate'], cwd: root, port: 0 })
@@ -263,7 +264,7 @@ describe('the review page, in a real browser', () => {
     }
   })
 
-  test('an answer holding HTML shows its characters and runs nothing', { timeout: 60_000 }, async () => {
+  test('an answer holding HTML shows its characters and runs nothing', async () => {
     const { root, open } = await served()
     const answer = 'Run it. <script>window.__ran = 1</script><img src=x onerror="window.__ran = 2"> Done.'
     const added = await runCli(['add', 'fixtures/lab', '--id', 'markup', '--answer', answer, '--citation', '<b>guide</b>'], root)
@@ -275,7 +276,7 @@ describe('the review page, in a real browser', () => {
     expect(await page.textContent('main')).toContain('citation: <b>guide</b>')
   })
 
-  test('no token, a foreign Host, a path outside the fixtures, a bad name and an oversized body are refused', { timeout: 60_000 }, async () => {
+  test('no token, a foreign Host, a path outside the fixtures, a bad name and an oversized body are refused', async () => {
     const { dir, server } = await served()
     const token = { 'x-rubric-token': server.token }
     expect((await raw(server, '/')).status).toBe(403)
@@ -313,7 +314,7 @@ describe('the review page, in a real browser', () => {
     expect(await readFile(join(dir, 'annotations.json'), 'utf8')).toBe(before)
   })
 
-  test('the static report opens from file:// and shows the same case the same way, without forms', { timeout: 60_000 }, async () => {
+  test('the static report opens from file:// and shows the same case the same way, without forms', async () => {
     const { root, open } = await served()
     const result = await runCli(['report', '--html', 'fixtures/lab', '--out', 'out/report.html'], root)
     expect(result.stdout.trim()).toBe('wrote out/report.html')
@@ -344,25 +345,29 @@ describe('the review page, in a real browser', () => {
 })
 
 describe('serve and the report around a run', () => {
-  test('vitest-rubric serve prints its URL on loopback and stops cleanly on Ctrl-C', { timeout: 60_000 }, async () => {
+  test('vitest-rubric serve prints its URL on loopback and stops cleanly on Ctrl-C', async () => {
     const root = await scratchDir('serve')
     await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
     const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', '--port', '0'], { cwd: root })
     let stdout = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    await new Promise<void>((resolve) => child.stdout.on('data', () => stdout.includes('Ctrl-C') && resolve()))
+    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve))
+    // Serving once it prints its URL; a serve that exits first fails here, not at the test's timeout.
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', () => stdout.includes('Ctrl-C') && resolve())
+      void exit.then((code) => reject(new Error(`serve exited with ${code} before printing its URL`)))
+    })
     const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(stdout)![0]
     const page = await browser.newPage()
     await page.goto(url)
     await page.waitForSelector('table.cases')
     await page.close()
-    const exit = new Promise<number | null>((resolve) => child.on('exit', resolve))
     child.kill('SIGINT')
     expect(await exit).toBe(0)
     expect(stdout).toContain('stopped')
   })
 
-  test("the reporter's htmlReport option writes the report at the end of a run, and the job summary links to it", { timeout: 60_000 }, async () => {
+  test("the reporter's htmlReport option writes the report at the end of a run, and the job summary links to it", async () => {
     const root = await scratchDir('html-report')
     await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
     const summary = join(root, 'summary.md')

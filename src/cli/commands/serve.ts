@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
-import { startServer } from '../../web/server.js'
+import { ListenError } from '../../web/listen.js'
+import { startServer, type RunningServer } from '../../web/server.js'
 import { minReviewsOption, usage, type Command } from '../command.js'
 import { fixtureDirs } from './status.js'
 
@@ -16,13 +17,15 @@ adjudications through the same path as \`review\` and \`adjudicate\`. Without di
 the fixtures \`status\` finds under fixtures/. Ctrl-C stops it.
 
 Options:
-  --port <n>          the port (default 5178; 0 for any free port)
+  --port <n>          the port (default 5178, or the next free one above it; 0 for any free
+                      port); a port given here that is in use stops serve with an error
   --host <host>       the address to bind (default 127.0.0.1); anything else is reachable from
                       other machines, and is warned about
-  --open              open the page in the default browser
+  --open              open the page in the default browser, through a one-time link that
+                      holds no token
   --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
 
-Exit codes: 0 when stopped; 2 on a usage error.`,
+Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
   options: { port: { type: 'string' }, host: { type: 'string' }, open: { type: 'boolean', default: false }, 'min-reviews': { type: 'string' } },
   async run({ values, positionals }, io) {
     const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
@@ -34,9 +37,18 @@ Exit codes: 0 when stopped; 2 on a usage error.`,
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
       io.stderr(`warning: --host ${host} makes the page reachable from other machines; anyone with the URL and its token can write reviews.`)
     }
-    const server = await startServer({ dirs, cwd: io.cwd, host, port, panel: { minReviews: minReviewsOption('serve', values['min-reviews']) } })
+    let server: RunningServer
+    try {
+      server = await startServer({ dirs, cwd: io.cwd, host, port, strictPort: portText !== undefined, panel: { minReviews: minReviewsOption('serve', values['min-reviews']) } })
+    } catch (error) {
+      if (!(error instanceof ListenError)) throw error
+      io.stderr(`vitest-rubric serve: ${error.message}`)
+      return 1
+    }
+    if (server.port !== port && port !== 0) io.stdout(`port ${port} is in use; serving on ${server.port}.`)
     io.stdout(`vitest-rubric review page for ${dirs.join(', ')}\n  ${server.url}\nCtrl-C stops it.`)
-    if (values['open'] === true) openBrowser(server.url, io.stderr)
+    // Not the printed URL: the launcher's command line is readable by other local users.
+    if (values['open'] === true) openBrowser(server.openUrl(), io.stderr)
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)

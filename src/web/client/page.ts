@@ -151,8 +151,13 @@
     return data
   }
 
+  /** Who is viewing, as the server reads it: a blind reviewer is served nothing of the others' reviews. */
+  function viewerParam(): string {
+    return state.viewer.role === 'reader' || state.viewer.name === '' ? 'reader' : `${state.viewer.role}:${state.viewer.name}`
+  }
+
   async function loadOverview(): Promise<void> {
-    state.fixtures = embedded !== null ? embedded.fixtures : (await api<{ fixtures: FixtureEntry[] }>('/api/overview')).fixtures
+    state.fixtures = embedded !== null ? embedded.fixtures : (await api<{ fixtures: FixtureEntry[] }>(`/api/overview?viewer=${encodeURIComponent(viewerParam())}`)).fixtures
   }
 
   async function loadCase(fixture: number, id: string): Promise<CaseData> {
@@ -161,8 +166,7 @@
       if (found === undefined) throw new Error(`there is no case "${id}"`)
       return found
     }
-    const viewer = state.viewer.role === 'reader' || state.viewer.name === '' ? 'reader' : `${state.viewer.role}:${state.viewer.name}`
-    return api<CaseData>(`/api/case?fixture=${fixture}&id=${encodeURIComponent(id)}&viewer=${encodeURIComponent(viewer)}`)
+    return api<CaseData>(`/api/case?fixture=${fixture}&id=${encodeURIComponent(id)}&viewer=${encodeURIComponent(viewerParam())}`)
   }
 
   function fixtureAt(index: number): Fixture | null {
@@ -194,9 +198,15 @@
 
   // ---------- routing ----------
 
-  function route(): { fixture: number; id: string } | null {
+  /** The case the address names; `malformed` for an address whose case id is not valid percent-encoding. */
+  function route(): { fixture: number; id: string } | 'malformed' | null {
     const match = /^#\/f\/(\d+)\/c\/(.+)$/.exec(location.hash)
-    return match === null ? null : { fixture: Number(match[1]), id: decodeURIComponent(match[2]!) }
+    if (match === null) return null
+    try {
+      return { fixture: Number(match[1]), id: decodeURIComponent(match[2]!) }
+    } catch {
+      return 'malformed'
+    }
   }
 
   function go(fixture: number, id: string): void {
@@ -208,6 +218,11 @@
     if (at === null) {
       state.current = null
       renderOverview()
+      return
+    }
+    if (at === 'malformed') {
+      state.current = null
+      app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, 'This address names no case: its case id is not valid percent-encoding.'), el('a', { href: '#/' }, 'back to the overview'))
       return
     }
     try {
@@ -245,7 +260,8 @@
       const apply = () => {
         state.viewer = { role: role.value as Viewer['role'], name: name.value.trim() }
         localStorage.setItem('vitest-rubric.viewer', JSON.stringify(state.viewer))
-        void render()
+        // The overview depends on who views it: a blind reviewer's is served without the others' reviews.
+        void loadOverview().then(render, (error: unknown) => app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, (error as Error).message)))
       }
       role.addEventListener('change', apply)
       name.addEventListener('change', apply)
@@ -424,7 +440,7 @@
     }
     if (data.criteria.length > 0) main.append(criteriaBlock(data))
     else main.append(...scoredBlock(data))
-    if (data.reviewers === 'hidden') main.append(el('p', { class: 'hidden-reviews' }, 'The other reviewers\' judgements are shown once you have saved your own review.'))
+    if (data.reviewers === 'hidden') main.append(el('p', { class: 'hidden-reviews' }, 'The other reviewers\' judgements are shown once you have saved your own review of every criterion.'))
     else if (data.reviewers.length > 0) main.append(reviewersBlock(data))
     if (data.bindings.length > 0) {
       const bindings = el('ul', { class: 'bindings' })
@@ -585,14 +601,34 @@
     }
   }
 
-  async function saveReview(): Promise<void> {
+  /**
+   * Saves the form. An empty form is never sent; a form that leaves criteria out is sent only once
+   * the user confirms it (a key press never does), and for a blind reviewer it does not unblind.
+   */
+  async function saveReview(confirmed = false): Promise<void> {
     const data = state.current
-    if (data === null || mode !== 'serve') return
+    if (data === null || mode !== 'serve' || document.getElementById('save') === null) return
     const draft: Record<string, { rating: string; reason: string; answer_span: string }> = {}
+    const left: string[] = []
     data.criteria.forEach((item, index) => {
       const value = state.drafts[index]!
       if (value.rating !== '') draft[item.criterion] = { rating: value.rating, reason: value.reason, answer_span: value.span }
+      else left.push(item.criterion)
     })
+    if (left.length === data.criteria.length) {
+      setStatus('Nothing to save: no criterion is rated. Rate one with 1, 2 or 3.', 'error')
+      return
+    }
+    if (left.length > 0 && !confirmed) {
+      const blind = state.viewer.role === 'reviewer'
+      setStatus(`Not saved yet: ${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} not rated and would be left out${blind ? '; the other reviews stay hidden until every criterion is rated' : ''}. `, 'error')
+      const anyway = el('button', { type: 'button', id: 'save-anyway' }, 'Save anyway')
+      anyway.addEventListener('click', () => void saveReview(true))
+      const keep = el('button', { type: 'button', id: 'save-cancel' }, 'Keep reviewing')
+      keep.addEventListener('click', () => setStatus('', 'ok'))
+      document.getElementById('save-status')?.append(anyway, ' ', keep)
+      return
+    }
     const adjudicating = state.viewer.role === 'adjudicator'
     const body = {
       fixture: data.fixture,
@@ -639,17 +675,20 @@
 
   // ---------- keyboard ----------
 
+  const isField = (node: Element | null) => node instanceof HTMLTextAreaElement || (node instanceof HTMLInputElement && node.type !== 'radio' && node.type !== 'checkbox') || node instanceof HTMLSelectElement
+
   document.addEventListener('keydown', (event) => {
     const target = event.target as HTMLElement
-    const typing = target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type !== 'radio' && target.type !== 'checkbox') || target instanceof HTMLSelectElement
+    // Whichever holds the focus, a key typed in a field is text, never a shortcut.
+    const typing = isField(target) || isField(document.activeElement)
     if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
       event.preventDefault()
       void saveReview()
       return
     }
     if (typing) {
-      if (event.key === 'Escape') target.blur()
-      else if (event.key === 'Enter' && target.id.startsWith('reason-') && !event.shiftKey) {
+      // Esc in a field stays in it (it closes the browser's suggestions); what follows is still typed text.
+      if (event.key === 'Enter' && target.id.startsWith('reason-') && !event.shiftKey) {
         event.preventDefault()
         document.getElementById(`span-${state.active}`)?.focus()
       } else if (event.key === 'Enter' && target.id.startsWith('span-')) {

@@ -1,0 +1,68 @@
+import { spawn } from 'node:child_process'
+import { cp } from 'node:fs/promises'
+import { createServer, type Server } from 'node:net'
+import { join } from 'node:path'
+import { expect, onTestFinished, test } from 'vitest'
+import { startServer } from '../../src/web/server.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { scratchDir } from '../helpers/scratch.js'
+
+/** A port held by another listener until the test ends; `port` 0 for any free one. */
+async function occupied(port = 0): Promise<number | null> {
+  const holder: Server = createServer()
+  const bound = await new Promise<boolean>((done) => {
+    holder.once('error', () => done(false))
+    holder.listen(port, '127.0.0.1', () => done(true))
+  })
+  if (!bound) return null
+  onTestFinished(() => new Promise<void>((done) => holder.close(() => done())))
+  const address = holder.address()
+  return typeof address === 'object' && address !== null ? address.port : null
+}
+
+/** `vitest-rubric serve` in a child process, until it prints its URL or exits. */
+async function serve(args: readonly string[]) {
+  const root = await scratchDir('serve-port')
+  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', ...args], { cwd: root })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const exited = new Promise<number | null>((done) => child.on('exit', done))
+  const outcome = await Promise.race([exited.then((code) => ({ code })), new Promise<{ code: 'serving' }>((done) => child.stdout.on('data', () => stdout.includes('Ctrl-C') && done({ code: 'serving' })))])
+  onTestFinished(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGINT')
+      await exited
+    }
+  })
+  return { outcome, stdout: () => stdout, stderr: () => stderr }
+}
+
+test('serve on a busy default port says so and takes the next free port, as Vite does', async () => {
+  // The default port, 5178, is held here, or already by someone else: busy either way.
+  await occupied(5178)
+  const run = await serve([])
+  expect(run.outcome.code).toBe('serving')
+  const moved = /^port 5178 is in use; serving on (\d+)\.$/m.exec(run.stdout())
+  expect(moved).not.toBeNull()
+  expect(Number(moved![1])).toBeGreaterThan(5178)
+  expect(run.stdout()).toContain(`http://127.0.0.1:${moved![1]}/?token=`)
+  expect(run.stderr()).toBe('')
+})
+
+test('serve --port on a busy port stops with a one-line error and no stack', async () => {
+  const port = (await occupied())!
+  const run = await serve(['--port', String(port)])
+  expect(run.outcome.code).toBe(1)
+  expect(run.stderr()).toBe(`vitest-rubric serve: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another port with --port (0 for any free port).\n`)
+})
+
+test('startServer takes the port above a busy one unless the port is strict', async () => {
+  const port = (await occupied())!
+  const server = await startServer({ dirs: ['fixtures/docuctl-rollback'], cwd: ROOT, port })
+  onTestFinished(() => server.close())
+  expect(server.port).toBeGreaterThan(port)
+  await expect(startServer({ dirs: ['fixtures/docuctl-rollback'], cwd: ROOT, port, strictPort: true })).rejects.toThrow(`port ${port} on 127.0.0.1 is in use`)
+})
