@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { UsageError } from '../core/common/errors.js'
 import { schemaError } from '../core/json/schema-error.js'
+import type { PlanOptions } from '../core/engine/plan.js'
 import type { RubricReporterOptions } from '../reporter/rubric-reporter.js'
 
 /** What pending cases do to a run. */
@@ -193,4 +194,15 @@ function toList(value: string | readonly string[]): string[] {
 
 function trimSlashes(glob: string): string {
   return glob.replace(/^\.\//, '').replace(/\/+$/, '')
+}
+
+/** What the plugin's options ask of every plan: the several-reviewer rule, the agreement and judge gates, the seed. */
+export function planOptions(options: ResolvedRubricOptions): PlanOptions {
+  return {
+    panel: { minReviews: options.reviewers.min },
+    ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }),
+    ...(options.judges === undefined ? {} : { judgeGates: options.judges }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
+  }
 }
