@@ -1339,6 +1339,24 @@ describe('11. a missing or unreadable file', () => {
     expect(await meet('criteria', linked('cases.json', 'cases.json'))).toBe('[FILE_UNREADABLE] cases.json: the file cannot be read (ELOOP).')
     expect(await meet('scored', linked('annotations.json', 'gone/annotations.json'))).toBe('[FILE_UNREADABLE] annotations.json: the file is missing.')
   })
+
+  test('a file or folder linked outside the project: refused, never read', async () => {
+    const outside = await scratchDir('outside')
+    const linkedOut = (file: string): Edit => async (copy) => {
+      await cp(join(copy.dir, file), join(outside, file), { recursive: true })
+      await rm(join(copy.dir, file), { recursive: true })
+      await symlink(join(outside, file), join(copy.dir, file))
+    }
+    const reviewsOut: Edit = async (copy) => {
+      await mkdir(join(outside, 'reviews'))
+      await symlink(join(outside, 'reviews'), join(copy.dir, 'reviews'))
+    }
+    const refusal = (file: string) => `[FILE_OUTSIDE_PROJECT] ${file}: the path leads outside the project through a symbolic link, so it is neither read nor written.`
+    const first = (outcome: string) => outcome.split('\n')[0]
+    expect(first(await meet('criteria', linkedOut('source.txt')))).toBe(refusal('source.txt'))
+    expect(first(await meet('scored', linkedOut('cases.json')))).toBe(refusal('cases.json'))
+    expect(first(await meet('criteria', reviewsOut))).toBe(refusal('reviews'))
+  })
 })
 
 describe('12. a symbolic link loop under fixtures/: each fixture once, and no hang', () => {
