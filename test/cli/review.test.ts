@@ -229,4 +229,34 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     expect(stdout).toContain('not-reviewed by bob: recorded a review, which alone would decide pending (missing criteria command, preconditions, database_scope, verification)')
     expect(JSON.parse(await readFile(join(fixture.dir, 'reviews/bob.json'), 'utf8')).reviews[0].judgements.support.rating).toBe('meets')
   })
+
+  test('with --reviewer the confirmation names the reviewer\'s file, the one that is written', async () => {
+    const fixture = await copyFixture()
+    const { code, stdout } = await review(
+      fixture.dir,
+      [
+        ...['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({ expect: `Rating of ${name}`, keys: KEY.down.repeat(3) + KEY.enter })),
+        { expect: 'Write the review to reviews/carol.json?', keys: KEY.enter },
+      ],
+      ['--reviewer', 'carol'],
+    )
+    expect(code).toBe(0)
+    expect(stdout).toContain('wrote reviews/carol.json')
+  })
+
+  test('a case reviewed already is refused as from options: exit 1, one message with its fix, nothing asked', async () => {
+    const fixture = await copyFixture()
+    const before = await filesIn(fixture.dir)
+    const fromOptions = await runCli(['review', '.', '--case', 'complete', '--rating', 'support=meets', '--reason', 'support=Supported.'], fixture.dir)
+    const script = scriptedTerminal([])
+    let stderr = ''
+    const code = await main(['review', '.', '--case', 'complete'], { stdout: () => {}, stderr: (text) => (stderr += `${text}\n`), cwd: fixture.dir, terminal: script.terminal })
+    expect({ code, stderr }).toEqual({ code: fromOptions.code, stderr: fromOptions.stderr })
+    expect(stderr).toMatchInlineSnapshot(`
+      "annotations.json › reviews[0] (case "complete"): the case has a review already; nothing was written.
+        fix:      pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.
+      "
+    `)
+    expect(await filesIn(fixture.dir)).toEqual(before)
+  })
 })

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { applyEdits, modify } from 'jsonc-parser'
 import type { z } from 'zod'
 import { RevisionError, UsageError, type RubricErrorCode } from '../common/errors.js'
@@ -167,17 +168,7 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
   const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
   const target = reviewTarget(base, options.caseId, options.slot, reviewer, judge)
   const { fixture, definition, context, entry, slot, existing } = target
-  if (existing !== undefined && !options.replace) {
-    const by = reviewer ?? (judge === undefined ? undefined : `judge ${judge}`)
-    throw new RevisionError({
-      code: 'REVIEW_EXISTS',
-      file: judge !== undefined ? fixture.judges.files[judge]?.display : reviewer === undefined ? fixture.files.annotations?.display : fixture.panel.files[reviewer]?.display,
-      path: existing.path,
-      caseId: entry.id,
-      summary: `the case has ${by === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${by}`} already; nothing was written.`,
-      hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
-    })
-  }
+  refuseExistingReview(target, options.replace)
   const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
   const destination: Destination =
@@ -195,6 +186,23 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
     review,
     written: written.files,
   }
+}
+
+/**
+ * Refuses to add a review to a case that has one already, unless `replace` is given: the same
+ * refusal (exit 1, with the fix) whether the review comes from options, a file or the terminal.
+ */
+export function refuseExistingReview(target: ReviewTarget, replace: boolean | undefined): void {
+  const { existing, definition, slot, entry, by } = target
+  if (existing === undefined || replace === true) return
+  throw new RevisionError({
+    code: 'REVIEW_EXISTS',
+    file: target.file,
+    path: existing.path,
+    caseId: entry.id,
+    summary: `the case has ${by === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${by}`} already; nothing was written.`,
+    hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
+  })
 }
 
 /** Where a review is written: as the adopted review (with the adoption it makes, if any), in a reviewer's file, or in a judge's. */
@@ -312,6 +320,10 @@ export interface ReviewTarget {
   /** The review the new one would replace: the adopted review, or the reviewer's own. */
   readonly existing: { readonly value: unknown; readonly path: readonly PathSegment[] } | undefined
   readonly decision: Decision
+  /** The file the review goes into, as shown: `annotations.json`, `reviews/<reviewer>.json` or `judges/<judge>.json`. */
+  readonly file: string
+  /** Whose review it is (`alice`, `judge gpt-judge`); `undefined` for the adopted review. */
+  readonly by: string | undefined
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
@@ -389,6 +401,13 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
     slot,
     existing: review === undefined ? undefined : { value: review.value, path: review.path },
     decision: assessment.decision,
+    file:
+      judge !== undefined
+        ? (fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`))
+        : reviewer === undefined
+          ? fixture.files.annotations!.display
+          : (fixture.panel.files[reviewer]?.display ?? join(fixture.displayDir, REVIEWS_DIR, `${reviewer}.json`)),
+    by: reviewer ?? (judge === undefined ? undefined : `judge ${judge}`),
   }
 }
 
