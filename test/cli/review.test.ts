@@ -1,4 +1,4 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises'
+import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
@@ -136,6 +136,50 @@ describe('vitest-rubric review, from options', () => {
       expect(code).toBe(2)
       expect(stderr).toMatch(/^vitest-rubric review: there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>\./)
     })
+  })
+})
+
+describe('vitest-rubric review --reviewer: names', () => {
+  const judged = (reason: string) => ['--rating', 'support=meets', '--reason', `support=${reason}`]
+
+  test('a name in any script is accepted, in NFC: zoë composed or decomposed is one reviewer', async () => {
+    const fixture = await copyFixture()
+    const composed = await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', 'zo\u00eb', ...judged('Supported.')], fixture.dir)
+    expect(composed.stderr).toBe('')
+    expect(composed.stdout).toContain('not-reviewed by zo\u00eb: recorded a review')
+    const decomposed = await runCli(['review', '.', '--case', 'complete', '--reviewer', 'zoe\u0308', ...judged('Supported too.')], fixture.dir)
+    expect(decomposed.stderr).toBe('')
+    expect(decomposed.stdout).toContain('complete by zo\u00eb: recorded a review')
+    expect(await readdir(join(fixture.dir, 'reviews'))).toEqual(['zo\u00eb.json'])
+    expect((await json(join(fixture.dir, 'reviews/zo\u00eb.json'))).reviews.map((review: { answer_id: string }) => review.answer_id)).toEqual(['not-reviewed', 'complete'])
+  })
+
+  test('a name that differs only in case from an existing reviewer\'s file is refused, and nothing is written', async () => {
+    const fixture = await copyFixture()
+    expect((await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', 'alice', ...judged('Supported.')], fixture.dir)).code).toBe(0)
+    const before = await filesIn(join(fixture.dir, 'reviews'))
+    const twin = await runCli(['review', '.', '--case', 'complete', '--reviewer', 'Alice', ...judged('Supported.')], fixture.dir)
+    expect(twin.code).toBe(1)
+    expect(twin.stderr).toMatchInlineSnapshot(`
+      "--reviewer: "Alice" differs only in case from reviews/alice.json; nothing was written.
+        expected: a name that is not "alice" in other letter case
+        found:    "Alice"
+        fix:      a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two authors' reviews: pass --reviewer alice if they are the same person, or a name of their own.
+      "
+    `)
+    expect(await filesIn(join(fixture.dir, 'reviews'))).toEqual(before)
+  })
+
+  test('a name that could leave the folder is still a usage error', async () => {
+    const fixture = await copyFixture()
+    const outside = await runCli(['review', '.', '--case', 'complete', '--reviewer', '../alice', ...judged('Supported.')], fixture.dir)
+    expect(outside.code).toBe(2)
+    expect(outside.stderr.split('\n').slice(0, 4).join('\n')).toMatchInlineSnapshot(`
+      "--reviewer: "../alice" is not a reviewer name; nothing was written.
+        expected: letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer's file name
+        fix:      name the reviewer as their file in reviews/ will be named, such as alice or zoë.
+      "
+    `)
   })
 })
 

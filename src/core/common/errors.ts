@@ -56,6 +56,7 @@ export type RubricErrorCode =
   | 'USAGE'
   | 'DRAFT_INVALID'
   | 'REVIEW_EXISTS'
+  | 'AUTHOR_NAME_TAKEN'
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   | 'STATISTICS_INPUT'
   | 'RECORD_MISSING'

@@ -14,7 +14,7 @@ import type { Decision } from './decision.js'
 import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import type { DraftProblem, KindContext } from './kind.js'
 import { FixtureRevision, type RevisionBase } from './revision.js'
-import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
+import { ADJUDICATIONS_FILE, caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 
 /**
@@ -166,6 +166,8 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
   }
   const reviewer = options.reviewer === undefined ? undefined : checkReviewer(options.reviewer, '--reviewer')
   const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
+  refuseCaseTwin(base.fixture, reviewer, REVIEWS_DIR, '--reviewer')
+  refuseCaseTwin(base.fixture, judge, JUDGES_DIR, '--judge')
   const target = reviewTarget(base, options.caseId, options.slot, reviewer, judge)
   const { fixture, definition, context, entry, slot, existing } = target
   refuseExistingReview(target, options.replace)
@@ -296,15 +298,36 @@ function withAdoption(text: string | undefined, adoption: Readonly<Record<string
   return applyEdits(before, modify(before, ['adoptions', index], adoption, { isArrayInsertion: earlier === -1, formattingOptions: FORMAT }))
 }
 
-/** A reviewer's name as given: a safe file name, or a usage error naming the option. */
-export function checkReviewer(name: string, option: string): string {
+/** A reviewer's name as given, in NFC: a safe file name, or a usage error naming the option. */
+export function checkReviewer(given: string, option: string): string {
+  const name = reviewerName(given)
   if (REVIEWER_NAME.test(name)) return name
   throw new UsageError({
     code: 'USAGE',
     file: option,
-    summary: `${JSON.stringify(name)} is not a reviewer name; nothing was written.`,
-    expected: 'letters, digits, ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
-    hint: 'name the reviewer as their file in reviews/ will be named, such as alice.',
+    summary: `${JSON.stringify(given)} is not a reviewer name; nothing was written.`,
+    expected: 'letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
+    hint: 'name the reviewer as their file in reviews/ will be named, such as alice or zoë.',
+  })
+}
+
+/**
+ * Refuses a reviewer's or judge's name that differs only in case from an existing author's file:
+ * on a case-insensitive file system the two would be one file, merging two people's reviews.
+ */
+export function refuseCaseTwin(fixture: Fixture, name: string | undefined, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, option: string): void {
+  if (name === undefined) return
+  const authors = subdir === REVIEWS_DIR ? fixture.panel.reviewers : fixture.judges.names
+  const twin = caseTwinOf(name, authors)
+  if (twin === undefined) return
+  const files = subdir === REVIEWS_DIR ? fixture.panel.files : fixture.judges.files
+  throw new RevisionError({
+    code: 'AUTHOR_NAME_TAKEN',
+    file: option,
+    summary: `${JSON.stringify(name)} differs only in case from ${files[twin]?.display ?? join(fixture.displayDir, subdir, `${twin}.json`)}; nothing was written.`,
+    expected: `a name that is not ${JSON.stringify(twin)} in other letter case`,
+    found: JSON.stringify(name),
+    hint: `a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two authors' reviews: pass ${option} ${twin} if they are the same person, or a name of their own.`,
   })
 }
 
@@ -330,7 +353,9 @@ export interface ReviewTarget {
 export async function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
   // A judge's labels come from its own run (--from, --rating): there is no interactive judge.
   const { base } = await FixtureRevision.open(dir, cwd)
-  return reviewTarget(base, caseId, slot, reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer'))
+  const name = reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer')
+  refuseCaseTwin(base.fixture, name, REVIEWS_DIR, '--reviewer')
+  return reviewTarget(base, caseId, slot, name)
 }
 
 /** @internal */
