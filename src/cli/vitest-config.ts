@@ -4,7 +4,7 @@ import { RubricError, UsageError } from '../core/common/errors.js'
 import type { RubricPluginApi } from '../plugin/index.js'
 import { resolveOptions, type ResolvedRubricOptions } from '../plugin/options.js'
 
-/** The rubric() options a command decides with, and the config file they were read from (`undefined`: none, the defaults). */
+/** The rubric() options a command decides with, and the config file they were read from (`undefined`: no rubric() there, the defaults). */
 export interface ConfiguredOptions {
   readonly options: ResolvedRubricOptions
   readonly configFile: string | undefined
@@ -41,7 +41,8 @@ export async function configuredRubricOptions(command: string, cwd: string, conf
     return api?.rubricOptions === undefined ? [] : [api.rubricOptions]
   })
   const [first, ...others] = instances
-  if (first === undefined) return { options: resolveOptions(), configFile }
+  // A config without rubric() decides as the plugin's defaults would: nothing of it to name.
+  if (first === undefined) return { options: resolveOptions(), configFile: undefined }
   if (others.some((other) => JSON.stringify(other) !== JSON.stringify(first))) {
     throw new RubricError({
       code: 'USAGE',

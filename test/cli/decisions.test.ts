@@ -59,4 +59,13 @@ describe('decisions', () => {
     expect(missing.code).toBe(2)
     expect(missing.stderr.split('\n')[0]).toMatchInlineSnapshot(`"vitest-rubric decisions: the Vitest config nowhere.config.mjs does not exist."`)
   })
+
+  test('a config without rubric() decides with the defaults, and names no config', { timeout: 60_000 }, async () => {
+    const { root, config } = await gatedProject()
+    await writeFile(config, 'export default { test: {} }\n')
+    const written = await runCli(['decisions', 'fixtures/lab'], root)
+    expect(written).toEqual({ code: 0, stdout: 'fixtures/lab/decisions.record.json: written\n', stderr: '' })
+    const record = JSON.parse(await readFile(join(root, 'fixtures/lab/decisions.record.json'), 'utf8'))
+    expect(record.checks).toEqual({})
+  })
 })
