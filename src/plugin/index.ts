@@ -25,6 +25,11 @@ const here = fileURLToPath(import.meta.url)
 const RUNTIME = fileURLToPath(new URL(`../runtime/index${extname(here)}`, import.meta.url))
 const MATCHERS_SETUP = fileURLToPath(new URL(`../matchers/setup${extname(here)}`, import.meta.url))
 
+/** What the plugin exposes to whoever resolves the Vitest config (the `decisions` command). */
+export interface RubricPluginApi {
+  readonly rubricOptions: ResolvedRubricOptions
+}
+
 /** The query that marks an import of a marker file from another module: it gets the file's JSON, not its tests. */
 const AS_JSON = 'vitest-rubric-json'
 
@@ -52,6 +57,8 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
   return {
     name: 'vitest-rubric',
     enforce: 'pre',
+    // `vitest-rubric decisions` reads the options from the resolved Vitest config, so that it writes the record this plugin compares with.
+    api: { rubricOptions: resolved } satisfies RubricPluginApi,
 
     async configureVitest({ vitest, project }) {
       // New arrays, never pushes: a resolved config may share its default lists with every other Vitest the process starts.

@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { UsageError } from '../core/common/errors.js'
 import { schemaError } from '../core/json/schema-error.js'
+import { REVIEWER_NAME } from '../core/engine/panel.js'
+import type { PlanOptions } from '../core/engine/plan.js'
 import type { RubricReporterOptions } from '../reporter/rubric-reporter.js'
 
 /** What pending cases do to a run. */
@@ -147,7 +149,7 @@ const OptionsSchema = z.strictObject({
   expect: z.enum(['acceptance', 'record'], { error: 'one of "acceptance", "record"' }).optional(),
   reviewers: z.strictObject({ min: z.int().min(0) }).optional(),
   agreement: z.strictObject({ min: z.number().min(-1).max(1) }).optional(),
-  judges: z.record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/), z.strictObject({ minKappa: z.number().min(-1).max(1), minCases: z.int().min(1) })).optional(),
+  judges: z.record(z.string().regex(REVIEWER_NAME), z.strictObject({ minKappa: z.number().min(-1).max(1), minCases: z.int().min(1) })).optional(),
   seed: z.union([z.string(), z.number().finite()]).optional(),
   marginGate: z.enum(['point', 'lower-bound']).optional(),
   chunks: z.strictObject({ size: z.int().min(1) }).optional(),
@@ -193,4 +195,15 @@ function toList(value: string | readonly string[]): string[] {
 
 function trimSlashes(glob: string): string {
   return glob.replace(/^\.\//, '').replace(/\/+$/, '')
+}
+
+/** What the plugin's options ask of every plan: the several-reviewer rule, the agreement and judge gates, the seed. */
+export function planOptions(options: ResolvedRubricOptions): PlanOptions {
+  return {
+    panel: { minReviews: options.reviewers.min },
+    ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }),
+    ...(options.judges === undefined ? {} : { judgeGates: options.judges }),
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
+  }
 }

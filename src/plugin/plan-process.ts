@@ -39,27 +39,65 @@ export function planningChild(): string | undefined {
 }
 
 /**
- * Starts a process that plans the fixture. It gets Node's flags but not a debugger's (a second
- * process cannot listen on the same port), and its output is kept only to explain a crash.
+ * How long a planning process may take before it is stopped: planning 100,000 cases takes
+ * seconds, so a process silent for this long is stuck, not busy.
  */
-export function startPlanning(child: string, request: PlanRequest): PlanningProcess {
+export const PLANNING_TIMEOUT_MS = 10 * 60 * 1000
+
+/** A debugger's flags (`--inspect-brk=9229`, `--debug-port=…`), which would make the process wait for a debugger or take its port. */
+const INSPECTOR_FLAG = /^--(inspect|debug)/
+
+/** NODE_OPTIONS less a debugger's flags; `undefined` when nothing is left. Quoted values stay whole. */
+export function withoutInspector(nodeOptions: string | undefined): string | undefined {
+  const kept = (nodeOptions?.match(/(?:"(?:\\.|[^"])*"|\S)+/g) ?? []).filter((token) => !INSPECTOR_FLAG.test(token))
+  return kept.length === 0 ? undefined : kept.join(' ')
+}
+
+/**
+ * Starts a process that plans the fixture. It gets Node's flags but not a debugger's, neither from
+ * the command line nor from NODE_OPTIONS (a second process cannot listen on the same port, and
+ * `--inspect-brk` would wait for a debugger forever); its output is kept only to explain a crash.
+ * One that gives no plan within `timeoutMs` is stopped, and the plan fails naming the fixture.
+ */
+export function startPlanning(child: string, request: PlanRequest, { timeoutMs = PLANNING_TIMEOUT_MS }: { readonly timeoutMs?: number } = {}): PlanningProcess {
+  const env = { ...process.env }
+  const nodeOptions = withoutInspector(env['NODE_OPTIONS'])
+  if (nodeOptions === undefined) delete env['NODE_OPTIONS']
+  else env['NODE_OPTIONS'] = nodeOptions
   const process_ = fork(child, [], {
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    execArgv: process.execArgv.filter((flag) => !/^--(inspect|debug)/.test(flag)),
+    execArgv: process.execArgv.filter((flag) => !INSPECTOR_FLAG.test(flag)),
+    env,
   })
   let stderr = ''
   process_.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4000)
   })
   let answered = false
+  let timer: NodeJS.Timeout | undefined
   const reply = new Promise<PlanReply>((resolve, reject) => {
+    timer = setTimeout(() => {
+      if (answered) return
+      answered = true
+      process_.kill()
+      reject(
+        new Error(
+          `vitest-rubric: the process planning ${request.dir} gave no plan within ${timeoutMs / 1000} s, so it was stopped.` +
+            ' Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest\'s own process with rubric({ cache: false }).' +
+            (stderr === '' ? '' : `\n${stderr.trimEnd()}`),
+        ),
+      )
+    }, timeoutMs)
+    timer.unref()
     process_.once('message', (message: PlanReply) => {
+      if (answered) return
       answered = true
       resolve(message)
     })
     process_.once('error', reject)
     process_.once('exit', (code, signal) => {
+      clearTimeout(timer)
       if (answered) return
       reject(new Error(`vitest-rubric: the process planning ${request.dir} ended (${signal ?? `exit code ${code}`}) without a plan.${stderr === '' ? '' : `\n${stderr.trimEnd()}`}`))
     })
@@ -70,6 +108,7 @@ export function startPlanning(child: string, request: PlanRequest): PlanningProc
   return {
     reply,
     stop: () => {
+      clearTimeout(timer)
       if (!answered && process_.exitCode === null && process_.signalCode === null) process_.kill()
     },
   }

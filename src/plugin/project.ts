@@ -1,12 +1,12 @@
 import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
 import type { ChunkLayout } from './chunks.js'
 import { FixtureSession } from './fixture-session.js'
-import type { ResolvedRubricOptions } from './options.js'
+import { planOptions, type ResolvedRubricOptions } from './options.js'
 import { cachedPlan } from './plan-cache.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
-import type { PlanOptions } from '../core/engine/plan.js'
 
 export type { PlanResult } from './plan-fixture.js'
+export { planOptions } from './options.js'
 
 /**
  * What one Vitest project's use of the plugin holds in the main process: its options and the plans
@@ -59,15 +59,4 @@ export async function planAllFixtures(context: ProjectContext): Promise<{ fixtur
 export function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
   const options = planOptions(context.options)
   return context.cacheDir === undefined ? planFixture(dir, context.root, undefined, options) : cachedPlan(dir, context.root, context.cacheDir, options)
-}
-
-/** What the plugin's options ask of every plan: the several-reviewer rule, the agreement and judge gates, the seed. */
-export function planOptions(options: ResolvedRubricOptions): PlanOptions {
-  return {
-    panel: { minReviews: options.reviewers.min },
-    ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }),
-    ...(options.judges === undefined ? {} : { judgeGates: options.judges }),
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
-  }
 }

@@ -119,6 +119,35 @@ describe('vitest-rubric init', () => {
     expect(await readdir(cwd)).toEqual(['notes.json'])
   })
 
+  test.each(['docuctl', 'debate'])('the add command init suggests for --template %s works as printed', async (name) => {
+    const cwd = await scratchDir('init')
+    const init = await runCli(['init', 'fixtures/mine', '--template', name], cwd)
+    const suggested = init.stdout.split('\n').find((line) => line.trim().startsWith('vitest-rubric add '))!
+    const debateCase = JSON.parse(await readFile(join(DEBATE, 'cases.json'), 'utf8')).cases[0]
+    await writeFile(join(cwd, 'spec.json'), JSON.stringify(debateCase.spec))
+    await writeFile(join(cwd, 'outputs.json'), JSON.stringify(debateCase.outputs))
+    const values: Record<string, string> = {
+      '--id': 'first',
+      '--answer': 'Run `docuctl releases rollback r41 --environment staging`.',
+      '--citation': 'Fictional docuctl 3 guide',
+      '--spec': 'spec.json',
+      '--outputs': 'outputs.json',
+    }
+    const words = suggested.split('#')[0]!.trim().split(/\s+/).slice(1)
+    const args = words.map((word, at) => (word.startsWith('<') ? values[words[at - 1]!]! : word))
+    const added = await runCli(args, cwd)
+    expect(added.stderr).toBe('')
+    expect(added.stdout).toContain('added first: pending (no review)')
+  })
+
+  test.each(['skeleton', 'docuctl', 'debate'])('in Vitest a new fixture (%s) is one todo, never a pass, a failed check or an empty module', async (name) => {
+    const root = await scratchDir('init')
+    await runCli(['init', 'fixtures/lab', ...(name === 'skeleton' ? [] : ['--template', name])], root)
+    const run = await runVitest({ root })
+    expect(run.exitCode).toBe(0)
+    expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them to cases.json'])
+  })
+
   test('in Vitest a new fixture is one todo, never a pass or an empty module', async () => {
     const root = await scratchDir('init')
     await runCli(['init', 'fixtures/lab'], root)

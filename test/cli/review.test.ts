@@ -1,4 +1,4 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises'
+import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
@@ -139,6 +139,50 @@ describe('vitest-rubric review, from options', () => {
   })
 })
 
+describe('vitest-rubric review --reviewer: names', () => {
+  const judged = (reason: string) => ['--rating', 'support=meets', '--reason', `support=${reason}`]
+
+  test('a name in any script is accepted, in NFC: zoë composed or decomposed is one reviewer', async () => {
+    const fixture = await copyFixture()
+    const composed = await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', 'zo\u00eb', ...judged('Supported.')], fixture.dir)
+    expect(composed.stderr).toBe('')
+    expect(composed.stdout).toContain('not-reviewed by zo\u00eb: recorded a review')
+    const decomposed = await runCli(['review', '.', '--case', 'complete', '--reviewer', 'zoe\u0308', ...judged('Supported too.')], fixture.dir)
+    expect(decomposed.stderr).toBe('')
+    expect(decomposed.stdout).toContain('complete by zo\u00eb: recorded a review')
+    expect(await readdir(join(fixture.dir, 'reviews'))).toEqual(['zo\u00eb.json'])
+    expect((await json(join(fixture.dir, 'reviews/zo\u00eb.json'))).reviews.map((review: { answer_id: string }) => review.answer_id)).toEqual(['not-reviewed', 'complete'])
+  })
+
+  test('a name that differs only in case from an existing reviewer\'s file is refused, and nothing is written', async () => {
+    const fixture = await copyFixture()
+    expect((await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', 'alice', ...judged('Supported.')], fixture.dir)).code).toBe(0)
+    const before = await filesIn(join(fixture.dir, 'reviews'))
+    const twin = await runCli(['review', '.', '--case', 'complete', '--reviewer', 'Alice', ...judged('Supported.')], fixture.dir)
+    expect(twin.code).toBe(1)
+    expect(twin.stderr).toMatchInlineSnapshot(`
+      "--reviewer: "Alice" differs only in case from reviews/alice.json; nothing was written.
+        expected: a name that is not "alice" in other letter case
+        found:    "Alice"
+        fix:      a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two authors' reviews: pass --reviewer alice if they are the same person, or a name of their own.
+      "
+    `)
+    expect(await filesIn(join(fixture.dir, 'reviews'))).toEqual(before)
+  })
+
+  test('a name that could leave the folder is still a usage error', async () => {
+    const fixture = await copyFixture()
+    const outside = await runCli(['review', '.', '--case', 'complete', '--reviewer', '../alice', ...judged('Supported.')], fixture.dir)
+    expect(outside.code).toBe(2)
+    expect(outside.stderr.split('\n').slice(0, 4).join('\n')).toMatchInlineSnapshot(`
+      "--reviewer: "../alice" is not a reviewer name; nothing was written.
+        expected: letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer's file name
+        fix:      name the reviewer as their file in reviews/ will be named, such as alice or zoë.
+      "
+    `)
+  })
+})
+
 describe('vitest-rubric review on a terminal (the prompts driven through their input and output streams)', () => {
   const review = async (dir: string, steps: Parameters<typeof scriptedTerminal>[0], args: string[] = []) => {
     const script = scriptedTerminal(steps)
@@ -228,5 +272,35 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     expect(screen).not.toContain('alice')
     expect(stdout).toContain('not-reviewed by bob: recorded a review, which alone would decide pending (missing criteria command, preconditions, database_scope, verification)')
     expect(JSON.parse(await readFile(join(fixture.dir, 'reviews/bob.json'), 'utf8')).reviews[0].judgements.support.rating).toBe('meets')
+  })
+
+  test('with --reviewer the confirmation names the reviewer\'s file, the one that is written', async () => {
+    const fixture = await copyFixture()
+    const { code, stdout } = await review(
+      fixture.dir,
+      [
+        ...['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({ expect: `Rating of ${name}`, keys: KEY.down.repeat(3) + KEY.enter })),
+        { expect: 'Write the review to reviews/carol.json?', keys: KEY.enter },
+      ],
+      ['--reviewer', 'carol'],
+    )
+    expect(code).toBe(0)
+    expect(stdout).toContain('wrote reviews/carol.json')
+  })
+
+  test('a case reviewed already is refused as from options: exit 1, one message with its fix, nothing asked', async () => {
+    const fixture = await copyFixture()
+    const before = await filesIn(fixture.dir)
+    const fromOptions = await runCli(['review', '.', '--case', 'complete', '--rating', 'support=meets', '--reason', 'support=Supported.'], fixture.dir)
+    const script = scriptedTerminal([])
+    let stderr = ''
+    const code = await main(['review', '.', '--case', 'complete'], { stdout: () => {}, stderr: (text) => (stderr += `${text}\n`), cwd: fixture.dir, terminal: script.terminal })
+    expect({ code, stderr }).toEqual({ code: fromOptions.code, stderr: fromOptions.stderr })
+    expect(stderr).toMatchInlineSnapshot(`
+      "annotations.json › reviews[0] (case "complete"): the case has a review already; nothing was written.
+        fix:      pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.
+      "
+    `)
+    expect(await filesIn(fixture.dir)).toEqual(before)
   })
 })

@@ -75,6 +75,31 @@ describe('a fixture planned in its own process', () => {
     await expect(cachedPlan(fixture.dir, dirname(fixture.dir), await scratchDir('cache'), {}, { minBytes: 0, child })).rejects.toThrow(/without a plan/)
   })
 
+  test('a debugger flag in NODE_OPTIONS does not reach the planning process, which plans instead of waiting for a debugger', { timeout: 30_000 }, async () => {
+    const fixture = await copyFixture()
+    const root = dirname(fixture.dir)
+    const before = process.env['NODE_OPTIONS']
+    process.env['NODE_OPTIONS'] = '--inspect-brk=127.0.0.1:0 --max-old-space-size=512'
+    try {
+      const planning = startPlanning(CHILD, { dir: fixture.dir, root, options: {} }, { timeoutMs: 15_000 })
+      const reply = await planning.reply
+      expect('plan' in reply && (JSON.parse(reply.plan) as { name: string }).name).toBe('docuctl-rollback-contrasts')
+    } finally {
+      if (before === undefined) delete process.env['NODE_OPTIONS']
+      else process.env['NODE_OPTIONS'] = before
+    }
+  })
+
+  test('a planning process that gives no plan in time is stopped, with an error naming the fixture', async () => {
+    const child = join(await scratchDir('stuck'), 'stuck.mjs')
+    await writeFile(child, "process.stderr.write('waiting for something\\n'); setInterval(() => {}, 1000)\n")
+    const planning = startPlanning(child, { dir: '/fixtures/large', root: '/', options: {} }, { timeoutMs: 500 })
+    await expect(planning.reply).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [Error: vitest-rubric: the process planning /fixtures/large gave no plan within 0.5 s, so it was stopped. Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest's own process with rubric({ cache: false }).
+      waiting for something]
+    `)
+  })
+
   test('a plan already cached is served without waiting for the planning process', async () => {
     const fixture = await copyFixture()
     const root = dirname(fixture.dir)

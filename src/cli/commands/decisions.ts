@@ -1,12 +1,10 @@
 import { join, relative } from 'node:path'
-import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { loadFixture } from '../../core/engine/fixture.js'
-import { planFixtureTests } from '../../core/engine/plan.js'
+import { planOptions } from '../../plugin/options.js'
+import { planLoaded } from '../../plugin/plan-fixture.js'
 import { describeRecordChanges, readRecordedDecisions, recordDecisions, sameRecord, writeRecordedDecisions } from '../../core/engine/decision-record.js'
 import { needDirs, type Command } from '../command.js'
-
-/** The decision record's file name, as the plugin's `decisionRecord` option defaults it. */
-const DECISION_RECORD = 'decisions.record.json'
+import { configuredRubricOptions } from '../vitest-config.js'
 
 /**
  * `vitest-rubric decisions <dir…> [--check]`: writes each fixture's decision record, or with
@@ -15,41 +13,49 @@ const DECISION_RECORD = 'decisions.record.json'
 export const decisions: Command = {
   name: 'decisions',
   summary: "write each fixture's decision record, or check it with --check",
-  help: `Usage: vitest-rubric decisions <dir...> [--check]
+  help: `Usage: vitest-rubric decisions <dir...> [--check] [--config <file>]
 
-Writes each fixture's decision record (${DECISION_RECORD}): every decision and the identities
+Writes each fixture's decision record (decisions.record.json): every decision and the identities
 of the files it was made from, committed so that a changed decision is a visible change. With
---check, compares instead of writing.
+--check, compares instead of writing. The record is the one the Vitest plugin compares with: its
+options (the record's name, reviewers, agreement, judges, seed, marginGate) are read from rubric()
+in the Vitest config that \`vitest\` loads in the working directory.
 
 Options:
-  --check   compare the current decisions with the decision record; exit 1 on a difference`,
-  options: { check: { type: 'boolean', default: false } },
+  --check           compare the current decisions with the decision record; exit 1 on a difference
+  --config <file>   the Vitest config to read rubric()'s options from (default: the one vitest finds)`,
+  options: { check: { type: 'boolean', default: false }, config: { type: 'string' } },
   async run({ values, positionals }, io) {
+    const dirs = needDirs('decisions', positionals)
+    const config = typeof values['config'] === 'string' ? values['config'] : undefined
+    const { options, configFile } = await configuredRubricOptions('decisions', io.cwd, config)
+    // Said on every line, so that a record written from other options is never mistaken for the plugin's.
+    const from = configFile === undefined ? '' : ` (with the rubric() options of ${configFile})`
     const lines: string[] = []
     let ok = true
-    for (const dir of needDirs('decisions', positionals)) {
+    for (const dir of dirs) {
       const fixture = await loadFixture(dir, { cwd: io.cwd })
-      const current = recordDecisions(planFixtureTests(evaluateFixture(fixture)))
-      const path = join(fixture.dir, DECISION_RECORD)
+      const current = recordDecisions(planLoaded(fixture, planOptions(options)))
+      const path = join(fixture.dir, options.decisionRecord)
       const display = relative(io.cwd, path)
       if (values['check'] !== true) {
         // Writing replaces the record whatever it held, even a malformed one: that is the request.
         const recorded = await readRecordedDecisions(path, display).catch(() => null)
-        if (recorded !== undefined && recorded !== null && sameRecord(recorded, current)) lines.push(`${display}: up to date`)
+        if (recorded !== undefined && recorded !== null && sameRecord(recorded, current)) lines.push(`${display}: up to date${from}`)
         else {
           await writeRecordedDecisions(path, current)
-          lines.push(`${display}: ${recorded === undefined ? 'written' : 'rewritten'}`)
+          lines.push(`${display}: ${recorded === undefined ? 'written' : 'rewritten'}${from}`)
         }
         continue
       }
       const recorded = await readRecordedDecisions(path, display)
       if (recorded === undefined) {
         ok = false
-        lines.push(`${display}: no decision record to check against (write one with \`vitest-rubric decisions ${fixture.displayDir}\`)`)
-      } else if (sameRecord(recorded, current)) lines.push(`${display}: decisions and bindings match`)
+        lines.push(`${display}: no decision record to check against (write one with \`vitest-rubric decisions ${fixture.displayDir}\`)${from}`)
+      } else if (sameRecord(recorded, current)) lines.push(`${display}: decisions and bindings match${from}`)
       else {
         ok = false
-        lines.push(`${display}: the decisions or bindings differ from the decision record:`, ...describeRecordChanges(recorded, current).map((line) => `  ${line}`))
+        lines.push(`${display}: the decisions or bindings differ from the decision record${from}:`, ...describeRecordChanges(recorded, current).map((line) => `  ${line}`))
       }
     }
     io.stdout(lines.join('\n'))

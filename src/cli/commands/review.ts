@@ -1,6 +1,6 @@
 import { relative, resolve } from 'node:path'
 import type { PathSegment } from '../../core/common/json-path.js'
-import { fileSource, openReviewTarget, recordReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
+import { fileSource, openReviewTarget, recordReview, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, oneDir, usage, type Command } from '../command.js'
 import { INTERACTIVE_REVIEW } from '../prompts/index.js'
@@ -105,9 +105,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     const target = await openReviewTarget(dir, caseId, options.slot, io.cwd, options.reviewer)
     const prompt = INTERACTIVE_REVIEW[target.fixture.kind]
     if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
-    if (target.existing !== undefined && !options.replace) {
-      throw usage('review', `case ${JSON.stringify(caseId)} has a review already: pass --replace to revise it.`)
-    }
+    refuseExistingReview(target, options.replace)
     const outcome = await prompt(target, io.terminal, (draft, dryRun) => recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun }))
     if (outcome === 'cancelled') {
       io.stderr('review cancelled: nothing was written')

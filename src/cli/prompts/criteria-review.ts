@@ -60,7 +60,7 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
 
   const preview = await record(draft, true)
   log.info(`With this review the case is ${preview.decision}.`, io)
-  const write = await confirm({ ...io, message: `Write the review to ${target.fixture.files.annotations?.display ?? 'annotations.json'}?` })
+  const write = await confirm({ ...io, message: `Write the review to ${target.file}?` })
   if (isCancel(write) || !write) return cancelled(io)
   const result = await record(draft, false)
   outro(`Recorded: ${result.written.join(' and ') || 'nothing to write'}`, io)

@@ -7,6 +7,7 @@ export type RubricErrorCode =
   | 'FIXTURE_KIND_UNKNOWN'
   | 'FIXTURE_KIND_AMBIGUOUS'
   | 'FILE_UNREADABLE'
+  | 'FILE_OUTSIDE_PROJECT'
   | 'FILE_NOT_UTF8'
   | 'FILE_TOO_LARGE'
   | 'JSON_MALFORMED'
@@ -57,6 +58,7 @@ export type RubricErrorCode =
   | 'USAGE'
   | 'DRAFT_INVALID'
   | 'REVIEW_EXISTS'
+  | 'AUTHOR_NAME_TAKEN'
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   | 'STATISTICS_INPUT'
   | 'RECORD_MISSING'

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { applyEdits, modify } from 'jsonc-parser'
 import type { z } from 'zod'
 import { RevisionError, UsageError, type RubricErrorCode } from '../common/errors.js'
@@ -14,7 +15,7 @@ import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import type { DraftProblem, KindContext } from './kind.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
-import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
+import { ADJUDICATIONS_FILE, caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 
 /**
@@ -179,20 +180,12 @@ async function recordReviewNow(dir: string, draft: unknown, source: DraftSource,
   }
   const reviewer = options.reviewer === undefined ? undefined : checkReviewer(options.reviewer, '--reviewer')
   const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
+  refuseCaseTwin(base.fixture, reviewer, REVIEWS_DIR, '--reviewer')
+  refuseCaseTwin(base.fixture, judge, JUDGES_DIR, '--judge')
   const target = reviewTarget(base, options.caseId, options.slot, reviewer, judge)
   const { fixture, definition, context, entry, slot, existing } = target
   if (options.expected !== undefined) checkCaseVersions(fixture, entry.id, [slot], reviewer === undefined ? { adopted: true } : { reviewer }, options.expected)
-  if (existing !== undefined && !options.replace) {
-    const by = reviewer ?? (judge === undefined ? undefined : `judge ${judge}`)
-    throw new RevisionError({
-      code: 'REVIEW_EXISTS',
-      file: judge !== undefined ? fixture.judges.files[judge]?.display : reviewer === undefined ? fixture.files.annotations?.display : fixture.panel.files[reviewer]?.display,
-      path: existing.path,
-      caseId: entry.id,
-      summary: `the case has ${by === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${by}`} already; nothing was written.`,
-      hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
-    })
-  }
+  refuseExistingReview(target, options.replace)
   const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
   const destination: Destination =
@@ -210,6 +203,23 @@ async function recordReviewNow(dir: string, draft: unknown, source: DraftSource,
     review,
     written: written.files,
   }
+}
+
+/**
+ * Refuses to add a review to a case that has one already, unless `replace` is given: the same
+ * refusal (exit 1, with the fix) whether the review comes from options, a file or the terminal.
+ */
+export function refuseExistingReview(target: ReviewTarget, replace: boolean | undefined): void {
+  const { existing, definition, slot, entry, by } = target
+  if (existing === undefined || replace === true) return
+  throw new RevisionError({
+    code: 'REVIEW_EXISTS',
+    file: target.file,
+    path: existing.path,
+    caseId: entry.id,
+    summary: `the case has ${by === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${by}`} already; nothing was written.`,
+    hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
+  })
 }
 
 /** Where a review is written: as the adopted review (with the adoption it makes, if any), in a reviewer's file, or in a judge's. */
@@ -303,15 +313,36 @@ function withAdoption(text: string | undefined, adoption: Readonly<Record<string
   return applyEdits(before, modify(before, ['adoptions', index], adoption, { isArrayInsertion: earlier === -1, formattingOptions: FORMAT }))
 }
 
-/** A reviewer's name as given: a safe file name, or a usage error naming the option. */
-export function checkReviewer(name: string, option: string): string {
+/** A reviewer's name as given, in NFC: a safe file name, or a usage error naming the option. */
+export function checkReviewer(given: string, option: string): string {
+  const name = reviewerName(given)
   if (REVIEWER_NAME.test(name)) return name
   throw new UsageError({
     code: 'USAGE',
     file: option,
-    summary: `${JSON.stringify(name)} is not a reviewer name; nothing was written.`,
-    expected: 'letters, digits, ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
-    hint: 'name the reviewer as their file in reviews/ will be named, such as alice.',
+    summary: `${JSON.stringify(given)} is not a reviewer name; nothing was written.`,
+    expected: 'letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
+    hint: 'name the reviewer as their file in reviews/ will be named, such as alice or zoë.',
+  })
+}
+
+/**
+ * Refuses a reviewer's or judge's name that differs only in case from an existing author's file:
+ * on a case-insensitive file system the two would be one file, merging two people's reviews.
+ */
+export function refuseCaseTwin(fixture: Fixture, name: string | undefined, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, option: string): void {
+  if (name === undefined) return
+  const authors = subdir === REVIEWS_DIR ? fixture.panel.reviewers : fixture.judges.names
+  const twin = caseTwinOf(name, authors)
+  if (twin === undefined) return
+  const files = subdir === REVIEWS_DIR ? fixture.panel.files : fixture.judges.files
+  throw new RevisionError({
+    code: 'AUTHOR_NAME_TAKEN',
+    file: option,
+    summary: `${JSON.stringify(name)} differs only in case from ${files[twin]?.display ?? join(fixture.displayDir, subdir, `${twin}.json`)}; nothing was written.`,
+    expected: `a name that is not ${JSON.stringify(twin)} in other letter case`,
+    found: JSON.stringify(name),
+    hint: `a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two authors' reviews: pass ${option} ${twin} if they are the same person, or a name of their own.`,
   })
 }
 
@@ -329,13 +360,19 @@ export interface ReviewTarget {
   readonly decision: Decision
   /** What a review of the target replaces, as read: pass it back as `expected` when the review is recorded later. */
   readonly versions: CaseVersions
+  /** The file the review goes into, as shown: `annotations.json`, `reviews/<reviewer>.json` or `judges/<judge>.json`. */
+  readonly file: string
+  /** Whose review it is (`alice`, `judge gpt-judge`); `undefined` for the adopted review. */
+  readonly by: string | undefined
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
 export async function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
   // A judge's labels come from its own run (--from, --rating): there is no interactive judge.
   const { base } = await FixtureRevision.open(dir, cwd)
-  return reviewTarget(base, caseId, slot, reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer'))
+  const name = reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer')
+  refuseCaseTwin(base.fixture, name, REVIEWS_DIR, '--reviewer')
+  return reviewTarget(base, caseId, slot, name)
 }
 
 /** @internal */
@@ -407,6 +444,13 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
     existing: review === undefined ? undefined : { value: review.value, path: review.path },
     decision: assessment.decision,
     versions: caseVersions(fixture, caseId, [slot], reviewer === undefined ? { adopted: true } : { reviewer }),
+    file:
+      judge !== undefined
+        ? (fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`))
+        : reviewer === undefined
+          ? fixture.files.annotations!.display
+          : (fixture.panel.files[reviewer]?.display ?? join(fixture.displayDir, REVIEWS_DIR, `${reviewer}.json`)),
+    by: reviewer ?? (judge === undefined ? undefined : `judge ${judge}`),
   }
 }
 

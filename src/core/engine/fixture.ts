@@ -5,7 +5,7 @@ import type { PathSegment } from '../common/json-path.js'
 import type { Split } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { convertedRevisions, type ConvertedRevisions } from '../json/line-endings.js'
-import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
+import { confineToProject, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { FIXTURE_KINDS, definitionOf, type FixtureKind, type RubricOf } from '../kinds/index.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
 import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type Panel } from './panel.js'
@@ -123,7 +123,18 @@ export async function loadFixtureReading(
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
   const display = relative(cwd, absolute) || '.'
-  return loadFixtureAs(await kindOf(absolute, display, cwd, options.kind), absolute, display, read, list)
+  // Every file and folder of the fixture, the directory itself included, must lie in the project: a link never reads what lies outside.
+  const boundary = projectBoundary(cwd, absolute)
+  await confineToProject(absolute, display, boundary)
+  const confinedRead: FixtureFileReader = async (path, shown) => {
+    await confineToProject(path, shown, boundary)
+    return read(path, shown)
+  }
+  const confinedList: DirectoryLister = async (folder) => {
+    await confineToProject(folder, relative(cwd, folder) || '.', boundary)
+    return list(folder)
+  }
+  return loadFixtureAs(await kindOf(absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList)
 }
 
 /**

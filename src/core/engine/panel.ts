@@ -17,11 +17,27 @@ export const REVIEWS_DIR = 'reviews'
 export const ADJUDICATIONS_FILE = 'adjudications.json'
 
 /**
- * A reviewer's name, which is also the name of their file: letters, digits, `.`, `_` and `-`, not
- * starting with a dot, at most 64 characters. Anything else could name a path outside the directory
- * or a file that some tool hides.
+ * A reviewer's name, which is also the name of their file: letters and digits of any script (with
+ * their combining marks, as in `zoë` written decomposed), `.`, `_` and `-`, not starting with a
+ * dot, at most 64 characters. Anything else could name a path outside the directory or a file that
+ * some tool hides. A name is compared in NFC ({@link reviewerName}).
  */
-export const REVIEWER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+export const REVIEWER_NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N}._-]{0,63}$/u
+
+/** A name as reviewers are told apart: in NFC, so that `zoë` typed composed or decomposed is one reviewer. */
+export function reviewerName(name: string): string {
+  return name.normalize('NFC')
+}
+
+/**
+ * The author's file that a new name would be confused with: one whose name differs from it only in
+ * case (`Alice` beside `alice`), which a case-insensitive file system (macOS, Windows) holds as one
+ * file. `undefined` when there is none.
+ */
+export function caseTwinOf(name: string, existing: readonly string[]): string | undefined {
+  const folded = reviewerName(name).toLowerCase()
+  return existing.find((other) => other !== name && reviewerName(other).toLowerCase() === folded)
+}
 
 /** Lists a directory's file names, or none when it does not exist; replaced when a revision adds a file. */
 export type DirectoryLister = (dir: string) => Promise<readonly string[]>

@@ -102,7 +102,11 @@ export function planFixtureTests(evaluation: FixtureEvaluation, options: PlanOpt
     coverage: evaluation.coverage,
     identities: evaluation.identities,
     cases: plannedCases(fixture, evaluation.decisions),
-    checks: [...definition.present.checks(evaluation.summary, context), ...agreementChecks(agreement, options.agreementGate), ...judgeChecks(evaluation, calibration, options.judgeGates)],
+    // A fixture without cases yet (just scaffolded) has nothing to check: it is one todo, never a failed gate.
+    checks:
+      fixture.cases.length === 0
+        ? []
+        : [...definition.present.checks(evaluation.summary, context), ...agreementChecks(agreement, options.agreementGate), ...judgeChecks(evaluation, calibration, options.judgeGates)],
     summary: evaluation.summary,
     notes: evaluation.notes,
     agreement,

@@ -4,7 +4,7 @@ import { RubricError } from '../common/errors.js'
 import { withFixtureLock } from '../json/fixture-lock.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
-import { decodeText, readFixtureFile, type RawFile } from '../json/read.js'
+import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import { definitionOf } from '../kinds/index.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision } from './decision.js'
@@ -114,6 +114,7 @@ export class FixtureRevision {
       ...decided,
       text: (file) => texts[file] ?? decided.text(file),
       commit: async (io = nodeWriteIo) => {
+        for (const write of writes) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
         // A reviewer's first review creates reviews/: only the directory is made ahead of the write.
         for (const path of created) await mkdir(dirname(path), { recursive: true })
         await writeFilesAtomically(writes, io, { lockDir: resolve(this.cwd, this.dir) })

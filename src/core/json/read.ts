@@ -1,5 +1,6 @@
 import { constants, isUtf8 } from 'node:buffer'
-import { readFile } from 'node:fs/promises'
+import { lstat, readFile, realpath } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { FixtureError, preview } from '../common/errors.js'
 import { locateInvalidUtf8 } from './invalid-utf8.js'
 import { lineAndColumn, locateJsonSyntaxError } from './json-syntax.js'
@@ -42,6 +43,58 @@ export async function readFixtureFile(path: string, display: string): Promise<Ra
           : 'check the file permissions and that the path is a regular file.',
     })
   }
+}
+
+/**
+ * The folder a fixture's files must lie in, by their real paths: the project `root` (the folder a
+ * command runs in, Vitest's root, the served root), or the fixture directory itself when it was
+ * named outside the project.
+ */
+export function projectBoundary(root: string, fixtureDir: string): string {
+  return isWithin(root, fixtureDir) ? root : fixtureDir
+}
+
+/**
+ * Refuses a fixture file or folder whose real path lies outside `boundary` (see
+ * {@link projectBoundary}): a symbolic link (`source.txt` → `/proc/self/environ`, `reviews/` →
+ * another folder) would otherwise be read into a report, or written through. A path that does not
+ * exist yet is checked by its nearest existing folder, so that a file about to be created is
+ * checked too. A link that cannot be resolved (a loop, a target that is gone) is left to the read,
+ * which names what is wrong with it.
+ */
+export async function confineToProject(path: string, display: string, boundary: string): Promise<void> {
+  const real = await realPathOf(path)
+  if (real === undefined) return
+  const root = (await realPathOf(boundary)) ?? boundary
+  if (isWithin(root, real)) return
+  throw new FixtureError({
+    code: 'FILE_OUTSIDE_PROJECT',
+    file: display,
+    summary: 'the path leads outside the project through a symbolic link, so it is neither read nor written.',
+    expected: `a file or folder whose real path lies inside ${root}`,
+    found: real,
+    hint: 'replace the link with the file or folder itself (a copy kept in the fixture), or run the command from a folder that holds what the link points at.',
+  })
+}
+
+/** The real path of `path`, or of its nearest existing folder joined with the rest; `undefined` for a link that does not resolve. */
+async function realPathOf(path: string): Promise<string | undefined> {
+  try {
+    return await realpath(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined
+    // A dangling link exists itself: the read reports it as missing.
+    if (await lstat(path).then(() => true, () => false)) return undefined
+    const parent = dirname(path)
+    if (parent === path) return undefined
+    const real = await realPathOf(parent)
+    return real === undefined ? undefined : join(real, basename(path))
+  }
+}
+
+function isWithin(root: string, path: string): boolean {
+  const rel = relative(root, path)
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
 }
 
 /** Decodes UTF-8 strictly: a byte sequence that is not UTF-8 is an error, never a U+FFFD. */
