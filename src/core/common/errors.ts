@@ -55,6 +55,8 @@ export type RubricErrorCode =
   | 'USAGE'
   | 'DRAFT_INVALID'
   | 'REVIEW_EXISTS'
+  // a review written straight to annotations.json for a case that independent reviews and an adjudication decide
+  | 'ADJUDICATION_REQUIRED'
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   | 'STATISTICS_INPUT'
   | 'RECORD_MISSING'
