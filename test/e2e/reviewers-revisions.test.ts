@@ -1,10 +1,12 @@
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { main } from '../../src/cli/main.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 import { runVitest } from '../helpers/run-vitest.js'
 import { bundledProject, scratchDir } from '../helpers/scratch.js'
+import { KEY, scriptedTerminal } from '../helpers/terminal.js'
 
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support'] as const
 type Ratings = Partial<Record<(typeof CRITERIA)[number], string>>
@@ -208,6 +210,39 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect(adjudicated.stdout).toContain('one: adopted a review resolving alice, bob, then decided accepted')
     expect((await decision()).status).toBe('accepted')
     expect((await status(run)).code).toBe(0)
+  })
+
+  test("on a terminal, a reviewer's re-review of a stale case starts from their earlier review", async () => {
+    const { dir, decision } = await adopted()
+    const rubricPath = join(dir, 'rubric.json')
+    await writeFile(rubricPath, (await readFile(rubricPath, 'utf8')).replace('Tell the reader to check service health after rollback.', 'Tell the reader to check the health of the service after the rollback.'))
+    const before = JSON.parse(await readFile(join(dir, 'reviews/alice.json'), 'utf8')).reviews[0]
+    // Enter keeps each pre-filled rating, reason and span.
+    const script = scriptedTerminal([
+      ...CRITERIA.flatMap((criterion) => [
+        { expect: `Rating of ${criterion}`, keys: KEY.enter },
+        { expect: `${criterion}?`, keys: KEY.enter },
+        { expect: 'The span of the answer', keys: KEY.enter },
+      ]),
+      { expect: 'Write the review', keys: KEY.enter },
+    ])
+    let stdout = ''
+    let stderr = ''
+    const code = await main(['review', 'fixtures/panel', '--case', 'one', '--reviewer', 'alice', '--replace'], {
+      stdout: (text) => (stdout += `${text}\n`),
+      stderr: (text) => (stderr += `${text}\n`),
+      cwd: join(dir, '../..'),
+      terminal: script.terminal,
+    })
+    script.finished()
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    expect(stdout).toContain('one by alice: replaced the review, which alone would decide accepted')
+    const after = JSON.parse(await readFile(join(dir, 'reviews/alice.json'), 'utf8')).reviews[0]
+    expect(after.judgements).toEqual(before.judgements)
+    expect(after.rubric_sha256).not.toBe(before.rubric_sha256)
+    // bob's review is still of the old rubric: the case waits for him.
+    expect((await decision()).error?.file).toBe('fixtures/panel/reviews/bob.json')
   })
 
   test('an adopted review edited by hand: binding the edit leaves the adoption stale, and it is simply adjudicated again', async () => {
