@@ -259,6 +259,10 @@ function planPanel(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessmen
     for (const edit of carried) changes.push({ location: formatLocation(display, edit.path), from: edit.from, to: edit.to })
   }
   if (changes.length === 0 && (all || reviewers === undefined)) return
+  if (reviewers !== undefined && !reviewers.some((reviewer) => byReviewer?.has(reviewer) === true)) {
+    plan.skipped.push({ id: entry.id, reason: `${reviewers.join(', ')} did not review it: there is nothing of theirs to bind` })
+    return
+  }
   const planned = plan.cases.find((each) => each.id === entry.id)
   if (planned !== undefined) planned.changes.push(...changes)
   else plan.cases.push({ id: entry.id, kind: 'reviewed', changes })
