@@ -198,6 +198,38 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect(replaced.stdout).toContain('one by alice: replaced the review, which alone would decide pending (uncertain on verification)')
     // Still stale for bob: his review refuses the case until he revises or re-binds it.
     expect((await decision()).error?.file).toBe('fixtures/panel/reviews/bob.json')
+    const unknown = await run('bind', 'fixtures/panel', '--case', 'one', '--reviewer', 'zed')
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatchInlineSnapshot(`
+      "--reviewer: "zed" has no reviews in fixtures/panel/reviews; nothing was written.
+        expected: one of "alice", "bob"
+        found:    "zed"
+        fix:      name a reviewer whose file is in reviews/.
+
+      Usage: vitest-rubric bind <dir> (--case <id>... | --all) [--reviewer <name>]... [--dry-run]
+
+      The explicit revision, after a reviewer has re-read a case: sets the review's answer, source and
+      rubric hashes (scored fixtures: rubric, spec and output) and the case's expected hashes to the
+      files as they are now, and acknowledges the review's new revision. Prints every old → new hash.
+      A case nobody reviewed carries no judgement, so its own hashes are simply re-stamped; a removed
+      review's withdrawal is acknowledged only for a case named with --case. Only cases.json and
+      annotations.json change, and only in those hashes; the rubric and the source are never written.
+      Nothing is written when a case would still be refused once bound (revise its judgements first).
+
+      A case with independent reviews is bound with every reviewer's review of it (reviews/<name>.json),
+      or, with --reviewer, only with those reviewers' reviews, once each has re-read the case. An
+      adoption (adjudications.json) of reviews that are only re-bound carries over to them: the
+      judgements it adopted still hold. An adoption reopened by a later review is not carried over.
+
+      Options:
+        --case <id>        a case to bind (repeatable)
+        --all              every case (a withdrawn review is listed and left alone)
+        --reviewer <name>  bind only this reviewer's independent reviews of the cases (repeatable)
+        --dry-run          print what would change, write nothing
+
+      Exit codes: 0 when bound (or nothing to change); 1 when refused, with nothing written.
+      "
+    `)
     const bound = await run('bind', 'fixtures/panel', '--case', 'one', '--reviewer', 'bob')
     expect(bound.stderr).toBe('')
     expect(bound.stdout).toContain("one: bound, then decided accepted by bob's review alone")
