@@ -345,7 +345,7 @@ export async function openReviewTarget(dir: string, caseId: string, slot: string
  * Refuses a review written straight to `annotations.json` for a slot that independent reviews have:
  * only an adjudication adopts a review of such a case, so that the adoption records what it resolved.
  */
-export function refuseDirectReview(target: ReviewTarget): void {
+function refuseDirectReview(target: ReviewTarget): void {
   const { fixture, entry, slot, definition } = target
   const reviewers = [...(fixture.panel.reviews.get(entry.id) ?? [])].filter(([, reviews]) => reviews[slot] !== undefined).map(([name]) => name)
   if (reviewers.length === 0) return
