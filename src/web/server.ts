@@ -6,7 +6,7 @@ import { RubricError } from '../core/common/errors.js'
 import { adjudicateCase } from '../core/engine/adjudicate.js'
 import { recordReview, type DraftSource } from '../core/engine/authoring.js'
 import { loadFixture, type Fixture } from '../core/engine/fixture.js'
-import { REVIEWER_NAME } from '../core/engine/panel.js'
+import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { isAuthorized, OpenCodes, tokenCookie } from './auth.js'
 import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
@@ -190,7 +190,7 @@ function isLoopback(host: string): boolean {
 function viewerOf(text: string | null): Viewer {
   if (text === null || text === '' || text === 'reader') return { role: 'reader' }
   const [role, ...rest] = text.split(':')
-  const name = rest.join(':')
+  const name = reviewerName(rest.join(':'))
   if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return { role, name }
   throw new Refusal(400, 'BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
 }
@@ -201,7 +201,7 @@ function firstLine(error: unknown): string {
 
 function statusOf(code: string): number {
   if (code === 'CASE_NOT_FOUND') return 404
-  if (code === 'FILE_CHANGED_MEANWHILE' || code === 'CASE_CHANGED_MEANWHILE' || code === 'REVIEW_EXISTS' || code === 'FIXTURE_LOCKED') return 409
+  if (code === 'FILE_CHANGED_MEANWHILE' || code === 'CASE_CHANGED_MEANWHILE' || code === 'REVIEW_EXISTS' || code === 'FIXTURE_LOCKED' || code === 'ADJUDICATION_REQUIRED') return 409
   if (code === 'WRITE_FAILED') return 500
   if (code === 'USAGE') return 400
   return 422

@@ -32,7 +32,7 @@ describe('vitest-rubric --help', () => {
     const { code, stderr } = await runCli(['bind', 'fixtures/docuctl-rollback', '--case', 'complete', '--force'])
     expect(code).toBe(2)
     expect(stderr).toContain("Unknown option '--force'")
-    expect(stderr).toContain('Usage: vitest-rubric bind <dir> (--case <id>... | --all) [--dry-run]')
+    expect(stderr).toContain('Usage: vitest-rubric bind <dir> (--case <id>... | --all) [--reviewer <name>]... [--dry-run]')
   })
 
   test('an unknown command is a usage error', async () => {

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
@@ -94,14 +94,21 @@ describe('several reviewers', () => {
       'missing-verification — pending: reviewers disagree on verification (alice: does_not_meet, bob: does_not_meet, carol: uncertain): todo',
     ])
 
-    // An independent review edited after the adoption makes it stale: the case is refused until adjudicated again.
+    // An independent review edited after the adoption makes it stale: the case is pending until adjudicated again.
     const bobs = join(dir, 'reviews/bob.json')
     await writeFile(bobs, (await readFile(bobs, 'utf8')).replace('bob judged it does_not_meet.', 'bob now judges it does_not_meet.'))
     const stale = JSON.parse((await run('evaluate', 'fixtures/panel', '--json')).stdout).decisions.paraphrase
-    expect(stale.status).toBe('refused')
-    expect(stale.error.code).toBe('ADOPTION_STALE')
-    expect(stale.error.message).toMatch(/^fixtures\/panel\/adjudications\.json › adoptions\[2\] › resolved › bob \(case "paraphrase"\): the adoption resolved bob's review [0-9a-f]{12}…, which changed since \(now [0-9a-f]{12}…\)\./)
-    expect(stale.error.message).toContain('fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case paraphrase)')
+    expect(stale.status).toBe('pending')
+    expect(stale.reason).toBe(
+      "bob's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case paraphrase`): reviewers disagree on support (alice: meets, bob: does_not_meet, carol: meets)",
+    )
+    // A resolved review withdrawn refuses the case: the adoption no longer stands for what it resolved.
+    await rm(join(dir, 'reviews/carol.json'))
+    const withdrawn = JSON.parse((await run('evaluate', 'fixtures/panel', '--json')).stdout).decisions.complete
+    expect(withdrawn.status).toBe('refused')
+    expect(withdrawn.error.code).toBe('ADOPTION_STALE')
+    expect(withdrawn.error.message).toMatch(/^fixtures\/panel\/adjudications\.json › adoptions\[0\] › resolved › carol \(case "complete"\): the adoption resolved carol's review [0-9a-f]{12}…, which no longer exists\./)
+    expect(withdrawn.error.message).toContain('fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case complete)')
   })
 
   test('a minimum of reviews keeps a case with fewer pending, in the CLI and in Vitest', async () => {
@@ -207,6 +214,9 @@ test('a scored fixture: independent reviews of the debate output, compared dimen
   expect(report.dimensions.defense_calibration.disagreements).toEqual([])
   // Only one case is reviewed twice: one unit, no variation to speak of in most dimensions.
   expect(report.dimensions.defense_calibration.alpha).toBeNull()
-  // The adopted review still decides the case.
-  expect(JSON.parse((await runCli(['evaluate', '.', '--json'], copy.dir)).stdout).decisions['partial-recall'].status).toBe('accepted')
+  // The adopted review was written without an adjudication: once the case has independent reviews, only an adoption decides it.
+  expect(JSON.parse((await runCli(['evaluate', '.', '--json'], copy.dir)).stdout).decisions['partial-recall']).toMatchObject({
+    status: 'pending',
+    reason: expect.stringContaining('was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate . --case partial-recall --system debate`'),
+  })
 })

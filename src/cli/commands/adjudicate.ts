@@ -124,7 +124,7 @@ export function formatAdjudication(result: AdjudicationResult, dryRun: boolean):
     for (const [item, value] of Object.entries(each.after)) lines.push(`  ${item}: ${value}`)
   }
   for (const each of result.left) lines.push(`left ${each.id}: ${each.reason}`)
-  if (result.adopted.length === 0) lines.push('nothing to adopt: no case has independent reviews that all agree and no adopted review')
+  if (result.adopted.length === 0) lines.push('nothing to adopt: no case has independent reviews that all agree and wait for an adoption')
   lines.push(dryRun ? 'dry run: nothing was written' : result.written.length === 0 ? 'no file was written' : `wrote ${result.written.join(', ')}`)
   return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
 }

@@ -5,7 +5,7 @@ import { oneDir, usage, type Command } from '../command.js'
 export const bind: Command = {
   name: 'bind',
   summary: 'record that a re-read review applies to the current answer, source and rubric',
-  help: `Usage: vitest-rubric bind <dir> (--case <id>... | --all) [--dry-run]
+  help: `Usage: vitest-rubric bind <dir> (--case <id>... | --all) [--reviewer <name>]... [--dry-run]
 
 The explicit revision, after a reviewer has re-read a case: sets the review's answer, source and
 rubric hashes (scored fixtures: rubric, spec and output) and the case's expected hashes to the
@@ -15,15 +15,22 @@ review's withdrawal is acknowledged only for a case named with --case. Only case
 annotations.json change, and only in those hashes; the rubric and the source are never written.
 Nothing is written when a case would still be refused once bound (revise its judgements first).
 
+A case with independent reviews is bound with every reviewer's review of it (reviews/<name>.json),
+or, with --reviewer, only with those reviewers' reviews, once each has re-read the case. An
+adoption (adjudications.json) of reviews that are only re-bound carries over to them: the
+judgements it adopted still hold. An adoption reopened by a later review is not carried over.
+
 Options:
-  --case <id>   a case to bind (repeatable)
-  --all         every case (a withdrawn review is listed and left alone)
-  --dry-run     print what would change, write nothing
+  --case <id>        a case to bind (repeatable)
+  --all              every case (a withdrawn review is listed and left alone)
+  --reviewer <name>  bind only this reviewer's independent reviews of the cases (repeatable)
+  --dry-run          print what would change, write nothing
 
 Exit codes: 0 when bound (or nothing to change); 1 when refused, with nothing written.`,
   options: {
     case: { type: 'string', multiple: true },
     all: { type: 'boolean', default: false },
+    reviewer: { type: 'string', multiple: true },
     'dry-run': { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {
@@ -32,7 +39,8 @@ Exit codes: 0 when bound (or nothing to change); 1 when refused, with nothing wr
     if (values['all'] === true && ids.length > 0) throw usage('bind', 'give either --case or --all, not both.')
     if (values['all'] !== true && ids.length === 0) throw usage('bind', 'name the cases to bind with --case <id>, or pass --all.')
     const dryRun = values['dry-run'] === true
-    io.stdout(formatBind(await bindFixture(dir, { cases: values['all'] === true ? 'all' : ids, dryRun, cwd: io.cwd }), dryRun))
+    const reviewers = (values['reviewer'] as string[] | undefined) ?? []
+    io.stdout(formatBind(await bindFixture(dir, { cases: values['all'] === true ? 'all' : ids, reviewers, dryRun, cwd: io.cwd }), dryRun))
     return 0
   },
 }

@@ -32,9 +32,12 @@ The command fills in the case's id, every binding hash and each criterion's refe
 the review to annotations.json (or, with --replace, replaces the case's review and prints the old
 and new ratings), and acknowledges the new revision in cases.json. With --reviewer, the review is
 an independent one, kept in reviews/<name>.json: it decides nothing until \`vitest-rubric
-adjudicate\` adopts it, and the case stays pending meanwhile. With --judge, the review is an
-automated judge's label, kept in judges/<name>.json: it never decides a case and is never counted
-as graded; \`vitest-rubric calibrate\` compares it with the adopted reviews. The rubric and the
+adjudicate\` adopts it, and the case stays pending meanwhile; once a case has independent reviews,
+a review without --reviewer is refused, as only an adjudication adopts its review. A reviewer's
+--replace is taken on a case bound to older files, starting (on a terminal) from their earlier
+review. With --judge, the review is an automated judge's label, kept in judges/<name>.json: it
+never decides a case and is never counted as graded; \`vitest-rubric calibrate\` compares it with
+the adopted reviews. The rubric and the
 source are never written, and nothing is written when the review would be refused.
 
 Options:

@@ -59,6 +59,8 @@ export type RubricErrorCode =
   | 'DRAFT_INVALID'
   | 'REVIEW_EXISTS'
   | 'AUTHOR_NAME_TAKEN'
+  // a review written straight to annotations.json for a case that independent reviews and an adjudication decide
+  | 'ADJUDICATION_REQUIRED'
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   | 'STATISTICS_INPUT'
   | 'RECORD_MISSING'

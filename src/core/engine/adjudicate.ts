@@ -59,15 +59,21 @@ export async function openAdjudication(dir: string, caseId: string, slot: string
 }
 
 function adjudicationView(base: RevisionBase, caseId: string, slot: string | undefined): AdjudicationView {
-  const target = reviewTarget(base, caseId, slot, undefined)
+  // The adjudication re-stamps the case's own hashes: a case bound to older files is adjudicated back onto the current ones.
+  const target = reviewTarget(base, caseId, slot, undefined, undefined, true)
   const { fixture, definition, entry } = target
-  const views = reviewerViews(definition, kindContext(fixture as LoadedFixture<FixtureKind>), entry, fixture.panel, fixture.files.cases!.display)
+  const bySlot = fixture.panel.reviews.get(caseId)
+  // Only the reviewers of the slot adjudicated: a reviewer who never reviewed the baseline is not resolved by its adoption.
+  const views = reviewerViews(definition, kindContext(fixture as LoadedFixture<FixtureKind>), entry, fixture.panel, fixture.files.cases!.display).filter(
+    (view) => bySlot?.get(view.reviewer)?.[target.slot] !== undefined,
+  )
   if (views.length === 0) {
+    const system = definition.reviews.slots.length === 1 ? '' : ` (${target.slot})`
     throw new RevisionError({
       code: 'CASE_NOT_FOUND',
       file: fixture.displayDir,
       caseId,
-      summary: `case "${caseId}" has no independent reviews to adjudicate; nothing was written.`,
+      summary: `case "${caseId}"${system} has no independent reviews to adjudicate; nothing was written.`,
       hint: `record them with \`vitest-rubric review ${fixture.displayDir} --case ${caseId} --reviewer <name>\`, or review the case directly without --reviewer.`,
     })
   }
@@ -81,7 +87,7 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
       hint: `have ${refused.reviewer} review the case again (vitest-rubric review … --reviewer ${refused.reviewer} --replace).`,
     })
   }
-  const drafts = Object.fromEntries(views.map((view) => [view.reviewer, definition.authoring.draftOf(fixture.panel.reviews.get(caseId)!.get(view.reviewer)![target.slot]?.value)]))
+  const drafts = Object.fromEntries(views.map((view) => [view.reviewer, definition.authoring.draftOf(bySlot!.get(view.reviewer)![target.slot]!.value)]))
   return { target, views, drafts, versions: caseVersions(fixture, caseId, [target.slot], { adjudication: true }) }
 }
 

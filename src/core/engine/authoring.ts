@@ -9,7 +9,7 @@ import type { WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings } from '../json/json-edit.js'
 import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
 import { definitionOf, type FixtureKind } from '../kinds/index.js'
-import { bindCommand, isStale, rowPath, type BindingRow } from './bindings.js'
+import { bindCommand, isStale, rowPath, shellWord, type BindingRow } from './bindings.js'
 import type { Decision } from './decision.js'
 import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
 import type { DraftProblem, KindContext } from './kind.js'
@@ -185,6 +185,7 @@ async function recordReviewNow(dir: string, draft: unknown, source: DraftSource,
   const target = reviewTarget(base, options.caseId, options.slot, reviewer, judge)
   const { fixture, definition, context, entry, slot, existing } = target
   if (options.expected !== undefined) checkCaseVersions(fixture, entry.id, [slot], reviewer === undefined ? { adopted: true } : { reviewer }, options.expected)
+  if (reviewer === undefined && judge === undefined) refuseDirectReview(target)
   refuseExistingReview(target, options.replace)
   const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
@@ -274,9 +275,10 @@ export async function writeReviews(
     annotations = applyEdits(annotations, modify(annotations, ['reviews', index], review, { isArrayInsertion: adopted === undefined, formattingOptions: FORMAT }))
     const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
     const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
-    cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases!.display, [
-      { path: [...entry.path, ...rowPath(acknowledgement, slot)], from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) },
-    ])
+    const edits = [{ path: [...entry.path, ...rowPath(acknowledgement, slot)], from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) }]
+    // An adjudication makes the adopted review anew from reviews of the files as they are: the case records them too.
+    if ('adoption' in destination && destination.adoption !== undefined) edits.push(...caseRestamps(definition.bindings, target))
+    cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases!.display, edits)
     if (destination.adoption !== undefined) files[ADJUDICATIONS_FILE] = withAdoption(files[ADJUDICATIONS_FILE] ?? revision.textOf(ADJUDICATIONS_FILE, base), destination.adoption)
   }
   const after = await revision.propose(base, { annotations, cases, files })
@@ -302,6 +304,22 @@ export async function writeReviews(
     })
   }
   return { decisions, files: options.dryRun === true ? [] : await after.commit(options.io) }
+}
+
+/** The edits that set the case's own stale file hashes (its `expected` source and rubric) to the files as they are now. */
+function caseRestamps(rows: readonly BindingRow[], target: ReviewTarget): { path: PathSegment[]; from: string; to: string }[] {
+  const { entry, context } = target
+  const edits: { path: PathSegment[]; from: string; to: string }[] = []
+  for (const row of rows) {
+    if (row.in !== 'case' || !('bytesOf' in row.source)) continue
+    const current = context.files[row.source.bytesOf]?.sha256
+    for (const slot of typeof row.path === 'function' ? target.definition.reviews.slots : [target.slot]) {
+      const path = rowPath(row, slot)
+      const recorded = valueAt(entry.value, path)
+      if (current !== undefined && typeof recorded === 'string' && recorded !== current) edits.push({ path: [...entry.path, ...path], from: recorded, to: current })
+    }
+  }
+  return edits
 }
 
 /** `adjudications.json` with one adoption of a case's slot added, or put in place of the case's earlier one. */
@@ -372,11 +390,37 @@ export async function openReviewTarget(dir: string, caseId: string, slot: string
   const { base } = await FixtureRevision.open(dir, cwd)
   const name = reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer')
   refuseCaseTwin(base.fixture, name, REVIEWS_DIR, '--reviewer')
-  return reviewTarget(base, caseId, slot, name)
+  const target = reviewTarget(base, caseId, slot, name)
+  if (reviewer === undefined) refuseDirectReview(target)
+  return target
 }
 
-/** @internal */
-export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined, reviewer: string | undefined, judge?: string): ReviewTarget {
+/**
+ * Refuses a review written straight to `annotations.json` for a slot that independent reviews have:
+ * only an adjudication adopts a review of such a case, so that the adoption records what it resolved.
+ */
+function refuseDirectReview(target: ReviewTarget): void {
+  const { fixture, entry, slot, definition } = target
+  const reviewers = [...(fixture.panel.reviews.get(entry.id) ?? [])].filter(([, reviews]) => reviews[slot] !== undefined).map(([name]) => name)
+  if (reviewers.length === 0) return
+  const system = definition.reviews.slots.length === 1 ? '' : ` --system ${slot}`
+  throw new RevisionError({
+    code: 'ADJUDICATION_REQUIRED',
+    file: fixture.files.annotations?.display,
+    caseId: entry.id,
+    summary: `case "${entry.id}" has independent reviews (${reviewers.join(', ')}), so only an adjudication adopts its review; nothing was written.`,
+    expected: 'a review by a reviewer (--reviewer <name>), or an adjudication of the reviews',
+    found: 'a review without --reviewer, which would decide the case with no adjudication recorded',
+    hint: `adjudicate the case: \`vitest-rubric adjudicate ${shellWord(fixture.displayDir)} --case ${shellWord(entry.id)}${system} --adjudicator <name>\`, or record your own review with --reviewer <name>.`,
+  })
+}
+
+/**
+ * @internal
+ * `restamps`: the write made of this review re-stamps the case's own hashes (an adjudication), or
+ * never reads them (a reviewer's or a judge's review): a stale case is no reason to refuse it.
+ */
+export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined, reviewer: string | undefined, judge?: string, restamps = false): ReviewTarget {
   const { fixture, assessments } = base
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
@@ -417,7 +461,7 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
   }
   // The case's own hashes: a review made now would be bound to files its case disowns.
   const staleCase = assessment.states.filter((state) => state.row.in === 'case' && !('reviewOf' in state.row.source) && isStale(state))
-  if (staleCase.length > 0) {
+  if (staleCase.length > 0 && !restamps && reviewer === undefined && judge === undefined) {
     throw new RevisionError({
       code: staleCase[0]!.row.code,
       file: fixture.files.cases?.display,

@@ -1,14 +1,17 @@
-import { RevisionError } from '../common/errors.js'
+import { RevisionError, UsageError } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings, type StringEdit } from '../json/json-edit.js'
 import { definitionOf } from '../kinds/index.js'
-import type { CaseAssessment } from './assess.js'
-import { acknowledgement, boundReview, isStale, perSlot, type BindingState } from './bindings.js'
+import { assessEntry, type CaseAssessment } from './assess.js'
+import { acknowledgement, boundReview, isStale, perSlot, shellWord, type BindingState } from './bindings.js'
 import type { Decision } from './decision.js'
-import type { Fixture } from './fixture.js'
+import { kindContext, type CaseEntry, type Fixture, type LoadedFixture } from './fixture.js'
+import type { FixtureKind } from '../kinds/index.js'
+import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
+import { reviewerViews } from './panel-rule.js'
 import { FixtureRevision, reviseUnderLock, type WrittenFile } from './revision.js'
 
 export interface BindOptions {
@@ -18,6 +21,11 @@ export interface BindOptions {
   readonly dryRun: boolean
   /** Paths in messages are shown relative to this directory. */
   readonly cwd: string
+  /**
+   * Bind only these reviewers' independent reviews of the cases (`reviews/<name>.json`), after each
+   * has re-read them; without it, a case is bound with its adopted review and every independent one.
+   */
+  readonly reviewers?: readonly string[]
   /** @internal the filesystem calls of the write, replaced in tests */
   readonly io?: WriteIo
 }
@@ -71,19 +79,33 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
   const { fixture, assessments } = base
   const definition = definitionOf(fixture.kind)
   const selected = selectCases(fixture, options.cases)
-  const plan: EditPlan = { edits: { cases: [], annotations: [] }, cases: [], skipped: [] }
+  const plan: EditPlan = { edits: { cases: [], annotations: [] }, others: new Map(), cases: [], skipped: [] }
   const byId = new Map(fixture.cases.map((entry, index) => [entry.id, assessments[index]!]))
-  for (const id of selected) planCase(fixture, byId.get(id)!, options.cases === 'all', plan)
+  const reviewers = options.reviewers === undefined || options.reviewers.length === 0 ? undefined : checkReviewers(fixture, options.reviewers)
+  for (const id of selected) {
+    const entry = fixture.cases.find((each) => each.id === id)!
+    if (reviewers === undefined) planCase(fixture, byId.get(id)!, options.cases === 'all', plan)
+    planPanel(fixture, entry, byId.get(id)!, reviewers, options.cases === 'all', plan)
+  }
 
   const edited = (file: WrittenFile) => {
     const edits = plan.edits[file]
     return edits.length === 0 ? undefined : editJsonStrings(base.text(file), fixture.files[file]!.display, edits)
   }
+  const files = Object.fromEntries([...plan.others].map(([relativePath, { display, edits }]) => [relativePath, editJsonStrings(revision.textOf(relativePath, base)!, display, edits)]))
   // Decide the bound cases on the new contents before anything is written.
-  const after = await revision.propose(base, { cases: edited('cases'), annotations: edited('annotations') })
+  const after = await revision.propose(base, { cases: edited('cases'), annotations: edited('annotations'), files })
   const afterById = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
   const refusalsOf = (decision: Decision) => definition.present.refusals(decision)
-  const stillRefused = plan.cases.map((each) => afterById.get(each.id)!).filter((decision) => refusalsOf(decision).length > 0)
+  const context = kindContext(after.fixture as LoadedFixture<FixtureKind>)
+  // Binding reviewers alone leaves the case to its other reviews: what must not stay refused is each bound review.
+  const reviewerDecisions = (id: string) =>
+    reviewerViews(definition, context, after.fixture.cases.find((each) => each.id === id)!, after.fixture.panel, after.fixture.files.cases!.display).filter((view) =>
+      reviewers!.includes(view.reviewer),
+    )
+  const stillRefused = plan.cases
+    .flatMap((each) => (reviewers === undefined ? [afterById.get(each.id)!] : reviewerDecisions(each.id).map((view) => view.decision)))
+    .filter((decision) => refusalsOf(decision).length > 0)
   if (stillRefused.length > 0) {
     const messages = stillRefused.flatMap(refusalsOf)
     throw new RevisionError({
@@ -97,7 +119,15 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
   const written = options.dryRun ? [] : await after.commit(options.io ?? nodeWriteIo)
   return {
     dir: fixture.displayDir,
-    cases: plan.cases.map((each) => ({ ...each, decision: decisionAfter(afterById.get(each.id)!) })),
+    cases: plan.cases.map((each) => ({
+      ...each,
+      decision:
+        reviewers === undefined
+          ? decisionAfter(afterById.get(each.id)!)
+          : reviewerDecisions(each.id)
+              .map((view) => `${decisionAfter(view.decision)} by ${view.reviewer}'s review alone`)
+              .join(', '),
+    })),
     skipped: plan.skipped,
     written,
   }
@@ -105,6 +135,8 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
 
 interface EditPlan {
   readonly edits: { readonly cases: StringEdit[]; readonly annotations: StringEdit[] }
+  /** Edits of the panel's files (`reviews/alice.json`, `adjudications.json`), by their path in the fixture directory. */
+  readonly others: Map<string, { display: string; edits: StringEdit[] }>
   readonly cases: { id: string; kind: BindKind; changes: HashChange[] }[]
   readonly skipped: { id: string; reason: string }[]
 }
@@ -156,6 +188,104 @@ function planCase(fixture: Fixture, assessment: CaseAssessment<Decision>, all: b
   // Under --all, a case with no review and nothing stale is no news.
   if (all && kind === 'unreviewed' && changes.length === 0) return
   plan.cases.push({ id, kind, changes })
+}
+
+/**
+ * The edits that bind a case's independent reviews (of the reviewers named, or all): every stale
+ * hash of each review. An adoption that resolved a review as it was, and the adopted review as it
+ * was, carries over to their bound revisions: binding says the judgements hold for the files as
+ * they are, so what was adjudicated of them still stands. An adoption a later review or edit
+ * reopened is left as it is.
+ */
+function planPanel(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, reviewers: readonly string[] | undefined, all: boolean, plan: EditPlan): void {
+  const definition = definitionOf(fixture.kind)
+  const { panel } = fixture
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const byReviewer = panel.reviews.get(entry.id)
+  const casesFile = fixture.files.cases!.display
+  const bound = new Map<string, Record<string, string>>()
+  const changes: HashChange[] = []
+  for (const [reviewer, reviews] of byReviewer ?? []) {
+    if (reviewers !== undefined && !reviewers.includes(reviewer)) continue
+    const file = panel.files[reviewer]!
+    const site = { casesFile, annotationsFile: file.display }
+    const review = assessEntry(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true, allStates: true })
+    const malformed = Object.values(review.slotProblems).flat().some((problem) => problem.code === 'REVIEW_INVALID')
+    if (malformed || review.states.some((state) => state.recorded === undefined || !/^[0-9a-f]{64}$/.test(state.recorded))) {
+      throw new RevisionError({
+        code: 'BIND_STILL_REFUSED',
+        file: file.display,
+        caseId: entry.id,
+        summary: `${reviewer}'s review of the case is malformed, so it has no hashes to bind; nothing was written.\n${indent(definition.present.refusals(review.decision).join('\n'))}`,
+        hint: `have ${reviewer} review the case again (vitest-rubric review ${shellWord(fixture.displayDir)} --case ${shellWord(entry.id)} --reviewer ${shellWord(reviewer)} --replace).`,
+      })
+    }
+    const edits = review.states.filter((state) => state.row.in === 'review' && isStale(state))
+    if (edits.length === 0) continue
+    const relativePath = `${REVIEWS_DIR}/${reviewer}.json`
+    const others = plan.others.get(relativePath) ?? { display: file.display, edits: [] }
+    for (const state of edits) {
+      others.edits.push({ path: state.path as PathSegment[], from: state.recorded!, to: state.current })
+      changes.push({ location: formatLocation(state.file, state.path), from: state.recorded!, to: state.current })
+    }
+    plan.others.set(relativePath, others)
+    const slots: Record<string, string> = {}
+    for (const slot of definition.reviews.slots) {
+      const value = reviews[slot]?.value
+      if (value !== undefined) slots[slot] = fingerprint(boundReview(value, review.states.filter((state) => state.slot === slot)))
+    }
+    bound.set(reviewer, slots)
+  }
+  // The adopted review as `planCase` binds it, when it does.
+  const adoptedBound: Record<string, string> = {}
+  if (reviewers === undefined) {
+    for (const slot of definition.reviews.slots) {
+      const value = fixture.reviews.get(entry.id)?.[slot]?.value
+      const states = assessment.states.filter((state) => state.slot === slot && state.row.in === 'review')
+      if (value !== undefined && states.some(isStale)) adoptedBound[slot] = fingerprint(boundReview(value, states))
+    }
+  }
+  for (const adoption of Object.values(panel.adoptions.get(entry.id) ?? {})) {
+    const carried: StringEdit[] = []
+    for (const [reviewer, recorded] of Object.entries(adoption.resolved)) {
+      const to = bound.get(reviewer)?.[adoption.slot]
+      const value = byReviewer?.get(reviewer)?.[adoption.slot]?.value
+      if (to !== undefined && value !== undefined && fingerprint(value) === recorded) carried.push({ path: [...adoption.path, 'resolved', reviewer], from: recorded, to })
+    }
+    const to = adoptedBound[adoption.slot]
+    const adopted = fixture.reviews.get(entry.id)?.[adoption.slot]?.value
+    if (to !== undefined && adopted !== undefined && fingerprint(adopted) === adoption.reviewSha256) carried.push({ path: [...adoption.path, 'review_sha256'], from: adoption.reviewSha256, to })
+    if (carried.length === 0) continue
+    const display = panel.adjudications!.display
+    const others = plan.others.get(ADJUDICATIONS_FILE) ?? { display, edits: [] }
+    others.edits.push(...carried)
+    plan.others.set(ADJUDICATIONS_FILE, others)
+    for (const edit of carried) changes.push({ location: formatLocation(display, edit.path), from: edit.from, to: edit.to })
+  }
+  if (changes.length === 0 && (all || reviewers === undefined)) return
+  if (reviewers !== undefined && !reviewers.some((reviewer) => byReviewer?.has(reviewer) === true)) {
+    plan.skipped.push({ id: entry.id, reason: `${reviewers.join(', ')} did not review it: there is nothing of theirs to bind` })
+    return
+  }
+  const planned = plan.cases.find((each) => each.id === entry.id)
+  if (planned !== undefined) planned.changes.push(...changes)
+  else plan.cases.push({ id: entry.id, kind: 'reviewed', changes })
+}
+
+/** The reviewers named, each a reviewer of the fixture. */
+function checkReviewers(fixture: Fixture, reviewers: readonly string[]): readonly string[] {
+  for (const reviewer of reviewers) {
+    if (fixture.panel.reviewers.includes(reviewer)) continue
+    throw new UsageError({
+      code: 'USAGE',
+      file: '--reviewer',
+      summary: `${JSON.stringify(reviewer)} has no reviews in ${fixture.displayDir}/${REVIEWS_DIR}; nothing was written.`,
+      expected: fixture.panel.reviewers.length === 0 ? 'a reviewer (the fixture has no independent reviews)' : `one of ${quoteSome(fixture.panel.reviewers)}`,
+      found: JSON.stringify(reviewer),
+      hint: 'name a reviewer whose file is in reviews/.',
+    })
+  }
+  return reviewers
 }
 
 function selectCases(fixture: Fixture, cases: readonly string[] | 'all'): string[] {

@@ -206,6 +206,11 @@ export interface KindPanel<R, D> {
   readonly items: (context: KindContext<R>, decision: D) => Readonly<Record<string, PanelItem>>
   /** A pending decision, for a case whose reviews wait for an adjudication, keeping what its reviewers agree on. */
   readonly pending: (context: KindContext<R>, decision: D, reason: string, agreed: Readonly<Record<string, PanelItem>>) => D
+  /**
+   * A refused decision, for a case the several-reviewer rule refuses (a stale adoption), made from
+   * the decision its adopted review gives: the kind builds it, so its presentation can read it.
+   */
+  readonly refuse: (context: KindContext<R>, decision: D, refusal: { readonly reason: string; readonly error: SerializedRubricError }) => D
 }
 
 /**

@@ -1,13 +1,14 @@
 import { dirname } from 'node:path'
-import { BindingError, CanonicalJsonError } from '../common/errors.js'
+import { BindingError, CanonicalJsonError, type SerializedRubricError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { shortSha as shortHash } from '../common/primitives.js'
 import { assessEntry, type AssessSite, type CaseAssessment } from './assess.js'
-import type { Decision, RefusedDecision } from './decision.js'
+import { shellWord } from './bindings.js'
+import type { Decision } from './decision.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
-import type { AnyKindDefinition, KindContext, PanelItem } from './kind.js'
-import type { Panel } from './panel.js'
+import type { AnyKindDefinition, KindContext, KindDefinition, PanelItem } from './kind.js'
+import { ADJUDICATIONS_FILE, type Panel } from './panel.js'
 
 /** What the several-reviewer rule asks of every case. */
 export interface PanelPolicy {
@@ -45,40 +46,63 @@ export function reviewerViews(
 }
 
 /**
- * The decision of a case under several reviewers. Only an adopted review (in `annotations.json`)
- * decides a case; independent reviews never do by themselves. A refused independent review refuses
- * the case, as any stale or malformed review does; an adoption whose resolved reviews (or adopted
- * review) changed since is stale and refused. A case with too few independent reviews, or with
- * independent reviews and no adopted one, is pending, and its reason says why: the reviewers
- * disagree (and how), are uncertain, or agree and wait for adoption.
+ * The decision of a case under several reviewers. Once a case has independent reviews, only an
+ * adopted review recorded as an adoption (in `adjudications.json`) decides it; independent reviews
+ * never do by themselves, and neither does a review written to `annotations.json` directly. A
+ * refused independent review refuses the case, as any stale or malformed review does. An adoption
+ * stands for the reviews it resolved: a review added or changed since reopens the case (pending,
+ * naming the review), and an adopted review changed by hand or a resolved review withdrawn refuses
+ * it (`ADOPTION_STALE`). While the case is reopened or not adjudicated, the adopted review and the
+ * case's own file hashes wait for the adjudication that re-makes them: only a defect of the case
+ * itself refuses it then. A case with too few independent reviews is pending too; every reason
+ * says why: the reviewers disagree (and how), are uncertain, or agree and wait for adoption.
  */
-export function decideWithPanel(
-  definition: AnyKindDefinition,
+export function decideWithPanel<D extends Decision>(
+  definition: KindDefinition<unknown, unknown, unknown, D, unknown>,
   context: KindContext<unknown>,
   entry: CaseEntry,
-  adopted: CaseAssessment<Decision>,
+  adopted: CaseAssessment<D>,
   adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined,
   panel: Panel,
   site: AssessSite,
   policy: PanelPolicy,
-): { readonly decision: Decision; readonly views: readonly ReviewerView[]; readonly wait?: PanelWait } {
+): { readonly decision: D; readonly views: readonly ReviewerView[]; readonly wait?: PanelWait } {
   const views = reviewerViews(definition, context, entry, panel, site.casesFile)
-  if (adopted.decision.status === 'refused') return { decision: adopted.decision, views }
-  const refusedView = views.find((view) => view.decision.status === 'refused')
-  if (refusedView !== undefined) return { decision: refusedView.decision, views }
-  const stale = staleAdoption(entry, adoptedReviews, panel, site)
-  if (stale !== undefined) return { decision: stale, views }
-
   const count = views.length
   const { minReviews } = policy
   const hasAdopted = adoptedReviews !== undefined && Object.keys(adoptedReviews).length > 0
-  if (hasAdopted) {
+  const adoptions = panel.adoptions.get(entry.id)
+  if (count === 0 && adoptions === undefined) {
+    if (!hasAdopted || count >= minReviews || adopted.decision.status === 'refused') return { decision: adopted.decision, views }
+    return { decision: definition.panel.pending(context, adopted.decision, `${count} of ${minReviews} required reviews`, {}), views, wait: 'too-few-reviews' }
+  }
+  const state = adoptionState(definition, entry, adoptedReviews, panel, site)
+  // Slots with independent reviews whose adoption is missing or reopened: the adjudication to come re-makes their adopted review.
+  const open = state.unadjudicated.length > 0 || state.reopened.length > 0
+  const bindingCodes = new Set(definition.bindings.map((row) => row.code))
+  const caseDefect = adopted.caseProblems.some((problem) => !bindingCodes.has(problem.code))
+  if (adopted.decision.status === 'refused' && (!open || caseDefect)) return { decision: adopted.decision, views }
+  const refusedView = views.find((view) => view.decision.status === 'refused')
+  if (refusedView !== undefined) return { decision: refusedView.decision as D, views }
+  if (state.refusal !== undefined) return { decision: definition.panel.refuse(context, adopted.decision, state.refusal), views }
+
+  if (!open && hasAdopted) {
     if (count >= minReviews) return { decision: adopted.decision, views }
     return { decision: definition.panel.pending(context, adopted.decision, `${count} of ${minReviews} required reviews`, {}), views, wait: 'too-few-reviews' }
   }
   if (count === 0) return { decision: adopted.decision, views }
   const { reason, agreed, wait } = panelReason(views, minReviews)
-  return { decision: definition.panel.pending(context, adopted.decision, reason, agreed), views, wait }
+  const { slots } = definition.reviews
+  const command = (slot: string) => `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --system ${slot}`}\``
+  // The reviewers' views compare the deciding slot's reviews: a reason about another slot says only what that slot waits for.
+  const direct = state.unadjudicated.find((slot) => adoptedReviews?.[slot] !== undefined)
+  const why =
+    state.reopened.length > 0
+      ? `${state.reopened.join(', ')}; adjudicate again (${command(state.reopenedSlot ?? slots[0])}): ${reason}`
+      : direct !== undefined
+        ? `${definition.reviews.slotName(direct).replace(/^an? /, 'the ')} in ${site.annotationsFile} was not adopted by an adjudication, and an adoption decides a case with independent reviews: run ${command(direct)}${direct === slots[0] ? `; ${reason}` : ''}`
+        : reason
+  return { decision: definition.panel.pending(context, adopted.decision, why, agreed), views, wait }
 }
 
 /** Why a case with independent reviews and no adopted review is pending, and what its reviewers agree on. */
@@ -125,11 +149,27 @@ function compareViews(views: readonly ReviewerView[]): {
   return { agreed, disagreements, unsettled }
 }
 
-/** The refusal of a case whose adoption no longer matches the reviews it resolved, or the review it adopted. */
-function staleAdoption(entry: CaseEntry, adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined, panel: Panel, site: AssessSite): RefusedDecision | undefined {
-  const adoptions = panel.adoptions.get(entry.id)
-  if (adoptions === undefined) return undefined
-  const file = panel.adjudications!.display
+/** Where a case's adoptions stand against its independent reviews and its adopted review. */
+interface AdoptionState {
+  /** The refusal of an adoption whose adopted review changed by hand, or whose resolved review was withdrawn. */
+  readonly refusal?: { readonly reason: string; readonly error: SerializedRubricError }
+  /** What reopened an adoption: `carol reviewed after the adoption`, `bob's review changed after the adoption`. */
+  readonly reopened: readonly string[]
+  /** The slot of the first adoption reopened. */
+  readonly reopenedSlot?: string
+  /** The slots with independent reviews and no adoption. */
+  readonly unadjudicated: readonly string[]
+}
+
+/** How a case's adoptions stand: current, reopened by a review added or changed since, or refused. */
+function adoptionState(definition: AnyKindDefinition, entry: CaseEntry, adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined, panel: Panel, site: AssessSite): AdoptionState {
+  const byReviewer = panel.reviews.get(entry.id)
+  const adoptions = panel.adoptions.get(entry.id) ?? {}
+  const reviewedSlots = definition.reviews.slots.filter((slot) => [...(byReviewer?.values() ?? [])].some((reviews) => reviews[slot] !== undefined))
+  const unadjudicated = reviewedSlots.filter((slot) => adoptions[slot] === undefined)
+  const reopened: string[] = []
+  let reopenedSlot: string | undefined
+  const file = panel.adjudications?.display ?? ADJUDICATIONS_FILE
   for (const adoption of Object.values(adoptions)) {
     const problems: { summary: string; path: (string | number)[]; expected?: string; found?: string }[] = []
     const adopted = adoptedReviews?.[adoption.slot]
@@ -143,18 +183,21 @@ function staleAdoption(entry: CaseEntry, adoptedReviews: Readonly<Record<string,
       })
     }
     for (const [reviewer, recorded] of Object.entries(adoption.resolved)) {
-      const review = panel.reviews.get(entry.id)?.get(reviewer)?.[adoption.slot]
-      const current = review === undefined ? undefined : fingerprintOrNull(review.value)
-      if (current === recorded) continue
+      const review = byReviewer?.get(reviewer)?.[adoption.slot]
+      if (review !== undefined) {
+        if (fingerprintOrNull(review.value) !== recorded) reopened.push(`${reviewer}'s review changed after the adoption`)
+        continue
+      }
       problems.push({
-        summary:
-          review === undefined
-            ? `the adoption resolved ${reviewer}'s review ${shortHash(recorded)}, which no longer exists.`
-            : `the adoption resolved ${reviewer}'s review ${shortHash(recorded)}, which changed since (now ${current === undefined ? 'unreadable' : shortHash(current)}).`,
+        summary: `the adoption resolved ${reviewer}'s review ${shortHash(recorded)}, which no longer exists.`,
         path: [...adoption.path, 'resolved', reviewer],
         found: recorded,
       })
     }
+    for (const [reviewer, reviews] of byReviewer ?? []) {
+      if (reviews[adoption.slot] !== undefined && !Object.hasOwn(adoption.resolved, reviewer)) reopened.push(`${reviewer} reviewed after the adoption`)
+    }
+    if (reopened.length > 0) reopenedSlot ??= adoption.slot
     const [first, ...rest] = problems
     if (first === undefined) continue
     const error = new BindingError({
@@ -165,12 +208,12 @@ function staleAdoption(entry: CaseEntry, adoptedReviews: Readonly<Record<string,
       summary: first.summary,
       expected: first.expected,
       found: first.found,
-      hint: `adjudicate the case again (vitest-rubric adjudicate ${dirname(file)} --case ${entry.id}): an adoption stands only for the reviews it resolved.`,
+      hint: `adjudicate the case again (vitest-rubric adjudicate ${shellWord(dirname(file))} --case ${shellWord(entry.id)}${definition.reviews.slots.length === 1 ? '' : ` --system ${adoption.slot}`}): an adoption stands only for the reviews it resolved.`,
       also: rest.map((problem) => `${formatLocation(file, problem.path)}: ${problem.summary}`),
     })
-    return { status: 'refused', id: entry.id, split: entry.split, reason: error.summary, error: error.toJSON() }
+    return { refusal: { reason: error.summary, error: error.toJSON() }, reopened, unadjudicated }
   }
-  return undefined
+  return reopenedSlot === undefined ? { reopened, unadjudicated } : { reopened, reopenedSlot, unadjudicated }
 }
 
 function fingerprintOrNull(value: unknown): string | undefined {

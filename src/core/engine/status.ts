@@ -2,11 +2,12 @@ import { formatLocation } from '../common/json-path.js'
 import { shortSha } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { definitionOf, type FixtureKind } from '../kinds/index.js'
-import { acknowledgement, isStale, rowPath, type BindingState, type BindingTarget } from './bindings.js'
-import type { CaseAssessment } from './assess.js'
+import { acknowledgement, isStale, rowPath, shellWord, type BindingState, type BindingTarget } from './bindings.js'
+import { assessEntry, type CaseAssessment } from './assess.js'
 import type { Decision, RefusedDecision } from './decision.js'
 import { evaluateWithStates, type EvaluateOptions } from './evaluate.js'
-import { kindContext, type Fixture, type FixtureNote, type LoadedFixture } from './fixture.js'
+import { kindContext, type CaseEntry, type Fixture, type FixtureNote, type LoadedFixture } from './fixture.js'
+import type { LabelSet } from './panel.js'
 import type { StatusGroup } from './kind.js'
 
 /** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
@@ -21,6 +22,12 @@ const COMMON_GROUPS = {
   disagreement: { title: 'reviewers disagree', action: 'adjudicate: `vitest-rubric adjudicate {dir} --case <id>` shows the judgements side by side (the case stays pending until then)' },
   'not-adopted': { title: 'reviewers agree, not adopted', action: 'adopt the reviews: `vitest-rubric adjudicate {dir} --consensus`' },
   'too-few-reviews': { title: 'fewer reviews than required', action: 'add independent reviews: `vitest-rubric review {dir} --case <id> --reviewer <name>`' },
+  'stale-adoption': {
+    title: 'adoption of stale reviews',
+    action:
+      'the adoption stands for reviews of older files: once the reviews are current, adopt them again with `vitest-rubric adjudicate {dir} --consensus` or `--case <id>`; if every judgement still holds, `vitest-rubric bind {dir} --case <id>` keeps the adoption',
+  },
+  'stale-judge': { title: "stale judge's label", action: "re-run the judge on the case, then record its label with `vitest-rubric review {dir} --case <id> --judge <name> --replace --from <labels.json>` (a judge's label decides nothing)" },
   current: { title: 'bound and current', action: 'nothing to do' },
 } as const satisfies Record<string, StatusGroup>
 
@@ -72,8 +79,9 @@ export function statusGroups(kind: FixtureKind): StatusGroupEntry[] {
     blocking('new-review'),
     blocking('unacknowledged'),
     blocking('withdrawn'),
+    blocking('stale-adoption'),
     blocking('refused'),
-    ...(['disagreement', 'not-adopted', 'too-few-reviews'] as const).map((key) => ({ key, ...COMMON_GROUPS[key], blocking: false })),
+    ...(['disagreement', 'not-adopted', 'too-few-reviews', 'stale-judge'] as const).map((key) => ({ key, ...COMMON_GROUPS[key], blocking: false })),
     ...Object.entries(definition.present.pendingGroups).map(([key, group]) => ({ key, ...group, blocking: false })),
     blocking('current'),
   ]
@@ -90,7 +98,7 @@ export function fixtureStatus(fixture: Fixture, options: EvaluateOptions = {}): 
   const cases = fixture.cases.map((entry, index): CaseStatus => {
     const assessment = assessments[index]!
     const reviews = fixture.reviews.get(entry.id)
-    return { id: entry.id, findings: caseFindings(fixture, assessment, reviews !== undefined, noted) }
+    return { id: entry.id, findings: withPanelFindings(fixture, entry, assessment, caseFindings(fixture, assessment, reviews !== undefined, noted)) }
   })
   const newCase: Record<string, string> = {}
   for (const row of definition.bindings) {
@@ -159,6 +167,64 @@ function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, re
   else findings.push({ group: 'current', detail: decision.status })
   findings.push(...definition.present.extraFindings(decision))
   return findings
+}
+
+/**
+ * The findings of a case with the stale files of its panel added: each reviewer's review and each
+ * judge's label bound to older files, with the command that revises or re-binds it, and the
+ * adoption that stands for them. A refusal that only repeats a stale review listed here goes.
+ */
+function withPanelFindings(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, findings: CaseFinding[]): CaseFinding[] {
+  const { panel, judges } = fixture
+  if (!panel.reviews.has(entry.id) && !judges.reviews.has(entry.id) && !panel.adoptions.has(entry.id)) return findings
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const dir = shellWord(fixture.displayDir)
+  const id = shellWord(entry.id)
+  const casesFile = fixture.files.cases!.display
+  const staleFiles = new Set<string>()
+  const added: CaseFinding[] = []
+  const staleOf = (labels: Pick<LabelSet, 'files' | 'reviews'>, author: string) => {
+    const site = { casesFile, annotationsFile: labels.files[author]!.display }
+    const { states } = assessEntry(definition, context, entry, labels.reviews.get(entry.id)!.get(author), site, undefined, { reviewRowsOnly: true, allStates: true })
+    return states.filter((state) => state.row.in === 'review' && isStale(state))
+  }
+  const listed = (states: readonly BindingState[], group: (target: BindingTarget) => string, next: string) => {
+    for (const target of TARGET_ORDER) {
+      const fields = states.filter((state) => state.row.target === target)
+      if (fields.length === 0) continue
+      const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`)
+      added.push({ group: group(target), detail: `${where.join('; ')}; next: ${next}` })
+    }
+  }
+  let reviewersStale = false
+  for (const reviewer of panel.reviews.get(entry.id)?.keys() ?? []) {
+    const states = staleOf(panel, reviewer)
+    if (states.length === 0) continue
+    reviewersStale = true
+    staleFiles.add(panel.files[reviewer]!.display)
+    const who = shellWord(reviewer)
+    listed(states, (target) => `stale-${target}`, `\`vitest-rubric review ${dir} --case ${id} --reviewer ${who} --replace\` (or, if ${reviewer}'s judgements still hold, \`vitest-rubric bind ${dir} --case ${id} --reviewer ${who}\`)`)
+  }
+  const adopted = assessment.states.some((state) => state.row.in === 'review' && isStale(state))
+  for (const adoption of Object.values(panel.adoptions.get(entry.id) ?? {})) {
+    if (!reviewersStale && !adopted) continue
+    added.push({
+      group: 'stale-adoption',
+      detail: `${formatLocation(panel.adjudications!.display, adoption.path)} (by ${adoption.adjudicator}, resolving ${Object.keys(adoption.resolved).join(', ')}); next, once the reviews are current: \`vitest-rubric adjudicate ${dir} --case ${id}\``,
+    })
+  }
+  for (const judge of judges.reviews.get(entry.id)?.keys() ?? []) {
+    const who = shellWord(judge)
+    listed(staleOf(judges, judge), () => 'stale-judge', `\`vitest-rubric review ${dir} --case ${id} --judge ${who} --replace --from <labels.json>\``)
+  }
+  if (added.length === 0) return findings
+  // A refusal that is a listed review's staleness is said by its own finding.
+  const error = assessment.decision.status === 'refused' ? (assessment.decision as RefusedDecision).error : undefined
+  const repeated = error !== undefined && typeof error.file === 'string' && staleFiles.has(error.file)
+  // A judge's stale label decides nothing: beside it, a current case stays current.
+  const blocking = added.some((finding) => finding.group !== 'stale-judge')
+  return [...findings.filter((finding) => !(repeated && finding.group === 'refused') && !(blocking && finding.group === 'current')), ...added]
 }
 
 function staleDetail(

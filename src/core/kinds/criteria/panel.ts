@@ -26,4 +26,7 @@ export const criteriaPanel: KindPanel<CriteriaRubric, CriteriaDecision> = {
     for (const [criterion, item] of Object.entries(agreed)) ratings[criterion] = item.shown as Rating
     return { status: 'pending', id: decision.id, split: decision.split, ratings, reason, reviewed: true, missing: [], uncertain: [], failed: [] }
   },
+  refuse(_context, decision, refusal) {
+    return { status: 'refused', id: decision.id, split: decision.split, reason: refusal.reason, error: refusal.error }
+  },
 }

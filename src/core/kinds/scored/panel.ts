@@ -22,4 +22,8 @@ export const scoredPanel: KindPanel<ScoredRubric, ScoredDecision> = {
   pending(_context, decision, reason) {
     return { status: 'pending', id: decision.id, split: decision.split, reason, card: null, baseline: decision.baseline }
   },
+  refuse(_context, decision, refusal) {
+    // The baseline is scored beside the case as before: a stale adoption refuses the debate system's decision.
+    return { status: 'refused', id: decision.id, split: decision.split, reason: refusal.reason, error: refusal.error, baseline: decision.baseline }
+  },
 }
