@@ -6,7 +6,7 @@ import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject, quoteSome, valueAt } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { WriteIo } from '../json/atomic-write.js'
-import { editJsonStrings } from '../json/json-edit.js'
+import { appendToList, editJsonStrings } from '../json/json-edit.js'
 import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
 import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { bindCommand, isStale, rowPath, shellWord, type BindingRow } from './bindings.js'
@@ -90,11 +90,7 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
     stamp(definition.bindings, 'case', value, context, value, definition.reviews.slots)
     values.push(value)
   }
-  let text = base.text('cases')
-  const count = listLength(text, 'cases')
-  values.forEach((value, index) => {
-    text = applyEdits(text, modify(text, ['cases', count + index], value, { isArrayInsertion: true, formattingOptions: FORMAT }))
-  })
+  const text = appendToList(base.text('cases'), 'cases', values, FORMAT)
   const after = await revision.propose(base, { cases: text })
   const decisions = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
   const refused = values.map((value) => decisions.get(value['id'] as string)!).filter((decision) => decision.status === 'refused')
