@@ -3,16 +3,10 @@ export { assessFixtureCase, getCase, getReview, type CriteriaFixture, type Fixtu
 export { assessAnswer, type Located } from './core/kinds/criteria/answer.js'
 export { bindRubricContents, type BoundRubric, type CriteriaRubric, type FileContents, type RubricFileNames } from './core/kinds/criteria/rubric.js'
 export type * from './core/kinds/criteria/decision.js'
+// The file formats as types. Their schemas are JSON Schemas (`fixtureJsonSchemas()` in the main
+// entry, `vitest-rubric/schemas/*`), not zod objects: see docs/format.md#editor-schemas.
 export {
-  AnnotationsFileSchema,
-  AnswerSchema,
-  CaseSchema,
-  CasesFileSchema,
-  JudgementSchema,
   RATINGS,
-  RatingSchema,
-  ReviewSchema,
-  RubricSchema,
   type Answer,
   type AnnotationsFile,
   type Case,

@@ -1,7 +1,12 @@
 /**
- * vitest-rubric: evaluate rubric fixtures, whatever their kind. Kind-specific tools are behind
- * their own entries: `vitest-rubric/criteria` and `vitest-rubric/scored`.
+ * vitest-rubric: evaluate rubric fixtures, whatever their kind, from a script: load, evaluate,
+ * status, bind, init, add, review, adjudicate, agreement, calibrate and the decision record.
+ * Kind-specific tools are behind their own entries: `vitest-rubric/criteria` and
+ * `vitest-rubric/scored`. The fixture files' JSON Schemas are `fixtureJsonSchemas()` here, and
+ * files at `vitest-rubric/schemas/<name>.schema.json`.
  */
+
+// Hashes and errors
 export { canonicalJson, fingerprint, NULL_FINGERPRINT } from './core/json/canonical-json.js'
 export {
   BindingError,
@@ -15,6 +20,8 @@ export {
 } from './core/common/errors.js'
 export type { PathSegment } from './core/common/json-path.js'
 export type { Split } from './core/common/primitives.js'
+
+// Load and evaluate
 export { FIXTURE_KINDS, type FixtureKind } from './core/kinds/index.js'
 export {
   detectFixtureKind,
@@ -29,14 +36,15 @@ export { evaluateFixture, type EvaluationOf, type EvaluationOfKind, type Fixture
 export { evaluationJson, type DecisionJson, type EvaluationJson } from './core/engine/evaluation-json.js'
 export type { Coverage, CoverageCounts, Outcomes } from './core/engine/coverage.js'
 export type { Decision, DecisionStatus, RefusedDecision } from './core/engine/decision.js'
-export { planFixtureTests, type PlannedCase, type PlannedCheck, type TestPlan } from './core/engine/plan.js'
+
+// Status, bind, init
 export { fixtureStatus, type CaseFinding, type CaseStatus, type FixtureStatus, type StatusGroupEntry } from './core/engine/status.js'
 export { bindFixture, type BindKind, type BindOptions, type BindResult, type BoundCase, type HashChange } from './core/engine/bind.js'
 export { initFixture, type InitOptions, type InitResult } from './core/engine/scaffold.js'
+
+// Add and review
 export {
   addCases,
-  fileSource,
-  openReviewTarget,
   recordReview,
   type AddedCase,
   type AddResult,
@@ -44,7 +52,24 @@ export {
   type DraftSource,
   type RecordedReview,
   type RecordReviewOptions,
-  type ReviewTarget,
 } from './core/engine/authoring.js'
-export { caseView, type CaseView, type ShownBinding } from './core/engine/show.js'
+export type { CaseVersions } from './core/engine/case-versions.js'
+
+// Adjudicate, agreement, calibrate
+export { adjudicateCase, adjudicateConsensus, type AdjudicateOptions, type Adjudicated, type AdjudicationResult } from './core/engine/adjudicate.js'
+export { DEFAULT_AGREEMENT_SEED, panelAgreement, type AgreementOptions, type AgreementReport, type ItemAgreement } from './core/engine/agreement.js'
+export { calibrateJudges, type CalibrationOptions, type CalibrationReport, type CriterionCalibration, type ExcludedLabel, type JudgeCalibration } from './core/engine/calibration.js'
+
+// The decision record
+export {
+  decisionRecordOf,
+  describeRecordChanges,
+  readRecordedDecisions,
+  sameRecord,
+  writeRecordedDecisions,
+  type RecordedDecision,
+  type RecordedDecisions,
+} from './core/engine/decision-record.js'
+
+// The fixture files' JSON Schemas
 export { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, type FixtureSchemaName, type JsonSchema } from './core/engine/json-schemas.js'

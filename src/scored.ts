@@ -1,16 +1,12 @@
 /** The scored kind: dimension scores of a debate benchmark and its baseline (`evaluation_rubric.json`, `cases.json`, `annotations.json`). */
-export { EvaluationRubricSchema, type EvaluationRubric, type RubricRules, type ScoredRubric } from './core/kinds/scored/rubric.js'
-export {
-  BaselineReviewSchema,
-  DebateReviewSchema,
-  ScoredAnnotationsFileSchema,
-  ScoredCaseSchema,
-  ScoredCasesFileSchema,
-  type BaselineReview,
-  type DebateReview,
-  type ScoredAnnotationsFile,
-  type ScoredCase,
-  type ScoredCasesFile,
+export { type EvaluationRubric, type RubricRules, type ScoredRubric } from './core/kinds/scored/rubric.js'
+// The file formats as types; their schemas are JSON Schemas (see src/criteria.ts).
+export type {
+  BaselineReview,
+  DebateReview,
+  ScoredAnnotationsFile,
+  ScoredCase,
+  ScoredCasesFile,
 } from './core/kinds/scored/schemas.js'
 export type * from './core/kinds/scored/decision.js'
 export type { BenchmarkFigures, GateResult, SystemFigures } from './core/kinds/scored/benchmark.js'

@@ -79,6 +79,7 @@ export interface AgreementFigures {
   readonly pendingDisagreements: readonly { readonly id: string; readonly reason: string }[]
 }
 
+/** What the reporter counts of one fixture: refused as a whole, or loaded with its figures. */
 export type FixtureFigures = RefusedFixtureFigures | LoadedFixtureFigures
 
 /** Totals over several fixtures: outcomes are kept per kind, since one kind's accepted is not another's passed. */
@@ -89,6 +90,7 @@ export interface TotalFigures {
   readonly outcomes: Readonly<Partial<Record<FixtureKind, Outcomes | null>>>
 }
 
+/** What the reporter counts over a run: each fixture, and the totals over them. */
 export interface RubricFigures {
   readonly fixtures: readonly FixtureFigures[]
   /** Over every loaded fixture; `null` with fewer than two fixtures. */

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -75,9 +76,11 @@ describe('vitest-rubric schema', () => {
   })
 })
 
-test('the package exports the committed schemas as vitest-rubric/schemas/*', () => {
+test('the package exports the committed schemas as vitest-rubric/schemas/*, copied by the build', () => {
   const require = createRequire(join(ROOT, 'package.json'))
   for (const name of FIXTURE_SCHEMA_NAMES) {
-    expect(require.resolve(`vitest-rubric/schemas/${name}`)).toBe(join(ROOT, 'src/schemas', name))
+    const path = require.resolve(`vitest-rubric/schemas/${name}`)
+    expect(path).toBe(join(ROOT, 'dist/schemas', name))
+    expect(readFileSync(path, 'utf8')).toBe(readFileSync(join(ROOT, 'src/schemas', name), 'utf8'))
   }
 })

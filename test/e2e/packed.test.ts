@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdir, readdir, rename, symlink, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ROOT } from '../helpers/fixture-copy.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
@@ -38,6 +39,12 @@ describe('the packed package in a fresh project', () => {
       expect(init.status).toBe(0)
     }
     expect(run(bin(), ['evaluate', 'fixtures/roll', 'fixtures/bench']).status).toBe(0)
+    // Each file init wrote names a schema the package ships, where an editor finds it.
+    for (const [file, schema] of [['fixtures/roll/cases.json', 'cases.schema.json'], ['fixtures/bench/annotations.json', 'scored-annotations.schema.json']]) {
+      const { $schema } = JSON.parse(await readFile(join(project, file!), 'utf8')) as { $schema: string }
+      expect($schema).toBe(`../../node_modules/vitest-rubric/dist/schemas/${schema}`)
+      expect(JSON.parse(await readFile(join(project, dirname(file!), $schema), 'utf8'))).toEqual(JSON.parse(await readFile(join(ROOT, 'src/schemas', schema!), 'utf8')))
+    }
     await writeFile(join(project, 'vitest.config.mjs'), "import { rubric } from 'vitest-rubric/plugin'\nexport default { plugins: [rubric({ reporter: { outputFile: false } })], test: { include: [] } }\n")
     // A scored benchmark without cases fails its gates by design, so the run takes the criteria fixture.
     const vitest = run(join(ROOT, 'node_modules/vitest/vitest.mjs'), ['run', 'fixtures/roll'])
@@ -66,7 +73,12 @@ describe('the packed package in a fresh project', () => {
 
   test('ships the documentation and the JSON Schemas it points to, and no tests or scratch files', () => {
     const paths = packedFiles
-    for (const path of ['docs/format.md', 'docs/matchers.md', 'src/schemas/rubric.schema.json', 'dist/cli/bin.js', 'fixtures/docuctl-rollback/source.txt']) expect(paths).toContain(path)
-    expect(paths.filter((path) => path.startsWith('test/') || path.startsWith('fixtures/docuctl-rollback/cases'))).toEqual([])
+    for (const path of ['docs/format.md', 'docs/matchers.md', 'dist/schemas/rubric.schema.json', 'dist/cli/bin.js', 'fixtures/docuctl-rollback/source.txt']) expect(paths).toContain(path)
+    expect(paths.filter((path) => path.startsWith('test/') || path.startsWith('src/schemas/') || path.startsWith('fixtures/docuctl-rollback/cases'))).toEqual([])
+  })
+
+  test('exports the JSON Schemas as vitest-rubric/schemas/*, from the build', () => {
+    const require = createRequire(join(project, 'index.js'))
+    expect(require.resolve('vitest-rubric/schemas/rubric.schema.json')).toBe(join(project, 'node_modules/vitest-rubric/dist/schemas/rubric.schema.json'))
   })
 })

@@ -62,3 +62,19 @@ test("the README's five-minute path, run as written: init, add, review and vites
     }
   }
 })
+
+test("the README's first command builds before it runs the bin, since installing builds nothing", { timeout: 120_000 }, async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
+  const first = /^```sh\n(.*?)\s+#/m.exec(readme)![1]!
+  expect(first).toBe('npm ci && npm run build && npx vitest-rubric evaluate fixtures/*')
+  // npm runs these on install (and warns about them when a tarball is installed): none may exist.
+  const { scripts } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+  expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([])
+  expect(scripts['prepack']).toBe('npm run build')
+  // What follows the build, as written, over the built bin (npm test builds first).
+  const evaluate = first.split(' && ').at(-1)!.replace(/^npx vitest-rubric /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.js'))} `)
+  const result = spawnSync('bash', ['-c', evaluate], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } })
+  expect(result.status, result.stderr).toBe(0)
+  expect(result.stdout).toContain('docuctl-rollback-contrasts')
+  expect(result.stdout).toContain('review coverage:')
+})

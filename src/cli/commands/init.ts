@@ -3,8 +3,8 @@ import { initFixture } from '../../core/engine/scaffold.js'
 import type { FixtureKind } from '../../core/kinds/index.js'
 import { usage, type Command } from '../command.js'
 
-/** The JSON Schemas shipped with the package: `src/schemas` beside `src/cli` and `dist/cli` alike. */
-export const SCHEMA_DIR = fileURLToPath(new URL('../../../src/schemas/', import.meta.url))
+/** The fixture files' JSON Schemas: `src/schemas` beside `src/cli`, copied to `dist/schemas` beside `dist/cli` by the build. */
+export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url))
 
 /**
  * The rubrics shipped with the package to start from, each the rubric (and source) of a bundled

@@ -3,6 +3,7 @@ import { z } from 'zod'
 /** The two splits a case can belong to; they are never merged into one figure. */
 export const SPLITS = ['development', 'held_out'] as const
 export const SplitSchema = z.enum(SPLITS, { error: 'one of "development", "held_out"' })
+/** The split a case belongs to: `development` or `held_out`. */
 export type Split = z.infer<typeof SplitSchema>
 
 /** A lowercase hexadecimal SHA-256 digest. */

@@ -39,18 +39,23 @@ export function fileSource(display: string): DraftSource {
 export interface AuthoringOptions {
   /** Paths in messages are shown relative to this directory. */
   readonly cwd: string
-  /** Work out and check the change, write nothing. */
+  /**
+   * Work out and check the change, write nothing.
+   * @default false
+   */
   readonly dryRun?: boolean
   /** @internal the filesystem calls of the write, replaced in tests */
   readonly io?: WriteIo
 }
 
+/** A case `addCases` added, with its decision. */
 export interface AddedCase {
   readonly id: string
   /** `pending (no review)`. */
   readonly decision: string
 }
 
+/** What `addCases` did: the cases added and the files written. */
 export interface AddResult {
   readonly dir: string
   readonly added: readonly AddedCase[]
@@ -106,6 +111,7 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
   return { dir: fixture.displayDir, added: values.map((value) => ({ id: value['id'] as string, decision: describe(decisions.get(value['id'] as string)!) })), written }
 }
 
+/** Options of {@link recordReview}: which case and slot, and where the review goes. */
 export interface RecordReviewOptions extends AuthoringOptions {
   readonly caseId: string
   /** The review slot (a scored case's `debate` or `baseline`); the kind's only slot when it has one. */
@@ -131,6 +137,7 @@ export interface RecordReviewOptions extends AuthoringOptions {
   readonly expected?: CaseVersions | undefined
 }
 
+/** What `recordReview` recorded: the review as written, its ratings before and after, and the case's decision. */
 export interface RecordedReview {
   readonly dir: string
   readonly caseId: string

@@ -6,8 +6,9 @@ import { own } from '../common/primitives.js'
 import { parseJsonFile } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
 import { FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
+import type { FixtureEvaluation } from './evaluate.js'
 import type { FixtureIdentities } from './fixture.js'
-import type { JsonValue, PlannedCase, TestPlan } from './plan.js'
+import { planFixtureTests, type JsonValue, type PlannedCase, type TestPlan } from './plan.js'
 
 /**
  * The committed record of a fixture's decisions and of the revisions they were made from, kept in
@@ -50,6 +51,15 @@ const RecordedDecisionsSchema = z.strictObject({
   ),
   checks: z.record(z.string(), z.boolean()),
 })
+
+/**
+ * The decision record of an evaluation as it is now: what `vitest-rubric decisions` writes, to
+ * compare with a committed record ({@link sameRecord}, {@link describeRecordChanges}) or to write
+ * ({@link writeRecordedDecisions}).
+ */
+export function decisionRecordOf(evaluation: FixtureEvaluation): RecordedDecisions {
+  return recordDecisions(planFixtureTests(evaluation))
+}
 
 /** What a record of this plan holds now. */
 export function recordDecisions(plan: TestPlan): RecordedDecisions {

@@ -79,6 +79,7 @@ export interface LoadedFixture<K extends FixtureKind> {
 /** A loaded fixture of any kind. */
 export type Fixture = { readonly [K in FixtureKind]: LoadedFixture<K> }[FixtureKind]
 
+/** Options of {@link loadFixture}. */
 export interface LoadFixtureOptions {
   /**
    * Paths in messages are shown relative to this directory.

@@ -6,6 +6,7 @@ import { readFixtureFile } from '../json/read.js'
 import { definitionOf, FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
 import { fixtureKindsIn } from './fixture.js'
 
+/** Options of {@link initFixture}. */
 export interface InitOptions {
   /** A fixture directory or a rubric file (`rubric.json`, `evaluation_rubric.json`) to copy the rubric from. */
   readonly from?: string | undefined
@@ -17,6 +18,7 @@ export interface InitOptions {
   readonly schemaDir: string
 }
 
+/** What `initFixture` created. */
 export interface InitResult {
   readonly dir: string
   readonly kind: FixtureKind

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { own } from '../../../src/core/common/primitives.js'
 import {
+  decisionRecordOf,
   describeRecordChanges,
   differingParts,
   readRecordedDecisions,
@@ -11,7 +12,10 @@ import {
   writeRecordedDecisions,
   type RecordedDecisions,
 } from '../../../src/core/engine/decision-record.js'
+import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
+import { loadFixture } from '../../../src/core/engine/fixture.js'
 import type { TestPlan } from '../../../src/core/engine/plan.js'
+import { DOCUCTL } from '../../helpers/fixture-copy.js'
 import { scratchDir } from '../../helpers/scratch.js'
 
 const A = 'a'.repeat(64)
@@ -171,4 +175,10 @@ describe('a record of decisions', () => {
     await writeFile(join(dir, 'broken.json'), '{')
     await expect(readRecordedDecisions(join(dir, 'broken.json'), 'broken.json')).rejects.toMatchObject({ code: 'JSON_MALFORMED' })
   })
+})
+
+test('decisionRecordOf an evaluation is the record `vitest-rubric decisions` keeps for it', async () => {
+  const record = decisionRecordOf(evaluateFixture(await loadFixture(DOCUCTL)))
+  const committed = await readRecordedDecisions(join(DOCUCTL, 'decisions.record.json'), 'decisions.record.json')
+  expect(sameRecord(committed!, record)).toBe(true)
 })

@@ -47,4 +47,5 @@ export interface PendingDecision extends GradedBase {
   readonly failed: readonly JudgedCriterion[]
 }
 
+/** The decision of a criteria case: accepted, rejected, pending or refused. */
 export type CriteriaDecision = AcceptedDecision | RejectedDecision | PendingDecision | RefusedDecision

@@ -4,6 +4,7 @@ import { NonEmptyText, SchemaReferenceSchema, Sha256Schema, SplitSchema } from '
 /** The three ratings a reviewer can give a criterion. */
 export const RATINGS = ['meets', 'does_not_meet', 'uncertain'] as const
 export const RatingSchema = z.enum(RATINGS, { error: 'one of "meets", "does_not_meet", "uncertain"' })
+/** A judgement's rating of one criterion: `meets`, `does_not_meet` or `uncertain`. */
 export type Rating = z.infer<typeof RatingSchema>
 
 const text = NonEmptyText
@@ -18,6 +19,7 @@ export const CriterionSchema = z.strictObject({
   /** The sentence of the source this criterion rests on; it must occur in `source.txt`. */
   reference_quote: text.describe('The sentence of source.txt this criterion rests on, copied exactly.'),
 })
+/** One criterion of a rubric: its id, its rule and the reference quote it rests on. */
 export type Criterion = z.infer<typeof CriterionSchema>
 
 export const RubricSchema = z.strictObject({
@@ -45,6 +47,7 @@ export const RubricSchema = z.strictObject({
     .describe('The three ratings a reviewer can give, each once, in any order: "meets", "does_not_meet", "uncertain".'),
   criteria: z.array(CriterionSchema).min(1).describe('What an answer must meet, one entry per criterion; at least one.'),
 })
+/** A criteria fixture's `rubric.json`. */
 export type Rubric = z.infer<typeof RubricSchema>
 
 // ── cases.json ─────────────────────────────────────────────────────────────────────────────
@@ -53,6 +56,7 @@ export const AnswerSchema = z.strictObject({
   text: text.describe('The answer under review.'),
   citation: text.describe('The source the answer cites.'),
 })
+/** An answer under review: its text and the source it cites. */
 export type Answer = z.infer<typeof AnswerSchema>
 
 export const ExpectedSchema = z.strictObject({
@@ -78,6 +82,7 @@ export const CaseSchema = z.strictObject({
   }),
   expected: ExpectedSchema.describe('The revisions the case is bound to.'),
 })
+/** One case of `cases.json`: the question, the answer and the revisions it is bound to. */
 export type Case = z.infer<typeof CaseSchema>
 
 export const CasesFileSchema = z.strictObject({
@@ -86,6 +91,7 @@ export const CasesFileSchema = z.strictObject({
   task: text.describe('Identifier of the task the cases belong to.'),
   cases: z.array(CaseSchema).describe('The cases; each is decided on its own. Empty in a fixture just created.'),
 })
+/** A criteria fixture's `cases.json`. */
 export type CasesFile = z.infer<typeof CasesFileSchema>
 
 /**
@@ -110,6 +116,7 @@ export const JudgementSchema = z.strictObject({
   /** An excerpt of the answer text, or `""` for an omission. */
   answer_span: z.string().describe('The excerpt of the answer text the rating rests on, or "" for an omission.'),
 })
+/** A reviewer's judgement of one criterion: rating, reason, reference quote and answer span. */
 export type Judgement = z.infer<typeof JudgementSchema>
 
 export const ReviewSchema = z.strictObject({
@@ -119,6 +126,7 @@ export const ReviewSchema = z.strictObject({
   rubric_sha256: Sha256Schema.describe('SHA-256 of the bytes of rubric.json whose criteria the reviewer applied.'),
   judgements: z.record(z.string(), JudgementSchema).describe('One judgement per criterion, keyed by criterion id.'),
 })
+/** A review of one case: a judgement per criterion, bound to the answer, the source and the rubric. */
 export type Review = z.infer<typeof ReviewSchema>
 
 export const AnnotationsFileSchema = z.strictObject({
@@ -126,5 +134,6 @@ export const AnnotationsFileSchema = z.strictObject({
   origin: text.describe('Who or what produced the judgements.'),
   reviews: z.array(ReviewSchema).describe('At most one review per case; a case without one stays pending.'),
 })
+/** A criteria fixture's `annotations.json`: the adopted reviews. */
 export type AnnotationsFile = z.infer<typeof AnnotationsFileSchema>
 

@@ -46,6 +46,7 @@ export const EvaluationRubricSchema = z.strictObject({
     .describe('What the trivial baseline is; the margin the system must beat it by is read from "exceed the baseline mean score by >= X".'),
   notes: z.string().optional().describe('Free notes for readers.'),
 })
+/** A scored fixture's `evaluation_rubric.json`. */
 export type EvaluationRubric = z.infer<typeof EvaluationRubricSchema>
 
 /** The rules as the program applies them, every figure read from the rubric file. */

@@ -95,6 +95,7 @@ export const ScoredCaseSchema = z.strictObject({
     })
     .describe('The revisions the case is bound to; an edited review must be acknowledged here.'),
 })
+/** One case of a scored fixture's `cases.json`: its spec, both systems' outputs and the revisions it is bound to. */
 export type ScoredCase = z.infer<typeof ScoredCaseSchema>
 
 /** The file as a whole; each case is checked on its own, so one malformed case refuses only itself. */
@@ -118,6 +119,7 @@ export const ScoredCasesFileSchema = z.strictObject({
   ),
   cases: z.array(ScoredCaseSchema).describe('The cases; each is decided on its own. Empty in a fixture just created.'),
 })
+/** A scored fixture's `cases.json`. */
 export type ScoredCasesFile = z.infer<typeof ScoredCasesFileSchema>
 
 // ── annotations.json ───────────────────────────────────────────────────────────────────────
@@ -242,6 +244,7 @@ export const DebateReviewSchema = z.strictObject({
     .nullable()
     .describe("The last explicit verdict, an exact excerpt of the transcript's last round, or null if none was emitted."),
 })
+/** A review of a case's debate transcript: claims, resolution, empirical test and final verdict. */
 export type DebateReview = z.infer<typeof DebateReviewSchema>
 
 /** A reviewer's itemized annotation of the trivial baseline's output on one case. */
@@ -261,6 +264,7 @@ export const BaselineReviewSchema = z.strictObject({
   /** The answer's stated conclusion, as an exact excerpt of the answer; `null` if none. */
   final_verdict: text.nullable().describe("The answer's stated conclusion, an exact excerpt of the answer, or null if none."),
 })
+/** A review of a case's baseline answer. */
 export type BaselineReview = z.infer<typeof BaselineReviewSchema>
 
 /**
@@ -274,4 +278,5 @@ export const ScoredAnnotationsFileSchema = z.strictObject({
     .array(z.discriminatedUnion('system', [DebateReviewSchema, BaselineReviewSchema]))
     .describe('At most one review per case and system; a case without a debate review stays pending.'),
 })
+/** A scored fixture's `annotations.json`: the adopted debate and baseline reviews. */
 export type ScoredAnnotationsFile = z.infer<typeof ScoredAnnotationsFileSchema>

@@ -70,6 +70,7 @@ export const DIMENSIONS = {
   },
 } as const satisfies Record<string, DimensionComputation>
 
+/** The name of a dimension this package computes (see {@link DIMENSION_NAMES}). */
 export type DimensionName = keyof typeof DIMENSIONS
 
 /** The names of the dimensions this package can compute, in the order the specification lists them. */
