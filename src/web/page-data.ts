@@ -165,12 +165,16 @@ export async function pageFixture(fixture: Fixture, index: number, options: Eval
   }
 }
 
-/** One case for the page, as `viewer` may see it. */
-export function pageCase(fixture: Fixture, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}): PageCase {
+/**
+ * One case for the page, as `viewer` may see it. `decided` is the fixture's evaluation with every
+ * binding state, when the caller has it already: the static report shows every case, and deciding
+ * the whole fixture again for each of them made it quadratic.
+ */
+export function pageCase(fixture: Fixture, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}, decided?: Pick<ReturnType<typeof evaluateWithStates>, 'assessments'>): PageCase {
   const position = caseIndex(fixture, id, 'open a case from the overview.')
   const definition = definitionOf(fixture.kind)
   const context = kindContext(fixture as LoadedFixture<FixtureKind>)
-  const { assessments } = evaluateWithStates(fixture, { ...options, allStates: true })
+  const { assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const assessment = assessments[position]!
   const entry = fixture.cases[position]!
   const casesFile = fixture.files.cases!.display

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { RubricError } from '../core/common/errors.js'
 import { loadFixture } from '../core/engine/fixture.js'
-import type { EvaluateOptions } from '../core/engine/evaluate.js'
+import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { reportPage } from './html.js'
 import { pageCase, pageFixture, type PageCase } from './page-data.js'
 
@@ -19,7 +19,8 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
       const fixture = await loadFixture(dir, { cwd })
       const page = await pageFixture(fixture, index, options)
       fixtures.push(page)
-      for (const row of page.cases) cases[`${index}/${row.id}`] = pageCase(fixture, index, row.id, { role: 'reader' }, options)
+      const decided = evaluateWithStates(fixture, { ...options, allStates: true })
+      for (const row of page.cases) cases[`${index}/${row.id}`] = pageCase(fixture, index, row.id, { role: 'reader' }, options, decided)
     } catch (error) {
       if (!(error instanceof RubricError)) throw error
       fixtures.push({ index, dir, refused: error.message, version: null })
