@@ -33,7 +33,7 @@ Options:
 
 Exit codes: 0 on success, 1 when a fixture or a case is refused (see each command), 2 on a usage error.`
 
-/** Runs the command line and returns the exit code; never throws for a user's mistake. */
+/** Runs the command line and returns the exit code; never throws (an error that is no `RubricError` is an internal error, exit 1). */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv
   const command = first === undefined ? undefined : COMMANDS.get(first)
@@ -80,8 +80,20 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stderr(`${error.message}\n\n${help}`)
       return 2
     }
-    throw error
+    io.stderr(internalError(error, process.env['DEBUG']))
+    return 1
   }
+}
+
+/**
+ * What the CLI prints for an error that is no `RubricError`: a bug of this package, not a mistake
+ * of the user's. One line, unless `DEBUG` is set, which adds the stack.
+ */
+export function internalError(error: unknown, debug: string | undefined): string {
+  const message = error instanceof Error ? error.message : String(error)
+  const line = `internal error: ${message.split('\n')[0]} (please report it, with the command; DEBUG=1 shows the stack)`
+  const stack = error instanceof Error ? error.stack : undefined
+  return debug !== undefined && debug !== '' && stack !== undefined ? `${line}\n${stack}` : line
 }
 
 function isParseArgsError(error: unknown): error is Error {

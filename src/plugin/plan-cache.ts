@@ -99,6 +99,7 @@ export function servingReader(files: FixtureFiles): (path: string, display: stri
     const file = files.find((each) => each.path === path)
     if (file === undefined) return { display, bytes: await readFile(path) }
     const { raw } = file
+    // An internal error (a bug of the cache, never the user's input): a plain Error, shown as one.
     if (raw === undefined) throw new Error(`${display} was served to the loader already: a second load would not be of the bytes the key hashed`)
     file.raw = undefined
     return raw

@@ -2,7 +2,7 @@ import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { SerializedRubricError } from '../core/common/errors.js'
+import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
 import type { PlanOptions } from '../core/engine/plan.js'
 import type { HashedFile } from './plan-cache.js'
 
@@ -28,6 +28,19 @@ export interface PlanningProcess {
   /** Stops the process if it is still running (the plan came from the cache after all). */
   stop(): void
 }
+
+/**
+ * The planning process failed: it ended without a plan, could not start, or gave none in time. The
+ * message names the fixture and quotes the end of what the process printed.
+ */
+export class PlanningError extends RubricError {
+  constructor(code: 'PLANNING_FAILED' | 'PLANNING_TIMED_OUT', dir: string, summary: string, hint: string, stderr: string) {
+    super({ code, file: dir, summary, hint }, `vitest-rubric: ${summary} ${hint}${stderr === '' ? '' : `\n${stderr.trimEnd()}`}`)
+  }
+}
+
+/** What to do when the planning process failed without a refusal of the fixture. */
+const PLANNING_FAILED_HINT = "Its output, below, says why (out of memory: raise --max-old-space-size in NODE_OPTIONS); or plan the fixture in Vitest's own process with rubric({ cache: false })."
 
 // The child is the built module beside this one; run from source (.ts), there is none to start.
 const here = fileURLToPath(import.meta.url)
@@ -82,10 +95,12 @@ export function startPlanning(child: string, request: PlanRequest, { timeoutMs =
       answered = true
       process_.kill()
       reject(
-        new Error(
-          `vitest-rubric: the process planning ${request.dir} gave no plan within ${timeoutMs / 1000} s, so it was stopped.` +
-            ' Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest\'s own process with rubric({ cache: false }).' +
-            (stderr === '' ? '' : `\n${stderr.trimEnd()}`),
+        new PlanningError(
+          'PLANNING_TIMED_OUT',
+          request.dir,
+          `the process planning ${request.dir} gave no plan within ${timeoutMs / 1000} s, so it was stopped.`,
+          "Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest's own process with rubric({ cache: false }).",
+          stderr,
         ),
       )
     }, timeoutMs)
@@ -95,11 +110,17 @@ export function startPlanning(child: string, request: PlanRequest, { timeoutMs =
       answered = true
       resolve(message)
     })
-    process_.once('error', reject)
+    process_.once('error', (error) => {
+      if (answered) return
+      answered = true
+      clearTimeout(timer)
+      reject(new PlanningError('PLANNING_FAILED', request.dir, `the process planning ${request.dir} could not be started (${error.message.split('\n')[0]}).`, PLANNING_FAILED_HINT, stderr))
+    })
     process_.once('exit', (code, signal) => {
       clearTimeout(timer)
       if (answered) return
-      reject(new Error(`vitest-rubric: the process planning ${request.dir} ended (${signal ?? `exit code ${code}`}) without a plan.${stderr === '' ? '' : `\n${stderr.trimEnd()}`}`))
+      answered = true
+      reject(new PlanningError('PLANNING_FAILED', request.dir, `the process planning ${request.dir} ended (${signal ?? `exit code ${code}`}) without a plan.`, PLANNING_FAILED_HINT, stderr))
     })
   })
   // Whoever awaits it gets the rejection; a plan no longer wanted is no unhandled rejection.

@@ -1,13 +1,32 @@
 import type { IncomingMessage } from 'node:http'
+import { RubricError, type RubricErrorCode } from '../core/common/errors.js'
+import { HTTP_STATUS } from './status.js'
 
-/** A request that is refused before any fixture is touched, with its HTTP status. */
-export class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
+/** The codes of a request refused before any fixture is touched, each with what to do about it (docs/errors.md). */
+export const REQUEST_FIXES = {
+  BAD_REQUEST: 'send what the review page sends: reload the page (a page left open across an upgrade sends an older request); a script must follow docs/review-page.md.',
+  BAD_HOST: 'open the page at the address vitest-rubric serve printed (127.0.0.1, localhost or [::1] with its port), not through another host name.',
+  BAD_CODE: 'open the URL vitest-rubric serve printed, or run vitest-rubric serve --open again: a one-time link works once, within a minute.',
+  BAD_TOKEN: 'open the URL vitest-rubric serve printed: it carries the token (a restarted server has a new one).',
+  BAD_ORIGIN: 'use the review page itself: another site cannot call the server.',
+  NOT_FOUND: 'reload the page: it names fixtures by their number and pages by their path, and the server serves only those it lists.',
+  METHOD_NOT_ALLOWED: 'the server answers only GET and POST: send the request the review page sends.',
+  BODY_TOO_LARGE: 'save a smaller draft: a request body is limited to 1 MiB (a review with reasons of a few thousand characters is far below it).',
+  EMPTY_DRAFT: 'rate at least one criterion (or dimension) before saving.',
+} as const satisfies Partial<Record<RubricErrorCode, string>>
+
+export type RequestErrorCode = keyof typeof REQUEST_FIXES
+
+/**
+ * A request refused before any fixture is touched, answered with its HTTP status and `message`
+ * as it is, one line.
+ */
+export class RequestError extends RubricError {
+  readonly status: number
+
+  constructor(code: RequestErrorCode, message: string) {
+    super({ code, summary: message, hint: REQUEST_FIXES[code] }, message)
+    this.status = HTTP_STATUS[code]
   }
 }
 
@@ -16,11 +35,11 @@ export class Refusal extends Error {
  * it is a path this server does not serve.
  */
 export function requestUrl(target: string | undefined): URL {
-  if (target === undefined || !target.startsWith('/')) throw new Refusal(400, 'BAD_REQUEST', 'the request target must be a path.')
+  if (target === undefined || !target.startsWith('/')) throw new RequestError('BAD_REQUEST', 'the request target must be a path.')
   try {
     return new URL(`http://localhost${target}`)
   } catch {
-    throw new Refusal(400, 'BAD_REQUEST', 'the request target is not a URL path.')
+    throw new RequestError('BAD_REQUEST', 'the request target is not a URL path.')
   }
 }
 
@@ -35,7 +54,7 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
  * object would lose on the way to a file) is refused rather than repaired.
  */
 export function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
-  const tooLarge = () => new Refusal(413, 'BODY_TOO_LARGE', `the request body is larger than ${limit} bytes.`)
+  const tooLarge = () => new RequestError('BODY_TOO_LARGE', `the request body is larger than ${limit} bytes.`)
   if (Number(request.headers['content-length'] ?? 0) > limit) return Promise.reject(tooLarge())
   return new Promise((done, fail) => {
     const chunks: Buffer[] = []
@@ -61,17 +80,17 @@ function parseBody(bytes: Buffer): unknown {
   try {
     text = strictUtf8.decode(bytes)
   } catch {
-    throw new Refusal(400, 'BAD_REQUEST', 'the request body is not valid UTF-8.')
+    throw new RequestError('BAD_REQUEST', 'the request body is not valid UTF-8.')
   }
-  if (nestingDepth(text) > MAX_BODY_DEPTH) throw new Refusal(400, 'BAD_REQUEST', `the request body nests deeper than ${MAX_BODY_DEPTH} levels.`)
+  if (nestingDepth(text) > MAX_BODY_DEPTH) throw new RequestError('BAD_REQUEST', `the request body nests deeper than ${MAX_BODY_DEPTH} levels.`)
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
-    throw new Refusal(400, 'BAD_REQUEST', 'the request body is not JSON.')
+    throw new RequestError('BAD_REQUEST', 'the request body is not JSON.')
   }
   const at = protoKeyAt(value, [])
-  if (at !== undefined) throw new Refusal(400, 'BAD_REQUEST', `the request body holds the key "__proto__" (at ${at.join('.') || 'the top'}), which no fixture file may hold.`)
+  if (at !== undefined) throw new RequestError('BAD_REQUEST', `the request body holds the key "__proto__" (at ${at.join('.') || 'the top'}), which no fixture file may hold.`)
   return value
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import { RubricError } from '../core/common/errors.js'
+import { RubricError, type RubricErrorCode } from '../core/common/errors.js'
 import { adjudicateCase } from '../core/engine/adjudicate.js'
 import { recordReview, type DraftSource } from '../core/engine/authoring.js'
 import { loadFixture, type Fixture } from '../core/engine/fixture.js'
@@ -12,7 +12,8 @@ import { isAuthorized, OpenCodes, tokenCookie } from './auth.js'
 import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
 import { refusalFor } from './blind.js'
 import { listen } from './listen.js'
-import { readBody, Refusal, requestUrl } from './request.js'
+import { readBody, RequestError, requestUrl } from './request.js'
+import { HTTP_STATUS } from './status.js'
 import { fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
 
 export interface ServeOptions {
@@ -80,7 +81,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const load = (index: number): Promise<Fixture> => {
     const dir = dirs[index]
-    if (dir === undefined) throw new Refusal(404, 'NOT_FOUND', `there is no fixture ${index}: the page serves ${dirs.length}.`)
+    if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${index}: the page serves ${dirs.length}.`)
     return loadFixture(dir, { cwd: options.cwd })
   }
 
@@ -98,20 +99,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const handle = async (request: IncomingMessage, response: ServerResponse, seen: { viewer: Viewer }): Promise<void> => {
     const url = requestUrl(request.url)
-    if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new Refusal(421, 'BAD_HOST', 'the Host header does not name this server.')
+    if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new RequestError('BAD_HOST', 'the Host header does not name this server.')
     if (request.method === 'GET' && url.pathname === '/open') {
-      if (!codes.redeem(url.searchParams.get('code') ?? '')) throw new Refusal(403, 'BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
+      if (!codes.redeem(url.searchParams.get('code') ?? '')) throw new RequestError('BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
       response.writeHead(303, { ...headers('text/plain; charset=utf-8'), location: '/', 'set-cookie': tokenCookie(port, token) }).end('The review page is at /.')
       return
     }
-    if (!isAuthorized(request, url.searchParams, port, token)) throw new Refusal(403, 'BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
+    if (!isAuthorized(request, url.searchParams, port, token)) throw new RequestError('BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
     const origin = request.headers.origin
-    if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new Refusal(403, 'BAD_ORIGIN', 'requests from another origin are refused.')
+    if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new RequestError('BAD_ORIGIN', 'requests from another origin are refused.')
 
     if (request.method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', servedPage(token))
     if (request.method === 'GET' && url.pathname.startsWith('/assets/')) {
       const name = url.pathname.slice('/assets/'.length)
-      if (!Object.hasOwn(ASSET_FILES, name)) throw new Refusal(404, 'NOT_FOUND', 'no such file.')
+      if (!Object.hasOwn(ASSET_FILES, name)) throw new RequestError('NOT_FOUND', 'no such file.')
       return send(response, 200, ASSET_FILES[name as AssetName].type, await readAsset(name as AssetName))
     }
     if (request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case')) seen.viewer = viewerOf(url.searchParams.get('viewer'))
@@ -122,17 +123,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     if (request.method === 'GET' && url.pathname === '/api/case') {
       const index = Number(url.searchParams.get('fixture'))
-      if (!Number.isInteger(index) || index < 0) throw new Refusal(400, 'BAD_REQUEST', 'fixture must be a fixture number.')
+      if (!Number.isInteger(index) || index < 0) throw new RequestError('BAD_REQUEST', 'fixture must be a fixture number.')
       return json(response, 200, pageCase(await load(index), index, url.searchParams.get('id') ?? '', seen.viewer, evaluate))
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))
-      if (!body.success) throw new Refusal(400, 'BAD_REQUEST', `the request body is not a save: ${body.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`)
+      if (!body.success) throw new RequestError('BAD_REQUEST', `the request body is not a save: ${body.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`)
       const save = body.data
       if (save.reviewer !== undefined) seen.viewer = { role: 'reviewer', name: save.reviewer }
       const dir = dirs[save.fixture]
-      if (dir === undefined) throw new Refusal(404, 'NOT_FOUND', `there is no fixture ${save.fixture}.`)
-      if (Object.keys(save.draft).length === 0) throw new Refusal(400, 'EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
+      if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${save.fixture}.`)
+      if (Object.keys(save.draft).length === 0) throw new RequestError('EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
       // The versions are checked under the fixture's lock, against the files as they are then.
       const common = { caseId: save.id, cwd: options.cwd, expected: save.versions }
       let decision: string
@@ -149,7 +150,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const fixture = await load(save.fixture)
       return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview(viewer) })
     }
-    throw new Refusal(request.method === 'GET' || request.method === 'POST' ? 404 : 405, 'NOT_FOUND', 'no such page.')
+    throw request.method === 'GET' || request.method === 'POST' ? new RequestError('NOT_FOUND', 'no such page.') : new RequestError('METHOD_NOT_ALLOWED', `the server answers only GET and POST, not ${request.method ?? 'this method'}.`)
   }
 
   const server: Server = createServer((request, response) => {
@@ -158,11 +159,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     handle(request, response, seen).catch((error: unknown) => {
       // Drain what is left of a refused body, so the client reads the answer rather than a reset.
       request.resume()
-      if (error instanceof Refusal) return json(response, error.status, { error: { code: error.code, message: error.message } })
-      if (error instanceof RubricError) return json(response, statusOf(error.code), { error: { code: error.code, message: refusalFor(error, seen.viewer) } })
+      if (error instanceof RubricError) return json(response, HTTP_STATUS[error.code], { error: { code: error.code, message: refusalFor(error, seen.viewer) } })
       // One line, never a stack: the terminal is the user's, not a debugger's.
       console.error(`vitest-rubric serve: ${request.method ?? 'GET'} ${(request.url ?? '').split('?')[0]} failed: ${firstLine(error)}`.replace(/[\u0000-\u001f\u007f]/g, '?'))
-      return json(response, 500, { error: { code: 'INTERNAL', message: 'the server failed; see its terminal.' } })
+      return json(response, HTTP_STATUS.INTERNAL, { error: { code: 'INTERNAL' satisfies RubricErrorCode, message: 'the server failed; see its terminal.' } })
     })
   })
   await listen(server, host, options.port ?? 5178, options.strictPort ?? false)
@@ -192,19 +192,11 @@ function viewerOf(text: string | null): Viewer {
   const [role, ...rest] = text.split(':')
   const name = reviewerName(rest.join(':'))
   if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return { role, name }
-  throw new Refusal(400, 'BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
+  throw new RequestError('BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
 }
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
-}
-
-function statusOf(code: string): number {
-  if (code === 'CASE_NOT_FOUND') return 404
-  if (code === 'FILE_CHANGED_MEANWHILE' || code === 'CASE_CHANGED_MEANWHILE' || code === 'REVIEW_EXISTS' || code === 'FIXTURE_LOCKED' || code === 'ADJUDICATION_REQUIRED') return 409
-  if (code === 'WRITE_FAILED') return 500
-  if (code === 'USAGE') return 400
-  return 422
 }
 
 function headers(type: string): Record<string, string> {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { readdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { RubricError } from '../../src/core/common/errors.js'
 import { cachedPlan } from '../../src/plugin/plan-cache.js'
 import { planFixture } from '../../src/plugin/plan-fixture.js'
 import { startPlanning } from '../../src/plugin/plan-process.js'
@@ -69,7 +70,9 @@ describe('a fixture planned in its own process', () => {
   test('a planning process that ends without a plan is an error naming the fixture, with what it printed', async () => {
     const child = await crashingChild()
     const planning = startPlanning(child, { dir: '/fixtures/large', root: '/', options: {} })
-    await expect(planning.reply).rejects.toThrow(/the process planning \/fixtures\/large ended \(exit code 3\) without a plan\.\nout of memory, say/)
+    await expect(planning.reply).rejects.toThrow(/the process planning \/fixtures\/large ended \(exit code 3\) without a plan\. .+\nout of memory, say/)
+    await expect(planning.reply).rejects.toMatchObject({ code: 'PLANNING_FAILED', file: '/fixtures/large', hint: expect.stringContaining('rubric({ cache: false })') })
+    await expect(planning.reply).rejects.toBeInstanceOf(RubricError)
     // Through the cache: nothing cached yet, so the plan is the process's, and its failure is the run's.
     const fixture = await copyFixture()
     await expect(cachedPlan(fixture.dir, dirname(fixture.dir), await scratchDir('cache'), {}, { minBytes: 0, child })).rejects.toThrow(/without a plan/)
@@ -94,8 +97,9 @@ describe('a fixture planned in its own process', () => {
     const child = join(await scratchDir('stuck'), 'stuck.mjs')
     await writeFile(child, "process.stderr.write('waiting for something\\n'); setInterval(() => {}, 1000)\n")
     const planning = startPlanning(child, { dir: '/fixtures/large', root: '/', options: {} }, { timeoutMs: 500 })
+    await expect(planning.reply).rejects.toMatchObject({ code: 'PLANNING_TIMED_OUT', file: '/fixtures/large' })
     await expect(planning.reply).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [Error: vitest-rubric: the process planning /fixtures/large gave no plan within 0.5 s, so it was stopped. Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest's own process with rubric({ cache: false }).
+      [PlanningError: vitest-rubric: the process planning /fixtures/large gave no plan within 0.5 s, so it was stopped. Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest's own process with rubric({ cache: false }).
       waiting for something]
     `)
   })

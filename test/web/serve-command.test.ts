@@ -65,4 +65,5 @@ test('startServer takes the port above a busy one unless the port is strict', as
   onTestFinished(() => server.close())
   expect(server.port).toBeGreaterThan(port)
   await expect(startServer({ dirs: ['fixtures/docuctl-rollback'], cwd: ROOT, port, strictPort: true })).rejects.toThrow(`port ${port} on 127.0.0.1 is in use`)
+  await expect(startServer({ dirs: ['fixtures/docuctl-rollback'], cwd: ROOT, port, strictPort: true })).rejects.toMatchObject({ code: 'PORT_IN_USE', errno: 'EADDRINUSE', hint: expect.stringContaining('--port') })
 })

@@ -29,6 +29,15 @@ describe('requests the server refuses', () => {
     expect(terminal.printed).not.toHaveBeenCalled()
   })
 
+  test('a method other than GET and POST is a 405 with a code of its own', async () => {
+    using terminal = quietTerminal()
+    const { server } = await servedCopy()
+    const answer = await raw(server.port, '/api/review', { method: 'DELETE', headers: { 'x-rubric-token': server.token } })
+    expect(answer.status).toBe(405)
+    expect(JSON.parse(answer.body)).toEqual({ error: { code: 'METHOD_NOT_ALLOWED', message: 'the server answers only GET and POST, not DELETE.' } })
+    expect(terminal.printed).not.toHaveBeenCalled()
+  })
+
   test('a body nested 100,000 levels deep is refused with 400, and nothing is written', async () => {
     using terminal = quietTerminal()
     const { dir, server } = await servedCopy()

@@ -1,70 +1,100 @@
 import { formatLocation, type PathSegment } from './json-path.js'
 
-/** Stable identifiers of everything that can refuse a fixture or a case. */
-export type RubricErrorCode =
+/**
+ * Stable identifiers of every error a user can meet, grouped as docs/errors.md groups them; each is
+ * documented there once, with its fix. A new code needs its entry there (test/core/common/error-codes.test.ts)
+ * and its HTTP status (src/web/status.ts).
+ */
+export const RUBRIC_ERROR_CODES = [
   // fixture-level: the whole directory is refused
-  | 'FIXTURE_NOT_FOUND'
-  | 'FIXTURE_KIND_UNKNOWN'
-  | 'FIXTURE_KIND_AMBIGUOUS'
-  | 'FILE_UNREADABLE'
-  | 'FILE_OUTSIDE_PROJECT'
-  | 'FILE_NOT_UTF8'
-  | 'FILE_TOO_LARGE'
-  | 'JSON_MALFORMED'
-  | 'FILE_SCHEMA'
-  | 'RUBRIC_INVALID'
-  | 'RUBRIC_QUOTE_NOT_IN_SOURCE'
-  | 'DUPLICATE_CRITERION'
-  | 'DUPLICATE_CASE'
-  | 'UNKNOWN_REVIEW'
-  | 'DUPLICATE_REVIEW'
+  'FIXTURE_NOT_FOUND',
+  'FIXTURE_KIND_UNKNOWN',
+  'FIXTURE_KIND_AMBIGUOUS',
+  'FILE_UNREADABLE',
+  'FILE_OUTSIDE_PROJECT',
+  'FILE_NOT_UTF8',
+  'FILE_TOO_LARGE',
+  'JSON_MALFORMED',
+  'FILE_SCHEMA',
+  'RUBRIC_INVALID',
+  'RUBRIC_QUOTE_NOT_IN_SOURCE',
+  'DUPLICATE_CRITERION',
+  'DUPLICATE_CASE',
+  'UNKNOWN_REVIEW',
+  'DUPLICATE_REVIEW',
   // case-level: one case is refused, the others are still decided
-  | 'CASE_INVALID'
-  | 'QUESTION_MISMATCH'
-  | 'CASE_SOURCE_STALE'
-  | 'CASE_RUBRIC_STALE'
-  | 'REVIEW_EDIT_UNACKNOWLEDGED'
-  | 'REVIEW_INVALID'
-  | 'REVIEW_ANSWER_STALE'
-  | 'REVIEW_SOURCE_STALE'
-  | 'REVIEW_RUBRIC_STALE'
-  | 'UNKNOWN_CRITERION'
-  | 'QUOTE_MISMATCH'
-  | 'SPAN_NOT_IN_ANSWER'
+  'CASE_INVALID',
+  'QUESTION_MISMATCH',
+  'CASE_SOURCE_STALE',
+  'CASE_RUBRIC_STALE',
+  'REVIEW_EDIT_UNACKNOWLEDGED',
+  'REVIEW_INVALID',
+  'REVIEW_ANSWER_STALE',
+  'REVIEW_SOURCE_STALE',
+  'REVIEW_RUBRIC_STALE',
+  'UNKNOWN_CRITERION',
+  'QUOTE_MISMATCH',
+  'SPAN_NOT_IN_ANSWER',
   // scored fixtures (evaluation_rubric.json): fixture-level
-  | 'UNKNOWN_DIMENSION'
-  | 'RUBRIC_RULE_UNREADABLE'
+  'UNKNOWN_DIMENSION',
+  'RUBRIC_RULE_UNREADABLE',
   // scored fixtures: case-level
-  | 'DUPLICATE_PLANTED_ISSUE'
-  | 'REVIEW_SPEC_STALE'
-  | 'REVIEW_OUTPUT_STALE'
-  | 'DUPLICATE_CLAIM'
-  | 'UNKNOWN_PLANTED_ISSUE'
-  | 'SPAN_NOT_IN_OUTPUT'
-  | 'ANNOTATION_INCONSISTENT'
+  'DUPLICATE_PLANTED_ISSUE',
+  'REVIEW_SPEC_STALE',
+  'REVIEW_OUTPUT_STALE',
+  'DUPLICATE_CLAIM',
+  'UNKNOWN_PLANTED_ISSUE',
+  'SPAN_NOT_IN_OUTPUT',
+  'ANNOTATION_INCONSISTENT',
   // values that cannot be fingerprinted
-  | 'NOT_CANONICAL_JSON'
+  'NOT_CANONICAL_JSON',
   // revising a fixture (init, bind): nothing is written when one of these is raised
-  | 'CASE_NOT_FOUND'
-  | 'BIND_STILL_REFUSED'
-  | 'INIT_TARGET_NOT_EMPTY'
-  | 'INIT_SOURCE_INVALID'
-  | 'FILE_CHANGED_MEANWHILE'
-  | 'CASE_CHANGED_MEANWHILE'
-  | 'FIXTURE_LOCKED'
-  | 'EDIT_NOT_LOCATED'
-  | 'WRITE_FAILED'
+  'CASE_NOT_FOUND',
+  'BIND_STILL_REFUSED',
+  'INIT_TARGET_NOT_EMPTY',
+  'INIT_SOURCE_INVALID',
+  'FILE_CHANGED_MEANWHILE',
+  'CASE_CHANGED_MEANWHILE',
+  'FIXTURE_LOCKED',
+  'EDIT_NOT_LOCATED',
+  'WRITE_FAILED',
   // misuse of the CLI, the plugin or the matchers
-  | 'USAGE'
-  | 'DRAFT_INVALID'
-  | 'REVIEW_EXISTS'
-  | 'AUTHOR_NAME_TAKEN'
-  // a review written straight to annotations.json for a case that independent reviews and an adjudication decide
-  | 'ADJUDICATION_REQUIRED'
+  'USAGE',
+  'DRAFT_INVALID',
+  'REVIEW_EXISTS',
+  'AUTHOR_NAME_TAKEN',
+  // several reviewers: a review written straight to annotations.json for a case that independent
+  // reviews and an adjudication decide; an adoption whose reviews changed since
+  'ADJUDICATION_REQUIRED',
+  'ADOPTION_STALE',
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
-  | 'STATISTICS_INPUT'
-  | 'RECORD_MISSING'
-  | 'ADOPTION_STALE'
+  'STATISTICS_INPUT',
+  // the plugin's decision record (expect: 'record') is missing
+  'RECORD_MISSING',
+  // the review server (vitest-rubric serve): a request refused before any fixture is touched
+  'BAD_REQUEST',
+  'BAD_HOST',
+  'BAD_CODE',
+  'BAD_TOKEN',
+  'BAD_ORIGIN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'BODY_TOO_LARGE',
+  'EMPTY_DRAFT',
+  // the review server failed on its own account (its terminal says why)
+  'INTERNAL',
+  // the review server cannot start
+  'PORT_IN_USE',
+  'HOST_NOT_LOCAL',
+  'PORT_NOT_PERMITTED',
+  'LISTEN_FAILED',
+  // the plugin's planning process (a large fixture planned apart from Vitest)
+  'PLANNING_FAILED',
+  'PLANNING_TIMED_OUT',
+] as const
+
+/** Stable identifiers of everything that can refuse a fixture, a case, a command or a request. */
+export type RubricErrorCode = (typeof RUBRIC_ERROR_CODES)[number]
 
 export interface RubricErrorDetails {
   readonly code: RubricErrorCode
@@ -108,8 +138,13 @@ export class RubricError extends Error {
   readonly found: string | undefined
   readonly hint: string
 
-  constructor(details: RubricErrorDetails) {
-    super(formatErrorMessage(details))
+  /**
+   * `message` replaces the usual layout (where, expected, found, fix) only for a one-line error
+   * whose text already says what is wrong and what to do: a refused request, a statistic's input.
+   * Its `hint` is still the documented fix.
+   */
+  constructor(details: RubricErrorDetails, message: string = formatErrorMessage(details)) {
+    super(message)
     this.name = new.target.name
     this.code = details.code
     this.file = details.file

@@ -6,10 +6,14 @@
  * Degenerate but well-formed input (no variation, too few ratings) is not an error: the statistic
  * is then `null` with a reason.
  */
-import type { RubricErrorCode } from '../common/errors.js'
+import { RubricError } from '../common/errors.js'
 
-export class StatisticsInputError extends Error {
-  override readonly name = 'StatisticsInputError'
-  /** Stable identifier, for callers that branch on the kind of failure. */
-  readonly code: RubricErrorCode = 'STATISTICS_INPUT'
+/** What to do about any `STATISTICS_INPUT` error (docs/errors.md). */
+export const STATISTICS_INPUT_HINT = 'pass the statistic input of the shape docs/statistics.md gives for it; the message names the first value that is not.'
+
+export class StatisticsInputError extends RubricError {
+  /** `message` says what the statistic expected, where and what it found, in one line. */
+  constructor(message: string) {
+    super({ code: 'STATISTICS_INPUT', summary: message, hint: STATISTICS_INPUT_HINT }, message)
+  }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { RubricError } from '../../../src/core/common/errors.js'
 import { StatisticsInputError } from '../../../src/core/stats/errors.js'
 import { createRandom, hashString, randomIndex } from '../../../src/core/stats/random.js'
 
@@ -95,6 +96,9 @@ describe('createRandom', () => {
 
   test('refuses a seed that is not a finite number or a string', () => {
     expect(() => createRandom(Number.NaN)).toThrow(StatisticsInputError)
+    // One error model: a statistic's refusal is a RubricError with its documented code and fix.
+    expect(() => createRandom(Number.NaN)).toThrow(RubricError)
+    expect(() => createRandom(Number.NaN)).toThrow(expect.objectContaining({ code: 'STATISTICS_INPUT', hint: expect.stringContaining('docs/statistics.md') }))
     expect(() => createRandom(Number.POSITIVE_INFINITY)).toThrowErrorMatchingInlineSnapshot(
       `[StatisticsInputError: a random seed must be a finite number or a string; found Infinity]`,
     )
