@@ -14,6 +14,7 @@ export {
   FixtureError,
   RevisionError,
   RubricError,
+  RUBRIC_ERROR_CODES,
   UsageError,
   type RubricErrorCode,
   type SerializedRubricError,
