@@ -2,17 +2,21 @@ import type { FixtureKind } from '../../core/kinds/index.js'
 import { promptCriteriaAdjudication } from './criteria-adjudicate.js'
 import { promptCriteriaReview } from './criteria-review.js'
 import type { InteractiveAdjudication, InteractiveReview } from './prompt.js'
+import { promptScoredReview } from './scored-review.js'
 
 /**
- * The interactive review of each kind; `undefined` for a kind whose reviews are too structured to
- * ask for one question at a time (a scored review's claims), which is recorded from a file.
+ * The interactive review of each kind, asked on a terminal when no --rating or --from is given;
+ * `undefined` for a kind whose reviews come only from options or a file.
  */
 export const INTERACTIVE_REVIEW: Readonly<Record<FixtureKind, InteractiveReview | undefined>> = {
   criteria: promptCriteriaReview,
-  scored: undefined,
+  scored: promptScoredReview,
 }
 
-/** The interactive adjudication of each kind; `undefined` where a review is adopted whole (`--take`). */
+/**
+ * The interactive adjudication of each kind, asked on a terminal when nothing to adopt is given;
+ * `undefined` for a kind adjudicated only from options or a file.
+ */
 export const INTERACTIVE_ADJUDICATION: Readonly<Record<FixtureKind, InteractiveAdjudication | undefined>> = {
   criteria: promptCriteriaAdjudication,
   scored: undefined,
