@@ -1,12 +1,14 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { filesIn } from '../helpers/bad-input.js'
+import { runCli } from '../helpers/cli.js'
 import { copyDebate, type ReviewJson } from '../helpers/scored-copy.js'
 import { KEY, scriptedTerminal } from '../helpers/terminal.js'
 
 const json = async (path: string) => JSON.parse(await readFile(path, 'utf8'))
+const BOUND = ['case_id', 'system', 'rubric_sha256', 'spec_sha256', 'output_sha256']
 
 /** Runs a command of the CLI on a scripted terminal. */
 async function onTerminal(dir: string, args: string[], steps: Parameters<typeof scriptedTerminal>[0]) {
@@ -21,6 +23,8 @@ async function onTerminal(dir: string, args: string[], steps: Parameters<typeof 
 async function adoptedReview(dir: string, caseId: string, system: string): Promise<ReviewJson> {
   return (await json(join(dir, 'annotations.json'))).reviews.find((review: ReviewJson) => review.case_id === caseId && review.system === system)
 }
+
+const draftOf = (review: ReviewJson) => Object.fromEntries(Object.entries(review).filter(([key]) => !BOUND.includes(key)))
 
 describe('vitest-rubric review of a scored case on a terminal', () => {
   test('shows the spec and the transcript, asks claim by claim and for the resolution, test and verdict, shows the decision, and writes after confirmation', async () => {
@@ -144,6 +148,53 @@ describe('vitest-rubric review of a scored case on a terminal', () => {
     expect(stderr).toBe('review cancelled: nothing was written\n')
     expect(screen).toContain('Planted issues: none')
     expect(screen.slice(screen.lastIndexOf('Validity of C1'))).not.toContain('planted')
+    expect(await filesIn(copy.dir)).toEqual(before)
+  })
+})
+
+describe('vitest-rubric adjudicate of a scored case on a terminal', () => {
+  /** alice's review is the adopted one; bob gives C2 full credit. */
+  async function twoReviewers() {
+    const copy = await copyDebate()
+    const draft = draftOf(await adoptedReview(copy.dir, 'partial-recall', 'debate'))
+    const other = structuredClone(draft) as { claims: { credit?: string }[] }
+    other.claims[1]!.credit = 'full'
+    for (const [reviewer, review] of [['alice', draft], ['bob', other]] as const) {
+      await writeFile(join(copy.dir, `${reviewer}.json`), JSON.stringify(review))
+      const result = await runCli(['review', '.', '--case', 'partial-recall', '--system', 'debate', '--reviewer', reviewer, '--from', `${reviewer}.json`], copy.dir)
+      expect(result.stderr).toBe('')
+    }
+    return { copy, other }
+  }
+
+  test("shows each reviewer's scores and review side by side, adopts the one chosen whole, after confirmation", async () => {
+    const { copy, other } = await twoReviewers()
+    const { code, stdout, stderr, screen } = await onTerminal(copy.dir, ['adjudicate', '.', '--case', 'partial-recall', '--system', 'debate', '--adjudicator', 'dana'], [
+      { expect: 'Adopt whose review?', keys: KEY.down + KEY.enter },
+      { expect: "Adopt bob's review?", keys: 'y' },
+    ])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    expect(screen).toMatch(/alice {2}bob[\s│]*issue_discovery_recall +0\.75 +1\s/)
+    expect(screen).toContain('C2 planted P2 (partial), defense concede, position updated')
+    expect(screen).toContain('C2 planted P2 (full), defense concede, position updated')
+    expect(screen).toContain("With bob's review the case is accepted.")
+    expect(stdout).toContain('partial-recall (debate): adopted a review resolving alice, bob, then decided accepted')
+    expect(draftOf(await adoptedReview(copy.dir, 'partial-recall', 'debate'))).toEqual(other)
+    const adjudications = await json(join(copy.dir, 'adjudications.json'))
+    expect(JSON.stringify(adjudications)).toContain('dana')
+    expect(JSON.parse((await runCli(['evaluate', '.', '--json'], copy.dir)).stdout).decisions['partial-recall'].status).toBe('accepted')
+  })
+
+  test('declining the adoption writes nothing', async () => {
+    const { copy } = await twoReviewers()
+    const before = await filesIn(copy.dir)
+    const { code, stderr } = await onTerminal(copy.dir, ['adjudicate', '.', '--case', 'partial-recall', '--system', 'debate', '--adjudicator', 'dana'], [
+      { expect: 'Adopt whose review?', keys: KEY.enter },
+      { expect: "Adopt alice's review?", keys: 'n' },
+    ])
+    expect(code).toBe(1)
+    expect(stderr).toBe('adjudication cancelled: nothing was written\n')
     expect(await filesIn(copy.dir)).toEqual(before)
   })
 })

@@ -2,6 +2,7 @@ import type { FixtureKind } from '../../core/kinds/index.js'
 import { promptCriteriaAdjudication } from './criteria-adjudicate.js'
 import { promptCriteriaReview } from './criteria-review.js'
 import type { InteractiveAdjudication, InteractiveReview } from './prompt.js'
+import { promptScoredAdjudication } from './scored-adjudicate.js'
 import { promptScoredReview } from './scored-review.js'
 
 /**
@@ -19,5 +20,5 @@ export const INTERACTIVE_REVIEW: Readonly<Record<FixtureKind, InteractiveReview 
  */
 export const INTERACTIVE_ADJUDICATION: Readonly<Record<FixtureKind, InteractiveAdjudication | undefined>> = {
   criteria: promptCriteriaAdjudication,
-  scored: undefined,
+  scored: promptScoredAdjudication,
 }
