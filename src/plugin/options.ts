@@ -3,10 +3,35 @@ import { UsageError } from '../core/common/errors.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
 import type { PlanOptions } from '../core/engine/plan.js'
-import type { RubricReporterOptions } from '../reporter/rubric-reporter.js'
 
 /** What pending cases do to a run. */
 export type PendingPolicy = 'todo' | 'fail' | { readonly max: number }
+
+/**
+ * Options of the rubric coverage reporter (`RubricReporter`), which the plugin's `reporter` option
+ * passes on; they are here, beside their validation, so that the reporter imports the plugin's
+ * options and never the reverse.
+ */
+export interface RubricReporterOptions {
+  /**
+   * Where to write the JSON report, relative to the project root; `false` writes none.
+   * @default '.vitest-rubric/report.json'
+   */
+  readonly outputFile?: string | false
+  /**
+   * Append a Markdown table to the file named by `GITHUB_STEP_SUMMARY`, when that is set.
+   * @default true
+   */
+  readonly githubSummary?: boolean
+  /**
+   * Also write the static HTML report (the review page's overview and case views, read-only, one
+   * self-contained file) to this path, relative to the project root; `false` writes none.
+   * @default false
+   */
+  readonly htmlReport?: string | false
+  /** Where CI publishes the HTML report: the GitHub job summary links to it. */
+  readonly reportUrl?: string
+}
 
 /** Options of the {@link rubric} plugin. */
 export interface RubricPluginOptions {

@@ -3,7 +3,7 @@ import { dirname, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { colorsFor } from '../core/common/colors.js'
 import { fixtureDirOfModule, NO_CHUNKS } from '../plugin/chunks.js'
-import { resolveOptions } from '../plugin/options.js'
+import { resolveOptions, type RubricReporterOptions } from '../plugin/options.js'
 import { planAllFixtures, type ProjectContext } from '../plugin/project.js'
 import { casesOfModule } from './case-runs.js'
 import { countFigures, reportJson, runKey, type CaseRun, type FixtureSource, type ModuleRun, type RubricFigures } from './figures.js'
@@ -12,27 +12,7 @@ import { renderMarkdown } from './render-markdown.js'
 import { renderText } from './render-text.js'
 import { writeReport } from '../web/report.js'
 
-/** Options of the {@link RubricReporter}. */
-export interface RubricReporterOptions {
-  /**
-   * Where to write the JSON report, relative to the project root; `false` writes none.
-   * @default '.vitest-rubric/report.json'
-   */
-  readonly outputFile?: string | false
-  /**
-   * Append a Markdown table to the file named by `GITHUB_STEP_SUMMARY`, when that is set.
-   * @default true
-   */
-  readonly githubSummary?: boolean
-  /**
-   * Also write the static HTML report (the review page's overview and case views, read-only, one
-   * self-contained file) to this path, relative to the project root; `false` writes none.
-   * @default false
-   */
-  readonly htmlReport?: string | false
-  /** Where CI publishes the HTML report: the GitHub job summary links to it. */
-  readonly reportUrl?: string
-}
+export type { RubricReporterOptions } from '../plugin/options.js'
 
 /**
  * Prints execution coverage (what ran) apart from review coverage (graded and pending) and the

@@ -20,8 +20,10 @@ export const adjudicate: Command = {
 Makes the adopted review of a case (in annotations.json, the review that decides it) from its
 independent reviews (reviews/<reviewer>.json). On a terminal, with --case alone, it shows the
 reviewers' judgements side by side, criterion by criterion, and asks which to adopt or lets you
-write your own. Without a terminal: --take starts from one reviewer's whole review, --pick takes a
-criterion from a reviewer, and --rating/--reason/--span (or --from) write judgements over those.
+write your own; for a scored case, it shows each reviewer's dimension scores and review side by
+side and asks whose review to adopt (a scored review is adopted whole). Without a terminal:
+--take starts from one reviewer's whole review, --pick takes a criterion from a reviewer, and
+--rating/--reason/--span (or --from) write judgements over those.
 
 --consensus adopts, in one run, every case whose reviewers (at least two, and at least
 --min-reviews) all agree on every criterion with no uncertainty, and lists what it adopted and

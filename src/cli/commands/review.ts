@@ -21,7 +21,11 @@ export const review: Command = {
 Records a review of one case. On a terminal, without --rating or --from, it asks: it shows the
 question, the answer and its citation, and for each criterion its rule and reference quote, then
 asks for the rating, the reason and the answer span (which must occur in the answer; empty for an
-omission). It shows the decision the review would give and asks before writing.
+omission). For a scored case it shows the spec and the output of --system, and asks claim by
+claim (the excerpt, the validity, the planted issue and credit, the reason, and the defense's
+response or the answer's handling, each where it applies), then for the resolution, the empirical
+test and the final verdict; an excerpt must occur where the review quotes it from. It shows the
+decision the review would give and asks before writing.
 
 Without a terminal, the review comes from options (each repeatable, one per criterion) or from a
 JSON file: { "<criterion>": { "rating", "reason", "answer_span" } } for a criteria fixture; for a

@@ -1,7 +1,7 @@
 import { confirm, intro, isCancel, log, note, outro, select, text } from '@clack/prompts'
 import { RATINGS, type Case } from '../../core/kinds/criteria/schemas.js'
 import type { CriteriaRubric } from '../../core/kinds/criteria/rubric.js'
-import type { InteractiveAdjudication, Terminal } from './index.js'
+import type { InteractiveAdjudication, Terminal } from './prompt.js'
 
 const WRITE = '\u0000write'
 const LEAVE_OUT = '\u0000leave out'

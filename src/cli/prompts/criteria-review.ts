@@ -2,7 +2,7 @@ import { confirm, intro, isCancel, log, note, outro, select, text } from '@clack
 import { isObject } from '../../core/common/primitives.js'
 import { RATINGS, type Case } from '../../core/kinds/criteria/schemas.js'
 import type { CriteriaRubric } from '../../core/kinds/criteria/rubric.js'
-import type { InteractiveReview, Terminal } from './index.js'
+import type { InteractiveReview, Terminal } from './prompt.js'
 
 const LEAVE_OUT = 'leave out'
 

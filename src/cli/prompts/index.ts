@@ -1,46 +1,24 @@
-import type { Readable, Writable } from 'node:stream'
-import type { AdjudicationResult, AdjudicationView } from '../../core/engine/adjudicate.js'
-import type { RecordedReview, ReviewTarget } from '../../core/engine/authoring.js'
 import type { FixtureKind } from '../../core/kinds/index.js'
 import { promptCriteriaAdjudication } from './criteria-adjudicate.js'
 import { promptCriteriaReview } from './criteria-review.js'
-
-/** The terminal a prompt reads keys from and draws on. */
-export interface Terminal {
-  readonly input: Readable
-  readonly output: Writable
-}
-
-/** Records a draft (a dry run first, to show the decision), as the command would from options. */
-export type RecordDraft = (draft: unknown, dryRun: boolean) => Promise<RecordedReview>
-
-/** An interactive review of one case: the recorded review, or `cancelled` with nothing written. */
-export type InteractiveReview = (target: ReviewTarget, terminal: Terminal, record: RecordDraft) => Promise<RecordedReview | 'cancelled'>
+import type { InteractiveAdjudication, InteractiveReview } from './prompt.js'
+import { promptScoredAdjudication } from './scored-adjudicate.js'
+import { promptScoredReview } from './scored-review.js'
 
 /**
- * The interactive review of each kind; `undefined` for a kind whose reviews are too structured to
- * ask for one question at a time (a scored review's claims), which is recorded from a file.
+ * The interactive review of each kind, asked on a terminal when no --rating or --from is given;
+ * `undefined` for a kind whose reviews come only from options or a file.
  */
 export const INTERACTIVE_REVIEW: Readonly<Record<FixtureKind, InteractiveReview | undefined>> = {
   criteria: promptCriteriaReview,
-  scored: undefined,
+  scored: promptScoredReview,
 }
 
-/** What an adjudicator chose: a reviewer's whole review, an item from a reviewer each, judgements written. */
-export interface AdjudicationChoice {
-  readonly take?: string
-  readonly picks?: Readonly<Record<string, string>>
-  readonly written?: Readonly<Record<string, unknown>>
-}
-
-/** Adopts a choice (a dry run first, to show the decision). */
-export type AdoptChoice = (choice: AdjudicationChoice, preview: boolean) => Promise<AdjudicationResult>
-
-/** An interactive adjudication of one case: what was adopted, or `cancelled` with nothing written. */
-export type InteractiveAdjudication = (view: AdjudicationView, terminal: Terminal, adopt: AdoptChoice) => Promise<AdjudicationResult | 'cancelled'>
-
-/** The interactive adjudication of each kind; `undefined` where a review is adopted whole (`--take`). */
+/**
+ * The interactive adjudication of each kind, asked on a terminal when nothing to adopt is given;
+ * `undefined` for a kind adjudicated only from options or a file.
+ */
 export const INTERACTIVE_ADJUDICATION: Readonly<Record<FixtureKind, InteractiveAdjudication | undefined>> = {
   criteria: promptCriteriaAdjudication,
-  scored: undefined,
+  scored: promptScoredAdjudication,
 }

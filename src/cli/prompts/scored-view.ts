@@ -1,0 +1,58 @@
+import { preview } from '../../core/common/errors.js'
+import type { ScoredReviewDraftSchemas } from '../../core/kinds/scored/authoring.js'
+import type { BaselineClaim, DebateClaim, ScoredCase, System } from '../../core/kinds/scored/schemas.js'
+import type { z } from 'zod'
+
+/** A scored review as a reviewer gives it: everything but its case, system and hashes. */
+export type DebateDraft = z.infer<(typeof ScoredReviewDraftSchemas)['debate']>
+export type BaselineDraft = z.infer<(typeof ScoredReviewDraftSchemas)['baseline']>
+
+/** What a review of the case is judged against: the input, the ideal resolution and the ground truth. */
+export function specNote(theCase: ScoredCase): string {
+  const { spec } = theCase
+  const issues = spec.ground_truth.planted_issues
+  const verdict = spec.ground_truth.final_verdict
+  return [
+    spec.input,
+    '',
+    `Ideal resolution: ${spec.ideal_debate_resolution}, within ${spec.max_rounds} round${spec.max_rounds === 1 ? '' : 's'}`,
+    issues.length === 0 ? 'Planted issues: none' : `Planted issues:\n${issues.map((issue) => `  ${issue.id} (${issue.location}): ${issue.description}`).join('\n')}`,
+    `Correct verdict: ${verdict === null || verdict === undefined ? 'none (final_verdict_correctness is not scored)' : JSON.stringify(verdict)}`,
+  ].join('\n')
+}
+
+/** The output under review: the debate's transcript turn by turn, or the baseline's answer and self-critique. */
+export function outputNote(theCase: ScoredCase, system: System): { readonly title: string; readonly text: string } {
+  if (system === 'debate') {
+    return { title: 'The debate transcript', text: theCase.outputs.debate.transcript.map((turn) => `round ${turn.round} · ${turn.agent}: ${turn.text}`).join('\n') }
+  }
+  const { answer, self_critique: selfCritique } = theCase.outputs.baseline
+  return { title: "The baseline's answer and self-critique", text: `Answer:\n${answer}\n\nSelf-critique:\n${selfCritique}` }
+}
+
+/** One claim on one line: its validity, the issue it finds, the other side's handling, its excerpt. */
+export function claimLine(claim: DebateClaim | BaselineClaim): string {
+  const planted = claim.validity === 'planted' ? ` ${claim.planted_issue ?? '?'} (${claim.credit ?? '?'})` : ''
+  const handled =
+    'defense' in claim
+      ? `, defense ${claim.defense.response}${claim.defense.position_updated === undefined ? '' : claim.defense.position_updated ? ', position updated' : ', position not updated'}`
+      : claim.answer_handling === undefined
+        ? ''
+        : `, answer ${claim.answer_handling}`
+  return `${claim.id} ${claim.validity}${planted}${handled}: ${preview(claim.span, 60)}`
+}
+
+/** A whole scored review in a few lines: claims, resolution, empirical test, final verdict. */
+export function draftLines(draft: DebateDraft | BaselineDraft): string[] {
+  const resolution =
+    'critique_final' in draft.resolution
+      ? `critique ${draft.resolution.critique_final ?? 'none'}, defense ${draft.resolution.defense_final ?? 'none'}${draft.resolution.more_rounds_than_necessary ? ', more rounds than necessary' : ''}`
+      : `reached ${draft.resolution.reached ?? 'none'}`
+  const test = draft.empirical_test
+  return [
+    ...(draft.claims.length === 0 ? ['no claim'] : draft.claims.map(claimLine)),
+    `resolution: ${resolution}`,
+    `empirical test: ${test === null ? 'none' : `${'proposed_by' in test ? `by ${test.proposed_by}, ` : ''}${test.quality}`}`,
+    `final verdict: ${draft.final_verdict === null ? 'none' : JSON.stringify(draft.final_verdict)}`,
+  ]
+}
