@@ -178,7 +178,7 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
     throw new UsageError({
       code: 'USAGE',
       file: fixture.displayDir,
-      summary: `a ${fixture.kind} fixture is scored, and its judges' labels are not calibrated yet; nothing was judged.`,
+      summary: `a judge runs on a criteria fixture; this one is ${fixture.kind}, and its judges' labels are not calibrated yet. Nothing was judged.`,
       hint: 'run a judge on a criteria fixture; record a scored case\'s label with `vitest-rubric review <dir> --case <id> --system <system> --judge <name> --from <file>`.',
     })
   }
@@ -246,8 +246,16 @@ class Run {
   async judgeAll(tasks: readonly Task[]): Promise<void> {
     const { signal } = this.options
     let next = 0
+    let yielded = Date.now()
     const worker = async () => {
-      while (next < tasks.length && signal?.aborted !== true && this.writeError === undefined) await this.judgeTask(tasks[next++]!)
+      while (next < tasks.length && signal?.aborted !== true && this.writeError === undefined) {
+        await this.judgeTask(tasks[next++]!)
+        // A judge that answers at once never leaves the microtask queue: let timers (the progress bar) and signals (Ctrl-C) in.
+        if (Date.now() - yielded >= 50) {
+          await new Promise((resolve) => setImmediate(resolve))
+          yielded = Date.now()
+        }
+      }
     }
     const workers = Promise.all(Array.from({ length: Math.max(1, Math.min(this.options.concurrency ?? 4, tasks.length)) }, worker))
     // On a stop, the calls in flight are not waited for: what is finished is written, and the run ends.
