@@ -97,7 +97,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   const appended: Record<string, unknown>[] = []
   const replacements = new Map<number, Record<string, unknown>>()
   const written: { at: number; review: Record<string, unknown>; path: PathSegment[] }[] = []
-  const before = fixture.texts.get(relativePath)
+  const before = fixture.textOf(relativePath)
   let count = before === undefined ? 0 : (fixture.judges.files[judge] === undefined ? 0 : labelCount(fixture, judge))
   let unchanged = 0
   for (const label of labels) {
@@ -176,7 +176,10 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
 }
 
 /** A fixture as a label revision reads it, with the text of every file read: no case is decided, labels decide nothing. */
-export type LabelFixture = Fixture & { readonly texts: ReadonlyMap<string, string> }
+export type LabelFixture = Fixture & {
+  /** The text of a file of the fixture directory (`judges/j1.json`) as it was read; `undefined` when it was not (it does not exist). */
+  readonly textOf: (relativePath: string) => string | undefined
+}
 
 /** @internal */
 export async function openForLabels(dir: string, cwd: string): Promise<LabelFixture> {
@@ -186,9 +189,8 @@ export async function openForLabels(dir: string, cwd: string): Promise<LabelFixt
     read.set(path, file)
     return file
   })
-  const texts = new Map<string, string>()
-  for (const [path, file] of read) texts.set(relative(fixture.dir, path).split(sep).join('/'), decodeText(file))
-  return Object.assign(fixture, { texts })
+  const byName = new Map([...read].map(([path, file]) => [relative(fixture.dir, path).split(sep).join('/'), file]))
+  return Object.assign(fixture, { textOf: (relativePath: string) => (byName.has(relativePath) ? decodeText(byName.get(relativePath)!) : undefined) })
 }
 
 function labelCount(fixture: Fixture, judge: string): number {
