@@ -99,7 +99,7 @@ describe('vitest-rubric judge', { timeout: 120_000 }, () => {
 
   test('a run killed midway keeps the labels it wrote, and the next run judges only the rest', async () => {
     const { root, labels } = await project()
-    const judge = await wrapper(root, 'killed.mjs', `  await new Promise((resolve) => setTimeout(resolve, 20))\n  if (calls === 23) process.kill(process.pid, 'SIGKILL')`)
+    const judge = await wrapper(root, 'killed.mjs', `  await new Promise((resolve) => setTimeout(resolve, 50))\n  if (calls === 23) process.kill(process.pid, 'SIGKILL')`)
     const killed = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', judge, '--batch', '5', '--concurrency', '1')
     expect(killed.signal).toBe('SIGKILL')
     const kept = labelCount(await labels())
