@@ -1,6 +1,6 @@
 /**
  * vitest-rubric: evaluate rubric fixtures, whatever their kind, from a script: load, evaluate,
- * status, bind, init, add, review, adjudicate, agreement, calibrate and the decision record.
+ * status, bind, init, add, review, adjudicate, agreement, calibrate, judge and the decision record.
  * Kind-specific tools are behind their own entries: `vitest-rubric/criteria` and
  * `vitest-rubric/scored`. The fixture files' JSON Schemas are `fixtureJsonSchemas()` here, and
  * files at `vitest-rubric/schemas/<name>.schema.json`.
@@ -60,6 +60,31 @@ export type { CaseVersions } from './core/engine/case-versions.js'
 export { adjudicateCase, adjudicateConsensus, type AdjudicateOptions, type Adjudicated, type AdjudicationResult } from './core/engine/adjudicate.js'
 export { DEFAULT_AGREEMENT_SEED, panelAgreement, type AgreementOptions, type AgreementReport, type ItemAgreement } from './core/engine/agreement.js'
 export { calibrateJudges, type CalibrationOptions, type CalibrationReport, type CriterionCalibration, type ExcludedLabel, type JudgeCalibration } from './core/engine/calibration.js'
+
+// Automated judges: bulk labels and the judge runner
+export {
+  recordJudgeLabels,
+  type ExistingLabelPolicy,
+  type JudgeLabelDraft,
+  type RecordedJudgeLabels,
+  type RecordJudgeLabelsOptions,
+} from './core/engine/judge-labels.js'
+export { readJudgeLabelFile } from './core/engine/judge-label-file.js'
+export {
+  runJudge,
+  type CaseJudge,
+  type CriterionJudge,
+  type JudgeCaseInput,
+  type JudgeCriterionInput,
+  type JudgeFailure,
+  type JudgeFunction,
+  type JudgeModule,
+  type JudgeProgress,
+  type JudgeRunResult,
+  type JudgeVerdict,
+  type RunJudgeOptions,
+} from './core/engine/judge-run.js'
+export { loadJudgeModule, type LoadedJudgeModule } from './core/engine/judge-module.js'
 
 // The decision record
 export {

@@ -7,4 +7,6 @@ const code = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   terminal: process.stdin.isTTY && process.stdout.isTTY ? { input: process.stdin, output: process.stdout } : undefined,
 })
+// Stopped by a signal (judge on Ctrl-C): what was finished is written; calls still in flight are not waited for.
+if (code >= 128) process.exit(code)
 process.exitCode = code

@@ -12,6 +12,7 @@ import { bind } from './commands/bind.js'
 import { decisions } from './commands/decisions.js'
 import { evaluate } from './commands/evaluate.js'
 import { init } from './commands/init.js'
+import { judge } from './commands/judge.js'
 import { review } from './commands/review.js'
 import { schema } from './commands/schema.js'
 import { show } from './commands/show.js'
@@ -20,7 +21,7 @@ import { status } from './commands/status.js'
 export type { CliIo } from './command.js'
 
 /** The commands, in the order the help lists them; only these names dispatch. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, serve, report, bind, schema, decisions].map((command) => [command.name, command]))
+export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, judge, serve, report, bind, schema, decisions].map((command) => [command.name, command]))
 
 const USAGE = `Usage: vitest-rubric <command> [options]
 

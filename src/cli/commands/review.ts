@@ -1,8 +1,10 @@
 import { relative, resolve } from 'node:path'
 import type { PathSegment } from '../../core/common/json-path.js'
 import { fileSource, openReviewTarget, recordReview, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
+import { readJudgeLabelFile } from '../../core/engine/judge-label-file.js'
+import { recordJudgeLabels, type RecordedJudgeLabels } from '../../core/engine/judge-labels.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, oneDir, usage, type Command } from '../command.js'
+import { keyedValues, oneDir, usage, type CliIo, type Command, type ParsedArgs } from '../command.js'
 import { INTERACTIVE_REVIEW } from '../prompts/index.js'
 
 /** The judgement fields the options fill, by option. */
@@ -17,6 +19,7 @@ export const review: Command = {
                             [--span <criterion>=<text>] ... [--replace] [--dry-run]
        vitest-rubric review <dir> --case <id> [--system debate|baseline] --from <review.json> [--replace]
        vitest-rubric review <dir> --case <id> --judge <name> [--origin <text>] (--from <file> | --rating ...)
+       vitest-rubric review <dir> --judge <name> [--origin <text>] --from <labels.json|labels.jsonl> [--replace]
 
 Records a review of one case. On a terminal, without --rating or --from, it asks: it shows the
 question, the answer and its citation, and for each criterion its rule and reference quote, then
@@ -44,12 +47,19 @@ never decides a case and is never counted as graded; \`vitest-rubric calibrate\`
 the adopted reviews. The rubric and the
 source are never written, and nothing is written when the review would be refused.
 
+With --judge and --from but no --case, the file holds many cases' labels: JSON keyed by case id,
+{ "<case id>": { "<criterion>": { "rating", "reason", "answer_span" } } }, or JSON Lines (a name
+ending .jsonl or .ndjson), one { "case": "<case id>", "judgements": { ... } } per line. Every
+label is checked first; one that does not fit refuses the whole import, naming its line or key,
+and nothing is written. A case the judge has labelled already needs --replace.
+
 Options:
   --case <id>                    the case to review
   --rating <criterion>=<rating>  meets, does_not_meet or uncertain (repeatable)
   --reason <criterion>=<text>    why (repeatable; required with each rating)
   --span <criterion>=<text>      an exact excerpt of the answer; empty or left out for an omission
-  --from <file>                  the review's judgements as a JSON file
+  --from <file>                  the review's judgements as a JSON file; with --judge and no --case,
+                                 many cases' labels (JSON keyed by case id, or JSON Lines)
   --system <system>              scored fixtures: debate or baseline
   --reviewer <name>              record an independent review in reviews/<name>.json (blind: it shows
                                  no other review, and decides nothing until it is adjudicated)
@@ -77,6 +87,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
   async run({ values, positionals }, io) {
     const dir = oneDir('review', positionals)
     const caseId = values['case'] as string | undefined
+    if (caseId === undefined && values['judge'] !== undefined && values['from'] !== undefined) return importLabels(dir, values, io)
     if (caseId === undefined) throw usage('review', 'name the case to review with --case <id>.')
     const options = {
       caseId,
@@ -121,6 +132,32 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     io.stdout(formatReview(outcome, options.dryRun))
     return 0
   },
+}
+
+/** `review <dir> --judge <name> --from <file>` without `--case`: many cases' labels in one revision of the judge's file. */
+async function importLabels(dir: string, values: ParsedArgs['values'], io: CliIo): Promise<number> {
+  for (const option of ['rating', 'reason', 'span', 'system', 'reviewer'] as const) {
+    if (values[option] !== undefined) throw usage('review', `--${option} does not go with a bulk import (--judge and --from without --case): the file holds every label.`)
+  }
+  const from = values['from'] as string
+  const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
+  const dryRun = values['dry-run'] === true
+  const result = await recordJudgeLabels(dir, readJudgeLabelFile(file), {
+    judge: values['judge'] as string,
+    origin: values['origin'] as string | undefined,
+    existing: values['replace'] === true ? 'replace' : 'refuse',
+    cwd: io.cwd,
+    dryRun,
+  })
+  io.stdout(formatImport(result, dryRun))
+  return 0
+}
+
+/** What a bulk import did: the counts, then the file written. */
+export function formatImport(result: RecordedJudgeLabels, dryRun: boolean): string {
+  const counts = `${result.added} new, ${result.replaced} replaced, ${result.unchanged} already so`
+  const last = dryRun ? 'dry run: nothing was written' : result.written.length === 0 ? 'nothing to write' : `wrote ${result.written.join(' and ')}`
+  return `${result.dir}\n  judge ${result.judge}: ${dryRun ? 'would record' : 'recorded'} labels of ${result.added + result.replaced + result.unchanged} cases (${counts})\n  ${last}`
 }
 
 /** `--rating c=r --reason c=t --span c=t` as the draft the kind takes: one judgement per criterion named. */

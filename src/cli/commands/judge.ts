@@ -1,0 +1,181 @@
+import { ReadStream } from 'node:tty'
+import { progress } from '@clack/prompts'
+import { loadJudgeModule } from '../../core/engine/judge-module.js'
+import { runJudge, type JudgeProgress, type JudgeRunResult } from '../../core/engine/judge-run.js'
+import { oneDir, usage, type CliIo, type Command } from '../command.js'
+
+/** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
+export const judge: Command = {
+  name: 'judge',
+  summary: "run an automated judge over the cases it has no current label for, writing judges/<name>.json",
+  help: `Usage: vitest-rubric judge <dir> --judge <name> --run <module> [--concurrency <n>] [--retries <n>]
+                           [--batch <n>] [--dry-run]
+
+Calls a judge module for every case × criterion of a criteria fixture without a current label by
+the judge (a label bound to the answer, the source and the rubric as they are) and records the
+verdicts in judges/<name>.json, as \`vitest-rubric review --judge\` records one. A second run
+calls nothing; after an answer is edited, only that case is judged again.
+
+The module exports either a default async function ({ question, answer, source, criterion,
+rubric, case }) => ({ rating, reason, span }), called once per case × criterion, or judgeCase
+({ question, answer, source, criteria, rubric, case }) => ({ <criterion id>: { rating, reason,
+span } }), called once per case with the criteria it still needs. span is an exact excerpt of the
+answer ("" or left out for an omission). The file's origin names the module (its export
+description, if any) and its version: its package's name@version, or the SHA-256 of the file.
+
+Finished labels are written in batches (--batch labels, or 2 s), each under the fixture's lock and
+onto the file as it is then. Ctrl-C (or a SIGTERM) writes what is finished and exits 130 (143): the
+next run resumes. A call that throws or returns an invalid verdict is retried with backoff; once
+the retries are spent it is reported as a failure and nothing is written for it. On a terminal a
+progress bar shows the pairs done, failed and remaining, the rate and the time left; otherwise a
+line is printed to stderr at each write. A scored fixture is refused: its judges are not calibrated.
+
+Options:
+  --judge <name>       the judge: its labels go to judges/<name>.json
+  --run <module>       the judge module (a JavaScript file)
+  --concurrency <n>    calls in flight at once (default 4)
+  --retries <n>        further calls after a failed one (default 2)
+  --batch <n>          write once this many labels are finished (default 200), or every 2 s
+  --dry-run            say what would be judged; call nothing, write nothing
+
+Exit codes: 0 when every pair was judged and written; 1 when some failed (the others are written)
+or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
+  options: {
+    judge: { type: 'string' },
+    run: { type: 'string' },
+    concurrency: { type: 'string' },
+    retries: { type: 'string' },
+    batch: { type: 'string' },
+    'dry-run': { type: 'boolean', default: false },
+  },
+  async run({ values, positionals }, io) {
+    const dir = oneDir('judge', positionals)
+    const name = values['judge'] as string | undefined
+    const path = values['run'] as string | undefined
+    if (name === undefined) throw usage('judge', 'name the judge with --judge <name>: its labels go to judges/<name>.json.')
+    if (path === undefined) throw usage('judge', 'give the judge module with --run <module>.')
+    const concurrency = count('concurrency', values['concurrency'], 1)
+    const retries = count('retries', values['retries'], 0)
+    const batchSize = count('batch', values['batch'], 1)
+    const dryRun = values['dry-run'] === true
+    const module = await loadJudgeModule(path, io.cwd)
+    const controller = new AbortController()
+    let signalled: NodeJS.Signals | undefined
+    const stop = (signal: NodeJS.Signals) => {
+      // A second Ctrl-C does not wait for the write: every write replaces the file atomically, so none is left half-written.
+      if (signalled !== undefined) process.exit(EXIT_ON[signal] ?? 130)
+      signalled = signal
+      controller.abort()
+    }
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+    const bar = io.terminal === undefined || dryRun ? undefined : new ProgressBar(io.terminal)
+    let lastWritten = 0
+    const started = Date.now()
+    try {
+      const result = await runJudge(dir, {
+        cwd: io.cwd,
+        judge: name,
+        run: module.run,
+        origin: module.origin,
+        dryRun,
+        signal: controller.signal,
+        ...(concurrency === undefined ? {} : { concurrency }),
+        ...(retries === undefined ? {} : { retries }),
+        ...(batchSize === undefined ? {} : { batchSize }),
+        onProgress(state) {
+          if (bar !== undefined) bar.update(state, started)
+          else if (state.written !== lastWritten) {
+            lastWritten = state.written
+            io.stderr(`judge ${name}: ${progressLine(state, started)}`)
+          }
+        },
+      })
+      bar?.stop(result)
+      io.stdout(formatJudgeRun(result))
+      if (result.interrupted) {
+        io.stderr(`stopped: ${result.written} labels were written; run the command again to judge the rest.`)
+        return EXIT_ON[signalled ?? 'SIGINT'] ?? 130
+      }
+      return result.failures.length > 0 ? 1 : 0
+    } catch (error) {
+      bar?.fail()
+      throw error
+    } finally {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+    }
+  },
+}
+
+const EXIT_ON: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
+
+function count(option: string, value: unknown, least: number): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (typeof value !== 'string' || !Number.isInteger(number) || number < least) throw usage('judge', `--${option} takes a whole number of at least ${least}, not ${JSON.stringify(value)}.`)
+  return number
+}
+
+/** `120 done, 2 failed, 9,878 remaining · 85/s · ETA 1m 56s`. */
+export function progressLine(state: JudgeProgress, started: number): string {
+  const seconds = (Date.now() - started) / 1000
+  const finished = state.done + state.failed
+  const rate = seconds > 0 ? finished / seconds : 0
+  const eta = rate > 0 ? duration(state.remaining / rate) : '—'
+  return `${n(state.done)} done, ${n(state.failed)} failed, ${n(state.remaining)} remaining · ${rate >= 10 ? n(Math.round(rate)) : rate.toFixed(1)}/s · ETA ${eta}`
+}
+
+function duration(seconds: number): string {
+  const whole = Math.ceil(seconds)
+  if (whole < 60) return `${whole}s`
+  if (whole < 3600) return `${Math.floor(whole / 60)}m ${whole % 60}s`
+  return `${Math.floor(whole / 3600)}h ${Math.floor((whole % 3600) / 60)}m`
+}
+
+const n = (value: number) => value.toLocaleString('en-US')
+
+/** The bar on a terminal: @clack/prompts' progress, advanced to the pairs finished. */
+class ProgressBar {
+  private bar: ReturnType<typeof progress> | undefined
+  private shown = 0
+
+  constructor(private readonly terminal: NonNullable<CliIo['terminal']>) {}
+
+  update(state: JudgeProgress, since: number): void {
+    if (this.bar === undefined) {
+      this.bar = progress({ output: this.terminal.output, style: 'heavy', size: 30, max: Math.max(1, state.total), withGuide: false })
+      this.bar.start(progressLine(state, since))
+      // The bar reads keys in raw mode, where Ctrl-C is a key its prompt library ends the process on
+      // (exit 0, before the finished labels are written): as a signal, it reaches the handler that writes them.
+      if (this.terminal.input instanceof ReadStream && this.terminal.input.isTTY) this.terminal.input.setRawMode(false)
+    }
+    const finished = state.done + state.failed
+    this.bar.advance(finished - this.shown, progressLine(state, since))
+    this.shown = finished
+  }
+
+  stop(result: JudgeRunResult): void {
+    if (result.interrupted) this.bar?.cancel(`stopped: ${n(result.written)} labels written`)
+    else if (result.failures.length > 0) this.bar?.error(`${n(result.written)} labels written, ${n(result.failures.length)} failed`)
+    else this.bar?.stop(`${n(result.written)} labels written`)
+  }
+
+  fail(): void {
+    this.bar?.error('the run was refused')
+  }
+}
+
+/** What a run did: the pairs judged, the failures, the file written. */
+export function formatJudgeRun(result: JudgeRunResult): string {
+  const lines: string[] = []
+  const pairs = (count: number) => `${n(count)} ${count === 1 ? 'label' : 'labels'}`
+  if (result.total === 0) lines.push(`judge ${result.judge}: nothing to judge: ${pairs(result.current)} of ${n(result.cases)} cases are current`)
+  else if (result.dryRun) lines.push(`judge ${result.judge}: would judge ${pairs(result.total)} of ${n(result.casesToJudge)} cases (${n(result.current)} current); dry run: nothing was called or written`)
+  else lines.push(`judge ${result.judge}: wrote ${pairs(result.written)} of ${n(result.total)} to judge in ${n(result.casesToJudge)} cases (${n(result.current)} were current), ${n(result.failures.length)} failed${result.interrupted ? ', stopped before the end' : ''}`)
+  for (const failure of result.failures.slice(0, 20)) lines.push(`failed: ${failure.caseId} › ${failure.criterion} after ${failure.attempts} ${failure.attempts === 1 ? 'call' : 'calls'}: ${failure.error}`)
+  if (result.failures.length > 20) lines.push(`… and ${n(result.failures.length - 20)} more failures`)
+  for (const skip of result.skipped) lines.push(`skipped ${skip.caseId}: ${skip.reason}`)
+  if (!result.dryRun && result.written > 0) lines.push(`wrote ${result.file}`)
+  return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
+}

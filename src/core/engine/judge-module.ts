@@ -1,0 +1,76 @@
+import { readFile } from 'node:fs/promises'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { UsageError } from '../common/errors.js'
+import { sha256Hex } from '../json/canonical-json.js'
+import type { JudgeFunction, JudgeModule } from './judge-run.js'
+
+/** A judge module as `vitest-rubric judge --run` loaded it: the function to call and the origin it records. */
+export interface LoadedJudgeModule {
+  readonly run: JudgeFunction
+  /** `keyword rules r1 (judge module examples/judges/keyword-judge.mjs, sha256 5f1c…)`. */
+  readonly origin: string
+}
+
+/**
+ * Imports a judge module: its `judgeCase` export (one call per case) or its default export (one call
+ * per case × criterion), never both. Its version, for the judge file's `origin`, is its package's
+ * `name@version` when it is a file of an installed package, and otherwise the SHA-256 of the module
+ * file: a changed module is named as another revision.
+ */
+export async function loadJudgeModule(path: string, cwd: string): Promise<LoadedJudgeModule> {
+  const absolute = resolve(cwd, path)
+  const display = relative(cwd, absolute) || path
+  let bytes: Uint8Array
+  try {
+    bytes = await readFile(absolute)
+  } catch {
+    throw new UsageError({ code: 'USAGE', file: '--run', summary: `there is no judge module ${display}; nothing was judged.`, hint: 'pass the path of a JavaScript module that exports the judge.' })
+  }
+  let exported: Record<string, unknown>
+  try {
+    exported = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>
+  } catch (error) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: display,
+      summary: `the judge module could not be loaded (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); nothing was judged.`,
+      hint: 'run it with node to see the error; a TypeScript module must be compiled first, or run under a Node.js that strips types.',
+    })
+  }
+  const module = exported as JudgeModule
+  const perCase = typeof module.judgeCase === 'function'
+  const perCriterion = typeof module.default === 'function'
+  if (perCase === perCriterion) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: display,
+      summary: perCase ? 'the module exports both a default judge and judgeCase, so which one to call would be a guess; nothing was judged.' : 'the module exports no judge; nothing was judged.',
+      expected: 'export default async ({ question, answer, source, criterion, rubric, case }) => ({ rating, reason, span }), or export async function judgeCase({ …, criteria }) returning { <criterion id>: { rating, reason, span } }',
+      found: `exports: ${Object.keys(exported).join(', ') || 'none'}`,
+      hint: 'export one of the two (see docs/judges.md#running-a-judge).',
+    })
+  }
+  const version = (await packageOf(absolute)) ?? `sha256 ${sha256Hex(bytes).slice(0, 16)}`
+  const description = typeof module.description === 'string' && module.description.trim() !== '' ? `${module.description.trim()} ` : ''
+  return {
+    run: perCase ? { perCase: module.judgeCase! } : { perCriterion: module.default! },
+    origin: `${description}(judge module ${display.split(sep).join('/')}, ${version})`.replace(/^\((.*)\)$/, '$1'),
+  }
+}
+
+/** `name@version` of the installed package the module is a file of, found by its `node_modules` folder. */
+async function packageOf(absolute: string): Promise<string | undefined> {
+  const parts = absolute.split(sep)
+  const at = parts.lastIndexOf('node_modules')
+  if (at === -1) return undefined
+  const depth = parts[at + 1]?.startsWith('@') === true ? 3 : 2
+  const root = parts.slice(0, at + depth).join(sep)
+  if (!dirname(absolute).startsWith(root)) return undefined
+  try {
+    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown }
+    return typeof manifest.name === 'string' && typeof manifest.version === 'string' ? `${manifest.name}@${manifest.version}` : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,376 @@
+import { join } from 'node:path'
+import { z } from 'zod'
+import { UsageError } from '../common/errors.js'
+import { formatLocation } from '../common/json-path.js'
+import { isObject } from '../common/primitives.js'
+import type { WriteIo } from '../json/atomic-write.js'
+import { safeParseReporting } from '../json/schema-error.js'
+import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
+import { RatingSchema, type Case, type Criterion, type Rating, type Rubric } from '../kinds/criteria/schemas.js'
+import { definitionOf, type FixtureKind } from '../kinds/index.js'
+import { checkReviewer, refuseCaseTwin, type DraftSource } from './authoring.js'
+import { kindContext, type LoadedFixture } from './fixture.js'
+import type { KindContext } from './kind.js'
+import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
+import { JUDGES_DIR } from './panel.js'
+
+/** What a judge is shown of one criterion of one case. */
+export interface JudgeCriterionInput {
+  /** The case's question: the rubric's task. */
+  readonly question: string
+  /** The answer under judgement: its text and the source it cites. */
+  readonly answer: { readonly text: string; readonly citation: string }
+  /** `source.txt`, the text the criteria quote. */
+  readonly source: string
+  /** The criterion to judge: its id, its rule and its reference quote. */
+  readonly criterion: Criterion
+  /** `rubric.json` as parsed. */
+  readonly rubric: Rubric
+  /** The case as `cases.json` holds it. */
+  readonly case: Case
+}
+
+/** What a judge called once per case is shown: every criterion still to judge for that case. */
+export interface JudgeCaseInput extends Omit<JudgeCriterionInput, 'criterion'> {
+  /** The criteria to judge, in the rubric's order: those without a current label. */
+  readonly criteria: readonly Criterion[]
+}
+
+/** A judge's verdict on one criterion. */
+export interface JudgeVerdict {
+  readonly rating: Rating
+  /** Why: for an omission, the requirement the answer leaves out. Not empty. */
+  readonly reason: string
+  /**
+   * An exact excerpt of the answer the rating rests on.
+   * @default "" (an omission)
+   */
+  readonly span?: string | undefined
+}
+
+/** A judge called once per case × criterion: the default export of a judge module. */
+export type CriterionJudge = (input: JudgeCriterionInput) => JudgeVerdict | Promise<JudgeVerdict>
+
+/** A judge called once per case, returning a verdict for each criterion asked: a module's `judgeCase` export. */
+export type CaseJudge = (input: JudgeCaseInput) => Readonly<Record<string, JudgeVerdict>> | Promise<Readonly<Record<string, JudgeVerdict>>>
+
+/** A module `vitest-rubric judge --run` loads: a default export judging one criterion, or a `judgeCase` export judging a case. */
+export interface JudgeModule {
+  readonly default?: CriterionJudge
+  readonly judgeCase?: CaseJudge
+  /** Named in the judge file's `origin`, before the module and its version: the model, the prompt's revision. */
+  readonly description?: string
+}
+
+/** The judge a run calls: per criterion or per case. */
+export type JudgeFunction = { readonly perCriterion: CriterionJudge } | { readonly perCase: CaseJudge }
+
+/** How far a run has got, reported after each call. */
+export interface JudgeProgress {
+  /** Case × criterion pairs the run has to judge. */
+  readonly total: number
+  readonly done: number
+  readonly failed: number
+  readonly remaining: number
+  /** Labels (case × criterion) written so far. */
+  readonly written: number
+}
+
+/** A case × criterion the judge gave no valid verdict for, after every retry: never written as a label. */
+export interface JudgeFailure {
+  readonly caseId: string
+  readonly criterion: string
+  readonly attempts: number
+  /** The last error, or what was wrong with the last result. */
+  readonly error: string
+}
+
+/** Options of {@link runJudge}. */
+export interface RunJudgeOptions {
+  /** Paths in messages are shown relative to this directory. */
+  readonly cwd: string
+  /** The judge's name: its labels go to `judges/<judge>.json`. */
+  readonly judge: string
+  readonly run: JudgeFunction
+  /** The judge file's `origin`: the model, the prompt's revision, the module and its version. */
+  readonly origin?: string | undefined
+  /**
+   * Calls in flight at once.
+   * @default 4
+   */
+  readonly concurrency?: number | undefined
+  /**
+   * Further calls after one that throws or returns an invalid verdict, with exponential backoff.
+   * @default 2
+   */
+  readonly retries?: number | undefined
+  /**
+   * The first retry's delay in milliseconds; each further one doubles it.
+   * @default 500
+   */
+  readonly backoffMs?: number | undefined
+  /**
+   * Write the finished labels once this many are waiting…
+   * @default 200
+   */
+  readonly batchSize?: number | undefined
+  /**
+   * …or once this many milliseconds have passed since the last write.
+   * @default 2000
+   */
+  readonly batchMs?: number | undefined
+  /**
+   * Say what would be judged, call nothing, write nothing.
+   * @default false
+   */
+  readonly dryRun?: boolean | undefined
+  /** Stops the run: no new call is made, the finished labels are written, and the run resolves with `interrupted`. */
+  readonly signal?: AbortSignal | undefined
+  readonly onProgress?: ((progress: JudgeProgress) => void) | undefined
+  /** @internal the filesystem calls of the writes, replaced in tests */
+  readonly io?: WriteIo
+}
+
+/** What {@link runJudge} did. */
+export interface JudgeRunResult {
+  readonly dir: string
+  readonly judge: string
+  /** The judge's file, as shown. */
+  readonly file: string
+  readonly cases: number
+  /** Case × criterion pairs with a current label: not judged again. */
+  readonly current: number
+  /** Pairs the run had to judge, and the cases they are of. */
+  readonly total: number
+  readonly casesToJudge: number
+  /** Pairs judged and written. */
+  readonly written: number
+  readonly failures: readonly JudgeFailure[]
+  /** Cases that cannot be labelled as they are (malformed, another question), with why. */
+  readonly skipped: readonly { readonly caseId: string; readonly reason: string }[]
+  /** The run was stopped before it finished: what it finished is written. */
+  readonly interrupted: boolean
+  readonly dryRun: boolean
+}
+
+/** One call to make: a case, and the criteria it judges (one for a per-criterion judge). */
+interface Task {
+  readonly caseId: string
+  readonly input: Omit<JudgeCriterionInput, 'criterion'>
+  readonly criteria: readonly Criterion[]
+  readonly parsedCase: Case
+}
+
+const VerdictSchema = z.strictObject({ rating: RatingSchema, reason: z.string().trim().min(1, { error: 'a non-empty reason' }), span: z.string().optional() })
+
+/**
+ * Runs an automated judge over a criteria fixture and records its labels in `judges/<judge>.json`.
+ * The judge is called only for the case × criterion pairs without a current label (one bound to
+ * the answer, the source and the rubric as they are): a second run calls nothing, and after an
+ * answer is edited only that case is judged again. Finished labels are written in batches through
+ * the same locked, compare-and-swap revision as `review --judge`, so a run stopped midway keeps
+ * them and the next run resumes. A call that throws or returns an invalid verdict is retried with
+ * backoff; in the end it is reported as a failure, never written as a label.
+ */
+export async function runJudge(dir: string, options: RunJudgeOptions): Promise<JudgeRunResult> {
+  const fixture = await openForLabels(dir, options.cwd)
+  if (fixture.kind !== 'criteria') {
+    throw new UsageError({
+      code: 'USAGE',
+      file: fixture.displayDir,
+      summary: `a judge runs on a criteria fixture; this one is ${fixture.kind}, and its judges' labels are not calibrated yet. Nothing was judged.`,
+      hint: 'run a judge on a criteria fixture; record a scored case\'s label with `vitest-rubric review <dir> --case <id> --system <system> --judge <name> --from <file>`.',
+    })
+  }
+  const judge = checkReviewer(options.judge, '--judge')
+  refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
+  const definition = definitionOf(fixture.kind)
+  const context = kindContext(fixture as LoadedFixture<FixtureKind>) as KindContext<CriteriaRubric>
+  const { rubric } = context
+  const tasks: Task[] = []
+  const skipped: { caseId: string; reason: string }[] = []
+  let current = 0
+  fixture.cases.forEach((entry, index) => {
+    const judgeable = judgeableCase(fixture, context, index)
+    if (!judgeable.ok) {
+      skipped.push({ caseId: entry.id, reason: judgeable.reason })
+      return
+    }
+    const parsedCase = judgeable.value as Case
+    const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']?.value
+    const labelled = label !== undefined && isCurrentLabel(definition.bindings, context, entry.value, label, 'review') ? judgementsOf(label) : {}
+    const criteria = [...rubric.criteria.values()].filter((criterion) => !Object.hasOwn(labelled, criterion.id))
+    current += rubric.criteria.size - criteria.length
+    if (criteria.length === 0) return
+    const input = { question: parsedCase.input.question, answer: parsedCase.input.answer, source: rubric.source, rubric: rubric.document, case: parsedCase }
+    if ('perCase' in options.run) tasks.push({ caseId: entry.id, input, criteria, parsedCase })
+    else for (const criterion of criteria) tasks.push({ caseId: entry.id, input, criteria: [criterion], parsedCase })
+  })
+  const total = tasks.reduce((sum, task) => sum + task.criteria.length, 0)
+  const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`)
+  const casesToJudge = new Set(tasks.map((task) => task.caseId)).size
+  const base = { dir: fixture.displayDir, judge, file, cases: fixture.cases.length, current, total, casesToJudge, skipped, dryRun: options.dryRun === true }
+  if (options.dryRun === true || total === 0) return { ...base, written: 0, failures: [], interrupted: false }
+
+  const run = new Run(dir, judge, context, options, total)
+  await run.judgeAll(tasks)
+  return { ...base, written: run.written, failures: run.failures, interrupted: run.interrupted }
+}
+
+function judgementsOf(label: unknown): Record<string, unknown> {
+  const judgements = isObject(label) ? label['judgements'] : undefined
+  return isObject(judgements) ? judgements : {}
+}
+
+/** One run's calls, its verdicts waiting to be written, and its writes, one at a time. */
+class Run {
+  written = 0
+  readonly failures: JudgeFailure[] = []
+  interrupted = false
+  private done = 0
+  private readonly waiting = new Map<string, Record<string, { rating: string; reason: string; answer_span: string }>>()
+  private waitingCount = 0
+  private writing: Promise<void> | undefined
+  private lastWrite = Date.now()
+  private lastWriteTook = 0
+  private writeError: unknown
+
+  constructor(
+    private readonly dir: string,
+    private readonly judge: string,
+    private readonly context: KindContext<CriteriaRubric>,
+    private readonly options: RunJudgeOptions,
+    private readonly total: number,
+  ) {}
+
+  async judgeAll(tasks: readonly Task[]): Promise<void> {
+    const { signal } = this.options
+    let next = 0
+    let yielded = Date.now()
+    const worker = async () => {
+      while (next < tasks.length && signal?.aborted !== true && this.writeError === undefined) {
+        await this.judgeTask(tasks[next++]!)
+        // A judge that answers at once never leaves the microtask queue: let timers (the progress bar) and signals (Ctrl-C) in.
+        if (Date.now() - yielded >= 50) {
+          await new Promise((resolve) => setImmediate(resolve))
+          yielded = Date.now()
+        }
+      }
+    }
+    const workers = Promise.all(Array.from({ length: Math.max(1, Math.min(this.options.concurrency ?? 4, tasks.length)) }, worker))
+    // On a stop, the calls in flight are not waited for: what is finished is written, and the run ends.
+    await Promise.race([workers, abortion(signal)])
+    this.interrupted = signal?.aborted === true
+    await this.writing
+    if (this.waitingCount > 0 && this.writeError === undefined) await this.write()
+    if (this.writeError !== undefined) throw this.writeError
+  }
+
+  private async judgeTask(task: Task): Promise<void> {
+    const attempts = 1 + Math.max(0, this.options.retries ?? 2)
+    let failure = ''
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1 && !(await pause((this.options.backoffMs ?? 500) * 2 ** (attempt - 2), this.options.signal))) return
+      try {
+        const verdicts = await this.call(task)
+        if (this.options.signal?.aborted === true) return
+        this.accept(task, verdicts)
+        return
+      } catch (error) {
+        if (this.options.signal?.aborted === true) return
+        failure = error instanceof Error ? error.message : String(error)
+      }
+    }
+    for (const criterion of task.criteria) this.failures.push({ caseId: task.caseId, criterion: criterion.id, attempts, error: failure })
+    this.progress(task.criteria.length)
+  }
+
+  /** Calls the judge and checks every verdict: a wrong one throws, so the call is retried. */
+  private async call(task: Task): Promise<Record<string, { rating: string; reason: string; answer_span: string }>> {
+    const { run } = this.options
+    const raw: Record<string, unknown> =
+      'perCase' in run
+        ? await run.perCase({ ...task.input, criteria: task.criteria })
+        : { [task.criteria[0]!.id]: await run.perCriterion({ ...task.input, criterion: task.criteria[0]! }) }
+    if (!isObject(raw)) throw new Error(`the judge returned ${JSON.stringify(raw)}, not verdicts by criterion id`)
+    const verdicts: Record<string, { rating: string; reason: string; answer_span: string }> = {}
+    for (const criterion of task.criteria) {
+      const parsed = safeParseReporting(VerdictSchema, raw[criterion.id])
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!
+        throw new Error(`invalid verdict for ${criterion.id}${issue.path.length === 0 ? '' : ` › ${issue.path.join(' › ')}`}: ${issue.message}`)
+      }
+      const judgement = { rating: parsed.data.rating, reason: parsed.data.reason, answer_span: parsed.data.span ?? '' }
+      // The kind's own check of a label (a span must occur in the answer): a verdict it would refuse is retried, never written.
+      const checked = definitionOf('criteria').authoring.newReview(this.context, task.parsedCase, 'review', { [criterion.id]: judgement })
+      if (checked.value === undefined) throw new Error(`invalid verdict for ${criterion.id}: ${checked.problems[0]!.summary}`)
+      verdicts[criterion.id] = judgement
+    }
+    return verdicts
+  }
+
+  private accept(task: Task, verdicts: Record<string, { rating: string; reason: string; answer_span: string }>): void {
+    const waiting = this.waiting.get(task.caseId) ?? {}
+    Object.assign(waiting, verdicts)
+    this.waiting.set(task.caseId, waiting)
+    this.waitingCount += task.criteria.length
+    this.progress(task.criteria.length)
+    const since = Date.now() - this.lastWrite
+    // Each write reads the fixture again under its lock: on a large fixture, keep writing to a fraction of the run.
+    if (this.writing === undefined && (this.waitingCount >= (this.options.batchSize ?? 200) || since >= (this.options.batchMs ?? 2000)) && since >= 3 * this.lastWriteTook) {
+      this.writing = this.write().finally(() => (this.writing = undefined))
+    }
+  }
+
+  private async write(): Promise<void> {
+    const batch = [...this.waiting]
+    const count = this.waitingCount
+    this.waiting.clear()
+    this.waitingCount = 0
+    const started = Date.now()
+    const labels: JudgeLabelDraft[] = batch.map(([caseId, draft]) => ({ caseId, draft, source: runSource(caseId), at: [], place: `the judge's verdicts for case "${caseId}"` }))
+    try {
+      await recordJudgeLabels(this.dir, labels, { judge: this.judge, origin: this.options.origin, existing: 'merge', cwd: this.options.cwd, ...(this.options.io === undefined ? {} : { io: this.options.io }) })
+      this.written += count
+    } catch (error) {
+      this.writeError = error
+    }
+    this.lastWrite = Date.now()
+    this.lastWriteTook = this.lastWrite - started
+    this.progress(0)
+  }
+
+  private progress(step: number): void {
+    this.done += step
+    const failed = this.failures.length
+    this.options.onProgress?.({ total: this.total, done: this.done - failed, failed, remaining: this.total - this.done, written: this.written })
+  }
+}
+
+function runSource(caseId: string): DraftSource {
+  const label = `the judge's verdicts for case "${caseId}"`
+  return { label, locate: (path) => formatLocation(label, path) }
+}
+
+/** Waits `ms`; false when the run was stopped meanwhile. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  if (signal?.aborted === true) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', stop)
+      resolve(true)
+    }, ms)
+    const stop = () => {
+      clearTimeout(timer)
+      resolve(false)
+    }
+    signal?.addEventListener('abort', stop, { once: true })
+  })
+}
+
+/** Resolves when the signal aborts; never without one. */
+function abortion(signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return new Promise(() => {})
+  if (signal.aborted) return Promise.resolve()
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
+}
