@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import { UsageError } from '../core/common/errors.js'
+import { formatLocation } from '../core/common/json-path.js'
+import { closestName } from '../core/common/suggest.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
 import type { PlanOptions } from '../core/engine/plan.js'
@@ -184,6 +186,7 @@ const OptionsSchema = z.strictObject({
 export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubricOptions {
   const parsed = OptionsSchema.safeParse(options, { reportInput: true })
   if (!parsed.success) {
+    refuseUnknownKey(parsed.error.issues)
     throw schemaError(
       {
         ErrorClass: UsageError,
@@ -212,6 +215,43 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     chunks: value.chunks,
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),
   }
+}
+
+const OPTIONS_HINT = 'see the options of rubric() in docs/plugin.md.'
+
+/**
+ * An unknown key is named first, with the key it most likely meant: `judges › j › minkappa` would
+ * otherwise be reported as a missing `minKappa`, which hides the typo.
+ */
+function refuseUnknownKey(issues: readonly z.core.$ZodIssue[]): void {
+  for (const issue of issues) {
+    if (issue.code !== 'unrecognized_keys') continue
+    const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)))
+    const known = keysAt(OptionsSchema, path)
+    const [key] = issue.keys
+    const meant = key === undefined ? undefined : closestName(key, known)
+    throw new UsageError({
+      code: 'USAGE',
+      file: formatLocation('rubric() options', [...path, ...(key === undefined ? [] : [key])]),
+      summary: `unknown key ${JSON.stringify(key)}${meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`}.`,
+      expected: known.length === 0 ? undefined : `one of ${known.map((name) => JSON.stringify(name)).join(', ')}`,
+      hint: meant === undefined ? OPTIONS_HINT : `write ${JSON.stringify(meant)}; ${OPTIONS_HINT}`,
+    })
+  }
+}
+
+/** The keys an object of the options schema may have at `path`, read through optional values, unions and records. */
+function keysAt(schema: z.ZodType, path: readonly (string | number)[]): string[] {
+  if (schema instanceof z.ZodOptional) return keysAt(schema.unwrap() as z.ZodType, path)
+  if (schema instanceof z.ZodUnion) return [...new Set((schema.options as readonly z.ZodType[]).flatMap((option) => keysAt(option, path)))]
+  if (schema instanceof z.ZodRecord) return path.length === 0 ? [] : keysAt(schema.valueType as z.ZodType, path.slice(1))
+  if (schema instanceof z.ZodObject) {
+    const shape = schema.shape as Record<string, z.ZodType>
+    if (path.length === 0) return Object.keys(shape)
+    const next = shape[String(path[0])]
+    return next === undefined ? [] : keysAt(next, path.slice(1))
+  }
+  return []
 }
 
 function toList(value: string | readonly string[]): string[] {

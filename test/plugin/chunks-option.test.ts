@@ -27,11 +27,9 @@ describe('rubric({ chunks })', () => {
         fix:      see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).]
     `)
     expect(() => resolveOptions({ chunks: { count: 4 } } as never)).toThrowErrorMatchingInlineSnapshot(`
-      [UsageError: rubric() options › chunks › size: a required value is missing.
-        expected: a number
-        found:    nothing (the key is missing)
-        fix:      see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).
-        also:     rubric() options › chunks: unexpected key "count". Expected only the keys the format defines (docs/format.md lists them).]
+      [UsageError: rubric() options › chunks › count: unknown key "count".
+        expected: one of "size"
+        fix:      see the options of rubric() in docs/plugin.md.]
     `)
   })
 })
