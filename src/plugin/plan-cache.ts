@@ -9,7 +9,7 @@ import { sha256Hex } from '../core/json/canonical-json.js'
 import type { RawFile } from '../core/json/read.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 import type { PlannedCase, PlanOptions, TestPlan } from '../core/engine/plan.js'
-import { planningChild, startPlanning } from './plan-process.js'
+import { planningChild, startPlanning, type HashedFile } from './plan-process.js'
 import { payloadText } from './payload.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, listDirectory, REVIEWS_DIR } from '../core/engine/panel.js'
 
@@ -119,11 +119,6 @@ export interface CacheSlot {
 }
 
 /** A fixture file as the cache key names it. */
-export interface HashedFile {
-  readonly name: string
-  readonly sha256: string
-}
-
 /**
  * A result just computed. One computed elsewhere (in the planning process) may come with its
  * texts already written, and with the files it was computed from: it is then stored under their

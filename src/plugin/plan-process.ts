@@ -3,8 +3,13 @@ import { existsSync } from 'node:fs'
 import { extname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
+
+/** A fixture file by name, with the SHA-256 of the bytes it was read as: what a cached plan is keyed by. */
+export interface HashedFile {
+  readonly name: string
+  readonly sha256: string
+}
 import type { PlanOptions } from '../core/engine/plan.js'
-import type { HashedFile } from './plan-cache.js'
 
 /** What the planning process is asked: one fixture directory, under the plugin's options. */
 export interface PlanRequest {

@@ -24,6 +24,10 @@ describe('import circles in src/, over type and value imports', () => {
     expectNoCircle('cli/prompts', 'cli/prompts')
   })
 
+  test('none within plugin/', () => {
+    expectNoCircle('plugin', 'plugin')
+  })
+
   // To be a test, expectNoCircle('core/engine', 'core/kinds'), once the engine is handed its kinds instead of importing them.
   test.todo('none between core/engine/ and core/kinds/')
 })
