@@ -71,11 +71,15 @@ export {
   type CompareOptions,
   type CompareSplit,
   type ComparisonCoverage,
+  type CriteriaFixtureComparison,
   type CriterionComparison,
   type FixtureComparison,
   type Leak,
   type PairedFigures,
   type RateFigure,
+  type ScoreDifference,
+  type ScoredFixtureComparison,
+  type ScoredSplitComparison,
   type SplitComparison,
 } from './core/engine/compare.js'
 

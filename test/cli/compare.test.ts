@@ -60,6 +60,29 @@ describe('vitest-rubric compare', () => {
     expect(stdout).not.toMatch(/^ {2}result:/m)
   })
 
+  test('compares two scored fixtures: paired pass figures and the mean score difference, with no interval below 10 cases', async () => {
+    const { code, stdout } = await runCli(['compare', 'fixtures/debate-benchmark', 'fixtures/debate-benchmark', '--split', 'development', '--seed', 's'])
+    expect(code).toBe(0)
+    expect(stdout).toMatchInlineSnapshot(`
+      "A: debate-benchmark (fixtures/debate-benchmark), 10 cases
+      B: debate-benchmark (fixtures/debate-benchmark), 10 cases
+      same evaluation_rubric.json (SHA-256 be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0); the debate system of each fixture is compared, its baseline left out
+      in A only: none; in B only: none
+
+      development: development material: not a result beyond these examples
+        9 of 10 tasks decided in both; 1 pending in A, 1 pending in B
+        development figures: B − A = ±0.0 points, 95% interval [−20.8, +20.8] (Newcombe, paired); McNemar exact p = 1.000 on 0 discordant pairs
+        passed: A 6 of 9, 66.7% [35.4%, 87.9%]; B 6 of 9, 66.7% [35.4%, 87.9%]
+        paired table: both passed 6, A only 0, B only 0, both failed 3
+        A passed, B failed: none
+        B passed, A failed: none
+        mean score over 9 cases scoreable in both: A 0.8474, B 0.8474; B − A = ±0.0000, SE 0.0000; no interval: cases to resample: 9, fewer than the 10 a bootstrap interval needs
+
+      figures per split, never pooled; intervals at 95%; definitions and how to read them: docs/compare.md
+      "
+    `)
+  })
+
   test('refuses fixtures on different rubrics (exit 1) and a wrong call (exit 2)', async () => {
     const refused = await runCli(['compare', A, 'fixtures/debate-benchmark'])
     expect(refused.code).toBe(1)

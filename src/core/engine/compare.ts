@@ -1,9 +1,14 @@
 import { RubricError } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
 import type { CriteriaDecision } from '../kinds/criteria/decision.js'
-import { pairedProportions, type PairedCounts, type PairedProportions } from '../stats/paired.js'
+import { DEFAULT_SEED } from '../stats/bootstrap.js'
+import { coverageOf, figures, standingOf, type ComparisonCoverage, type PairedFigures } from './compare-figures.js'
+import { compareScoredSplit, specMismatches, specText, type ScoredSplitComparison } from './compare-scored.js'
 import { evaluateFixture } from './evaluate.js'
-import { loadFixture, type Fixture, type LoadedFixture } from './fixture.js'
+import { loadFixture, type CaseEntry, type Fixture, type LoadedFixture } from './fixture.js'
+
+export { DEVELOPMENT_LABEL, type ComparisonCoverage, type PairedFigures, type RateFigure } from './compare-figures.js'
+export type { ScoreDifference, ScoredSplitComparison } from './compare-scored.js'
 
 /** What to do about a `FIXTURES_NOT_COMPARABLE` error (docs/errors.md). */
 export const NOT_COMPARABLE_HINT = 'compare fixtures made from one rubric and source (vitest-rubric init <B> --from <A>), or bring the two files to the same bytes; see docs/compare.md.'
@@ -20,12 +25,11 @@ export interface CompareOptions {
   readonly split?: CompareSplit
   /** Paths in messages are shown relative to this directory. @default process.cwd() */
   readonly cwd?: string
-  /** Confidence level of every interval. @default 0.95 */
+  /** Confidence level of the intervals of proportions (Wilson, Newcombe). @default 0.95 */
   readonly level?: number
+  /** Scored fixtures: the seed of the paired bootstrap of the mean score difference. @default 'vitest-rubric' */
+  readonly seed?: number | string
 }
-
-/** The label of every comparison over development cases: they tuned the systems, so they measure nothing beyond themselves. */
-export const DEVELOPMENT_LABEL = 'development material: not a result beyond these examples'
 
 /** One fixture of a comparison. */
 export interface ComparedFixture {
@@ -37,29 +41,6 @@ export interface ComparedFixture {
   readonly cases: number
 }
 
-/** The paired figures of one 2×2 table, as `compare --json` prints them (docs/compare.md). */
-export interface PairedFigures {
-  /** Pairs counted: both decided (for a criterion, both judged). */
-  readonly n: number
-  readonly table: { readonly both: number; readonly a_only: number; readonly b_only: number; readonly neither: number }
-  readonly a: RateFigure
-  readonly b: RateFigure
-  /** B − A, as a proportion; `null` without pairs. */
-  readonly difference: number | null
-  /** Newcombe's method 10 interval of B − A; `null` without pairs. */
-  readonly difference_interval: readonly [number, number] | null
-  readonly mcnemar: { readonly discordant: number; readonly p_value: number }
-  /** Why a figure is `null`; `null` when none is. */
-  readonly reason: string | null
-}
-
-/** A system's pass rate over the pairs with its Wilson interval. */
-export interface RateFigure {
-  readonly passed: number
-  readonly rate: number | null
-  readonly interval: readonly [number, number] | null
-}
-
 /** The figures of one criterion: the share of pairs meeting it, and the cases B fixed and broke. */
 export interface CriterionComparison extends PairedFigures {
   /** Cases that failed the criterion in A and meet it in B. */
@@ -68,19 +49,7 @@ export interface CriterionComparison extends PairedFigures {
   readonly broken_by_b: readonly string[]
 }
 
-/** How many of a split's pairs both systems decided, and why the others are left out. */
-export interface ComparisonCoverage {
-  /** Cases present in both fixtures, in this split. */
-  readonly paired: number
-  /** Pairs decided (accepted or rejected) in both: the ones counted. */
-  readonly decided: number
-  readonly pending: { readonly a: number; readonly b: number }
-  readonly refused: { readonly a: number; readonly b: number }
-  /** `41 of 50 tasks decided in both; 6 pending in B, 3 refused in A`. */
-  readonly line: string
-}
-
-/** The comparison of one split. */
+/** The comparison of one split of two criteria fixtures. */
 export interface SplitComparison {
   readonly split: Split
   /** `'result'` for held-out cases; `'development'` for development material, which is no result. */
@@ -96,23 +65,20 @@ export interface SplitComparison {
   readonly discordant: { readonly a_accepted_b_rejected: readonly string[]; readonly b_accepted_a_rejected: readonly string[] }
 }
 
-/** A held-out case whose question and answer text are those of a development case. */
+/** A held-out case whose task is a development case's: the same question and answer text (criteria), the same spec (scored). */
 export interface Leak {
   readonly fixture: 'A' | 'B'
   readonly case: string
-  /** The development cases with the same question and answer text. */
+  /** The development cases with the same text. */
   readonly development: readonly { readonly fixture: 'A' | 'B'; readonly case: string }[]
 }
 
-/** The comparison of two criteria fixtures on one rubric (`vitest-rubric compare`). */
-export interface FixtureComparison {
-  readonly kind: 'criteria'
+/** What every comparison says, whatever the kind. */
+interface ComparisonBase {
   readonly a: ComparedFixture
   readonly b: ComparedFixture
-  /** SHA-256 of the `rubric.json` both fixtures share, byte for byte. */
+  /** SHA-256 of the rubric file both fixtures share, byte for byte. */
   readonly rubric_sha256: string
-  /** SHA-256 of the `source.txt` both fixtures share, byte for byte. */
-  readonly source_sha256: string
   readonly split: CompareSplit
   readonly level: number
   /** Case ids in one fixture only: listed, never paired. */
@@ -120,24 +86,47 @@ export interface FixtureComparison {
   /** Case ids in both fixtures but in different splits: listed, in no split's figures. */
   readonly split_mismatch: readonly { readonly case: string; readonly a: Split; readonly b: Split }[]
   readonly leaks: readonly Leak[]
+}
+
+/** The comparison of two criteria fixtures on one rubric (`vitest-rubric compare`). */
+export interface CriteriaFixtureComparison extends ComparisonBase {
+  readonly kind: 'criteria'
+  /** SHA-256 of the `source.txt` both fixtures share, byte for byte. */
+  readonly source_sha256: string
   /** The splits compared, held-out first. */
   readonly splits: readonly SplitComparison[]
 }
 
+/** The comparison of the debate systems of two scored fixtures on one `evaluation_rubric.json`. */
+export interface ScoredFixtureComparison extends ComparisonBase {
+  readonly kind: 'scored'
+  /** Case ids in both fixtures whose specs differ: not the same task, so in no split's figures. */
+  readonly spec_mismatch: readonly string[]
+  /** The seed of the bootstrap intervals. */
+  readonly seed: string
+  /** The splits compared, held-out first. */
+  readonly splits: readonly ScoredSplitComparison[]
+}
+
+/** The comparison of two fixtures of one kind. */
+export type FixtureComparison = CriteriaFixtureComparison | ScoredFixtureComparison
+
 /**
  * Compares two systems' answers to the same tasks under one rubric: two criteria fixtures with
- * byte-identical `rubric.json` and `source.txt`, cases paired by id. Each split is compared
- * apart; a pair counts when both cases are decided, and the others are counted as coverage.
- * Throws {@link FixturesNotComparableError} when the rubric or the source differ, naming the file.
+ * byte-identical `rubric.json` and `source.txt` (or two scored fixtures with the same
+ * `evaluation_rubric.json`), cases paired by id. Each split is compared apart; a pair counts when
+ * both cases are decided, and the others are counted as coverage. Throws
+ * {@link FixturesNotComparableError} when the rubric or the source differ, naming the file.
  */
 export async function compareFixtures(dirA: string, dirB: string, options: CompareOptions = {}): Promise<FixtureComparison> {
   const loadOptions = options.cwd === undefined ? {} : { cwd: options.cwd }
   const a = await loadFixture(dirA, loadOptions)
   const b = await loadFixture(dirB, loadOptions)
-  return compareLoaded(comparableCriteria(a, b), b as LoadedFixture<'criteria'>, options)
+  checkComparable(a, b)
+  return a.kind === 'criteria' ? compareCriteria(a, b as LoadedFixture<'criteria'>, options) : compareScored(a, b as LoadedFixture<'scored'>, options)
 }
 
-function comparableCriteria(a: Fixture, b: Fixture): LoadedFixture<'criteria'> {
+function checkComparable(a: Fixture, b: Fixture): void {
   if (a.kind !== b.kind) {
     throw new FixturesNotComparableError({
       code: 'FIXTURES_NOT_COMPARABLE',
@@ -148,79 +137,103 @@ function comparableCriteria(a: Fixture, b: Fixture): LoadedFixture<'criteria'> {
       hint: NOT_COMPARABLE_HINT,
     })
   }
-  if (a.kind !== 'criteria') {
+  for (const role of ['rubric', 'source'] as const) {
+    const fileA = a.files[role]
+    const fileB = b.files[role]
+    if (fileA === undefined || fileB === undefined || fileA.sha256 === fileB.sha256) continue
     throw new FixturesNotComparableError({
       code: 'FIXTURES_NOT_COMPARABLE',
-      file: a.displayDir,
-      summary: `comparing scored fixtures is not supported yet: compare compares criteria fixtures (rubric.json) only`,
-      hint: 'compare two criteria fixtures; for a scored benchmark, its baseline margin (vitest-rubric evaluate) is the paired comparison available now.',
+      file: fileB.display,
+      summary: `the two fixtures' ${fileA.name} differ: a comparison needs the same rubric${a.kind === 'criteria' ? ' and source' : ''}, byte for byte`,
+      expected: `the bytes of ${fileA.display} (SHA-256 ${fileA.sha256})`,
+      found: `SHA-256 ${fileB.sha256}`,
+      hint: NOT_COMPARABLE_HINT,
     })
   }
-  for (const role of ['rubric', 'source'] as const) {
-    const fileA = a.files[role]!
-    const fileB = b.files[role]!
-    if (fileA.sha256 !== fileB.sha256) {
-      throw new FixturesNotComparableError({
-        code: 'FIXTURES_NOT_COMPARABLE',
-        file: fileB.display,
-        summary: `the two fixtures' ${fileA.name} differ: a comparison needs the same rubric and source, byte for byte`,
-        expected: `the bytes of ${fileA.display} (SHA-256 ${fileA.sha256})`,
-        found: `SHA-256 ${fileB.sha256}`,
-        hint: NOT_COMPARABLE_HINT,
-      })
-    }
-  }
-  return a
 }
 
-function compareLoaded(a: LoadedFixture<'criteria'>, b: LoadedFixture<'criteria'>, options: CompareOptions): FixtureComparison {
-  const split = options.split ?? 'all'
-  const level = options.level ?? 0.95
-  const decisionsA = new Map(evaluateFixture(a).decisions.map((decision) => [decision.id, decision]))
-  const decisionsB = new Map(evaluateFixture(b).decisions.map((decision) => [decision.id, decision]))
-  const criteria = a.rubric.document.criteria.map((criterion) => criterion.id)
-
-  const pairs = new Map<Split, [CriteriaDecision, CriteriaDecision][]>([['held_out', []], ['development', []]])
+/** What both kinds pair alike: ids in one fixture only, ids in different splits, and the pairs of each split. */
+function pairUp<D extends { readonly id: string; readonly split: Split }>(
+  a: readonly D[],
+  b: readonly D[],
+  excluded: ReadonlySet<string> = new Set(),
+): Pick<ComparisonBase, 'unpaired' | 'split_mismatch'> & { pairs: Map<Split, [D, D][]> } {
+  const byIdB = new Map(b.map((decision) => [decision.id, decision]))
+  const idsA = new Set(a.map((decision) => decision.id))
+  const pairs = new Map<Split, [D, D][]>([
+    ['held_out', []],
+    ['development', []],
+  ])
   const splitMismatch: { case: string; a: Split; b: Split }[] = []
-  for (const [id, left] of decisionsA) {
-    const right = decisionsB.get(id)
-    if (right === undefined) continue
-    if (left.split !== right.split) splitMismatch.push({ case: id, a: left.split, b: right.split })
+  for (const left of a) {
+    const right = byIdB.get(left.id)
+    if (right === undefined || excluded.has(left.id)) continue
+    if (left.split !== right.split) splitMismatch.push({ case: left.id, a: left.split, b: right.split })
     else pairs.get(left.split)!.push([left, right])
   }
-  const splits: Split[] = split === 'all' ? ['held_out', 'development'] : [split]
   return {
-    kind: 'criteria',
+    unpaired: { a_only: a.filter((decision) => !byIdB.has(decision.id)).map((decision) => decision.id), b_only: b.filter((decision) => !idsA.has(decision.id)).map((decision) => decision.id) },
+    split_mismatch: splitMismatch,
+    pairs,
+  }
+}
+
+function splitsOf(split: CompareSplit): Split[] {
+  return split === 'all' ? ['held_out', 'development'] : [split]
+}
+
+function base(a: Fixture, b: Fixture, options: CompareOptions) {
+  return {
     a: { name: a.name, dir: a.displayDir, cases: a.cases.length },
     b: { name: b.name, dir: b.displayDir, cases: b.cases.length },
     rubric_sha256: a.files.rubric!.sha256,
+    split: options.split ?? 'all',
+    level: options.level ?? 0.95,
+  }
+}
+
+function compareCriteria(a: LoadedFixture<'criteria'>, b: LoadedFixture<'criteria'>, options: CompareOptions): CriteriaFixtureComparison {
+  const level = options.level ?? 0.95
+  const criteria = a.rubric.document.criteria.map((criterion) => criterion.id)
+  const { pairs, ...paired } = pairUp(evaluateFixture(a).decisions, evaluateFixture(b).decisions)
+  const { a: fixtureA, b: fixtureB, rubric_sha256, split } = base(a, b, options)
+  return {
+    kind: 'criteria',
+    a: fixtureA,
+    b: fixtureB,
+    rubric_sha256,
     source_sha256: a.files.source!.sha256,
     split,
     level,
-    unpaired: {
-      a_only: [...decisionsA.keys()].filter((id) => !decisionsB.has(id)),
-      b_only: [...decisionsB.keys()].filter((id) => !decisionsA.has(id)),
-    },
-    split_mismatch: splitMismatch,
-    leaks: findLeaks(a, b),
-    splits: splits.map((each) => compareSplit(each, pairs.get(each)!, criteria, level)),
+    ...paired,
+    leaks: findLeaks(a, b, criteriaText),
+    splits: splitsOf(split).map((each) => compareSplit(each, pairs.get(each)!, criteria, level)),
+  }
+}
+
+function compareScored(a: LoadedFixture<'scored'>, b: LoadedFixture<'scored'>, options: CompareOptions): ScoredFixtureComparison {
+  const level = options.level ?? 0.95
+  const seed = options.seed ?? DEFAULT_SEED
+  const mismatched = specMismatches(a, b)
+  const { pairs, ...paired } = pairUp(evaluateFixture(a).decisions, evaluateFixture(b).decisions, mismatched)
+  const { a: fixtureA, b: fixtureB, rubric_sha256, split } = base(a, b, options)
+  return {
+    kind: 'scored',
+    a: fixtureA,
+    b: fixtureB,
+    rubric_sha256,
+    split,
+    level,
+    seed: String(seed),
+    ...paired,
+    spec_mismatch: [...mismatched],
+    leaks: findLeaks(a, b, specText),
+    splits: splitsOf(split).map((each) => compareScoredSplit(each, pairs.get(each)!, level, seed)),
   }
 }
 
 function compareSplit(split: Split, pairs: readonly [CriteriaDecision, CriteriaDecision][], criteria: readonly string[], level: number): SplitComparison {
   const decided = pairs.filter(([left, right]) => isDecided(left) && isDecided(right))
-  const count = (status: 'pending' | 'refused', side: 0 | 1) => pairs.filter((pair) => pair[side].status === status).length
-  const pending = { a: count('pending', 0), b: count('pending', 1) }
-  const refused = { a: count('refused', 0), b: count('refused', 1) }
-  const left = [
-    [pending.a, 'pending in A'],
-    [pending.b, 'pending in B'],
-    [refused.a, 'refused in A'],
-    [refused.b, 'refused in B'],
-  ] as const
-  const gaps = left.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`)
-  const line = `${decided.length} of ${pairs.length} task${pairs.length === 1 ? '' : 's'} decided in both${gaps.length === 0 ? '' : `; ${gaps.join(', ')}`}`
-
   const aAccepted = decided.filter(([x, y]) => x.status === 'accepted' && y.status === 'rejected').map(([x]) => x.id)
   const bAccepted = decided.filter(([x, y]) => x.status === 'rejected' && y.status === 'accepted').map(([x]) => x.id)
   const acceptance = figures(
@@ -244,12 +257,10 @@ function compareSplit(split: Split, pairs: readonly [CriteriaDecision, CriteriaD
       broken_by_b: broken,
     }
   }
-  const development = split === 'development'
   return {
     split,
-    standing: development ? 'development' : 'result',
-    label: development ? DEVELOPMENT_LABEL : null,
-    coverage: { paired: pairs.length, decided: decided.length, pending, refused, line },
+    ...standingOf(split),
+    coverage: coverageOf(pairs, isDecided),
     acceptance,
     criteria: perCriterion,
     discordant: { a_accepted_b_rejected: aAccepted, b_accepted_a_rejected: bAccepted },
@@ -257,27 +268,12 @@ function compareSplit(split: Split, pairs: readonly [CriteriaDecision, CriteriaD
 }
 
 // A graded decision judged every criterion, none uncertain: its ratings are complete.
-function isDecided(decision: CriteriaDecision): boolean {
+function isDecided(decision: { readonly status: string }): boolean {
   return decision.status === 'accepted' || decision.status === 'rejected'
 }
 
-function figures(counts: PairedCounts, level: number): PairedFigures {
-  const paired: PairedProportions = pairedProportions(counts, { level })
-  const pair = (interval: { low: number; high: number } | null) => (interval === null ? null : ([interval.low, interval.high] as const))
-  return {
-    n: paired.n,
-    table: { both: counts.both, a_only: counts.aOnly, b_only: counts.bOnly, neither: counts.neither },
-    a: { passed: paired.a.passed, rate: paired.a.rate, interval: pair(paired.a.interval) },
-    b: { passed: paired.b.passed, rate: paired.b.rate, interval: pair(paired.b.interval) },
-    difference: paired.difference,
-    difference_interval: pair(paired.differenceInterval),
-    mcnemar: { discordant: paired.mcnemar.discordant, p_value: paired.mcnemar.pValue },
-    reason: paired.reason,
-  }
-}
-
 /** The question and answer text of a case, as written; `undefined` when the case does not have them (it is refused). */
-function caseText(value: unknown): string | undefined {
+function criteriaText(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined
   const input = (value as { input?: unknown }).input
   if (typeof input !== 'object' || input === null) return undefined
@@ -287,12 +283,12 @@ function caseText(value: unknown): string | undefined {
   return JSON.stringify([question, text])
 }
 
-function findLeaks(a: LoadedFixture<'criteria'>, b: LoadedFixture<'criteria'>): Leak[] {
+function findLeaks(a: Fixture, b: Fixture, textOf: (value: CaseEntry['value']) => string | undefined): Leak[] {
   const fixtures = [['A', a], ['B', b]] as const
   const development = new Map<string, { fixture: 'A' | 'B'; case: string }[]>()
   for (const [name, fixture] of fixtures) {
     for (const entry of fixture.cases) {
-      const text = entry.split === 'development' ? caseText(entry.value) : undefined
+      const text = entry.split === 'development' ? textOf(entry.value) : undefined
       if (text === undefined) continue
       const list = development.get(text)
       if (list === undefined) development.set(text, [{ fixture: name, case: entry.id }])
@@ -302,7 +298,7 @@ function findLeaks(a: LoadedFixture<'criteria'>, b: LoadedFixture<'criteria'>): 
   const leaks: Leak[] = []
   for (const [name, fixture] of fixtures) {
     for (const entry of fixture.cases) {
-      const text = entry.split === 'held_out' ? caseText(entry.value) : undefined
+      const text = entry.split === 'held_out' ? textOf(entry.value) : undefined
       const matches = text === undefined ? undefined : development.get(text)
       if (matches !== undefined) leaks.push({ fixture: name, case: entry.id, development: matches })
     }

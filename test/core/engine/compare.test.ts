@@ -1,12 +1,19 @@
 import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { compareFixtures, DEVELOPMENT_LABEL } from '../../../src/core/engine/compare.js'
+import { compareFixtures, DEVELOPMENT_LABEL, type CompareOptions, type CriteriaFixtureComparison } from '../../../src/core/engine/compare.js'
 import { editableFixture, ROOT, DOCUCTL } from '../../helpers/fixture-copy.js'
 import { scratchDir } from '../../helpers/scratch.js'
 
 const V1 = join(ROOT, 'examples/compare/answers-v1')
 const V2 = join(ROOT, 'examples/compare/answers-v2')
+
+/** A comparison of two criteria fixtures. */
+async function compareCriteria(dirA: string, dirB: string, options: CompareOptions): Promise<CriteriaFixtureComparison> {
+  const comparison = await compareFixtures(dirA, dirB, options)
+  if (comparison.kind !== 'criteria') throw new Error('expected a criteria comparison')
+  return comparison
+}
 
 /** Private copies of the two bundled fixtures, as `a/` and `b/` of one directory, which messages are shown relative to. */
 async function copies() {
@@ -38,10 +45,9 @@ describe('compareFixtures', () => {
     expect((refusal as Error).message).toContain("the two fixtures' source.txt differ")
   })
 
-  test('refuses a criteria fixture against a scored one, and scored fixtures (not compared yet)', async () => {
+  test('refuses a criteria fixture against a scored one', async () => {
     const scored = join(ROOT, 'fixtures/debate-benchmark')
     await expect(compareFixtures(DOCUCTL, scored, { cwd: ROOT })).rejects.toMatchObject({ code: 'FIXTURES_NOT_COMPARABLE', summary: expect.stringContaining('different kinds') })
-    await expect(compareFixtures(scored, scored, { cwd: ROOT })).rejects.toThrow('comparing scored fixtures is not supported yet')
   })
 
   test('counts pairs with a pending or refused side as coverage, never as a win or a loss', async () => {
@@ -81,7 +87,7 @@ describe('compareFixtures', () => {
   })
 
   test('shows per criterion what B fixed and broke', async () => {
-    const [heldOut] = (await compareFixtures(V1, V2, { cwd: ROOT, split: 'held_out' })).splits
+    const [heldOut] = (await compareCriteria(V1, V2, { cwd: ROOT, split: 'held_out' })).splits
     expect(heldOut?.criteria['verification']).toMatchObject({ table: { both: 2, a_only: 0, b_only: 6, neither: 0 }, broken_by_b: [] })
     expect(heldOut?.criteria['support']).toMatchObject({ table: { both: 6, a_only: 2, b_only: 0, neither: 0 }, broken_by_b: ['held-database', 'held-guarantee'] })
     expect(heldOut?.criteria['verification']?.mcnemar).toEqual({ discordant: 6, p_value: expect.closeTo(2 / 64, 15) })
