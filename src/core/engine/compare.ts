@@ -13,7 +13,7 @@ export type { ScoreDifference, ScoredSplitComparison } from './compare-scored.js
 /** What to do about a `FIXTURES_NOT_COMPARABLE` error (docs/errors.md). */
 export const NOT_COMPARABLE_HINT = 'compare fixtures made from one rubric and source (vitest-rubric init <B> --from <A>), or bring the two files to the same bytes; see docs/compare.md.'
 
-/** Two fixtures `compareFixtures` cannot compare: their rubric or source differ, or their kind is not compared (yet). */
+/** Two fixtures `compareFixtures` cannot compare: their rubric or source differ, or they are of different kinds. */
 export class FixturesNotComparableError extends RubricError {}
 
 /** Which split a comparison covers: one of them, or each of them, side by side and never pooled. */
