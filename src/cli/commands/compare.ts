@@ -1,4 +1,12 @@
-import { compareFixtures, DEVELOPMENT_LABEL, type CompareSplit, type FixtureComparison, type PairedFigures, type ScoredSplitComparison, type SplitComparison } from '../../core/engine/compare.js'
+import {
+  compareFixtures,
+  DEVELOPMENT_LABEL,
+  type CompareSplit,
+  type FixtureComparison,
+  type PairedFigures,
+  type ScoredSplitComparison,
+  type SplitComparison,
+} from '../../core/engine/compare.js'
 import { usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
@@ -45,7 +53,11 @@ Exit codes: 0 when compared; 1 when the fixtures are refused or not comparable; 
     const split = (values['split'] as string | undefined) ?? 'all'
     if (!SPLITS.includes(split as CompareSplit)) throw usage('compare', `--split takes held_out, development or all, not ${JSON.stringify(split)}.`)
     const seed = values['seed'] as string | undefined
-    const comparison = await compareFixtures(positionals[0]!, positionals[1]!, { cwd: io.cwd, split: split as CompareSplit, ...(seed === undefined ? {} : { seed }) })
+    const comparison = await compareFixtures(positionals[0]!, positionals[1]!, {
+      cwd: io.cwd,
+      split: split as CompareSplit,
+      ...(seed === undefined ? {} : { seed }),
+    })
     io.stdout(values['json'] === true ? JSON.stringify(comparison, null, 2) : formatComparison(comparison))
     return 0
   },
@@ -81,7 +93,9 @@ function formatSplit(section: SplitComparison | ScoredSplitComparison, compariso
   const { acceptance } = section
   lines.push(`  ${development ? 'development figures' : 'result'}: ${differenceLine(acceptance)}`)
   if (acceptance.n > 0) {
-    lines.push(`  ${noun.accepted}: A ${acceptance.a.passed} of ${acceptance.n}, ${percent(acceptance.a.rate)} ${interval(acceptance.a.interval)}; B ${acceptance.b.passed} of ${acceptance.n}, ${percent(acceptance.b.rate)} ${interval(acceptance.b.interval)}`)
+    lines.push(
+      `  ${noun.accepted}: A ${acceptance.a.passed} of ${acceptance.n}, ${percent(acceptance.a.rate)} ${interval(acceptance.a.interval)}; B ${acceptance.b.passed} of ${acceptance.n}, ${percent(acceptance.b.rate)} ${interval(acceptance.b.interval)}`,
+    )
     const t = acceptance.table
     lines.push(`  paired table: both ${noun.accepted} ${t.both}, A only ${t.a_only}, B only ${t.b_only}, both ${noun.rejected} ${t.neither}`)
     lines.push(`  A ${noun.accepted}, B ${noun.rejected}: ${list(section.discordant.a_accepted_b_rejected)}`)
@@ -94,7 +108,9 @@ function formatSplit(section: SplitComparison | ScoredSplitComparison, compariso
   if (acceptance.n > 0) {
     const names = Object.keys(section.criteria)
     const width = Math.max('criterion'.length, ...names.map((name) => name.length)) + 2
-    lines.push(`  ${'criterion'.padEnd(width)}${'A meets'.padEnd(9)}${'B meets'.padEnd(9)}${'B − A'.padEnd(8)}${'95% interval'.padEnd(17)}McNemar p  fixed by B / broken by B`)
+    lines.push(
+      `  ${'criterion'.padEnd(width)}${'A meets'.padEnd(9)}${'B meets'.padEnd(9)}${'B − A'.padEnd(8)}${'95% interval'.padEnd(17)}McNemar p  fixed by B / broken by B`,
+    )
     for (const [name, item] of Object.entries(section.criteria)) {
       lines.push(
         `  ${name.padEnd(width)}${`${item.a.passed}/${item.n}`.padEnd(9)}${`${item.b.passed}/${item.n}`.padEnd(9)}${points(item.difference!).padEnd(8)}` +

@@ -43,7 +43,10 @@ export interface ComparisonCoverage {
  * The coverage of one split's pairs: those decided in both, and how many sides are pending or refused.
  * @internal
  */
-export function coverageOf(pairs: readonly (readonly [{ readonly status: string }, { readonly status: string }])[], isDecided: (side: { readonly status: string }) => boolean): ComparisonCoverage {
+export function coverageOf(
+  pairs: readonly (readonly [{ readonly status: string }, { readonly status: string }])[],
+  isDecided: (side: { readonly status: string }) => boolean,
+): ComparisonCoverage {
   const decided = pairs.filter(([left, right]) => isDecided(left) && isDecided(right)).length
   const count = (status: 'pending' | 'refused', side: 0 | 1) => pairs.filter((pair) => pair[side].status === status).length
   const pending = { a: count('pending', 0), b: count('pending', 1) }
@@ -80,7 +83,6 @@ export function figures(counts: PairedCounts, level: number): PairedFigures {
     reason: paired.reason,
   }
 }
-
 
 /** Whether a development split is compared: its standing and label. @internal */
 export function standingOf(split: Split): { readonly standing: 'result' | 'development'; readonly label: string | null } {

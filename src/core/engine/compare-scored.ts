@@ -52,12 +52,20 @@ function meanOf(decision: ScoredDecision): number {
  * scores, with the same bootstrap as the baseline margin (pairs resampled, seeded).
  * @internal
  */
-export function compareScoredSplit(split: Split, pairs: readonly [ScoredDecision, ScoredDecision][], level: number, seed: number | string): ScoredSplitComparison {
+export function compareScoredSplit(
+  split: Split,
+  pairs: readonly [ScoredDecision, ScoredDecision][],
+  level: number,
+  seed: number | string,
+): ScoredSplitComparison {
   const decided = pairs.filter(([left, right]) => isScoreable(left) && isScoreable(right))
   const aAccepted = decided.filter(([x, y]) => x.status === 'accepted' && y.status === 'rejected').map(([x]) => x.id)
   const bAccepted = decided.filter(([x, y]) => x.status === 'rejected' && y.status === 'accepted').map(([x]) => x.id)
   const both = decided.filter(([x, y]) => x.status === 'accepted' && y.status === 'accepted').length
-  const acceptance = figures({ both, aOnly: aAccepted.length, bOnly: bAccepted.length, neither: decided.length - both - aAccepted.length - bAccepted.length }, level)
+  const acceptance = figures(
+    { both, aOnly: aAccepted.length, bOnly: bAccepted.length, neither: decided.length - both - aAccepted.length - bAccepted.length },
+    level,
+  )
   return {
     split,
     ...standingOf(split),
@@ -87,7 +95,11 @@ function scoreDifference(means: readonly (readonly [number, number])[], seed: nu
     difference: difference.mean,
     se: difference.se,
     interval: enough ? [difference.low!, difference.high!] : null,
-    interval_reason: enough ? null : n === 0 ? 'no case is scoreable for both systems' : `cases to resample: ${n}, fewer than the ${MIN_BOOTSTRAP_CASES} a bootstrap interval needs`,
+    interval_reason: enough
+      ? null
+      : n === 0
+        ? 'no case is scoreable for both systems'
+        : `cases to resample: ${n}, fewer than the ${MIN_BOOTSTRAP_CASES} a bootstrap interval needs`,
     bootstrap: enough ? { resampled: 'cases', cases: n, replicates: DEFAULT_BOOTSTRAP_SAMPLES, seed: String(seed) } : null,
   }
 }

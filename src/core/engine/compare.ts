@@ -11,7 +11,8 @@ export { DEVELOPMENT_LABEL, type ComparisonCoverage, type PairedFigures, type Ra
 export type { ScoreDifference, ScoredSplitComparison } from './compare-scored.js'
 
 /** What to do about a `FIXTURES_NOT_COMPARABLE` error (docs/errors.md). */
-export const NOT_COMPARABLE_HINT = 'compare fixtures made from one rubric and source (vitest-rubric init <B> --from <A>), or bring the two files to the same bytes; see docs/compare.md.'
+export const NOT_COMPARABLE_HINT =
+  'compare fixtures made from one rubric and source (vitest-rubric init <B> --from <A>), or bring the two files to the same bytes; see docs/compare.md.'
 
 /** Two fixtures `compareFixtures` cannot compare: their rubric or source differ, or they are of different kinds. */
 export class FixturesNotComparableError extends RubricError {}
@@ -172,7 +173,10 @@ function pairUp<D extends { readonly id: string; readonly split: Split }>(
     else pairs.get(left.split)!.push([left, right])
   }
   return {
-    unpaired: { a_only: a.filter((decision) => !byIdB.has(decision.id)).map((decision) => decision.id), b_only: b.filter((decision) => !idsA.has(decision.id)).map((decision) => decision.id) },
+    unpaired: {
+      a_only: a.filter((decision) => !byIdB.has(decision.id)).map((decision) => decision.id),
+      b_only: b.filter((decision) => !idsA.has(decision.id)).map((decision) => decision.id),
+    },
     split_mismatch: splitMismatch,
     pairs,
   }
@@ -284,7 +288,10 @@ function criteriaText(value: unknown): string | undefined {
 }
 
 function findLeaks(a: Fixture, b: Fixture, textOf: (value: CaseEntry['value']) => string | undefined): Leak[] {
-  const fixtures = [['A', a], ['B', b]] as const
+  const fixtures = [
+    ['A', a],
+    ['B', b],
+  ] as const
   const development = new Map<string, { fixture: 'A' | 'B'; case: string }[]>()
   for (const [name, fixture] of fixtures) {
     for (const entry of fixture.cases) {

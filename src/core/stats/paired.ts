@@ -59,7 +59,7 @@ export function newcombePairedInterval(counts: PairedCounts, options: PairedInte
   const margins = (e + f) * (g + h) * (e + g) * (f + h)
   let phi = 0
   if (margins > 0) {
-    const numerator = concordance > n / 2 ? concordance - n / 2 : concordance > 0 ? 0 : concordance
+    const numerator = concordance > 0 ? Math.max(concordance - n / 2, 0) : concordance
     phi = numerator / Math.sqrt(margins)
   }
   const difference = (f - g) / n

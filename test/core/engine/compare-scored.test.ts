@@ -16,7 +16,14 @@ async function compareScored(dirA: string, dirB: string): Promise<ScoredFixtureC
 
 /** A decided scored case with the given mean: only what the comparison reads. */
 function decided(id: string, status: 'accepted' | 'rejected', mean: number): ScoredDecision {
-  return { id, split: 'held_out', status, reason: '', card: { dimensions: {}, applicable: 6, mean, verdict: status === 'accepted' ? 'pass' : 'fail', failures: [] }, baseline: { status: 'not_reviewed' } }
+  return {
+    id,
+    split: 'held_out',
+    status,
+    reason: '',
+    card: { dimensions: {}, applicable: 6, mean, verdict: status === 'accepted' ? 'pass' : 'fail', failures: [] },
+    baseline: { status: 'not_reviewed' },
+  }
 }
 
 describe('compareFixtures on scored fixtures', () => {
@@ -27,7 +34,14 @@ describe('compareFixtures on scored fixtures', () => {
     expect(development.coverage.line).toBe('9 of 10 tasks decided in both; 1 pending in A, 1 pending in B')
     expect(development.label).toBe('development material: not a result beyond these examples')
     expect(development.acceptance).toMatchObject({ n: 9, table: { both: 6, a_only: 0, b_only: 0, neither: 3 }, difference: 0 })
-    expect(development.scores).toMatchObject({ n: 9, difference: 0, se: 0, interval: null, interval_reason: 'cases to resample: 9, fewer than the 10 a bootstrap interval needs', bootstrap: null })
+    expect(development.scores).toMatchObject({
+      n: 9,
+      difference: 0,
+      se: 0,
+      interval: null,
+      interval_reason: 'cases to resample: 9, fewer than the 10 a bootstrap interval needs',
+      bootstrap: null,
+    })
     expect(development.scores.a_mean).toBeCloseTo(0.8474, 4)
   })
 
@@ -55,7 +69,10 @@ describe('compareFixtures on scored fixtures', () => {
 describe('compareScoredSplit', () => {
   test('the paired mean difference B − A, its SE by hand, and the baseline margin’s bootstrap over the pairs', () => {
     // A's means 0.5 on twelve cases; B's 0.5 + 0.1·(i mod 3): differences 0, 0.1, 0.2 four times each.
-    const pairs = Array.from({ length: 12 }, (_unused, i): [ScoredDecision, ScoredDecision] => [decided(`c${i}`, 'rejected', 0.5), decided(`c${i}`, i % 3 === 0 ? 'rejected' : 'accepted', 0.5 + 0.1 * (i % 3))])
+    const pairs = Array.from({ length: 12 }, (_unused, i): [ScoredDecision, ScoredDecision] => [
+      decided(`c${i}`, 'rejected', 0.5),
+      decided(`c${i}`, i % 3 === 0 ? 'rejected' : 'accepted', 0.5 + 0.1 * (i % 3)),
+    ])
     const { scores, acceptance, discordant } = compareScoredSplit('held_out', pairs, 0.95, 'seed')
     expect(scores.difference).toBeCloseTo(0.1, 12)
     // Σ(dᵢ − d̄)² = 8 · 0.01 = 0.08; SE = √(0.08 / (12 · 11)).

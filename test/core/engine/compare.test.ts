@@ -47,7 +47,10 @@ describe('compareFixtures', () => {
 
   test('refuses a criteria fixture against a scored one', async () => {
     const scored = join(ROOT, 'fixtures/debate-benchmark')
-    await expect(compareFixtures(DOCUCTL, scored, { cwd: ROOT })).rejects.toMatchObject({ code: 'FIXTURES_NOT_COMPARABLE', summary: expect.stringContaining('different kinds') })
+    await expect(compareFixtures(DOCUCTL, scored, { cwd: ROOT })).rejects.toMatchObject({
+      code: 'FIXTURES_NOT_COMPARABLE',
+      summary: expect.stringContaining('different kinds'),
+    })
   })
 
   test('counts pairs with a pending or refused side as coverage, never as a win or a loss', async () => {
@@ -89,7 +92,10 @@ describe('compareFixtures', () => {
   test('shows per criterion what B fixed and broke', async () => {
     const [heldOut] = (await compareCriteria(V1, V2, { cwd: ROOT, split: 'held_out' })).splits
     expect(heldOut?.criteria['verification']).toMatchObject({ table: { both: 2, a_only: 0, b_only: 6, neither: 0 }, broken_by_b: [] })
-    expect(heldOut?.criteria['support']).toMatchObject({ table: { both: 6, a_only: 2, b_only: 0, neither: 0 }, broken_by_b: ['held-database', 'held-guarantee'] })
+    expect(heldOut?.criteria['support']).toMatchObject({
+      table: { both: 6, a_only: 2, b_only: 0, neither: 0 },
+      broken_by_b: ['held-database', 'held-guarantee'],
+    })
     expect(heldOut?.criteria['verification']?.mcnemar).toEqual({ discordant: 6, p_value: expect.closeTo(2 / 64, 15) })
   })
 

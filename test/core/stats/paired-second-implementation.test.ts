@@ -36,7 +36,9 @@ test("McNemar's exact p-value equals statsmodels' mcnemar(exact=True)", () => {
   const cases = tables()
   const result = spawnSync(PYTHON, ['-c', SCRIPT], { input: JSON.stringify(cases), encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 })
   if (result.status === null || result.error !== undefined) {
-    throw new Error(`cannot run ${PYTHON} (${result.error?.message ?? `killed by ${String(result.signal)}`}); the cross-check needs it with statsmodels: ${INSTALL}\n${result.stderr ?? ''}`)
+    throw new Error(
+      `cannot run ${PYTHON} (${result.error?.message ?? `killed by ${String(result.signal)}`}); the cross-check needs it with statsmodels: ${INSTALL}\n${result.stderr ?? ''}`,
+    )
   }
   if (result.status !== 0) {
     const missing = /ModuleNotFoundError|ImportError/.test(result.stderr) ? `statsmodels is missing for ${PYTHON}; install it with: ${INSTALL}\n` : ''
