@@ -1,6 +1,7 @@
 /**
  * vitest-rubric: evaluate rubric fixtures, whatever their kind, from a script: load, evaluate,
- * status, bind, init, add, review, adjudicate, agreement, calibrate, judge and the decision record.
+ * status, bind, init, add, review, adjudicate, agreement, calibrate, compare, judge and the decision
+ * record.
  * Kind-specific tools are behind their own entries: `vitest-rubric/criteria` and
  * `vitest-rubric/scored`. The fixture files' JSON Schemas are `fixtureJsonSchemas()` here, and
  * files at `vitest-rubric/schemas/<name>.schema.json`.
@@ -60,6 +61,27 @@ export type { CaseVersions } from './core/engine/case-versions.js'
 export { adjudicateCase, adjudicateConsensus, type AdjudicateOptions, type Adjudicated, type AdjudicationResult } from './core/engine/adjudicate.js'
 export { DEFAULT_AGREEMENT_SEED, panelAgreement, type AgreementOptions, type AgreementReport, type ItemAgreement } from './core/engine/agreement.js'
 export { calibrateJudges, type CalibrationOptions, type CalibrationReport, type CriterionCalibration, type ExcludedLabel, type JudgeCalibration } from './core/engine/calibration.js'
+
+// Compare two systems on one rubric
+export {
+  compareFixtures,
+  DEVELOPMENT_LABEL,
+  FixturesNotComparableError,
+  type ComparedFixture,
+  type CompareOptions,
+  type CompareSplit,
+  type ComparisonCoverage,
+  type CriteriaFixtureComparison,
+  type CriterionComparison,
+  type FixtureComparison,
+  type Leak,
+  type PairedFigures,
+  type RateFigure,
+  type ScoreDifference,
+  type ScoredFixtureComparison,
+  type ScoredSplitComparison,
+  type SplitComparison,
+} from './core/engine/compare.js'
 
 // Automated judges: bulk labels and the judge runner
 export {

@@ -6,6 +6,7 @@ import { add } from './commands/add.js'
 import { adjudicate } from './commands/adjudicate.js'
 import { agreement } from './commands/agreement.js'
 import { calibrate } from './commands/calibrate.js'
+import { compare } from './commands/compare.js'
 import { report } from './commands/report.js'
 import { serve } from './commands/serve.js'
 import { bind } from './commands/bind.js'
@@ -21,7 +22,7 @@ import { status } from './commands/status.js'
 export type { CliIo } from './command.js'
 
 /** The commands, in the order the help lists them; only these names dispatch. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, judge, serve, report, bind, schema, decisions].map((command) => [command.name, command]))
+export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, compare, judge, serve, report, bind, schema, decisions].map((command) => [command.name, command]))
 
 const USAGE = `Usage: vitest-rubric <command> [options]
 

@@ -72,6 +72,8 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   ADOPTION_STALE: 422,
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   STATISTICS_INPUT: 422,
+  // comparing two fixtures (vitest-rubric compare): their rubric or source differ, or their kind cannot be compared yet
+  FIXTURES_NOT_COMPARABLE: 422,
   // the plugin's decision record (expect: 'record') is missing
   RECORD_MISSING: 422,
   // the review server (vitest-rubric serve): a request refused before any fixture is touched

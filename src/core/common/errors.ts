@@ -69,6 +69,8 @@ export const RUBRIC_ERROR_CODES = [
   'ADOPTION_STALE',
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   'STATISTICS_INPUT',
+  // comparing two fixtures (vitest-rubric compare): their rubric or source differ, or their kind cannot be compared yet
+  'FIXTURES_NOT_COMPARABLE',
   // the plugin's decision record (expect: 'record') is missing
   'RECORD_MISSING',
   // the review server (vitest-rubric serve): a request refused before any fixture is touched
