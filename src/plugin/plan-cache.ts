@@ -1,3 +1,4 @@
+import { kinds } from '../core/registry.js'
 import { createHash } from 'node:crypto'
 import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
@@ -79,10 +80,10 @@ async function plannedApart(child: string, dir: string, root: string, cacheDir: 
 
 /** The bytes of a fixture's files, as far as they can be told (0 for a directory that is no fixture of one kind). */
 async function fixtureBytes(dir: string): Promise<number> {
-  const kinds = await fixtureKindsIn(dir)
-  if (kinds.length !== 1) return 0
+  const [kind, ...others] = await fixtureKindsIn(kinds, dir)
+  if (kind === undefined || others.length > 0) return 0
   let bytes = 0
-  for (const name of fileNamesOf(kinds[0]!)) bytes += await stat(join(dir, name)).then((info) => info.size, () => 0)
+  for (const name of fileNamesOf(kind)) bytes += await stat(join(dir, name)).then((info) => info.size, () => 0)
   return bytes
 }
 
@@ -217,9 +218,8 @@ async function exists(path: string): Promise<boolean> {
 
 /** The fixture's files, each read once; `undefined` when the directory is no fixture of one kind, or a file is missing (then it is refused, never cached). */
 export async function readFixtureFiles(dir: string, root: string): Promise<FixtureFiles | undefined> {
-  const kinds = await fixtureKindsIn(dir)
-  const kind = kinds[0]
-  if (kind === undefined || kinds.length > 1) return undefined
+  const [kind, ...others] = await fixtureKindsIn(kinds, dir)
+  if (kind === undefined || others.length > 0) return undefined
   try {
     // The independent reviews and adoptions decide too, and the judges' labels are calibrated: their bytes are part of the key.
     const panel: string[] = []

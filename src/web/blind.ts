@@ -1,6 +1,6 @@
 import type { RubricError } from '../core/common/errors.js'
 import type { Decision } from '../core/engine/decision.js'
-import type { CaseEntry, Fixture } from '../core/engine/fixture.js'
+import type { CaseEntry, SomeFixture } from '../core/engine/fixture.js'
 import { REVIEWS_DIR } from '../core/engine/panel.js'
 import type { ReviewerView } from '../core/engine/panel-rule.js'
 import type { Viewer } from './page-data.js'
@@ -22,7 +22,7 @@ export function ownDecision(views: readonly ReviewerView[], reviewer: string, en
 }
 
 /** The fixture with only the independent reviews of the cases in `cases`: what agreement may be computed over. */
-export function withReviewsOf(fixture: Fixture, cases: ReadonlySet<string>): Fixture {
+export function withReviewsOf(fixture: SomeFixture, cases: ReadonlySet<string>): SomeFixture {
   const reviews = new Map([...fixture.panel.reviews].filter(([id]) => cases.has(id)))
   return { ...fixture, panel: { ...fixture.panel, reviews } }
 }

@@ -7,12 +7,11 @@ import type { Coverage } from '../core/engine/coverage.js'
 import type { Decision, RefusedDecision } from '../core/engine/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
-import { kindContext, type Fixture, type LoadedFixture } from '../core/engine/fixture.js'
+import { kindContext, type SomeFixture } from '../core/engine/fixture.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { reviewerViews } from '../core/engine/panel-rule.js'
 import { caseIndex } from '../core/engine/show.js'
 import { caseVersions, type CaseVersions, type SaveScope } from '../core/engine/case-versions.js'
-import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
 import { valueAt } from '../core/common/primitives.js'
 import { countCoverage, type CountedDecision } from '../core/engine/coverage.js'
 import { isComplete, ownDecision, withReviewsOf } from './blind.js'
@@ -22,7 +21,7 @@ export interface PageFixture {
   readonly index: number
   readonly dir: string
   readonly name: string
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly coverage: Coverage
   readonly agreement: AgreementReport | null
   readonly calibration: CalibrationReport | null
@@ -83,7 +82,7 @@ export interface PageCase {
   readonly fixture: number
   readonly id: string
   readonly split: string
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly question: string | null
   readonly answer: string | null
   readonly citation: string | null
@@ -110,16 +109,16 @@ export interface PageCase {
  * no other reviewer's rating, no panel reason, no adopted review, no judge's figures; agreement is
  * computed over the cases they have completed only.
  */
-export async function pageFixture(fixture: Fixture, index: number, options: EvaluateOptions = {}, viewer: Viewer = { role: 'reader' }): Promise<PageFixture> {
+export async function pageFixture(fixture: SomeFixture, index: number, options: EvaluateOptions = {}, viewer: Viewer = { role: 'reader' }): Promise<PageFixture> {
   const { evaluation, assessments } = evaluateWithStates(fixture, { ...options, allStates: true })
-  const definition = definitionOf(fixture.kind)
+  const definition = fixture.definition
   const criteria = criteriaOf(fixture)
   const blindReviewer = viewer.role === 'reviewer' ? viewer.name : undefined
   const completed = new Set<string>()
   const shown: Decision[] = fixture.cases.map((entry, position) => {
     const decision = assessments[position]!.decision as Decision
     if (blindReviewer === undefined) return decision
-    const views = reviewerViews(definition, kindContext(fixture as LoadedFixture<FixtureKind>), entry, fixture.panel, fixture.files.cases!.display)
+    const views = reviewerViews(definition, kindContext(fixture), entry, fixture.panel, fixture.files.cases!.display)
     if (isComplete(views.find((view) => view.reviewer === blindReviewer), criteria)) {
       completed.add(entry.id)
       return decision
@@ -166,10 +165,10 @@ export async function pageFixture(fixture: Fixture, index: number, options: Eval
 }
 
 /** One case for the page, as `viewer` may see it. */
-export function pageCase(fixture: Fixture, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}): PageCase {
+export function pageCase(fixture: SomeFixture, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}): PageCase {
   const position = caseIndex(fixture, id, 'open a case from the overview.')
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const { assessments } = evaluateWithStates(fixture, { ...options, allStates: true })
   const assessment = assessments[position]!
   const entry = fixture.cases[position]!
@@ -229,7 +228,7 @@ export function pageCase(fixture: Fixture, index: number, id: string, viewer: Vi
     citation: textAt(entry.value, ['input', 'answer', 'citation']) ?? null,
     source,
     criteria,
-    decision: decisionJson(fixture.kind, decision as never),
+    decision: decisionJson(definition, decision),
     refusal: decision.status === 'refused' ? (decision as RefusedDecision).error.message : null,
     // A blind reviewer is shown no binding of the adopted review either.
     bindings:
@@ -244,7 +243,7 @@ export function pageCase(fixture: Fixture, index: number, id: string, viewer: Vi
 }
 
 /** SHA-256 over the fixture's files (reviewers' and judges' included): what changes when any of them is edited. */
-export async function fixtureVersion(fixture: Fixture): Promise<string> {
+export async function fixtureVersion(fixture: SomeFixture): Promise<string> {
   const hash = createHash('sha256')
   for (const file of Object.values(fixture.files)) hash.update(`${file.name}\u0000${file.sha256}\n`)
   for (const [name, file] of Object.entries(fixture.panel.files)) hash.update(`${REVIEWS_DIR}/${name}\u0000${file.sha256}\n`)
@@ -253,8 +252,8 @@ export async function fixtureVersion(fixture: Fixture): Promise<string> {
   return hash.digest('hex')
 }
 
-function criteriaOf(fixture: Fixture): string[] {
-  const rubric = kindContext(fixture as LoadedFixture<FixtureKind>).rubric as { criteria?: ReadonlyMap<string, unknown>; rules?: { dimensions?: readonly string[] } }
+function criteriaOf(fixture: SomeFixture): string[] {
+  const rubric = kindContext(fixture).rubric as { criteria?: ReadonlyMap<string, unknown>; rules?: { dimensions?: readonly string[] } }
   if (rubric.criteria !== undefined) return [...rubric.criteria.keys()]
   return [...(rubric.rules?.dimensions ?? [])]
 }

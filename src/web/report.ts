@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { RubricError } from '../core/common/errors.js'
-import { loadFixture } from '../core/engine/fixture.js'
+import { loadFixture } from '../core/registry.js'
 import type { EvaluateOptions } from '../core/engine/evaluate.js'
 import { reportPage } from './html.js'
 import { pageCase, pageFixture, type PageCase } from './page-data.js'

@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path'
 import { formatLocation, type PathSegment } from '../../core/common/json-path.js'
-import { addCases, fileSource, type AddResult, type DraftSource } from '../../core/engine/authoring.js'
+import { fileSource, type AddResult, type DraftSource } from '../../core/engine/authoring.js'
+import { addCases } from '../../core/registry.js'
 import { decodeText, parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { oneDir, usage, type Command } from '../command.js'
 

@@ -1,9 +1,10 @@
 import { relative, resolve } from 'node:path'
 import { adjudicateCase, adjudicateConsensus, openAdjudication, type AdjudicationResult } from '../../core/engine/adjudicate.js'
 import { fileSource, type DraftSource } from '../../core/engine/authoring.js'
+import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, minReviewsOption, oneDir, usage, type Command } from '../command.js'
-import { INTERACTIVE_ADJUDICATION } from '../prompts/index.js'
+import { interactiveAdjudicationOf } from '../kinds.js'
 
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
 
@@ -68,7 +69,7 @@ written; 2 on a usage error.`,
     if (values['consensus'] === true) {
       if (caseId !== undefined) throw usage('adjudicate', 'give --case or --consensus, not both.')
       const minReviews = minReviewsOption('adjudicate', values['min-reviews'])
-      io.stdout(formatAdjudication(await adjudicateConsensus(dir, { adjudicator, minReviews, cwd: io.cwd, dryRun }, { label: 'the consensus', locate: () => 'the consensus' }), dryRun))
+      io.stdout(formatAdjudication(await adjudicateConsensus(dir, { adjudicator, minReviews, cwd: io.cwd, dryRun, kinds }, { label: 'the consensus', locate: () => 'the consensus' }), dryRun))
       return 0
     }
     if (caseId === undefined) throw usage('adjudicate', 'name the case with --case <id>, or pass --consensus.')
@@ -94,14 +95,14 @@ written; 2 on a usage error.`,
     }
     const take = values['take'] as string | undefined
     const slot = values['system'] as string | undefined
-    const options = { caseId, slot, adjudicator, cwd: io.cwd, dryRun }
+    const options = { caseId, slot, adjudicator, cwd: io.cwd, dryRun, kinds }
     if (take !== undefined || Object.keys(picks).length > 0 || written !== undefined) {
       io.stdout(formatAdjudication(await adjudicateCase(dir, { ...options, take, picks, ...(written === undefined ? {} : { written }) }, source), dryRun))
       return 0
     }
     if (io.terminal === undefined) throw usage('adjudicate', 'there is no terminal to ask on: say what to adopt with --take, --pick or --rating/--reason/--span, or pass --from <file>.')
-    const view = await openAdjudication(dir, caseId, slot, io.cwd)
-    const prompt = INTERACTIVE_ADJUDICATION[view.target.fixture.kind]
+    const view = await openAdjudication(kinds, dir, caseId, slot, io.cwd)
+    const prompt = interactiveAdjudicationOf(view.target.fixture.kind)
     if (prompt === undefined) throw usage('adjudicate', `a ${view.target.fixture.kind} review is adopted whole: pass --take <reviewer>.`)
     const outcome = await prompt(view, io.terminal, (choice, preview) =>
       adjudicateCase(dir, { ...options, expected: view.versions, dryRun: preview || dryRun, ...choice }, { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` }),

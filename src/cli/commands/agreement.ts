@@ -1,6 +1,6 @@
 import { panelAgreement, type AgreementReport, type ItemAgreement } from '../../core/engine/agreement.js'
 import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES } from '../../core/stats/index.js'
-import { loadFixture } from '../../core/engine/fixture.js'
+import { loadFixture } from '../../core/registry.js'
 import { needDirs, usage, type Command } from '../command.js'
 
 /** `vitest-rubric agreement <dir...> [--json] [--sample <n>] [--seed <s>]`: how far independent reviews agree. */

@@ -1,4 +1,5 @@
-import { bindFixture, type BindResult } from '../../core/engine/bind.js'
+import type { BindResult } from '../../core/engine/bind.js'
+import { bindFixture } from '../../core/registry.js'
 import { oneDir, usage, type Command } from '../command.js'
 
 /** `vitest-rubric bind <dir> --case <id>… | --all [--dry-run]`: the explicit revision, hash by hash. */

@@ -1,6 +1,6 @@
 import { calibrateJudges, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from '../../core/engine/calibration.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
-import { loadFixture } from '../../core/engine/fixture.js'
+import { loadFixture } from '../../core/registry.js'
 import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES } from '../../core/stats/index.js'
 import { minReviewsOption, needDirs, type Command } from '../command.js'
 

@@ -1,7 +1,6 @@
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluation-json.js'
-import { loadFixture } from '../../core/engine/fixture.js'
-import { definitionOf } from '../../core/kinds/index.js'
+import { kinds, loadFixture } from '../../core/registry.js'
 import { rateText, type CoverageCounts } from '../../core/engine/coverage.js'
 import { minReviewsOption, needDirs, usage, type Command } from '../command.js'
 
@@ -48,7 +47,7 @@ export function formatEvaluation(json: EvaluationJson): string {
   const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)
   if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts)}`)
   // One line per case: a loop, since a spread of a large fixture's lines would overflow the call stack.
-  for (const line of definitionOf(fixture.kind).present.evaluationLines(json)) lines.push(line)
+  for (const line of kinds.get(fixture.kind)?.present.evaluationLines(json) ?? []) lines.push(line)
   for (const note of json.notes ?? []) lines.push(`  note on ${note.file}: ${note.text}`)
   return lines.join('\n')
 }

@@ -1,9 +1,10 @@
 import { relative, resolve } from 'node:path'
 import type { PathSegment } from '../../core/common/json-path.js'
-import { fileSource, openReviewTarget, recordReview, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
+import { fileSource, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
+import { openReviewTarget, recordReview } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, oneDir, usage, type Command } from '../command.js'
-import { INTERACTIVE_REVIEW } from '../prompts/index.js'
+import { interactiveReviewOf } from '../kinds.js'
 
 /** The judgement fields the options fill, by option. */
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
@@ -106,7 +107,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
       throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
     }
     const target = await openReviewTarget(dir, caseId, options.slot, io.cwd, options.reviewer)
-    const prompt = INTERACTIVE_REVIEW[target.fixture.kind]
+    const prompt = interactiveReviewOf(target.fixture.kind)
     if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
     refuseExistingReview(target, options.replace)
     const outcome = await prompt(target, io.terminal, (draft, dryRun) => recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun }))

@@ -1,5 +1,5 @@
 import { ANSI, PLAIN } from '../../core/common/colors.js'
-import { loadFixture } from '../../core/engine/fixture.js'
+import { loadFixture } from '../../core/registry.js'
 import { caseView, type CaseView } from '../../core/engine/show.js'
 import { oneDir, usage, type Command } from '../command.js'
 

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream'
 import type { AdjudicationResult, AdjudicationView } from '../../core/engine/adjudicate.js'
 import type { RecordedReview, ReviewTarget } from '../../core/engine/authoring.js'
-import type { FixtureKind } from '../../core/kinds/index.js'
+import type { FixtureKind } from '../../core/registry.js'
 import { promptCriteriaAdjudication } from './criteria-adjudicate.js'
 import { promptCriteriaReview } from './criteria-review.js'
 

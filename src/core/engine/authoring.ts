@@ -8,11 +8,11 @@ import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings } from '../json/json-edit.js'
 import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { bindCommand, isStale, rowPath, shellWord, type BindingRow } from './bindings.js'
 import type { Decision } from './decision.js'
-import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
-import type { DraftProblem, KindContext } from './kind.js'
+import { kindContext, type SomeFixture } from './fixture.js'
+import type { KindRegistry } from './registry.js'
+import type { DraftProblem, KindContext, SomeKindDefinition } from './kind.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
 import { ADJUDICATIONS_FILE, caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
@@ -39,6 +39,8 @@ export function fileSource(display: string): DraftSource {
 export interface AuthoringOptions {
   /** Paths in messages are shown relative to this directory. */
   readonly cwd: string
+  /** The kinds the directory may hold: the registry of the front end that starts from it. */
+  readonly kinds: KindRegistry
   /** Work out and check the change, write nothing. */
   readonly dryRun?: boolean
   /** @internal the filesystem calls of the write, replaced in tests */
@@ -70,10 +72,10 @@ export async function addCases(dir: string, drafts: readonly unknown[], source: 
 }
 
 async function addCasesNow(dir: string, drafts: readonly unknown[], source: DraftSource, options: AuthoringOptions): Promise<AddResult> {
-  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   const { fixture } = base
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   if (drafts.length === 0) throw draftError(source, [], 'there is no case to add.', 'give at least one case.')
   const taken = new Set(fixture.cases.map((entry) => entry.id))
   const values: Record<string, unknown>[] = []
@@ -171,7 +173,7 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
 }
 
 async function recordReviewNow(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
-  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   if (options.reviewer !== undefined && options.judge !== undefined) {
     throw new UsageError({ code: 'USAGE', file: '--judge', summary: 'a review is by a reviewer or by a judge, not both; nothing was written.', hint: 'pass --reviewer or --judge.' })
   }
@@ -250,7 +252,7 @@ export async function writeReviews(
   options: AuthoringOptions,
 ): Promise<{ decisions: readonly Decision[]; files: readonly string[] }> {
   const { fixture } = base
-  const definition = definitionOf(fixture.kind)
+  const definition = fixture.definition
   let annotations: string | undefined
   let cases: string | undefined
   const files: Record<string, string> = {}
@@ -282,7 +284,7 @@ export async function writeReviews(
     if (destination.adoption !== undefined) files[ADJUDICATIONS_FILE] = withAdoption(files[ADJUDICATIONS_FILE] ?? revision.textOf(ADJUDICATIONS_FILE, base), destination.adoption)
   }
   const after = await revision.propose(base, { annotations, cases, files })
-  const context = kindContext(after.fixture as LoadedFixture<FixtureKind>)
+  const context = kindContext(after.fixture)
   const decisions = writes.map(({ target, destination }) => {
     const index = after.fixture.cases.findIndex((each) => each.id === target.entry.id)
     if ('judge' in destination) {
@@ -348,7 +350,7 @@ export function checkReviewer(given: string, option: string): string {
  * Refuses a reviewer's or judge's name that differs only in case from an existing author's file:
  * on a case-insensitive file system the two would be one file, merging two people's reviews.
  */
-export function refuseCaseTwin(fixture: Fixture, name: string | undefined, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, option: string): void {
+export function refuseCaseTwin(fixture: SomeFixture, name: string | undefined, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, option: string): void {
   if (name === undefined) return
   const authors = subdir === REVIEWS_DIR ? fixture.panel.reviewers : fixture.judges.names
   const twin = caseTwinOf(name, authors)
@@ -366,10 +368,10 @@ export function refuseCaseTwin(fixture: Fixture, name: string | undefined, subdi
 
 /** What a front end shows a reviewer before asking: the case, its current review and decision, its kind's context. */
 export interface ReviewTarget {
-  readonly fixture: Fixture
-  readonly definition: ReturnType<typeof definitionOf>
+  readonly fixture: SomeFixture
+  readonly definition: SomeKindDefinition
   readonly context: KindContext<unknown>
-  readonly entry: Fixture['cases'][number]
+  readonly entry: SomeFixture['cases'][number]
   /** The case as its kind parsed it. */
   readonly parsedCase: unknown
   readonly slot: string
@@ -385,9 +387,9 @@ export interface ReviewTarget {
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
-export async function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
+export async function openReviewTarget(kinds: KindRegistry, dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
   // A judge's labels come from its own run (--from, --rating): there is no interactive judge.
-  const { base } = await FixtureRevision.open(dir, cwd)
+  const { base } = await FixtureRevision.open(kinds, dir, cwd)
   const name = reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer')
   refuseCaseTwin(base.fixture, name, REVIEWS_DIR, '--reviewer')
   const target = reviewTarget(base, caseId, slot, name)
@@ -422,8 +424,8 @@ function refuseDirectReview(target: ReviewTarget): void {
  */
 export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined, reviewer: string | undefined, judge?: string, restamps = false): ReviewTarget {
   const { fixture, assessments } = base
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const index = fixture.cases.findIndex((each) => each.id === caseId)
   const ids = fixture.cases.map((each) => each.id)
   if (index === -1) {

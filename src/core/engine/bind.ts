@@ -4,17 +4,18 @@ import { quoteSome } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings, type StringEdit } from '../json/json-edit.js'
-import { definitionOf } from '../kinds/index.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
 import { acknowledgement, boundReview, isStale, perSlot, shellWord, type BindingState } from './bindings.js'
 import type { Decision } from './decision.js'
-import { kindContext, type CaseEntry, type Fixture, type LoadedFixture } from './fixture.js'
-import type { FixtureKind } from '../kinds/index.js'
+import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
+import type { KindRegistry } from './registry.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 import { FixtureRevision, reviseUnderLock, type WrittenFile } from './revision.js'
 
 export interface BindOptions {
+  /** The kinds the directory may hold: the registry of the front end that starts from it. */
+  readonly kinds: KindRegistry
   /** The case ids to bind, or every case. */
   readonly cases: readonly string[] | 'all'
   /** Work out and check the changes, write nothing. */
@@ -75,9 +76,9 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
 }
 
 async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindResult> {
-  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   const { fixture, assessments } = base
-  const definition = definitionOf(fixture.kind)
+  const definition = fixture.definition
   const selected = selectCases(fixture, options.cases)
   const plan: EditPlan = { edits: { cases: [], annotations: [] }, others: new Map(), cases: [], skipped: [] }
   const byId = new Map(fixture.cases.map((entry, index) => [entry.id, assessments[index]!]))
@@ -97,7 +98,7 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
   const after = await revision.propose(base, { cases: edited('cases'), annotations: edited('annotations'), files })
   const afterById = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
   const refusalsOf = (decision: Decision) => definition.present.refusals(decision)
-  const context = kindContext(after.fixture as LoadedFixture<FixtureKind>)
+  const context = kindContext(after.fixture)
   // Binding reviewers alone leaves the case to its other reviews: what must not stay refused is each bound review.
   const reviewerDecisions = (id: string) =>
     reviewerViews(definition, context, after.fixture.cases.find((each) => each.id === id)!, after.fixture.panel, after.fixture.files.cases!.display).filter((view) =>
@@ -142,8 +143,8 @@ interface EditPlan {
 }
 
 /** The edits that bind one case: every stale hash, then the revision the case records of each review once bound. */
-function planCase(fixture: Fixture, assessment: CaseAssessment<Decision>, all: boolean, plan: EditPlan): void {
-  const definition = definitionOf(fixture.kind)
+function planCase(fixture: SomeFixture, assessment: CaseAssessment<Decision>, all: boolean, plan: EditPlan): void {
+  const definition = fixture.definition
   const { id } = assessment.decision
   const reviews = fixture.reviews.get(id)
   const reviewed = definition.reviews.slots.filter((slot) => reviews?.[slot] !== undefined)
@@ -197,10 +198,10 @@ function planCase(fixture: Fixture, assessment: CaseAssessment<Decision>, all: b
  * they are, so what was adjudicated of them still stands. An adoption a later review or edit
  * reopened is left as it is.
  */
-function planPanel(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, reviewers: readonly string[] | undefined, all: boolean, plan: EditPlan): void {
-  const definition = definitionOf(fixture.kind)
+function planPanel(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, reviewers: readonly string[] | undefined, all: boolean, plan: EditPlan): void {
+  const definition = fixture.definition
   const { panel } = fixture
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const context = kindContext(fixture)
   const byReviewer = panel.reviews.get(entry.id)
   const casesFile = fixture.files.cases!.display
   const bound = new Map<string, Record<string, string>>()
@@ -273,7 +274,7 @@ function planPanel(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessmen
 }
 
 /** The reviewers named, each a reviewer of the fixture. */
-function checkReviewers(fixture: Fixture, reviewers: readonly string[]): readonly string[] {
+function checkReviewers(fixture: SomeFixture, reviewers: readonly string[]): readonly string[] {
   for (const reviewer of reviewers) {
     if (fixture.panel.reviewers.includes(reviewer)) continue
     throw new UsageError({
@@ -288,7 +289,7 @@ function checkReviewers(fixture: Fixture, reviewers: readonly string[]): readonl
   return reviewers
 }
 
-function selectCases(fixture: Fixture, cases: readonly string[] | 'all'): string[] {
+function selectCases(fixture: SomeFixture, cases: readonly string[] | 'all'): string[] {
   const ids = fixture.cases.map((entry) => entry.id)
   if (cases === 'all') return ids
   const known = new Set(ids)

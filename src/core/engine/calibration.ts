@@ -1,10 +1,8 @@
 import { UsageError } from '../common/errors.js'
 import { cohenKappa, confusionMatrix, kappaBootstrap, reportInterval, type IntervalReport, type RatingPair } from '../stats/index.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { assessEntry } from './assess.js'
-import type { Decision, RefusedDecision } from './decision.js'
-import type { FixtureEvaluation } from './evaluate.js'
-import { kindContext, type LoadedFixture } from './fixture.js'
+import type { SomeEvaluation } from './evaluate.js'
+import { kindContext } from './fixture.js'
 import type { PanelItem } from './kind.js'
 import { JUDGES_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
@@ -75,7 +73,7 @@ export interface JudgeCalibration {
 }
 
 export interface CalibrationReport {
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly dir: string
   readonly name: string
   readonly seed: number | string
@@ -97,9 +95,9 @@ export interface CalibrationOptions {
  * and named with the reason. The program never judges text: it compares labels a judge produced
  * elsewhere. Definitions and references: docs/statistics.md.
  */
-export function calibrateJudges(evaluation: FixtureEvaluation, options: CalibrationOptions = {}): CalibrationReport {
+export function calibrateJudges(evaluation: SomeEvaluation, options: CalibrationOptions = {}): CalibrationReport {
   const { fixture } = evaluation
-  const definition = definitionOf(fixture.kind)
+  const definition = fixture.definition
   if (definition.panel.level !== 'nominal') {
     throw new UsageError({
       code: 'USAGE',
@@ -108,7 +106,7 @@ export function calibrateJudges(evaluation: FixtureEvaluation, options: Calibrat
       hint: 'calibrate a judge on a criteria fixture.',
     })
   }
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const context = kindContext(fixture)
   const seed = options.seed ?? DEFAULT_AGREEMENT_SEED
   const names = options.judge === undefined ? fixture.judges.names : [options.judge]
   const casesFile = fixture.files.cases!.display
@@ -121,7 +119,7 @@ export function calibrateJudges(evaluation: FixtureEvaluation, options: Calibrat
     const adopted = fixture.reviews.get(entry.id)
     if (decision.status === 'refused' || adopted === undefined) return
     const site = { casesFile, annotationsFile: fixture.files.annotations!.display }
-    const own = assessEntry<Decision>(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
+    const own = assessEntry(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
     if (own.status !== 'refused') reference.set(entry.id, definition.panel.items(context, own))
   })
 
@@ -147,7 +145,7 @@ export function calibrateJudges(evaluation: FixtureEvaluation, options: Calibrat
       const view = reviewerViews(definition, context, entry, fixture.judges, casesFile).find((each) => each.reviewer === judge)
       if (view === undefined) return
       if (view.decision.status === 'refused') {
-        const error = (view.decision as RefusedDecision).error
+        const error = view.decision.error
         if (error.code.endsWith('_STALE')) stale.push({ id: entry.id, reason: staleReason(error.code, view.decision.reason) })
         else refused.push({ id: entry.id, reason: view.decision.reason })
         return

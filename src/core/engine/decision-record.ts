@@ -5,7 +5,6 @@ import { FixtureError } from '../common/errors.js'
 import { own } from '../common/primitives.js'
 import { parseJsonFile } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
-import { FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
 import type { FixtureIdentities } from './fixture.js'
 import type { JsonValue, PlannedCase, TestPlan } from './plan.js'
 
@@ -14,11 +13,11 @@ import type { JsonValue, PlannedCase, TestPlan } from './plan.js'
  * the fixture directory so that changing a decision is a visible, reviewable change.
  */
 export interface RecordedDecisions {
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly name: string
   readonly identities: FixtureIdentities
   readonly decisions: Readonly<Record<string, RecordedDecision>>
-  /** Fixture-level checks by name: passed or not. */
+  /** SomeFixture-level checks by name: passed or not. */
   readonly checks: Readonly<Record<string, boolean>>
 }
 
@@ -31,7 +30,8 @@ export interface RecordedDecision {
 }
 
 const RecordedDecisionsSchema = z.strictObject({
-  kind: z.enum(FIXTURE_KINDS as [FixtureKind, ...FixtureKind[]]),
+  // Any kind's name: a record of a kind other than the fixture's is a change of kind, which the comparison names.
+  kind: z.string(),
   name: z.string(),
   identities: z.strictObject({
     caseSetSha256: z.string().nullable(),

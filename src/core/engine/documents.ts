@@ -5,7 +5,7 @@ import { isObject, NonEmptyText, quoteSome, SchemaReferenceSchema } from '../com
 import { parseJsonFile, type RawFile } from '../json/read.js'
 import { describeValue, schemaError } from '../json/schema-error.js'
 import type { CaseEntry, ReviewEntry, ReviewIndex } from './fixture.js'
-import type { AnyKindDefinition } from './kind.js'
+import type { SomeKindDefinition } from './kind.js'
 
 /** What each file's JSON Schema says it leaves to evaluation. */
 export const BOUND_ELSEWHERE = 'Hashes, excerpts and references between files are checked when the fixture is evaluated, not by this schema.'
@@ -33,7 +33,7 @@ export interface CaseEntries {
  * as a whole refuses the fixture; a case is checked on its own when it is assessed, so that one
  * malformed case is refused while the others are decided.
  */
-export function readCaseEntries(definition: AnyKindDefinition, file: RawFile): CaseEntries {
+export function readCaseEntries(definition: SomeKindDefinition, file: RawFile): CaseEntries {
   const document = parseJsonFile(file)
   const envelope = definition.schemas.casesEnvelope.safeParse(document, { reportInput: true })
   if (!envelope.success) {
@@ -66,7 +66,7 @@ export interface ReviewDocument {
  * review of a case the fixture does not hold, or a second review of one slot of a case, refuses
  * the fixture: which review applies would be a guess.
  */
-export function readReviewDocument(definition: AnyKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): ReviewDocument {
+export function readReviewDocument(definition: SomeKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): ReviewDocument {
   const document = parseJsonFile(file)
   const envelope = definition.schemas.annotationsEnvelope.safeParse(document, { reportInput: true })
   if (!envelope.success) {

@@ -1,17 +1,22 @@
 import { z } from 'zod'
-import { definitionOf, FIXTURE_KINDS } from '../kinds/index.js'
+import type { JsonSchemaSource } from './kind.js'
+import type { KindRegistry } from './registry.js'
 
 /** A JSON Schema document (draft 2020-12). */
 export type JsonSchema = Record<string, unknown>
 
-/** Every kind's schema files, criteria first, by file name. */
-const FIXTURE_SCHEMAS = new Map(FIXTURE_KINDS.flatMap((kind) => definitionOf(kind).schemas.jsonSchemas.map((source) => [source.name, source] as const)))
+/** Every kind's schema files, in the registry's order, by file name. */
+function schemaSources(kinds: KindRegistry): Map<string, JsonSchemaSource> {
+  return new Map(kinds.kinds.flatMap((kind) => kind.schemas.jsonSchemas.map((source) => [source.name, source] as const)))
+}
 
 /** The file name of a fixture file's JSON Schema: `rubric.schema.json`, `scored-cases.schema.json`, … */
 export type FixtureSchemaName = string
 
-/** The schema file names, criteria kind first. */
-export const FIXTURE_SCHEMA_NAMES: readonly FixtureSchemaName[] = [...FIXTURE_SCHEMAS.keys()]
+/** The schema file names of the registry's kinds, in its order. */
+export function schemaNamesOf(kinds: KindRegistry): readonly FixtureSchemaName[] {
+  return [...schemaSources(kinds).keys()]
+}
 
 /**
  * The JSON Schemas (draft 2020-12) that editors validate fixture files against, generated from the
@@ -20,8 +25,8 @@ export const FIXTURE_SCHEMA_NAMES: readonly FixtureSchemaName[] = [...FIXTURE_SC
  * fixture as a whole can tell (hashes, excerpts, references between files). Keywords come in a
  * fixed order, so the same schemas always serialize to the same bytes.
  */
-export function fixtureJsonSchemas(): Record<FixtureSchemaName, JsonSchema> {
-  const entries = [...FIXTURE_SCHEMAS.values()].map(({ name, schema, title, description }) => {
+export function jsonSchemasOf(kinds: KindRegistry): Record<FixtureSchemaName, JsonSchema> {
+  const entries = [...schemaSources(kinds).values()].map(({ name, schema, title, description }) => {
     const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' })
     return [name, orderKeywords(discriminate({ ...generated, title, description })) as JsonSchema] as const
   })

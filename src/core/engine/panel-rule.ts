@@ -7,7 +7,7 @@ import { assessEntry, type AssessSite, type CaseAssessment } from './assess.js'
 import { shellWord } from './bindings.js'
 import type { Decision } from './decision.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
-import type { AnyKindDefinition, KindContext, KindDefinition, PanelItem } from './kind.js'
+import type { SomeKindDefinition, KindContext, KindDefinition, PanelItem } from './kind.js'
 import { ADJUDICATIONS_FILE, type Panel } from './panel.js'
 
 /** What the several-reviewer rule asks of every case. */
@@ -22,25 +22,25 @@ export const NO_PANEL_POLICY: PanelPolicy = { minReviews: 0 }
 export type PanelWait = 'too-few-reviews' | 'disagreement' | 'uncertain' | 'not-adopted'
 
 /** One reviewer's independent review of a case: the decision it alone gives, and what it says of each item. */
-export interface ReviewerView {
+export interface ReviewerView<D extends Decision = Decision> {
   readonly reviewer: string
-  readonly decision: Decision
+  readonly decision: D
   readonly items: Readonly<Record<string, PanelItem>>
 }
 
 /** Each reviewer's independent review of a case, checked like any review: bound to the case's answer, source and rubric. */
-export function reviewerViews(
-  definition: AnyKindDefinition,
-  context: KindContext<unknown>,
+export function reviewerViews<R, C, V, D extends Decision, S>(
+  definition: KindDefinition<R, C, V, D, S>,
+  context: KindContext<R>,
   entry: CaseEntry,
   panel: Pick<Panel, 'reviews' | 'files'>,
   casesFile: string,
-): ReviewerView[] {
+): ReviewerView<D>[] {
   const byReviewer = panel.reviews.get(entry.id)
   if (byReviewer === undefined) return []
   return [...byReviewer].map(([reviewer, reviews]) => {
     const site: AssessSite = { casesFile, annotationsFile: panel.files[reviewer]!.display }
-    const decision = assessEntry<Decision>(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true }).decision
+    const decision = assessEntry(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true }).decision
     return { reviewer, decision, items: definition.panel.items(context, decision) }
   })
 }
@@ -57,16 +57,16 @@ export function reviewerViews(
  * itself refuses it then. A case with too few independent reviews is pending too; every reason
  * says why: the reviewers disagree (and how), are uncertain, or agree and wait for adoption.
  */
-export function decideWithPanel<D extends Decision>(
-  definition: KindDefinition<unknown, unknown, unknown, D, unknown>,
-  context: KindContext<unknown>,
+export function decideWithPanel<R, C, V, D extends Decision, S>(
+  definition: KindDefinition<R, C, V, D, S>,
+  context: KindContext<R>,
   entry: CaseEntry,
   adopted: CaseAssessment<D>,
   adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined,
   panel: Panel,
   site: AssessSite,
   policy: PanelPolicy,
-): { readonly decision: D; readonly views: readonly ReviewerView[]; readonly wait?: PanelWait } {
+): { readonly decision: D; readonly views: readonly ReviewerView<D>[]; readonly wait?: PanelWait } {
   const views = reviewerViews(definition, context, entry, panel, site.casesFile)
   const count = views.length
   const { minReviews } = policy
@@ -83,7 +83,7 @@ export function decideWithPanel<D extends Decision>(
   const caseDefect = adopted.caseProblems.some((problem) => !bindingCodes.has(problem.code))
   if (adopted.decision.status === 'refused' && (!open || caseDefect)) return { decision: adopted.decision, views }
   const refusedView = views.find((view) => view.decision.status === 'refused')
-  if (refusedView !== undefined) return { decision: refusedView.decision as D, views }
+  if (refusedView !== undefined) return { decision: refusedView.decision, views }
   if (state.refusal !== undefined) return { decision: definition.panel.refuse(context, adopted.decision, state.refusal), views }
 
   if (!open && hasAdopted) {
@@ -162,7 +162,7 @@ interface AdoptionState {
 }
 
 /** How a case's adoptions stand: current, reopened by a review added or changed since, or refused. */
-function adoptionState(definition: AnyKindDefinition, entry: CaseEntry, adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined, panel: Panel, site: AssessSite): AdoptionState {
+function adoptionState(definition: SomeKindDefinition, entry: CaseEntry, adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined, panel: Panel, site: AssessSite): AdoptionState {
   const byReviewer = panel.reviews.get(entry.id)
   const adoptions = panel.adoptions.get(entry.id) ?? {}
   const reviewedSlots = definition.reviews.slots.filter((slot) => [...(byReviewer?.values() ?? [])].some((reviews) => reviews[slot] !== undefined))

@@ -7,7 +7,7 @@ import { quoteSome, Sha256Schema } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { parseJsonFile, type FixtureFileReader } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
-import type { AnyKindDefinition } from './kind.js'
+import type { SomeKindDefinition } from './kind.js'
 import { readReviewDocument } from './documents.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
 
@@ -100,7 +100,7 @@ const AdjudicationsSchema = z.strictObject({
  * refuses the fixture, naming the file and the JSON path; nothing is guessed.
  */
 export async function readPanel(
-  definition: AnyKindDefinition,
+  definition: SomeKindDefinition,
   absolute: string,
   display: string,
   cases: readonly CaseEntry[],
@@ -181,7 +181,7 @@ export const EMPTY_LABELS: LabelSet = { names: [], files: {}, reviews: new Map()
 
 /** A fixture's automated judges' labels (`judges/<judge>.json`): checked like reviews, never deciding a case. */
 export function readJudges(
-  definition: AnyKindDefinition,
+  definition: SomeKindDefinition,
   absolute: string,
   display: string,
   cases: readonly CaseEntry[],
@@ -198,7 +198,7 @@ export function readJudges(
  * twice refuses the fixture, naming the file and the JSON path; nothing is guessed.
  */
 async function readLabelDirectory(
-  definition: AnyKindDefinition,
+  definition: SomeKindDefinition,
   absolute: string,
   display: string,
   subdir: string,

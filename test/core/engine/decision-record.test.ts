@@ -11,7 +11,7 @@ import {
   writeRecordedDecisions,
   type RecordedDecisions,
 } from '../../../src/core/engine/decision-record.js'
-import type { TestPlan } from '../../../src/core/engine/plan.js'
+import { type TestPlan } from '../../../src/core/registry.js'
 import { scratchDir } from '../../helpers/scratch.js'
 
 const A = 'a'.repeat(64)

@@ -2,12 +2,12 @@ import { UsageError } from '../../common/errors.js'
 import { formatLocation } from '../../common/json-path.js'
 import type { Split } from '../../common/primitives.js'
 import { assessEntry } from '../../engine/assess.js'
-import { kindContext, type CaseEntry, type Fixture, type LoadedFixture, type ReviewEntry } from '../../engine/fixture.js'
+import { kindContext, type CaseEntry, type FixtureOf, type ReviewEntry, type SomeFixture } from '../../engine/fixture.js'
 import { criteriaKind } from './index.js'
 import type { CriteriaDecision } from './decision.js'
 
 /** A loaded criteria fixture. */
-export type CriteriaFixture = LoadedFixture<'criteria'>
+export type CriteriaFixture = FixtureOf<typeof criteriaKind> & { readonly kind: 'criteria' }
 
 /** One case of a loaded fixture with its review: everything needed to decide it. */
 export interface FixtureCase {
@@ -34,7 +34,7 @@ export interface FixtureReview {
 }
 
 /** A case of a loaded fixture by id; a {@link UsageError} naming the fixture's ids if it has none. */
-export function getCase(loaded: Fixture, id: string): FixtureCase {
+export function getCase(loaded: SomeFixture, id: string): FixtureCase {
   const fixture = criteriaFixture(loaded, 'getCase')
   const entry = fixture.cases.find((item) => item.id === id)
   if (entry === undefined) throw unknownCase(fixture, id, 'getCase')
@@ -46,7 +46,7 @@ export function getCase(loaded: Fixture, id: string): FixtureCase {
  * The review of a case of a loaded fixture; a {@link UsageError} if the fixture has no such case
  * or the case has no review (see `getCase(fixture, id).review` for a review that may be absent).
  */
-export function getReview(loaded: Fixture, id: string): FixtureReview {
+export function getReview(loaded: SomeFixture, id: string): FixtureReview {
   const fixture = criteriaFixture(loaded, 'getReview')
   const entry = fixture.cases.find((item) => item.id === id)
   if (entry === undefined) throw unknownCase(fixture, id, 'getReview')
@@ -68,12 +68,12 @@ export function getReview(loaded: Fixture, id: string): FixtureReview {
 export function assessFixtureCase(fixtureCase: FixtureCase): CriteriaDecision {
   const { fixture, entry } = fixtureCase
   const site = { casesFile: fixture.files.cases!.display, annotationsFile: fixture.files.annotations!.display }
-  return assessEntry<CriteriaDecision>(criteriaKind, kindContext(fixture), entry, fixture.reviews.get(entry.id), site, undefined).decision
+  return assessEntry(fixture.definition, kindContext(fixture), entry, fixture.reviews.get(entry.id), site, undefined).decision
 }
 
 /** The fixture as a criteria fixture: cases and reviews by id are what that kind holds. */
-export function criteriaFixture(fixture: Fixture, caller: string): CriteriaFixture {
-  if (fixture.kind === 'criteria') return fixture
+export function criteriaFixture(fixture: SomeFixture, caller: string): CriteriaFixture {
+  if (isCriteriaFixture(fixture)) return fixture
   throw new UsageError({
     code: 'USAGE',
     file: caller,
@@ -82,6 +82,11 @@ export function criteriaFixture(fixture: Fixture, caller: string): CriteriaFixtu
     found: `a ${fixture.kind} fixture`,
     hint: 'pass a criteria fixture; a scored fixture is decided by evaluateFixture.',
   })
+}
+
+/** Whether a loaded fixture is a criteria fixture: loaded with this kind's definition. */
+export function isCriteriaFixture(fixture: SomeFixture): fixture is CriteriaFixture {
+  return fixture.kind === 'criteria' && fixture.definition === criteriaKind
 }
 
 function reviewOf(fixture: CriteriaFixture, entry: CaseEntry, review: ReviewEntry): FixtureReview {

@@ -18,6 +18,7 @@ import { BOUND_ELSEWHERE, ReviewFileEnvelopeSchema } from '../../engine/document
  * criterion meets; a missing or uncertain judgement keeps it pending.
  */
 export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, CriteriaDecision, null> = {
+  name: 'criteria',
   description: 'hard criteria with hash-bound reviews (rubric.json, source.txt, cases.json, annotations.json)',
   files: { rubric: 'rubric.json', source: 'source.txt', cases: 'cases.json', annotations: 'annotations.json' },
   bindRubric: bindCriteriaRubric,
@@ -65,6 +66,10 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
   authoring: criteriaAuthoring,
   panel: criteriaPanel,
   scaffold: {
+    nextSteps: (dir) => [
+      `  vitest-rubric add ${dir} --id <id> --answer <text> --citation <text>   # a case, pending until reviewed`,
+      `  vitest-rubric review ${dir} --case <id>   # record its review (asks on a terminal)`,
+    ],
     skeleton: (name, schema) => ({
       'rubric.json': json({
         $schema: schema('rubric.schema.json'),

@@ -30,6 +30,7 @@ import {
  * review; the benchmark gate and the baseline margin are checks of the fixture as a whole.
  */
 export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview | BaselineReview, ScoredDecision, BenchmarkFigures> = {
+  name: 'scored',
   description: 'dimension scores of a debate benchmark and its baseline (evaluation_rubric.json, cases.json, annotations.json)',
   files: { rubric: 'evaluation_rubric.json', cases: 'cases.json', annotations: 'annotations.json' },
   bindRubric: bindScoredRubric,
@@ -77,6 +78,10 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   authoring: scoredAuthoring,
   panel: scoredPanel,
   scaffold: {
+    nextSteps: (dir) => [
+      `  vitest-rubric add ${dir} --id <id> --spec <spec.json> --outputs <outputs.json>   # a case, pending until reviewed`,
+      `  vitest-rubric review ${dir} --case <id> --system debate --from <review.json>   # record its review (then --system baseline)`,
+    ],
     skeleton: undefined,
     rubricFiles: ['evaluation_rubric.json'],
     emptyCases: (name, schema) => ({ $schema: schema('scored-cases.schema.json'), name, cases: [] }),

@@ -1,0 +1,17 @@
+import { INTERACTIVE_ADJUDICATION, INTERACTIVE_REVIEW, type InteractiveAdjudication, type InteractiveReview } from './prompts/index.js'
+
+// The terminal prompts of each kind, by kind name: the CLI's own table beside the kind registry
+// (`src/core/registry.ts`), since a prompt is a front end's, not a kind's. A kind with none (or one
+// the CLI does not ship) is reviewed from a file.
+const REVIEWS: ReadonlyMap<string, InteractiveReview | undefined> = new Map(Object.entries(INTERACTIVE_REVIEW))
+const ADJUDICATIONS: ReadonlyMap<string, InteractiveAdjudication | undefined> = new Map(Object.entries(INTERACTIVE_ADJUDICATION))
+
+/** The interactive review of a kind; `undefined` when its reviews are recorded from a file. */
+export function interactiveReviewOf(kind: string): InteractiveReview | undefined {
+  return REVIEWS.get(kind)
+}
+
+/** The interactive adjudication of a kind; `undefined` when a review of it is adopted whole (`--take`). */
+export function interactiveAdjudicationOf(kind: string): InteractiveAdjudication | undefined {
+  return ADJUDICATIONS.get(kind)
+}
