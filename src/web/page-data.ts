@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
-import { calibrateJudges, type CalibrationReport } from '../core/engine/calibration.js'
+import { calibrateJudges, calibrationRatingsOf, type CalibrationReport } from '../core/engine/calibration.js'
 import type { Coverage } from '../core/engine/coverage.js'
 import type { Decision, RefusedDecision } from '../core/engine/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
@@ -127,7 +127,7 @@ export async function pageFixture(fixture: SomeFixture, index: number, options: 
   })
   const visible = blindReviewer === undefined ? fixture : withReviewsOf(fixture, completed)
   const agreement = visible.panel.reviewers.length === 0 || visible.panel.reviews.size === 0 ? null : panelAgreement(visible)
-  const calibration = blindReviewer !== undefined || fixture.judges.names.length === 0 || definition.panel.level !== 'nominal' ? null : calibrateJudges(evaluation)
+  const calibration = blindReviewer !== undefined || fixture.judges.names.length === 0 || calibrationRatingsOf(definition) === undefined ? null : calibrateJudges(evaluation)
   const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
   const cases = fixture.cases.map((entry, position): CaseRow => {
     const assessment = assessments[position]!

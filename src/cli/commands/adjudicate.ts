@@ -4,7 +4,7 @@ import { fileSource, type DraftSource } from '../../core/engine/authoring.js'
 import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, minReviewsOption, oneDir, usage, type Command } from '../command.js'
-import { interactiveAdjudicationOf } from '../kinds.js'
+import { interactiveAdjudicationOf, slotGiven, slotOptions } from '../kinds.js'
 
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
 
@@ -56,7 +56,7 @@ written; 2 on a usage error.`,
     reason: { type: 'string', multiple: true },
     span: { type: 'string', multiple: true },
     from: { type: 'string' },
-    system: { type: 'string' },
+    ...slotOptions(),
     'min-reviews': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
   },
@@ -94,7 +94,7 @@ written; 2 on a usage error.`,
       }
     }
     const take = values['take'] as string | undefined
-    const slot = values['system'] as string | undefined
+    const slot = slotGiven(values)
     const options = { caseId, slot, adjudicator, cwd: io.cwd, dryRun, kinds }
     if (take !== undefined || Object.keys(picks).length > 0 || written !== undefined) {
       io.stdout(formatAdjudication(await adjudicateCase(dir, { ...options, take, picks, ...(written === undefined ? {} : { written }) }, source), dryRun))

@@ -4,7 +4,7 @@ import { fileSource, refuseExistingReview, type DraftSource, type RecordedReview
 import { openReviewTarget, recordReview } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, oneDir, usage, type Command } from '../command.js'
-import { interactiveReviewOf } from '../kinds.js'
+import { interactiveReviewOf, slotGiven, slotOptions } from '../kinds.js'
 
 /** The judgement fields the options fill, by option. */
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
@@ -64,7 +64,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     reason: { type: 'string', multiple: true },
     span: { type: 'string', multiple: true },
     from: { type: 'string' },
-    system: { type: 'string' },
+    ...slotOptions(),
     reviewer: { type: 'string' },
     judge: { type: 'string' },
     origin: { type: 'string' },
@@ -77,7 +77,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     if (caseId === undefined) throw usage('review', 'name the case to review with --case <id>.')
     const options = {
       caseId,
-      slot: values['system'] as string | undefined,
+      slot: slotGiven(values),
       reviewer: values['reviewer'] as string | undefined,
       judge: values['judge'] as string | undefined,
       origin: values['origin'] as string | undefined,

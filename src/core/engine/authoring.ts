@@ -12,7 +12,7 @@ import { bindCommand, isStale, rowPath, shellWord, type BindingRow } from './bin
 import type { Decision } from './decision.js'
 import { kindContext, type SomeFixture } from './fixture.js'
 import type { KindRegistry } from './registry.js'
-import type { DraftProblem, KindContext, SomeKindDefinition } from './kind.js'
+import { slotOptionOf, type DraftProblem, type KindContext, type SomeKindDefinition } from './kind.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
 import { ADJUDICATIONS_FILE, caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
@@ -405,7 +405,7 @@ function refuseDirectReview(target: ReviewTarget): void {
   const { fixture, entry, slot, definition } = target
   const reviewers = [...(fixture.panel.reviews.get(entry.id) ?? [])].filter(([, reviews]) => reviews[slot] !== undefined).map(([name]) => name)
   if (reviewers.length === 0) return
-  const system = definition.reviews.slots.length === 1 ? '' : ` --system ${slot}`
+  const system = definition.reviews.slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`
   throw new RevisionError({
     code: 'ADJUDICATION_REQUIRED',
     file: fixture.files.annotations?.display,
@@ -446,7 +446,7 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
       file: fixture.displayDir,
       summary: wantedSlot === undefined ? 'a case of this kind has several reviews: say which one.' : `a case of this kind has no review "${wantedSlot}".`,
       expected: `one of ${quoteSome(slots)}`,
-      hint: `pass --system ${slots.join(' or --system ')}.`,
+      hint: `pass --${slotOptionOf(definition)} ${slots.join(` or --${slotOptionOf(definition)} `)}.`,
     })
   }
   const entry = fixture.cases[index]!

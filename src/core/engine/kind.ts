@@ -156,6 +156,8 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
     readonly slots: readonly [string, ...string[]]
     /** The key of a review that names its slot, when a case has more than one: `system`. */
     readonly slotKey?: string
+    /** The command-line option that names the slot a review or an adjudication is for (`system`, for `--system debate`), when a case has more than one. */
+    readonly slotOption?: string
     /** What a second review of one slot is called in a message: `a review`, `a debate review`. */
     slotName(slot: string): string
   }
@@ -202,6 +204,8 @@ export interface PanelItem {
 export interface KindPanel<R, D> {
   /** Krippendorff's alpha over the items' values: `nominal` (ratings) or `interval` (scores). */
   readonly level: 'nominal' | 'interval'
+  /** What an item is called (`criterion`, `dimension`), in the plural (the key of `agreement --json`), and the scale its alpha is over, in words. */
+  readonly words: { readonly item: string; readonly items: string; readonly scale: string }
   /** The categories of a nominal item (`meets`, `does_not_meet`), for AC1 and kappa; empty for interval. */
   readonly categories: readonly string[]
   /** Every item a review can judge, in the rubric's order: the order agreement reports them in. */
@@ -215,6 +219,22 @@ export interface KindPanel<R, D> {
    * the decision its adopted review gives: the kind builds it, so its presentation can read it.
    */
   refuse(context: KindContext<R>, decision: D, refusal: { readonly reason: string; readonly error: SerializedRubricError }): D
+  /**
+   * How automated judges' labels are calibrated against the adopted reviews: the two ratings a
+   * reviewer's judgement settles on and the judge's undecided one, or, for a kind whose labels are
+   * not calibrated (scores), what `calibrate` and a judge gate say instead.
+   */
+  readonly calibration: CalibrationRatings | { readonly uncalibrated: { readonly summary: string; readonly hint: string; readonly check: string } }
+}
+
+/** The ratings a judge's labels are calibrated on: the rows of its confusion matrix are `pass` and `fail`, its columns those and `undecided`. */
+export interface CalibrationRatings {
+  /** `meets`. */
+  readonly pass: string
+  /** `does_not_meet`: a judge's `pass` for it is a false accept. */
+  readonly fail: string
+  /** `uncertain`: a column of its own, never in agreement. */
+  readonly undecided: string
 }
 
 /**
@@ -308,4 +328,9 @@ export interface KindPresentation<R, D extends Decision, S> {
 export interface CaseShown {
   readonly json: Readonly<Record<string, unknown>>
   readonly lines: readonly string[]
+}
+
+/** The command-line option that names a slot of a kind with several (`system`): the kind's own, else its reviews' slot key. */
+export function slotOptionOf(definition: { readonly reviews: { readonly slotOption?: string; readonly slotKey?: string } }): string {
+  return definition.reviews.slotOption ?? definition.reviews.slotKey ?? 'slot'
 }

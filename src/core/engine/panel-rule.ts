@@ -7,7 +7,7 @@ import { assessEntry, type AssessSite, type CaseAssessment } from './assess.js'
 import { shellWord } from './bindings.js'
 import type { Decision } from './decision.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
-import type { SomeKindDefinition, KindContext, KindDefinition, PanelItem } from './kind.js'
+import { slotOptionOf, type KindContext, type KindDefinition, type PanelItem, type SomeKindDefinition } from './kind.js'
 import { ADJUDICATIONS_FILE, type Panel } from './panel.js'
 
 /** What the several-reviewer rule asks of every case. */
@@ -93,7 +93,7 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
   if (count === 0) return { decision: adopted.decision, views }
   const { reason, agreed, wait } = panelReason(views, minReviews)
   const { slots } = definition.reviews
-  const command = (slot: string) => `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --system ${slot}`}\``
+  const command = (slot: string) => `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`}\``
   // The reviewers' views compare the deciding slot's reviews: a reason about another slot says only what that slot waits for.
   const direct = state.unadjudicated.find((slot) => adoptedReviews?.[slot] !== undefined)
   const why =
@@ -208,7 +208,7 @@ function adoptionState(definition: SomeKindDefinition, entry: CaseEntry, adopted
       summary: first.summary,
       expected: first.expected,
       found: first.found,
-      hint: `adjudicate the case again (vitest-rubric adjudicate ${shellWord(dirname(file))} --case ${shellWord(entry.id)}${definition.reviews.slots.length === 1 ? '' : ` --system ${adoption.slot}`}): an adoption stands only for the reviews it resolved.`,
+      hint: `adjudicate the case again (vitest-rubric adjudicate ${shellWord(dirname(file))} --case ${shellWord(entry.id)}${definition.reviews.slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${adoption.slot}`}): an adoption stands only for the reviews it resolved.`,
       also: rest.map((problem) => `${formatLocation(file, problem.path)}: ${problem.summary}`),
     })
     return { refusal: { reason: error.summary, error: error.toJSON() }, reopened, unadjudicated }

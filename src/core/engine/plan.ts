@@ -5,7 +5,7 @@ import type { Decision, DecisionStatus } from './decision.js'
 import { evaluateCases, type SomeEvaluation } from './evaluate.js'
 import { kindContext, type FixtureIdentities, type FixtureNote, type KindFixture, type SomeFixture } from './fixture.js'
 import { panelAgreement, type AgreementReport } from './agreement.js'
-import { calibrateJudges, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
+import { calibrateJudges, calibrationRatingsOf, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
 import { JUDGES_DIR } from './panel.js'
 import type { PanelPolicy } from './panel-rule.js'
 
@@ -198,7 +198,7 @@ function agreementChecks(agreement: AgreementReport | null, gate: PlanOptions['a
 /** The calibration of the fixture's judges: `null` without any, or for a kind whose labels are not calibrated. */
 function calibrationOf(evaluation: SomeEvaluation, options: PlanOptions): CalibrationReport | null {
   const { fixture } = evaluation
-  if (fixture.judges.names.length === 0 || fixture.definition.panel.level !== 'nominal') return null
+  if (fixture.judges.names.length === 0 || calibrationRatingsOf(fixture.definition) === undefined) return null
   return calibrateJudges(evaluation, options.seed === undefined ? {} : { seed: options.seed })
 }
 
@@ -214,9 +214,10 @@ function judgeChecks(evaluation: SomeEvaluation, calibration: CalibrationReport 
   for (const [judge, gate] of Object.entries(gates)) {
     const figures = calibration?.judges[judge]
     if (figures === undefined) {
+      const { calibration } = fixture.definition.panel
       const why =
-        fixture.definition.panel.level !== 'nominal'
-          ? `a ${fixture.kind} fixture's judges are not calibrated`
+        'uncalibrated' in calibration
+          ? calibration.uncalibrated.check
           : `there are no labels by this judge: ${fixture.displayDir}/${JUDGES_DIR}/${judge}.json does not exist`
       checks.push({ name: `judge ${judge} agrees with reviewers`, ok: false, message: why })
       continue

@@ -9,7 +9,9 @@ import type { Rating } from './schemas.js'
  */
 export const criteriaPanel: KindPanel<CriteriaRubric, CriteriaDecision> = {
   level: 'nominal',
+  words: { item: 'criterion', items: 'criteria', scale: 'nominal alpha over meets / does_not_meet, uncertain missing' },
   categories: ['meets', 'does_not_meet'],
+  calibration: { pass: 'meets', fail: 'does_not_meet', undecided: 'uncertain' },
   order: (context) => [...context.rubric.criteria.keys()],
   items(context, decision) {
     const items: Record<string, PanelItem> = {}

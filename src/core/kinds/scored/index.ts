@@ -66,7 +66,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
       },
     ],
   },
-  reviews: { caseKey: 'case_id', slots: SYSTEMS, slotKey: 'system', slotName: (slot) => `a ${slot} review` },
+  reviews: { caseKey: 'case_id', slots: SYSTEMS, slotKey: 'system', slotOption: 'system', slotName: (slot) => `a ${slot} review` },
   splitOf: (_value, document) => ((document as { split?: unknown }).split === 'held_out' ? 'held_out' : 'development'),
   bindings: SCORED_BINDINGS,
   targets: SCORED_TARGETS,
