@@ -184,6 +184,75 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
   readonly scaffold: KindScaffold
   readonly authoring: KindAuthoring<R, C>
   readonly panel: KindPanel<R, D>
+  readonly page: KindPage<R, D>
+}
+
+/** One criterion of a case as the review page shows it, with the judgement of the review shown. */
+export interface PageCriterion {
+  readonly criterion: string
+  readonly marker: number
+  readonly rule: string
+  readonly referenceQuote: string
+  /** Where the reference quote occurs in the source, `[start, end)` in UTF-16 units; `null` when it does not. */
+  readonly quoteAt: readonly [number, number] | null
+  readonly rating: string | null
+  readonly reason: string | null
+  readonly answerSpan: string | null
+  readonly spanAt: readonly [number, number] | null
+}
+
+/** One judgement of a reviewer's review, side by side with the others'. */
+export interface PageJudgement {
+  readonly rating: string
+  readonly reason: string
+  readonly answer_span: string
+}
+
+/** What the page shows of a case as a kind reads it: the text of its question, answer and source, and its criteria. */
+export interface PageCaseView {
+  readonly question: string | null
+  readonly answer: string | null
+  readonly citation: string | null
+  readonly source: string | null
+  /** The criteria, each with the judgement of the review shown; empty for a kind shown as a table. */
+  readonly criteria: readonly PageCriterion[]
+}
+
+/** A read-only table of a case (a scored case's dimensions beside its baseline's). */
+export interface PageTable {
+  readonly caption: string
+  readonly head: readonly string[]
+  /** Each row's cells; `low` marks a row the page shows as a weak one. */
+  readonly rows: readonly { readonly cells: readonly string[]; readonly low: boolean }[]
+}
+
+/** What the overview's filters read of a case. */
+export interface PageRowFacts {
+  /** Items rated as failing, uncertain, or not judged. */
+  readonly failed: readonly string[]
+  readonly uncertain: readonly string[]
+  readonly missing: readonly string[]
+  /** The text a search looks in. */
+  readonly text: string
+}
+
+/**
+ * How the review page shows a kind's cases: the engine and the page add the decision, the
+ * bindings, the reviewers side by side and what a save replaces.
+ */
+export interface KindPage<R, D> {
+  /** `criteria`: a card per criterion, reviewed and adjudicated on the page; `table`: read-only, the kind's table and the decision. */
+  readonly view: 'criteria' | 'table'
+  /** What the overview's filters read of a case and its decision (the one shown). */
+  row(context: KindContext<R>, caseValue: unknown, decision: D): PageRowFacts
+  /** Why a pending case waits when the several-reviewer rule does not say: `no review`, `missing criteria`, `manual review`, … */
+  waiting(decision: D): string
+  /** The case as shown, with the judgements of `review` (as written; `undefined` for none). */
+  caseView(context: KindContext<R>, caseValue: unknown, review: unknown): PageCaseView
+  /** A review's judgements by item, as the side-by-side view lists them. */
+  judgements(review: unknown): Readonly<Record<string, PageJudgement>>
+  /** The table of a `table` view from the decision shown; `null` when there is nothing to tabulate. */
+  table(decision: D): PageTable | null
 }
 
 /** What one reviewer's review says of one item it judges (a criterion, a dimension). */
@@ -219,6 +288,8 @@ export interface KindPanel<R, D> {
    * the decision its adopted review gives: the kind builds it, so its presentation can read it.
    */
   refuse(context: KindContext<R>, decision: D, refusal: { readonly reason: string; readonly error: SerializedRubricError }): D
+  /** A pending decision of a case that has no review of the one reviewer asked about (what a blind reviewer sees before reviewing it). */
+  unreviewed(context: KindContext<R>, at: { readonly id: string; readonly split: Split }, reason: string): D
   /**
    * How automated judges' labels are calibrated against the adopted reviews: the two ratings a
    * reviewer's judgement settles on and the judge's undecided one, or, for a kind whose labels are

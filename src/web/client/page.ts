@@ -77,6 +77,8 @@
     citation: string | null
     source: string | null
     criteria: Criterion[]
+    view: 'criteria' | 'table'
+    table: { caption: string; head: string[]; rows: { cells: string[]; low: boolean }[] } | null
     decision: { status: Status; reason: string } & Record<string, unknown>
     refusal: string | null
     bindings: { location: string; stale: boolean; meaning: string }[]
@@ -438,8 +440,8 @@
       const ranges = data.criteria.flatMap((item) => (item.quoteAt === null ? [] : [{ at: item.quoteAt, marker: item.marker, label: item.criterion }]))
       main.append(el('details', { class: 'source-block', open: '' }, el('summary', {}, 'Source, with each criterion\'s reference quote'), highlighted(data.source, ranges, 'source')))
     }
-    if (data.criteria.length > 0) main.append(criteriaBlock(data))
-    else main.append(...scoredBlock(data))
+    if (data.view === 'criteria') main.append(criteriaBlock(data))
+    else main.append(...tableBlock(data))
     if (data.reviewers === 'hidden') main.append(el('p', { class: 'hidden-reviews' }, 'The other reviewers\' judgements are shown once you have saved your own review of every criterion.'))
     else if (data.reviewers.length > 0) main.append(reviewersBlock(data))
     if (data.bindings.length > 0) {
@@ -451,20 +453,13 @@
     focusActive()
   }
 
-  /** A scored case: each dimension's score and why, beside the baseline's; the whole decision under it. */
-  function scoredBlock(data: CaseData): HTMLElement[] {
-    const decision = data.decision as Record<string, unknown>
-    const scores = (decision['scores'] ?? null) as Record<string, number | null> | null
-    const details = (decision['details'] ?? {}) as Record<string, string>
-    const baseline = (decision['baseline'] ?? {}) as { status?: string; scores?: Record<string, number | null>; verdict?: string }
+  /** A case its kind shows as a table (a scored case: each dimension's score and why, beside the baseline's); the whole decision under it. */
+  function tableBlock(data: CaseData): HTMLElement[] {
     const blocks: HTMLElement[] = []
-    if (scores !== null) {
-      const score = (value: number | null | undefined) => (value === null ? 'N/A' : value === undefined ? '—' : String(value))
-      const table = el('table', { class: 'scores', id: 'scores' }, el('caption', {}, `scores: ${String(decision['verdict'] ?? '')}, mean ${String(decision['mean'] ?? '—')}`))
-      table.append(el('tr', {}, el('th', {}, 'dimension'), el('th', {}, 'score'), el('th', {}, 'why'), el('th', {}, `baseline (${baseline.verdict ?? baseline.status ?? '—'})`)))
-      for (const [dimension, value] of Object.entries(scores)) {
-        table.append(el('tr', { class: value !== null && value < 0.5 ? 'low' : '' }, el('td', {}, dimension), el('td', {}, score(value)), el('td', {}, details[dimension] ?? ''), el('td', {}, score(baseline.scores?.[dimension]))))
-      }
+    if (data.table !== null) {
+      const table = el('table', { class: 'scores', id: 'scores' }, el('caption', {}, data.table.caption))
+      table.append(el('tr', {}, ...data.table.head.map((cell) => el('th', {}, cell))))
+      for (const row of data.table.rows) table.append(el('tr', { class: row.low ? 'low' : '' }, ...row.cells.map((cell) => el('td', {}, cell))))
       blocks.push(table)
     }
     blocks.push(el('details', { class: 'detail' }, el('summary', {}, 'The decision as evaluate --json shows it'), el('pre', {}, JSON.stringify(data.decision, null, 2))))
@@ -472,7 +467,7 @@
   }
 
   function criteriaBlock(data: CaseData): HTMLElement {
-    const editable = mode === 'serve' && data.kind === 'criteria' && (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) && data.refusal === null
+    const editable = mode === 'serve' && data.view === 'criteria' && (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) && data.refusal === null
     const block = el('section', { class: 'criteria', id: 'criteria' }, el('h3', {}, editable ? (state.viewer.role === 'adjudicator' ? 'Criteria: adjudicate' : 'Criteria: review') : 'Criteria'))
     data.criteria.forEach((item, index) => {
       const draft = state.drafts[index]!

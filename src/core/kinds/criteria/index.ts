@@ -1,3 +1,4 @@
+import { criteriaPage } from './page.js'
 import { criteriaPanel } from './panel.js'
 import type { KindDefinition } from '../../engine/kind.js'
 import { RATINGS } from './schemas.js'
@@ -64,6 +65,7 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
   summarize: () => null,
   present: criteriaPresentation,
   authoring: criteriaAuthoring,
+  page: criteriaPage,
   panel: criteriaPanel,
   scaffold: {
     nextSteps: (dir) => [

@@ -13,6 +13,9 @@ export const criteriaPanel: KindPanel<CriteriaRubric, CriteriaDecision> = {
   categories: ['meets', 'does_not_meet'],
   calibration: { pass: 'meets', fail: 'does_not_meet', undecided: 'uncertain' },
   order: (context) => [...context.rubric.criteria.keys()],
+  unreviewed(context, { id, split }, reason) {
+    return { status: 'pending', id, split, reason, reviewed: false, ratings: {}, missing: [...context.rubric.criteria.keys()], uncertain: [], failed: [] }
+  },
   items(context, decision) {
     const items: Record<string, PanelItem> = {}
     if (decision.status === 'refused') return items

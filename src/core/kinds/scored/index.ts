@@ -1,3 +1,4 @@
+import { scoredPage } from './page.js'
 import { scoredPanel } from './panel.js'
 import { BOUND_ELSEWHERE, ReviewFileEnvelopeSchema } from '../../engine/documents.js'
 import type { KindDefinition } from '../../engine/kind.js'
@@ -76,6 +77,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   summarize: (context, decisions, options) => benchmarkFigures(decisions, context.rubric.rules, options),
   present: scoredPresentation,
   authoring: scoredAuthoring,
+  page: scoredPage,
   panel: scoredPanel,
   scaffold: {
     nextSteps: (dir) => [

@@ -19,6 +19,9 @@ export const scoredPanel: KindPanel<ScoredRubric, ScoredDecision> = {
     },
   },
   order: (context) => context.rubric.rules.dimensions,
+  unreviewed(_context, { id, split }, reason) {
+    return { status: 'pending', id, split, reason, card: null, baseline: { status: 'not_reviewed' } }
+  },
   items(_context, decision) {
     const items: Record<string, PanelItem> = {}
     if (decision.status === 'refused' || decision.card === null) return items

@@ -48,7 +48,7 @@ export type ScoredDecisionJson = DecisionJson &
     readonly error?: { readonly code: string; readonly message: string }
   }
 
-function cardJson(card: ScoreCard | null): CardJson {
+export function cardJson(card: ScoreCard | null): CardJson {
   if (card === null) return { verdict: null, scores: null, mean: null, applicable: null, details: null, failures: [] }
   return {
     verdict: card.verdict,
@@ -60,7 +60,7 @@ function cardJson(card: ScoreCard | null): CardJson {
   }
 }
 
-function baselineJson(outcome: BaselineOutcome): BaselineJson {
+export function baselineJson(outcome: BaselineOutcome): BaselineJson {
   switch (outcome.status) {
     case 'scored':
       return { status: 'scored', ...cardJson(outcome.card) }
