@@ -4,6 +4,7 @@ import type { DiscoveredFixture } from '../core/engine/discover.js'
 import { kindOfModule, literalGlob } from '../core/engine/discover.js'
 import type { CaseChunk } from '../core/engine/plan.js'
 import { kinds } from '../core/registry.js'
+import { parseJson, valueAt } from '../core/common/primitives.js'
 
 /**
  * Where the test modules of split fixtures live, below the project root. Vitest finds test files
@@ -83,8 +84,8 @@ async function countCases(fixture: DiscoveredFixture): Promise<number | undefine
   const casesFile = kinds.get(fixture.kind)?.files.cases
   if (casesFile === undefined) return undefined
   try {
-    const document = JSON.parse(await readFile(join(fixture.dir, casesFile), 'utf8')) as unknown
-    const cases = typeof document === 'object' && document !== null ? (document as { cases?: unknown }).cases : undefined
+    const document = parseJson(await readFile(join(fixture.dir, casesFile), 'utf8'))
+    const cases = valueAt(document, ['cases'])
     return Array.isArray(cases) ? cases.length : undefined
   } catch {
     return undefined

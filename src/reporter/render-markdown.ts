@@ -28,7 +28,7 @@ export function renderMarkdown(figures: RubricFigures): string {
   }
   if (figures.total !== null) {
     const { execution, review, outcomes } = figures.total
-    const text = (Object.entries(outcomes) as [string, Outcomes | null][]).map(([kind, counts]) => `${kind}: ${outcomeText(kind, counts)}`).join('; ')
+    const text = Object.entries(outcomes).map(([kind, counts]) => `${kind}: ${outcomeText(kind, counts ?? null)}`).join('; ')
     lines.push(
       `| **total** | all | ${execution.executed}/${execution.candidates} | ${execution.todo} | ${execution.filtered} | ${review.graded}/${review.candidates} | ${review.pending} | ${review.refused} | ${text} |`,
     )

@@ -60,10 +60,10 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
 
 function renderTotal(total: TotalFigures, colors: Colors): string[] {
   const { execution, review } = total
-  const kinds = Object.entries(total.outcomes) as [string, Outcomes | null][]
+  const kinds = Object.entries(total.outcomes)
   const outcomes = kinds.map(([kind, counts]) => {
     const words = kindNamed(kind).present.words
-    const text = outcomeText(counts, words, colors)
+    const text = outcomeText(counts ?? null, words, colors)
     return kinds.length === 1 ? text : `${kind}: ${text}`
   })
   return [

@@ -4,7 +4,7 @@ import type { Decision } from '../../core/engine/decision.js'
 import type { KindPanel } from '../../core/engine/kind.js'
 import type { KindRegistry } from '../../core/engine/registry.js'
 import { kinds, loadFixture } from '../../core/registry.js'
-import { needDirs, usage, type Command } from '../command.js'
+import { needDirs, usage, stringOption, type Command } from '../command.js'
 
 /** `vitest-rubric agreement <dir...> [--json] [--sample <n>] [--seed <s>]`: how far independent reviews agree. */
 export const agreement: Command = {
@@ -40,10 +40,10 @@ Exit codes: 0 when reported; 1 when a fixture is refused.`,
   options: { json: { type: 'boolean', default: false }, sample: { type: 'string' }, seed: { type: 'string' } },
   async run({ values, positionals }, io) {
     const dirs = needDirs('agreement', positionals)
-    const sampleText = values['sample'] as string | undefined
+    const sampleText = stringOption(values, 'sample')
     const sample = sampleText === undefined ? undefined : Number(sampleText)
     if (sample !== undefined && (!Number.isInteger(sample) || sample < 1)) throw usage('agreement', `--sample takes a whole number of cases, not ${JSON.stringify(sampleText)}.`)
-    const seed = values['seed'] as string | undefined
+    const seed = stringOption(values, 'seed')
     const reports: AgreementReport[] = []
     for (const dir of dirs) reports.push(panelAgreement(await loadFixture(dir, { cwd: io.cwd }), { ...(seed === undefined ? {} : { seed }), ...(sample === undefined ? {} : { sample }) }))
     // One fixture prints one report; several, a list (as evaluate --json does).

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { initFixture, kinds } from '../../core/registry.js'
-import { usage, type Command } from '../command.js'
+import { usage, stringOption, type Command } from '../command.js'
 
 /** The JSON Schemas shipped with the package: `src/schemas` beside `src/cli` and `dist/cli` alike. */
 export const SCHEMA_DIR = fileURLToPath(new URL('../../../src/schemas/', import.meta.url))
@@ -32,8 +32,8 @@ ${[...TEMPLATES].map(([name, template]) => `                        ${name.padEn
   options: { from: { type: 'string' }, template: { type: 'string' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw usage('init', 'init takes exactly one directory.')
-    const from = values['from'] as string | undefined
-    const name = values['template'] as string | undefined
+    const from = stringOption(values, 'from')
+    const name = stringOption(values, 'template')
     if (from !== undefined && name !== undefined) throw usage('init', 'pass --from or --template, not both.')
     const template = name === undefined ? undefined : TEMPLATES.get(name)
     if (name !== undefined && template === undefined) {

@@ -3,11 +3,12 @@ import type { PathSegment } from '../../core/common/json-path.js'
 import { fileSource, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
 import { openReviewTarget, recordReview } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, oneDir, usage, type Command } from '../command.js'
+import { keyedValues, oneDir, usage, stringOption, stringsOption, type Command } from '../command.js'
 import { interactiveReviewOf, slotGiven, slotOptions } from '../kinds.js'
 
 /** The judgement fields the options fill, by option. */
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
+const JUDGEMENT_OPTION_NAMES = ['rating', 'reason', 'span'] as const satisfies readonly (keyof typeof JUDGEMENT_OPTIONS)[]
 
 /** `vitest-rubric review <dir> --case <id>`: a review recorded without typing a hash. */
 export const review: Command = {
@@ -73,23 +74,24 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('review', positionals)
-    const caseId = values['case'] as string | undefined
+    const caseId = stringOption(values, 'case')
     if (caseId === undefined) throw usage('review', 'name the case to review with --case <id>.')
     const options = {
       caseId,
       slot: slotGiven(values),
-      reviewer: values['reviewer'] as string | undefined,
-      judge: values['judge'] as string | undefined,
-      origin: values['origin'] as string | undefined,
+      reviewer: stringOption(values, 'reviewer'),
+      judge: stringOption(values, 'judge'),
+      origin: stringOption(values, 'origin'),
       replace: values['replace'] === true,
       cwd: io.cwd,
       dryRun: values['dry-run'] === true,
     }
-    const from = values['from'] as string | undefined
-    const keyed = Object.fromEntries(Object.keys(JUDGEMENT_OPTIONS).map((option) => [option, keyedValues('review', option, values[option] as string[] | undefined)])) as Record<
-      keyof typeof JUDGEMENT_OPTIONS,
-      Map<string, string>
-    >
+    const from = stringOption(values, 'from')
+    const keyed = {
+      rating: keyedValues('review', 'rating', stringsOption(values, 'rating')),
+      reason: keyedValues('review', 'reason', stringsOption(values, 'reason')),
+      span: keyedValues('review', 'span', stringsOption(values, 'span')),
+    } satisfies Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>
     const flagged = Object.values(keyed).some((map) => map.size > 0)
     if (from !== undefined && flagged) throw usage('review', '--from holds the judgements: leave out --rating, --reason and --span.')
 
@@ -123,7 +125,8 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
 /** `--rating c=r --reason c=t --span c=t` as the draft the kind takes: one judgement per criterion named. */
 function draftOfOptions(keyed: Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>): Record<string, Record<string, string>> {
   const draft: Record<string, Record<string, string>> = {}
-  for (const [option, field] of Object.entries(JUDGEMENT_OPTIONS) as [keyof typeof JUDGEMENT_OPTIONS, string][]) {
+  for (const option of JUDGEMENT_OPTION_NAMES) {
+    const field = JUDGEMENT_OPTIONS[option]
     for (const [criterion, value] of keyed[option]) {
       // Own keys only, as JSON.parse sets them: "__proto__" must reach the kind as a criterion id, and be refused there.
       if (!Object.hasOwn(draft, criterion)) Object.defineProperty(draft, criterion, { value: {}, enumerable: true, writable: true, configurable: true })

@@ -62,3 +62,14 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 export function shortSha(sha: string): string {
   return `${sha.slice(0, 12)}…`
 }
+
+/** The `code` of a Node.js system error (`ENOENT`), or `undefined` for an error without one. */
+export function errnoCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined
+  return typeof code === 'string' ? code : undefined
+}
+
+/** `JSON.parse`, typed as what it is: any JSON value, to be checked before it is used. */
+export function parseJson(text: string): unknown {
+  return JSON.parse(text)
+}

@@ -1,8 +1,7 @@
 import { RevisionError, UsageError } from '../common/errors.js'
-import type { PathSegment } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
-import { kindContext, type SomeFixture } from './fixture.js'
+import { kindContext } from './fixture.js'
 import type { KindRegistry } from './registry.js'
 import { checkReviewer, describe, drafted, reviewTarget, stamp, writeReviews, type AuthoringOptions, type DraftSource, type ReviewTarget, type ReviewWrite } from './authoring.js'
 import { isConsensus, reviewerViews, type ReviewerView } from './panel-rule.js'
@@ -188,9 +187,9 @@ function adjudicationViewOrNull(base: RevisionBase, caseId: string): Adjudicatio
 function adoptionWrite(base: RevisionBase, view: AdjudicationView, draft: Record<string, unknown>, adjudicator: string, source: DraftSource): ReviewWrite {
   const { target } = view
   const { definition, context, entry, slot } = target
-  const review = drafted(source, [] as PathSegment[], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
+  const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
-  const panel = (base.fixture as SomeFixture).panel
+  const { panel } = base.fixture
   const resolved = Object.fromEntries(view.views.map((each) => [each.reviewer, fingerprint(panel.reviews.get(entry.id)!.get(each.reviewer)![slot]?.value ?? null)]))
   const adoption = { case_id: entry.id, slot, adjudicator, review_sha256: fingerprint(review), resolved }
   return { target: { ...target, existing: base.fixture.reviews.get(entry.id)?.[slot] }, review, destination: { adopted: true, adoption } }

@@ -82,7 +82,7 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
   for (const [index, raw] of drafts.entries()) {
     const at = drafts.length === 1 ? [] : [index]
     const value = drafted(source, at, definition.authoring.caseDraft, raw, (draft) => definition.authoring.newCase(context, draft))
-    const id = value['id'] as string
+    const id = String(value['id'])
     if (taken.has(id)) {
       throw draftError(source, [...at, 'id'], `a case "${id}" exists already; nothing was written.`, 'choose an id no case of the fixture has (ids are unique in cases.json).', {
         found: JSON.stringify(id),
@@ -98,8 +98,14 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
     text = applyEdits(text, modify(text, ['cases', count + index], value, { isArrayInsertion: true, formattingOptions: FORMAT }))
   })
   const after = await revision.propose(base, { cases: text })
-  const decisions = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
-  const refused = values.map((value) => decisions.get(value['id'] as string)!).filter((decision) => decision.status === 'refused')
+  const decisions = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision]))
+  const decisionOf = (value: Record<string, unknown>): Decision => {
+    const decision = decisions.get(String(value['id']))
+    // The case was added and the revision decided it: it has a decision.
+    if (decision === undefined) throw new Error(`no decision of the case added as ${String(value['id'])}`)
+    return decision
+  }
+  const refused = values.map(decisionOf).filter((decision) => decision.status === 'refused')
   if (refused.length > 0) {
     throw new RevisionError({
       code: 'DRAFT_INVALID',
@@ -109,7 +115,7 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
     })
   }
   const written = options.dryRun === true ? [] : await after.commit(options.io)
-  return { dir: fixture.displayDir, added: values.map((value) => ({ id: value['id'] as string, decision: describe(decisions.get(value['id'] as string)!) })), written }
+  return { dir: fixture.displayDir, added: values.map((value) => ({ id: String(value['id']), decision: describe(decisionOf(value)) })), written }
 }
 
 export interface RecordReviewOptions extends AuthoringOptions {
@@ -267,13 +273,13 @@ export async function writeReviews(
         : `Independent reviews by ${destination.reviewer}.`
       let before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin, reviews: [] }, null, 2)}\n`
       if (judge && destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
-      const index = existing === undefined ? listLength(before, 'reviews') : (existing.path[1] as number)
+      const index = existing === undefined ? listLength(before, 'reviews') : Number(existing.path[1])
       files[relativePath] = applyEdits(before, modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
       continue
     }
     const adopted = fixture.reviews.get(entry.id)?.[slot]
     annotations ??= base.text('annotations')
-    const index = adopted === undefined ? listLength(annotations, 'reviews') : (adopted.path[1] as number)
+    const index = adopted === undefined ? listLength(annotations, 'reviews') : Number(adopted.path[1])
     annotations = applyEdits(annotations, modify(annotations, ['reviews', index], review, { isArrayInsertion: adopted === undefined, formattingOptions: FORMAT }))
     const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
     const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
@@ -291,7 +297,7 @@ export async function writeReviews(
       const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.judges, after.fixture.files.cases!.display)
       return views.find((view) => view.reviewer === destination.judge)!.decision
     }
-    if (!('reviewer' in destination)) return after.evaluation.decisions[index] as Decision
+    if (!('reviewer' in destination)) return after.evaluation.decisions[index]!
     const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.panel, after.fixture.files.cases!.display)
     return views.find((view) => view.reviewer === destination.reviewer)!.decision
   })
@@ -327,8 +333,10 @@ function caseRestamps(rows: readonly BindingRow[], target: ReviewTarget): { path
 /** `adjudications.json` with one adoption of a case's slot added, or put in place of the case's earlier one. */
 function withAdoption(text: string | undefined, adoption: Readonly<Record<string, unknown>>): string {
   const before = text ?? `${JSON.stringify({ adoptions: [] }, null, 2)}\n`
-  const adoptions = ((JSON.parse(before) as { adoptions?: unknown[] }).adoptions ?? []) as Record<string, unknown>[]
-  const earlier = adoptions.findIndex((each) => each['case_id'] === adoption['case_id'] && each['slot'] === adoption['slot'])
+  const document: unknown = JSON.parse(before)
+  const listed = valueAt(document, ['adoptions'])
+  const adoptions: readonly unknown[] = Array.isArray(listed) ? listed : []
+  const earlier = adoptions.findIndex((each) => valueAt(each, ['case_id']) === adoption['case_id'] && valueAt(each, ['slot']) === adoption['slot'])
   const index = earlier === -1 ? adoptions.length : earlier
   return applyEdits(before, modify(before, ['adoptions', index], adoption, { isArrayInsertion: earlier === -1, formattingOptions: FORMAT }))
 }

@@ -1,5 +1,5 @@
 import { RevisionError, UsageError } from '../common/errors.js'
-import { formatLocation, type PathSegment } from '../common/json-path.js'
+import { formatLocation } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
@@ -96,7 +96,7 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
   const files = Object.fromEntries([...plan.others].map(([relativePath, { display, edits }]) => [relativePath, editJsonStrings(revision.textOf(relativePath, base)!, display, edits)]))
   // Decide the bound cases on the new contents before anything is written.
   const after = await revision.propose(base, { cases: edited('cases'), annotations: edited('annotations'), files })
-  const afterById = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
+  const afterById = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision]))
   const refusalsOf = (decision: Decision) => definition.present.refusals(decision)
   const context = kindContext(after.fixture)
   // Binding reviewers alone leaves the case to its other reviews: what must not stay refused is each bound review.
@@ -175,7 +175,7 @@ function planCase(fixture: SomeFixture, assessment: CaseAssessment<Decision>, al
   const change = (state: BindingState, to: string) => {
     if (state.recorded === to) return
     const file = state.file === fixture.files.cases?.display ? 'cases' : 'annotations'
-    plan.edits[file].push({ path: state.path as PathSegment[], from: state.recorded!, to })
+    plan.edits[file].push({ path: state.path, from: state.recorded!, to })
     changes.push({ location: formatLocation(state.file, state.path), from: state.recorded!, to })
   }
   const hashes = assessment.states.filter((state) => !('reviewOf' in state.row.source))
@@ -226,7 +226,7 @@ function planPanel(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAsses
     const relativePath = `${REVIEWS_DIR}/${reviewer}.json`
     const others = plan.others.get(relativePath) ?? { display: file.display, edits: [] }
     for (const state of edits) {
-      others.edits.push({ path: state.path as PathSegment[], from: state.recorded!, to: state.current })
+      others.edits.push({ path: state.path, from: state.recorded!, to: state.current })
       changes.push({ location: formatLocation(state.file, state.path), from: state.recorded!, to: state.current })
     }
     plan.others.set(relativePath, others)

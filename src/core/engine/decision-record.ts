@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import stableStringify from 'fast-json-stable-stringify'
 import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
-import { own } from '../common/primitives.js'
+import { errnoCode, own } from '../common/primitives.js'
 import { parseJsonFile } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
 import type { FixtureIdentities } from './fixture.js'
@@ -124,11 +124,11 @@ export async function readRecordedDecisions(path: string, display: string): Prom
   try {
     bytes = await readFile(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    if (errnoCode(error) === 'ENOENT') return undefined
     throw new FixtureError({
       code: 'FILE_UNREADABLE',
       file: display,
-      summary: `the decision record cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+      summary: `the decision record cannot be read (${errnoCode(error) ?? String(error)}).`,
       hint: 'check the file permissions.',
     })
   }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { duplicateIdDetails, FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
-import { isObject, NonEmptyText, quoteSome, SchemaReferenceSchema } from '../common/primitives.js'
+import { isObject, NonEmptyText, quoteSome, SchemaReferenceSchema, valueAt } from '../common/primitives.js'
 import { parseJsonFile, type RawFile } from '../json/read.js'
 import { describeValue, schemaError } from '../json/schema-error.js'
 import type { CaseEntry, ReviewEntry, ReviewIndex } from './fixture.js'
@@ -39,8 +39,9 @@ export function readCaseEntries(definition: SomeKindDefinition, file: RawFile): 
   if (!envelope.success) {
     throw schemaError({ ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: file.display, basePath: [], hint: definition.schemas.casesHint }, envelope.error.issues)
   }
-  const { $schema: _, cases, ...members } = document as Record<string, unknown>
-  const raw = cases as unknown[]
+  // The envelope holds: the document is an object whose cases are a list, and whose name is a string.
+  const { $schema: _, cases, ...members } = isObject(document) ? document : {}
+  const raw: readonly unknown[] = Array.isArray(cases) ? cases : []
   const seen = new Map<string, number>()
   const entries = raw.map((value, index): CaseEntry => {
     const id = stringKey(value, 'id', file.display, ['cases', index])
@@ -52,7 +53,7 @@ export function readCaseEntries(definition: SomeKindDefinition, file: RawFile): 
     seen.set(id, index)
     return { id, split: definition.splitOf(value, document), value, path: ['cases', index] }
   })
-  return { name: members['name'] as string, entries, members }
+  return { name: String(members['name']), entries, members }
 }
 
 /** A review file read: its origin and its reviews by case and slot. */
@@ -74,7 +75,8 @@ export function readReviewDocument(definition: SomeKindDefinition, file: RawFile
   }
   const { caseKey, slotKey, slots } = definition.reviews
   const ids = new Set(cases.map((entry) => entry.id))
-  const raw = (document as { reviews: unknown[] }).reviews
+  const listed = valueAt(document, ['reviews'])
+  const raw: readonly unknown[] = Array.isArray(listed) ? listed : []
   const reviews = new Map<string, Record<string, ReviewEntry>>()
   raw.forEach((value, index) => {
     const caseId = stringKey(value, caseKey, file.display, ['reviews', index])
@@ -106,7 +108,7 @@ export function readReviewDocument(definition: SomeKindDefinition, file: RawFile
     bySlot[slot] = { caseId, slot, value, path: ['reviews', index] }
     reviews.set(caseId, bySlot)
   })
-  return { origin: (envelope.data as { origin: string }).origin, reviews }
+  return { origin: String(valueAt(envelope.data, ['origin'])), reviews }
 }
 
 function slotOf(value: unknown, key: string, slots: readonly string[], file: string, index: number): string {

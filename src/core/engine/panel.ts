@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
-import { quoteSome, Sha256Schema } from '../common/primitives.js'
+import { errnoCode, quoteSome, Sha256Schema } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { parseJsonFile, type FixtureFileReader } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
@@ -46,7 +46,7 @@ export const listDirectory: DirectoryLister = async (dir) => {
   try {
     return (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return []
+    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return []
     throw error
   }
 }

@@ -3,7 +3,6 @@ import { formatLocation } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import type { Colors } from '../common/colors.js'
 import { isStale } from './bindings.js'
-import type { Decision } from './decision.js'
 import { decisionJson } from './evaluation-json.js'
 import { evaluateWithStates } from './evaluate.js'
 import { kindContext, type SomeFixture } from './fixture.js'
@@ -55,7 +54,7 @@ export function caseView(fixture: SomeFixture, id: string, colors: Colors): Case
   const index = caseIndex(fixture, id, 'pass the id of a case in cases.json.')
   const { assessments } = evaluateWithStates(fixture, { allStates: true })
   const assessment = assessments[index]!
-  const decision = assessment.decision as Decision
+  const { decision } = assessment
   const entry = fixture.cases[index]!
   const reviews = Object.fromEntries(Object.entries(fixture.reviews.get(id) ?? {}).map(([slot, review]) => [slot, review.value]))
   const shown = definition.present.showCase(kindContext(fixture), entry.value, reviews, colors)

@@ -3,7 +3,7 @@ import { shortSha } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { acknowledgement, isStale, rowPath, shellWord, type BindingState, type BindingTarget } from './bindings.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
-import type { Decision, RefusedDecision } from './decision.js'
+import type { Decision } from './decision.js'
 import { evaluateWithStates, type EvaluateOptions } from './evaluate.js'
 import { kindContext, type CaseEntry, type SomeFixture, type FixtureNote } from './fixture.js'
 import type { LabelSet } from './panel.js'
@@ -157,7 +157,7 @@ function caseFindings(fixture: SomeFixture, assessment: CaseAssessment<Decision>
     if (newSlots.size > 0 && other !== undefined) findings.push({ group: 'refused', detail: `${formatLocation(other.file, other.path ?? [])}: ${other.summary}` })
     return findings
   }
-  if (decision.status === 'refused') findings.push({ group: 'refused', detail: firstLine((decision as RefusedDecision).error.message) })
+  if (decision.status === 'refused') findings.push({ group: 'refused', detail: firstLine(decision.error.message) })
   else if (decision.status === 'pending' && assessment.panelWait !== undefined) {
     // An uncertain panel is pending like an uncertain review; the other waits are the panel's own.
     findings.push(assessment.panelWait === 'uncertain' ? { group: 'uncertain', detail: decision.reason } : { group: assessment.panelWait, detail: decision.reason })
@@ -218,7 +218,7 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
   }
   if (added.length === 0) return findings
   // A refusal that is a listed review's staleness is said by its own finding.
-  const error = assessment.decision.status === 'refused' ? (assessment.decision as RefusedDecision).error : undefined
+  const error = assessment.decision.status === 'refused' ? assessment.decision.error : undefined
   const repeated = error !== undefined && typeof error.file === 'string' && staleFiles.has(error.file)
   // A judge's stale label decides nothing: beside it, a current case stays current.
   const blocking = added.some((finding) => finding.group !== 'stale-judge')

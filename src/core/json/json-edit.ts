@@ -1,6 +1,7 @@
 import { visit } from 'jsonc-parser'
 import { RevisionError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
+import { parseJson } from '../common/primitives.js'
 
 /** Replace the string at `path`, which must currently be `from`, with `to`. */
 export interface StringEdit {
@@ -68,7 +69,7 @@ export function editJsonStrings(text: string, file: string, edits: readonly Stri
   const result = parts.join('')
 
   // Only located string tokens were replaced; check that each edited place now parses to its new value.
-  const document = JSON.parse(result) as unknown
+  const document = parseJson(result)
   for (const edit of edits) {
     if (valueAt(document, edit.path) !== edit.to) {
       throw new RevisionError({
