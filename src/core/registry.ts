@@ -94,6 +94,7 @@ export async function loadFixtureReading(dir: string, options: LoadFixtureOption
 /** A fixture loaded through {@link kinds}, with the type of its kind. */
 function shipped(fixture: SomeFixture): Fixture {
   // The registry holds exactly the definitions of KINDS, so the definition a fixture was loaded with is KINDS[fixture.kind]: its types are that kind's.
+  // Cast: see above.
   return fixture as Fixture
 }
 

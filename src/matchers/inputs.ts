@@ -84,7 +84,7 @@ export function locateReview(matcher: string, review: unknown): LocatedReview | 
     return {
       value: review.entry.value,
       path: review.entry.path,
-      file: review.fixture.files.annotations!.display,
+      file: review.fixture.files.annotations.display,
       dir: review.fixture.displayDir,
       caseId: review.caseId,
       revisionRecordedAt: review.revisionRecordedAt,

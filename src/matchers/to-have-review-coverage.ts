@@ -90,10 +90,11 @@ function expectedCounts(expected: unknown): Partial<Record<Count, number>> {
     ? 'the expected counts are not an object.'
     : Object.keys(expected).length === 0
       ? 'no count is given.'
-      : Object.entries(expected).some(([key, value]) => !(COUNTS as readonly string[]).includes(key) || !Number.isInteger(value) || (value as number) < 0)
+      : Object.entries(expected).some(([key, value]) => !COUNTS.some((count) => count === key) || typeof value !== 'number' || !Number.isInteger(value) || value < 0)
         ? 'every count must be one of candidates, graded, pending, refused, accepted, rejected, with a whole number ≥ 0.'
         : undefined
   if (problem !== undefined) throw usage(MATCHER, problem, '{ graded: 6, pending: 2 } (at least one count)', preview(expected))
+  // Cast: every key was checked to be a count and every value a whole number just above.
   return expected as Partial<Record<Count, number>>
 }
 

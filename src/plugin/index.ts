@@ -88,6 +88,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         plans: new Map(),
         printed: resolved.reporter !== false,
         chunks,
+        // Cast: Vitest's reporters option is a union of names, instances and tuples, read here as entries.
         wholeRun: !onlyBlob(vitest.config.reporters as unknown[]),
         sessions: new Map(),
       }
@@ -181,6 +182,7 @@ function lostRubricMessage(dir: string): string {
  * projects, with the options it was listed with.
  */
 function attachReporters(vitest: Vitest, context: ProjectContext, options: ResolvedRubricOptions): void {
+  // Cast: Vitest's reporters option is a union of names, instances and tuples, read here as entries.
   const reporters = vitest.config.reporters as unknown[]
   let gate = reporters.find((entry): entry is PendingGateReporter => entry instanceof PendingGateReporter)
   if (gate === undefined) {
@@ -202,6 +204,7 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
     const listed = reporters.findIndex((entry) => (Array.isArray(entry) ? entry[0] : entry) === 'vitest-rubric/reporter')
     if (listed >= 0) {
       const entry = reporters[listed]
+      // Cast: the options of a listed vitest-rubric reporter are its own, as the user wrote them for it.
       printer = new RubricReporter(Array.isArray(entry) ? ((entry[1] ?? {}) as RubricReporterOptions) : {})
       reporters[listed] = printer
     } else if (!onlyBlob(reporters)) {
@@ -214,6 +217,7 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
 
 /** A shard writing a blob report prints nothing: the merge prints. */
 function onlyBlob(reporters: readonly unknown[]): boolean {
+  // Cast: widens a tuple entry's name to what the filter compares.
   const names = reporters.filter((entry) => !(entry instanceof PendingGateReporter || entry instanceof SplitFixtureGate)).map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
   return names.length > 0 && names.every((name) => name === 'blob')
 }

@@ -63,6 +63,7 @@ async function plannedApart(child: string, dir: string, root: string, cacheDir: 
   const computed = async (): Promise<Computed<TestPlan>> => {
     const reply = await planning.reply
     if ('error' in reply) return reply
+    // Cast: the plan process serializes a TestPlan (plan-process.ts).
     return { plan: JSON.parse(reply.plan) as TestPlan, texts: { plan: reply.plan, payload: reply.payload }, ...(reply.files === undefined ? {} : { files: reply.files }) }
   }
   try {
@@ -146,6 +147,7 @@ export async function cachedResult<P extends { readonly cases: readonly PlannedC
   let cached: P | undefined
   try {
     // Decoded whole rather than as it is read: a text pieced together from chunks parses slower (at 100k cases 180 ms against 140).
+    // Cast: a cache entry is a P this cache wrote, under a key that names the package and the files.
     cached = JSON.parse((await readFile(entry.path)).toString('utf8')) as P
   } catch {
     // not cached yet, or unreadable: decide afresh
@@ -232,6 +234,7 @@ export async function readFixtureFiles(dir: string, root: string): Promise<Fixtu
         const path = join(dir, name)
         const bytes = await readFile(path)
         const sha256 = sha256Hex(bytes)
+        // Cast: widened so that the bytes can be let go (set to undefined) once served.
         return { name, path, sha256, raw: { display: relative(root, path), bytes, sha256 } as RawFile | undefined }
       }),
     )
@@ -269,6 +272,7 @@ function zodVersion(): string {
   if (zod !== undefined) return zod
   try {
     const require = createRequire(import.meta.url)
+    // Cast: a package manifest; only its version is read, and may be absent.
     const manifest = require('zod/package.json') as { version?: string }
     zod = manifest.version ?? 'unknown'
   } catch {

@@ -116,8 +116,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (request.method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', servedPage(token))
     if (request.method === 'GET' && url.pathname.startsWith('/assets/')) {
       const name = url.pathname.slice('/assets/'.length)
-      if (!Object.hasOwn(ASSET_FILES, name)) throw new Refusal(404, 'NOT_FOUND', 'no such file.')
-      return send(response, 200, ASSET_FILES[name as AssetName].type, await readAsset(name as AssetName))
+      if (!isAssetName(name)) throw new Refusal(404, 'NOT_FOUND', 'no such file.')
+      return send(response, 200, ASSET_FILES[name].type, await readAsset(name))
     }
     if (request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case')) seen.viewer = viewerOf(url.searchParams.get('viewer'))
     if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview(seen.viewer) })
@@ -230,4 +230,8 @@ function send(response: ServerResponse, status: number, type: string, body: stri
 function json(response: ServerResponse, status: number, value: unknown): void {
   if (response.headersSent) return void response.end()
   send(response, status, 'application/json; charset=utf-8', JSON.stringify(value))
+}
+
+function isAssetName(name: string): name is AssetName {
+  return Object.hasOwn(ASSET_FILES, name)
 }

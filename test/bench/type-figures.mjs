@@ -6,7 +6,8 @@
 // - engine → kinds: the files of `src/core/engine` that import from `src/core/kinds`;
 // - definitionOf: calls of `definitionOf` in `src/core/engine`;
 // - any: the `any` keyword in `src/` (types and comments excluded: only type nodes count);
-// - as: `as` casts in `src/` (`as const` excluded), and how many of them name `LoadedFixture<…>`;
+// - as: `as` casts in `src/` (`as const` excluded), how many have no reason (a `// … cast …` comment on
+//   their line or the line above), and how many name `LoadedFixture<…>`;
 // - !: non-null assertions in `src/`.
 //
 // node test/bench/type-figures.mjs [--json]
@@ -29,7 +30,7 @@ function walk(dir) {
 const files = walk(src)
 const known = new Set(files)
 const imports = new Map()
-const figures = { any: 0, as: 0, asLoadedFixture: 0, nonNull: 0, definitionOfInEngine: 0 }
+const figures = { any: 0, as: 0, asWithoutReason: 0, asLoadedFixture: 0, nonNull: 0, definitionOfInEngine: 0 }
 const asByFile = new Map()
 const inEngine = (file) => file.startsWith(join(src, 'core/engine') + '/')
 const inKinds = (file) => file.startsWith(join(src, 'core/kinds') + '/')
@@ -57,6 +58,10 @@ for (const file of files) {
       if (!isConst) {
         figures.as++
         asByFile.set(file, (asByFile.get(file) ?? 0) + 1)
+        // A reason is a comment naming the cast on its line or the line above.
+        const { line } = source.getLineAndCharacterOfPosition(node.getStart(source))
+        const lines = text.split('\n')
+        if (!/\/\/.*\bcast\b/i.test(`${lines[line - 1] ?? ''}\n${lines[line] ?? ''}`)) figures.asWithoutReason++
         if (type.getText(source).startsWith('LoadedFixture<')) figures.asLoadedFixture++
       }
     }
@@ -111,6 +116,7 @@ const result = {
   'definitionOf calls in core/engine': figures.definitionOfInEngine,
   'any in src/': figures.any,
   'as casts in src/ (as const excluded)': figures.as,
+  'as casts without a reason (a comment naming the cast)': figures.asWithoutReason,
   'as LoadedFixture<…> casts': figures.asLoadedFixture,
   'non-null ! in src/': figures.nonNull,
 }

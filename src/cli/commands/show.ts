@@ -37,7 +37,7 @@ Exit codes: 0 when shown; 1 when the fixture is refused or there is no such case
 
 /** A case view as text: the kind's lines, then the bindings, then the decision. */
 export function formatShow(view: CaseView): string {
-  const { status, reason } = view.decision as { status: string; reason: string }
+  const { status, reason } = view.decision
   const stale = view.bindings.filter((binding) => binding.stale)
   const lines = [
     `${view.id} (${view.dir}, ${view.split})`,

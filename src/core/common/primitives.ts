@@ -36,7 +36,7 @@ export function valueAt(document: unknown, path: readonly (string | number)[]): 
   let value = document
   for (const segment of path) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, segment)) return undefined
-    value = (value as Record<string | number, unknown>)[segment]
+    value = Reflect.get(value, segment)
   }
   return value
 }

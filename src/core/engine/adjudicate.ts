@@ -63,7 +63,7 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
   const { fixture, definition, entry } = target
   const bySlot = fixture.panel.reviews.get(caseId)
   // Only the reviewers of the slot adjudicated: a reviewer who never reviewed the baseline is not resolved by its adoption.
-  const views = reviewerViews(definition, kindContext(fixture), entry, fixture.panel, fixture.files.cases!.display).filter(
+  const views = reviewerViews(definition, kindContext(fixture), entry, fixture.panel, fixture.files.cases.display).filter(
     (view) => bySlot?.get(view.reviewer)?.[target.slot] !== undefined,
   )
   if (views.length === 0) {

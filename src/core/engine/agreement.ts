@@ -80,7 +80,7 @@ export function panelAgreement(fixture: SomeFixture, options: AgreementOptions =
   const cases: { id: string; views: ReviewerView[] }[] = []
   for (const entry of fixture.cases) {
     if (!fixture.panel.reviews.has(entry.id)) continue
-    cases.push({ id: entry.id, views: reviewerViews(definition, context, entry, fixture.panel, fixture.files.cases!.display) })
+    cases.push({ id: entry.id, views: reviewerViews(definition, context, entry, fixture.panel, fixture.files.cases.display) })
   }
   // The rubric's order, not the order items first appear in the reviews: a report, and the draws of
   // the overall interval, must not depend on which case was reviewed first.

@@ -3,7 +3,7 @@ import { applyEdits, modify } from 'jsonc-parser'
 import type { z } from 'zod'
 import { RevisionError, UsageError, type RubricErrorCode } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
-import { isObject, quoteSome, valueAt } from '../common/primitives.js'
+import { isObject, parseJson, quoteSome, valueAt } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings } from '../json/json-edit.js'
@@ -286,7 +286,7 @@ export async function writeReviews(
     const edits = [{ path: [...entry.path, ...rowPath(acknowledgement, slot)], from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) }]
     // An adjudication makes the adopted review anew from reviews of the files as they are: the case records them too.
     if ('adoption' in destination && destination.adoption !== undefined) edits.push(...caseRestamps(definition.bindings, target))
-    cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases!.display, edits)
+    cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases.display, edits)
     if (destination.adoption !== undefined) files[ADJUDICATIONS_FILE] = withAdoption(files[ADJUDICATIONS_FILE] ?? revision.textOf(ADJUDICATIONS_FILE, base), destination.adoption)
   }
   const after = await revision.propose(base, { annotations, cases, files })
@@ -294,11 +294,11 @@ export async function writeReviews(
   const decisions = writes.map(({ target, destination }) => {
     const index = after.fixture.cases.findIndex((each) => each.id === target.entry.id)
     if ('judge' in destination) {
-      const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.judges, after.fixture.files.cases!.display)
+      const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.judges, after.fixture.files.cases.display)
       return views.find((view) => view.reviewer === destination.judge)!.decision
     }
     if (!('reviewer' in destination)) return after.evaluation.decisions[index]!
-    const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.panel, after.fixture.files.cases!.display)
+    const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.panel, after.fixture.files.cases.display)
     return views.find((view) => view.reviewer === destination.reviewer)!.decision
   })
   const refusals = decisions.flatMap((decision) => definition.present.refusals(decision))
@@ -502,7 +502,7 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
       judge !== undefined
         ? (fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`))
         : reviewer === undefined
-          ? fixture.files.annotations!.display
+          ? fixture.files.annotations.display
           : (fixture.panel.files[reviewer]?.display ?? join(fixture.displayDir, REVIEWS_DIR, `${reviewer}.json`)),
     by: reviewer ?? (judge === undefined ? undefined : `judge ${judge}`),
   }
@@ -535,7 +535,7 @@ export function drafted(
       also: rest.map((problem) => `${source.locate([...at, ...problem.path])}: ${problem.summary}${problem.hint === first!.hint ? '' : ` Fix: ${problem.hint}`}`),
     })
   }
-  return structuredClone(result.value) as Record<string, unknown>
+  return { ...structuredClone(result.value) }
 }
 
 function draftError(
@@ -577,7 +577,7 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
 
 /** The length of a top-level list of a document the fixture loaded (so it parses, and holds the list). */
 function listLength(text: string, key: 'cases' | 'reviews'): number {
-  const list = (JSON.parse(text) as Record<string, unknown>)[key]
+  const list = valueAt(parseJson(text), [key])
   return Array.isArray(list) ? list.length : 0
 }
 

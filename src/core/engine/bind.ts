@@ -101,7 +101,7 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
   const context = kindContext(after.fixture)
   // Binding reviewers alone leaves the case to its other reviews: what must not stay refused is each bound review.
   const reviewerDecisions = (id: string) =>
-    reviewerViews(definition, context, after.fixture.cases.find((each) => each.id === id)!, after.fixture.panel, after.fixture.files.cases!.display).filter((view) =>
+    reviewerViews(definition, context, after.fixture.cases.find((each) => each.id === id)!, after.fixture.panel, after.fixture.files.cases.display).filter((view) =>
       reviewers!.includes(view.reviewer),
     )
   const stillRefused = plan.cases
@@ -203,7 +203,7 @@ function planPanel(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAsses
   const { panel } = fixture
   const context = kindContext(fixture)
   const byReviewer = panel.reviews.get(entry.id)
-  const casesFile = fixture.files.cases!.display
+  const casesFile = fixture.files.cases.display
   const bound = new Map<string, Record<string, string>>()
   const changes: HashChange[] = []
   for (const [reviewer, reviews] of byReviewer ?? []) {

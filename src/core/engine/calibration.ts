@@ -114,7 +114,7 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
   const context = kindContext(fixture)
   const seed = options.seed ?? DEFAULT_AGREEMENT_SEED
   const names = options.judge === undefined ? fixture.judges.names : [options.judge]
-  const casesFile = fixture.files.cases!.display
+  const casesFile = fixture.files.cases.display
   const judges: Record<string, JudgeCalibration> = {}
 
   // The reference: each case's adopted review, when both it and the case's decision are current.
@@ -123,7 +123,7 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
     const decision = evaluation.decisions[index]!
     const adopted = fixture.reviews.get(entry.id)
     if (decision.status === 'refused' || adopted === undefined) return
-    const site = { casesFile, annotationsFile: fixture.files.annotations!.display }
+    const site = { casesFile, annotationsFile: fixture.files.annotations.display }
     const own = assessEntry(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
     if (own.status !== 'refused') reference.set(entry.id, definition.panel.items(context, own))
   })

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import stableStringify from 'fast-json-stable-stringify'
 import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
-import { errnoCode, own } from '../common/primitives.js'
+import { errnoCode, isObject, own } from '../common/primitives.js'
 import { parseJsonFile } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
 import type { FixtureIdentities } from './fixture.js'
@@ -147,6 +147,7 @@ export async function readRecordedDecisions(path: string, display: string): Prom
     )
   }
   // The document as written, now known to have the record format: zod leaves a case id "__proto__" out of what it returns.
+  // Cast: the record schema accepted the document just above (see the line before).
   return document as RecordedDecisions
 }
 
@@ -220,7 +221,7 @@ function detailChanges(before: RecordedDecision, after: RecordedDecision): strin
 }
 
 function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+  return isObject(value) ? value : undefined
 }
 
 function valueChanges(

@@ -151,7 +151,7 @@ function decideEntries<R, C, V, D extends Decision, S>(
 ): void {
   const definition = fixture.definition
   const context = kindContext(fixture)
-  const site = { casesFile: fixture.files.cases!.display, annotationsFile: fixture.files.annotations!.display }
+  const site = { casesFile: fixture.files.cases.display, annotationsFile: fixture.files.annotations.display }
   // The values the binding table fingerprints (an answer, a spec, an output) are written once, inside the case's text.
   const fingerprinted = definition.bindings.flatMap(({ source }) => ('fingerprintOf' in source ? definition.reviews.slots.map((slot) => source.fingerprintOf(slot)) : []))
   // Independent reviews, adoptions or a minimum of reviews: the several-reviewer rule has its say on each case.

@@ -66,7 +66,7 @@ export interface KindFixture<R = unknown, C = unknown, V = unknown, D extends De
   readonly name: string
   readonly rubric: R
   /** Each file of the fixture by role, with its SHA-256. */
-  readonly files: Readonly<Partial<Record<FileRole, FixtureFile>>>
+  readonly files: FixtureFiles
   /** What the rubric and source would hash to with converted line endings. */
   readonly conversions: Readonly<Partial<Record<FileRole, ConvertedRevisions>>>
   readonly cases: readonly CaseEntry[]
@@ -80,6 +80,14 @@ export interface KindFixture<R = unknown, C = unknown, V = unknown, D extends De
   readonly panel: Panel
   /** Automated judges' labels (`judges/<judge>.json`): calibrated against the adopted reviews, never deciding a case. */
   readonly judges: LabelSet
+}
+
+/** Each file of a loaded fixture by role: every kind has a rubric, cases and annotations; a source only some. */
+export interface FixtureFiles {
+  readonly rubric: FixtureFile
+  readonly source?: FixtureFile
+  readonly cases: FixtureFile
+  readonly annotations: FixtureFile
 }
 
 /** A loaded fixture of some kind, as code that works on any kind holds it. */
@@ -158,23 +166,36 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
 ): Promise<KindFixture<R, C, V, D, S>> {
   const names = definition.files
   const shown = (name: string) => join(display, name)
-  const roles = (['rubric', 'source', 'cases', 'annotations'] as const).filter((role) => names[role] !== undefined)
-  const raw: (RawFile | undefined)[] = await Promise.all(roles.map((role) => read(join(absolute, names[role]!), shown(names[role]!))))
-  const byRole = Object.fromEntries(roles.map((role, index) => [role, raw[index]!])) as Partial<Record<FileRole, RawFile>>
-  const rubricFile = byRole.rubric!
+  const roles: (readonly [FileRole, string])[] = []
+  for (const role of ['rubric', 'source', 'cases', 'annotations'] as const) {
+    const name = names[role]
+    if (name !== undefined) roles.push([role, name])
+  }
+  const raw: (RawFile | undefined)[] = await Promise.all(roles.map(([, name]) => read(join(absolute, name), shown(name))))
+  const byRole: Partial<Record<FileRole, RawFile>> = {}
+  roles.forEach(([role], index) => {
+    const file = raw[index]
+    if (file !== undefined) byRole[role] = file
+  })
+  const rubricFile = byRole.rubric
+  // Every kind names its rubric file, and the reader returns a file or throws.
+  if (rubricFile === undefined) throw new TypeError(`${definition.name}: no rubric file was read`)
   const rubric = definition.bindRubric(byRole.source === undefined ? { rubric: rubricFile } : { rubric: rubricFile, source: byRole.source })
-  const files = Object.fromEntries(
-    roles.map((role, index) => [role, { name: names[role]!, display: raw[index]!.display, sha256: raw[index]!.sha256 ?? sha256Hex(raw[index]!.bytes) }]),
-  ) as Partial<Record<FileRole, FixtureFile>>
+  const found: Partial<Record<FileRole, FixtureFile>> = {}
+  roles.forEach(([role, name], index) => {
+    const file = raw[index]
+    if (file !== undefined) found[role] = { name, display: file.display, sha256: file.sha256 ?? sha256Hex(file.bytes) }
+  })
+  const files = completeFiles(definition.name, found)
   const conversions: Partial<Record<FileRole, ConvertedRevisions>> = { rubric: convertedRevisions(rubricFile.bytes) }
   if (byRole.source !== undefined) conversions.source = convertedRevisions(byRole.source.bytes)
 
   // Each large file is let go once parsed: the cases' bytes need not outlive them while the reviews are parsed.
   raw.fill(undefined)
   const cases = readCaseEntries(definition, take(byRole, 'cases'))
-  const annotations = readReviewDocument(definition, take(byRole, 'annotations'), cases.entries, files.cases!.display)
-  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases!.display, read, list)
-  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases!.display, read, list)
+  const annotations = readReviewDocument(definition, take(byRole, 'annotations'), cases.entries, files.cases.display)
+  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases.display, read, list)
+  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases.display, read, list)
   return {
     kind: definition.name,
     definition,
@@ -191,6 +212,14 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
     panel,
     judges,
   }
+}
+
+/** The files read, each role a kind always has present (in the order of the roles, which identities keep). */
+function completeFiles(kind: string, found: Partial<Record<FileRole, FixtureFile>>): FixtureFiles {
+  const { rubric, source, cases, annotations } = found
+  // Every kind names these three files, and the reader returns a file or throws.
+  if (rubric === undefined || cases === undefined || annotations === undefined) throw new TypeError(`${kind}: a rubric, cases or annotations file was not read`)
+  return source === undefined ? { rubric, cases, annotations } : { rubric, source, cases, annotations }
 }
 
 /** A file of the map, removed from it, so that the caller holds its only reference. */

@@ -3,7 +3,7 @@ import { formatLocation } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import type { Colors } from '../common/colors.js'
 import { isStale } from './bindings.js'
-import { decisionJson } from './evaluation-json.js'
+import { decisionJson, type DecisionJson } from './evaluation-json.js'
 import { evaluateWithStates } from './evaluate.js'
 import { kindContext, type SomeFixture } from './fixture.js'
 
@@ -25,7 +25,7 @@ export interface CaseView {
   readonly id: string
   readonly split: string
   /** As `evaluate --json` shows the decision: `status`, `reason`, then the kind's fields. */
-  readonly decision: Readonly<Record<string, unknown>>
+  readonly decision: DecisionJson
   readonly bindings: readonly ShownBinding[]
   /** What the kind shows: for a criteria case, the answer and each judgement. */
   readonly detail: Readonly<Record<string, unknown>>

@@ -179,7 +179,7 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
   const context = kindContext(fixture)
   const dir = shellWord(fixture.displayDir)
   const id = shellWord(entry.id)
-  const casesFile = fixture.files.cases!.display
+  const casesFile = fixture.files.cases.display
   const staleFiles = new Set<string>()
   const added: CaseFinding[] = []
   const staleOf = (labels: Pick<LabelSet, 'files' | 'reviews'>, author: string) => {

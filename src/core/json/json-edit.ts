@@ -29,7 +29,7 @@ export function editJsonStrings(text: string, file: string, edits: readonly Stri
     {
       onLiteralValue(value: unknown, offset, length, _line, _column, pathSupplier) {
         // Only strings are in the set: any other value is not in it.
-        if (!olds.has(value as string)) return
+        if (typeof value !== 'string' || !olds.has(value)) return
         const key = keyOf(pathSupplier())
         if (wanted.get(key)?.from !== value) return
         const earlier = found.get(key)
@@ -87,6 +87,6 @@ export function editJsonStrings(text: string, file: string, edits: readonly Stri
 
 function valueAt(document: unknown, path: readonly PathSegment[]): unknown {
   let value = document
-  for (const segment of path) value = typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[segment] : undefined
+  for (const segment of path) value = typeof value === 'object' && value !== null ? Reflect.get(value, segment) : undefined
   return value
 }

@@ -87,7 +87,7 @@ export function cohenKappa(pairs: readonly RatingPair[], categories?: readonly R
   const po = agreeing / n
   const pe = chance / (n * n)
   if (kappa === null) {
-    const only = coded.labels[coded.first[0]!] as Rating
+    const only = coded.labels[coded.first[0]!]!
     return { n, kappa: null, po, pe, reason: `no variation: both coders labelled every unit ${describeRating(only)}` }
   }
   return { n, kappa, po, pe, reason: null }

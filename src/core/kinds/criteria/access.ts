@@ -52,7 +52,7 @@ export function getReview(loaded: SomeFixture, id: string): FixtureReview {
   if (entry === undefined) throw unknownCase(fixture, id, 'getReview')
   const review = fixture.reviews.get(id)?.['review']
   if (review === undefined) {
-    const annotations = fixture.files.annotations!.display
+    const annotations = fixture.files.annotations.display
     throw new UsageError({
       code: 'USAGE',
       file: annotations,
@@ -67,7 +67,7 @@ export function getReview(loaded: SomeFixture, id: string): FixtureReview {
 /** Decides one case of a loaded fixture, as `evaluateFixture` does for all of them. */
 export function assessFixtureCase(fixtureCase: FixtureCase): CriteriaDecision {
   const { fixture, entry } = fixtureCase
-  const site = { casesFile: fixture.files.cases!.display, annotationsFile: fixture.files.annotations!.display }
+  const site = { casesFile: fixture.files.cases.display, annotationsFile: fixture.files.annotations.display }
   return assessEntry(fixture.definition, kindContext(fixture), entry, fixture.reviews.get(entry.id), site, undefined).decision
 }
 
@@ -95,14 +95,14 @@ function reviewOf(fixture: CriteriaFixture, entry: CaseEntry, review: ReviewEntr
     fixture,
     caseId: entry.id,
     entry: review,
-    revisionRecordedAt: formatLocation(fixture.files.cases!.display, [...entry.path, 'expected', 'review_sha256']),
+    revisionRecordedAt: formatLocation(fixture.files.cases.display, [...entry.path, 'expected', 'review_sha256']),
   }
 }
 
 function unknownCase(fixture: CriteriaFixture, id: string, accessor: string): UsageError {
   return new UsageError({
     code: 'USAGE',
-    file: fixture.files.cases!.display,
+    file: fixture.files.cases.display,
     summary: `${accessor}: the fixture holds no case ${JSON.stringify(id)}.`,
     expected: `one of ${fixture.cases.map((item) => JSON.stringify(item.id)).join(', ')}`,
     found: JSON.stringify(id),

@@ -1,3 +1,4 @@
+import { valueAt } from '../../common/primitives.js'
 import { criteriaPage } from './page.js'
 import { criteriaPanel } from './panel.js'
 import type { KindDefinition } from '../../engine/kind.js'
@@ -56,7 +57,7 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
     ],
   },
   reviews: { caseKey: 'answer_id', slots: ['review'], slotName: () => 'a review' },
-  splitOf: (value) => ((value as { split?: unknown }).split === 'held_out' ? 'held_out' : 'development'),
+  splitOf: (value) => (valueAt(value, ['split']) === 'held_out' ? 'held_out' : 'development'),
   bindings: CRITERIA_BINDINGS,
   targets: CRITERIA_TARGETS,
   checkCase: checkCriteriaCase,

@@ -1,7 +1,7 @@
 import type { KindPanel, PanelItem } from '../../engine/kind.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'
-import type { Rating } from './schemas.js'
+import { RATINGS, type Rating } from './schemas.js'
 
 /**
  * Criteria reviews compared criterion by criterion, at the nominal level over `meets` and
@@ -28,7 +28,10 @@ export const criteriaPanel: KindPanel<CriteriaRubric, CriteriaDecision> = {
   pending(_context, decision, reason, agreed) {
     // What every reviewer rated alike stays in the ratings: a known failure is kept, not yet a rejection.
     const ratings: Record<string, Rating> = {}
-    for (const [criterion, item] of Object.entries(agreed)) ratings[criterion] = item.shown as Rating
+    for (const [criterion, item] of Object.entries(agreed)) {
+      const rating = RATINGS.find((each) => each === item.shown)
+      if (rating !== undefined) ratings[criterion] = rating
+    }
     return { status: 'pending', id: decision.id, split: decision.split, ratings, reason, reviewed: true, missing: [], uncertain: [], failed: [] }
   },
   refuse(_context, decision, refusal) {

@@ -1,3 +1,4 @@
+import { valueAt } from '../../common/primitives.js'
 import { scoredPage } from './page.js'
 import { scoredPanel } from './panel.js'
 import { BOUND_ELSEWHERE, ReviewFileEnvelopeSchema } from '../../engine/documents.js'
@@ -68,7 +69,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
     ],
   },
   reviews: { caseKey: 'case_id', slots: SYSTEMS, slotKey: 'system', slotOption: 'system', slotName: (slot) => `a ${slot} review` },
-  splitOf: (_value, document) => ((document as { split?: unknown }).split === 'held_out' ? 'held_out' : 'development'),
+  splitOf: (_value, document) => (valueAt(document, ['split']) === 'held_out' ? 'held_out' : 'development'),
   bindings: SCORED_BINDINGS,
   targets: SCORED_TARGETS,
   checkCase: checkScoredCase,

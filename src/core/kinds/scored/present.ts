@@ -135,7 +135,9 @@ function firstLine(text: string): string {
  * means of both systems and the two benchmark checks.
  */
 function scoredEvaluationLines(json: EvaluationJson): string[] {
+  // Cast: a scored evaluation's JSON holds its summary under benchmark (summaryJson).
   const benchmark = json['benchmark'] as BenchmarkFigures
+  // Cast: each decision of a scored evaluation's JSON is a scored one (decisionJson).
   const decisions = json.decisions as Readonly<Record<string, ScoredDecisionJson>>
   const { coverage } = json
   const { thresholds } = benchmark
