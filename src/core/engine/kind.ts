@@ -168,7 +168,7 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
   /** Every recorded hash of a case and its reviews: evaluation, `status` and `bind` read this table. */
   readonly bindings: readonly BindingRow[]
   /** How `status` names each binding target and what it asks before `bind` (which `status` adds). */
-  readonly targets: Readonly<Partial<Record<BindingTarget, StatusGroup>>>
+  readonly targets: Readonly<Record<BindingTarget, StatusGroup>>
 
   /** The kind's own checks of a case beyond its format (the question it asks, duplicate ids within it). */
   checkCase(context: KindContext<R>, theCase: C, at: CaseAt): readonly Problem[]

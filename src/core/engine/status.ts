@@ -10,7 +10,6 @@ import type { LabelSet } from './panel.js'
 import type { SomeKindDefinition, StatusGroup } from './kind.js'
 
 /** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
-const TARGET_ORDER: readonly BindingTarget[] = ['answer', 'output', 'source', 'spec', 'rubric']
 
 /** The groups every kind has beside its binding targets and its pending groups. */
 const COMMON_GROUPS = {
@@ -67,10 +66,12 @@ export interface FixtureStatus {
 
 /** The groups of a kind, in order: stale bindings, unbound reviews, refusals, pending work, current. */
 export function statusGroups(definition: SomeKindDefinition): StatusGroupEntry[] {
-  const stale = TARGET_ORDER.flatMap((target) => {
-    const group = definition.targets[target]
-    return group === undefined ? [] : [{ key: `stale-${target}`, title: group.title, action: `${group.action}, then \`vitest-rubric bind {dir} --case <id>\``, blocking: true }]
-  })
+  const stale = Object.entries(definition.targets).map(([target, group]) => ({
+    key: `stale-${target}`,
+    title: group.title,
+    action: `${group.action}, then \`vitest-rubric bind {dir} --case <id>\``,
+    blocking: true,
+  }))
   const blocking = (key: keyof typeof COMMON_GROUPS) => ({ key, ...COMMON_GROUPS[key], blocking: key !== 'current' })
   return [
     ...stale,
@@ -134,7 +135,7 @@ function caseFindings(fixture: SomeFixture, assessment: CaseAssessment<Decision>
   }
   // A new review's placeholders are stamped by binding it, with the case's own hashes: they are not stale judgements.
   const hashes = stale.filter((state) => !('reviewOf' in state.row.source) && !(newSlots.size > 0 && (state.row.in === 'case' || newSlots.has(state.slot))))
-  for (const target of TARGET_ORDER) {
+  for (const target of Object.keys(definition.targets)) {
     const fields = hashes.filter((state) => state.row.target === target)
     if (fields.length === 0) continue
     findings.push({ group: `stale-${target}`, detail: staleDetail(fixture, fields, reviewed, target, reviews, noted) })
@@ -188,7 +189,7 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
     return states.filter((state) => state.row.in === 'review' && isStale(state))
   }
   const listed = (states: readonly BindingState[], group: (target: BindingTarget) => string, next: string) => {
-    for (const target of TARGET_ORDER) {
+    for (const target of Object.keys(definition.targets)) {
       const fields = states.filter((state) => state.row.target === target)
       if (fields.length === 0) continue
       const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`)

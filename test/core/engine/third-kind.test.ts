@@ -73,6 +73,9 @@ describe('a third kind, registered only in this test', () => {
     await writeFile(rubricPath, (await readFile(rubricPath, 'utf8')).replace('"version": 1', '"version": 2'))
     const stale = fixtureStatus(await loadFixture(registry, dir, { cwd }))
     expect(stale.blocked).toBe(true)
+    // The kind's own binding target names the group: no engine list of targets knows it.
+    expect(stale.groups.map((group) => group.key)).toContain('stale-question')
+    expect(stale.cases.find((each) => each.id === 'paris')?.findings.map((finding) => finding.group)).toContain('stale-question')
     expect(evaluateFixture(await loadFixture(registry, dir, { cwd })).decisions.map((decision) => decision.status)).toEqual(['refused', 'refused', 'refused'])
     const bound = await bindFixture(dir, { ...options, cases: 'all', dryRun: false })
     expect(bound.cases.map((each) => each.id)).toEqual(['paris', 'lyon', 'open'])

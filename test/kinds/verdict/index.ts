@@ -45,10 +45,10 @@ export type VerdictDecision =
   | RefusedDecision
 
 const BINDINGS: readonly BindingRow[] = [
-  { in: 'case', path: ['expected', 'rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'rubric', code: 'CASE_RUBRIC_STALE', meaning: 'the question changed since the case was written', fix: 'review the answer against the changed question' },
+  { in: 'case', path: ['expected', 'rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'question', code: 'CASE_RUBRIC_STALE', meaning: 'the question changed since the case was written', fix: 'review the answer against the changed question' },
   acknowledgementRow(['expected', 'review_sha256']),
   { in: 'review', path: ['answer_sha256'], source: { fingerprintOf: () => ['answer'] }, target: 'answer', code: 'REVIEW_ANSWER_STALE', meaning: 'the answer changed since it was reviewed', fix: 're-read the answer and revise the review' },
-  { in: 'review', path: ['rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'rubric', code: 'REVIEW_RUBRIC_STALE', meaning: 'the question changed since the review answered it', fix: 'answer the changed question' },
+  { in: 'review', path: ['rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'question', code: 'REVIEW_RUBRIC_STALE', meaning: 'the question changed since the review answered it', fix: 'answer the changed question' },
 ]
 
 const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
@@ -78,7 +78,7 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
   bindings: BINDINGS,
   targets: {
     answer: { title: 'stale answer', action: 'the answer changed since its review: re-read it' },
-    rubric: { title: 'stale question', action: 'the question changed: answer it again' },
+    question: { title: 'stale question', action: 'the question changed: answer it again' },
   },
   checkCase: () => [],
   checkReview: () => [],
