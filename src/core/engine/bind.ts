@@ -91,7 +91,7 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
 
   const edited = (file: WrittenFile) => {
     const edits = plan.edits[file]
-    return edits.length === 0 ? undefined : editJsonStrings(base.text(file), fixture.files[file]!.display, edits)
+    return edits.length === 0 ? undefined : editJsonStrings(base.text(file), fixture.files[file].display, edits)
   }
   const files = Object.fromEntries([...plan.others].map(([relativePath, { display, edits }]) => [relativePath, editJsonStrings(revision.textOf(relativePath, base)!, display, edits)]))
   // Decide the bound cases on the new contents before anything is written.

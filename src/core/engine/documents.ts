@@ -80,7 +80,7 @@ export function readReviewDocument(definition: SomeKindDefinition, file: RawFile
   const reviews = new Map<string, Record<string, ReviewEntry>>()
   raw.forEach((value, index) => {
     const caseId = stringKey(value, caseKey, file.display, ['reviews', index])
-    const slot = slotKey === undefined ? slots[0]! : slotOf(value, slotKey, slots, file.display, index)
+    const slot = slotKey === undefined ? slots[0] : slotOf(value, slotKey, slots, file.display, index)
     if (!ids.has(caseId)) {
       throw new FixtureError({
         code: 'UNKNOWN_REVIEW',
