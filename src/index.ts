@@ -24,30 +24,31 @@ export type { PathSegment } from './core/common/json-path.js'
 export type { Split } from './core/common/primitives.js'
 
 // Load and evaluate
-export { FIXTURE_KINDS, type FixtureKind } from './core/kinds/index.js'
 export {
+  FIXTURE_KINDS,
   detectFixtureKind,
   loadFixture,
+  type EvaluationOfKind,
   type Fixture,
-  type FixtureIdentities,
-  type FixtureNote,
+  type FixtureEvaluation,
+  type FixtureKind,
   type LoadedFixture,
-  type LoadFixtureOptions,
-} from './core/engine/fixture.js'
-export { evaluateFixture, type EvaluationOf, type EvaluationOfKind, type FixtureEvaluation } from './core/engine/evaluate.js'
+} from './core/registry.js'
+export type { FixtureIdentities, FixtureNote, LoadFixtureOptions } from './core/engine/fixture.js'
+export { evaluateFixture, type EvaluationOf } from './core/engine/evaluate.js'
 export { evaluationJson, type DecisionJson, type EvaluationJson } from './core/engine/evaluation-json.js'
 export type { Coverage, CoverageCounts, Outcomes } from './core/engine/coverage.js'
 export type { Decision, DecisionStatus, RefusedDecision } from './core/engine/decision.js'
 
 // Status, bind, init
 export { fixtureStatus, type CaseFinding, type CaseStatus, type FixtureStatus, type StatusGroupEntry } from './core/engine/status.js'
-export { bindFixture, type BindKind, type BindOptions, type BindResult, type BoundCase, type HashChange } from './core/engine/bind.js'
-export { initFixture, type InitOptions, type InitResult } from './core/engine/scaffold.js'
+export { bindFixture, initFixture } from './core/registry.js'
+export type { BindKind, BindOptions, BindResult, BoundCase, HashChange } from './core/engine/bind.js'
+export type { InitOptions, InitResult } from './core/engine/scaffold.js'
 
 // Add and review
+export { addCases, recordReview } from './core/registry.js'
 export {
-  addCases,
-  recordReview,
   type AddedCase,
   type AddResult,
   type AuthoringOptions,
@@ -81,7 +82,7 @@ export {
   type ScoredFixtureComparison,
   type ScoredSplitComparison,
   type SplitComparison,
-} from './core/engine/compare.js'
+} from './core/compare/compare.js'
 
 // Automated judges: bulk labels and the judge runner
 export {
@@ -90,8 +91,8 @@ export {
   type JudgeLabelDraft,
   type RecordedJudgeLabels,
   type RecordJudgeLabelsOptions,
-} from './core/engine/judge-labels.js'
-export { readJudgeLabelFile } from './core/engine/judge-label-file.js'
+} from './core/judges/judge-labels.js'
+export { readJudgeLabelFile } from './core/judges/judge-label-file.js'
 export {
   runJudge,
   type CaseJudge,
@@ -105,8 +106,8 @@ export {
   type JudgeRunResult,
   type JudgeVerdict,
   type RunJudgeOptions,
-} from './core/engine/judge-run.js'
-export { loadJudgeModule, type LoadedJudgeModule } from './core/engine/judge-module.js'
+} from './core/judges/judge-run.js'
+export { loadJudgeModule, type LoadedJudgeModule } from './core/judges/judge-module.js'
 
 // The decision record
 export {
@@ -120,4 +121,5 @@ export {
 } from './core/engine/decision-record.js'
 
 // The fixture files' JSON Schemas
-export { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, type FixtureSchemaName, type JsonSchema } from './core/engine/json-schemas.js'
+export type { FixtureSchemaName, JsonSchema } from './core/engine/json-schemas.js'
+export { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas } from './core/registry.js'

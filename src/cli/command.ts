@@ -69,3 +69,15 @@ export function minReviewsOption(command: string, value: string | boolean | stri
   if (typeof value !== 'string' || !Number.isInteger(count) || count < 0) throw usage(command, `--min-reviews takes a whole number, not ${JSON.stringify(value)}.`)
   return count
 }
+
+/** The value of a string option, as parsed: `undefined` when it was not given (its type is the option table's, `string`). */
+export function stringOption(values: ParsedArgs['values'], name: string): string | undefined {
+  const value = values[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+/** The values of a repeatable string option, as parsed: `undefined` when it was not given. */
+export function stringsOption(values: ParsedArgs['values'], name: string): string[] | undefined {
+  const value = values[name]
+  return Array.isArray(value) ? value : undefined
+}

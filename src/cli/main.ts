@@ -103,6 +103,7 @@ function isParseArgsError(error: unknown): error is Error {
 }
 
 function readVersion(): string {
+  // Cast: the package's own manifest, which has a version.
   const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
   return manifest.version
 }

@@ -37,6 +37,7 @@ export async function configuredRubricOptions(command: string, cwd: string, conf
   const { viteConfig } = resolved
   const configFile = viteConfig.configFile === undefined ? undefined : relative(cwd, viteConfig.configFile) || basename(viteConfig.configFile)
   const instances = viteConfig.plugins.flatMap((plugin) => {
+    // Cast: a Vite plugin's api is untyped; the plugin named vitest-rubric is this package's.
     const api = plugin.name === 'vitest-rubric' ? (plugin.api as Partial<RubricPluginApi> | undefined) : undefined
     return api?.rubricOptions === undefined ? [] : [api.rubricOptions]
   })

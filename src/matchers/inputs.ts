@@ -4,8 +4,8 @@ import { assessAnswer, type Located } from '../core/kinds/criteria/answer.js'
 import type { CriteriaDecision } from '../core/kinds/criteria/decision.js'
 import { criteriaFixture } from '../core/kinds/criteria/access.js'
 import type { CriteriaFixture } from '../core/kinds/criteria/access.js'
-import type { FixtureEvaluation } from '../core/engine/evaluate.js'
-import { kindContext, type LoadedFixture } from '../core/engine/fixture.js'
+import type { SomeEvaluation } from '../core/engine/evaluate.js'
+import { kindContext, type SomeFixture } from '../core/engine/fixture.js'
 import { bindRubricContents, type BoundRubric, type FileContents } from '../core/kinds/criteria/rubric.js'
 import { RubricError, UsageError, preview } from '../core/common/errors.js'
 
@@ -84,7 +84,7 @@ export function locateReview(matcher: string, review: unknown): LocatedReview | 
     return {
       value: review.entry.value,
       path: review.entry.path,
-      file: review.fixture.files.annotations!.display,
+      file: review.fixture.files.annotations.display,
       dir: review.fixture.displayDir,
       caseId: review.caseId,
       revisionRecordedAt: review.revisionRecordedAt,
@@ -96,7 +96,7 @@ export function locateReview(matcher: string, review: unknown): LocatedReview | 
 
 /** The bound rubric an argument names: a fixture's, a bound rubric, or contents bound with `source`. */
 function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubric {
-  if (isScoredFixture(rubric)) criteriaFixture(rubric, matcher)
+  if (isOtherKindFixture(rubric)) criteriaFixture(rubric, matcher)
   if (isFixture(rubric) || isBoundRubric(rubric)) {
     if (source !== undefined) {
       throw usage(matcher, 'the source comes with the rubric: a fixture or bound rubric holds its own.', '{ review } without source', 'a source as well')
@@ -112,17 +112,22 @@ function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubri
   return bindRubricContents(rubric, source, { rubric: 'rubric', source: 'source' })
 }
 
-/** A loaded scored fixture: matchers that decide answers say they need a criteria fixture. */
-export function isScoredFixture(value: unknown): value is LoadedFixture<'scored'> {
-  return isRecord(value) && value['kind'] === 'scored' && Array.isArray(value['cases'])
+/** A loaded fixture of any kind: it carries its kind's definition. */
+export function isLoadedFixture(value: unknown): value is SomeFixture {
+  return isRecord(value) && typeof value['kind'] === 'string' && isRecord(value['definition']) && Array.isArray(value['cases']) && value['reviews'] instanceof Map
+}
+
+/** A loaded fixture of a kind other than criteria: matchers that decide answers say they need a criteria fixture. */
+export function isOtherKindFixture(value: unknown): value is SomeFixture {
+  return isLoadedFixture(value) && !isFixture(value)
 }
 
 export function isFixture(value: unknown): value is CriteriaFixture {
   return isRecord(value) && value['kind'] === 'criteria' && isRecord(value['rubric']) && Array.isArray(value['cases']) && value['reviews'] instanceof Map
 }
 
-export function isEvaluation(value: unknown): value is FixtureEvaluation {
-  return isRecord(value) && (isFixture(value['fixture']) || isScoredFixture(value['fixture'])) && Array.isArray(value['decisions']) && isCoverage(value['coverage'])
+export function isEvaluation(value: unknown): value is SomeEvaluation {
+  return isRecord(value) && isLoadedFixture(value['fixture']) && Array.isArray(value['decisions']) && isCoverage(value['coverage'])
 }
 
 export function isCoverage(value: unknown): value is Coverage {

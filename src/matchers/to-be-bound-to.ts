@@ -7,7 +7,7 @@ import { formatLocation } from '../core/common/json-path.js'
 import { kindContext } from '../core/engine/fixture.js'
 import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
 import { criteriaFixture } from '../core/kinds/criteria/access.js'
-import { isBoundRubric, isContents, isFixture, isFixtureCase, isRecord, isScoredFixture, locateReview, usage, type LocatedReview } from './inputs.js'
+import { isBoundRubric, isContents, isFixture, isFixtureCase, isOtherKindFixture, isRecord, locateReview, usage, type LocatedReview } from './inputs.js'
 
 type Field = 'answer_sha256' | 'source_sha256' | 'rubric_sha256'
 
@@ -82,7 +82,7 @@ export function toBeBoundTo(this: MatcherContext, received: unknown, target: unk
 }
 
 function bindingsOf(target: unknown): Binding[] {
-  if (isScoredFixture(target)) criteriaFixture(target, MATCHER)
+  if (isOtherKindFixture(target)) criteriaFixture(target, MATCHER)
   if (isFixture(target)) return rubricBindings(kindContext(target))
   if (isBoundRubric(target)) return rubricBindings(target)
   if (isFixtureCase(target)) return [answerBinding(target), ...rubricBindings(kindContext(target.fixture))]

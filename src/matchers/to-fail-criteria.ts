@@ -64,12 +64,12 @@ export function toFailCriteria(this: MatcherContext, received: unknown, criteria
 }
 
 function criterionIds(criteria: unknown): string[] {
-  const valid =
-    Array.isArray(criteria) && criteria.length > 0 && criteria.every((item) => typeof item === 'string' && item !== '') && new Set(criteria).size === criteria.length
+  const ids: string[] = Array.isArray(criteria) ? criteria.filter((item): item is string => typeof item === 'string' && item !== '') : []
+  const valid = Array.isArray(criteria) && criteria.length > 0 && ids.length === criteria.length && new Set(ids).size === ids.length
   if (!valid) {
     throw usage('toFailCriteria', 'the criteria are not a list of distinct criterion ids.', "a non-empty list of criterion ids, e.g. ['support']", preview(criteria))
   }
-  return criteria as string[]
+  return ids
 }
 
 function checkKnown(expected: readonly string[], bound: BoundRubric): void {

@@ -1,10 +1,10 @@
 import type { Coverage } from '../core/engine/coverage.js'
 import { evaluateFixture } from '../core/engine/evaluate.js'
-import type { Fixture } from '../core/engine/fixture.js'
+import type { SomeFixture } from '../core/engine/fixture.js'
 import type { Split } from '../core/common/primitives.js'
 import { preview } from '../core/common/errors.js'
 import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
-import { isCoverage, isEvaluation, isFixture, isRecord, isScoredFixture, usage } from './inputs.js'
+import { isCoverage, isEvaluation, isLoadedFixture, isRecord, usage } from './inputs.js'
 
 const MATCHER = 'toHaveReviewCoverage'
 const COUNTS = ['candidates', 'graded', 'pending', 'refused', 'accepted', 'rejected'] as const
@@ -75,13 +75,13 @@ export function toHaveReviewCoverage(this: MatcherContext, received: unknown, ex
 }
 
 function coverageOf(received: unknown): { coverage: Coverage; subject: string } {
-  if (isFixture(received) || isScoredFixture(received)) return { coverage: evaluateFixture(received as Fixture).coverage, subject: fixtureSubject(received) }
+  if (isLoadedFixture(received)) return { coverage: evaluateFixture(received).coverage, subject: fixtureSubject(received) }
   if (isEvaluation(received)) return { coverage: received.coverage, subject: fixtureSubject(received.fixture) }
   if (isCoverage(received)) return { coverage: received, subject: 'the coverage' }
   throw usage(MATCHER, 'the received value holds no review coverage.', 'a loaded fixture, an evaluation or a coverage', preview(received))
 }
 
-function fixtureSubject({ name, displayDir }: Fixture): string {
+function fixtureSubject({ name, displayDir }: SomeFixture): string {
   return `fixture ${JSON.stringify(name)}${displayDir === '.' ? '' : ` (${displayDir})`}`
 }
 
@@ -90,10 +90,11 @@ function expectedCounts(expected: unknown): Partial<Record<Count, number>> {
     ? 'the expected counts are not an object.'
     : Object.keys(expected).length === 0
       ? 'no count is given.'
-      : Object.entries(expected).some(([key, value]) => !(COUNTS as readonly string[]).includes(key) || !Number.isInteger(value) || (value as number) < 0)
+      : Object.entries(expected).some(([key, value]) => !COUNTS.some((count) => count === key) || typeof value !== 'number' || !Number.isInteger(value) || value < 0)
         ? 'every count must be one of candidates, graded, pending, refused, accepted, rejected, with a whole number ≥ 0.'
         : undefined
   if (problem !== undefined) throw usage(MATCHER, problem, '{ graded: 6, pending: 2 } (at least one count)', preview(expected))
+  // Cast: every key was checked to be a count and every value a whole number just above.
   return expected as Partial<Record<Count, number>>
 }
 

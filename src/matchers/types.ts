@@ -1,7 +1,6 @@
 import type { Coverage } from '../core/engine/coverage.js'
 import type { FixtureCase, FixtureReview } from '../core/kinds/criteria/access.js'
-import type { Fixture } from '../core/engine/fixture.js'
-import type { FixtureEvaluation } from '../core/engine/evaluate.js'
+import type { Fixture, FixtureEvaluation } from '../core/registry.js'
 import type { BoundRubric, FileContents } from '../core/kinds/criteria/rubric.js'
 import type { Split } from '../core/common/primitives.js'
 import type { Answer } from '../core/kinds/criteria/schemas.js'

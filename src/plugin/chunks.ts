@@ -3,7 +3,8 @@ import { basename, dirname, join, relative, sep } from 'node:path'
 import type { DiscoveredFixture } from '../core/engine/discover.js'
 import { kindOfModule, literalGlob } from '../core/engine/discover.js'
 import type { CaseChunk } from '../core/engine/plan.js'
-import { definitionOf } from '../core/kinds/index.js'
+import { kinds } from '../core/registry.js'
+import { parseJson, valueAt } from '../core/common/primitives.js'
 
 /**
  * Where the test modules of split fixtures live, below the project root. Vitest finds test files
@@ -80,9 +81,11 @@ export function splitMarkerExcludes(root: string, layout: ChunkLayout): string[]
 
 /** The number of cases of a fixture, from its cases file; `undefined` when it cannot be read as a list of cases. */
 async function countCases(fixture: DiscoveredFixture): Promise<number | undefined> {
+  const casesFile = kinds.get(fixture.kind)?.files.cases
+  if (casesFile === undefined) return undefined
   try {
-    const document = JSON.parse(await readFile(join(fixture.dir, definitionOf(fixture.kind).files.cases), 'utf8')) as unknown
-    const cases = typeof document === 'object' && document !== null ? (document as { cases?: unknown }).cases : undefined
+    const document = parseJson(await readFile(join(fixture.dir, casesFile), 'utf8'))
+    const cases = valueAt(document, ['cases'])
     return Array.isArray(cases) ? cases.length : undefined
   } catch {
     return undefined
@@ -116,7 +119,7 @@ async function writeChunkFiles(shown: string, fixture: DiscoveredFixture, chunks
 export function fixtureDirOfModule(layout: ChunkLayout, moduleId: string): string | undefined {
   const chunk = layout.modules.get(moduleId)
   if (chunk !== undefined) return chunk.fixture.dir
-  return kindOfModule(moduleId) === undefined || layout.byFixture.has(dirname(moduleId)) ? undefined : dirname(moduleId)
+  return kindOfModule(kinds, moduleId) === undefined || layout.byFixture.has(dirname(moduleId)) ? undefined : dirname(moduleId)
 }
 
 /** The chunk a module is, if it is one. */

@@ -1,6 +1,7 @@
+import { kinds } from '../core/registry.js'
 import { readRecordedDecisions, type RecordedDecisions } from '../core/engine/decision-record.js'
-import { loadFixtureReading, type Fixture } from '../core/engine/fixture.js'
-import type { FixtureEvaluation } from '../core/engine/evaluate.js'
+import { loadFixtureReading, type SomeFixture } from '../core/engine/fixture.js'
+import type { SomeEvaluation } from '../core/engine/evaluate.js'
 import { planChunkOfEvaluation, planFixtureTests, type CaseChunk, type ChunkPlan, type PlannedCase, type PlanOptions } from '../core/engine/plan.js'
 import { readFixtureFile } from '../core/json/read.js'
 import { cachedResult, readFixtureFiles, servingReader, type FixtureFiles } from './plan-cache.js'
@@ -28,9 +29,9 @@ export interface SessionContext {
  */
 export class FixtureSession {
   private files: Promise<FixtureFiles | undefined> | undefined
-  private fixture: Promise<Fixture> | undefined
+  private fixture: Promise<SomeFixture> | undefined
   private whole: Promise<PlanResult> | undefined
-  private evaluation: Promise<FixtureEvaluation> | undefined
+  private evaluation: Promise<SomeEvaluation> | undefined
   private readonly records = new Map<string, Promise<RecordedDecisions | undefined>>()
 
   constructor(
@@ -75,7 +76,7 @@ export class FixtureSession {
   }
 
   /** Every case of the fixture decided, once per run. */
-  private evaluate(): Promise<FixtureEvaluation> {
+  private evaluate(): Promise<SomeEvaluation> {
     this.evaluation ??= this.load().then((fixture) => evaluateForPlan(fixture, this.context.planOptions))
     return this.evaluation
   }
@@ -97,8 +98,8 @@ export class FixtureSession {
     return this.files
   }
 
-  private load(): Promise<Fixture> {
-    this.fixture ??= this.readFiles().then((files) => loadFixtureReading(this.dir, { cwd: this.context.root }, files === undefined ? readFixtureFile : servingReader(files)))
+  private load(): Promise<SomeFixture> {
+    this.fixture ??= this.readFiles().then((files) => loadFixtureReading(kinds, this.dir, { cwd: this.context.root }, files === undefined ? readFixtureFile : servingReader(files)))
     return this.fixture
   }
 

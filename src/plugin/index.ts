@@ -1,3 +1,4 @@
+import { kinds } from '../core/registry.js'
 import { readFile } from 'node:fs/promises'
 import { dirname, extname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -5,7 +6,7 @@ import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
 import type {} from 'vitest/config'
 import type { TestProject, Vitest } from 'vitest/node'
-import { excludeGlobs, kindOfModule, literalGlob, markerGlobs, scanFixtures, unmatchedIncludes } from '../core/engine/discover.js'
+import { discoverFixtures as discoverIn, excludeGlobs, kindOfModule, type DiscoveredFixture, literalGlob, markerGlobs, scanFixtures, unmatchedIncludes } from '../core/engine/discover.js'
 import { PendingGateReporter } from '../reporter/pending-gate.js'
 import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-reporter.js'
 import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
@@ -18,7 +19,12 @@ import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
 export type { PendingPolicy, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
-export { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
+export type { DiscoveredFixture } from '../core/engine/discover.js'
+
+/** Finds the fixture directories of the shipped kinds below `root` that the globs match, sorted by path. */
+export function discoverFixtures(root: string, include: readonly string[], exclude: readonly string[]): Promise<DiscoveredFixture[]> {
+  return discoverIn(kinds, root, include, exclude)
+}
 
 // The runtime sits beside this file, built (.js) or in source (.ts) alike.
 const here = fileURLToPath(import.meta.url)
@@ -62,12 +68,12 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
 
     async configureVitest({ vitest, project }) {
       // New arrays, never pushes: a resolved config may share its default lists with every other Vitest the process starts.
-      project.config.include = [...project.config.include, ...markerGlobs(resolved.include)]
+      project.config.include = [...project.config.include, ...markerGlobs(kinds, resolved.include)]
       project.config.exclude = [...project.config.exclude, ...excludeGlobs(resolved.exclude)]
       if (resolved.matchers) project.config.setupFiles.push(MATCHERS_SETUP)
 
       const { root } = project.config
-      const scan = await scanFixtures(root, resolved.include, resolved.exclude)
+      const scan = await scanFixtures(kinds, root, resolved.include, resolved.exclude)
       // A fixture reached again through a link would run twice under two names.
       project.config.exclude = [...project.config.exclude, ...scan.aliases.map((moduleId) => literalGlob(relative(root, moduleId)))]
       // A large fixture becomes several modules, found and sharded by Vitest as files: its marker file is none of them.
@@ -82,6 +88,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         plans: new Map(),
         printed: resolved.reporter !== false,
         chunks,
+        // Cast: Vitest's reporters option is a union of names, instances and tuples, read here as entries.
         wholeRun: !onlyBlob(vitest.config.reporters as unknown[]),
         sessions: new Map(),
       }
@@ -89,7 +96,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       // Each run reads a fixture's files afresh: a rerun in watch mode must not decide from the last run's bytes.
       vitest.onTestsRerun(() => context.sessions.clear())
       const problems = [
-        ...(await unmatchedIncludes(root, resolved.include, resolved.exclude, scan)).map(
+        ...(await unmatchedIncludes(kinds, root, resolved.include, resolved.exclude, scan)).map(
           (glob) =>
             `vitest-rubric: the include glob ${JSON.stringify(glob)} matches no fixture directory under ${root} ` +
             '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set the include option of rubric() to where your fixtures are.',
@@ -117,10 +124,10 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       async handler(source, importer) {
         // A module importing a fixture's marker file wants its JSON; only Vitest's own request for the test module gets
         // the tests. Vite names no importer for such an entry request, or the root's index.html.
-        if (source.includes('?') || kindOfModule(source) === undefined) return undefined
+        if (source.includes('?') || kindOfModule(kinds, source) === undefined) return undefined
         if (importer === undefined || projects.some(({ project }) => importer === join(project.config.root, 'index.html'))) return undefined
         const resolvedId = await this.resolve(source, importer, { skipSelf: true })
-        if (resolvedId === null || kindOfModule(resolvedId.id) === undefined) return undefined
+        if (resolvedId === null || kindOfModule(kinds, resolvedId.id) === undefined) return undefined
         return `${resolvedId.id}?${AS_JSON}`
       },
     },
@@ -132,7 +139,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       }
       if (id.includes('?')) return undefined
       const chunked = projects.find(({ context }) => context.chunks.modules.has(id))
-      if (chunked === undefined && kindOfModule(id) === undefined) return undefined
+      if (chunked === undefined && kindOfModule(kinds, id) === undefined) return undefined
       const state = chunked ?? projects.find(({ project }) => project.matchesTestGlob(id))
       if (state === undefined) return undefined
       const { project, context } = state
@@ -175,6 +182,7 @@ function lostRubricMessage(dir: string): string {
  * projects, with the options it was listed with.
  */
 function attachReporters(vitest: Vitest, context: ProjectContext, options: ResolvedRubricOptions): void {
+  // Cast: Vitest's reporters option is a union of names, instances and tuples, read here as entries.
   const reporters = vitest.config.reporters as unknown[]
   let gate = reporters.find((entry): entry is PendingGateReporter => entry instanceof PendingGateReporter)
   if (gate === undefined) {
@@ -196,6 +204,7 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
     const listed = reporters.findIndex((entry) => (Array.isArray(entry) ? entry[0] : entry) === 'vitest-rubric/reporter')
     if (listed >= 0) {
       const entry = reporters[listed]
+      // Cast: the options of a listed vitest-rubric reporter are its own, as the user wrote them for it.
       printer = new RubricReporter(Array.isArray(entry) ? ((entry[1] ?? {}) as RubricReporterOptions) : {})
       reporters[listed] = printer
     } else if (!onlyBlob(reporters)) {
@@ -208,6 +217,7 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
 
 /** A shard writing a blob report prints nothing: the merge prints. */
 function onlyBlob(reporters: readonly unknown[]): boolean {
+  // Cast: widens a tuple entry's name to what the filter compares.
   const names = reporters.filter((entry) => !(entry instanceof PendingGateReporter || entry instanceof SplitFixtureGate)).map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
   return names.length > 0 && names.every((name) => name === 'blob')
 }

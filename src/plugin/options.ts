@@ -213,6 +213,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     cache: value.cache ?? true,
     matchers: value.matchers ?? false,
     chunks: value.chunks,
+    // Cast: the options schema checked the reporter options' shape just above.
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),
   }
 }

@@ -1,6 +1,7 @@
+import { kinds } from '../core/registry.js'
 import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
-import { evaluateFixture, type FixtureEvaluation } from '../core/engine/evaluate.js'
-import { loadFixtureReading, type Fixture } from '../core/engine/fixture.js'
+import { evaluateFixture, type SomeEvaluation } from '../core/engine/evaluate.js'
+import { loadFixtureReading, type SomeFixture } from '../core/engine/fixture.js'
 import { planChunkTests, planFixtureTests, type CaseChunk, type ChunkPlan, type PlanOptions, type TestPlan } from '../core/engine/plan.js'
 import { readFixtureFile, type FixtureFileReader } from '../core/json/read.js'
 
@@ -12,16 +13,16 @@ export type PlanResult<P = TestPlan> = { readonly plan: P; readonly file?: strin
 
 /** Loads and decides a fixture directory; a fixture-level defect is returned, not thrown. */
 export async function planFixture(dir: string, root: string, read: FixtureFileReader = readFixtureFile, options: PlanOptions = {}): Promise<PlanResult> {
-  return refusing(async () => planLoaded(await loadFixtureReading(dir, { cwd: root }, read), options))
+  return refusing(async () => planLoaded(await loadFixtureReading(kinds, dir, { cwd: root }, read), options))
 }
 
 /** Decides a fixture already loaded. */
-export function planLoaded(fixture: Fixture, options: PlanOptions = {}): TestPlan {
+export function planLoaded(fixture: SomeFixture, options: PlanOptions = {}): TestPlan {
   return planFixtureTests(evaluateForPlan(fixture, options), options)
 }
 
 /** Every case of a loaded fixture decided under a plan's options. */
-export function evaluateForPlan(fixture: Fixture, options: PlanOptions = {}): FixtureEvaluation {
+export function evaluateForPlan(fixture: SomeFixture, options: PlanOptions = {}): SomeEvaluation {
   return evaluateFixture(fixture, {
     ...(options.panel === undefined ? {} : { panel: options.panel }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
@@ -30,7 +31,7 @@ export function evaluateForPlan(fixture: Fixture, options: PlanOptions = {}): Fi
 }
 
 /** Decides one chunk of a fixture, loading it once for every chunk (`load`); a fixture-level defect is returned, not thrown. */
-export function planChunk(load: () => Promise<Fixture>, chunk: CaseChunk, options: PlanOptions = {}): Promise<PlanResult<ChunkPlan>> {
+export function planChunk(load: () => Promise<SomeFixture>, chunk: CaseChunk, options: PlanOptions = {}): Promise<PlanResult<ChunkPlan>> {
   return refusing(async () => planChunkTests(await load(), chunk, options))
 }
 

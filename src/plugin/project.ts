@@ -1,3 +1,4 @@
+import { kinds } from '../core/registry.js'
 import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
 import type { ChunkLayout } from './chunks.js'
 import { FixtureSession } from './fixture-session.js'
@@ -48,7 +49,7 @@ export function sessionOf(context: ProjectContext, dir: string): FixtureSession 
 
 /** Every fixture of a project on disk with its plan: the denominators, whatever part of them ran. */
 export async function planAllFixtures(context: ProjectContext): Promise<{ fixture: DiscoveredFixture; result: PlanResult }[]> {
-  const found = await discoverFixtures(context.root, context.options.include, context.options.exclude)
+  const found = await discoverFixtures(kinds, context.root, context.options.include, context.options.exclude)
   // One fixture at a time: each one's files and parsed documents are let go before the next is read.
   const planned: { fixture: DiscoveredFixture; result: PlanResult }[] = []
   for (const fixture of found) planned.push({ fixture, result: context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).finalPlan()) })

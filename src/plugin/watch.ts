@@ -1,11 +1,12 @@
+import { kinds } from '../core/registry.js'
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import type { TestProject, Vitest } from 'vitest/node'
-import { MARKER_FILES, scanFixtures } from '../core/engine/discover.js'
+import { markerFiles, scanFixtures } from '../core/engine/discover.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import type { ResolvedRubricOptions } from './options.js'
 
-const MARKERS = MARKER_FILES
+const MARKERS = markerFiles(kinds)
 
 /**
  * Reruns a fixture's test module when any other file of its directory changes. Vite sees no
@@ -54,7 +55,7 @@ export function warnOnLostRubrics(vitest: Vitest, project: TestProject, options:
   const { root } = project.config
   vitest.vite.watcher.on('unlink', (file: string) => {
     if (!MARKERS.includes(basename(file))) return
-    void scanFixtures(root, options.include, options.exclude).then((scan) => {
+    void scanFixtures(kinds, root, options.include, options.exclude).then((scan) => {
       const lost = scan.incomplete.filter((dir) => dir === dirname(file))
       if (lost.length > 0) vitest.logger.warn(lost.map((dir) => message(relative(root, dir))).join('\n'))
     })

@@ -5,7 +5,7 @@ import { recordDecisions } from '../core/engine/decision-record.js'
 import type { FixtureNote } from '../core/engine/fixture.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
 import type { PlannedCheck, TestPlan } from '../core/engine/plan.js'
-import type { FixtureKind } from '../core/kinds/index.js'
+
 
 /** What happened to one case test in this run. */
 export type CaseRun = 'executed' | 'todo' | 'filtered'
@@ -49,7 +49,7 @@ export interface LoadedFixtureFigures {
   readonly status: 'loaded'
   readonly project: string
   readonly fixture: string
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly name: string
   /** Every case of the fixture. */
   readonly total: CoverageRow
@@ -87,7 +87,7 @@ export interface TotalFigures {
   readonly fixtures: number
   readonly execution: ExecutionCounts
   readonly review: Omit<CoverageCounts, 'outcomes'>
-  readonly outcomes: Readonly<Partial<Record<FixtureKind, Outcomes | null>>>
+  readonly outcomes: Readonly<Partial<Record<string, Outcomes | null>>>
 }
 
 /** What the reporter counts over a run: each fixture, and the totals over them. */
@@ -174,7 +174,7 @@ function agreementFigures(plan: TestPlan): AgreementFigures | null {
 
 function totalOf(fixtures: readonly LoadedFixtureFigures[], count: number): TotalFigures {
   const add = (pick: (row: CoverageRow) => number) => fixtures.reduce((sum, figures) => sum + pick(figures.total), 0)
-  const outcomes: Partial<Record<FixtureKind, Outcomes | null>> = {}
+  const outcomes: Partial<Record<string, Outcomes | null>> = {}
   for (const figures of fixtures) {
     const mine = figures.total.review.outcomes
     const sum = outcomes[figures.kind]

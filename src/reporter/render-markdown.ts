@@ -1,5 +1,5 @@
 import { rateText } from '../core/engine/coverage.js'
-import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
+import { kindNamed } from '../core/registry.js'
 import type { CoverageRow, RubricFigures } from './figures.js'
 import { NO_CASES } from './render-text.js'
 import type { Outcomes } from '../core/engine/coverage.js'
@@ -28,7 +28,7 @@ export function renderMarkdown(figures: RubricFigures): string {
   }
   if (figures.total !== null) {
     const { execution, review, outcomes } = figures.total
-    const text = (Object.entries(outcomes) as [FixtureKind, Outcomes | null][]).map(([kind, counts]) => `${kind}: ${outcomeText(kind, counts)}`).join('; ')
+    const text = Object.entries(outcomes).map(([kind, counts]) => `${kind}: ${outcomeText(kind, counts ?? null)}`).join('; ')
     lines.push(
       `| **total** | all | ${execution.executed}/${execution.candidates} | ${execution.todo} | ${execution.filtered} | ${review.graded}/${review.candidates} | ${review.pending} | ${review.refused} | ${text} |`,
     )
@@ -42,7 +42,7 @@ export function renderMarkdown(figures: RubricFigures): string {
   )
   if (refused.length > 0) lines.push('', '**Refused** (binding or provenance errors, not decisions):', '', ...refused)
   for (const fixture of figures.fixtures) {
-    if (fixture.status === 'loaded') for (const line of definitionOf(fixture.kind).present.markdownLines(fixture.fixture, fixture.plan.summary)) lines.push(line)
+    if (fixture.status === 'loaded') for (const line of kindNamed(fixture.kind).present.markdownLines(fixture.fixture, fixture.plan.summary)) lines.push(line)
   }
   for (const fixture of figures.fixtures) {
     if (fixture.status !== 'loaded' || fixture.agreement === null) continue
@@ -71,14 +71,14 @@ export function renderMarkdown(figures: RubricFigures): string {
   return `${lines.join('\n')}\n`
 }
 
-function tableRow(label: string, row: CoverageRow, kind: FixtureKind): string {
+function tableRow(label: string, row: CoverageRow, kind: string): string {
   const { execution, review } = row
   return `| ${label} | ${row.split} | ${execution.executed}/${execution.candidates} | ${execution.todo} | ${execution.filtered} | ${review.graded}/${review.candidates} | ${review.pending} | ${review.refused} | ${outcomeText(kind, review.outcomes)} |`
 }
 
-function outcomeText(kind: FixtureKind, outcomes: Outcomes | null): string {
+function outcomeText(kind: string, outcomes: Outcomes | null): string {
   if (outcomes === null) return '—'
-  const { words } = definitionOf(kind).present
+  const { words } = kindNamed(kind).present
   return `${outcomes.accepted} ${words.positive}, ${outcomes.rejected} ${words.negative}; ${rateText(outcomes, words.positive)}`
 }
 

@@ -2,7 +2,7 @@ import type { AgreementFigures } from './figures.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
 import type { Colors } from '../core/common/colors.js'
 import type { OutcomeWords } from '../core/engine/kind.js'
-import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
+import { kindNamed } from '../core/registry.js'
 import type { CoverageRow, ExecutionCounts, FixtureFigures, RubricFigures, TotalFigures } from './figures.js'
 import { rateText, type Outcomes } from '../core/engine/coverage.js'
 
@@ -35,7 +35,7 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   if (fixture.status === 'refused') {
     return [colors.bold(`  ${title(fixture, named)}`), `    ${colors.red('fixture refused')}: ${firstLine(fixture.error.message)}`]
   }
-  const definition = definitionOf(fixture.kind)
+  const definition = kindNamed(fixture.kind)
   const { words } = definition.present
   const lines = [`  ${colors.bold(title(fixture, named))} ${colors.dim(`· ${fixture.name} (${fixture.kind})`)}`]
   if (fixture.total.execution.candidates === 0) lines.push(`    ${colors.yellow(NO_CASES)}`)
@@ -60,10 +60,10 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
 
 function renderTotal(total: TotalFigures, colors: Colors): string[] {
   const { execution, review } = total
-  const kinds = Object.entries(total.outcomes) as [FixtureKind, Outcomes | null][]
+  const kinds = Object.entries(total.outcomes)
   const outcomes = kinds.map(([kind, counts]) => {
-    const words = definitionOf(kind).present.words
-    const text = outcomeText(counts, words, colors)
+    const words = kindNamed(kind).present.words
+    const text = outcomeText(counts ?? null, words, colors)
     return kinds.length === 1 ? text : `${kind}: ${text}`
   })
   return [

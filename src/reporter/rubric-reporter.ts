@@ -53,6 +53,7 @@ export class RubricReporter implements Reporter {
       for (const { fixture, result } of await planAllFixtures(project)) sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), ...result })
     }
     const figures = countFigures(sources, readRuns(testModules, projects))
+    // Cast: Vitest types the stream as Writable; a terminal's has isTTY, which colours depend on.
     vitest.logger.log(renderText(figures, colorsFor(vitest.logger.outputStream as { isTTY?: boolean })))
     await this.writeReports(vitest.config.root, figures, pendingGates(projects, testModules))
     if (this.options.htmlReport !== false) {

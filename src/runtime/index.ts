@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, test, TestRunner } from 'vitest'
 import type { SerializedRubricError } from '../core/common/errors.js'
+import { valueAt } from '../core/common/primitives.js'
 import type { DecisionStatus } from '../core/engine/decision.js'
 import type { ChunkPlan, PlannedCase, TestPlan } from '../core/engine/plan.js'
 import type { RubricCaseMeta } from './meta.js'
@@ -99,7 +100,8 @@ function declareRecorded(expected: ExpectedDecisions): Record<DecisionStatus, De
 }
 
 function describeRecorded(entry: unknown): string {
-  const { status, reason } = (entry ?? {}) as { status?: string; reason?: string }
+  const status = valueAt(entry, ['status'])
+  const reason = valueAt(entry, ['reason'])
   return `${status ?? '?'}${reason === undefined || reason === '' ? '' : ` (${reason})`}`
 }
 
@@ -161,6 +163,7 @@ export function defineRubricTests({ plan, record, expected = null }: RubricModul
 
 /** Reads the plan the plugin stored for this module and declares its tests. */
 export function loadRubricTests(planFile: string, record: RecordComparison | null, expected: ExpectedDecisions | null = null): void {
+  // Cast: the plan file is the one the plugin wrote for this module, from a ModulePlan.
   defineRubricTests({ plan: JSON.parse(readFileSync(planFile, 'utf8')) as ModulePlan, record, expected })
 }
 

@@ -4,7 +4,7 @@
 import type { Split } from '../core/common/primitives.js'
 import type { Coverage } from '../core/engine/coverage.js'
 import type { DecisionStatus } from '../core/engine/decision.js'
-import type { FixtureKind } from '../core/kinds/index.js'
+
 
 /**
  * What a case test carries for reporters: its decision, and its kind's figures (`ratings` for a
@@ -30,7 +30,7 @@ export interface RubricCheckMeta {
 export interface RubricFixtureMeta {
   /** The fixture directory as shown to the user. */
   readonly fixture: string
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly name: string
   /**
    * The fixture's coverage, counted from the fixture on disk (a filter or shard never shrinks it);

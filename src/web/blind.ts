@@ -1,6 +1,5 @@
 import type { RubricError } from '../core/common/errors.js'
-import type { Decision } from '../core/engine/decision.js'
-import type { CaseEntry, Fixture } from '../core/engine/fixture.js'
+import type { SomeFixture } from '../core/engine/fixture.js'
 import { REVIEWS_DIR } from '../core/engine/panel.js'
 import type { ReviewerView } from '../core/engine/panel-rule.js'
 import type { Viewer } from './page-data.js'
@@ -15,14 +14,8 @@ export function isComplete(view: ReviewerView | undefined, items: readonly strin
   return view !== undefined && view.decision.status !== 'refused' && items.every((item) => Object.hasOwn(view.items, item))
 }
 
-/** The decision the reviewer's own review alone gives the case, or pending when they have none. */
-export function ownDecision(views: readonly ReviewerView[], reviewer: string, entry: CaseEntry): Decision {
-  const mine = views.find((view) => view.reviewer === reviewer)
-  return mine?.decision ?? ({ id: entry.id, split: entry.split, status: 'pending', reason: `no review by ${reviewer} yet`, reviewed: false } as unknown as Decision)
-}
-
 /** The fixture with only the independent reviews of the cases in `cases`: what agreement may be computed over. */
-export function withReviewsOf(fixture: Fixture, cases: ReadonlySet<string>): Fixture {
+export function withReviewsOf(fixture: SomeFixture, cases: ReadonlySet<string>): SomeFixture {
   const reviews = new Map([...fixture.panel.reviews].filter(([id]) => cases.has(id)))
   return { ...fixture, panel: { ...fixture.panel, reviews } }
 }

@@ -2,27 +2,29 @@ import { createHash } from 'node:crypto'
 import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
-import { calibrateJudges, type CalibrationReport } from '../core/engine/calibration.js'
+import { calibrateJudges, calibrationRatingsOf, type CalibrationReport } from '../core/engine/calibration.js'
 import type { Coverage } from '../core/engine/coverage.js'
-import type { Decision, RefusedDecision } from '../core/engine/decision.js'
+import type { Decision } from '../core/engine/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
-import { kindContext, type Fixture, type LoadedFixture } from '../core/engine/fixture.js'
+import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from '../core/engine/fixture.js'
+import type { PageCriterion, PageJudgement, PageTable } from '../core/engine/kind.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
-import { reviewerViews } from '../core/engine/panel-rule.js'
+import { reviewerViews, type ReviewerView } from '../core/engine/panel-rule.js'
+import type { CaseAssessment } from '../core/engine/assess.js'
 import { caseIndex } from '../core/engine/show.js'
 import { caseVersions, type CaseVersions, type SaveScope } from '../core/engine/case-versions.js'
-import { definitionOf, type FixtureKind } from '../core/kinds/index.js'
-import { valueAt } from '../core/common/primitives.js'
-import { countCoverage, type CountedDecision } from '../core/engine/coverage.js'
-import { isComplete, ownDecision, withReviewsOf } from './blind.js'
+import { countCoverage } from '../core/engine/coverage.js'
+import { isComplete, withReviewsOf } from './blind.js'
+
+export type { PageCriterion, PageJudgement, PageTable } from '../core/engine/kind.js'
 
 /** The overview of one fixture: its figures, which do not depend on a run, and a row per case. */
 export interface PageFixture {
   readonly index: number
   readonly dir: string
   readonly name: string
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly coverage: Coverage
   readonly agreement: AgreementReport | null
   readonly calibration: CalibrationReport | null
@@ -55,25 +57,11 @@ export interface CaseRow {
   readonly text: string
 }
 
-/** One criterion of a case as the page shows it. */
-export interface PageCriterion {
-  readonly criterion: string
-  readonly marker: number
-  readonly rule: string
-  readonly referenceQuote: string
-  /** Where the reference quote occurs in the source, `[start, end)` in UTF-16 units; `null` when it does not. */
-  readonly quoteAt: readonly [number, number] | null
-  readonly rating: string | null
-  readonly reason: string | null
-  readonly answerSpan: string | null
-  readonly spanAt: readonly [number, number] | null
-}
-
 /** A reviewer's judgements of a case, side by side with the others'. */
 export interface PageReviewer {
   readonly reviewer: string
   readonly decision: string
-  readonly judgements: Readonly<Record<string, { readonly rating: string; readonly reason: string; readonly answer_span: string }>>
+  readonly judgements: Readonly<Record<string, PageJudgement>>
 }
 
 /** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
@@ -83,12 +71,15 @@ export interface PageCase {
   readonly fixture: number
   readonly id: string
   readonly split: string
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly question: string | null
   readonly answer: string | null
   readonly citation: string | null
   readonly source: string | null
   readonly criteria: readonly PageCriterion[]
+  /** How the page draws the case, as its kind says: a card per criterion, or the kind's table (read-only). */
+  readonly view: 'criteria' | 'table'
+  readonly table: PageTable | null
   /** As `evaluate --json` shows it, and the refusal's message as the CLI words it. */
   readonly decision: Readonly<Record<string, unknown>>
   readonly refusal: string | null
@@ -110,44 +101,50 @@ export interface PageCase {
  * no other reviewer's rating, no panel reason, no adopted review, no judge's figures; agreement is
  * computed over the cases they have completed only.
  */
-export async function pageFixture(fixture: Fixture, index: number, options: EvaluateOptions = {}, viewer: Viewer = { role: 'reader' }): Promise<PageFixture> {
+export async function pageFixture<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
+  index: number,
+  options: EvaluateOptions = {},
+  viewer: Viewer = { role: 'reader' },
+): Promise<PageFixture> {
   const { evaluation, assessments } = evaluateWithStates(fixture, { ...options, allStates: true })
-  const definition = definitionOf(fixture.kind)
-  const criteria = criteriaOf(fixture)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
+  const criteria = definition.panel.order(context)
   const blindReviewer = viewer.role === 'reviewer' ? viewer.name : undefined
   const completed = new Set<string>()
-  const shown: Decision[] = fixture.cases.map((entry, position) => {
-    const decision = assessments[position]!.decision as Decision
+  const shown: D[] = fixture.cases.map((entry, position) => {
+    const { decision } = assessment(assessments, position)
     if (blindReviewer === undefined) return decision
-    const views = reviewerViews(definition, kindContext(fixture as LoadedFixture<FixtureKind>), entry, fixture.panel, fixture.files.cases!.display)
+    const views = reviewerViews(definition, context, entry, fixture.panel, casesFileOf(fixture))
     if (isComplete(views.find((view) => view.reviewer === blindReviewer), criteria)) {
       completed.add(entry.id)
       return decision
     }
-    return ownDecision(views, blindReviewer, entry)
+    return ownDecision(fixture, views, blindReviewer, entry)
   })
   const visible = blindReviewer === undefined ? fixture : withReviewsOf(fixture, completed)
   const agreement = visible.panel.reviewers.length === 0 || visible.panel.reviews.size === 0 ? null : panelAgreement(visible)
-  const calibration = blindReviewer !== undefined || fixture.judges.names.length === 0 || definition.panel.level !== 'nominal' ? null : calibrateJudges(evaluation)
+  const calibration = blindReviewer !== undefined || fixture.judges.names.length === 0 || calibrationRatingsOf(definition) === undefined ? null : calibrateJudges(evaluation)
   const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
   const cases = fixture.cases.map((entry, position): CaseRow => {
-    const assessment = assessments[position]!
-    const decision = shown[position]! as Decision & Record<string, unknown>
-    const own = decision !== assessment.decision
-    const ratings = (decision['ratings'] ?? {}) as Record<string, string>
+    const assessed = assessment(assessments, position)
+    const decision = shown[position] ?? assessed.decision
+    const own = decision !== assessed.decision
+    const facts = definition.page.row(context, entry.value, decision)
     return {
       id: entry.id,
       split: entry.split,
       status: decision.status,
-      reason: decision.status === 'refused' ? firstLine((decision as unknown as RefusedDecision).error.message) : decision.reason,
-      waiting: decision.status === 'pending' ? waiting(decision, own ? undefined : assessment.panelWait) : null,
+      reason: decision.status === 'refused' ? firstLine(decision.error.message) : decision.reason,
+      waiting: decision.status === 'pending' ? (panelWaiting(own ? undefined : assessed.panelWait) ?? definition.page.waiting(decision)) : null,
       // The bindings checked are the adopted review's: a blind reviewer is not told of them.
-      stale: !own && assessment.states.some((state) => isStale(state)),
+      stale: !own && assessed.states.some((state) => isStale(state)),
       disagreement: disagreeing.has(entry.id),
-      failed: criteria.filter((criterion) => ratings[criterion] === 'does_not_meet'),
-      uncertain: criteria.filter((criterion) => ratings[criterion] === 'uncertain'),
-      missing: decision.status === 'refused' ? [] : criteria.filter((criterion) => !Object.hasOwn(ratings, criterion)),
-      text: textAt(entry.value, ['input', 'answer', 'text']) ?? '',
+      failed: facts.failed,
+      uncertain: facts.uncertain,
+      missing: facts.missing,
+      text: facts.text,
     }
   })
   return {
@@ -155,7 +152,7 @@ export async function pageFixture(fixture: Fixture, index: number, options: Eval
     dir: fixture.displayDir,
     name: fixture.name,
     kind: fixture.kind,
-    coverage: blindReviewer === undefined ? evaluation.coverage : countCoverage(shown as unknown as readonly CountedDecision[]),
+    coverage: blindReviewer === undefined ? evaluation.coverage : countCoverage(shown),
     agreement,
     calibration,
     reviewers: fixture.panel.reviewers,
@@ -170,76 +167,50 @@ export async function pageFixture(fixture: Fixture, index: number, options: Eval
  * binding state, when the caller has it already: the static report shows every case, and deciding
  * the whole fixture again for each of them made it quadratic.
  */
-export function pageCase(fixture: Fixture, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}, decided?: Pick<ReturnType<typeof evaluateWithStates>, 'assessments'>): PageCase {
+export function pageCase<R, C, V, D extends Decision, S>(fixture: KindFixture<R, C, V, D, S>, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}, decided?: { readonly assessments: readonly CaseAssessment<D>[] }): PageCase {
   const position = caseIndex(fixture, id, 'open a case from the overview.')
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const { assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
-  const assessment = assessments[position]!
-  const entry = fixture.cases[position]!
-  const casesFile = fixture.files.cases!.display
-  const views = reviewerViews(definition, context, entry, fixture.panel, casesFile)
+  const assessed = assessment(assessments, position)
+  const entry = fixture.cases[position]
+  if (entry === undefined) throw new RangeError(`no case at ${position}`)
+  const views = reviewerViews(definition, context, entry, fixture.panel, casesFileOf(fixture))
   const blindReviewer = viewer.role === 'reviewer' ? viewer.name : undefined
   const own = blindReviewer === undefined ? undefined : fixture.panel.reviews.get(id)?.get(blindReviewer)?.['review']
   const adopted = fixture.reviews.get(id)?.['review']
   // A blind reviewer sees their own review and its decision, never the adopted one or another's.
   const shownReview = blindReviewer === undefined ? adopted : own
-  const decision: Decision = blindReviewer === undefined ? (assessment.decision as Decision) : ownDecision(views, blindReviewer, entry)
-  const source = fixture.kind === 'criteria' ? (context.rubric as { source: string }).source : null
-  const answer = textAt(entry.value, ['input', 'answer', 'text']) ?? null
-  const judgements = valueAt(shownReview?.value, ['judgements']) as Record<string, Record<string, string>> | undefined
-  const criteria: PageCriterion[] =
-    fixture.kind !== 'criteria'
-      ? []
-      : [...(context.rubric as { criteria: ReadonlyMap<string, { rule: string; reference_quote: string }> }).criteria].map(([criterion, item], at) => {
-          const judgement = judgements !== undefined && Object.hasOwn(judgements, criterion) ? judgements[criterion] : undefined
-          const span = typeof judgement?.['answer_span'] === 'string' ? judgement['answer_span'] : null
-          const spanStart = span === null || span === '' || answer === null ? -1 : answer.indexOf(span)
-          const quoteStart = source === null ? -1 : source.indexOf(item.reference_quote)
-          return {
-            criterion,
-            marker: at + 1,
-            rule: item.rule,
-            referenceQuote: item.reference_quote,
-            quoteAt: quoteStart === -1 ? null : [quoteStart, quoteStart + item.reference_quote.length],
-            rating: typeof judgement?.['rating'] === 'string' ? judgement['rating'] : null,
-            reason: typeof judgement?.['reason'] === 'string' ? judgement['reason'] : null,
-            answerSpan: span,
-            spanAt: spanStart === -1 ? null : [spanStart, spanStart + span!.length],
-          }
-        })
-  const sideBySide: PageReviewer[] = views.map((view) => {
-    const review = fixture.panel.reviews.get(id)?.get(view.reviewer)?.['review']
-    const given = (valueAt(review?.value, ['judgements']) ?? {}) as Record<string, Record<string, string>>
-    return {
-      reviewer: view.reviewer,
-      decision: view.decision.status === 'pending' || view.decision.status === 'rejected' ? `${view.decision.status} (${view.decision.reason})` : view.decision.status,
-      judgements: Object.fromEntries(
-        Object.entries(given).map(([criterion, judgement]) => [criterion, { rating: String(judgement['rating']), reason: String(judgement['reason']), answer_span: String(judgement['answer_span'] ?? '') }]),
-      ),
-    }
-  })
+  const decision = blindReviewer === undefined ? assessed.decision : ownDecision(fixture, views, blindReviewer, entry)
+  const shownCase = definition.page.caseView(context, entry.value, shownReview?.value)
+  const sideBySide: PageReviewer[] = views.map((view) => ({
+    reviewer: view.reviewer,
+    decision: view.decision.status === 'pending' || view.decision.status === 'rejected' ? `${view.decision.status} (${view.decision.reason})` : view.decision.status,
+    judgements: definition.page.judgements(fixture.panel.reviews.get(id)?.get(view.reviewer)?.['review']?.value),
+  }))
   // A partial review does not unblind: the others are shown once the reviewer's own is complete.
-  const hidden = blindReviewer !== undefined && !isComplete(views.find((view) => view.reviewer === blindReviewer), criteriaOf(fixture))
+  const hidden = blindReviewer !== undefined && !isComplete(views.find((view) => view.reviewer === blindReviewer), definition.panel.order(context))
   const scope: SaveScope = blindReviewer !== undefined ? { reviewer: blindReviewer } : viewer.role === 'adjudicator' ? { adjudication: true } : { adopted: true }
-  const versions = caseVersions(fixture, id, [definition.reviews.slots[0]!], scope)
+  const versions = caseVersions(fixture, id, [definition.reviews.slots[0]], scope)
   return {
     fixture: index,
     id,
     split: entry.split,
     kind: fixture.kind,
-    question: textAt(entry.value, ['input', 'question']) ?? null,
-    answer,
-    citation: textAt(entry.value, ['input', 'answer', 'citation']) ?? null,
-    source,
-    criteria,
-    decision: decisionJson(fixture.kind, decision as never),
-    refusal: decision.status === 'refused' ? (decision as RefusedDecision).error.message : null,
+    question: shownCase.question,
+    answer: shownCase.answer,
+    citation: shownCase.citation,
+    source: shownCase.source,
+    criteria: shownCase.criteria,
+    view: definition.page.view,
+    table: definition.page.table(decision),
+    decision: decisionJson(definition, decision),
+    refusal: decision.status === 'refused' ? decision.error.message : null,
     // A blind reviewer is shown no binding of the adopted review either.
     bindings:
       blindReviewer !== undefined
         ? []
-        : assessment.states.map((state) => ({ location: formatLocation(state.file, state.path), stale: isStale(state), meaning: state.row.meaning, recorded: state.recorded ?? null, current: state.current })),
+        : assessed.states.map((state) => ({ location: formatLocation(state.file, state.path), stale: isStale(state), meaning: state.row.meaning, recorded: state.recorded ?? null, current: state.current })),
     shows: blindReviewer === undefined ? 'adopted' : 'own',
     reviewers: hidden ? 'hidden' : sideBySide,
     existing: shownReview !== undefined,
@@ -248,7 +219,7 @@ export function pageCase(fixture: Fixture, index: number, id: string, viewer: Vi
 }
 
 /** SHA-256 over the fixture's files (reviewers' and judges' included): what changes when any of them is edited. */
-export async function fixtureVersion(fixture: Fixture): Promise<string> {
+export async function fixtureVersion(fixture: SomeFixture): Promise<string> {
   const hash = createHash('sha256')
   for (const file of Object.values(fixture.files)) hash.update(`${file.name}\u0000${file.sha256}\n`)
   for (const [name, file] of Object.entries(fixture.panel.files)) hash.update(`${REVIEWS_DIR}/${name}\u0000${file.sha256}\n`)
@@ -257,26 +228,30 @@ export async function fixtureVersion(fixture: Fixture): Promise<string> {
   return hash.digest('hex')
 }
 
-function criteriaOf(fixture: Fixture): string[] {
-  const rubric = kindContext(fixture as LoadedFixture<FixtureKind>).rubric as { criteria?: ReadonlyMap<string, unknown>; rules?: { dimensions?: readonly string[] } }
-  if (rubric.criteria !== undefined) return [...rubric.criteria.keys()]
-  return [...(rubric.rules?.dimensions ?? [])]
-}
-
-function waiting(decision: Decision & Record<string, unknown>, wait: string | undefined): string {
+/** What the several-reviewer rule says a pending case waits for; `undefined` when it says nothing. */
+function panelWaiting(wait: string | undefined): string | undefined {
   if (wait === 'disagreement') return 'reviewers disagree'
   if (wait === 'not-adopted') return 'not adopted yet'
   if (wait === 'too-few-reviews') return 'too few reviews'
   if (wait === 'uncertain') return 'uncertain'
-  if (decision['reviewed'] === false || decision.reason === 'no review') return 'no review'
-  if (Array.isArray(decision['uncertain']) && decision['uncertain'].length > 0) return 'uncertain'
-  if (Array.isArray(decision['missing']) && decision['missing'].length > 0) return 'missing criteria'
-  return decision.reason.startsWith('manual review') ? 'manual review' : 'other'
+  return undefined
 }
 
-function textAt(value: unknown, path: readonly string[]): string | undefined {
-  const found = valueAt(value, path)
-  return typeof found === 'string' ? found : undefined
+/** The decision the reviewer's own review alone gives the case, or, when they have none, the kind's pending decision of a case they have not reviewed. */
+function ownDecision<R, C, V, D extends Decision, S>(fixture: KindFixture<R, C, V, D, S>, views: readonly ReviewerView<D>[], reviewer: string, entry: CaseEntry): D {
+  const mine = views.find((view) => view.reviewer === reviewer)
+  return mine?.decision ?? fixture.definition.panel.unreviewed(kindContext(fixture), entry, `no review by ${reviewer} yet`)
+}
+
+function assessment<D extends Decision>(assessments: readonly CaseAssessment<D>[], position: number): CaseAssessment<D> {
+  const found = assessments[position]
+  // evaluateWithStates keeps every case's assessment, in the order of the cases.
+  if (found === undefined) throw new RangeError(`no assessment of the case at ${position}`)
+  return found
+}
+
+function casesFileOf(fixture: SomeFixture): string {
+  return fixture.files.cases?.display ?? fixture.definition.files.cases
 }
 
 function firstLine(text: string): string {

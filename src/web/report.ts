@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { RubricError } from '../core/common/errors.js'
 import { loadFixture } from '../core/engine/fixture.js'
+import { kinds } from '../core/registry.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { reportPage } from './html.js'
 import { pageCase, pageFixture, type PageCase } from './page-data.js'
@@ -16,7 +17,7 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
   const cases: Record<string, PageCase> = {}
   for (const [index, dir] of dirs.entries()) {
     try {
-      const fixture = await loadFixture(dir, { cwd })
+      const fixture = await loadFixture(kinds, dir, { cwd })
       const page = await pageFixture(fixture, index, options)
       fixtures.push(page)
       const decided = evaluateWithStates(fixture, { ...options, allStates: true })

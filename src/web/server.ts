@@ -5,7 +5,9 @@ import { z } from 'zod'
 import { RubricError, type RubricErrorCode } from '../core/common/errors.js'
 import { adjudicateCase } from '../core/engine/adjudicate.js'
 import { recordReview, type DraftSource } from '../core/engine/authoring.js'
-import { loadFixture, type Fixture } from '../core/engine/fixture.js'
+import { loadFixture, type SomeFixture } from '../core/engine/fixture.js'
+import type { KindRegistry } from '../core/engine/registry.js'
+import { kinds as shippedKinds } from '../core/registry.js'
 import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { isAuthorized, OpenCodes, tokenCookie } from './auth.js'
@@ -35,6 +37,8 @@ export interface ServeOptions {
   readonly panel?: PanelPolicy
   /** The largest request body accepted, in bytes. @default 1 MiB */
   readonly maxBody?: number
+  /** The kinds the served directories may hold. @default the shipped kinds */
+  readonly kinds?: KindRegistry
 }
 
 export interface RunningServer {
@@ -75,14 +79,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const maxBody = options.maxBody ?? 1024 * 1024
   const dirs = options.dirs.map((dir) => resolve(options.cwd, dir))
   const evaluate = options.panel === undefined ? {} : { panel: options.panel }
+  const kinds = options.kinds ?? shippedKinds
   let allowedHosts: Set<string> = new Set()
   let port = 0
   const codes = new OpenCodes()
 
-  const load = (index: number): Promise<Fixture> => {
+  const load = (index: number): Promise<SomeFixture> => {
     const dir = dirs[index]
     if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${index}: the page serves ${dirs.length}.`)
-    return loadFixture(dir, { cwd: options.cwd })
+    return loadFixture(kinds, dir, { cwd: options.cwd })
   }
 
   const overview = async (viewer: Viewer) =>
@@ -112,8 +117,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (request.method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', servedPage(token))
     if (request.method === 'GET' && url.pathname.startsWith('/assets/')) {
       const name = url.pathname.slice('/assets/'.length)
-      if (!Object.hasOwn(ASSET_FILES, name)) throw new RequestError('NOT_FOUND', 'no such file.')
-      return send(response, 200, ASSET_FILES[name as AssetName].type, await readAsset(name as AssetName))
+      if (!isAssetName(name)) throw new RequestError('NOT_FOUND', 'no such file.')
+      return send(response, 200, ASSET_FILES[name].type, await readAsset(name))
     }
     if (request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case')) seen.viewer = viewerOf(url.searchParams.get('viewer'))
     if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview(seen.viewer) })
@@ -135,7 +140,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${save.fixture}.`)
       if (Object.keys(save.draft).length === 0) throw new RequestError('EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
       // The versions are checked under the fixture's lock, against the files as they are then.
-      const common = { caseId: save.id, cwd: options.cwd, expected: save.versions }
+      const common = { caseId: save.id, cwd: options.cwd, expected: save.versions, kinds }
       let decision: string
       let viewer: Viewer = { role: 'reader' }
       if (url.pathname === '/api/review') {
@@ -217,4 +222,8 @@ function send(response: ServerResponse, status: number, type: string, body: stri
 function json(response: ServerResponse, status: number, value: unknown): void {
   if (response.headersSent) return void response.end()
   send(response, status, 'application/json; charset=utf-8', JSON.stringify(value))
+}
+
+function isAssetName(name: string): name is AssetName {
+  return Object.hasOwn(ASSET_FILES, name)
 }

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { fingerprint, NULL_FINGERPRINT } from '../../src/core/json/canonical-json.js'
-import { bindFixture } from '../../src/core/engine/bind.js'
+import { bindFixture } from '../../src/core/registry.js'
 import { runCli } from '../helpers/cli.js'
 import { copyDebate, reviseRubricNotes, withdrawReview, type AnnotationsJson, type CasesJson } from '../helpers/scored-copy.js'
 

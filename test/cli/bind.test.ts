@@ -1,7 +1,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { bindFixture } from '../../src/core/engine/bind.js'
+import { bindFixture } from '../../src/core/registry.js'
 import { nodeWriteIo } from '../../src/core/json/atomic-write.js'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
 import { RevisionError } from '../../src/core/common/errors.js'

@@ -5,6 +5,7 @@ import { FixtureRevision } from '../../src/core/engine/revision.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
+import { kinds } from '../../src/core/registry.js'
 
 const SECRET = 'API_TOKEN=hunter2-do-not-publish'
 
@@ -77,7 +78,7 @@ describe('a fixture file or folder whose real path lies outside the project', ()
 
   test('a folder linked outside the project after the fixture was read is still not written through', async () => {
     const { root, dir, outside } = await projectAndOutside()
-    const { revision, base } = await FixtureRevision.open('fixtures/lab', root)
+    const { revision, base } = await FixtureRevision.open(kinds, 'fixtures/lab', root)
     const annotations = await readFile(join(dir, 'annotations.json'), 'utf8')
     const candidate = await revision.propose(base, { files: { 'reviews/alice.json': annotations } })
     await symlink(outside, join(dir, 'reviews'))

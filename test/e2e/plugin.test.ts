@@ -269,7 +269,7 @@ test('removing a fixture file refuses the fixture, never runs zero tests silentl
 test('matchers: true registers the matchers for the project\'s own tests', async () => {
   const root = await makeProject({ 'fixtures/docuctl-rollback': null })
   const getCase = JSON.stringify(new URL('../../src/core/kinds/criteria/access.ts', import.meta.url).pathname)
-  const loadFixture = JSON.stringify(new URL('../../src/core/engine/fixture.ts', import.meta.url).pathname)
+  const loadFixture = JSON.stringify(new URL('../../src/core/registry.ts', import.meta.url).pathname)
   await writeFile(
     join(root, 'own.test.js'),
     [

@@ -13,5 +13,5 @@ export function assessOne(bound: BoundRubric, theCase: unknown, review: unknown 
   const entry = { id, split, value: theCase, path: ['cases', 0] } as const
   const reviews = review === null ? undefined : { review: { caseId: id, slot: 'review', value: review, path: ['reviews', 0] } }
   const site = { casesFile: bound.files.cases?.display ?? 'cases.json', annotationsFile: bound.files.annotations?.display ?? 'annotations.json' }
-  return assessEntry<CriteriaDecision>(criteriaKind, bound, entry, reviews, site, undefined).decision
+  return assessEntry(criteriaKind, bound, entry, reviews, site, undefined).decision
 }

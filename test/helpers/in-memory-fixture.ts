@@ -3,8 +3,10 @@ import { basename, join } from 'node:path'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { CriteriaFixture } from '../../src/core/kinds/criteria/access.js'
 import type { FixtureFileReader } from '../../src/core/json/read.js'
-import { loadFixtureAs, type LoadedFixture } from '../../src/core/engine/fixture.js'
+import { loadFixtureAs } from '../../src/core/engine/fixture.js'
+import { type LoadedFixture } from '../../src/core/registry.js'
 import type { AnnotationsJson, CasesJson } from './fixture-copy.js'
+import { KINDS } from '../../src/core/registry.js'
 
 /** A fixture's files by name, as bytes. */
 export type FixtureFiles = Readonly<Record<string, Uint8Array>>
@@ -26,12 +28,12 @@ export function memoryReader(files: FixtureFiles): FixtureFileReader {
 
 /** Loads a criteria fixture from files held in memory. */
 export async function loadCriteriaFromMemory(files: FixtureFiles): Promise<CriteriaFixture> {
-  return (await loadFixtureAs('criteria', '/in-memory/fixture', 'fixture', memoryReader(files))) as CriteriaFixture
+  return (await loadFixtureAs(KINDS.criteria, '/in-memory/fixture', 'fixture', memoryReader(files))) as CriteriaFixture
 }
 
 /** Loads a scored fixture from files held in memory. */
 export async function loadScoredFromMemory(files: FixtureFiles): Promise<LoadedFixture<'scored'>> {
-  return (await loadFixtureAs('scored', '/in-memory/fixture', 'fixture', memoryReader(files))) as LoadedFixture<'scored'>
+  return (await loadFixtureAs(KINDS.scored, '/in-memory/fixture', 'fixture', memoryReader(files))) as LoadedFixture<'scored'>
 }
 
 /** A JSON document as a fixture file: indented like the bundled ones, UTF-8. */

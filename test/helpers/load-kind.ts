@@ -1,5 +1,5 @@
-import { loadFixture, type Fixture } from '../../src/core/engine/fixture.js'
-import type { FixtureKind } from '../../src/core/kinds/index.js'
+import { loadFixture, type Fixture } from '../../src/core/registry.js'
+import type { FixtureKind } from '../../src/core/registry.js'
 
 /**
  * Loads a fixture directory through the public `loadFixture` and checks it is of the kind a test

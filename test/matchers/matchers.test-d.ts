@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, test } from 'vitest'
 import type { FixtureCase, FixtureReview } from '../../src/core/kinds/criteria/access.js'
-import type { EvaluationOfKind } from '../../src/core/engine/evaluate.js'
+import { type EvaluationOfKind } from '../../src/core/registry.js'
 import type { CriteriaFixture } from '../../src/core/kinds/criteria/access.js'
 import type { BoundRubric } from '../../src/core/kinds/criteria/rubric.js'
 import type { Answer } from '../../src/core/kinds/criteria/schemas.js'

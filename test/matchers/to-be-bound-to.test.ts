@@ -6,7 +6,7 @@ import '../../src/matchers/setup.js'
 import { getCase, getReview } from '../../src/core/kinds/criteria/access.js'
 import type { Review } from '../../src/core/kinds/criteria/schemas.js'
 import { UsageError } from '../../src/core/common/errors.js'
-import { loadFixture } from '../../src/core/engine/fixture.js'
+import { loadFixture } from '../../src/core/registry.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { answerOf, failureOf } from '../helpers/matcher-failure.js'
 

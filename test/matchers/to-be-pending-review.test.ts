@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import '../../src/matchers/setup.js'
 import { getCase, getReview } from '../../src/core/kinds/criteria/access.js'
-import { loadFixture } from '../../src/core/engine/fixture.js'
+import { loadFixture } from '../../src/core/registry.js'
 import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { answerOf, failureOf } from '../helpers/matcher-failure.js'
 

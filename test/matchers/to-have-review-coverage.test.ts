@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import '../../src/matchers/setup.js'
 import { UsageError } from '../../src/core/common/errors.js'
 import { evaluateFixture } from '../../src/core/engine/evaluate.js'
-import { loadFixture } from '../../src/core/engine/fixture.js'
+import { loadFixture } from '../../src/core/registry.js'
 import { copyFixture, DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { failureOf } from '../helpers/matcher-failure.js'
 

@@ -1,8 +1,9 @@
 import { relative, resolve } from 'node:path'
 import { formatLocation, type PathSegment } from '../../core/common/json-path.js'
-import { addCases, fileSource, type AddResult, type DraftSource } from '../../core/engine/authoring.js'
+import { fileSource, type AddResult, type DraftSource } from '../../core/engine/authoring.js'
+import { addCases } from '../../core/registry.js'
 import { decodeText, parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { oneDir, usage, type Command } from '../command.js'
+import { oneDir, usage, stringOption, type Command } from '../command.js'
 
 /** The options that become fields of the case: each names its field, and how a problem of it is named back. */
 const FIELDS = ['id', 'answer', 'citation', 'split', 'question'] as const
@@ -53,7 +54,7 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
   async run({ values, positionals }, io) {
     const dir = oneDir('add', positionals)
     const dryRun = values['dry-run'] === true
-    const from = values['from'] as string | undefined
+    const from = stringOption(values, 'from')
     const given = [...FIELDS, ...FILE_FIELDS, 'answer-file'].filter((name) => values[name] !== undefined)
     if (from !== undefined) {
       if (given.length > 0) throw usage('add', `--from holds the cases: leave out ${given.map((name) => `--${name}`).join(', ')}.`)
@@ -67,7 +68,7 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
     if (values['answer'] !== undefined && values['answer-file'] !== undefined) throw usage('add', 'give the answer with --answer or --answer-file, not both.')
     const draft: Record<string, unknown> = {}
     for (const name of FIELDS) if (typeof values[name] === 'string') draft[name] = values[name]
-    const answerFile = values['answer-file'] as string | undefined
+    const answerFile = stringOption(values, 'answer-file')
     const files = new Map<string, string>()
     if (answerFile !== undefined) {
       const file = await readFixtureFile(resolve(io.cwd, answerFile), answerFile)
@@ -75,7 +76,7 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
       files.set('answer', `--answer-file ${answerFile}`)
     }
     for (const name of FILE_FIELDS) {
-      const path = values[name] as string | undefined
+      const path = stringOption(values, name)
       if (path === undefined) continue
       draft[name] = parseJsonFile(await readFixtureFile(resolve(io.cwd, path), path))
       files.set(name, path)

@@ -1,11 +1,13 @@
 import { relative, resolve } from 'node:path'
 import { adjudicateCase, adjudicateConsensus, openAdjudication, type AdjudicationResult } from '../../core/engine/adjudicate.js'
 import { fileSource, type DraftSource } from '../../core/engine/authoring.js'
+import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, minReviewsOption, oneDir, usage, type Command } from '../command.js'
-import { INTERACTIVE_ADJUDICATION } from '../prompts/index.js'
+import { keyedValues, minReviewsOption, oneDir, usage, stringOption, stringsOption, type Command } from '../command.js'
+import { interactiveAdjudicationOf, slotGiven, slotOptions } from '../kinds.js'
 
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
+const JUDGEMENT_OPTION_NAMES = ['rating', 'reason', 'span'] as const satisfies readonly (keyof typeof JUDGEMENT_OPTIONS)[]
 
 /** `vitest-rubric adjudicate <dir> --case <id> | --consensus`: independent reviews made one adopted review, explicitly. */
 export const adjudicate: Command = {
@@ -57,53 +59,60 @@ written; 2 on a usage error.`,
     reason: { type: 'string', multiple: true },
     span: { type: 'string', multiple: true },
     from: { type: 'string' },
-    system: { type: 'string' },
+    ...slotOptions(),
     'min-reviews': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('adjudicate', positionals)
-    const adjudicator = values['adjudicator'] as string | undefined
+    const adjudicator = stringOption(values, 'adjudicator')
     if (adjudicator === undefined) throw usage('adjudicate', 'name who adjudicates with --adjudicator <name>: the adoption records it.')
     const dryRun = values['dry-run'] === true
-    const caseId = values['case'] as string | undefined
+    const caseId = stringOption(values, 'case')
     if (values['consensus'] === true) {
       if (caseId !== undefined) throw usage('adjudicate', 'give --case or --consensus, not both.')
       const minReviews = minReviewsOption('adjudicate', values['min-reviews'])
-      io.stdout(formatAdjudication(await adjudicateConsensus(dir, { adjudicator, minReviews, cwd: io.cwd, dryRun }, { label: 'the consensus', locate: () => 'the consensus' }), dryRun))
+      io.stdout(formatAdjudication(await adjudicateConsensus(dir, { adjudicator, minReviews, cwd: io.cwd, dryRun, kinds }, { label: 'the consensus', locate: () => 'the consensus' }), dryRun))
       return 0
     }
     if (caseId === undefined) throw usage('adjudicate', 'name the case with --case <id>, or pass --consensus.')
-    const picks = Object.fromEntries(keyedValues('adjudicate', 'pick', values['pick'] as string[] | undefined))
-    const keyed = Object.fromEntries(Object.keys(JUDGEMENT_OPTIONS).map((option) => [option, keyedValues('adjudicate', option, values[option] as string[] | undefined)])) as Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>
-    const from = values['from'] as string | undefined
+    const picks = Object.fromEntries(keyedValues('adjudicate', 'pick', stringsOption(values, 'pick')))
+    const keyed = {
+      rating: keyedValues('adjudicate', 'rating', stringsOption(values, 'rating')),
+      reason: keyedValues('adjudicate', 'reason', stringsOption(values, 'reason')),
+      span: keyedValues('adjudicate', 'span', stringsOption(values, 'span')),
+    } satisfies Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>
+    const from = stringOption(values, 'from')
     let written: Record<string, unknown> | undefined
     let source: DraftSource = { label: 'the options', locate: (path) => `--${String(path[1] === 'answer_span' ? 'span' : (path[1] ?? 'rating'))} ${String(path[0] ?? '')}`.trim() }
     if (from !== undefined) {
       const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
       const document = parseJsonFile(file)
       if (typeof document !== 'object' || document === null || Array.isArray(document)) throw usage('adjudicate', `${file.display} must hold a JSON object of judgements.`)
-      written = document as Record<string, unknown>
+      written = { ...document }
       source = fileSource(file.display)
     } else if (Object.values(keyed).some((map) => map.size > 0)) {
-      written = {}
-      for (const [option, field] of Object.entries(JUDGEMENT_OPTIONS) as [keyof typeof JUDGEMENT_OPTIONS, string][]) {
+      const judgements: Record<string, Record<string, string>> = {}
+      for (const option of JUDGEMENT_OPTION_NAMES) {
+        const field = JUDGEMENT_OPTIONS[option]
         for (const [criterion, value] of keyed[option]) {
-          if (!Object.hasOwn(written, criterion)) Object.defineProperty(written, criterion, { value: {}, enumerable: true, writable: true, configurable: true })
-          ;(written[criterion] as Record<string, string>)[field] = value
+          if (!Object.hasOwn(judgements, criterion)) Object.defineProperty(judgements, criterion, { value: {}, enumerable: true, writable: true, configurable: true })
+          const judgement = judgements[criterion]
+          if (judgement !== undefined) judgement[field] = value
         }
       }
+      written = judgements
     }
-    const take = values['take'] as string | undefined
-    const slot = values['system'] as string | undefined
-    const options = { caseId, slot, adjudicator, cwd: io.cwd, dryRun }
+    const take = stringOption(values, 'take')
+    const slot = slotGiven(values)
+    const options = { caseId, slot, adjudicator, cwd: io.cwd, dryRun, kinds }
     if (take !== undefined || Object.keys(picks).length > 0 || written !== undefined) {
       io.stdout(formatAdjudication(await adjudicateCase(dir, { ...options, take, picks, ...(written === undefined ? {} : { written }) }, source), dryRun))
       return 0
     }
     if (io.terminal === undefined) throw usage('adjudicate', 'there is no terminal to ask on: say what to adopt with --take, --pick or --rating/--reason/--span, or pass --from <file>.')
-    const view = await openAdjudication(dir, caseId, slot, io.cwd)
-    const prompt = INTERACTIVE_ADJUDICATION[view.target.fixture.kind]
+    const view = await openAdjudication(kinds, dir, caseId, slot, io.cwd)
+    const prompt = interactiveAdjudicationOf(view.target.fixture.kind)
     if (prompt === undefined) throw usage('adjudicate', `a ${view.target.fixture.kind} review is adopted whole: pass --take <reviewer>.`)
     const outcome = await prompt(view, io.terminal, (choice, preview) =>
       adjudicateCase(dir, { ...options, expected: view.versions, dryRun: preview || dryRun, ...choice }, { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` }),

@@ -1,7 +1,10 @@
 import { panelAgreement, type AgreementReport, type ItemAgreement } from '../../core/engine/agreement.js'
 import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES } from '../../core/stats/index.js'
-import { loadFixture } from '../../core/engine/fixture.js'
-import { needDirs, usage, type Command } from '../command.js'
+import type { Decision } from '../../core/engine/decision.js'
+import type { KindPanel } from '../../core/engine/kind.js'
+import type { KindRegistry } from '../../core/engine/registry.js'
+import { kinds, loadFixture } from '../../core/registry.js'
+import { needDirs, usage, stringOption, type Command } from '../command.js'
 
 /** `vitest-rubric agreement <dir...> [--json] [--sample <n>] [--seed <s>]`: how far independent reviews agree. */
 export const agreement: Command = {
@@ -37,35 +40,43 @@ Exit codes: 0 when reported; 1 when a fixture is refused.`,
   options: { json: { type: 'boolean', default: false }, sample: { type: 'string' }, seed: { type: 'string' } },
   async run({ values, positionals }, io) {
     const dirs = needDirs('agreement', positionals)
-    const sampleText = values['sample'] as string | undefined
+    const sampleText = stringOption(values, 'sample')
     const sample = sampleText === undefined ? undefined : Number(sampleText)
     if (sample !== undefined && (!Number.isInteger(sample) || sample < 1)) throw usage('agreement', `--sample takes a whole number of cases, not ${JSON.stringify(sampleText)}.`)
-    const seed = values['seed'] as string | undefined
+    const seed = stringOption(values, 'seed')
     const reports: AgreementReport[] = []
     for (const dir of dirs) reports.push(panelAgreement(await loadFixture(dir, { cwd: io.cwd }), { ...(seed === undefined ? {} : { seed }), ...(sample === undefined ? {} : { sample }) }))
     // One fixture prints one report; several, a list (as evaluate --json does).
-    if (values['json'] === true) io.stdout(JSON.stringify(reports.length === 1 ? agreementJson(reports[0]!) : reports.map(agreementJson), null, 2))
-    else io.stdout(reports.map(formatAgreement).join('\n\n'))
+    if (values['json'] === true) io.stdout(JSON.stringify(reports.length === 1 ? agreementJson(reports[0]!) : reports.map((report) => agreementJson(report)), null, 2))
+    else io.stdout(reports.map((report) => formatAgreement(report)).join('\n\n'))
     return 0
   },
 }
 
-/** The report as JSON, its items under `criteria` (or `dimensions`, for a scored fixture). */
-export function agreementJson(report: AgreementReport): Record<string, unknown> {
+/** The report as JSON, its items under the kind's word for them (`criteria`, `dimensions`). */
+export function agreementJson(report: AgreementReport, registry: KindRegistry = kinds): Record<string, unknown> {
   const { items, ...rest } = report
-  return { ...rest, [report.kind === 'criteria' ? 'criteria' : 'dimensions']: items }
+  return { ...rest, [wordsOf(report, registry).items]: items }
+}
+
+/** How the report's kind names its items and the scale of its alpha. */
+function wordsOf(report: AgreementReport, registry: KindRegistry): KindPanel<unknown, Decision>['words'] {
+  const kind = registry.get(report.kind)
+  if (kind === undefined) throw new TypeError(`no kind of fixture is named ${JSON.stringify(report.kind)}`)
+  return kind.panel.words
 }
 
 const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
 const percent = (share: number) => `${(100 * share).toFixed(1)}%`
 
 /** The report as text: a line per item, then the overall line, the pairwise kappas and the sample. */
-export function formatAgreement(report: AgreementReport): string {
-  const noun = report.kind === 'criteria' ? 'criterion' : 'dimension'
+export function formatAgreement(report: AgreementReport, registry: KindRegistry = kinds): string {
+  const words = wordsOf(report, registry)
+  const noun = words.item
   const lines = [
     `${report.name} (${report.dir})`,
     `  ${report.reviewers.length} reviewer${report.reviewers.length === 1 ? '' : 's'} (${report.reviewers.join(', ') || 'none'}), ${report.cases} case${report.cases === 1 ? '' : 's'} reviewed independently; ` +
-      (report.level === 'nominal' ? 'nominal alpha over meets / does_not_meet, uncertain missing' : 'interval alpha over the scores, N/A missing'),
+      words.scale,
   ]
   const names = [...Object.keys(report.items), 'overall']
   const width = Math.max(noun.length, ...names.map((name) => name.length)) + 2

@@ -1,5 +1,6 @@
-import { bindFixture, type BindResult } from '../../core/engine/bind.js'
-import { oneDir, usage, type Command } from '../command.js'
+import type { BindResult } from '../../core/engine/bind.js'
+import { bindFixture } from '../../core/registry.js'
+import { oneDir, usage, stringsOption, type Command } from '../command.js'
 
 /** `vitest-rubric bind <dir> --case <id>… | --all [--dry-run]`: the explicit revision, hash by hash. */
 export const bind: Command = {
@@ -35,11 +36,11 @@ Exit codes: 0 when bound (or nothing to change); 1 when refused, with nothing wr
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('bind', positionals)
-    const ids = (values['case'] as string[] | undefined) ?? []
+    const ids = (stringsOption(values, 'case')) ?? []
     if (values['all'] === true && ids.length > 0) throw usage('bind', 'give either --case or --all, not both.')
     if (values['all'] !== true && ids.length === 0) throw usage('bind', 'name the cases to bind with --case <id>, or pass --all.')
     const dryRun = values['dry-run'] === true
-    const reviewers = (values['reviewer'] as string[] | undefined) ?? []
+    const reviewers = (stringsOption(values, 'reviewer')) ?? []
     io.stdout(formatBind(await bindFixture(dir, { cases: values['all'] === true ? 'all' : ids, reviewers, dryRun, cwd: io.cwd }), dryRun))
     return 0
   },

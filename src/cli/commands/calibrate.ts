@@ -1,8 +1,9 @@
-import { calibrateJudges, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from '../../core/engine/calibration.js'
+import { calibrateJudges, calibrationRatingsOf, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from '../../core/engine/calibration.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
-import { loadFixture } from '../../core/engine/fixture.js'
+import type { KindRegistry } from '../../core/engine/registry.js'
+import { kinds, loadFixture } from '../../core/registry.js'
 import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES } from '../../core/stats/index.js'
-import { minReviewsOption, needDirs, type Command } from '../command.js'
+import { minReviewsOption, needDirs, stringOption, type Command } from '../command.js'
 
 /** `vitest-rubric calibrate <dir...> [--judge <name>] [--json] [--seed <s>]`: each judge against the reviewers. */
 export const calibrate: Command = {
@@ -34,15 +35,15 @@ Exit codes: 0 when reported; 1 when a fixture is refused; 2 on a usage error (a 
   async run({ values, positionals }, io) {
     const dirs = needDirs('calibrate', positionals)
     const panel = { minReviews: minReviewsOption('calibrate', values['min-reviews']) }
-    const seed = values['seed'] as string | undefined
-    const judge = values['judge'] as string | undefined
+    const seed = stringOption(values, 'seed')
+    const judge = stringOption(values, 'judge')
     const reports: CalibrationReport[] = []
     for (const dir of dirs) {
       const evaluation = evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), { panel })
       reports.push(calibrateJudges(evaluation, { judge, seed }))
     }
     if (values['json'] === true) io.stdout(JSON.stringify(reports.length === 1 ? reports[0] : reports, null, 2))
-    else io.stdout(reports.map(formatCalibration).join('\n\n'))
+    else io.stdout(reports.map((report) => formatCalibration(report)).join('\n\n'))
     return 0
   },
 }
@@ -52,19 +53,23 @@ const percent = (value: number | null) => (value === null ? '—' : `${(value * 
 const share = (value: number) => `${(value * 100).toFixed(1)}%`
 
 /** The report as text: per judge, a line per criterion, the matrices, the false accepts, the stale labels and the predictions. */
-export function formatCalibration(report: CalibrationReport): string {
+export function formatCalibration(report: CalibrationReport, registry: KindRegistry = kinds): string {
+  const kind = registry.get(report.kind)
+  const ratings = kind === undefined ? undefined : calibrationRatingsOf(kind)
+  if (kind === undefined || ratings === undefined) throw new TypeError(`the judges of a ${report.kind} fixture are not calibrated`)
+  const words = { item: kind.panel.words.item, pass: ratings.pass }
   const lines = [`${report.name} (${report.dir})`]
   const names = Object.keys(report.judges)
   if (names.length === 0) lines.push('  no judge labels yet: record them with `vitest-rubric review <dir> --case <id> --judge <name> --from <labels.json>`')
-  for (const name of names) for (const line of judgeLines(name, report.judges[name]!)) lines.push(line)
+  for (const [name, judge] of Object.entries(report.judges)) for (const line of judgeLines(name, judge, words)) lines.push(line)
   return lines.join('\n')
 }
 
-function judgeLines(name: string, judge: JudgeCalibration): string[] {
+function judgeLines(name: string, judge: JudgeCalibration, words: { readonly item: string; readonly pass: string }): string[] {
   const lines = [`  judge ${name} (${judge.file}): ${judge.origin}`, `    ${judge.cases} case${judge.cases === 1 ? '' : 's'} with a current adopted review and a current label`]
   const criteria = Object.entries(judge.criteria)
-  const width = Math.max('criterion'.length, ...criteria.map(([id]) => id.length)) + 2
-  lines.push(`    ${'criterion'.padEnd(width)}${'n'.padEnd(6)}${'kappa'.padEnd(8)}${'95% interval'.padEnd(18)}${'skipped'.padEnd(9)}${'agreement'.padEnd(11)}${'fail recall'.padEnd(13)}${'pass recall'.padEnd(13)}${'meets'.padEnd(7)}false accepts`)
+  const width = Math.max(words.item.length, ...criteria.map(([id]) => id.length)) + 2
+  lines.push(`    ${words.item.padEnd(width)}${'n'.padEnd(6)}${'kappa'.padEnd(8)}${'95% interval'.padEnd(18)}${'skipped'.padEnd(9)}${'agreement'.padEnd(11)}${'fail recall'.padEnd(13)}${'pass recall'.padEnd(13)}${words.pass.padEnd(7)}false accepts`)
   for (const [id, item] of criteria) lines.push(`    ${id.padEnd(width)}${criterionRow(item)}`)
   for (const [id, item] of criteria) {
     if (item.kappa === null) lines.push(`    no kappa for ${id}: ${item.kappa_reason ?? ''}`)

@@ -6,7 +6,7 @@ import {
   type PairedFigures,
   type ScoredSplitComparison,
   type SplitComparison,
-} from '../../core/engine/compare.js'
+} from '../../core/compare/compare.js'
 import { usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path'
-import { loadFixture } from '../../core/engine/fixture.js'
+import { loadFixture } from '../../core/registry.js'
 import { planOptions } from '../../plugin/options.js'
 import { planLoaded } from '../../plugin/plan-fixture.js'
 import { describeRecordChanges, readRecordedDecisions, recordDecisions, sameRecord, writeRecordedDecisions } from '../../core/engine/decision-record.js'

@@ -1,9 +1,8 @@
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluation-json.js'
-import { loadFixture } from '../../core/engine/fixture.js'
-import { definitionOf } from '../../core/kinds/index.js'
+import { kinds, loadFixture } from '../../core/registry.js'
 import { rateText, type CoverageCounts } from '../../core/engine/coverage.js'
-import { minReviewsOption, needDirs, usage, type Command } from '../command.js'
+import { minReviewsOption, needDirs, usage, stringOption, type Command } from '../command.js'
 
 /**
  * `vitest-rubric evaluate <dir…> [--json]`: decides every case of each fixture and prints the
@@ -31,10 +30,10 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
   async run({ values, positionals }, io) {
     const documents: EvaluationJson[] = []
     const panel = { minReviews: minReviewsOption('evaluate', values['min-reviews']) }
-    const gate = values['margin-gate'] as string | undefined
-    if (gate !== undefined && gate !== 'point' && gate !== 'lower-bound') throw usage('evaluate', `--margin-gate takes "point" or "lower-bound", not ${JSON.stringify(gate)}.`)
-    const seed = values['seed'] as string | undefined
-    const options = { panel, ...(seed === undefined ? {} : { seed }), ...(gate === undefined ? {} : { marginGate: gate as 'point' | 'lower-bound' }) }
+    const gate = stringOption(values, 'margin-gate')
+    if (gate !== undefined && !isMarginGate(gate)) throw usage('evaluate', `--margin-gate takes "point" or "lower-bound", not ${JSON.stringify(gate)}.`)
+    const seed = stringOption(values, 'seed')
+    const options = { panel, ...(seed === undefined ? {} : { seed }), ...(gate === undefined ? {} : { marginGate: gate }) }
     for (const dir of needDirs('evaluate', positionals)) documents.push(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), options)))
     io.stdout(values['json'] === true ? JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2) : documents.map(formatEvaluation).join('\n\n'))
     return 0
@@ -48,7 +47,7 @@ export function formatEvaluation(json: EvaluationJson): string {
   const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)
   if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts)}`)
   // One line per case: a loop, since a spread of a large fixture's lines would overflow the call stack.
-  for (const line of definitionOf(fixture.kind).present.evaluationLines(json)) lines.push(line)
+  for (const line of kinds.get(fixture.kind)?.present.evaluationLines(json) ?? []) lines.push(line)
   for (const note of json.notes ?? []) lines.push(`  note on ${note.file}: ${note.text}`)
   return lines.join('\n')
 }
@@ -59,4 +58,8 @@ export function formatReviewCoverage(counts: CoverageCounts): string {
   return counts.outcomes === null
     ? `${head} — no completed reviews, so no quality figure`
     : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}; ${rateText(counts.outcomes, 'accepted')}`
+}
+
+function isMarginGate(value: string): value is 'point' | 'lower-bound' {
+  return value === 'point' || value === 'lower-bound'
 }

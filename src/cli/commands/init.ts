@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { initFixture } from '../../core/engine/scaffold.js'
-import type { FixtureKind } from '../../core/kinds/index.js'
-import { usage, type Command } from '../command.js'
+import { initFixture, kinds } from '../../core/registry.js'
+import { usage, stringOption, type Command } from '../command.js'
 
 /** The fixture files' JSON Schemas: `src/schemas` beside `src/cli`, copied to `dist/schemas` beside `dist/cli` by the build. */
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url))
@@ -14,18 +13,6 @@ export const TEMPLATES: ReadonlyMap<string, { readonly dir: string; readonly abo
   ['docuctl', { dir: fileURLToPath(new URL('../../../fixtures/docuctl-rollback/', import.meta.url)), about: 'criteria: the docuctl staging-rollback rubric and its source (hard criteria, every one must be met)' }],
   ['debate', { dir: fileURLToPath(new URL('../../../fixtures/debate-benchmark/', import.meta.url)), about: 'scored: the debate benchmark rubric (six dimensions, N/A, benchmark gate, baseline margin)' }],
 ])
-
-/** The commands that add a first case to a new fixture and review it, by kind: each takes what that kind's cases and reviews are made of. */
-const NEXT_STEPS: Record<FixtureKind, (dir: string) => readonly string[]> = {
-  criteria: (dir) => [
-    `  vitest-rubric add ${dir} --id <id> --answer <text> --citation <text>   # a case, pending until reviewed`,
-    `  vitest-rubric review ${dir} --case <id>   # record its review (asks on a terminal)`,
-  ],
-  scored: (dir) => [
-    `  vitest-rubric add ${dir} --id <id> --spec <spec.json> --outputs <outputs.json>   # a case, pending until reviewed`,
-    `  vitest-rubric review ${dir} --case <id> --system debate --from <review.json>   # record its review (then --system baseline)`,
-  ],
-}
 
 /** `vitest-rubric init <dir> [--from <fixture or rubric>]`: a fixture directory that evaluates at once. */
 export const init: Command = {
@@ -45,8 +32,8 @@ ${[...TEMPLATES].map(([name, template]) => `                        ${name.padEn
   options: { from: { type: 'string' }, template: { type: 'string' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw usage('init', 'init takes exactly one directory.')
-    const from = values['from'] as string | undefined
-    const name = values['template'] as string | undefined
+    const from = stringOption(values, 'from')
+    const name = stringOption(values, 'template')
     if (from !== undefined && name !== undefined) throw usage('init', 'pass --from or --template, not both.')
     const template = name === undefined ? undefined : TEMPLATES.get(name)
     if (name !== undefined && template === undefined) {
@@ -64,7 +51,7 @@ ${[...TEMPLATES].map(([name, template]) => `                        ${name.padEn
         ...result.files.map((file) => `  ${file}`),
         'It has no cases yet, so everything is pending. Next:',
         ...(result.copiedFrom === undefined ? ['  write the source and the criteria (rubric.json quotes source.txt exactly)'] : []),
-        ...NEXT_STEPS[result.kind](result.dir),
+        ...(kinds.get(result.kind)?.scaffold.nextSteps(result.dir) ?? []),
         `  vitest-rubric status ${result.dir}   # what each case needs`,
       ].join('\n'),
     )

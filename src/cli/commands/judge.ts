@@ -1,7 +1,8 @@
 import { ReadStream } from 'node:tty'
 import { progress } from '@clack/prompts'
-import { loadJudgeModule } from '../../core/engine/judge-module.js'
-import { runJudge, type JudgeProgress, type JudgeRunResult } from '../../core/engine/judge-run.js'
+import { kinds } from '../../core/registry.js'
+import { loadJudgeModule } from '../../core/judges/judge-module.js'
+import { runJudge, type JudgeProgress, type JudgeRunResult } from '../../core/judges/judge-run.js'
 import { oneDir, usage, type CliIo, type Command } from '../command.js'
 
 /** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
@@ -75,6 +76,7 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
     try {
       const result = await runJudge(dir, {
         cwd: io.cwd,
+        kinds,
         judge: name,
         run: module.run,
         origin: module.origin,

@@ -1,14 +1,16 @@
 import { relative, resolve } from 'node:path'
 import type { PathSegment } from '../../core/common/json-path.js'
-import { fileSource, openReviewTarget, recordReview, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
-import { readJudgeLabelFile } from '../../core/engine/judge-label-file.js'
-import { recordJudgeLabels, type RecordedJudgeLabels } from '../../core/engine/judge-labels.js'
+import { fileSource, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
+import { readJudgeLabelFile } from '../../core/judges/judge-label-file.js'
+import { recordJudgeLabels, type RecordedJudgeLabels } from '../../core/judges/judge-labels.js'
+import { kinds, openReviewTarget, recordReview } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, oneDir, usage, type CliIo, type Command, type ParsedArgs } from '../command.js'
-import { INTERACTIVE_REVIEW } from '../prompts/index.js'
+import { keyedValues, oneDir, usage, stringOption, stringsOption, type CliIo, type Command, type ParsedArgs } from '../command.js'
+import { interactiveReviewOf, slotGiven, slotOptions } from '../kinds.js'
 
 /** The judgement fields the options fill, by option. */
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
+const JUDGEMENT_OPTION_NAMES = ['rating', 'reason', 'span'] as const satisfies readonly (keyof typeof JUDGEMENT_OPTIONS)[]
 
 /** `vitest-rubric review <dir> --case <id>`: a review recorded without typing a hash. */
 export const review: Command = {
@@ -77,7 +79,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     reason: { type: 'string', multiple: true },
     span: { type: 'string', multiple: true },
     from: { type: 'string' },
-    system: { type: 'string' },
+    ...slotOptions(),
     reviewer: { type: 'string' },
     judge: { type: 'string' },
     origin: { type: 'string' },
@@ -86,24 +88,25 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('review', positionals)
-    const caseId = values['case'] as string | undefined
+    const caseId = stringOption(values, 'case')
     if (caseId === undefined && values['judge'] !== undefined && values['from'] !== undefined) return importLabels(dir, values, io)
     if (caseId === undefined) throw usage('review', 'name the case to review with --case <id>.')
     const options = {
       caseId,
-      slot: values['system'] as string | undefined,
-      reviewer: values['reviewer'] as string | undefined,
-      judge: values['judge'] as string | undefined,
-      origin: values['origin'] as string | undefined,
+      slot: slotGiven(values),
+      reviewer: stringOption(values, 'reviewer'),
+      judge: stringOption(values, 'judge'),
+      origin: stringOption(values, 'origin'),
       replace: values['replace'] === true,
       cwd: io.cwd,
       dryRun: values['dry-run'] === true,
     }
-    const from = values['from'] as string | undefined
-    const keyed = Object.fromEntries(Object.keys(JUDGEMENT_OPTIONS).map((option) => [option, keyedValues('review', option, values[option] as string[] | undefined)])) as Record<
-      keyof typeof JUDGEMENT_OPTIONS,
-      Map<string, string>
-    >
+    const from = stringOption(values, 'from')
+    const keyed = {
+      rating: keyedValues('review', 'rating', stringsOption(values, 'rating')),
+      reason: keyedValues('review', 'reason', stringsOption(values, 'reason')),
+      span: keyedValues('review', 'span', stringsOption(values, 'span')),
+    } satisfies Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>
     const flagged = Object.values(keyed).some((map) => map.size > 0)
     if (from !== undefined && flagged) throw usage('review', '--from holds the judgements: leave out --rating, --reason and --span.')
 
@@ -121,7 +124,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
       throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
     }
     const target = await openReviewTarget(dir, caseId, options.slot, io.cwd, options.reviewer)
-    const prompt = INTERACTIVE_REVIEW[target.fixture.kind]
+    const prompt = interactiveReviewOf(target.fixture.kind)
     if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
     refuseExistingReview(target, options.replace)
     const outcome = await prompt(target, io.terminal, (draft, dryRun) => recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun }))
@@ -143,6 +146,7 @@ async function importLabels(dir: string, values: ParsedArgs['values'], io: CliIo
   const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
   const dryRun = values['dry-run'] === true
   const result = await recordJudgeLabels(dir, readJudgeLabelFile(file), {
+    kinds,
     judge: values['judge'] as string,
     origin: values['origin'] as string | undefined,
     existing: values['replace'] === true ? 'replace' : 'refuse',
@@ -163,7 +167,8 @@ export function formatImport(result: RecordedJudgeLabels, dryRun: boolean): stri
 /** `--rating c=r --reason c=t --span c=t` as the draft the kind takes: one judgement per criterion named. */
 function draftOfOptions(keyed: Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>): Record<string, Record<string, string>> {
   const draft: Record<string, Record<string, string>> = {}
-  for (const [option, field] of Object.entries(JUDGEMENT_OPTIONS) as [keyof typeof JUDGEMENT_OPTIONS, string][]) {
+  for (const option of JUDGEMENT_OPTION_NAMES) {
+    const field = JUDGEMENT_OPTIONS[option]
     for (const [criterion, value] of keyed[option]) {
       // Own keys only, as JSON.parse sets them: "__proto__" must reach the kind as a criterion id, and be refused there.
       if (!Object.hasOwn(draft, criterion)) Object.defineProperty(draft, criterion, { value: {}, enumerable: true, writable: true, configurable: true })

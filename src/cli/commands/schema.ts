@@ -1,10 +1,11 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { UsageError } from '../../core/common/errors.js'
-import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas, formatJsonSchema } from '../../core/engine/json-schemas.js'
+import { formatJsonSchema } from '../../core/engine/json-schemas.js'
+import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas } from '../../core/registry.js'
 import { writeFilesAtomically, type FileWrite } from '../../core/json/atomic-write.js'
 import { sha256Hex } from '../../core/json/canonical-json.js'
-import { usage, type Command } from '../command.js'
+import { usage, stringOption, type Command } from '../command.js'
 
 /** `vitest-rubric schema [--out <dir>]`: the JSON Schemas of the fixture files. */
 export const schema: Command = {
@@ -20,7 +21,7 @@ Options:
   options: { out: { type: 'string' } },
   async run({ values, positionals }, io) {
     if (positionals.length > 0) throw usage('schema', 'schema takes no directories (use --out <dir> to write the files).')
-    io.stdout(await schemaCommand({ out: values['out'] as string | undefined, cwd: io.cwd }))
+    io.stdout(await schemaCommand({ out: stringOption(values, 'out'), cwd: io.cwd }))
     return 0
   },
 }

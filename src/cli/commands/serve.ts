@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { ListenError } from '../../web/listen.js'
 import { startServer, type RunningServer } from '../../web/server.js'
-import { minReviewsOption, usage, type Command } from '../command.js'
+import { minReviewsOption, usage, stringOption, type Command } from '../command.js'
 import { fixtureDirs } from './status.js'
 
 /** `vitest-rubric serve [dirs...]`: the local review page. */
@@ -30,10 +30,10 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
   async run({ values, positionals }, io) {
     const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
     if (dirs.length === 0) throw usage('serve', 'no fixture directories: pass some, or create one with `vitest-rubric init fixtures/<name>`.')
-    const portText = values['port'] as string | undefined
+    const portText = stringOption(values, 'port')
     const port = portText === undefined ? 5178 : Number(portText)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage('serve', `--port takes a port number, not ${JSON.stringify(portText)}.`)
-    const host = (values['host'] as string | undefined) ?? '127.0.0.1'
+    const host = (stringOption(values, 'host')) ?? '127.0.0.1'
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
       io.stderr(`warning: --host ${host} makes the page reachable from other machines; anyone with the URL and its token can write reviews.`)
     }

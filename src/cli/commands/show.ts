@@ -1,7 +1,7 @@
 import { ANSI, PLAIN } from '../../core/common/colors.js'
-import { loadFixture } from '../../core/engine/fixture.js'
+import { loadFixture } from '../../core/registry.js'
 import { caseView, type CaseView } from '../../core/engine/show.js'
-import { oneDir, usage, type Command } from '../command.js'
+import { oneDir, usage, stringOption, type Command } from '../command.js'
 
 /** `vitest-rubric show <dir> --case <id> [--json]`: one case for a reader. */
 export const show: Command = {
@@ -22,7 +22,7 @@ Exit codes: 0 when shown; 1 when the fixture is refused or there is no such case
   options: { case: { type: 'string' }, json: { type: 'boolean', default: false } },
   async run({ values, positionals }, io) {
     const dir = oneDir('show', positionals)
-    const id = values['case'] as string | undefined
+    const id = stringOption(values, 'case')
     if (id === undefined) throw usage('show', 'name the case to show with --case <id>.')
     const json = values['json'] === true
     const colors = !json && io.terminal !== undefined && process.env['NO_COLOR'] === undefined ? ANSI : PLAIN
@@ -37,7 +37,7 @@ Exit codes: 0 when shown; 1 when the fixture is refused or there is no such case
 
 /** A case view as text: the kind's lines, then the bindings, then the decision. */
 export function formatShow(view: CaseView): string {
-  const { status, reason } = view.decision as { status: string; reason: string }
+  const { status, reason } = view.decision
   const stale = view.bindings.filter((binding) => binding.stale)
   const lines = [
     `${view.id} (${view.dir}, ${view.split})`,

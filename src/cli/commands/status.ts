@@ -1,7 +1,8 @@
 import { relative, resolve } from 'node:path'
 import { FixtureError, type SerializedRubricError } from '../../core/common/errors.js'
 import { scanFixtures } from '../../core/engine/discover.js'
-import { loadFixture } from '../../core/engine/fixture.js'
+import { kinds } from '../../core/registry.js'
+import { loadFixture } from '../../core/registry.js'
 import { fixtureStatus, type FixtureStatus } from '../../core/engine/status.js'
 import { NULL_FINGERPRINT } from '../../core/json/canonical-json.js'
 import { minReviewsOption, type Command } from '../command.js'
@@ -60,7 +61,7 @@ to check: use it in CI or a pre-commit hook.`,
 /** Every fixture below `fixtures/`, and every directory there that lost its rubric (it is refused, not skipped). */
 /** The fixture directories under `fixtures/`, as `status` finds them when given none. */
 export async function fixtureDirs(cwd: string): Promise<string[]> {
-  const scan = await scanFixtures(cwd, ['fixtures/**'], [])
+  const scan = await scanFixtures(kinds, cwd, ['fixtures/**'], [])
   return [...scan.fixtures.map((found) => found.dir), ...scan.incomplete].map((dir) => relative(cwd, dir))
 }
 

@@ -1,4 +1,4 @@
-import type { FixtureKind } from '../../core/kinds/index.js'
+import type { FixtureKind } from '../../core/registry.js'
 import { promptCriteriaAdjudication } from './criteria-adjudicate.js'
 import { promptCriteriaReview } from './criteria-review.js'
 import type { InteractiveAdjudication, InteractiveReview } from './prompt.js'

@@ -37,7 +37,7 @@ export function valueAt(document: unknown, path: readonly (string | number)[]): 
   let value = document
   for (const segment of path) {
     if (typeof value !== 'object' || value === null || !Object.hasOwn(value, segment)) return undefined
-    value = (value as Record<string | number, unknown>)[segment]
+    value = Reflect.get(value, segment)
   }
   return value
 }
@@ -62,4 +62,15 @@ export function plural(count: number, one: string, many = `${one}s`): string {
 /** A hash shortened for a listing: `3a8dcd22e9f4…`. */
 export function shortSha(sha: string): string {
   return `${sha.slice(0, 12)}…`
+}
+
+/** The `code` of a Node.js system error (`ENOENT`), or `undefined` for an error without one. */
+export function errnoCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined
+  return typeof code === 'string' ? code : undefined
+}
+
+/** `JSON.parse`, typed as what it is: any JSON value, to be checked before it is used. */
+export function parseJson(text: string): unknown {
+  return JSON.parse(text)
 }

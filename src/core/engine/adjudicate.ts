@@ -1,9 +1,8 @@
 import { RevisionError, UsageError } from '../common/errors.js'
-import type { PathSegment } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
-import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
+import { kindContext } from './fixture.js'
+import type { KindRegistry } from './registry.js'
 import { checkReviewer, describe, drafted, reviewTarget, stamp, writeReviews, type AuthoringOptions, type DraftSource, type ReviewTarget, type ReviewWrite } from './authoring.js'
 import { isConsensus, reviewerViews, type ReviewerView } from './panel-rule.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
@@ -53,8 +52,8 @@ export interface AdjudicationView {
 }
 
 /** Opens a case for adjudication: it must have independent reviews. */
-export async function openAdjudication(dir: string, caseId: string, slot: string | undefined, cwd: string): Promise<AdjudicationView> {
-  const { base } = await FixtureRevision.open(dir, cwd)
+export async function openAdjudication(kinds: KindRegistry, dir: string, caseId: string, slot: string | undefined, cwd: string): Promise<AdjudicationView> {
+  const { base } = await FixtureRevision.open(kinds, dir, cwd)
   return adjudicationView(base, caseId, slot)
 }
 
@@ -64,7 +63,7 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
   const { fixture, definition, entry } = target
   const bySlot = fixture.panel.reviews.get(caseId)
   // Only the reviewers of the slot adjudicated: a reviewer who never reviewed the baseline is not resolved by its adoption.
-  const views = reviewerViews(definition, kindContext(fixture as LoadedFixture<FixtureKind>), entry, fixture.panel, fixture.files.cases!.display).filter(
+  const views = reviewerViews(definition, kindContext(fixture), entry, fixture.panel, fixture.files.cases.display).filter(
     (view) => bySlot?.get(view.reviewer)?.[target.slot] !== undefined,
   )
   if (views.length === 0) {
@@ -104,7 +103,7 @@ export async function adjudicateCase(dir: string, options: AdjudicateOptions, so
 
 async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source: DraftSource): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
-  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   const view = adjudicationView(base, options.caseId, options.slot)
   const { definition } = view.target
   if (options.expected !== undefined) checkCaseVersions(base.fixture, options.caseId, [view.target.slot], { adjudication: true }, options.expected)
@@ -150,7 +149,7 @@ export async function adjudicateConsensus(dir: string, options: AuthoringOptions
 
 async function adjudicateConsensusNow(dir: string, options: AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number }, source: DraftSource): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
-  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   const { fixture } = base
   const writes: ReviewWrite[] = []
   const reviewersOf: string[][] = []
@@ -177,7 +176,7 @@ async function adjudicateConsensusNow(dir: string, options: AuthoringOptions & {
 function adjudicationViewOrNull(base: RevisionBase, caseId: string): AdjudicationView | null {
   try {
     // The slot that decides a case (a scored case's debate review); a kind with one slot has only it.
-    return adjudicationView(base, caseId, definitionOf(base.fixture.kind).reviews.slots[0])
+    return adjudicationView(base, caseId, base.fixture.definition.reviews.slots[0])
   } catch (error) {
     if (error instanceof RevisionError || error instanceof UsageError) return null
     throw error
@@ -188,9 +187,9 @@ function adjudicationViewOrNull(base: RevisionBase, caseId: string): Adjudicatio
 function adoptionWrite(base: RevisionBase, view: AdjudicationView, draft: Record<string, unknown>, adjudicator: string, source: DraftSource): ReviewWrite {
   const { target } = view
   const { definition, context, entry, slot } = target
-  const review = drafted(source, [] as PathSegment[], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
+  const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
-  const panel = (base.fixture as Fixture).panel
+  const { panel } = base.fixture
   const resolved = Object.fromEntries(view.views.map((each) => [each.reviewer, fingerprint(panel.reviews.get(entry.id)!.get(each.reviewer)![slot]?.value ?? null)]))
   const adoption = { case_id: entry.id, slot, adjudicator, review_sha256: fingerprint(review), resolved }
   return { target: { ...target, existing: base.fixture.reviews.get(entry.id)?.[slot] }, review, destination: { adopted: true, adoption } }

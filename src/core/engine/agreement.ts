@@ -1,6 +1,5 @@
 import { DEFAULT_SEED, alphaBootstrap, cohenKappa, createRandom, gwetAc1, krippendorffAlpha, percentAgreement, randomIndex, reportInterval, type IntervalReport, type RatingPair, type ReliabilityData } from '../stats/index.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
-import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
+import { kindContext, type SomeFixture } from './fixture.js'
 import { reviewerViews, type ReviewerView } from './panel-rule.js'
 
 /** The seed of the bootstrap intervals unless one is given: a report is the same on every run. */
@@ -36,7 +35,7 @@ export interface ItemAgreement {
 }
 
 export interface AgreementReport {
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly dir: string
   readonly name: string
   /** `nominal` over ratings (`uncertain` missing) or `interval` over scores (N/A missing). */
@@ -73,15 +72,15 @@ export interface AgreementOptions {
  * N/A are missing values. Figures that cannot be computed are `null` with the reason, never 1 or 0.
  * Definitions and references: docs/statistics.md.
  */
-export function panelAgreement(fixture: Fixture, options: AgreementOptions = {}): AgreementReport {
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+export function panelAgreement(fixture: SomeFixture, options: AgreementOptions = {}): AgreementReport {
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const seed = options.seed ?? DEFAULT_AGREEMENT_SEED
   const { reviewers } = fixture.panel
   const cases: { id: string; views: ReviewerView[] }[] = []
   for (const entry of fixture.cases) {
     if (!fixture.panel.reviews.has(entry.id)) continue
-    cases.push({ id: entry.id, views: reviewerViews(definition, context, entry, fixture.panel, fixture.files.cases!.display) })
+    cases.push({ id: entry.id, views: reviewerViews(definition, context, entry, fixture.panel, fixture.files.cases.display) })
   }
   // The rubric's order, not the order items first appear in the reviews: a report, and the draws of
   // the overall interval, must not depend on which case was reviewed first.

@@ -5,7 +5,7 @@ import { acknowledgement, currentHash, NOT_APPLICABLE, perSlot, recordedHash, st
 import type { Decision } from './decision.js'
 import type { PanelWait } from './panel-rule.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
-import type { AnyKindDefinition, CaseAt, KindContext, Problem, SlotOutcome } from './kind.js'
+import type { CaseAt, KindContext, KindDefinition, Problem, SlotOutcome, SomeKindDefinition } from './kind.js'
 
 /** Where the case and its reviews stand, for messages. */
 export interface AssessSite {
@@ -47,9 +47,9 @@ export interface CaseAssessment<D extends Decision> {
  * not a stale hash per field. A problem of the case refuses it; a problem of a review refuses its
  * slot, and the kind's rule says what a refused slot does to the case.
  */
-export function assessEntry<D extends Decision>(
-  definition: AnyKindDefinition,
-  context: KindContext<unknown>,
+export function assessEntry<R, C, V, D extends Decision, S>(
+  definition: KindDefinition<R, C, V, D, S>,
+  context: KindContext<R>,
   entry: CaseEntry,
   reviews: Readonly<Record<string, ReviewEntry>> | undefined,
   site: AssessSite,
@@ -68,7 +68,7 @@ export function assessEntry<D extends Decision>(
   const slots = definition.reviews.slots
   const slotProblems: Record<string, Problem[]> = {}
   const provenance: Record<string, readonly Problem[]> = {}
-  const parsedReviews: Record<string, unknown> = {}
+  const parsedReviews = new Map<string, V>()
   for (const slot of slots) {
     const review = reviews?.[slot]
     const problems: Problem[] = []
@@ -81,7 +81,7 @@ export function assessEntry<D extends Decision>(
             parsed.error.issues,
           ),
         )
-      } else parsedReviews[slot] = parsed.data
+      } else parsedReviews.set(slot, parsed.data)
       if (parsedCase.success) {
         const underCheck = { value: review.value, parsed: parsed.success ? parsed.data : undefined, path: review.path, slot }
         provenance[slot] = definition.checkReview(context, parsedCase.data, underCheck, at)
@@ -170,26 +170,28 @@ export function assessEntry<D extends Decision>(
     }
   }
 
-  const outcomes: Record<string, SlotOutcome<unknown>> = {}
+  const outcomes: Record<string, SlotOutcome<V>> = {}
   for (const slot of slots) {
-    const problems = slotProblems[slot]!
+    const problems = slotProblems[slot] ?? []
+    // A review that is there and has no problem parsed: a failed parse is a problem of its slot.
+    const parsed = parsedReviews.get(slot)
     if (problems.length > 0) outcomes[slot] = { status: 'refused', ...refusal(problems) }
-    else outcomes[slot] = reviews?.[slot] === undefined ? { status: 'absent' } : { status: 'reviewed', review: parsedReviews[slot] }
+    else outcomes[slot] = reviews?.[slot] === undefined || parsed === undefined ? { status: 'absent' } : { status: 'reviewed', review: parsed }
   }
   const caseOutcome =
     caseProblems.length > 0 || !parsedCase.success
       ? { status: 'refused' as const, ...refusal(once([...caseProblems, ...slots.flatMap((slot) => slotProblems[slot]!)])) }
       : { status: 'checked' as const, value: parsedCase.data }
-  const decision = definition.decide(context, { id: entry.id, split: entry.split, case: caseOutcome, slots: outcomes }) as D
+  const decision = definition.decide(context, { id: entry.id, split: entry.split, case: caseOutcome, slots: outcomes })
   return { decision, states, caseProblems, slotProblems }
 }
 
 const SHA256 = /^[0-9a-f]{64}$/
 
 /** Each row of a kind's binding table with the slot (by index) it is checked for, once per kind. */
-const rowsByKind = new WeakMap<AnyKindDefinition, readonly (readonly [BindingRow, number])[]>()
+const rowsByKind = new WeakMap<SomeKindDefinition, readonly (readonly [BindingRow, number])[]>()
 
-function rowsOf(definition: AnyKindDefinition): readonly (readonly [BindingRow, number])[] {
+function rowsOf(definition: SomeKindDefinition): readonly (readonly [BindingRow, number])[] {
   let rows = rowsByKind.get(definition)
   if (rows === undefined) {
     const slots = definition.reviews.slots

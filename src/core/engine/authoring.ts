@@ -3,16 +3,16 @@ import { applyEdits, modify } from 'jsonc-parser'
 import type { z } from 'zod'
 import { RevisionError, UsageError, type RubricErrorCode } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
-import { isObject, quoteSome, valueAt } from '../common/primitives.js'
+import { isObject, parseJson, quoteSome, valueAt } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { WriteIo } from '../json/atomic-write.js'
 import { appendToList, editJsonStrings } from '../json/json-edit.js'
 import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { bindCommand, isStale, rowPath, shellWord, type BindingRow } from './bindings.js'
 import type { Decision } from './decision.js'
-import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
-import type { DraftProblem, KindContext } from './kind.js'
+import { kindContext, type SomeFixture } from './fixture.js'
+import type { KindRegistry } from './registry.js'
+import { slotOptionOf, type DraftProblem, type KindContext, type SomeKindDefinition } from './kind.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
 import { ADJUDICATIONS_FILE, caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
@@ -39,6 +39,8 @@ export function fileSource(display: string): DraftSource {
 export interface AuthoringOptions {
   /** Paths in messages are shown relative to this directory. */
   readonly cwd: string
+  /** The kinds the directory may hold: the registry of the front end that starts from it. */
+  readonly kinds: KindRegistry
   /**
    * Work out and check the change, write nothing.
    * @default false
@@ -75,17 +77,17 @@ export async function addCases(dir: string, drafts: readonly unknown[], source: 
 }
 
 async function addCasesNow(dir: string, drafts: readonly unknown[], source: DraftSource, options: AuthoringOptions): Promise<AddResult> {
-  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   const { fixture } = base
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   if (drafts.length === 0) throw draftError(source, [], 'there is no case to add.', 'give at least one case.')
   const taken = new Set(fixture.cases.map((entry) => entry.id))
   const values: Record<string, unknown>[] = []
   for (const [index, raw] of drafts.entries()) {
     const at = drafts.length === 1 ? [] : [index]
     const value = drafted(source, at, definition.authoring.caseDraft, raw, (draft) => definition.authoring.newCase(context, draft))
-    const id = value['id'] as string
+    const id = String(value['id'])
     if (taken.has(id)) {
       throw draftError(source, [...at, 'id'], `a case "${id}" exists already; nothing was written.`, 'choose an id no case of the fixture has (ids are unique in cases.json).', {
         found: JSON.stringify(id),
@@ -97,8 +99,14 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
   }
   const text = appendToList(base.text('cases'), 'cases', values, FORMAT)
   const after = await revision.propose(base, { cases: text })
-  const decisions = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
-  const refused = values.map((value) => decisions.get(value['id'] as string)!).filter((decision) => decision.status === 'refused')
+  const decisions = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision]))
+  const decisionOf = (value: Record<string, unknown>): Decision => {
+    const decision = decisions.get(String(value['id']))
+    // The case was added and the revision decided it: it has a decision.
+    if (decision === undefined) throw new Error(`no decision of the case added as ${String(value['id'])}`)
+    return decision
+  }
+  const refused = values.map(decisionOf).filter((decision) => decision.status === 'refused')
   if (refused.length > 0) {
     throw new RevisionError({
       code: 'DRAFT_INVALID',
@@ -108,7 +116,7 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
     })
   }
   const written = options.dryRun === true ? [] : await after.commit(options.io)
-  return { dir: fixture.displayDir, added: values.map((value) => ({ id: value['id'] as string, decision: describe(decisions.get(value['id'] as string)!) })), written }
+  return { dir: fixture.displayDir, added: values.map((value) => ({ id: String(value['id']), decision: describe(decisionOf(value)) })), written }
 }
 
 /** Options of {@link recordReview}: which case and slot, and where the review goes. */
@@ -174,7 +182,7 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
 }
 
 async function recordReviewNow(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
-  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   if (options.reviewer !== undefined && options.judge !== undefined) {
     throw new UsageError({ code: 'USAGE', file: '--judge', summary: 'a review is by a reviewer or by a judge, not both; nothing was written.', hint: 'pass --reviewer or --judge.' })
   }
@@ -253,7 +261,7 @@ export async function writeReviews(
   options: AuthoringOptions,
 ): Promise<{ decisions: readonly Decision[]; files: readonly string[] }> {
   const { fixture } = base
-  const definition = definitionOf(fixture.kind)
+  const definition = fixture.definition
   let annotations: string | undefined
   let cases: string | undefined
   const files: Record<string, string> = {}
@@ -268,32 +276,32 @@ export async function writeReviews(
         : `Independent reviews by ${destination.reviewer}.`
       let before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin, reviews: [] }, null, 2)}\n`
       if (judge && destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
-      const index = existing === undefined ? listLength(before, 'reviews') : (existing.path[1] as number)
+      const index = existing === undefined ? listLength(before, 'reviews') : Number(existing.path[1])
       files[relativePath] = applyEdits(before, modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
       continue
     }
     const adopted = fixture.reviews.get(entry.id)?.[slot]
     annotations ??= base.text('annotations')
-    const index = adopted === undefined ? listLength(annotations, 'reviews') : (adopted.path[1] as number)
+    const index = adopted === undefined ? listLength(annotations, 'reviews') : Number(adopted.path[1])
     annotations = applyEdits(annotations, modify(annotations, ['reviews', index], review, { isArrayInsertion: adopted === undefined, formattingOptions: FORMAT }))
     const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
     const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
     const edits = [{ path: [...entry.path, ...rowPath(acknowledgement, slot)], from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) }]
     // An adjudication makes the adopted review anew from reviews of the files as they are: the case records them too.
     if ('adoption' in destination && destination.adoption !== undefined) edits.push(...caseRestamps(definition.bindings, target))
-    cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases!.display, edits)
+    cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases.display, edits)
     if (destination.adoption !== undefined) files[ADJUDICATIONS_FILE] = withAdoption(files[ADJUDICATIONS_FILE] ?? revision.textOf(ADJUDICATIONS_FILE, base), destination.adoption)
   }
   const after = await revision.propose(base, { annotations, cases, files })
-  const context = kindContext(after.fixture as LoadedFixture<FixtureKind>)
+  const context = kindContext(after.fixture)
   const decisions = writes.map(({ target, destination }) => {
     const index = after.fixture.cases.findIndex((each) => each.id === target.entry.id)
     if ('judge' in destination) {
-      const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.judges, after.fixture.files.cases!.display)
+      const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.judges, after.fixture.files.cases.display)
       return views.find((view) => view.reviewer === destination.judge)!.decision
     }
-    if (!('reviewer' in destination)) return after.evaluation.decisions[index] as Decision
-    const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.panel, after.fixture.files.cases!.display)
+    if (!('reviewer' in destination)) return after.evaluation.decisions[index]!
+    const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.panel, after.fixture.files.cases.display)
     return views.find((view) => view.reviewer === destination.reviewer)!.decision
   })
   const refusals = decisions.flatMap((decision) => definition.present.refusals(decision))
@@ -328,8 +336,10 @@ function caseRestamps(rows: readonly BindingRow[], target: ReviewTarget): { path
 /** `adjudications.json` with one adoption of a case's slot added, or put in place of the case's earlier one. */
 function withAdoption(text: string | undefined, adoption: Readonly<Record<string, unknown>>): string {
   const before = text ?? `${JSON.stringify({ adoptions: [] }, null, 2)}\n`
-  const adoptions = ((JSON.parse(before) as { adoptions?: unknown[] }).adoptions ?? []) as Record<string, unknown>[]
-  const earlier = adoptions.findIndex((each) => each['case_id'] === adoption['case_id'] && each['slot'] === adoption['slot'])
+  const document: unknown = JSON.parse(before)
+  const listed = valueAt(document, ['adoptions'])
+  const adoptions: readonly unknown[] = Array.isArray(listed) ? listed : []
+  const earlier = adoptions.findIndex((each) => valueAt(each, ['case_id']) === adoption['case_id'] && valueAt(each, ['slot']) === adoption['slot'])
   const index = earlier === -1 ? adoptions.length : earlier
   return applyEdits(before, modify(before, ['adoptions', index], adoption, { isArrayInsertion: earlier === -1, formattingOptions: FORMAT }))
 }
@@ -351,7 +361,7 @@ export function checkReviewer(given: string, option: string): string {
  * Refuses a reviewer's or judge's name that differs only in case from an existing author's file:
  * on a case-insensitive file system the two would be one file, merging two people's reviews.
  */
-export function refuseCaseTwin(fixture: Fixture, name: string | undefined, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, option: string): void {
+export function refuseCaseTwin(fixture: SomeFixture, name: string | undefined, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, option: string): void {
   if (name === undefined) return
   const authors = subdir === REVIEWS_DIR ? fixture.panel.reviewers : fixture.judges.names
   const twin = caseTwinOf(name, authors)
@@ -369,10 +379,10 @@ export function refuseCaseTwin(fixture: Fixture, name: string | undefined, subdi
 
 /** What a front end shows a reviewer before asking: the case, its current review and decision, its kind's context. */
 export interface ReviewTarget {
-  readonly fixture: Fixture
-  readonly definition: ReturnType<typeof definitionOf>
+  readonly fixture: SomeFixture
+  readonly definition: SomeKindDefinition
   readonly context: KindContext<unknown>
-  readonly entry: Fixture['cases'][number]
+  readonly entry: SomeFixture['cases'][number]
   /** The case as its kind parsed it. */
   readonly parsedCase: unknown
   readonly slot: string
@@ -388,9 +398,9 @@ export interface ReviewTarget {
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
-export async function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
+export async function openReviewTarget(kinds: KindRegistry, dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
   // A judge's labels come from its own run (--from, --rating): there is no interactive judge.
-  const { base } = await FixtureRevision.open(dir, cwd)
+  const { base } = await FixtureRevision.open(kinds, dir, cwd)
   const name = reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer')
   refuseCaseTwin(base.fixture, name, REVIEWS_DIR, '--reviewer')
   const target = reviewTarget(base, caseId, slot, name)
@@ -406,7 +416,7 @@ function refuseDirectReview(target: ReviewTarget): void {
   const { fixture, entry, slot, definition } = target
   const reviewers = [...(fixture.panel.reviews.get(entry.id) ?? [])].filter(([, reviews]) => reviews[slot] !== undefined).map(([name]) => name)
   if (reviewers.length === 0) return
-  const system = definition.reviews.slots.length === 1 ? '' : ` --system ${slot}`
+  const system = definition.reviews.slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`
   throw new RevisionError({
     code: 'ADJUDICATION_REQUIRED',
     file: fixture.files.annotations?.display,
@@ -425,8 +435,8 @@ function refuseDirectReview(target: ReviewTarget): void {
  */
 export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined, reviewer: string | undefined, judge?: string, restamps = false): ReviewTarget {
   const { fixture, assessments } = base
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const index = fixture.cases.findIndex((each) => each.id === caseId)
   const ids = fixture.cases.map((each) => each.id)
   if (index === -1) {
@@ -447,7 +457,7 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
       file: fixture.displayDir,
       summary: wantedSlot === undefined ? 'a case of this kind has several reviews: say which one.' : `a case of this kind has no review "${wantedSlot}".`,
       expected: `one of ${quoteSome(slots)}`,
-      hint: `pass --system ${slots.join(' or --system ')}.`,
+      hint: `pass --${slotOptionOf(definition)} ${slots.join(` or --${slotOptionOf(definition)} `)}.`,
     })
   }
   const entry = fixture.cases[index]!
@@ -495,7 +505,7 @@ export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: str
       judge !== undefined
         ? (fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`))
         : reviewer === undefined
-          ? fixture.files.annotations!.display
+          ? fixture.files.annotations.display
           : (fixture.panel.files[reviewer]?.display ?? join(fixture.displayDir, REVIEWS_DIR, `${reviewer}.json`)),
     by: reviewer ?? (judge === undefined ? undefined : `judge ${judge}`),
   }
@@ -528,7 +538,7 @@ export function drafted(
       also: rest.map((problem) => `${source.locate([...at, ...problem.path])}: ${problem.summary}${problem.hint === first!.hint ? '' : ` Fix: ${problem.hint}`}`),
     })
   }
-  return structuredClone(result.value) as Record<string, unknown>
+  return { ...structuredClone(result.value) }
 }
 
 function draftError(
@@ -570,7 +580,7 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
 
 /** The length of a top-level list of a document the fixture loaded (so it parses, and holds the list). */
 function listLength(text: string, key: 'cases' | 'reviews'): number {
-  const list = (JSON.parse(text) as Record<string, unknown>)[key]
+  const list = valueAt(parseJson(text), [key])
   return Array.isArray(list) ? list.length : 0
 }
 

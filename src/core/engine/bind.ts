@@ -1,20 +1,21 @@
 import { RevisionError, UsageError } from '../common/errors.js'
-import { formatLocation, type PathSegment } from '../common/json-path.js'
+import { formatLocation } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings, type StringEdit } from '../json/json-edit.js'
-import { definitionOf } from '../kinds/index.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
 import { acknowledgement, boundReview, isStale, perSlot, shellWord, type BindingState } from './bindings.js'
 import type { Decision } from './decision.js'
-import { kindContext, type CaseEntry, type Fixture, type LoadedFixture } from './fixture.js'
-import type { FixtureKind } from '../kinds/index.js'
+import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
+import type { KindRegistry } from './registry.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 import { FixtureRevision, reviseUnderLock, type WrittenFile } from './revision.js'
 
 export interface BindOptions {
+  /** The kinds the directory may hold: the registry of the front end that starts from it. */
+  readonly kinds: KindRegistry
   /** The case ids to bind, or every case. */
   readonly cases: readonly string[] | 'all'
   /** Work out and check the changes, write nothing. */
@@ -75,9 +76,9 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
 }
 
 async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindResult> {
-  const { revision, base } = await FixtureRevision.open(dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   const { fixture, assessments } = base
-  const definition = definitionOf(fixture.kind)
+  const definition = fixture.definition
   const selected = selectCases(fixture, options.cases)
   const plan: EditPlan = { edits: { cases: [], annotations: [] }, others: new Map(), cases: [], skipped: [] }
   const byId = new Map(fixture.cases.map((entry, index) => [entry.id, assessments[index]!]))
@@ -90,17 +91,17 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
 
   const edited = (file: WrittenFile) => {
     const edits = plan.edits[file]
-    return edits.length === 0 ? undefined : editJsonStrings(base.text(file), fixture.files[file]!.display, edits)
+    return edits.length === 0 ? undefined : editJsonStrings(base.text(file), fixture.files[file].display, edits)
   }
   const files = Object.fromEntries([...plan.others].map(([relativePath, { display, edits }]) => [relativePath, editJsonStrings(revision.textOf(relativePath, base)!, display, edits)]))
   // Decide the bound cases on the new contents before anything is written.
   const after = await revision.propose(base, { cases: edited('cases'), annotations: edited('annotations'), files })
-  const afterById = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision as Decision]))
+  const afterById = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision]))
   const refusalsOf = (decision: Decision) => definition.present.refusals(decision)
-  const context = kindContext(after.fixture as LoadedFixture<FixtureKind>)
+  const context = kindContext(after.fixture)
   // Binding reviewers alone leaves the case to its other reviews: what must not stay refused is each bound review.
   const reviewerDecisions = (id: string) =>
-    reviewerViews(definition, context, after.fixture.cases.find((each) => each.id === id)!, after.fixture.panel, after.fixture.files.cases!.display).filter((view) =>
+    reviewerViews(definition, context, after.fixture.cases.find((each) => each.id === id)!, after.fixture.panel, after.fixture.files.cases.display).filter((view) =>
       reviewers!.includes(view.reviewer),
     )
   const stillRefused = plan.cases
@@ -142,8 +143,8 @@ interface EditPlan {
 }
 
 /** The edits that bind one case: every stale hash, then the revision the case records of each review once bound. */
-function planCase(fixture: Fixture, assessment: CaseAssessment<Decision>, all: boolean, plan: EditPlan): void {
-  const definition = definitionOf(fixture.kind)
+function planCase(fixture: SomeFixture, assessment: CaseAssessment<Decision>, all: boolean, plan: EditPlan): void {
+  const definition = fixture.definition
   const { id } = assessment.decision
   const reviews = fixture.reviews.get(id)
   const reviewed = definition.reviews.slots.filter((slot) => reviews?.[slot] !== undefined)
@@ -174,7 +175,7 @@ function planCase(fixture: Fixture, assessment: CaseAssessment<Decision>, all: b
   const change = (state: BindingState, to: string) => {
     if (state.recorded === to) return
     const file = state.file === fixture.files.cases?.display ? 'cases' : 'annotations'
-    plan.edits[file].push({ path: state.path as PathSegment[], from: state.recorded!, to })
+    plan.edits[file].push({ path: state.path, from: state.recorded!, to })
     changes.push({ location: formatLocation(state.file, state.path), from: state.recorded!, to })
   }
   const hashes = assessment.states.filter((state) => !('reviewOf' in state.row.source))
@@ -197,12 +198,12 @@ function planCase(fixture: Fixture, assessment: CaseAssessment<Decision>, all: b
  * they are, so what was adjudicated of them still stands. An adoption a later review or edit
  * reopened is left as it is.
  */
-function planPanel(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, reviewers: readonly string[] | undefined, all: boolean, plan: EditPlan): void {
-  const definition = definitionOf(fixture.kind)
+function planPanel(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, reviewers: readonly string[] | undefined, all: boolean, plan: EditPlan): void {
+  const definition = fixture.definition
   const { panel } = fixture
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const context = kindContext(fixture)
   const byReviewer = panel.reviews.get(entry.id)
-  const casesFile = fixture.files.cases!.display
+  const casesFile = fixture.files.cases.display
   const bound = new Map<string, Record<string, string>>()
   const changes: HashChange[] = []
   for (const [reviewer, reviews] of byReviewer ?? []) {
@@ -225,7 +226,7 @@ function planPanel(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessmen
     const relativePath = `${REVIEWS_DIR}/${reviewer}.json`
     const others = plan.others.get(relativePath) ?? { display: file.display, edits: [] }
     for (const state of edits) {
-      others.edits.push({ path: state.path as PathSegment[], from: state.recorded!, to: state.current })
+      others.edits.push({ path: state.path, from: state.recorded!, to: state.current })
       changes.push({ location: formatLocation(state.file, state.path), from: state.recorded!, to: state.current })
     }
     plan.others.set(relativePath, others)
@@ -273,7 +274,7 @@ function planPanel(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessmen
 }
 
 /** The reviewers named, each a reviewer of the fixture. */
-function checkReviewers(fixture: Fixture, reviewers: readonly string[]): readonly string[] {
+function checkReviewers(fixture: SomeFixture, reviewers: readonly string[]): readonly string[] {
   for (const reviewer of reviewers) {
     if (fixture.panel.reviewers.includes(reviewer)) continue
     throw new UsageError({
@@ -288,7 +289,7 @@ function checkReviewers(fixture: Fixture, reviewers: readonly string[]): readonl
   return reviewers
 }
 
-function selectCases(fixture: Fixture, cases: readonly string[] | 'all'): string[] {
+function selectCases(fixture: SomeFixture, cases: readonly string[] | 'all'): string[] {
   const ids = fixture.cases.map((entry) => entry.id)
   if (cases === 'all') return ids
   const known = new Set(ids)

@@ -5,8 +5,11 @@ import { fingerprint, NULL_FINGERPRINT, sha256Hex } from '../json/canonical-json
 import { explainStaleBytes } from '../json/line-endings.js'
 import type { CaseAt, FileRole, KindContext, Problem } from './kind.js'
 
-/** What a recorded hash describes; `status` groups stale hashes by it. */
-export type BindingTarget = 'answer' | 'output' | 'source' | 'spec' | 'rubric' | 'review'
+/**
+ * What a recorded hash describes, as its kind names it (`answer`, `output`, `rubric`; `review` for
+ * the acknowledgement row). `status` groups stale hashes by it, in the order of the kind's targets.
+ */
+export type BindingTarget = string
 
 /** How the current value of a recorded hash is computed. */
 export type BindingSource =

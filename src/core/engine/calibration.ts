@@ -1,26 +1,34 @@
 import { UsageError } from '../common/errors.js'
 import { cohenKappa, confusionMatrix, kappaBootstrap, reportInterval, type IntervalReport, type RatingPair } from '../stats/index.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { assessEntry } from './assess.js'
-import type { Decision, RefusedDecision } from './decision.js'
-import type { FixtureEvaluation } from './evaluate.js'
-import { kindContext, type LoadedFixture } from './fixture.js'
-import type { PanelItem } from './kind.js'
+import type { SomeEvaluation } from './evaluate.js'
+import { kindContext } from './fixture.js'
+import type { CalibrationRatings, PanelItem, SomeKindDefinition } from './kind.js'
 import { JUDGES_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 import { DEFAULT_AGREEMENT_SEED } from './agreement.js'
 
-/** The judge's ratings, as the columns of a confusion matrix: its `uncertain` is a column of its own. */
-export const JUDGE_RATINGS = ['meets', 'does_not_meet', 'uncertain'] as const
-/** The reviewers' ratings, as its rows: a judgement the reviewers left uncertain is no reference. */
-export const REVIEWER_RATINGS = ['meets', 'does_not_meet'] as const
+/** The judge's ratings, as the columns of a confusion matrix: its undecided rating is a column of its own. */
+export function judgeRatings(ratings: CalibrationRatings): readonly string[] {
+  return [ratings.pass, ratings.fail, ratings.undecided]
+}
+/** The reviewers' ratings, as its rows: a judgement the reviewers left undecided is no reference. */
+export function reviewerRatings(ratings: CalibrationRatings): readonly string[] {
+  return [ratings.pass, ratings.fail]
+}
+
+/** How a kind's judges' labels are calibrated; `undefined` for a kind whose labels are not. */
+export function calibrationRatingsOf(definition: SomeKindDefinition): CalibrationRatings | undefined {
+  const { calibration } = definition.panel
+  return 'uncalibrated' in calibration ? undefined : calibration
+}
 
 /** How one judge's labels of one criterion compare with the adopted reviews. */
 export interface CriterionCalibration {
   /** Judgements with a reviewers' rating (meets or does_not_meet) and a judge's rating, current both. */
   readonly n: number
-  /** Reviewers' rating × judge's rating, every cell present. */
-  readonly matrix: Readonly<Record<(typeof REVIEWER_RATINGS)[number], Readonly<Record<(typeof JUDGE_RATINGS)[number], number>>>>
+  /** Reviewers' rating × judge's rating, every cell present, in the kind's order (pass, fail, undecided). */
+  readonly matrix: Readonly<Record<string, Readonly<Record<string, number>>>>
   /** Of the judgements the reviewers rated `does_not_meet`, the share the judge rated so; `null` without any. */
   readonly failure_recall: number | null
   /** Of the judgements the reviewers rated `meets`, the share the judge rated so; `null` without any. */
@@ -75,7 +83,7 @@ export interface JudgeCalibration {
 }
 
 export interface CalibrationReport {
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly dir: string
   readonly name: string
   readonly seed: number | string
@@ -97,21 +105,16 @@ export interface CalibrationOptions {
  * and named with the reason. The program never judges text: it compares labels a judge produced
  * elsewhere. Definitions and references: docs/statistics.md.
  */
-export function calibrateJudges(evaluation: FixtureEvaluation, options: CalibrationOptions = {}): CalibrationReport {
+export function calibrateJudges(evaluation: SomeEvaluation, options: CalibrationOptions = {}): CalibrationReport {
   const { fixture } = evaluation
-  const definition = definitionOf(fixture.kind)
-  if (definition.panel.level !== 'nominal') {
-    throw new UsageError({
-      code: 'USAGE',
-      file: fixture.displayDir,
-      summary: `calibration compares ratings (meets, does_not_meet, uncertain); a ${fixture.kind} fixture is scored, and its judges' labels are not calibrated.`,
-      hint: 'calibrate a judge on a criteria fixture.',
-    })
-  }
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const { calibration } = definition.panel
+  if ('uncalibrated' in calibration) throw new UsageError({ code: 'USAGE', file: fixture.displayDir, ...calibration.uncalibrated })
+  const ratings: CalibrationRatings = calibration
+  const context = kindContext(fixture)
   const seed = options.seed ?? DEFAULT_AGREEMENT_SEED
   const names = options.judge === undefined ? fixture.judges.names : [options.judge]
-  const casesFile = fixture.files.cases!.display
+  const casesFile = fixture.files.cases.display
   const judges: Record<string, JudgeCalibration> = {}
 
   // The reference: each case's adopted review, when both it and the case's decision are current.
@@ -120,8 +123,8 @@ export function calibrateJudges(evaluation: FixtureEvaluation, options: Calibrat
     const decision = evaluation.decisions[index]!
     const adopted = fixture.reviews.get(entry.id)
     if (decision.status === 'refused' || adopted === undefined) return
-    const site = { casesFile, annotationsFile: fixture.files.annotations!.display }
-    const own = assessEntry<Decision>(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
+    const site = { casesFile, annotationsFile: fixture.files.annotations.display }
+    const own = assessEntry(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
     if (own.status !== 'refused') reference.set(entry.id, definition.panel.items(context, own))
   })
 
@@ -147,7 +150,7 @@ export function calibrateJudges(evaluation: FixtureEvaluation, options: Calibrat
       const view = reviewerViews(definition, context, entry, fixture.judges, casesFile).find((each) => each.reviewer === judge)
       if (view === undefined) return
       if (view.decision.status === 'refused') {
-        const error = (view.decision as RefusedDecision).error
+        const error = view.decision.error
         if (error.code.endsWith('_STALE')) stale.push({ id: entry.id, reason: staleReason(error.code, view.decision.reason) })
         else refused.push({ id: entry.id, reason: view.decision.reason })
         return
@@ -170,42 +173,44 @@ export function calibrateJudges(evaluation: FixtureEvaluation, options: Calibrat
       }
     })
     const criteria: Record<string, CriterionCalibration> = {}
-    for (const criterion of criterionOrder(context.rubric)) criteria[criterion] = criterionFigures(pairs.get(criterion) ?? [], seed, options.samples)
+    for (const criterion of definition.panel.order(context)) criteria[criterion] = criterionFigures(ratings, pairs.get(criterion) ?? [], seed, options.samples)
     judges[judge] = { file: file.display, origin: file.origin, cases, criteria, stale: stale.length, stale_cases: stale, refused_cases: refused, predictions }
   }
   return { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, seed, judges }
 }
 
-function criterionOrder(rubric: unknown): string[] {
-  const criteria = (rubric as { criteria?: ReadonlyMap<string, unknown> }).criteria
-  return criteria === undefined ? [] : [...criteria.keys()]
-}
-
 /** The figures of one criterion from its pairs of reviewers' and judge's ratings. */
-export function criterionFigures(pairs: readonly { id: string; reviewers: string; judge: string }[], seed: number | string, samples?: number): CriterionCalibration {
+export function criterionFigures(
+  ratings: CalibrationRatings,
+  pairs: readonly { id: string; reviewers: string; judge: string }[],
+  seed: number | string,
+  samples?: number,
+): CriterionCalibration {
   const ratingPairs: RatingPair[] = pairs.map((pair) => [pair.reviewers, pair.judge])
-  const matrix = confusionMatrix(ratingPairs, REVIEWER_RATINGS, JUDGE_RATINGS) as CriterionCalibration['matrix']
+  const columns = judgeRatings(ratings)
+  const matrix = confusionMatrix(ratingPairs, reviewerRatings(ratings), columns)
   const n = pairs.length
-  const row = (rating: 'meets' | 'does_not_meet') => JUDGE_RATINGS.reduce((sum, judge) => sum + matrix[rating][judge], 0)
-  const failures = row('does_not_meet')
-  const passes = row('meets')
-  const kappa = n === 0 ? { kappa: null, reason: 'no case has both a current adopted review and a current label' } : cohenKappa(ratingPairs, JUDGE_RATINGS)
+  const cell = (reviewers: string, judge: string) => matrix[reviewers]?.[judge] ?? 0
+  const row = (rating: string) => columns.reduce((sum, judge) => sum + cell(rating, judge), 0)
+  const failures = row(ratings.fail)
+  const passes = row(ratings.pass)
+  const kappa = n === 0 ? { kappa: null, reason: 'no case has both a current adopted review and a current label' } : cohenKappa(ratingPairs, columns)
   const kappaReason = kappa.kappa === null ? (n === 0 ? kappa.reason : `no variation: the reviewers and the judge rated every case ${JSON.stringify(pairs[0]!.reviewers)}`) : null
   const interval: IntervalReport =
     kappa.kappa === null ? { ci: null, reason: kappaReason, bootstrap: null } : reportInterval(n, 'cases', () => kappaBootstrap(ratingPairs, { seed, ...(samples === undefined ? {} : { samples }) }))
   return {
     n,
     matrix,
-    failure_recall: failures === 0 ? null : matrix.does_not_meet.does_not_meet / failures,
-    pass_recall: passes === 0 ? null : matrix.meets.meets / passes,
-    percent_agreement: n === 0 ? null : (matrix.meets.meets + matrix.does_not_meet.does_not_meet) / n,
+    failure_recall: failures === 0 ? null : cell(ratings.fail, ratings.fail) / failures,
+    pass_recall: passes === 0 ? null : cell(ratings.pass, ratings.pass) / passes,
+    percent_agreement: n === 0 ? null : (cell(ratings.pass, ratings.pass) + cell(ratings.fail, ratings.fail)) / n,
     kappa: kappa.kappa,
     kappa_ci: interval.ci,
     kappa_reason: kappaReason,
     kappa_ci_reason: interval.reason,
     kappa_bootstrap: interval.bootstrap,
     base_rate: n === 0 ? null : passes / n,
-    false_accepts: pairs.filter((pair) => pair.reviewers === 'does_not_meet' && pair.judge === 'meets').map((pair) => pair.id),
+    false_accepts: pairs.filter((pair) => pair.reviewers === ratings.fail && pair.judge === ratings.pass).map((pair) => pair.id),
   }
 }
 
@@ -216,14 +221,11 @@ function staleReason(code: string, fallback: string): string {
   return fallback
 }
 
-/** The confusion matrix as text: reviewers' ratings down, the judge's across. */
+/** The confusion matrix as text: reviewers' ratings down, the judge's across, each as wide as the longest rating and two more. */
 export function matrixLines(item: CriterionCalibration): string[] {
-  const width = 'does_not_meet'.length + 2
-  const head = `${'reviewers \\ judge'.padEnd(width + 4)}${JUDGE_RATINGS.map((name) => name.padStart(width)).join('')}`
-  return [
-    head,
-    ...REVIEWER_RATINGS.map(
-      (row) => `${row.padEnd(width + 4)}${JUDGE_RATINGS.map((column) => String(item.matrix[row][column]).padStart(width)).join('')}`,
-    ),
-  ]
+  const rows = Object.keys(item.matrix)
+  const columns = Object.keys(item.matrix[rows[0] ?? ''] ?? {})
+  const width = Math.max(...rows.map((name) => name.length), ...columns.map((name) => name.length)) + 2
+  const head = `${'reviewers \\ judge'.padEnd(width + 4)}${columns.map((name) => name.padStart(width)).join('')}`
+  return [head, ...rows.map((row) => `${row.padEnd(width + 4)}${columns.map((column) => String(item.matrix[row]?.[column] ?? 0).padStart(width)).join('')}`)]
 }

@@ -1,6 +1,6 @@
 import { RevisionError, UsageError } from '../common/errors.js'
 import { fingerprint } from '../json/canonical-json.js'
-import type { Fixture } from './fixture.js'
+import type { SomeFixture } from './fixture.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 
 /**
@@ -16,7 +16,7 @@ export type CaseVersions = Readonly<Record<string, string | null>>
 export type SaveScope = { readonly adopted: true } | { readonly reviewer: string } | { readonly adjudication: true }
 
 /** The versions of what a save of `scope` replaces in case `caseId`, read from the fixture as loaded. */
-export function caseVersions(fixture: Fixture, caseId: string, slots: readonly string[], scope: SaveScope): Record<string, string | null> {
+export function caseVersions(fixture: SomeFixture, caseId: string, slots: readonly string[], scope: SaveScope): Record<string, string | null> {
   const entry = fixture.cases.find((each) => each.id === caseId)
   const { cases, annotations } = fixture.files
   const versions: Record<string, string | null> = {}
@@ -45,7 +45,7 @@ export function caseVersions(fixture: Fixture, caseId: string, slots: readonly s
  * named, so no save goes without this check. For an adjudication, the set of independent reviews
  * must be the one shown too: a review added or withdrawn since changes what is resolved.
  */
-export function checkCaseVersions(fixture: Fixture, caseId: string, slots: readonly string[], scope: SaveScope, given: CaseVersions): void {
+export function checkCaseVersions(fixture: SomeFixture, caseId: string, slots: readonly string[], scope: SaveScope, given: CaseVersions): void {
   const current = caseVersions(fixture, caseId, slots, scope)
   const missing = Object.keys(current).filter((key) => !Object.hasOwn(given, key))
   if (missing.length > 0) {

@@ -1,5 +1,5 @@
 import type { RubricErrorCode } from '../common/errors.js'
-import { SPLITS, type Split } from '../common/primitives.js'
+import type { Split } from '../common/primitives.js'
 import type { DecisionStatus } from './decision.js'
 import { wilsonInterval } from '../stats/intervals.js'
 
@@ -56,9 +56,8 @@ export interface Coverage extends CoverageCounts {
 
 /** Counts review coverage from a fixture's decisions. */
 export function countCoverage(decisions: readonly CountedDecision[]): Coverage {
-  const splits = Object.fromEntries(
-    SPLITS.map((split) => [split, countOf(decisions.filter((decision) => decision.split === split))]),
-  ) as Record<Split, CoverageCounts>
+  const ofSplit = (split: Split) => countOf(decisions.filter((decision) => decision.split === split))
+  const splits: Record<Split, CoverageCounts> = { development: ofSplit('development'), held_out: ofSplit('held_out') }
   return {
     ...countOf(decisions),
     pendingCases: decisions

@@ -2,11 +2,10 @@ import { readFile, writeFile } from 'node:fs/promises'
 import stableStringify from 'fast-json-stable-stringify'
 import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
-import { own } from '../common/primitives.js'
+import { errnoCode, isObject, own } from '../common/primitives.js'
 import { parseJsonFile } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
-import { FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
-import type { FixtureEvaluation } from './evaluate.js'
+import type { SomeEvaluation } from './evaluate.js'
 import type { FixtureIdentities } from './fixture.js'
 import { planFixtureTests, type JsonValue, type PlannedCase, type TestPlan } from './plan.js'
 
@@ -15,11 +14,11 @@ import { planFixtureTests, type JsonValue, type PlannedCase, type TestPlan } fro
  * the fixture directory so that changing a decision is a visible, reviewable change.
  */
 export interface RecordedDecisions {
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly name: string
   readonly identities: FixtureIdentities
   readonly decisions: Readonly<Record<string, RecordedDecision>>
-  /** Fixture-level checks by name: passed or not. */
+  /** SomeFixture-level checks by name: passed or not. */
   readonly checks: Readonly<Record<string, boolean>>
 }
 
@@ -32,7 +31,8 @@ export interface RecordedDecision {
 }
 
 const RecordedDecisionsSchema = z.strictObject({
-  kind: z.enum(FIXTURE_KINDS as [FixtureKind, ...FixtureKind[]]),
+  // Any kind's name: a record of a kind other than the fixture's is a change of kind, which the comparison names.
+  kind: z.string(),
   name: z.string(),
   identities: z.strictObject({
     caseSetSha256: z.string().nullable(),
@@ -57,7 +57,7 @@ const RecordedDecisionsSchema = z.strictObject({
  * compare with a committed record ({@link sameRecord}, {@link describeRecordChanges}) or to write
  * ({@link writeRecordedDecisions}).
  */
-export function decisionRecordOf(evaluation: FixtureEvaluation): RecordedDecisions {
+export function decisionRecordOf(evaluation: SomeEvaluation): RecordedDecisions {
   return recordDecisions(planFixtureTests(evaluation))
 }
 
@@ -134,11 +134,11 @@ export async function readRecordedDecisions(path: string, display: string): Prom
   try {
     bytes = await readFile(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    if (errnoCode(error) === 'ENOENT') return undefined
     throw new FixtureError({
       code: 'FILE_UNREADABLE',
       file: display,
-      summary: `the decision record cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}).`,
+      summary: `the decision record cannot be read (${errnoCode(error) ?? String(error)}).`,
       hint: 'check the file permissions.',
     })
   }
@@ -157,6 +157,7 @@ export async function readRecordedDecisions(path: string, display: string): Prom
     )
   }
   // The document as written, now known to have the record format: zod leaves a case id "__proto__" out of what it returns.
+  // Cast: the record schema accepted the document just above (see the line before).
   return document as RecordedDecisions
 }
 
@@ -230,7 +231,7 @@ function detailChanges(before: RecordedDecision, after: RecordedDecision): strin
 }
 
 function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+  return isObject(value) ? value : undefined
 }
 
 function valueChanges(

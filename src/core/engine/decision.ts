@@ -11,7 +11,7 @@ export type DecisionStatus = 'accepted' | 'rejected' | 'pending' | 'refused'
 export const DECISION_STATUSES = ['accepted', 'rejected', 'pending', 'refused'] as const satisfies readonly DecisionStatus[]
 
 /** What every decision of every kind says. */
-export interface Decision {
+interface DecisionCommon {
   readonly id: string
   readonly split: Split
   readonly status: DecisionStatus
@@ -19,13 +19,21 @@ export interface Decision {
   readonly reason: string
 }
 
+/** A case decided (accepted or rejected) or waiting for review. */
+export interface UnrefusedDecision extends DecisionCommon {
+  readonly status: Exclude<DecisionStatus, 'refused'>
+}
+
 /** A refused case: its error instead of a decision. */
-export interface RefusedDecision extends Decision {
+export interface RefusedDecision extends DecisionCommon {
   readonly status: 'refused'
   /** The error's one-line summary. */
   readonly reason: string
   readonly error: SerializedRubricError
 }
+
+/** What every decision of every kind says: a refused one carries its error. */
+export type Decision = UnrefusedDecision | RefusedDecision
 
 /** Whether a decision is graded: accepted or rejected, the cases a quality figure counts. */
 export function isGraded(decision: Decision): boolean {

@@ -1,28 +1,30 @@
 import { realpath } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { glob } from 'tinyglobby'
-import { definitionOf, FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
+import type { KindRegistry } from './registry.js'
 
 /** A fixture directory found on disk. */
 export interface DiscoveredFixture {
-  readonly kind: FixtureKind
+  readonly kind: string
   /** Absolute path of the directory. */
   readonly dir: string
   /** Absolute path of the marker file, which is the directory's test module. */
   readonly moduleId: string
 }
 
-const markers = new Map<string, FixtureKind>(FIXTURE_KINDS.map((kind) => [definitionOf(kind).files.rubric, kind]))
-
 /** The files beside a marker in every kind: a directory holding them without a marker lost its rubric. */
-const COMPANION_FILES = [...new Set(FIXTURE_KINDS.flatMap((kind) => [definitionOf(kind).files.cases, definitionOf(kind).files.annotations]))]
+function companionFiles(kinds: KindRegistry): string[] {
+  return [...new Set(kinds.kinds.flatMap((kind) => [kind.files.cases, kind.files.annotations]))]
+}
 
 /** The marker files, one per kind: `rubric.json`, `evaluation_rubric.json`. */
-export const MARKER_FILES: readonly string[] = [...markers.keys()]
+export function markerFiles(kinds: KindRegistry): readonly string[] {
+  return kinds.kinds.map((kind) => kind.files.rubric)
+}
 
 /** The marker files a fixture directory glob stands for: `fixtures/**` → `fixtures/**\/rubric.json`, … */
-export function markerGlobs(dirGlobs: readonly string[]): string[] {
-  return dirGlobs.flatMap((dir) => [...markers.keys()].map((marker) => `${dir}/${marker}`))
+export function markerGlobs(kinds: KindRegistry, dirGlobs: readonly string[]): string[] {
+  return dirGlobs.flatMap((dir) => markerFiles(kinds).map((marker) => `${dir}/${marker}`))
 }
 
 /** Globs that leave out everything below the excluded directories. */
@@ -31,17 +33,18 @@ export function excludeGlobs(dirGlobs: readonly string[]): string[] {
 }
 
 /** The fixture kind a module id stands for, if its file name is a marker. */
-export function kindOfModule(moduleId: string): FixtureKind | undefined {
-  return markers.get(basename(moduleId))
+export function kindOfModule(kinds: KindRegistry, moduleId: string): string | undefined {
+  return kinds.byMarker(basename(moduleId))?.name
 }
 
 /** Finds the fixture directories below `root` that the globs match, sorted by path. */
 export async function discoverFixtures(
+  kinds: KindRegistry,
   root: string,
   include: readonly string[],
   exclude: readonly string[],
 ): Promise<DiscoveredFixture[]> {
-  return [...(await scanFixtures(root, include, exclude)).fixtures]
+  return [...(await scanFixtures(kinds, root, include, exclude)).fixtures]
 }
 
 /** What a scan of the fixture globs found on disk. */
@@ -58,14 +61,15 @@ export interface FixtureScan {
 }
 
 /** Finds the fixture directories, the same directories reached through links, and directories that lost their rubric. */
-export async function scanFixtures(root: string, include: readonly string[], exclude: readonly string[]): Promise<FixtureScan> {
+export async function scanFixtures(kinds: KindRegistry, root: string, include: readonly string[], exclude: readonly string[]): Promise<FixtureScan> {
+  const companions = companionFiles(kinds)
   const files = await glob(
-    include.flatMap((dir) => [...markerGlobs([dir]), ...COMPANION_FILES.map((name) => `${dir}/${name}`)]),
+    include.flatMap((dir) => [...markerGlobs(kinds, [dir]), ...companions.map((name) => `${dir}/${name}`)]),
     { cwd: root, absolute: true, ignore: ignored(exclude) },
   )
   files.sort()
   const found = files.flatMap((moduleId) => {
-    const kind = kindOfModule(moduleId)
+    const kind = kindOfModule(kinds, moduleId)
     return kind === undefined ? [] : [{ kind, dir: dirname(moduleId), moduleId }]
   })
   const fixtures: DiscoveredFixture[] = []
@@ -85,8 +89,8 @@ export async function scanFixtures(root: string, include: readonly string[], exc
   fixtures.sort((a, b) => (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0))
   const withMarker = new Set(found.map((fixture) => fixture.dir))
   const named = (name: string) => new Set(files.filter((file) => basename(file) === name).map((file) => dirname(file)))
-  const incomplete = FIXTURE_KINDS.flatMap((kind) => {
-    const { cases, annotations } = definitionOf(kind).files
+  const incomplete = kinds.kinds.flatMap((kind) => {
+    const { cases, annotations } = kind.files
     const annotated = named(annotations)
     return [...named(cases)].filter((dir) => annotated.has(dir) && !withMarker.has(dir))
   })
@@ -95,10 +99,10 @@ export async function scanFixtures(root: string, include: readonly string[], exc
 }
 
 /** The include globs that match no fixture directory on their own (given what a scan of all of them found). */
-export async function unmatchedIncludes(root: string, include: readonly string[], exclude: readonly string[], scan: FixtureScan): Promise<string[]> {
+export async function unmatchedIncludes(kinds: KindRegistry, root: string, include: readonly string[], exclude: readonly string[], scan: FixtureScan): Promise<string[]> {
   if (include.length === 1) return scan.fixtures.length === 0 ? [...include] : []
   const counts = await Promise.all(
-    include.map(async (dir) => (await glob(markerGlobs([dir]), { cwd: root, ignore: ignored(exclude) })).length),
+    include.map(async (dir) => (await glob(markerGlobs(kinds, [dir]), { cwd: root, ignore: ignored(exclude) })).length),
   )
   return include.filter((_, index) => counts[index] === 0)
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { duplicateIdDetails, FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
-import { isObject, NonEmptyText, quoteSome, SchemaReferenceSchema } from '../common/primitives.js'
+import { isObject, NonEmptyText, quoteSome, SchemaReferenceSchema, valueAt } from '../common/primitives.js'
 import { parseJsonFile, type RawFile } from '../json/read.js'
 import { describeValue, schemaError } from '../json/schema-error.js'
 import type { CaseEntry, ReviewEntry, ReviewIndex } from './fixture.js'
-import type { AnyKindDefinition } from './kind.js'
+import type { SomeKindDefinition } from './kind.js'
 
 /** What each file's JSON Schema says it leaves to evaluation. */
 export const BOUND_ELSEWHERE = 'Hashes, excerpts and references between files are checked when the fixture is evaluated, not by this schema.'
@@ -33,14 +33,15 @@ export interface CaseEntries {
  * as a whole refuses the fixture; a case is checked on its own when it is assessed, so that one
  * malformed case is refused while the others are decided.
  */
-export function readCaseEntries(definition: AnyKindDefinition, file: RawFile): CaseEntries {
+export function readCaseEntries(definition: SomeKindDefinition, file: RawFile): CaseEntries {
   const document = parseJsonFile(file)
   const envelope = definition.schemas.casesEnvelope.safeParse(document, { reportInput: true })
   if (!envelope.success) {
     throw schemaError({ ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: file.display, basePath: [], hint: definition.schemas.casesHint }, envelope.error.issues)
   }
-  const { $schema: _, cases, ...members } = document as Record<string, unknown>
-  const raw = cases as unknown[]
+  // The envelope holds: the document is an object whose cases are a list, and whose name is a string.
+  const { $schema: _, cases, ...members } = isObject(document) ? document : {}
+  const raw: readonly unknown[] = Array.isArray(cases) ? cases : []
   const seen = new Map<string, number>()
   const entries = raw.map((value, index): CaseEntry => {
     const id = stringKey(value, 'id', file.display, ['cases', index])
@@ -52,7 +53,7 @@ export function readCaseEntries(definition: AnyKindDefinition, file: RawFile): C
     seen.set(id, index)
     return { id, split: definition.splitOf(value, document), value, path: ['cases', index] }
   })
-  return { name: members['name'] as string, entries, members }
+  return { name: String(members['name']), entries, members }
 }
 
 /** A review file read: its origin and its reviews by case and slot. */
@@ -66,7 +67,7 @@ export interface ReviewDocument {
  * review of a case the fixture does not hold, or a second review of one slot of a case, refuses
  * the fixture: which review applies would be a guess.
  */
-export function readReviewDocument(definition: AnyKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): ReviewDocument {
+export function readReviewDocument(definition: SomeKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): ReviewDocument {
   const document = parseJsonFile(file)
   const envelope = definition.schemas.annotationsEnvelope.safeParse(document, { reportInput: true })
   if (!envelope.success) {
@@ -74,11 +75,12 @@ export function readReviewDocument(definition: AnyKindDefinition, file: RawFile,
   }
   const { caseKey, slotKey, slots } = definition.reviews
   const ids = new Set(cases.map((entry) => entry.id))
-  const raw = (document as { reviews: unknown[] }).reviews
+  const listed = valueAt(document, ['reviews'])
+  const raw: readonly unknown[] = Array.isArray(listed) ? listed : []
   const reviews = new Map<string, Record<string, ReviewEntry>>()
   raw.forEach((value, index) => {
     const caseId = stringKey(value, caseKey, file.display, ['reviews', index])
-    const slot = slotKey === undefined ? slots[0]! : slotOf(value, slotKey, slots, file.display, index)
+    const slot = slotKey === undefined ? slots[0] : slotOf(value, slotKey, slots, file.display, index)
     if (!ids.has(caseId)) {
       throw new FixtureError({
         code: 'UNKNOWN_REVIEW',
@@ -106,7 +108,7 @@ export function readReviewDocument(definition: AnyKindDefinition, file: RawFile,
     bySlot[slot] = { caseId, slot, value, path: ['reviews', index] }
     reviews.set(caseId, bySlot)
   })
-  return { origin: (envelope.data as { origin: string }).origin, reviews }
+  return { origin: String(valueAt(envelope.data, ['origin'])), reviews }
 }
 
 function slotOf(value: unknown, key: string, slots: readonly string[], file: string, index: number): string {

@@ -4,33 +4,32 @@ import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { canonicalJson, canonicalJsonKeeping, compareCodePoints } from '../json/canonical-json.js'
 import { valueAt } from '../common/primitives.js'
 import { fileConversionNote } from '../json/line-endings.js'
-import { definitionOf, type DecisionOf, type FixtureKind, type SummaryOf } from '../kinds/index.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
 import { isStale } from './bindings.js'
 import { countCoverage, type Coverage } from './coverage.js'
-import { isGraded } from './decision.js'
-import { kindContext, type CaseEntry, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
+import { isGraded, type Decision } from './decision.js'
+import { kindContext, type CaseEntry, type FixtureIdentities, type FixtureNote, type KindFixture, type SomeFixture } from './fixture.js'
 import type { FileRole, Problem } from './kind.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 import { decideWithPanel, NO_PANEL_POLICY, type PanelPolicy } from './panel-rule.js'
 
 /** Every case of a fixture decided, with its coverage, the identities of its case sets and the kind's summary. */
-export interface EvaluationOfKind<K extends FixtureKind> {
-  readonly fixture: LoadedFixture<K>
+export interface Evaluation<R = unknown, C = unknown, V = unknown, D extends Decision = Decision, S = unknown, F extends KindFixture<R, C, V, D, S> = KindFixture<R, C, V, D, S>> {
+  readonly fixture: F
   /** One decision per case, in the order of `cases.json`. */
-  readonly decisions: readonly DecisionOf<K>[]
+  readonly decisions: readonly D[]
   readonly coverage: Coverage
   readonly identities: FixtureIdentities
-  readonly summary: SummaryOf<K>
+  readonly summary: S
   /** Explanations given once for the fixture (a file whose line endings changed). */
   readonly notes: readonly FixtureNote[]
 }
 
-/** Any evaluated fixture. */
-export type FixtureEvaluation = { readonly [K in FixtureKind]: EvaluationOfKind<K> }[FixtureKind]
+/** The evaluation of a fixture of some kind. */
+export type SomeEvaluation = Evaluation
 
 /** The evaluation type of a fixture type: a criteria fixture gives a criteria evaluation. */
-export type EvaluationOf<F extends Fixture> = F extends LoadedFixture<infer K> ? EvaluationOfKind<K> : never
+export type EvaluationOf<F extends SomeFixture> = F extends KindFixture<infer R, infer C, infer V, infer D, infer S> ? Evaluation<R, C, V, D, S, F> : never
 
 /**
  * Decides every case of a loaded fixture: the binding table, the kind's checks and its decision
@@ -38,8 +37,8 @@ export type EvaluationOf<F extends Fixture> = F extends LoadedFixture<infer K> ?
  * the full case set (the `cases.json` document less `$schema`) and the graded subset, case by
  * case, so that neither canonical text is ever held whole.
  */
-export function evaluateFixture<F extends Fixture>(fixture: F, options?: EvaluateOptions): EvaluationOf<F>
-export function evaluateFixture(fixture: Fixture, options: EvaluateOptions = {}): FixtureEvaluation {
+export function evaluateFixture<F extends SomeFixture>(fixture: F, options?: EvaluateOptions): EvaluationOf<F>
+export function evaluateFixture(fixture: SomeFixture, options: EvaluateOptions = {}): SomeEvaluation {
   return evaluateWithStates(fixture, options).evaluation
 }
 
@@ -54,12 +53,12 @@ export interface EvaluateOptions {
 }
 
 /** {@link evaluateFixture}, with what each case's checks found: `status` and `bind` read the binding states. */
-export function evaluateWithStates(
-  fixture: Fixture,
+export function evaluateWithStates<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
   options: EvaluateOptions & { readonly allStates?: boolean } = {},
-): { evaluation: FixtureEvaluation; assessments: readonly CaseAssessment<DecisionOf<FixtureKind>>[] } {
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+): { evaluation: Evaluation<R, C, V, D, S>; assessments: readonly CaseAssessment<D>[] } {
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const members = Object.keys(fixture.casesDocument).sort(compareCodePoints)
   const before = members.filter((key) => compareCodePoints(key, 'cases') < 0)
   const after = members.filter((key) => compareCodePoints(key, 'cases') > 0)
@@ -79,8 +78,8 @@ export function evaluateWithStates(
 
   // Only `status` and `bind` keep every case's assessment; an evaluation keeps its decisions, and the
   // stale hashes of files whose conversion a note may explain.
-  const assessments: CaseAssessment<DecisionOf<FixtureKind>>[] = []
-  const decisions: DecisionOf<FixtureKind>[] = []
+  const assessments: CaseAssessment<D>[] = []
+  const decisions: D[] = []
   const staleFiles = new Map<FileRole, string[]>()
   decideEntries(fixture, fixture.cases, options, (assessment, text) => {
     if (text === undefined) full.broken = true
@@ -100,7 +99,7 @@ export function evaluateWithStates(
       else hashes.push(state.recorded)
     }
   })
-  const evaluation = {
+  const evaluation: Evaluation<R, C, V, D, S> = {
     fixture,
     decisions,
     coverage: countCoverage(decisions),
@@ -111,13 +110,13 @@ export function evaluateWithStates(
     },
     summary: definition.summarize(context, decisions, { seed: options.seed ?? DEFAULT_SEED, marginGate: options.marginGate ?? 'point' }),
     notes: conversionNotes(fixture, staleFiles),
-  } as FixtureEvaluation
+  }
   return { evaluation, assessments }
 }
 
 /** A chunk of a fixture's cases decided: their decisions, in the order of `cases.json`, and their coverage. */
-export interface CaseRangeEvaluation<K extends FixtureKind = FixtureKind> {
-  readonly decisions: readonly DecisionOf<K>[]
+export interface CaseRangeEvaluation<D extends Decision = Decision> {
+  readonly decisions: readonly D[]
   readonly coverage: Coverage
 }
 
@@ -127,8 +126,12 @@ export interface CaseRangeEvaluation<K extends FixtureKind = FixtureKind> {
  * table, checks, several-reviewer rule and decision rule. What needs every case (the case-set
  * identities, the kind's summary, the notes) is left to the evaluation of the whole fixture.
  */
-export function evaluateCases(fixture: Fixture, range: { readonly start: number; readonly end: number }, options: EvaluateOptions = {}): CaseRangeEvaluation {
-  const decisions: DecisionOf<FixtureKind>[] = []
+export function evaluateCases<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
+  range: { readonly start: number; readonly end: number },
+  options: EvaluateOptions = {},
+): CaseRangeEvaluation<D> {
+  const decisions: D[] = []
   decideEntries(fixture, fixture.cases.slice(range.start, range.end), options, (assessment) => {
     decisions.push(assessment.decision)
   })
@@ -140,19 +143,17 @@ export function evaluateCases(fixture: Fixture, range: { readonly start: number;
  * gives the fingerprints its bindings compare), its assessment, and the several-reviewer rule.
  * `visit` gets each assessment with the case's canonical text, `undefined` when it has none.
  */
-function decideEntries(
-  fixture: Fixture,
+function decideEntries<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
   entries: readonly CaseEntry[],
   options: EvaluateOptions & { readonly allStates?: boolean },
-  visit: (assessment: CaseAssessment<DecisionOf<FixtureKind>>, text: string | undefined) => void,
+  visit: (assessment: CaseAssessment<D>, text: string | undefined) => void,
 ): void {
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
-  const site = { casesFile: fixture.files.cases!.display, annotationsFile: fixture.files.annotations!.display }
+  const definition = fixture.definition
+  const context = kindContext(fixture)
+  const site = { casesFile: fixture.files.cases.display, annotationsFile: fixture.files.annotations.display }
   // The values the binding table fingerprints (an answer, a spec, an output) are written once, inside the case's text.
-  const fingerprinted = definition.bindings.flatMap((row) =>
-    'fingerprintOf' in row.source ? definition.reviews.slots.map((slot) => (row.source as { fingerprintOf: (slot: string) => readonly string[] }).fingerprintOf(slot)) : [],
-  )
+  const fingerprinted = definition.bindings.flatMap(({ source }) => ('fingerprintOf' in source ? definition.reviews.slots.map((slot) => source.fingerprintOf(slot)) : []))
   // Independent reviews, adoptions or a minimum of reviews: the several-reviewer rule has its say on each case.
   const policy = options.panel ?? NO_PANEL_POLICY
   const panelActive = fixture.panel.reviewers.length > 0 || fixture.panel.adoptions.size > 0 || policy.minReviews > 0
@@ -173,20 +174,20 @@ function decideEntries(
       if (!(error instanceof CanonicalJsonError)) throw error
       problem = { code: error.code, file: site.casesFile, path: [...entry.path, ...error.path], caseId: entry.id, summary: error.summary, found: error.found, hint: error.hint }
     }
-    let assessment = assessEntry<DecisionOf<FixtureKind>>(definition, context, entry, fixture.reviews.get(entry.id), site, problem === undefined ? undefined : { problem }, {
+    let assessment = assessEntry(definition, context, entry, fixture.reviews.get(entry.id), site, problem === undefined ? undefined : { problem }, {
       texts,
       allStates: options.allStates === true,
     })
     if (panelActive) {
       const { decision, wait } = decideWithPanel(definition, context, entry, assessment, fixture.reviews.get(entry.id), fixture.panel, site, policy)
-      if (decision !== assessment.decision) assessment = { ...assessment, decision: decision as DecisionOf<FixtureKind>, ...(wait === undefined ? {} : { panelWait: wait }) }
+      if (decision !== assessment.decision) assessment = { ...assessment, decision, ...(wait === undefined ? {} : { panelWait: wait }) }
     }
     visit(assessment, text)
   }
 }
 
 /** SHA-256 of each file the decisions were made from, by its name in the fixture directory. */
-function fileIdentities(fixture: Fixture): Record<string, string> {
+function fileIdentities(fixture: SomeFixture): Record<string, string> {
   const files: Record<string, string> = Object.fromEntries(Object.values(fixture.files).map((file) => [file.name, file.sha256]))
   const { panel } = fixture
   for (const reviewer of panel.reviewers) files[`${REVIEWS_DIR}/${reviewer}.json`] = panel.files[reviewer]!.sha256
@@ -195,7 +196,7 @@ function fileIdentities(fixture: Fixture): Record<string, string> {
 }
 
 /** One note per file bound by its bytes whose stale hashes a line-ending or byte-order-mark conversion may explain. */
-function conversionNotes(fixture: Fixture, staleFiles: ReadonlyMap<FileRole, readonly string[]>): FixtureNote[] {
+function conversionNotes(fixture: SomeFixture, staleFiles: ReadonlyMap<FileRole, readonly string[]>): FixtureNote[] {
   const notes: FixtureNote[] = []
   for (const [role, hashes] of staleFiles) {
     const file = fixture.files[role]

@@ -1,9 +1,7 @@
-import type { FixtureKind } from '../kinds/index.js'
-import { definitionOf } from '../kinds/index.js'
 import type { Coverage } from './coverage.js'
 import type { Decision, DecisionStatus } from './decision.js'
-import type { FixtureEvaluation } from './evaluate.js'
-import { kindContext, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
+import type { SomeEvaluation } from './evaluate.js'
+import { kindContext, type FixtureIdentities, type FixtureNote } from './fixture.js'
 import type { Split } from '../common/primitives.js'
 
 /** One case of `evaluate --json`: its status, split and reason, then what its kind adds (`ratings`, `scores`, …). */
@@ -21,7 +19,7 @@ export interface DecisionJson {
  */
 export interface EvaluationJson {
   readonly fixture: {
-    readonly kind: FixtureKind
+    readonly kind: string
     readonly dir: string
     readonly name: string
     /** The rubric and its revision: `staging-rollback-explanation@1`. */
@@ -37,19 +35,19 @@ export interface EvaluationJson {
 }
 
 /** One decision as `evaluate --json` prints it under `decisions[<id>]`. */
-export function decisionJson(kind: FixtureKind, decision: Decision): DecisionJson {
-  return { status: decision.status, split: decision.split, reason: decision.reason, ...definitionOf(kind).present.decisionJson(decision) }
+export function decisionJson<D extends Decision>(definition: { readonly present: { decisionJson(decision: D): Readonly<Record<string, unknown>> } }, decision: D): DecisionJson {
+  return { status: decision.status, split: decision.split, reason: decision.reason, ...definition.present.decisionJson(decision) }
 }
 
 /** An evaluation as `evaluate --json` prints it. */
-export function evaluationJson(evaluation: FixtureEvaluation): EvaluationJson {
+export function evaluationJson(evaluation: SomeEvaluation): EvaluationJson {
   const { fixture } = evaluation
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const decisions: Record<string, DecisionJson> = {}
   for (const decision of evaluation.decisions) {
     // Set as JSON.parse sets keys: an assignment to "__proto__" would be lost.
-    Object.defineProperty(decisions, decision.id, { value: decisionJson(fixture.kind, decision), enumerable: true, writable: true, configurable: true })
+    Object.defineProperty(decisions, decision.id, { value: decisionJson(definition, decision), enumerable: true, writable: true, configurable: true })
   }
   const summary = definition.present.summaryJson(evaluation.summary)
   return {

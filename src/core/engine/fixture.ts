@@ -6,10 +6,11 @@ import type { Split } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { convertedRevisions, type ConvertedRevisions } from '../json/line-endings.js'
 import { confineToProject, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
-import { FIXTURE_KINDS, definitionOf, type FixtureKind, type RubricOf } from '../kinds/index.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
 import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type Panel } from './panel.js'
-import type { FileRole, FixtureFile, KindContext } from './kind.js'
+import type { Decision } from './decision.js'
+import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from './kind.js'
+import type { KindRegistry } from './registry.js'
 
 /** A case entry of `cases.json`: its id and split, its value as written, checked only when it is assessed. */
 export interface CaseEntry {
@@ -49,18 +50,23 @@ export interface FixtureNote {
   readonly text: string
 }
 
-/** A fixture directory of one kind, loaded: its rubric bound to its bytes, its cases and reviews as written. */
-export interface LoadedFixture<K extends FixtureKind> {
-  readonly kind: K
+/**
+ * A fixture directory of one kind, loaded: its rubric bound to its bytes, its cases and reviews as
+ * written, and the definition of its kind, which everything after loading reads.
+ */
+export interface KindFixture<R = unknown, C = unknown, V = unknown, D extends Decision = Decision, S = unknown> {
+  /** The kind's name (`definition.name`). */
+  readonly kind: string
+  readonly definition: KindDefinition<R, C, V, D, S>
   /** Absolute path of the directory. */
   readonly dir: string
   /** The directory as shown in messages, relative to the working directory. */
   readonly displayDir: string
   /** `cases.json › name`. */
   readonly name: string
-  readonly rubric: RubricOf<K>
+  readonly rubric: R
   /** Each file of the fixture by role, with its SHA-256. */
-  readonly files: Readonly<Partial<Record<FileRole, FixtureFile>>>
+  readonly files: FixtureFiles
   /** What the rubric and source would hash to with converted line endings. */
   readonly conversions: Readonly<Partial<Record<FileRole, ConvertedRevisions>>>
   readonly cases: readonly CaseEntry[]
@@ -76,8 +82,19 @@ export interface LoadedFixture<K extends FixtureKind> {
   readonly judges: LabelSet
 }
 
-/** A loaded fixture of any kind. */
-export type Fixture = { readonly [K in FixtureKind]: LoadedFixture<K> }[FixtureKind]
+/** Each file of a loaded fixture by role: every kind has a rubric, cases and annotations; a source only some. */
+export interface FixtureFiles {
+  readonly rubric: FixtureFile
+  readonly source?: FixtureFile
+  readonly cases: FixtureFile
+  readonly annotations: FixtureFile
+}
+
+/** A loaded fixture of some kind, as code that works on any kind holds it. */
+export type SomeFixture = KindFixture<unknown, unknown, unknown, Decision, unknown>
+
+/** The loaded fixture of a kind definition's type. */
+export type FixtureOf<K> = K extends KindDefinition<infer R, infer C, infer V, infer D, infer S> ? KindFixture<R, C, V, D, S> : never
 
 /** Options of {@link loadFixture}. */
 export interface LoadFixtureOptions {
@@ -88,39 +105,38 @@ export interface LoadFixtureOptions {
   readonly cwd?: string
 }
 
-/** Every kind whose marker file a directory holds: more than one is a defect, never a guess. */
-export async function fixtureKindsIn(dir: string): Promise<FixtureKind[]> {
-  const kinds: FixtureKind[] = []
-  for (const kind of FIXTURE_KINDS) {
-    if (await isFile(join(dir, definitionOf(kind).files.rubric))) kinds.push(kind)
+/** Every kind of the registry whose marker file a directory holds: more than one is a defect, never a guess. */
+export async function fixtureKindsIn(kinds: KindRegistry, dir: string): Promise<SomeKindDefinition[]> {
+  const found: SomeKindDefinition[] = []
+  for (const kind of kinds.kinds) {
+    if (await isFile(join(dir, kind.files.rubric))) found.push(kind)
   }
-  return kinds
+  return found
 }
 
 /** Which kind of fixture a directory holds, by its marker file; `undefined` if none (or several). */
-export async function detectFixtureKind(dir: string): Promise<FixtureKind | undefined> {
-  const kinds = await fixtureKindsIn(dir)
-  return kinds.length === 1 ? kinds[0] : undefined
+export async function detectFixtureKind(kinds: KindRegistry, dir: string): Promise<string | undefined> {
+  const found = await fixtureKindsIn(kinds, dir)
+  return found.length === 1 ? found[0]?.name : undefined
 }
 
 /**
- * Loads a fixture directory: its rubric, source, cases and reviews with their revision hashes.
- * A fixture-level defect throws a {@link FixtureError} naming the file, the JSON path and the fix;
- * everything about a single case is left to its assessment.
+ * Loads a fixture directory of one of the registry's kinds: its rubric, source, cases and reviews
+ * with their revision hashes. A fixture-level defect throws a {@link FixtureError} naming the
+ * file, the JSON path and the fix; everything about a single case is left to its assessment.
  */
-export async function loadFixture<K extends FixtureKind>(dir: string, options: LoadFixtureOptions & { readonly kind: K }): Promise<LoadedFixture<K>>
-export async function loadFixture(dir: string, options?: LoadFixtureOptions): Promise<Fixture>
-export async function loadFixture(dir: string, options: LoadFixtureOptions & { readonly kind?: FixtureKind } = {}): Promise<Fixture> {
-  return loadFixtureReading(dir, options, readFixtureFile)
+export async function loadFixture(kinds: KindRegistry, dir: string, options: LoadFixtureOptions & { readonly kind?: string } = {}): Promise<SomeFixture> {
+  return loadFixtureReading(kinds, dir, options, readFixtureFile)
 }
 
 /** {@link loadFixture}, reading the files through `read`: a revision is checked on its new contents before it is written. */
 export async function loadFixtureReading(
+  kinds: KindRegistry,
   dir: string,
-  options: LoadFixtureOptions & { readonly kind?: FixtureKind },
+  options: LoadFixtureOptions & { readonly kind?: string },
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
-): Promise<Fixture> {
+): Promise<SomeFixture> {
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
   const display = relative(cwd, absolute) || '.'
@@ -135,36 +151,55 @@ export async function loadFixtureReading(
     await confineToProject(folder, relative(cwd, folder) || '.', boundary)
     return list(folder)
   }
-  return loadFixtureAs(await kindOf(absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList)
+  return loadFixtureAs(await kindOf(kinds, absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList)
 }
 
 /**
  * Reads the files of a fixture of a known kind through `read` and checks them, without looking at
  * the directory itself: what {@link loadFixture} does once it has told the kind.
  */
-export async function loadFixtureAs(kind: FixtureKind, absolute: string, display: string, read: FixtureFileReader, list: DirectoryLister = listDirectory): Promise<Fixture> {
-  const definition = definitionOf(kind)
+export async function loadFixtureAs<R, C, V, D extends Decision, S>(
+  definition: KindDefinition<R, C, V, D, S>,
+  absolute: string,
+  display: string,
+  read: FixtureFileReader,
+  list: DirectoryLister = listDirectory,
+): Promise<KindFixture<R, C, V, D, S>> {
   const names = definition.files
   const shown = (name: string) => join(display, name)
-  const roles = (['rubric', 'source', 'cases', 'annotations'] as const).filter((role) => names[role] !== undefined)
-  const raw: (RawFile | undefined)[] = await Promise.all(roles.map((role) => read(join(absolute, names[role]!), shown(names[role]!))))
-  const byRole = Object.fromEntries(roles.map((role, index) => [role, raw[index]!])) as Partial<Record<FileRole, RawFile>>
-  const rubricFile = byRole.rubric!
+  const roles: (readonly [FileRole, string])[] = []
+  for (const role of ['rubric', 'source', 'cases', 'annotations'] as const) {
+    const name = names[role]
+    if (name !== undefined) roles.push([role, name])
+  }
+  const raw: (RawFile | undefined)[] = await Promise.all(roles.map(([, name]) => read(join(absolute, name), shown(name))))
+  const byRole: Partial<Record<FileRole, RawFile>> = {}
+  roles.forEach(([role], index) => {
+    const file = raw[index]
+    if (file !== undefined) byRole[role] = file
+  })
+  const rubricFile = byRole.rubric
+  // Every kind names its rubric file, and the reader returns a file or throws.
+  if (rubricFile === undefined) throw new TypeError(`${definition.name}: no rubric file was read`)
   const rubric = definition.bindRubric(byRole.source === undefined ? { rubric: rubricFile } : { rubric: rubricFile, source: byRole.source })
-  const files = Object.fromEntries(
-    roles.map((role, index) => [role, { name: names[role]!, display: raw[index]!.display, sha256: raw[index]!.sha256 ?? sha256Hex(raw[index]!.bytes) }]),
-  ) as Partial<Record<FileRole, FixtureFile>>
+  const found: Partial<Record<FileRole, FixtureFile>> = {}
+  roles.forEach(([role, name], index) => {
+    const file = raw[index]
+    if (file !== undefined) found[role] = { name, display: file.display, sha256: file.sha256 ?? sha256Hex(file.bytes) }
+  })
+  const files = completeFiles(definition.name, found)
   const conversions: Partial<Record<FileRole, ConvertedRevisions>> = { rubric: convertedRevisions(rubricFile.bytes) }
   if (byRole.source !== undefined) conversions.source = convertedRevisions(byRole.source.bytes)
 
   // Each large file is let go once parsed: the cases' bytes need not outlive them while the reviews are parsed.
   raw.fill(undefined)
   const cases = readCaseEntries(definition, take(byRole, 'cases'))
-  const annotations = readReviewDocument(definition, take(byRole, 'annotations'), cases.entries, files.cases!.display)
-  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases!.display, read, list)
-  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases!.display, read, list)
+  const annotations = readReviewDocument(definition, take(byRole, 'annotations'), cases.entries, files.cases.display)
+  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases.display, read, list)
+  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases.display, read, list)
   return {
-    kind,
+    kind: definition.name,
+    definition,
     dir: absolute,
     displayDir: display,
     name: cases.name,
@@ -177,7 +212,15 @@ export async function loadFixtureAs(kind: FixtureKind, absolute: string, display
     casesDocument: cases.members,
     panel,
     judges,
-  } as Fixture
+  }
+}
+
+/** The files read, each role a kind always has present (in the order of the roles, which identities keep). */
+function completeFiles(kind: string, found: Partial<Record<FileRole, FixtureFile>>): FixtureFiles {
+  const { rubric, source, cases, annotations } = found
+  // Every kind names these three files, and the reader returns a file or throws.
+  if (rubric === undefined || cases === undefined || annotations === undefined) throw new TypeError(`${kind}: a rubric, cases or annotations file was not read`)
+  return source === undefined ? { rubric, cases, annotations } : { rubric, source, cases, annotations }
 }
 
 /** A file of the map, removed from it, so that the caller holds its only reference. */
@@ -188,11 +231,11 @@ function take(byRole: Partial<Record<FileRole, RawFile>>, role: 'cases' | 'annot
 }
 
 /** What the kind's checks see of a loaded fixture. */
-export function kindContext<K extends FixtureKind>(fixture: LoadedFixture<K>): KindContext<RubricOf<K>> {
+export function kindContext<R>(fixture: { readonly rubric: R; readonly displayDir: string; readonly files: KindFixture['files']; readonly conversions: KindFixture['conversions'] }): KindContext<R> {
   return { rubric: fixture.rubric, dir: fixture.displayDir, files: fixture.files, conversions: fixture.conversions }
 }
 
-async function kindOf(absolute: string, display: string, cwd: string, wanted: FixtureKind | undefined): Promise<FixtureKind> {
+async function kindOf(registry: KindRegistry, absolute: string, display: string, cwd: string, wanted: string | undefined): Promise<SomeKindDefinition> {
   if (!(await isDirectory(absolute))) {
     const isFileThere = await isFile(absolute)
     throw new FixtureError({
@@ -204,8 +247,8 @@ async function kindOf(absolute: string, display: string, cwd: string, wanted: Fi
         : 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
     })
   }
-  const kinds = await fixtureKindsIn(absolute)
-  const marker = (kind: FixtureKind) => definitionOf(kind).files.rubric
+  const kinds = await fixtureKindsIn(registry, absolute)
+  const marker = (kind: SomeKindDefinition) => kind.files.rubric
   if (kinds.length > 1) {
     throw new FixtureError({
       code: 'FIXTURE_KIND_AMBIGUOUS',
@@ -217,15 +260,15 @@ async function kindOf(absolute: string, display: string, cwd: string, wanted: Fi
   }
   const kind = kinds[0]
   if (kind === undefined) {
-    const present = await fixtureFilesIn(absolute)
+    const present = await fixtureFilesIn(registry, absolute)
     throw new FixtureError({
       code: 'FIXTURE_KIND_UNKNOWN',
       file: display,
       summary:
         present.length === 0
           ? 'the directory holds no fixture.'
-          : `the directory holds fixture files but no rubric: neither ${FIXTURE_KINDS.map(marker).join(' nor ')} is a file there.`,
-      expected: FIXTURE_KINDS.map((each) => fileNamesOf(each).join(', ')).join('; or '),
+          : `the directory holds fixture files but no rubric: neither ${registry.kinds.map(marker).join(' nor ')} is a file there.`,
+      expected: registry.kinds.map((each) => fileNamesOf(each).join(', ')).join('; or '),
       found: present.length === 0 ? undefined : present.join(', '),
       hint:
         present.length === 0
@@ -233,13 +276,14 @@ async function kindOf(absolute: string, display: string, cwd: string, wanted: Fi
           : 'restore the rubric file (from version control, if it was deleted or renamed): the rubric is what makes the directory a fixture.',
     })
   }
-  if (wanted !== undefined && kind !== wanted) {
+  const wantedKind = wanted === undefined ? undefined : registry.get(wanted)
+  if (wanted !== undefined && kind.name !== wanted) {
     throw new FixtureError({
       code: 'FIXTURE_KIND_UNKNOWN',
       file: display,
-      summary: `the directory holds a ${kind} fixture, not a ${wanted} fixture.`,
-      expected: `${marker(wanted)} (a ${wanted} fixture)`,
-      found: `${marker(kind)} (a ${kind} fixture)`,
+      summary: `the directory holds a ${kind.name} fixture, not a ${wanted} fixture.`,
+      expected: `${wantedKind === undefined ? 'its marker file' : marker(wantedKind)} (a ${wanted} fixture)`,
+      found: `${marker(kind)} (a ${kind.name} fixture)`,
       hint: `load it without { kind: '${wanted}' }, or point at a ${wanted} fixture.`,
     })
   }
@@ -247,14 +291,14 @@ async function kindOf(absolute: string, display: string, cwd: string, wanted: Fi
 }
 
 /** The files of a kind, marker first. */
-export function fileNamesOf(kind: FixtureKind): string[] {
-  const { rubric, source, cases, annotations } = definitionOf(kind).files
+export function fileNamesOf(kind: Pick<SomeKindDefinition, 'files'>): string[] {
+  const { rubric, source, cases, annotations } = kind.files
   return [rubric, ...(source === undefined ? [] : [source]), cases, annotations]
 }
 
 /** The names of fixture files a directory holds, each directory among them marked: what a message shows as found. */
-async function fixtureFilesIn(dir: string): Promise<string[]> {
-  const names = [...new Set(FIXTURE_KINDS.flatMap(fileNamesOf))]
+async function fixtureFilesIn(registry: KindRegistry, dir: string): Promise<string[]> {
+  const names = [...new Set(registry.kinds.flatMap(fileNamesOf))]
   const found = await Promise.all(
     names.map(async (name) => {
       const stats = await stat(join(dir, name)).catch(() => undefined)

@@ -1,17 +1,23 @@
 import { z } from 'zod'
-import { definitionOf, FIXTURE_KINDS } from '../kinds/index.js'
+import { isObject, valueAt } from '../common/primitives.js'
+import type { JsonSchemaSource } from './kind.js'
+import type { KindRegistry } from './registry.js'
 
 /** A JSON Schema document (draft 2020-12). */
 export type JsonSchema = Record<string, unknown>
 
-/** Every kind's schema files, criteria first, by file name. */
-const FIXTURE_SCHEMAS = new Map(FIXTURE_KINDS.flatMap((kind) => definitionOf(kind).schemas.jsonSchemas.map((source) => [source.name, source] as const)))
+/** Every kind's schema files, in the registry's order, by file name. */
+function schemaSources(kinds: KindRegistry): Map<string, JsonSchemaSource> {
+  return new Map(kinds.kinds.flatMap((kind) => kind.schemas.jsonSchemas.map((source) => [source.name, source] as const)))
+}
 
 /** The file name of a fixture file's JSON Schema: `rubric.schema.json`, `scored-cases.schema.json`, … */
 export type FixtureSchemaName = string
 
-/** The schema file names, criteria kind first. */
-export const FIXTURE_SCHEMA_NAMES: readonly FixtureSchemaName[] = [...FIXTURE_SCHEMAS.keys()]
+/** The schema file names of the registry's kinds, in its order. */
+export function schemaNamesOf(kinds: KindRegistry): readonly FixtureSchemaName[] {
+  return [...schemaSources(kinds).keys()]
+}
 
 /**
  * The JSON Schemas (draft 2020-12) that editors validate fixture files against, generated from the
@@ -20,10 +26,11 @@ export const FIXTURE_SCHEMA_NAMES: readonly FixtureSchemaName[] = [...FIXTURE_SC
  * fixture as a whole can tell (hashes, excerpts, references between files). Keywords come in a
  * fixed order, so the same schemas always serialize to the same bytes.
  */
-export function fixtureJsonSchemas(): Record<FixtureSchemaName, JsonSchema> {
-  const entries = [...FIXTURE_SCHEMAS.values()].map(({ name, schema, title, description }) => {
+export function jsonSchemasOf(kinds: KindRegistry): Record<FixtureSchemaName, JsonSchema> {
+  const entries = [...schemaSources(kinds).values()].map(({ name, schema, title, description }) => {
     const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' })
-    return [name, orderKeywords(discriminate({ ...generated, title, description })) as JsonSchema] as const
+    const ordered = orderKeywords(discriminate({ ...generated, title, description }))
+    return [name, isObject(ordered) ? ordered : {}] as const
   })
   return Object.fromEntries(entries)
 }
@@ -44,10 +51,10 @@ export function discriminate(schema: unknown): unknown {
   if (typeof schema !== 'object' || schema === null) return schema
   const rewritten = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, discriminate(value)]))
   const { oneOf, ...rest } = rewritten
-  const members = Array.isArray(oneOf) ? (oneOf as unknown[]) : []
-  const key = members.length > 1 ? discriminatorOf(members as JsonSchema[]) : undefined
+  const members: readonly unknown[] = Array.isArray(oneOf) ? oneOf : []
+  const key = members.length > 1 ? discriminatorOf(members) : undefined
   if (key === undefined) return rewritten
-  const values = members.map((member) => constOf(member as JsonSchema, key))
+  const values = members.map((member) => constOf(member, key))
   return {
     ...rest,
     type: 'object',
@@ -58,8 +65,8 @@ export function discriminate(schema: unknown): unknown {
 }
 
 /** The property every member requires with a constant value of its own, if there is one. */
-function discriminatorOf(members: readonly JsonSchema[]): string | undefined {
-  const first = members[0]?.['properties']
+function discriminatorOf(members: readonly unknown[]): string | undefined {
+  const first = valueAt(members[0], ['properties'])
   if (typeof first !== 'object' || first === null) return undefined
   return Object.keys(first).find((key) => {
     const values = members.map((member) => constOf(member, key))
@@ -67,11 +74,10 @@ function discriminatorOf(members: readonly JsonSchema[]): string | undefined {
   })
 }
 
-function constOf(member: JsonSchema, key: string): unknown {
-  const required = member['required']
-  const properties = member['properties'] as Record<string, JsonSchema> | undefined
+function constOf(member: unknown, key: string): unknown {
+  const required = valueAt(member, ['required'])
   if (!Array.isArray(required) || !required.includes(key)) return undefined
-  return properties?.[key]?.['const']
+  return valueAt(member, ['properties', key, 'const'])
 }
 
 // Identification and documentation first, then the type and its constraints, then what applies
@@ -122,14 +128,14 @@ const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', '$defs', 'depe
 /** Puts the keywords of a schema and of every subschema in a fixed order (see {@link KEYWORD_ORDER}). */
 export function orderKeywords(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(orderKeywords)
-  if (typeof schema !== 'object' || schema === null) return schema
+  if (!isObject(schema)) return schema
   const keywords = Object.keys(schema).sort(compareKeywords)
   return Object.fromEntries(
     keywords.map((keyword) => {
-      const value = (schema as Record<string, unknown>)[keyword]
+      const value = schema[keyword]
       if (SUBSCHEMA.has(keyword)) return [keyword, orderKeywords(value)]
       if (SUBSCHEMA_MAP.has(keyword)) {
-        return [keyword, Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, member]) => [name, orderKeywords(member)]))]
+        return [keyword, Object.fromEntries(Object.entries(isObject(value) ? value : {}).map(([name, member]) => [name, orderKeywords(member)]))]
       }
       return [keyword, value] // data: enum, const, required, …
     }),

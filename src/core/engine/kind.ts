@@ -105,8 +105,10 @@ export interface KindScaffold {
   /** The files a copy of an existing rubric takes, byte for byte. */
   readonly rubricFiles: readonly string[]
   /** The empty cases and annotations documents; `schema` gives the reference to a JSON Schema file. */
-  readonly emptyCases: (name: string, schema: (file: string) => string) => Readonly<Record<string, unknown>>
-  readonly emptyAnnotations: (schema: (file: string) => string) => Readonly<Record<string, unknown>>
+  emptyCases(name: string, schema: (file: string) => string): Readonly<Record<string, unknown>>
+  emptyAnnotations(schema: (file: string) => string): Readonly<Record<string, unknown>>
+  /** The commands, one line each, that add a first case to a new fixture in `dir` and review it: what `init` suggests next. */
+  nextSteps(dir: string): readonly string[]
 }
 
 /**
@@ -119,13 +121,15 @@ export interface KindScaffold {
  * - `D`: the kind's decisions; `S`: its fixture-level summary.
  */
 export interface KindDefinition<R, C, V, D extends Decision, S> {
+  /** The kind's name: `criteria`, `scored`. Loaded fixtures, records and `evaluate --json` carry it. */
+  readonly name: string
   /** One line for listings. */
   readonly description: string
   /** The file of each role, by name; the `rubric` file marks the kind. */
   readonly files: { readonly rubric: string; readonly cases: string; readonly annotations: string; readonly source?: string }
 
   /** Validates the rubric (and its source) and binds them to their bytes. Throws a `FixtureError`. */
-  readonly bindRubric: (files: { readonly rubric: RawFile; readonly source?: RawFile }) => R
+  bindRubric(files: { readonly rubric: RawFile; readonly source?: RawFile }): R
 
   readonly schemas: {
     /** `cases.json` as a whole, each case left to its own check (every case needs a string id). */
@@ -134,10 +138,10 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
     readonly annotationsEnvelope: z.ZodType
     readonly case: z.ZodType<C>
     /** The review of each slot. */
-    readonly review: (slot: string) => z.ZodType<V>
+    review(slot: string): z.ZodType<V>
     /** The hint of a malformed case and review: their shape in words. */
     readonly caseHint: string
-    readonly reviewHint: (slot: string) => string
+    reviewHint(slot: string): string
     readonly casesHint: string
     readonly annotationsHint: string
     /** The JSON Schemas editors validate each file against, generated from these zod schemas. */
@@ -152,32 +156,103 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
     readonly slots: readonly [string, ...string[]]
     /** The key of a review that names its slot, when a case has more than one: `system`. */
     readonly slotKey?: string
+    /** The command-line option that names the slot a review or an adjudication is for (`system`, for `--system debate`), when a case has more than one. */
+    readonly slotOption?: string
     /** What a second review of one slot is called in a message: `a review`, `a debate review`. */
-    readonly slotName: (slot: string) => string
+    slotName(slot: string): string
   }
 
   /** The split of a case (as written, or the file's), before the case is checked. */
-  readonly splitOf: (caseValue: unknown, casesDocument: unknown) => Split
+  splitOf(caseValue: unknown, casesDocument: unknown): Split
 
   /** Every recorded hash of a case and its reviews: evaluation, `status` and `bind` read this table. */
   readonly bindings: readonly BindingRow[]
   /** How `status` names each binding target and what it asks before `bind` (which `status` adds). */
-  readonly targets: Readonly<Partial<Record<BindingTarget, StatusGroup>>>
+  readonly targets: Readonly<Record<BindingTarget, StatusGroup>>
 
   /** The kind's own checks of a case beyond its format (the question it asks, duplicate ids within it). */
-  readonly checkCase: (context: KindContext<R>, theCase: C, at: CaseAt) => readonly Problem[]
+  checkCase(context: KindContext<R>, theCase: C, at: CaseAt): readonly Problem[]
   /** The kind's provenance checks of a review: its excerpts and references against the case and rubric. */
-  readonly checkReview: (context: KindContext<R>, theCase: C, review: ReviewUnderCheck<V>, at: CaseAt) => readonly Problem[]
+  checkReview(context: KindContext<R>, theCase: C, review: ReviewUnderCheck<V>, at: CaseAt): readonly Problem[]
 
   /** The decision rule: the case, checked, and the outcome of each review slot become a decision. */
-  readonly decide: (context: KindContext<R>, input: RuleInput<C, V>) => D
+  decide(context: KindContext<R>, input: RuleInput<C, V>): D
   /** The fixture-level figures of the decisions (a benchmark's gates); `null` when the kind has none. */
-  readonly summarize: (context: KindContext<R>, decisions: readonly D[], options: SummaryOptions) => S
+  summarize(context: KindContext<R>, decisions: readonly D[], options: SummaryOptions): S
 
   readonly present: KindPresentation<R, D, S>
   readonly scaffold: KindScaffold
   readonly authoring: KindAuthoring<R, C>
   readonly panel: KindPanel<R, D>
+  readonly page: KindPage<R, D>
+}
+
+/** One criterion of a case as the review page shows it, with the judgement of the review shown. */
+export interface PageCriterion {
+  readonly criterion: string
+  readonly marker: number
+  readonly rule: string
+  readonly referenceQuote: string
+  /** Where the reference quote occurs in the source, `[start, end)` in UTF-16 units; `null` when it does not. */
+  readonly quoteAt: readonly [number, number] | null
+  readonly rating: string | null
+  readonly reason: string | null
+  readonly answerSpan: string | null
+  readonly spanAt: readonly [number, number] | null
+}
+
+/** One judgement of a reviewer's review, side by side with the others'. */
+export interface PageJudgement {
+  readonly rating: string
+  readonly reason: string
+  readonly answer_span: string
+}
+
+/** What the page shows of a case as a kind reads it: the text of its question, answer and source, and its criteria. */
+export interface PageCaseView {
+  readonly question: string | null
+  readonly answer: string | null
+  readonly citation: string | null
+  readonly source: string | null
+  /** The criteria, each with the judgement of the review shown; empty for a kind shown as a table. */
+  readonly criteria: readonly PageCriterion[]
+}
+
+/** A read-only table of a case (a scored case's dimensions beside its baseline's). */
+export interface PageTable {
+  readonly caption: string
+  readonly head: readonly string[]
+  /** Each row's cells; `low` marks a row the page shows as a weak one. */
+  readonly rows: readonly { readonly cells: readonly string[]; readonly low: boolean }[]
+}
+
+/** What the overview's filters read of a case. */
+export interface PageRowFacts {
+  /** Items rated as failing, uncertain, or not judged. */
+  readonly failed: readonly string[]
+  readonly uncertain: readonly string[]
+  readonly missing: readonly string[]
+  /** The text a search looks in. */
+  readonly text: string
+}
+
+/**
+ * How the review page shows a kind's cases: the engine and the page add the decision, the
+ * bindings, the reviewers side by side and what a save replaces.
+ */
+export interface KindPage<R, D> {
+  /** `criteria`: a card per criterion, reviewed and adjudicated on the page; `table`: read-only, the kind's table and the decision. */
+  readonly view: 'criteria' | 'table'
+  /** What the overview's filters read of a case and its decision (the one shown). */
+  row(context: KindContext<R>, caseValue: unknown, decision: D): PageRowFacts
+  /** Why a pending case waits when the several-reviewer rule does not say: `no review`, `missing criteria`, `manual review`, … */
+  waiting(decision: D): string
+  /** The case as shown, with the judgements of `review` (as written; `undefined` for none). */
+  caseView(context: KindContext<R>, caseValue: unknown, review: unknown): PageCaseView
+  /** A review's judgements by item, as the side-by-side view lists them. */
+  judgements(review: unknown): Readonly<Record<string, PageJudgement>>
+  /** The table of a `table` view from the decision shown; `null` when there is nothing to tabulate. */
+  table(decision: D): PageTable | null
 }
 
 /** What one reviewer's review says of one item it judges (a criterion, a dimension). */
@@ -198,19 +273,39 @@ export interface PanelItem {
 export interface KindPanel<R, D> {
   /** Krippendorff's alpha over the items' values: `nominal` (ratings) or `interval` (scores). */
   readonly level: 'nominal' | 'interval'
+  /** What an item is called (`criterion`, `dimension`), in the plural (the key of `agreement --json`), and the scale its alpha is over, in words. */
+  readonly words: { readonly item: string; readonly items: string; readonly scale: string }
   /** The categories of a nominal item (`meets`, `does_not_meet`), for AC1 and kappa; empty for interval. */
   readonly categories: readonly string[]
   /** Every item a review can judge, in the rubric's order: the order agreement reports them in. */
-  readonly order: (context: KindContext<R>) => readonly string[]
+  order(context: KindContext<R>): readonly string[]
   /** The items of a review, from the decision the review alone gives the case. */
-  readonly items: (context: KindContext<R>, decision: D) => Readonly<Record<string, PanelItem>>
+  items(context: KindContext<R>, decision: D): Readonly<Record<string, PanelItem>>
   /** A pending decision, for a case whose reviews wait for an adjudication, keeping what its reviewers agree on. */
-  readonly pending: (context: KindContext<R>, decision: D, reason: string, agreed: Readonly<Record<string, PanelItem>>) => D
+  pending(context: KindContext<R>, decision: D, reason: string, agreed: Readonly<Record<string, PanelItem>>): D
   /**
    * A refused decision, for a case the several-reviewer rule refuses (a stale adoption), made from
    * the decision its adopted review gives: the kind builds it, so its presentation can read it.
    */
-  readonly refuse: (context: KindContext<R>, decision: D, refusal: { readonly reason: string; readonly error: SerializedRubricError }) => D
+  refuse(context: KindContext<R>, decision: D, refusal: { readonly reason: string; readonly error: SerializedRubricError }): D
+  /** A pending decision of a case that has no review of the one reviewer asked about (what a blind reviewer sees before reviewing it). */
+  unreviewed(context: KindContext<R>, at: { readonly id: string; readonly split: Split }, reason: string): D
+  /**
+   * How automated judges' labels are calibrated against the adopted reviews: the two ratings a
+   * reviewer's judgement settles on and the judge's undecided one, or, for a kind whose labels are
+   * not calibrated (scores), what `calibrate` and a judge gate say instead.
+   */
+  readonly calibration: CalibrationRatings | { readonly uncalibrated: { readonly summary: string; readonly hint: string; readonly check: string } }
+}
+
+/** The ratings a judge's labels are calibrated on: the rows of its confusion matrix are `pass` and `fail`, its columns those and `undecided`. */
+export interface CalibrationRatings {
+  /** `meets`. */
+  readonly pass: string
+  /** `does_not_meet`: a judge's `pass` for it is a false accept. */
+  readonly fail: string
+  /** `uncertain`: a column of its own, never in agreement. */
+  readonly undecided: string
 }
 
 /**
@@ -238,22 +333,27 @@ export interface KindAuthoring<R, C> {
   /** The fields of a new case, as `add` takes them (from options or a file). */
   readonly caseDraft: z.ZodType
   /** A case from its draft, keys in the format's order; its hashes are stamped after. */
-  readonly newCase: (context: KindContext<R>, draft: unknown) => Drafted
+  newCase(context: KindContext<R>, draft: unknown): Drafted
   /** The body of a review of a slot, without its case's id or any hash. */
-  readonly reviewDraft: (slot: string) => z.ZodType
+  reviewDraft(slot: string): z.ZodType
   /** A review from its draft for a checked case, keys in the format's order; its hashes are stamped after. */
-  readonly newReview: (context: KindContext<R>, theCase: C, slot: string, draft: unknown) => Drafted
+  newReview(context: KindContext<R>, theCase: C, slot: string, draft: unknown): Drafted
   /** A review as a short summary, one entry per item judged (`{ command: 'meets' }`), to show a revision's old and new ratings. */
-  readonly summarizeReview: (review: unknown) => Readonly<Record<string, string>>
+  summarizeReview(review: unknown): Readonly<Record<string, string>>
   /** A review back as the draft it was made from (what was judged, without ids and hashes): an adjudication starts from it. */
-  readonly draftOf: (review: unknown) => Record<string, unknown>
+  draftOf(review: unknown): Record<string, unknown>
   /** Whether a draft is keyed by item (criterion), so an adjudication can take each item from a different reviewer. */
   readonly draftByItem: boolean
 }
 
-/** A kind definition whatever its types: what the registry holds. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyKindDefinition = KindDefinition<any, any, any, any, any>
+/**
+ * A kind definition seen from outside its kind: what a registry, a fixture of a kind not known
+ * where it is read, and a front end hold. Every `KindDefinition<R, C, V, D, S>` is one, since its
+ * hooks are methods (whose parameters the checker compares both ways); what its hooks take is
+ * then `unknown` and what they give a bare {@link Decision}, so the code that holds one can only
+ * hand a kind back what the same kind gave it.
+ */
+export type SomeKindDefinition = KindDefinition<unknown, unknown, unknown, Decision, unknown>
 
 /** What a fixture-level summary asks beyond the decisions: the seed of its intervals, and how a margin gate reads them. */
 export interface SummaryOptions {
@@ -265,38 +365,43 @@ export interface SummaryOptions {
 /** How a kind's decisions and summary are shown: in tests, as JSON, in text. */
 export interface KindPresentation<R, D extends Decision, S> {
   /** The rubric and its revision, as records name it: `staging-rollback-explanation@1`. */
-  readonly rubricName: (context: KindContext<R>) => string
+  rubricName(context: KindContext<R>): string
   /** What a case test carries beyond its status: ratings or scores, and its failure message. */
-  readonly plannedCase: (decision: D, context: KindContext<R>) => PlannedCaseDetail
-  /** Fixture-level tests (a benchmark gate) from the summary. */
-  readonly checks: (summary: S, context: KindContext<R>) => readonly PlannedCheck[]
+  plannedCase(decision: D, context: KindContext<R>): PlannedCaseDetail
+  /** SomeFixture-level tests (a benchmark gate) from the summary. */
+  checks(summary: S, context: KindContext<R>): readonly PlannedCheck[]
   /** A decision as `evaluate --json` shows it, beyond `status`, `split` and `reason`. */
-  readonly decisionJson: (decision: D) => Readonly<Record<string, unknown>>
+  decisionJson(decision: D): Readonly<Record<string, unknown>>
   /** The summary as `evaluate --json` shows it, under its own key; `undefined` for none. */
-  readonly summaryJson: (summary: S) => { readonly key: string; readonly value: unknown } | undefined
+  summaryJson(summary: S): { readonly key: string; readonly value: unknown } | undefined
   /** Why a pending case is pending, for `status`. */
-  readonly pendingFindings: (decision: D) => readonly PendingFinding[]
+  pendingFindings(decision: D): readonly PendingFinding[]
   /** Every refusal message a decision carries: its own, and any its kind adds (a refused baseline review). */
-  readonly refusals: (decision: D) => readonly string[]
+  refusals(decision: D): readonly string[]
   /** Findings beyond the case's own status (a scored case's baseline review). */
-  readonly extraFindings: (decision: D) => readonly PendingFinding[]
+  extraFindings(decision: D): readonly PendingFinding[]
   /** What `status` adds to a stale binding of a target: the criteria a rubric revision affects, say. */
-  readonly staleDetail?: (target: BindingTarget, context: KindContext<R>, review: unknown) => string | undefined
+  staleDetail?(target: BindingTarget, context: KindContext<R>, review: unknown): string | undefined
   /** The pending groups of `status`, in order. */
   readonly pendingGroups: Readonly<Record<string, StatusGroup>>
   readonly words: OutcomeWords
   /** The body of `evaluate`'s report, after the fixture's name, origin and review coverage. */
-  readonly evaluationLines: (json: EvaluationJson) => readonly string[]
+  evaluationLines(json: EvaluationJson): readonly string[]
   /** The kind's lines in the reporter's block (failures by criterion, a benchmark section). */
-  readonly reportLines: (cases: readonly PlannedCase[], summary: S, colors: Colors) => readonly string[]
+  reportLines(cases: readonly PlannedCase[], summary: S, colors: Colors): readonly string[]
   /** The same for the Markdown job summary. */
-  readonly markdownLines: (name: string, summary: S) => readonly string[]
+  markdownLines(name: string, summary: S): readonly string[]
   /** One case for `show`: what was judged and how, as data and as text for a reader. */
-  readonly showCase: (context: KindContext<R>, caseValue: unknown, reviews: Readonly<Record<string, unknown>>, colors: Colors) => CaseShown
+  showCase(context: KindContext<R>, caseValue: unknown, reviews: Readonly<Record<string, unknown>>, colors: Colors): CaseShown
 }
 
 /** A case as `show` prints it, beside the bindings and the decision the engine adds. */
 export interface CaseShown {
   readonly json: Readonly<Record<string, unknown>>
   readonly lines: readonly string[]
+}
+
+/** The command-line option that names a slot of a kind with several (`system`): the kind's own, else its reviews' slot key. */
+export function slotOptionOf(definition: { readonly reviews: { readonly slotOption?: string; readonly slotKey?: string } }): string {
+  return definition.reviews.slotOption ?? definition.reviews.slotKey ?? 'slot'
 }

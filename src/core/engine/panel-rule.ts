@@ -7,7 +7,7 @@ import { assessEntry, type AssessSite, type CaseAssessment } from './assess.js'
 import { shellWord } from './bindings.js'
 import type { Decision } from './decision.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
-import type { AnyKindDefinition, KindContext, KindDefinition, PanelItem } from './kind.js'
+import { slotOptionOf, type KindContext, type KindDefinition, type PanelItem, type SomeKindDefinition } from './kind.js'
 import { ADJUDICATIONS_FILE, type Panel } from './panel.js'
 
 /** What the several-reviewer rule asks of every case. */
@@ -22,25 +22,25 @@ export const NO_PANEL_POLICY: PanelPolicy = { minReviews: 0 }
 export type PanelWait = 'too-few-reviews' | 'disagreement' | 'uncertain' | 'not-adopted'
 
 /** One reviewer's independent review of a case: the decision it alone gives, and what it says of each item. */
-export interface ReviewerView {
+export interface ReviewerView<D extends Decision = Decision> {
   readonly reviewer: string
-  readonly decision: Decision
+  readonly decision: D
   readonly items: Readonly<Record<string, PanelItem>>
 }
 
 /** Each reviewer's independent review of a case, checked like any review: bound to the case's answer, source and rubric. */
-export function reviewerViews(
-  definition: AnyKindDefinition,
-  context: KindContext<unknown>,
+export function reviewerViews<R, C, V, D extends Decision, S>(
+  definition: KindDefinition<R, C, V, D, S>,
+  context: KindContext<R>,
   entry: CaseEntry,
   panel: Pick<Panel, 'reviews' | 'files'>,
   casesFile: string,
-): ReviewerView[] {
+): ReviewerView<D>[] {
   const byReviewer = panel.reviews.get(entry.id)
   if (byReviewer === undefined) return []
   return [...byReviewer].map(([reviewer, reviews]) => {
     const site: AssessSite = { casesFile, annotationsFile: panel.files[reviewer]!.display }
-    const decision = assessEntry<Decision>(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true }).decision
+    const decision = assessEntry(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true }).decision
     return { reviewer, decision, items: definition.panel.items(context, decision) }
   })
 }
@@ -57,16 +57,16 @@ export function reviewerViews(
  * itself refuses it then. A case with too few independent reviews is pending too; every reason
  * says why: the reviewers disagree (and how), are uncertain, or agree and wait for adoption.
  */
-export function decideWithPanel<D extends Decision>(
-  definition: KindDefinition<unknown, unknown, unknown, D, unknown>,
-  context: KindContext<unknown>,
+export function decideWithPanel<R, C, V, D extends Decision, S>(
+  definition: KindDefinition<R, C, V, D, S>,
+  context: KindContext<R>,
   entry: CaseEntry,
   adopted: CaseAssessment<D>,
   adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined,
   panel: Panel,
   site: AssessSite,
   policy: PanelPolicy,
-): { readonly decision: D; readonly views: readonly ReviewerView[]; readonly wait?: PanelWait } {
+): { readonly decision: D; readonly views: readonly ReviewerView<D>[]; readonly wait?: PanelWait } {
   const views = reviewerViews(definition, context, entry, panel, site.casesFile)
   const count = views.length
   const { minReviews } = policy
@@ -83,7 +83,7 @@ export function decideWithPanel<D extends Decision>(
   const caseDefect = adopted.caseProblems.some((problem) => !bindingCodes.has(problem.code))
   if (adopted.decision.status === 'refused' && (!open || caseDefect)) return { decision: adopted.decision, views }
   const refusedView = views.find((view) => view.decision.status === 'refused')
-  if (refusedView !== undefined) return { decision: refusedView.decision as D, views }
+  if (refusedView !== undefined) return { decision: refusedView.decision, views }
   if (state.refusal !== undefined) return { decision: definition.panel.refuse(context, adopted.decision, state.refusal), views }
 
   if (!open && hasAdopted) {
@@ -93,7 +93,7 @@ export function decideWithPanel<D extends Decision>(
   if (count === 0) return { decision: adopted.decision, views }
   const { reason, agreed, wait } = panelReason(views, minReviews)
   const { slots } = definition.reviews
-  const command = (slot: string) => `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --system ${slot}`}\``
+  const command = (slot: string) => `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`}\``
   // The reviewers' views compare the deciding slot's reviews: a reason about another slot says only what that slot waits for.
   const direct = state.unadjudicated.find((slot) => adoptedReviews?.[slot] !== undefined)
   const why =
@@ -162,7 +162,7 @@ interface AdoptionState {
 }
 
 /** How a case's adoptions stand: current, reopened by a review added or changed since, or refused. */
-function adoptionState(definition: AnyKindDefinition, entry: CaseEntry, adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined, panel: Panel, site: AssessSite): AdoptionState {
+function adoptionState(definition: SomeKindDefinition, entry: CaseEntry, adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined, panel: Panel, site: AssessSite): AdoptionState {
   const byReviewer = panel.reviews.get(entry.id)
   const adoptions = panel.adoptions.get(entry.id) ?? {}
   const reviewedSlots = definition.reviews.slots.filter((slot) => [...(byReviewer?.values() ?? [])].some((reviews) => reviews[slot] !== undefined))
@@ -208,7 +208,7 @@ function adoptionState(definition: AnyKindDefinition, entry: CaseEntry, adoptedR
       summary: first.summary,
       expected: first.expected,
       found: first.found,
-      hint: `adjudicate the case again (vitest-rubric adjudicate ${shellWord(dirname(file))} --case ${shellWord(entry.id)}${definition.reviews.slots.length === 1 ? '' : ` --system ${adoption.slot}`}): an adoption stands only for the reviews it resolved.`,
+      hint: `adjudicate the case again (vitest-rubric adjudicate ${shellWord(dirname(file))} --case ${shellWord(entry.id)}${definition.reviews.slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${adoption.slot}`}): an adoption stands only for the reviews it resolved.`,
       also: rest.map((problem) => `${formatLocation(file, problem.path)}: ${problem.summary}`),
     })
     return { refusal: { reason: error.summary, error: error.toJSON() }, reopened, unadjudicated }

@@ -3,11 +3,11 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
-import { quoteSome, Sha256Schema } from '../common/primitives.js'
+import { errnoCode, quoteSome, Sha256Schema } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { parseJsonFile, type FixtureFileReader } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
-import type { AnyKindDefinition } from './kind.js'
+import type { SomeKindDefinition } from './kind.js'
 import { readReviewDocument } from './documents.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
 
@@ -46,7 +46,7 @@ export const listDirectory: DirectoryLister = async (dir) => {
   try {
     return (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return []
+    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return []
     throw error
   }
 }
@@ -100,7 +100,7 @@ const AdjudicationsSchema = z.strictObject({
  * refuses the fixture, naming the file and the JSON path; nothing is guessed.
  */
 export async function readPanel(
-  definition: AnyKindDefinition,
+  definition: SomeKindDefinition,
   absolute: string,
   display: string,
   cases: readonly CaseEntry[],
@@ -181,7 +181,7 @@ export const EMPTY_LABELS: LabelSet = { names: [], files: {}, reviews: new Map()
 
 /** A fixture's automated judges' labels (`judges/<judge>.json`): checked like reviews, never deciding a case. */
 export function readJudges(
-  definition: AnyKindDefinition,
+  definition: SomeKindDefinition,
   absolute: string,
   display: string,
   cases: readonly CaseEntry[],
@@ -198,7 +198,7 @@ export function readJudges(
  * twice refuses the fixture, naming the file and the JSON path; nothing is guessed.
  */
 async function readLabelDirectory(
-  definition: AnyKindDefinition,
+  definition: SomeKindDefinition,
   absolute: string,
   display: string,
   subdir: string,

@@ -1,12 +1,11 @@
 import type { RubricErrorCode } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
-import { definitionOf, type FixtureKind, type SummaryOf } from '../kinds/index.js'
 import { countCoverage, type Coverage } from './coverage.js'
-import type { Decision, DecisionStatus, RefusedDecision } from './decision.js'
-import { evaluateCases, type FixtureEvaluation } from './evaluate.js'
-import { kindContext, type Fixture, type FixtureIdentities, type FixtureNote, type LoadedFixture } from './fixture.js'
+import type { Decision, DecisionStatus } from './decision.js'
+import { evaluateCases, type SomeEvaluation } from './evaluate.js'
+import { kindContext, type FixtureIdentities, type FixtureNote, type KindFixture, type SomeFixture } from './fixture.js'
 import { panelAgreement, type AgreementReport } from './agreement.js'
-import { calibrateJudges, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
+import { calibrateJudges, calibrationRatingsOf, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
 import { JUDGES_DIR } from './panel.js'
 import type { PanelPolicy } from './panel-rule.js'
 
@@ -61,8 +60,12 @@ export interface JudgeGate {
   readonly minCases: number
 }
 
-interface PlanOfKind<K extends FixtureKind> {
-  readonly kind: K
+/**
+ * What the test runtime needs to turn one evaluated fixture into tests: plain JSON, tagged by the
+ * fixture's kind, with the kind's summary `S`.
+ */
+export interface TestPlan<S = unknown> {
+  readonly kind: string
   /** The fixture directory as shown to the user. */
   readonly dir: string
   readonly name: string
@@ -72,7 +75,7 @@ interface PlanOfKind<K extends FixtureKind> {
   readonly cases: readonly PlannedCase[]
   readonly checks: readonly PlannedCheck[]
   /** The kind's fixture-level figures (a benchmark's), for the reporter. */
-  readonly summary: SummaryOf<K>
+  readonly summary: S
   /** Explanations that hold for the whole fixture, given once (a file whose line endings changed). */
   readonly notes: readonly FixtureNote[]
   /** How far the independent reviews agree; `null` for a fixture without any. */
@@ -81,17 +84,13 @@ interface PlanOfKind<K extends FixtureKind> {
   readonly calibration: CalibrationReport | null
 }
 
-/**
- * What the test runtime needs to turn one evaluated fixture into tests: plain JSON, tagged by the
- * fixture's kind.
- */
-export type TestPlan = { readonly [K in FixtureKind]: PlanOfKind<K> }[FixtureKind]
 
 /** The tests an evaluation becomes in Vitest: one per case, the kind's fixture-level checks, and its summary. */
-export function planFixtureTests(evaluation: FixtureEvaluation, options: PlanOptions = {}): TestPlan {
+export function planFixtureTests<E extends SomeEvaluation>(evaluation: E, options?: PlanOptions): TestPlan<E['summary']>
+export function planFixtureTests(evaluation: SomeEvaluation, options: PlanOptions = {}): TestPlan {
   const { fixture } = evaluation
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const seed = options.seed === undefined ? {} : { seed: options.seed }
   const agreement = fixture.panel.reviewers.length === 0 ? null : panelAgreement(fixture, seed)
   const calibration = calibrationOf(evaluation, options)
@@ -111,17 +110,17 @@ export function planFixtureTests(evaluation: FixtureEvaluation, options: PlanOpt
     notes: evaluation.notes,
     agreement,
     calibration,
-  } as TestPlan
+  }
 }
 
 /** Each decision as its test: status and reason, the failure text, and the kind's figures. */
-function plannedCases(fixture: Fixture, decisions: readonly Decision[]): PlannedCase[] {
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+function plannedCases<R, C, V, D extends Decision, S>(fixture: KindFixture<R, C, V, D, S>, decisions: readonly D[]): PlannedCase[] {
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   return decisions.map((decision): PlannedCase => {
     const detail = definition.present.plannedCase(decision, context)
     const base = { id: decision.id, split: decision.split, status: decision.status, reason: decision.reason }
-    return decision.status === 'refused' ? { ...base, code: (decision as RefusedDecision).error.code, ...detail } : { ...base, ...detail }
+    return decision.status === 'refused' ? { ...base, code: decision.error.code, ...detail } : { ...base, ...detail }
   })
 }
 
@@ -146,7 +145,7 @@ export function chunkRange(cases: number, chunk: CaseChunk): { readonly start: n
  * calibration) is only in the whole fixture's plan.
  */
 export interface ChunkPlan {
-  readonly kind: FixtureKind
+  readonly kind: string
   /** The fixture directory as shown to the user. */
   readonly dir: string
   readonly name: string
@@ -157,7 +156,7 @@ export interface ChunkPlan {
 }
 
 /** Plans one chunk of a loaded fixture: only its cases are assessed and decided. */
-export function planChunkTests(fixture: Fixture, chunk: CaseChunk, options: PlanOptions = {}): ChunkPlan {
+export function planChunkTests(fixture: SomeFixture, chunk: CaseChunk, options: PlanOptions = {}): ChunkPlan {
   const evaluation = evaluateCases(fixture, chunkRange(fixture.cases.length, chunk), {
     ...(options.panel === undefined ? {} : { panel: options.panel }),
   })
@@ -168,13 +167,13 @@ export function planChunkTests(fixture: Fixture, chunk: CaseChunk, options: Plan
  * Plans one chunk from the decisions of the whole fixture, as {@link planChunkTests} plans it: a run
  * that decides the whole fixture anyway (for the reporter) decides each case once, not twice.
  */
-export function planChunkOfEvaluation(evaluation: FixtureEvaluation, chunk: CaseChunk): ChunkPlan {
+export function planChunkOfEvaluation(evaluation: SomeEvaluation, chunk: CaseChunk): ChunkPlan {
   const { start, end } = chunkRange(evaluation.fixture.cases.length, chunk)
   const decisions = evaluation.decisions.slice(start, end)
   return chunkPlanOf(evaluation.fixture, chunk, decisions, countCoverage(decisions))
 }
 
-function chunkPlanOf(fixture: Fixture, chunk: CaseChunk, decisions: readonly Decision[], coverage: Coverage): ChunkPlan {
+function chunkPlanOf(fixture: SomeFixture, chunk: CaseChunk, decisions: readonly Decision[], coverage: Coverage): ChunkPlan {
   return { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, chunk, coverage, cases: plannedCases(fixture, decisions) }
 }
 
@@ -197,9 +196,9 @@ function agreementChecks(agreement: AgreementReport | null, gate: PlanOptions['a
 }
 
 /** The calibration of the fixture's judges: `null` without any, or for a kind whose labels are not calibrated. */
-function calibrationOf(evaluation: FixtureEvaluation, options: PlanOptions): CalibrationReport | null {
+function calibrationOf(evaluation: SomeEvaluation, options: PlanOptions): CalibrationReport | null {
   const { fixture } = evaluation
-  if (fixture.judges.names.length === 0 || definitionOf(fixture.kind).panel.level !== 'nominal') return null
+  if (fixture.judges.names.length === 0 || calibrationRatingsOf(fixture.definition) === undefined) return null
   return calibrateJudges(evaluation, options.seed === undefined ? {} : { seed: options.seed })
 }
 
@@ -208,16 +207,17 @@ function calibrationOf(evaluation: FixtureEvaluation, options: PlanOptions): Cal
  * `minCases` cases the reviewers rated and its kappa interval's lower bound reaches `minKappa`. It
  * fails otherwise, with the matrix, the false accepts and the labels excluded as stale.
  */
-function judgeChecks(evaluation: FixtureEvaluation, calibration: CalibrationReport | null, gates: PlanOptions['judgeGates']): PlannedCheck[] {
+function judgeChecks(evaluation: SomeEvaluation, calibration: CalibrationReport | null, gates: PlanOptions['judgeGates']): PlannedCheck[] {
   if (gates === undefined) return []
   const { fixture } = evaluation
   const checks: PlannedCheck[] = []
   for (const [judge, gate] of Object.entries(gates)) {
     const figures = calibration?.judges[judge]
     if (figures === undefined) {
+      const { calibration } = fixture.definition.panel
       const why =
-        definitionOf(fixture.kind).panel.level !== 'nominal'
-          ? `a ${fixture.kind} fixture's judges are not calibrated`
+        'uncalibrated' in calibration
+          ? calibration.uncalibrated.check
           : `there are no labels by this judge: ${fixture.displayDir}/${JUDGES_DIR}/${judge}.json does not exist`
       checks.push({ name: `judge ${judge} agrees with reviewers`, ok: false, message: why })
       continue

@@ -5,11 +5,11 @@ import { withFixtureLock } from '../json/fixture-lock.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
 import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
-import { definitionOf } from '../kinds/index.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision } from './decision.js'
-import { evaluateWithStates, type FixtureEvaluation } from './evaluate.js'
-import { loadFixtureReading, type Fixture } from './fixture.js'
+import { evaluateWithStates, type SomeEvaluation } from './evaluate.js'
+import { loadFixtureReading, type SomeFixture } from './fixture.js'
+import type { KindRegistry } from './registry.js'
 import { listDirectory, type DirectoryLister } from './panel.js'
 
 /** The two files a revision may write; the rubric and the source are never among them. */
@@ -17,8 +17,8 @@ export type WrittenFile = 'cases' | 'annotations'
 
 /** A fixture as read once for a revision, with what it decides now. */
 export interface RevisionBase {
-  readonly fixture: Fixture
-  readonly evaluation: FixtureEvaluation
+  readonly fixture: SomeFixture
+  readonly evaluation: SomeEvaluation
   readonly assessments: readonly CaseAssessment<Decision>[]
   /** The text of a written file as it was read. */
   readonly text: (file: WrittenFile) => string
@@ -64,14 +64,15 @@ export class FixtureRevision {
   private readonly read = new Map<string, RawFile>()
 
   private constructor(
+    private readonly kinds: KindRegistry,
     private readonly dir: string,
     private readonly cwd: string,
   ) {}
 
   /** Reads and decides the fixture as it is: a fixture refused as a whole throws its `FixtureError`. */
-  static async open(dir: string, cwd: string): Promise<{ revision: FixtureRevision; base: RevisionBase }> {
-    const revision = new FixtureRevision(dir, cwd)
-    const fixture = await loadFixtureReading(dir, { cwd }, (path, display) => revision.reader(path, display))
+  static async open(kinds: KindRegistry, dir: string, cwd: string): Promise<{ revision: FixtureRevision; base: RevisionBase }> {
+    const revision = new FixtureRevision(kinds, dir, cwd)
+    const fixture = await loadFixtureReading(kinds, dir, { cwd }, (path, display) => revision.reader(path, display))
     return { revision, base: revision.decide(fixture) }
   }
 
@@ -81,7 +82,7 @@ export class FixtureRevision {
    * `reviews/alice.json`, `adjudications.json`), which may not exist yet.
    */
   async propose(base: RevisionBase, texts: { readonly [F in WrittenFile]?: string | undefined } & { readonly files?: Readonly<Record<string, string>> }): Promise<RevisionCandidate> {
-    const definition = definitionOf(base.fixture.kind)
+    const definition = base.fixture.definition
     const { dir } = base.fixture
     const updated = new Map<string, RawFile>()
     const created = new Set<string>()
@@ -101,7 +102,7 @@ export class FixtureRevision {
       for (const path of created) if (dirname(path) === directory) names.add(basename(path))
       return [...names]
     }
-    const fixture = await loadFixtureReading(this.dir, { cwd: this.cwd }, async (path, display) => updated.get(path) ?? this.reader(path, display), list)
+    const fixture = await loadFixtureReading(this.kinds, this.dir, { cwd: this.cwd }, async (path, display) => updated.get(path) ?? this.reader(path, display), list)
     const decided = this.decide(fixture)
     const writes: FileWrite[] = [...updated].map(([path, file]) => ({
       path,
@@ -123,9 +124,9 @@ export class FixtureRevision {
     }
   }
 
-  private decide(fixture: Fixture): RevisionBase {
+  private decide(fixture: SomeFixture): RevisionBase {
     const { evaluation, assessments } = evaluateWithStates(fixture, { allStates: true })
-    const definition = definitionOf(fixture.kind)
+    const definition = fixture.definition
     const text = (file: WrittenFile) => decodeText(this.read.get(join(fixture.dir, definition.files[file]))!)
     return { fixture, evaluation, assessments, text }
   }

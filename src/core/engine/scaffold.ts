@@ -3,8 +3,9 @@ import { basename, join, relative, resolve, sep } from 'node:path'
 import { RevisionError } from '../common/errors.js'
 import { writeFilesAtomically, type FileWrite } from '../json/atomic-write.js'
 import { readFixtureFile } from '../json/read.js'
-import { definitionOf, FIXTURE_KINDS, type FixtureKind } from '../kinds/index.js'
 import { fixtureKindsIn } from './fixture.js'
+import type { SomeKindDefinition } from './kind.js'
+import type { KindRegistry } from './registry.js'
 
 /** Options of {@link initFixture}. */
 export interface InitOptions {
@@ -16,12 +17,14 @@ export interface InitOptions {
   readonly cwd: string
   /** Absolute path of the directory holding the JSON Schemas the new files reference. */
   readonly schemaDir: string
+  /** The kinds a copied rubric may be of; a skeleton is of the first. */
+  readonly kinds: KindRegistry
 }
 
 /** What `initFixture` created. */
 export interface InitResult {
   readonly dir: string
-  readonly kind: FixtureKind
+  readonly kind: string
   /** The files created, as shown to the user. */
   readonly files: readonly string[]
   /** The rubric file copied, as shown to the user (or the label given for it); absent for a skeleton. */
@@ -38,23 +41,23 @@ export async function initFixture(dir: string, options: InitOptions): Promise<In
   const target = resolve(options.cwd, dir)
   const display = relative(options.cwd, target) || '.'
   await checkEmpty(target, display)
-  const copy = options.from === undefined ? undefined : await rubricToCopy(options.from, options.cwd)
-  const kind: FixtureKind = copy?.kind ?? 'criteria'
-  const { scaffold } = definitionOf(kind)
+  const copy = options.from === undefined ? undefined : await rubricToCopy(options.kinds, options.from, options.cwd)
+  const kind = copy?.kind ?? firstKind(options.kinds)
+  const { scaffold } = kind
   const name = basename(target)
   const schema = (file: string) => relative(target, join(options.schemaDir, file)).split(sep).join('/')
 
   const files: Record<string, string | Uint8Array> = {}
   if (copy === undefined) Object.assign(files, scaffold.skeleton?.(name, schema))
   else for (const [file, bytes] of copy.files) files[file] = bytes
-  const { cases, annotations } = definitionOf(kind).files
+  const { cases, annotations } = kind.files
   files[cases] = json(scaffold.emptyCases(name, schema))
   files[annotations] = json(scaffold.emptyAnnotations(schema))
 
   await mkdir(target, { recursive: true })
   const writes: FileWrite[] = Object.entries(files).map(([file, contents]) => ({ path: join(target, file), display: join(display, file), contents, basedOn: null }))
   await writeFilesAtomically(writes)
-  return { dir: display, kind, files: writes.map((write) => write.display), ...(copy === undefined ? {} : { copiedFrom: options.fromLabel ?? copy.display }) }
+  return { dir: display, kind: kind.name, files: writes.map((write) => write.display), ...(copy === undefined ? {} : { copiedFrom: options.fromLabel ?? copy.display }) }
 }
 
 async function checkEmpty(target: string, display: string): Promise<void> {
@@ -74,25 +77,31 @@ async function checkEmpty(target: string, display: string): Promise<void> {
 }
 
 /** The rubric (and, for a kind that has one, its source) to copy, checked to load. */
-async function rubricToCopy(from: string, cwd: string): Promise<{ kind: FixtureKind; display: string; files: Map<string, Uint8Array> }> {
+function firstKind(kinds: KindRegistry): SomeKindDefinition {
+  const [first] = kinds.kinds
+  if (first === undefined) throw new TypeError('a registry without kinds scaffolds nothing')
+  return first
+}
+
+async function rubricToCopy(kinds: KindRegistry, from: string, cwd: string): Promise<{ kind: SomeKindDefinition; display: string; files: Map<string, Uint8Array> }> {
   const path = resolve(cwd, from)
   const display = relative(cwd, path) || '.'
   const info = await stat(path).catch(() => undefined)
-  const kindByMarker = FIXTURE_KINDS.find((kind) => definitionOf(kind).files.rubric === basename(path))
+  const kindByMarker = kinds.byMarker(basename(path))
   const dir = info?.isDirectory() === true ? path : info?.isFile() === true && kindByMarker !== undefined ? join(path, '..') : undefined
-  const kinds = info?.isDirectory() === true ? await fixtureKindsIn(path) : kindByMarker === undefined ? [] : [kindByMarker]
-  const kind = kinds.length === 1 ? kinds[0] : undefined
+  const found = info?.isDirectory() === true ? await fixtureKindsIn(kinds, path) : kindByMarker === undefined ? [] : [kindByMarker]
+  const kind = found.length === 1 ? found[0] : undefined
   if (dir === undefined || kind === undefined) {
     throw new RevisionError({
       code: 'INIT_SOURCE_INVALID',
       file: display,
       summary:
         info === undefined ? 'no such file or directory to copy the rubric from; nothing was written.' : 'this is neither a fixture directory nor a rubric file; nothing was written.',
-      expected: `a fixture directory, or a file named ${FIXTURE_KINDS.map((each) => definitionOf(each).files.rubric).join(' or ')}`,
+      expected: `a fixture directory, or a file named ${kinds.kinds.map((each) => each.files.rubric).join(' or ')}`,
       hint: 'pass --from the directory of an existing fixture (or its rubric file).',
     })
   }
-  const definition = definitionOf(kind)
+  const definition = kind
   const names = definition.scaffold.rubricFiles
   const raw = await Promise.all(names.map((name) => readFixtureFile(join(dir, name), relative(cwd, join(dir, name)))))
   const [rubric, source] = raw

@@ -2,12 +2,10 @@ import { RevisionError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import type { Colors } from '../common/colors.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { isStale } from './bindings.js'
-import type { Decision } from './decision.js'
-import { decisionJson } from './evaluation-json.js'
+import { decisionJson, type DecisionJson } from './evaluation-json.js'
 import { evaluateWithStates } from './evaluate.js'
-import { kindContext, type Fixture, type LoadedFixture } from './fixture.js'
+import { kindContext, type SomeFixture } from './fixture.js'
 
 /** One recorded hash of a case or its reviews, as `show` lists it. */
 export interface ShownBinding {
@@ -22,12 +20,12 @@ export interface ShownBinding {
 
 /** Everything `show` tells about one case. */
 export interface CaseView {
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly dir: string
   readonly id: string
   readonly split: string
   /** As `evaluate --json` shows the decision: `status`, `reason`, then the kind's fields. */
-  readonly decision: Readonly<Record<string, unknown>>
+  readonly decision: DecisionJson
   readonly bindings: readonly ShownBinding[]
   /** What the kind shows: for a criteria case, the answer and each judgement. */
   readonly detail: Readonly<Record<string, unknown>>
@@ -36,7 +34,7 @@ export interface CaseView {
 }
 
 /** The position of case `id` in the fixture, or a `CASE_NOT_FOUND` error listing the ids there are. */
-export function caseIndex(fixture: Fixture, id: string, hint: string): number {
+export function caseIndex(fixture: SomeFixture, id: string, hint: string): number {
   const index = fixture.cases.findIndex((entry) => entry.id === id)
   if (index !== -1) return index
   const ids = fixture.cases.map((entry) => entry.id)
@@ -51,21 +49,21 @@ export function caseIndex(fixture: Fixture, id: string, hint: string): number {
 }
 
 /** One case of a loaded fixture as a reader wants it: what was judged, how it is bound, and the decision. */
-export function caseView(fixture: Fixture, id: string, colors: Colors): CaseView {
-  const definition = definitionOf(fixture.kind)
+export function caseView(fixture: SomeFixture, id: string, colors: Colors): CaseView {
+  const definition = fixture.definition
   const index = caseIndex(fixture, id, 'pass the id of a case in cases.json.')
   const { assessments } = evaluateWithStates(fixture, { allStates: true })
   const assessment = assessments[index]!
-  const decision = assessment.decision as Decision
+  const { decision } = assessment
   const entry = fixture.cases[index]!
   const reviews = Object.fromEntries(Object.entries(fixture.reviews.get(id) ?? {}).map(([slot, review]) => [slot, review.value]))
-  const shown = definition.present.showCase(kindContext(fixture as LoadedFixture<FixtureKind>), entry.value, reviews, colors)
+  const shown = definition.present.showCase(kindContext(fixture), entry.value, reviews, colors)
   return {
     kind: fixture.kind,
     dir: fixture.displayDir,
     id,
     split: entry.split,
-    decision: decisionJson(fixture.kind, decision),
+    decision: decisionJson(definition, decision),
     bindings: assessment.states.map((state) => ({
       location: formatLocation(state.file, state.path),
       recorded: state.recorded ?? null,

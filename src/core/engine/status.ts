@@ -1,17 +1,15 @@
 import { formatLocation } from '../common/json-path.js'
 import { shortSha } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
 import { acknowledgement, isStale, rowPath, shellWord, type BindingState, type BindingTarget } from './bindings.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
-import type { Decision, RefusedDecision } from './decision.js'
+import type { Decision } from './decision.js'
 import { evaluateWithStates, type EvaluateOptions } from './evaluate.js'
-import { kindContext, type CaseEntry, type Fixture, type FixtureNote, type LoadedFixture } from './fixture.js'
+import { kindContext, type CaseEntry, type SomeFixture, type FixtureNote } from './fixture.js'
 import type { LabelSet } from './panel.js'
-import type { StatusGroup } from './kind.js'
+import type { SomeKindDefinition, StatusGroup } from './kind.js'
 
 /** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
-const TARGET_ORDER: readonly BindingTarget[] = ['answer', 'output', 'source', 'spec', 'rubric']
 
 /** The groups every kind has beside its binding targets and its pending groups. */
 const COMMON_GROUPS = {
@@ -52,7 +50,7 @@ export interface CaseStatus {
 }
 
 export interface FixtureStatus {
-  readonly kind: FixtureKind
+  readonly kind: string
   readonly dir: string
   readonly name: string
   /** The `expected` hashes a case added now records, before it has a review. */
@@ -67,12 +65,13 @@ export interface FixtureStatus {
 }
 
 /** The groups of a kind, in order: stale bindings, unbound reviews, refusals, pending work, current. */
-export function statusGroups(kind: FixtureKind): StatusGroupEntry[] {
-  const definition = definitionOf(kind)
-  const stale = TARGET_ORDER.flatMap((target) => {
-    const group = definition.targets[target]
-    return group === undefined ? [] : [{ key: `stale-${target}`, title: group.title, action: `${group.action}, then \`vitest-rubric bind {dir} --case <id>\``, blocking: true }]
-  })
+export function statusGroups(definition: SomeKindDefinition): StatusGroupEntry[] {
+  const stale = Object.entries(definition.targets).map(([target, group]) => ({
+    key: `stale-${target}`,
+    title: group.title,
+    action: `${group.action}, then \`vitest-rubric bind {dir} --case <id>\``,
+    blocking: true,
+  }))
   const blocking = (key: keyof typeof COMMON_GROUPS) => ({ key, ...COMMON_GROUPS[key], blocking: key !== 'current' })
   return [
     ...stale,
@@ -88,12 +87,12 @@ export function statusGroups(kind: FixtureKind): StatusGroupEntry[] {
 }
 
 /** Every case of a fixture with what a reviewer must do next, read from the binding table. */
-export function fixtureStatus(fixture: Fixture, options: EvaluateOptions = {}): FixtureStatus {
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {}): FixtureStatus {
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const { assessments, evaluation } = evaluateWithStates(fixture, { ...options, allStates: true })
   const noted = new Set(evaluation.notes.map((note) => note.file))
-  const groups = statusGroups(fixture.kind)
+  const groups = statusGroups(fixture.definition)
   const blockingKeys = new Set(groups.filter((group) => group.blocking).map((group) => group.key))
   const cases = fixture.cases.map((entry, index): CaseStatus => {
     const assessment = assessments[index]!
@@ -121,8 +120,8 @@ export function fixtureStatus(fixture: Fixture, options: EvaluateOptions = {}): 
   }
 }
 
-function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, reviewed: boolean, noted: ReadonlySet<string>): CaseFinding[] {
-  const definition = definitionOf(fixture.kind)
+function caseFindings(fixture: SomeFixture, assessment: CaseAssessment<Decision>, reviewed: boolean, noted: ReadonlySet<string>): CaseFinding[] {
+  const definition = fixture.definition
   const reviews = fixture.reviews.get(assessment.decision.id)
   const stale = assessment.states.filter(isStale)
   const acknowledgements = stale.filter((state) => 'reviewOf' in state.row.source)
@@ -136,7 +135,7 @@ function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, re
   }
   // A new review's placeholders are stamped by binding it, with the case's own hashes: they are not stale judgements.
   const hashes = stale.filter((state) => !('reviewOf' in state.row.source) && !(newSlots.size > 0 && (state.row.in === 'case' || newSlots.has(state.slot))))
-  for (const target of TARGET_ORDER) {
+  for (const target of Object.keys(definition.targets)) {
     const fields = hashes.filter((state) => state.row.target === target)
     if (fields.length === 0) continue
     findings.push({ group: `stale-${target}`, detail: staleDetail(fixture, fields, reviewed, target, reviews, noted) })
@@ -159,7 +158,7 @@ function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, re
     if (newSlots.size > 0 && other !== undefined) findings.push({ group: 'refused', detail: `${formatLocation(other.file, other.path ?? [])}: ${other.summary}` })
     return findings
   }
-  if (decision.status === 'refused') findings.push({ group: 'refused', detail: firstLine((decision as RefusedDecision).error.message) })
+  if (decision.status === 'refused') findings.push({ group: 'refused', detail: firstLine(decision.error.message) })
   else if (decision.status === 'pending' && assessment.panelWait !== undefined) {
     // An uncertain panel is pending like an uncertain review; the other waits are the panel's own.
     findings.push(assessment.panelWait === 'uncertain' ? { group: 'uncertain', detail: decision.reason } : { group: assessment.panelWait, detail: decision.reason })
@@ -174,14 +173,14 @@ function caseFindings(fixture: Fixture, assessment: CaseAssessment<Decision>, re
  * judge's label bound to older files, with the command that revises or re-binds it, and the
  * adoption that stands for them. A refusal that only repeats a stale review listed here goes.
  */
-function withPanelFindings(fixture: Fixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, findings: CaseFinding[]): CaseFinding[] {
+function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, findings: CaseFinding[]): CaseFinding[] {
   const { panel, judges } = fixture
   if (!panel.reviews.has(entry.id) && !judges.reviews.has(entry.id) && !panel.adoptions.has(entry.id)) return findings
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const dir = shellWord(fixture.displayDir)
   const id = shellWord(entry.id)
-  const casesFile = fixture.files.cases!.display
+  const casesFile = fixture.files.cases.display
   const staleFiles = new Set<string>()
   const added: CaseFinding[] = []
   const staleOf = (labels: Pick<LabelSet, 'files' | 'reviews'>, author: string) => {
@@ -190,7 +189,7 @@ function withPanelFindings(fixture: Fixture, entry: CaseEntry, assessment: CaseA
     return states.filter((state) => state.row.in === 'review' && isStale(state))
   }
   const listed = (states: readonly BindingState[], group: (target: BindingTarget) => string, next: string) => {
-    for (const target of TARGET_ORDER) {
+    for (const target of Object.keys(definition.targets)) {
       const fields = states.filter((state) => state.row.target === target)
       if (fields.length === 0) continue
       const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`)
@@ -220,7 +219,7 @@ function withPanelFindings(fixture: Fixture, entry: CaseEntry, assessment: CaseA
   }
   if (added.length === 0) return findings
   // A refusal that is a listed review's staleness is said by its own finding.
-  const error = assessment.decision.status === 'refused' ? (assessment.decision as RefusedDecision).error : undefined
+  const error = assessment.decision.status === 'refused' ? assessment.decision.error : undefined
   const repeated = error !== undefined && typeof error.file === 'string' && staleFiles.has(error.file)
   // A judge's stale label decides nothing: beside it, a current case stays current.
   const blocking = added.some((finding) => finding.group !== 'stale-judge')
@@ -228,15 +227,15 @@ function withPanelFindings(fixture: Fixture, entry: CaseEntry, assessment: CaseA
 }
 
 function staleDetail(
-  fixture: Fixture,
+  fixture: SomeFixture,
   fields: readonly BindingState[],
   reviewed: boolean,
   target: BindingTarget,
   reviews: Readonly<Record<string, { value: unknown }>> | undefined,
   noted: ReadonlySet<string>,
 ): string {
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const definition = fixture.definition
+  const context = kindContext(fixture)
   const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`)
   // The explanation of a converted file is the fixture's note, listed once; a case only points at it.
   const notes = new Set<string>()

@@ -4,6 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path'
 import { sha256Hex } from './canonical-json.js'
 import { withFixtureLock } from './fixture-lock.js'
 import { RevisionError } from '../common/errors.js'
+import { errnoCode } from '../common/primitives.js'
 
 /** One file to replace (or create) as a whole. */
 export interface FileWrite {
@@ -136,7 +137,7 @@ async function checkUnchanged(write: FileWrite): Promise<{ mode: number | undefi
     bytes = await readFile(write.path)
     mode = (await stat(write.path)).mode & 0o7777
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') {
+    if (errnoCode(cause) !== 'ENOENT') {
       throw new RevisionError({
         code: 'WRITE_FAILED',
         file: write.display,
@@ -165,6 +166,6 @@ async function removeAll(paths: readonly string[], io: WriteIo): Promise<void> {
 }
 
 function describe(cause: unknown): string {
-  const code = (cause as NodeJS.ErrnoException | undefined)?.code
+  const code = errnoCode(cause)
   return code ?? (cause instanceof Error ? cause.message : String(cause))
 }

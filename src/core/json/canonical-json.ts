@@ -101,6 +101,7 @@ function writeObject(object: object, path: PathSegment[], keeping: Keeping | und
   let open = false
   for (let index = 0; index < sorted.length; index++) {
     const key = sorted[index]!
+    // Cast: a plain object of JSON, indexed by one of its own keys; no Reflect.get on this hot path.
     const value = (object as Record<string, unknown>)[key]
     if (typeof value === 'string' && !NEEDS_CARE.test(value)) {
       out += (open ? order.closedQuoted : order.quoted)[index]!

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { join, resolve } from 'node:path'
 import lockfile from 'proper-lockfile'
 import { RevisionError } from '../common/errors.js'
+import { errnoCode } from '../common/primitives.js'
 
 /**
  * The lock of a fixture directory: a directory of this name inside it, made with `mkdir` (atomic on
@@ -79,7 +80,7 @@ async function acquire(dir: string, display: string): Promise<() => Promise<void
       })
       return () => release().catch(() => undefined)
     } catch (cause) {
-      const code = (cause as NodeJS.ErrnoException).code
+      const code = errnoCode(cause)
       if (code !== 'ELOCKED') {
         throw new RevisionError({
           code: 'WRITE_FAILED',

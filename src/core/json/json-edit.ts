@@ -1,6 +1,7 @@
 import { applyEdits, findNodeAtLocation, modify, parseTree, visit } from 'jsonc-parser'
 import { RevisionError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
+import { parseJson } from '../common/primitives.js'
 
 /** Replace the string at `path`, which must currently be `from`, with `to`. */
 export interface StringEdit {
@@ -28,7 +29,7 @@ export function editJsonStrings(text: string, file: string, edits: readonly Stri
     {
       onLiteralValue(value: unknown, offset, length, _line, _column, pathSupplier) {
         // Only strings are in the set: any other value is not in it.
-        if (!olds.has(value as string)) return
+        if (typeof value !== 'string' || !olds.has(value)) return
         const key = keyOf(pathSupplier())
         if (wanted.get(key)?.from !== value) return
         const earlier = found.get(key)
@@ -68,7 +69,7 @@ export function editJsonStrings(text: string, file: string, edits: readonly Stri
   const result = parts.join('')
 
   // Only located string tokens were replaced; check that each edited place now parses to its new value.
-  const document = JSON.parse(result) as unknown
+  const document = parseJson(result)
   for (const edit of edits) {
     if (valueAt(document, edit.path) !== edit.to) {
       throw new RevisionError({
@@ -86,7 +87,7 @@ export function editJsonStrings(text: string, file: string, edits: readonly Stri
 
 function valueAt(document: unknown, path: readonly PathSegment[]): unknown {
   let value = document
-  for (const segment of path) value = typeof value === 'object' && value !== null ? (value as Record<string | number, unknown>)[segment] : undefined
+  for (const segment of path) value = typeof value === 'object' && value !== null ? Reflect.get(value, segment) : undefined
   return value
 }
 

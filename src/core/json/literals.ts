@@ -42,6 +42,7 @@ export function malformedStringPath(value: unknown): PathSegment[] | undefined {
       for (const key of keys) if (!key.isWellFormed()) return [...path, key]
       for (let index = keys.length - 1; index >= 0; index--) {
         const key = keys[index]!
+        // Cast: an object of the parsed document, indexed by one of its own keys.
         stack.push({ value: (current as Record<string, unknown>)[key], path: [...path, key] })
       }
     }
@@ -54,6 +55,7 @@ export function requireWellFormedRubric(value: unknown, file: string): void {
   const path = malformedStringPath(value)
   if (path === undefined) return
   let found: unknown = value
+  // Cast: the path was taken from this document, so each segment indexes what the last one found.
   for (const segment of path) found = (found as Record<string | number, unknown>)[segment]
   throw new FixtureError({
     code: 'RUBRIC_INVALID',

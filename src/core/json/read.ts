@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { FixtureError, preview } from '../common/errors.js'
 import { locateInvalidUtf8 } from './invalid-utf8.js'
 import { lineAndColumn, locateJsonSyntaxError } from './json-syntax.js'
+import { errnoCode, parseJson } from '../common/primitives.js'
 
 /** A fixture file's raw bytes, read once: hashes are taken from exactly these bytes. */
 export interface RawFile {
@@ -22,7 +23,7 @@ export async function readFixtureFile(path: string, display: string): Promise<Ra
   try {
     return { display, bytes: await readFile(path) }
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code
+    const code = errnoCode(cause)
     if (code === 'EISDIR') {
       throw new FixtureError({
         code: 'FILE_UNREADABLE',
@@ -82,7 +83,7 @@ async function realPathOf(path: string): Promise<string | undefined> {
   try {
     return await realpath(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return undefined
+    if (errnoCode(error) !== 'ENOENT') return undefined
     // A dangling link exists itself: the read reports it as missing.
     if (await lstat(path).then(() => true, () => false)) return undefined
     const parent = dirname(path)
@@ -113,7 +114,7 @@ export function decodeText(file: RawFile): string {
   try {
     return Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString('utf8')
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code !== 'ERR_STRING_TOO_LONG') throw cause
+    if (errnoCode(cause) !== 'ERR_STRING_TOO_LONG') throw cause
     throw new FixtureError({
       code: 'FILE_TOO_LARGE',
       file: file.display,
@@ -144,7 +145,7 @@ export function parseJsonText(file: RawFile): { readonly text: string; readonly 
     })
   }
   try {
-    return { text, value: JSON.parse(text) as unknown }
+    return { text, value: parseJson(text) }
   } catch {
     const { offset, expected } = locateJsonSyntaxError(text)
     const { line, column } = lineAndColumn(text, offset)

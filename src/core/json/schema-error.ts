@@ -21,6 +21,7 @@ export interface SchemaErrorContext<E extends RubricError> {
  */
 export function safeParseReporting<T extends z.ZodType>(schema: T, value: unknown): ReturnType<T['safeParse']> {
   const parsed = schema.safeParse(value)
+  // Cast: schema.safeParse's result is ReturnType<T['safeParse']>; TypeScript cannot tie the two for a generic T.
   return (parsed.success ? parsed : schema.safeParse(value, { reportInput: true })) as ReturnType<T['safeParse']>
 }
 

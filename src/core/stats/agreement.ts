@@ -82,7 +82,7 @@ export function gwetAc1(units: ReliabilityData, categories: readonly Rating[]): 
     if (r === 0) continue
     rated++
     const tally = counts(ratings)
-    for (const [category, count] of tally) pi[index.get(category) as number]! += count / r
+    for (const [category, count] of tally) pi[index.get(category)!]! += count / r
     if (r < 2) continue
     paired++
     let agreeing = 0

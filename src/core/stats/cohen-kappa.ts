@@ -39,8 +39,8 @@ function codePairs(pairs: readonly RatingPair[], categories: readonly Rating[] |
   const second = new Uint32Array(present.length)
   // Pair by pair, so that the first label outside the scale in reading order is the one reported.
   for (const [i, values] of present.entries()) {
-    first[i] = code(values[0] as Rating, `pairs[${i}][0]`)
-    second[i] = code(values[1] as Rating, `pairs[${i}][1]`)
+    first[i] = code(values[0]!, `pairs[${i}][0]`)
+    second[i] = code(values[1]!, `pairs[${i}][1]`)
   }
   return { labels: [...index.keys()], first, second }
 }
@@ -55,16 +55,16 @@ function kappaOf(coded: CodedPairs, weights: ArrayLike<number>, rows: Float64Arr
   let n = 0
   let agreeing = 0
   for (let i = 0; i < weights.length; i++) {
-    const weight = weights[i] as number
-    const row = coded.first[i] as number
-    const column = coded.second[i] as number
+    const weight = weights[i]!
+    const row = coded.first[i]!
+    const column = coded.second[i]!
     n += weight
     rows[row]! += weight
     columns[column]! += weight
     if (row === column) agreeing += weight
   }
   let chance = 0
-  for (let k = 0; k < rows.length; k++) chance += (rows[k] as number) * (columns[k] as number)
+  for (let k = 0; k < rows.length; k++) chance += rows[k]! * columns[k]!
   return { n, agreeing, chance, kappa: chance === n * n ? null : (n * agreeing - chance) / (n * n - chance) }
 }
 
@@ -87,7 +87,7 @@ export function cohenKappa(pairs: readonly RatingPair[], categories?: readonly R
   const po = agreeing / n
   const pe = chance / (n * n)
   if (kappa === null) {
-    const only = coded.labels[coded.first[0] as number] as Rating
+    const only = coded.labels[coded.first[0]!]!
     return { n, kappa: null, po, pe, reason: `no variation: both coders labelled every unit ${describeRating(only)}` }
   }
   return { n, kappa, po, pe, reason: null }
@@ -130,8 +130,8 @@ export function confusionMatrix(
     if (values.length !== 2 || pairs[i]?.length !== 2) {
       throw new StatisticsInputError(`${caller}: pairs[${i}] must hold exactly two labels, [row, column], and no null`)
     }
-    const row = categoryAt(rows, values[0] as Rating, caller, `pairs[${i}][0]`, 'rowCategories')
-    const column = categoryAt(columns, values[1] as Rating, caller, `pairs[${i}][1]`, 'columnCategories')
+    const row = categoryAt(rows, values[0]!, caller, `pairs[${i}][0]`, 'rowCategories')
+    const column = categoryAt(columns, values[1]!, caller, `pairs[${i}][1]`, 'columnCategories')
     cells[row]![column]! += 1
   }
   // fromEntries defines own properties, so even a category named "__proto__" is an ordinary key.

@@ -51,11 +51,11 @@ function meanAndError(values: ArrayLike<number>): MeanWithError {
   const n = values.length
   if (n === 0) return { mean: null, se: null, n }
   let sum = 0
-  for (let i = 0; i < n; i++) sum += values[i] as number
+  for (let i = 0; i < n; i++) sum += values[i]!
   const mean = sum / n
   if (n < 2) return { mean, se: null, n }
   let squares = 0
-  for (let i = 0; i < n; i++) squares += ((values[i] as number) - mean) ** 2
+  for (let i = 0; i < n; i++) squares += (values[i]! - mean) ** 2
   return { mean, se: Math.sqrt(squares / (n * (n - 1))), n }
 }
 
@@ -101,7 +101,7 @@ export function pairedDifference(pairs: readonly (readonly [number, number])[], 
   if (n < 2) return { n, mean, se, low: null, high: null }
   const interval = bootstrapCases(n, options, (draws) => {
     let sum = 0
-    for (const i of draws) sum += differences[i] as number
+    for (const i of draws) sum += differences[i]!
     return sum / n
   })
   return { n, mean, se, low: interval?.low ?? null, high: interval?.high ?? null }

@@ -36,7 +36,7 @@ const METRICS: Record<AlphaMetric, MetricDefinition> = {
       let n = 0
       let squares = 0
       for (let c = 0; c < totals.length; c++) {
-        const total = totals[c] as number
+        const total = totals[c]!
         n += total
         squares += total * total
       }
@@ -48,11 +48,11 @@ const METRICS: Record<AlphaMetric, MetricDefinition> = {
     accepts: (value) => typeof value === 'number',
     scale: (values) => {
       let largest = 0
-      for (const value of values) largest = Math.max(largest, Math.abs(value as number))
+      for (const value of values) largest = Math.max(largest, Math.abs(Number(value)))
       if (largest === 0) return (value) => value
       // 2^e ≥ largest, e capped so that 2^e stays finite (largest < 2^1024).
       const divisor = 2 ** Math.min(1023, Math.ceil(Math.log2(largest)))
-      return (value) => (value as number) / divisor
+      return (value) => Number(value) / divisor
     },
     distance: (c, k) => (Number(c) - Number(k)) ** 2,
     // Σ_c Σ_k n_c n_k (v_c − v_k)² = 2n Σ n_c (v_c − v̄)², centred so that large values keep their precision.
@@ -60,12 +60,12 @@ const METRICS: Record<AlphaMetric, MetricDefinition> = {
       let n = 0
       let sum = 0
       for (let c = 0; c < totals.length; c++) {
-        n += totals[c] as number
-        sum += (totals[c] as number) * Number(values[c])
+        n += totals[c]!
+        sum += totals[c]! * Number(values[c])
       }
       const mean = sum / n
       let squares = 0
-      for (let c = 0; c < totals.length; c++) squares += (totals[c] as number) * (Number(values[c]) - mean) ** 2
+      for (let c = 0; c < totals.length; c++) squares += totals[c]! * (Number(values[c]) - mean) ** 2
       return 2 * n * squares
     },
   },
@@ -175,12 +175,12 @@ function alphaOf(data: Coincidences, weights: ArrayLike<number>, totals: Float64
   let n = 0
   let observed = 0
   for (let u = 0; u < weights.length; u++) {
-    const weight = weights[u] as number
+    const weight = weights[u]!
     if (weight === 0) continue
-    n += weight * (data.sizes[u] as number)
-    observed += weight * (data.disagreements[u] as number)
-    for (let entry = data.start[u] as number; entry < (data.start[u + 1] as number); entry++) {
-      totals[data.entryValue[entry] as number]! += weight * (data.entryCount[entry] as number)
+    n += weight * data.sizes[u]!
+    observed += weight * data.disagreements[u]!
+    for (let entry = data.start[u]!; entry < data.start[u + 1]!; entry++) {
+      totals[data.entryValue[entry]!]! += weight * data.entryCount[entry]!
     }
   }
   let present = 0
@@ -207,7 +207,7 @@ export function krippendorffAlpha(units: ReliabilityData, metric: AlphaMetric): 
   if (counts.units === 0) return { ...counts, alpha: null, reason: 'fewer than two coders judged any unit' }
   const alpha = alphaOf(data, new Float64Array(counts.units).fill(1), new Float64Array(counts.categories))
   if (alpha === null) {
-    return { ...counts, alpha: null, reason: `no variation: every pairable value is ${describeRating(data.given[0] as Rating)}` }
+    return { ...counts, alpha: null, reason: `no variation: every pairable value is ${describeRating(data.given[0]!)}` }
   }
   // Rescaling keeps D_o and D_e finite and positive; should the arithmetic still fail, there is no figure, never NaN.
   if (!Number.isFinite(alpha)) return { ...counts, alpha: null, reason: 'the differences between the values are too small or too large to compute in double precision' }

@@ -15,8 +15,8 @@ export interface Interval {
 export function quantileSorted(sorted: ArrayLike<number>, p: number): number {
   const h = (sorted.length - 1) * p
   const below = Math.floor(h)
-  const lower = sorted[below] as number
-  const upper = sorted[Math.min(below + 1, sorted.length - 1)] as number
+  const lower = sorted[below]!
+  const upper = sorted[Math.min(below + 1, sorted.length - 1)]!
   return lower + (h - below) * (upper - lower)
 }
 

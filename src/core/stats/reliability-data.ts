@@ -44,7 +44,7 @@ export function presentValues(units: ReliabilityData, caller: string, name = 'un
       const at = `${name}[${unitIndex}][${coder}]`
       if (value === null) continue
       const kind = typeof value === 'string' ? 'string' : typeof value === 'number' && Number.isFinite(value) ? 'number' : null
-      if (kind === null) {
+      if (kind === null || (typeof value !== 'string' && typeof value !== 'number')) {
         throw new StatisticsInputError(`${caller}: ${at} must be a string, a finite number or null (missing); found ${describeFound(value)}`)
       }
       if (firstKind === null) firstKind = { kind, at }
@@ -53,7 +53,7 @@ export function presentValues(units: ReliabilityData, caller: string, name = 'un
           `${caller}: ${at} is a ${kind} but ${firstKind.at} is a ${firstKind.kind}; use one type for all values (e.g. "meets" or 1, not both)`,
         )
       }
-      present.push(value as Rating)
+      present.push(value)
     }
     return present
   })

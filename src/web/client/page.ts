@@ -77,6 +77,8 @@
     citation: string | null
     source: string | null
     criteria: Criterion[]
+    view: 'criteria' | 'table'
+    table: { caption: string; head: string[]; rows: { cells: string[]; low: boolean }[] } | null
     decision: { status: Status; reason: string } & Record<string, unknown>
     refusal: string | null
     bindings: { location: string; stale: boolean; meaning: string }[]
@@ -99,18 +101,30 @@
   const app = document.getElementById('app')!
   const mode = app.dataset['mode'] === 'report' ? 'report' : 'serve'
   const token = document.querySelector<HTMLMetaElement>('meta[name="rubric-token"]')?.content ?? ''
+  // Cast: the report embeds the page data the server side built (PageFixture, PageCase).
   const embedded = mode === 'report' ? (JSON.parse(document.getElementById('rubric-data')!.textContent ?? '{}') as { fixtures: FixtureEntry[]; cases: Record<string, CaseData> }) : null
 
-  const state = {
-    fixtures: [] as FixtureEntry[],
+  interface PageState {
+    fixtures: FixtureEntry[]
+    filters: { status: string; waiting: string; split: string; criterion: string; disagreement: boolean; stale: boolean; search: string }
+    current: CaseData | null
+    drafts: Draft[]
+    active: number
+    dirty: boolean
+    viewer: Viewer
+    notice: string
+  }
+  const state: PageState = {
+    fixtures: [],
     filters: { status: '', waiting: '', split: '', criterion: '', disagreement: false, stale: false, search: '' },
-    current: null as CaseData | null,
-    drafts: [] as Draft[],
+    current: null,
+    drafts: [],
     active: 0,
     dirty: false,
     viewer: loadViewer(),
-    notice: '' as string,
+    notice: '',
   }
+  const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
   // ---------- small DOM helpers ----------
 
@@ -130,6 +144,7 @@
   function loadViewer(): Viewer {
     if (mode === 'report') return { role: 'reader', name: '' }
     try {
+      // Cast: the page stored this viewer itself; a value it cannot read falls back to a reader below.
       const saved = JSON.parse(localStorage.getItem('vitest-rubric.viewer') ?? 'null') as Viewer | null
       if (saved !== null && (saved.role === 'reviewer' || saved.role === 'adjudicator' || saved.role === 'reader')) return saved
     } catch {
@@ -146,6 +161,7 @@
       headers: { 'x-rubric-token': token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
+    // Cast: the server's reply to this path has the type the caller names (server.ts), or is a refusal.
     const data = (await response.json()) as T & { error?: { code: string; message: string } }
     if (!response.ok) throw Object.assign(new Error(data.error?.message ?? response.statusText), { code: data.error?.code ?? String(response.status), status: response.status })
     return data
@@ -229,7 +245,7 @@
       const data = await loadCase(at.fixture, at.id)
       openCase(data)
     } catch (error) {
-      app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, (error as Error).message), el('a', { href: '#/' }, 'back to the overview'))
+      app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error)), el('a', { href: '#/' }, 'back to the overview'))
     }
   }
 
@@ -258,10 +274,10 @@
       }
       const name = el('input', { 'aria-label': 'your name', id: 'viewer-name', placeholder: 'your name', value: state.viewer.name, size: '12' })
       const apply = () => {
-        state.viewer = { role: role.value as Viewer['role'], name: name.value.trim() }
+        state.viewer = { role: role.value === 'reviewer' || role.value === 'adjudicator' ? role.value : 'reader', name: name.value.trim() }
         localStorage.setItem('vitest-rubric.viewer', JSON.stringify(state.viewer))
         // The overview depends on who views it: a blind reviewer's is served without the others' reviews.
-        void loadOverview().then(render, (error: unknown) => app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, (error as Error).message)))
+        void loadOverview().then(render, (error: unknown) => app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error))))
       }
       role.addEventListener('change', apply)
       name.addEventListener('change', apply)
@@ -319,9 +335,9 @@
       state.filters.search = search.value
       const position = search.selectionStart
       renderOverview()
-      const again = document.getElementById('filter-search') as HTMLInputElement
-      again.focus()
-      again.setSelectionRange(position, position)
+      const again = document.querySelector<HTMLInputElement>('#filter-search')
+      again?.focus()
+      again?.setSelectionRange(position, position)
     })
     return el(
       'div',
@@ -438,10 +454,10 @@
       const ranges = data.criteria.flatMap((item) => (item.quoteAt === null ? [] : [{ at: item.quoteAt, marker: item.marker, label: item.criterion }]))
       main.append(el('details', { class: 'source-block', open: '' }, el('summary', {}, 'Source, with each criterion\'s reference quote'), highlighted(data.source, ranges, 'source')))
     }
-    if (data.criteria.length > 0) main.append(criteriaBlock(data))
-    else main.append(...scoredBlock(data))
+    if (data.view === 'criteria') main.append(criteriaBlock(data))
+    else main.append(...tableBlock(data))
     if (data.reviewers === 'hidden') main.append(el('p', { class: 'hidden-reviews' }, 'The other reviewers\' judgements are shown once you have saved your own review of every criterion.'))
-    else if (data.reviewers.length > 0) main.append(reviewersBlock(data))
+    else if (data.reviewers.length > 0) main.append(reviewersBlock(data, data.reviewers))
     if (data.bindings.length > 0) {
       const bindings = el('ul', { class: 'bindings' })
       for (const binding of data.bindings) bindings.append(el('li', { class: binding.stale ? 'stale' : 'current' }, `${binding.stale ? 'stale' : 'current'} · ${binding.location}${binding.stale ? `: ${binding.meaning}` : ''}`))
@@ -451,20 +467,13 @@
     focusActive()
   }
 
-  /** A scored case: each dimension's score and why, beside the baseline's; the whole decision under it. */
-  function scoredBlock(data: CaseData): HTMLElement[] {
-    const decision = data.decision as Record<string, unknown>
-    const scores = (decision['scores'] ?? null) as Record<string, number | null> | null
-    const details = (decision['details'] ?? {}) as Record<string, string>
-    const baseline = (decision['baseline'] ?? {}) as { status?: string; scores?: Record<string, number | null>; verdict?: string }
+  /** A case its kind shows as a table (a scored case: each dimension's score and why, beside the baseline's); the whole decision under it. */
+  function tableBlock(data: CaseData): HTMLElement[] {
     const blocks: HTMLElement[] = []
-    if (scores !== null) {
-      const score = (value: number | null | undefined) => (value === null ? 'N/A' : value === undefined ? '—' : String(value))
-      const table = el('table', { class: 'scores', id: 'scores' }, el('caption', {}, `scores: ${String(decision['verdict'] ?? '')}, mean ${String(decision['mean'] ?? '—')}`))
-      table.append(el('tr', {}, el('th', {}, 'dimension'), el('th', {}, 'score'), el('th', {}, 'why'), el('th', {}, `baseline (${baseline.verdict ?? baseline.status ?? '—'})`)))
-      for (const [dimension, value] of Object.entries(scores)) {
-        table.append(el('tr', { class: value !== null && value < 0.5 ? 'low' : '' }, el('td', {}, dimension), el('td', {}, score(value)), el('td', {}, details[dimension] ?? ''), el('td', {}, score(baseline.scores?.[dimension]))))
-      }
+    if (data.table !== null) {
+      const table = el('table', { class: 'scores', id: 'scores' }, el('caption', {}, data.table.caption))
+      table.append(el('tr', {}, ...data.table.head.map((cell) => el('th', {}, cell))))
+      for (const row of data.table.rows) table.append(el('tr', { class: row.low ? 'low' : '' }, ...row.cells.map((cell) => el('td', {}, cell))))
       blocks.push(table)
     }
     blocks.push(el('details', { class: 'detail' }, el('summary', {}, 'The decision as evaluate --json shows it'), el('pre', {}, JSON.stringify(data.decision, null, 2))))
@@ -472,7 +481,7 @@
   }
 
   function criteriaBlock(data: CaseData): HTMLElement {
-    const editable = mode === 'serve' && data.kind === 'criteria' && (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) && data.refusal === null
+    const editable = mode === 'serve' && data.view === 'criteria' && (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) && data.refusal === null
     const block = el('section', { class: 'criteria', id: 'criteria' }, el('h3', {}, editable ? (state.viewer.role === 'adjudicator' ? 'Criteria: adjudicate' : 'Criteria: review') : 'Criteria'))
     data.criteria.forEach((item, index) => {
       const draft = state.drafts[index]!
@@ -534,8 +543,7 @@
     return form
   }
 
-  function reviewersBlock(data: CaseData): HTMLElement {
-    const reviewers = data.reviewers as Exclude<CaseData['reviewers'], 'hidden'>
+  function reviewersBlock(data: CaseData, reviewers: Exclude<CaseData['reviewers'], 'hidden'>): HTMLElement {
     const table = el('table', { class: 'side-by-side', id: 'side-by-side' }, el('caption', {}, 'Independent reviews, side by side'))
     table.append(el('tr', {}, el('th', {}, 'criterion'), ...reviewers.map((review) => el('th', {}, review.reviewer, el('br'), el('span', { class: 'dim' }, review.decision)))))
     data.criteria.forEach((item, index) => {
@@ -573,7 +581,7 @@
     state.drafts[index]!.rating = rating
     state.dirty = true
     activate(index)
-    const input = document.getElementById(rating === '' ? `rating-${index}-none` : `rating-${index}-${rating}`) as HTMLInputElement | null
+    const input = document.querySelector<HTMLInputElement>(rating === '' ? `#rating-${index}-none` : `#rating-${index}-${rating}`)
     if (input !== null) input.checked = true
   }
 
@@ -587,7 +595,7 @@
     const range = selection.getRangeAt(0)
     if (!answer.contains(range.commonAncestorContainer)) return
     const text = selection.toString()
-    const input = document.getElementById(`span-${state.active}`) as HTMLInputElement | null
+    const input = document.querySelector<HTMLInputElement>(`#span-${state.active}`)
     if (input === null || text === '') return
     input.value = text
     input.dispatchEvent(new Event('input'))
@@ -648,8 +656,8 @@
       setStatus(`saved: ${result.decision}.${next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`, 'ok')
     } catch (error) {
       // The form is kept: a conflict or a refusal never loses what was typed.
-      const conflict = (error as { status?: number }).status === 409
-      setStatus(`${conflict ? 'not saved: ' : 'refused: '}${(error as Error).message}`, 'error')
+      const conflict = typeof error === 'object' && error !== null && 'status' in error && error.status === 409
+      setStatus(`${conflict ? 'not saved: ' : 'refused: '}${messageOf(error)}`, 'error')
       if (conflict) {
         const reload = el('button', { type: 'button', id: 'reload' }, 'reload the case (your form is lost)')
         reload.addEventListener('click', () => void render())
@@ -678,7 +686,7 @@
   const isField = (node: Element | null) => node instanceof HTMLTextAreaElement || (node instanceof HTMLInputElement && node.type !== 'radio' && node.type !== 'checkbox') || node instanceof HTMLSelectElement
 
   document.addEventListener('keydown', (event) => {
-    const target = event.target as HTMLElement
+    const target = event.target instanceof HTMLElement ? event.target : document.body
     // Whichever holds the focus, a key typed in a field is text, never a shortcut.
     const typing = isField(target) || isField(document.activeElement)
     if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
@@ -761,7 +769,7 @@
       await render()
       if (mode === 'serve') setTimeout(() => void watch(), 1500)
     } catch (error) {
-      app.replaceChildren(el('p', { class: 'error', role: 'alert' }, `The page could not load its data: ${(error as Error).message}`))
+      app.replaceChildren(el('p', { class: 'error', role: 'alert' }, `The page could not load its data: ${messageOf(error)}`))
     }
   })()
 })()

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { agreementJson, formatAgreement } from '../../../src/cli/commands/agreement.js'
 import { agreementFigures, panelAgreement, type AgreementReport, type ItemUnits } from '../../../src/core/engine/agreement.js'
-import { loadFixture } from '../../../src/core/engine/fixture.js'
+import { loadFixture } from '../../../src/core/registry.js'
 import { alphaBootstrap, cohenKappa, createRandom, krippendorffAlpha, type ReliabilityData } from '../../../src/core/stats/index.js'
 import { runCli } from '../../helpers/cli.js'
 import { copyFixture } from '../../helpers/fixture-copy.js'

@@ -5,9 +5,9 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { fingerprint, sha256Hex } from '../../../src/core/json/canonical-json.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
-import { loadFixture } from '../../../src/core/engine/fixture.js'
+import { loadFixture } from '../../../src/core/registry.js'
 import { planFixtureTests } from '../../../src/core/engine/plan.js'
-import { type FixtureKind } from '../../../src/core/kinds/index.js'
+import { type FixtureKind } from '../../../src/core/registry.js'
 import { locateInvalidUtf8 } from '../../../src/core/json/invalid-utf8.js'
 import {
   describeRecordChanges,
@@ -37,6 +37,7 @@ import {
 import { runCli } from '../../helpers/cli.js'
 import { copyFixture } from '../../helpers/fixture-copy.js'
 import { scratchDir } from '../../helpers/scratch.js'
+import { kinds } from '../../../src/core/registry.js'
 
 /*
  * The bad-input matrix: hand-edited fixture files from many editors and systems. Each bad input is
@@ -1370,7 +1371,7 @@ describe('12. a symbolic link loop under fixtures/: each fixture once, and no ha
 
   test('discovery finds each fixture once and names the paths that reach one again', async () => {
     const root = await projectWithLoops()
-    const scan = await scanFixtures(root, ['fixtures/**'], [])
+    const scan = await scanFixtures(kinds, root, ['fixtures/**'], [])
     const relative = (path: string) => path.slice(root.length + 1)
     const found = { fixtures: scan.fixtures.map((each) => relative(each.moduleId)), aliases: scan.aliases.map(relative), incomplete: scan.incomplete }
     expect(found).toMatchInlineSnapshot(`

@@ -1,5 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import { criterionFigures } from '../../../src/core/engine/calibration.js'
+import { criteriaPanel } from '../../../src/core/kinds/criteria/panel.js'
+import type { CalibrationRatings } from '../../../src/core/engine/kind.js'
+
+const RATINGS = criteriaPanel.calibration as CalibrationRatings
 
 type Pair = { id: string; reviewers: string; judge: string }
 
@@ -19,7 +23,7 @@ describe('criterionFigures: one criterion, reviewers against a judge', () => {
       ...cell('dd', 'does_not_meet', 'does_not_meet', 6),
       ...cell('du', 'does_not_meet', 'uncertain', 1),
     ]
-    const figures = criterionFigures(pairs, 'test')
+    const figures = criterionFigures(RATINGS, pairs, 'test')
     expect(figures.n).toBe(30)
     expect(figures.matrix).toEqual({ meets: { meets: 16, does_not_meet: 2, uncertain: 2 }, does_not_meet: { meets: 3, does_not_meet: 6, uncertain: 1 } })
     expect(figures.failure_recall).toBeCloseTo(6 / 10, 12)
@@ -34,12 +38,12 @@ describe('criterionFigures: one criterion, reviewers against a judge', () => {
     expect(low).toBeLessThan(figures.kappa!)
     expect(high).toBeGreaterThan(figures.kappa!)
     // Seeded: the same interval for the same seed, another for another seed.
-    expect(criterionFigures(pairs, 'test').kappa_ci).toEqual(figures.kappa_ci)
-    expect(criterionFigures(pairs, 'other').kappa_ci).not.toEqual(figures.kappa_ci)
+    expect(criterionFigures(RATINGS, pairs, 'test').kappa_ci).toEqual(figures.kappa_ci)
+    expect(criterionFigures(RATINGS, pairs, 'other').kappa_ci).not.toEqual(figures.kappa_ci)
   })
 
   test("the judge's uncertain never agrees: a judge that abstains everywhere has kappa 0, not a perfect score", () => {
-    const figures = criterionFigures([...cell('m', 'meets', 'uncertain', 5), ...cell('d', 'does_not_meet', 'uncertain', 5)], 'test')
+    const figures = criterionFigures(RATINGS, [...cell('m', 'meets', 'uncertain', 5), ...cell('d', 'does_not_meet', 'uncertain', 5)], 'test')
     expect(figures.percent_agreement).toBe(0)
     expect(figures.kappa).toBe(0)
     expect(figures.failure_recall).toBe(0)
@@ -47,13 +51,13 @@ describe('criterionFigures: one criterion, reviewers against a judge', () => {
   })
 
   test('no case is no figure: null with the reason, never 1 or 0', () => {
-    const figures = criterionFigures([], 'test')
+    const figures = criterionFigures(RATINGS, [], 'test')
     expect(figures).toMatchObject({ n: 0, failure_recall: null, pass_recall: null, percent_agreement: null, kappa: null, kappa_ci: null, base_rate: null })
     expect(figures.kappa_reason).toBe('no case has both a current adopted review and a current label')
   })
 
   test('no variation is no kappa; a recall without its row is null', () => {
-    const figures = criterionFigures(cell('m', 'meets', 'meets', 8), 'test')
+    const figures = criterionFigures(RATINGS, cell('m', 'meets', 'meets', 8), 'test')
     expect(figures.kappa).toBeNull()
     expect(figures.kappa_reason).toBe('no variation: the reviewers and the judge rated every case "meets"')
     expect(figures.pass_recall).toBe(1)
@@ -63,19 +67,19 @@ describe('criterionFigures: one criterion, reviewers against a judge', () => {
 
 describe('criterionFigures: what the kappa interval can claim (issue 26, item 8)', () => {
   test('a judge of one case: kappa 0, and no interval (never [0, 0]), with the reason', () => {
-    const figures = criterionFigures(cell('one', 'meets', 'does_not_meet', 1), 'test')
+    const figures = criterionFigures(RATINGS, cell('one', 'meets', 'does_not_meet', 1), 'test')
     expect(figures.kappa).toBe(0)
     expect(figures).toMatchObject({ kappa_ci: null, kappa_bootstrap: null, kappa_ci_reason: 'cases to resample: 1, fewer than the 10 a bootstrap interval needs' })
   })
 
   test('the interval says what it resampled and the share of replicates skipped; above 20% it is unreliable', () => {
     // One failure among 12 cases: a replicate that misses it (probability (11/12)^12 ≈ 0.35) has p_e = 1 and is skipped.
-    const rare = criterionFigures([...cell('m', 'meets', 'meets', 11), ...cell('d', 'does_not_meet', 'does_not_meet', 1)], 'test')
+    const rare = criterionFigures(RATINGS, [...cell('m', 'meets', 'meets', 11), ...cell('d', 'does_not_meet', 'does_not_meet', 1)], 'test')
     expect(rare.kappa).toBe(1)
     expect(rare.kappa_bootstrap).toMatchObject({ resampled: 'cases', cases: 12, replicates: 2000, unreliable: true })
     expect(rare.kappa_bootstrap!.skipped_share).toBeCloseTo(rare.kappa_bootstrap!.skipped / 2000, 12)
     expect(rare.kappa_bootstrap!.skipped_share).toBeGreaterThan(0.3)
-    const balanced = criterionFigures([...cell('m', 'meets', 'meets', 8), ...cell('d', 'does_not_meet', 'does_not_meet', 6), ...cell('x', 'meets', 'does_not_meet', 2)], 'test')
+    const balanced = criterionFigures(RATINGS, [...cell('m', 'meets', 'meets', 8), ...cell('d', 'does_not_meet', 'does_not_meet', 6), ...cell('x', 'meets', 'does_not_meet', 2)], 'test')
     expect(balanced.kappa_bootstrap).toMatchObject({ cases: 16, skipped: 0, skipped_share: 0, unreliable: false })
   })
 })

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { caseDecisionChanges, recordCases, recordDecisions, recordWithout } from '../../../src/core/engine/decision-record.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
-import { loadFixture } from '../../../src/core/engine/fixture.js'
+import { loadFixture } from '../../../src/core/registry.js'
 import { chunkRange, planChunkOfEvaluation, planChunkTests, planFixtureTests, type PlanOptions } from '../../../src/core/engine/plan.js'
 import { copyFixture, ROOT } from '../../helpers/fixture-copy.js'
 

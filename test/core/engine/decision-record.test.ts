@@ -13,8 +13,7 @@ import {
   type RecordedDecisions,
 } from '../../../src/core/engine/decision-record.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
-import { loadFixture } from '../../../src/core/engine/fixture.js'
-import type { TestPlan } from '../../../src/core/engine/plan.js'
+import { loadFixture, type TestPlan } from '../../../src/core/registry.js'
 import { DOCUCTL } from '../../helpers/fixture-copy.js'
 import { scratchDir } from '../../helpers/scratch.js'
 

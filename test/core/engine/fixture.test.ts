@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { detectFixtureKind, fixtureKindsIn, loadFixture } from '../../../src/core/engine/fixture.js'
+import { detectFixtureKind, fixtureKindsIn, loadFixture } from '../../../src/core/registry.js'
 import { DOCUCTL, ROOT } from '../../helpers/fixture-copy.js'
 import { DEBATE } from '../../helpers/scored-copy.js'
 import { scratchDir } from '../../helpers/scratch.js'

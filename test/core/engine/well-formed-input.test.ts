@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { FixtureKind } from '../../../src/core/kinds/index.js'
+import type { FixtureKind } from '../../../src/core/registry.js'
 import { editBytes, editedCopy, editJson, outcomeOf, rebindFiles, type Outcome, edits } from '../../helpers/bad-input.js'
 
 const refusedFixture = (outcome: Outcome) => {

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import type { CriteriaDecision } from '../../../src/core/kinds/criteria/decision.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
-import { fileNamesOf } from '../../../src/core/engine/fixture.js'
+import { fileNamesOf, KINDS } from '../../../src/core/registry.js'
 import { decisionJson } from '../../../src/core/engine/evaluation-json.js'
 import { FixtureError } from '../../../src/core/common/errors.js'
 import type { ScoredDecision } from '../../../src/core/kinds/scored/decision.js'
@@ -29,8 +29,8 @@ import {
 
 const DOCUCTL_FILES = await readFixtureFiles(DOCUCTL, fileNamesOf('criteria'))
 const DEBATE_FILES = await readFixtureFiles(DEBATE, fileNamesOf('scored'))
-const decisionRecord = (decision: CriteriaDecision) => decisionJson('criteria', decision)
-const scoredCaseRecord = (decision: ScoredDecision) => decisionJson('scored', decision) as ScoredDecisionJson
+const decisionRecord = (decision: CriteriaDecision) => decisionJson(KINDS.criteria, decision)
+const scoredCaseRecord = (decision: ScoredDecision) => decisionJson(KINDS.scored, decision) as ScoredDecisionJson
 const utf8 = (text: string) => new TextEncoder().encode(text)
 const textOf = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 

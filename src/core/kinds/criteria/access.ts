@@ -2,12 +2,12 @@ import { UsageError } from '../../common/errors.js'
 import { formatLocation } from '../../common/json-path.js'
 import type { Split } from '../../common/primitives.js'
 import { assessEntry } from '../../engine/assess.js'
-import { kindContext, type CaseEntry, type Fixture, type LoadedFixture, type ReviewEntry } from '../../engine/fixture.js'
+import { kindContext, type CaseEntry, type FixtureOf, type ReviewEntry, type SomeFixture } from '../../engine/fixture.js'
 import { criteriaKind } from './index.js'
 import type { CriteriaDecision } from './decision.js'
 
 /** A loaded criteria fixture. */
-export type CriteriaFixture = LoadedFixture<'criteria'>
+export type CriteriaFixture = FixtureOf<typeof criteriaKind> & { readonly kind: 'criteria' }
 
 /** One case of a loaded fixture with its review: everything needed to decide it. */
 export interface FixtureCase {
@@ -34,7 +34,7 @@ export interface FixtureReview {
 }
 
 /** A case of a loaded fixture by id; a {@link UsageError} naming the fixture's ids if it has none. */
-export function getCase(loaded: Fixture, id: string): FixtureCase {
+export function getCase(loaded: SomeFixture, id: string): FixtureCase {
   const fixture = criteriaFixture(loaded, 'getCase')
   const entry = fixture.cases.find((item) => item.id === id)
   if (entry === undefined) throw unknownCase(fixture, id, 'getCase')
@@ -46,13 +46,13 @@ export function getCase(loaded: Fixture, id: string): FixtureCase {
  * The review of a case of a loaded fixture; a {@link UsageError} if the fixture has no such case
  * or the case has no review (see `getCase(fixture, id).review` for a review that may be absent).
  */
-export function getReview(loaded: Fixture, id: string): FixtureReview {
+export function getReview(loaded: SomeFixture, id: string): FixtureReview {
   const fixture = criteriaFixture(loaded, 'getReview')
   const entry = fixture.cases.find((item) => item.id === id)
   if (entry === undefined) throw unknownCase(fixture, id, 'getReview')
   const review = fixture.reviews.get(id)?.['review']
   if (review === undefined) {
-    const annotations = fixture.files.annotations!.display
+    const annotations = fixture.files.annotations.display
     throw new UsageError({
       code: 'USAGE',
       file: annotations,
@@ -67,13 +67,13 @@ export function getReview(loaded: Fixture, id: string): FixtureReview {
 /** Decides one case of a loaded fixture, as `evaluateFixture` does for all of them. */
 export function assessFixtureCase(fixtureCase: FixtureCase): CriteriaDecision {
   const { fixture, entry } = fixtureCase
-  const site = { casesFile: fixture.files.cases!.display, annotationsFile: fixture.files.annotations!.display }
-  return assessEntry<CriteriaDecision>(criteriaKind, kindContext(fixture), entry, fixture.reviews.get(entry.id), site, undefined).decision
+  const site = { casesFile: fixture.files.cases.display, annotationsFile: fixture.files.annotations.display }
+  return assessEntry(fixture.definition, kindContext(fixture), entry, fixture.reviews.get(entry.id), site, undefined).decision
 }
 
 /** The fixture as a criteria fixture: cases and reviews by id are what that kind holds. */
-export function criteriaFixture(fixture: Fixture, caller: string): CriteriaFixture {
-  if (fixture.kind === 'criteria') return fixture
+export function criteriaFixture(fixture: SomeFixture, caller: string): CriteriaFixture {
+  if (isCriteriaFixture(fixture)) return fixture
   throw new UsageError({
     code: 'USAGE',
     file: caller,
@@ -84,20 +84,25 @@ export function criteriaFixture(fixture: Fixture, caller: string): CriteriaFixtu
   })
 }
 
+/** Whether a loaded fixture is a criteria fixture: loaded with this kind's definition. */
+export function isCriteriaFixture(fixture: SomeFixture): fixture is CriteriaFixture {
+  return fixture.kind === 'criteria' && fixture.definition === criteriaKind
+}
+
 function reviewOf(fixture: CriteriaFixture, entry: CaseEntry, review: ReviewEntry): FixtureReview {
   return {
     kind: 'review',
     fixture,
     caseId: entry.id,
     entry: review,
-    revisionRecordedAt: formatLocation(fixture.files.cases!.display, [...entry.path, 'expected', 'review_sha256']),
+    revisionRecordedAt: formatLocation(fixture.files.cases.display, [...entry.path, 'expected', 'review_sha256']),
   }
 }
 
 function unknownCase(fixture: CriteriaFixture, id: string, accessor: string): UsageError {
   return new UsageError({
     code: 'USAGE',
-    file: fixture.files.cases!.display,
+    file: fixture.files.cases.display,
     summary: `${accessor}: the fixture holds no case ${JSON.stringify(id)}.`,
     expected: `one of ${fixture.cases.map((item) => JSON.stringify(item.id)).join(', ')}`,
     found: JSON.stringify(id),

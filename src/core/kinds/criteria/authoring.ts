@@ -13,7 +13,6 @@ export const CriteriaCaseDraftSchema = z.strictObject({
   split: SplitSchema.optional(),
   question: z.string().optional(),
 })
-type CaseDraft = z.infer<typeof CriteriaCaseDraftSchema>
 
 /** One judgement as a reviewer gives it; the reference quote comes from the rubric, the span defaults to "" (an omission). */
 const JudgementDraftSchema = z.strictObject({
@@ -24,14 +23,14 @@ const JudgementDraftSchema = z.strictObject({
 
 /** A review as a reviewer or a judge gives it: a judgement per criterion, by criterion id. */
 export const CriteriaReviewDraftSchema = z.record(z.string(), JudgementDraftSchema)
-type ReviewDraft = z.infer<typeof CriteriaReviewDraftSchema>
 
 const PLACEHOLDER = ''
 
 export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
   caseDraft: CriteriaCaseDraftSchema,
   newCase(context, value) {
-    const draft = value as CaseDraft
+    // The engine parsed the draft with caseDraft already: this parse only gives it its type.
+    const draft = CriteriaCaseDraftSchema.parse(value)
     const { task } = context.rubric.document
     const problems: DraftProblem[] = []
     if (draft.answer.trim() === '') problems.push({ path: ['answer'], summary: 'the answer is empty.', hint: 'give the answer text to review.' })
@@ -58,7 +57,7 @@ export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
   },
   reviewDraft: () => CriteriaReviewDraftSchema,
   newReview(context, theCase, _slot, value): Drafted {
-    const draft = value as ReviewDraft
+    const draft = CriteriaReviewDraftSchema.parse(value)
     const { criteria } = context.rubric
     const ratings = context.rubric.document.ratings
     const answer = theCase.input.answer.text
@@ -76,7 +75,7 @@ export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
         continue
       }
       const judgement = draft[criterion]!
-      if (!ratings.includes(judgement.rating as never)) {
+      if (!ratings.some((rating) => rating === judgement.rating)) {
         problems.push({
           path: [criterion, 'rating'],
           summary: `"${judgement.rating}" is not a rating of the rubric.`,

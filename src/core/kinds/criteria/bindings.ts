@@ -16,7 +16,7 @@ export const CRITERIA_BINDINGS: readonly BindingRow[] = [
 ]
 
 /** How `status` names each stale binding and what it asks. */
-export const CRITERIA_TARGETS: Readonly<Partial<Record<BindingTarget, StatusGroup>>> = {
+export const CRITERIA_TARGETS: Readonly<Record<BindingTarget, StatusGroup>> = {
   answer: { title: 'stale answer', action: 'the answer changed since its review: re-read it, revise the review' },
   source: { title: 'stale source', action: 'the source changed since the review: check the judgements against it' },
   rubric: { title: 'stale rubric', action: 'the rubric changed since the review: revise the judgements of the affected criteria' },

@@ -1,3 +1,5 @@
+import { valueAt } from '../../common/primitives.js'
+import { criteriaPage } from './page.js'
 import { criteriaPanel } from './panel.js'
 import type { KindDefinition } from '../../engine/kind.js'
 import { RATINGS } from './schemas.js'
@@ -18,6 +20,7 @@ import { BOUND_ELSEWHERE, ReviewFileEnvelopeSchema } from '../../engine/document
  * criterion meets; a missing or uncertain judgement keeps it pending.
  */
 export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, CriteriaDecision, null> = {
+  name: 'criteria',
   description: 'hard criteria with hash-bound reviews (rubric.json, source.txt, cases.json, annotations.json)',
   files: { rubric: 'rubric.json', source: 'source.txt', cases: 'cases.json', annotations: 'annotations.json' },
   bindRubric: bindCriteriaRubric,
@@ -54,7 +57,7 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
     ],
   },
   reviews: { caseKey: 'answer_id', slots: ['review'], slotName: () => 'a review' },
-  splitOf: (value) => ((value as { split?: unknown }).split === 'held_out' ? 'held_out' : 'development'),
+  splitOf: (value) => (valueAt(value, ['split']) === 'held_out' ? 'held_out' : 'development'),
   bindings: CRITERIA_BINDINGS,
   targets: CRITERIA_TARGETS,
   checkCase: checkCriteriaCase,
@@ -63,8 +66,13 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
   summarize: () => null,
   present: criteriaPresentation,
   authoring: criteriaAuthoring,
+  page: criteriaPage,
   panel: criteriaPanel,
   scaffold: {
+    nextSteps: (dir) => [
+      `  vitest-rubric add ${dir} --id <id> --answer <text> --citation <text>   # a case, pending until reviewed`,
+      `  vitest-rubric review ${dir} --case <id>   # record its review (asks on a terminal)`,
+    ],
     skeleton: (name, schema) => ({
       'rubric.json': json({
         $schema: schema('rubric.schema.json'),

@@ -106,7 +106,7 @@ function criterionLines(cases: readonly PlannedCase[], _colors?: Colors): string
     const ratings = planned.detail['ratings']
     if (typeof ratings !== 'object' || ratings === null || Array.isArray(ratings)) continue
     for (const criterion of Object.keys(ratings)) {
-      const rating = (ratings as Readonly<Record<string, unknown>>)[criterion]
+      const rating: unknown = Object.getOwnPropertyDescriptor(ratings, criterion)?.value
       let row = counts.get(criterion)
       if (row === undefined) counts.set(criterion, (row = new Map<string, number>()))
       if (typeof rating === 'string' && rating !== 'meets') row.set(rating, (row.get(rating) ?? 0) + 1)

@@ -10,7 +10,6 @@ export const ScoredCaseDraftSchema = z.strictObject({
   spec: CaseSpecSchema,
   outputs: ScoredCaseSchema.shape.outputs,
 })
-type CaseDraft = z.infer<typeof ScoredCaseDraftSchema>
 
 const BOUND = { case_id: true, system: true, rubric_sha256: true, spec_sha256: true, output_sha256: true } as const
 
@@ -25,7 +24,8 @@ const PLACEHOLDER = ''
 export const scoredAuthoring: KindAuthoring<ScoredRubric, ScoredCase> = {
   caseDraft: ScoredCaseDraftSchema,
   newCase(_context, value) {
-    const draft = value as CaseDraft
+    // The engine parsed the draft with caseDraft already: this parse only gives it its type.
+    const draft = ScoredCaseDraftSchema.parse(value)
     return {
       value: { id: draft.id, spec: draft.spec, outputs: draft.outputs, expected: { rubric_sha256: PLACEHOLDER, debate_review_sha256: PLACEHOLDER, baseline_review_sha256: PLACEHOLDER } },
       problems: [],
@@ -34,7 +34,7 @@ export const scoredAuthoring: KindAuthoring<ScoredRubric, ScoredCase> = {
   reviewDraft: (slot) => ScoredReviewDraftSchemas[slot === 'baseline' ? 'baseline' : 'debate'],
   newReview(_context, theCase, slot, value) {
     // The kind's provenance check (spans in the transcript, planted issues of the case) runs on the result, as on any review.
-    const draft = value as Record<string, unknown>
+    const draft = isObject(value) ? value : {}
     return {
       value: { case_id: theCase.id, system: slot, rubric_sha256: PLACEHOLDER, spec_sha256: PLACEHOLDER, output_sha256: PLACEHOLDER, ...draft },
       problems: [],

@@ -15,7 +15,7 @@ export const SCORED_BINDINGS: readonly BindingRow[] = [
 ]
 
 /** How `status` names each stale binding and what it asks. */
-export const SCORED_TARGETS: Readonly<Partial<Record<BindingTarget, StatusGroup>>> = {
+export const SCORED_TARGETS: Readonly<Record<BindingTarget, StatusGroup>> = {
   output: { title: 'stale output', action: "the system's output changed since its review: re-review it" },
   spec: { title: 'stale case spec', action: "the case's spec changed since its reviews: re-review the outputs against it" },
   rubric: { title: 'stale rubric', action: 'the rubric changed since the review: restore it, or re-review under it' },

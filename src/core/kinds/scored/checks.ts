@@ -40,9 +40,13 @@ export function checkScoredReview(
     caseId: at.id,
     casePath: at.path,
     reviewPath: review.path,
-    problems: [] as Problem[],
+    problems: noProblems(),
   }
   if (review.parsed.system === 'debate') checkDebateProvenance(reviewAt, theCase, review.parsed)
   else checkBaselineProvenance(reviewAt, theCase, review.parsed)
   return reviewAt.problems
+}
+
+function noProblems(): Problem[] {
+  return []
 }

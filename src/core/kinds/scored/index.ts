@@ -1,3 +1,5 @@
+import { valueAt } from '../../common/primitives.js'
+import { scoredPage } from './page.js'
 import { scoredPanel } from './panel.js'
 import { BOUND_ELSEWHERE, ReviewFileEnvelopeSchema } from '../../engine/documents.js'
 import type { KindDefinition } from '../../engine/kind.js'
@@ -30,6 +32,7 @@ import {
  * review; the benchmark gate and the baseline margin are checks of the fixture as a whole.
  */
 export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview | BaselineReview, ScoredDecision, BenchmarkFigures> = {
+  name: 'scored',
   description: 'dimension scores of a debate benchmark and its baseline (evaluation_rubric.json, cases.json, annotations.json)',
   files: { rubric: 'evaluation_rubric.json', cases: 'cases.json', annotations: 'annotations.json' },
   bindRubric: bindScoredRubric,
@@ -65,8 +68,8 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
       },
     ],
   },
-  reviews: { caseKey: 'case_id', slots: SYSTEMS, slotKey: 'system', slotName: (slot) => `a ${slot} review` },
-  splitOf: (_value, document) => ((document as { split?: unknown }).split === 'held_out' ? 'held_out' : 'development'),
+  reviews: { caseKey: 'case_id', slots: SYSTEMS, slotKey: 'system', slotOption: 'system', slotName: (slot) => `a ${slot} review` },
+  splitOf: (_value, document) => (valueAt(document, ['split']) === 'held_out' ? 'held_out' : 'development'),
   bindings: SCORED_BINDINGS,
   targets: SCORED_TARGETS,
   checkCase: checkScoredCase,
@@ -75,8 +78,13 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   summarize: (context, decisions, options) => benchmarkFigures(decisions, context.rubric.rules, options),
   present: scoredPresentation,
   authoring: scoredAuthoring,
+  page: scoredPage,
   panel: scoredPanel,
   scaffold: {
+    nextSteps: (dir) => [
+      `  vitest-rubric add ${dir} --id <id> --spec <spec.json> --outputs <outputs.json>   # a case, pending until reviewed`,
+      `  vitest-rubric review ${dir} --case <id> --system debate --from <review.json>   # record its review (then --system baseline)`,
+    ],
     skeleton: undefined,
     rubricFiles: ['evaluation_rubric.json'],
     emptyCases: (name, schema) => ({ $schema: schema('scored-cases.schema.json'), name, cases: [] }),

@@ -9,8 +9,19 @@ import type { ScoredRubric } from './rubric.js'
  */
 export const scoredPanel: KindPanel<ScoredRubric, ScoredDecision> = {
   level: 'interval',
+  words: { item: 'dimension', items: 'dimensions', scale: 'interval alpha over the scores, N/A missing' },
   categories: [],
+  calibration: {
+    uncalibrated: {
+      summary: "calibration compares ratings (meets, does_not_meet, uncertain); a scored fixture is scored, and its judges' labels are not calibrated.",
+      hint: 'calibrate a judge on a criteria fixture.',
+      check: "a scored fixture's judges are not calibrated",
+    },
+  },
   order: (context) => context.rubric.rules.dimensions,
+  unreviewed(_context, { id, split }, reason) {
+    return { status: 'pending', id, split, reason, card: null, baseline: { status: 'not_reviewed' } }
+  },
   items(_context, decision) {
     const items: Record<string, PanelItem> = {}
     if (decision.status === 'refused' || decision.card === null) return items

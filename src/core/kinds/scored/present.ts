@@ -48,7 +48,7 @@ export type ScoredDecisionJson = DecisionJson &
     readonly error?: { readonly code: string; readonly message: string }
   }
 
-function cardJson(card: ScoreCard | null): CardJson {
+export function cardJson(card: ScoreCard | null): CardJson {
   if (card === null) return { verdict: null, scores: null, mean: null, applicable: null, details: null, failures: [] }
   return {
     verdict: card.verdict,
@@ -60,7 +60,7 @@ function cardJson(card: ScoreCard | null): CardJson {
   }
 }
 
-function baselineJson(outcome: BaselineOutcome): BaselineJson {
+export function baselineJson(outcome: BaselineOutcome): BaselineJson {
   switch (outcome.status) {
     case 'scored':
       return { status: 'scored', ...cardJson(outcome.card) }
@@ -135,7 +135,9 @@ function firstLine(text: string): string {
  * means of both systems and the two benchmark checks.
  */
 function scoredEvaluationLines(json: EvaluationJson): string[] {
+  // Cast: a scored evaluation's JSON holds its summary under benchmark (summaryJson).
   const benchmark = json['benchmark'] as BenchmarkFigures
+  // Cast: each decision of a scored evaluation's JSON is a scored one (decisionJson).
   const decisions = json.decisions as Readonly<Record<string, ScoredDecisionJson>>
   const { coverage } = json
   const { thresholds } = benchmark

@@ -98,6 +98,7 @@ export function bindScoredRubric(files: { readonly rubric: RawFile }): ScoredRub
   requireWellFormedRubric(document, file.display)
   const rubric = parsed.data
   // The names as written: zod leaves a "__proto__" key out of what it returns, and it must be refused like any unknown name.
+  // Cast: the rubric schema accepted the document, so scoring_dimensions is an object.
   const names = Object.keys((document as { scoring_dimensions: object }).scoring_dimensions)
   const dimensions = names.map((name) => {
     if (isDimensionName(name)) return name

@@ -26,6 +26,7 @@ export function decideScored(context: KindContext<ScoredRubric>, input: RuleInpu
   const base = { id, split, baseline }
   if (debate === undefined || debate.status === 'absent') return { status: 'pending', ...base, reason: 'no review', card: null }
   if (debate.status === 'refused') return { status: 'refused', ...base, reason: debate.reason, error: debate.error }
+  // Cast: the debate slot's review was parsed by the debate review schema (schemas.review('debate')).
   const card = scoreDebateCase({ spec: theCase.spec, output: theCase.outputs.debate, review: debate.review as DebateReview }, rules)
   return decideCard(context, base, card)
 }
@@ -36,6 +37,7 @@ function baselineOutcome(
 ): BaselineOutcome {
   if (slot === undefined || slot.status === 'absent') return { status: 'not_reviewed' }
   if (slot.status === 'refused') return { status: 'refused', reason: slot.reason, error: slot.error }
+  // Cast: the baseline slot's review was parsed by the baseline review schema (schemas.review('baseline')).
   return { status: 'scored', card: score(slot.review as BaselineReview) }
 }
 

@@ -14,5 +14,6 @@ export function scoreBaselineCase(input: BaselineScoringInput, rules: RubricRule
 }
 
 function scoreAll(score: (name: DimensionName) => DimensionScore): Record<DimensionName, DimensionScore> {
+  // Cast: Object.fromEntries over every DimensionName gives each a score.
   return Object.fromEntries(DIMENSION_NAMES.map((name) => [name, score(name)])) as Record<DimensionName, DimensionScore>
 }

@@ -6,7 +6,8 @@ import { assessAnswer } from '../../../../src/core/kinds/criteria/answer.js'
 import { assessFixtureCase, getCase, getReview } from '../../../../src/core/kinds/criteria/access.js'
 import { bindRubricContents, type BoundRubric } from '../../../../src/core/kinds/criteria/rubric.js'
 import { evaluateFixture } from '../../../../src/core/engine/evaluate.js'
-import { fileNamesOf, kindContext, loadFixture } from '../../../../src/core/engine/fixture.js'
+import { kindContext } from '../../../../src/core/engine/fixture.js'
+import { fileNamesOf, loadFixture } from '../../../../src/core/registry.js'
 
 const CRITERIA_FILES = fileNamesOf('criteria')
 import { DOCUCTL, ROOT } from '../../../helpers/fixture-copy.js'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { CriteriaDecision } from '../../../../src/core/kinds/criteria/decision.js'
 import { evaluateFixture } from '../../../../src/core/engine/evaluate.js'
-import { fileNamesOf } from '../../../../src/core/engine/fixture.js'
+import { fileNamesOf } from '../../../../src/core/registry.js'
 
 const CRITERIA_FILES = fileNamesOf('criteria')
 import { DOCUCTL, type AnnotationsJson } from '../../../helpers/fixture-copy.js'

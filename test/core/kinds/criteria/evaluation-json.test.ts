@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { evaluateFixture } from '../../../../src/core/engine/evaluate.js'
-import { fileNamesOf } from '../../../../src/core/engine/fixture.js'
+import { fileNamesOf } from '../../../../src/core/registry.js'
 
 const CRITERIA_FILES = fileNamesOf('criteria')
 import { evaluationJson } from '../../../../src/core/engine/evaluation-json.js'

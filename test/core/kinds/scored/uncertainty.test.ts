@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { evaluateFixture } from '../../../../src/core/engine/evaluate.js'
-import { loadFixture } from '../../../../src/core/engine/fixture.js'
+import { loadFixture } from '../../../../src/core/registry.js'
 import type { BenchmarkFigures } from '../../../../src/core/kinds/scored/benchmark.js'
 import { ROOT } from '../../../helpers/fixture-copy.js'
 

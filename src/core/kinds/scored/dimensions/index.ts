@@ -74,6 +74,7 @@ export const DIMENSIONS = {
 export type DimensionName = keyof typeof DIMENSIONS
 
 /** The names of the dimensions this package can compute, in the order the specification lists them. */
+// Cast: Object.keys of a record keyed by DimensionName gives those names.
 export const DIMENSION_NAMES = Object.keys(DIMENSIONS) as readonly DimensionName[]
 
 /** Whether a dimension name in a rubric file is one this package can compute. */

@@ -7,12 +7,13 @@ import type { WriteIo } from '../json/atomic-write.js'
 import { safeParseReporting } from '../json/schema-error.js'
 import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
 import { RatingSchema, type Case, type Criterion, type Rating, type Rubric } from '../kinds/criteria/schemas.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
-import { checkReviewer, refuseCaseTwin, type DraftSource } from './authoring.js'
-import { kindContext, type LoadedFixture } from './fixture.js'
-import type { KindContext } from './kind.js'
+import { criteriaKind } from '../kinds/criteria/index.js'
+import { checkReviewer, refuseCaseTwin, type DraftSource } from '../engine/authoring.js'
+import { kindContext } from '../engine/fixture.js'
+import type { KindRegistry } from '../engine/registry.js'
+import type { KindContext } from '../engine/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
-import { JUDGES_DIR } from './panel.js'
+import { JUDGES_DIR } from '../engine/panel.js'
 
 /** What a judge is shown of one criterion of one case. */
 export interface JudgeCriterionInput {
@@ -89,6 +90,8 @@ export interface JudgeFailure {
 export interface RunJudgeOptions {
   /** Paths in messages are shown relative to this directory. */
   readonly cwd: string
+  /** The kinds the directory may hold: the registry of the front end that starts from it. */
+  readonly kinds: KindRegistry
   /** The judge's name: its labels go to `judges/<judge>.json`. */
   readonly judge: string
   readonly run: JudgeFunction
@@ -173,7 +176,7 @@ const VerdictSchema = z.strictObject({ rating: RatingSchema, reason: z.string().
  * backoff; in the end it is reported as a failure, never written as a label.
  */
 export async function runJudge(dir: string, options: RunJudgeOptions): Promise<JudgeRunResult> {
-  const fixture = await openForLabels(dir, options.cwd)
+  const fixture = await openForLabels(options.kinds, dir, options.cwd)
   if (fixture.kind !== 'criteria') {
     throw new UsageError({
       code: 'USAGE',
@@ -184,8 +187,8 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   }
   const judge = checkReviewer(options.judge, '--judge')
   refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
-  const definition = definitionOf(fixture.kind)
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>) as KindContext<CriteriaRubric>
+  const definition = fixture.definition
+  const context = kindContext(fixture) as KindContext<CriteriaRubric>
   const { rubric } = context
   const tasks: Task[] = []
   const skipped: { caseId: string; reason: string }[] = []
@@ -302,7 +305,7 @@ class Run {
       }
       const judgement = { rating: parsed.data.rating, reason: parsed.data.reason, answer_span: parsed.data.span ?? '' }
       // The kind's own check of a label (a span must occur in the answer): a verdict it would refuse is retried, never written.
-      const checked = definitionOf('criteria').authoring.newReview(this.context, task.parsedCase, 'review', { [criterion.id]: judgement })
+      const checked = criteriaKind.authoring.newReview(this.context, task.parsedCase, 'review', { [criterion.id]: judgement })
       if (checked.value === undefined) throw new Error(`invalid verdict for ${criterion.id}: ${checked.problems[0]!.summary}`)
       verdicts[criterion.id] = judgement
     }
@@ -330,7 +333,7 @@ class Run {
     const started = Date.now()
     const labels: JudgeLabelDraft[] = batch.map(([caseId, draft]) => ({ caseId, draft, source: runSource(caseId), at: [], place: `the judge's verdicts for case "${caseId}"` }))
     try {
-      await recordJudgeLabels(this.dir, labels, { judge: this.judge, origin: this.options.origin, existing: 'merge', cwd: this.options.cwd, ...(this.options.io === undefined ? {} : { io: this.options.io }) })
+      await recordJudgeLabels(this.dir, labels, { judge: this.judge, origin: this.options.origin, existing: 'merge', cwd: this.options.cwd, kinds: this.options.kinds, ...(this.options.io === undefined ? {} : { io: this.options.io }) })
       this.written += count
     } catch (error) {
       this.writeError = error

@@ -5,7 +5,7 @@ import type { ScoredDecision } from '../kinds/scored/decision.js'
 import { DEFAULT_BOOTSTRAP_SAMPLES, MIN_BOOTSTRAP_CASES } from '../stats/bootstrap.js'
 import { pairedDifference } from '../stats/intervals.js'
 import { coverageOf, figures, standingOf, type ComparisonCoverage, type PairedFigures } from './compare-figures.js'
-import type { LoadedFixture } from './fixture.js'
+import type { LoadedFixture } from '../registry.js'
 
 /** The paired difference of per-case mean scores, B − A, over the cases scoreable for both. */
 export interface ScoreDifference {

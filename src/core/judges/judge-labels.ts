@@ -9,15 +9,14 @@ import { writeFilesAtomically } from '../json/atomic-write.js'
 import { appendToList } from '../json/json-edit.js'
 import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import { safeParseReporting } from '../json/schema-error.js'
-import { definitionOf, type FixtureKind } from '../kinds/index.js'
-import { assessEntry } from './assess.js'
-import { checkReviewer, drafted, refuseCaseTwin, stamp, type AuthoringOptions, type DraftSource } from './authoring.js'
-import { rowPath } from './bindings.js'
-import type { Decision } from './decision.js'
-import { kindContext, loadFixtureReading, type Fixture, type LoadedFixture } from './fixture.js'
-import type { KindContext } from './kind.js'
-import { JUDGES_DIR } from './panel.js'
-import { reviseUnderLock } from './revision.js'
+import { assessEntry } from '../engine/assess.js'
+import { checkReviewer, drafted, refuseCaseTwin, stamp, type AuthoringOptions, type DraftSource } from '../engine/authoring.js'
+import { rowPath } from '../engine/bindings.js'
+import { kindContext, loadFixtureReading, type SomeFixture } from '../engine/fixture.js'
+import type { KindRegistry } from '../engine/registry.js'
+import type { KindContext } from '../engine/kind.js'
+import { JUDGES_DIR } from '../engine/panel.js'
+import { reviseUnderLock } from '../engine/revision.js'
 
 /** One case's label as a bulk import or a judge run gives it: the judgements by criterion, as `review --from` takes them. */
 export interface JudgeLabelDraft {
@@ -75,8 +74,8 @@ export async function recordJudgeLabels(dir: string, labels: readonly JudgeLabel
 }
 
 async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], options: RecordJudgeLabelsOptions): Promise<RecordedJudgeLabels> {
-  const fixture = await openForLabels(dir, options.cwd)
-  const definition = definitionOf(fixture.kind)
+  const fixture = await openForLabels(options.kinds, dir, options.cwd)
+  const definition = fixture.definition
   const [slot, ...others] = definition.reviews.slots
   if (slot === undefined || others.length > 0) {
     throw new UsageError({
@@ -88,7 +87,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   }
   const judge = checkReviewer(options.judge, '--judge')
   refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
-  const context = kindContext(fixture as LoadedFixture<FixtureKind>)
+  const context = kindContext(fixture)
   const relativePath = `${JUDGES_DIR}/${judge}.json`
   const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, relativePath)
   const index = new Map(fixture.cases.map((entry, at) => [entry.id, at]))
@@ -176,15 +175,15 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
 }
 
 /** A fixture as a label revision reads it, with the text of every file read: no case is decided, labels decide nothing. */
-export type LabelFixture = Fixture & {
+export type LabelFixture = SomeFixture & {
   /** The text of a file of the fixture directory (`judges/j1.json`) as it was read; `undefined` when it was not (it does not exist). */
   readonly textOf: (relativePath: string) => string | undefined
 }
 
 /** @internal */
-export async function openForLabels(dir: string, cwd: string): Promise<LabelFixture> {
+export async function openForLabels(kinds: KindRegistry, dir: string, cwd: string): Promise<LabelFixture> {
   const read = new Map<string, RawFile>()
-  const fixture = await loadFixtureReading(dir, { cwd }, async (path, display) => {
+  const fixture = await loadFixtureReading(kinds, dir, { cwd }, async (path: string, display: string) => {
     const file = await readFixtureFile(path, display)
     read.set(path, file)
     return file
@@ -193,7 +192,7 @@ export async function openForLabels(dir: string, cwd: string): Promise<LabelFixt
   return Object.assign(fixture, { textOf: (relativePath: string) => (byName.has(relativePath) ? decodeText(byName.get(relativePath)!) : undefined) })
 }
 
-function labelCount(fixture: Fixture, judge: string): number {
+function labelCount(fixture: SomeFixture, judge: string): number {
   let count = 0
   for (const byAuthor of fixture.judges.reviews.values()) if (byAuthor.has(judge)) count++
   return count
@@ -206,8 +205,8 @@ const FORMAT = { insertSpaces: true, tabSize: 2, eol: '\n' } as const
  * itself is refused (malformed, or asking another question than the rubric's task). Its own hashes
  * may be stale: a label is bound to the files as they are, whatever the case records.
  */
-export function judgeableCase(fixture: Fixture, context: KindContext<unknown>, index: number): { ok: true; value: unknown } | { ok: false; reason: string } {
-  const definition = definitionOf(fixture.kind)
+export function judgeableCase(fixture: SomeFixture, context: KindContext<unknown>, index: number): { ok: true; value: unknown } | { ok: false; reason: string } {
+  const definition = fixture.definition
   const entry = fixture.cases[index]!
   const parsed = safeParseReporting(definition.schemas.case, entry.value)
   if (!parsed.success) return { ok: false, reason: `${fixture.files.cases!.display} › ${formatPath(entry.path)}: not a case of this kind` }
@@ -227,14 +226,14 @@ export function isCurrentLabel(rows: Parameters<typeof stamp>[0], context: KindC
 }
 
 /** Refuses the revision when a label written would be refused as the fixture checks a judge's label: nothing is written. */
-function refuseRefusedLabels(fixture: Fixture, context: KindContext<unknown>, written: readonly { at: number; review: unknown; path: PathSegment[] }[], file: string, slot: string): void {
-  const definition = definitionOf(fixture.kind)
+function refuseRefusedLabels(fixture: SomeFixture, context: KindContext<unknown>, written: readonly { at: number; review: unknown; path: PathSegment[] }[], file: string, slot: string): void {
+  const definition = fixture.definition
   const site = { casesFile: fixture.files.cases!.display, annotationsFile: file }
   const refusals: string[] = []
   for (const { at, review, path } of written) {
     const entry = fixture.cases[at]!
     const reviews = { [slot]: { caseId: entry.id, slot, value: review, path } }
-    const decision = assessEntry<Decision>(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true }).decision
+    const decision = assessEntry(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true }).decision
     refusals.push(...definition.present.refusals(decision))
     if (refusals.length >= 5) break
   }

@@ -1,0 +1,152 @@
+import { addCases as addIn, openReviewTarget as openIn, recordReview as recordIn, type AddResult, type AuthoringOptions, type DraftSource, type RecordedReview, type RecordReviewOptions, type ReviewTarget } from './engine/authoring.js'
+import { bindFixture as bindIn, type BindOptions, type BindResult } from './engine/bind.js'
+import type { Evaluation } from './engine/evaluate.js'
+import { initFixture as initIn, type InitOptions, type InitResult } from './engine/scaffold.js'
+import { detectFixtureKind as detectIn, fileNamesOf as filesOf, fixtureKindsIn as kindsIn, loadFixture as loadIn, loadFixtureReading as loadReadingIn, type FixtureOf, type LoadFixtureOptions, type SomeFixture } from './engine/fixture.js'
+import type { KindDefinition, SomeKindDefinition } from './engine/kind.js'
+import type { TestPlan as PlanOfSummary } from './engine/plan.js'
+import { createRegistry, type KindRegistry } from './engine/registry.js'
+import type { DirectoryLister } from './engine/panel.js'
+import type { FixtureFileReader } from './json/read.js'
+import { jsonSchemasOf, schemaNamesOf, type FixtureSchemaName, type JsonSchema } from './engine/json-schemas.js'
+import { criteriaKind } from './kinds/criteria/index.js'
+import { scoredKind } from './kinds/scored/index.js'
+
+/**
+ * Every kind of fixture directory this package ships, each defined once. The entry points, the
+ * plugin, the CLI and the page look a kind up here; the engine never does: it is handed the
+ * registry where it starts from a directory, and reads the definition off the loaded fixture
+ * after. A new kind is one folder under `kinds/`, one row here and its entry file.
+ */
+export const KINDS = {
+  /** Hard criteria with hash-bound reviews (`rubric.json`, `source.txt`, `cases.json`, `annotations.json`). */
+  criteria: criteriaKind,
+  /** Dimension scores of a debate benchmark and its baseline (`evaluation_rubric.json`, `cases.json`, `annotations.json`). */
+  scored: scoredKind,
+} as const
+
+/** The registry of the shipped kinds, in the order listings show them. */
+export const kinds: KindRegistry = createRegistry(Object.values(KINDS))
+
+/** The kinds of fixture directory, told apart by the file that marks them. */
+export type FixtureKind = keyof typeof KINDS
+
+/** The kinds, in the order listings show them. */
+export const FIXTURE_KINDS: readonly FixtureKind[] = ['criteria', 'scored'] satisfies readonly (keyof typeof KINDS)[]
+
+type Parameters<K extends FixtureKind> = (typeof KINDS)[K] extends KindDefinition<infer R, infer C, infer V, infer D, infer S>
+  ? { readonly rubric: R; readonly case: C; readonly review: V; readonly decision: D; readonly summary: S }
+  : never
+
+/** The bound rubric of a kind. */
+export type RubricOf<K extends FixtureKind> = Parameters<K>['rubric']
+/** A case of a kind, as parsed. */
+export type CaseOf<K extends FixtureKind> = Parameters<K>['case']
+/** A review of a kind, as parsed. */
+export type ReviewOf<K extends FixtureKind> = Parameters<K>['review']
+/** The decisions of a kind. */
+export type DecisionOf<K extends FixtureKind> = Parameters<K>['decision']
+/** The fixture-level summary of a kind (`null` for a kind without one). */
+export type SummaryOf<K extends FixtureKind> = Parameters<K>['summary']
+
+/** A fixture directory of a shipped kind, loaded. */
+export type LoadedFixture<K extends FixtureKind> = FixtureOf<(typeof KINDS)[K]> & { readonly kind: K }
+
+/** A loaded fixture of any shipped kind, tagged by its kind. */
+export type Fixture = { readonly [K in FixtureKind]: LoadedFixture<K> }[FixtureKind]
+
+/** The evaluation of a fixture of a shipped kind. */
+export type EvaluationOfKind<K extends FixtureKind> = Evaluation<RubricOf<K>, CaseOf<K>, ReviewOf<K>, DecisionOf<K>, SummaryOf<K>, LoadedFixture<K>>
+
+/** Any evaluated fixture of a shipped kind. */
+export type FixtureEvaluation = { readonly [K in FixtureKind]: EvaluationOfKind<K> }[FixtureKind]
+
+/** The test plan of a fixture of a shipped kind, tagged by its kind. */
+export type TestPlan = { readonly [K in FixtureKind]: PlanOfSummary<SummaryOf<K>> & { readonly kind: K } }[FixtureKind]
+
+/** Whether a string names a shipped kind. */
+export function isFixtureKind(name: string): name is FixtureKind {
+  return Object.hasOwn(KINDS, name)
+}
+
+/** Which kind of fixture a directory holds, by its marker file; `undefined` if none (or several). */
+export async function detectFixtureKind(dir: string): Promise<FixtureKind | undefined> {
+  const kind = await detectIn(kinds, dir)
+  return kind !== undefined && isFixtureKind(kind) ? kind : undefined
+}
+
+/**
+ * Loads a fixture directory: its rubric, source, cases and reviews with their revision hashes.
+ * A fixture-level defect throws a `FixtureError` naming the file, the JSON path and the fix;
+ * everything about a single case is left to its assessment.
+ */
+export async function loadFixture<K extends FixtureKind>(dir: string, options: LoadFixtureOptions & { readonly kind: K }): Promise<LoadedFixture<K>>
+export async function loadFixture(dir: string, options?: LoadFixtureOptions): Promise<Fixture>
+export async function loadFixture(dir: string, options: LoadFixtureOptions & { readonly kind?: FixtureKind } = {}): Promise<Fixture> {
+  return shipped(await loadIn(kinds, dir, options))
+}
+
+/** {@link loadFixture}, reading the files through `read`. */
+export async function loadFixtureReading(dir: string, options: LoadFixtureOptions, read: FixtureFileReader, list?: DirectoryLister): Promise<Fixture> {
+  return shipped(await loadReadingIn(kinds, dir, options, read, list))
+}
+
+/** A fixture loaded through {@link kinds}, with the type of its kind. */
+function shipped(fixture: SomeFixture): Fixture {
+  // The registry holds exactly the definitions of KINDS, so the definition a fixture was loaded with is KINDS[fixture.kind]: its types are that kind's.
+  // Cast: see above.
+  return fixture as Fixture
+}
+
+/** The file names of the shipped kinds' JSON Schemas, criteria kind first. */
+export const FIXTURE_SCHEMA_NAMES: readonly FixtureSchemaName[] = schemaNamesOf(kinds)
+
+/** The JSON Schemas of the shipped kinds' files, by file name (see {@link jsonSchemasOf}). */
+export function fixtureJsonSchemas(): Record<FixtureSchemaName, JsonSchema> {
+  return jsonSchemasOf(kinds)
+}
+
+/** Options of an engine entry that starts from a directory, with the shipped kinds unless others are given. */
+export type WithKinds<O extends { readonly kinds: KindRegistry }> = Omit<O, 'kinds'> & { readonly kinds?: KindRegistry }
+
+/** Binds a fixture's stale hashes (see the engine's `bindFixture`), among the shipped kinds unless `kinds` is given. */
+export function bindFixture(dir: string, options: WithKinds<BindOptions>): Promise<BindResult> {
+  return bindIn(dir, { ...options, kinds: options.kinds ?? kinds })
+}
+
+/** Adds cases to a fixture (see the engine's `addCases`), among the shipped kinds unless `kinds` is given. */
+export function addCases(dir: string, drafts: readonly unknown[], source: DraftSource, options: WithKinds<AuthoringOptions>): Promise<AddResult> {
+  return addIn(dir, drafts, source, { ...options, kinds: options.kinds ?? kinds })
+}
+
+/** Records a review (see the engine's `recordReview`), among the shipped kinds unless `kinds` is given. */
+export function recordReview(dir: string, draft: unknown, source: DraftSource, options: WithKinds<RecordReviewOptions>): Promise<RecordedReview> {
+  return recordIn(dir, draft, source, { ...options, kinds: options.kinds ?? kinds })
+}
+
+/** Opens a case to review (see the engine's `openReviewTarget`) in a fixture of a shipped kind. */
+export function openReviewTarget(dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
+  return openIn(kinds, dir, caseId, slot, cwd, reviewer)
+}
+
+/** Scaffolds a fixture directory (see the engine's `initFixture`): a criteria skeleton, or a copy of a shipped kind's rubric. */
+export function initFixture(dir: string, options: WithKinds<InitOptions>): Promise<InitResult> {
+  return initIn(dir, { ...options, kinds: options.kinds ?? kinds })
+}
+
+/** The shipped kind of a name that a plan, a record or a report carries; a `TypeError` for a name no shipped kind has. */
+export function kindNamed(name: string): SomeKindDefinition {
+  const kind = kinds.get(name)
+  if (kind === undefined) throw new TypeError(`no kind of fixture is named ${JSON.stringify(name)} (the kinds are ${kinds.names.join(', ')})`)
+  return kind
+}
+
+/** The files of a shipped kind, marker first. */
+export function fileNamesOf(kind: FixtureKind): string[] {
+  return filesOf(KINDS[kind])
+}
+
+/** Every shipped kind whose marker file a directory holds: more than one is a defect, never a guess. */
+export async function fixtureKindsIn(dir: string): Promise<FixtureKind[]> {
+  return (await kindsIn(kinds, dir)).map((kind) => kind.name).filter(isFixtureKind)
+}

@@ -1,0 +1,122 @@
+import { writeFile, mkdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { panelAgreement } from '../../../src/core/engine/agreement.js'
+import { addCases, fileSource, recordReview } from '../../../src/core/engine/authoring.js'
+import { bindFixture } from '../../../src/core/engine/bind.js'
+import { calibrateJudges } from '../../../src/core/engine/calibration.js'
+import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
+import { evaluationJson } from '../../../src/core/engine/evaluation-json.js'
+import { loadFixture } from '../../../src/core/engine/fixture.js'
+import { createRegistry } from '../../../src/core/engine/registry.js'
+import { fixtureStatus } from '../../../src/core/engine/status.js'
+import { kinds } from '../../../src/core/registry.js'
+import { pageCase, pageFixture } from '../../../src/web/page-data.js'
+import { scratchDir } from '../../helpers/scratch.js'
+import { verdictKind } from '../../kinds/verdict/index.js'
+
+// A kind is its folder and one entry in a registry: the verdict kind (test/kinds/verdict/) is
+// registered here only, and the engine loads, decides, binds, records, compares and shows its
+// fixtures as it does the shipped kinds', with no change anywhere else.
+
+const registry = createRegistry([...kinds.kinds, verdictKind])
+const source = fileSource('the test')
+
+async function verdictFixture(): Promise<{ cwd: string; dir: string }> {
+  const cwd = await scratchDir('verdict')
+  const dir = join(cwd, 'lab')
+  await mkdir(dir)
+  await writeFile(join(dir, 'verdict.json'), `${JSON.stringify({ id: 'capital', version: 1, question: 'Does the answer name the capital of France?' }, null, 2)}\n`)
+  await writeFile(join(dir, 'cases.json'), `${JSON.stringify({ name: 'capitals', cases: [] }, null, 2)}\n`)
+  await writeFile(join(dir, 'annotations.json'), `${JSON.stringify({ origin: 'two reviewers', reviews: [] }, null, 2)}\n`)
+  return { cwd, dir: 'lab' }
+}
+
+describe('a third kind, registered only in this test', () => {
+  test('is told by its marker file, and only by a registry that holds it', async () => {
+    const { cwd, dir } = await verdictFixture()
+    await expect(loadFixture(registry, dir, { cwd })).resolves.toMatchObject({ kind: 'verdict', name: 'capitals' })
+    await expect(loadFixture(kinds, dir, { cwd })).rejects.toMatchObject({ code: 'FIXTURE_KIND_UNKNOWN' })
+  })
+
+  test('evaluates, reports its status, records reviews, binds, and reaches agreement, calibration and the page', async () => {
+    const { cwd, dir } = await verdictFixture()
+    const options = { cwd, kinds: registry }
+    await addCases(dir, [{ id: 'paris', answer: 'Paris.' }, { id: 'lyon', answer: 'Lyon.' }, { id: 'open', answer: 'Marseille?' }], source, options)
+
+    // Evaluate: every case added is pending until it is reviewed.
+    const added = evaluateFixture(await loadFixture(registry, dir, { cwd }))
+    expect(added.decisions.map((decision) => [decision.id, decision.status, decision.reason])).toEqual([
+      ['paris', 'pending', 'no review'],
+      ['lyon', 'pending', 'no review'],
+      ['open', 'pending', 'no review'],
+    ])
+
+    // Review through recordReview: the adopted review decides the case.
+    await recordReview(dir, { verdict: 'yes', reason: 'Paris is the capital.' }, source, { ...options, caseId: 'paris', replace: false })
+    await recordReview(dir, { verdict: 'no', reason: 'Lyon is not the capital.' }, source, { ...options, caseId: 'lyon', replace: false })
+    const reviewed = evaluateFixture(await loadFixture(registry, dir, { cwd }))
+    expect(reviewed.decisions.map((decision) => decision.status)).toEqual(['accepted', 'rejected', 'pending'])
+    expect(evaluationJson(reviewed)).toMatchObject({
+      fixture: { kind: 'verdict', rubric: 'capital@1' },
+      decisions: { paris: { status: 'accepted', verdict: 'yes' }, lyon: { status: 'rejected', verdict: 'no' }, open: { status: 'pending', verdict: null } },
+      coverage: { candidates: 3, graded: 2, pending: 1, refused: 0 },
+    })
+
+    // Status: the open case is in the kind's own group.
+    const status = fixtureStatus(await loadFixture(registry, dir, { cwd }))
+    expect(status.cases.find((each) => each.id === 'open')).toMatchObject({ findings: [{ group: 'unreviewed', detail: 'no review' }] })
+    expect(status.blocked).toBe(false)
+
+    // Bind: a revised question makes every review stale; binding records the new question.
+    const rubricPath = join(cwd, dir, 'verdict.json')
+    await writeFile(rubricPath, (await readFile(rubricPath, 'utf8')).replace('"version": 1', '"version": 2'))
+    const stale = fixtureStatus(await loadFixture(registry, dir, { cwd }))
+    expect(stale.blocked).toBe(true)
+    // The kind's own binding target names the group: no engine list of targets knows it.
+    expect(stale.groups.map((group) => group.key)).toContain('stale-question')
+    expect(stale.cases.find((each) => each.id === 'paris')?.findings.map((finding) => finding.group)).toContain('stale-question')
+    expect(evaluateFixture(await loadFixture(registry, dir, { cwd })).decisions.map((decision) => decision.status)).toEqual(['refused', 'refused', 'refused'])
+    const bound = await bindFixture(dir, { ...options, cases: 'all', dryRun: false })
+    expect(bound.cases.map((each) => each.id)).toEqual(['paris', 'lyon', 'open'])
+    expect(evaluateFixture(await loadFixture(registry, dir, { cwd })).decisions.map((decision) => decision.status)).toEqual(['accepted', 'rejected', 'pending'])
+
+    // Agreement: two reviewers review the open case independently, and disagree.
+    await recordReview(dir, { verdict: 'yes', reason: 'Marseille is a city of France.' }, source, { ...options, caseId: 'open', replace: false, reviewer: 'alice' })
+    await recordReview(dir, { verdict: 'no', reason: 'Marseille is not the capital.' }, source, { ...options, caseId: 'open', replace: false, reviewer: 'bob' })
+    const panel = await loadFixture(registry, dir, { cwd })
+    const agreement = panelAgreement(panel)
+    expect(agreement).toMatchObject({ kind: 'verdict', reviewers: ['alice', 'bob'], cases: 1 })
+    expect(agreement.items['verdict']?.disagreements).toEqual(['open'])
+    expect(evaluateFixture(panel).decisions[2]).toMatchObject({ status: 'pending', reason: expect.stringContaining('reviewers disagree on verdict') })
+
+    // Calibration: a judge's labels against the adopted reviews, on the kind's ratings.
+    for (const [caseId, verdict] of [['paris', 'yes'], ['lyon', 'yes']] as const) {
+      await recordReview(dir, { verdict, reason: 'the judge says so' }, source, { ...options, caseId, replace: false, judge: 'model', origin: 'a model, prompt v1' })
+    }
+    const calibration = calibrateJudges(evaluateFixture(await loadFixture(registry, dir, { cwd })))
+    expect(calibration.judges['model']?.criteria['verdict']).toMatchObject({
+      n: 2,
+      matrix: { yes: { yes: 1, no: 0, unsure: 0 }, no: { yes: 1, no: 0, unsure: 0 } },
+      false_accepts: ['lyon'],
+    })
+
+    // The page: the overview and a case, drawn as the kind's table.
+    const shown = await loadFixture(registry, dir, { cwd })
+    const overview = await pageFixture(shown, 0)
+    expect(overview).toMatchObject({ kind: 'verdict', criteria: ['verdict'], reviewers: ['alice', 'bob'] })
+    expect(overview.cases.map((row) => [row.id, row.status, row.failed, row.text])).toEqual([
+      ['paris', 'accepted', [], 'Paris.'],
+      ['lyon', 'rejected', ['verdict'], 'Lyon.'],
+      ['open', 'pending', [], 'Marseille?'],
+    ])
+    expect(pageCase(shown, 0, 'lyon', { role: 'reader' })).toMatchObject({
+      kind: 'verdict',
+      view: 'table',
+      answer: 'Lyon.',
+      table: { caption: 'verdict', rows: [{ cells: ['no'], low: true }] },
+      decision: { status: 'rejected', verdict: 'no' },
+    })
+    expect(pageCase(shown, 0, 'open', { role: 'reviewer', name: 'carol' })).toMatchObject({ decision: { status: 'pending', reason: 'no review by carol yet' }, reviewers: 'hidden' })
+  })
+})
