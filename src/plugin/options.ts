@@ -243,10 +243,14 @@ function refuseUnknownKey(issues: readonly z.core.$ZodIssue[]): void {
 
 /** The keys an object of the options schema may have at `path`, read through optional values, unions and records. */
 function keysAt(schema: z.ZodType, path: readonly (string | number)[]): string[] {
+  // Cast: zod types the parts of a classic schema with its core types; every part here is a classic schema.
   if (schema instanceof z.ZodOptional) return keysAt(schema.unwrap() as z.ZodType, path)
+  // Cast: as above, for the options of a union.
   if (schema instanceof z.ZodUnion) return [...new Set((schema.options as readonly z.ZodType[]).flatMap((option) => keysAt(option, path)))]
+  // Cast: as above, for the values of a record.
   if (schema instanceof z.ZodRecord) return path.length === 0 ? [] : keysAt(schema.valueType as z.ZodType, path.slice(1))
   if (schema instanceof z.ZodObject) {
+    // Cast: as above, for the properties of an object.
     const shape = schema.shape as Record<string, z.ZodType>
     if (path.length === 0) return Object.keys(shape)
     const next = shape[String(path[0])]

@@ -7,7 +7,7 @@ import {
   type ScoredSplitComparison,
   type SplitComparison,
 } from '../../core/compare/compare.js'
-import { usage, type Command } from '../command.js'
+import { stringOption, usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
 
@@ -50,12 +50,13 @@ Exit codes: 0 when compared; 1 when the fixtures are refused or not comparable; 
   options: { json: { type: 'boolean', default: false }, split: { type: 'string' }, seed: { type: 'string' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 2) throw usage('compare', 'compare takes exactly two fixture directories, A and B.')
-    const split = (values['split'] as string | undefined) ?? 'all'
-    if (!SPLITS.includes(split as CompareSplit)) throw usage('compare', `--split takes held_out, development or all, not ${JSON.stringify(split)}.`)
-    const seed = values['seed'] as string | undefined
+    const given = stringOption(values, 'split') ?? 'all'
+    const split = SPLITS.find((each) => each === given)
+    if (split === undefined) throw usage('compare', `--split takes held_out, development or all, not ${JSON.stringify(given)}.`)
+    const seed = stringOption(values, 'seed')
     const comparison = await compareFixtures(positionals[0]!, positionals[1]!, {
       cwd: io.cwd,
-      split: split as CompareSplit,
+      split,
       ...(seed === undefined ? {} : { seed }),
     })
     io.stdout(values['json'] === true ? JSON.stringify(comparison, null, 2) : formatComparison(comparison))

@@ -3,7 +3,7 @@ import { progress } from '@clack/prompts'
 import { kinds } from '../../core/registry.js'
 import { loadJudgeModule } from '../../core/judges/judge-module.js'
 import { runJudge, type JudgeProgress, type JudgeRunResult } from '../../core/judges/judge-run.js'
-import { oneDir, usage, type CliIo, type Command } from '../command.js'
+import { oneDir, stringOption, usage, type CliIo, type Command } from '../command.js'
 
 /** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
 export const judge: Command = {
@@ -51,8 +51,8 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('judge', positionals)
-    const name = values['judge'] as string | undefined
-    const path = values['run'] as string | undefined
+    const name = stringOption(values, 'judge')
+    const path = stringOption(values, 'run')
     if (name === undefined) throw usage('judge', 'name the judge with --judge <name>: its labels go to judges/<name>.json.')
     if (path === undefined) throw usage('judge', 'give the judge module with --run <module>.')
     const concurrency = count('concurrency', values['concurrency'], 1)

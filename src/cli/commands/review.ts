@@ -142,13 +142,13 @@ async function importLabels(dir: string, values: ParsedArgs['values'], io: CliIo
   for (const option of ['rating', 'reason', 'span', 'system', 'reviewer'] as const) {
     if (values[option] !== undefined) throw usage('review', `--${option} does not go with a bulk import (--judge and --from without --case): the file holds every label.`)
   }
-  const from = values['from'] as string
+  const from = stringOption(values, 'from') ?? ''
   const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
   const dryRun = values['dry-run'] === true
   const result = await recordJudgeLabels(dir, readJudgeLabelFile(file), {
     kinds,
-    judge: values['judge'] as string,
-    origin: values['origin'] as string | undefined,
+    judge: stringOption(values, 'judge') ?? '',
+    origin: stringOption(values, 'origin'),
     existing: values['replace'] === true ? 'replace' : 'refuse',
     cwd: io.cwd,
     dryRun,

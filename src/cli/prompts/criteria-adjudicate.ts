@@ -19,7 +19,9 @@ interface Judgement {
  */
 export const promptCriteriaAdjudication: InteractiveAdjudication = async (view, terminal, adopt) => {
   const io = { input: terminal.input, output: terminal.output }
+  // Cast: the CLI asks this prompt only of a criteria fixture (src/cli/kinds.ts), whose case and rubric these are.
   const theCase = view.target.parsedCase as Case
+  // Cast: as above, the rubric.
   const rubric = view.target.context.rubric as CriteriaRubric
   const answer = theCase.input.answer.text
   const reviewers = view.views.map((each) => each.reviewer)
@@ -29,6 +31,7 @@ export const promptCriteriaAdjudication: InteractiveAdjudication = async (view, 
   const picks: Record<string, string> = {}
   const written: Record<string, Judgement> = {}
   for (const [id, criterion] of rubric.criteria) {
+    // Cast: a reviewer's draft of this kind holds judgements by criterion, as its schema parsed them.
     const judged = reviewers.map((reviewer) => [reviewer, view.drafts[reviewer]![id] as Judgement | undefined] as const)
     const lines = judged.map(([reviewer, judgement]) =>
       judgement === undefined ? `${reviewer}: not judged` : `${reviewer}: ${judgement.rating} — ${judgement.reason}${judgement.answer_span === '' ? '' : ` (span: "${judgement.answer_span}")`}`,

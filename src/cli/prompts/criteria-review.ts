@@ -20,7 +20,9 @@ const RATING_HINTS: Record<(typeof RATINGS)[number], string> = {
  */
 export const promptCriteriaReview: InteractiveReview = async (target, terminal, record) => {
   const io = { input: terminal.input, output: terminal.output }
+  // Cast: the CLI asks this prompt only of a criteria fixture (src/cli/kinds.ts), whose case and rubric these are.
   const theCase = target.parsedCase as Case
+  // Cast: as above, the rubric.
   const rubric = target.context.rubric as CriteriaRubric
   const answer = theCase.input.answer.text
   const previous = isObject(target.existing?.value) && isObject(target.existing.value['judgements']) ? target.existing.value['judgements'] : {}
@@ -31,6 +33,7 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
   const draft: Record<string, { rating: string; reason: string; answer_span: string }> = {}
   const criteria = [...rubric.criteria]
   for (const [index, [id, criterion]] of criteria.entries()) {
+    // Cast: an earlier draft of this kind is an object of judgements by criterion.
     const before = isObject(previous[id]) ? (previous[id] as Record<string, unknown>) : undefined
     note(`${criterion.rule}\n\nReference quote: "${criterion.reference_quote}"`, `Criterion ${index + 1} of ${criteria.length}: ${id}`, io)
     const rating = await select({

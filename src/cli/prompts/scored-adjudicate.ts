@@ -13,7 +13,9 @@ import { draftLines, outputNote, specNote } from './scored-view.js'
  */
 export const promptScoredAdjudication: InteractiveAdjudication = async (view, terminal, adopt) => {
   const io = { input: terminal.input, output: terminal.output }
+  // Cast: the CLI asks this prompt only of a scored fixture (src/cli/kinds.ts), whose case this is.
   const theCase = view.target.parsedCase as ScoredCase
+  // Cast: the slot of a scored review is one of its systems.
   const system = view.target.slot as System
   const reviewers = view.views.map((each) => each.reviewer)
   intro(`vitest-rubric adjudicate: case ${theCase.id} (${system}) of ${view.target.fixture.displayDir} (${reviewers.join(', ')})`, io)

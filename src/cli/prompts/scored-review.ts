@@ -11,6 +11,7 @@ class Cancelled extends Error {}
 
 function answer<T>(value: T): Exclude<T, symbol> {
   if (isCancel(value)) throw new Cancelled()
+  // Cast: the prompt library types its answer with its cancel symbol, ruled out on the line above.
   return value as Exclude<T, symbol>
 }
 
@@ -74,7 +75,9 @@ function quotable(theCase: ScoredCase, system: System): Quotable {
  */
 export const promptScoredReview: InteractiveReview = async (target, terminal, record) => {
   const io = { input: terminal.input, output: terminal.output }
+  // Cast: the CLI asks this prompt only of a scored fixture (src/cli/kinds.ts), whose case this is.
   const theCase = target.parsedCase as ScoredCase
+  // Cast: the slot of a scored review is one of its systems.
   const system = target.slot as System
   const previous: Previous = isObject(target.existing?.value) ? target.existing.value : {}
   try {
@@ -257,6 +260,7 @@ async function askReason(message: string, before: string | undefined, io: Termin
 }
 
 function initial<T extends string>(values: readonly T[], before: unknown): { initialValue?: T } {
+  // Cast: an earlier answer is kept only when it is one of the choices, which includes() checks.
   return values.includes(before as T) ? { initialValue: before as T } : {}
 }
 

@@ -83,7 +83,7 @@ function scoreDifference(means: readonly (readonly [number, number])[], seed: nu
   const n = means.length
   // pairedDifference gives the mean of first − second: B's score goes first.
   const difference = pairedDifference(
-    means.map(([a, b]) => [b, a] as [number, number]),
+    means.map(([a, b]): [number, number] => [b, a]),
     { seed },
   )
   const average = (side: 0 | 1) => (n === 0 ? null : means.reduce((sum, pair) => sum + pair[side], 0) / n)
@@ -120,7 +120,7 @@ export function specMismatches(a: LoadedFixture<'scored'>, b: LoadedFixture<'sco
 export function specText(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || !('spec' in value)) return undefined
   try {
-    return canonicalJson((value as { spec: unknown }).spec)
+    return canonicalJson(value.spec)
   } catch (error) {
     if (error instanceof CanonicalJsonError) return undefined
     throw error

@@ -1,5 +1,5 @@
 import { RubricError } from '../common/errors.js'
-import type { Split } from '../common/primitives.js'
+import { valueAt, type Split } from '../common/primitives.js'
 import type { CriteriaDecision } from '../kinds/criteria/decision.js'
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { coverageOf, figures, standingOf, type ComparisonCoverage, type PairedFigures } from './compare-figures.js'
@@ -125,7 +125,10 @@ export async function compareFixtures(dirA: string, dirB: string, options: Compa
   const a = await loadFixture(dirA, loadOptions)
   const b = await loadFixture(dirB, loadOptions)
   checkComparable(a, b)
-  return a.kind === 'criteria' ? compareCriteria(a, b as LoadedFixture<'criteria'>, options) : compareScored(a, b as LoadedFixture<'scored'>, options)
+  if (a.kind === 'criteria' && b.kind === 'criteria') return compareCriteria(a, b, options)
+  if (a.kind === 'scored' && b.kind === 'scored') return compareScored(a, b, options)
+  // checkComparable refuses two fixtures of different kinds.
+  throw new Error(`internal error: fixtures of kinds ${a.kind} and ${b.kind} reached the comparison`)
 }
 
 function checkComparable(a: Fixture, b: Fixture): void {
@@ -279,11 +282,8 @@ function isDecided(decision: { readonly status: string }): boolean {
 
 /** The question and answer text of a case, as written; `undefined` when the case does not have them (it is refused). */
 function criteriaText(value: unknown): string | undefined {
-  if (typeof value !== 'object' || value === null) return undefined
-  const input = (value as { input?: unknown }).input
-  if (typeof input !== 'object' || input === null) return undefined
-  const { question, answer } = input as { question?: unknown; answer?: unknown }
-  const text = typeof answer === 'object' && answer !== null ? (answer as { text?: unknown }).text : undefined
+  const question = valueAt(value, ['input', 'question'])
+  const text = valueAt(value, ['input', 'answer', 'text'])
   if (typeof question !== 'string' || typeof text !== 'string') return undefined
   return JSON.stringify([question, text])
 }

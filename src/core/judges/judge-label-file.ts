@@ -75,6 +75,7 @@ function readLines(file: RawFile): JudgeLabelDraft[] {
         hint: 'give each line the case id and its judgements by criterion.',
       })
     }
+    // Cast: the line was checked just above to be an object with a string case.
     const { case: caseId, judgements } = value as { case: string; judgements: unknown }
     labels.push({ caseId, draft: judgements, source: fileSourceOf(place), at: ['judgements'], place })
   })

@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path'
 import { applyEdits, modify, parseTree, type Node } from 'jsonc-parser'
 import { RevisionError, UsageError } from '../common/errors.js'
 import { formatPath, type PathSegment } from '../common/json-path.js'
-import { quoteSome, valueAt } from '../common/primitives.js'
+import { isObject, quoteSome, valueAt } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { writeFilesAtomically } from '../json/atomic-write.js'
 import { appendToList } from '../json/json-edit.js'
@@ -141,7 +141,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
       })
     }
     const merged = existing !== undefined && policy === 'merge' && isCurrentLabel(definition.bindings, context, entry.value, existing.value, slot)
-    const draft = merged ? { ...definition.authoring.draftOf(existing.value), ...(label.draft as object) } : label.draft
+    const draft = merged ? { ...definition.authoring.draftOf(existing.value), ...(isObject(label.draft) ? label.draft : {}) } : label.draft
     const review = drafted(label.source, label.at, definition.authoring.reviewDraft(slot), draft, (value) => definition.authoring.newReview(context, judgeable.value, slot, value))
     stamp(definition.bindings, 'review', review, context, entry.value, [slot])
     if (existing !== undefined && fingerprint(existing.value) === fingerprint(review)) {
@@ -152,7 +152,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
       appended.push(review)
       written.push({ at, review, path: ['reviews', count++] })
     } else {
-      replacements.set(existing.path[1] as number, review)
+      replacements.set(Number(existing.path[1]), review)
       written.push({ at, review, path: [...existing.path] })
     }
   }
@@ -210,12 +210,13 @@ export function judgeableCase(fixture: SomeFixture, context: KindContext<unknown
   const entry = fixture.cases[index]!
   const parsed = safeParseReporting(definition.schemas.case, entry.value)
   if (!parsed.success) return { ok: false, reason: `${fixture.files.cases!.display} › ${formatPath(entry.path)}: not a case of this kind` }
-  const problem = definition.checkCase(context as never, parsed.data as never, { id: entry.id, path: entry.path }).find((each) => each.code === 'QUESTION_MISMATCH')
+  const problem = definition.checkCase(context, parsed.data, { id: entry.id, path: entry.path }).find((each) => each.code === 'QUESTION_MISMATCH')
   return problem === undefined ? { ok: true, value: parsed.data } : { ok: false, reason: problem.summary.replace(/\.$/, '') }
 }
 
 /** Whether a label's hashes are those of the answer, source and rubric as they are now: `stamp` would change none of them. */
 export function isCurrentLabel(rows: Parameters<typeof stamp>[0], context: KindContext<unknown>, caseValue: unknown, label: unknown, slot: string): boolean {
+  // Cast: a stored label is an object: the judge file's schema checked it when it was read.
   const probe = structuredClone(label) as Record<string, unknown>
   try {
     stamp(rows, 'review', probe, context, caseValue, [slot])

@@ -30,6 +30,7 @@ export async function loadJudgeModule(path: string, cwd: string): Promise<Loaded
   let exported: Record<string, unknown>
   try {
     // import-graph: a module the user names, outside src/.
+    // Cast: an imported module is its namespace object.
     exported = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>
   } catch (error) {
     throw new UsageError({
@@ -39,6 +40,7 @@ export async function loadJudgeModule(path: string, cwd: string): Promise<Loaded
       hint: 'run it with node to see the error; a TypeScript module must be compiled first, or run under a Node.js that strips types.',
     })
   }
+  // Cast: what it exports is checked below, before anything is called.
   const module = exported as JudgeModule
   const perCase = typeof module.judgeCase === 'function'
   const perCriterion = typeof module.default === 'function'
@@ -69,6 +71,7 @@ async function packageOf(absolute: string): Promise<string | undefined> {
   const root = parts.slice(0, at + depth).join(sep)
   if (!dirname(absolute).startsWith(root)) return undefined
   try {
+    // Cast: parsed JSON of a package.json; each field is checked before it is used.
     const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { name?: unknown; version?: unknown }
     return typeof manifest.name === 'string' && typeof manifest.version === 'string' ? `${manifest.name}@${manifest.version}` : undefined
   } catch {

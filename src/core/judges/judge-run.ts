@@ -188,6 +188,7 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   const judge = checkReviewer(options.judge, '--judge')
   refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
   const definition = fixture.definition
+  // Cast: the runner refuses any fixture but a criteria one above, so this is its rubric.
   const context = kindContext(fixture) as KindContext<CriteriaRubric>
   const { rubric } = context
   const tasks: Task[] = []
@@ -199,6 +200,7 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
       skipped.push({ caseId: entry.id, reason: judgeable.reason })
       return
     }
+    // Cast: as above, a criteria case as its schema parsed it.
     const parsedCase = judgeable.value as Case
     const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']?.value
     const labelled = label !== undefined && isCurrentLabel(definition.bindings, context, entry.value, label, 'review') ? judgementsOf(label) : {}

@@ -53,7 +53,9 @@ export function newcombePairedInterval(counts: PairedCounts, options: PairedInte
   const h = counts.neither
   const p1 = (e + f) / n
   const p2 = (e + g) / n
+  // Cast: n > 0 here, and Wilson's interval is null only for n = 0.
   const first = wilsonInterval(e + f, n, options) as Interval
+  // Cast: as above.
   const second = wilsonInterval(e + g, n, options) as Interval
   const concordance = e * h - f * g
   const margins = (e + f) * (g + h) * (e + g) * (f + h)
@@ -100,7 +102,7 @@ export function mcnemarExact(counts: PairedCounts): McNemarExact {
     if (k > 0) log += Math.log((discordant - k + 1) / k)
     logs.push(log)
   }
-  const top = logs[logs.length - 1] as number
+  const top = logs.at(-1) ?? 0
   let sum = 0
   for (const value of logs) sum += Math.exp(value - top)
   return { discordant, pValue: Math.min(1, 2 * Math.exp(top) * sum) }
