@@ -29,8 +29,7 @@ export async function loadJudgeModule(path: string, cwd: string): Promise<Loaded
   }
   let exported: Record<string, unknown>
   try {
-    // import-graph: a module the user names, outside src/.
-    // Cast: an imported module is its namespace object.
+    // Cast: an imported module is its namespace object. import-graph: a module the user names, outside src/.
     exported = (await import(pathToFileURL(absolute).href)) as Record<string, unknown>
   } catch (error) {
     throw new UsageError({
