@@ -48,20 +48,27 @@ export type { InitOptions, InitResult } from './core/engine/scaffold.js'
 
 // Add and review
 export { addCases, recordReview } from './core/registry.js'
-export {
-  type AddedCase,
-  type AddResult,
-  type AuthoringOptions,
-  type DraftSource,
-  type RecordedReview,
-  type RecordReviewOptions,
+export type {
+  AddedCase,
+  AddResult,
+  AuthoringOptions,
+  DraftSource,
+  RecordedReview,
+  RecordReviewOptions,
 } from './core/engine/authoring.js'
 export type { CaseVersions } from './core/engine/case-versions.js'
 
 // Adjudicate, agreement, calibrate
 export { adjudicateCase, adjudicateConsensus, type AdjudicateOptions, type Adjudicated, type AdjudicationResult } from './core/engine/adjudicate.js'
 export { DEFAULT_AGREEMENT_SEED, panelAgreement, type AgreementOptions, type AgreementReport, type ItemAgreement } from './core/engine/agreement.js'
-export { calibrateJudges, type CalibrationOptions, type CalibrationReport, type CriterionCalibration, type ExcludedLabel, type JudgeCalibration } from './core/engine/calibration.js'
+export {
+  calibrateJudges,
+  type CalibrationOptions,
+  type CalibrationReport,
+  type CriterionCalibration,
+  type ExcludedLabel,
+  type JudgeCalibration,
+} from './core/engine/calibration.js'
 
 // Compare two systems on one rubric
 export {

@@ -1,5 +1,5 @@
 /** The scored kind: dimension scores of a debate benchmark and its baseline (`evaluation_rubric.json`, `cases.json`, `annotations.json`). */
-export { type EvaluationRubric, type RubricRules, type ScoredRubric } from './core/kinds/scored/rubric.js'
+export type { EvaluationRubric, RubricRules, ScoredRubric } from './core/kinds/scored/rubric.js'
 // The file formats as types; their schemas are JSON Schemas (see src/criteria.ts).
 export type {
   BaselineReview,

@@ -11,7 +11,10 @@ export const description = 'keyword rules r1'
 /** Per criterion: all of the phrase groups must match, each by one of its phrases (case-insensitive). */
 const RULES = {
   command: [['docuctl releases rollback r41 --environment staging']],
-  preconditions: [['release approval', 'has been approved', 'approved'], ['confirm', 'made sure', 'on staging']],
+  preconditions: [
+    ['release approval', 'has been approved', 'approved'],
+    ['confirm', 'made sure', 'on staging'],
+  ],
   database_scope: [['not restore database contents', 'database contents are not restored', 'leaves database contents']],
   verification: [['check service health', 'service health', 'health check']],
   support: [],

@@ -66,7 +66,8 @@ export function keyedValues(command: string, option: string, values: readonly st
 export function minReviewsOption(command: string, value: string | boolean | string[] | undefined): number {
   if (value === undefined) return 0
   const count = Number(value)
-  if (typeof value !== 'string' || !Number.isInteger(count) || count < 0) throw usage(command, `--min-reviews takes a whole number, not ${JSON.stringify(value)}.`)
+  if (typeof value !== 'string' || !Number.isInteger(count) || count < 0)
+    throw usage(command, `--min-reviews takes a whole number, not ${JSON.stringify(value)}.`)
   return count
 }
 

@@ -22,7 +22,12 @@ import { status } from './commands/status.js'
 export type { CliIo } from './command.js'
 
 /** The commands, in the order the help lists them; only these names dispatch. */
-export const COMMANDS: ReadonlyMap<string, Command> = new Map([evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, compare, judge, serve, report, bind, schema, decisions].map((command) => [command.name, command]))
+export const COMMANDS: ReadonlyMap<string, Command> = new Map(
+  [evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, compare, judge, serve, report, bind, schema, decisions].map((command) => [
+    command.name,
+    command,
+  ]),
+)
 
 const USAGE = `Usage: vitest-rubric <command> [options]
 

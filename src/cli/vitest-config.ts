@@ -18,7 +18,11 @@ export interface ConfiguredOptions {
  */
 export async function configuredRubricOptions(command: string, cwd: string, config: string | undefined): Promise<ConfiguredOptions> {
   if (config !== undefined && !existsSync(resolve(cwd, config))) {
-    throw configError(command, `the Vitest config ${config} does not exist.`, 'name an existing config file with --config, or leave --config out to use the one `vitest` finds.')
+    throw configError(
+      command,
+      `the Vitest config ${config} does not exist.`,
+      'name an existing config file with --config, or leave --config out to use the one `vitest` finds.',
+    )
   }
   // Vitest is a peer dependency of the plugin: imported only when a command needs the config.
   const { resolveConfig } = await import('vitest/node')

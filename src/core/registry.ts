@@ -1,8 +1,27 @@
-import { addCases as addIn, openReviewTarget as openIn, recordReview as recordIn, type AddResult, type AuthoringOptions, type DraftSource, type RecordedReview, type RecordReviewOptions, type ReviewTarget } from './engine/authoring.js'
+import {
+  addCases as addIn,
+  openReviewTarget as openIn,
+  recordReview as recordIn,
+  type AddResult,
+  type AuthoringOptions,
+  type DraftSource,
+  type RecordedReview,
+  type RecordReviewOptions,
+  type ReviewTarget,
+} from './engine/authoring.js'
 import { bindFixture as bindIn, type BindOptions, type BindResult } from './engine/bind.js'
 import type { Evaluation } from './engine/evaluate.js'
 import { initFixture as initIn, type InitOptions, type InitResult } from './engine/scaffold.js'
-import { detectFixtureKind as detectIn, fileNamesOf as filesOf, fixtureKindsIn as kindsIn, loadFixture as loadIn, loadFixtureReading as loadReadingIn, type FixtureOf, type LoadFixtureOptions, type SomeFixture } from './engine/fixture.js'
+import {
+  detectFixtureKind as detectIn,
+  fileNamesOf as filesOf,
+  fixtureKindsIn as kindsIn,
+  loadFixture as loadIn,
+  loadFixtureReading as loadReadingIn,
+  type FixtureOf,
+  type LoadFixtureOptions,
+  type SomeFixture,
+} from './engine/fixture.js'
 import type { KindDefinition, SomeKindDefinition } from './engine/kind.js'
 import type { TestPlan as PlanOfSummary } from './engine/plan.js'
 import { createRegistry, type KindRegistry } from './engine/registry.js'
@@ -34,9 +53,10 @@ export type FixtureKind = keyof typeof KINDS
 /** The kinds, in the order listings show them. */
 export const FIXTURE_KINDS: readonly FixtureKind[] = ['criteria', 'scored'] satisfies readonly (keyof typeof KINDS)[]
 
-type Parameters<K extends FixtureKind> = (typeof KINDS)[K] extends KindDefinition<infer R, infer C, infer V, infer D, infer S>
-  ? { readonly rubric: R; readonly case: C; readonly review: V; readonly decision: D; readonly summary: S }
-  : never
+type Parameters<K extends FixtureKind> =
+  (typeof KINDS)[K] extends KindDefinition<infer R, infer C, infer V, infer D, infer S>
+    ? { readonly rubric: R; readonly case: C; readonly review: V; readonly decision: D; readonly summary: S }
+    : never
 
 /** The bound rubric of a kind. */
 export type RubricOf<K extends FixtureKind> = Parameters<K>['rubric']

@@ -41,7 +41,9 @@ export function statusLine({ decision, subject }: Decided): string {
 export function decisionDetails(decision: CriteriaDecision): string {
   switch (decision.status) {
     case 'accepted':
-      return `ratings: ${Object.entries(decision.ratings).map(([criterion, rating]) => `${criterion} ${rating}`).join(', ')}`
+      return `ratings: ${Object.entries(decision.ratings)
+        .map(([criterion, rating]) => `${criterion} ${rating}`)
+        .join(', ')}`
     case 'rejected':
       return formatRejection(decision.failed)
     case 'pending':
@@ -56,7 +58,9 @@ function pendingDetails(decision: PendingDecision): string {
   const lines: string[] = []
   if (decision.missing.length > 0) lines.push(`not judged: ${decision.missing.join(', ')}`)
   if (decision.uncertain.length > 0) {
-    lines.push(`uncertain: ${decision.uncertain.length} ${decision.uncertain.length === 1 ? 'criterion needs' : 'criteria need'} adjudication or a clearer rule`)
+    lines.push(
+      `uncertain: ${decision.uncertain.length} ${decision.uncertain.length === 1 ? 'criterion needs' : 'criteria need'} adjudication or a clearer rule`,
+    )
     for (const item of decision.uncertain) lines.push(...marked('?', item))
   }
   if (decision.failed.length > 0) {

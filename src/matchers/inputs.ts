@@ -69,7 +69,11 @@ export function decideReceived(matcher: string, received: unknown, args: readonl
   // Messages name the answer as received and the review where it came from.
   const named: BoundRubric = {
     ...bound,
-    files: { ...bound.files, cases: { name: 'cases.json', display: 'answer', sha256: '' }, annotations: { name: 'annotations.json', display: review?.file ?? 'review', sha256: '' } },
+    files: {
+      ...bound.files,
+      cases: { name: 'cases.json', display: 'answer', sha256: '' },
+      annotations: { name: 'annotations.json', display: review?.file ?? 'review', sha256: '' },
+    },
   }
   return { decision: assessAnswer(named, { value: received, path: [] }, review), subject, bound, form: 'answer' }
 }
@@ -104,7 +108,12 @@ function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubri
     return isFixture(rubric) ? kindContext(rubric) : rubric
   }
   if (!isContents(rubric)) {
-    throw usage(matcher, 'the rubric is neither a fixture, a bound rubric nor file contents.', 'a loaded fixture, a bound rubric, or the bytes of rubric.json', preview(rubric))
+    throw usage(
+      matcher,
+      'the rubric is neither a fixture, a bound rubric nor file contents.',
+      'a loaded fixture, a bound rubric, or the bytes of rubric.json',
+      preview(rubric),
+    )
   }
   if (!isContents(source)) {
     throw usage(matcher, 'rubric contents are bound with the source they quote.', '{ review, source } with the bytes of source.txt', preview(source))
@@ -114,7 +123,9 @@ function rubricOf(matcher: string, rubric: unknown, source: unknown): BoundRubri
 
 /** A loaded fixture of any kind: it carries its kind's definition. */
 export function isLoadedFixture(value: unknown): value is SomeFixture {
-  return isRecord(value) && typeof value['kind'] === 'string' && isRecord(value['definition']) && Array.isArray(value['cases']) && value['reviews'] instanceof Map
+  return (
+    isRecord(value) && typeof value['kind'] === 'string' && isRecord(value['definition']) && Array.isArray(value['cases']) && value['reviews'] instanceof Map
+  )
 }
 
 /** A loaded fixture of a kind other than criteria: matchers that decide answers say they need a criteria fixture. */

@@ -91,23 +91,43 @@ function bindingsOf(target: unknown): Binding[] {
   const keys = Object.keys(target)
   const unknown = keys.filter((key) => !['answer', 'source', 'rubric'].includes(key))
   if (keys.length === 0 || unknown.length > 0) {
-    throw usage(MATCHER, unknown.length > 0 ? `the target has unknown key ${unknown.map((key) => JSON.stringify(key)).join(', ')}.` : 'the target is empty.', expected, `{ ${keys.join(', ')} }`)
+    throw usage(
+      MATCHER,
+      unknown.length > 0 ? `the target has unknown key ${unknown.map((key) => JSON.stringify(key)).join(', ')}.` : 'the target is empty.',
+      expected,
+      `{ ${keys.join(', ')} }`,
+    )
   }
   // A key given as undefined is a lookup that found nothing: checking no content would pass for any review.
   const missing = keys.filter((key) => target[key] === undefined)
   if (missing.length > 0) {
-    throw usage(MATCHER, `the target's ${missing.map((key) => JSON.stringify(key)).join(', ')} ${missing.length === 1 ? 'is' : 'are'} undefined, so there is nothing to check the review against.`, expected, `{ ${keys.map((key) => `${key}: ${target[key] === undefined ? 'undefined' : '…'}`).join(', ')} }`)
+    throw usage(
+      MATCHER,
+      `the target's ${missing.map((key) => JSON.stringify(key)).join(', ')} ${missing.length === 1 ? 'is' : 'are'} undefined, so there is nothing to check the review against.`,
+      expected,
+      `{ ${keys.map((key) => `${key}: ${target[key] === undefined ? 'undefined' : '…'}`).join(', ')} }`,
+    )
   }
   const bindings: Binding[] = []
   const { answer, source, rubric } = target
   if (answer !== undefined) {
     if (isFixtureCase(answer)) bindings.push(answerBinding(answer))
     else if (isRecord(answer)) bindings.push({ field: 'answer_sha256', now: fingerprint(answer), content: 'the given answer' })
-    else throw usage(MATCHER, 'the answer is neither an answer object nor a fixture case.', 'an answer { text, citation } or getCase(fixture, id)', preview(answer))
+    else
+      throw usage(
+        MATCHER,
+        'the answer is neither an answer object nor a fixture case.',
+        'an answer { text, citation } or getCase(fixture, id)',
+        preview(answer),
+      )
   }
-  for (const [field, contents, name] of [['source_sha256', source, 'source'], ['rubric_sha256', rubric, 'rubric']] as const) {
+  for (const [field, contents, name] of [
+    ['source_sha256', source, 'source'],
+    ['rubric_sha256', rubric, 'rubric'],
+  ] as const) {
     if (contents === undefined) continue
-    if (!isContents(contents)) throw usage(MATCHER, `the ${name} is not file contents.`, `the bytes of the ${name} file (a Buffer) or its text`, preview(contents))
+    if (!isContents(contents))
+      throw usage(MATCHER, `the ${name} is not file contents.`, `the bytes of the ${name} file (a Buffer) or its text`, preview(contents))
     bindings.push({ field, now: sha256Hex(contents), content: `the given ${name}` })
   }
   return bindings

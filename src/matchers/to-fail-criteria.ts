@@ -56,7 +56,11 @@ export function toFailCriteria(this: MatcherContext, received: unknown, criteria
         statusLine(decided),
         pass
           ? `It fails exactly ${printIds(this, failed, 'received')}: .not.toFailCriteria passes only when the failed criteria differ.`
-          : `Expected failed criteria: ${printIds(this, inOrder.filter((criterion) => expected.includes(criterion)), 'expected')}\nReceived failed criteria: ${printIds(this, failed, 'received')}`,
+          : `Expected failed criteria: ${printIds(
+              this,
+              inOrder.filter((criterion) => expected.includes(criterion)),
+              'expected',
+            )}\nReceived failed criteria: ${printIds(this, failed, 'received')}`,
         !pass && ratingsDiff(this, expectedRatings, decision.ratings),
         decision.status === 'rejected' && decisionDetails(decision),
       ),
@@ -67,7 +71,12 @@ function criterionIds(criteria: unknown): string[] {
   const ids: string[] = Array.isArray(criteria) ? criteria.filter((item): item is string => typeof item === 'string' && item !== '') : []
   const valid = Array.isArray(criteria) && criteria.length > 0 && ids.length === criteria.length && new Set(ids).size === ids.length
   if (!valid) {
-    throw usage('toFailCriteria', 'the criteria are not a list of distinct criterion ids.', "a non-empty list of criterion ids, e.g. ['support']", preview(criteria))
+    throw usage(
+      'toFailCriteria',
+      'the criteria are not a list of distinct criterion ids.',
+      "a non-empty list of criterion ids, e.g. ['support']",
+      preview(criteria),
+    )
   }
   return ids
 }

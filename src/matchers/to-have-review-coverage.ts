@@ -62,7 +62,12 @@ export function toHaveReviewCoverage(this: MatcherContext, received: unknown, ex
     pass,
     message: () =>
       pass
-        ? paragraphs(hint, `${scope} has exactly these counts: ${this.utils.EXPECTED_COLOR(keys.map((key) => `${key} ${actual[key]}`).join(', '))}.`, summary, '.not.toHaveReviewCoverage passes when at least one given count differs.')
+        ? paragraphs(
+            hint,
+            `${scope} has exactly these counts: ${this.utils.EXPECTED_COLOR(keys.map((key) => `${key} ${actual[key]}`).join(', '))}.`,
+            summary,
+            '.not.toHaveReviewCoverage passes when at least one given count differs.',
+          )
         : paragraphs(
             hint,
             `${scope} has another review coverage.`,
@@ -90,7 +95,9 @@ function expectedCounts(expected: unknown): Partial<Record<Count, number>> {
     ? 'the expected counts are not an object.'
     : Object.keys(expected).length === 0
       ? 'no count is given.'
-      : Object.entries(expected).some(([key, value]) => !COUNTS.some((count) => count === key) || typeof value !== 'number' || !Number.isInteger(value) || value < 0)
+      : Object.entries(expected).some(
+            ([key, value]) => !COUNTS.some((count) => count === key) || typeof value !== 'number' || !Number.isInteger(value) || value < 0,
+          )
         ? 'every count must be one of candidates, graded, pending, refused, accepted, rejected, with a whole number ≥ 0.'
         : undefined
   if (problem !== undefined) throw usage(MATCHER, problem, '{ graded: 6, pending: 2 } (at least one count)', preview(expected))

@@ -1,5 +1,15 @@
 import { decideReceived } from './inputs.js'
-import { decisionDetails, decisionHint, failEitherWay, fixFor, paragraphs, ratingsDiff, statusLine, type MatcherContext, type MatcherOutcome } from './format.js'
+import {
+  decisionDetails,
+  decisionHint,
+  failEitherWay,
+  fixFor,
+  paragraphs,
+  ratingsDiff,
+  statusLine,
+  type MatcherContext,
+  type MatcherOutcome,
+} from './format.js'
 
 /**
  * `expect(case).toMeetRubric()`, `expect(answer).toMeetRubric(rubric, { review, source? })`:

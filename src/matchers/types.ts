@@ -52,9 +52,7 @@ export interface AnswerContentsOptions extends AnswerReviewOptions {
 }
 
 /** How an answer names its rubric: a loaded fixture or bound rubric, or the rubric's and source's contents. */
-export type AnswerDecisionArgs =
-  | [rubric: RubricInput, options: AnswerReviewOptions]
-  | [rubric: FileContents, options: AnswerContentsOptions]
+export type AnswerDecisionArgs = [rubric: RubricInput, options: AnswerReviewOptions] | [rubric: FileContents, options: AnswerContentsOptions]
 
 /** Counts a fixture's review coverage must have: any of them, at least one. */
 export type ReviewCoverageExpectation = AtLeastOne<{
@@ -84,8 +82,7 @@ export type CoverageInput = Fixture | FixtureEvaluation | Coverage
 type IsAny<T> = 0 extends 1 & T ? true : false
 
 /** Only what may be received passes the type check: `Args` when `T` is one of `Allowed`, else an impossible argument. */
-type ReceivedAs<T, Allowed, Args extends unknown[], Problem extends unknown[]> =
-  IsAny<T> extends true ? Args : [Awaited<T>] extends [Allowed] ? Args : Problem
+type ReceivedAs<T, Allowed, Args extends unknown[], Problem extends unknown[]> = IsAny<T> extends true ? Args : [Awaited<T>] extends [Allowed] ? Args : Problem
 
 /** A decision matcher takes nothing after a fixture's case, and the rubric and review after an answer. */
 export type DecisionMatcherArgs<T> =
@@ -146,5 +143,6 @@ export interface RubricMatchers<T = unknown> {
 
 declare module 'vitest' {
   // Named and defaulted exactly as Vitest declares it, or the declarations do not merge.
+  // biome-ignore lint/suspicious/noExplicitAny: declared exactly as Vitest declares it, or the declarations do not merge
   interface Matchers<T = any> extends RubricMatchers<T> {}
 }

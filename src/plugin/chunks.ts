@@ -40,7 +40,11 @@ export function chunksRoot(root: string, project: string): string {
 /** The module id of a chunk: the fixture's marker file, numbered. */
 export function chunkModuleId(root: string, project: string, fixture: DiscoveredFixture, chunk: CaseChunk): string {
   const width = String(chunk.count).length
-  return join(chunksRoot(root, project), relative(root, fixture.dir), `${basename(fixture.moduleId)}.${String(chunk.index).padStart(width, '0')}-of-${chunk.count}`)
+  return join(
+    chunksRoot(root, project),
+    relative(root, fixture.dir),
+    `${basename(fixture.moduleId)}.${String(chunk.index).padStart(width, '0')}-of-${chunk.count}`,
+  )
 }
 
 /**
@@ -98,7 +102,9 @@ async function writeChunkFiles(shown: string, fixture: DiscoveredFixture, chunks
   const present = await readdir(dir)
   const wanted = new Set(chunks.map((chunk) => basename(chunk.moduleId)))
   const marker = `${basename(fixture.moduleId)}.`
-  await Promise.all(present.filter((name) => name.startsWith(marker) && /\.\d+-of-\d+$/.test(name) && !wanted.has(name)).map((name) => rm(join(dir, name), { force: true })))
+  await Promise.all(
+    present.filter((name) => name.startsWith(marker) && /\.\d+-of-\d+$/.test(name) && !wanted.has(name)).map((name) => rm(join(dir, name), { force: true })),
+  )
   await Promise.all(
     chunks
       .filter((chunk) => !present.includes(basename(chunk.moduleId)))

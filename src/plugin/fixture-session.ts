@@ -99,11 +99,17 @@ export class FixtureSession {
   }
 
   private load(): Promise<SomeFixture> {
-    this.fixture ??= this.readFiles().then((files) => loadFixtureReading(kinds, this.dir, { cwd: this.context.root }, files === undefined ? readFixtureFile : servingReader(files)))
+    this.fixture ??= this.readFiles().then((files) =>
+      loadFixtureReading(kinds, this.dir, { cwd: this.context.root }, files === undefined ? readFixtureFile : servingReader(files)),
+    )
     return this.fixture
   }
 
-  private async cached<P extends { readonly cases: readonly PlannedCase[] }>(key: readonly unknown[], compute: () => Promise<PlanResult<P>>, part?: string): Promise<PlanResult<P>> {
+  private async cached<P extends { readonly cases: readonly PlannedCase[] }>(
+    key: readonly unknown[],
+    compute: () => Promise<PlanResult<P>>,
+    part?: string,
+  ): Promise<PlanResult<P>> {
     const files = await this.readFiles()
     const { cacheDir, root, planOptions } = this.context
     if (files === undefined || cacheDir === undefined) return compute()

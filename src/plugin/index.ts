@@ -6,7 +6,16 @@ import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
 import type {} from 'vitest/config'
 import type { TestProject, Vitest } from 'vitest/node'
-import { discoverFixtures as discoverIn, excludeGlobs, kindOfModule, type DiscoveredFixture, literalGlob, markerGlobs, scanFixtures, unmatchedIncludes } from '../core/engine/discover.js'
+import {
+  discoverFixtures as discoverIn,
+  excludeGlobs,
+  kindOfModule,
+  type DiscoveredFixture,
+  literalGlob,
+  markerGlobs,
+  scanFixtures,
+  unmatchedIncludes,
+} from '../core/engine/discover.js'
 import { PendingGateReporter } from '../reporter/pending-gate.js'
 import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-reporter.js'
 import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
@@ -114,7 +123,12 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       attachReporters(vitest, context, resolved)
       vitest.config.watchTriggerPatterns ??= []
       vitest.config.watchTriggerPatterns.push(
-        fixtureWatchTrigger(vitest, resolved.decisionRecord, (file) => project.matchesTestGlob(file), (dir) => chunks.byFixture.get(dir)?.map((chunk) => chunk.moduleId)),
+        fixtureWatchTrigger(
+          vitest,
+          resolved.decisionRecord,
+          (file) => project.matchesTestGlob(file),
+          (dir) => chunks.byFixture.get(dir)?.map((chunk) => chunk.moduleId),
+        ),
       )
       if (vitest.config.watch) warnOnLostRubrics(vitest, project, resolved, lostRubricMessage)
     },
@@ -218,6 +232,8 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
 /** A shard writing a blob report prints nothing: the merge prints. */
 function onlyBlob(reporters: readonly unknown[]): boolean {
   // Cast: widens a tuple entry's name to what the filter compares.
-  const names = reporters.filter((entry) => !(entry instanceof PendingGateReporter || entry instanceof SplitFixtureGate)).map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
+  const names = reporters
+    .filter((entry) => !(entry instanceof PendingGateReporter || entry instanceof SplitFixtureGate))
+    .map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
   return names.length > 0 && names.every((name) => name === 'blob')
 }

@@ -46,8 +46,7 @@ export interface ModuleCodeOptions {
  */
 export async function fixtureModuleCode(dir: string, result: PlanResult<TestPlan | ChunkPlan>, options: ModuleCodeOptions): Promise<string> {
   const runtime = JSON.stringify(options.runtime)
-  const fail = (error: SerializedRubricError) =>
-    `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(error)});\n`
+  const fail = (error: SerializedRubricError) => `import { failRubricFixture } from ${runtime};\nfailRubricFixture(${JSON.stringify(error)});\n`
   if ('error' in result) return fail(result.error)
   try {
     const { plan } = result
@@ -77,9 +76,7 @@ async function compareRecord(dir: string, plan: TestPlan, options: ModuleCodeOpt
   const display = relative(options.root, path)
   const updateRecords = options.updateSnapshot === 'all'
   // Under `vitest -u` a record that no longer has the record format is rewritten like any other.
-  const recorded = updateRecords
-    ? await readRecordedDecisions(path, display).catch(() => null)
-    : await readRecordedDecisions(path, display)
+  const recorded = updateRecords ? await readRecordedDecisions(path, display).catch(() => null) : await readRecordedDecisions(path, display)
   if (recorded === undefined) return null
   const current = recordDecisions(plan)
   if (recorded !== null && sameRecord(recorded, current)) return null
@@ -96,7 +93,11 @@ async function compareRecord(dir: string, plan: TestPlan, options: ModuleCodeOpt
  * for the module. A missing record is written, as Vitest writes a new snapshot, except where new
  * snapshots are not written (in CI): there the module fails, asking for the record to be committed.
  */
-async function expectRecord(dir: string, plan: TestPlan, options: ModuleCodeOptions): Promise<{ record: RecordComparison | null; expected: ExpectedDecisions }> {
+async function expectRecord(
+  dir: string,
+  plan: TestPlan,
+  options: ModuleCodeOptions,
+): Promise<{ record: RecordComparison | null; expected: ExpectedDecisions }> {
   const path = join(dir, options.decisionRecord)
   const display = relative(options.root, path)
   const file = basename(path)
@@ -177,7 +178,11 @@ async function expectChunkRecord(dir: string, plan: ChunkPlan, options: ModuleCo
  * snapshots), from the whole fixture's plan. `null` when nothing differs. A defective record is
  * left to the chunks, which each fail with it.
  */
-export async function settleSplitRecord(dir: string, plan: TestPlan, options: Pick<ModuleCodeOptions, 'root' | 'decisionRecord' | 'updateSnapshot' | 'expect'>): Promise<RecordComparison | null> {
+export async function settleSplitRecord(
+  dir: string,
+  plan: TestPlan,
+  options: Pick<ModuleCodeOptions, 'root' | 'decisionRecord' | 'updateSnapshot' | 'expect'>,
+): Promise<RecordComparison | null> {
   const path = join(dir, options.decisionRecord)
   const rewrite = options.updateSnapshot === 'all'
   let recorded: RecordedDecisions | null | undefined

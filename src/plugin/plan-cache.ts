@@ -31,7 +31,8 @@ const CACHE_FORMAT = 4
  */
 export async function cachedPlan(dir: string, root: string, cacheDir: string, options: PlanOptions = {}, separate: SeparatePlanning = {}): Promise<PlanResult> {
   const child = separate.child === undefined ? planningChild() : (separate.child ?? undefined)
-  if (child !== undefined && (await fixtureBytes(dir)) >= (separate.minBytes ?? SEPARATE_PLANNING_BYTES)) return plannedApart(child, dir, root, cacheDir, options)
+  if (child !== undefined && (await fixtureBytes(dir)) >= (separate.minBytes ?? SEPARATE_PLANNING_BYTES))
+    return plannedApart(child, dir, root, cacheDir, options)
   const files = await readFixtureFiles(dir, root)
   if (files === undefined) return planFixture(dir, root, undefined, options)
   return cachedResult({ dir, root, cacheDir, files, key: [options] }, () => planFixture(dir, root, servingReader(files), options))
@@ -64,7 +65,11 @@ async function plannedApart(child: string, dir: string, root: string, cacheDir: 
     const reply = await planning.reply
     if ('error' in reply) return reply
     // Cast: the plan process serializes a TestPlan (plan-process.ts).
-    return { plan: JSON.parse(reply.plan) as TestPlan, texts: { plan: reply.plan, payload: reply.payload }, ...(reply.files === undefined ? {} : { files: reply.files }) }
+    return {
+      plan: JSON.parse(reply.plan) as TestPlan,
+      texts: { plan: reply.plan, payload: reply.payload },
+      ...(reply.files === undefined ? {} : { files: reply.files }),
+    }
   }
   try {
     const slot = { dir, root, cacheDir, key: [options] }
@@ -84,7 +89,11 @@ async function fixtureBytes(dir: string): Promise<number> {
   const [kind, ...others] = await fixtureKindsIn(kinds, dir)
   if (kind === undefined || others.length > 0) return 0
   let bytes = 0
-  for (const name of fileNamesOf(kind)) bytes += await stat(join(dir, name)).then((info) => info.size, () => 0)
+  for (const name of fileNamesOf(kind))
+    bytes += await stat(join(dir, name)).then(
+      (info) => info.size,
+      () => 0,
+    )
   return bytes
 }
 
@@ -189,16 +198,29 @@ interface CacheEntry {
 async function entryOf(slot: Omit<CacheSlot, 'files'>, files: readonly HashedFile[]): Promise<CacheEntry> {
   const { dir, root, cacheDir } = slot
   const key = sha256Hex(
-    JSON.stringify([CACHE_FORMAT, await codeFingerprint(), planCacheEnvironment(), relative(root, dir), ...slot.key, files.map((file) => [file.name, file.sha256])]),
+    JSON.stringify([
+      CACHE_FORMAT,
+      await codeFingerprint(),
+      planCacheEnvironment(),
+      relative(root, dir),
+      ...slot.key,
+      files.map((file) => [file.name, file.sha256]),
+    ]),
   )
   const folder = join(cacheDir, 'vitest-rubric', 'plans')
   const prefix = sha256Hex(slot.part === undefined ? relative(root, dir) : `${relative(root, dir)}\0${slot.part}`).slice(0, 16)
   return { folder, prefix, path: join(folder, `${prefix}-${key}.json`), payload: join(folder, `${prefix}-${key}${PAYLOAD_SUFFIX}`) }
 }
 
-async function storeComputed<P extends { readonly cases: readonly PlannedCase[] }>(entry: CacheEntry, result: Extract<Computed<P>, { plan: P }>): Promise<{ readonly plan: P; readonly file?: string }> {
+async function storeComputed<P extends { readonly cases: readonly PlannedCase[] }>(
+  entry: CacheEntry,
+  result: Extract<Computed<P>, { plan: P }>,
+): Promise<{ readonly plan: P; readonly file?: string }> {
   const texts = result.texts ?? { plan: JSON.stringify(result.plan), payload: payloadText(result.plan) }
-  const stored = await store(entry.folder, entry.prefix, [[entry.path, texts.plan], [entry.payload, texts.payload]])
+  const stored = await store(entry.folder, entry.prefix, [
+    [entry.path, texts.plan],
+    [entry.payload, texts.payload],
+  ])
   return stored ? { plan: result.plan, file: entry.payload } : { plan: result.plan }
 }
 
@@ -240,7 +262,12 @@ export async function readFixtureFiles(dir: string, root: string): Promise<Fixtu
 }
 
 /** Writes each file (atomically) and removes the fixture's older entries, keeping those written and `keep`. */
-async function store(folder: string, prefix: string, written: readonly (readonly [path: string, text: string])[], keep: readonly string[] = []): Promise<boolean> {
+async function store(
+  folder: string,
+  prefix: string,
+  written: readonly (readonly [path: string, text: string])[],
+  keep: readonly string[] = [],
+): Promise<boolean> {
   try {
     await mkdir(folder, { recursive: true })
     for (const [path, text] of written) {
@@ -288,7 +315,12 @@ function codeFingerprint(): Promise<string> {
       .map((entry) => join(entry.parentPath, entry.name))
       .sort()
     const hash = createHash('sha256')
-    for (const file of entries) hash.update(relative(core, file)).update('\0').update(await readFile(file)).update('\0')
+    for (const file of entries)
+      hash
+        .update(relative(core, file))
+        .update('\0')
+        .update(await readFile(file))
+        .update('\0')
     return hash.digest('hex')
   })()
   return code

@@ -45,7 +45,8 @@ export class PlanningError extends RubricError {
 }
 
 /** What to do when the planning process failed without a refusal of the fixture. */
-const PLANNING_FAILED_HINT = "Its output, below, says why (out of memory: raise --max-old-space-size in NODE_OPTIONS); or plan the fixture in Vitest's own process with rubric({ cache: false })."
+const PLANNING_FAILED_HINT =
+  "Its output, below, says why (out of memory: raise --max-old-space-size in NODE_OPTIONS); or plan the fixture in Vitest's own process with rubric({ cache: false })."
 
 // The child is the built module beside this one; run from source (.ts), there is none to start.
 const here = fileURLToPath(import.meta.url)
@@ -119,13 +120,29 @@ export function startPlanning(child: string, request: PlanRequest, { timeoutMs =
       if (answered) return
       answered = true
       clearTimeout(timer)
-      reject(new PlanningError('PLANNING_FAILED', request.dir, `the process planning ${request.dir} could not be started (${error.message.split('\n')[0]}).`, PLANNING_FAILED_HINT, stderr))
+      reject(
+        new PlanningError(
+          'PLANNING_FAILED',
+          request.dir,
+          `the process planning ${request.dir} could not be started (${error.message.split('\n')[0]}).`,
+          PLANNING_FAILED_HINT,
+          stderr,
+        ),
+      )
     })
     process_.once('exit', (code, signal) => {
       clearTimeout(timer)
       if (answered) return
       answered = true
-      reject(new PlanningError('PLANNING_FAILED', request.dir, `the process planning ${request.dir} ended (${signal ?? `exit code ${code}`}) without a plan.`, PLANNING_FAILED_HINT, stderr))
+      reject(
+        new PlanningError(
+          'PLANNING_FAILED',
+          request.dir,
+          `the process planning ${request.dir} ended (${signal ?? `exit code ${code}`}) without a plan.`,
+          PLANNING_FAILED_HINT,
+          stderr,
+        ),
+      )
     })
   })
   // Whoever awaits it gets the rejection; a plan no longer wanted is no unhandled rejection.

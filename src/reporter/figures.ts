@@ -6,7 +6,6 @@ import type { FixtureNote } from '../core/engine/fixture.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
 import type { PlannedCheck, TestPlan } from '../core/engine/plan.js'
 
-
 /** What happened to one case test in this run. */
 export type CaseRun = 'executed' | 'todo' | 'filtered'
 
@@ -74,7 +73,18 @@ export interface AgreementFigures {
   readonly reviewers: readonly string[]
   readonly cases: number
   /** Per item: alpha with its interval (or why there is none), and the cases it rests on. */
-  readonly items: Readonly<Record<string, { readonly alpha: number | null; readonly alpha_ci: readonly [number, number] | null; readonly reason: string | null; readonly units: number; readonly disagreements: readonly string[] }>>
+  readonly items: Readonly<
+    Record<
+      string,
+      {
+        readonly alpha: number | null
+        readonly alpha_ci: readonly [number, number] | null
+        readonly reason: string | null
+        readonly units: number
+        readonly disagreements: readonly string[]
+      }
+    >
+  >
   /** Disagreeing cases still pending, with their reasons. */
   readonly pendingDisagreements: readonly { readonly id: string; readonly reason: string }[]
 }
@@ -166,7 +176,10 @@ function agreementFigures(plan: TestPlan): AgreementFigures | null {
     reviewers: agreement.reviewers,
     cases: agreement.cases,
     items: Object.fromEntries(
-      Object.entries(agreement.items).map(([name, item]) => [name, { alpha: item.alpha, alpha_ci: item.alpha_ci, reason: item.reason, units: item.units, disagreements: item.disagreements }]),
+      Object.entries(agreement.items).map(([name, item]) => [
+        name,
+        { alpha: item.alpha, alpha_ci: item.alpha_ci, reason: item.reason, units: item.units, disagreements: item.disagreements },
+      ]),
     ),
     pendingDisagreements: plan.coverage.pendingCases.filter((item) => disagreeing.has(item.id)).map(({ id, reason }) => ({ id, reason })),
   }

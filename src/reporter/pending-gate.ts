@@ -37,7 +37,10 @@ export function pendingGates(projects: readonly ProjectContext[], testModules: r
     const where: string[] = []
     let pending = 0
     for (const shown of [...byFixture.keys()].sort()) {
-      const ids = byFixture.get(shown)!.sort((a, b) => a.chunk - b.chunk).flatMap((part) => part.ids)
+      const ids = byFixture
+        .get(shown)!
+        .sort((a, b) => a.chunk - b.chunk)
+        .flatMap((part) => part.ids)
       pending += ids.length
       if (ids.length > 0) where.push(`${shown}: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}`)
     }

@@ -16,7 +16,7 @@ export function renderMarkdown(figures: RubricFigures): string {
   for (const fixture of figures.fixtures) {
     const label = `\`${fixture.fixture}\`${named ? ` [${fixture.project || 'default'}]` : ''}`
     if (fixture.status === 'refused') {
-      lines.push(`| ${label} | — | refused: ${escape(firstLine(fixture.error.message))} ||||||||`)
+      lines.push(`| ${label} | — | refused: ${escapeMarkdown(firstLine(fixture.error.message))} ||||||||`)
       continue
     }
     if (fixture.total.execution.candidates === 0) {
@@ -28,17 +28,23 @@ export function renderMarkdown(figures: RubricFigures): string {
   }
   if (figures.total !== null) {
     const { execution, review, outcomes } = figures.total
-    const text = Object.entries(outcomes).map(([kind, counts]) => `${kind}: ${outcomeText(kind, counts ?? null)}`).join('; ')
+    const text = Object.entries(outcomes)
+      .map(([kind, counts]) => `${kind}: ${outcomeText(kind, counts ?? null)}`)
+      .join('; ')
     lines.push(
       `| **total** | all | ${execution.executed}/${execution.candidates} | ${execution.todo} | ${execution.filtered} | ${review.graded}/${review.candidates} | ${review.pending} | ${review.refused} | ${text} |`,
     )
   }
   const pending = figures.fixtures.flatMap((fixture) =>
-    fixture.status === 'refused' ? [] : fixture.pendingCases.map((item) => `- \`${fixture.fixture}\` ${item.id} (${item.split}): ${escape(item.reason)}`),
+    fixture.status === 'refused'
+      ? []
+      : fixture.pendingCases.map((item) => `- \`${fixture.fixture}\` ${item.id} (${item.split}): ${escapeMarkdown(item.reason)}`),
   )
   if (pending.length > 0) lines.push('', '**Pending review** (neither passed nor failed):', '', ...pending)
   const refused = figures.fixtures.flatMap((fixture) =>
-    fixture.status === 'refused' ? [] : fixture.refusedCases.map((item) => `- \`${fixture.fixture}\` ${item.id} (${item.split}): ${escape(firstLine(item.message))}`),
+    fixture.status === 'refused'
+      ? []
+      : fixture.refusedCases.map((item) => `- \`${fixture.fixture}\` ${item.id} (${item.split}): ${escapeMarkdown(firstLine(item.message))}`),
   )
   if (refused.length > 0) lines.push('', '**Refused** (binding or provenance errors, not decisions):', '', ...refused)
   for (const fixture of figures.fixtures) {
@@ -47,25 +53,41 @@ export function renderMarkdown(figures: RubricFigures): string {
   for (const fixture of figures.fixtures) {
     if (fixture.status !== 'loaded' || fixture.agreement === null) continue
     const { agreement } = fixture
-    lines.push('', `**Review agreement** of \`${fixture.fixture}\` (${agreement.reviewers.join(', ')}; ${agreement.level} α):`, '', '| item | α | 95% interval | cases | disagreements |', '|---|--:|---|--:|---|')
+    lines.push(
+      '',
+      `**Review agreement** of \`${fixture.fixture}\` (${agreement.reviewers.join(', ')}; ${agreement.level} α):`,
+      '',
+      '| item | α | 95% interval | cases | disagreements |',
+      '|---|--:|---|--:|---|',
+    )
     for (const [name, item] of Object.entries(agreement.items)) {
-      const alpha = item.alpha === null ? `no figure: ${escape(item.reason ?? '')}` : item.alpha.toFixed(3)
+      const alpha = item.alpha === null ? `no figure: ${escapeMarkdown(item.reason ?? '')}` : item.alpha.toFixed(3)
       const interval = item.alpha_ci === null ? '—' : `${item.alpha_ci[0].toFixed(3)} – ${item.alpha_ci[1].toFixed(3)}`
-      lines.push(`| ${escape(name)} | ${alpha} | ${interval} | ${item.units} | ${escape(item.disagreements.join(', ')) || '—'} |`)
+      lines.push(`| ${escapeMarkdown(name)} | ${alpha} | ${interval} | ${item.units} | ${escapeMarkdown(item.disagreements.join(', ')) || '—'} |`)
     }
   }
   for (const fixture of figures.fixtures) {
     if (fixture.status !== 'loaded' || fixture.calibration === null) continue
     for (const [name, judge] of Object.entries(fixture.calibration.judges)) {
-      lines.push('', `**Judge calibration** of \`${fixture.fixture}\`: \`${escape(name)}\` (${escape(judge.origin)}), ${judge.cases} cases; ${judge.stale} stale labels excluded.`, '')
+      lines.push(
+        '',
+        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${escapeMarkdown(judge.origin)}), ${judge.cases} cases; ${judge.stale} stale labels excluded.`,
+        '',
+      )
       lines.push('| criterion | n | κ | 95% interval | failure recall | pass recall | false accepts |', '|---|--:|--:|---|--:|--:|---|')
       const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
       for (const [id, item] of Object.entries(judge.criteria)) {
         const interval = item.kappa_ci === null ? '—' : `${item.kappa_ci[0].toFixed(3)} – ${item.kappa_ci[1].toFixed(3)}`
-        lines.push(`| ${escape(id)} | ${item.n} | ${item.kappa === null ? `no kappa: ${escape(item.kappa_reason ?? '')}` : figure(item.kappa)} | ${interval} | ${figure(item.failure_recall)} | ${figure(item.pass_recall)} | ${escape(item.false_accepts.join(', ')) || '—'} |`)
+        lines.push(
+          `| ${escapeMarkdown(id)} | ${item.n} | ${item.kappa === null ? `no kappa: ${escapeMarkdown(item.kappa_reason ?? '')}` : figure(item.kappa)} | ${interval} | ${figure(item.failure_recall)} | ${figure(item.pass_recall)} | ${escapeMarkdown(item.false_accepts.join(', ')) || '—'} |`,
+        )
       }
       const { predictions } = judge
-      if (predictions.pending > 0) lines.push('', `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases.`)
+      if (predictions.pending > 0)
+        lines.push(
+          '',
+          `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases.`,
+        )
     }
   }
   return `${lines.join('\n')}\n`
@@ -82,7 +104,7 @@ function outcomeText(kind: string, outcomes: Outcomes | null): string {
   return `${outcomes.accepted} ${words.positive}, ${outcomes.rejected} ${words.negative}; ${rateText(outcomes, words.positive)}`
 }
 
-function escape(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/\|/g, '\\|')
 }
 

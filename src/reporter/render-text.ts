@@ -48,9 +48,21 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
     }
   }
   // Loops rather than spreads: a fixture may list more pending cases than a call takes arguments.
-  for (const line of listed('pending', fixture.pendingCases.map((item) => `${item.id} [${item.split}]: ${item.reason}`))) lines.push(line)
-  for (const line of listed('refused', fixture.refusedCases.map((item) => `${item.id} [${item.split}]: ${firstLine(item.message)}`))) lines.push(line)
-  for (const line of listed('note', fixture.notes.map((note) => `on ${note.file}: ${note.text}`))) lines.push(line)
+  for (const line of listed(
+    'pending',
+    fixture.pendingCases.map((item) => `${item.id} [${item.split}]: ${item.reason}`),
+  ))
+    lines.push(line)
+  for (const line of listed(
+    'refused',
+    fixture.refusedCases.map((item) => `${item.id} [${item.split}]: ${firstLine(item.message)}`),
+  ))
+    lines.push(line)
+  for (const line of listed(
+    'note',
+    fixture.notes.map((note) => `on ${note.file}: ${note.text}`),
+  ))
+    lines.push(line)
   for (const line of definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors)) lines.push(line)
   if (fixture.agreement !== null) for (const line of agreementLines(fixture.agreement, colors)) lines.push(line)
   if (fixture.calibration !== null) for (const line of calibrationLines(fixture.calibration, colors)) lines.push(line)
@@ -103,7 +115,9 @@ function firstLine(text: string): string {
 
 /** The review agreement block: alpha with its interval per item, the cases it rests on, and the disagreements still pending. */
 function agreementLines(agreement: AgreementFigures, colors: Colors): string[] {
-  const lines = [`    review agreement    ${agreement.reviewers.length} reviewers (${agreement.reviewers.join(', ')}) · ${agreement.cases} cases · ${agreement.level} α`]
+  const lines = [
+    `    review agreement    ${agreement.reviewers.length} reviewers (${agreement.reviewers.join(', ')}) · ${agreement.cases} cases · ${agreement.level} α`,
+  ]
   const names = Object.keys(agreement.items)
   let width = 18
   for (const name of names) width = Math.max(width, name.length + 2)
@@ -114,7 +128,8 @@ function agreementLines(agreement: AgreementFigures, colors: Colors): string[] {
         : `α ${item.alpha.toFixed(3)}${item.alpha_ci === null ? '' : ` [${item.alpha_ci[0].toFixed(3)}, ${item.alpha_ci[1].toFixed(3)}]`} · ${item.units} cases${item.disagreements.length === 0 ? '' : ` · ${item.disagreements.length} disagreeing`}`
     lines.push(`      ${name.padEnd(width)}${figure}`)
   }
-  for (const [index, item] of agreement.pendingDisagreements.entries()) lines.push(`      ${(index === 0 ? 'disagreements' : '').padEnd(width)}${colors.yellow(item.id)}: ${item.reason}`)
+  for (const [index, item] of agreement.pendingDisagreements.entries())
+    lines.push(`      ${(index === 0 ? 'disagreements' : '').padEnd(width)}${colors.yellow(item.id)}: ${item.reason}`)
   return lines
 }
 
@@ -128,7 +143,10 @@ function calibrationLines(calibration: CalibrationReport, colors: Colors): strin
     let width = 18
     for (const id of ids) width = Math.max(width, id.length + 2)
     for (const [id, item] of Object.entries(judge.criteria)) {
-      const kappa = item.kappa === null ? colors.dim(`no kappa: ${item.kappa_reason ?? ''}`) : `κ ${figure(item.kappa)}${item.kappa_ci === null ? '' : ` [${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]`}`
+      const kappa =
+        item.kappa === null
+          ? colors.dim(`no kappa: ${item.kappa_reason ?? ''}`)
+          : `κ ${figure(item.kappa)}${item.kappa_ci === null ? '' : ` [${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]`}`
       const accepts = item.false_accepts.length === 0 ? '0 false accepts' : colors.red(`false accepts: ${item.false_accepts.join(', ')}`)
       lines.push(`      ${id.padEnd(width)}${kappa} · n ${item.n} · failure recall ${figure(item.failure_recall)} · ${accepts}`)
     }
@@ -138,7 +156,9 @@ function calibrationLines(calibration: CalibrationReport, colors: Colors): strin
     }
     const { predictions } = judge
     if (predictions.pending > 0) {
-      lines.push(`      ${'prediction'.padEnd(width)}${colors.dim(`not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases`)}`)
+      lines.push(
+        `      ${'prediction'.padEnd(width)}${colors.dim(`not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases`)}`,
+      )
     }
   }
   return lines

@@ -50,14 +50,19 @@ export class RubricReporter implements Reporter {
     const projects = this.projects.length > 0 ? this.projects.filter((project) => project.printed) : [standalone(vitest)]
     const sources: FixtureSource[] = []
     for (const project of projects) {
-      for (const { fixture, result } of await planAllFixtures(project)) sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), ...result })
+      for (const { fixture, result } of await planAllFixtures(project))
+        sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), ...result })
     }
     const figures = countFigures(sources, readRuns(testModules, projects))
     // Cast: Vitest types the stream as Writable; a terminal's has isTTY, which colours depend on.
     vitest.logger.log(renderText(figures, colorsFor(vitest.logger.outputStream as { isTTY?: boolean })))
     await this.writeReports(vitest.config.root, figures, pendingGates(projects, testModules))
     if (this.options.htmlReport !== false) {
-      const dirs = [...new Set(sources.map((source) => resolve(vitest.config.root, projects.find((project) => project.name === source.project)?.root ?? '.', source.fixture)))]
+      const dirs = [
+        ...new Set(
+          sources.map((source) => resolve(vitest.config.root, projects.find((project) => project.name === source.project)?.root ?? '.', source.fixture)),
+        ),
+      ]
       const minReviews = Math.max(0, ...projects.map((project) => project.options.reviewers.min))
       await writeReport(dirs, vitest.config.root, this.options.htmlReport, { panel: { minReviews } })
     }

@@ -55,7 +55,12 @@ export async function splitFixtureFailures(
       if (check.ok || check.todo === true || (pattern !== undefined && !pattern.test(check.name))) continue
       failures.push(` ${where}: the check "${check.name}" failed:\n${indent(check.message)}`)
     }
-    const record = await settleSplitRecord(dir, result.plan, { root: context.root, decisionRecord: context.options.decisionRecord, updateSnapshot, expect: context.options.expect })
+    const record = await settleSplitRecord(dir, result.plan, {
+      root: context.root,
+      decisionRecord: context.options.decisionRecord,
+      updateSnapshot,
+      expect: context.options.expect,
+    })
     if (record !== null) {
       failures.push(
         [

@@ -135,7 +135,10 @@ export function defineRubricTests({ plan, record, expected = null }: RubricModul
   if (plan.cases.length === 0 && checks.length === 0) {
     // A chunk is empty only when cases were removed after Vitest split the fixture (in watch mode).
     if (chunk === undefined) test.todo('no cases yet: add them to cases.json')
-    else test.todo(`no cases in chunk ${chunk.index} of ${chunk.count}: the fixture has fewer cases than when Vitest started; restart it to split the fixture again`)
+    else
+      test.todo(
+        `no cases in chunk ${chunk.index} of ${chunk.count}: the fixture has fewer cases than when Vitest started; restart it to split the fixture again`,
+      )
   }
 
   for (const check of checks) {

@@ -5,7 +5,6 @@ import type { Split } from '../core/common/primitives.js'
 import type { Coverage } from '../core/engine/coverage.js'
 import type { DecisionStatus } from '../core/engine/decision.js'
 
-
 /**
  * What a case test carries for reporters: its decision, and its kind's figures (`ratings` for a
  * criteria fixture, `scores` for a scored one). The fixture's own figures (its directory, kind and

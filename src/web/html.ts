@@ -28,7 +28,8 @@ export function jsonForScript(value: unknown): string {
 }
 
 /** The Content-Security-Policy of the served page: only its own script and style, no inline script, no framing. */
-export const SERVE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+export const SERVE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 /** The served page's shell: the token in a meta element, the script and style loaded from the server. */
 export function servedPage(token: string): string {

@@ -31,13 +31,40 @@ export async function listen(server: Server, host: string, first: number, strict
     if (failure === undefined) return
     const busy = failure.code === 'EADDRINUSE'
     if (busy && !strict && first !== 0 && port < Math.min(first + PORT_TRIES, 65535)) continue
-    if (busy && strict) throw new ListenError('PORT_IN_USE', failure.code, `port ${port} on ${host} is in use`, 'stop what uses it, or choose another port with --port (0 for any free port).')
-    if (busy) throw new ListenError('PORT_IN_USE', failure.code, `ports ${first} to ${port} on ${host} are all in use`, 'choose a port with --port (0 for any free port).')
+    if (busy && strict)
+      throw new ListenError(
+        'PORT_IN_USE',
+        failure.code,
+        `port ${port} on ${host} is in use`,
+        'stop what uses it, or choose another port with --port (0 for any free port).',
+      )
+    if (busy)
+      throw new ListenError(
+        'PORT_IN_USE',
+        failure.code,
+        `ports ${first} to ${port} on ${host} are all in use`,
+        'choose a port with --port (0 for any free port).',
+      )
     if (failure.code === 'EADDRNOTAVAIL' || failure.code === 'ENOTFOUND') {
-      throw new ListenError('HOST_NOT_LOCAL', failure.code, `cannot listen on ${host}, which is not an address of this machine`, 'give --host an address of this machine, or leave --host out to serve on 127.0.0.1.')
+      throw new ListenError(
+        'HOST_NOT_LOCAL',
+        failure.code,
+        `cannot listen on ${host}, which is not an address of this machine`,
+        'give --host an address of this machine, or leave --host out to serve on 127.0.0.1.',
+      )
     }
-    if (failure.code === 'EACCES') throw new ListenError('PORT_NOT_PERMITTED', failure.code, `port ${port} on ${host} needs privileges this process does not have`, 'choose a port above 1023 with --port.')
-    throw new ListenError('LISTEN_FAILED', failure.code, `cannot listen on ${host}:${port} (${failure.message.split('\n')[0]})`, 'check --host and --port against the reason the system gave.')
+    if (failure.code === 'EACCES')
+      throw new ListenError(
+        'PORT_NOT_PERMITTED',
+        failure.code,
+        `port ${port} on ${host} needs privileges this process does not have`,
+        'choose a port above 1023 with --port.',
+      )
+    throw new ListenError(
+      'LISTEN_FAILED',
+      failure.code,
+      `cannot listen on ${host}:${port} (${failure.message.split('\n')[0]})`,
+      'check --host and --port against the reason the system gave.',
+    )
   }
 }
-

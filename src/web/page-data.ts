@@ -65,7 +65,10 @@ export interface PageReviewer {
 }
 
 /** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
-export type Viewer = { readonly role: 'reviewer'; readonly name: string } | { readonly role: 'adjudicator'; readonly name?: string | undefined } | { readonly role: 'reader' }
+export type Viewer =
+  | { readonly role: 'reviewer'; readonly name: string }
+  | { readonly role: 'adjudicator'; readonly name?: string | undefined }
+  | { readonly role: 'reader' }
 
 export interface PageCase {
   readonly fixture: number
@@ -83,7 +86,13 @@ export interface PageCase {
   /** As `evaluate --json` shows it, and the refusal's message as the CLI words it. */
   readonly decision: Readonly<Record<string, unknown>>
   readonly refusal: string | null
-  readonly bindings: readonly { readonly location: string; readonly stale: boolean; readonly meaning: string; readonly recorded: string | null; readonly current: string }[]
+  readonly bindings: readonly {
+    readonly location: string
+    readonly stale: boolean
+    readonly meaning: string
+    readonly recorded: string | null
+    readonly current: string
+  }[]
   /** Whose judgements `criteria` shows: the adopted review, or the viewing reviewer's own. */
   readonly shows: 'adopted' | 'own'
   /** The independent reviews side by side; `hidden` until a blind viewer's own review of the case is complete. */
@@ -117,7 +126,12 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     const { decision } = assessment(assessments, position)
     if (blindReviewer === undefined) return decision
     const views = reviewerViews(definition, context, entry, fixture.panel, casesFileOf(fixture))
-    if (isComplete(views.find((view) => view.reviewer === blindReviewer), criteria)) {
+    if (
+      isComplete(
+        views.find((view) => view.reviewer === blindReviewer),
+        criteria,
+      )
+    ) {
       completed.add(entry.id)
       return decision
     }
@@ -125,7 +139,8 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   })
   const visible = blindReviewer === undefined ? fixture : withReviewsOf(fixture, completed)
   const agreement = visible.panel.reviewers.length === 0 || visible.panel.reviews.size === 0 ? null : panelAgreement(visible)
-  const calibration = blindReviewer !== undefined || fixture.judges.names.length === 0 || calibrationRatingsOf(definition) === undefined ? null : calibrateJudges(evaluation)
+  const calibration =
+    blindReviewer !== undefined || fixture.judges.names.length === 0 || calibrationRatingsOf(definition) === undefined ? null : calibrateJudges(evaluation)
   const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
   const cases = fixture.cases.map((entry, position): CaseRow => {
     const assessed = assessment(assessments, position)
@@ -167,7 +182,14 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
  * binding state, when the caller has it already: the static report shows every case, and deciding
  * the whole fixture again for each of them made it quadratic.
  */
-export function pageCase<R, C, V, D extends Decision, S>(fixture: KindFixture<R, C, V, D, S>, index: number, id: string, viewer: Viewer, options: EvaluateOptions = {}, decided?: { readonly assessments: readonly CaseAssessment<D>[] }): PageCase {
+export function pageCase<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
+  index: number,
+  id: string,
+  viewer: Viewer,
+  options: EvaluateOptions = {},
+  decided?: { readonly assessments: readonly CaseAssessment<D>[] },
+): PageCase {
   const position = caseIndex(fixture, id, 'open a case from the overview.')
   const definition = fixture.definition
   const context = kindContext(fixture)
@@ -185,12 +207,19 @@ export function pageCase<R, C, V, D extends Decision, S>(fixture: KindFixture<R,
   const shownCase = definition.page.caseView(context, entry.value, shownReview?.value)
   const sideBySide: PageReviewer[] = views.map((view) => ({
     reviewer: view.reviewer,
-    decision: view.decision.status === 'pending' || view.decision.status === 'rejected' ? `${view.decision.status} (${view.decision.reason})` : view.decision.status,
+    decision:
+      view.decision.status === 'pending' || view.decision.status === 'rejected' ? `${view.decision.status} (${view.decision.reason})` : view.decision.status,
     judgements: definition.page.judgements(fixture.panel.reviews.get(id)?.get(view.reviewer)?.['review']?.value),
   }))
   // A partial review does not unblind: the others are shown once the reviewer's own is complete.
-  const hidden = blindReviewer !== undefined && !isComplete(views.find((view) => view.reviewer === blindReviewer), definition.panel.order(context))
-  const scope: SaveScope = blindReviewer !== undefined ? { reviewer: blindReviewer } : viewer.role === 'adjudicator' ? { adjudication: true } : { adopted: true }
+  const hidden =
+    blindReviewer !== undefined &&
+    !isComplete(
+      views.find((view) => view.reviewer === blindReviewer),
+      definition.panel.order(context),
+    )
+  const scope: SaveScope =
+    blindReviewer !== undefined ? { reviewer: blindReviewer } : viewer.role === 'adjudicator' ? { adjudication: true } : { adopted: true }
   const versions = caseVersions(fixture, id, [definition.reviews.slots[0]], scope)
   return {
     fixture: index,
@@ -210,7 +239,13 @@ export function pageCase<R, C, V, D extends Decision, S>(fixture: KindFixture<R,
     bindings:
       blindReviewer !== undefined
         ? []
-        : assessed.states.map((state) => ({ location: formatLocation(state.file, state.path), stale: isStale(state), meaning: state.row.meaning, recorded: state.recorded ?? null, current: state.current })),
+        : assessed.states.map((state) => ({
+            location: formatLocation(state.file, state.path),
+            stale: isStale(state),
+            meaning: state.row.meaning,
+            recorded: state.recorded ?? null,
+            current: state.current,
+          })),
     shows: blindReviewer === undefined ? 'adopted' : 'own',
     reviewers: hidden ? 'hidden' : sideBySide,
     existing: shownReview !== undefined,
@@ -238,7 +273,12 @@ function panelWaiting(wait: string | undefined): string | undefined {
 }
 
 /** The decision the reviewer's own review alone gives the case, or, when they have none, the kind's pending decision of a case they have not reviewed. */
-function ownDecision<R, C, V, D extends Decision, S>(fixture: KindFixture<R, C, V, D, S>, views: readonly ReviewerView<D>[], reviewer: string, entry: CaseEntry): D {
+function ownDecision<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
+  views: readonly ReviewerView<D>[],
+  reviewer: string,
+  entry: CaseEntry,
+): D {
   const mine = views.find((view) => view.reviewer === reviewer)
   return mine?.decision ?? fixture.definition.panel.unreviewed(kindContext(fixture), entry, `no review by ${reviewer} yet`)
 }

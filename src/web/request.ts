@@ -4,7 +4,8 @@ import { HTTP_STATUS } from './status.js'
 
 /** The codes of a request refused before any fixture is touched, each with what to do about it (docs/errors.md). */
 export const REQUEST_FIXES = {
-  BAD_REQUEST: 'send what the review page sends: reload the page (a page left open across an upgrade sends an older request); a script must follow docs/review-page.md.',
+  BAD_REQUEST:
+    'send what the review page sends: reload the page (a page left open across an upgrade sends an older request); a script must follow docs/review-page.md.',
   BAD_HOST: 'open the page at the address vitest-rubric serve printed (127.0.0.1, localhost or [::1] with its port), not through another host name.',
   BAD_CODE: 'open the URL vitest-rubric serve printed, or run vitest-rubric serve --open again: a one-time link works once, within a minute.',
   BAD_TOKEN: 'open the URL vitest-rubric serve printed: it carries the token (a restarted server has a new one).',
@@ -90,7 +91,8 @@ function parseBody(bytes: Buffer): unknown {
     throw new RequestError('BAD_REQUEST', 'the request body is not JSON.')
   }
   const at = protoKeyAt(value, [])
-  if (at !== undefined) throw new RequestError('BAD_REQUEST', `the request body holds the key "__proto__" (at ${at.join('.') || 'the top'}), which no fixture file may hold.`)
+  if (at !== undefined)
+    throw new RequestError('BAD_REQUEST', `the request body holds the key "__proto__" (at ${at.join('.') || 'the top'}), which no fixture file may hold.`)
   return value
 }
 
@@ -121,4 +123,3 @@ function protoKeyAt(value: unknown, path: readonly string[]): readonly string[] 
   }
   return undefined
 }
-

@@ -106,13 +106,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const url = requestUrl(request.url)
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new RequestError('BAD_HOST', 'the Host header does not name this server.')
     if (request.method === 'GET' && url.pathname === '/open') {
-      if (!codes.redeem(url.searchParams.get('code') ?? '')) throw new RequestError('BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
-      response.writeHead(303, { ...headers('text/plain; charset=utf-8'), location: '/', 'set-cookie': tokenCookie(port, token) }).end('The review page is at /.')
+      if (!codes.redeem(url.searchParams.get('code') ?? ''))
+        throw new RequestError('BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
+      response
+        .writeHead(303, { ...headers('text/plain; charset=utf-8'), location: '/', 'set-cookie': tokenCookie(port, token) })
+        .end('The review page is at /.')
       return
     }
-    if (!isAuthorized(request, url.searchParams, port, token)) throw new RequestError('BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
+    if (!isAuthorized(request, url.searchParams, port, token))
+      throw new RequestError('BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
     const origin = request.headers.origin
-    if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase())) throw new RequestError('BAD_ORIGIN', 'requests from another origin are refused.')
+    if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase()))
+      throw new RequestError('BAD_ORIGIN', 'requests from another origin are refused.')
 
     if (request.method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', servedPage(token))
     if (request.method === 'GET' && url.pathname.startsWith('/assets/')) {
@@ -133,18 +138,27 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))
-      if (!body.success) throw new RequestError('BAD_REQUEST', `the request body is not a save: ${body.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`)
+      if (!body.success)
+        throw new RequestError(
+          'BAD_REQUEST',
+          `the request body is not a save: ${body.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`,
+        )
       const save = body.data
       if (save.reviewer !== undefined) seen.viewer = { role: 'reviewer', name: save.reviewer }
       const dir = dirs[save.fixture]
       if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${save.fixture}.`)
-      if (Object.keys(save.draft).length === 0) throw new RequestError('EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
+      if (Object.keys(save.draft).length === 0)
+        throw new RequestError('EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
       // The versions are checked under the fixture's lock, against the files as they are then.
       const common = { caseId: save.id, cwd: options.cwd, expected: save.versions, kinds }
       let decision: string
       let viewer: Viewer = { role: 'reader' }
       if (url.pathname === '/api/review') {
-        const recorded = await recordReview(dir, save.draft, pageSource, { ...common, replace: save.replace, ...(save.reviewer === undefined ? {} : { reviewer: save.reviewer }) })
+        const recorded = await recordReview(dir, save.draft, pageSource, {
+          ...common,
+          replace: save.replace,
+          ...(save.reviewer === undefined ? {} : { reviewer: save.reviewer }),
+        })
         decision = recorded.decision
         if (save.reviewer !== undefined) viewer = { role: 'reviewer', name: save.reviewer }
       } else {
@@ -155,7 +169,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const fixture = await load(save.fixture)
       return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview(viewer) })
     }
-    throw request.method === 'GET' || request.method === 'POST' ? new RequestError('NOT_FOUND', 'no such page.') : new RequestError('METHOD_NOT_ALLOWED', `the server answers only GET and POST, not ${request.method ?? 'this method'}.`)
+    throw request.method === 'GET' || request.method === 'POST'
+      ? new RequestError('NOT_FOUND', 'no such page.')
+      : new RequestError('METHOD_NOT_ALLOWED', `the server answers only GET and POST, not ${request.method ?? 'this method'}.`)
   }
 
   const server: Server = createServer((request, response) => {
@@ -166,7 +182,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       request.resume()
       if (error instanceof RubricError) return json(response, HTTP_STATUS[error.code], { error: { code: error.code, message: refusalFor(error, seen.viewer) } })
       // One line, never a stack: the terminal is the user's, not a debugger's.
-      console.error(`vitest-rubric serve: ${request.method ?? 'GET'} ${(request.url ?? '').split('?')[0]} failed: ${firstLine(error)}`.replace(/[\u0000-\u001f\u007f]/g, '?'))
+      console.error(
+        `vitest-rubric serve: ${request.method ?? 'GET'} ${(request.url ?? '').split('?')[0]} failed: ${firstLine(error)}`.replace(
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is kept out of the terminal
+          /[\u0000-\u001f\u007f]/g,
+          '?',
+        ),
+      )
       return json(response, HTTP_STATUS.INTERNAL, { error: { code: 'INTERNAL' satisfies RubricErrorCode, message: 'the server failed; see its terminal.' } })
     })
   })
@@ -174,7 +196,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = server.address()
   port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
   const shownHost = host.includes(':') ? `[${host}]` : host
-  allowedHosts = new Set([`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()))
+  allowedHosts = new Set(
+    [`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()),
+  )
   return {
     url: `http://${shownHost}:${port}/?token=${token}`,
     token,

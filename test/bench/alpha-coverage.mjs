@@ -20,7 +20,9 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { pathToFileURL } from 'node:url'
 
-const { values } = parseArgs({ options: { panels: { type: 'string', default: '400' }, cases: { type: 'string', default: '30' }, dist: { type: 'string', default: 'dist' } } })
+const { values } = parseArgs({
+  options: { panels: { type: 'string', default: '400' }, cases: { type: 'string', default: '30' }, dist: { type: 'string', default: 'dist' } },
+})
 const PANELS = Number(values.panels)
 const CASES = Number(values.cases)
 const stats = await import(pathToFileURL(resolve(values.dist, 'core/stats/index.js')).href)
@@ -76,7 +78,13 @@ let resampled = 'case × criterion units'
 for (let panel = 0; panel < PANELS; panel++) {
   const cases = Array.from({ length: CASES }, () => simulateCase(random))
   // Only criteria that vary are pooled (a criterion whose own alpha is null adds no information).
-  const varying = CRITERIA.map((_base, j) => j).filter((j) => krippendorffAlpha(cases.map((ratings) => ratings[j]), 'nominal').alpha !== null)
+  const varying = CRITERIA.map((_base, j) => j).filter(
+    (j) =>
+      krippendorffAlpha(
+        cases.map((ratings) => ratings[j]),
+        'nominal',
+      ).alpha !== null,
+  )
   const units = []
   const clusters = []
   cases.forEach((ratings, c) => {

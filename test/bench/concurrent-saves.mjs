@@ -25,7 +25,9 @@ for (let round = 1; round <= rounds; round++) {
     const evaluated = spawnSync(process.execPath, [bin, 'evaluate', 'lab', '--json'], { cwd, encoding: 'utf8' })
     const refused = evaluated.stdout.match(/"status": ?"refused"/g)?.length ?? 0
     const status = evaluated.stdout.trim().startsWith('{') ? 'files valid' : `evaluate failed: ${evaluated.stderr.trim().split('\n')[0]}`
-    console.log(`round ${round}: ${result.outcomes.length} saves, ${written} written, ${result.outcomes.length - written} refused, ${lost} lost; cases refused afterwards: ${refused}; ${status}`)
+    console.log(
+      `round ${round}: ${result.outcomes.length} saves, ${written} written, ${result.outcomes.length - written} refused, ${lost} lost; cases refused afterwards: ${refused}; ${status}`,
+    )
   } finally {
     rmSync(cwd, { recursive: true, force: true })
   }

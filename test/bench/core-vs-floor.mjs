@@ -21,7 +21,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generateFixture } from './generate.mjs'
 
-const sizes = process.argv.slice(2).filter((arg) => /^\d+$/.test(arg)).map(Number)
+const sizes = process.argv
+  .slice(2)
+  .filter((arg) => /^\d+$/.test(arg))
+  .map(Number)
 const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000]
 const REPEATS = 3
 const SELF = fileURLToPath(import.meta.url)
@@ -74,22 +77,33 @@ if (process.argv[2] === '--measure') {
 }
 
 function run(mode, dir) {
-  const child = mode === 'reference' ? spawnSync(PYTHON, [REFERENCE, dir], { encoding: 'utf8' }) : spawnSync(process.execPath, [SELF, '--measure', mode, dir], { encoding: 'utf8' })
+  const child =
+    mode === 'reference'
+      ? spawnSync(PYTHON, [REFERENCE, dir], { encoding: 'utf8' })
+      : spawnSync(process.execPath, [SELF, '--measure', mode, dir], { encoding: 'utf8' })
   if (child.status !== 0) throw new Error(`${mode} failed: ${child.error?.message ?? child.stderr}`)
   return JSON.parse(child.stdout)
 }
 
 /** `accepted 9800 · pending 100 · rejected 100`: the counts of each status, in a stable order. */
-const statusCounts = (run) => Object.entries(run.statuses).sort(([a], [b]) => (a < b ? -1 : 1)).map(([status, count]) => `${status} ${count}`).join(' · ')
+const statusCounts = (run) =>
+  Object.entries(run.statuses)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([status, count]) => `${status} ${count}`)
+    .join(' · ')
 
 /** Seconds as shown: three decimals below a second, where two would round small sizes to nothing. */
 const time = (seconds) => `${seconds.toFixed(seconds < 1 ? 3 : 2)} s`
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 const results = new Map()
 const python = spawnSync(PYTHON, ['--version'], { encoding: 'utf8' })
-console.log(`core engine against its floor and the specification's reference, median of ${REPEATS} runs each (Node ${process.version}, ${(python.stdout || python.stderr).trim()})`)
+console.log(
+  `core engine against its floor and the specification's reference, median of ${REPEATS} runs each (Node ${process.version}, ${(python.stdout || python.stderr).trim()})`,
+)
 console.log('')
-console.log('| cases | floor | floor + fingerprints | core | reference (Python) | core ÷ floor | core ÷ (floor + fingerprints) | core ÷ reference | reference ÷ floor | peak RSS floor | peak RSS core | peak RSS reference |')
+console.log(
+  '| cases | floor | floor + fingerprints | core | reference (Python) | core ÷ floor | core ÷ (floor + fingerprints) | core ÷ reference | reference ÷ floor | peak RSS floor | peak RSS core | peak RSS reference |',
+)
 console.log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
 for (const n of SIZES) {
   const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-core-'))
@@ -124,7 +138,6 @@ for (const n of SIZES) {
     console.log(
       `| ${n.toLocaleString('en')} | ${time(row.floor)} | ${time(row.fingerprints)} (${(row.fingerprints / row.floor).toFixed(2)}×) | ${time(row.core)} | ${time(row.reference)} | ${(row.core / row.floor).toFixed(2)}× | ${(row.core / row.fingerprints).toFixed(2)}× | ${(row.core / row.reference).toFixed(2)}× | ${(row.reference / row.floor).toFixed(2)}× | ${row.floorRss.toFixed(0)} MiB | ${row.coreRss.toFixed(0)} MiB | ${row.referenceRss.toFixed(0)} MiB |`,
     )
-
   } finally {
     rmSync(root, { recursive: true, force: true })
   }

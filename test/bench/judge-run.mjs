@@ -35,7 +35,11 @@ try {
   const judge = (terminal = false) => time(['judge', 'fixture', '--judge', 'keywords', '--run', JUDGE, '--concurrency', '8'], root, terminal)
   const first = judge(true)
   // The frames of the bar, colours and cursor moves taken out: one from the middle of the run.
-  const frames = first.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '').split(/[\r\n◒◐◓◑]/).filter((frame) => frame.includes('remaining'))
+  const frames = first.stdout
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's escape sequences are what is taken out
+    .replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
+    .split(/[\r\n◒◐◓◑]/)
+    .filter((frame) => frame.includes('remaining'))
   const bar = frames[Math.floor(frames.length / 3)]
   const second = judge()
   const casesPath = join(root, 'fixture/cases.json')
@@ -46,15 +50,32 @@ try {
   const after = time(['evaluate', 'fixture'], root).seconds
   // The same labels, imported: one JSON Lines file of every case.
   const labels = JSON.parse(readFileSync(join(root, 'fixture/judges/keywords.json'), 'utf8')).reviews
-  const lines = labels.map((review) => JSON.stringify({ case: review.answer_id, judgements: Object.fromEntries(Object.entries(review.judgements).map(([id, j]) => [id, { rating: j.rating, reason: j.reason, answer_span: j.answer_span }])) }))
+  const lines = labels.map((review) =>
+    JSON.stringify({
+      case: review.answer_id,
+      judgements: Object.fromEntries(
+        Object.entries(review.judgements).map(([id, j]) => [id, { rating: j.rating, reason: j.reason, answer_span: j.answer_span }]),
+      ),
+    }),
+  )
   writeFileSync(join(root, 'labels.jsonl'), `${lines.join('\n')}\n`)
   const imported = time(['review', 'fixture', '--judge', 'imported', '--from', 'labels.jsonl'], root).seconds
   const cell = (seconds) => `${seconds.toFixed(2)} s (${(seconds / floor).toFixed(2)}×)`
   console.log(`a frame of the bar: ${bar?.trim()}`)
-  console.log(`${first.stdout.split('\n').filter((line) => line.includes('judge keywords:')).at(-1)?.trim()}`)
-  console.log('| cases | evaluate (floor) | judge, first run | judge, nothing to do | judge, one answer edited | review --judge --from (bulk) | evaluate, with the labels |')
+  console.log(
+    `${first.stdout
+      .split('\n')
+      .filter((line) => line.includes('judge keywords:'))
+      .at(-1)
+      ?.trim()}`,
+  )
+  console.log(
+    '| cases | evaluate (floor) | judge, first run | judge, nothing to do | judge, one answer edited | review --judge --from (bulk) | evaluate, with the labels |',
+  )
   console.log('|--:|--:|--:|--:|--:|--:|--:|')
-  console.log(`| ${n} | ${floor.toFixed(2)} s | ${cell(first.seconds)} | ${cell(second.seconds)} | ${cell(edited.seconds)} | ${cell(imported)} | ${cell(after)} |`)
+  console.log(
+    `| ${n} | ${floor.toFixed(2)} s | ${cell(first.seconds)} | ${cell(second.seconds)} | ${cell(edited.seconds)} | ${cell(imported)} | ${cell(after)} |`,
+  )
   console.log(second.stdout.trim().split('\n').at(-1).trim())
   console.log(edited.stdout.trim().split('\n')[1].trim())
 } finally {

@@ -47,7 +47,12 @@ function watchPeak(rootPid) {
     }
     while (grew) {
       grew = false
-      for (const [pid, parent] of stats) if (tree.has(parent) && !tree.has(pid)) (tree.add(pid), (grew = true))
+      for (const [pid, parent] of stats) {
+        if (tree.has(parent) && !tree.has(pid)) {
+          tree.add(pid)
+          grew = true
+        }
+      }
     }
     for (const [pid, , seconds] of stats) if (tree.has(pid)) cpu.set(pid, Math.max(cpu.get(pid) ?? 0, seconds))
     for (const pid of tree) {
@@ -140,10 +145,13 @@ for (const n of SIZES) {
   console.log(
     `${String(n).padEnd(10)} ${plain.toFixed(2).padStart(7)}   ${cell('cold')}   ${cell('warm')}   ${peak('plain').padStart(13)}  ${peak('cold').padStart(13)}  ${peak('warm').padStart(13)}`,
   )
-  const cpu = (kind) => `${median(samples[kind].map((sample) => sample.mainCpu)).toFixed(2)} · ${median(samples[kind].map((sample) => sample.workersCpu)).toFixed(2)}`
+  const cpu = (kind) =>
+    `${median(samples[kind].map((sample) => sample.mainCpu)).toFixed(2)} · ${median(samples[kind].map((sample) => sample.workersCpu)).toFixed(2)}`
   cpuLines.push(`${String(n).padEnd(10)} ${cpu('plain').padStart(13)}  ${cpu('cold').padStart(13)}  ${cpu('warm').padStart(13)}`)
   await Promise.all(Object.values(roots).map((root) => rm(root, { recursive: true, force: true })))
 }
-console.log('\nCPU seconds of Vitest\'s main process · of the processes it starts (test workers, and the planning process of a large fixture), median of the repeats')
+console.log(
+  "\nCPU seconds of Vitest's main process · of the processes it starts (test workers, and the planning process of a large fixture), median of the repeats",
+)
 console.log('cases              plain           cold           warm')
 for (const line of cpuLines) console.log(line)

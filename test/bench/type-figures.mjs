@@ -32,8 +32,8 @@ const known = new Set(files)
 const imports = new Map()
 const figures = { any: 0, as: 0, asWithoutReason: 0, asLoadedFixture: 0, nonNull: 0, definitionOfInEngine: 0 }
 const asByFile = new Map()
-const inEngine = (file) => file.startsWith(join(src, 'core/engine') + '/')
-const inKinds = (file) => file.startsWith(join(src, 'core/kinds') + '/')
+const inEngine = (file) => file.startsWith(`${join(src, 'core/engine')}/`)
+const inKinds = (file) => file.startsWith(`${join(src, 'core/kinds')}/`)
 
 for (const file of files) {
   const text = readFileSync(file, 'utf8')
@@ -125,5 +125,6 @@ if (process.argv.includes('--json')) {
 } else {
   for (const [name, value] of Object.entries(result)) console.log(`${String(value).padStart(5)}  ${name}`)
   if (process.argv.includes('--cycles')) for (const cycle of cycles) console.log(`cycle (${cycle.length}): ${cycle.join(', ')}`)
-  if (process.argv.includes('--casts')) for (const [file, count] of [...asByFile].sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(4)} ${relative(src, file)}`)
+  if (process.argv.includes('--casts'))
+    for (const [file, count] of [...asByFile].sort((a, b) => b[1] - a[1])) console.log(`${String(count).padStart(4)} ${relative(src, file)}`)
 }

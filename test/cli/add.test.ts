@@ -51,7 +51,13 @@ describe('vitest-rubric add', () => {
     const { cwd, dir } = await freshFixture()
     await writeFile(join(cwd, 'answer.txt'), `${ANSWER}\n`)
     expect((await runCli(['add', 'fx', '--id', 'from-file', '--answer-file', 'answer.txt', '--citation', CITATION], cwd)).code).toBe(0)
-    await writeFile(join(cwd, 'more.json'), JSON.stringify([{ id: 'a', answer: 'Answer A.', citation: CITATION }, { id: 'b', answer: 'Answer B.', citation: CITATION, split: 'held_out' }]))
+    await writeFile(
+      join(cwd, 'more.json'),
+      JSON.stringify([
+        { id: 'a', answer: 'Answer A.', citation: CITATION },
+        { id: 'b', answer: 'Answer B.', citation: CITATION, split: 'held_out' },
+      ]),
+    )
     const many = await runCli(['add', 'fx', '--from', 'more.json'], cwd)
     expect(many.stdout).toBe('fx\n  added a: pending (no review)\n  added b: pending (no review)\n  wrote fx/cases.json\n')
     const cases = (await json(join(dir, 'cases.json'))).cases
@@ -68,7 +74,11 @@ describe('vitest-rubric add', () => {
     expect(code).toBe(0)
     expect(stdout).toContain('added pagination: pending (')
     const [added] = (await json(join(dir, 'cases.json'))).cases
-    expect(added.expected).toEqual({ rubric_sha256: sha256Hex(await readFile(join(dir, 'evaluation_rubric.json'))), debate_review_sha256: NULL_FINGERPRINT, baseline_review_sha256: NULL_FINGERPRINT })
+    expect(added.expected).toEqual({
+      rubric_sha256: sha256Hex(await readFile(join(dir, 'evaluation_rubric.json'))),
+      debate_review_sha256: NULL_FINGERPRINT,
+      baseline_review_sha256: NULL_FINGERPRINT,
+    })
     expect(added.spec).toEqual(bundled.spec)
   })
 
@@ -76,9 +86,21 @@ describe('vitest-rubric add', () => {
     test.each([
       ['a duplicate id', ['--id', 'taken', '--answer', ANSWER, '--citation', CITATION], /^--id: a case "taken" exists already; nothing was written\./],
       ['an empty answer', ['--id', 'new', '--answer', '  ', '--citation', CITATION], /^--answer: the answer is empty; nothing was written\./],
-      ['a question other than the rubric task', ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--question', 'What is r41?'], /^--question: the question differs from the task fx\/rubric\.json was written for/],
-      ['an unknown split', ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--split', 'test'], /^--split: the value is not one of those allowed; nothing was written\.\n {2}expected: one of "development", "held_out"/],
-      ['a scored field on a criteria fixture', ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--spec', 'spec.json'], /unexpected key "spec"; nothing was written/],
+      [
+        'a question other than the rubric task',
+        ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--question', 'What is r41?'],
+        /^--question: the question differs from the task fx\/rubric\.json was written for/,
+      ],
+      [
+        'an unknown split',
+        ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--split', 'test'],
+        /^--split: the value is not one of those allowed; nothing was written\.\n {2}expected: one of "development", "held_out"/,
+      ],
+      [
+        'a scored field on a criteria fixture',
+        ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--spec', 'spec.json'],
+        /unexpected key "spec"; nothing was written/,
+      ],
     ])('%s', async (_name, args, message) => {
       const { cwd, dir } = await freshFixture()
       await writeFile(join(cwd, 'spec.json'), '{}')
@@ -93,10 +115,24 @@ describe('vitest-rubric add', () => {
     test('a malformed --from file is named at its JSON path; one bad case refuses them all', async () => {
       const { cwd, dir } = await freshFixture()
       const before = await filesIn(dir)
-      await writeFile(join(cwd, 'more.json'), JSON.stringify([{ id: 'a', answer: 'A.', citation: CITATION }, { id: 'b', answer: 7, citation: CITATION }]))
+      await writeFile(
+        join(cwd, 'more.json'),
+        JSON.stringify([
+          { id: 'a', answer: 'A.', citation: CITATION },
+          { id: 'b', answer: 7, citation: CITATION },
+        ]),
+      )
       const typed = await runCli(['add', 'fx', '--from', 'more.json'], cwd)
-      expect(typed.stderr).toMatch(/^more\.json › \[1\] › answer: the value has the wrong type; nothing was written\.\n {2}expected: a string\n {2}found: {4}the integer 7/)
-      await writeFile(join(cwd, 'more.json'), JSON.stringify([{ id: 'a', answer: 'A.', citation: CITATION }, { id: 'a', answer: 'B.', citation: CITATION }]))
+      expect(typed.stderr).toMatch(
+        /^more\.json › \[1\] › answer: the value has the wrong type; nothing was written\.\n {2}expected: a string\n {2}found: {4}the integer 7/,
+      )
+      await writeFile(
+        join(cwd, 'more.json'),
+        JSON.stringify([
+          { id: 'a', answer: 'A.', citation: CITATION },
+          { id: 'a', answer: 'B.', citation: CITATION },
+        ]),
+      )
       expect((await runCli(['add', 'fx', '--from', 'more.json'], cwd)).stderr).toMatch(/^more\.json › \[1\] › id: a case "a" exists already/)
       await writeFile(join(cwd, 'more.json'), '[{"id": "a",]')
       expect((await runCli(['add', 'fx', '--from', 'more.json'], cwd)).stderr).toMatch(/^more\.json: the file is not valid JSON \(line 1, column 13\)\./)

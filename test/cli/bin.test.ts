@@ -27,7 +27,10 @@ describe('the installed bin', () => {
   })
 
   test('evaluates the debate benchmark', () => {
-    const result = spawnSync(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'evaluate', 'fixtures/debate-benchmark', '--json'], { cwd: ROOT, encoding: 'utf8' })
+    const result = spawnSync(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'evaluate', 'fixtures/debate-benchmark', '--json'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    })
     expect(result.status).toBe(0)
     expect(JSON.parse(result.stdout).benchmark.gates.baseline.passed).toBe(true)
   })

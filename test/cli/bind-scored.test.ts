@@ -69,7 +69,13 @@ describe('vitest-rubric bind on a scored fixture', () => {
     expect(result.cases[0]).toEqual({
       id: 'partial-recall',
       kind: 'unreviewed',
-      changes: [{ location: 'cases.json › cases[0] › expected › rubric_sha256', from: 'be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0', to: rubricSha256 }],
+      changes: [
+        {
+          location: 'cases.json › cases[0] › expected › rubric_sha256',
+          from: 'be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0',
+          to: rubricSha256,
+        },
+      ],
       decision: 'pending (no review)',
     })
     const { code, stdout } = await runCli(['bind', '.', '--all', '--dry-run'], copy.dir)
@@ -133,7 +139,9 @@ describe('vitest-rubric bind on a scored fixture', () => {
 
     const { code, stdout } = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
     expect(code).toBe(0)
-    expect(stdout).toContain('  partial-recall: review withdrawal acknowledged, then decided pending (no review)\n    cases.json › cases[0] › expected › debate_review_sha256\n')
+    expect(stdout).toContain(
+      '  partial-recall: review withdrawal acknowledged, then decided pending (no review)\n    cases.json › cases[0] › expected › debate_review_sha256\n',
+    )
     expect((await copy.readJson<CasesJson>('cases.json')).cases[0]!.expected.debate_review_sha256).toBe(NULL_FINGERPRINT)
     expect((await statuses(copy.dir))['partial-recall']).toBe('pending')
   })
@@ -166,7 +174,9 @@ describe('vitest-rubric bind on a scored fixture', () => {
     })
     const { code, stderr } = await runCli(['bind', '.', '--all'], copy.dir)
     expect(code).toBe(1)
-    expect(stderr).toMatch(/^annotations\.json: once bound, 2 cases would still be refused, so their judgements do not fit the current files; nothing was written\.\n/)
+    expect(stderr).toMatch(
+      /^annotations\.json: once bound, 2 cases would still be refused, so their judgements do not fit the current files; nothing was written\.\n/,
+    )
     expect(stderr).toContain('\n    annotations.json › reviews[0] › claims[0] › span (case "partial-recall")')
     expect(stderr).toContain('\n    annotations.json › reviews[2] › claims[0] › span (case "zero-planted-issues")')
   })

@@ -73,7 +73,10 @@ describe('vitest-rubric bind', () => {
   test('the files keep their formatting: the diff is the hash lines and nothing else', async () => {
     const fixture = await copyFixture()
     await appendFile(fixture, 'source.txt', 'A new paragraph.\n')
-    const before = { cases: await readFile(join(fixture.dir, 'cases.json'), 'utf8'), annotations: await readFile(join(fixture.dir, 'annotations.json'), 'utf8') }
+    const before = {
+      cases: await readFile(join(fixture.dir, 'cases.json'), 'utf8'),
+      annotations: await readFile(join(fixture.dir, 'annotations.json'), 'utf8'),
+    }
     const { code } = await runCli(['bind', '.', '--all'], fixture.dir)
     expect(code).toBe(0)
     const cases = changedLines(before.cases, await readFile(join(fixture.dir, 'cases.json'), 'utf8'))
@@ -157,7 +160,9 @@ describe('vitest-rubric bind', () => {
     const refused = await runCli(['bind', '.', '--all'], fixture.dir)
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain('once bound, 7 cases would still be refused')
-    expect(refused.stderr).toContain('annotations.json › reviews[0] › judgements › database_scope (case "complete"): the review judges a criterion that rubric.json does not define.')
+    expect(refused.stderr).toContain(
+      'annotations.json › reviews[0] › judgements › database_scope (case "complete"): the review judges a criterion that rubric.json does not define.',
+    )
     await expectUnchanged(fixture.dir, before)
 
     // The annotation revision: the judgements of the removed criterion go, explicitly.

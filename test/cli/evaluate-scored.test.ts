@@ -25,7 +25,16 @@ describe('vitest-rubric evaluate on a scored fixture', () => {
     expect(record.identities.files['evaluation_rubric.json']).toBe('be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0')
     expect(record.coverage).toMatchObject({ candidates: 10, graded: 9, pending: 1, refused: 0, outcomes: { accepted: 6, rejected: 3 } })
     expect(Object.keys(record.decisions['required-test-missing'])).toEqual([
-      'status', 'split', 'reason', 'verdict', 'scores', 'mean', 'applicable', 'details', 'failures', 'baseline',
+      'status',
+      'split',
+      'reason',
+      'verdict',
+      'scores',
+      'mean',
+      'applicable',
+      'details',
+      'failures',
+      'baseline',
     ])
     expect(record.decisions['required-test-missing']).toMatchObject({
       status: 'rejected',
@@ -117,7 +126,9 @@ describe('vitest-rubric evaluate on a scored fixture', () => {
       message: 'cannot compare: the debate system has 1 case refused (zero-planted-issues)',
     })
     const text = await run(['evaluate', copy.dir], copy.dir)
-    expect(text.stdout).toContain('  refused zero-planted-issues:\n    annotations.json › reviews[2] › spec_sha256 (case "zero-planted-issues"): the case\'s spec changed since the review: its planted issues, ideal resolution or ground truth changed.')
+    expect(text.stdout).toContain(
+      '  refused zero-planted-issues:\n    annotations.json › reviews[2] › spec_sha256 (case "zero-planted-issues"): the case\'s spec changed since the review: its planted issues, ideal resolution or ground truth changed.',
+    )
     expect(text.stdout).toContain('  baseline refused for partial-recall:\n    annotations.json › reviews[1] › output_sha256 (case "partial-recall")')
   })
 

@@ -1,7 +1,24 @@
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 
-const COMMANDS = ['evaluate', 'status', 'init', 'add', 'review', 'show', 'adjudicate', 'agreement', 'calibrate', 'compare', 'judge', 'serve', 'report', 'bind', 'schema', 'decisions']
+const COMMANDS = [
+  'evaluate',
+  'status',
+  'init',
+  'add',
+  'review',
+  'show',
+  'adjudicate',
+  'agreement',
+  'calibrate',
+  'compare',
+  'judge',
+  'serve',
+  'report',
+  'bind',
+  'schema',
+  'decisions',
+]
 
 describe('vitest-rubric --help', () => {
   test('lists every command', async () => {

@@ -53,7 +53,10 @@ describe('a fixture file or folder whose real path lies outside the project', ()
   test('a reviews/ folder linked outside the project is neither read nor written through', async () => {
     const { root, dir, outside } = await projectAndOutside()
     await symlink(outside, join(dir, 'reviews'))
-    const review = await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', 'alice', '--rating', 'support=meets', '--reason', 'support=It is supported.'], root)
+    const review = await runCli(
+      ['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', 'alice', '--rating', 'support=meets', '--reason', 'support=It is supported.'],
+      root,
+    )
     expect(review.code).toBe(1)
     expect(shown(review.stderr, join(root, '..'))).toMatchInlineSnapshot(`
       "fixtures/lab/reviews: the path leads outside the project through a symbolic link, so it is neither read nor written.

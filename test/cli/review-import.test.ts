@@ -10,7 +10,8 @@ import { copyFixture, type AnnotationsJson, type CasesJson } from '../helpers/fi
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
 
 /** A label set rating every criterion `rating`, spans left empty. */
-const labelSet = (rating = 'meets') => Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating, reason: `The judge's reason for ${criterion}.`, answer_span: '' }]))
+const labelSet = (rating = 'meets') =>
+  Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating, reason: `The judge's reason for ${criterion}.`, answer_span: '' }]))
 
 describe('vitest-rubric review --judge --from, many cases', () => {
   test('JSON keyed by case id: one process records every label, with its hashes; again is nothing to write', async () => {
@@ -47,7 +48,11 @@ describe('vitest-rubric review --judge --from, many cases', () => {
     const replaced = await runCli(['review', '.', '--judge', 'j1', '--from', 'more.jsonl', '--replace'], fixture.dir)
     expect(replaced.stdout).toContain('(1 new, 2 replaced, 0 already so)')
     const file = await fixture.readJson<AnnotationsJson>('judges/j1.json')
-    expect(file.reviews.map((review) => `${review.answer_id}: ${review.judgements['support']!.rating}`)).toEqual(['complete: uncertain', 'paraphrase: uncertain', 'negation: meets'])
+    expect(file.reviews.map((review) => `${review.answer_id}: ${review.judgements['support']!.rating}`)).toEqual([
+      'complete: uncertain',
+      'paraphrase: uncertain',
+      'negation: meets',
+    ])
   })
 
   test('a bad line refuses the whole import, naming the line, and nothing is written', async () => {
@@ -76,13 +81,17 @@ describe('vitest-rubric review --judge --from, many cases', () => {
         found:    "fine"
         fix:      rate the criterion meets, does_not_meet or uncertain."
     `)
-    expect(await attempt('span.json', JSON.stringify({ complete: { command: { rating: 'meets', reason: 'Yes.', answer_span: 'not in the answer' } } }))).toMatchInlineSnapshot(`
+    expect(
+      await attempt('span.json', JSON.stringify({ complete: { command: { rating: 'meets', reason: 'Yes.', answer_span: 'not in the answer' } } })),
+    ).toMatchInlineSnapshot(`
       "in/span.json › complete › command › answer_span: the span does not occur in the answer; nothing was written.
         expected: an exact excerpt of the answer text, or "" for an omission
         found:    "not in the answer"
         fix:      quote the answer exactly (copy it from vitest-rubric show); for an omission leave the span empty and name what is missing in the reason."
     `)
-    expect(await attempt('unknown.jsonl', `${good}\n${JSON.stringify({ case: 'no-such-case', judgements: labelSet() })}\n`)).toMatch(/^in\/unknown\.jsonl:2: there is no case "no-such-case" in cases\.json; nothing was written\./)
+    expect(await attempt('unknown.jsonl', `${good}\n${JSON.stringify({ case: 'no-such-case', judgements: labelSet() })}\n`)).toMatch(
+      /^in\/unknown\.jsonl:2: there is no case "no-such-case" in cases\.json; nothing was written\./,
+    )
     expect(await attempt('twice.jsonl', `${good}\n${good}\n`)).toMatch(/^in\/twice\.jsonl:2: case "complete" is labelled twice \(first at in\/twice\.jsonl:1\)/)
     expect(await attempt('shape.jsonl', `${JSON.stringify({ id: 'complete', judgements: {} })}\n`)).toMatchInlineSnapshot(`
       "in/shape.jsonl:1 › id: the line has a key "id" a label set does not have; nothing was written.

@@ -12,7 +12,12 @@ const json = async (path: string) => JSON.parse(await readFile(path, 'utf8'))
 
 /** The judgements of the bundled "complete" review, given back as options for the unreviewed case's answer. */
 const ALL_MEET = [
-  ...['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=Judged against the answer.`]),
+  ...['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((criterion) => [
+    '--rating',
+    `${criterion}=meets`,
+    '--reason',
+    `${criterion}=Judged against the answer.`,
+  ]),
 ]
 
 describe('vitest-rubric review, from options', () => {
@@ -22,8 +27,16 @@ describe('vitest-rubric review, from options', () => {
     const twice = await runCli(['review', '.', '--case', 'not-reviewed', ...ALL_MEET, '--rating', 'verification=does_not_meet'], fixture.dir)
     expect(twice.code).toBe(2)
     expect(twice.stderr).toMatch(/^vitest-rubric review: --rating verification=… is given twice\./)
-    const judged = ['command', 'preconditions', 'database_scope', 'support'].flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=Judged against the answer.`])
-    const reviewed = await runCli(['review', '.', '--case', 'not-reviewed', ...judged, '--rating', 'verification=does_not_meet', '--reason', 'verification=No health check.'], fixture.dir)
+    const judged = ['command', 'preconditions', 'database_scope', 'support'].flatMap((criterion) => [
+      '--rating',
+      `${criterion}=meets`,
+      '--reason',
+      `${criterion}=Judged against the answer.`,
+    ])
+    const reviewed = await runCli(
+      ['review', '.', '--case', 'not-reviewed', ...judged, '--rating', 'verification=does_not_meet', '--reason', 'verification=No health check.'],
+      fixture.dir,
+    )
     expect(reviewed.stderr).toBe('')
     expect(reviewed.stdout).toBe('.\n  not-reviewed: recorded a review, then decided rejected (verification)\n  wrote annotations.json and cases.json\n')
 
@@ -49,7 +62,10 @@ describe('vitest-rubric review, from options', () => {
 
   test('a criterion left out stays unjudged, and the case pending', async () => {
     const fixture = await copyFixture()
-    const { stdout } = await runCli(['review', '.', '--case', 'not-reviewed', '--rating', 'command=meets', '--reason', 'command=Gives the v3 command.'], fixture.dir)
+    const { stdout } = await runCli(
+      ['review', '.', '--case', 'not-reviewed', '--rating', 'command=meets', '--reason', 'command=Gives the v3 command.'],
+      fixture.dir,
+    )
     expect(stdout).toContain('not-reviewed: recorded a review, then decided pending (missing criteria preconditions, database_scope, verification, support)')
   })
 
@@ -58,7 +74,9 @@ describe('vitest-rubric review, from options', () => {
     const before = await filesIn(fixture.dir)
     const refused = await runCli(['review', '.', '--case', 'uncertain-wording', ...ALL_MEET], fixture.dir)
     expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/^annotations\.json › reviews\[6\] \(case "uncertain-wording"\): the case has a review already; nothing was written\.\n {2}fix: {6}pass --replace to revise it/)
+    expect(refused.stderr).toMatch(
+      /^annotations\.json › reviews\[6\] \(case "uncertain-wording"\): the case has a review already; nothing was written\.\n {2}fix: {6}pass --replace to revise it/,
+    )
     expect(await filesIn(fixture.dir)).toEqual(before)
     const replaced = await runCli(['review', '.', '--case', 'uncertain-wording', '--replace', ...ALL_MEET], fixture.dir)
     expect(replaced.stdout).toBe(
@@ -74,19 +92,45 @@ describe('vitest-rubric review, from options', () => {
     await writeFile(join(fixture.dir, 'judged.json'), JSON.stringify({ command: { rating: 'uncertain', reason: 'Is the flag right?', answer_span: '' } }))
     const before = await filesIn(fixture.dir)
     const dry = await runCli(['review', '.', '--case', 'not-reviewed', '--from', 'judged.json', '--dry-run'], fixture.dir)
-    expect(dry.stdout).toContain('not-reviewed: would record a review, then decided pending (missing criteria preconditions, database_scope, verification, support; uncertain on command)')
+    expect(dry.stdout).toContain(
+      'not-reviewed: would record a review, then decided pending (missing criteria preconditions, database_scope, verification, support; uncertain on command)',
+    )
     expect(await filesIn(fixture.dir)).toEqual(before)
     expect((await runCli(['review', '.', '--case', 'not-reviewed', '--from', 'judged.json'], fixture.dir)).code).toBe(0)
   })
 
   describe('bad input: a clear error naming the option or file, and nothing written', () => {
     const rows: [string, string[], RegExp][] = [
-      ['an unknown case', ['--case', 'compleet', '--rating', 'command=meets', '--reason', 'command=x'], /^cases\.json: there is no case "compleet"; nothing was written\.\n {2}expected: one of "complete", /],
-      ['an unknown criterion', ['--case', 'not-reviewed', '--rating', 'tone=meets', '--reason', 'tone=x'], /^--rating tone: the rubric defines no criterion "tone"; nothing was written\.\n {2}expected: one of "command", /],
-      ['a rating word not in the rubric', ['--case', 'not-reviewed', '--rating', 'command=meet', '--reason', 'command=x'], /^--rating command: "meet" is not a rating of the rubric; nothing was written\.\n {2}expected: one of "meets", "does_not_meet", "uncertain"/],
-      ['a span not in the answer', ['--case', 'not-reviewed', '--rating', 'command=meets', '--reason', 'command=x', '--span', 'command=docuctl rollback now'], /^--span command: the span does not occur in the answer; nothing was written\./],
-      ['a reason left empty', ['--case', 'not-reviewed', '--rating', 'command=meets', '--reason', 'command= '], /^--reason command: the reason is empty; nothing was written\./],
-      ['a rating without a reason', ['--case', 'not-reviewed', '--rating', 'command=meets'], /^--reason command: a required value is missing; nothing was written\./],
+      [
+        'an unknown case',
+        ['--case', 'compleet', '--rating', 'command=meets', '--reason', 'command=x'],
+        /^cases\.json: there is no case "compleet"; nothing was written\.\n {2}expected: one of "complete", /,
+      ],
+      [
+        'an unknown criterion',
+        ['--case', 'not-reviewed', '--rating', 'tone=meets', '--reason', 'tone=x'],
+        /^--rating tone: the rubric defines no criterion "tone"; nothing was written\.\n {2}expected: one of "command", /,
+      ],
+      [
+        'a rating word not in the rubric',
+        ['--case', 'not-reviewed', '--rating', 'command=meet', '--reason', 'command=x'],
+        /^--rating command: "meet" is not a rating of the rubric; nothing was written\.\n {2}expected: one of "meets", "does_not_meet", "uncertain"/,
+      ],
+      [
+        'a span not in the answer',
+        ['--case', 'not-reviewed', '--rating', 'command=meets', '--reason', 'command=x', '--span', 'command=docuctl rollback now'],
+        /^--span command: the span does not occur in the answer; nothing was written\./,
+      ],
+      [
+        'a reason left empty',
+        ['--case', 'not-reviewed', '--rating', 'command=meets', '--reason', 'command= '],
+        /^--reason command: the reason is empty; nothing was written\./,
+      ],
+      [
+        'a rating without a reason',
+        ['--case', 'not-reviewed', '--rating', 'command=meets'],
+        /^--reason command: a required value is missing; nothing was written\./,
+      ],
     ]
     test.each(rows)('%s', async (_name, args, message) => {
       const fixture = await copyFixture()
@@ -103,7 +147,9 @@ describe('vitest-rubric review, from options', () => {
       const before = await filesIn(fixture.dir)
       const { code, stderr } = await runCli(['review', '.', '--case', 'not-reviewed', '--rating', 'command=meets', '--reason', 'command=x'], fixture.dir)
       expect(code).toBe(1)
-      expect(stderr).toMatch(/^cases\.json › cases\[7\] › expected › source_sha256 \(case "not-reviewed"\): the case is bound to other revisions of the files \(the source changed since the case was written\)/)
+      expect(stderr).toMatch(
+        /^cases\.json › cases\[7\] › expected › source_sha256 \(case "not-reviewed"\): the case is bound to other revisions of the files \(the source changed since the case was written\)/,
+      )
       expect(stderr).toContain('run `vitest-rubric bind . --case not-reviewed`, then review it.')
       expect(await filesIn(fixture.dir)).toEqual(before)
     })
@@ -114,7 +160,9 @@ describe('vitest-rubric review, from options', () => {
       const before = await filesIn(fixture.dir)
       const { code, stderr } = await runCli(['review', '.', '--case', 'not-reviewed', '--from', 'judged.json'], fixture.dir)
       expect(code).toBe(1)
-      expect(stderr).toMatch(/^judged\.json › command › answer_span: the value has the wrong type; nothing was written\.\n {2}expected: a string\n {2}found: {4}the integer 3/)
+      expect(stderr).toMatch(
+        /^judged\.json › command › answer_span: the value has the wrong type; nothing was written\.\n {2}expected: a string\n {2}found: {4}the integer 3/,
+      )
       expect(await filesIn(fixture.dir)).toEqual(before)
     })
 
@@ -134,7 +182,9 @@ describe('vitest-rubric review, from options', () => {
       const fixture = await copyFixture()
       const { code, stderr } = await runCli(['review', '.', '--case', 'not-reviewed'], fixture.dir)
       expect(code).toBe(2)
-      expect(stderr).toMatch(/^vitest-rubric review: there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>\./)
+      expect(stderr).toMatch(
+        /^vitest-rubric review: there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>\./,
+      )
     })
   })
 })
@@ -151,10 +201,13 @@ describe('vitest-rubric review --reviewer: names', () => {
     expect(decomposed.stderr).toBe('')
     expect(decomposed.stdout).toContain('complete by zo\u00eb: recorded a review')
     expect(await readdir(join(fixture.dir, 'reviews'))).toEqual(['zo\u00eb.json'])
-    expect((await json(join(fixture.dir, 'reviews/zo\u00eb.json'))).reviews.map((review: { answer_id: string }) => review.answer_id)).toEqual(['not-reviewed', 'complete'])
+    expect((await json(join(fixture.dir, 'reviews/zo\u00eb.json'))).reviews.map((review: { answer_id: string }) => review.answer_id)).toEqual([
+      'not-reviewed',
+      'complete',
+    ])
   })
 
-  test('a name that differs only in case from an existing reviewer\'s file is refused, and nothing is written', async () => {
+  test("a name that differs only in case from an existing reviewer's file is refused, and nothing is written", async () => {
     const fixture = await copyFixture()
     expect((await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', 'alice', ...judged('Supported.')], fixture.dir)).code).toBe(0)
     const before = await filesIn(join(fixture.dir, 'reviews'))
@@ -188,7 +241,12 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     const script = scriptedTerminal(steps)
     let stdout = ''
     let stderr = ''
-    const code = await main(['review', '.', '--case', 'not-reviewed', ...args], { stdout: (text) => (stdout += `${text}\n`), stderr: (text) => (stderr += `${text}\n`), cwd: dir, terminal: script.terminal })
+    const code = await main(['review', '.', '--case', 'not-reviewed', ...args], {
+      stdout: (text) => (stdout += `${text}\n`),
+      stderr: (text) => (stderr += `${text}\n`),
+      cwd: dir,
+      terminal: script.terminal,
+    })
     script.finished()
     return { code, stdout, stderr, screen: script.screen() }
   }
@@ -243,7 +301,10 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     const fixture = await copyFixture()
     const before = await filesIn(fixture.dir)
     const declined = await review(fixture.dir, [
-      ...['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({ expect: `Rating of ${name}`, keys: KEY.down.repeat(3) + KEY.enter })),
+      ...['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({
+        expect: `Rating of ${name}`,
+        keys: KEY.down.repeat(3) + KEY.enter,
+      })),
       { expect: 'Write the review', keys: KEY.down + KEY.enter },
     ])
     expect(declined.code).toBe(1)
@@ -253,15 +314,21 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     expect(await filesIn(fixture.dir)).toEqual(before)
   })
 
-  test('with --reviewer the review is blind: another reviewer\'s judgement of the case is never shown', async () => {
+  test("with --reviewer the review is blind: another reviewer's judgement of the case is never shown", async () => {
     const fixture = await copyFixture()
     const secret = 'Alice thinks the support claim is invented.'
-    const alice = await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', 'alice', '--rating', 'support=does_not_meet', '--reason', `support=${secret}`], fixture.dir)
+    const alice = await runCli(
+      ['review', '.', '--case', 'not-reviewed', '--reviewer', 'alice', '--rating', 'support=does_not_meet', '--reason', `support=${secret}`],
+      fixture.dir,
+    )
     expect(alice.code).toBe(0)
     const { code, stdout, screen } = await review(
       fixture.dir,
       [
-        ...['command', 'preconditions', 'database_scope', 'verification'].map((name) => ({ expect: `Rating of ${name}`, keys: KEY.down.repeat(3) + KEY.enter })),
+        ...['command', 'preconditions', 'database_scope', 'verification'].map((name) => ({
+          expect: `Rating of ${name}`,
+          keys: KEY.down.repeat(3) + KEY.enter,
+        })),
         ...criterion('support', 0, 'Every claim is in the guide.', ''),
         { expect: 'Write the review', keys: KEY.enter },
       ],
@@ -270,16 +337,21 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     expect(code).toBe(0)
     expect(screen).not.toContain(secret)
     expect(screen).not.toContain('alice')
-    expect(stdout).toContain('not-reviewed by bob: recorded a review, which alone would decide pending (missing criteria command, preconditions, database_scope, verification)')
+    expect(stdout).toContain(
+      'not-reviewed by bob: recorded a review, which alone would decide pending (missing criteria command, preconditions, database_scope, verification)',
+    )
     expect(JSON.parse(await readFile(join(fixture.dir, 'reviews/bob.json'), 'utf8')).reviews[0].judgements.support.rating).toBe('meets')
   })
 
-  test('with --reviewer the confirmation names the reviewer\'s file, the one that is written', async () => {
+  test("with --reviewer the confirmation names the reviewer's file, the one that is written", async () => {
     const fixture = await copyFixture()
     const { code, stdout } = await review(
       fixture.dir,
       [
-        ...['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({ expect: `Rating of ${name}`, keys: KEY.down.repeat(3) + KEY.enter })),
+        ...['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({
+          expect: `Rating of ${name}`,
+          keys: KEY.down.repeat(3) + KEY.enter,
+        })),
         { expect: 'Write the review to reviews/carol.json?', keys: KEY.enter },
       ],
       ['--reviewer', 'carol'],
@@ -294,7 +366,12 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     const fromOptions = await runCli(['review', '.', '--case', 'complete', '--rating', 'support=meets', '--reason', 'support=Supported.'], fixture.dir)
     const script = scriptedTerminal([])
     let stderr = ''
-    const code = await main(['review', '.', '--case', 'complete'], { stdout: () => {}, stderr: (text) => (stderr += `${text}\n`), cwd: fixture.dir, terminal: script.terminal })
+    const code = await main(['review', '.', '--case', 'complete'], {
+      stdout: () => {},
+      stderr: (text) => (stderr += `${text}\n`),
+      cwd: fixture.dir,
+      terminal: script.terminal,
+    })
     expect({ code, stderr }).toEqual({ code: fromOptions.code, stderr: fromOptions.stderr })
     expect(stderr).toMatchInlineSnapshot(`
       "annotations.json › reviews[0] (case "complete"): the case has a review already; nothing was written.

@@ -42,9 +42,7 @@ describe('vitest-rubric schema --out <dir>', () => {
     await schemaCommand({ out: '.', cwd })
     await writeFile(join(cwd, 'cases.schema.json'), '{}\n')
     const report = await schemaCommand({ out: cwd, cwd })
-    expect(report.split('\n')).toEqual(
-      FIXTURE_SCHEMA_NAMES.map((name) => `${name}: ${name === 'cases.schema.json' ? 'rewritten' : 'up to date'}`),
-    )
+    expect(report.split('\n')).toEqual(FIXTURE_SCHEMA_NAMES.map((name) => `${name}: ${name === 'cases.schema.json' ? 'rewritten' : 'up to date'}`))
     expect(await readFile(join(cwd, 'cases.schema.json'), 'utf8')).toBe(formatJsonSchema(schemaNamed(fixtureJsonSchemas(), 'cases.schema.json')))
     expect((await readdir(cwd)).sort()).toEqual([...FIXTURE_SCHEMA_NAMES].sort())
   })

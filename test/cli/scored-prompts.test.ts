@@ -31,36 +31,40 @@ describe('vitest-rubric review of a scored case on a terminal', () => {
     const copy = await copyDebate()
     const adopted = await adoptedReview(copy.dir, 'partial-recall', 'debate')
     const [c1, c2] = adopted.claims as Extract<ReviewJson, { system: 'debate' }>['claims']
-    const { code, stdout, stderr, screen } = await onTerminal(copy.dir, ['review', '.', '--case', 'partial-recall', '--system', 'debate', '--reviewer', 'alice'], [
-      { expect: 'Does the critique make a claim?', keys: 'y' },
-      { expect: 'C1: the excerpt of the critique', keys: `words no critique says${KEY.enter}` },
-      // An excerpt the critique does not hold is refused on the spot and asked again.
-      { expect: 'That text does not occur in the critique turns', keys: '\b'.repeat(40) + c1!.span + KEY.enter },
-      { expect: 'Validity of C1', keys: KEY.enter },
-      { expect: 'The planted issue C1 finds', keys: KEY.enter },
-      { expect: 'Credit of C1', keys: KEY.enter },
-      { expect: 'Why is C1 planted?', keys: `${c1!.reason}${KEY.enter}` },
-      { expect: "The defense's final response to C1", keys: KEY.enter },
-      { expect: 'The excerpt of the defense', keys: `${c1!.defense.span}${KEY.enter}` },
-      { expect: 'After conceding C1, did the defense update', keys: 'y' },
-      { expect: 'Another claim of the critique?', keys: 'y' },
-      { expect: 'C2: the excerpt of the critique', keys: `${c2!.span}${KEY.enter}` },
-      { expect: 'Validity of C2', keys: KEY.enter },
-      { expect: 'The planted issue C2 finds', keys: KEY.down + KEY.enter },
-      { expect: 'Credit of C2', keys: KEY.down + KEY.enter },
-      { expect: 'Why is C2 planted?', keys: `${c2!.reason}${KEY.enter}` },
-      { expect: "The defense's final response to C2", keys: KEY.enter },
-      { expect: 'The excerpt of the defense', keys: `${c2!.defense.span}${KEY.enter}` },
-      { expect: 'After conceding C2, did the defense update', keys: 'y' },
-      { expect: 'Another claim of the critique?', keys: 'n' },
-      { expect: "The resolution type of the critique's final explicit statement", keys: KEY.enter },
-      { expect: "The resolution type of the defense's final explicit statement", keys: KEY.enter },
-      { expect: 'Did the debate take more rounds than necessary?', keys: 'n' },
-      { expect: 'Why is the resolution so?', keys: `${adopted.resolution.reason}${KEY.enter}` },
-      { expect: 'Does the debate close on an empirical test?', keys: 'n' },
-      { expect: 'The final verdict, an exact excerpt of the turns of the last round (2)', keys: `request changes${KEY.enter}` },
-      { expect: 'Write the review to reviews/alice.json?', keys: 'y' },
-    ])
+    const { code, stdout, stderr, screen } = await onTerminal(
+      copy.dir,
+      ['review', '.', '--case', 'partial-recall', '--system', 'debate', '--reviewer', 'alice'],
+      [
+        { expect: 'Does the critique make a claim?', keys: 'y' },
+        { expect: 'C1: the excerpt of the critique', keys: `words no critique says${KEY.enter}` },
+        // An excerpt the critique does not hold is refused on the spot and asked again.
+        { expect: 'That text does not occur in the critique turns', keys: '\b'.repeat(40) + c1!.span + KEY.enter },
+        { expect: 'Validity of C1', keys: KEY.enter },
+        { expect: 'The planted issue C1 finds', keys: KEY.enter },
+        { expect: 'Credit of C1', keys: KEY.enter },
+        { expect: 'Why is C1 planted?', keys: `${c1!.reason}${KEY.enter}` },
+        { expect: "The defense's final response to C1", keys: KEY.enter },
+        { expect: 'The excerpt of the defense', keys: `${c1!.defense.span}${KEY.enter}` },
+        { expect: 'After conceding C1, did the defense update', keys: 'y' },
+        { expect: 'Another claim of the critique?', keys: 'y' },
+        { expect: 'C2: the excerpt of the critique', keys: `${c2!.span}${KEY.enter}` },
+        { expect: 'Validity of C2', keys: KEY.enter },
+        { expect: 'The planted issue C2 finds', keys: KEY.down + KEY.enter },
+        { expect: 'Credit of C2', keys: KEY.down + KEY.enter },
+        { expect: 'Why is C2 planted?', keys: `${c2!.reason}${KEY.enter}` },
+        { expect: "The defense's final response to C2", keys: KEY.enter },
+        { expect: 'The excerpt of the defense', keys: `${c2!.defense.span}${KEY.enter}` },
+        { expect: 'After conceding C2, did the defense update', keys: 'y' },
+        { expect: 'Another claim of the critique?', keys: 'n' },
+        { expect: "The resolution type of the critique's final explicit statement", keys: KEY.enter },
+        { expect: "The resolution type of the defense's final explicit statement", keys: KEY.enter },
+        { expect: 'Did the debate take more rounds than necessary?', keys: 'n' },
+        { expect: 'Why is the resolution so?', keys: `${adopted.resolution.reason}${KEY.enter}` },
+        { expect: 'Does the debate close on an empirical test?', keys: 'n' },
+        { expect: 'The final verdict, an exact excerpt of the turns of the last round (2)', keys: `request changes${KEY.enter}` },
+        { expect: 'Write the review to reviews/alice.json?', keys: 'y' },
+      ],
+    )
     expect(stderr).toBe('')
     expect(code).toBe(0)
     expect(screen).toContain('P2 (paginate(): the start argument of slice): Pages are 1-based')
@@ -73,24 +77,28 @@ describe('vitest-rubric review of a scored case on a terminal', () => {
     expect(alice).toEqual(adopted)
   })
 
-  test("a baseline review replaced: it starts from the earlier review, so Enter through every question keeps it", async () => {
+  test('a baseline review replaced: it starts from the earlier review, so Enter through every question keeps it', async () => {
     const copy = await copyDebate()
     const before = await adoptedReview(copy.dir, 'partial-recall', 'baseline')
-    const { code, stdout, stderr, screen } = await onTerminal(copy.dir, ['review', '.', '--case', 'partial-recall', '--system', 'baseline', '--replace'], [
-      { expect: 'Does the self-critique make a claim?', keys: KEY.enter },
-      { expect: 'B1: the excerpt of the self-critique', keys: KEY.enter },
-      { expect: 'Validity of B1', keys: KEY.enter },
-      { expect: 'The planted issue B1 finds', keys: KEY.enter },
-      { expect: 'Credit of B1', keys: KEY.enter },
-      { expect: 'Why is B1 planted?', keys: KEY.enter },
-      { expect: 'Did the answer already handle B1?', keys: KEY.enter },
-      { expect: 'Another claim of the self-critique?', keys: KEY.enter },
-      { expect: 'The resolution type the self-critique reaches', keys: KEY.enter },
-      { expect: 'Why is the resolution so?', keys: KEY.enter },
-      { expect: 'Does the self-critique propose an empirical test?', keys: KEY.enter },
-      { expect: 'The final verdict, an exact excerpt of the answer', keys: KEY.enter },
-      { expect: 'Write the review to annotations.json?', keys: 'y' },
-    ])
+    const { code, stdout, stderr, screen } = await onTerminal(
+      copy.dir,
+      ['review', '.', '--case', 'partial-recall', '--system', 'baseline', '--replace'],
+      [
+        { expect: 'Does the self-critique make a claim?', keys: KEY.enter },
+        { expect: 'B1: the excerpt of the self-critique', keys: KEY.enter },
+        { expect: 'Validity of B1', keys: KEY.enter },
+        { expect: 'The planted issue B1 finds', keys: KEY.enter },
+        { expect: 'Credit of B1', keys: KEY.enter },
+        { expect: 'Why is B1 planted?', keys: KEY.enter },
+        { expect: 'Did the answer already handle B1?', keys: KEY.enter },
+        { expect: 'Another claim of the self-critique?', keys: KEY.enter },
+        { expect: 'The resolution type the self-critique reaches', keys: KEY.enter },
+        { expect: 'Why is the resolution so?', keys: KEY.enter },
+        { expect: 'Does the self-critique propose an empirical test?', keys: KEY.enter },
+        { expect: 'The final verdict, an exact excerpt of the answer', keys: KEY.enter },
+        { expect: 'Write the review to annotations.json?', keys: 'y' },
+      ],
+    )
     expect(stderr).toBe('')
     expect(code).toBe(0)
     expect(screen).toContain("The baseline's answer and self-critique")
@@ -115,9 +123,14 @@ describe('vitest-rubric review of a scored case on a terminal', () => {
       } else if (claim.validity !== 'invalid') questions.push(`Did the answer already handle ${claim.id}?`)
     })
     questions.push(review.claims.length === 0 ? `Does ${critic} make a claim?` : `Another claim of ${critic}?`)
-    questions.push(...(debate ? ["critique's final explicit statement", "defense's final explicit statement", 'more rounds than necessary', 'Why is the resolution so?'] : ['the self-critique reaches', 'Why is the resolution so?']))
+    questions.push(
+      ...(debate
+        ? ["critique's final explicit statement", "defense's final explicit statement", 'more rounds than necessary', 'Why is the resolution so?']
+        : ['the self-critique reaches', 'Why is the resolution so?']),
+    )
     questions.push('empirical test?')
-    if (review.empirical_test !== null) questions.push(...(debate ? ['Who proposes the test?'] : []), 'The excerpt proposing the test', 'Quality of the test', 'Why is the test so?')
+    if (review.empirical_test !== null)
+      questions.push(...(debate ? ['Who proposes the test?'] : []), 'The excerpt proposing the test', 'Quality of the test', 'Why is the test so?')
     questions.push('The final verdict', 'Write the review to annotations.json?')
     return questions
   }
@@ -139,11 +152,15 @@ describe('vitest-rubric review of a scored case on a terminal', () => {
   test('a case that plants no issue offers no planted validity; cancelling writes nothing', async () => {
     const copy = await copyDebate()
     const before = await filesIn(copy.dir)
-    const { code, stderr, screen } = await onTerminal(copy.dir, ['review', '.', '--case', 'zero-planted-issues', '--system', 'debate', '--reviewer', 'alice'], [
-      { expect: 'Does the critique make a claim?', keys: 'y' },
-      { expect: 'C1: the excerpt of the critique', keys: `${(await adoptedReview(copy.dir, 'zero-planted-issues', 'debate')).claims[0]!.span}${KEY.enter}` },
-      { expect: 'Validity of C1', keys: KEY.ctrlC },
-    ])
+    const { code, stderr, screen } = await onTerminal(
+      copy.dir,
+      ['review', '.', '--case', 'zero-planted-issues', '--system', 'debate', '--reviewer', 'alice'],
+      [
+        { expect: 'Does the critique make a claim?', keys: 'y' },
+        { expect: 'C1: the excerpt of the critique', keys: `${(await adoptedReview(copy.dir, 'zero-planted-issues', 'debate')).claims[0]!.span}${KEY.enter}` },
+        { expect: 'Validity of C1', keys: KEY.ctrlC },
+      ],
+    )
     expect(code).toBe(1)
     expect(stderr).toBe('review cancelled: nothing was written\n')
     expect(screen).toContain('Planted issues: none')
@@ -159,9 +176,15 @@ describe('vitest-rubric adjudicate of a scored case on a terminal', () => {
     const draft = draftOf(await adoptedReview(copy.dir, 'partial-recall', 'debate'))
     const other = structuredClone(draft) as { claims: { credit?: string }[] }
     other.claims[1]!.credit = 'full'
-    for (const [reviewer, review] of [['alice', draft], ['bob', other]] as const) {
+    for (const [reviewer, review] of [
+      ['alice', draft],
+      ['bob', other],
+    ] as const) {
       await writeFile(join(copy.dir, `${reviewer}.json`), JSON.stringify(review))
-      const result = await runCli(['review', '.', '--case', 'partial-recall', '--system', 'debate', '--reviewer', reviewer, '--from', `${reviewer}.json`], copy.dir)
+      const result = await runCli(
+        ['review', '.', '--case', 'partial-recall', '--system', 'debate', '--reviewer', reviewer, '--from', `${reviewer}.json`],
+        copy.dir,
+      )
       expect(result.stderr).toBe('')
     }
     return { copy, other }
@@ -169,10 +192,14 @@ describe('vitest-rubric adjudicate of a scored case on a terminal', () => {
 
   test("shows each reviewer's scores and review side by side, adopts the one chosen whole, after confirmation", async () => {
     const { copy, other } = await twoReviewers()
-    const { code, stdout, stderr, screen } = await onTerminal(copy.dir, ['adjudicate', '.', '--case', 'partial-recall', '--system', 'debate', '--adjudicator', 'dana'], [
-      { expect: 'Adopt whose review?', keys: KEY.down + KEY.enter },
-      { expect: "Adopt bob's review?", keys: 'y' },
-    ])
+    const { code, stdout, stderr, screen } = await onTerminal(
+      copy.dir,
+      ['adjudicate', '.', '--case', 'partial-recall', '--system', 'debate', '--adjudicator', 'dana'],
+      [
+        { expect: 'Adopt whose review?', keys: KEY.down + KEY.enter },
+        { expect: "Adopt bob's review?", keys: 'y' },
+      ],
+    )
     expect(stderr).toBe('')
     expect(code).toBe(0)
     expect(screen).toMatch(/alice {2}bob[\s│]*issue_discovery_recall +0\.75 +1\s/)
@@ -189,10 +216,14 @@ describe('vitest-rubric adjudicate of a scored case on a terminal', () => {
   test('declining the adoption writes nothing', async () => {
     const { copy } = await twoReviewers()
     const before = await filesIn(copy.dir)
-    const { code, stderr } = await onTerminal(copy.dir, ['adjudicate', '.', '--case', 'partial-recall', '--system', 'debate', '--adjudicator', 'dana'], [
-      { expect: 'Adopt whose review?', keys: KEY.enter },
-      { expect: "Adopt alice's review?", keys: 'n' },
-    ])
+    const { code, stderr } = await onTerminal(
+      copy.dir,
+      ['adjudicate', '.', '--case', 'partial-recall', '--system', 'debate', '--adjudicator', 'dana'],
+      [
+        { expect: 'Adopt whose review?', keys: KEY.enter },
+        { expect: "Adopt alice's review?", keys: 'n' },
+      ],
+    )
     expect(code).toBe(1)
     expect(stderr).toBe('adjudication cancelled: nothing was written\n')
     expect(await filesIn(copy.dir)).toEqual(before)

@@ -24,7 +24,9 @@ describe('vitest-rubric show', () => {
     })
     const stale = await runCli(['show', '.', '--case', 'paraphrase'], fixture.dir)
     expect(stale.stdout).toContain('  bindings: 1 of 6 stale\n')
-    expect(stale.stdout).toMatch(/✗ annotations\.json › reviews\[1\] › answer_sha256 — the answer changed since it was reviewed: the judgement describes another answer \([0-9a-f]{12}… → [0-9a-f]{12}…\)/)
+    expect(stale.stdout).toMatch(
+      /✗ annotations\.json › reviews\[1\] › answer_sha256 — the answer changed since it was reviewed: the judgement describes another answer \([0-9a-f]{12}… → [0-9a-f]{12}…\)/,
+    )
     expect(stale.stdout).toMatch(/decision: refused \(the answer changed since it was reviewed/)
     const unreviewed = await runCli(['show', '.', '--case', 'not-reviewed'], fixture.dir)
     expect(unreviewed.stdout.match(/: not judged\n/g)).toHaveLength(5)
@@ -34,13 +36,23 @@ describe('vitest-rubric show', () => {
     const fixture = await copyFixture()
     const { stdout } = await runCli(['show', '.', '--case', 'missing-verification', '--json'], fixture.dir)
     const view = JSON.parse(stdout)
-    expect(view).toMatchObject({ kind: 'criteria', dir: '.', id: 'missing-verification', split: 'development', decision: { status: 'rejected', reason: 'verification' } })
+    expect(view).toMatchObject({
+      kind: 'criteria',
+      dir: '.',
+      id: 'missing-verification',
+      split: 'development',
+      decision: { status: 'rejected', reason: 'verification' },
+    })
     expect(view.bindings).toHaveLength(6)
-    expect(view.detail.criteria.find((item: { criterion: string }) => item.criterion === 'verification')).toMatchObject({ rating: 'does_not_meet', answerSpan: '', spanAt: null })
+    expect(view.detail.criteria.find((item: { criterion: string }) => item.criterion === 'verification')).toMatchObject({
+      rating: 'does_not_meet',
+      answerSpan: '',
+      spanAt: null,
+    })
     expect(view).not.toHaveProperty('lines')
   })
 
-  test('a scored case: its spec, each system\'s claims and the scores in the decision', async () => {
+  test("a scored case: its spec, each system's claims and the scores in the decision", async () => {
     const copy = await copyDebate()
     const { stdout } = await runCli(['show', '.', '--case', 'partial-recall', '--json'], copy.dir)
     const view = JSON.parse(stdout)

@@ -71,7 +71,9 @@ describe('vitest-rubric status on a scored fixture', () => {
     expect(status.notes).toEqual([
       {
         file: 'evaluation_rubric.json',
-        text: expect.stringMatching(/^Only its line endings changed: with LF line endings, evaluation_rubric\.json has the recorded SHA-256\. Convert its line endings back to LF/),
+        text: expect.stringMatching(
+          /^Only its line endings changed: with LF line endings, evaluation_rubric\.json has the recorded SHA-256\. Convert its line endings back to LF/,
+        ),
       },
     ])
     const stale = status.cases.flatMap((each) => each.findings).filter((finding) => finding.group === 'stale-rubric')
@@ -94,7 +96,9 @@ describe('vitest-rubric status on a scored fixture', () => {
     await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
     const { status } = await statusOf(copy.dir)
     expect(status.notes.map((note) => note.text)).toEqual([expect.stringMatching(/^Only its line endings changed: with LF line endings/)])
-    expect(findings(status, 'partial-recall')[0]).toMatch(/annotations\.json › reviews\[0\] › rubric_sha256 000000000000… → [0-9a-f]{12}…; .* \(see the note on evaluation_rubric\.json\)$/)
+    expect(findings(status, 'partial-recall')[0]).toMatch(
+      /annotations\.json › reviews\[0\] › rubric_sha256 000000000000… → [0-9a-f]{12}…; .* \(see the note on evaluation_rubric\.json\)$/,
+    )
   })
 
   test('a hash recording the file with CRLF line endings: the note says so, and a hash of another revision gets none', async () => {
@@ -109,7 +113,9 @@ describe('vitest-rubric status on a scored fixture', () => {
     })
     const { status } = await statusOf(copy.dir)
     expect(status.notes.map((note) => note.text)).toEqual([
-      expect.stringMatching(/^Only its line endings changed: the recorded SHA-256 is that of evaluation_rubric\.json with CRLF line endings, .*no review needs to change\.$/),
+      expect.stringMatching(
+        /^Only its line endings changed: the recorded SHA-256 is that of evaluation_rubric\.json with CRLF line endings, .*no review needs to change\.$/,
+      ),
     ])
     expect(findings(status, 'partial-recall')[0]).toMatch(/ \(see the note on evaluation_rubric\.json\)$/)
     // Only one case recorded the converted revision: the others are not pointed at the note.
@@ -136,15 +142,22 @@ describe('vitest-rubric status on a scored fixture', () => {
     await reviseRubricNotes(copy)
     const { status } = await statusOf(copy.dir)
     expect(findings(status, 'partial-recall')).toEqual([
-      expect.stringMatching(/^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…$/),
+      expect.stringMatching(
+        /^stale-rubric: cases\.json › cases\[0\] › expected › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…; annotations\.json › reviews\[0\] › rubric_sha256 be89f77dd9c0… → [0-9a-f]{12}…$/,
+      ),
     ])
   })
 
   test('an edited review that the case has not acknowledged, exit 1', async () => {
     const copy = await copyDebate()
-    await copy.editReview('partial-recall', 'debate', (review) => {
-      review.claims[0]!.reason = 'Reworded after a second reading.'
-    }, false)
+    await copy.editReview(
+      'partial-recall',
+      'debate',
+      (review) => {
+        review.claims[0]!.reason = 'Reworded after a second reading.'
+      },
+      false,
+    )
     const { code, status } = await statusOf(copy.dir)
     expect(code).toBe(1)
     expect(findings(status, 'partial-recall')).toEqual([
@@ -253,9 +266,14 @@ describe('vitest-rubric status on a scored fixture', () => {
   })
   test('a review without a canonical form has no hashes to compare: it is listed as refused, and bind refuses it', async () => {
     const copy = await copyDebate()
-    await copy.editReview('partial-recall', 'baseline', (review) => {
-      review.claims[0]!.reason += ' \ud800'
-    }, false)
+    await copy.editReview(
+      'partial-recall',
+      'baseline',
+      (review) => {
+        review.claims[0]!.reason += ' \ud800'
+      },
+      false,
+    )
     const { code, status } = await statusOf(copy.dir)
     expect(code).toBe(1)
     expect(findings(status, 'partial-recall')).toMatchInlineSnapshot(`
@@ -266,6 +284,8 @@ describe('vitest-rubric status on a scored fixture', () => {
     `)
     const bind = await runCli(['bind', '.', '--case', 'partial-recall'], copy.dir)
     expect(bind.code).toBe(1)
-    expect(bind.stderr).toMatch(/^cases\.json \(case "partial-recall"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\./)
+    expect(bind.stderr).toMatch(
+      /^cases\.json \(case "partial-recall"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\./,
+    )
   })
 })

@@ -29,8 +29,12 @@ describe('vitest-rubric status', () => {
   test('the bundled fixtures: every review bound, the pending cases named with what they need, exit 0', async () => {
     const { code, stdout } = await runCli(['status'])
     expect(code).toBe(0)
-    expect(stdout).toContain('unreviewed (1): review the answer and add the review to annotations.json, then `vitest-rubric bind fixtures/docuctl-rollback --case <id>`\n    not-reviewed: no review')
-    expect(stdout).toContain('uncertain (1): settle the uncertain ratings as meets or does_not_meet (the case stays pending until then)\n    uncertain-wording: uncertain on support')
+    expect(stdout).toContain(
+      'unreviewed (1): review the answer and add the review to annotations.json, then `vitest-rubric bind fixtures/docuctl-rollback --case <id>`\n    not-reviewed: no review',
+    )
+    expect(stdout).toContain(
+      'uncertain (1): settle the uncertain ratings as meets or does_not_meet (the case stays pending until then)\n    uncertain-wording: uncertain on support',
+    )
     expect(stdout).toContain('manual review (1)')
     expect(stdout.match(/status: every review is bound to the files as they are/g)).toHaveLength(2)
   })
@@ -85,7 +89,11 @@ describe('vitest-rubric status', () => {
       /; criteria affected: support \(reference quote changed\), audience \(new: not judged\), database_scope \(judged, no longer in the rubric\)$/,
     )
     // A case without a review has no judgements to compare: only its own hash is named.
-    expect(findings(status, 'not-reviewed')).toEqual([expect.stringMatching(/^stale-rubric: cases\.json › cases\[7\] › expected › rubric_sha256 [0-9a-f]{12}… → [0-9a-f]{12}… \(no review yet: nothing was judged, so `bind` records the files as they are now\)$/)])
+    expect(findings(status, 'not-reviewed')).toEqual([
+      expect.stringMatching(
+        /^stale-rubric: cases\.json › cases\[7\] › expected › rubric_sha256 [0-9a-f]{12}… → [0-9a-f]{12}… \(no review yet: nothing was judged, so `bind` records the files as they are now\)$/,
+      ),
+    ])
   })
 
   test('a new criterion named like an inherited property ("constructor") is named as not judged', async () => {
@@ -103,7 +111,9 @@ describe('vitest-rubric status', () => {
       rubric.criteria[0]!.rule += ' Name the environment.'
     })
     const { status } = await statusOf(fixture.dir)
-    expect(findings(status, 'complete')[0]).toContain('no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion')
+    expect(findings(status, 'complete')[0]).toContain(
+      'no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion',
+    )
   })
 
   test('an edited review that the case has not acknowledged', async () => {
@@ -114,7 +124,9 @@ describe('vitest-rubric status', () => {
     const { code, states, status } = await statusOf(fixture.dir)
     expect(code).toBe(1)
     expect(states.negation).toEqual(['unacknowledged'])
-    expect(findings(status, 'negation')).toEqual(['unacknowledged: the review at annotations.json › reviews[2] was edited since cases.json › cases[2] › expected › review_sha256 recorded it'])
+    expect(findings(status, 'negation')).toEqual([
+      'unacknowledged: the review at annotations.json › reviews[2] was edited since cases.json › cases[2] › expected › review_sha256 recorded it',
+    ])
   })
 
   test('a removed review: restore it, or record the withdrawal explicitly', async () => {
@@ -124,9 +136,7 @@ describe('vitest-rubric status', () => {
     })
     const { code, status } = await statusOf(fixture.dir)
     expect(code).toBe(1)
-    expect(findings(status, 'complete')).toEqual([
-      'withdrawn: the review was removed, but cases.json › cases[0] › expected › review_sha256 still records it',
-    ])
+    expect(findings(status, 'complete')).toEqual(['withdrawn: the review was removed, but cases.json › cases[0] › expected › review_sha256 still records it'])
   })
 
   test('a review that leaves a criterion unjudged is pending, not stale: exit 0', async () => {
@@ -193,13 +203,25 @@ describe('vitest-rubric status', () => {
     const path = join(fixture.dir, 'rubric.json')
     await writeFile(path, (await readFile(path, 'utf8')).replaceAll('\n', '\r\n'))
     const { status } = await statusOf(fixture.dir)
-    expect(status.notes).toEqual([{ file: 'rubric.json', text: expect.stringMatching(/^Only its line endings changed: with LF line endings, rubric\.json has the recorded SHA-256\. Convert its line endings back to LF/) }])
+    expect(status.notes).toEqual([
+      {
+        file: 'rubric.json',
+        text: expect.stringMatching(
+          /^Only its line endings changed: with LF line endings, rubric\.json has the recorded SHA-256\. Convert its line endings back to LF/,
+        ),
+      },
+    ])
     expect(findings(status, 'complete')[0]).toMatch(/^stale-rubric: .* \(see the note on rubric\.json\)$/)
-    for (const command of [['status', '.'], ['evaluate', '.']]) {
+    for (const command of [
+      ['status', '.'],
+      ['evaluate', '.'],
+    ]) {
       const { stdout } = await runCli(command, fixture.dir)
       // Each case points at the note; the explanation and its advice are given once.
       expect(stdout.match(/\.gitattributes/g), command.join(' ')).toHaveLength(1)
-      expect(stdout, command.join(' ')).toContain('note on rubric.json: Only its line endings changed: with LF line endings, rubric.json has the recorded SHA-256. Convert its line endings back to LF')
+      expect(stdout, command.join(' ')).toContain(
+        'note on rubric.json: Only its line endings changed: with LF line endings, rubric.json has the recorded SHA-256. Convert its line endings back to LF',
+      )
     }
   })
 
@@ -215,7 +237,9 @@ describe('vitest-rubric status', () => {
     ])
     const bind = await runCli(['bind', '.', '--case', 'paraphrase'], fixture.dir)
     expect(bind.code).toBe(1)
-    expect(bind.stderr).toMatch(/^cases\.json \(case "paraphrase"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\.\n {4}cases\.json › cases\[1\] › expected › acceptable/)
+    expect(bind.stderr).toMatch(
+      /^cases\.json \(case "paraphrase"\): the case or its review is malformed, so it has no hashes to bind; nothing was written\.\n {4}cases\.json › cases\[1\] › expected › acceptable/,
+    )
   })
 
   test('a review without a canonical form has no hashes to compare: it is listed as refused', async () => {

@@ -19,7 +19,9 @@ function judged(ratings: Record<string, string | null> = {}): string[] {
   })
 }
 
-test('a fixture made only with init, add and review is decided by a second, Python implementation of the reference contract exactly as evaluate decides it', { timeout: 60_000 }, async () => {
+test('a fixture made only with init, add and review is decided by a second, Python implementation of the reference contract exactly as evaluate decides it', {
+  timeout: 60_000,
+}, async () => {
   const cwd = await scratchDir('authored')
   const run = async (...args: string[]) => {
     const result = await runCli(args, cwd)
@@ -45,11 +47,20 @@ test('a fixture made only with init, add and review is decided by a second, Pyth
   await run('review', 'fx', '--case', 'rejected', ...judged({ verification: 'does_not_meet' }))
   await run('review', 'fx', '--case', 'uncertain', ...judged({ support: 'uncertain' }))
   await run('review', 'fx', '--case', 'incomplete', ...judged({ database_scope: null }))
-  await run('review', 'fx', '--case', 'one-more', ...judged({ command: 'does_not_meet', preconditions: 'does_not_meet', database_scope: 'does_not_meet', verification: 'does_not_meet' }))
+  await run(
+    'review',
+    'fx',
+    '--case',
+    'one-more',
+    ...judged({ command: 'does_not_meet', preconditions: 'does_not_meet', database_scope: 'does_not_meet', verification: 'does_not_meet' }),
+  )
   await run('review', 'fx', '--case', 'revised', ...judged({ support: 'uncertain' }))
   await run('review', 'fx', '--case', 'revised', '--replace', ...judged())
 
-  const evaluated = JSON.parse(await run('evaluate', 'fx', '--json')).decisions as Record<string, { status: string; reason: string; ratings?: Record<string, string> }>
+  const evaluated = JSON.parse(await run('evaluate', 'fx', '--json')).decisions as Record<
+    string,
+    { status: string; reason: string; ratings?: Record<string, string> }
+  >
   const reference = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(cwd, 'fx')], { encoding: 'utf8', timeout: 60_000 })
   expect(reference.stderr).toBe('')
   expect(reference.status).toBe(0)
@@ -75,10 +86,18 @@ test('a fixture made only with init, add and review is decided by a second, Pyth
 })
 
 test('the second implementation decides the bundled fixture as evaluate does, and refuses what the contract refuses', async () => {
-  const evaluated = JSON.parse((await runCli(['evaluate', 'fixtures/docuctl-rollback', '--json'])).stdout).decisions as Record<string, { status: string; ratings: Record<string, string> }>
-  const reference = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(ROOT, 'fixtures/docuctl-rollback')], { encoding: 'utf8', timeout: 60_000 })
+  const evaluated = JSON.parse((await runCli(['evaluate', 'fixtures/docuctl-rollback', '--json'])).stdout).decisions as Record<
+    string,
+    { status: string; ratings: Record<string, string> }
+  >
+  const reference = spawnSync('python3', [join(ROOT, 'test/helpers/reference_decisions.py'), join(ROOT, 'fixtures/docuctl-rollback')], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  })
   const decided = JSON.parse(reference.stdout) as Record<string, { status: string; ratings: Record<string, string> }>
-  expect(Object.fromEntries(Object.entries(decided).map(([id, decision]) => [id, decision.status]))).toEqual(Object.fromEntries(Object.entries(evaluated).map(([id, decision]) => [id, decision.status])))
+  expect(Object.fromEntries(Object.entries(decided).map(([id, decision]) => [id, decision.status]))).toEqual(
+    Object.fromEntries(Object.entries(evaluated).map(([id, decision]) => [id, decision.status])),
+  )
   // A stale hash is refused there too: the oracle is no rubber stamp.
   const cwd = await scratchDir('authored')
   await runCli(['init', 'fx', '--template', 'docuctl'], cwd)

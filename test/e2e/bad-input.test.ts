@@ -43,7 +43,12 @@ describe('bad input in a Vitest run', () => {
       cli: { include: ['*.test.js'], testNamePattern: 'complete$|^own$' },
     })
     expect(run.exitCode).toBe(1)
-    expect(run.tests.filter((each) => each.state === 'passed').map((each) => each.name).sort()).toEqual(['complete', 'own'])
+    expect(
+      run.tests
+        .filter((each) => each.state === 'passed')
+        .map((each) => each.name)
+        .sort(),
+    ).toEqual(['complete', 'own'])
     expect(run.tests.filter((each) => each.state === 'failed')).toEqual([])
     expect(run.stderr.replaceAll(root, '<root>')).toContain(
       'vitest-rubric: the include glob "fixture/**" matches no fixture directory under <root> (a fixture directory holds rubric.json, or evaluation_rubric.json). Set the include option of rubric() to where your fixtures are.\n' +

@@ -31,7 +31,10 @@ async function project(): Promise<{ root: string; labels: () => Promise<Annotati
 /** A judge module wrapping the keyword judge: `body` runs before each call, with `calls` counting them. */
 async function wrapper(root: string, name: string, body: string): Promise<string> {
   const path = join(root, name)
-  await writeFile(path, `import keywords from ${JSON.stringify(KEYWORDS)}\nlet calls = 0\nexport default async (input) => {\n  calls++\n${body}\n  return keywords(input)\n}\n`)
+  await writeFile(
+    path,
+    `import keywords from ${JSON.stringify(KEYWORDS)}\nlet calls = 0\nexport default async (input) => {\n  calls++\n${body}\n  return keywords(input)\n}\n`,
+  )
   return path
 }
 
@@ -72,15 +75,23 @@ describe('vitest-rubric judge', { timeout: 120_000 }, () => {
     expect(after.reviews).toHaveLength(8)
     // The edited answer now meets verification, which it did not before; the other cases' labels are as they were.
     expect(after.reviews.find((review) => review.answer_id === 'negation')!.judgements['verification']!.rating).toBe('meets')
-    expect(after.reviews.filter((review) => review.answer_id !== 'negation')).toEqual(JSON.parse(unchanged).reviews.filter((review: { answer_id: string }) => review.answer_id !== 'negation'))
+    expect(after.reviews.filter((review) => review.answer_id !== 'negation')).toEqual(
+      JSON.parse(unchanged).reviews.filter((review: { answer_id: string }) => review.answer_id !== 'negation'),
+    )
   })
 
   test('a call that keeps throwing is retried, then reported as a failure; nothing is written for it, and the next run tries it again', async () => {
     const { root, labels } = await project()
-    const judge = await wrapper(root, 'flaky.mjs', `  if (input.case.id === 'complete' && input.criterion.id === 'support') throw new Error('model overloaded (call ' + calls + ')')`)
+    const judge = await wrapper(
+      root,
+      'flaky.mjs',
+      `  if (input.case.id === 'complete' && input.criterion.id === 'support') throw new Error('model overloaded (call ' + calls + ')')`,
+    )
     const run = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', judge, '--retries', '2', '--concurrency', '1')
     expect(run.code).toBe(1)
-    expect(run.stdout).toMatch(/wrote 39 labels of 40 to judge in 8 cases \(0 were current\), 1 failed\n {2}failed: complete › support after 3 calls: model overloaded \(call \d+\)\n/)
+    expect(run.stdout).toMatch(
+      /wrote 39 labels of 40 to judge in 8 cases \(0 were current\), 1 failed\n {2}failed: complete › support after 3 calls: model overloaded \(call \d+\)\n/,
+    )
     const file = await labels()
     expect(labelCount(file)).toBe(39)
     expect(Object.keys(file.reviews.find((review) => review.answer_id === 'complete')!.judgements)).not.toContain('support')
@@ -99,7 +110,11 @@ describe('vitest-rubric judge', { timeout: 120_000 }, () => {
 
   test('a run killed midway keeps the labels it wrote, and the next run judges only the rest', async () => {
     const { root, labels } = await project()
-    const judge = await wrapper(root, 'killed.mjs', `  await new Promise((resolve) => setTimeout(resolve, 50))\n  if (calls === 23) process.kill(process.pid, 'SIGKILL')`)
+    const judge = await wrapper(
+      root,
+      'killed.mjs',
+      `  await new Promise((resolve) => setTimeout(resolve, 50))\n  if (calls === 23) process.kill(process.pid, 'SIGKILL')`,
+    )
     const killed = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', judge, '--batch', '5', '--concurrency', '1')
     expect(killed.signal).toBe('SIGKILL')
     const kept = labelCount(await labels())
@@ -113,7 +128,11 @@ describe('vitest-rubric judge', { timeout: 120_000 }, () => {
 
   test('Ctrl-C writes what is finished and exits 130', async () => {
     const { root, labels } = await project()
-    const judge = await wrapper(root, 'interrupted.mjs', `  await new Promise((resolve) => setTimeout(resolve, 5))\n  if (calls === 12) process.kill(process.pid, 'SIGINT')`)
+    const judge = await wrapper(
+      root,
+      'interrupted.mjs',
+      `  await new Promise((resolve) => setTimeout(resolve, 5))\n  if (calls === 12) process.kill(process.pid, 'SIGINT')`,
+    )
     const stopped = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', judge, '--concurrency', '1')
     expect(stopped.code).toBe(130)
     const kept = labelCount(await labels())
@@ -139,7 +158,9 @@ describe('vitest-rubric judge', { timeout: 120_000 }, () => {
     await cp(join(ROOT, 'fixtures/debate-benchmark'), join(root, 'debate'), { recursive: true })
     const scored = await bin(root, 'judge', 'debate', '--judge', 'kw', '--run', KEYWORDS)
     expect(scored.code).toBe(2)
-    expect(scored.stderr).toContain("debate: a judge runs on a criteria fixture; this one is scored, and its judges' labels are not calibrated yet. Nothing was judged.")
+    expect(scored.stderr).toContain(
+      "debate: a judge runs on a criteria fixture; this one is scored, and its judges' labels are not calibrated yet. Nothing was judged.",
+    )
 
     const empty = join(root, 'empty.mjs')
     await writeFile(empty, 'export const judge = 1\n')

@@ -26,7 +26,11 @@ async function labelled(): Promise<{ root: string; dir: string; run: (...args: s
     const labels = Object.fromEntries(
       Object.entries(review.judgements).map(([criterion, judgement]) => [
         criterion,
-        { rating: DISAGREEMENTS[`${review.answer_id}.${criterion}`] ?? judgement.rating, reason: `The judge's reason for ${criterion}.`, answer_span: judgement.answer_span },
+        {
+          rating: DISAGREEMENTS[`${review.answer_id}.${criterion}`] ?? judgement.rating,
+          reason: `The judge's reason for ${criterion}.`,
+          answer_span: judgement.answer_span,
+        },
       ]),
     )
     const file = join(root, `labels-${review.answer_id}.json`)
@@ -51,7 +55,13 @@ describe('judge calibration', () => {
     expect(j1.cases).toBe(7)
     expect(j1.stale).toBe(0)
     // command: six meets, all labelled meets; the one does_not_meet labelled meets.
-    expect(j1.criteria.command).toMatchObject({ n: 7, matrix: { meets: row(6, 0, 0), does_not_meet: row(1, 0, 0) }, failure_recall: 0, pass_recall: 1, false_accepts: ['wrong-command'] })
+    expect(j1.criteria.command).toMatchObject({
+      n: 7,
+      matrix: { meets: row(6, 0, 0), does_not_meet: row(1, 0, 0) },
+      failure_recall: 0,
+      pass_recall: 1,
+      false_accepts: ['wrong-command'],
+    })
     // The judge said meets everywhere: p_o = p_e = 6/7, so kappa is 0 (not undefined: the reviewers varied).
     expect(j1.criteria.command.kappa).toBeCloseTo(0, 12)
     // verification: p_o = 6/7, p_e = (6·5 + 1·1)/49, kappa = 11/18.
@@ -60,13 +70,28 @@ describe('judge calibration', () => {
     expect(j1.criteria.verification.kappa).toBeCloseTo(11 / 18, 12)
     expect(j1.criteria.verification.percent_agreement).toBeCloseTo(6 / 7, 12)
     // support: the uncertain adopted judgement is no reference, so n = 6; p_o = 4/6, p_e = 20/36, kappa = 1/4.
-    expect(j1.criteria.support).toMatchObject({ n: 6, matrix: { meets: row(3, 1, 0), does_not_meet: row(1, 1, 0) }, failure_recall: 0.5, pass_recall: 0.75, false_accepts: ['unsupported-guarantee'] })
+    expect(j1.criteria.support).toMatchObject({
+      n: 6,
+      matrix: { meets: row(3, 1, 0), does_not_meet: row(1, 1, 0) },
+      failure_recall: 0.5,
+      pass_recall: 0.75,
+      false_accepts: ['unsupported-guarantee'],
+    })
     expect(j1.criteria.support.kappa).toBeCloseTo(0.25, 12)
     expect(j1.criteria.support.base_rate).toBeCloseTo(4 / 6, 12)
     // No variation is no kappa, with the reason, never 1.
-    expect(j1.criteria.preconditions).toMatchObject({ n: 7, kappa: null, kappa_ci: null, kappa_reason: 'no variation: the reviewers and the judge rated every case "meets"' })
+    expect(j1.criteria.preconditions).toMatchObject({
+      n: 7,
+      kappa: null,
+      kappa_ci: null,
+      kappa_reason: 'no variation: the reviewers and the judge rated every case "meets"',
+    })
     // Six cases are too few for a bootstrap interval: none, with the reason (intervals: test/core/engine/calibration.test.ts).
-    expect(j1.criteria.support).toMatchObject({ kappa_ci: null, kappa_bootstrap: null, kappa_ci_reason: 'cases to resample: 6, fewer than the 10 a bootstrap interval needs' })
+    expect(j1.criteria.support).toMatchObject({
+      kappa_ci: null,
+      kappa_bootstrap: null,
+      kappa_ci_reason: 'cases to resample: 6, fewer than the 10 a bootstrap interval needs',
+    })
     // Two pending cases: the judge labelled one, and predicts it accepted.
     expect(j1.predictions).toEqual({ pending: 2, labelled: 1, accepted: 1, rejected: 0, undecided: 0 })
 
@@ -86,7 +111,9 @@ describe('judge calibration', () => {
     expect(withJudge.identities).toEqual(bare.identities)
   })
 
-  test('the judge gate: a check per criterion; editing the rubric makes every label stale, and the gate fails with that reason', { timeout: 120_000 }, async () => {
+  test('the judge gate: a check per criterion; editing the rubric makes every label stale, and the gate fails with that reason', {
+    timeout: 120_000,
+  }, async () => {
     const { root, dir, run } = await labelled()
     const plugin = { judges: { j1: { minKappa: -1, minCases: 6 } } }
     const first = await runVitest({ root, plugin })
@@ -100,7 +127,9 @@ describe('judge calibration', () => {
       'judge j1 agrees with reviewers on support: failed',
     ])
     expect(checks[1]!.errors[0]).toContain('no kappa: no variation')
-    expect(checks[4]!.errors[0]).toContain('kappa 0.250, no interval (cases to resample: 6, fewer than the 10 a bootstrap interval needs), so no lower bound to compare with -1')
+    expect(checks[4]!.errors[0]).toContain(
+      'kappa 0.250, no interval (cases to resample: 6, fewer than the 10 a bootstrap interval needs), so no lower bound to compare with -1',
+    )
     // The reporter's calibration block, and the pending cases' states unchanged by the labels.
     expect(first.stdout).toMatch(/judge calibration {3}j1 \(model-x, prompt r1\) · 7 cases with a current review and label/)
     expect(first.stdout).toMatch(/support +κ 0\.250 · n 6 · failure recall 0\.500 · false accepts: unsupported-guarantee/)
@@ -120,7 +149,9 @@ describe('judge calibration', () => {
     const report = JSON.parse((await run('calibrate', 'fixtures/lab', '--json')).stdout).judges.j1
     expect(report.stale).toBe(7)
     expect(report.cases).toBe(0)
-    expect(new Set(report.stale_cases.map((label: { reason: string }) => label.reason))).toEqual(new Set(['the rubric changed since these labels were produced: run the judge again']))
+    expect(new Set(report.stale_cases.map((label: { reason: string }) => label.reason))).toEqual(
+      new Set(['the rubric changed since these labels were produced: run the judge again']),
+    )
     expect(report.criteria.support).toMatchObject({ n: 0, kappa: null, kappa_reason: 'no case has both a current adopted review and a current label' })
 
     const stale = await runVitest({ root, plugin })
@@ -140,7 +171,9 @@ describe('judge calibration', () => {
     await writeFile(path, JSON.stringify({ ...document, reviews: [{ ...document.reviews[0], answer_id: 'another-fixtures-case' }] }))
     let result = await run('calibrate', 'fixtures/lab')
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/^fixtures\/lab\/judges\/j1\.json › reviews\[0\] › answer_id: the review names a case that fixtures\/lab\/cases\.json does not hold\./)
+    expect(result.stderr).toMatch(
+      /^fixtures\/lab\/judges\/j1\.json › reviews\[0\] › answer_id: the review names a case that fixtures\/lab\/cases\.json does not hold\./,
+    )
 
     await writeFile(path, JSON.stringify({ ...document, reviews: [...document.reviews, document.reviews[1]] }))
     result = await run('calibrate', 'fixtures/lab')
@@ -163,9 +196,10 @@ describe('judge calibration', () => {
 
     // A judge is never interactive, never also a reviewer, and a judge without labels is named.
     expect((await run('review', 'fixtures/lab', '--case', 'complete', '--judge', 'j1')).stderr).toMatch(/a judge's labels come from its own run/)
-    expect((await run('review', 'fixtures/lab', '--case', 'complete', '--judge', 'j1', '--reviewer', 'alice', '--rating', 'command=meets', '--reason', 'command=x')).stderr).toMatch(
-      /^--judge: a review is by a reviewer or by a judge, not both; nothing was written\./,
-    )
+    expect(
+      (await run('review', 'fixtures/lab', '--case', 'complete', '--judge', 'j1', '--reviewer', 'alice', '--rating', 'command=meets', '--reason', 'command=x'))
+        .stderr,
+    ).toMatch(/^--judge: a review is by a reviewer or by a judge, not both; nothing was written\./)
     result = await run('calibrate', 'fixtures/lab', '--judge', 'j2')
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/^fixtures\/lab\/judges\/j2\.json: there are no labels by the judge "j2"\.\n {2}expected: one of "j1"/)

@@ -14,7 +14,10 @@ let packedFiles: readonly string[] = []
 beforeAll(async () => {
   const packs = await scratchDir('pack', 'file')
   project = await scratchDir('packed-project', 'file')
-  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], { cwd: ROOT, encoding: 'utf8' })) as { filename: string; files: { path: string }[] }[]
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', packs], { cwd: ROOT, encoding: 'utf8' })) as {
+    filename: string
+    files: { path: string }[]
+  }[]
   packedFiles = packed!.files.map((file) => file.path)
   await writeFile(join(project, 'package.json'), '{ "type": "module" }\n')
   const modules = join(project, 'node_modules')
@@ -28,24 +31,36 @@ beforeAll(async () => {
 
 afterAll(removeFileScratch)
 
-const run = (command: string, args: readonly string[]) => spawnSync(process.execPath, [command, ...args], { cwd: project, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: 'true', NO_COLOR: '1' } })
+const run = (command: string, args: readonly string[]) =>
+  spawnSync(process.execPath, [command, ...args], { cwd: project, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: 'true', NO_COLOR: '1' } })
 const bin = () => join(project, 'node_modules/vitest-rubric/dist/cli/bin.js')
 
 describe('the packed package in a fresh project', () => {
   test('init --template reaches the shipped rubrics, and the fixture it makes evaluates and runs in Vitest', async () => {
-    for (const [name, dir] of [['docuctl', 'fixtures/roll'], ['debate', 'fixtures/bench']]) {
+    for (const [name, dir] of [
+      ['docuctl', 'fixtures/roll'],
+      ['debate', 'fixtures/bench'],
+    ]) {
       const init = run(bin(), ['init', dir!, '--template', name!])
       expect(init.stderr).toBe('')
       expect(init.status).toBe(0)
     }
     expect(run(bin(), ['evaluate', 'fixtures/roll', 'fixtures/bench']).status).toBe(0)
     // Each file init wrote names a schema the package ships, where an editor finds it.
-    for (const [file, schema] of [['fixtures/roll/cases.json', 'cases.schema.json'], ['fixtures/bench/annotations.json', 'scored-annotations.schema.json']]) {
+    for (const [file, schema] of [
+      ['fixtures/roll/cases.json', 'cases.schema.json'],
+      ['fixtures/bench/annotations.json', 'scored-annotations.schema.json'],
+    ]) {
       const { $schema } = JSON.parse(await readFile(join(project, file!), 'utf8')) as { $schema: string }
       expect($schema).toBe(`../../node_modules/vitest-rubric/dist/schemas/${schema}`)
-      expect(JSON.parse(await readFile(join(project, dirname(file!), $schema), 'utf8'))).toEqual(JSON.parse(await readFile(join(ROOT, 'src/schemas', schema!), 'utf8')))
+      expect(JSON.parse(await readFile(join(project, dirname(file!), $schema), 'utf8'))).toEqual(
+        JSON.parse(await readFile(join(ROOT, 'src/schemas', schema!), 'utf8')),
+      )
     }
-    await writeFile(join(project, 'vitest.config.mjs'), "import { rubric } from 'vitest-rubric/plugin'\nexport default { plugins: [rubric({ reporter: { outputFile: false } })], test: { include: [] } }\n")
+    await writeFile(
+      join(project, 'vitest.config.mjs'),
+      "import { rubric } from 'vitest-rubric/plugin'\nexport default { plugins: [rubric({ reporter: { outputFile: false } })], test: { include: [] } }\n",
+    )
     // A scored benchmark without cases fails its gates by design, so the run takes the criteria fixture.
     const vitest = run(join(ROOT, 'node_modules/vitest/vitest.mjs'), ['run', 'fixtures/roll'])
     expect(vitest.stdout).toContain('Rubric coverage')
@@ -65,7 +80,13 @@ describe('the packed package in a fresh project', () => {
         '}',
       ].join('\n'),
     )
-    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true }, files: ['reporter.ts'] }))
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true },
+        files: ['reporter.ts'],
+      }),
+    )
     const tsc = run(join(ROOT, 'node_modules/typescript/bin/tsc'), ['-p', 'tsconfig.json'])
     expect(tsc.stdout).toBe('')
     expect(tsc.status).toBe(0)
@@ -73,8 +94,11 @@ describe('the packed package in a fresh project', () => {
 
   test('ships the documentation and the JSON Schemas it points to, and no tests or scratch files', () => {
     const paths = packedFiles
-    for (const path of ['docs/format.md', 'docs/matchers.md', 'dist/schemas/rubric.schema.json', 'dist/cli/bin.js', 'fixtures/docuctl-rollback/source.txt']) expect(paths).toContain(path)
-    expect(paths.filter((path) => path.startsWith('test/') || path.startsWith('src/schemas/') || path.startsWith('fixtures/docuctl-rollback/cases'))).toEqual([])
+    for (const path of ['docs/format.md', 'docs/matchers.md', 'dist/schemas/rubric.schema.json', 'dist/cli/bin.js', 'fixtures/docuctl-rollback/source.txt'])
+      expect(paths).toContain(path)
+    expect(paths.filter((path) => path.startsWith('test/') || path.startsWith('src/schemas/') || path.startsWith('fixtures/docuctl-rollback/cases'))).toEqual(
+      [],
+    )
   })
 
   test('exports the JSON Schemas as vitest-rubric/schemas/*, from the build', () => {

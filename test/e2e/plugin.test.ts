@@ -58,7 +58,7 @@ describe('one test per case', () => {
     `)
   })
 
-  test('each test carries its decision and split as meta, not its ratings; its module the fixture\'s coverage', async () => {
+  test("each test carries its decision and split as meta, not its ratings; its module the fixture's coverage", async () => {
     const run = await docuctlRun()
     expect(run.tests.find((item) => item.name === 'wrong-command')?.meta).toEqual({
       role: 'case',
@@ -89,7 +89,9 @@ describe('one test per case', () => {
     const refused = run.tests.find((item) => item.name === 'paraphrase')
     expect(refused?.meta?.status).toBe('refused')
     expect(refused?.errors[0]).toContain('refused: fixtures/docuctl-rollback/annotations.json › reviews[1] › answer_sha256 (case "paraphrase")')
-    expect(refused?.errors[0]).toContain('fix:      re-read the answer and revise the review, then run `vitest-rubric bind fixtures/docuctl-rollback --case paraphrase`')
+    expect(refused?.errors[0]).toContain(
+      'fix:      re-read the answer and revise the review, then run `vitest-rubric bind fixtures/docuctl-rollback --case paraphrase`',
+    )
   })
 
   test('a fixture-level defect fails that module with the error; the others still run', async () => {
@@ -129,7 +131,7 @@ describe('one test per case', () => {
     )
   })
 
-  test('the plugin coexists with the project\'s own test files', async () => {
+  test("the plugin coexists with the project's own test files", async () => {
     const root = await makeProject({ 'fixtures/docuctl-rollback': null })
     await writeFile(join(root, 'own.test.js'), "import { test, expect } from 'vitest'\ntest('own', () => expect(1).toBe(1))\n")
     const run = await runVitest({ root, cli: { include: ['*.test.js'] } })
@@ -266,7 +268,7 @@ test('removing a fixture file refuses the fixture, never runs zero tests silentl
   expect(run.modules[0]?.errors[0]).toContain('annotations.json: the file is missing.')
 })
 
-test('matchers: true registers the matchers for the project\'s own tests', async () => {
+test("matchers: true registers the matchers for the project's own tests", async () => {
   const root = await makeProject({ 'fixtures/docuctl-rollback': null })
   const getCase = JSON.stringify(new URL('../../src/core/kinds/criteria/access.ts', import.meta.url).pathname)
   const loadFixture = JSON.stringify(new URL('../../src/core/registry.ts', import.meta.url).pathname)

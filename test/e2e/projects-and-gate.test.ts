@@ -36,11 +36,14 @@ describe('two Vitest projects, each with rubric()', () => {
 
   test.each([
     ['its own plugin instance', () => (name: string) => rubric({ reporter: { outputFile: false }, pending: name === 'a' ? 'fail' : 'todo' })],
-    ['one shared plugin instance', () => {
-      const shared = rubric({ reporter: { outputFile: false }, pending: 'fail' })
-      return () => shared
-    }],
-  ] as const)('each project with %s: both projects\' fixtures are reported and gated, named by project', async (_name, makePlugins) => {
+    [
+      'one shared plugin instance',
+      () => {
+        const shared = rubric({ reporter: { outputFile: false }, pending: 'fail' })
+        return () => shared
+      },
+    ],
+  ] as const)("each project with %s: both projects' fixtures are reported and gated, named by project", async (_name, makePlugins) => {
     const root = await twoProjects()
     const run = await runVitest({ root, config: projectsConfig(root, makePlugins()) })
     expect(run.tests.filter((item) => item.state === 'passed')).toHaveLength(6)

@@ -44,16 +44,24 @@ test("the README's five-minute path, run as written: init, add, review and vites
   await writeFile(join(project, 'vitest.config.ts'), config)
   await writeFile(join(project, 'package.json'), '{ "type": "module" }\n')
   await mkdir(join(project, 'node_modules'))
-  for (const entry of await readdir(join(ROOT, 'node_modules'))) if (!entry.startsWith('.')) await symlink(join(ROOT, 'node_modules', entry), join(project, 'node_modules', entry))
+  for (const entry of await readdir(join(ROOT, 'node_modules')))
+    if (!entry.startsWith('.')) await symlink(join(ROOT, 'node_modules', entry), join(project, 'node_modules', entry))
   await symlink(ROOT, join(project, 'node_modules/vitest-rubric'))
 
   for (const step of steps) {
     const command = step.command
       .replace(/^npx vitest-rubric /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.js'))} `)
       .replace(/^npx vitest /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'node_modules/vitest/vitest.mjs'))} `)
-    const result = spawnSync('bash', ['-c', command], { cwd: project, encoding: 'utf8', timeout: 120_000, env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' } })
+    const result = spawnSync('bash', ['-c', command], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+    })
     expect(result.status, `${step.command}\n${result.stderr}`).toBe(0)
-    const printed = stripVTControlCharacters(result.stdout).split('\n').map((line) => line.trimEnd())
+    const printed = stripVTControlCharacters(result.stdout)
+      .split('\n')
+      .map((line) => line.trimEnd())
     let from = 0
     for (const line of step.shows) {
       const at = printed.indexOf(line, from)
@@ -72,8 +80,16 @@ test("the README's first command builds before it runs the bin, since installing
   expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([])
   expect(scripts['prepack']).toBe('npm run build')
   // What follows the build, as written, over the built bin (npm test builds first).
-  const evaluate = first.split(' && ').at(-1)!.replace(/^npx vitest-rubric /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.js'))} `)
-  const result = spawnSync('bash', ['-c', evaluate], { cwd: ROOT, encoding: 'utf8', timeout: 120_000, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } })
+  const evaluate = first
+    .split(' && ')
+    .at(-1)!
+    .replace(/^npx vitest-rubric /, `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, 'dist/cli/bin.js'))} `)
+  const result = spawnSync('bash', ['-c', evaluate], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+  })
   expect(result.status, result.stderr).toBe(0)
   expect(result.stdout).toContain('docuctl-rollback-contrasts')
   expect(result.stdout).toContain('review coverage:')

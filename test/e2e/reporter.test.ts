@@ -184,13 +184,25 @@ describe('the JSON report and the CI summary', () => {
     expect(docuctl.total).toEqual({
       split: 'all',
       execution: { candidates: 8, executed: 6, todo: 2, filtered: 0 },
-      review: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3, rate: 0.5, interval: [expect.closeTo(0.1876, 4), expect.closeTo(0.8124, 4)] } },
+      review: {
+        candidates: 8,
+        graded: 6,
+        pending: 2,
+        refused: 0,
+        outcomes: { accepted: 3, rejected: 3, rate: 0.5, interval: [expect.closeTo(0.1876, 4), expect.closeTo(0.8124, 4)] },
+      },
     })
     expect(docuctl.splits).toEqual([
       {
         split: 'development',
         execution: { candidates: 8, executed: 6, todo: 2, filtered: 0 },
-        review: { candidates: 8, graded: 6, pending: 2, refused: 0, outcomes: { accepted: 3, rejected: 3, rate: 0.5, interval: [expect.closeTo(0.1876, 4), expect.closeTo(0.8124, 4)] } },
+        review: {
+          candidates: 8,
+          graded: 6,
+          pending: 2,
+          refused: 0,
+          outcomes: { accepted: 3, rejected: 3, rate: 0.5, interval: [expect.closeTo(0.1876, 4), expect.closeTo(0.8124, 4)] },
+        },
       },
     ])
     expect(docuctl.record.decisions['wrong-command']).toMatchObject({ status: 'rejected', reason: 'command, support' })
@@ -208,9 +220,18 @@ describe('the JSON report and the CI summary', () => {
     expect(debate.summary.system).toMatchObject({ scoreable: 9, passed: 6, unscoreable: 1 })
     expect(debate.summary.margin).toBeCloseTo(0.2849, 4)
     expect(report.total).toMatchObject({ fixtures: 2, review: { candidates: 18, graded: 15, pending: 3, refused: 0 } })
-    expect(report.total.outcomes).toEqual({ scored: expect.objectContaining({ accepted: 6, rejected: 3 }), criteria: expect.objectContaining({ accepted: 3, rejected: 3, rate: 0.5 }) })
+    expect(report.total.outcomes).toEqual({
+      scored: expect.objectContaining({ accepted: 6, rejected: 3 }),
+      criteria: expect.objectContaining({ accepted: 3, rejected: 3, rate: 0.5 }),
+    })
     expect(report.pendingGates).toEqual([
-      { project: '', policy: 'todo', pending: 3, where: ['fixtures/debate-benchmark: unscoreable-silent-critique', 'fixtures/docuctl-rollback: uncertain-wording, not-reviewed'], passed: true },
+      {
+        project: '',
+        policy: 'todo',
+        pending: 3,
+        where: ['fixtures/debate-benchmark: unscoreable-silent-critique', 'fixtures/docuctl-rollback: uncertain-wording, not-reviewed'],
+        passed: true,
+      },
     ])
   })
 

@@ -37,14 +37,18 @@ test('the built bin on a real terminal: an interactive review of a case, written
     { expect: `${criterion}?`, keys: reason + ENTER },
     { expect: 'The span of the answer', keys: ENTER },
   ]
-  const run = onTerminal(fixture.dir, ['review', '.', '--case', 'not-reviewed'], [
-    ...rate('command', 0, 'Gives the v3 command.'),
-    ...rate('preconditions', 0, 'Approval and staging come first.'),
-    ...rate('database_scope', 0, 'Says the database is not restored.'),
-    ...rate('verification', 0, 'Asks for a health check.'),
-    ...rate('support', 2, 'Not sure the guide says so.'),
-    { expect: 'Write the review', keys: ENTER },
-  ])
+  const run = onTerminal(
+    fixture.dir,
+    ['review', '.', '--case', 'not-reviewed'],
+    [
+      ...rate('command', 0, 'Gives the v3 command.'),
+      ...rate('preconditions', 0, 'Approval and staging come first.'),
+      ...rate('database_scope', 0, 'Says the database is not restored.'),
+      ...rate('verification', 0, 'Asks for a health check.'),
+      ...rate('support', 2, 'Not sure the guide says so.'),
+      { expect: 'Write the review', keys: ENTER },
+    ],
+  )
   const seen = `${run.timedOut ?? 'the command exited'}; the screen shows:\n${run.screen.slice(-2000)}`
   expect(run.missed, seen).toEqual([])
   expect(run.status, seen).toBe(0)

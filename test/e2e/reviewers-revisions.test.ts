@@ -22,11 +22,18 @@ function judged(author: string, ratings: Ratings = {}): string[] {
 type Run = (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>
 
 /** A fixture of one bundled answer (`one`, the complete answer), not reviewed yet. */
-async function oneCase(): Promise<{ dir: string; run: Run; decision: () => Promise<{ status: string; reason: string; error?: { code: string; file: string | null; message: string } }> }> {
+async function oneCase(): Promise<{
+  dir: string
+  run: Run
+  decision: () => Promise<{ status: string; reason: string; error?: { code: string; file: string | null; message: string } }>
+}> {
   const root = await scratchDir('reviewers-revisions')
   const run: Run = (...args) => runCli(args, root)
   expect((await run('init', 'fixtures/panel', '--template', 'docuctl')).code).toBe(0)
-  const bundled = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8')).cases as { id: string; input: { answer: { text: string; citation: string } } }[]
+  const bundled = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8')).cases as {
+    id: string
+    input: { answer: { text: string; citation: string } }
+  }[]
   const answer = bundled.find((entry) => entry.id === 'complete')!.input.answer
   await writeFile(join(root, 'cases.json'), JSON.stringify([{ id: 'one', answer: answer.text, citation: answer.citation }]))
   expect((await run('add', 'fixtures/panel', '--from', 'cases.json')).code).toBe(0)
@@ -75,7 +82,9 @@ describe('only an adjudication decides a case with independent reviews', () => {
     await review(run, 'bob', { support: 'does_not_meet' })
     const pending = await decision()
     expect(pending.status).toBe('pending')
-    expect(pending.reason).toMatchInlineSnapshot(`"the review in fixtures/panel/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run \`vitest-rubric adjudicate fixtures/panel --case one\`; reviewers disagree on support (alice: meets, bob: does_not_meet)"`)
+    expect(pending.reason).toMatchInlineSnapshot(
+      `"the review in fixtures/panel/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run \`vitest-rubric adjudicate fixtures/panel --case one\`; reviewers disagree on support (alice: meets, bob: does_not_meet)"`,
+    )
     const listed = await status(run)
     expect(listed.text).toMatchInlineSnapshot(`
       "panel (fixtures/panel)
@@ -100,7 +109,8 @@ describe('only an adjudication decides a case with independent reviews', () => {
     await review(run, 'zed', { support: 'does_not_meet' })
     expect(await decision()).toMatchObject({
       status: 'pending',
-      reason: 'zed reviewed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on support (alice: meets, bob: meets, zed: does_not_meet)',
+      reason:
+        'zed reviewed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on support (alice: meets, bob: meets, zed: does_not_meet)',
     })
     expect((await status(run)).text).toContain('  reviewers disagree (1): ')
     const adjudicated = await run('adjudicate', 'fixtures/panel', '--case', 'one', '--adjudicator', 'dana', '--take', 'zed')
@@ -109,7 +119,8 @@ describe('only an adjudication decides a case with independent reviews', () => {
     await review(run, 'bob', { support: 'does_not_meet' }, '--replace')
     expect(await decision()).toMatchObject({
       status: 'pending',
-      reason: "bob's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on support (alice: meets, bob: does_not_meet, zed: does_not_meet)",
+      reason:
+        "bob's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on support (alice: meets, bob: does_not_meet, zed: does_not_meet)",
     })
   })
 })
@@ -149,7 +160,10 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     `)
     await review(run, 'alice', {}, '--replace')
     await review(run, 'bob', {}, '--replace')
-    expect(await decision()).toMatchObject({ status: 'pending', reason: expect.stringMatching(/^alice's review changed after the adoption, bob's review changed after the adoption; adjudicate again/) })
+    expect(await decision()).toMatchObject({
+      status: 'pending',
+      reason: expect.stringMatching(/^alice's review changed after the adoption, bob's review changed after the adoption; adjudicate again/),
+    })
     const consensus = await run('adjudicate', 'fixtures/panel', '--consensus', '--adjudicator', 'dana')
     expect(consensus.stdout).toContain('one: adopted a review resolving alice, bob, then decided accepted')
     expect((await decision()).status).toBe('accepted')
@@ -166,12 +180,19 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     await writeFile(sourcePath, `${await readFile(sourcePath, 'utf8')}\nA later note: rollbacks are logged.\n`)
     expect((await decision()).error?.code).toBe('CASE_SOURCE_STALE')
     const stale = await status(run)
-    expect(stale.text).toContain('    one: fixtures/panel/reviews/bob.json › reviews[0] › source_sha256 <sha> → <sha>; next: `vitest-rubric review fixtures/panel --case one --reviewer bob --replace`')
+    expect(stale.text).toContain(
+      '    one: fixtures/panel/reviews/bob.json › reviews[0] › source_sha256 <sha> → <sha>; next: `vitest-rubric review fixtures/panel --case one --reviewer bob --replace`',
+    )
     expect(stale.text).toContain('  adoption of stale reviews (1): ')
     const bound = await run('bind', 'fixtures/panel', '--case', 'one')
     expect(bound.stderr).toBe('')
     expect(bound.stdout).toContain('one: bound, then decided accepted')
-    expect(bound.stdout.split('\n').filter((line) => line.includes(' › ')).map((line) => line.trim())).toEqual([
+    expect(
+      bound.stdout
+        .split('\n')
+        .filter((line) => line.includes(' › '))
+        .map((line) => line.trim()),
+    ).toEqual([
       'fixtures/panel/cases.json › cases[0] › expected › source_sha256',
       'fixtures/panel/annotations.json › reviews[0] › source_sha256',
       'fixtures/panel/cases.json › cases[0] › expected › review_sha256',
@@ -188,12 +209,31 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
   test('a rubric edit: alice re-reviews the stale case, bob re-binds his file, and adjudicate --case adopts again', async () => {
     const { dir, run, decision } = await adopted()
     const rubricPath = join(dir, 'rubric.json')
-    await writeFile(rubricPath, (await readFile(rubricPath, 'utf8')).replace('Tell the reader to check service health after rollback.', 'Tell the reader to check the health of the service after the rollback.'))
+    await writeFile(
+      rubricPath,
+      (await readFile(rubricPath, 'utf8')).replace(
+        'Tell the reader to check service health after rollback.',
+        'Tell the reader to check the health of the service after the rollback.',
+      ),
+    )
     expect((await decision()).error?.code).toBe('CASE_RUBRIC_STALE')
     const stale = await status(run)
-    expect(stale.text).toContain('    one: fixtures/panel/reviews/alice.json › reviews[0] › rubric_sha256 <sha> → <sha>; next: `vitest-rubric review fixtures/panel --case one --reviewer alice --replace`')
-    expect(stale.text).toContain('    one: fixtures/panel/judges/gpt.json › reviews[0] › rubric_sha256 <sha> → <sha>; next: `vitest-rubric review fixtures/panel --case one --judge gpt --replace --from <labels.json>`')
-    const replaced = await run('review', 'fixtures/panel', '--case', 'one', '--reviewer', 'alice', '--replace', ...judged('alice', { verification: 'uncertain' }))
+    expect(stale.text).toContain(
+      '    one: fixtures/panel/reviews/alice.json › reviews[0] › rubric_sha256 <sha> → <sha>; next: `vitest-rubric review fixtures/panel --case one --reviewer alice --replace`',
+    )
+    expect(stale.text).toContain(
+      '    one: fixtures/panel/judges/gpt.json › reviews[0] › rubric_sha256 <sha> → <sha>; next: `vitest-rubric review fixtures/panel --case one --judge gpt --replace --from <labels.json>`',
+    )
+    const replaced = await run(
+      'review',
+      'fixtures/panel',
+      '--case',
+      'one',
+      '--reviewer',
+      'alice',
+      '--replace',
+      ...judged('alice', { verification: 'uncertain' }),
+    )
     expect(replaced.stderr).toBe('')
     expect(replaced.stdout).toContain('one by alice: replaced the review, which alone would decide pending (uncertain on verification)')
     // Still stale for bob: his review refuses the case until he revises or re-binds it.
@@ -235,7 +275,8 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect(bound.stdout).toContain("one: bound, then decided accepted by bob's review alone")
     expect(await decision()).toMatchObject({
       status: 'pending',
-      reason: "alice's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on verification (alice: uncertain, bob: meets)",
+      reason:
+        "alice's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on verification (alice: uncertain, bob: meets)",
     })
     const adjudicated = await run('adjudicate', 'fixtures/panel', '--case', 'one', '--adjudicator', 'dana', '--take', 'bob')
     expect(adjudicated.stderr).toBe('')
@@ -247,7 +288,13 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
   test("on a terminal, a reviewer's re-review of a stale case starts from their earlier review", async () => {
     const { dir, decision } = await adopted()
     const rubricPath = join(dir, 'rubric.json')
-    await writeFile(rubricPath, (await readFile(rubricPath, 'utf8')).replace('Tell the reader to check service health after rollback.', 'Tell the reader to check the health of the service after the rollback.'))
+    await writeFile(
+      rubricPath,
+      (await readFile(rubricPath, 'utf8')).replace(
+        'Tell the reader to check service health after rollback.',
+        'Tell the reader to check the health of the service after the rollback.',
+      ),
+    )
     const before = JSON.parse(await readFile(join(dir, 'reviews/alice.json'), 'utf8')).reviews[0]
     // Enter keeps each pre-filled rating, reason and span.
     const script = scriptedTerminal([
@@ -284,7 +331,9 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect((await decision()).error?.code).toBe('REVIEW_EDIT_UNACKNOWLEDGED')
     const bound = await run('bind', 'fixtures/panel', '--case', 'one')
     expect(bound.code).toBe(1)
-    expect(bound.stderr).toContain('fixtures/panel/adjudications.json › adoptions[0] › review_sha256 (case "one"): the adopted review changed since dana adjudicated it.')
+    expect(bound.stderr).toContain(
+      'fixtures/panel/adjudications.json › adoptions[0] › review_sha256 (case "one"): the adopted review changed since dana adjudicated it.',
+    )
     expect(bound.stderr).toContain('fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case one)')
     const adjudicated = await run('adjudicate', 'fixtures/panel', '--case', 'one', '--adjudicator', 'dana', '--take', 'alice')
     expect(adjudicated.stderr).toBe('')
@@ -293,7 +342,9 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
 })
 
 describe('a scored fixture with a stale adoption', () => {
-  test('is refused with ADOPTION_STALE by every command and in Vitest, and adjudicated again; a baseline adoption resolves only the baseline reviewers', { timeout: 120_000 }, async () => {
+  test('is refused with ADOPTION_STALE by every command and in Vitest, and adjudicated again; a baseline adoption resolves only the baseline reviewers', {
+    timeout: 120_000,
+  }, async () => {
     const root = await bundledProject(['debate-benchmark'])
     const dir = join(root, 'fixtures/debate-benchmark')
     const run: Run = (...args) => runCli(args, root)
@@ -307,7 +358,18 @@ describe('a scored fixture with a stale adoption', () => {
     await writeFile(join(root, 'debate.json'), JSON.stringify(draftOf('debate')))
     await writeFile(join(root, 'baseline.json'), JSON.stringify(draftOf('baseline')))
     const reviewed = async (reviewer: string, system: string) => {
-      const result = await run('review', 'fixtures/debate-benchmark', '--case', 'partial-recall', '--system', system, '--reviewer', reviewer, '--from', `${system}.json`)
+      const result = await run(
+        'review',
+        'fixtures/debate-benchmark',
+        '--case',
+        'partial-recall',
+        '--system',
+        system,
+        '--reviewer',
+        reviewer,
+        '--from',
+        `${system}.json`,
+      )
       expect(result.stderr).toBe('')
     }
     await reviewed('alice', 'debate')
@@ -320,8 +382,21 @@ describe('a scored fixture with a stale adoption', () => {
       reason:
         'the debate review in fixtures/debate-benchmark/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate fixtures/debate-benchmark --case partial-recall --system debate`; 2 reviews agree, not adopted yet',
     })
-    expect((await run('adjudicate', 'fixtures/debate-benchmark', '--consensus', '--adjudicator', 'dana')).stdout).toContain('partial-recall (debate): adopted a review resolving alice, bob, then decided pending (the baseline review in')
-    const baseline = await run('adjudicate', 'fixtures/debate-benchmark', '--case', 'partial-recall', '--system', 'baseline', '--adjudicator', 'dana', '--take', 'alice')
+    expect((await run('adjudicate', 'fixtures/debate-benchmark', '--consensus', '--adjudicator', 'dana')).stdout).toContain(
+      'partial-recall (debate): adopted a review resolving alice, bob, then decided pending (the baseline review in',
+    )
+    const baseline = await run(
+      'adjudicate',
+      'fixtures/debate-benchmark',
+      '--case',
+      'partial-recall',
+      '--system',
+      'baseline',
+      '--adjudicator',
+      'dana',
+      '--take',
+      'alice',
+    )
     expect(baseline.stdout).toContain('partial-recall (baseline): adopted a review resolving alice, then decided accepted')
     const adoptions = JSON.parse(await readFile(join(dir, 'adjudications.json'), 'utf8')).adoptions as { slot: string; resolved: Record<string, string> }[]
     expect(adoptions.map((adoption) => `${adoption.slot}: ${Object.keys(adoption.resolved).join(', ')}`)).toEqual(['debate: alice, bob', 'baseline: alice'])
@@ -338,16 +413,41 @@ describe('a scored fixture with a stale adoption', () => {
     `)
     const listed = await run('status', 'fixtures/debate-benchmark')
     expect(listed.code).toBe(1)
-    expect(listed.stdout).toContain(`    partial-recall: fixtures/debate-benchmark/adjudications.json › adoptions[0] › resolved › bob (case "partial-recall"): the adoption resolved bob's review`)
+    expect(listed.stdout).toContain(
+      `    partial-recall: fixtures/debate-benchmark/adjudications.json › adoptions[0] › resolved › bob (case "partial-recall"): the adoption resolved bob's review`,
+    )
     const text = await run('evaluate', 'fixtures/debate-benchmark')
     expect(text.stderr).toBe('')
     expect(text.stdout).toContain('  refused partial-recall:\n    fixtures/debate-benchmark/adjudications.json › adoptions[0] › resolved › bob')
     const vitest = await runVitest({ root })
     expect(vitest.stderr).not.toContain('TypeError')
     expect(vitest.tests.find((item) => item.name.startsWith('partial-recall'))?.state).toBe('failed')
-    const replaced = await run('review', 'fixtures/debate-benchmark', '--case', 'partial-recall', '--system', 'debate', '--reviewer', 'alice', '--replace', '--from', 'debate.json')
+    const replaced = await run(
+      'review',
+      'fixtures/debate-benchmark',
+      '--case',
+      'partial-recall',
+      '--system',
+      'debate',
+      '--reviewer',
+      'alice',
+      '--replace',
+      '--from',
+      'debate.json',
+    )
     expect(replaced.stderr).toBe('')
-    const again = await run('adjudicate', 'fixtures/debate-benchmark', '--case', 'partial-recall', '--system', 'debate', '--adjudicator', 'dana', '--take', 'alice')
+    const again = await run(
+      'adjudicate',
+      'fixtures/debate-benchmark',
+      '--case',
+      'partial-recall',
+      '--system',
+      'debate',
+      '--adjudicator',
+      'dana',
+      '--take',
+      'alice',
+    )
     expect(again.stderr).toBe('')
     expect(again.stdout).toContain('partial-recall (debate): adopted a review resolving alice, then decided accepted')
     expect((await decision()).status).toBe('accepted')

@@ -17,11 +17,18 @@ function judged(reviewer: string, ratings: Partial<Record<(typeof CRITERIA)[numb
 }
 
 /** A fixture of four bundled answers, each reviewed independently by alice, bob and carol, with disagreements on two criteria. */
-async function reviewedByThree(): Promise<{ root: string; dir: string; run: (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }> }> {
+async function reviewedByThree(): Promise<{
+  root: string
+  dir: string
+  run: (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>
+}> {
   const root = await scratchDir('reviewers')
   const run = (...args: string[]) => runCli(args, root)
   expect((await run('init', 'fixtures/panel', '--template', 'docuctl')).code).toBe(0)
-  const bundled = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8')).cases as { id: string; input: { answer: { text: string; citation: string } } }[]
+  const bundled = JSON.parse(await readFile(join(DOCUCTL, 'cases.json'), 'utf8')).cases as {
+    id: string
+    input: { answer: { text: string; citation: string } }
+  }[]
   const answers = Object.fromEntries(bundled.map((entry) => [entry.id, entry.input.answer]))
   const cases = ['complete', 'paraphrase', 'unsupported-guarantee', 'missing-verification']
   await writeFile(join(root, 'cases.json'), JSON.stringify(cases.map((id) => ({ id, answer: answers[id]!.text, citation: answers[id]!.citation }))))
@@ -42,11 +49,17 @@ async function reviewedByThree(): Promise<{ root: string; dir: string; run: (...
 }
 
 describe('several reviewers', () => {
-  test('three reviewers, disagreeing on two criteria: pending with reasons, agreement figures, adjudication, and a stale adoption refused', { timeout: 120_000 }, async () => {
+  test('three reviewers, disagreeing on two criteria: pending with reasons, agreement figures, adjudication, and a stale adoption refused', {
+    timeout: 120_000,
+  }, async () => {
     const { root, dir, run } = await reviewedByThree()
     // Independent reviews decide nothing: every case waits, and says why.
     const pending = JSON.parse((await run('evaluate', 'fixtures/panel', '--json')).stdout).decisions
-    expect(Object.fromEntries(Object.entries(pending).map(([id, decision]) => [id, `${(decision as { status: string }).status}: ${(decision as { reason: string }).reason}`]))).toEqual({
+    expect(
+      Object.fromEntries(
+        Object.entries(pending).map(([id, decision]) => [id, `${(decision as { status: string }).status}: ${(decision as { reason: string }).reason}`]),
+      ),
+    ).toEqual({
       complete: 'pending: 3 reviews agree, not adopted yet',
       paraphrase: 'pending: reviewers disagree on support (alice: meets, bob: does_not_meet, carol: meets)',
       'unsupported-guarantee': 'pending: 3 reviews agree, not adopted yet',
@@ -84,7 +97,11 @@ describe('several reviewers', () => {
     const adjudicated = await run('adjudicate', 'fixtures/panel', '--case', 'paraphrase', '--adjudicator', 'dana', '--take', 'alice')
     expect(adjudicated.stdout).toContain('paraphrase: adopted a review resolving alice, bob, carol, then decided accepted')
     const adoptions = JSON.parse(await readFile(join(dir, 'adjudications.json'), 'utf8')).adoptions
-    expect(adoptions.map((adoption: { case_id: string; adjudicator: string }) => `${adoption.case_id} by ${adoption.adjudicator}`)).toEqual(['complete by dana', 'unsupported-guarantee by dana', 'paraphrase by dana'])
+    expect(adoptions.map((adoption: { case_id: string; adjudicator: string }) => `${adoption.case_id} by ${adoption.adjudicator}`)).toEqual([
+      'complete by dana',
+      'unsupported-guarantee by dana',
+      'paraphrase by dana',
+    ])
 
     const second = await runVitest({ root })
     expect(second.tests.map((item) => `${item.name}: ${item.state}`)).toEqual([
@@ -107,7 +124,9 @@ describe('several reviewers', () => {
     const withdrawn = JSON.parse((await run('evaluate', 'fixtures/panel', '--json')).stdout).decisions.complete
     expect(withdrawn.status).toBe('refused')
     expect(withdrawn.error.code).toBe('ADOPTION_STALE')
-    expect(withdrawn.error.message).toMatch(/^fixtures\/panel\/adjudications\.json › adoptions\[0\] › resolved › carol \(case "complete"\): the adoption resolved carol's review [0-9a-f]{12}…, which no longer exists\./)
+    expect(withdrawn.error.message).toMatch(
+      /^fixtures\/panel\/adjudications\.json › adoptions\[0\] › resolved › carol \(case "complete"\): the adoption resolved carol's review [0-9a-f]{12}…, which no longer exists\./,
+    )
     expect(withdrawn.error.message).toContain('fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case complete)')
   })
 
@@ -132,7 +151,9 @@ describe('several reviewers', () => {
       'reviewers agree on support (α ≥ 0.667): failed',
     ])
     // Four cases are too few for a bootstrap interval: the check says so rather than show one.
-    expect(checks[4]!.errors[0]).toMatch(/^alpha -?\d\.\d{3} \(no interval: cases to resample: 4, fewer than the 10 a bootstrap interval needs\) < 0\.667 over 4 cases; disagreements: paraphrase$/)
+    expect(checks[4]!.errors[0]).toMatch(
+      /^alpha -?\d\.\d{3} \(no interval: cases to resample: 4, fewer than the 10 a bootstrap interval needs\) < 0\.667 over 4 cases; disagreements: paraphrase$/,
+    )
   })
 })
 
@@ -145,12 +166,16 @@ describe('several reviewers: bad input, with a clear error and nothing lost', ()
     await writeFile(alice, JSON.stringify({ reviews: {} }))
     let result = await run('evaluate', 'fixtures/panel')
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/^fixtures\/panel\/reviews\/alice\.json: a required value is missing\.|^fixtures\/panel\/reviews\/alice\.json › (origin|reviews): /)
+    expect(result.stderr).toMatch(
+      /^fixtures\/panel\/reviews\/alice\.json: a required value is missing\.|^fixtures\/panel\/reviews\/alice\.json › (origin|reviews): /,
+    )
 
     const document = JSON.parse(original)
     await writeFile(alice, JSON.stringify({ ...document, reviews: [...document.reviews, { ...document.reviews[0], answer_id: 'no-such-case' }] }))
     result = await run('evaluate', 'fixtures/panel')
-    expect(result.stderr).toMatch(/^fixtures\/panel\/reviews\/alice\.json › reviews\[4\] › answer_id: the review names a case that fixtures\/panel\/cases\.json does not hold\./)
+    expect(result.stderr).toMatch(
+      /^fixtures\/panel\/reviews\/alice\.json › reviews\[4\] › answer_id: the review names a case that fixtures\/panel\/cases\.json does not hold\./,
+    )
 
     await writeFile(alice, JSON.stringify({ ...document, reviews: [...document.reviews, document.reviews[0]] }))
     result = await run('evaluate', 'fixtures/panel')
@@ -164,7 +189,9 @@ describe('several reviewers: bad input, with a clear error and nothing lost', ()
     const before = await readFile(join(dir, 'annotations.json'), 'utf8')
     const unknown = await run('adjudicate', 'fixtures/panel', '--case', 'paraphrase', '--adjudicator', 'dana', '--pick', 'support=zed')
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toMatch(/^--pick support: there is no review of case "paraphrase" by "zed"; nothing was written\.\n {2}expected: one of the reviewers of the case: "alice", "bob", "carol"/)
+    expect(unknown.stderr).toMatch(
+      /^--pick support: there is no review of case "paraphrase" by "zed"; nothing was written\.\n {2}expected: one of the reviewers of the case: "alice", "bob", "carol"/,
+    )
     const unsafe = await run('review', 'fixtures/panel', '--case', 'complete', '--reviewer', '../elsewhere', ...judged('x'))
     expect(unsafe.code).toBe(2)
     expect(unsafe.stderr).toMatch(/^--reviewer: "\.\.\/elsewhere" is not a reviewer name; nothing was written\./)
@@ -198,12 +225,17 @@ test('a scored fixture: independent reviews of the debate output, compared dimen
   const copy = await copyDebate()
   const annotations = await copy.readJson<{ reviews: Record<string, unknown>[] }>('annotations.json')
   const adopted = annotations.reviews.find((review) => review['case_id'] === 'partial-recall' && review['system'] === 'debate')!
-  const draft = Object.fromEntries(Object.entries(adopted).filter(([key]) => !['case_id', 'system', 'rubric_sha256', 'spec_sha256', 'output_sha256'].includes(key)))
+  const draft = Object.fromEntries(
+    Object.entries(adopted).filter(([key]) => !['case_id', 'system', 'rubric_sha256', 'spec_sha256', 'output_sha256'].includes(key)),
+  )
   await writeFile(join(copy.dir, 'same.json'), JSON.stringify(draft))
   const other = structuredClone(draft) as { claims: { credit?: string }[] }
   other.claims[1]!.credit = 'full'
   await writeFile(join(copy.dir, 'other.json'), JSON.stringify(other))
-  for (const [reviewer, file] of [['alice', 'same.json'], ['bob', 'other.json']]) {
+  for (const [reviewer, file] of [
+    ['alice', 'same.json'],
+    ['bob', 'other.json'],
+  ]) {
     const result = await runCli(['review', '.', '--case', 'partial-recall', '--system', 'debate', '--reviewer', reviewer!, '--from', file!], copy.dir)
     expect(result.stderr).toBe('')
   }
@@ -217,6 +249,8 @@ test('a scored fixture: independent reviews of the debate output, compared dimen
   // The adopted review was written without an adjudication: once the case has independent reviews, only an adoption decides it.
   expect(JSON.parse((await runCli(['evaluate', '.', '--json'], copy.dir)).stdout).decisions['partial-recall']).toMatchObject({
     status: 'pending',
-    reason: expect.stringContaining('was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate . --case partial-recall --system debate`'),
+    reason: expect.stringContaining(
+      'was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate . --case partial-recall --system debate`',
+    ),
   })
 })

@@ -23,7 +23,13 @@ describe('a scored fixture through the plugin', () => {
       'beats the trivial baseline by ≥ 0.10: passed',
     ])
     // The meta places the case; its scores are in the plan and the JSON report, not sent with every test.
-    expect(run.tests.find((item) => item.name === 'zero-planted-issues')?.meta).toEqual({ role: 'case', id: 'zero-planted-issues', split: 'development', status: 'accepted', reason: expect.any(String) })
+    expect(run.tests.find((item) => item.name === 'zero-planted-issues')?.meta).toEqual({
+      role: 'case',
+      id: 'zero-planted-issues',
+      split: 'development',
+      status: 'accepted',
+      reason: expect.any(String),
+    })
   })
 
   test('a case failing on one dimension although its mean passes says so, with every score', async () => {

@@ -37,7 +37,8 @@ class RunQueue implements Reporter {
         if (seen(last)) return last
       }
       const left = deadline - Date.now()
-      if (left <= 0) throw new Error(`waited ${RERUN / 1000} s for a run ${what}; ${last === undefined ? 'no run ended' : `the last run seen:\n${describeRun(last)}`}`)
+      if (left <= 0)
+        throw new Error(`waited ${RERUN / 1000} s for a run ${what}; ${last === undefined ? 'no run ended' : `the last run seen:\n${describeRun(last)}`}`)
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left)
         this.wake = () => {
@@ -53,8 +54,7 @@ class RunQueue implements Reporter {
 const describeRun = (run: VitestRun) =>
   run.tests.map((item) => `  ${item.module} > ${item.name}: ${item.state}${item.meta === undefined ? '' : ` (${item.meta.status})`}`).join('\n') || '  no test'
 
-const stateOf = (run: VitestRun, module: string, name: string) =>
-  run.tests.find((item) => item.module === module && item.name.startsWith(name))?.state
+const stateOf = (run: VitestRun, module: string, name: string) => run.tests.find((item) => item.module === module && item.name.startsWith(name))?.state
 
 const refusesAny =
   (...modules: string[]) =>
@@ -112,7 +112,10 @@ test('watch mode reruns a fixture with fresh data when its files change, and fol
     // A removed one disappears.
     await rm(join(root, 'fixtures/b'), { recursive: true })
     await expect
-      .poll(() => vitest.state.getFilepaths().some((file) => file.includes('fixtures/b/')), { timeout: RERUN, message: `fixtures/b still among the test files ${RERUN / 1000} s after its removal` })
+      .poll(() => vitest.state.getFilepaths().some((file) => file.includes('fixtures/b/')), {
+        timeout: RERUN,
+        message: `fixtures/b still among the test files ${RERUN / 1000} s after its removal`,
+      })
       .toBe(false)
   } finally {
     await vitest.close()
@@ -130,9 +133,11 @@ test('watch mode warns when a fixture loses its rubric file, as a run started th
     await runs.until('to end', () => true)
     expect(stderr).not.toContain('so it is no fixture')
     await rm(join(root, 'fixtures/a/rubric.json'))
-    await expect.poll(() => stderr, { timeout: RERUN, message: `no warning ${RERUN / 1000} s after the rubric's removal` }).toContain(
-      'vitest-rubric: fixtures/a holds cases.json and annotations.json but neither rubric.json nor evaluation_rubric.json, so it is no fixture and none of its cases runs.',
-    )
+    await expect
+      .poll(() => stderr, { timeout: RERUN, message: `no warning ${RERUN / 1000} s after the rubric's removal` })
+      .toContain(
+        'vitest-rubric: fixtures/a holds cases.json and annotations.json but neither rubric.json nor evaluation_rubric.json, so it is no fixture and none of its cases runs.',
+      )
     // The other fixture is not named.
     expect(stderr).not.toContain('fixtures/b holds')
   } finally {

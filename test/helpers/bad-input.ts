@@ -117,7 +117,7 @@ export type Outcome =
 
 /** Loads and evaluates a fixture directory, paths in messages shown relative to it. */
 export async function outcomeOf(dir: string): Promise<Outcome> {
-  let fixture
+  let fixture: Awaited<ReturnType<typeof loadFixture>>
   try {
     fixture = await loadFixture(dir, { cwd: dir })
   } catch (error) {

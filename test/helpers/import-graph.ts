@@ -43,7 +43,11 @@ function specifiersOf(source: ts.SourceFile): string[] {
   const visit = (node: ts.Node): void => {
     if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push(node.moduleSpecifier.text)
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       found.push(node.moduleReference.expression.text)
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments
@@ -68,7 +72,14 @@ function specifiersOf(source: ts.SourceFile): string[] {
 /** NodeNext resolution of a relative specifier: `./x.js` is `./x.ts` in source. */
 function resolveSpecifier(from: string, specifier: string): string | undefined {
   const base = resolve(from, specifier)
-  const candidates = [base.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts').replace(/\.cjs$/, '.cts'), `${base}.ts`, join(base, 'index.ts')]
+  const candidates = [
+    base
+      .replace(/\.js$/, '.ts')
+      .replace(/\.mjs$/, '.mts')
+      .replace(/\.cjs$/, '.cts'),
+    `${base}.ts`,
+    join(base, 'index.ts'),
+  ]
   return candidates.find((path) => existsSync(path) && statSync(path).isFile())
 }
 

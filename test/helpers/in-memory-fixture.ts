@@ -4,7 +4,7 @@ import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { CriteriaFixture } from '../../src/core/kinds/criteria/access.js'
 import type { FixtureFileReader } from '../../src/core/json/read.js'
 import { loadFixtureAs } from '../../src/core/engine/fixture.js'
-import { type LoadedFixture } from '../../src/core/registry.js'
+import type { LoadedFixture } from '../../src/core/registry.js'
 import type { AnnotationsJson, CasesJson } from './fixture-copy.js'
 import { KINDS } from '../../src/core/registry.js'
 

@@ -55,7 +55,9 @@ function startServe(bin, dir, cwd) {
 }
 
 function runWriter(writer, context) {
-  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, 'driver', JSON.stringify({ ...writer, ...context })], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, 'driver', JSON.stringify({ ...writer, ...context })], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => (stdout += chunk))
@@ -63,7 +65,13 @@ function runWriter(writer, context) {
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => {
       if (code !== 0) return reject(new Error(`writer ${writer.name} exited with ${code}: ${stderr}`))
-      resolve(stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)))
+      resolve(
+        stdout
+          .trim()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+      )
     })
   })
 }
@@ -101,7 +109,9 @@ export function lostSaves({ outcomes, held }) {
 }
 
 function draft(reason) {
-  return Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: criterion === 'support' ? reason : `Meets ${criterion}.`, answer_span: '' }]))
+  return Object.fromEntries(
+    CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: criterion === 'support' ? reason : `Meets ${criterion}.`, answer_span: '' }]),
+  )
 }
 
 async function pageSave(context, id, reason) {
@@ -109,7 +119,14 @@ async function pageSave(context, id, reason) {
   const viewer = context.reviewer === null ? 'reader' : `reviewer:${context.reviewer}`
   const read = await fetch(`${context.origin}/api/case?fixture=0&id=${id}&viewer=${viewer}`, { headers })
   const shown = await read.json()
-  const body = { fixture: 0, id, draft: draft(reason), versions: shown.versions, replace: true, ...(context.reviewer === null ? {} : { reviewer: context.reviewer }) }
+  const body = {
+    fixture: 0,
+    id,
+    draft: draft(reason),
+    versions: shown.versions,
+    replace: true,
+    ...(context.reviewer === null ? {} : { reviewer: context.reviewer }),
+  }
   const saved = await fetch(`${context.origin}/api/review`, { method: 'POST', headers, body: JSON.stringify(body) })
   const answer = await saved.json()
   return { ok: saved.status === 200, status: saved.status, message: answer.error?.message ?? null }
@@ -117,7 +134,8 @@ async function pageSave(context, id, reason) {
 
 async function cliSave(main, context, id, reason) {
   const argv = ['review', context.dir, '--case', id, '--replace', ...(context.reviewer === null ? [] : ['--reviewer', context.reviewer])]
-  for (const [criterion, judgement] of Object.entries(draft(reason))) argv.push('--rating', `${criterion}=${judgement.rating}`, '--reason', `${criterion}=${judgement.reason}`, '--span', `${criterion}=`)
+  for (const [criterion, judgement] of Object.entries(draft(reason)))
+    argv.push('--rating', `${criterion}=${judgement.rating}`, '--reason', `${criterion}=${judgement.reason}`, '--span', `${criterion}=`)
   let stderr = ''
   const code = await main(argv, { stdout: () => undefined, stderr: (text) => (stderr += text), cwd: context.cwd })
   return { ok: code === 0, status: code, message: code === 0 ? null : stderr.trim() }

@@ -22,7 +22,12 @@ export interface AnnotationsJson {
 /** A private copy of the debate benchmark that a test may edit; removed when the test ends. */
 export interface ScoredCopy extends JsonFiles<CasesJson, AnnotationsJson> {
   /** Edits one review and, unless told otherwise, acknowledges the new revision in its case. */
-  editReview<S extends System>(caseId: string, system: S, edit: (review: S extends 'debate' ? DebateReview : BaselineReview) => void, acknowledge?: boolean): Promise<void>
+  editReview<S extends System>(
+    caseId: string,
+    system: S,
+    edit: (review: S extends 'debate' ? DebateReview : BaselineReview) => void,
+    acknowledge?: boolean,
+  ): Promise<void>
   /** Records the current revision of a case's review in the case (an acknowledged edit). */
   acknowledge(caseId: string, system: System): Promise<void>
   /** Binds a review to the current rubric, case spec and output, then acknowledges it (a re-review). */

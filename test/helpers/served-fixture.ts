@@ -23,7 +23,11 @@ export interface RawResponse {
 }
 
 /** A raw request to the server, with the headers given (no browser in between). */
-export function raw(port: number, path: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+export function raw(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const request = httpRequest({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => {
       const chunks: Buffer[] = []

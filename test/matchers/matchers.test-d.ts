@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, test } from 'vitest'
 import type { FixtureCase, FixtureReview } from '../../src/core/kinds/criteria/access.js'
-import { type EvaluationOfKind } from '../../src/core/registry.js'
+import type { EvaluationOfKind } from '../../src/core/registry.js'
 import type { CriteriaFixture } from '../../src/core/kinds/criteria/access.js'
 import type { BoundRubric } from '../../src/core/kinds/criteria/rubric.js'
 import type { Answer } from '../../src/core/kinds/criteria/schemas.js'
@@ -67,6 +67,7 @@ describe('the matcher typings', () => {
     expect(review).toBeBoundTo({ answer: fixtureCase })
     expect({ answer_id: 'x', answer_sha256: 'a', source_sha256: 's', rubric_sha256: 'r', judgements: {} }).toBeBoundTo(fixture)
     expectTypeOf<{ rubric: Buffer }>().toExtend<BindingTarget>()
+    // biome-ignore lint/complexity/noBannedTypes: the empty object type is the case that must not fit
     expectTypeOf<{}>().not.toExtend<BindingTarget>()
     // @ts-expect-error no binding named
     expect(review).toBeBoundTo({})

@@ -61,7 +61,7 @@ describe('toBeBoundTo', () => {
     `)
   })
 
-  test('a review that is not bound to another case\'s answer', () => {
+  test("a review that is not bound to another case's answer", () => {
     expect(getReview(fixture, 'complete')).not.toBeBoundTo({ answer: getCase(fixture, 'paraphrase') })
     expect(failureOf(() => expect(getReview(fixture, 'complete')).toBeBoundTo(getCase(fixture, 'paraphrase')))).toContain(
       '✗ answer_sha256  stale: the answer of case "paraphrase" changed since the review',
@@ -133,6 +133,8 @@ describe('what cannot be told fails or throws, whatever .not says', () => {
     ]) {
       expect(assertion).toThrow(UsageError)
     }
-    expect(() => expect(review).toBeBoundTo(loose({ answer: undefined }))).toThrow(/the target's "answer" is undefined, so there is nothing to check the review against/)
+    expect(() => expect(review).toBeBoundTo(loose({ answer: undefined }))).toThrow(
+      /the target's "answer" is undefined, so there is nothing to check the review against/,
+    )
   })
 })

@@ -114,7 +114,7 @@ describe('.not.toMeetRubric passes only for a completed review that rejects the 
   })
 })
 
-describe('a refused case fails with the core\'s error, with and without .not', () => {
+describe("a refused case fails with the core's error, with and without .not", () => {
   test('an unacknowledged label edit', async () => {
     const copy = await copyFixture()
     await copy.editAnnotations((annotations) => {

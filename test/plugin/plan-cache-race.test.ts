@@ -51,7 +51,7 @@ test('a file saved while the plan is made: the plan is of the bytes that were ha
   expect(statuses(reverted)).toEqual(statuses(during))
 })
 
-test('the cache key covers what words and normalizes a plan beside the code: the zod version and Node\'s ICU and Unicode versions', async () => {
+test("the cache key covers what words and normalizes a plan beside the code: the zod version and Node's ICU and Unicode versions", async () => {
   const zod = JSON.parse(await realReadFile(join(import.meta.dirname, '../../node_modules/zod/package.json'), 'utf8')) as { version: string }
   expect(planCacheEnvironment()).toEqual([`zod@${zod.version}`, `icu@${process.versions.icu}`, `unicode@${process.versions.unicode}`])
 })

@@ -71,7 +71,11 @@ describe('a fixture planned in its own process', () => {
     const child = await crashingChild()
     const planning = startPlanning(child, { dir: '/fixtures/large', root: '/', options: {} })
     await expect(planning.reply).rejects.toThrow(/the process planning \/fixtures\/large ended \(exit code 3\) without a plan\. .+\nout of memory, say/)
-    await expect(planning.reply).rejects.toMatchObject({ code: 'PLANNING_FAILED', file: '/fixtures/large', hint: expect.stringContaining('rubric({ cache: false })') })
+    await expect(planning.reply).rejects.toMatchObject({
+      code: 'PLANNING_FAILED',
+      file: '/fixtures/large',
+      hint: expect.stringContaining('rubric({ cache: false })'),
+    })
     await expect(planning.reply).rejects.toBeInstanceOf(RubricError)
     // Through the cache: nothing cached yet, so the plan is the process's, and its failure is the run's.
     const fixture = await copyFixture()

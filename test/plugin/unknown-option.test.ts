@@ -12,7 +12,9 @@ describe('an unknown key in the rubric() options', () => {
 
   test('at the top level, inside a union and in a nested object; a key like no other gets no guess', () => {
     expect(() => resolveOptions({ seeed: 1 } as never)).toThrow('rubric() options › seeed: unknown key "seeed" (did you mean "seed"?).')
-    expect(() => resolveOptions({ reporter: { outputfile: 'x.json' } } as never)).toThrow('rubric() options › reporter › outputfile: unknown key "outputfile" (did you mean "outputFile"?).')
+    expect(() => resolveOptions({ reporter: { outputfile: 'x.json' } } as never)).toThrow(
+      'rubric() options › reporter › outputfile: unknown key "outputfile" (did you mean "outputFile"?).',
+    )
     expect(() => resolveOptions({ chunks: { sizes: 4 } } as never)).toThrow('rubric() options › chunks › sizes: unknown key "sizes" (did you mean "size"?).')
     expect(() => resolveOptions({ chunks: { count: 4 } } as never)).toThrowErrorMatchingInlineSnapshot(`
       [UsageError: rubric() options › chunks › count: unknown key "count".

@@ -12,7 +12,10 @@ const under = (folder: string) => (module: string) => module.startsWith(`${folde
 /** The circles through both folders (or within one), each `a.ts → b.ts → a.ts`, in the message. */
 function expectNoCircle(from: string, to: string): void {
   const circles = circlesBetween(graph, under(from), under(to))
-  expect(circles, `import circles through src/${from}/${from === to ? '' : ` and src/${to}/`}:\n${circles.map((circle) => `  ${circle}`).join('\n')}\n`).toEqual([])
+  expect(
+    circles,
+    `import circles through src/${from}/${from === to ? '' : ` and src/${to}/`}:\n${circles.map((circle) => `  ${circle}`).join('\n')}\n`,
+  ).toEqual([])
 }
 
 describe('import circles in src/, over type and value imports', () => {
@@ -33,7 +36,9 @@ describe('import circles in src/, over type and value imports', () => {
   })
 
   test('no file in core/engine/ imports core/kinds/', () => {
-    const crossing = [...graph].flatMap(([module, targets]) => (module.startsWith('core/engine/') ? targets.filter(under('core/kinds')).map((target) => `${module} → ${target}`) : []))
+    const crossing = [...graph].flatMap(([module, targets]) =>
+      module.startsWith('core/engine/') ? targets.filter(under('core/kinds')).map((target) => `${module} → ${target}`) : [],
+    )
     expect(crossing).toEqual([])
   })
 })

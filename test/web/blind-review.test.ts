@@ -27,8 +27,16 @@ afterAll(async () => {
 /** The fixture with bob and carol disagreeing on support for CASE, each with reasons of their own. */
 async function disagreeingPanel() {
   const served = await servedCopy()
-  for (const [reviewer, support] of [['bob', 'does_not_meet'], ['carol', 'meets']] as const) {
-    const judged = CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=${criterion === 'support' ? support : 'meets'}`, '--reason', `${criterion}=${reviewer.toUpperCase()}-SECRET reason.`])
+  for (const [reviewer, support] of [
+    ['bob', 'does_not_meet'],
+    ['carol', 'meets'],
+  ] as const) {
+    const judged = CRITERIA.flatMap((criterion) => [
+      '--rating',
+      `${criterion}=${criterion === 'support' ? support : 'meets'}`,
+      '--reason',
+      `${criterion}=${reviewer.toUpperCase()}-SECRET reason.`,
+    ])
     expect((await runCli(['review', 'fixtures/lab', '--case', CASE, '--reviewer', reviewer, ...judged], served.root)).code).toBe(0)
   }
   return served
@@ -74,11 +82,19 @@ describe('a blind reviewer', () => {
 
     // A partial review is saved, and does not unblind: neither the save's answer nor any endpoint after it.
     const versions = JSON.parse(before[`case ${CASE}`]!).versions
-    const partial = await postSave(server, { fixture: 0, id: CASE, versions, replace: false, reviewer: 'alice', draft: { command: { rating: 'meets', reason: 'ALICE reason.', answer_span: '' } } })
+    const partial = await postSave(server, {
+      fixture: 0,
+      id: CASE,
+      versions,
+      replace: false,
+      reviewer: 'alice',
+      draft: { command: { rating: 'meets', reason: 'ALICE reason.', answer_span: '' } },
+    })
     expect(partial.status).toBe(200)
     expect(found(partial.body)).toEqual([])
     expect(JSON.parse(partial.body).case.reviewers).toBe('hidden')
-    for (const [endpoint, body] of Object.entries(await everyResponse(server, 'reviewer:alice'))) expect({ endpoint, leaks: found(body) }).toEqual({ endpoint, leaks: [] })
+    for (const [endpoint, body] of Object.entries(await everyResponse(server, 'reviewer:alice')))
+      expect({ endpoint, leaks: found(body) }).toEqual({ endpoint, leaks: [] })
 
     // Complete, alice sees the others on that case, and the panel's reason; still nothing of the other cases.
     const judged = CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=ALICE reason.`])
@@ -87,7 +103,8 @@ describe('a blind reviewer', () => {
     expect(after[`case ${CASE}`]).toContain('BOB-SECRET reason.')
     const row = (JSON.parse(after.overview).fixtures[0].cases as { id: string; reason: string }[]).find((item) => item.id === CASE)!
     expect(row.reason).toBe('reviewers disagree on support (alice: meets, bob: does_not_meet, carol: meets)')
-    for (const [endpoint, body] of Object.entries(after)) if (endpoint !== 'overview' && endpoint !== `case ${CASE}`) expect({ endpoint, leaks: found(body) }).toEqual({ endpoint, leaks: [] })
+    for (const [endpoint, body] of Object.entries(after))
+      if (endpoint !== 'overview' && endpoint !== `case ${CASE}`) expect({ endpoint, leaks: found(body) }).toEqual({ endpoint, leaks: [] })
   })
 
   test('one s on an untouched case saves nothing; a partial review asks first, and after it the others stay hidden', async () => {
@@ -103,7 +120,9 @@ describe('a blind reviewer', () => {
     await page.keyboard.press('Enter')
     await page.keyboard.press('Enter')
     await page.keyboard.press('s')
-    expect(await status()).toBe('Not saved yet: preconditions, database_scope, verification, support are not rated and would be left out; the other reviews stay hidden until every criterion is rated. Save anyway Keep reviewing')
+    expect(await status()).toBe(
+      'Not saved yet: preconditions, database_scope, verification, support are not rated and would be left out; the other reviews stay hidden until every criterion is rated. Save anyway Keep reviewing',
+    )
     // Another s only asks again: a key never confirms.
     await page.keyboard.press('s')
     expect(await status()).toContain('Not saved yet: preconditions')
@@ -126,15 +145,27 @@ describe('a blind reviewer', () => {
     const { dir, server } = await disagreeingPanel()
     // bob's file loses a colon just before his reason: the whole fixture is refused.
     const bob = join(dir, 'reviews/bob.json')
-    await writeFile(bob, (await readFile(bob, 'utf8')).replace('"reason": "command=BOB', '"reason" "BOB').replace('"reason": "BOB-SECRET', '"reason" "BOB-SECRET'))
+    await writeFile(
+      bob,
+      (await readFile(bob, 'utf8')).replace('"reason": "command=BOB', '"reason" "BOB').replace('"reason": "BOB-SECRET', '"reason" "BOB-SECRET'),
+    )
     const reader = JSON.parse((await get(server, '/api/overview?viewer=reader')).body).fixtures[0].refused as string
     expect(reader).toContain('BOB-SECRET')
     const blind = JSON.parse((await get(server, '/api/overview?viewer=reviewer:alice')).body).fixtures[0].refused as string
-    expect(blind).toMatch(/reviews\/bob\.json: the file is not valid JSON \(line \d+, column \d+\)\.\n  fix: .*\(What was found there is not shown to a blind reviewer\.\)$/)
+    expect(blind).toMatch(
+      /reviews\/bob\.json: the file is not valid JSON \(line \d+, column \d+\)\.\n {2}fix: .*\(What was found there is not shown to a blind reviewer\.\)$/,
+    )
     const opened = await get(server, `/api/case?fixture=0&id=${CASE}&viewer=reviewer:alice`)
     expect(opened.status).toBe(422)
     expect(found(opened.body)).toEqual([])
-    const saved = await postSave(server, { fixture: 0, id: CASE, versions: {}, replace: false, reviewer: 'alice', draft: { command: { rating: 'meets', reason: 'ALICE reason.', answer_span: '' } } })
+    const saved = await postSave(server, {
+      fixture: 0,
+      id: CASE,
+      versions: {},
+      replace: false,
+      reviewer: 'alice',
+      draft: { command: { rating: 'meets', reason: 'ALICE reason.', answer_span: '' } },
+    })
     expect(saved.status).toBe(422)
     expect(found(saved.body)).toEqual([])
   })

@@ -53,7 +53,11 @@ async function served(): Promise<Served> {
 }
 
 /** A raw request to the server, with the headers given (no browser in between). */
-function raw(server: RunningServer, path: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+function raw(
+  server: RunningServer,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest({ host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => {
       let body = ''
@@ -74,7 +78,10 @@ describe('the review page, in a real browser', () => {
     const page = await open()
     expect(await page.locator('tr.case-row').count()).toBe(8)
     await page.selectOption('#filter-status', 'pending')
-    expect(await page.locator('tr.case-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-case')))).toEqual(['uncertain-wording', 'not-reviewed'])
+    expect(await page.locator('tr.case-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-case')))).toEqual([
+      'uncertain-wording',
+      'not-reviewed',
+    ])
     await page.selectOption('#filter-waiting', 'no review')
     expect(await page.locator('tr.case-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-case')))).toEqual(['not-reviewed'])
     await page.selectOption('#filter-waiting', '')
@@ -90,9 +97,14 @@ describe('the review page, in a real browser', () => {
     expect(await page.textContent('#decision')).toBe('rejected command, support')
     // Each judged span is marked in the answer, tied to its criterion; each quote in the source.
     expect((await page.locator('#answer mark[data-criteria~="command"]').allTextContents()).join('')).toBe('`docuctl rollback r41 --env staging`')
-    expect((await page.locator('#source mark[data-criteria~="command"]').allTextContents()).join('')).toBe('Use `docuctl releases rollback r41 --environment staging` to select release r41.')
+    expect((await page.locator('#source mark[data-criteria~="command"]').allTextContents()).join('')).toBe(
+      'Use `docuctl releases rollback r41 --environment staging` to select release r41.',
+    )
     // The failed criteria are marked as such.
-    expect(await page.locator('.criterion.does_not_meet').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-criterion')))).toEqual(['command', 'support'])
+    expect(await page.locator('.criterion.does_not_meet').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-criterion')))).toEqual([
+      'command',
+      'support',
+    ])
   })
 
   test('a review recorded with the keyboard alone: the decision changes, the file is bound, evaluate agrees', async () => {
@@ -106,7 +118,13 @@ describe('the review page, in a real browser', () => {
     await page.waitForFunction(() => document.querySelector('nav.crumbs strong')?.textContent === 'not-reviewed')
     expect(await page.textContent('#decision')).toBe('pending no review')
 
-    const spans = ['`docuctl releases rollback r41 --environment staging`', 'Get release approval and confirm you are on staging', 'leaves database contents as they are', 'Check service health afterwards.', '']
+    const spans = [
+      '`docuctl releases rollback r41 --environment staging`',
+      'Get release approval and confirm you are on staging',
+      'leaves database contents as they are',
+      'Check service health afterwards.',
+      '',
+    ]
     for (const span of spans) {
       await page.keyboard.press('1')
       await page.keyboard.type('Judged from the page.')
@@ -180,7 +198,10 @@ describe('the review page, in a real browser', () => {
     })
     await page.goto(server.url)
     await page.waitForSelector('table.cases')
-    const result = await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'], root)
+    const result = await runCli(
+      ['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'],
+      root,
+    )
     expect(result.code).toBe(0)
     // The page looks for edits every 1.5 s: wait for its notice, not for a time.
     await page.waitForSelector('header .notice')
@@ -190,7 +211,12 @@ describe('the review page, in a real browser', () => {
 
   test('a blind reviewer sees no other review until they have saved their own', async () => {
     const { root, server } = await served()
-    const judged = ['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=bob's reason.`])
+    const judged = ['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((criterion) => [
+      '--rating',
+      `${criterion}=meets`,
+      '--reason',
+      `${criterion}=bob's reason.`,
+    ])
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', 'bob', ...judged], root)).code).toBe(0)
     const page = await browser.newPage()
     await page.goto(server.url)
@@ -198,7 +224,7 @@ describe('the review page, in a real browser', () => {
     await page.goto(`${server.url}${caseHash('not-reviewed')}`)
     await page.reload()
     await page.waitForSelector('#criteria')
-    expect(await page.textContent('.hidden-reviews')).toContain("shown once you have saved your own review")
+    expect(await page.textContent('.hidden-reviews')).toContain('shown once you have saved your own review')
     expect(await page.locator('#side-by-side').count()).toBe(0)
     expect(await page.content()).not.toContain("bob's reason")
     for (let index = 0; index < 5; index++) {
@@ -216,8 +242,16 @@ describe('the review page, in a real browser', () => {
   test('an adjudicator sees the reviews side by side, takes judgements and adopts the result', async () => {
     const { root, server } = await served()
     const criteria = ['command', 'preconditions', 'database_scope', 'verification', 'support']
-    for (const [reviewer, support] of [['alice', 'meets'], ['bob', 'does_not_meet']] as const) {
-      const judged = criteria.flatMap((criterion) => ['--rating', `${criterion}=${criterion === 'support' ? support : 'meets'}`, '--reason', `${criterion}=${reviewer}'s reason.`])
+    for (const [reviewer, support] of [
+      ['alice', 'meets'],
+      ['bob', 'does_not_meet'],
+    ] as const) {
+      const judged = criteria.flatMap((criterion) => [
+        '--rating',
+        `${criterion}=${criterion === 'support' ? support : 'meets'}`,
+        '--reason',
+        `${criterion}=${reviewer}'s reason.`,
+      ])
       expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', reviewer, ...judged], root)).code).toBe(0)
     }
     const page = await browser.newPage()
@@ -231,7 +265,11 @@ describe('the review page, in a real browser', () => {
     // Take alice's judgement of every criterion but support, and bob's of support.
     const rows = page.locator('#side-by-side tr')
     for (let index = 0; index < criteria.length; index++) {
-      await rows.nth(index + 1).locator('button.take').nth(criteria[index] === 'support' ? 1 : 0).click()
+      await rows
+        .nth(index + 1)
+        .locator('button.take')
+        .nth(criteria[index] === 'support' ? 1 : 0)
+        .click()
     }
     expect(await page.inputValue('#reason-4')).toBe("bob's reason.")
     await page.click('#save')
@@ -253,7 +291,9 @@ describe('the review page, in a real browser', () => {
     try {
       await page.goto(`${server.url}${caseHash('partial-recall')}`)
       await page.waitForSelector('#scores')
-      const rows = await page.locator('#scores tr').evaluateAll((items) => items.slice(1).map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)))
+      const rows = await page
+        .locator('#scores tr')
+        .evaluateAll((items) => items.slice(1).map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)))
       expect(rows).toHaveLength(6)
       expect(rows[0]).toEqual(['issue_discovery_recall', '0.75', '1.5 of 2 planted issues found: P1 full (C1), P2 partial (C2)', '0.5'])
       expect(rows[4]![1]).toBe('N/A')
@@ -295,19 +335,28 @@ describe('the review page, in a real browser', () => {
     expect(JSON.parse(traversal.body).error.code).toBe('CASE_NOT_FOUND')
     expect((await raw(server, '/api/case?fixture=7&id=complete', { headers: token })).status).toBe(404)
     const before = await readFile(join(dir, 'annotations.json'), 'utf8')
-    const save = (body: unknown) => raw(server, '/api/review', { method: 'POST', headers: { ...token, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const save = (body: unknown) =>
+      raw(server, '/api/review', { method: 'POST', headers: { ...token, 'content-type': 'application/json' }, body: JSON.stringify(body) })
     const base = { fixture: 0, id: 'not-reviewed', draft: {}, replace: false }
-    const { versions } = JSON.parse((await raw(server, '/api/case?fixture=0&id=not-reviewed', { headers: token })).body) as { versions: Record<string, string | null> }
+    const { versions } = JSON.parse((await raw(server, '/api/case?fixture=0&id=not-reviewed', { headers: token })).body) as {
+      versions: Record<string, string | null>
+    }
     // A save always says which revision of the case it was made from: no version, no write.
     const unversioned = await save({ ...base, versions: {}, draft: { command: { rating: 'meets', reason: 'x', answer_span: '' } } })
     expect(unversioned.status).toBe(400)
-    expect(JSON.parse(unversioned.body).error.message).toContain('the save does not say which revision of cases.json › not-reviewed, annotations.json › not-reviewed › review it was made from')
+    expect(JSON.parse(unversioned.body).error.message).toContain(
+      'the save does not say which revision of cases.json › not-reviewed, annotations.json › not-reviewed › review it was made from',
+    )
     const badName = await save({ ...base, versions, reviewer: '../elsewhere', draft: { command: { rating: 'meets', reason: 'x', answer_span: '' } } })
     expect(badName.status).toBe(400)
     expect(JSON.parse(badName.body).error.message).toContain('is not a reviewer name')
     const badDraft = await save({ ...base, versions, draft: { command: { rating: 'great', reason: 'x' } } })
     expect(badDraft.status).toBe(422)
-    const huge = await raw(server, '/api/review', { method: 'POST', headers: { ...token, 'content-type': 'application/json' }, body: Buffer.alloc(2 * 1024 * 1024, 0x20) })
+    const huge = await raw(server, '/api/review', {
+      method: 'POST',
+      headers: { ...token, 'content-type': 'application/json' },
+      body: Buffer.alloc(2 * 1024 * 1024, 0x20),
+    })
     expect(huge.status).toBe(413)
     const foreign = await raw(server, '/api/review', { method: 'POST', headers: { ...token, origin: 'http://evil.example' }, body: '{}' })
     expect(foreign.status).toBe(403)
@@ -332,7 +381,10 @@ describe('the review page, in a real browser', () => {
         decision: document.getElementById('decision')!.textContent,
         answer: [...document.querySelectorAll('#answer mark')].map((mark) => [mark.getAttribute('data-criteria'), mark.textContent]),
         source: [...document.querySelectorAll('#source mark')].map((mark) => [mark.getAttribute('data-criteria'), mark.textContent]),
-        ratings: [...document.querySelectorAll('.criterion')].map((card) => [card.getAttribute('data-criterion'), card.querySelector('h4 .badge')!.textContent]),
+        ratings: [...document.querySelectorAll('.criterion')].map((card) => [
+          card.getAttribute('data-criterion'),
+          card.querySelector('h4 .badge')!.textContent,
+        ]),
       }))
     expect(await look(report)).toEqual(await look(servedPage))
     expect(await report.locator('#save, textarea').count()).toBe(0)
@@ -373,7 +425,10 @@ describe('serve and the report around a run', () => {
     const summary = join(root, 'summary.md')
     process.env['GITHUB_STEP_SUMMARY'] = summary
     try {
-      await runVitest({ root, plugin: { reporter: { outputFile: false, htmlReport: 'out/rubric.html', reportUrl: 'https://ci.example/artifacts/rubric.html' } } })
+      await runVitest({
+        root,
+        plugin: { reporter: { outputFile: false, htmlReport: 'out/rubric.html', reportUrl: 'https://ci.example/artifacts/rubric.html' } },
+      })
     } finally {
       delete process.env['GITHUB_STEP_SUMMARY']
     }

@@ -10,7 +10,10 @@ const root = resolve(import.meta.dirname, '../..')
 const scratch = await mkdtemp(join(tmpdir(), 'vitest-rubric-shots-'))
 await cp(join(root, 'fixtures'), join(scratch, 'fixtures'), { recursive: true })
 const server = await startServer({ dirs: ['fixtures/docuctl-rollback', 'fixtures/debate-benchmark'], cwd: scratch, port: 0 })
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] })
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
+})
 try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
   await page.goto(server.url)

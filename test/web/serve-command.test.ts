@@ -30,7 +30,10 @@ async function serve(args: readonly string[]) {
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const exited = new Promise<number | null>((done) => child.on('exit', done))
-  const outcome = await Promise.race([exited.then((code) => ({ code })), new Promise<{ code: 'serving' }>((done) => child.stdout.on('data', () => stdout.includes('Ctrl-C') && done({ code: 'serving' })))])
+  const outcome = await Promise.race([
+    exited.then((code) => ({ code })),
+    new Promise<{ code: 'serving' }>((done) => child.stdout.on('data', () => stdout.includes('Ctrl-C') && done({ code: 'serving' }))),
+  ])
   onTestFinished(async () => {
     if (child.exitCode === null) {
       child.kill('SIGINT')
@@ -56,7 +59,9 @@ test('serve --port on a busy port stops with a one-line error and no stack', asy
   const port = (await occupied())!
   const run = await serve(['--port', String(port)])
   expect(run.outcome.code).toBe(1)
-  expect(run.stderr()).toBe(`vitest-rubric serve: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another port with --port (0 for any free port).\n`)
+  expect(run.stderr()).toBe(
+    `vitest-rubric serve: port ${port} on 127.0.0.1 is in use: stop what uses it, or choose another port with --port (0 for any free port).\n`,
+  )
 })
 
 test('startServer takes the port above a busy one unless the port is strict', async () => {
@@ -65,5 +70,9 @@ test('startServer takes the port above a busy one unless the port is strict', as
   onTestFinished(() => server.close())
   expect(server.port).toBeGreaterThan(port)
   await expect(startServer({ dirs: ['fixtures/docuctl-rollback'], cwd: ROOT, port, strictPort: true })).rejects.toThrow(`port ${port} on 127.0.0.1 is in use`)
-  await expect(startServer({ dirs: ['fixtures/docuctl-rollback'], cwd: ROOT, port, strictPort: true })).rejects.toMatchObject({ code: 'PORT_IN_USE', errno: 'EADDRINUSE', hint: expect.stringContaining('--port') })
+  await expect(startServer({ dirs: ['fixtures/docuctl-rollback'], cwd: ROOT, port, strictPort: true })).rejects.toMatchObject({
+    code: 'PORT_IN_USE',
+    errno: 'EADDRINUSE',
+    hint: expect.stringContaining('--port'),
+  })
 })

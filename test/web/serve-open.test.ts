@@ -27,7 +27,9 @@ test('a one-time link holds no token, opens the page once, and leaves an HttpOnl
   await page.goto(link)
   await page.waitForSelector('table.cases')
   expect(page.url()).toBe(`http://127.0.0.1:${server.port}/`)
-  expect(await context.cookies()).toEqual([expect.objectContaining({ name: `vitest-rubric-${server.port}`, value: server.token, httpOnly: true, sameSite: 'Strict', path: '/' })])
+  expect(await context.cookies()).toEqual([
+    expect.objectContaining({ name: `vitest-rubric-${server.port}`, value: server.token, httpOnly: true, sameSite: 'Strict', path: '/' }),
+  ])
   expect(await page.evaluate(() => document.cookie)).toBe('')
   // A reload keeps working on the cookie alone.
   await page.reload()
@@ -51,13 +53,19 @@ test('serve --open hands the browser launcher a one-time link, never the token',
   const bin = join(root, 'bin')
   await mkdir(bin)
   const launcher = join(bin, process.platform === 'darwin' ? 'open' : 'xdg-open')
-  await writeFile(launcher, `#!/bin/sh\nprintf '%s\\n' "$@" > "${join(root, 'launched.tmp')}" && mv "${join(root, 'launched.tmp')}" "${join(root, 'launched')}"\n`)
+  await writeFile(
+    launcher,
+    `#!/bin/sh\nprintf '%s\\n' "$@" > "${join(root, 'launched.tmp')}" && mv "${join(root, 'launched.tmp')}" "${join(root, 'launched')}"\n`,
+  )
   await chmod(launcher, 0o755)
   const launched = (async () => {
     for await (const event of watch(root)) if (event.filename === 'launched') return (await readFile(join(root, 'launched'), 'utf8')).trim()
     return ''
   })()
-  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', '--port', '0', '--open'], { cwd: root, env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` } })
+  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', '--port', '0', '--open'], {
+    cwd: root,
+    env: { ...process.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` },
+  })
   const exited = new Promise<number | null>((done) => child.on('exit', done))
   onTestFinished(async () => {
     if (child.exitCode === null) child.kill('SIGINT')

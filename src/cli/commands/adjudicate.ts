@@ -72,7 +72,12 @@ written; 2 on a usage error.`,
     if (values['consensus'] === true) {
       if (caseId !== undefined) throw usage('adjudicate', 'give --case or --consensus, not both.')
       const minReviews = minReviewsOption('adjudicate', values['min-reviews'])
-      io.stdout(formatAdjudication(await adjudicateConsensus(dir, { adjudicator, minReviews, cwd: io.cwd, dryRun, kinds }, { label: 'the consensus', locate: () => 'the consensus' }), dryRun))
+      io.stdout(
+        formatAdjudication(
+          await adjudicateConsensus(dir, { adjudicator, minReviews, cwd: io.cwd, dryRun, kinds }, { label: 'the consensus', locate: () => 'the consensus' }),
+          dryRun,
+        ),
+      )
       return 0
     }
     if (caseId === undefined) throw usage('adjudicate', 'name the case with --case <id>, or pass --consensus.')
@@ -84,11 +89,15 @@ written; 2 on a usage error.`,
     } satisfies Record<keyof typeof JUDGEMENT_OPTIONS, Map<string, string>>
     const from = stringOption(values, 'from')
     let written: Record<string, unknown> | undefined
-    let source: DraftSource = { label: 'the options', locate: (path) => `--${String(path[1] === 'answer_span' ? 'span' : (path[1] ?? 'rating'))} ${String(path[0] ?? '')}`.trim() }
+    let source: DraftSource = {
+      label: 'the options',
+      locate: (path) => `--${String(path[1] === 'answer_span' ? 'span' : (path[1] ?? 'rating'))} ${String(path[0] ?? '')}`.trim(),
+    }
     if (from !== undefined) {
       const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
       const document = parseJsonFile(file)
-      if (typeof document !== 'object' || document === null || Array.isArray(document)) throw usage('adjudicate', `${file.display} must hold a JSON object of judgements.`)
+      if (typeof document !== 'object' || document === null || Array.isArray(document))
+        throw usage('adjudicate', `${file.display} must hold a JSON object of judgements.`)
       written = { ...document }
       source = fileSource(file.display)
     } else if (Object.values(keyed).some((map) => map.size > 0)) {
@@ -96,7 +105,8 @@ written; 2 on a usage error.`,
       for (const option of JUDGEMENT_OPTION_NAMES) {
         const field = JUDGEMENT_OPTIONS[option]
         for (const [criterion, value] of keyed[option]) {
-          if (!Object.hasOwn(judgements, criterion)) Object.defineProperty(judgements, criterion, { value: {}, enumerable: true, writable: true, configurable: true })
+          if (!Object.hasOwn(judgements, criterion))
+            Object.defineProperty(judgements, criterion, { value: {}, enumerable: true, writable: true, configurable: true })
           const judgement = judgements[criterion]
           if (judgement !== undefined) judgement[field] = value
         }
@@ -110,12 +120,17 @@ written; 2 on a usage error.`,
       io.stdout(formatAdjudication(await adjudicateCase(dir, { ...options, take, picks, ...(written === undefined ? {} : { written }) }, source), dryRun))
       return 0
     }
-    if (io.terminal === undefined) throw usage('adjudicate', 'there is no terminal to ask on: say what to adopt with --take, --pick or --rating/--reason/--span, or pass --from <file>.')
+    if (io.terminal === undefined)
+      throw usage('adjudicate', 'there is no terminal to ask on: say what to adopt with --take, --pick or --rating/--reason/--span, or pass --from <file>.')
     const view = await openAdjudication(kinds, dir, caseId, slot, io.cwd)
     const prompt = interactiveAdjudicationOf(view.target.fixture.kind)
     if (prompt === undefined) throw usage('adjudicate', `a ${view.target.fixture.kind} review is adopted whole: pass --take <reviewer>.`)
     const outcome = await prompt(view, io.terminal, (choice, preview) =>
-      adjudicateCase(dir, { ...options, expected: view.versions, dryRun: preview || dryRun, ...choice }, { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` }),
+      adjudicateCase(
+        dir,
+        { ...options, expected: view.versions, dryRun: preview || dryRun, ...choice },
+        { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` },
+      ),
     )
     if (outcome === 'cancelled') {
       io.stderr('adjudication cancelled: nothing was written')

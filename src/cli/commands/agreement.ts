@@ -42,12 +42,17 @@ Exit codes: 0 when reported; 1 when a fixture is refused.`,
     const dirs = needDirs('agreement', positionals)
     const sampleText = stringOption(values, 'sample')
     const sample = sampleText === undefined ? undefined : Number(sampleText)
-    if (sample !== undefined && (!Number.isInteger(sample) || sample < 1)) throw usage('agreement', `--sample takes a whole number of cases, not ${JSON.stringify(sampleText)}.`)
+    if (sample !== undefined && (!Number.isInteger(sample) || sample < 1))
+      throw usage('agreement', `--sample takes a whole number of cases, not ${JSON.stringify(sampleText)}.`)
     const seed = stringOption(values, 'seed')
     const reports: AgreementReport[] = []
-    for (const dir of dirs) reports.push(panelAgreement(await loadFixture(dir, { cwd: io.cwd }), { ...(seed === undefined ? {} : { seed }), ...(sample === undefined ? {} : { sample }) }))
+    for (const dir of dirs)
+      reports.push(
+        panelAgreement(await loadFixture(dir, { cwd: io.cwd }), { ...(seed === undefined ? {} : { seed }), ...(sample === undefined ? {} : { sample }) }),
+      )
     // One fixture prints one report; several, a list (as evaluate --json does).
-    if (values['json'] === true) io.stdout(JSON.stringify(reports.length === 1 ? agreementJson(reports[0]!) : reports.map((report) => agreementJson(report)), null, 2))
+    if (values['json'] === true)
+      io.stdout(JSON.stringify(reports.length === 1 ? agreementJson(reports[0]!) : reports.map((report) => agreementJson(report)), null, 2))
     else io.stdout(reports.map((report) => formatAgreement(report)).join('\n\n'))
     return 0
   },
@@ -83,11 +88,14 @@ export function formatAgreement(report: AgreementReport, registry: KindRegistry 
   lines.push(`  ${noun.padEnd(width)}alpha   95% interval     skipped  agreement  AC1     cases  judgements  disagreements`)
   const notes: string[] = []
   const row = (name: string, item: ItemAgreement) => {
-    if (item.alpha === null) return `  ${name.padEnd(width)}—       no figure: ${item.reason}${item.disagreements.length === 0 ? '' : `; disagreements: ${item.disagreements.join(', ')}`}`
+    if (item.alpha === null)
+      return `  ${name.padEnd(width)}—       no figure: ${item.reason}${item.disagreements.length === 0 ? '' : `; disagreements: ${item.disagreements.join(', ')}`}`
     const bootstrap = item.alpha_bootstrap
     if (item.alpha_ci === null) notes.push(`${name}: no interval: ${item.alpha_ci_reason}`)
     else if (bootstrap?.unreliable === true) {
-      notes.push(`${name}: interval unreliable: ${percent(bootstrap.skipped_share)} of ${bootstrap.replicates} replicates had no variation and were skipped (more than ${percent(MAX_SKIPPED_SHARE)})`)
+      notes.push(
+        `${name}: interval unreliable: ${percent(bootstrap.skipped_share)} of ${bootstrap.replicates} replicates had no variation and were skipped (more than ${percent(MAX_SKIPPED_SHARE)})`,
+      )
     }
     const interval = item.alpha_ci === null ? '—' : `[${figure(item.alpha_ci[0])}, ${figure(item.alpha_ci[1])}]${bootstrap?.unreliable === true ? '?' : ''}`
     const skipped = bootstrap === null ? '—' : percent(bootstrap.skipped_share)

@@ -36,11 +36,11 @@ Exit codes: 0 when bound (or nothing to change); 1 when refused, with nothing wr
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('bind', positionals)
-    const ids = (stringsOption(values, 'case')) ?? []
+    const ids = stringsOption(values, 'case') ?? []
     if (values['all'] === true && ids.length > 0) throw usage('bind', 'give either --case or --all, not both.')
     if (values['all'] !== true && ids.length === 0) throw usage('bind', 'name the cases to bind with --case <id>, or pass --all.')
     const dryRun = values['dry-run'] === true
-    const reviewers = (stringsOption(values, 'reviewer')) ?? []
+    const reviewers = stringsOption(values, 'reviewer') ?? []
     io.stdout(formatBind(await bindFixture(dir, { cases: values['all'] === true ? 'all' : ids, reviewers, dryRun, cwd: io.cwd }), dryRun))
     return 0
   },
@@ -67,7 +67,12 @@ export function formatBind(result: BindResult, dryRun: boolean): string {
   }
   for (const skipped of result.skipped) lines.push(`skipped ${skipped.id}: ${skipped.reason}`)
   if (result.cases.length === 0 && result.skipped.length === 0) lines.push('no cases to bind')
-  if (dryRun) lines.push(changed.length === 0 ? 'dry run: nothing to change' : `dry run: nothing was written (${changed.length} ${changed.length === 1 ? 'case' : 'cases'} would change)`)
+  if (dryRun)
+    lines.push(
+      changed.length === 0
+        ? 'dry run: nothing to change'
+        : `dry run: nothing was written (${changed.length} ${changed.length === 1 ? 'case' : 'cases'} would change)`,
+    )
   else lines.push(result.written.length === 0 ? 'nothing to change: no file was written' : `wrote ${result.written.join(' and ')}`)
   return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
 }

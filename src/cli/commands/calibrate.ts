@@ -1,4 +1,11 @@
-import { calibrateJudges, calibrationRatingsOf, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from '../../core/engine/calibration.js'
+import {
+  calibrateJudges,
+  calibrationRatingsOf,
+  matrixLines,
+  type CalibrationReport,
+  type CriterionCalibration,
+  type JudgeCalibration,
+} from '../../core/engine/calibration.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import type { KindRegistry } from '../../core/engine/registry.js'
 import { kinds, loadFixture } from '../../core/registry.js'
@@ -66,16 +73,23 @@ export function formatCalibration(report: CalibrationReport, registry: KindRegis
 }
 
 function judgeLines(name: string, judge: JudgeCalibration, words: { readonly item: string; readonly pass: string }): string[] {
-  const lines = [`  judge ${name} (${judge.file}): ${judge.origin}`, `    ${judge.cases} case${judge.cases === 1 ? '' : 's'} with a current adopted review and a current label`]
+  const lines = [
+    `  judge ${name} (${judge.file}): ${judge.origin}`,
+    `    ${judge.cases} case${judge.cases === 1 ? '' : 's'} with a current adopted review and a current label`,
+  ]
   const criteria = Object.entries(judge.criteria)
   const width = Math.max(words.item.length, ...criteria.map(([id]) => id.length)) + 2
-  lines.push(`    ${words.item.padEnd(width)}${'n'.padEnd(6)}${'kappa'.padEnd(8)}${'95% interval'.padEnd(18)}${'skipped'.padEnd(9)}${'agreement'.padEnd(11)}${'fail recall'.padEnd(13)}${'pass recall'.padEnd(13)}${words.pass.padEnd(7)}false accepts`)
+  lines.push(
+    `    ${words.item.padEnd(width)}${'n'.padEnd(6)}${'kappa'.padEnd(8)}${'95% interval'.padEnd(18)}${'skipped'.padEnd(9)}${'agreement'.padEnd(11)}${'fail recall'.padEnd(13)}${'pass recall'.padEnd(13)}${words.pass.padEnd(7)}false accepts`,
+  )
   for (const [id, item] of criteria) lines.push(`    ${id.padEnd(width)}${criterionRow(item)}`)
   for (const [id, item] of criteria) {
     if (item.kappa === null) lines.push(`    no kappa for ${id}: ${item.kappa_reason ?? ''}`)
     else if (item.kappa_ci === null) lines.push(`    no interval for ${id}: ${item.kappa_ci_reason ?? ''}`)
     else if (item.kappa_bootstrap?.unreliable === true) {
-      lines.push(`    interval of ${id} unreliable: ${share(item.kappa_bootstrap.skipped_share)} of ${item.kappa_bootstrap.replicates} replicates had no variation and were skipped (more than ${share(MAX_SKIPPED_SHARE)})`)
+      lines.push(
+        `    interval of ${id} unreliable: ${share(item.kappa_bootstrap.skipped_share)} of ${item.kappa_bootstrap.replicates} replicates had no variation and were skipped (more than ${share(MAX_SKIPPED_SHARE)})`,
+      )
     }
   }
   lines.push('    confusion matrices (reviewers down, judge across):')
@@ -99,6 +113,7 @@ function judgeLines(name: string, judge: JudgeCalibration, words: { readonly ite
 }
 
 function criterionRow(item: CriterionCalibration): string {
-  const interval = item.kappa_ci === null ? '—' : `[${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]${item.kappa_bootstrap?.unreliable === true ? '?' : ''}`
+  const interval =
+    item.kappa_ci === null ? '—' : `[${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]${item.kappa_bootstrap?.unreliable === true ? '?' : ''}`
   return `${String(item.n).padEnd(6)}${figure(item.kappa).padEnd(8)}${interval.padEnd(18)}${(item.kappa_bootstrap === null ? '—' : share(item.kappa_bootstrap.skipped_share)).padEnd(9)}${figure(item.percent_agreement).padEnd(11)}${figure(item.failure_recall).padEnd(13)}${figure(item.pass_recall).padEnd(13)}${percent(item.base_rate).padEnd(7)}${item.false_accepts.join(', ') || 'none'}`
 }

@@ -55,7 +55,10 @@ Options:
       } else if (sameRecord(recorded, current)) lines.push(`${display}: decisions and bindings match${from}`)
       else {
         ok = false
-        lines.push(`${display}: the decisions or bindings differ from the decision record${from}:`, ...describeRecordChanges(recorded, current).map((line) => `  ${line}`))
+        lines.push(
+          `${display}: the decisions or bindings differ from the decision record${from}:`,
+          ...describeRecordChanges(recorded, current).map((line) => `  ${line}`),
+        )
       }
     }
     io.stdout(lines.join('\n'))

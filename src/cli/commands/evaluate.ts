@@ -35,7 +35,9 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
     const seed = stringOption(values, 'seed')
     const options = { panel, ...(seed === undefined ? {} : { seed }), ...(gate === undefined ? {} : { marginGate: gate }) }
     for (const dir of needDirs('evaluate', positionals)) documents.push(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), options)))
-    io.stdout(values['json'] === true ? JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2) : documents.map(formatEvaluation).join('\n\n'))
+    io.stdout(
+      values['json'] === true ? JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2) : documents.map(formatEvaluation).join('\n\n'),
+    )
     return 0
   },
 }

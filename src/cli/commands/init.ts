@@ -10,8 +10,20 @@ export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.ur
  * fixture, copied byte for byte: `package.json` lists exactly these files.
  */
 export const TEMPLATES: ReadonlyMap<string, { readonly dir: string; readonly about: string }> = new Map([
-  ['docuctl', { dir: fileURLToPath(new URL('../../../fixtures/docuctl-rollback/', import.meta.url)), about: 'criteria: the docuctl staging-rollback rubric and its source (hard criteria, every one must be met)' }],
-  ['debate', { dir: fileURLToPath(new URL('../../../fixtures/debate-benchmark/', import.meta.url)), about: 'scored: the debate benchmark rubric (six dimensions, N/A, benchmark gate, baseline margin)' }],
+  [
+    'docuctl',
+    {
+      dir: fileURLToPath(new URL('../../../fixtures/docuctl-rollback/', import.meta.url)),
+      about: 'criteria: the docuctl staging-rollback rubric and its source (hard criteria, every one must be met)',
+    },
+  ],
+  [
+    'debate',
+    {
+      dir: fileURLToPath(new URL('../../../fixtures/debate-benchmark/', import.meta.url)),
+      about: 'scored: the debate benchmark rubric (six dimensions, N/A, benchmark gate, baseline margin)',
+    },
+  ],
 ])
 
 /** `vitest-rubric init <dir> [--from <fixture or rubric>]`: a fixture directory that evaluates at once. */

@@ -8,7 +8,7 @@ import { oneDir, stringOption, usage, type CliIo, type Command } from '../comman
 /** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
 export const judge: Command = {
   name: 'judge',
-  summary: "run an automated judge over the cases it has no current label for, writing judges/<name>.json",
+  summary: 'run an automated judge over the cases it has no current label for, writing judges/<name>.json',
   help: `Usage: vitest-rubric judge <dir> --judge <name> --run <module> [--concurrency <n>] [--retries <n>]
                            [--batch <n>] [--dry-run]
 
@@ -115,7 +115,8 @@ const EXIT_ON: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
 function count(option: string, value: unknown, least: number): number | undefined {
   if (value === undefined) return undefined
   const number = Number(value)
-  if (typeof value !== 'string' || !Number.isInteger(number) || number < least) throw usage('judge', `--${option} takes a whole number of at least ${least}, not ${JSON.stringify(value)}.`)
+  if (typeof value !== 'string' || !Number.isInteger(number) || number < least)
+    throw usage('judge', `--${option} takes a whole number of at least ${least}, not ${JSON.stringify(value)}.`)
   return number
 }
 
@@ -173,9 +174,16 @@ export function formatJudgeRun(result: JudgeRunResult): string {
   const lines: string[] = []
   const pairs = (count: number) => `${n(count)} ${count === 1 ? 'label' : 'labels'}`
   if (result.total === 0) lines.push(`judge ${result.judge}: nothing to judge: ${pairs(result.current)} of ${n(result.cases)} cases are current`)
-  else if (result.dryRun) lines.push(`judge ${result.judge}: would judge ${pairs(result.total)} of ${n(result.casesToJudge)} cases (${n(result.current)} current); dry run: nothing was called or written`)
-  else lines.push(`judge ${result.judge}: wrote ${pairs(result.written)} of ${n(result.total)} to judge in ${n(result.casesToJudge)} cases (${n(result.current)} were current), ${n(result.failures.length)} failed${result.interrupted ? ', stopped before the end' : ''}`)
-  for (const failure of result.failures.slice(0, 20)) lines.push(`failed: ${failure.caseId} › ${failure.criterion} after ${failure.attempts} ${failure.attempts === 1 ? 'call' : 'calls'}: ${failure.error}`)
+  else if (result.dryRun)
+    lines.push(
+      `judge ${result.judge}: would judge ${pairs(result.total)} of ${n(result.casesToJudge)} cases (${n(result.current)} current); dry run: nothing was called or written`,
+    )
+  else
+    lines.push(
+      `judge ${result.judge}: wrote ${pairs(result.written)} of ${n(result.total)} to judge in ${n(result.casesToJudge)} cases (${n(result.current)} were current), ${n(result.failures.length)} failed${result.interrupted ? ', stopped before the end' : ''}`,
+    )
+  for (const failure of result.failures.slice(0, 20))
+    lines.push(`failed: ${failure.caseId} › ${failure.criterion} after ${failure.attempts} ${failure.attempts === 1 ? 'call' : 'calls'}: ${failure.error}`)
   if (result.failures.length > 20) lines.push(`… and ${n(result.failures.length - 20)} more failures`)
   for (const skip of result.skipped) lines.push(`skipped ${skip.caseId}: ${skip.reason}`)
   if (!result.dryRun && result.written > 0) lines.push(`wrote ${result.file}`)

@@ -24,7 +24,7 @@ Exit codes: 0 when written; 2 on a usage error.`,
     if (values['html'] !== true) throw usage('report', 'say which report: --html.')
     const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
     if (dirs.length === 0) throw usage('report', 'no fixture directories: pass some.')
-    const out = (stringOption(values, 'out')) ?? '.vitest-rubric/report.html'
+    const out = stringOption(values, 'out') ?? '.vitest-rubric/report.html'
     const path = await writeReport(dirs, io.cwd, out, { panel: { minReviews: minReviewsOption('report', values['min-reviews']) } })
     io.stdout(`wrote ${relative(io.cwd, path) || path}`)
     return 0

@@ -119,7 +119,8 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
       io.stdout(formatReview(await recordReview(dir, draftOfOptions(keyed), optionSource, options), options.dryRun))
       return 0
     }
-    if (options.judge !== undefined) throw usage('review', "a judge's labels come from its own run: give them with --from <file> or with --rating, --reason and --span.")
+    if (options.judge !== undefined)
+      throw usage('review', "a judge's labels come from its own run: give them with --from <file> or with --rating, --reason and --span.")
     if (io.terminal === undefined) {
       throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
     }
@@ -127,7 +128,9 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     const prompt = interactiveReviewOf(target.fixture.kind)
     if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
     refuseExistingReview(target, options.replace)
-    const outcome = await prompt(target, io.terminal, (draft, dryRun) => recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun }))
+    const outcome = await prompt(target, io.terminal, (draft, dryRun) =>
+      recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun }),
+    )
     if (outcome === 'cancelled') {
       io.stderr('review cancelled: nothing was written')
       return 1
@@ -140,7 +143,8 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
 /** `review <dir> --judge <name> --from <file>` without `--case`: many cases' labels in one revision of the judge's file. */
 async function importLabels(dir: string, values: ParsedArgs['values'], io: CliIo): Promise<number> {
   for (const option of ['rating', 'reason', 'span', 'system', 'reviewer'] as const) {
-    if (values[option] !== undefined) throw usage('review', `--${option} does not go with a bulk import (--judge and --from without --case): the file holds every label.`)
+    if (values[option] !== undefined)
+      throw usage('review', `--${option} does not go with a bulk import (--judge and --from without --case): the file holds every label.`)
   }
   const from = stringOption(values, 'from') ?? ''
   const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
@@ -213,6 +217,12 @@ export function formatReview(result: RecordedReview, dryRun: boolean): string {
       lines.push(before === after ? `  ${key}: ${after}` : `  ${key}: ${before} → ${after}`)
     }
   }
-  lines.push(dryRun ? 'dry run: nothing was written' : result.written.length === 0 ? `the ${what} was already so: nothing was written` : `wrote ${result.written.join(' and ')}`)
+  lines.push(
+    dryRun
+      ? 'dry run: nothing was written'
+      : result.written.length === 0
+        ? `the ${what} was already so: nothing was written`
+        : `wrote ${result.written.join(' and ')}`,
+  )
   return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
 }

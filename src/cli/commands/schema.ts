@@ -49,7 +49,7 @@ export async function schemaCommand(options: SchemaCommandOptions): Promise<stri
     const display = relative(options.cwd, path)
     const bytes = Buffer.from(formatJsonSchema(schemas[name]!))
     const before = await readExisting(path)
-    if (before !== undefined && before.equals(bytes)) {
+    if (before?.equals(bytes)) {
       lines.push(`${display}: up to date`)
       continue
     }

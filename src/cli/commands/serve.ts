@@ -33,13 +33,20 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
     const portText = stringOption(values, 'port')
     const port = portText === undefined ? 5178 : Number(portText)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage('serve', `--port takes a port number, not ${JSON.stringify(portText)}.`)
-    const host = (stringOption(values, 'host')) ?? '127.0.0.1'
+    const host = stringOption(values, 'host') ?? '127.0.0.1'
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
       io.stderr(`warning: --host ${host} makes the page reachable from other machines; anyone with the URL and its token can write reviews.`)
     }
     let server: RunningServer
     try {
-      server = await startServer({ dirs, cwd: io.cwd, host, port, strictPort: portText !== undefined, panel: { minReviews: minReviewsOption('serve', values['min-reviews']) } })
+      server = await startServer({
+        dirs,
+        cwd: io.cwd,
+        host,
+        port,
+        strictPort: portText !== undefined,
+        panel: { minReviews: minReviewsOption('serve', values['min-reviews']) },
+      })
     } catch (error) {
       if (!(error instanceof ListenError)) throw error
       io.stderr(`vitest-rubric serve: ${error.message}`)

@@ -43,7 +43,10 @@ export function formatShow(view: CaseView): string {
     `${view.id} (${view.dir}, ${view.split})`,
     ...view.lines,
     `  bindings: ${stale.length === 0 ? 'every hash is current' : `${stale.length} of ${view.bindings.length} stale`}`,
-    ...view.bindings.map((binding) => `    ${binding.stale ? '✗' : '✓'} ${binding.location}${binding.stale ? ` — ${binding.meaning} (${binding.recorded === null ? 'nothing recorded' : `${binding.recorded.slice(0, 12)}…`} → ${binding.current.slice(0, 12)}…)` : ''}`),
+    ...view.bindings.map(
+      (binding) =>
+        `    ${binding.stale ? '✗' : '✓'} ${binding.location}${binding.stale ? ` — ${binding.meaning} (${binding.recorded === null ? 'nothing recorded' : `${binding.recorded.slice(0, 12)}…`} → ${binding.current.slice(0, 12)}…)` : ''}`,
+    ),
     `  decision: ${status}${reason === '' ? '' : ` (${reason.split('\n')[0]})`}`,
   ]
   return lines.join('\n')

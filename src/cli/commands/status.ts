@@ -52,7 +52,9 @@ to check: use it in CI or a pre-commit hook.`,
     if (values['json'] === true) io.stdout(JSON.stringify(results, null, 2))
     // Nothing checked is no evidence that everything is bound: a hook or CI step must not pass on it.
     else if (results.length === 0) {
-      io.stdout('no fixture directory found below fixtures/, so nothing was checked: pass the fixture directories to check, or create one with `vitest-rubric init <dir>`')
+      io.stdout(
+        'no fixture directory found below fixtures/, so nothing was checked: pass the fixture directories to check, or create one with `vitest-rubric init <dir>`',
+      )
     } else io.stdout(results.map((result) => ('refused' in result ? formatRefused(result) : formatStatus(result))).join('\n\n'))
     return ok ? 0 : 1
   },

@@ -34,12 +34,16 @@ export const promptCriteriaAdjudication: InteractiveAdjudication = async (view, 
     // Cast: a reviewer's draft of this kind holds judgements by criterion, as its schema parsed them.
     const judged = reviewers.map((reviewer) => [reviewer, view.drafts[reviewer]![id] as Judgement | undefined] as const)
     const lines = judged.map(([reviewer, judgement]) =>
-      judgement === undefined ? `${reviewer}: not judged` : `${reviewer}: ${judgement.rating} — ${judgement.reason}${judgement.answer_span === '' ? '' : ` (span: "${judgement.answer_span}")`}`,
+      judgement === undefined
+        ? `${reviewer}: not judged`
+        : `${reviewer}: ${judgement.rating} — ${judgement.reason}${judgement.answer_span === '' ? '' : ` (span: "${judgement.answer_span}")`}`,
     )
     note(`${criterion.rule}\n\n${lines.join('\n')}`, `Criterion ${id}`, io)
     const ratings = new Set(judged.map(([, judgement]) => judgement?.rating ?? ''))
     const options = [
-      ...judged.filter(([, judgement]) => judgement !== undefined).map(([reviewer, judgement]) => ({ value: reviewer, label: `${reviewer}'s: ${judgement!.rating}` })),
+      ...judged
+        .filter(([, judgement]) => judgement !== undefined)
+        .map(([reviewer, judgement]) => ({ value: reviewer, label: `${reviewer}'s: ${judgement!.rating}` })),
       { value: WRITE, label: 'write my own' },
       { value: LEAVE_OUT, label: 'leave out', hint: 'not judged: the case stays pending' },
     ]

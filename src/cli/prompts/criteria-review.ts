@@ -39,7 +39,10 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
     const rating = await select({
       ...io,
       message: `Rating of ${id}`,
-      options: [...RATINGS.map((value) => ({ value, label: value, hint: RATING_HINTS[value] })), { value: LEAVE_OUT, label: LEAVE_OUT, hint: 'not judged: the case stays pending' }],
+      options: [
+        ...RATINGS.map((value) => ({ value, label: value, hint: RATING_HINTS[value] })),
+        { value: LEAVE_OUT, label: LEAVE_OUT, hint: 'not judged: the case stays pending' },
+      ],
       ...(typeof before?.['rating'] === 'string' ? { initialValue: before['rating'] } : {}),
     })
     if (isCancel(rating)) return cancelled(io)
@@ -55,7 +58,8 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
       ...io,
       message: `The span of the answer it rests on (an exact excerpt; empty for an omission)`,
       ...(typeof before?.['answer_span'] === 'string' ? { initialValue: before['answer_span'] } : {}),
-      validate: (value) => (answer.includes(value ?? '') ? undefined : 'That text does not occur in the answer: copy it exactly, or leave it empty for an omission.'),
+      validate: (value) =>
+        answer.includes(value ?? '') ? undefined : 'That text does not occur in the answer: copy it exactly, or leave it empty for an omission.',
     })
     if (isCancel(span)) return cancelled(io)
     draft[id] = { rating, reason, answer_span: span ?? '' }

@@ -53,8 +53,20 @@ function scoreTable(views: Parameters<InteractiveAdjudication>[0]['views']): str
   if (dimensions.length === 0) return undefined
   const first = Math.max(...dimensions.map((dimension) => dimension.length))
   const widths = views.map((each) => Math.max(each.reviewer.length, ...dimensions.map((dimension) => (each.items[dimension]?.shown ?? '—').length)))
-  const row = (label: string, cells: readonly string[]) => [label.padEnd(first), ...cells.map((cell, index) => cell.padStart(widths[index]!))].join('  ').trimEnd()
-  return [row('', views.map((each) => each.reviewer)), ...dimensions.map((dimension) => row(dimension, views.map((each) => each.items[dimension]?.shown ?? '—')))].join('\n')
+  const row = (label: string, cells: readonly string[]) =>
+    [label.padEnd(first), ...cells.map((cell, index) => cell.padStart(widths[index]!))].join('  ').trimEnd()
+  return [
+    row(
+      '',
+      views.map((each) => each.reviewer),
+    ),
+    ...dimensions.map((dimension) =>
+      row(
+        dimension,
+        views.map((each) => each.items[dimension]?.shown ?? '—'),
+      ),
+    ),
+  ].join('\n')
 }
 
 function reviewLines(system: System, draft: Readonly<Record<string, unknown>>): string[] {

@@ -140,29 +140,58 @@ async function askClaim(theCase: ScoredCase, system: System, id: string, earlier
   const span = await askExcerpt(`${id}: the excerpt of ${quotes.critic} making the claim`, quotes.claims, quotes.claimsAre, stringAt(earlier, 'span'), io)
   const validities = VALIDITIES.filter((validity) => validity !== 'planted' || planted.length > 0)
   const validity = answer(
-    await select({ ...io, message: `Validity of ${id}`, options: validities.map((value) => ({ value, label: value, hint: VALIDITY_HINTS[value] })), ...initial(validities, earlier['validity']) }),
+    await select({
+      ...io,
+      message: `Validity of ${id}`,
+      options: validities.map((value) => ({ value, label: value, hint: VALIDITY_HINTS[value] })),
+      ...initial(validities, earlier['validity']),
+    }),
   )
   const claim: Record<string, unknown> = { id, span, validity }
   if (validity === 'planted') {
     const ids = planted.map((issue) => issue.id)
     claim['planted_issue'] = answer(
-      await select({ ...io, message: `The planted issue ${id} finds`, options: planted.map((issue) => ({ value: issue.id, label: issue.id, hint: issue.location })), ...initial(ids, earlier['planted_issue']) }),
+      await select({
+        ...io,
+        message: `The planted issue ${id} finds`,
+        options: planted.map((issue) => ({ value: issue.id, label: issue.id, hint: issue.location })),
+        ...initial(ids, earlier['planted_issue']),
+      }),
     )
-    claim['credit'] = answer(await select({ ...io, message: `Credit of ${id}`, options: CREDITS.map((value) => ({ value, label: value, hint: CREDIT_HINTS[value] })), ...initial(CREDITS, earlier['credit']) }))
+    claim['credit'] = answer(
+      await select({
+        ...io,
+        message: `Credit of ${id}`,
+        options: CREDITS.map((value) => ({ value, label: value, hint: CREDIT_HINTS[value] })),
+        ...initial(CREDITS, earlier['credit']),
+      }),
+    )
   }
   claim['reason'] = await askReason(`Why is ${id} ${validity}?`, stringAt(earlier, 'reason'), io)
   const valid = validity !== 'invalid'
   if (system === 'debate') {
     const defense = isObject(earlier['defense']) ? earlier['defense'] : {}
     const response = answer(
-      await select({ ...io, message: `The defense's final response to ${id}`, options: RESPONSES.map((value) => ({ value, label: value })), ...initial(RESPONSES, defense['response']) }),
+      await select({
+        ...io,
+        message: `The defense's final response to ${id}`,
+        options: RESPONSES.map((value) => ({ value, label: value })),
+        ...initial(RESPONSES, defense['response']),
+      }),
     )
     const defenseTurns = theCase.outputs.debate.transcript.filter((turn) => turn.agent === 'defense').map((turn) => turn.text)
-    const responseSpan = response === 'no_engagement' ? '' : await askExcerpt(`The excerpt of the defense giving that response`, defenseTurns, 'the defense turns', stringAt(defense, 'span'), io)
+    const responseSpan =
+      response === 'no_engagement'
+        ? ''
+        : await askExcerpt(`The excerpt of the defense giving that response`, defenseTurns, 'the defense turns', stringAt(defense, 'span'), io)
     const judged: Record<string, unknown> = { response, span: responseSpan }
     if (valid && concedes(response)) {
       judged['position_updated'] = answer(
-        await confirm({ ...io, message: `After conceding ${id}, did the defense update its conclusion or fix?`, ...(typeof defense['position_updated'] === 'boolean' ? { initialValue: defense['position_updated'] } : {}) }),
+        await confirm({
+          ...io,
+          message: `After conceding ${id}, did the defense update its conclusion or fix?`,
+          ...(typeof defense['position_updated'] === 'boolean' ? { initialValue: defense['position_updated'] } : {}),
+        }),
       )
     }
     claim['defense'] = judged
@@ -171,7 +200,11 @@ async function askClaim(theCase: ScoredCase, system: System, id: string, earlier
       await select({
         ...io,
         message: `Did the answer already handle ${id}?`,
-        options: HANDLINGS.map((value) => ({ value, label: value, hint: value === 'already_correct' ? 'the answer already had the correct handling' : 'the answer does not handle it' })),
+        options: HANDLINGS.map((value) => ({
+          value,
+          label: value,
+          hint: value === 'already_correct' ? 'the answer already had the correct handling' : 'the answer does not handle it',
+        })),
         ...initial(HANDLINGS, earlier['answer_handling']),
       }),
     )
@@ -185,7 +218,12 @@ async function askDebateResolution(before: Previous, io: Terminal): Promise<Reco
   const longer = answer(
     await confirm({ ...io, message: 'Did the debate take more rounds than necessary?', initialValue: before['more_rounds_than_necessary'] === true }),
   )
-  return { critique_final: critique, defense_final: defense, more_rounds_than_necessary: longer, reason: await askReason('Why is the resolution so?', stringAt(before, 'reason'), io) }
+  return {
+    critique_final: critique,
+    defense_final: defense,
+    more_rounds_than_necessary: longer,
+    reason: await askReason('Why is the resolution so?', stringAt(before, 'reason'), io),
+  }
 }
 
 async function askBaselineResolution(before: Previous, io: Terminal): Promise<Record<string, unknown>> {
@@ -196,7 +234,12 @@ async function askBaselineResolution(before: Previous, io: Terminal): Promise<Re
 async function askResolutionType(message: string, before: unknown, io: Terminal): Promise<string | null> {
   const values = [...RESOLUTION_TYPES, NONE]
   const chosen = answer(
-    await select({ ...io, message, options: values.map((value) => ({ value, label: value, ...(value === NONE ? { hint: 'it makes no explicit statement of one' } : {}) })), ...initial(values, before === null ? NONE : before) }),
+    await select({
+      ...io,
+      message,
+      options: values.map((value) => ({ value, label: value, ...(value === NONE ? { hint: 'it makes no explicit statement of one' } : {}) })),
+      ...initial(values, before === null ? NONE : before),
+    }),
   )
   return chosen === NONE ? null : chosen
 }
@@ -216,14 +259,26 @@ async function askTest(theCase: ScoredCase, system: System, before: Previous | n
   let where = 'the self-critique'
   if (system === 'debate') {
     const agents = ['critique', 'defense'] as const
-    const by = answer(await select({ ...io, message: 'Who proposes the test?', options: agents.map((value) => ({ value, label: value })), ...initial(agents, earlier['proposed_by']) }))
+    const by = answer(
+      await select({
+        ...io,
+        message: 'Who proposes the test?',
+        options: agents.map((value) => ({ value, label: value })),
+        ...initial(agents, earlier['proposed_by']),
+      }),
+    )
     test['proposed_by'] = by
     turns = theCase.outputs.debate.transcript.filter((turn) => turn.agent === by).map((turn) => turn.text)
     where = `the ${by} turns`
   }
   test['span'] = await askExcerpt('The excerpt proposing the test', turns, where, stringAt(earlier, 'span'), io)
   test['quality'] = answer(
-    await select({ ...io, message: 'Quality of the test', options: TEST_QUALITIES.map((value) => ({ value, label: value, hint: QUALITY_HINTS[value] })), ...initial(TEST_QUALITIES, earlier['quality']) }),
+    await select({
+      ...io,
+      message: 'Quality of the test',
+      options: TEST_QUALITIES.map((value) => ({ value, label: value, hint: QUALITY_HINTS[value] })),
+      ...initial(TEST_QUALITIES, earlier['quality']),
+    }),
   )
   test['reason'] = await askReason('Why is the test so?', stringAt(earlier, 'reason'), io)
   return test
@@ -235,7 +290,10 @@ async function askVerdict(quotes: Quotable, before: string | undefined, io: Term
       ...io,
       message: `The final verdict, an exact excerpt of ${quotes.verdictIs} (empty: none was emitted)`,
       ...(before === undefined ? {} : { initialValue: before }),
-      validate: (value) => (value === undefined || value === '' || quotes.verdict.some((each) => each.includes(value)) ? undefined : `That text does not occur in ${quotes.verdictIs}: copy it exactly, or leave it empty.`),
+      validate: (value) =>
+        value === undefined || value === '' || quotes.verdict.some((each) => each.includes(value))
+          ? undefined
+          : `That text does not occur in ${quotes.verdictIs}: copy it exactly, or leave it empty.`,
     }),
   )
   return verdict === undefined || verdict === '' ? null : verdict
@@ -248,14 +306,23 @@ async function askExcerpt(message: string, texts: readonly string[], where: stri
       message,
       ...(before === undefined ? {} : { initialValue: before }),
       validate: (value) =>
-        value === undefined || value === '' ? 'An excerpt is needed: copy the words.' : texts.some((each) => each.includes(value)) ? undefined : `That text does not occur in ${where}: copy it exactly.`,
+        value === undefined || value === ''
+          ? 'An excerpt is needed: copy the words.'
+          : texts.some((each) => each.includes(value))
+            ? undefined
+            : `That text does not occur in ${where}: copy it exactly.`,
     }),
   )
 }
 
 async function askReason(message: string, before: string | undefined, io: Terminal): Promise<string> {
   return answer(
-    await text({ ...io, message, ...(before === undefined ? {} : { initialValue: before }), validate: (value) => ((value ?? '').trim() === '' ? 'A reason is needed: say why.' : undefined) }),
+    await text({
+      ...io,
+      message,
+      ...(before === undefined ? {} : { initialValue: before }),
+      validate: (value) => ((value ?? '').trim() === '' ? 'A reason is needed: say why.' : undefined),
+    }),
   )
 }
 

@@ -16,7 +16,9 @@ export function specNote(theCase: ScoredCase): string {
     spec.input,
     '',
     `Ideal resolution: ${spec.ideal_debate_resolution}, within ${spec.max_rounds} round${spec.max_rounds === 1 ? '' : 's'}`,
-    issues.length === 0 ? 'Planted issues: none' : `Planted issues:\n${issues.map((issue) => `  ${issue.id} (${issue.location}): ${issue.description}`).join('\n')}`,
+    issues.length === 0
+      ? 'Planted issues: none'
+      : `Planted issues:\n${issues.map((issue) => `  ${issue.id} (${issue.location}): ${issue.description}`).join('\n')}`,
     `Correct verdict: ${verdict === null || verdict === undefined ? 'none (final_verdict_correctness is not scored)' : JSON.stringify(verdict)}`,
   ].join('\n')
 }
@@ -24,7 +26,10 @@ export function specNote(theCase: ScoredCase): string {
 /** The output under review: the debate's transcript turn by turn, or the baseline's answer and self-critique. */
 export function outputNote(theCase: ScoredCase, system: System): { readonly title: string; readonly text: string } {
   if (system === 'debate') {
-    return { title: 'The debate transcript', text: theCase.outputs.debate.transcript.map((turn) => `round ${turn.round} · ${turn.agent}: ${turn.text}`).join('\n') }
+    return {
+      title: 'The debate transcript',
+      text: theCase.outputs.debate.transcript.map((turn) => `round ${turn.round} · ${turn.agent}: ${turn.text}`).join('\n'),
+    }
   }
   const { answer, self_critique: selfCritique } = theCase.outputs.baseline
   return { title: "The baseline's answer and self-critique", text: `Answer:\n${answer}\n\nSelf-critique:\n${selfCritique}` }

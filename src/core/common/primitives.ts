@@ -7,17 +7,13 @@ export const SplitSchema = z.enum(SPLITS, { error: 'one of "development", "held_
 export type Split = z.infer<typeof SplitSchema>
 
 /** A lowercase hexadecimal SHA-256 digest. */
-export const Sha256Schema = z
-  .string()
-  .regex(/^[0-9a-f]{64}$/, { error: 'a SHA-256 digest: 64 lowercase hexadecimal characters' })
+export const Sha256Schema = z.string().regex(/^[0-9a-f]{64}$/, { error: 'a SHA-256 digest: 64 lowercase hexadecimal characters' })
 
 /**
  * The optional `$schema` key at the top of a fixture file: editors read it to validate and complete
  * the file; evaluation ignores it, and it is no part of any fingerprint.
  */
-export const SchemaReferenceSchema = z
-  .string()
-  .describe('The JSON Schema editors validate this file against; ignored by evaluation.')
+export const SchemaReferenceSchema = z.string().describe('The JSON Schema editors validate this file against; ignored by evaluation.')
 
 /** A non-empty string. */
 export const NonEmptyText = z.string().min(1)
@@ -50,7 +46,10 @@ export function listWords(items: readonly string[]): string {
 
 /** The first few items of a long list, quoted. */
 export function quoteSome(items: readonly string[], max = 10): string {
-  const shown = items.slice(0, max).map((item) => JSON.stringify(item)).join(', ')
+  const shown = items
+    .slice(0, max)
+    .map((item) => JSON.stringify(item))
+    .join(', ')
   return items.length > max ? `${shown} … (${items.length} in all)` : shown
 }
 

@@ -3,7 +3,18 @@ import { quoteSome } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { kindContext } from './fixture.js'
 import type { KindRegistry } from './registry.js'
-import { checkReviewer, describe, drafted, reviewTarget, stamp, writeReviews, type AuthoringOptions, type DraftSource, type ReviewTarget, type ReviewWrite } from './authoring.js'
+import {
+  checkReviewer,
+  describe,
+  drafted,
+  reviewTarget,
+  stamp,
+  writeReviews,
+  type AuthoringOptions,
+  type DraftSource,
+  type ReviewTarget,
+  type ReviewWrite,
+} from './authoring.js'
 import { isConsensus, reviewerViews, type ReviewerView } from './panel-rule.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
@@ -82,7 +93,10 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
       code: 'BIND_STILL_REFUSED',
       file: fixture.panel.files[refused.reviewer]!.display,
       caseId,
-      summary: `${refused.reviewer}'s review of the case is refused, so it cannot be adjudicated; nothing was written.\n${definition.present.refusals(refused.decision).map((line) => `    ${line}`).join('\n')}`,
+      summary: `${refused.reviewer}'s review of the case is refused, so it cannot be adjudicated; nothing was written.\n${definition.present
+        .refusals(refused.decision)
+        .map((line) => `    ${line}`)
+        .join('\n')}`,
       hint: `have ${refused.reviewer} review the case again (vitest-rubric review … --reviewer ${refused.reviewer} --replace).`,
     })
   }
@@ -120,17 +134,34 @@ async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source
   }
   const draft: Record<string, unknown> = options.take === undefined ? {} : { ...view.drafts[known(options.take, '--take')] }
   const picks = Object.entries(options.picks ?? {})
-  if (picks.length > 0 && !definition.authoring.draftByItem) throw new UsageError({ code: 'USAGE', file: '--pick', summary: 'a review of this kind is adopted whole: pass --take <reviewer>, not --pick.', hint: 'take one reviewer\'s review, then write what you change with --from.' })
+  if (picks.length > 0 && !definition.authoring.draftByItem)
+    throw new UsageError({
+      code: 'USAGE',
+      file: '--pick',
+      summary: 'a review of this kind is adopted whole: pass --take <reviewer>, not --pick.',
+      hint: "take one reviewer's review, then write what you change with --from.",
+    })
   for (const [item, reviewer] of picks) {
     const from = view.drafts[known(reviewer, `--pick ${item}`)]!
     if (!Object.hasOwn(from, item)) {
-      throw new UsageError({ code: 'USAGE', file: `--pick ${item}`, summary: `${reviewer} did not judge ${JSON.stringify(item)}; nothing was written.`, hint: 'pick the item from a reviewer who judged it, or write it yourself.' })
+      throw new UsageError({
+        code: 'USAGE',
+        file: `--pick ${item}`,
+        summary: `${reviewer} did not judge ${JSON.stringify(item)}; nothing was written.`,
+        hint: 'pick the item from a reviewer who judged it, or write it yourself.',
+      })
     }
     Object.defineProperty(draft, item, { value: from[item], enumerable: true, writable: true, configurable: true })
   }
-  for (const [item, value] of Object.entries(options.written ?? {})) Object.defineProperty(draft, item, { value, enumerable: true, writable: true, configurable: true })
+  for (const [item, value] of Object.entries(options.written ?? {}))
+    Object.defineProperty(draft, item, { value, enumerable: true, writable: true, configurable: true })
   if (Object.keys(draft).length === 0) {
-    throw new UsageError({ code: 'USAGE', file: 'vitest-rubric adjudicate', summary: 'the adjudication adopts nothing: take a review, pick judgements or write them.', hint: 'pass --take <reviewer>, --pick <criterion>=<reviewer>, or --rating/--reason/--span.' })
+    throw new UsageError({
+      code: 'USAGE',
+      file: 'vitest-rubric adjudicate',
+      summary: 'the adjudication adopts nothing: take a review, pick judgements or write them.',
+      hint: 'pass --take <reviewer>, --pick <criterion>=<reviewer>, or --rating/--reason/--span.',
+    })
   }
   const write = adoptionWrite(base, view, draft, adjudicator, source)
   const { decisions, files } = await writeReviews(revision, base, [write], source, options)
@@ -143,11 +174,19 @@ async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source
  * adopted review is the first reviewer's (by name), the adoption resolves them all. Lists what it
  * adopted and what it left for a person.
  */
-export async function adjudicateConsensus(dir: string, options: AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number }, source: DraftSource): Promise<AdjudicationResult> {
+export async function adjudicateConsensus(
+  dir: string,
+  options: AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number },
+  source: DraftSource,
+): Promise<AdjudicationResult> {
   return reviseUnderLock(dir, options.cwd, () => adjudicateConsensusNow(dir, options, source))
 }
 
-async function adjudicateConsensusNow(dir: string, options: AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number }, source: DraftSource): Promise<AdjudicationResult> {
+async function adjudicateConsensusNow(
+  dir: string,
+  options: AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number },
+  source: DraftSource,
+): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
   const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   const { fixture } = base
@@ -187,10 +226,14 @@ function adjudicationViewOrNull(base: RevisionBase, caseId: string): Adjudicatio
 function adoptionWrite(base: RevisionBase, view: AdjudicationView, draft: Record<string, unknown>, adjudicator: string, source: DraftSource): ReviewWrite {
   const { target } = view
   const { definition, context, entry, slot } = target
-  const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
+  const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) =>
+    definition.authoring.newReview(context, target.parsedCase, slot, parsed),
+  )
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
   const { panel } = base.fixture
-  const resolved = Object.fromEntries(view.views.map((each) => [each.reviewer, fingerprint(panel.reviews.get(entry.id)!.get(each.reviewer)![slot]?.value ?? null)]))
+  const resolved = Object.fromEntries(
+    view.views.map((each) => [each.reviewer, fingerprint(panel.reviews.get(entry.id)!.get(each.reviewer)![slot]?.value ?? null)]),
+  )
   const adoption = { case_id: entry.id, slot, adjudicator, review_sha256: fingerprint(review), resolved }
   return { target: { ...target, existing: base.fixture.reviews.get(entry.id)?.[slot] }, review, destination: { adopted: true, adoption } }
 }

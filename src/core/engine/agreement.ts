@@ -1,4 +1,17 @@
-import { DEFAULT_SEED, alphaBootstrap, cohenKappa, createRandom, gwetAc1, krippendorffAlpha, percentAgreement, randomIndex, reportInterval, type IntervalReport, type RatingPair, type ReliabilityData } from '../stats/index.js'
+import {
+  DEFAULT_SEED,
+  alphaBootstrap,
+  cohenKappa,
+  createRandom,
+  gwetAc1,
+  krippendorffAlpha,
+  percentAgreement,
+  randomIndex,
+  reportInterval,
+  type IntervalReport,
+  type RatingPair,
+  type ReliabilityData,
+} from '../stats/index.js'
 import { kindContext, type SomeFixture } from './fixture.js'
 import { reviewerViews, type ReviewerView } from './panel-rule.js'
 
@@ -90,14 +103,25 @@ export function panelAgreement(fixture: SomeFixture, options: AgreementOptions =
   const figures = agreementFigures(
     items.map((item) => ({
       item,
-      units: cases.map(({ views }) => reviewers.map((reviewer) => valueOf(views, reviewer, item))),
+      units: cases.map(({ views }) => reviewers.map((reviewer) => ratingOf(views, reviewer, item))),
       disagreements: cases.filter(({ views }) => disagree(views, item)).map(({ id }) => id),
     })),
     { reviewers, level, categories, cases: cases.map(({ id }) => id), seed, ...(options.samples === undefined ? {} : { samples: options.samples }) },
   )
   const perItem = figures.items
   const { overall, pooled } = figures
-  const report: AgreementReport = { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, level, reviewers, cases: cases.length, items: perItem, overall, pooled, seed }
+  const report: AgreementReport = {
+    kind: fixture.kind,
+    dir: fixture.displayDir,
+    name: fixture.name,
+    level,
+    reviewers,
+    cases: cases.length,
+    items: perItem,
+    overall,
+    pooled,
+    seed,
+  }
   if (options.sample === undefined) return report
   const sample: Record<string, string[]> = {}
   for (const item of items) sample[item] = draw(perItem[item]!.disagreements, options.sample, `${String(seed)}\u0000${item}`)
@@ -154,7 +178,9 @@ export function agreementFigures(
     pooled.length > 0
       ? itemFigures(pooledUnits, clusters, reviewers, level, categories, overallDisagreements, resampling)
       : noOverall(
-          unpaired ? 'fewer than two coders judged any unit' : "no item varies on its own (each item's alpha is null), so a pooled figure would rest only on how the items' ratings differ from each other",
+          unpaired
+            ? 'fewer than two coders judged any unit'
+            : "no item varies on its own (each item's alpha is null), so a pooled figure would rest only on how the items' ratings differ from each other",
           overallDisagreements,
           reviewers,
           level,
@@ -162,7 +188,7 @@ export function agreementFigures(
   return { items: perItem, overall, pooled }
 }
 
-function valueOf(views: readonly ReviewerView[], reviewer: string, item: string): string | number | null {
+function ratingOf(views: readonly ReviewerView[], reviewer: string, item: string): string | number | null {
   const view = views.find((each) => each.reviewer === reviewer)
   if (view === undefined || !Object.hasOwn(view.items, item)) return null
   return view.items[item]!.value
@@ -176,8 +202,21 @@ function disagree(views: readonly ReviewerView[], item: string): boolean {
 /** The overall figures when nothing can be pooled: every figure `null`, with the reason. */
 function noOverall(reason: string, disagreements: readonly string[], reviewers: readonly string[], level: 'nominal' | 'interval'): ItemAgreement {
   const kappa: Record<string, null> = {}
-  if (level === 'nominal') for (let a = 0; a < reviewers.length; a++) for (let b = a + 1; b < reviewers.length; b++) kappa[`${reviewers[a]}|${reviewers[b]}`] = null
-  return { alpha: null, alpha_ci: null, alpha_ci_reason: reason, alpha_bootstrap: null, reason, percent_agreement: null, ac1: null, kappa, units: 0, pairs: 0, disagreements }
+  if (level === 'nominal')
+    for (let a = 0; a < reviewers.length; a++) for (let b = a + 1; b < reviewers.length; b++) kappa[`${reviewers[a]}|${reviewers[b]}`] = null
+  return {
+    alpha: null,
+    alpha_ci: null,
+    alpha_ci_reason: reason,
+    alpha_bootstrap: null,
+    reason,
+    percent_agreement: null,
+    ac1: null,
+    kappa,
+    units: 0,
+    pairs: 0,
+    disagreements,
+  }
 }
 
 /**

@@ -1,7 +1,18 @@
 import { BindingError, CanonicalJsonError, type SerializedRubricError } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
-import { acknowledgement, currentHash, NOT_APPLICABLE, perSlot, recordedHash, staleProblem, stateOf, type BindingRow, type BindingState, type BindingSubject } from './bindings.js'
+import {
+  acknowledgement,
+  currentHash,
+  NOT_APPLICABLE,
+  perSlot,
+  recordedHash,
+  staleProblem,
+  stateOf,
+  type BindingRow,
+  type BindingState,
+  type BindingSubject,
+} from './bindings.js'
 import type { Decision } from './decision.js'
 import type { PanelWait } from './panel-rule.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
@@ -61,7 +72,10 @@ export function assessEntry<R, C, V, D extends Decision, S>(
   const parsedCase = safeParseReporting(definition.schemas.case, entry.value)
   if (!parsedCase.success) {
     caseProblems.push(
-      schemaProblem({ code: 'CASE_INVALID', file: site.casesFile, basePath: entry.path, caseId: entry.id, hint: definition.schemas.caseHint }, parsedCase.error.issues),
+      schemaProblem(
+        { code: 'CASE_INVALID', file: site.casesFile, basePath: entry.path, caseId: entry.id, hint: definition.schemas.caseHint },
+        parsedCase.error.issues,
+      ),
     )
   } else for (const problem of definition.checkCase(context, parsedCase.data, at)) caseProblems.push(problem)
 
@@ -117,7 +131,8 @@ export function assessEntry<R, C, V, D extends Decision, S>(
       if (!(error instanceof CanonicalJsonError)) throw error
       if ('fingerprintOf' in row.source) {
         // The case's own text failed already when it did not come to this; a malformed case is refused for its format.
-        if (caseText === undefined && parsedCase.success) caseProblems.push(canonicalProblem(error, site.casesFile, [...entry.path, ...row.source.fingerprintOf(slot)], entry.id))
+        if (caseText === undefined && parsedCase.success)
+          caseProblems.push(canonicalProblem(error, site.casesFile, [...entry.path, ...row.source.fingerprintOf(slot)], entry.id))
       } else if (review !== undefined) slotProblems[slot]!.push(canonicalProblem(error, site.annotationsFile, review.path, entry.id))
       continue
     }
@@ -135,12 +150,13 @@ export function assessEntry<R, C, V, D extends Decision, S>(
   // In the order a reader fixes them: the review's format; that what it describes changed (an excerpt that no
   // longer matches follows from that); its excerpts; then the other hashes, which `bind` records.
   // A malformed case has no hashes worth comparing: what is wrong with it is its format.
-  const shown = !parsedCase.success || stale.length === 0
-    ? []
-    : stale.filter(({ state }) => {
-        // A new review records placeholders: binding it stamps every hash of the case and the review at once.
-        return 'reviewOf' in state.row.source || newSlots === undefined || (state.row.in !== 'case' && !newSlots.has(state.slot))
-      })
+  const shown =
+    !parsedCase.success || stale.length === 0
+      ? []
+      : stale.filter(({ state }) => {
+          // A new review records placeholders: binding it stamps every hash of the case and the review at once.
+          return 'reviewOf' in state.row.source || newSlots === undefined || (state.row.in !== 'case' && !newSlots.has(state.slot))
+        })
   // One changed file is one problem within a refusal, however many hashes of the case and a review record its old bytes.
   let once = (problems: readonly Problem[]): readonly Problem[] => problems
   if (shown.length === 0) {
@@ -161,11 +177,16 @@ export function assessEntry<R, C, V, D extends Decision, S>(
         return true
       })
     const describes = ({ state }: { state: BindingState }) => 'fingerprintOf' in state.row.source
-    for (const problem of once(shown.filter(({ state }) => state.row.in === 'case' && !('reviewOf' in state.row.source)).map(({ problem }) => problem))) caseProblems.push(problem)
+    for (const problem of once(shown.filter(({ state }) => state.row.in === 'case' && !('reviewOf' in state.row.source)).map(({ problem }) => problem)))
+      caseProblems.push(problem)
     for (const slot of slots) {
       const mine = shown.filter(({ state }) => state.slot === slot && (state.row.in === 'review' || 'reviewOf' in state.row.source))
       slotProblems[slot]!.push(
-        ...once([...mine.filter(describes).map(({ problem }) => problem), ...(provenance[slot] ?? []), ...mine.filter((each) => !describes(each)).map(({ problem }) => problem)]),
+        ...once([
+          ...mine.filter(describes).map(({ problem }) => problem),
+          ...(provenance[slot] ?? []),
+          ...mine.filter((each) => !describes(each)).map(({ problem }) => problem),
+        ]),
       )
     }
   }

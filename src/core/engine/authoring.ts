@@ -89,9 +89,15 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
     const value = drafted(source, at, definition.authoring.caseDraft, raw, (draft) => definition.authoring.newCase(context, draft))
     const id = String(value['id'])
     if (taken.has(id)) {
-      throw draftError(source, [...at, 'id'], `a case "${id}" exists already; nothing was written.`, 'choose an id no case of the fixture has (ids are unique in cases.json).', {
-        found: JSON.stringify(id),
-      })
+      throw draftError(
+        source,
+        [...at, 'id'],
+        `a case "${id}" exists already; nothing was written.`,
+        'choose an id no case of the fixture has (ids are unique in cases.json).',
+        {
+          found: JSON.stringify(id),
+        },
+      )
     }
     taken.add(id)
     stamp(definition.bindings, 'case', value, context, value, definition.reviews.slots)
@@ -111,7 +117,10 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
     throw new RevisionError({
       code: 'DRAFT_INVALID',
       file: source.label,
-      summary: `${refused.length === 1 ? 'the new case would be refused' : `${refused.length} new cases would be refused`}; nothing was written.\n${refused.flatMap((decision) => definition.present.refusals(decision)).map(indent).join('\n')}`,
+      summary: `${refused.length === 1 ? 'the new case would be refused' : `${refused.length} new cases would be refused`}; nothing was written.\n${refused
+        .flatMap((decision) => definition.present.refusals(decision))
+        .map(indent)
+        .join('\n')}`,
       hint: 'fix what the message names, then add the case again.',
     })
   }
@@ -184,10 +193,20 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
 async function recordReviewNow(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
   const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
   if (options.reviewer !== undefined && options.judge !== undefined) {
-    throw new UsageError({ code: 'USAGE', file: '--judge', summary: 'a review is by a reviewer or by a judge, not both; nothing was written.', hint: 'pass --reviewer or --judge.' })
+    throw new UsageError({
+      code: 'USAGE',
+      file: '--judge',
+      summary: 'a review is by a reviewer or by a judge, not both; nothing was written.',
+      hint: 'pass --reviewer or --judge.',
+    })
   }
   if (options.origin !== undefined && options.judge === undefined) {
-    throw new UsageError({ code: 'USAGE', file: '--origin', summary: "--origin names a judge's model and prompt; nothing was written.", hint: 'pass it with --judge <name>.' })
+    throw new UsageError({
+      code: 'USAGE',
+      file: '--origin',
+      summary: "--origin names a judge's model and prompt; nothing was written.",
+      hint: 'pass it with --judge <name>.',
+    })
   }
   const reviewer = options.reviewer === undefined ? undefined : checkReviewer(options.reviewer, '--reviewer')
   const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
@@ -198,10 +217,16 @@ async function recordReviewNow(dir: string, draft: unknown, source: DraftSource,
   if (options.expected !== undefined) checkCaseVersions(fixture, entry.id, [slot], reviewer === undefined ? { adopted: true } : { reviewer }, options.expected)
   if (reviewer === undefined && judge === undefined) refuseDirectReview(target)
   refuseExistingReview(target, options.replace)
-  const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) => definition.authoring.newReview(context, target.parsedCase, slot, parsed))
+  const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) =>
+    definition.authoring.newReview(context, target.parsedCase, slot, parsed),
+  )
   stamp(definition.bindings, 'review', review, context, entry.value, [slot])
   const destination: Destination =
-    judge !== undefined ? { judge, ...(options.origin === undefined ? {} : { origin: options.origin }) } : reviewer === undefined ? { adopted: true } : { reviewer }
+    judge !== undefined
+      ? { judge, ...(options.origin === undefined ? {} : { origin: options.origin }) }
+      : reviewer === undefined
+        ? { adopted: true }
+        : { reviewer }
   const written = await writeReviews(revision, base, [{ target, review, destination }], source, options)
   return {
     dir: fixture.displayDir,
@@ -277,20 +302,27 @@ export async function writeReviews(
       let before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin, reviews: [] }, null, 2)}\n`
       if (judge && destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
       const index = existing === undefined ? listLength(before, 'reviews') : Number(existing.path[1])
-      files[relativePath] = applyEdits(before, modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }))
+      files[relativePath] = applyEdits(
+        before,
+        modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }),
+      )
       continue
     }
     const adopted = fixture.reviews.get(entry.id)?.[slot]
     annotations ??= base.text('annotations')
     const index = adopted === undefined ? listLength(annotations, 'reviews') : Number(adopted.path[1])
-    annotations = applyEdits(annotations, modify(annotations, ['reviews', index], review, { isArrayInsertion: adopted === undefined, formattingOptions: FORMAT }))
+    annotations = applyEdits(
+      annotations,
+      modify(annotations, ['reviews', index], review, { isArrayInsertion: adopted === undefined, formattingOptions: FORMAT }),
+    )
     const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
     const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
     const edits = [{ path: [...entry.path, ...rowPath(acknowledgement, slot)], from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) }]
     // An adjudication makes the adopted review anew from reviews of the files as they are: the case records them too.
     if ('adoption' in destination && destination.adoption !== undefined) edits.push(...caseRestamps(definition.bindings, target))
     cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases.display, edits)
-    if (destination.adoption !== undefined) files[ADJUDICATIONS_FILE] = withAdoption(files[ADJUDICATIONS_FILE] ?? revision.textOf(ADJUDICATIONS_FILE, base), destination.adoption)
+    if (destination.adoption !== undefined)
+      files[ADJUDICATIONS_FILE] = withAdoption(files[ADJUDICATIONS_FILE] ?? revision.textOf(ADJUDICATIONS_FILE, base), destination.adoption)
   }
   const after = await revision.propose(base, { annotations, cases, files })
   const context = kindContext(after.fixture)
@@ -327,7 +359,8 @@ function caseRestamps(rows: readonly BindingRow[], target: ReviewTarget): { path
     for (const slot of typeof row.path === 'function' ? target.definition.reviews.slots : [target.slot]) {
       const path = rowPath(row, slot)
       const recorded = valueAt(entry.value, path)
-      if (current !== undefined && typeof recorded === 'string' && recorded !== current) edits.push({ path: [...entry.path, ...path], from: recorded, to: current })
+      if (current !== undefined && typeof recorded === 'string' && recorded !== current)
+        edits.push({ path: [...entry.path, ...path], from: recorded, to: current })
     }
   }
   return edits
@@ -352,7 +385,8 @@ export function checkReviewer(given: string, option: string): string {
     code: 'USAGE',
     file: option,
     summary: `${JSON.stringify(given)} is not a reviewer name; nothing was written.`,
-    expected: 'letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
+    expected:
+      'letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
     hint: 'name the reviewer as their file in reviews/ will be named, such as alice or zoë.',
   })
 }
@@ -398,7 +432,14 @@ export interface ReviewTarget {
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
-export async function openReviewTarget(kinds: KindRegistry, dir: string, caseId: string, slot: string | undefined, cwd: string, reviewer?: string): Promise<ReviewTarget> {
+export async function openReviewTarget(
+  kinds: KindRegistry,
+  dir: string,
+  caseId: string,
+  slot: string | undefined,
+  cwd: string,
+  reviewer?: string,
+): Promise<ReviewTarget> {
   // A judge's labels come from its own run (--from, --rating): there is no interactive judge.
   const { base } = await FixtureRevision.open(kinds, dir, cwd)
   const name = reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer')
@@ -433,7 +474,14 @@ function refuseDirectReview(target: ReviewTarget): void {
  * `restamps`: the write made of this review re-stamps the case's own hashes (an adjudication), or
  * never reads them (a reviewer's or a judge's review): a stale case is no reason to refuse it.
  */
-export function reviewTarget(base: RevisionBase, caseId: string, wantedSlot: string | undefined, reviewer: string | undefined, judge?: string, restamps = false): ReviewTarget {
+export function reviewTarget(
+  base: RevisionBase,
+  caseId: string,
+  wantedSlot: string | undefined,
+  reviewer: string | undefined,
+  judge?: string,
+  restamps = false,
+): ReviewTarget {
   const { fixture, assessments } = base
   const definition = fixture.definition
   const context = kindContext(fixture)
@@ -524,10 +572,21 @@ export function drafted(
 ): Record<string, unknown> {
   const parsed = safeParseReporting(schema, raw)
   if (!parsed.success) {
-    const problem = schemaProblem({ code: 'DRAFT_INVALID', file: undefined, basePath: at, hint: 'give what the command describes (see its --help).' }, parsed.error.issues)
+    const problem = schemaProblem(
+      { code: 'DRAFT_INVALID', file: undefined, basePath: at, hint: 'give what the command describes (see its --help).' },
+      parsed.error.issues,
+    )
     // The further problems name their place as the source does, not as a bare JSON path.
-    const also = parsed.error.issues.slice(1, 6).map((issue) => `${source.locate([...at, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))])}: ${issue.message}`)
-    throw new RevisionError({ ...problem, file: source.locate(problem.path ?? []), path: [], summary: `${problem.summary.replace(/\.$/, '')}; nothing was written.`, also })
+    const also = parsed.error.issues
+      .slice(1, 6)
+      .map((issue) => `${source.locate([...at, ...issue.path.map((key) => (typeof key === 'number' ? key : String(key)))])}: ${issue.message}`)
+    throw new RevisionError({
+      ...problem,
+      file: source.locate(problem.path ?? []),
+      path: [],
+      summary: `${problem.summary.replace(/\.$/, '')}; nothing was written.`,
+      also,
+    })
   }
   const result = make(parsed.data)
   if (result.value === undefined) {
@@ -535,7 +594,9 @@ export function drafted(
     throw draftError(source, [...at, ...first!.path], `${first!.summary.replace(/\.$/, '')}; nothing was written.`, first!.hint, {
       expected: first!.expected,
       found: first!.found,
-      also: rest.map((problem) => `${source.locate([...at, ...problem.path])}: ${problem.summary}${problem.hint === first!.hint ? '' : ` Fix: ${problem.hint}`}`),
+      also: rest.map(
+        (problem) => `${source.locate([...at, ...problem.path])}: ${problem.summary}${problem.hint === first!.hint ? '' : ` Fix: ${problem.hint}`}`,
+      ),
     })
   }
   return { ...structuredClone(result.value) }
@@ -548,12 +609,27 @@ function draftError(
   hint: string,
   more: { expected?: string | undefined; found?: string | undefined; also?: readonly string[]; code?: RubricErrorCode } = {},
 ): RevisionError {
-  return new RevisionError({ code: more.code ?? 'DRAFT_INVALID', file: source.locate(path), summary, expected: more.expected, found: more.found, hint, also: more.also })
+  return new RevisionError({
+    code: more.code ?? 'DRAFT_INVALID',
+    file: source.locate(path),
+    summary,
+    expected: more.expected,
+    found: more.found,
+    hint,
+    also: more.also,
+  })
 }
 
 /** Sets every hash of `entry` that the binding table records there to the files' current value. */
 /** @internal */
-export function stamp(rows: readonly BindingRow[], entry: 'case' | 'review', value: Record<string, unknown>, context: KindContext<unknown>, caseValue: unknown, slots: readonly string[]): void {
+export function stamp(
+  rows: readonly BindingRow[],
+  entry: 'case' | 'review',
+  value: Record<string, unknown>,
+  context: KindContext<unknown>,
+  caseValue: unknown,
+  slots: readonly string[],
+): void {
   for (const row of rows) {
     if (row.in !== entry) continue
     for (const slot of typeof row.path === 'function' || entry === 'review' ? slots : slots.slice(0, 1)) {

@@ -93,7 +93,9 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
     const edits = plan.edits[file]
     return edits.length === 0 ? undefined : editJsonStrings(base.text(file), fixture.files[file].display, edits)
   }
-  const files = Object.fromEntries([...plan.others].map(([relativePath, { display, edits }]) => [relativePath, editJsonStrings(revision.textOf(relativePath, base)!, display, edits)]))
+  const files = Object.fromEntries(
+    [...plan.others].map(([relativePath, { display, edits }]) => [relativePath, editJsonStrings(revision.textOf(relativePath, base)!, display, edits)]),
+  )
   // Decide the bound cases on the new contents before anything is written.
   const after = await revision.propose(base, { cases: edited('cases'), annotations: edited('annotations'), files })
   const afterById = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision]))
@@ -101,8 +103,8 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
   const context = kindContext(after.fixture)
   // Binding reviewers alone leaves the case to its other reviews: what must not stay refused is each bound review.
   const reviewerDecisions = (id: string) =>
-    reviewerViews(definition, context, after.fixture.cases.find((each) => each.id === id)!, after.fixture.panel, after.fixture.files.cases.display).filter((view) =>
-      reviewers!.includes(view.reviewer),
+    reviewerViews(definition, context, after.fixture.cases.find((each) => each.id === id)!, after.fixture.panel, after.fixture.files.cases.display).filter(
+      (view) => reviewers!.includes(view.reviewer),
     )
   const stillRefused = plan.cases
     .flatMap((each) => (reviewers === undefined ? [afterById.get(each.id)!] : reviewerDecisions(each.id).map((view) => view.decision)))
@@ -160,7 +162,9 @@ function planCase(fixture: SomeFixture, assessment: CaseAssessment<Decision>, al
     return count + definition.reviews.slots.filter((slot) => row.in === 'case' || reviews?.[slot] !== undefined).length
   }, 0)
   const unusable = assessment.states.filter((state) => state.recorded === undefined || !/^[0-9a-f]{64}$/.test(state.recorded))
-  const malformed = [...assessment.caseProblems, ...Object.values(assessment.slotProblems).flat()].some((problem) => problem.code === 'CASE_INVALID' || problem.code === 'REVIEW_INVALID')
+  const malformed = [...assessment.caseProblems, ...Object.values(assessment.slotProblems).flat()].some(
+    (problem) => problem.code === 'CASE_INVALID' || problem.code === 'REVIEW_INVALID',
+  )
   if (malformed || unusable.length > 0 || assessment.states.length < expectedStates) {
     const refusal = definition.present.refusals(assessment.decision).join('\n')
     throw new RevisionError({
@@ -198,7 +202,14 @@ function planCase(fixture: SomeFixture, assessment: CaseAssessment<Decision>, al
  * they are, so what was adjudicated of them still stands. An adoption a later review or edit
  * reopened is left as it is.
  */
-function planPanel(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, reviewers: readonly string[] | undefined, all: boolean, plan: EditPlan): void {
+function planPanel(
+  fixture: SomeFixture,
+  entry: CaseEntry,
+  assessment: CaseAssessment<Decision>,
+  reviewers: readonly string[] | undefined,
+  all: boolean,
+  plan: EditPlan,
+): void {
   const definition = fixture.definition
   const { panel } = fixture
   const context = kindContext(fixture)
@@ -211,7 +222,9 @@ function planPanel(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAsses
     const file = panel.files[reviewer]!
     const site = { casesFile, annotationsFile: file.display }
     const review = assessEntry(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true, allStates: true })
-    const malformed = Object.values(review.slotProblems).flat().some((problem) => problem.code === 'REVIEW_INVALID')
+    const malformed = Object.values(review.slotProblems)
+      .flat()
+      .some((problem) => problem.code === 'REVIEW_INVALID')
     if (malformed || review.states.some((state) => state.recorded === undefined || !/^[0-9a-f]{64}$/.test(state.recorded))) {
       throw new RevisionError({
         code: 'BIND_STILL_REFUSED',
@@ -233,7 +246,13 @@ function planPanel(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAsses
     const slots: Record<string, string> = {}
     for (const slot of definition.reviews.slots) {
       const value = reviews[slot]?.value
-      if (value !== undefined) slots[slot] = fingerprint(boundReview(value, review.states.filter((state) => state.slot === slot)))
+      if (value !== undefined)
+        slots[slot] = fingerprint(
+          boundReview(
+            value,
+            review.states.filter((state) => state.slot === slot),
+          ),
+        )
     }
     bound.set(reviewer, slots)
   }
@@ -251,11 +270,13 @@ function planPanel(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAsses
     for (const [reviewer, recorded] of Object.entries(adoption.resolved)) {
       const to = bound.get(reviewer)?.[adoption.slot]
       const value = byReviewer?.get(reviewer)?.[adoption.slot]?.value
-      if (to !== undefined && value !== undefined && fingerprint(value) === recorded) carried.push({ path: [...adoption.path, 'resolved', reviewer], from: recorded, to })
+      if (to !== undefined && value !== undefined && fingerprint(value) === recorded)
+        carried.push({ path: [...adoption.path, 'resolved', reviewer], from: recorded, to })
     }
     const to = adoptedBound[adoption.slot]
     const adopted = fixture.reviews.get(entry.id)?.[adoption.slot]?.value
-    if (to !== undefined && adopted !== undefined && fingerprint(adopted) === adoption.reviewSha256) carried.push({ path: [...adoption.path, 'review_sha256'], from: adoption.reviewSha256, to })
+    if (to !== undefined && adopted !== undefined && fingerprint(adopted) === adoption.reviewSha256)
+      carried.push({ path: [...adoption.path, 'review_sha256'], from: adoption.reviewSha256, to })
     if (carried.length === 0) continue
     const display = panel.adjudications!.display
     const others = plan.others.get(ADJUDICATIONS_FILE) ?? { display, edits: [] }

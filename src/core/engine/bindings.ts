@@ -214,7 +214,14 @@ export function shellWord(word: string): string {
  * done what the row asks. A hash of a rubric or source that only changed by its line endings or
  * byte-order mark says so (once per file: the fixture's notes explain the conversion).
  */
-export function staleProblem(state: BindingState, context: KindContext<unknown>, at: CaseAt, hasReview: boolean, rebind?: string, slotName = 'a review'): Problem {
+export function staleProblem(
+  state: BindingState,
+  context: KindContext<unknown>,
+  at: CaseAt,
+  hasReview: boolean,
+  rebind?: string,
+  slotName = 'a review',
+): Problem {
   const { row } = state
   const bind = `\`${bindCommand(context.dir, at.id)}\``
   const base = {
@@ -229,7 +236,11 @@ export function staleProblem(state: BindingState, context: KindContext<unknown>,
     const where = state.of.replace(/^fingerprint of /, '')
     switch (acknowledgement(state, hasReview)) {
       case 'new':
-        return { ...base, summary: `${where} is a new review, not bound yet.`, hint: `check it, then run ${bind}: it records the hashes of the files as they are now.` }
+        return {
+          ...base,
+          summary: `${where} is a new review, not bound yet.`,
+          hint: `check it, then run ${bind}: it records the hashes of the files as they are now.`,
+        }
       case 'withdrawn':
         return {
           ...base,

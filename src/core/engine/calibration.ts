@@ -135,7 +135,10 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
         code: 'USAGE',
         file: `${fixture.displayDir}/${JUDGES_DIR}/${judge}.json`,
         summary: `there are no labels by the judge "${judge}".`,
-        expected: fixture.judges.names.length === 0 ? `a file ${JUDGES_DIR}/<judge>.json (the fixture has none yet)` : `one of ${fixture.judges.names.map((name) => JSON.stringify(name)).join(', ')}`,
+        expected:
+          fixture.judges.names.length === 0
+            ? `a file ${JUDGES_DIR}/<judge>.json (the fixture has none yet)`
+            : `one of ${fixture.judges.names.map((name) => JSON.stringify(name)).join(', ')}`,
         hint: `record its labels with \`vitest-rubric review ${fixture.displayDir} --case <id> --judge ${judge} --from <labels.json>\`.`,
       })
     }
@@ -195,9 +198,12 @@ export function criterionFigures(
   const failures = row(ratings.fail)
   const passes = row(ratings.pass)
   const kappa = n === 0 ? { kappa: null, reason: 'no case has both a current adopted review and a current label' } : cohenKappa(ratingPairs, columns)
-  const kappaReason = kappa.kappa === null ? (n === 0 ? kappa.reason : `no variation: the reviewers and the judge rated every case ${JSON.stringify(pairs[0]!.reviewers)}`) : null
+  const kappaReason =
+    kappa.kappa === null ? (n === 0 ? kappa.reason : `no variation: the reviewers and the judge rated every case ${JSON.stringify(pairs[0]!.reviewers)}`) : null
   const interval: IntervalReport =
-    kappa.kappa === null ? { ci: null, reason: kappaReason, bootstrap: null } : reportInterval(n, 'cases', () => kappaBootstrap(ratingPairs, { seed, ...(samples === undefined ? {} : { samples }) }))
+    kappa.kappa === null
+      ? { ci: null, reason: kappaReason, bootstrap: null }
+      : reportInterval(n, 'cases', () => kappaBootstrap(ratingPairs, { seed, ...(samples === undefined ? {} : { samples }) }))
   return {
     n,
     matrix,

@@ -30,7 +30,8 @@ export function caseVersions(fixture: SomeFixture, caseId: string, slots: readon
     versions[`${annotations?.name ?? 'annotations.json'} › ${caseId} › ${slot}`] = fingerprintOrNull(fixture.reviews.get(caseId)?.[slot]?.value)
     if (!('adjudication' in scope)) continue
     const adoption = fixture.panel.adoptions.get(caseId)?.[slot]
-    versions[`${ADJUDICATIONS_FILE} › ${caseId} › ${slot}`] = adoption === undefined ? null : fingerprint({ adjudicator: adoption.adjudicator, review: adoption.reviewSha256, resolved: adoption.resolved })
+    versions[`${ADJUDICATIONS_FILE} › ${caseId} › ${slot}`] =
+      adoption === undefined ? null : fingerprint({ adjudicator: adoption.adjudicator, review: adoption.reviewSha256, resolved: adoption.resolved })
     for (const [reviewer, reviews] of panel ?? []) {
       const review = reviews[slot]
       if (review !== undefined) versions[`${REVIEWS_DIR}/${reviewer}.json › ${caseId} › ${slot}`] = fingerprint(review.value)

@@ -60,9 +60,7 @@ export function countCoverage(decisions: readonly CountedDecision[]): Coverage {
   const splits: Record<Split, CoverageCounts> = { development: ofSplit('development'), held_out: ofSplit('held_out') }
   return {
     ...countOf(decisions),
-    pendingCases: decisions
-      .filter((decision) => decision.status === 'pending')
-      .map(({ id, split, reason }) => ({ id, split, reason })),
+    pendingCases: decisions.filter((decision) => decision.status === 'pending').map(({ id, split, reason }) => ({ id, split, reason })),
     refusedCases: decisions.flatMap((decision) =>
       decision.status === 'refused' ? [{ id: decision.id, split: decision.split, code: decision.error.code, message: decision.error.message }] : [],
     ),

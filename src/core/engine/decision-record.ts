@@ -234,10 +234,7 @@ function asRecord(value: unknown): Readonly<Record<string, unknown>> | undefined
   return isObject(value) ? value : undefined
 }
 
-function valueChanges(
-  before: Readonly<Record<string, unknown>> | undefined,
-  after: Readonly<Record<string, unknown>> | undefined,
-): string[] {
+function valueChanges(before: Readonly<Record<string, unknown>> | undefined, after: Readonly<Record<string, unknown>> | undefined): string[] {
   const changes: string[] = []
   for (const key of union(Object.keys(before ?? {}), Object.keys(after ?? {}))) {
     const from = own(before, key)

@@ -99,11 +99,15 @@ export async function scanFixtures(kinds: KindRegistry, root: string, include: r
 }
 
 /** The include globs that match no fixture directory on their own (given what a scan of all of them found). */
-export async function unmatchedIncludes(kinds: KindRegistry, root: string, include: readonly string[], exclude: readonly string[], scan: FixtureScan): Promise<string[]> {
+export async function unmatchedIncludes(
+  kinds: KindRegistry,
+  root: string,
+  include: readonly string[],
+  exclude: readonly string[],
+  scan: FixtureScan,
+): Promise<string[]> {
   if (include.length === 1) return scan.fixtures.length === 0 ? [...include] : []
-  const counts = await Promise.all(
-    include.map(async (dir) => (await glob(markerGlobs(kinds, [dir]), { cwd: root, ignore: ignored(exclude) })).length),
-  )
+  const counts = await Promise.all(include.map(async (dir) => (await glob(markerGlobs(kinds, [dir]), { cwd: root, ignore: ignored(exclude) })).length))
   return include.filter((_, index) => counts[index] === 0)
 }
 

@@ -37,7 +37,10 @@ export function readCaseEntries(definition: SomeKindDefinition, file: RawFile): 
   const document = parseJsonFile(file)
   const envelope = definition.schemas.casesEnvelope.safeParse(document, { reportInput: true })
   if (!envelope.success) {
-    throw schemaError({ ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: file.display, basePath: [], hint: definition.schemas.casesHint }, envelope.error.issues)
+    throw schemaError(
+      { ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: file.display, basePath: [], hint: definition.schemas.casesHint },
+      envelope.error.issues,
+    )
   }
   // The envelope holds: the document is an object whose cases are a list, and whose name is a string.
   const { $schema: _, cases, ...members } = isObject(document) ? document : {}
@@ -48,7 +51,9 @@ export function readCaseEntries(definition: SomeKindDefinition, file: RawFile): 
     const earlier = seen.get(id)
     if (earlier !== undefined) {
       const hint = 'give every case its own id: reviews are matched to cases by id.'
-      throw new FixtureError(duplicateIdDetails({ code: 'DUPLICATE_CASE', file: file.display, path: ['cases', index, 'id'], what: 'case', earlier: `cases[${earlier}]`, id, hint }))
+      throw new FixtureError(
+        duplicateIdDetails({ code: 'DUPLICATE_CASE', file: file.display, path: ['cases', index, 'id'], what: 'case', earlier: `cases[${earlier}]`, id, hint }),
+      )
     }
     seen.set(id, index)
     return { id, split: definition.splitOf(value, document), value, path: ['cases', index] }
@@ -71,7 +76,10 @@ export function readReviewDocument(definition: SomeKindDefinition, file: RawFile
   const document = parseJsonFile(file)
   const envelope = definition.schemas.annotationsEnvelope.safeParse(document, { reportInput: true })
   if (!envelope.success) {
-    throw schemaError({ ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: file.display, basePath: [], hint: definition.schemas.annotationsHint }, envelope.error.issues)
+    throw schemaError(
+      { ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: file.display, basePath: [], hint: definition.schemas.annotationsHint },
+      envelope.error.issues,
+    )
   }
   const { caseKey, slotKey, slots } = definition.reviews
   const ids = new Set(cases.map((entry) => entry.id))
@@ -133,7 +141,11 @@ function stringKey(value: unknown, key: string, file: string, path: PathSegment[
     code: 'FILE_SCHEMA',
     file,
     path: isObject(value) ? [...path, key] : path,
-    summary: !isObject(value) ? 'the entry is not an object.' : found === undefined ? `the entry has no ${key}.` : `the entry's ${key} is not a non-empty string.`,
+    summary: !isObject(value)
+      ? 'the entry is not an object.'
+      : found === undefined
+        ? `the entry has no ${key}.`
+        : `the entry's ${key} is not a non-empty string.`,
     expected: isObject(value) ? 'a non-empty string' : `an object with a non-empty string ${key}`,
     found: isObject(value) && found === undefined ? 'nothing (the key is missing)' : describeValue(isObject(value) ? found : value),
     hint: `give every entry a non-empty string ${key}: entries are matched by it.`,

@@ -14,7 +14,14 @@ import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 import { decideWithPanel, NO_PANEL_POLICY, type PanelPolicy } from './panel-rule.js'
 
 /** Every case of a fixture decided, with its coverage, the identities of its case sets and the kind's summary. */
-export interface Evaluation<R = unknown, C = unknown, V = unknown, D extends Decision = Decision, S = unknown, F extends KindFixture<R, C, V, D, S> = KindFixture<R, C, V, D, S>> {
+export interface Evaluation<
+  R = unknown,
+  C = unknown,
+  V = unknown,
+  D extends Decision = Decision,
+  S = unknown,
+  F extends KindFixture<R, C, V, D, S> = KindFixture<R, C, V, D, S>,
+> {
   readonly fixture: F
   /** One decision per case, in the order of `cases.json`. */
   readonly decisions: readonly D[]
@@ -153,7 +160,9 @@ function decideEntries<R, C, V, D extends Decision, S>(
   const context = kindContext(fixture)
   const site = { casesFile: fixture.files.cases.display, annotationsFile: fixture.files.annotations.display }
   // The values the binding table fingerprints (an answer, a spec, an output) are written once, inside the case's text.
-  const fingerprinted = definition.bindings.flatMap(({ source }) => ('fingerprintOf' in source ? definition.reviews.slots.map((slot) => source.fingerprintOf(slot)) : []))
+  const fingerprinted = definition.bindings.flatMap(({ source }) =>
+    'fingerprintOf' in source ? definition.reviews.slots.map((slot) => source.fingerprintOf(slot)) : [],
+  )
   // Independent reviews, adoptions or a minimum of reviews: the several-reviewer rule has its say on each case.
   const policy = options.panel ?? NO_PANEL_POLICY
   const panelActive = fixture.panel.reviewers.length > 0 || fixture.panel.adoptions.size > 0 || policy.minReviews > 0
@@ -172,7 +181,15 @@ function decideEntries<R, C, V, D extends Decision, S>(
       text = canonicalJsonKeeping(entry.value, wanted, texts)
     } catch (error) {
       if (!(error instanceof CanonicalJsonError)) throw error
-      problem = { code: error.code, file: site.casesFile, path: [...entry.path, ...error.path], caseId: entry.id, summary: error.summary, found: error.found, hint: error.hint }
+      problem = {
+        code: error.code,
+        file: site.casesFile,
+        path: [...entry.path, ...error.path],
+        caseId: entry.id,
+        summary: error.summary,
+        found: error.found,
+        hint: error.hint,
+      }
     }
     let assessment = assessEntry(definition, context, entry, fixture.reviews.get(entry.id), site, problem === undefined ? undefined : { problem }, {
       texts,

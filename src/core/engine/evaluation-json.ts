@@ -35,7 +35,10 @@ export interface EvaluationJson {
 }
 
 /** One decision as `evaluate --json` prints it under `decisions[<id>]`. */
-export function decisionJson<D extends Decision>(definition: { readonly present: { decisionJson(decision: D): Readonly<Record<string, unknown>> } }, decision: D): DecisionJson {
+export function decisionJson<D extends Decision>(
+  definition: { readonly present: { decisionJson(decision: D): Readonly<Record<string, unknown>> } },
+  decision: D,
+): DecisionJson {
   return { status: decision.status, split: decision.split, reason: decision.reason, ...definition.present.decisionJson(decision) }
 }
 

@@ -34,7 +34,10 @@ export async function committedRevisions(path: string, sha256s: ReadonlySet<stri
     seen.add(blob)
     order.push({ commit: commits[index]!, blob })
   })
-  const contents = await catBlobs(cwd, order.map((each) => each.blob))
+  const contents = await catBlobs(
+    cwd,
+    order.map((each) => each.blob),
+  )
   if (contents === null) return found
   for (const [index, { commit }] of order.entries()) {
     const bytes = contents[index]!

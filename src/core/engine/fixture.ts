@@ -231,7 +231,12 @@ function take(byRole: Partial<Record<FileRole, RawFile>>, role: 'cases' | 'annot
 }
 
 /** What the kind's checks see of a loaded fixture. */
-export function kindContext<R>(fixture: { readonly rubric: R; readonly displayDir: string; readonly files: KindFixture['files']; readonly conversions: KindFixture['conversions'] }): KindContext<R> {
+export function kindContext<R>(fixture: {
+  readonly rubric: R
+  readonly displayDir: string
+  readonly files: KindFixture['files']
+  readonly conversions: KindFixture['conversions']
+}): KindContext<R> {
   return { rubric: fixture.rubric, dir: fixture.displayDir, files: fixture.files, conversions: fixture.conversions }
 }
 

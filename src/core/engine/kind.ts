@@ -65,7 +65,9 @@ export interface RuleInput<C, V> {
   readonly id: string
   readonly split: Split
   /** The case as parsed, or the refusal of the case as a whole (then every slot is moot). */
-  readonly case: { readonly status: 'checked'; readonly value: C } | { readonly status: 'refused'; readonly reason: string; readonly error: SerializedRubricError }
+  readonly case:
+    | { readonly status: 'checked'; readonly value: C }
+    | { readonly status: 'refused'; readonly reason: string; readonly error: SerializedRubricError }
   readonly slots: Readonly<Record<string, SlotOutcome<V>>>
 }
 
@@ -322,7 +324,9 @@ export interface DraftProblem {
 }
 
 /** What a draft became: the entry to write (its binding hashes left for the engine to stamp), or what is wrong with it. */
-export type Drafted = { readonly value: Readonly<Record<string, unknown>>; readonly problems: readonly [] } | { readonly value?: undefined; readonly problems: readonly DraftProblem[] }
+export type Drafted =
+  | { readonly value: Readonly<Record<string, unknown>>; readonly problems: readonly [] }
+  | { readonly value?: undefined; readonly problems: readonly DraftProblem[] }
 
 /**
  * How a kind's cases and reviews are written by a command rather than by hand: the drafts it

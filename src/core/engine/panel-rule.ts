@@ -93,7 +93,8 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
   if (count === 0) return { decision: adopted.decision, views }
   const { reason, agreed, wait } = panelReason(views, minReviews)
   const { slots } = definition.reviews
-  const command = (slot: string) => `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`}\``
+  const command = (slot: string) =>
+    `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`}\``
   // The reviewers' views compare the deciding slot's reviews: a reason about another slot says only what that slot waits for.
   const direct = state.unadjudicated.find((slot) => adoptedReviews?.[slot] !== undefined)
   const why =
@@ -116,7 +117,8 @@ export function panelReason(views: readonly ReviewerView[], minReviews: number):
       wait: 'disagreement',
     }
   }
-  if (unsettled.length > 0) return { reason: `uncertain on ${unsettled.join(', ')} (${views.map((view) => view.reviewer).join(', ')})`, agreed, wait: 'uncertain' }
+  if (unsettled.length > 0)
+    return { reason: `uncertain on ${unsettled.join(', ')} (${views.map((view) => view.reviewer).join(', ')})`, agreed, wait: 'uncertain' }
   return { reason: views.length === 1 ? '1 review, not adopted yet' : `${views.length} reviews agree, not adopted yet`, agreed, wait: 'not-adopted' }
 }
 
@@ -162,7 +164,13 @@ interface AdoptionState {
 }
 
 /** How a case's adoptions stand: current, reopened by a review added or changed since, or refused. */
-function adoptionState(definition: SomeKindDefinition, entry: CaseEntry, adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined, panel: Panel, site: AssessSite): AdoptionState {
+function adoptionState(
+  definition: SomeKindDefinition,
+  entry: CaseEntry,
+  adoptedReviews: Readonly<Record<string, ReviewEntry>> | undefined,
+  panel: Panel,
+  site: AssessSite,
+): AdoptionState {
   const byReviewer = panel.reviews.get(entry.id)
   const adoptions = panel.adoptions.get(entry.id) ?? {}
   const reviewedSlots = definition.reviews.slots.filter((slot) => [...(byReviewer?.values() ?? [])].some((reviews) => reviews[slot] !== undefined))
@@ -176,7 +184,10 @@ function adoptionState(definition: SomeKindDefinition, entry: CaseEntry, adopted
     const now = adopted === undefined ? undefined : fingerprintOrNull(adopted.value)
     if (now !== adoption.reviewSha256) {
       problems.push({
-        summary: adopted === undefined ? `the adopted review is no longer in ${site.annotationsFile}.` : `the adopted review changed since ${adoption.adjudicator} adjudicated it.`,
+        summary:
+          adopted === undefined
+            ? `the adopted review is no longer in ${site.annotationsFile}.`
+            : `the adopted review changed since ${adoption.adjudicator} adjudicated it.`,
         path: [...adoption.path, 'review_sha256'],
         expected: now ?? 'nothing (no review now)',
         found: adoption.reviewSha256,

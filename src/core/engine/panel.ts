@@ -141,7 +141,9 @@ export async function readPanel(
           code: 'UNKNOWN_REVIEW',
           file: file.display,
           path: [...path, unknownCase ? 'case_id' : 'slot'],
-          summary: unknownCase ? `the adoption names a case that ${casesFile} does not hold.` : 'the adoption names a review slot this kind of fixture does not have.',
+          summary: unknownCase
+            ? `the adoption names a case that ${casesFile} does not hold.`
+            : 'the adoption names a review slot this kind of fixture does not have.',
           expected: unknownCase ? `one of the case ids: ${quoteSome([...ids])}` : `one of ${quoteSome(definition.reviews.slots)}`,
           found: JSON.stringify(unknownCase ? adoption.case_id : adoption.slot),
           hint: 'remove the adoption, or adjudicate the case again.',
@@ -157,7 +159,14 @@ export async function readPanel(
           hint: 'keep one adoption per case: adjudicate it again.',
         })
       }
-      bySlot[adoption.slot] = { caseId: adoption.case_id, slot: adoption.slot, adjudicator: adoption.adjudicator, reviewSha256: adoption.review_sha256, resolved: adoption.resolved, path }
+      bySlot[adoption.slot] = {
+        caseId: adoption.case_id,
+        slot: adoption.slot,
+        adjudicator: adoption.adjudicator,
+        reviewSha256: adoption.review_sha256,
+        resolved: adoption.resolved,
+        path,
+      }
       adoptions.set(adoption.case_id, bySlot)
     })
   }

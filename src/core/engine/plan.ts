@@ -84,7 +84,6 @@ export interface TestPlan<S = unknown> {
   readonly calibration: CalibrationReport | null
 }
 
-
 /** The tests an evaluation becomes in Vitest: one per case, the kind's fixture-level checks, and its summary. */
 export function planFixtureTests<E extends SomeEvaluation>(evaluation: E, options?: PlanOptions): TestPlan<E['summary']>
 export function planFixtureTests(evaluation: SomeEvaluation, options: PlanOptions = {}): TestPlan {
@@ -105,7 +104,11 @@ export function planFixtureTests(evaluation: SomeEvaluation, options: PlanOption
     checks:
       fixture.cases.length === 0
         ? []
-        : [...definition.present.checks(evaluation.summary, context), ...agreementChecks(agreement, options.agreementGate), ...judgeChecks(evaluation, calibration, options.judgeGates)],
+        : [
+            ...definition.present.checks(evaluation.summary, context),
+            ...agreementChecks(agreement, options.agreementGate),
+            ...judgeChecks(evaluation, calibration, options.judgeGates),
+          ],
     summary: evaluation.summary,
     notes: evaluation.notes,
     agreement,
@@ -183,11 +186,15 @@ function chunkPlanOf(fixture: SomeFixture, chunk: CaseChunk, decisions: readonly
  */
 function agreementChecks(agreement: AgreementReport | null, gate: PlanOptions['agreementGate']): PlannedCheck[] {
   if (gate === undefined) return []
-  if (agreement === null) return [{ name: `reviewers agree (α ≥ ${gate.min})`, ok: false, todo: true, message: 'no independent reviews yet: there is no figure to check' }]
+  if (agreement === null)
+    return [{ name: `reviewers agree (α ≥ ${gate.min})`, ok: false, todo: true, message: 'no independent reviews yet: there is no figure to check' }]
   return Object.entries(agreement.items).map(([item, figures]) => {
     const name = `reviewers agree on ${item} (α ≥ ${gate.min})`
     if (figures.alpha === null) return { name, ok: false, todo: true, message: `no figure: ${figures.reason}` }
-    const interval = figures.alpha_ci === null ? ` (no interval: ${figures.alpha_ci_reason ?? 'none'})` : ` [95% interval ${figures.alpha_ci[0].toFixed(3)}, ${figures.alpha_ci[1].toFixed(3)}]`
+    const interval =
+      figures.alpha_ci === null
+        ? ` (no interval: ${figures.alpha_ci_reason ?? 'none'})`
+        : ` [95% interval ${figures.alpha_ci[0].toFixed(3)}, ${figures.alpha_ci[1].toFixed(3)}]`
     const cases = `${figures.units} case${figures.units === 1 ? '' : 's'}`
     const disagreements = figures.disagreements.length === 0 ? 'no disagreement' : `disagreements: ${figures.disagreements.join(', ')}`
     const ok = figures.alpha >= gate.min
@@ -238,7 +245,10 @@ function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gat
   } else if (item.kappa_ci[0] < gate.minKappa) {
     problems.push(`kappa ${item.kappa.toFixed(3)}, interval lower bound ${item.kappa_ci[0].toFixed(3)} < ${gate.minKappa}`)
   }
-  const kappa = item.kappa === null ? 'no kappa' : `kappa ${item.kappa.toFixed(3)}${item.kappa_ci === null ? '' : ` [${item.kappa_ci[0].toFixed(3)}, ${item.kappa_ci[1].toFixed(3)}]`}`
+  const kappa =
+    item.kappa === null
+      ? 'no kappa'
+      : `kappa ${item.kappa.toFixed(3)}${item.kappa_ci === null ? '' : ` [${item.kappa_ci[0].toFixed(3)}, ${item.kappa_ci[1].toFixed(3)}]`}`
   if (problems.length === 0) return { ok: true, message: `${kappa} over ${item.n} cases; lower bound ≥ ${gate.minKappa}` }
   const lines = [`${problems.join('; ')}`, ...matrixLines(item), `false accepts: ${item.false_accepts.length === 0 ? 'none' : item.false_accepts.join(', ')}`]
   if (figures.stale > 0) {

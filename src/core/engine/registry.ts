@@ -22,7 +22,8 @@ export function createRegistry(kinds: readonly SomeKindDefinition[]): KindRegist
   const byMarker = new Map<string, SomeKindDefinition>()
   for (const kind of kinds) {
     if (byName.has(kind.name)) throw new TypeError(`two kinds are named ${kind.name}`)
-    if (byMarker.has(kind.files.rubric)) throw new TypeError(`the kinds ${byMarker.get(kind.files.rubric)?.name} and ${kind.name} share the marker file ${kind.files.rubric}`)
+    if (byMarker.has(kind.files.rubric))
+      throw new TypeError(`the kinds ${byMarker.get(kind.files.rubric)?.name} and ${kind.name} share the marker file ${kind.files.rubric}`)
     byName.set(kind.name, kind)
     byMarker.set(kind.files.rubric, kind)
   }

@@ -81,7 +81,10 @@ export class FixtureRevision {
    * `commit`. `files` names other files by their path in the fixture directory (a reviewer's
    * `reviews/alice.json`, `adjudications.json`), which may not exist yet.
    */
-  async propose(base: RevisionBase, texts: { readonly [F in WrittenFile]?: string | undefined } & { readonly files?: Readonly<Record<string, string>> }): Promise<RevisionCandidate> {
+  async propose(
+    base: RevisionBase,
+    texts: { readonly [F in WrittenFile]?: string | undefined } & { readonly files?: Readonly<Record<string, string>> },
+  ): Promise<RevisionCandidate> {
     const definition = base.fixture.definition
     const { dir } = base.fixture
     const updated = new Map<string, RawFile>()
@@ -89,7 +92,8 @@ export class FixtureRevision {
     const propose = (path: string, display: string, text: string) => {
       const original = this.read.get(path)
       if (original === undefined) created.add(path)
-      if (original === undefined || text !== decodeText(original)) updated.set(path, { display: original?.display ?? display, bytes: new TextEncoder().encode(text) })
+      if (original === undefined || text !== decodeText(original))
+        updated.set(path, { display: original?.display ?? display, bytes: new TextEncoder().encode(text) })
     }
     // annotations first: the review, then the case that acknowledges it (the order messages list them in).
     for (const [relativePath, text] of Object.entries(texts.files ?? {})) propose(join(dir, relativePath), join(base.fixture.displayDir, relativePath), text)
@@ -102,7 +106,13 @@ export class FixtureRevision {
       for (const path of created) if (dirname(path) === directory) names.add(basename(path))
       return [...names]
     }
-    const fixture = await loadFixtureReading(this.kinds, this.dir, { cwd: this.cwd }, async (path, display) => updated.get(path) ?? this.reader(path, display), list)
+    const fixture = await loadFixtureReading(
+      this.kinds,
+      this.dir,
+      { cwd: this.cwd },
+      async (path, display) => updated.get(path) ?? this.reader(path, display),
+      list,
+    )
     const decided = this.decide(fixture)
     const writes: FileWrite[] = [...updated].map(([path, file]) => ({
       path,

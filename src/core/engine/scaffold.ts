@@ -55,9 +55,19 @@ export async function initFixture(dir: string, options: InitOptions): Promise<In
   files[annotations] = json(scaffold.emptyAnnotations(schema))
 
   await mkdir(target, { recursive: true })
-  const writes: FileWrite[] = Object.entries(files).map(([file, contents]) => ({ path: join(target, file), display: join(display, file), contents, basedOn: null }))
+  const writes: FileWrite[] = Object.entries(files).map(([file, contents]) => ({
+    path: join(target, file),
+    display: join(display, file),
+    contents,
+    basedOn: null,
+  }))
   await writeFilesAtomically(writes)
-  return { dir: display, kind: kind.name, files: writes.map((write) => write.display), ...(copy === undefined ? {} : { copiedFrom: options.fromLabel ?? copy.display }) }
+  return {
+    dir: display,
+    kind: kind.name,
+    files: writes.map((write) => write.display),
+    ...(copy === undefined ? {} : { copiedFrom: options.fromLabel ?? copy.display }),
+  }
 }
 
 async function checkEmpty(target: string, display: string): Promise<void> {
@@ -83,7 +93,11 @@ function firstKind(kinds: KindRegistry): SomeKindDefinition {
   return first
 }
 
-async function rubricToCopy(kinds: KindRegistry, from: string, cwd: string): Promise<{ kind: SomeKindDefinition; display: string; files: Map<string, Uint8Array> }> {
+async function rubricToCopy(
+  kinds: KindRegistry,
+  from: string,
+  cwd: string,
+): Promise<{ kind: SomeKindDefinition; display: string; files: Map<string, Uint8Array> }> {
   const path = resolve(cwd, from)
   const display = relative(cwd, path) || '.'
   const info = await stat(path).catch(() => undefined)
@@ -96,7 +110,9 @@ async function rubricToCopy(kinds: KindRegistry, from: string, cwd: string): Pro
       code: 'INIT_SOURCE_INVALID',
       file: display,
       summary:
-        info === undefined ? 'no such file or directory to copy the rubric from; nothing was written.' : 'this is neither a fixture directory nor a rubric file; nothing was written.',
+        info === undefined
+          ? 'no such file or directory to copy the rubric from; nothing was written.'
+          : 'this is neither a fixture directory nor a rubric file; nothing was written.',
       expected: `a fixture directory, or a file named ${kinds.kinds.map((each) => each.files.rubric).join(' or ')}`,
       hint: 'pass --from the directory of an existing fixture (or its rubric file).',
     })

@@ -13,11 +13,20 @@ import type { SomeKindDefinition, StatusGroup } from './kind.js'
 
 /** The groups every kind has beside its binding targets and its pending groups. */
 const COMMON_GROUPS = {
-  'new-review': { title: 'new review, not bound yet', action: 'check it, then `vitest-rubric bind {dir} --case <id>` records the hashes of the files as they are now' },
+  'new-review': {
+    title: 'new review, not bound yet',
+    action: 'check it, then `vitest-rubric bind {dir} --case <id>` records the hashes of the files as they are now',
+  },
   unacknowledged: { title: 'edited review not acknowledged', action: 'check the edit, then acknowledge it with `vitest-rubric bind {dir} --case <id>`' },
-  withdrawn: { title: 'review withdrawn, still recorded', action: 'restore the review, or acknowledge its withdrawal with `vitest-rubric bind {dir} --case <id>`' },
+  withdrawn: {
+    title: 'review withdrawn, still recorded',
+    action: 'restore the review, or acknowledge its withdrawal with `vitest-rubric bind {dir} --case <id>`',
+  },
   refused: { title: 'refused', action: 'fix what the message names (`vitest-rubric evaluate {dir}` prints it in full)' },
-  disagreement: { title: 'reviewers disagree', action: 'adjudicate: `vitest-rubric adjudicate {dir} --case <id>` shows the judgements side by side (the case stays pending until then)' },
+  disagreement: {
+    title: 'reviewers disagree',
+    action: 'adjudicate: `vitest-rubric adjudicate {dir} --case <id>` shows the judgements side by side (the case stays pending until then)',
+  },
   'not-adopted': { title: 'reviewers agree, not adopted', action: 'adopt the reviews: `vitest-rubric adjudicate {dir} --consensus`' },
   'too-few-reviews': { title: 'fewer reviews than required', action: 'add independent reviews: `vitest-rubric review {dir} --case <id> --reviewer <name>`' },
   'stale-adoption': {
@@ -25,7 +34,11 @@ const COMMON_GROUPS = {
     action:
       'the adoption stands for reviews of older files: once the reviews are current, adopt them again with `vitest-rubric adjudicate {dir} --consensus` or `--case <id>`; if every judgement still holds, `vitest-rubric bind {dir} --case <id>` keeps the adoption',
   },
-  'stale-judge': { title: "stale judge's label", action: "re-run the judge on the case, then record its label with `vitest-rubric review {dir} --case <id> --judge <name> --replace --from <labels.json>` (a judge's label decides nothing)" },
+  'stale-judge': {
+    title: "stale judge's label",
+    action:
+      "re-run the judge on the case, then record its label with `vitest-rubric review {dir} --case <id> --judge <name> --replace --from <labels.json>` (a judge's label decides nothing)",
+  },
   current: { title: 'bound and current', action: 'nothing to do' },
 } as const satisfies Record<string, StatusGroup>
 
@@ -145,23 +158,31 @@ function caseFindings(fixture: SomeFixture, assessment: CaseAssessment<Decision>
     const recorded = formatLocation(state.file, state.path)
     const name = definition.reviews.slotName(state.slot).replace(/^an? /, 'the ')
     if (kind === 'withdrawn') findings.push({ group: 'withdrawn', detail: `${name} was removed, but ${recorded} still records it` })
-    if (kind === 'edited') findings.push({ group: 'unacknowledged', detail: `${name} at ${state.of.replace(/^fingerprint of /, '')} was edited since ${recorded} recorded it` })
+    if (kind === 'edited')
+      findings.push({ group: 'unacknowledged', detail: `${name} at ${state.of.replace(/^fingerprint of /, '')} was edited since ${recorded} recorded it` })
   }
   const { decision } = assessment
   const bindingCodes = new Set(definition.bindings.map((row) => row.code))
   // A malformed case or review has no hashes worth listing (binding it is refused): what it needs is a fix.
-  const malformed = [...assessment.caseProblems, ...Object.values(assessment.slotProblems).flat()].some((problem) => problem.code === 'CASE_INVALID' || problem.code === 'REVIEW_INVALID')
+  const malformed = [...assessment.caseProblems, ...Object.values(assessment.slotProblems).flat()].some(
+    (problem) => problem.code === 'CASE_INVALID' || problem.code === 'REVIEW_INVALID',
+  )
   if (malformed && newSlots.size === 0) findings.splice(0, findings.length)
   if (findings.length > 0) {
     // Beside a new review, anything else wrong with it: binding it would be refused until it is fixed.
-    const other = [...assessment.caseProblems, ...Object.values(assessment.slotProblems).flat()].find((problem) => !bindingCodes.has(problem.code) && problem.code !== 'NOT_CANONICAL_JSON')
-    if (newSlots.size > 0 && other !== undefined) findings.push({ group: 'refused', detail: `${formatLocation(other.file, other.path ?? [])}: ${other.summary}` })
+    const other = [...assessment.caseProblems, ...Object.values(assessment.slotProblems).flat()].find(
+      (problem) => !bindingCodes.has(problem.code) && problem.code !== 'NOT_CANONICAL_JSON',
+    )
+    if (newSlots.size > 0 && other !== undefined)
+      findings.push({ group: 'refused', detail: `${formatLocation(other.file, other.path ?? [])}: ${other.summary}` })
     return findings
   }
   if (decision.status === 'refused') findings.push({ group: 'refused', detail: firstLine(decision.error.message) })
   else if (decision.status === 'pending' && assessment.panelWait !== undefined) {
     // An uncertain panel is pending like an uncertain review; the other waits are the panel's own.
-    findings.push(assessment.panelWait === 'uncertain' ? { group: 'uncertain', detail: decision.reason } : { group: assessment.panelWait, detail: decision.reason })
+    findings.push(
+      assessment.panelWait === 'uncertain' ? { group: 'uncertain', detail: decision.reason } : { group: assessment.panelWait, detail: decision.reason },
+    )
   } else if (decision.status === 'pending') findings.push(...definition.present.pendingFindings(decision))
   else findings.push({ group: 'current', detail: decision.status })
   findings.push(...definition.present.extraFindings(decision))
@@ -185,14 +206,20 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
   const added: CaseFinding[] = []
   const staleOf = (labels: Pick<LabelSet, 'files' | 'reviews'>, author: string) => {
     const site = { casesFile, annotationsFile: labels.files[author]!.display }
-    const { states } = assessEntry(definition, context, entry, labels.reviews.get(entry.id)!.get(author), site, undefined, { reviewRowsOnly: true, allStates: true })
+    const { states } = assessEntry(definition, context, entry, labels.reviews.get(entry.id)!.get(author), site, undefined, {
+      reviewRowsOnly: true,
+      allStates: true,
+    })
     return states.filter((state) => state.row.in === 'review' && isStale(state))
   }
   const listed = (states: readonly BindingState[], group: (target: BindingTarget) => string, next: string) => {
     for (const target of Object.keys(definition.targets)) {
       const fields = states.filter((state) => state.row.target === target)
       if (fields.length === 0) continue
-      const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`)
+      const where = fields.map(
+        (state) =>
+          `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`,
+      )
       added.push({ group: group(target), detail: `${where.join('; ')}; next: ${next}` })
     }
   }
@@ -203,7 +230,11 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
     reviewersStale = true
     staleFiles.add(panel.files[reviewer]!.display)
     const who = shellWord(reviewer)
-    listed(states, (target) => `stale-${target}`, `\`vitest-rubric review ${dir} --case ${id} --reviewer ${who} --replace\` (or, if ${reviewer}'s judgements still hold, \`vitest-rubric bind ${dir} --case ${id} --reviewer ${who}\`)`)
+    listed(
+      states,
+      (target) => `stale-${target}`,
+      `\`vitest-rubric review ${dir} --case ${id} --reviewer ${who} --replace\` (or, if ${reviewer}'s judgements still hold, \`vitest-rubric bind ${dir} --case ${id} --reviewer ${who}\`)`,
+    )
   }
   const adopted = assessment.states.some((state) => state.row.in === 'review' && isStale(state))
   for (const adoption of Object.values(panel.adoptions.get(entry.id) ?? {})) {
@@ -236,7 +267,9 @@ function staleDetail(
 ): string {
   const definition = fixture.definition
   const context = kindContext(fixture)
-  const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`)
+  const where = fields.map(
+    (state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`,
+  )
   // The explanation of a converted file is the fixture's note, listed once; a case only points at it.
   const notes = new Set<string>()
   for (const state of fields) {
@@ -245,7 +278,9 @@ function staleDetail(
     if (file !== undefined && noted.has(file.display)) notes.add(`see the note on ${file.display}`)
   }
   const unreviewed = reviewed ? '' : ' (no review yet: nothing was judged, so `bind` records the files as they are now)'
-  const change = [...new Set(fields.map((state) => definition.present.staleDetail?.(target, context, reviews?.[state.slot]?.value)).filter((each) => each !== undefined))]
+  const change = [
+    ...new Set(fields.map((state) => definition.present.staleDetail?.(target, context, reviews?.[state.slot]?.value)).filter((each) => each !== undefined)),
+  ]
   return `${where.join('; ')}${change.length === 0 ? '' : `; ${change.join('; ')}`}${unreviewed}${notes.size === 0 ? '' : ` (${[...notes].join('; ')})`}`
 }
 

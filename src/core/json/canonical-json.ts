@@ -176,6 +176,7 @@ function sortKeys(keys: string[]): string[] {
 
 const SURROGATE = /[\ud800-\udfff]/
 // Characters JSON.stringify would escape, and surrogates (to check pairing).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters JSON text must escape are the point of this pattern
 const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/
 
 /**
@@ -217,7 +218,8 @@ function quote(text: string, path: PathSegment[]): string {
 
 function formatNumber(value: number, path: PathSegment[]): string {
   const refuse = (summary: string, hint: string) => new CanonicalJsonError({ code: 'NOT_CANONICAL_JSON', path: [...path], summary, found: String(value), hint })
-  if (!Number.isFinite(value)) throw refuse('the number is not finite, and JSON has no way to write it.', 'use a finite number, or a string if the value is a marker.')
+  if (!Number.isFinite(value))
+    throw refuse('the number is not finite, and JSON has no way to write it.', 'use a finite number, or a string if the value is a marker.')
   if (Number.isInteger(value)) {
     if (!Number.isSafeInteger(value)) {
       throw refuse(

@@ -115,7 +115,12 @@ export function appendToList(text: string, key: string, values: readonly unknown
   const indent = withFirst.slice(withFirst.lastIndexOf('\n', last.offset) + 1, last.offset)
   if (!/^[ \t]*$/.test(indent)) {
     // The list is not one element per line: keep jsonc-parser's placing, one value at a time.
-    return values.slice(1).reduce<string>((edited, value, index) => applyEdits(edited, modify(edited, [key, count + 1 + index], value, { isArrayInsertion: true, formattingOptions: format })), withFirst)
+    return values
+      .slice(1)
+      .reduce<string>(
+        (edited, value, index) => applyEdits(edited, modify(edited, [key, count + 1 + index], value, { isArrayInsertion: true, formattingOptions: format })),
+        withFirst,
+      )
   }
   const unit = format.insertSpaces ? ' '.repeat(format.tabSize) : '\t'
   const rest = values

@@ -29,13 +29,13 @@ export function locateJsonSyntaxError(text: string): { offset: number; expected:
       if (char!.charCodeAt(0) < 0x20) fail('an escaped control character (\\n, \\t, \\u00XX)')
       if (char === '\\') {
         at++
-        const escape = text[at]
-        if (escape === 'u') {
+        const escaped = text[at]
+        if (escaped === 'u') {
           if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 1, at + 5))) fail('four hexadecimal digits after \\u')
           at += 5
           continue
         }
-        if (escape === undefined || !'"\\/bfnrt'.includes(escape)) fail('a valid escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
+        if (escaped === undefined || !'"\\/bfnrt'.includes(escaped)) fail('a valid escaped (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
       }
       at++
     }

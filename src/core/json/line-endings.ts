@@ -25,7 +25,17 @@ export function convertedRevisions(bytes: Uint8Array): ConvertedRevisions {
   const hasCr = buffer.includes(0x0d)
   // latin1 maps each byte to one character and back, so the conversions work on any bytes.
   const text = () => buffer.toString('latin1')
-  const asLf = hasBom || hasCr ? sha256Hex(Buffer.from(text().slice(hasBom ? 3 : 0).replaceAll('\r\n', '\n'), 'latin1')) : null
+  const asLf =
+    hasBom || hasCr
+      ? sha256Hex(
+          Buffer.from(
+            text()
+              .slice(hasBom ? 3 : 0)
+              .replaceAll('\r\n', '\n'),
+            'latin1',
+          ),
+        )
+      : null
   const crlf = buffer.includes(0x0a) ? text().replace(/(?<!\r)\n/g, '\r\n') : null
   return { hasCr, hasBom, asLf, asCrlf: crlf === null ? null : sha256Hex(Buffer.from(crlf, 'latin1')) }
 }

@@ -85,7 +85,13 @@ async function realPathOf(path: string): Promise<string | undefined> {
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT') return undefined
     // A dangling link exists itself: the read reports it as missing.
-    if (await lstat(path).then(() => true, () => false)) return undefined
+    if (
+      await lstat(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      return undefined
     const parent = dirname(path)
     if (parent === path) return undefined
     const real = await realPathOf(parent)

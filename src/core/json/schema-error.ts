@@ -37,7 +37,10 @@ export function schemaProblem(context: SchemaProblemContext, issues: readonly z.
   const path = [...context.basePath, ...(first?.path ?? []).map(toSegment)]
   const also = rest
     .slice(0, MAX_LISTED)
-    .map((issue) => `${location(context.file, [...context.basePath, ...issue.path.map(toSegment)])}: ${describeProblem(issue)} Expected ${describeExpected(issue)}.`)
+    .map(
+      (issue) =>
+        `${location(context.file, [...context.basePath, ...issue.path.map(toSegment)])}: ${describeProblem(issue)} Expected ${describeExpected(issue)}.`,
+    )
   if (rest.length > MAX_LISTED) also.push(`… and ${rest.length - MAX_LISTED} more.`)
   return {
     code: context.code,
@@ -101,9 +104,7 @@ function describeExpected(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       return typeNames[issue.expected] ?? issue.expected
     case 'invalid_value':
-      return issue.values.length === 1
-        ? preview(issue.values[0])
-        : `one of ${issue.values.map((value) => preview(value)).join(', ')}`
+      return issue.values.length === 1 ? preview(issue.values[0]) : `one of ${issue.values.map((value) => preview(value)).join(', ')}`
     case 'too_small':
       if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'a non-empty string'
       if (issue.origin === 'array') return `at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? '' : 's'}`

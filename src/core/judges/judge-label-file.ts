@@ -83,12 +83,18 @@ function readLines(file: RawFile): JudgeLabelDraft[] {
 }
 
 function shapeProblem(value: unknown): { key?: string; summary: string; found: string } | undefined {
-  if (!isObject(value) || Array.isArray(value)) return { summary: 'the line is not an object', found: Array.isArray(value) ? 'an array' : JSON.stringify(value) }
+  if (!isObject(value) || Array.isArray(value))
+    return { summary: 'the line is not an object', found: Array.isArray(value) ? 'an array' : JSON.stringify(value) }
   const extra = Object.keys(value).find((key) => key !== 'case' && key !== 'judgements')
   if (extra !== undefined) return { key: extra, summary: `the line has a key "${extra}" a label set does not have`, found: JSON.stringify(extra) }
-  if (typeof value['case'] !== 'string' || value['case'] === '') return { key: 'case', summary: 'the line names no case', found: value['case'] === undefined ? 'no "case"' : JSON.stringify(value['case']) }
+  if (typeof value['case'] !== 'string' || value['case'] === '')
+    return { key: 'case', summary: 'the line names no case', found: value['case'] === undefined ? 'no "case"' : JSON.stringify(value['case']) }
   if (!isObject(value['judgements']) || Array.isArray(value['judgements'])) {
-    return { key: 'judgements', summary: 'the line has no judgements by criterion', found: value['judgements'] === undefined ? 'no "judgements"' : JSON.stringify(value['judgements']) }
+    return {
+      key: 'judgements',
+      summary: 'the line has no judgements by criterion',
+      found: value['judgements'] === undefined ? 'no "judgements"' : JSON.stringify(value['judgements']),
+    }
   }
   return undefined
 }

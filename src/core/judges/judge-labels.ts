@@ -97,7 +97,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   const replacements = new Map<number, Record<string, unknown>>()
   const written: { at: number; review: Record<string, unknown>; path: PathSegment[] }[] = []
   const before = fixture.textOf(relativePath)
-  let count = before === undefined ? 0 : (fixture.judges.files[judge] === undefined ? 0 : labelCount(fixture, judge))
+  let count = before === undefined ? 0 : fixture.judges.files[judge] === undefined ? 0 : labelCount(fixture, judge)
   let unchanged = 0
   for (const label of labels) {
     const at = index.get(label.caseId)
@@ -142,7 +142,9 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
     }
     const merged = existing !== undefined && policy === 'merge' && isCurrentLabel(definition.bindings, context, entry.value, existing.value, slot)
     const draft = merged ? { ...definition.authoring.draftOf(existing.value), ...(isObject(label.draft) ? label.draft : {}) } : label.draft
-    const review = drafted(label.source, label.at, definition.authoring.reviewDraft(slot), draft, (value) => definition.authoring.newReview(context, judgeable.value, slot, value))
+    const review = drafted(label.source, label.at, definition.authoring.reviewDraft(slot), draft, (value) =>
+      definition.authoring.newReview(context, judgeable.value, slot, value),
+    )
     stamp(definition.bindings, 'review', review, context, entry.value, [slot])
     if (existing !== undefined && fingerprint(existing.value) === fingerprint(review)) {
       unchanged++
@@ -170,7 +172,9 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   await confineToProject(path, file, projectBoundary(options.cwd, fixture.dir))
   await mkdir(dirname(path), { recursive: true })
   // Compare-and-swap: refused (and made again from the files as they are) when the judge's file changed since it was read.
-  await writeFilesAtomically([{ path, display: file, contents: text, basedOn: fixture.judges.files[judge]?.sha256 ?? null }], options.io, { lockDir: resolve(options.cwd, dir) })
+  await writeFilesAtomically([{ path, display: file, contents: text, basedOn: fixture.judges.files[judge]?.sha256 ?? null }], options.io, {
+    lockDir: resolve(options.cwd, dir),
+  })
   return { ...result, written: [file] }
 }
 
@@ -205,7 +209,11 @@ const FORMAT = { insertSpaces: true, tabSize: 2, eol: '\n' } as const
  * itself is refused (malformed, or asking another question than the rubric's task). Its own hashes
  * may be stale: a label is bound to the files as they are, whatever the case records.
  */
-export function judgeableCase(fixture: SomeFixture, context: KindContext<unknown>, index: number): { ok: true; value: unknown } | { ok: false; reason: string } {
+export function judgeableCase(
+  fixture: SomeFixture,
+  context: KindContext<unknown>,
+  index: number,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
   const definition = fixture.definition
   const entry = fixture.cases[index]!
   const parsed = safeParseReporting(definition.schemas.case, entry.value)
@@ -227,7 +235,13 @@ export function isCurrentLabel(rows: Parameters<typeof stamp>[0], context: KindC
 }
 
 /** Refuses the revision when a label written would be refused as the fixture checks a judge's label: nothing is written. */
-function refuseRefusedLabels(fixture: SomeFixture, context: KindContext<unknown>, written: readonly { at: number; review: unknown; path: PathSegment[] }[], file: string, slot: string): void {
+function refuseRefusedLabels(
+  fixture: SomeFixture,
+  context: KindContext<unknown>,
+  written: readonly { at: number; review: unknown; path: PathSegment[] }[],
+  file: string,
+  slot: string,
+): void {
   const definition = fixture.definition
   const site = { casesFile: fixture.files.cases!.display, annotationsFile: file }
   const refusals: string[] = []

@@ -25,7 +25,12 @@ export async function loadJudgeModule(path: string, cwd: string): Promise<Loaded
   try {
     bytes = await readFile(absolute)
   } catch {
-    throw new UsageError({ code: 'USAGE', file: '--run', summary: `there is no judge module ${display}; nothing was judged.`, hint: 'pass the path of a JavaScript module that exports the judge.' })
+    throw new UsageError({
+      code: 'USAGE',
+      file: '--run',
+      summary: `there is no judge module ${display}; nothing was judged.`,
+      hint: 'pass the path of a JavaScript module that exports the judge.',
+    })
   }
   let exported: Record<string, unknown>
   try {
@@ -47,8 +52,11 @@ export async function loadJudgeModule(path: string, cwd: string): Promise<Loaded
     throw new UsageError({
       code: 'USAGE',
       file: display,
-      summary: perCase ? 'the module exports both a default judge and judgeCase, so which one to call would be a guess; nothing was judged.' : 'the module exports no judge; nothing was judged.',
-      expected: 'export default async ({ question, answer, source, criterion, rubric, case }) => ({ rating, reason, span }), or export async function judgeCase({ …, criteria }) returning { <criterion id>: { rating, reason, span } }',
+      summary: perCase
+        ? 'the module exports both a default judge and judgeCase, so which one to call would be a guess; nothing was judged.'
+        : 'the module exports no judge; nothing was judged.',
+      expected:
+        'export default async ({ question, answer, source, criterion, rubric, case }) => ({ rating, reason, span }), or export async function judgeCase({ …, criteria }) returning { <criterion id>: { rating, reason, span } }',
       found: `exports: ${Object.keys(exported).join(', ') || 'none'}`,
       hint: 'export one of the two (see docs/judges.md#running-a-judge).',
     })

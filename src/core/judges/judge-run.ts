@@ -182,7 +182,7 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
       code: 'USAGE',
       file: fixture.displayDir,
       summary: `a judge runs on a criteria fixture; this one is ${fixture.kind}, and its judges' labels are not calibrated yet. Nothing was judged.`,
-      hint: 'run a judge on a criteria fixture; record a scored case\'s label with `vitest-rubric review <dir> --case <id> --system <system> --judge <name> --from <file>`.',
+      hint: "run a judge on a criteria fixture; record a scored case's label with `vitest-rubric review <dir> --case <id> --system <system> --judge <name> --from <file>`.",
     })
   }
   const judge = checkReviewer(options.judge, '--judge')
@@ -322,7 +322,11 @@ class Run {
     this.progress(task.criteria.length)
     const since = Date.now() - this.lastWrite
     // Each write reads the fixture again under its lock: on a large fixture, keep writing to a fraction of the run.
-    if (this.writing === undefined && (this.waitingCount >= (this.options.batchSize ?? 200) || since >= (this.options.batchMs ?? 2000)) && since >= 3 * this.lastWriteTook) {
+    if (
+      this.writing === undefined &&
+      (this.waitingCount >= (this.options.batchSize ?? 200) || since >= (this.options.batchMs ?? 2000)) &&
+      since >= 3 * this.lastWriteTook
+    ) {
       this.writing = this.write().finally(() => (this.writing = undefined))
     }
   }
@@ -333,9 +337,22 @@ class Run {
     this.waiting.clear()
     this.waitingCount = 0
     const started = Date.now()
-    const labels: JudgeLabelDraft[] = batch.map(([caseId, draft]) => ({ caseId, draft, source: runSource(caseId), at: [], place: `the judge's verdicts for case "${caseId}"` }))
+    const labels: JudgeLabelDraft[] = batch.map(([caseId, draft]) => ({
+      caseId,
+      draft,
+      source: runSource(caseId),
+      at: [],
+      place: `the judge's verdicts for case "${caseId}"`,
+    }))
     try {
-      await recordJudgeLabels(this.dir, labels, { judge: this.judge, origin: this.options.origin, existing: 'merge', cwd: this.options.cwd, kinds: this.options.kinds, ...(this.options.io === undefined ? {} : { io: this.options.io }) })
+      await recordJudgeLabels(this.dir, labels, {
+        judge: this.judge,
+        origin: this.options.origin,
+        existing: 'merge',
+        cwd: this.options.cwd,
+        kinds: this.options.kinds,
+        ...(this.options.io === undefined ? {} : { io: this.options.io }),
+      })
       this.written += count
     } catch (error) {
       this.writeError = error

@@ -55,11 +55,7 @@ export function bootstrapSettings(options: BootstrapOptions): { samples: number;
  * reused between replicates, so `statistic` must not keep it.
  * @internal
  */
-export function bootstrapCases(
-  cases: number,
-  options: BootstrapOptions,
-  statistic: (draws: Uint32Array) => number | null,
-): BootstrapInterval | null {
+export function bootstrapCases(cases: number, options: BootstrapOptions, statistic: (draws: Uint32Array) => number | null): BootstrapInterval | null {
   const { samples, level } = bootstrapSettings(options)
   if (!Number.isInteger(cases) || cases < 1) {
     throw new StatisticsInputError(`a bootstrap needs at least one case; found ${String(cases)}`)
@@ -129,6 +125,13 @@ export function reportInterval(cases: number, resampled: string, draw: () => Boo
   return {
     ci: [interval.low, interval.high],
     reason: null,
-    bootstrap: { resampled, cases: interval.cases, replicates, skipped: interval.skipped, skipped_share: skippedShare, unreliable: skippedShare > MAX_SKIPPED_SHARE },
+    bootstrap: {
+      resampled,
+      cases: interval.cases,
+      replicates,
+      skipped: interval.skipped,
+      skipped_share: skippedShare,
+      unreliable: skippedShare > MAX_SKIPPED_SHARE,
+    },
   }
 }

@@ -210,7 +210,8 @@ export function krippendorffAlpha(units: ReliabilityData, metric: AlphaMetric): 
     return { ...counts, alpha: null, reason: `no variation: every pairable value is ${describeRating(data.given[0]!)}` }
   }
   // Rescaling keeps D_o and D_e finite and positive; should the arithmetic still fail, there is no figure, never NaN.
-  if (!Number.isFinite(alpha)) return { ...counts, alpha: null, reason: 'the differences between the values are too small or too large to compute in double precision' }
+  if (!Number.isFinite(alpha))
+    return { ...counts, alpha: null, reason: 'the differences between the values are too small or too large to compute in double precision' }
   return { ...counts, alpha, reason: null }
 }
 
@@ -254,7 +255,9 @@ export function alphaBootstrap(units: ReliabilityData, metric: AlphaMetric, opti
 function clusterMembers(data: Coincidences, length: number, clusters: AlphaBootstrapOptions['clusters']): number[][] {
   if (clusters === undefined) return Array.from(data.positions, (_position, u) => [u])
   if (!Array.isArray(clusters) || clusters.length !== length) {
-    throw new StatisticsInputError(`alphaBootstrap: clusters must hold one label per unit (${length}); found ${Array.isArray(clusters) ? `${clusters.length} labels` : typeof clusters}`)
+    throw new StatisticsInputError(
+      `alphaBootstrap: clusters must hold one label per unit (${length}); found ${Array.isArray(clusters) ? `${clusters.length} labels` : typeof clusters}`,
+    )
   }
   const byLabel = new Map<string | number, number[]>()
   data.positions.forEach((position, u) => {

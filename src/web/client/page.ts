@@ -44,7 +44,18 @@
     kind: string
     coverage: Counts & { splits: Record<string, Counts>; pendingCases: { id: string; reason: string }[] }
     agreement: { reviewers: string[]; items: Record<string, ItemAgreement> } | null
-    calibration: { judges: Record<string, { origin: string; cases: number; stale: number; criteria: Record<string, CriterionCalibration>; predictions: { pending: number; accepted: number; rejected: number } }> } | null
+    calibration: {
+      judges: Record<
+        string,
+        {
+          origin: string
+          cases: number
+          stale: number
+          criteria: Record<string, CriterionCalibration>
+          predictions: { pending: number; accepted: number; rejected: number }
+        }
+      >
+    } | null
     reviewers: string[]
     criteria: string[]
     cases: CaseRow[]
@@ -102,7 +113,10 @@
   const mode = app.dataset['mode'] === 'report' ? 'report' : 'serve'
   const token = document.querySelector<HTMLMetaElement>('meta[name="rubric-token"]')?.content ?? ''
   // Cast: the report embeds the page data the server side built (PageFixture, PageCase).
-  const embedded = mode === 'report' ? (JSON.parse(document.getElementById('rubric-data')!.textContent ?? '{}') as { fixtures: FixtureEntry[]; cases: Record<string, CaseData> }) : null
+  const embedded =
+    mode === 'report'
+      ? (JSON.parse(document.getElementById('rubric-data')!.textContent ?? '{}') as { fixtures: FixtureEntry[]; cases: Record<string, CaseData> })
+      : null
 
   interface PageState {
     fixtures: FixtureEntry[]
@@ -128,7 +142,11 @@
 
   // ---------- small DOM helpers ----------
 
-  function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string | null)[]): HTMLElementTagNameMap[K] {
+  function el<K extends keyof HTMLElementTagNameMap>(
+    tag: K,
+    attrs: Record<string, string> = {},
+    ...children: (Node | string | null)[]
+  ): HTMLElementTagNameMap[K] {
     const node = document.createElement(tag)
     for (const [key, value] of Object.entries(attrs)) {
       if (key === 'class') node.className = value
@@ -163,7 +181,8 @@
     })
     // Cast: the server's reply to this path has the type the caller names (server.ts), or is a refusal.
     const data = (await response.json()) as T & { error?: { code: string; message: string } }
-    if (!response.ok) throw Object.assign(new Error(data.error?.message ?? response.statusText), { code: data.error?.code ?? String(response.status), status: response.status })
+    if (!response.ok)
+      throw Object.assign(new Error(data.error?.message ?? response.statusText), { code: data.error?.code ?? String(response.status), status: response.status })
     return data
   }
 
@@ -173,7 +192,8 @@
   }
 
   async function loadOverview(): Promise<void> {
-    state.fixtures = embedded !== null ? embedded.fixtures : (await api<{ fixtures: FixtureEntry[] }>(`/api/overview?viewer=${encodeURIComponent(viewerParam())}`)).fixtures
+    state.fixtures =
+      embedded !== null ? embedded.fixtures : (await api<{ fixtures: FixtureEntry[] }>(`/api/overview?viewer=${encodeURIComponent(viewerParam())}`)).fixtures
   }
 
   async function loadCase(fixture: number, id: string): Promise<CaseData> {
@@ -238,7 +258,11 @@
     }
     if (at === 'malformed') {
       state.current = null
-      app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, 'This address names no case: its case id is not valid percent-encoding.'), el('a', { href: '#/' }, 'back to the overview'))
+      app.replaceChildren(
+        header(),
+        el('p', { class: 'error', role: 'alert' }, 'This address names no case: its case id is not valid percent-encoding.'),
+        el('a', { href: '#/' }, 'back to the overview'),
+      )
       return
     }
     try {
@@ -330,7 +354,13 @@
       })
       return el('label', {}, box, ` ${label}`)
     }
-    const search = el('input', { type: 'search', id: 'filter-search', placeholder: 'search id or answer text', value: state.filters.search, 'aria-label': 'search' })
+    const search = el('input', {
+      type: 'search',
+      id: 'filter-search',
+      placeholder: 'search id or answer text',
+      value: state.filters.search,
+      'aria-label': 'search',
+    })
     search.addEventListener('input', () => {
       state.filters.search = search.value
       const position = search.selectionStart
@@ -354,38 +384,96 @@
 
   function fixtureSection(fixture: Fixture): HTMLElement {
     const section = el('section', { class: 'fixture' }, el('h2', {}, `${fixture.name} `, el('span', { class: 'dim' }, `${fixture.dir} · ${fixture.kind}`)))
-    const table = el('table', { class: 'figures' }, el('tr', {}, el('th', {}, 'split'), el('th', {}, 'graded'), el('th', {}, 'pending'), el('th', {}, 'refused'), el('th', {}, 'outcomes')))
+    const table = el(
+      'table',
+      { class: 'figures' },
+      el('tr', {}, el('th', {}, 'split'), el('th', {}, 'graded'), el('th', {}, 'pending'), el('th', {}, 'refused'), el('th', {}, 'outcomes')),
+    )
     const rows: [string, Counts][] = [['all', fixture.coverage], ...Object.entries(fixture.coverage.splits).filter(([, counts]) => counts.candidates > 0)]
     for (const [split, counts] of rows) {
       const outcome =
         counts.outcomes === null
           ? 'no completed reviews: no quality figure'
           : `${counts.outcomes.accepted} accepted · ${counts.outcomes.rejected} rejected · ${percent(counts.outcomes.rate)} accepted (95% interval ${percent(counts.outcomes.interval[0])}–${percent(counts.outcomes.interval[1])})`
-      table.append(el('tr', {}, el('td', {}, split), el('td', {}, `${counts.graded} of ${counts.candidates}`), el('td', { class: 'pending' }, String(counts.pending)), el('td', {}, String(counts.refused)), el('td', {}, outcome)))
+      table.append(
+        el(
+          'tr',
+          {},
+          el('td', {}, split),
+          el('td', {}, `${counts.graded} of ${counts.candidates}`),
+          el('td', { class: 'pending' }, String(counts.pending)),
+          el('td', {}, String(counts.refused)),
+          el('td', {}, outcome),
+        ),
+      )
     }
     section.append(table)
     const byReason = new Map<string, number>()
     for (const row of fixture.cases) if (row.waiting !== null) byReason.set(row.waiting, (byReason.get(row.waiting) ?? 0) + 1)
-    if (byReason.size > 0) section.append(el('p', { class: 'pending-reasons' }, `pending: ${[...byReason].map(([reason, count]) => `${count} ${reason}`).join(' · ')}`))
+    if (byReason.size > 0)
+      section.append(el('p', { class: 'pending-reasons' }, `pending: ${[...byReason].map(([reason, count]) => `${count} ${reason}`).join(' · ')}`))
     if (fixture.agreement !== null) {
-      const agreement = el('table', { class: 'agreement' }, el('caption', {}, `review agreement (${fixture.agreement.reviewers.join(', ')})`), el('tr', {}, el('th', {}, 'criterion'), el('th', {}, 'α'), el('th', {}, '95% interval'), el('th', {}, 'cases'), el('th', {}, 'disagreements')))
+      const agreement = el(
+        'table',
+        { class: 'agreement' },
+        el('caption', {}, `review agreement (${fixture.agreement.reviewers.join(', ')})`),
+        el('tr', {}, el('th', {}, 'criterion'), el('th', {}, 'α'), el('th', {}, '95% interval'), el('th', {}, 'cases'), el('th', {}, 'disagreements')),
+      )
       for (const [name, item] of Object.entries(fixture.agreement.items)) {
         agreement.append(
-          el('tr', {}, el('td', {}, name), el('td', {}, item.alpha === null ? `no figure: ${item.reason ?? ''}` : figure(item.alpha)), el('td', {}, item.alpha_ci === null ? '—' : `${figure(item.alpha_ci[0])} – ${figure(item.alpha_ci[1])}`), el('td', {}, String(item.units)), el('td', {}, item.disagreements.join(', ') || '—')),
+          el(
+            'tr',
+            {},
+            el('td', {}, name),
+            el('td', {}, item.alpha === null ? `no figure: ${item.reason ?? ''}` : figure(item.alpha)),
+            el('td', {}, item.alpha_ci === null ? '—' : `${figure(item.alpha_ci[0])} – ${figure(item.alpha_ci[1])}`),
+            el('td', {}, String(item.units)),
+            el('td', {}, item.disagreements.join(', ') || '—'),
+          ),
         )
       }
       section.append(agreement)
     }
     if (fixture.calibration !== null) {
       for (const [judge, figures] of Object.entries(fixture.calibration.judges)) {
-        const calibration = el('table', { class: 'calibration' }, el('caption', {}, `judge ${judge} (${figures.origin}): ${figures.cases} cases, ${figures.stale} stale labels`), el('tr', {}, el('th', {}, 'criterion'), el('th', {}, 'n'), el('th', {}, 'κ'), el('th', {}, '95% interval'), el('th', {}, 'failure recall'), el('th', {}, 'false accepts')))
+        const calibration = el(
+          'table',
+          { class: 'calibration' },
+          el('caption', {}, `judge ${judge} (${figures.origin}): ${figures.cases} cases, ${figures.stale} stale labels`),
+          el(
+            'tr',
+            {},
+            el('th', {}, 'criterion'),
+            el('th', {}, 'n'),
+            el('th', {}, 'κ'),
+            el('th', {}, '95% interval'),
+            el('th', {}, 'failure recall'),
+            el('th', {}, 'false accepts'),
+          ),
+        )
         for (const [name, item] of Object.entries(figures.criteria)) {
           calibration.append(
-            el('tr', {}, el('td', {}, name), el('td', {}, String(item.n)), el('td', {}, item.kappa === null ? `no kappa: ${item.kappa_reason ?? ''}` : figure(item.kappa)), el('td', {}, item.kappa_ci === null ? '—' : `${figure(item.kappa_ci[0])} – ${figure(item.kappa_ci[1])}`), el('td', {}, figure(item.failure_recall)), el('td', {}, item.false_accepts.join(', ') || '—')),
+            el(
+              'tr',
+              {},
+              el('td', {}, name),
+              el('td', {}, String(item.n)),
+              el('td', {}, item.kappa === null ? `no kappa: ${item.kappa_reason ?? ''}` : figure(item.kappa)),
+              el('td', {}, item.kappa_ci === null ? '—' : `${figure(item.kappa_ci[0])} – ${figure(item.kappa_ci[1])}`),
+              el('td', {}, figure(item.failure_recall)),
+              el('td', {}, item.false_accepts.join(', ') || '—'),
+            ),
           )
         }
         section.append(calibration)
-        if (figures.predictions.pending > 0) section.append(el('p', { class: 'dim' }, `prediction, not review coverage: the judge predicts ${figures.predictions.accepted} accepted, ${figures.predictions.rejected} rejected of ${figures.predictions.pending} pending cases`))
+        if (figures.predictions.pending > 0)
+          section.append(
+            el(
+              'p',
+              { class: 'dim' },
+              `prediction, not review coverage: the judge predicts ${figures.predictions.accepted} accepted, ${figures.predictions.rejected} rejected of ${figures.predictions.pending} pending cases`,
+            ),
+          )
       }
     }
     const list = el('table', { class: 'cases' }, el('tr', {}, el('th', {}, 'case'), el('th', {}, 'split'), el('th', {}, 'decision'), el('th', {}, 'why')))
@@ -396,7 +484,9 @@
       const link = el('a', { href: `#/f/${fixture.index}/c/${encodeURIComponent(row.id)}` }, row.id)
       const why = el('td', {}, row.reason)
       if (row.stale) why.append(' ', el('span', { class: 'badge refused' }, 'stale'))
-      list.append(el('tr', { class: `case-row ${row.status}`, 'data-case': row.id }, el('td', {}, link), el('td', {}, row.split), el('td', {}, badge(row.status)), why))
+      list.append(
+        el('tr', { class: `case-row ${row.status}`, 'data-case': row.id }, el('td', {}, link), el('td', {}, row.split), el('td', {}, badge(row.status)), why),
+      )
     }
     section.append(el('p', { class: 'dim' }, `${shown} of ${fixture.cases.length} cases shown`), list)
     return section
@@ -422,9 +512,21 @@
         node.append(document.createTextNode(piece))
         continue
       }
-      const mark = el('mark', { class: `m${covering[0]!.marker % 8}`, 'data-criteria': covering.map((range) => range.label).join(' '), title: covering.map((range) => range.label).join(', ') }, piece)
+      const mark = el(
+        'mark',
+        {
+          class: `m${covering[0]!.marker % 8}`,
+          'data-criteria': covering.map((range) => range.label).join(' '),
+          title: covering.map((range) => range.label).join(', '),
+        },
+        piece,
+      )
       // The marker number is drawn by CSS, so a selection of the text never includes it.
-      if (covering.some((range) => range.at[0] === from)) mark.dataset['m'] = covering.filter((range) => range.at[0] === from).map((range) => String(range.marker)).join(',')
+      if (covering.some((range) => range.at[0] === from))
+        mark.dataset['m'] = covering
+          .filter((range) => range.at[0] === from)
+          .map((range) => String(range.marker))
+          .join(',')
       node.append(mark)
     }
     return node
@@ -437,8 +539,21 @@
     const list = visibleCases()
     const position = list.findIndex((item) => item.fixture === data.fixture && item.row.id === data.id)
     main.append(
-      el('nav', { class: 'crumbs' }, el('a', { href: '#/' }, 'overview'), ` › ${fixture?.name ?? ''} › `, el('strong', {}, data.id), el('span', { class: 'dim' }, ` ${position === -1 ? '' : `(${position + 1} of ${list.length} shown)`} · ${data.split}`)),
-      el('div', { class: 'decision', id: 'decision' }, badge(data.decision.status), ' ', data.decision.reason === '' ? 'every criterion meets' : data.decision.reason),
+      el(
+        'nav',
+        { class: 'crumbs' },
+        el('a', { href: '#/' }, 'overview'),
+        ` › ${fixture?.name ?? ''} › `,
+        el('strong', {}, data.id),
+        el('span', { class: 'dim' }, ` ${position === -1 ? '' : `(${position + 1} of ${list.length} shown)`} · ${data.split}`),
+      ),
+      el(
+        'div',
+        { class: 'decision', id: 'decision' },
+        badge(data.decision.status),
+        ' ',
+        data.decision.reason === '' ? 'every criterion meets' : data.decision.reason,
+      ),
     )
     if (data.shows === 'own') main.append(el('p', { class: 'dim' }, `Blind review: you see your own review and its decision only.`))
     if (data.refusal !== null) main.append(el('pre', { class: 'error refusal', role: 'alert' }, data.refusal))
@@ -452,16 +567,38 @@
     }
     if (data.source !== null) {
       const ranges = data.criteria.flatMap((item) => (item.quoteAt === null ? [] : [{ at: item.quoteAt, marker: item.marker, label: item.criterion }]))
-      main.append(el('details', { class: 'source-block', open: '' }, el('summary', {}, 'Source, with each criterion\'s reference quote'), highlighted(data.source, ranges, 'source')))
+      main.append(
+        el(
+          'details',
+          { class: 'source-block', open: '' },
+          el('summary', {}, "Source, with each criterion's reference quote"),
+          highlighted(data.source, ranges, 'source'),
+        ),
+      )
     }
     if (data.view === 'criteria') main.append(criteriaBlock(data))
     else main.append(...tableBlock(data))
-    if (data.reviewers === 'hidden') main.append(el('p', { class: 'hidden-reviews' }, 'The other reviewers\' judgements are shown once you have saved your own review of every criterion.'))
+    if (data.reviewers === 'hidden')
+      main.append(el('p', { class: 'hidden-reviews' }, "The other reviewers' judgements are shown once you have saved your own review of every criterion."))
     else if (data.reviewers.length > 0) main.append(reviewersBlock(data, data.reviewers))
     if (data.bindings.length > 0) {
       const bindings = el('ul', { class: 'bindings' })
-      for (const binding of data.bindings) bindings.append(el('li', { class: binding.stale ? 'stale' : 'current' }, `${binding.stale ? 'stale' : 'current'} · ${binding.location}${binding.stale ? `: ${binding.meaning}` : ''}`))
-      main.append(el('details', { class: 'bindings-block' }, el('summary', {}, `Bindings: ${data.bindings.filter((item) => item.stale).length} stale of ${data.bindings.length}`), bindings))
+      for (const binding of data.bindings)
+        bindings.append(
+          el(
+            'li',
+            { class: binding.stale ? 'stale' : 'current' },
+            `${binding.stale ? 'stale' : 'current'} · ${binding.location}${binding.stale ? `: ${binding.meaning}` : ''}`,
+          ),
+        )
+      main.append(
+        el(
+          'details',
+          { class: 'bindings-block' },
+          el('summary', {}, `Bindings: ${data.bindings.filter((item) => item.stale).length} stale of ${data.bindings.length}`),
+          bindings,
+        ),
+      )
     }
     app.replaceChildren(header(), main)
     focusActive()
@@ -476,28 +613,56 @@
       for (const row of data.table.rows) table.append(el('tr', { class: row.low ? 'low' : '' }, ...row.cells.map((cell) => el('td', {}, cell))))
       blocks.push(table)
     }
-    blocks.push(el('details', { class: 'detail' }, el('summary', {}, 'The decision as evaluate --json shows it'), el('pre', {}, JSON.stringify(data.decision, null, 2))))
+    blocks.push(
+      el('details', { class: 'detail' }, el('summary', {}, 'The decision as evaluate --json shows it'), el('pre', {}, JSON.stringify(data.decision, null, 2))),
+    )
     return blocks
   }
 
   function criteriaBlock(data: CaseData): HTMLElement {
-    const editable = mode === 'serve' && data.view === 'criteria' && (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) && data.refusal === null
-    const block = el('section', { class: 'criteria', id: 'criteria' }, el('h3', {}, editable ? (state.viewer.role === 'adjudicator' ? 'Criteria: adjudicate' : 'Criteria: review') : 'Criteria'))
+    const editable =
+      mode === 'serve' && data.view === 'criteria' && (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) && data.refusal === null
+    const block = el(
+      'section',
+      { class: 'criteria', id: 'criteria' },
+      el('h3', {}, editable ? (state.viewer.role === 'adjudicator' ? 'Criteria: adjudicate' : 'Criteria: review') : 'Criteria'),
+    )
     data.criteria.forEach((item, index) => {
       const draft = state.drafts[index]!
-      const card = el('div', { class: `criterion${index === state.active ? ' active' : ''} ${item.rating ?? 'none'}`, 'data-criterion': item.criterion, id: `criterion-${item.criterion}` })
+      const card = el('div', {
+        class: `criterion${index === state.active ? ' active' : ''} ${item.rating ?? 'none'}`,
+        'data-criterion': item.criterion,
+        id: `criterion-${item.criterion}`,
+      })
       card.append(
-        el('h4', {}, el('span', { class: `marker m${item.marker % 8}` }, String(item.marker)), ` ${item.criterion} `, item.rating === null ? el('span', { class: 'badge pending' }, 'not judged') : el('span', { class: `badge ${item.rating}` }, item.rating)),
+        el(
+          'h4',
+          {},
+          el('span', { class: `marker m${item.marker % 8}` }, String(item.marker)),
+          ` ${item.criterion} `,
+          item.rating === null ? el('span', { class: 'badge pending' }, 'not judged') : el('span', { class: `badge ${item.rating}` }, item.rating),
+        ),
         el('p', { class: 'rule' }, item.rule),
         el('blockquote', {}, item.referenceQuote),
       )
       if (item.reason !== null && !editable) card.append(el('p', { class: 'reason' }, `reason: ${item.reason}`))
-      if (item.answerSpan !== null && !editable) card.append(el('p', { class: 'span' }, item.answerSpan === '' ? 'span: none (an omission)' : `span: “${item.answerSpan}”${item.spanAt === null ? ' (not in the answer)' : ''}`))
+      if (item.answerSpan !== null && !editable)
+        card.append(
+          el(
+            'p',
+            { class: 'span' },
+            item.answerSpan === '' ? 'span: none (an omission)' : `span: “${item.answerSpan}”${item.spanAt === null ? ' (not in the answer)' : ''}`,
+          ),
+        )
       if (editable) card.append(criterionForm(data, index, draft))
       block.append(card)
     })
     if (editable) {
-      const save = el('button', { id: 'save', type: 'button' }, state.viewer.role === 'adjudicator' ? 'Adopt (s)' : data.existing ? 'Save revision (s)' : 'Save review (s)')
+      const save = el(
+        'button',
+        { id: 'save', type: 'button' },
+        state.viewer.role === 'adjudicator' ? 'Adopt (s)' : data.existing ? 'Save revision (s)' : 'Save review (s)',
+      )
       save.addEventListener('click', () => void saveReview())
       block.append(el('div', { class: 'actions' }, save, el('span', { id: 'save-status', role: 'status' }, '')))
     }
@@ -524,7 +689,11 @@
       state.dirty = true
     })
     reason.addEventListener('focus', () => activate(index))
-    const span = el('input', { id: `span-${index}`, placeholder: 'answer span: select it in the answer, or type it; empty for an omission', 'aria-label': `answer span for ${data.criteria[index]!.criterion}` })
+    const span = el('input', {
+      id: `span-${index}`,
+      placeholder: 'answer span: select it in the answer, or type it; empty for an omission',
+      'aria-label': `answer span for ${data.criteria[index]!.criterion}`,
+    })
     span.value = draft.span
     const hint = el('span', { class: 'span-hint', id: `span-hint-${index}` }, '')
     const check = () => {
@@ -545,13 +714,26 @@
 
   function reviewersBlock(data: CaseData, reviewers: Exclude<CaseData['reviewers'], 'hidden'>): HTMLElement {
     const table = el('table', { class: 'side-by-side', id: 'side-by-side' }, el('caption', {}, 'Independent reviews, side by side'))
-    table.append(el('tr', {}, el('th', {}, 'criterion'), ...reviewers.map((review) => el('th', {}, review.reviewer, el('br'), el('span', { class: 'dim' }, review.decision)))))
+    table.append(
+      el(
+        'tr',
+        {},
+        el('th', {}, 'criterion'),
+        ...reviewers.map((review) => el('th', {}, review.reviewer, el('br'), el('span', { class: 'dim' }, review.decision))),
+      ),
+    )
     data.criteria.forEach((item, index) => {
       const ratings = reviewers.map((review) => review.judgements[item.criterion]?.rating ?? 'not judged')
       const row = el('tr', { class: new Set(ratings).size > 1 ? 'disagree' : 'agree' }, el('td', {}, item.criterion))
       for (const review of reviewers) {
         const judgement = review.judgements[item.criterion]
-        const cell = el('td', {}, judgement === undefined ? el('span', { class: 'dim' }, 'not judged') : el('span', {}, el('span', { class: `badge ${judgement.rating}` }, judgement.rating), ' ', judgement.reason))
+        const cell = el(
+          'td',
+          {},
+          judgement === undefined
+            ? el('span', { class: 'dim' }, 'not judged')
+            : el('span', {}, el('span', { class: `badge ${judgement.rating}` }, judgement.rating), ' ', judgement.reason),
+        )
         if (judgement !== undefined && mode === 'serve' && state.viewer.role === 'adjudicator') {
           const take = el('button', { type: 'button', class: 'take' }, 'take')
           take.addEventListener('click', () => {
@@ -574,7 +756,9 @@
   function activate(index: number): void {
     if (state.active === index) return
     state.active = index
-    document.querySelectorAll('.criterion').forEach((node, at) => node.classList.toggle('active', at === index))
+    document.querySelectorAll('.criterion').forEach((node, at) => {
+      node.classList.toggle('active', at === index)
+    })
   }
 
   function setRating(index: number, rating: string): void {
@@ -629,7 +813,10 @@
     }
     if (left.length > 0 && !confirmed) {
       const blind = state.viewer.role === 'reviewer'
-      setStatus(`Not saved yet: ${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} not rated and would be left out${blind ? '; the other reviews stay hidden until every criterion is rated' : ''}. `, 'error')
+      setStatus(
+        `Not saved yet: ${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} not rated and would be left out${blind ? '; the other reviews stay hidden until every criterion is rated' : ''}. `,
+        'error',
+      )
       const anyway = el('button', { type: 'button', id: 'save-anyway' }, 'Save anyway')
       anyway.addEventListener('click', () => void saveReview(true))
       const keep = el('button', { type: 'button', id: 'save-cancel' }, 'Keep reviewing')
@@ -676,14 +863,18 @@
     const start = current === null ? -1 : all.findIndex((item) => item.fixture === current.fixture && item.row.id === current.id)
     for (let step = 1; step <= all.length; step++) {
       const item = all[(start + step + all.length) % all.length]!
-      if (item.row.status === 'pending' && !(current !== null && item.fixture === current.fixture && item.row.id === current.id)) return { fixture: item.fixture, id: item.row.id }
+      if (item.row.status === 'pending' && !(current !== null && item.fixture === current.fixture && item.row.id === current.id))
+        return { fixture: item.fixture, id: item.row.id }
     }
     return null
   }
 
   // ---------- keyboard ----------
 
-  const isField = (node: Element | null) => node instanceof HTMLTextAreaElement || (node instanceof HTMLInputElement && node.type !== 'radio' && node.type !== 'checkbox') || node instanceof HTMLSelectElement
+  const isField = (node: Element | null) =>
+    node instanceof HTMLTextAreaElement ||
+    (node instanceof HTMLInputElement && node.type !== 'radio' && node.type !== 'checkbox') ||
+    node instanceof HTMLSelectElement
 
   document.addEventListener('keydown', (event) => {
     const target = event.target instanceof HTMLElement ? event.target : document.body

@@ -22,7 +22,7 @@ describe('docs/errors.md', () => {
     expect(rows.filter((code) => !known.has(code))).toEqual([])
   })
 
-  test('lists the codes in the union\'s order, under the union\'s groups', () => {
+  test("lists the codes in the union's order, under the union's groups", () => {
     expect(rows).toEqual([...RUBRIC_ERROR_CODES])
   })
 

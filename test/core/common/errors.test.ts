@@ -54,7 +54,15 @@ describe('error messages', () => {
       }
     `)
     expect(error.location).toBe('annotations.json › reviews[3] › judgements › command › rating')
-    expect(error).toMatchObject({ code: 'FILE_SCHEMA', file: 'annotations.json', caseId: 'complete', summary: 'the value is not one of those allowed.', expected: 'one of "meets", "does_not_meet"', found: '"meet"', hint: 'use one of the ratings of the rubric.' })
+    expect(error).toMatchObject({
+      code: 'FILE_SCHEMA',
+      file: 'annotations.json',
+      caseId: 'complete',
+      summary: 'the value is not one of those allowed.',
+      expected: 'one of "meets", "does_not_meet"',
+      found: '"meet"',
+      hint: 'use one of the ratings of the rubric.',
+    })
   })
 
   test('leave out the lines they have nothing for; a value outside a file is "(value)"', () => {
@@ -66,8 +74,12 @@ describe('error messages', () => {
     expect(error.toJSON()).toStrictEqual({ name: 'UsageError', code: 'USAGE', file: null, path: '(value)', caseId: null, message: error.message })
     expect(error.path).toEqual([])
     expect(error.location).toBe('(value)')
-    expect(new BindingError({ code: 'CASE_INVALID', file: 'cases.json', summary: 's', found: 'f', hint: 'h' }).message).toBe('cases.json: s\n  found:    f\n  fix:      h')
-    expect(new BindingError({ code: 'CASE_INVALID', file: 'cases.json', summary: 's', expected: 'e', hint: 'h' }).message).toBe('cases.json: s\n  expected: e\n  fix:      h')
+    expect(new BindingError({ code: 'CASE_INVALID', file: 'cases.json', summary: 's', found: 'f', hint: 'h' }).message).toBe(
+      'cases.json: s\n  found:    f\n  fix:      h',
+    )
+    expect(new BindingError({ code: 'CASE_INVALID', file: 'cases.json', summary: 's', expected: 'e', hint: 'h' }).message).toBe(
+      'cases.json: s\n  expected: e\n  fix:      h',
+    )
   })
 
   test('each class is a RubricError named after itself', () => {
@@ -165,7 +177,13 @@ describe('fingerprints and canonical text of the values of a fixture', () => {
       cases.cases[2]!.input.question = 'cut \ud83d'
     })
     const error = refusalOf(evaluation.decisions[2])
-    expect(error).toMatchObject({ name: 'BindingError', code: 'NOT_CANONICAL_JSON', file: 'fixture/cases.json', path: 'cases[2] › input › question', caseId: 'negation' })
+    expect(error).toMatchObject({
+      name: 'BindingError',
+      code: 'NOT_CANONICAL_JSON',
+      file: 'fixture/cases.json',
+      path: 'cases[2] › input › question',
+      caseId: 'negation',
+    })
     // The broken value is the headline; the check that the question is the rubric's task follows as an `also:` line.
     expect(error.message).toMatchInlineSnapshot(`
       "fixture/cases.json › cases[2] › input › question (case "negation"): the string holds a lone surrogate, which has no UTF-8 encoding.

@@ -25,7 +25,7 @@ async function panel(ratings: Record<string, Record<string, string | null>>): Pr
 }
 
 describe('panelAgreement', () => {
-  test('per criterion, the figures of the reviewers\' ratings as units × coders, uncertain and unjudged as missing', async () => {
+  test("per criterion, the figures of the reviewers' ratings as units × coders, uncertain and unjudged as missing", async () => {
     const dir = await panel({
       alice: { complete: 'meets', paraphrase: 'meets', negation: 'does_not_meet', 'wrong-command': 'does_not_meet' },
       bob: { complete: 'meets', paraphrase: 'does_not_meet', negation: 'does_not_meet', 'wrong-command': 'uncertain' },
@@ -46,18 +46,37 @@ describe('panelAgreement', () => {
     expect(report.items['support']!.units).toBe(3)
     expect(report.items['support']!.pairs).toBe(8)
     // Three cases are too few to resample: no interval, and the reason (the intervals are tested below, over 12 and 30 cases).
-    expect(report.items['support']).toMatchObject({ alpha_ci: null, alpha_bootstrap: null, alpha_ci_reason: 'cases to resample: 3, fewer than the 10 a bootstrap interval needs' })
+    expect(report.items['support']).toMatchObject({
+      alpha_ci: null,
+      alpha_bootstrap: null,
+      alpha_ci_reason: 'cases to resample: 3, fewer than the 10 a bootstrap interval needs',
+    })
     // Disagreements count an uncertain or left-out judgement among the case's reviewers: it needs adjudication too.
     expect(report.items['support']!.disagreements).toEqual(['paraphrase', 'wrong-command'])
     // Kappa of a pair: the cases both rated (uncertain is no rating).
-    expect(report.items['support']!.kappa['alice|bob']).toBe(cohenKappa([['meets', 'meets'], ['meets', 'does_not_meet'], ['does_not_meet', 'does_not_meet']], ['meets', 'does_not_meet']).kappa)
+    expect(report.items['support']!.kappa['alice|bob']).toBe(
+      cohenKappa(
+        [
+          ['meets', 'meets'],
+          ['meets', 'does_not_meet'],
+          ['does_not_meet', 'does_not_meet'],
+        ],
+        ['meets', 'does_not_meet'],
+      ).kappa,
+    )
     expect(report.items['support']!.kappa['alice|carol']).toBeNull()
   })
 
   test('no figure where every rating is the same or fewer than two reviewers judged: null with the reason, never 1 or 0', async () => {
     const single = await panel({ alice: { complete: 'meets', paraphrase: 'does_not_meet' } })
     const alone = panelAgreement(await loadFixture(single, { cwd: single }))
-    expect(alone.items['support']).toMatchObject({ alpha: null, alpha_ci: null, reason: 'fewer than two coders judged any unit', percent_agreement: null, units: 0 })
+    expect(alone.items['support']).toMatchObject({
+      alpha: null,
+      alpha_ci: null,
+      reason: 'fewer than two coders judged any unit',
+      percent_agreement: null,
+      units: 0,
+    })
     const same = await panel({ alice: { complete: 'meets', paraphrase: 'meets' }, bob: { complete: 'meets', paraphrase: 'meets' } })
     const uniform = panelAgreement(await loadFixture(same, { cwd: same }))
     expect(uniform.items['support']).toMatchObject({ alpha: null, reason: 'no variation: every pairable value is "meets"', percent_agreement: 1, units: 2 })
@@ -69,7 +88,13 @@ describe('panelAgreement', () => {
   test('intervals and samples are reproducible for a seed', async () => {
     const dir = await panel({
       alice: { complete: 'meets', paraphrase: 'meets', negation: 'does_not_meet', 'wrong-command': 'does_not_meet', 'unsupported-guarantee': 'meets' },
-      bob: { complete: 'does_not_meet', paraphrase: 'does_not_meet', negation: 'meets', 'wrong-command': 'does_not_meet', 'unsupported-guarantee': 'does_not_meet' },
+      bob: {
+        complete: 'does_not_meet',
+        paraphrase: 'does_not_meet',
+        negation: 'meets',
+        'wrong-command': 'does_not_meet',
+        'unsupported-guarantee': 'does_not_meet',
+      },
     })
     const fixture = await loadFixture(dir, { cwd: dir })
     const a = panelAgreement(fixture, { seed: 'x', sample: 2 })
@@ -86,14 +111,22 @@ describe('panelAgreement', () => {
 async function reviewed(reviews: readonly { reviewer: string; id: string; ratings: Readonly<Record<string, string>> }[]): Promise<string> {
   const fixture = await copyFixture()
   for (const { reviewer, id, ratings } of reviews) {
-    const args = Object.entries(ratings).flatMap(([criterion, rating]) => ['--rating', `${criterion}=${rating}`, '--reason', `${criterion}=Judged by ${reviewer}.`])
+    const args = Object.entries(ratings).flatMap(([criterion, rating]) => [
+      '--rating',
+      `${criterion}=${rating}`,
+      '--reason',
+      `${criterion}=Judged by ${reviewer}.`,
+    ])
     const result = await runCli(['review', '.', '--case', id, '--reviewer', reviewer, ...args], fixture.dir)
     expect(result.stderr).toBe('')
   }
   return fixture.dir
 }
 
-const all = (rating: string, except: Readonly<Record<string, string>> = {}) => ({ ...Object.fromEntries(CRITERIA.map((criterion) => [criterion, rating])), ...except })
+const all = (rating: string, except: Readonly<Record<string, string>> = {}) => ({
+  ...Object.fromEntries(CRITERIA.map((criterion) => [criterion, rating])),
+  ...except,
+})
 
 describe('agreement figures a methodologist would accept (issue 26, item 8)', () => {
   test("criteria are listed in the rubric's order, not in the order they first appear in the reviews", async () => {
@@ -117,14 +150,24 @@ describe('agreement figures a methodologist would accept (issue 26, item 8)', ()
     for (const criterion of CRITERIA) expect(report.items[criterion]!.alpha).toBeNull()
     expect(report.pooled).toEqual([])
     expect(report.overall).toMatchObject({ alpha: null, alpha_ci: null, percent_agreement: null, units: 0 })
-    expect(report.overall.reason).toBe("no item varies on its own (each item's alpha is null), so a pooled figure would rest only on how the items' ratings differ from each other")
+    expect(report.overall.reason).toBe(
+      "no item varies on its own (each item's alpha is null), so a pooled figure would rest only on how the items' ratings differ from each other",
+    )
     expect(formatAgreement(report)).toContain('  overall         —       no figure: no item varies on its own')
   })
 
   test('overall pools only the criteria that vary: with support the only one, overall is its figure', async () => {
     const dir = await reviewed([
-      ...['complete', 'paraphrase', 'negation'].map((id) => ({ reviewer: 'alice', id, ratings: all('meets', { preconditions: 'does_not_meet', support: id === 'negation' ? 'does_not_meet' : 'meets' }) })),
-      ...['complete', 'paraphrase', 'negation'].map((id) => ({ reviewer: 'bob', id, ratings: all('meets', { preconditions: 'does_not_meet', support: id === 'complete' ? 'meets' : 'does_not_meet' }) })),
+      ...['complete', 'paraphrase', 'negation'].map((id) => ({
+        reviewer: 'alice',
+        id,
+        ratings: all('meets', { preconditions: 'does_not_meet', support: id === 'negation' ? 'does_not_meet' : 'meets' }),
+      })),
+      ...['complete', 'paraphrase', 'negation'].map((id) => ({
+        reviewer: 'bob',
+        id,
+        ratings: all('meets', { preconditions: 'does_not_meet', support: id === 'complete' ? 'meets' : 'does_not_meet' }),
+      })),
     ])
     const report = panelAgreement(await loadFixture(dir, { cwd: dir }))
     expect(report.pooled).toEqual(['support'])
@@ -138,7 +181,12 @@ describe('agreement figures a methodologist would accept (issue 26, item 8)', ()
       { reviewer: 'bob', id: 'complete', ratings: all('meets', { support: 'does_not_meet' }) },
     ])
     const report = panelAgreement(await loadFixture(dir, { cwd: dir }))
-    expect(report.items['support']).toMatchObject({ alpha: 0, alpha_ci: null, alpha_bootstrap: null, alpha_ci_reason: 'cases to resample: 1, fewer than the 10 a bootstrap interval needs' })
+    expect(report.items['support']).toMatchObject({
+      alpha: 0,
+      alpha_ci: null,
+      alpha_bootstrap: null,
+      alpha_ci_reason: 'cases to resample: 1, fewer than the 10 a bootstrap interval needs',
+    })
     const text = formatAgreement(report)
     expect(text).toContain('  support: no interval: cases to resample: 1, fewer than the 10 a bootstrap interval needs')
     expect(text).not.toContain('[0.000, 0.000]')
@@ -200,7 +248,9 @@ describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () 
     const share = `${(100 * rare.alpha_bootstrap!.skipped_share).toFixed(1)}%`
     expect(text).toContain(`  rare: interval unreliable: ${share} of 2000 replicates had no variation and were skipped (more than 20.0%)`)
     expect(text).toMatch(new RegExp(`\\n  rare +-?\\d\\.\\d{3} +\\[-?\\d\\.\\d{3}, -?\\d\\.\\d{3}\\]\\? +${share.replace('.', '\\.')} `))
-    expect(text).toContain('  intervals: percentile bootstrap of 2000 replicates, seed "s", resampling cases; overall pools rare, varied, each drawn case bringing all of them; no interval below 10 cases')
+    expect(text).toContain(
+      '  intervals: percentile bootstrap of 2000 replicates, seed "s", resampling cases; overall pools rare, varied, each drawn case bringing all of them; no interval below 10 cases',
+    )
     expect((agreementJson(report)['criteria'] as Record<string, { alpha_bootstrap: unknown }>)['rare']!.alpha_bootstrap).toEqual(rare.alpha_bootstrap)
   })
 })

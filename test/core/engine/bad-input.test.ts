@@ -7,15 +7,9 @@ import { fingerprint, sha256Hex } from '../../../src/core/json/canonical-json.js
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
 import { loadFixture } from '../../../src/core/registry.js'
 import { planFixtureTests } from '../../../src/core/engine/plan.js'
-import { type FixtureKind } from '../../../src/core/registry.js'
+import type { FixtureKind } from '../../../src/core/registry.js'
 import { locateInvalidUtf8 } from '../../../src/core/json/invalid-utf8.js'
-import {
-  describeRecordChanges,
-  readRecordedDecisions,
-  recordDecisions,
-  sameRecord,
-  writeRecordedDecisions,
-} from '../../../src/core/engine/decision-record.js'
+import { describeRecordChanges, readRecordedDecisions, recordDecisions, sameRecord, writeRecordedDecisions } from '../../../src/core/engine/decision-record.js'
 import { scanFixtures } from '../../../src/core/engine/discover.js'
 import {
   acknowledgeReviews,
@@ -177,7 +171,12 @@ describe('1. invalid JSON: the line and column, what was expected there and what
   })
 
   test('the full message', async () => {
-    expect(await messageOf('criteria', text('cases.json', () => '{\n  "name": "x",\n  "task": "y",\n  "cases": [}\n'))).toMatchInlineSnapshot(`
+    expect(
+      await messageOf(
+        'criteria',
+        text('cases.json', () => '{\n  "name": "x",\n  "task": "y",\n  "cases": [}\n'),
+      ),
+    ).toMatchInlineSnapshot(`
       "cases.json: the file is not valid JSON (line 4, column 13).
         expected: a value
         found:    "}\\n"
@@ -196,7 +195,12 @@ describe('2. a UTF-8 byte-order mark: refused in JSON; in source.txt its bytes a
     ['scored', 'annotations.json'],
   ]
   test.each(jsonFiles)('%s %s starting with a BOM is refused', async (kind, file) => {
-    expect(await meet(kind, text(file, (contents) => BOM + contents))).toBe(
+    expect(
+      await meet(
+        kind,
+        text(file, (contents) => BOM + contents),
+      ),
+    ).toBe(
       `[JSON_MALFORMED] ${file}: the file starts with a byte-order mark, which JSON does not allow.\n` +
         '  expected: the JSON value from the first byte\n' +
         '  found:    the bytes EF BB BF (a UTF-8 byte-order mark, invisible in most editors)',
@@ -204,7 +208,12 @@ describe('2. a UTF-8 byte-order mark: refused in JSON; in source.txt its bytes a
   })
 
   test('the full message', async () => {
-    expect(await messageOf('criteria', text('rubric.json', (contents) => BOM + contents))).toMatchInlineSnapshot(`
+    expect(
+      await messageOf(
+        'criteria',
+        text('rubric.json', (contents) => BOM + contents),
+      ),
+    ).toMatchInlineSnapshot(`
       "rubric.json: the file starts with a byte-order mark, which JSON does not allow.
         expected: the JSON value from the first byte
         found:    the bytes EF BB BF (a UTF-8 byte-order mark, invisible in most editors)
@@ -213,11 +222,20 @@ describe('2. a UTF-8 byte-order mark: refused in JSON; in source.txt its bytes a
   })
 
   test('a BOM added to source.txt: every case is refused, and the message says the mark is the only change', async () => {
-    const outcome = await meet('criteria', text('source.txt', (contents) => BOM + contents))
+    const outcome = await meet(
+      'criteria',
+      text('source.txt', (contents) => BOM + contents),
+    )
     expect(outcome.split('\n').filter((line) => !line.startsWith(' '))).toEqual(
       Object.keys(untouched.criteria).map((id) => expect.stringMatching(new RegExp(`^${id}: \\[CASE_SOURCE_STALE\\] `))),
     )
-    expect(await messageOf('criteria', text('source.txt', (contents) => BOM + contents), 'complete')).toMatchInlineSnapshot(`
+    expect(
+      await messageOf(
+        'criteria',
+        text('source.txt', (contents) => BOM + contents),
+        'complete',
+      ),
+    ).toMatchInlineSnapshot(`
       "cases.json › cases[0] › expected › source_sha256 (case "complete"): the source changed since the case was written. Only its byte-order mark changed: without the byte-order mark, source.txt has the recorded SHA-256.
         expected: 07e1f15d1d8b0fb80e1e556656c06584237da726d5e6ec4546d9a2c3a2bc3684 (SHA-256 of source.txt now)
         found:    2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2
@@ -226,7 +244,15 @@ describe('2. a UTF-8 byte-order mark: refused in JSON; in source.txt its bytes a
   })
 
   test('a source.txt that had its BOM when the cases were bound is decided as usual: the hash is of the bytes', async () => {
-    expect(await meet('criteria', edits(text('source.txt', (contents) => BOM + contents), rebindFiles('criteria')))).toBe('decided as before')
+    expect(
+      await meet(
+        'criteria',
+        edits(
+          text('source.txt', (contents) => BOM + contents),
+          rebindFiles('criteria'),
+        ),
+      ),
+    ).toBe('decided as before')
   })
 })
 
@@ -265,7 +291,11 @@ describe('3. line endings: a converted file is told apart from an edited one', (
 
   test('hashes recorded from a copy in CRLF, the file now in LF: the recorded hash is the converted one', async () => {
     const original = await readFile(join(BUNDLED.criteria, 'source.txt'))
-    const recordedInCrlf = edits(text('source.txt', crlf), rebindFiles('criteria'), editBytes('source.txt', () => original))
+    const recordedInCrlf = edits(
+      text('source.txt', crlf),
+      rebindFiles('criteria'),
+      editBytes('source.txt', () => original),
+    )
     expect(await messageOf('criteria', recordedInCrlf, 'complete')).toMatchInlineSnapshot(`
       "cases.json › cases[0] › expected › source_sha256 (case "complete"): the source changed since the case was written. Only its line endings changed: the recorded SHA-256 is that of source.txt with CRLF line endings, as a checkout converted by git's core.autocrlf has them.
         expected: 2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2 (SHA-256 of source.txt now)
@@ -275,13 +305,12 @@ describe('3. line endings: a converted file is told apart from an edited one', (
   })
 
   test('a review bound before the conversion, its case after it', async () => {
-    const caseMoved = edits(
-      text('source.txt', crlf),
-      async (copy) => {
-        const now = sha256Hex(await readFile(join(copy.dir, 'source.txt')))
-        await copy.editCases((cases) => cases.cases.forEach((entry) => (entry.expected.source_sha256 = now)))
-      },
-    )
+    const caseMoved = edits(text('source.txt', crlf), async (copy) => {
+      const now = sha256Hex(await readFile(join(copy.dir, 'source.txt')))
+      await copy.editCases((cases) => {
+        for (const entry of cases.cases) entry.expected.source_sha256 = now
+      })
+    })
     expect(await messageOf('criteria', caseMoved, 'complete')).toMatchInlineSnapshot(`
       "annotations.json › reviews[0] › source_sha256 (case "complete"): the source changed since the review was made. Only its line endings changed: with LF line endings, source.txt has the recorded SHA-256.
         expected: 7e8ff3a66470705900509a3d4ef088f4efebca174b477da9c75a7f6f9a022358 (SHA-256 of source.txt now)
@@ -308,7 +337,9 @@ describe('3. line endings: a converted file is told apart from an edited one', (
     const copy = await editedCopy('criteria', text('source.txt', crlf))
     const { code, stdout } = await runCli(['status', '.'], copy.dir)
     expect(code).toBe(1)
-    expect(stdout.split('\n').filter((line) => line.includes('complete:') || line.startsWith('  stale source') || line.startsWith('  note on'))).toMatchInlineSnapshot(`
+    expect(
+      stdout.split('\n').filter((line) => line.includes('complete:') || line.startsWith('  stale source') || line.startsWith('  note on')),
+    ).toMatchInlineSnapshot(`
       [
         "  stale source (8): the source changed since the review: check the judgements against it, then \`vitest-rubric bind . --case <id>\`",
         "    complete: cases.json › cases[0] › expected › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470…; annotations.json › reviews[0] › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470… (see the note on source.txt)",
@@ -329,7 +360,6 @@ describe('3. line endings: a converted file is told apart from an edited one', (
     `)
   })
 })
-
 
 describe('4. bytes that are not UTF-8: the line, the column and the byte', () => {
   const latin1 = (from: string, to: string) => (bytes: Buffer) => {
@@ -1174,7 +1204,9 @@ describe('7. "__proto__", "constructor" and "prototype" as keys: refused as unkn
     acknowledged(
       kind,
       edits(
-        json('cases.json', (cases) => cases.cases.forEach((entry: { id: string }) => (entry.id = names[entry.id] ?? entry.id))),
+        json('cases.json', (cases) => {
+          for (const entry of cases.cases as { id: string }[]) entry.id = names[entry.id] ?? entry.id
+        }),
         json('annotations.json', (annotations) =>
           annotations.reviews.forEach((review: Record<string, string>) => {
             const key = kind === 'criteria' ? 'answer_id' : 'case_id'
@@ -1258,7 +1290,10 @@ describe('9. an empty list of cases is valid: a fresh fixture, without a decisio
     const copy = await editedCopy('scored', empty)
     const evaluation = evaluateFixture(await loadFixture(copy.dir, { cwd: copy.dir }))
     const benchmark = evaluation.summary as { gates: Record<string, { passed: boolean }> }
-    expect(Object.entries(benchmark.gates).map(([gate, { passed }]) => `${gate}: ${passed ? 'passed' : 'not passed'}`)).toEqual(['benchmark: not passed', 'baseline: not passed'])
+    expect(Object.entries(benchmark.gates).map(([gate, { passed }]) => `${gate}: ${passed ? 'passed' : 'not passed'}`)).toEqual([
+      'benchmark: not passed',
+      'baseline: not passed',
+    ])
     expect(planFixtureTests(evaluation).checks).toEqual([])
   })
 })
@@ -1299,11 +1334,13 @@ describe('11. a missing or unreadable file', () => {
     ['scored', 'cases.json'],
     ['scored', 'annotations.json'],
   ]
-  const directoryInstead = (file: string): Edit => async (copy) => {
-    await rm(join(copy.dir, file))
-    await mkdir(join(copy.dir, file))
-    await writeFile(join(copy.dir, file, 'notes.txt'), 'moved here by mistake\n')
-  }
+  const directoryInstead =
+    (file: string): Edit =>
+    async (copy) => {
+      await rm(join(copy.dir, file))
+      await mkdir(join(copy.dir, file))
+      await writeFile(join(copy.dir, file, 'notes.txt'), 'moved here by mistake\n')
+    }
 
   test.each(files)('%s: a directory where %s should be', async (kind, file) => {
     const outcome = await meet(kind, directoryInstead(file))
@@ -1333,26 +1370,31 @@ describe('11. a missing or unreadable file', () => {
   })
 
   test('a symbolic link that points at itself, and one that points nowhere', async () => {
-    const linked = (file: string, target: string): Edit => async (copy) => {
-      await rm(join(copy.dir, file))
-      await symlink(target, join(copy.dir, file))
-    }
+    const linked =
+      (file: string, target: string): Edit =>
+      async (copy) => {
+        await rm(join(copy.dir, file))
+        await symlink(target, join(copy.dir, file))
+      }
     expect(await meet('criteria', linked('cases.json', 'cases.json'))).toBe('[FILE_UNREADABLE] cases.json: the file cannot be read (ELOOP).')
     expect(await meet('scored', linked('annotations.json', 'gone/annotations.json'))).toBe('[FILE_UNREADABLE] annotations.json: the file is missing.')
   })
 
   test('a file or folder linked outside the project: refused, never read', async () => {
     const outside = await scratchDir('outside')
-    const linkedOut = (file: string): Edit => async (copy) => {
-      await cp(join(copy.dir, file), join(outside, file), { recursive: true })
-      await rm(join(copy.dir, file), { recursive: true })
-      await symlink(join(outside, file), join(copy.dir, file))
-    }
+    const linkedOut =
+      (file: string): Edit =>
+      async (copy) => {
+        await cp(join(copy.dir, file), join(outside, file), { recursive: true })
+        await rm(join(copy.dir, file), { recursive: true })
+        await symlink(join(outside, file), join(copy.dir, file))
+      }
     const reviewsOut: Edit = async (copy) => {
       await mkdir(join(outside, 'reviews'))
       await symlink(join(outside, 'reviews'), join(copy.dir, 'reviews'))
     }
-    const refusal = (file: string) => `[FILE_OUTSIDE_PROJECT] ${file}: the path leads outside the project through a symbolic link, so it is neither read nor written.`
+    const refusal = (file: string) =>
+      `[FILE_OUTSIDE_PROJECT] ${file}: the path leads outside the project through a symbolic link, so it is neither read nor written.`
     const first = (outcome: string) => outcome.split('\n')[0]
     expect(first(await meet('criteria', linkedOut('source.txt')))).toBe(refusal('source.txt'))
     expect(first(await meet('scored', linkedOut('cases.json')))).toBe(refusal('cases.json'))

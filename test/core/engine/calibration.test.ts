@@ -69,7 +69,11 @@ describe('criterionFigures: what the kappa interval can claim (issue 26, item 8)
   test('a judge of one case: kappa 0, and no interval (never [0, 0]), with the reason', () => {
     const figures = criterionFigures(RATINGS, cell('one', 'meets', 'does_not_meet', 1), 'test')
     expect(figures.kappa).toBe(0)
-    expect(figures).toMatchObject({ kappa_ci: null, kappa_bootstrap: null, kappa_ci_reason: 'cases to resample: 1, fewer than the 10 a bootstrap interval needs' })
+    expect(figures).toMatchObject({
+      kappa_ci: null,
+      kappa_bootstrap: null,
+      kappa_ci_reason: 'cases to resample: 1, fewer than the 10 a bootstrap interval needs',
+    })
   })
 
   test('the interval says what it resampled and the share of replicates skipped; above 20% it is unreliable', () => {
@@ -79,7 +83,11 @@ describe('criterionFigures: what the kappa interval can claim (issue 26, item 8)
     expect(rare.kappa_bootstrap).toMatchObject({ resampled: 'cases', cases: 12, replicates: 2000, unreliable: true })
     expect(rare.kappa_bootstrap!.skipped_share).toBeCloseTo(rare.kappa_bootstrap!.skipped / 2000, 12)
     expect(rare.kappa_bootstrap!.skipped_share).toBeGreaterThan(0.3)
-    const balanced = criterionFigures(RATINGS, [...cell('m', 'meets', 'meets', 8), ...cell('d', 'does_not_meet', 'does_not_meet', 6), ...cell('x', 'meets', 'does_not_meet', 2)], 'test')
+    const balanced = criterionFigures(
+      RATINGS,
+      [...cell('m', 'meets', 'meets', 8), ...cell('d', 'does_not_meet', 'does_not_meet', 6), ...cell('x', 'meets', 'does_not_meet', 2)],
+      'test',
+    )
     expect(balanced.kappa_bootstrap).toMatchObject({ cases: 16, skipped: 0, skipped_share: 0, unreliable: false })
   })
 })

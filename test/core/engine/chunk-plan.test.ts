@@ -13,7 +13,7 @@ describe('chunkRange', () => {
         const ranges = Array.from({ length: count }, (_, offset) => chunkRange(cases, { index: offset + 1, count }))
         expect(ranges[0]!.start).toBe(0)
         expect(ranges.at(-1)!.end).toBe(cases)
-        ranges.slice(1).forEach((range, offset) => expect(range.start).toBe(ranges[offset]!.end))
+        for (const [offset, range] of ranges.slice(1).entries()) expect(range.start).toBe(ranges[offset]!.end)
         const sizes = ranges.map((range) => range.end - range.start)
         expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1)
       }

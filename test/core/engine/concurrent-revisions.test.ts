@@ -2,7 +2,7 @@ import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { RubricError } from '../../../src/core/common/errors.js'
-import { type DraftSource } from '../../../src/core/engine/authoring.js'
+import type { DraftSource } from '../../../src/core/engine/authoring.js'
 import { recordReview } from '../../../src/core/registry.js'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite } from '../../../src/core/json/atomic-write.js'
 import { sha256Hex } from '../../../src/core/json/canonical-json.js'
@@ -15,7 +15,9 @@ const source: DraftSource = { label: 'the test', locate: (path) => path.join(' â
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
 
 function draft(reason: string): Record<string, unknown> {
-  return Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: criterion === 'support' ? reason : `Meets ${criterion}.`, answer_span: '' }]))
+  return Object.fromEntries(
+    CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: criterion === 'support' ? reason : `Meets ${criterion}.`, answer_span: '' }]),
+  )
 }
 
 async function supportReason(dir: string, file: string, caseId: string): Promise<string | undefined> {
@@ -86,7 +88,8 @@ describe('saves of one fixture at once', () => {
     try {
       const headers = { 'x-rubric-token': server.token, 'content-type': 'application/json' }
       const origin = new URL(server.url).origin
-      const shown = async (id: string) => ((await (await fetch(`${origin}/api/case?fixture=0&id=${id}`, { headers })).json()) as { versions: Record<string, string | null> }).versions
+      const shown = async (id: string) =>
+        ((await (await fetch(`${origin}/api/case?fixture=0&id=${id}`, { headers })).json()) as { versions: Record<string, string | null> }).versions
       const save = (id: string, versions: Record<string, string | null>, reason: string) =>
         fetch(`${origin}/api/review`, { method: 'POST', headers, body: JSON.stringify({ fixture: 0, id, draft: draft(reason), versions, replace: true }) })
 
@@ -134,7 +137,9 @@ describe("the fixture's lock", () => {
     })
     await held
     let done = false
-    const review = recordReview(fixture.dir, draft('waited its turn'), source, { caseId: 'not-reviewed', replace: false, cwd: fixture.dir }).then(() => (done = true))
+    const review = recordReview(fixture.dir, draft('waited its turn'), source, { caseId: 'not-reviewed', replace: false, cwd: fixture.dir }).then(
+      () => (done = true),
+    )
     await new Promise((resolve) => setImmediate(resolve))
     expect(done).toBe(false)
     release()

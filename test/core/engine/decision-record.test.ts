@@ -77,7 +77,11 @@ describe('describeRecordChanges', () => {
   })
 
   test('names a change of kind, and a hash that appears or disappears', () => {
-    const scored: RecordedDecisions = { ...recorded, kind: 'scored', identities: { ...recorded.identities, caseSetSha256: null, gradedSetSha256: B, files: {} } }
+    const scored: RecordedDecisions = {
+      ...recorded,
+      kind: 'scored',
+      identities: { ...recorded.identities, caseSetSha256: null, gradedSetSha256: B, files: {} },
+    }
     expect(describeRecordChanges(recorded, scored).slice(0, 3)).toMatchInlineSnapshot(`
       [
         "fixture: criteria "docuctl" → scored "docuctl"",
@@ -126,14 +130,20 @@ describe('a record of decisions', () => {
   })
 
   test('is the same record whatever the order of its keys, and another when a value differs', () => {
-    const reordered = JSON.parse(JSON.stringify({ checks: recorded.checks, decisions: recorded.decisions, identities: recorded.identities, name: recorded.name, kind: recorded.kind })) as RecordedDecisions
+    const reordered = JSON.parse(
+      JSON.stringify({ checks: recorded.checks, decisions: recorded.decisions, identities: recorded.identities, name: recorded.name, kind: recorded.kind }),
+    ) as RecordedDecisions
     expect(sameRecord(recorded, reordered)).toBe(true)
     expect(sameRecord(recorded, { ...recorded, checks: { ...recorded.checks, gate: false } })).toBe(false)
   })
 
   test('its diff shows only the cases that differ, whatever the order of their keys', () => {
     // A record written by hand, or by another tool, may order a decision's keys differently.
-    const reordered = JSON.parse(JSON.stringify(recorded, (_key, value) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value))) as RecordedDecisions
+    const reordered = JSON.parse(
+      JSON.stringify(recorded, (_key, value) =>
+        value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).reverse()) : value,
+      ),
+    ) as RecordedDecisions
     expect(Object.keys(reordered.decisions.same!)).toEqual(['reason', 'split', 'status'])
     const parts = differingParts(reordered, current)
     expect(Object.keys(parts.recorded as { decisions: object } & object)).toEqual(['identities', 'decisions', 'checks'])
@@ -151,7 +161,13 @@ describe('a record of decisions', () => {
     expect(text.startsWith('{\n  "kind": "criteria",')).toBe(true)
     expect(await readRecordedDecisions(path, 'decisions.json')).toEqual(recorded)
     // A case id "__proto__" is kept as an id: zod would leave it out.
-    await writeFile(path, JSON.stringify({ ...recorded, decisions: {} }).replace('"decisions":{}', '"decisions":{"__proto__":{"status":"accepted","split":"development","reason":""}}'))
+    await writeFile(
+      path,
+      JSON.stringify({ ...recorded, decisions: {} }).replace(
+        '"decisions":{}',
+        '"decisions":{"__proto__":{"status":"accepted","split":"development","reason":""}}',
+      ),
+    )
     const read = await readRecordedDecisions(path, 'decisions.json')
     expect(Object.keys(read!.decisions)).toEqual(['__proto__'])
   })

@@ -68,7 +68,10 @@ describe('loading a fixture directory', () => {
         expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json
         fix:      point at a fixture directory, or add the files of a fixture (see docs/format.md).]
     `)
-    await expect(loadFixture('.', { cwd: dir, kind: 'criteria' })).rejects.toMatchObject({ code: 'FIXTURE_KIND_UNKNOWN', summary: 'the directory holds no fixture.' })
+    await expect(loadFixture('.', { cwd: dir, kind: 'criteria' })).rejects.toMatchObject({
+      code: 'FIXTURE_KIND_UNKNOWN',
+      summary: 'the directory holds no fixture.',
+    })
   })
 
   test('with fixture files but no rubric is refused, listing what is there', async () => {

@@ -116,7 +116,10 @@ describe('the schemas committed in src/schemas', () => {
       })
       .map(([name]) => name)
     const extra = readdirSync(dir).filter((name) => !FIXTURE_SCHEMA_NAMES.includes(name))
-    expect({ stale, extra }, 'src/schemas differs from the zod schemas: run `npm run schemas`, delete any file it no longer writes, and commit the result').toEqual({ stale: [], extra: [] })
+    expect(
+      { stale, extra },
+      'src/schemas differs from the zod schemas: run `npm run schemas`, delete any file it no longer writes, and commit the result',
+    ).toEqual({ stale: [], extra: [] })
   })
 })
 
@@ -467,7 +470,11 @@ describe('the keyword order of a generated schema', () => {
 })
 
 describe('a discriminated union in a generated schema', () => {
-  const member = (system: unknown, extra: string) => ({ type: 'object', properties: { system: { const: system }, [extra]: { type: 'string' } }, required: ['system', extra] })
+  const member = (system: unknown, extra: string) => ({
+    type: 'object',
+    properties: { system: { const: system }, [extra]: { type: 'string' } },
+    required: ['system', extra],
+  })
 
   test('becomes one if/then per member, keyed on the property each member requires with a constant of its own', () => {
     expect(discriminate({ description: 'a review', oneOf: [member('debate', 'a'), member('baseline', 'b')] })).toStrictEqual({

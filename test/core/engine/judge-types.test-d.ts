@@ -20,7 +20,8 @@ test('a criterion judge is given the case, its answer and the criterion, and ret
 })
 
 test('a case judge is given the criteria still to judge and returns a verdict by criterion id', () => {
-  const judge: CaseJudge = async ({ criteria }) => Object.fromEntries(criteria.map((criterion) => [criterion.id, { rating: 'does_not_meet', reason: criterion.rule } satisfies JudgeVerdict]))
+  const judge: CaseJudge = async ({ criteria }) =>
+    Object.fromEntries(criteria.map((criterion) => [criterion.id, { rating: 'does_not_meet', reason: criterion.rule } satisfies JudgeVerdict]))
   // @ts-expect-error a case judge's verdicts are keyed by criterion, not a list
   const list: CaseJudge = async ({ criteria }) => criteria.map(() => ({ rating: 'meets', reason: 'Yes.' }))
   void [judge, list]

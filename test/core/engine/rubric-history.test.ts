@@ -12,7 +12,8 @@ import { scratchDir } from '../../helpers/scratch.js'
 async function repository(): Promise<{ dir: string; commit: (message: string) => string }> {
   const root = await scratchDir('history')
   await cp(DOCUCTL, join(root, 'lab'), { recursive: true })
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Reviewer', '-c', 'user.email=reviewer@example.invalid', ...args], { cwd: root, encoding: 'utf8' })
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=Reviewer', '-c', 'user.email=reviewer@example.invalid', ...args], { cwd: root, encoding: 'utf8' })
   git('init', '-q', '-b', 'main')
   const commit = (message: string) => {
     git('add', '-A')
@@ -50,7 +51,9 @@ describe('which rule changed, from git history', () => {
       'rule of verification reworded; rule of support reworded; command, preconditions, database_scope unchanged',
     )
     const second = execFileSync('git', ['show', 'HEAD:./rubric.json'], { cwd: dir })
-    expect(describeRubricChanges(rubricChanges(second, current))).toBe('rule of verification reworded; command, preconditions, database_scope, support unchanged')
+    expect(describeRubricChanges(rubricChanges(second, current))).toBe(
+      'rule of verification reworded; command, preconditions, database_scope, support unchanged',
+    )
   })
 
   test('a criterion added or removed, a quote changed, and a changed task that reaches every criterion', async () => {
@@ -65,8 +68,12 @@ describe('which rule changed, from git history', () => {
     expect(describeRubricChanges(rubricChanges(before, encode(quoteChanged)))).toBe(
       'reference quote of command reworded; tone added; support removed; preconditions, database_scope, verification unchanged',
     )
-    expect(describeRubricChanges(rubricChanges(before, encode({ ...rubric, task: 'Explain a production rollback.' })))).toBe("the rubric's task changed: re-read every criterion")
-    expect(describeRubricChanges(rubricChanges(new TextEncoder().encode('{ not json'), before))).toBe('the earlier rubric cannot be read: re-read every criterion')
+    expect(describeRubricChanges(rubricChanges(before, encode({ ...rubric, task: 'Explain a production rollback.' })))).toBe(
+      "the rubric's task changed: re-read every criterion",
+    )
+    expect(describeRubricChanges(rubricChanges(new TextEncoder().encode('{ not json'), before))).toBe(
+      'the earlier rubric cannot be read: re-read every criterion',
+    )
   })
 
   test('outside a git work tree, or for a revision never committed, nothing is found', async () => {

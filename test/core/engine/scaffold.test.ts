@@ -111,7 +111,9 @@ describe('initFixture', () => {
         fix:      pass --from the directory of an existing fixture (or its rubric file).]
     `)
     await writeFile(join(cwd, 'notes.json'), '{}')
-    await expect(initFixture('lab', { cwd, schemaDir, from: 'notes.json' })).rejects.toThrow('notes.json: this is neither a fixture directory nor a rubric file; nothing was written.')
+    await expect(initFixture('lab', { cwd, schemaDir, from: 'notes.json' })).rejects.toThrow(
+      'notes.json: this is neither a fixture directory nor a rubric file; nothing was written.',
+    )
     await mkdir(join(cwd, 'both'))
     await writeFile(join(cwd, 'both/rubric.json'), '{}')
     await writeFile(join(cwd, 'both/evaluation_rubric.json'), '{}')
@@ -120,7 +122,10 @@ describe('initFixture', () => {
     await expect(initFixture('lab', { cwd, schemaDir, from: 'rubric.json' })).rejects.toMatchObject({ code: 'INIT_SOURCE_INVALID' })
     // A rubric that does not load is not copied.
     await writeFile(join(cwd, 'both/evaluation_rubric.json'), '[]')
-    await expect(initFixture('lab', { cwd, schemaDir, from: 'both/evaluation_rubric.json' })).rejects.toMatchObject({ name: 'FixtureError', file: 'both/evaluation_rubric.json' })
+    await expect(initFixture('lab', { cwd, schemaDir, from: 'both/evaluation_rubric.json' })).rejects.toMatchObject({
+      name: 'FixtureError',
+      file: 'both/evaluation_rubric.json',
+    })
     await mkdir(join(cwd, 'bad'))
     await writeFile(join(cwd, 'bad/rubric.json'), '[]')
     await writeFile(join(cwd, 'bad/source.txt'), 'text')

@@ -26,7 +26,10 @@ async function verdictFixture(): Promise<{ cwd: string; dir: string }> {
   const cwd = await scratchDir('verdict')
   const dir = join(cwd, 'lab')
   await mkdir(dir)
-  await writeFile(join(dir, 'verdict.json'), `${JSON.stringify({ id: 'capital', version: 1, question: 'Does the answer name the capital of France?' }, null, 2)}\n`)
+  await writeFile(
+    join(dir, 'verdict.json'),
+    `${JSON.stringify({ id: 'capital', version: 1, question: 'Does the answer name the capital of France?' }, null, 2)}\n`,
+  )
   await writeFile(join(dir, 'cases.json'), `${JSON.stringify({ name: 'capitals', cases: [] }, null, 2)}\n`)
   await writeFile(join(dir, 'annotations.json'), `${JSON.stringify({ origin: 'two reviewers', reviews: [] }, null, 2)}\n`)
   return { cwd, dir: 'lab' }
@@ -42,7 +45,16 @@ describe('a third kind, registered only in this test', () => {
   test('evaluates, reports its status, records reviews, binds, and reaches agreement, calibration and the page', async () => {
     const { cwd, dir } = await verdictFixture()
     const options = { cwd, kinds: registry }
-    await addCases(dir, [{ id: 'paris', answer: 'Paris.' }, { id: 'lyon', answer: 'Lyon.' }, { id: 'open', answer: 'Marseille?' }], source, options)
+    await addCases(
+      dir,
+      [
+        { id: 'paris', answer: 'Paris.' },
+        { id: 'lyon', answer: 'Lyon.' },
+        { id: 'open', answer: 'Marseille?' },
+      ],
+      source,
+      options,
+    )
 
     // Evaluate: every case added is pending until it is reviewed.
     const added = evaluateFixture(await loadFixture(registry, dir, { cwd }))
@@ -82,7 +94,12 @@ describe('a third kind, registered only in this test', () => {
     expect(evaluateFixture(await loadFixture(registry, dir, { cwd })).decisions.map((decision) => decision.status)).toEqual(['accepted', 'rejected', 'pending'])
 
     // Agreement: two reviewers review the open case independently, and disagree.
-    await recordReview(dir, { verdict: 'yes', reason: 'Marseille is a city of France.' }, source, { ...options, caseId: 'open', replace: false, reviewer: 'alice' })
+    await recordReview(dir, { verdict: 'yes', reason: 'Marseille is a city of France.' }, source, {
+      ...options,
+      caseId: 'open',
+      replace: false,
+      reviewer: 'alice',
+    })
     await recordReview(dir, { verdict: 'no', reason: 'Marseille is not the capital.' }, source, { ...options, caseId: 'open', replace: false, reviewer: 'bob' })
     const panel = await loadFixture(registry, dir, { cwd })
     const agreement = panelAgreement(panel)
@@ -91,8 +108,17 @@ describe('a third kind, registered only in this test', () => {
     expect(evaluateFixture(panel).decisions[2]).toMatchObject({ status: 'pending', reason: expect.stringContaining('reviewers disagree on verdict') })
 
     // Calibration: a judge's labels against the adopted reviews, on the kind's ratings.
-    for (const [caseId, verdict] of [['paris', 'yes'], ['lyon', 'yes']] as const) {
-      await recordReview(dir, { verdict, reason: 'the judge says so' }, source, { ...options, caseId, replace: false, judge: 'model', origin: 'a model, prompt v1' })
+    for (const [caseId, verdict] of [
+      ['paris', 'yes'],
+      ['lyon', 'yes'],
+    ] as const) {
+      await recordReview(dir, { verdict, reason: 'the judge says so' }, source, {
+        ...options,
+        caseId,
+        replace: false,
+        judge: 'model',
+        origin: 'a model, prompt v1',
+      })
     }
     const calibration = calibrateJudges(evaluateFixture(await loadFixture(registry, dir, { cwd })))
     expect(calibration.judges['model']?.criteria['verdict']).toMatchObject({
@@ -117,6 +143,9 @@ describe('a third kind, registered only in this test', () => {
       table: { caption: 'verdict', rows: [{ cells: ['no'], low: true }] },
       decision: { status: 'rejected', verdict: 'no' },
     })
-    expect(pageCase(shown, 0, 'open', { role: 'reviewer', name: 'carol' })).toMatchObject({ decision: { status: 'pending', reason: 'no review by carol yet' }, reviewers: 'hidden' })
+    expect(pageCase(shown, 0, 'open', { role: 'reviewer', name: 'carol' })).toMatchObject({
+      decision: { status: 'pending', reason: 'no review by carol yet' },
+      reviewers: 'hidden',
+    })
   })
 })

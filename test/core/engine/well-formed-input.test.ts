@@ -10,7 +10,13 @@ const refusedFixture = (outcome: Outcome) => {
 describe('the rubric version is checked as written: an integer, never a float that JSON.parse would make one', () => {
   // The reference refuses any version whose type is not int: `1.0` parses to 1 in JavaScript, so the text decides.
   test.each(['1.0', '1e0', '2.0', '1E0', '10e-1'])('"version": %s is refused at rubric.json › version', async (literal) => {
-    const copy = await editedCopy('criteria', edits(editBytes('rubric.json', (bytes) => bytes.toString('utf8').replace(/"version": \d+/, `"version": ${literal}`)), rebindFiles('criteria')))
+    const copy = await editedCopy(
+      'criteria',
+      edits(
+        editBytes('rubric.json', (bytes) => bytes.toString('utf8').replace(/"version": \d+/, `"version": ${literal}`)),
+        rebindFiles('criteria'),
+      ),
+    )
     const error = refusedFixture(await outcomeOf(copy.dir))
     expect(error.code).toBe('RUBRIC_INVALID')
     expect(error.path).toEqual(['version'])
@@ -20,7 +26,13 @@ describe('the rubric version is checked as written: an integer, never a float th
   })
 
   test('an integer version as written still loads, and its cases are decided', async () => {
-    const copy = await editedCopy('criteria', edits(editBytes('rubric.json', (bytes) => bytes.toString('utf8').replace(/"version": \d+/, '"version": 2')), rebindFiles('criteria')))
+    const copy = await editedCopy(
+      'criteria',
+      edits(
+        editBytes('rubric.json', (bytes) => bytes.toString('utf8').replace(/"version": \d+/, '"version": 2')),
+        rebindFiles('criteria'),
+      ),
+    )
     const outcome = await outcomeOf(copy.dir)
     expect(outcome.refused).toBe('cases')
     expect(outcome.refused === 'cases' && outcome.statuses['complete']).toBe('accepted')
@@ -48,7 +60,13 @@ describe('a rubric string that is not well-formed Unicode is refused at its path
     ['criteria', 'rubric.json', /"task": "/, '"task": "\\udc00 ', ['task']],
     ['scored', 'evaluation_rubric.json', /"notes": "/, '"notes": "\\ud800 ', ['notes']],
   ] as const)('%s: a lone surrogate in %s', async (kind, file, pattern, replacement, path) => {
-    const copy = await editedCopy(kind, edits(editBytes(file, (bytes) => bytes.toString('utf8').replace(pattern, replacement)), rebindFiles(kind)))
+    const copy = await editedCopy(
+      kind,
+      edits(
+        editBytes(file, (bytes) => bytes.toString('utf8').replace(pattern, replacement)),
+        rebindFiles(kind),
+      ),
+    )
     const error = refusedFixture(await outcomeOf(copy.dir))
     expect(error.code).toBe('RUBRIC_INVALID')
     expect(error.path).toEqual(path)

@@ -7,10 +7,18 @@ const FORMAT: ListFormat = { insertSpaces: true, tabSize: 2, eol: '\n' }
 /** What inserting the values one `modify` at a time gives: the text `appendToList` must equal. */
 function oneAtATime(text: string, key: string, values: readonly unknown[], format: ListFormat): string {
   const count = ((JSON.parse(text) as Record<string, unknown[] | undefined>)[key] ?? []).length
-  return values.reduce<string>((edited, value, index) => applyEdits(edited, modify(edited, [key, count + index], value, { isArrayInsertion: true, formattingOptions: format })), text)
+  return values.reduce<string>(
+    (edited, value, index) => applyEdits(edited, modify(edited, [key, count + index], value, { isArrayInsertion: true, formattingOptions: format })),
+    text,
+  )
 }
 
-const cases = (...ids: string[]) => ids.map((id) => ({ id, input: { question: 'Q?', answer: { text: `Answer "${id}" – ünïcödé\nline two`, citation: 'guide' } }, expected: { acceptable: true, list: [1, [2, {}]], empty: [] } }))
+const cases = (...ids: string[]) =>
+  ids.map((id) => ({
+    id,
+    input: { question: 'Q?', answer: { text: `Answer "${id}" – ünïcödé\nline two`, citation: 'guide' } },
+    expected: { acceptable: true, list: [1, [2, {}]], empty: [] },
+  }))
 
 describe('appendToList', () => {
   test.each([
@@ -33,6 +41,8 @@ describe('appendToList', () => {
     const appended = appendToList('{\n  "cases": []\n}\n', 'cases', values, FORMAT)
     expect((JSON.parse(appended) as { cases: unknown[] }).cases).toHaveLength(10_000)
     // The same as one at a time, checked on a prefix that one at a time can afford.
-    expect(appendToList('{\n  "cases": []\n}\n', 'cases', values.slice(0, 50), FORMAT)).toBe(oneAtATime('{\n  "cases": []\n}\n', 'cases', values.slice(0, 50), FORMAT))
+    expect(appendToList('{\n  "cases": []\n}\n', 'cases', values.slice(0, 50), FORMAT)).toBe(
+      oneAtATime('{\n  "cases": []\n}\n', 'cases', values.slice(0, 50), FORMAT),
+    )
   })
 })

@@ -162,19 +162,25 @@ describe('writeFilesAtomically', () => {
     const io: WriteIo = {
       ...nodeWriteIo,
       async writeNew() {
-        // eslint-disable-next-line @typescript-eslint/only-throw-error
+        // A thrown string, not an Error: what a failing filesystem shim may throw.
         throw 'quota exceeded'
       },
     }
     const error = (await writeFilesAtomically(writes, io).catch((caught: unknown) => caught)) as RevisionError
-    expect(error).toMatchObject({ code: 'WRITE_FAILED', file: 'annotations.json', summary: 'the new contents could not be written (quota exceeded); nothing was changed: every file is as it was.' })
+    expect(error).toMatchObject({
+      code: 'WRITE_FAILED',
+      file: 'annotations.json',
+      summary: 'the new contents could not be written (quota exceeded); nothing was changed: every file is as it was.',
+    })
     await expectUntouched(dir, before)
   })
 
   test('refuses a path it cannot read, and one that changed, saying what happened', async () => {
     const dir = await scratchDir('write')
     const { writes, before } = await twoFiles(dir)
-    await expect(writeFilesAtomically([...writes, { path: dir, display: 'fixture', contents: 'x', basedOn: null }])).rejects.toThrowErrorMatchingInlineSnapshot(`
+    await expect(
+      writeFilesAtomically([...writes, { path: dir, display: 'fixture', contents: 'x', basedOn: null }]),
+    ).rejects.toThrowErrorMatchingInlineSnapshot(`
       [RevisionError: fixture: the file cannot be read (EISDIR); nothing was changed.
         fix:      check the file permissions and that the path is a regular file.]
     `)

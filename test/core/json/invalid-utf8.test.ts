@@ -23,7 +23,12 @@ describe('locateInvalidUtf8', () => {
   test('names a Latin-1 byte with its line, its column in characters and its byte offset', () => {
     expect(locateInvalidUtf8(bytes(0x63, 0x61, 0x66, 0xe9))).toEqual({ offset: 3, line: 1, column: 4, found: 'the byte 0xE9 at byte offset 3' })
     // Line 3; before the bad byte on that line, "é中" is two characters in five bytes.
-    expect(locateInvalidUtf8(concat(text('ab\n\ncé中'), bytes(0x92), text('x\n')))).toEqual({ offset: 10, line: 3, column: 4, found: 'the byte 0x92 at byte offset 10' })
+    expect(locateInvalidUtf8(concat(text('ab\n\ncé中'), bytes(0x92), text('x\n')))).toEqual({
+      offset: 10,
+      line: 3,
+      column: 4,
+      found: 'the byte 0x92 at byte offset 10',
+    })
     expect(locateInvalidUtf8(concat(text('ab\n'), bytes(0xff)))).toEqual({ offset: 3, line: 2, column: 1, found: 'the byte 0xFF at byte offset 3' })
   })
 
@@ -34,7 +39,9 @@ describe('locateInvalidUtf8', () => {
       column: 1,
       found: 'the bytes FF FE at the start of the file, a UTF-16 byte-order mark: the file is UTF-16 text',
     })
-    expect(locateInvalidUtf8(bytes(0xfe, 0xff, 0x00, 0x61))?.found).toBe('the bytes FE FF at the start of the file, a UTF-16 byte-order mark: the file is UTF-16 text')
+    expect(locateInvalidUtf8(bytes(0xfe, 0xff, 0x00, 0x61))?.found).toBe(
+      'the bytes FE FF at the start of the file, a UTF-16 byte-order mark: the file is UTF-16 text',
+    )
     // Half a mark, or one of its bytes twice, is a bad byte like any other.
     expect(locateInvalidUtf8(bytes(0xff, 0xff))?.found).toBe('the byte 0xFF at byte offset 0')
     expect(locateInvalidUtf8(bytes(0xfe, 0xfe))?.found).toBe('the byte 0xFE at byte offset 0')
@@ -69,10 +76,11 @@ describe('locateInvalidUtf8', () => {
     for (let first = 0; first < 256; first++) for (let second = 0; second < 256; second++) check(bytes(first, second))
     const edges = [0x00, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff]
     for (let lead = 0xe0; lead <= 0xf5; lead++) {
-      for (const second of edges) for (const third of edges) {
-        check(bytes(lead, second, third))
-        for (const fourth of edges) check(bytes(lead, second, third, fourth))
-      }
+      for (const second of edges)
+        for (const third of edges) {
+          check(bytes(lead, second, third))
+          for (const fourth of edges) check(bytes(lead, second, third, fourth))
+        }
     }
     expect(disagreements).toEqual([])
   })

@@ -48,11 +48,13 @@ describe('editJsonStrings', () => {
 
   test('refuses a text that is not strict JSON (a comment, a trailing comma), even where the value is found', () => {
     for (const text of ['{"h": "old" // note\n}', '{"h": "old",}', '{"h": "old"']) {
-      expect(() => editJsonStrings(text, 'cases.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrow(/the value to replace was not found where the document has it/)
+      expect(() => editJsonStrings(text, 'cases.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrow(
+        /the value to replace was not found where the document has it/,
+      )
     }
   })
 
-  test('replaces only the value at the path, not an equal value elsewhere, nor another edit\'s old value at this path', () => {
+  test("replaces only the value at the path, not an equal value elsewhere, nor another edit's old value at this path", () => {
     const text = '{"a": "y", "b": "x", "list": ["x"], "c": {"a": "x"}}'
     expect(editJsonStrings(text, 'f.json', [{ path: ['b'], from: 'x', to: 'z' }])).toBe('{"a": "y", "b": "z", "list": ["x"], "c": {"a": "x"}}')
     // The value at "a" is the old value of the edit of "b": "a" must not be taken for it.
@@ -64,7 +66,9 @@ describe('editJsonStrings', () => {
     ).toThrow(expect.objectContaining({ code: 'EDIT_NOT_LOCATED', path: ['a'], expected: '"x"' }))
     // A number or a nested object where a string is expected is not the value to replace.
     expect(() => editJsonStrings('{"h": 5}', 'f.json', [{ path: ['h'], from: '5', to: 'z' }])).toThrow(expect.objectContaining({ code: 'EDIT_NOT_LOCATED' }))
-    expect(() => editJsonStrings('{"h": {"x": "old"}}', 'f.json', [{ path: ['h'], from: 'old', to: 'z' }])).toThrow(expect.objectContaining({ code: 'EDIT_NOT_LOCATED' }))
+    expect(() => editJsonStrings('{"h": {"x": "old"}}', 'f.json', [{ path: ['h'], from: 'old', to: 'z' }])).toThrow(
+      expect.objectContaining({ code: 'EDIT_NOT_LOCATED' }),
+    )
   })
 
   test('refuses when the key occurs again with a value of another kind, which JSON.parse would keep', () => {
@@ -73,9 +77,15 @@ describe('editJsonStrings', () => {
         expected: "new"
         fix:      make sure every key occurs once per object, then run the command again.]
     `)
-    expect(() => editJsonStrings('{"h": "old", "h": {"x": 1}}', 'cases.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrow(/would not hold the intended value/)
-    expect(() => editJsonStrings('{"h": "old", "h": "x"}', 'cases.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrow(/would not hold the intended value/)
-    expect(() => editJsonStrings('{"h": {"x": "old"}, "h": null}', 'cases.json', [{ path: ['h', 'x'], from: 'old', to: 'new' }])).toThrow(/would not hold the intended value/)
+    expect(() => editJsonStrings('{"h": "old", "h": {"x": 1}}', 'cases.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrow(
+      /would not hold the intended value/,
+    )
+    expect(() => editJsonStrings('{"h": "old", "h": "x"}', 'cases.json', [{ path: ['h'], from: 'old', to: 'new' }])).toThrow(
+      /would not hold the intended value/,
+    )
+    expect(() => editJsonStrings('{"h": {"x": "old"}, "h": null}', 'cases.json', [{ path: ['h', 'x'], from: 'old', to: 'new' }])).toThrow(
+      /would not hold the intended value/,
+    )
   })
 
   test('an edit that changes nothing leaves the text as it is, and no edit at all too', () => {

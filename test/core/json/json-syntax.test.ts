@@ -51,7 +51,10 @@ describe('locateJsonSyntaxError', () => {
 
   test('locates an error in a file nested deeper than the call stack allows', () => {
     expect(locateJsonSyntaxError('['.repeat(100_000))).toEqual({ offset: 100_000, expected: 'a value' })
-    expect(locateJsonSyntaxError(`${'['.repeat(50_000)}${']'.repeat(50_001)}`)).toEqual({ offset: 100_000, expected: 'the end of the file after the JSON value' })
+    expect(locateJsonSyntaxError(`${'['.repeat(50_000)}${']'.repeat(50_001)}`)).toEqual({
+      offset: 100_000,
+      expected: 'the end of the file after the JSON value',
+    })
     expect(locateJsonSyntaxError(`${'{"a":'.repeat(50_000)}1${'}'.repeat(49_999)},`)).toEqual({ offset: 300_001, expected: 'a property name in double quotes' })
   })
 

@@ -48,7 +48,9 @@ describe('the message of a stale binding', () => {
         "summary": "the case was bound to another revision of source.txt. Only its line endings changed: with LF line endings, source.txt has the recorded SHA-256.",
       }
     `)
-    expect(fileConversionNote('source.txt', [hashOf('a\nb\n')], convertedRevisions(now))).toMatchInlineSnapshot(`"Only its line endings changed: with LF line endings, source.txt has the recorded SHA-256. Convert its line endings back to LF (git's core.autocrlf or an editor converted the file; no review needs to change), and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files."`)
+    expect(fileConversionNote('source.txt', [hashOf('a\nb\n')], convertedRevisions(now))).toMatchInlineSnapshot(
+      `"Only its line endings changed: with LF line endings, source.txt has the recorded SHA-256. Convert its line endings back to LF (git's core.autocrlf or an editor converted the file; no review needs to change), and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files."`,
+    )
   })
 
   test('says definitely when removing the byte-order mark gives the recorded hash, with or without line endings', () => {
@@ -74,7 +76,9 @@ describe('the message of a stale binding', () => {
         "summary": "the case was bound to another revision of source.txt. Only its line endings changed: the recorded SHA-256 is that of rubric.json with CRLF line endings, as a checkout converted by git's core.autocrlf has them.",
       }
     `)
-    expect(fileConversionNote('rubric.json', [hashOf('a\r\nb\r\n')], convertedRevisions(now))).toMatchInlineSnapshot(`"Only its line endings changed: the recorded SHA-256 is that of rubric.json with CRLF line endings, as a checkout converted by git's core.autocrlf has them. Add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files, then bind the case to the file as committed; no review needs to change."`)
+    expect(fileConversionNote('rubric.json', [hashOf('a\r\nb\r\n')], convertedRevisions(now))).toMatchInlineSnapshot(
+      `"Only its line endings changed: the recorded SHA-256 is that of rubric.json with CRLF line endings, as a checkout converted by git's core.autocrlf has them. Add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files, then bind the case to the file as committed; no review needs to change."`,
+    )
   })
 
   test('says "may" when the file holds CR characters or a mark but no conversion gives the recorded hash', () => {
@@ -97,7 +101,9 @@ describe('the message of a stale binding', () => {
         "summary": "the case was bound to another revision of source.txt.",
       }
     `)
-    expect(fileConversionNote('source.txt', [other], convertedRevisions(bytes(`${BOM}a\r\n`)))).toMatchInlineSnapshot(`"source.txt holds CR characters and starts with a byte-order mark, so its line endings and byte-order mark may have changed, for example through git's core.autocrlf or an editor. If nothing else changed, convert its line endings back to LF and remove the byte-order mark instead, and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files."`)
+    expect(fileConversionNote('source.txt', [other], convertedRevisions(bytes(`${BOM}a\r\n`)))).toMatchInlineSnapshot(
+      `"source.txt holds CR characters and starts with a byte-order mark, so its line endings and byte-order mark may have changed, for example through git's core.autocrlf or an editor. If nothing else changed, convert its line endings back to LF and remove the byte-order mark instead, and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files."`,
+    )
   })
 
   test('is left as it is when no conversion is in sight', () => {

@@ -3,7 +3,14 @@ import { z } from 'zod'
 import { FixtureError } from '../../../src/core/common/errors.js'
 import { describeValue, safeParseReporting, schemaError } from '../../../src/core/json/schema-error.js'
 
-const context = { ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: 'cases.json', basePath: ['cases', 1], caseId: 'complete', hint: 'see the README.' } as const
+const context = {
+  ErrorClass: FixtureError,
+  code: 'FILE_SCHEMA',
+  file: 'cases.json',
+  basePath: ['cases', 1],
+  caseId: 'complete',
+  hint: 'see the README.',
+} as const
 
 /** The message of the error for a value the schema refuses. */
 function messageFor(schema: z.ZodType, value: unknown): string {
@@ -83,15 +90,36 @@ describe('a schema error', () => {
     ['a number for an array', z.array(z.string()), 3, 'the value has the wrong type.', 'an array', 'the integer 3'],
     ['a string for null', z.null(), 'x', 'the value has the wrong type.', 'null', 'the string "x"'],
     ['a string for a bigint', z.bigint(), 'x', 'the value has the wrong type.', 'bigint', 'the string "x"'],
-    ['a missing enum value', z.strictObject({ rating: z.enum(['meets', 'fails']) }), {}, 'a required value is missing.', 'one of "meets", "fails"', 'nothing (the key is missing)'],
+    [
+      'a missing enum value',
+      z.strictObject({ rating: z.enum(['meets', 'fails']) }),
+      {},
+      'a required value is missing.',
+      'one of "meets", "fails"',
+      'nothing (the key is missing)',
+    ],
     ['another literal', z.literal('criteria'), 'scored', 'the value is not one of those allowed.', '"criteria"', '"scored"'],
-    ['a string not matching a pattern', z.string().regex(/^[a-z]+$/), 'A1', 'the value is not in the required format.', 'Invalid string: must match pattern /^[a-z]+$/', '"A1"'],
+    [
+      'a string not matching a pattern',
+      z.string().regex(/^[a-z]+$/),
+      'A1',
+      'the value is not in the required format.',
+      'Invalid string: must match pattern /^[a-z]+$/',
+      '"A1"',
+    ],
     ['an empty string', z.string().min(1), '', 'the text is empty.', 'a non-empty string', '""'],
     ['a too short string', z.string().min(3), 'ab', 'the text is empty.', 'at least 3', '"ab"'],
     ['an empty list', z.array(z.string()).min(2), [], 'the list is too short.', 'at least 2 items', '[]'],
     ['a too small number', z.number().min(1), 0, 'the value is too small.', 'at least 1', '0'],
     ['a too big number', z.number().max(1), 2, 'the value breaks a rule of the format.', 'Too big: expected number to be <=1', '2'],
-    ['two unexpected keys', z.strictObject({}), { a: 1, b: 2 }, 'unexpected keys "a", "b".', 'only the keys the format defines (docs/format.md lists them)', '"a", "b"'],
+    [
+      'two unexpected keys',
+      z.strictObject({}),
+      { a: 1, b: 2 },
+      'unexpected keys "a", "b".',
+      'only the keys the format defines (docs/format.md lists them)',
+      '"a", "b"',
+    ],
   ])('%s', (_, schema, value, summary, expected, found) => {
     const parsed = safeParseReporting(schema, value)
     if (parsed.success) throw new Error('expected the value to be refused')

@@ -259,7 +259,9 @@ describe('criteria kind: a change to a bound file refuses every case bound to it
 describe('scored kind: a review is bound to the rubric bytes, the case spec and the output it judged', () => {
   const RUBRIC_FILE = 'evaluation_rubric.json'
   const SCORED_RUBRIC_TEXT = textOf(DEBATE_FILES[RUBRIC_FILE]!)
-  const DEBATE_CASES = JSON.parse(textOf(DEBATE_FILES['cases.json']!)) as { cases: { id: string; spec: unknown; outputs: Record<'debate' | 'baseline', unknown> }[] }
+  const DEBATE_CASES = JSON.parse(textOf(DEBATE_FILES['cases.json']!)) as {
+    cases: { id: string; spec: unknown; outputs: Record<'debate' | 'baseline', unknown> }[]
+  }
 
   test('any one-byte change of evaluation_rubric.json: the fixture is refused, or every case and every baseline is CASE_RUBRIC_STALE', async () => {
     await fc.assert(

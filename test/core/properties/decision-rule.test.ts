@@ -94,11 +94,15 @@ function bindGenerated(generated: GeneratedCase, order: <T>(items: T[]) => T[]) 
         source_sha256: sha256Hex(source),
         rubric_sha256: sha256Hex(rubric),
         judgements: Object.fromEntries(
-          order(generated.criteria.filter((criterion) => criterion.rating !== undefined))
-            .map((criterion) => [
-              criterion.id,
-              { rating: criterion.rating, reason: criterion.reason, reference_quote: criterion.quote, answer_span: spanOf(generated.answer.text, criterion.span) },
-            ]),
+          order(generated.criteria.filter((criterion) => criterion.rating !== undefined)).map((criterion) => [
+            criterion.id,
+            {
+              rating: criterion.rating,
+              reason: criterion.reason,
+              reference_quote: criterion.quote,
+              answer_span: spanOf(generated.answer.text, criterion.span),
+            },
+          ]),
         ),
       }
     : null
@@ -115,7 +119,9 @@ describe('the pending-first, all-criteria decision rule', () => {
   test('accepted only when every criterion is judged meets; a missing or uncertain judgement keeps the case pending even beside does_not_meet (kept in the record); otherwise any does_not_meet rejects', () => {
     fc.assert(
       fc.property(generatedCase, fc.gen(), (generated, g) => {
-        const { bound, theCase, review } = bindGenerated(generated, (items) => g(fc.shuffledSubarray, items, { minLength: items.length, maxLength: items.length }))
+        const { bound, theCase, review } = bindGenerated(generated, (items) =>
+          g(fc.shuffledSubarray, items, { minLength: items.length, maxLength: items.length }),
+        )
         const decision = assessOne(bound, theCase, review)
         const expected = specifiedDecision(generated.criteria, generated.reviewed)
 
@@ -135,7 +141,13 @@ describe('the pending-first, all-criteria decision rule', () => {
           // Each failed criterion carries the reviewer's evidence.
           for (const item of decision.failed) {
             const criterion = generated.criteria.find((each) => each.id === item.criterion)!
-            expect(item).toEqual({ criterion: criterion.id, rule: criterion.rule, reason: criterion.reason, referenceQuote: criterion.quote, answerSpan: spanOf(generated.answer.text, criterion.span) })
+            expect(item).toEqual({
+              criterion: criterion.id,
+              rule: criterion.rule,
+              reason: criterion.reason,
+              referenceQuote: criterion.quote,
+              answerSpan: spanOf(generated.answer.text, criterion.span),
+            })
           }
         }
         if (decision.status === 'pending') {
@@ -190,7 +202,10 @@ describe('review coverage over generated sets of cases', () => {
                   judgements: Object.fromEntries(
                     criteria
                       .filter((criterion) => criterion.rating !== undefined)
-                      .map((criterion) => [criterion.id, { rating: criterion.rating, reason: 'Judged.', reference_quote: criterion.reference_quote, answer_span: '' }]),
+                      .map((criterion) => [
+                        criterion.id,
+                        { rating: criterion.rating, reason: 'Judged.', reference_quote: criterion.reference_quote, answer_span: '' },
+                      ]),
                   ),
                 }
           if (review !== null) reviews.push(review)
@@ -226,7 +241,8 @@ describe('review coverage over generated sets of cases', () => {
             graded,
             pending: count('pending'),
             refused: count('refused'),
-            outcomes: graded === 0 ? null : expect.objectContaining({ accepted: count('accepted'), rejected: count('rejected'), rate: count('accepted') / graded }),
+            outcomes:
+              graded === 0 ? null : expect.objectContaining({ accepted: count('accepted'), rejected: count('rejected'), rate: count('accepted') / graded }),
           })
           expect(counts.graded + counts.pending + counts.refused).toBe(counts.candidates)
           expect((counts.outcomes?.accepted ?? 0) + (counts.outcomes?.rejected ?? 0)).toBe(counts.graded)

@@ -35,26 +35,29 @@ function printedWithoutRewrittenHashes(record: { identities: { files: Record<str
 test.each([
   ['docuctl-rollback (criteria)', DOCUCTL],
   ['debate-benchmark (scored)', DEBATE],
-])('%s: the record is the same whatever the order of the reviews in annotations.json and of the keys of every object in it and in cases.json', async (_, dir) => {
-  const copy = await copyFixture(dir)
-  const annotations = JSON.parse(await readFile(join(copy.dir, 'annotations.json'), 'utf8')) as { reviews: unknown[] }
-  const cases = JSON.parse(await readFile(join(copy.dir, 'cases.json'), 'utf8')) as unknown
-  const expected = printedWithoutRewrittenHashes(await evaluateJson(copy.dir))
+])(
+  '%s: the record is the same whatever the order of the reviews in annotations.json and of the keys of every object in it and in cases.json',
+  async (_, dir) => {
+    const copy = await copyFixture(dir)
+    const annotations = JSON.parse(await readFile(join(copy.dir, 'annotations.json'), 'utf8')) as { reviews: unknown[] }
+    const cases = JSON.parse(await readFile(join(copy.dir, 'cases.json'), 'utf8')) as unknown
+    const expected = printedWithoutRewrittenHashes(await evaluateJson(copy.dir))
 
-  await fc.assert(
-    fc.asyncProperty(fc.gen(), async (g) => {
-      const permute = <T>(items: T[]): T[] => g(fc.shuffledSubarray, items, { minLength: items.length, maxLength: items.length })
-      // Reviews are reordered; arrays inside a review or a case (claims, transcripts, cases) are data and keep their order.
-      const files: Record<string, Uint8Array> = {
-        'annotations.json': jsonFile(reorderKeys({ ...annotations, reviews: permute(annotations.reviews) }, permute)),
-        'cases.json': jsonFile(reorderKeys(cases, permute)),
-      }
-      for (const [name, bytes] of Object.entries(files)) await writeFile(join(copy.dir, name), bytes)
+    await fc.assert(
+      fc.asyncProperty(fc.gen(), async (g) => {
+        const permute = <T>(items: T[]): T[] => g(fc.shuffledSubarray, items, { minLength: items.length, maxLength: items.length })
+        // Reviews are reordered; arrays inside a review or a case (claims, transcripts, cases) are data and keep their order.
+        const files: Record<string, Uint8Array> = {
+          'annotations.json': jsonFile(reorderKeys({ ...annotations, reviews: permute(annotations.reviews) }, permute)),
+          'cases.json': jsonFile(reorderKeys(cases, permute)),
+        }
+        for (const [name, bytes] of Object.entries(files)) await writeFile(join(copy.dir, name), bytes)
 
-      const record = await evaluateJson(copy.dir)
-      for (const [name, bytes] of Object.entries(files)) expect(record.identities.files[name]).toBe(sha256Hex(bytes))
-      expect(printedWithoutRewrittenHashes(record)).toBe(expected)
-    }),
-    { numRuns: 15 },
-  )
-})
+        const record = await evaluateJson(copy.dir)
+        for (const [name, bytes] of Object.entries(files)) expect(record.identities.files[name]).toBe(sha256Hex(bytes))
+        expect(printedWithoutRewrittenHashes(record)).toBe(expected)
+      }),
+      { numRuns: 15 },
+    )
+  },
+)

@@ -24,9 +24,7 @@ const safeInteger = fc.maxSafeInteger()
 const nonIntegral = fc
   .oneof(
     fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc
-      .tuple(fc.integer({ min: -999_999, max: 999_999 }), fc.integer({ min: -24, max: 12 }))
-      .map(([digits, exponent]) => digits * 10 ** exponent),
+    fc.tuple(fc.integer({ min: -999_999, max: 999_999 }), fc.integer({ min: -24, max: 12 })).map(([digits, exponent]) => digits * 10 ** exponent),
   )
   .filter((value) => !Number.isInteger(value))
 
@@ -115,7 +113,7 @@ describe('fingerprint and canonicalJson are the reference definition', () => {
     )
   })
 
-  test('writing a value while keeping the texts of objects inside it (nested ones too) gives the same text, and each kept text is that object\'s own', () => {
+  test("writing a value while keeping the texts of objects inside it (nested ones too) gives the same text, and each kept text is that object's own", () => {
     const inner = (value: unknown, found: object[] = []): object[] => {
       if (typeof value === 'object' && value !== null) {
         found.push(value)

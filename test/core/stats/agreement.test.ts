@@ -21,7 +21,13 @@ const HIGH_AGREEMENT: (string | null)[][] = [
 describe('percentAgreement', () => {
   test('pools agreeing pairs over all pairs within units', () => {
     // (a,a,b): 3 pairs, 1 agrees.  (a,a): 1 pair, agrees.  (b,–): no pair.  2 of 4 pairs agree.
-    expect(percentAgreement([['a', 'a', 'b'], ['a', 'a'], ['b', _]])).toEqual({ agreement: 0.5, reason: null, units: 2, pairs: 4 })
+    expect(
+      percentAgreement([
+        ['a', 'a', 'b'],
+        ['a', 'a'],
+        ['b', _],
+      ]),
+    ).toEqual({ agreement: 0.5, reason: null, units: 2, pairs: 4 })
   })
 
   test('with two raters and no gap, it is the share of units they agree on', () => {
@@ -29,7 +35,12 @@ describe('percentAgreement', () => {
   })
 
   test('is null when no unit has two ratings', () => {
-    expect(percentAgreement([['a', _], [_, 'b']])).toEqual({ agreement: null, reason: 'no unit has ratings from two coders', units: 0, pairs: 0 })
+    expect(
+      percentAgreement([
+        ['a', _],
+        [_, 'b'],
+      ]),
+    ).toEqual({ agreement: null, reason: 'no unit has ratings from two coders', units: 0, pairs: 0 })
   })
 })
 
@@ -53,7 +64,12 @@ describe('gwetAc1', () => {
     // p_a over the 3 units with ≥ 2 ratings: (3·2/6 + 2·1/6 + 0/2)/3 = (1 + 1/3 + 0)/3 = 4/9.
     // π_a over the 4 rated units: (1 + 2/3 + 1/2 + 0)/4 = 13/24, π_b = 11/24.
     // q = 2: p_e = 2·(13/24)·(11/24) = 286/576 = 143/288; AC1 = (128/288 − 143/288)/(145/288) = −15/145.
-    const units = [['a', 'a', 'a'], ['a', 'a', 'b'], ['a', 'b', _], ['b', _, _]]
+    const units = [
+      ['a', 'a', 'a'],
+      ['a', 'a', 'b'],
+      ['a', 'b', _],
+      ['b', _, _],
+    ]
     const result = gwetAc1(units, ['a', 'b'])
     expect(result.pa).toBeCloseTo(4 / 9, 12)
     expect(result.pe).toBeCloseTo(143 / 288, 12)
@@ -89,7 +105,15 @@ describe('gwetAc1', () => {
   })
 
   test('is null without a unit rated twice, or with a one-category scale', () => {
-    expect(gwetAc1([['meets', _], [_, 'meets']], SCALE)).toMatchObject({ ac1: null, reason: 'no unit has ratings from two coders' })
+    expect(
+      gwetAc1(
+        [
+          ['meets', _],
+          [_, 'meets'],
+        ],
+        SCALE,
+      ),
+    ).toMatchObject({ ac1: null, reason: 'no unit has ratings from two coders' })
     expect(gwetAc1([['meets', 'meets']], ['meets'])).toMatchObject({ ac1: null, reason: 'AC1 needs a scale of at least two categories; found 1' })
   })
 

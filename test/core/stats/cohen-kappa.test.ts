@@ -62,7 +62,12 @@ describe('cohenKappa', () => {
   })
 
   test('a pair needs exactly two labels', () => {
-    expect(() => cohenKappa([['a', 'b'], ['a', null]] as unknown as RatingPair[])).toThrow(StatisticsInputError)
+    expect(() =>
+      cohenKappa([
+        ['a', 'b'],
+        ['a', null],
+      ] as unknown as RatingPair[]),
+    ).toThrow(StatisticsInputError)
     expect(() => cohenKappa([['a', 'b', 'c']] as unknown as RatingPair[])).toThrowErrorMatchingInlineSnapshot(
       `[StatisticsInputError: cohenKappa: pairs[0] must hold exactly two labels, [first coder, second coder], and no null]`,
     )
@@ -89,7 +94,13 @@ describe('kappaBootstrap', () => {
 
   test('skips replicates without variation and counts them', () => {
     // Pairs (a,a) and (b,b): κ = 1. A replicate of one pair twice (probability 1/2) has p_e = 1.
-    const result = kappaBootstrap([['a', 'a'], ['b', 'b']], { seed: 9, samples: 400 })
+    const result = kappaBootstrap(
+      [
+        ['a', 'a'],
+        ['b', 'b'],
+      ],
+      { seed: 9, samples: 400 },
+    )
     expect(result?.skipped).toBeGreaterThan(100)
     expect((result?.samples ?? 0) + (result?.skipped ?? 0)).toBe(400)
     expect(result).toMatchObject({ low: 1, high: 1 })
@@ -114,6 +125,7 @@ describe('confusionMatrix', () => {
   test('a category named like an Object property is an ordinary key', () => {
     const matrix = confusionMatrix([['__proto__', 'constructor']], ['__proto__'], ['constructor'])
     expect(Object.keys(matrix)).toEqual(['__proto__'])
+    // biome-ignore lint/suspicious/noProto: a rating named __proto__ must be an ordinary key
     expect(matrix['__proto__']).toEqual({ constructor: 1 })
   })
 

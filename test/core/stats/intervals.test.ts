@@ -68,7 +68,12 @@ describe('meanWithError', () => {
 })
 
 describe('pairedDifference', () => {
-  const SMALL: [number, number][] = [[3, 1], [5, 4], [2, 2], [6, 3]]
+  const SMALL: [number, number][] = [
+    [3, 1],
+    [5, 4],
+    [2, 2],
+    [6, 3],
+  ]
 
   test('mean and SE of the differences, by hand', () => {
     // Differences 2, 1, 0, 3: mean 1.5; squared deviations 0.25 + 0.25 + 2.25 + 2.25 = 5; SE = √(5/12).

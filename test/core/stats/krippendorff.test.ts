@@ -47,7 +47,7 @@ function pairwiseAlpha(units: ReliabilityData, metric: AlphaMetric): number | nu
   let expected = 0
   for (const [i, a] of all.entries()) for (const [j, b] of all.entries()) if (i !== j) expected += delta(a, b)
   if (n < 2 || expected === 0) return null
-  return 1 - (observed / n) / (expected / (n * (n - 1)))
+  return 1 - observed / n / (expected / (n * (n - 1)))
 }
 
 function randomUnits(seed: number, options: { units: number; coders: number; values: readonly Rating[]; missing: number }) {
@@ -79,7 +79,15 @@ describe('krippendorffAlpha: hand computations', () => {
   test('two coders, four units', () => {
     // Units (a,a) (a,b) (b,b) (b,b): o_aa = 2, o_ab = o_ba = 1, o_bb = 4; n_a = 3, n_b = 5, n = 8.
     // α = 1 − 7·(1 + 1)/(2·3·5) = 1 − 14/30 = 16/30.
-    const result = krippendorffAlpha([['a', 'a'], ['a', 'b'], ['b', 'b'], ['b', 'b']], 'nominal')
+    const result = krippendorffAlpha(
+      [
+        ['a', 'a'],
+        ['a', 'b'],
+        ['b', 'b'],
+        ['b', 'b'],
+      ],
+      'nominal',
+    )
     expect(result.alpha).toBeCloseTo(16 / 30, 12)
   })
 
@@ -87,7 +95,11 @@ describe('krippendorffAlpha: hand computations', () => {
     // (a,a,b): m = 3, o_aa = 2·1/2 = 1, o_ab = o_ba = 2·1/2 = 1.  (a,b,–): o_ab = o_ba = 1.
     // (b,b,b): o_bb = 3·2/2 = 3.  n_a = 1 + 2 = 3, n_b = 2 + 3 = 5, n = 8.
     // α = 1 − 7·(2 + 2)/(2·3·5) = 1 − 28/30 = 2/30.
-    const units = [['a', 'a', 'b'], ['a', 'b', _], ['b', 'b', 'b']]
+    const units = [
+      ['a', 'a', 'b'],
+      ['a', 'b', _],
+      ['b', 'b', 'b'],
+    ]
     const result = krippendorffAlpha(units, 'nominal')
     expect(result.alpha).toBeCloseTo(2 / 30, 12)
     expect(result).toMatchObject({ units: 3, pairable: 8, categories: 2 })
@@ -98,9 +110,25 @@ describe('krippendorffAlpha: hand computations', () => {
   test('interval: squared differences', () => {
     // Units (1,2) (3,3): o₁₂ = o₂₁ = 1, o₃₃ = 2; Σ o δ² = 2·(1 − 2)² = 2; n₁ = n₂ = 1, n₃ = 2, n = 4.
     // Σ n_c n_k δ² = 2·(1·1·1² + 1·2·2² + 1·2·1²) = 2·(1 + 8 + 2) = 22; α = 1 − 3·2/22 = 16/22.
-    expect(krippendorffAlpha([[1, 2], [3, 3]], 'interval').alpha).toBeCloseTo(16 / 22, 12)
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 2],
+          [3, 3],
+        ],
+        'interval',
+      ).alpha,
+    ).toBeCloseTo(16 / 22, 12)
     // Nominal on the same data: o₁₂ + o₂₁ = 2, Σ n_c n_k [c ≠ k] = 4² − (1 + 1 + 4) = 10; α = 1 − 3·2/10 = 0.4.
-    expect(krippendorffAlpha([[1, 2], [3, 3]], 'nominal').alpha).toBeCloseTo(0.4, 12)
+    expect(
+      krippendorffAlpha(
+        [
+          [1, 2],
+          [3, 3],
+        ],
+        'nominal',
+      ).alpha,
+    ).toBeCloseTo(0.4, 12)
   })
 
   test('agrees with the pairwise definition on random data with missing values', () => {
@@ -124,9 +152,24 @@ describe('krippendorffAlpha: hand computations', () => {
 
 describe('krippendorffAlpha: when alpha is undefined', () => {
   test('no variation is null with a reason, not 1', () => {
-    const result = krippendorffAlpha([['meets', 'meets'], ['meets', 'meets', _], ['does_not_meet', _]], 'nominal')
+    const result = krippendorffAlpha(
+      [
+        ['meets', 'meets'],
+        ['meets', 'meets', _],
+        ['does_not_meet', _],
+      ],
+      'nominal',
+    )
     expect(result).toEqual({ alpha: null, reason: 'no variation: every pairable value is "meets"', units: 2, pairable: 4, categories: 1 })
-    expect(krippendorffAlpha([[3, 3], [3, 3]], 'interval').reason).toBe('no variation: every pairable value is 3')
+    expect(
+      krippendorffAlpha(
+        [
+          [3, 3],
+          [3, 3],
+        ],
+        'interval',
+      ).reason,
+    ).toBe('no variation: every pairable value is 3')
   })
 
   test('a single coder is null with a reason, not 0', () => {
@@ -138,7 +181,15 @@ describe('krippendorffAlpha: when alpha is undefined', () => {
 
 describe('krippendorffAlpha: input checks', () => {
   test('interval needs numbers', () => {
-    expect(() => krippendorffAlpha([[1, 2], ['a', 'b']] as never, 'interval')).toThrow(StatisticsInputError)
+    expect(() =>
+      krippendorffAlpha(
+        [
+          [1, 2],
+          ['a', 'b'],
+        ] as never,
+        'interval',
+      ),
+    ).toThrow(StatisticsInputError)
     expect(() => krippendorffAlpha([['a', 'b']], 'interval')).toThrowErrorMatchingInlineSnapshot(
       `[StatisticsInputError: krippendorffAlpha: the interval metric needs finite numbers; units[0][0] is "a"]`,
     )
@@ -148,6 +199,7 @@ describe('krippendorffAlpha: input checks', () => {
     expect(() => krippendorffAlpha([['1', 1]], 'nominal')).toThrowErrorMatchingInlineSnapshot(
       `[StatisticsInputError: krippendorffAlpha: units[0][1] is a number but units[0][0] is a string; use one type for all values (e.g. "meets" or 1, not both)]`,
     )
+    // biome-ignore lint/suspicious/noSparseArray: a hole in the data is what is refused
     expect(() => krippendorffAlpha([[1, , 2]] as unknown as ReliabilityData, 'nominal')).toThrowErrorMatchingInlineSnapshot(
       `[StatisticsInputError: krippendorffAlpha: units[0][1] must be a string, a finite number or null (missing); found undefined (write null for a missing value)]`,
     )
@@ -196,7 +248,14 @@ describe('alphaBootstrap', () => {
   test('skips and counts replicates without variation', () => {
     // Units (a,a) and (b,b): α = 1 (no disagreement, some variation). A replicate drawing the same
     // unit twice (probability 1/2) has no variation and is skipped; every other replicate has α = 1.
-    const result = alphaBootstrap([['a', 'a'], ['b', 'b']], 'nominal', { seed: 5, samples: 400 })
+    const result = alphaBootstrap(
+      [
+        ['a', 'a'],
+        ['b', 'b'],
+      ],
+      'nominal',
+      { seed: 5, samples: 400 },
+    )
     expect(result?.skipped).toBeGreaterThan(100)
     expect(result?.samples).toBeGreaterThan(100)
     expect((result?.samples ?? 0) + (result?.skipped ?? 0)).toBe(400)
@@ -248,7 +307,12 @@ describe('alphaBootstrap with clusters (issue 26, item 8)', () => {
   })
 
   test('a cluster of units that are not pairable is not drawn; a clusters list of the wrong length is refused', () => {
-    const units = [['a', 'b'], ['a', null], ['b', 'b'], ['a', 'a']]
+    const units = [
+      ['a', 'b'],
+      ['a', null],
+      ['b', 'b'],
+      ['a', 'a'],
+    ]
     expect(alphaBootstrap(units, 'nominal', { seed: 1, samples: 10, clusters: [1, 2, 3, 3] })).toMatchObject({ cases: 2 })
     expect(() => alphaBootstrap(units, 'nominal', { seed: 1, clusters: [1, 2] })).toThrowErrorMatchingInlineSnapshot(
       `[StatisticsInputError: alphaBootstrap: clusters must hold one label per unit (4); found 2 labels]`,
@@ -279,8 +343,25 @@ describe('interval alpha at extreme magnitudes (issue 26, item 7)', () => {
   })
 
   test('values near the largest double: a figure, never NaN', () => {
-    const result = krippendorffAlpha([[1.7e308, 1.7e308], [-1.7e308, -1.7e308], [1.7e308, -1.7e308]], 'interval')
+    const result = krippendorffAlpha(
+      [
+        [1.7e308, 1.7e308],
+        [-1.7e308, -1.7e308],
+        [1.7e308, -1.7e308],
+      ],
+      'interval',
+    )
     expect(Number.isNaN(result.alpha)).toBe(false)
-    expect(result.alpha).toBeCloseTo(krippendorffAlpha([[1, 1], [-1, -1], [1, -1]], 'interval').alpha as number, 12)
+    expect(result.alpha).toBeCloseTo(
+      krippendorffAlpha(
+        [
+          [1, 1],
+          [-1, -1],
+          [1, -1],
+        ],
+        'interval',
+      ).alpha as number,
+      12,
+    )
   })
 })

@@ -50,7 +50,7 @@ describe('hashString', () => {
   test('hashes the UTF-8 bytes, not UTF-16 code units', () => {
     // "é" is the two bytes c3 a9 in UTF-8; FNV-1a by hand: ((basis ^ 0xc3)·p ^ 0xa9)·p mod 2³².
     const p = 0x01000193n
-    const byHand = Number(((((0x811c9dc5n ^ 0xc3n) * p) & MASK ^ 0xa9n) * p) & MASK)
+    const byHand = Number((((((0x811c9dc5n ^ 0xc3n) * p) & MASK) ^ 0xa9n) * p) & MASK)
     expect(hashString('é')).toBe(byHand)
   })
 })

@@ -87,7 +87,9 @@ function runPython(cases: Cases): Answers {
     throw new Error(`cannot run ${PYTHON} (${why}); the cross-checks need it with scikit-learn and statsmodels: ${INSTALL}\n${result.stderr ?? ''}`)
   }
   if (result.status !== 0) {
-    const missing = /ModuleNotFoundError|ImportError/.test(result.stderr) ? `scikit-learn, statsmodels, SciPy or NumPy is missing for ${PYTHON}; install them with: ${INSTALL}\n` : ''
+    const missing = /ModuleNotFoundError|ImportError/.test(result.stderr)
+      ? `scikit-learn, statsmodels, SciPy or NumPy is missing for ${PYTHON}; install them with: ${INSTALL}\n`
+      : ''
     throw new Error(`${missing}${PYTHON} exited with status ${String(result.status)}:\n${result.stderr}`)
   }
   return JSON.parse(result.stdout) as Answers

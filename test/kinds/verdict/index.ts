@@ -16,7 +16,12 @@ const RATINGS = ['yes', 'no', 'unsure'] as const
 const SHA256 = z.string().regex(/^[0-9a-f]{64}$/)
 const PLACEHOLDER = ''
 
-const VerdictRubricSchema = z.strictObject({ $schema: SchemaReferenceSchema.optional(), id: z.string().min(1), version: z.number().int(), question: z.string().min(1) })
+const VerdictRubricSchema = z.strictObject({
+  $schema: SchemaReferenceSchema.optional(),
+  id: z.string().min(1),
+  version: z.number().int(),
+  question: z.string().min(1),
+})
 export type VerdictRubric = z.infer<typeof VerdictRubricSchema>
 
 const CaseSchema = z.strictObject({
@@ -45,13 +50,38 @@ export type VerdictDecision =
   | RefusedDecision
 
 const BINDINGS: readonly BindingRow[] = [
-  { in: 'case', path: ['expected', 'rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'question', code: 'CASE_RUBRIC_STALE', meaning: 'the question changed since the case was written', fix: 'review the answer against the changed question' },
+  {
+    in: 'case',
+    path: ['expected', 'rubric_sha256'],
+    source: { bytesOf: 'rubric' },
+    target: 'question',
+    code: 'CASE_RUBRIC_STALE',
+    meaning: 'the question changed since the case was written',
+    fix: 'review the answer against the changed question',
+  },
   acknowledgementRow(['expected', 'review_sha256']),
-  { in: 'review', path: ['answer_sha256'], source: { fingerprintOf: () => ['answer'] }, target: 'answer', code: 'REVIEW_ANSWER_STALE', meaning: 'the answer changed since it was reviewed', fix: 're-read the answer and revise the review' },
-  { in: 'review', path: ['rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'question', code: 'REVIEW_RUBRIC_STALE', meaning: 'the question changed since the review answered it', fix: 'answer the changed question' },
+  {
+    in: 'review',
+    path: ['answer_sha256'],
+    source: { fingerprintOf: () => ['answer'] },
+    target: 'answer',
+    code: 'REVIEW_ANSWER_STALE',
+    meaning: 'the answer changed since it was reviewed',
+    fix: 're-read the answer and revise the review',
+  },
+  {
+    in: 'review',
+    path: ['rubric_sha256'],
+    source: { bytesOf: 'rubric' },
+    target: 'question',
+    code: 'REVIEW_RUBRIC_STALE',
+    meaning: 'the question changed since the review answered it',
+    fix: 'answer the changed question',
+  },
 ]
 
-const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {})
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 
 export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictReview, VerdictDecision, null> = {
   name: 'verdict',
@@ -59,7 +89,11 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
   files: { rubric: 'verdict.json', cases: 'cases.json', annotations: 'annotations.json' },
   bindRubric({ rubric }) {
     const parsed = VerdictRubricSchema.safeParse(parseJsonFile(rubric))
-    if (!parsed.success) throw schemaError({ ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: rubric.display, basePath: [], hint: 'verdict.json holds id, version and question.' }, parsed.error.issues)
+    if (!parsed.success)
+      throw schemaError(
+        { ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: rubric.display, basePath: [], hint: 'verdict.json holds id, version and question.' },
+        parsed.error.issues,
+      )
     return parsed.data
   },
   schemas: {
@@ -96,11 +130,15 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
   summarize: () => null,
   present: {
     rubricName: ({ rubric }) => `${rubric.id}@${rubric.version}`,
-    plannedCase: (decision) => ({ detail: { verdict: decision.status === 'refused' ? null : decision.verdict }, ...(decision.status === 'refused' ? { message: decision.error.message } : {}) }),
+    plannedCase: (decision) => ({
+      detail: { verdict: decision.status === 'refused' ? null : decision.verdict },
+      ...(decision.status === 'refused' ? { message: decision.error.message } : {}),
+    }),
     checks: () => [],
     decisionJson: (decision) => (decision.status === 'refused' ? { verdict: null, error: decision.error } : { verdict: decision.verdict }),
     summaryJson: () => undefined,
-    pendingFindings: (decision) => (decision.status !== 'pending' ? [] : [{ group: decision.verdict === null ? 'unreviewed' : 'unsure', detail: decision.reason }]),
+    pendingFindings: (decision) =>
+      decision.status !== 'pending' ? [] : [{ group: decision.verdict === null ? 'unreviewed' : 'unsure', detail: decision.reason }],
     refusals: (decision) => (decision.status === 'refused' ? [decision.error.message] : []),
     extraFindings: () => [],
     pendingGroups: {
@@ -129,8 +167,14 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
     reviewDraft: () => ReviewDraftSchema,
     newReview(_context, theCase, _slot, value) {
       const draft = ReviewDraftSchema.parse(value)
-      if (!RATINGS.some((rating) => rating === draft.verdict)) return { problems: [{ path: ['verdict'], summary: `"${draft.verdict}" is not a verdict.`, expected: 'yes, no or unsure', hint: 'answer yes, no or unsure.' }] }
-      return { value: { case_id: theCase.id, answer_sha256: PLACEHOLDER, rubric_sha256: PLACEHOLDER, verdict: draft.verdict, reason: draft.reason }, problems: [] }
+      if (!RATINGS.some((rating) => rating === draft.verdict))
+        return {
+          problems: [{ path: ['verdict'], summary: `"${draft.verdict}" is not a verdict.`, expected: 'yes, no or unsure', hint: 'answer yes, no or unsure.' }],
+        }
+      return {
+        value: { case_id: theCase.id, answer_sha256: PLACEHOLDER, rubric_sha256: PLACEHOLDER, verdict: draft.verdict, reason: draft.reason },
+        problems: [],
+      }
     },
     summarizeReview: (review) => ({ verdict: String(record(review)['verdict'] ?? '?') }),
     draftOf: (review) => ({ verdict: record(review)['verdict'], reason: record(review)['reason'] }),
@@ -152,10 +196,25 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
   },
   page: {
     view: 'table',
-    row: (_context, caseValue, decision) => ({ failed: decision.status === 'rejected' ? ['verdict'] : [], uncertain: [], missing: [], text: String(record(record(caseValue)['answer'])['text'] ?? '') }),
+    row: (_context, caseValue, decision) => ({
+      failed: decision.status === 'rejected' ? ['verdict'] : [],
+      uncertain: [],
+      missing: [],
+      text: String(record(record(caseValue)['answer'])['text'] ?? ''),
+    }),
     waiting: (decision) => (decision.status === 'pending' && decision.verdict === null ? 'no review' : 'other'),
-    caseView: (_context, caseValue) => ({ question: null, answer: String(record(record(caseValue)['answer'])['text'] ?? ''), citation: null, source: null, criteria: [] }),
+    caseView: (_context, caseValue) => ({
+      question: null,
+      answer: String(record(record(caseValue)['answer'])['text'] ?? ''),
+      citation: null,
+      source: null,
+      criteria: [],
+    }),
     judgements: () => ({}),
-    table: (decision) => ({ caption: 'verdict', head: ['verdict'], rows: [{ cells: [decision.status === 'refused' ? '—' : (decision.verdict ?? '—')], low: decision.status === 'rejected' }] }),
+    table: (decision) => ({
+      caption: 'verdict',
+      head: ['verdict'],
+      rows: [{ cells: [decision.status === 'refused' ? '—' : (decision.verdict ?? '—')], low: decision.status === 'rejected' }],
+    }),
   },
 }

@@ -33,8 +33,13 @@ export function assessAnswer(bound: BoundRubric, answer: Located, review: Locate
   const files = { cases: bound.files.cases?.display ?? 'answer', annotations: bound.files.annotations?.display ?? 'review' }
   const at = { id, path: answer.path }
   const problems: Problem[] = []
-  const invalid = (code: 'CASE_INVALID' | 'REVIEW_INVALID', file: string, basePath: readonly PathSegment[], hint: string, issues: Parameters<typeof schemaProblem>[1]) =>
-    problems.push(schemaProblem({ code, file, basePath, caseId: id, hint }, issues))
+  const invalid = (
+    code: 'CASE_INVALID' | 'REVIEW_INVALID',
+    file: string,
+    basePath: readonly PathSegment[],
+    hint: string,
+    issues: Parameters<typeof schemaProblem>[1],
+  ) => problems.push(schemaProblem({ code, file, basePath, caseId: id, hint }, issues))
   const parsedAnswer = safeParseReporting(AnswerSchema, answer.value)
   if (!parsedAnswer.success) {
     invalid('CASE_INVALID', files.cases, answer.path, 'an answer holds exactly text and citation, both non-empty strings.', parsedAnswer.error.issues)
@@ -43,20 +48,40 @@ export function assessAnswer(bound: BoundRubric, answer: Located, review: Locate
   if (review === null) return pending(id, split, {}, false, [...bound.rubric.criteria.keys()], [], [])
   const parsedReview = safeParseReporting(ReviewSchema, review.value)
   if (!parsedReview.success) {
-    invalid('REVIEW_INVALID', files.annotations, review.path, 'a review holds answer_id, answer_sha256, source_sha256, rubric_sha256 and judgements (see docs/format.md).', parsedReview.error.issues)
+    invalid(
+      'REVIEW_INVALID',
+      files.annotations,
+      review.path,
+      'a review holds answer_id, answer_sha256, source_sha256, rubric_sha256 and judgements (see docs/format.md).',
+      parsedReview.error.issues,
+    )
   }
   const excerpts = checkJudgements(bound, { text: parsedAnswer.data.text, at: formatLocation(files.cases, [...answer.path, 'text']) }, review, at)
   const stale: Problem[] = []
   // The answer's place stands for a case's `input.answer`: the review binds it, and the source and rubric.
-  const subject = { at: { id, path: [] }, caseValue: { input: { answer: answer.value } }, casesFile: files.cases, slot: 'review', review: { ...review, file: files.annotations } }
+  const subject = {
+    at: { id, path: [] },
+    caseValue: { input: { answer: answer.value } },
+    casesFile: files.cases,
+    slot: 'review',
+    review: { ...review, file: files.annotations },
+  }
   for (const row of CRITERIA_BINDINGS) {
     if (row.in !== 'review') continue
-    let state
+    let state: ReturnType<typeof bindingState>
     try {
       state = bindingState(row, bound, subject)
     } catch (error) {
       if (!(error instanceof CanonicalJsonError)) throw error
-      problems.push({ code: error.code, file: files.cases, path: [...answer.path, ...error.path], caseId: id, summary: error.summary, found: error.found, hint: error.hint })
+      problems.push({
+        code: error.code,
+        file: files.cases,
+        path: [...answer.path, ...error.path],
+        caseId: id,
+        summary: error.summary,
+        found: error.found,
+        hint: error.hint,
+      })
       continue
     }
     if (state === undefined || !isStale(state)) continue

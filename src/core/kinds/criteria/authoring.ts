@@ -85,7 +85,11 @@ export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
         })
       }
       if (judgement.reason.trim() === '') {
-        problems.push({ path: [criterion, 'reason'], summary: 'the reason is empty.', hint: 'say why the answer meets the criterion or not: a rating without a reason cannot be reviewed.' })
+        problems.push({
+          path: [criterion, 'reason'],
+          summary: 'the reason is empty.',
+          hint: 'say why the answer meets the criterion or not: a rating without a reason cannot be reviewed.',
+        })
       }
       const span = judgement.answer_span ?? ''
       if (!answer.includes(span)) {
@@ -104,7 +108,12 @@ export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
     for (const [id, criterion] of criteria) {
       if (!Object.hasOwn(draft, id)) continue
       const judgement = draft[id]!
-      judgements[id] = { rating: judgement.rating, reason: judgement.reason, reference_quote: criterion.reference_quote, answer_span: judgement.answer_span ?? '' }
+      judgements[id] = {
+        rating: judgement.rating,
+        reason: judgement.reason,
+        reference_quote: criterion.reference_quote,
+        answer_span: judgement.answer_span ?? '',
+      }
     }
     return {
       value: { answer_id: theCase.id, answer_sha256: PLACEHOLDER, source_sha256: PLACEHOLDER, rubric_sha256: PLACEHOLDER, judgements },

@@ -7,12 +7,52 @@ import type { StatusGroup } from '../../engine/kind.js'
  * and rubric it judged. Order is the order a refusal lists them in.
  */
 export const CRITERIA_BINDINGS: readonly BindingRow[] = [
-  { in: 'case', path: ['expected', 'source_sha256'], source: { bytesOf: 'source' }, target: 'source', code: 'CASE_SOURCE_STALE', meaning: 'the source changed since the case was written', fix: 'review the answer against the changed source' },
-  { in: 'case', path: ['expected', 'rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'rubric', code: 'CASE_RUBRIC_STALE', meaning: 'the rubric changed since the case was written', fix: 'review the answer against the changed criteria' },
+  {
+    in: 'case',
+    path: ['expected', 'source_sha256'],
+    source: { bytesOf: 'source' },
+    target: 'source',
+    code: 'CASE_SOURCE_STALE',
+    meaning: 'the source changed since the case was written',
+    fix: 'review the answer against the changed source',
+  },
+  {
+    in: 'case',
+    path: ['expected', 'rubric_sha256'],
+    source: { bytesOf: 'rubric' },
+    target: 'rubric',
+    code: 'CASE_RUBRIC_STALE',
+    meaning: 'the rubric changed since the case was written',
+    fix: 'review the answer against the changed criteria',
+  },
   acknowledgementRow(['expected', 'review_sha256']),
-  { in: 'review', path: ['answer_sha256'], source: { fingerprintOf: () => ['input', 'answer'] }, target: 'answer', code: 'REVIEW_ANSWER_STALE', meaning: 'the answer changed since it was reviewed: the judgement describes another answer', fix: 're-read the answer and revise the review' },
-  { in: 'review', path: ['source_sha256'], source: { bytesOf: 'source' }, target: 'source', code: 'REVIEW_SOURCE_STALE', meaning: 'the source changed since the review was made', fix: 'check the judgements against the changed source' },
-  { in: 'review', path: ['rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'rubric', code: 'REVIEW_RUBRIC_STALE', meaning: "the rubric's criteria changed since the review judged them", fix: 'revise the judgements of the affected criteria' },
+  {
+    in: 'review',
+    path: ['answer_sha256'],
+    source: { fingerprintOf: () => ['input', 'answer'] },
+    target: 'answer',
+    code: 'REVIEW_ANSWER_STALE',
+    meaning: 'the answer changed since it was reviewed: the judgement describes another answer',
+    fix: 're-read the answer and revise the review',
+  },
+  {
+    in: 'review',
+    path: ['source_sha256'],
+    source: { bytesOf: 'source' },
+    target: 'source',
+    code: 'REVIEW_SOURCE_STALE',
+    meaning: 'the source changed since the review was made',
+    fix: 'check the judgements against the changed source',
+  },
+  {
+    in: 'review',
+    path: ['rubric_sha256'],
+    source: { bytesOf: 'rubric' },
+    target: 'rubric',
+    code: 'REVIEW_RUBRIC_STALE',
+    meaning: "the rubric's criteria changed since the review judged them",
+    fix: 'revise the judgements of the affected criteria',
+  },
 ]
 
 /** How `status` names each stale binding and what it asks. */

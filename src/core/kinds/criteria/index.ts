@@ -40,7 +40,8 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
         name: 'rubric.schema.json',
         schema: RubricSchema,
         title: 'vitest-rubric criteria fixture: rubric.json',
-        description: 'The rubric of a criteria fixture: the task it was written for and the criteria an answer must meet, each resting on a quote of source.txt.',
+        description:
+          'The rubric of a criteria fixture: the task it was written for and the criteria an answer must meet, each resting on a quote of source.txt.',
       },
       {
         name: 'cases.schema.json',

@@ -93,7 +93,8 @@ export function bindCriteriaRubric(files: { readonly rubric: RawFile; readonly s
         code: 'RUBRIC_INVALID',
         file: rubricFile.display,
         path: ['criteria', index, 'id'],
-        summary: 'the criterion id "__proto__" cannot key a judgement: JSON tools (zod among them) drop that key from the objects they read, so a review could never judge it.',
+        summary:
+          'the criterion id "__proto__" cannot key a judgement: JSON tools (zod among them) drop that key from the objects they read, so a review could never judge it.',
         expected: 'any other non-empty string',
         found: '"__proto__"',
         hint: 'rename the criterion, and its judgements in annotations.json.',

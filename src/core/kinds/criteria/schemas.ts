@@ -13,7 +13,7 @@ const text = NonEmptyText
 
 export const CriterionSchema = z.strictObject({
   /** Stable identifier, used as the key of a review's judgements. */
-  id: text.describe("Stable identifier of the criterion: reviews name their judgements by it."),
+  id: text.describe('Stable identifier of the criterion: reviews name their judgements by it.'),
   /** The requirement a reviewer applies. */
   rule: text.describe('The requirement the reviewer checks the answer against.'),
   /** The sentence of the source this criterion rests on; it must occur in `source.txt`. */
@@ -136,4 +136,3 @@ export const AnnotationsFileSchema = z.strictObject({
 })
 /** A criteria fixture's `annotations.json`: the adopted reviews. */
 export type AnnotationsFile = z.infer<typeof AnnotationsFileSchema>
-

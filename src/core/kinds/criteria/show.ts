@@ -21,7 +21,12 @@ export interface ShownJudgement {
  * it first occurs (`[1›…‹1]`, numbered as the criteria are), the citation, and each criterion
  * with its rating, reason, reference quote and span.
  */
-export function showCriteriaCase(context: KindContext<CriteriaRubric>, caseValue: unknown, reviews: Readonly<Record<string, unknown>>, colors: Colors): CaseShown {
+export function showCriteriaCase(
+  context: KindContext<CriteriaRubric>,
+  caseValue: unknown,
+  reviews: Readonly<Record<string, unknown>>,
+  colors: Colors,
+): CaseShown {
   const text = stringAt(caseValue, ['input', 'answer', 'text']) ?? ''
   const judgements = valueAt(reviews['review'], ['judgements'])
   const shown: ShownJudgement[] = [...context.rubric.criteria].map(([criterion, definition], index) => {
@@ -41,20 +46,34 @@ export function showCriteriaCase(context: KindContext<CriteriaRubric>, caseValue
   })
   const lines = [
     `  question: ${stringAt(caseValue, ['input', 'question']) ?? ''}`,
-    '  answer (each judgement\'s span marked [n›…‹n]):',
+    "  answer (each judgement's span marked [n›…‹n]):",
     ...indentBlock(markSpans(text, shown, colors), '    '),
     `  citation: ${stringAt(caseValue, ['input', 'answer', 'citation']) ?? ''}`,
     '  criteria:',
   ]
   for (const item of shown) {
-    const rating = item.rating === null ? colors.yellow('not judged') : item.rating === 'meets' ? colors.green(item.rating) : item.rating === 'does_not_meet' ? colors.red(item.rating) : colors.yellow(item.rating)
+    const rating =
+      item.rating === null
+        ? colors.yellow('not judged')
+        : item.rating === 'meets'
+          ? colors.green(item.rating)
+          : item.rating === 'does_not_meet'
+            ? colors.red(item.rating)
+            : colors.yellow(item.rating)
     lines.push(`    [${item.marker}] ${colors.bold(item.criterion)}: ${rating}`, `        rule:   ${item.rule}`)
     if (item.reason !== null) lines.push(`        reason: ${item.reason}`)
     lines.push(`        quote:  ${JSON.stringify(item.referenceQuote)}`)
-    if (item.answerSpan !== null) lines.push(`        span:   ${item.answerSpan === '' ? 'none (an omission)' : `${JSON.stringify(item.answerSpan)}${item.spanAt === null ? colors.red(' (not in the answer)') : ''}`}`)
+    if (item.answerSpan !== null)
+      lines.push(
+        `        span:   ${item.answerSpan === '' ? 'none (an omission)' : `${JSON.stringify(item.answerSpan)}${item.spanAt === null ? colors.red(' (not in the answer)') : ''}`}`,
+      )
   }
   return {
-    json: { question: stringAt(caseValue, ['input', 'question']) ?? null, answer: { text, citation: stringAt(caseValue, ['input', 'answer', 'citation']) ?? null }, criteria: shown },
+    json: {
+      question: stringAt(caseValue, ['input', 'question']) ?? null,
+      answer: { text, citation: stringAt(caseValue, ['input', 'answer', 'citation']) ?? null },
+      criteria: shown,
+    },
     lines,
   }
 }

@@ -27,7 +27,12 @@ export const scoredAuthoring: KindAuthoring<ScoredRubric, ScoredCase> = {
     // The engine parsed the draft with caseDraft already: this parse only gives it its type.
     const draft = ScoredCaseDraftSchema.parse(value)
     return {
-      value: { id: draft.id, spec: draft.spec, outputs: draft.outputs, expected: { rubric_sha256: PLACEHOLDER, debate_review_sha256: PLACEHOLDER, baseline_review_sha256: PLACEHOLDER } },
+      value: {
+        id: draft.id,
+        spec: draft.spec,
+        outputs: draft.outputs,
+        expected: { rubric_sha256: PLACEHOLDER, debate_review_sha256: PLACEHOLDER, baseline_review_sha256: PLACEHOLDER },
+      },
       problems: [],
     }
   },

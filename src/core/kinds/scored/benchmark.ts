@@ -96,7 +96,11 @@ type Entry = { readonly id: string } & ({ readonly kind: 'card'; readonly card: 
  * not be the benchmark's gate, and the gate cannot pass until every case is decided. Each system's
  * mean is taken over its own scoreable cases (the same rubric applied to each).
  */
-export function benchmarkFigures(decisions: readonly ScoredDecision[], rules: RubricRules, options: BenchmarkOptions = DEFAULT_BENCHMARK_OPTIONS): BenchmarkFigures {
+export function benchmarkFigures(
+  decisions: readonly ScoredDecision[],
+  rules: RubricRules,
+  options: BenchmarkOptions = DEFAULT_BENCHMARK_OPTIONS,
+): BenchmarkFigures {
   const systemEntries = decisions.map((decision): Entry => {
     if (decision.status === 'refused') return { id: decision.id, kind: 'refused' }
     if (decision.card === null) return { id: decision.id, kind: 'not_reviewed' }
@@ -149,7 +153,8 @@ function pairedMargin(systemEntries: readonly Entry[], baselineEntries: readonly
 /** The opt-in gate: the point estimate's gate, and the paired interval's lower bound reaching the margin too. */
 function lowerBoundGate(point: GateResult, paired: PairedMargin, rules: RubricRules): GateResult {
   const required = formatThreshold(rules.baselineMargin)
-  if (paired.interval === null) return { passed: false, message: `fails the lower-bound gate: no paired interval (${paired.n} cases scoreable for both); ${point.message}` }
+  if (paired.interval === null)
+    return { passed: false, message: `fails the lower-bound gate: no paired interval (${paired.n} cases scoreable for both); ${point.message}` }
   const low = paired.interval[0]
   const clears = paired.lowerBoundClears === true
   const passed = point.passed && clears

@@ -7,11 +7,43 @@ import type { StatusGroup } from '../../engine/kind.js'
  * case spec it was judged against and the output it describes.
  */
 export const SCORED_BINDINGS: readonly BindingRow[] = [
-  { in: 'case', path: ['expected', 'rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'rubric', code: 'CASE_RUBRIC_STALE', meaning: 'the rubric changed since the case was written; it is fixed once execution begins', fix: 'restore the rubric the benchmark was run under; if it really changed, re-review every output under it' },
+  {
+    in: 'case',
+    path: ['expected', 'rubric_sha256'],
+    source: { bytesOf: 'rubric' },
+    target: 'rubric',
+    code: 'CASE_RUBRIC_STALE',
+    meaning: 'the rubric changed since the case was written; it is fixed once execution begins',
+    fix: 'restore the rubric the benchmark was run under; if it really changed, re-review every output under it',
+  },
   acknowledgementRow((slot) => ['expected', `${slot}_review_sha256`]),
-  { in: 'review', path: ['rubric_sha256'], source: { bytesOf: 'rubric' }, target: 'rubric', code: 'REVIEW_RUBRIC_STALE', meaning: 'the review applied another revision of the rubric, which is fixed once execution begins, so the review cannot carry over', fix: 'restore the rubric the review was made under; if the rubric really changed, re-review under it' },
-  { in: 'review', path: ['spec_sha256'], source: { fingerprintOf: () => ['spec'] }, target: 'spec', code: 'REVIEW_SPEC_STALE', meaning: "the case's spec changed since the review: its planted issues, ideal resolution or ground truth changed", fix: 're-review the output against the changed case' },
-  { in: 'review', path: ['output_sha256'], source: { fingerprintOf: (slot) => ['outputs', slot] }, target: 'output', code: 'REVIEW_OUTPUT_STALE', meaning: 'the output changed since it was reviewed: the judgements describe another run', fix: 're-review the new output' },
+  {
+    in: 'review',
+    path: ['rubric_sha256'],
+    source: { bytesOf: 'rubric' },
+    target: 'rubric',
+    code: 'REVIEW_RUBRIC_STALE',
+    meaning: 'the review applied another revision of the rubric, which is fixed once execution begins, so the review cannot carry over',
+    fix: 'restore the rubric the review was made under; if the rubric really changed, re-review under it',
+  },
+  {
+    in: 'review',
+    path: ['spec_sha256'],
+    source: { fingerprintOf: () => ['spec'] },
+    target: 'spec',
+    code: 'REVIEW_SPEC_STALE',
+    meaning: "the case's spec changed since the review: its planted issues, ideal resolution or ground truth changed",
+    fix: 're-review the output against the changed case',
+  },
+  {
+    in: 'review',
+    path: ['output_sha256'],
+    source: { fingerprintOf: (slot) => ['outputs', slot] },
+    target: 'output',
+    code: 'REVIEW_OUTPUT_STALE',
+    meaning: 'the output changed since it was reviewed: the judgements describe another run',
+    fix: 're-review the new output',
+  },
 ]
 
 /** How `status` names each stale binding and what it asks. */

@@ -18,7 +18,16 @@ export function checkScoredCase(context: KindContext<ScoredRubric>, theCase: Sco
     const path = [...at.path, 'spec', 'ground_truth', 'planted_issues', index, 'id']
     const hint = 'give every planted issue its own id: claims find planted issues by id.'
     problems.push(
-      duplicateIdDetails({ code: 'DUPLICATE_PLANTED_ISSUE', file: context.files.cases?.display, path, caseId: at.id, what: 'planted issue', earlier: `planted_issues[${earlier}]`, id: issue.id, hint }),
+      duplicateIdDetails({
+        code: 'DUPLICATE_PLANTED_ISSUE',
+        file: context.files.cases?.display,
+        path,
+        caseId: at.id,
+        what: 'planted issue',
+        earlier: `planted_issues[${earlier}]`,
+        id: issue.id,
+        hint,
+      }),
     )
   })
   return problems

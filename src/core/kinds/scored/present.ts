@@ -155,7 +155,9 @@ function scoredEvaluationLines(json: EvaluationJson): string[] {
   lines.push(coverage.candidates === 0 ? '  decisions: none yet (no cases)' : `  ${header.join(' ')}`.trimEnd())
   for (const [id, decision] of Object.entries(decisions)) {
     const baseline =
-      decision.baseline.status === 'scored' ? `${cell(decision.baseline.mean)} ${(decision.baseline.verdict ?? '').replace('_', ' ')}` : decision.baseline.status.replace('_', ' ')
+      decision.baseline.status === 'scored'
+        ? `${cell(decision.baseline.mean)} ${(decision.baseline.verdict ?? '').replace('_', ' ')}`
+        : decision.baseline.status.replace('_', ' ')
     const row = [id.padEnd(idWidth), decision.status.padEnd(8), ...dimensions.map((name) => scoreCell(decision, name)), cell(decision.mean).padEnd(6), baseline]
     lines.push(`  ${row.join(' ')}`)
   }
@@ -175,7 +177,9 @@ function scoredEvaluationLines(json: EvaluationJson): string[] {
   }
   lines.push(`  per-dimension means (debate / baseline):`)
   dimensions.forEach((name, index) => {
-    lines.push(`    ${labels[index]} ${name}: ${cell(benchmark.system.dimensionMeans[name] ?? null)} / ${cell(benchmark.baseline.dimensionMeans[name] ?? null)}`)
+    lines.push(
+      `    ${labels[index]} ${name}: ${cell(benchmark.system.dimensionMeans[name] ?? null)} / ${cell(benchmark.baseline.dimensionMeans[name] ?? null)}`,
+    )
   })
   lines.push(
     `  benchmark passes: ${benchmark.gates.benchmark.passed ? 'yes' : 'no'} — ${benchmark.gates.benchmark.message}`,
@@ -191,7 +195,8 @@ function scoredEvaluationLines(json: EvaluationJson): string[] {
  */
 export function uncertaintyLines(benchmark: BenchmarkFigures): string[] {
   const { system, baseline, paired, thresholds } = benchmark
-  const interval = (value: readonly [number, number] | null) => (value === null ? 'no interval' : `95% interval [${formatFigure(value[0])}, ${formatFigure(value[1])}]`)
+  const interval = (value: readonly [number, number] | null) =>
+    value === null ? 'no interval' : `95% interval [${formatFigure(value[0])}, ${formatFigure(value[1])}]`
   const se = (value: number | null) => (value === null ? 'no SE (fewer than two cases)' : `SE ${formatFigure(value)}`)
   const lines = [
     `pass fraction ${cell(system.passFraction)}, Wilson ${interval(system.passInterval)} over ${system.scoreable} scoreable cases`,
@@ -199,10 +204,17 @@ export function uncertaintyLines(benchmark: BenchmarkFigures): string[] {
   ]
   if (paired.mean === null) lines.push('paired margin: no case is scoreable for both systems')
   else {
-    const clears = paired.lowerBoundClears === null ? '' : `; its lower bound ${paired.lowerBoundClears ? 'also clears' : 'does not clear'} ${formatThreshold(thresholds.baselineMargin)}`
-    lines.push(`paired margin ${formatFigure(paired.mean)} over ${paired.n} cases scoreable for both, ${se(paired.se)}, paired bootstrap ${interval(paired.interval)}${clears}`)
+    const clears =
+      paired.lowerBoundClears === null
+        ? ''
+        : `; its lower bound ${paired.lowerBoundClears ? 'also clears' : 'does not clear'} ${formatThreshold(thresholds.baselineMargin)}`
+    lines.push(
+      `paired margin ${formatFigure(paired.mean)} over ${paired.n} cases scoreable for both, ${se(paired.se)}, paired bootstrap ${interval(paired.interval)}${clears}`,
+    )
   }
-  lines.push(`the baseline gate compares ${benchmark.marginGate === 'lower-bound' ? 'the paired interval\'s lower bound (marginGate: lower-bound)' : 'the point estimate, as the rubric states it'}`)
+  lines.push(
+    `the baseline gate compares ${benchmark.marginGate === 'lower-bound' ? "the paired interval's lower bound (marginGate: lower-bound)" : 'the point estimate, as the rubric states it'}`,
+  )
   return lines
 }
 

@@ -137,7 +137,8 @@ function checkClaims(at: ReviewAt, theCase: ScoredCase, claims: readonly Claim[]
         const missing = claim.planted_issue === undefined ? 'planted_issue' : 'credit'
         inconsistent(at, [...path, missing], {
           summary: 'a claim judged planted must name the planted issue it finds and the credit it earns.',
-          expected: missing === 'credit' ? '"full" or "partial"' : planted.length === 0 ? 'a planted issue id, but the case plants none' : `one of ${listed(planted)}`,
+          expected:
+            missing === 'credit' ? '"full" or "partial"' : planted.length === 0 ? 'a planted issue id, but the case plants none' : `one of ${listed(planted)}`,
           found: 'nothing (the key is missing)',
           hint: 'add the key, or judge the claim demonstrably_real or invalid.',
         })
@@ -203,4 +204,3 @@ function inconsistent(at: ReviewAt, path: readonly PathSegment[], problem: Incon
 function listed(ids: readonly string[]): string {
   return ids.map((id) => JSON.stringify(id)).join(', ')
 }
-

@@ -31,10 +31,7 @@ export function decideScored(context: KindContext<ScoredRubric>, input: RuleInpu
   return decideCard(context, base, card)
 }
 
-function baselineOutcome(
-  slot: SlotOutcome<DebateReview | BaselineReview> | undefined,
-  score: (review: BaselineReview) => ScoreCard,
-): BaselineOutcome {
+function baselineOutcome(slot: SlotOutcome<DebateReview | BaselineReview> | undefined, score: (review: BaselineReview) => ScoreCard): BaselineOutcome {
   if (slot === undefined || slot.status === 'absent') return { status: 'not_reviewed' }
   if (slot.status === 'refused') return { status: 'refused', reason: slot.reason, error: slot.error }
   // Cast: the baseline slot's review was parsed by the baseline review schema (schemas.review('baseline')).

@@ -45,7 +45,9 @@ export const CaseSpecSchema = z.strictObject({
       .meta({ pattern: `[^${VERDICT_SPACE}]` })
       .nullable()
       .optional()
-      .describe('The correct verdict, compared after trimming white space (Unicode White_Space and U+FEFF) and lower-casing; null or absent leaves final_verdict_correctness unscored.'),
+      .describe(
+        'The correct verdict, compared after trimming white space (Unicode White_Space and U+FEFF) and lower-casing; null or absent leaves final_verdict_correctness unscored.',
+      ),
   }),
 })
 export type CaseSpec = z.infer<typeof CaseSpecSchema>
@@ -168,7 +170,7 @@ const claimFields = {
 
 /** The defense's final response to one claim, as the reviewer judged it. */
 export const DefenseResponseSchema = z.strictObject({
-  response: ResponseKindSchema.describe("How the defense finally answered the claim."),
+  response: ResponseKindSchema.describe('How the defense finally answered the claim.'),
   /** An exact excerpt of a defense turn; `""` for `no_engagement`. */
   span: z.string().describe('An exact excerpt of the defense turn giving the response; "" exactly for no_engagement.'),
   /** Required after conceding (fully or hedged) a valid claim, absent otherwise: the (C) instance. */
@@ -190,9 +192,7 @@ export type DebateClaim = z.infer<typeof DebateClaimSchema>
 export const BaselineClaimSchema = z.strictObject({
   ...claimFields,
   /** Required for a valid claim, absent for an invalid one. */
-  answer_handling: HandlingSchema.optional().describe(
-    'Whether the original answer already handled the flaw: present exactly when the claim is valid.',
-  ),
+  answer_handling: HandlingSchema.optional().describe('Whether the original answer already handled the flaw: present exactly when the claim is valid.'),
 })
 export type BaselineClaim = z.infer<typeof BaselineClaimSchema>
 
@@ -240,9 +240,7 @@ export const DebateReviewSchema = z.strictObject({
     .nullable()
     .describe('The empirical test the debate closes on, or null when neither agent proposes a concrete one.'),
   /** The last explicit verdict at debate close, as an exact excerpt of the transcript; `null` if none. */
-  final_verdict: text
-    .nullable()
-    .describe("The last explicit verdict, an exact excerpt of the transcript's last round, or null if none was emitted."),
+  final_verdict: text.nullable().describe("The last explicit verdict, an exact excerpt of the transcript's last round, or null if none was emitted."),
 })
 /** A review of a case's debate transcript: claims, resolution, empirical test and final verdict. */
 export type DebateReview = z.infer<typeof DebateReviewSchema>

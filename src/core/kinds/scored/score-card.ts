@@ -5,12 +5,18 @@ import type { RubricRules } from './rubric.js'
 
 /** The debate system's card for one case: every dimension computed, then the per-case rule. */
 export function scoreDebateCase(input: DebateScoringInput, rules: RubricRules): ScoreCard {
-  return applyCaseRule(scoreAll((name) => DIMENSIONS[name].debate(input)), rules)
+  return applyCaseRule(
+    scoreAll((name) => DIMENSIONS[name].debate(input)),
+    rules,
+  )
 }
 
 /** The trivial baseline's card for one case, under the rubric's adaptations for the baseline. */
 export function scoreBaselineCase(input: BaselineScoringInput, rules: RubricRules): ScoreCard {
-  return applyCaseRule(scoreAll((name) => DIMENSIONS[name].baseline(input)), rules)
+  return applyCaseRule(
+    scoreAll((name) => DIMENSIONS[name].baseline(input)),
+    rules,
+  )
 }
 
 function scoreAll(score: (name: DimensionName) => DimensionScore): Record<DimensionName, DimensionScore> {

@@ -26,7 +26,9 @@ export function showScoredCase(_context: KindContext<ScoredRubric>, caseValue: u
       continue
     }
     const claims = Array.isArray(review['claims']) ? review['claims'] : []
-    lines.push(`  ${colors.bold(system)}: ${claims.length} claim${claims.length === 1 ? '' : 's'}, final verdict ${JSON.stringify(review['final_verdict'] ?? null)}`)
+    lines.push(
+      `  ${colors.bold(system)}: ${claims.length} claim${claims.length === 1 ? '' : 's'}, final verdict ${JSON.stringify(review['final_verdict'] ?? null)}`,
+    )
     for (const claim of claims) {
       if (!isObject(claim)) continue
       const credit = typeof claim['credit'] === 'string' ? ` (${claim['credit']})` : ''

@@ -131,7 +131,7 @@ describe('assessAnswer: an answer outside the fixture against a review', () => {
   const bound: BoundRubric = { ...context, files: { ...context.files, cases: { name: 'cases.json', display: 'answer', sha256: '' } } }
   const review = (id: string) => getReview(fixture, id).entry
 
-  test('the reviewed answer itself gets the case\'s decision', () => {
+  test("the reviewed answer itself gets the case's decision", () => {
     expect(assessAnswer(bound, { value: answerOf('paraphrase'), path: [] }, review('paraphrase'))).toMatchObject({
       status: 'accepted',
       id: 'paraphrase',

@@ -19,7 +19,7 @@ async function refusalOf(id: string, edits: CriteriaEdits) {
 }
 
 describe('a case refused for its own bindings', () => {
-  test('a question that is not the rubric\'s task', async () => {
+  test("a question that is not the rubric's task", async () => {
     expect(
       await refusalOf('negation', {
         cases: (cases) => void (cases.cases[2]!.input.question = 'Explain a production rollback.'),
@@ -163,7 +163,7 @@ describe('a case refused for its review', () => {
     `)
   })
 
-  test('a judgement quoting another criterion\'s reference', async () => {
+  test("a judgement quoting another criterion's reference", async () => {
     const change = (annotations: AnnotationsJson) => {
       const judgements = annotations.reviews[0]!.judgements
       judgements['command']!.reference_quote = judgements['support']!.reference_quote

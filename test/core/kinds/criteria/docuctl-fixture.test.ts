@@ -10,12 +10,8 @@ import { loadFixtureOfKind } from '../../../helpers/load-kind.js'
 
 describe('the bundled docuctl fixture', () => {
   test('reproduces the hashes the specification publishes for source.txt and rubric.json', async () => {
-    expect(sha256Hex(await readFile(join(DOCUCTL, 'source.txt')))).toBe(
-      '2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2',
-    )
-    expect(sha256Hex(await readFile(join(DOCUCTL, 'rubric.json')))).toBe(
-      '3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228',
-    )
+    expect(sha256Hex(await readFile(join(DOCUCTL, 'source.txt')))).toBe('2ce5d06d1dc27d2c278ac24bf446442d8276124ce33a629c1ca58fdb59d5fbd2')
+    expect(sha256Hex(await readFile(join(DOCUCTL, 'rubric.json')))).toBe('3a8dcd22e9f421ec51f4eae59bee09d2ac2f67b1bc5ad98ff1f465e7d6535228')
   })
 
   test('binds every case to those revisions', async () => {
@@ -50,13 +46,17 @@ describe('the bundled docuctl fixture', () => {
     })
   })
 
-  test('a rejection carries each failed criterion with the reviewer\'s reason, quote and span', async () => {
+  test("a rejection carries each failed criterion with the reviewer's reason, quote and span", async () => {
     const { decisions } = evaluateFixture(await loadFixtureOfKind('criteria', DOCUCTL, ROOT))
     const wrongCommand = decisions.find((decision) => decision.id === 'wrong-command')
     expect(wrongCommand).toMatchObject({
       status: 'rejected',
       failed: [
-        { criterion: 'command', answerSpan: '`docuctl rollback r41 --env staging`', referenceQuote: 'Use `docuctl releases rollback r41 --environment staging` to select release r41.' },
+        {
+          criterion: 'command',
+          answerSpan: '`docuctl rollback r41 --env staging`',
+          referenceQuote: 'Use `docuctl releases rollback r41 --environment staging` to select release r41.',
+        },
         { criterion: 'support', answerSpan: 'docuctl rollback r41 --env staging' },
       ],
     })

@@ -94,7 +94,6 @@ describe('fixture-level defects name the file, the JSON path, the expectation an
     `)
     await expect(load(copy.dir)).rejects.toMatchObject({ name: 'FixtureError', code: 'DUPLICATE_REVIEW' })
   })
-
 })
 
 describe('case refusals name the binding that broke and how to fix it', () => {

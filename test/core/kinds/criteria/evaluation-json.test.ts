@@ -14,8 +14,9 @@ const recordOf = async (edits: CriteriaEdits = {}) => evaluationJson(evaluateFix
 describe('the record of a criteria fixture', () => {
   test('each status records its own fields and no others', async () => {
     const { decisions } = await recordOf({ cases: (cases) => void (cases.cases[1]!.expected.source_sha256 = '0'.repeat(64)) })
-    expect(Object.fromEntries(Object.entries(decisions).map(([id, decision]) => [id, `${decision.status}: ${Object.keys(decision).join(', ')}`])))
-      .toMatchInlineSnapshot(`
+    expect(
+      Object.fromEntries(Object.entries(decisions).map(([id, decision]) => [id, `${decision.status}: ${Object.keys(decision).join(', ')}`])),
+    ).toMatchInlineSnapshot(`
         {
           "complete": "accepted: status, split, reason, ratings",
           "missing-verification": "rejected: status, split, reason, ratings, failed",
@@ -38,7 +39,7 @@ describe('the record of a criteria fixture', () => {
     })
   })
 
-  test('a case uncertain on several criteria names them all, in the rubric\'s order', async () => {
+  test("a case uncertain on several criteria names them all, in the rubric's order", async () => {
     const { decisions } = await recordOf({
       annotations: (annotations) => void (annotations.reviews[6]!.judgements['command']!.rating = 'uncertain'),
       acknowledge: 'uncertain-wording',

@@ -99,9 +99,7 @@ describe('the failure triggers of the specification', () => {
     const copy = await copyFixture()
     await appendFile(join(copy.dir, 'source.txt'), 'Rollbacks take about five minutes.\n')
     const { decisions, coverage } = await decide(copy.dir)
-    expect(new Set(decisions.map((decision) => decision.status === 'refused' && decision.error.code))).toEqual(
-      new Set(['CASE_SOURCE_STALE']),
-    )
+    expect(new Set(decisions.map((decision) => decision.status === 'refused' && decision.error.code))).toEqual(new Set(['CASE_SOURCE_STALE']))
     expect(coverage).toMatchObject({ candidates: 8, graded: 0, pending: 0, refused: 8, outcomes: null })
   })
 
@@ -111,9 +109,7 @@ describe('the failure triggers of the specification', () => {
     rubric.criteria[3]!.rule = 'Tell the reader to check service health and error rates after rollback.'
     await copy.writeJson('rubric.json', rubric)
     const { decisions } = await decide(copy.dir)
-    expect(new Set(decisions.map((decision) => decision.status === 'refused' && decision.error.code))).toEqual(
-      new Set(['CASE_RUBRIC_STALE']),
-    )
+    expect(new Set(decisions.map((decision) => decision.status === 'refused' && decision.error.code))).toEqual(new Set(['CASE_RUBRIC_STALE']))
   })
 
   test('7c. a case moved to the new rubric revision still refuses a review made under the old one', async () => {
@@ -165,7 +161,7 @@ describe('the failure triggers of the specification', () => {
     })
   })
 
-  test('10a. a judgement quoting another criterion\'s reference is refused', async () => {
+  test("10a. a judgement quoting another criterion's reference is refused", async () => {
     const copy = await copyFixture()
     await copy.editAnnotations((annotations) => {
       const judgements = annotations.reviews.find((item) => item.answer_id === 'complete')!.judgements
@@ -196,7 +192,7 @@ describe('the failure triggers of the specification', () => {
     expect(byId((await decide(copy.dir)).decisions, 'complete')).toMatchObject({ status: 'refused', error: { code: 'SPAN_NOT_IN_ANSWER' } })
   })
 
-  test('11. a case asking another question than the rubric\'s task is refused', async () => {
+  test("11. a case asking another question than the rubric's task is refused", async () => {
     const copy = await copyFixture()
     await copy.editCases((cases) => {
       cases.cases[0]!.input.question = 'Explain a production rollback to r41.'

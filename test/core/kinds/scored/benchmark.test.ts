@@ -44,7 +44,8 @@ describe('the benchmark gate', () => {
     expect(figures.system).toMatchObject({ scoreable: 4, passed: 3, passFraction: 0.75, mean: 0.95 })
     expect(figures.gates.benchmark).toEqual({
       passed: true,
-      message: 'passes: 3 of 4 scoreable cases pass, 0.75 ≥ benchmark_pass_fraction 0.75; mean score 0.95 ≥ overall_case_pass 0.65; 0 cases excluded for manual review',
+      message:
+        'passes: 3 of 4 scoreable cases pass, 0.75 ≥ benchmark_pass_fraction 0.75; mean score 0.95 ≥ overall_case_pass 0.65; 0 cases excluded for manual review',
     })
   })
 
@@ -60,7 +61,8 @@ describe('the benchmark gate', () => {
     expect(figures.system.passFraction).toBe(0.75)
     expect(figures.gates.benchmark).toEqual({
       passed: false,
-      message: 'fails: 3 of 4 scoreable cases pass, 0.75 ≥ benchmark_pass_fraction 0.75; mean score 0.525 < overall_case_pass 0.65; 0 cases excluded for manual review',
+      message:
+        'fails: 3 of 4 scoreable cases pass, 0.75 ≥ benchmark_pass_fraction 0.75; mean score 0.525 < overall_case_pass 0.65; 0 cases excluded for manual review',
     })
   })
 
@@ -115,7 +117,8 @@ describe('undecided cases', () => {
     expect(figures.system).toMatchObject({ scoreable: 1, refused: 5, notReviewed: 2, unscoreable: 0 })
     expect(figures.gates.benchmark).toEqual({
       passed: false,
-      message: 'cannot pass: 5 cases refused (r1, r2, r3 and 2 more) and 2 cases not reviewed (u1, u2); the gate counts the whole benchmark, so every case must be decided',
+      message:
+        'cannot pass: 5 cases refused (r1, r2, r3 and 2 more) and 2 cases not reviewed (u1, u2); the gate counts the whole benchmark, so every case must be decided',
     })
     expect(figures.gates.baseline).toEqual({
       passed: false,
@@ -152,14 +155,15 @@ describe('undecided cases', () => {
 })
 
 describe('cards scored under other rules', () => {
-  test('a card without a dimension adds nothing to that dimension\'s mean', () => {
+  test("a card without a dimension adds nothing to that dimension's mean", () => {
     const { rules: withoutVerdict } = bindEdited((rubric) => {
       delete rubric.scoring_dimensions['final_verdict_correctness']
       rubric['pass_fail_rule'] = String(rubric['pass_fail_rule']).replace('at least 4 of the 6', 'at least 4 of the 5')
     })
-    const partial = Object.fromEntries(
-      DIMENSION_NAMES.map((name): [DimensionName, DimensionScore] => [name, { score: 0.5, detail: 'authored' }]),
-    ) as Record<DimensionName, DimensionScore>
+    const partial = Object.fromEntries(DIMENSION_NAMES.map((name): [DimensionName, DimensionScore] => [name, { score: 0.5, detail: 'authored' }])) as Record<
+      DimensionName,
+      DimensionScore
+    >
     const theCard = applyCaseRule(partial, withoutVerdict)
     expect(Object.keys(theCard.dimensions)).not.toContain('final_verdict_correctness')
     const decision: ScoredDecision = { status: 'rejected', id: 'other', split: 'development', reason: '', card: theCard, baseline: scored() }
@@ -189,7 +193,7 @@ describe('the baseline comparison', () => {
     })
   })
 
-  test('each mean is taken over that system\'s own scoreable cases', () => {
+  test("each mean is taken over that system's own scoreable cases", () => {
     const figures = benchmarkFigures([decided(PASS, scored(UNSCOREABLE)), decided(SYSTEM_075, scored(BASELINE_065))], rules)
     expect(figures.system).toMatchObject({ scoreable: 2, mean: 0.875 })
     expect(figures.baseline).toMatchObject({ scoreable: 1, unscoreable: 1, mean: 0.65 })

@@ -158,9 +158,14 @@ describe('reviews are bound to the case spec and the output they describe', () =
 describe('each case records the revision of its reviews', () => {
   test('an edited review that the case has not acknowledged is refused', async () => {
     const copy = await copyDebate()
-    await copy.editReview('concession-without-update', 'debate', (review) => {
-      review.claims[0]!.defense.position_updated = true
-    }, false)
+    await copy.editReview(
+      'concession-without-update',
+      'debate',
+      (review) => {
+        review.claims[0]!.defense.position_updated = true
+      },
+      false,
+    )
     expect(byId((await evaluate(copy.dir)).decisions, 'concession-without-update')).toMatchObject({
       status: 'refused',
       error: { code: 'REVIEW_EDIT_UNACKNOWLEDGED', path: 'cases[3] › expected › debate_review_sha256' },
@@ -197,7 +202,9 @@ describe('each case records the revision of its reviews', () => {
     })
     await copy.acknowledge('never-terminates', 'debate')
     const { decisions, coverage, summary: benchmark } = await evaluate(copy.dir)
-    expect((await copy.readJson<{ cases: { expected: { debate_review_sha256: string } }[] }>('cases.json')).cases[5]!.expected.debate_review_sha256).toBe(NULL_FINGERPRINT)
+    expect((await copy.readJson<{ cases: { expected: { debate_review_sha256: string } }[] }>('cases.json')).cases[5]!.expected.debate_review_sha256).toBe(
+      NULL_FINGERPRINT,
+    )
     expect(byId(decisions, 'never-terminates')).toMatchObject({ status: 'pending', reason: 'no review', card: null, baseline: { status: 'scored' } })
     expect(coverage).toMatchObject({ graded: 8, pending: 2 })
     expect(benchmark.gates.benchmark).toEqual({

@@ -1,9 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import {
-  debateCalibrationInstances,
-  scoreBaselineCalibration,
-  scoreDebateCalibration,
-} from '../../../../src/core/kinds/scored/dimensions/calibration.js'
+import { debateCalibrationInstances, scoreBaselineCalibration, scoreDebateCalibration } from '../../../../src/core/kinds/scored/dimensions/calibration.js'
 import { answered, handled, invalid, planted, real } from './claims.js'
 
 const scoreOf = (...claims: Parameters<typeof scoreDebateCalibration>[0]) => scoreDebateCalibration(claims).score

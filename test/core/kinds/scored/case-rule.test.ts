@@ -6,7 +6,14 @@ import { bindEdited, bindText, RUBRIC_TEXT } from './rubric-file.js'
 
 const { rules } = bindText(RUBRIC_TEXT)
 
-type Scores = [recall: number | null, precision: number | null, calibration: number | null, resolution: number | null, diagnosticity: number | null, verdict: number | null]
+type Scores = [
+  recall: number | null,
+  precision: number | null,
+  calibration: number | null,
+  resolution: number | null,
+  diagnosticity: number | null,
+  verdict: number | null,
+]
 
 function card(scores: Scores, rubricRules = rules) {
   const names: DimensionName[] = [
@@ -105,7 +112,7 @@ describe('the per-case rule', () => {
     expect(card([null, null, null, null, null, 1], none)).toMatchObject({ verdict: 'pass', applicable: 1, mean: 1 })
   })
 
-  test('the thresholds are the rubric file\'s: other figures, other outcomes', () => {
+  test("the thresholds are the rubric file's: other figures, other outcomes", () => {
     const lenient = bindEdited((rubric) => {
       rubric.score_thresholds = { per_dimension_pass: 0.25, overall_case_pass: 0.6, benchmark_pass_fraction: 0.75 }
       rubric['pass_fail_rule'] = String(rubric['pass_fail_rule']).replace('at least 4 of the 6', 'at least 3 of the 6')

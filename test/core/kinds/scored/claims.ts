@@ -1,7 +1,11 @@
 import type { BaselineClaim, DebateClaim, DefenseResponse } from '../../../../src/core/kinds/scored/schemas.js'
 
 /** A claim that finds a planted issue. */
-export function planted(id: string, issue: string, credit: 'full' | 'partial' = 'full'): { id: string; span: string; validity: 'planted'; planted_issue: string; credit: 'full' | 'partial'; reason: string } {
+export function planted(
+  id: string,
+  issue: string,
+  credit: 'full' | 'partial' = 'full',
+): { id: string; span: string; validity: 'planted'; planted_issue: string; credit: 'full' | 'partial'; reason: string } {
   return { id, span: `claim ${id}`, validity: 'planted', planted_issue: issue, credit, reason: 'authored for a unit test' }
 }
 
@@ -14,9 +18,15 @@ export function invalid(id: string): { id: string; span: string; validity: 'inva
 }
 
 /** A debate claim with the defense's response to it. */
-export function answered(claim: ReturnType<typeof planted | typeof real | typeof invalid>, response: DefenseResponse['response'], positionUpdated?: boolean): DebateClaim {
+export function answered(
+  claim: ReturnType<typeof planted | typeof real | typeof invalid>,
+  response: DefenseResponse['response'],
+  positionUpdated?: boolean,
+): DebateClaim {
   const defense: DefenseResponse =
-    positionUpdated === undefined ? { response, span: response === 'no_engagement' ? '' : 'reply' } : { response, span: 'reply', position_updated: positionUpdated }
+    positionUpdated === undefined
+      ? { response, span: response === 'no_engagement' ? '' : 'reply' }
+      : { response, span: 'reply', position_updated: positionUpdated }
   return { ...claim, defense }
 }
 

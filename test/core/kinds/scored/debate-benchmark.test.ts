@@ -33,7 +33,7 @@ describe('the bundled debate benchmark', () => {
     expect(coverage).toMatchObject({ candidates: 10, graded: 9, pending: 1, refused: 0, outcomes: { accepted: 6, rejected: 3 } })
   })
 
-  test('every recorded fingerprint is the reference definition\'s, computed by Python', async () => {
+  test("every recorded fingerprint is the reference definition's, computed by Python", async () => {
     const copy = await copyDebate()
     const { cases } = await copy.readJson<CasesJson>('cases.json')
     const { reviews } = await copy.readJson<AnnotationsJson>('annotations.json')
@@ -46,7 +46,9 @@ describe('the bundled debate benchmark', () => {
 
   test('decides each case of the debate system by the per-case rule, with its scores', async () => {
     const { decisions } = await evaluate()
-    expect(Object.fromEntries(decisions.map((decision) => [decision.id, `${decision.status}: ${row(decision.status === 'refused' ? null : decision.card)}`]))).toEqual({
+    expect(
+      Object.fromEntries(decisions.map((decision) => [decision.id, `${decision.status}: ${row(decision.status === 'refused' ? null : decision.card)}`])),
+    ).toEqual({
       'partial-recall': 'accepted: 0.75 1 1 1 N/A 1',
       'zero-planted-issues': 'accepted: N/A 0.5 1 1 N/A 1',
       'false-claim-conceded': 'accepted: 1 0.6667 0.8 1 N/A 1',
@@ -132,8 +134,7 @@ describe('the bundled debate benchmark', () => {
       },
       baseline: {
         passed: true,
-        message:
-          'beats the baseline: debate mean 0.8474 − baseline mean 0.5625 = margin 0.2849 ≥ 0.10 (debate over 9 scoreable cases, baseline over 8)',
+        message: 'beats the baseline: debate mean 0.8474 − baseline mean 0.5625 = margin 0.2849 ≥ 0.10 (debate over 9 scoreable cases, baseline over 8)',
       },
     })
   })

@@ -366,9 +366,14 @@ describe('refusals of a stale or unacknowledged revision say which revision and 
 
   test('an edited review the case has not acknowledged', async () => {
     const copy = await copyDebate()
-    await copy.editReview('partial-recall', 'debate', (review) => {
-      review.claims[0]!.reason = 'Reworded.'
-    }, false)
+    await copy.editReview(
+      'partial-recall',
+      'debate',
+      (review) => {
+        review.claims[0]!.reason = 'Reworded.'
+      },
+      false,
+    )
     expect(await refusal(copy.dir, 'partial-recall')).toMatchInlineSnapshot(`
       "cases.json › cases[0] › expected › debate_review_sha256 (case "partial-recall"): annotations.json › reviews[0] changed since the case recorded it: an unacknowledged label edit.
         expected: 7bcbf056d3ff69da4d90aa37def7674b38bd2fa2262a09ec89a1bdb7055bab29 (fingerprint of annotations.json › reviews[0] now)
@@ -453,7 +458,7 @@ describe('provenance refusals name the excerpt or judgement that does not fit', 
     `)
   })
 
-  test('a valid baseline claim without the judgement of the answer\'s handling', async () => {
+  test("a valid baseline claim without the judgement of the answer's handling", async () => {
     const copy = await copyDebate()
     await copy.editReview('partial-recall', 'baseline', (review) => {
       delete review.claims[0]!.answer_handling

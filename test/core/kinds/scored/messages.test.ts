@@ -44,7 +44,7 @@ describe('formatCardFailure', () => {
     `)
   })
 
-  test('marks a score equal to per_dimension_pass as passing, and follows the rubric\'s threshold', () => {
+  test("marks a score equal to per_dimension_pass as passing, and follows the rubric's threshold", () => {
     const strict = bindEdited((rubric) => {
       rubric.score_thresholds['per_dimension_pass'] = 0.8
     }).rules

@@ -34,7 +34,8 @@ describe('debate_resolution_quality of the debate system', () => {
   test('0.0 when the loop stops at its maximum without agreement', () => {
     expect(scoreDebateResolution(ending({ defenseFinal: 'defense_wins', rounds: 4 }))).toEqual({
       score: 0,
-      detail: 'no agreement after 4 of at most 4 rounds (critique states critique_wins, defense states defense_wins): the loop did not terminate with a resolution',
+      detail:
+        'no agreement after 4 of at most 4 rounds (critique states critique_wins, defense states defense_wins): the loop did not terminate with a resolution',
     })
     expect(scoreDebateResolution(ending({ critiqueFinal: null, defenseFinal: null, rounds: 4 }))).toEqual({
       score: 0,

@@ -17,7 +17,9 @@ export function bindText(text: string): ScoredRubric {
 }
 
 /** Binds the rubric JSON after an edit of its parsed value. */
-export function bindEdited(edit: (rubric: Record<string, unknown> & { score_thresholds: Record<string, unknown>; scoring_dimensions: Record<string, unknown> }) => void): ScoredRubric {
+export function bindEdited(
+  edit: (rubric: Record<string, unknown> & { score_thresholds: Record<string, unknown>; scoring_dimensions: Record<string, unknown> }) => void,
+): ScoredRubric {
   const rubric = JSON.parse(RUBRIC_TEXT) as Parameters<typeof edit>[0]
   edit(rubric)
   return bindText(JSON.stringify(rubric, null, 2))

@@ -4,7 +4,7 @@ import { loadFixtureOfKind } from '../../../helpers/load-kind.js'
 import { bindEdited, bindText, DEBATE, RUBRIC_BYTES, RUBRIC_TEXT } from './rubric-file.js'
 
 describe('evaluation_rubric.json', () => {
-  test('the bundled file is the specification\'s rubric, byte for byte, without a final newline', () => {
+  test("the bundled file is the specification's rubric, byte for byte, without a final newline", () => {
     expect(sha256Hex(RUBRIC_BYTES)).toBe('be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0')
     expect(RUBRIC_TEXT.endsWith('}')).toBe(true)
   })

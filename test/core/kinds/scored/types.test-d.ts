@@ -1,8 +1,8 @@
 import { expectTypeOf, test } from 'vitest'
 import { evaluateFixture } from '../../../../src/core/engine/evaluate.js'
-import { type EvaluationOfKind, type FixtureEvaluation } from '../../../../src/core/registry.js'
-import { type LoadedFixture } from '../../../../src/core/registry.js'
-import { type TestPlan } from '../../../../src/core/registry.js'
+import type { EvaluationOfKind, FixtureEvaluation } from '../../../../src/core/registry.js'
+import type { LoadedFixture } from '../../../../src/core/registry.js'
+import type { TestPlan } from '../../../../src/core/registry.js'
 import type { BenchmarkFigures } from '../../../../src/core/kinds/scored/benchmark.js'
 import { scoresOf, type ScoredDecisionJson } from '../../../../src/core/kinds/scored/present.js'
 

@@ -60,7 +60,9 @@ describe('the bundled debate benchmark, with its uncertainty', () => {
     expect(point.gates.baseline.passed).toBe(true)
     const strict = await benchmark({ marginGate: 'lower-bound' })
     expect(strict.gates.baseline.passed).toBe(false)
-    expect(strict.gates.baseline.message).toMatch(/^fails the lower-bound gate: paired 95% interval \[0\.06\d*, 0\.44\d*\] over 8 cases, lower bound 0\.06\d* < 0\.10; beats the baseline: /)
+    expect(strict.gates.baseline.message).toMatch(
+      /^fails the lower-bound gate: paired 95% interval \[0\.06\d*, 0\.44\d*\] over 8 cases, lower bound 0\.06\d* < 0\.10; beats the baseline: /,
+    )
     // The other figures do not move.
     expect(strict.margin).toBe(point.margin)
     expect(strict.gates.benchmark).toEqual(point.gates.benchmark)

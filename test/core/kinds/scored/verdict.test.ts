@@ -53,7 +53,12 @@ describe('final_verdict_correctness', () => {
     })
 
     test('a ground truth made only of them is blank: the case is refused as malformed, not scored against ""', () => {
-      const spec = (verdict: string) => ({ input: 'x', ideal_debate_resolution: 'critique_wins', max_rounds: 3, ground_truth: { planted_issues: [], final_verdict: verdict } })
+      const spec = (verdict: string) => ({
+        input: 'x',
+        ideal_debate_resolution: 'critique_wins',
+        max_rounds: 3,
+        ground_truth: { planted_issues: [], final_verdict: verdict },
+      })
       const blank = CaseSpecSchema.safeParse(spec('\u0085\ufeff\u00a0\u3000'))
       expect(blank.success).toBe(false)
       expect(blank.error?.issues[0]?.message).toBe('a non-blank verdict, or null')
