@@ -35,7 +35,7 @@ export function locateJsonSyntaxError(text: string): { offset: number; expected:
           at += 5
           continue
         }
-        if (escaped === undefined || !'"\\/bfnrt'.includes(escaped)) fail('a valid escaped (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
+        if (escaped === undefined || !'"\\/bfnrt'.includes(escaped)) fail('a valid escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)')
       }
       at++
     }
