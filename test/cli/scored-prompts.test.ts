@@ -103,7 +103,8 @@ describe('vitest-rubric review of a scored case on a terminal', () => {
     expect(code).toBe(0)
     expect(screen).toContain("The baseline's answer and self-critique")
     expect(screen).toContain('paginate() slices one page of items and looks correct. Verdict: approve.')
-    expect(stdout).toContain('partial-recall (baseline): replaced the review')
+    expect(stdout).toContain('partial-recall (baseline): replaced the review, which decides nothing by itself; the case is')
+    expect(stdout).not.toContain('then decided')
     expect(await adoptedReview(copy.dir, 'partial-recall', 'baseline')).toEqual(before)
   })
 

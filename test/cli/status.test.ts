@@ -30,7 +30,7 @@ describe('vitest-rubric status', () => {
     const { code, stdout } = await runCli(['status'])
     expect(code).toBe(0)
     expect(stdout).toContain(
-      'unreviewed (1): review the answer and add the review to annotations.json, then `vitest-rubric bind fixtures/docuctl-rollback --case <id>`\n    not-reviewed: no review',
+      'unreviewed (1): review the answer: `vitest-rubric review fixtures/docuctl-rollback --case <id>` (on a terminal it asks for each criterion; from a script, give --rating, --reason and --span, or --from)\n    not-reviewed: no review',
     )
     expect(stdout).toContain(
       'uncertain (1): settle the uncertain ratings as meets or does_not_meet (the case stays pending until then)\n    uncertain-wording: uncertain on support',

@@ -203,9 +203,11 @@ export function formatReview(result: RecordedReview, dryRun: boolean): string {
   const decided =
     result.judge !== undefined
       ? `which predicts ${result.decision} (a judge's label decides nothing)`
-      : result.reviewer === undefined
-        ? `then decided ${result.decision}`
-        : `which alone would decide ${result.decision}`
+      : result.reviewer !== undefined
+        ? `which alone would decide ${result.decision}`
+        : result.decides
+          ? `then decided ${result.decision}`
+          : `which decides nothing by itself; the case is ${result.decision}`
   const what = result.judge === undefined ? 'review' : 'label'
   if (result.before === null) lines.push(`${result.caseId}${slot}: ${dryRun ? 'would record' : 'recorded'} a ${what}, ${decided}`)
   else {

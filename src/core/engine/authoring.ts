@@ -171,6 +171,11 @@ export interface RecordedReview {
    * independent review, the decision that review alone would give: a reviewer never sees the others'.
    */
   readonly decision: string
+  /**
+   * Whether the slot reviewed is the one that decides the case (a scored case's debate review); a
+   * review of another slot (its baseline) is recorded, but decides nothing by itself.
+   */
+  readonly decides: boolean
   /** The review as written, with its hashes. */
   readonly review: Readonly<Record<string, unknown>>
   readonly written: readonly string[]
@@ -237,6 +242,7 @@ async function recordReviewNow(dir: string, draft: unknown, source: DraftSource,
     before: existing === undefined ? null : definition.authoring.summarizeReview(existing.value),
     after: definition.authoring.summarizeReview(review),
     decision: describe(written.decisions[0]!),
+    decides: definition.reviews.slots[0] === slot,
     review,
     written: written.files,
   }

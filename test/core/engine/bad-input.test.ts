@@ -1492,7 +1492,7 @@ describe('13. a fixture directory without one of its files', () => {
     expect(headings).toMatchInlineSnapshot(`
       [
         "docuctl-rollback-contrasts (fixtures/kept)",
-        "  unreviewed (1): review the answer and add the review to annotations.json, then \`vitest-rubric bind fixtures/kept --case <id>\`",
+        "  unreviewed (1): review the answer: \`vitest-rubric review fixtures/kept --case <id>\` (on a terminal it asks for each criterion; from a script, give --rating, --reason and --span, or --from)",
         "  uncertain (1): settle the uncertain ratings as meets or does_not_meet (the case stays pending until then)",
         "  bound and current (6): nothing to do",
         "",

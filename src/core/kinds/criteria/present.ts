@@ -70,7 +70,11 @@ export const criteriaPresentation: KindPresentation<CriteriaRubric, CriteriaDeci
   extraFindings: () => [],
   staleDetail: (target, context, review) => (target === 'rubric' && review !== undefined ? describeCriteriaChange(context.rubric, review) : undefined),
   pendingGroups: {
-    unreviewed: { title: 'unreviewed', action: 'review the answer and add the review to annotations.json, then `vitest-rubric bind {dir} --case <id>`' },
+    unreviewed: {
+      title: 'unreviewed',
+      action:
+        'review the answer: `vitest-rubric review {dir} --case <id>` (on a terminal it asks for each criterion; from a script, give --rating, --reason and --span, or --from)',
+    },
     incomplete: { title: 'incomplete review', action: 'judge the missing criteria (the case stays pending until then)' },
     uncertain: { title: 'uncertain', action: 'settle the uncertain ratings as meets or does_not_meet (the case stays pending until then)' },
   },

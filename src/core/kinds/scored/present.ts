@@ -115,7 +115,11 @@ export const scoredPresentation: KindPresentation<ScoredRubric, ScoredDecision, 
     return []
   },
   pendingGroups: {
-    unreviewed: { title: 'unreviewed', action: 'review the output and add the review to annotations.json, then `vitest-rubric bind {dir} --case <id>`' },
+    unreviewed: {
+      title: 'unreviewed',
+      action:
+        'review the outputs: `vitest-rubric review {dir} --case <id> --system debate` and `--system baseline` (on a terminal it asks; from a script, --from <review.json>)',
+    },
     'manual-review': { title: 'manual review', action: 'too few dimensions apply: a person decides this case (it stays pending)' },
   },
   words: { positive: 'passed', negative: 'failed', graded: 'scored', pending: 'pending (manual review or no review)' },
