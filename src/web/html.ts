@@ -54,9 +54,12 @@ export function servedPage(token: string): string {
 
 /**
  * The static report: one self-contained HTML file. The script and the style are inline, allowed by
- * their SHA-256 in the page's Content-Security-Policy and nothing else; the data is a JSON block.
+ * their SHA-256 in the page's Content-Security-Policy and nothing else; the data is two JSON
+ * blocks: the overview before the script, and the cases after it, which the browser reads while
+ * the overview is drawn and the page parses only when a case is first opened. `casesJson` is that
+ * block's text, each value in it written with {@link jsonForScript}.
  */
-export async function reportPage(data: unknown, title: string): Promise<string> {
+export async function reportPage(data: unknown, casesJson: string, title: string): Promise<string> {
   const [script, style] = await Promise.all([readAsset('page.js'), readAsset('page.css')])
   const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
   const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`
@@ -74,6 +77,7 @@ export async function reportPage(data: unknown, title: string): Promise<string> 
 <div id="app" data-mode="report"><p>Loading…</p></div>
 <script type="application/json" id="rubric-data">${jsonForScript(data)}</script>
 <script>${script}</script>
+<script type="application/json" id="rubric-cases">${casesJson}</script>
 </body>
 </html>
 `

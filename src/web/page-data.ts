@@ -6,7 +6,7 @@ import { calibrateJudges, calibrationRatingsOf, type CalibrationReport } from '.
 import type { Coverage } from '../core/engine/coverage.js'
 import type { Decision } from '../core/engine/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
-import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
+import { type Evaluation, evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from '../core/engine/fixture.js'
 import type { PageCriterion, PageJudgement, PageTable } from '../core/engine/kind.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
@@ -108,15 +108,17 @@ export interface PageCase {
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they
  * have not completed a review of as their own review alone decides it (or pending with no review):
  * no other reviewer's rating, no panel reason, no adopted review, no judge's figures; agreement is
- * computed over the cases they have completed only.
+ * computed over the cases they have completed only. `decided` is the fixture's evaluation with every
+ * binding state, when the caller has it already.
  */
 export async function pageFixture<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
   index: number,
   options: EvaluateOptions = {},
   viewer: Viewer = { role: 'reader' },
+  decided?: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
 ): Promise<PageFixture> {
-  const { evaluation, assessments } = evaluateWithStates(fixture, { ...options, allStates: true })
+  const { evaluation, assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const definition = fixture.definition
   const context = kindContext(fixture)
   const criteria = definition.panel.order(context)
@@ -177,6 +179,14 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   }
 }
 
+/** How {@link pageCase} is read: a caller going through every case knows each one's position; a read-only view saves nothing. */
+export interface CaseReading {
+  /** The case's position in `cases.json`, when the caller knows it. */
+  readonly position?: number
+  /** Leave `versions` empty: nothing will be saved from this view (the static report). */
+  readonly readOnly?: boolean
+}
+
 /**
  * One case for the page, as `viewer` may see it. `decided` is the fixture's evaluation with every
  * binding state, when the caller has it already: the static report shows every case, and deciding
@@ -189,8 +199,9 @@ export function pageCase<R, C, V, D extends Decision, S>(
   viewer: Viewer,
   options: EvaluateOptions = {},
   decided?: { readonly assessments: readonly CaseAssessment<D>[] },
+  reading: CaseReading = {},
 ): PageCase {
-  const position = caseIndex(fixture, id, 'open a case from the overview.')
+  const position = reading.position ?? caseIndex(fixture, id, 'open a case from the overview.')
   const definition = fixture.definition
   const context = kindContext(fixture)
   const { assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
@@ -220,7 +231,7 @@ export function pageCase<R, C, V, D extends Decision, S>(
     )
   const scope: SaveScope =
     blindReviewer !== undefined ? { reviewer: blindReviewer } : viewer.role === 'adjudicator' ? { adjudication: true } : { adopted: true }
-  const versions = caseVersions(fixture, id, [definition.reviews.slots[0]], scope)
+  const versions = reading.readOnly === true ? {} : caseVersions(fixture, id, [definition.reviews.slots[0]], scope)
   return {
     fixture: index,
     id,

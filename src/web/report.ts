@@ -4,8 +4,8 @@ import { RubricError } from '../core/common/errors.js'
 import { loadFixture } from '../core/engine/fixture.js'
 import { kinds } from '../core/registry.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
-import { reportPage } from './html.js'
-import { pageCase, pageFixture, type PageCase } from './page-data.js'
+import { jsonForScript, reportPage } from './html.js'
+import { pageCase, pageFixture, type PageCriterion } from './page-data.js'
 
 /**
  * The static report of some fixtures: one self-contained, read-only HTML file with the overview and
@@ -14,20 +14,42 @@ import { pageCase, pageFixture, type PageCase } from './page-data.js'
  */
 export async function renderReport(dirs: readonly string[], cwd: string, options: EvaluateOptions = {}): Promise<string> {
   const fixtures: unknown[] = []
-  const cases: Record<string, PageCase> = {}
+  // What every case of a fixture shows alike (the source, the criteria's rules and quotes) is written once per fixture.
+  const shared: Record<
+    number,
+    { source: string | null; criteria: readonly Pick<PageCriterion, 'criterion' | 'marker' | 'rule' | 'referenceQuote' | 'quoteAt'>[] }
+  > = {}
+  // Each case is written out as it is made, so that no object of every case is held at once.
+  const cases: string[] = []
   for (const [index, dir] of dirs.entries()) {
     try {
       const fixture = await loadFixture(kinds, dir, { cwd })
-      const page = await pageFixture(fixture, index, options)
-      fixtures.push(page)
       const decided = evaluateWithStates(fixture, { ...options, allStates: true })
-      for (const row of page.cases) cases[`${index}/${row.id}`] = pageCase(fixture, index, row.id, { role: 'reader' }, options, decided)
+      const page = await pageFixture(fixture, index, options, { role: 'reader' }, decided)
+      fixtures.push(page)
+      for (const [position, row] of page.cases.entries()) {
+        // A read-only view: no versions to save with, and the bindings as the page shows them.
+        const { source, criteria, bindings, ...rest } = pageCase(fixture, index, row.id, { role: 'reader' }, options, decided, { position, readOnly: true })
+        shared[index] ??= {
+          source,
+          criteria: criteria.map(({ criterion, marker, rule, referenceQuote, quoteAt }) => ({ criterion, marker, rule, referenceQuote, quoteAt })),
+        }
+        const view = {
+          ...rest,
+          // A kind whose source differs from case to case keeps each case's own.
+          ...(source === shared[index].source ? {} : { source }),
+          bindings: bindings.map(({ location, stale, meaning }) => ({ location, stale, meaning })),
+          criteria: criteria.map(({ rating, reason, answerSpan, spanAt }) => ({ rating, reason, answerSpan, spanAt })),
+        }
+        cases.push(`${jsonForScript(`${index}/${row.id}`)}:${jsonForScript(view)}`)
+      }
+      shared[index] ??= { source: null, criteria: [] }
     } catch (error) {
       if (!(error instanceof RubricError)) throw error
       fixtures.push({ index, dir, refused: error.message, version: null })
     }
   }
-  return reportPage({ fixtures, cases }, 'vitest-rubric report')
+  return reportPage({ fixtures, shared }, `{${cases.join(',')}}`, 'vitest-rubric report')
 }
 
 /** Writes the report to `out` (made with its directory), returning the path written. */

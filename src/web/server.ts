@@ -5,7 +5,6 @@ import { z } from 'zod'
 import { RubricError, type RubricErrorCode } from '../core/common/errors.js'
 import { adjudicateCase } from '../core/engine/adjudicate.js'
 import { recordReview, type DraftSource } from '../core/engine/authoring.js'
-import { loadFixture, type SomeFixture } from '../core/engine/fixture.js'
 import type { KindRegistry } from '../core/engine/registry.js'
 import { kinds as shippedKinds } from '../core/registry.js'
 import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
@@ -16,7 +15,8 @@ import { refusalFor } from './blind.js'
 import { listen } from './listen.js'
 import { readBody, RequestError, requestUrl } from './request.js'
 import { HTTP_STATUS } from './status.js'
-import { fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
+import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
+import { pageCase, pageFixture, type Viewer } from './page-data.js'
 
 export interface ServeOptions {
   /** The fixture directories served: the only files a request can read or write. */
@@ -72,6 +72,8 @@ const pageSource: DraftSource = { label: 'the review page', locate: (path) => `t
  * no CORS. Requests name a fixture by its position and a case by its id, never a path; bodies are
  * size-limited and checked with the schemas of the files, and every write goes through the same
  * compare-and-swap path as the CLI, after checking that the files the page read are unchanged.
+ * Each fixture is kept loaded until one of its files changes, and every open page is told of a
+ * change over `/api/events` (which fixture, nothing of what changed).
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
@@ -84,23 +86,51 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let port = 0
   const codes = new OpenCodes()
 
-  const load = (index: number): Promise<SomeFixture> => {
-    const dir = dirs[index]
-    if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${index}: the page serves ${dirs.length}.`)
-    return loadFixture(kinds, dir, { cwd: options.cwd })
+  // The open change streams: each hears "fixture N changed", and nothing of what changed.
+  const streams = new Set<ServerResponse>()
+  const fixtures = new LoadedFixtures({
+    kinds,
+    dirs,
+    cwd: options.cwd,
+    evaluate,
+    onChange: (index) => {
+      for (const stream of streams) stream.write(`event: changed\ndata: {"fixture":${index}}\n\n`)
+    },
+  })
+
+  const loaded = async (index: number): Promise<Extract<LoadedEntry, { fixture: unknown }>> => {
+    if (dirs[index] === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${index}: the page serves ${dirs.length}.`)
+    const entry = await fixtures.current(index)
+    if (entry.error !== undefined) throw entry.error
+    return entry
   }
 
-  const overview = async (viewer: Viewer) =>
-    Promise.all(
+  // A reader's and an adjudicator's overviews are the same; a blind reviewer's is their own.
+  const viewOf = async (entry: Extract<LoadedEntry, { fixture: unknown }>, index: number, viewer: Viewer): Promise<OverviewView> => {
+    const key = viewer.role === 'reviewer' ? `reviewer:${viewer.name}` : 'all'
+    const kept = entry.views.get(key)
+    if (kept !== undefined) return kept
+    const page = await pageFixture(entry.fixture, index, evaluate, viewer, entry.decided)
+    const view = { page, json: Buffer.from(JSON.stringify(page)) }
+    if (entry.views.size >= 16) entry.views.clear()
+    entry.views.set(key, view)
+    return view
+  }
+
+  const overview = async (viewer: Viewer): Promise<Buffer[]> => {
+    const parts = await Promise.all(
       dirs.map(async (_dir, index) => {
         try {
-          return await pageFixture(await load(index), index, evaluate, viewer)
+          return (await viewOf(await loaded(index), index, viewer)).json
         } catch (error) {
-          if (error instanceof RubricError) return { index, dir: options.dirs[index]!, refused: refusalFor(error, viewer), version: null }
+          if (error instanceof RubricError)
+            return Buffer.from(JSON.stringify({ index, dir: options.dirs[index]!, refused: refusalFor(error, viewer), version: null }))
           throw error
         }
       }),
     )
+    return [Buffer.from('{"fixtures":['), ...parts.flatMap((part, at) => (at === 0 ? [part] : [Buffer.from(','), part])), Buffer.from(']}')]
+  }
 
   const handle = async (request: IncomingMessage, response: ServerResponse, seen: { viewer: Viewer }): Promise<void> => {
     const url = requestUrl(request.url)
@@ -126,15 +156,36 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return send(response, 200, ASSET_FILES[name].type, await readAsset(name))
     }
     if (request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case')) seen.viewer = viewerOf(url.searchParams.get('viewer'))
-    if (request.method === 'GET' && url.pathname === '/api/overview') return json(response, 200, { fixtures: await overview(seen.viewer) })
+    if (request.method === 'GET' && url.pathname === '/api/overview') {
+      // Written piece by piece: each fixture's overview as kept, never joined into one copy.
+      const pieces = await overview(seen.viewer)
+      response.writeHead(200, headers('application/json; charset=utf-8'))
+      for (const piece of pieces) response.write(piece)
+      return void response.end()
+    }
     if (request.method === 'GET' && url.pathname === '/api/version') {
-      const versions = await Promise.all(dirs.map(async (_dir, index) => load(index).then(fixtureVersion, () => null)))
+      const versions = await Promise.all(
+        dirs.map(async (_dir, index) =>
+          fixtures.current(index).then(
+            (entry) => entry.version,
+            () => null,
+          ),
+        ),
+      )
       return json(response, 200, { versions })
+    }
+    if (request.method === 'GET' && url.pathname === '/api/events') {
+      response.writeHead(200, headers('text/event-stream; charset=utf-8'))
+      response.write('retry: 1000\n\n')
+      streams.add(response)
+      response.on('close', () => streams.delete(response))
+      return
     }
     if (request.method === 'GET' && url.pathname === '/api/case') {
       const index = Number(url.searchParams.get('fixture'))
       if (!Number.isInteger(index) || index < 0) throw new RequestError('BAD_REQUEST', 'fixture must be a fixture number.')
-      return json(response, 200, pageCase(await load(index), index, url.searchParams.get('id') ?? '', seen.viewer, evaluate))
+      const entry = await loaded(index)
+      return json(response, 200, pageCase(entry.fixture, index, url.searchParams.get('id') ?? '', seen.viewer, evaluate, entry.decided))
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))
@@ -166,8 +217,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         decision = result.adopted[0]?.decision ?? 'adopted'
         viewer = { role: 'adjudicator', name: save.adjudicator }
       }
-      const fixture = await load(save.fixture)
-      return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview(viewer) })
+      // The answer is the case and its fixture's figures, not the whole overview: the page updates its one row.
+      const entry = await loaded(save.fixture)
+      const { page } = await viewOf(entry, save.fixture, viewer)
+      const { coverage, agreement, calibration, version } = page
+      const row = page.cases.find((each) => each.id === save.id) ?? null
+      return json(response, 200, {
+        decision,
+        case: pageCase(entry.fixture, save.fixture, save.id, viewer, evaluate, entry.decided),
+        fixture: { index: save.fixture, version, coverage, agreement, calibration, row },
+      })
     }
     throw request.method === 'GET' || request.method === 'POST'
       ? new RequestError('NOT_FOUND', 'no such page.')
@@ -193,6 +252,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     })
   })
   await listen(server, host, options.port ?? 5178, options.strictPort ?? false)
+  fixtures.watch()
+  // Loaded ahead of the first request, so that the page's first overview need not wait for it.
+  for (const index of dirs.keys()) fixtures.current(index).catch(() => undefined)
   const address = server.address()
   port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
   const shownHost = host.includes(':') ? `[${host}]` : host
@@ -206,6 +268,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     openUrl: () => `http://${shownHost}:${port}/open?code=${codes.issue()}`,
     close: () =>
       new Promise<void>((done) => {
+        fixtures.close()
+        for (const stream of streams) stream.end()
+        streams.clear()
         server.closeAllConnections()
         server.close(() => done())
       }),

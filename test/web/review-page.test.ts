@@ -170,13 +170,14 @@ describe('the review page, in a real browser', () => {
     const { root, open } = await served()
     const first = await open(caseHash('uncertain-wording'))
     const second = await open(caseHash('uncertain-wording'))
+    // Both forms are being filled in: a page that is not is re-read as soon as the other saves.
     await first.check('#rating-4-meets')
     await first.fill('#reason-4', 'First tab: supported after all.')
+    await second.check('#rating-4-does_not_meet')
+    await second.fill('#reason-4', 'Second tab: not supported.')
     await first.click('#save')
     await first.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('saved') === true)
 
-    await second.check('#rating-4-does_not_meet')
-    await second.fill('#reason-4', 'Second tab: not supported.')
     await second.click('#save')
     await second.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('not saved') === true)
     expect(await second.textContent('#save-status')).toContain('annotations.json › uncertain-wording › review changed since this case was read')
@@ -203,7 +204,7 @@ describe('the review page, in a real browser', () => {
       root,
     )
     expect(result.code).toBe(0)
-    // The page looks for edits every 1.5 s: wait for its notice, not for a time.
+    // The server pushes the change to the page: wait for its notice, not for a time.
     await page.waitForSelector('header .notice')
     expect(await page.textContent('header .notice')).toBe('Re-read from disk: fixtures/lab changed.')
     expect(await page.locator('section.fixture').first().locator('tr[data-case="not-reviewed"]').textContent()).toContain('missing criteria')

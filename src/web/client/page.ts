@@ -98,6 +98,21 @@
     existing: boolean
     versions: Record<string, string | null>
   }
+  /** The static report's data: the overview, and each case less what its fixture shares (the source, the criteria's rules). */
+  interface ReportData {
+    fixtures: FixtureEntry[]
+    shared: Record<string, { source: string | null; criteria: Pick<Criterion, 'criterion' | 'marker' | 'rule' | 'referenceQuote' | 'quoteAt'>[] }>
+  }
+  interface ReportCase extends Omit<CaseData, 'source' | 'criteria'> {
+    /** Only when it is not the fixture's shared one. */
+    source?: string | null
+    criteria: Pick<Criterion, 'rating' | 'reason' | 'answerSpan' | 'spanAt'>[]
+  }
+  /** One case of the list, where it is: a fixture and its position there. */
+  interface Listed {
+    fixture: number
+    row: CaseRow
+  }
   interface Viewer {
     role: 'reviewer' | 'adjudicator' | 'reader'
     name: string
@@ -112,11 +127,10 @@
   const app = document.getElementById('app')!
   const mode = app.dataset['mode'] === 'report' ? 'report' : 'serve'
   const token = document.querySelector<HTMLMetaElement>('meta[name="rubric-token"]')?.content ?? ''
-  // Cast: the report embeds the page data the server side built (PageFixture, PageCase).
-  const embedded =
-    mode === 'report'
-      ? (JSON.parse(document.getElementById('rubric-data')!.textContent ?? '{}') as { fixtures: FixtureEntry[]; cases: Record<string, CaseData> })
-      : null
+  // Cast: the report embeds the page data the server side built (PageFixture, and each case less what its fixture shares).
+  const embedded = mode === 'report' ? (JSON.parse(document.getElementById('rubric-data')!.textContent ?? '{}') as ReportData) : null
+  /** How many case rows the overview draws at once, per fixture: the DOM holds these rows only. */
+  const PAGE_SIZE = 100
 
   interface PageState {
     fixtures: FixtureEntry[]
@@ -127,6 +141,8 @@
     dirty: boolean
     viewer: Viewer
     notice: string
+    /** The first row shown of each fixture's list, by fixture. */
+    pages: Record<number, number>
   }
   const state: PageState = {
     fixtures: [],
@@ -137,6 +153,47 @@
     dirty: false,
     viewer: loadViewer(),
     notice: '',
+    pages: {},
+  }
+
+  // ---------- the index: built once per overview, read by the filters, j, k and n ----------
+
+  interface CaseIndex {
+    /** Every case in order, over every fixture. */
+    all: Listed[]
+    /** Position in `all` by `fixture/id`. */
+    at: Map<string, number>
+    /** Positions in `all` of the pending cases, ascending. */
+    pending: number[]
+    /** Each case's id and answer text, lower-cased, for the search. */
+    text: string[]
+  }
+  let index: CaseIndex | null = null
+  /** The filtered list and each case's position in it; `null` when the filters or the data changed. */
+  let filtered: { list: Listed[]; at: Map<string, number>; byFixture: Map<number, Listed[]> } | null = null
+  const keyOf = (fixture: number, id: string) => `${fixture}/${id}`
+
+  function caseIndex(): CaseIndex {
+    if (index !== null) return index
+    const built: CaseIndex = { all: [], at: new Map(), pending: [], text: [] }
+    for (const entry of state.fixtures) {
+      const fixture = fixtureAt(entry.index)
+      if (fixture === null) continue
+      for (const row of fixture.cases) {
+        built.at.set(keyOf(fixture.index, row.id), built.all.length)
+        if (row.status === 'pending') built.pending.push(built.all.length)
+        built.text.push(`${row.id}\u0000${row.text}`.toLowerCase())
+        built.all.push({ fixture: fixture.index, row })
+      }
+    }
+    index = built
+    return built
+  }
+
+  /** The overview's data changed: the index and the filtered list are built again when next read. */
+  function dataChanged(): void {
+    index = null
+    filtered = null
   }
   const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
@@ -194,13 +251,26 @@
   async function loadOverview(): Promise<void> {
     state.fixtures =
       embedded !== null ? embedded.fixtures : (await api<{ fixtures: FixtureEntry[] }>(`/api/overview?viewer=${encodeURIComponent(viewerParam())}`)).fixtures
+    dataChanged()
   }
+
+  /** The report's cases, parsed on the first case opened: the overview is drawn without waiting for them. */
+  let reportCases: Record<string, ReportCase> | null = null
 
   async function loadCase(fixture: number, id: string): Promise<CaseData> {
     if (embedded !== null) {
-      const found = embedded.cases[`${fixture}/${id}`]
-      if (found === undefined) throw new Error(`there is no case "${id}"`)
-      return found
+      // The cases follow the script in the file: until the browser has read them, wait.
+      if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }))
+      // Cast: the report's second block, written by report.ts beside the overview.
+      reportCases ??= JSON.parse(document.getElementById('rubric-cases')?.textContent ?? '{}') as Record<string, ReportCase>
+      const found = reportCases[keyOf(fixture, id)]
+      const shared = embedded.shared[String(fixture)]
+      if (found === undefined || shared === undefined) throw new Error(`there is no case "${id}"`)
+      return {
+        ...found,
+        source: found.source === undefined ? shared.source : found.source,
+        criteria: found.criteria.map((judged, at) => ({ ...shared.criteria[at]!, ...judged })),
+      }
     }
     return api<CaseData>(`/api/case?fixture=${fixture}&id=${encodeURIComponent(id)}&viewer=${encodeURIComponent(viewerParam())}`)
   }
@@ -210,26 +280,42 @@
     return entry !== undefined && !('refused' in entry) ? entry : null
   }
 
-  function matches(row: CaseRow): boolean {
+  function matches(row: CaseRow, text: string, search: string): boolean {
     const { filters } = state
     if (filters.status !== '' && row.status !== filters.status) return false
     if (filters.waiting !== '' && row.waiting !== filters.waiting) return false
     if (filters.split !== '' && row.split !== filters.split) return false
-    if (filters.criterion !== '' && ![...row.failed, ...row.uncertain, ...row.missing].includes(filters.criterion)) return false
+    if (
+      filters.criterion !== '' &&
+      !row.failed.includes(filters.criterion) &&
+      !row.uncertain.includes(filters.criterion) &&
+      !row.missing.includes(filters.criterion)
+    )
+      return false
     if (filters.disagreement && !row.disagreement) return false
     if (filters.stale && !row.stale) return false
-    const search = filters.search.trim().toLowerCase()
-    return search === '' || row.id.toLowerCase().includes(search) || row.text.toLowerCase().includes(search)
+    return search === '' || text.includes(search)
   }
 
-  /** The cases the filters leave, in order, over every fixture: what j and k move through. */
-  function visibleCases(): { fixture: number; row: CaseRow }[] {
-    const list: { fixture: number; row: CaseRow }[] = []
-    for (const entry of state.fixtures) {
-      const fixture = fixtureAt(entry.index)
-      if (fixture !== null) for (const row of fixture.cases) if (matches(row)) list.push({ fixture: fixture.index, row })
+  /** The cases the filters leave, in order, over every fixture: what j and k move through. Built once per change of the filters. */
+  function visibleCases(): NonNullable<typeof filtered> {
+    if (filtered !== null) return filtered
+    const { all, text } = caseIndex()
+    const search = state.filters.search.trim().toLowerCase()
+    const list: Listed[] = []
+    const at = new Map<string, number>()
+    const byFixture = new Map<number, Listed[]>()
+    for (let position = 0; position < all.length; position++) {
+      const item = all[position]!
+      if (!matches(item.row, text[position]!, search)) continue
+      at.set(keyOf(item.fixture, item.row.id), list.length)
+      list.push(item)
+      const own = byFixture.get(item.fixture)
+      if (own === undefined) byFixture.set(item.fixture, [item])
+      else own.push(item)
     }
-    return list
+    filtered = { list, at, byFixture }
+    return filtered
   }
 
   // ---------- routing ----------
@@ -252,6 +338,15 @@
   async function render(): Promise<void> {
     const at = route()
     if (at === null) {
+      // Back from a case: its fixture's list opens at the window that holds it.
+      const left = state.current
+      const position =
+        left === null
+          ? undefined
+          : visibleCases()
+              .byFixture.get(left.fixture)
+              ?.findIndex((item) => item.row.id === left.id)
+      if (left !== null && position !== undefined && position !== -1) state.pages[left.fixture] = position - (position % PAGE_SIZE)
       state.current = null
       renderOverview()
       return
@@ -327,10 +422,24 @@
     app.replaceChildren(header(), main)
   }
 
+  function filtersChanged(): void {
+    filtered = null
+    state.pages = {}
+    for (const entry of state.fixtures) {
+      const fixture = fixtureAt(entry.index)
+      const holder = document.getElementById(`cases-${entry.index}`)
+      if (fixture !== null && holder !== null) holder.replaceChildren(...caseList(fixture))
+    }
+  }
+
   function filtersBar(): HTMLElement {
     const fixtures = state.fixtures.flatMap((entry) => ('refused' in entry ? [] : [entry]))
-    const waits = [...new Set(fixtures.flatMap((fixture) => fixture.cases.flatMap((row) => (row.waiting === null ? [] : [row.waiting]))))]
-    const splits = [...new Set(fixtures.flatMap((fixture) => fixture.cases.map((row) => row.split)))]
+    const waits = new Set<string>()
+    const splits = new Set<string>()
+    for (const { row } of caseIndex().all) {
+      if (row.waiting !== null) waits.add(row.waiting)
+      splits.add(row.split)
+    }
     const criteria = [...new Set(fixtures.flatMap((fixture) => fixture.criteria))]
     const select = (key: 'status' | 'waiting' | 'split' | 'criterion', label: string, values: readonly string[]) => {
       const node = el('select', { 'aria-label': label, id: `filter-${key}` }, el('option', { value: '' }, `any ${label}`))
@@ -341,7 +450,7 @@
       }
       node.addEventListener('change', () => {
         state.filters[key] = node.value
-        renderOverview()
+        filtersChanged()
       })
       return node
     }
@@ -350,7 +459,7 @@
       box.checked = state.filters[key]
       box.addEventListener('change', () => {
         state.filters[key] = box.checked
-        renderOverview()
+        filtersChanged()
       })
       return el('label', {}, box, ` ${label}`)
     }
@@ -361,20 +470,17 @@
       value: state.filters.search,
       'aria-label': 'search',
     })
+    // Only the lists are drawn again: the field keeps its focus and its caret.
     search.addEventListener('input', () => {
       state.filters.search = search.value
-      const position = search.selectionStart
-      renderOverview()
-      const again = document.querySelector<HTMLInputElement>('#filter-search')
-      again?.focus()
-      again?.setSelectionRange(position, position)
+      filtersChanged()
     })
     return el(
       'div',
       { class: 'filters' },
       select('status', 'status', ['accepted', 'rejected', 'pending', 'refused']),
-      select('waiting', 'pending reason', waits),
-      select('split', 'split', splits),
+      select('waiting', 'pending reason', [...waits]),
+      select('split', 'split', [...splits]),
       select('criterion', 'criterion', criteria),
       check('disagreement', 'disagreement'),
       check('stale', 'stale binding'),
@@ -412,11 +518,12 @@
     for (const row of fixture.cases) if (row.waiting !== null) byReason.set(row.waiting, (byReason.get(row.waiting) ?? 0) + 1)
     if (byReason.size > 0)
       section.append(el('p', { class: 'pending-reasons' }, `pending: ${[...byReason].map(([reason, count]) => `${count} ${reason}`).join(' · ')}`))
+    // The cases come before the long tables of statistics, which fold away.
+    section.append(el('div', { class: 'case-list', id: `cases-${fixture.index}` }, ...caseList(fixture)))
     if (fixture.agreement !== null) {
       const agreement = el(
         'table',
         { class: 'agreement' },
-        el('caption', {}, `review agreement (${fixture.agreement.reviewers.join(', ')})`),
         el('tr', {}, el('th', {}, 'criterion'), el('th', {}, 'α'), el('th', {}, '95% interval'), el('th', {}, 'cases'), el('th', {}, 'disagreements')),
       )
       for (const [name, item] of Object.entries(fixture.agreement.items)) {
@@ -432,14 +539,15 @@
           ),
         )
       }
-      section.append(agreement)
+      section.append(
+        el('details', { class: 'statistics', open: '' }, el('summary', {}, `review agreement (${fixture.agreement.reviewers.join(', ')})`), agreement),
+      )
     }
     if (fixture.calibration !== null) {
       for (const [judge, figures] of Object.entries(fixture.calibration.judges)) {
         const calibration = el(
           'table',
           { class: 'calibration' },
-          el('caption', {}, `judge ${judge} (${figures.origin}): ${figures.cases} cases, ${figures.stale} stale labels`),
           el(
             'tr',
             {},
@@ -465,22 +573,34 @@
             ),
           )
         }
-        section.append(calibration)
+        const block = el(
+          'details',
+          { class: 'statistics', open: '' },
+          el('summary', {}, `judge ${judge} (${figures.origin}): ${figures.cases} cases, ${figures.stale} stale labels`),
+          calibration,
+        )
         if (figures.predictions.pending > 0)
-          section.append(
+          block.append(
             el(
               'p',
               { class: 'dim' },
               `prediction, not review coverage: the judge predicts ${figures.predictions.accepted} accepted, ${figures.predictions.rejected} rejected of ${figures.predictions.pending} pending cases`,
             ),
           )
+        section.append(block)
       }
     }
+    return section
+  }
+
+  /** A fixture's filtered cases, one window of them drawn: its count, the rows, and the way to the other windows. */
+  function caseList(fixture: Fixture): HTMLElement[] {
+    const rows = visibleCases().byFixture.get(fixture.index) ?? []
+    const first = Math.min(state.pages[fixture.index] ?? 0, Math.max(0, rows.length - 1))
+    const last = Math.min(rows.length, first + PAGE_SIZE)
     const list = el('table', { class: 'cases' }, el('tr', {}, el('th', {}, 'case'), el('th', {}, 'split'), el('th', {}, 'decision'), el('th', {}, 'why')))
-    let shown = 0
-    for (const row of fixture.cases) {
-      if (!matches(row)) continue
-      shown++
+    for (let at = first; at < last; at++) {
+      const { row } = rows[at]!
       const link = el('a', { href: `#/f/${fixture.index}/c/${encodeURIComponent(row.id)}` }, row.id)
       const why = el('td', {}, row.reason)
       if (row.stale) why.append(' ', el('span', { class: 'badge refused' }, 'stale'))
@@ -488,8 +608,31 @@
         el('tr', { class: `case-row ${row.status}`, 'data-case': row.id }, el('td', {}, link), el('td', {}, row.split), el('td', {}, badge(row.status)), why),
       )
     }
-    section.append(el('p', { class: 'dim' }, `${shown} of ${fixture.cases.length} cases shown`), list)
-    return section
+    const count = el('p', { class: 'dim list-count' }, `${rows.length} of ${fixture.cases.length} cases shown`)
+    if (rows.length <= PAGE_SIZE) return [count, list]
+    return [count, pager(fixture, first, last, rows.length, false), list, pager(fixture, first, last, rows.length, true)]
+  }
+
+  /** Buttons to the previous and next window of a fixture's list; under the list, a turn scrolls back to its top. */
+  function pager(fixture: Fixture, first: number, last: number, total: number, below: boolean): HTMLElement {
+    const turn = (label: string, to: number, id: string) => {
+      const button = el('button', { type: 'button', class: 'page-turn', ...(below ? {} : { id: `${id}-${fixture.index}` }) }, label)
+      if (to < 0 || to >= total) button.setAttribute('disabled', '')
+      button.addEventListener('click', () => {
+        state.pages[fixture.index] = to
+        const holder = document.getElementById(`cases-${fixture.index}`)
+        holder?.replaceChildren(...caseList(fixture))
+        if (below) holder?.scrollIntoView({ block: 'start' })
+      })
+      return button
+    }
+    return el(
+      'p',
+      { class: 'pager' },
+      turn('‹ previous', first - PAGE_SIZE, 'page-previous'),
+      ` rows ${first + 1}–${last} of ${total} `,
+      turn('next ›', first + PAGE_SIZE, 'page-next'),
+    )
   }
 
   // ---------- case view ----------
@@ -536,8 +679,8 @@
     const data = state.current!
     const fixture = fixtureAt(data.fixture)
     const main = el('main', { class: 'case' })
-    const list = visibleCases()
-    const position = list.findIndex((item) => item.fixture === data.fixture && item.row.id === data.id)
+    const { list, at } = visibleCases()
+    const position = at.get(keyOf(data.fixture, data.id)) ?? -1
     main.append(
       el(
         'nav',
@@ -836,8 +979,12 @@
     }
     setStatus('saving…', 'ok')
     try {
-      const result = await api<{ decision: string; case: CaseData; fixtures: FixtureEntry[] }>(adjudicating ? '/api/adjudicate' : '/api/review', body)
-      state.fixtures = result.fixtures
+      const result = await api<{
+        decision: string
+        case: CaseData
+        fixture: Pick<Fixture, 'index' | 'version' | 'coverage' | 'agreement' | 'calibration'> & { row: CaseRow | null }
+      }>(adjudicating ? '/api/adjudicate' : '/api/review', body)
+      savedInto(result.fixture)
       openCase(result.case)
       const next = nextPending()
       setStatus(`saved: ${result.decision}.${next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`, 'ok')
@@ -853,20 +1000,33 @@
     }
   }
 
+  /** The first pending case after the current one, over every fixture, from the start again after the last. */
+  /** A save's answer: the saved case's row and its fixture's figures, put in place of the old ones. */
+  function savedInto(saved: Pick<Fixture, 'index' | 'version' | 'coverage' | 'agreement' | 'calibration'> & { row: CaseRow | null }): void {
+    const fixture = fixtureAt(saved.index)
+    if (fixture === null) return
+    const { row, ...figures } = saved
+    const cases = row === null ? fixture.cases : fixture.cases.map((each) => (each.id === row.id ? row : each))
+    state.fixtures = state.fixtures.map((entry) => (entry.index === saved.index ? { ...fixture, ...figures, cases } : entry))
+    dataChanged()
+  }
+
   function nextPending(): { fixture: number; id: string } | null {
     const current = state.current
-    const all: { fixture: number; row: CaseRow }[] = []
-    for (const entry of state.fixtures) {
-      const fixture = fixtureAt(entry.index)
-      if (fixture !== null) for (const row of fixture.cases) all.push({ fixture: fixture.index, row })
+    const { all, at, pending } = caseIndex()
+    const start = current === null ? -1 : (at.get(keyOf(current.fixture, current.id)) ?? -1)
+    // The first pending position past `start`, by bisection.
+    let low = 0
+    let high = pending.length
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if (pending[middle]! <= start) low = middle + 1
+      else high = middle
     }
-    const start = current === null ? -1 : all.findIndex((item) => item.fixture === current.fixture && item.row.id === current.id)
-    for (let step = 1; step <= all.length; step++) {
-      const item = all[(start + step + all.length) % all.length]!
-      if (item.row.status === 'pending' && !(current !== null && item.fixture === current.fixture && item.row.id === current.id))
-        return { fixture: item.fixture, id: item.row.id }
-    }
-    return null
+    const found = pending[low] ?? pending[0]
+    if (found === undefined || found === start) return null
+    const item = all[found]!
+    return { fixture: item.fixture, id: item.row.id }
   }
 
   // ---------- keyboard ----------
@@ -901,9 +1061,9 @@
       return
     }
     if (event.altKey || event.ctrlKey || event.metaKey) return
-    const list = visibleCases()
+    const { list, at: positions } = visibleCases()
     const current = state.current
-    const at = current === null ? -1 : list.findIndex((item) => item.fixture === current.fixture && item.row.id === current.id)
+    const at = current === null ? -1 : (positions.get(keyOf(current.fixture, current.id)) ?? -1)
     if (event.key === 'j' || event.key === 'k') {
       const item = list[event.key === 'j' ? at + 1 : at === -1 ? list.length - 1 : at - 1]
       if (item !== undefined) go(item.fixture, item.row.id)
@@ -932,14 +1092,14 @@
 
   // ---------- a fixture edited on disk ----------
 
-  async function watch(): Promise<void> {
+  /** The server says a fixture changed (and nothing of what): its version is compared, and the overview read again. */
+  async function changed(): Promise<void> {
     try {
       const { versions } = await api<{ versions: (string | null)[] }>('/api/version')
       const changed = state.fixtures.filter((entry, index) => versions[index] !== entry.version).map((entry) => entry.dir)
       if (changed.length > 0) {
         await loadOverview()
-        const names = changed
-        state.notice = `Re-read from disk: ${names.join(', ')} changed.${state.dirty ? ' Your form is kept; saving checks again whether its files changed.' : ''}`
+        state.notice = `Re-read from disk: ${changed.join(', ')} changed.${state.dirty ? ' Your form is kept; saving checks again whether its files changed.' : ''}`
         if (state.current !== null && !state.dirty) await render()
         else if (state.current === null) renderOverview()
         else {
@@ -950,7 +1110,19 @@
     } catch {
       // the server stopped: keep the page as it is
     }
-    setTimeout(() => void watch(), 1500)
+  }
+
+  /** Changes are pushed by the server, not polled: an idle page sends nothing. */
+  function listen(): void {
+    const events = new EventSource(`/api/events?token=${encodeURIComponent(token)}`)
+    let checking = Promise.resolve()
+    events.addEventListener('changed', () => {
+      checking = checking.then(changed)
+    })
+    // Reconnected after the server was away: what changed meanwhile was not heard.
+    events.addEventListener('open', () => {
+      if (state.fixtures.length > 0) checking = checking.then(changed)
+    })
   }
 
   window.addEventListener('hashchange', () => void render())
@@ -958,7 +1130,7 @@
     try {
       await loadOverview()
       await render()
-      if (mode === 'serve') setTimeout(() => void watch(), 1500)
+      if (mode === 'serve') listen()
     } catch (error) {
       app.replaceChildren(el('p', { class: 'error', role: 'alert' }, `The page could not load its data: ${messageOf(error)}`))
     }
