@@ -368,6 +368,9 @@ describe('the review page, in a real browser', () => {
     const { root, open } = await served()
     const result = await runCli(['report', '--html', 'fixtures/lab', '--out', 'out/report.html'], root)
     expect(result.stdout.trim()).toBe('wrote out/report.html')
+    // The source is written once for the fixture, not once per case.
+    const html = await readFile(join(root, 'out/report.html'), 'utf8')
+    expect(html.split('it does not execute it in this example.').length - 1).toBe(1)
     const report = await browser.newPage()
     const errors: string[] = []
     report.on('pageerror', (error) => errors.push(error.message))

@@ -1,0 +1,102 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { request } from 'node:http'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { kinds } from '../../src/core/registry.js'
+import { evaluateAgain, LoadedFixtures, type Reevaluate } from '../../src/web/loaded-fixtures.js'
+import { runCli } from '../helpers/cli.js'
+import { postSave, raw, servedCopy } from '../helpers/served-fixture.js'
+
+const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
+const judged = CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=Edited elsewhere.`])
+
+/** The server's event stream, as a client reads it: every chunk, and when it ends. */
+function openStream(port: number, path: string, headers: Record<string, string>) {
+  let text = ''
+  const waiting: { test: (text: string) => boolean; done: () => void }[] = []
+  const opened = new Promise<{ status: number; ended: Promise<void> }>((resolve, reject) => {
+    const call = request({ host: '127.0.0.1', port, path, headers }, (response) => {
+      const ended = new Promise<void>((done) => response.on('close', done))
+      response.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8')
+        for (const each of waiting.splice(0))
+          if (each.test(text)) each.done()
+          else waiting.push(each)
+      })
+      resolve({ status: response.statusCode ?? 0, ended })
+    })
+    call.on('error', reject)
+    call.end()
+  })
+  const until = (test: (text: string) => boolean) => new Promise<void>((done) => (test(text) ? done() : waiting.push({ test, done })))
+  return { opened, until, text: () => text }
+}
+
+describe('the served fixtures, kept loaded', () => {
+  test('a save answers with its case, its row and its fixture’s figures, not the whole overview', async () => {
+    const { server } = await servedCopy()
+    const headers = { 'x-rubric-token': server.token }
+    const shown = JSON.parse((await raw(server.port, '/api/case?fixture=0&id=not-reviewed', { headers })).body) as { versions: Record<string, string | null> }
+    const draft = Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: 'Fine.', answer_span: '' }]))
+    const saved = await postSave(server, { fixture: 0, id: 'not-reviewed', versions: shown.versions, replace: false, draft })
+    expect(saved.status).toBe(200)
+    const answer = JSON.parse(saved.body)
+    expect(Object.keys(answer).sort()).toEqual(['case', 'decision', 'fixture'])
+    expect(Object.keys(answer.fixture).sort()).toEqual(['agreement', 'calibration', 'coverage', 'index', 'row', 'version'])
+    expect(answer.case.decision.status).toBe('accepted')
+    const overview = JSON.parse((await raw(server.port, '/api/overview', { headers })).body)
+    // What the save answered is what the overview now says.
+    expect(overview.fixtures[0].cases.find((row: { id: string }) => row.id === 'not-reviewed')).toEqual(answer.fixture.row)
+    expect(overview.fixtures[0].coverage).toEqual(answer.fixture.coverage)
+    expect(overview.fixtures[0].version).toBe(answer.fixture.version)
+  })
+
+  test('the event stream needs the token, tells which fixture changed and nothing else, and ends with the server', async () => {
+    const { root, server } = await servedCopy()
+    expect((await raw(server.port, '/api/events')).status).toBe(403)
+    const stream = openStream(server.port, '/api/events', { 'x-rubric-token': server.token })
+    const { status, ended } = await stream.opened
+    expect(status).toBe(200)
+    await stream.until((text) => text.startsWith('retry:'))
+    // An edit made outside the page, by the command line.
+    expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', ...judged], root)).code).toBe(0)
+    await stream.until((text) => text.includes('event: changed'))
+    expect(stream.text()).toBe('retry: 1000\n\nevent: changed\ndata: {"fixture":0}\n\n')
+    await server.close()
+    await ended
+  })
+
+  test('a file written again with the same bytes is not a change; other bytes are', async () => {
+    const { root, dir } = await servedCopy()
+    const fixtures = new LoadedFixtures({ kinds, dirs: [dir], cwd: root, evaluate: {}, onChange: () => {} })
+    const first = await fixtures.current(0)
+    const text = await readFile(join(dir, 'annotations.json'), 'utf8')
+    await writeFile(join(dir, 'annotations.json'), text)
+    expect(await fixtures.current(0)).toBe(first)
+    await writeFile(join(dir, 'annotations.json'), text.replace('"origin": "', '"origin": "edited: '))
+    const edited = await fixtures.current(0)
+    expect(edited).not.toBe(first)
+    expect(edited.version).not.toBe(first.version)
+    expect(edited.fixture?.origin.startsWith('edited: ')).toBe(true)
+    fixtures.close()
+  })
+
+  test('an evaluation is brought up to date from the state before and the files that changed', async () => {
+    const { root, dir } = await servedCopy()
+    const calls: { previous: unknown; changed: readonly string[] }[] = []
+    const reevaluate: Reevaluate = (previous, fixture, changed, options) => {
+      calls.push({ previous: previous?.fixture, changed })
+      return evaluateAgain(previous, fixture, changed, options)
+    }
+    const fixtures = new LoadedFixtures({ kinds, dirs: [dir], cwd: root, evaluate: {}, onChange: () => {}, reevaluate })
+    const first = await fixtures.current(0)
+    const text = await readFile(join(dir, 'annotations.json'), 'utf8')
+    await writeFile(join(dir, 'annotations.json'), text.replace('"origin": "', '"origin": "edited: '))
+    await fixtures.current(0)
+    expect(calls).toEqual([
+      { previous: undefined, changed: [] },
+      { previous: first.fixture, changed: [join(dir, 'annotations.json')] },
+    ])
+    fixtures.close()
+  })
+})
