@@ -81,4 +81,24 @@ describe('a long case list', () => {
     expect(await page.textContent('.pager')).toContain('rows 101–200 of 250')
     expect(errors).toEqual([])
   })
+
+  test('a pending reason or a failed criterion is one click from its cases', async () => {
+    const { page, errors } = await openLarge()
+    const reasons = page.locator('.pending-reasons button.quick-filter')
+    expect(await reasons.count()).toBeGreaterThan(0)
+    const reason = (await reasons.first().textContent()) ?? ''
+    await reasons.first().click()
+    const pending = await shownIds(page)
+    expect(pending.length).toBe(Number(reason.split(' ')[0]))
+    expect(pending.every((id) => ['case-000042', 'case-000142', 'case-000242'].includes(id ?? ''))).toBe(true)
+    expect(await page.inputValue('#filter-status')).toBe('pending')
+    const failed = page.locator('.failed-criteria button.quick-filter').first()
+    const label = (await failed.textContent()) ?? ''
+    await failed.click()
+    const rejected = await shownIds(page)
+    expect(rejected.length).toBe(Number(label.split(' ').at(-1)))
+    expect(rejected.every((id) => ['case-000007', 'case-000107', 'case-000207'].includes(id ?? ''))).toBe(true)
+    expect(await page.inputValue('#filter-criterion')).toBe(label.split(' ')[0])
+    expect(errors).toEqual([])
+  })
 })

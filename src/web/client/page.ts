@@ -194,8 +194,12 @@
   function dataChanged(): void {
     index = null
     filtered = null
+    ahead.clear()
   }
   const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+  /** The cases one key away (j, k, n), read ahead of the key: a move then draws without waiting for the server. */
+  const ahead = new Map<string, Promise<CaseData>>()
 
   // ---------- small DOM helpers ----------
 
@@ -272,7 +276,32 @@
         criteria: found.criteria.map((judged, at) => ({ ...shared.criteria[at]!, ...judged })),
       }
     }
+    const key = keyOf(fixture, id)
+    const read = ahead.get(key)
+    if (read !== undefined) {
+      ahead.delete(key)
+      return read
+    }
     return api<CaseData>(`/api/case?fixture=${fixture}&id=${encodeURIComponent(id)}&viewer=${encodeURIComponent(viewerParam())}`)
+  }
+
+  /** Reads the cases j, k and n would open from `data`, so that the key draws at once. */
+  function readAhead(data: CaseData): void {
+    if (mode !== 'serve') return
+    const { list, at } = visibleCases()
+    const position = at.get(keyOf(data.fixture, data.id))
+    const near = [position === undefined ? undefined : list[position + 1], position === undefined ? undefined : list[position - 1]].flatMap((item) =>
+      item === undefined ? [] : [{ fixture: item.fixture, id: item.row.id }],
+    )
+    const pending = nextPending()
+    if (pending !== null) near.push(pending)
+    ahead.clear()
+    for (const item of near) {
+      const read = api<CaseData>(`/api/case?fixture=${item.fixture}&id=${encodeURIComponent(item.id)}&viewer=${encodeURIComponent(viewerParam())}`)
+      // A failed read ahead is read again when the case is opened.
+      read.catch(() => ahead.delete(keyOf(item.fixture, item.id)))
+      ahead.set(keyOf(item.fixture, item.id), read)
+    }
   }
 
   function fixtureAt(index: number): Fixture | null {
@@ -374,6 +403,7 @@
     state.active = 0
     state.dirty = false
     renderCase()
+    readAhead(data)
   }
 
   // ---------- header ----------
@@ -514,10 +544,41 @@
       )
     }
     section.append(table)
+    // The pending and the failed cases, each group one click from its list.
     const byReason = new Map<string, number>()
-    for (const row of fixture.cases) if (row.waiting !== null) byReason.set(row.waiting, (byReason.get(row.waiting) ?? 0) + 1)
+    const byFailed = new Map<string, number>()
+    for (const row of fixture.cases) {
+      if (row.waiting !== null) byReason.set(row.waiting, (byReason.get(row.waiting) ?? 0) + 1)
+      if (row.status === 'rejected') for (const criterion of row.failed) byFailed.set(criterion, (byFailed.get(criterion) ?? 0) + 1)
+    }
+    const quick = (label: string, filters: Partial<typeof state.filters>) => {
+      const button = el('button', { type: 'button', class: 'quick-filter' }, label)
+      button.addEventListener('click', () => {
+        Object.assign(state.filters, filters)
+        filtered = null
+        state.pages = {}
+        renderOverview()
+      })
+      return button
+    }
     if (byReason.size > 0)
-      section.append(el('p', { class: 'pending-reasons' }, `pending: ${[...byReason].map(([reason, count]) => `${count} ${reason}`).join(' · ')}`))
+      section.append(
+        el(
+          'p',
+          { class: 'pending-reasons' },
+          'pending: ',
+          ...[...byReason].map(([reason, count]) => quick(`${count} ${reason}`, { status: 'pending', waiting: reason, criterion: '' })),
+        ),
+      )
+    if (byFailed.size > 0)
+      section.append(
+        el(
+          'p',
+          { class: 'failed-criteria' },
+          'rejected on: ',
+          ...[...byFailed].map(([criterion, count]) => quick(`${criterion} ${count}`, { status: 'rejected', waiting: '', criterion })),
+        ),
+      )
     // The cases come before the long tables of statistics, which fold away.
     section.append(el('div', { class: 'case-list', id: `cases-${fixture.index}` }, ...caseList(fixture)))
     if (fixture.agreement !== null) {
