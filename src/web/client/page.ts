@@ -360,11 +360,17 @@
     }
   }
 
+  /** The address last drawn: its hashchange, when `go` drew it already, draws nothing again. */
+  let drawn: string | null = null
+
   function go(fixture: number, id: string): void {
     location.hash = `#/f/${fixture}/c/${encodeURIComponent(id)}`
+    // Drawn now rather than on the hashchange event, which the browser sends a frame or so later.
+    void render()
   }
 
   async function render(): Promise<void> {
+    drawn = location.hash
     const at = route()
     if (at === null) {
       // Back from a case: its fixture's list opens at the window that holds it.
@@ -1186,7 +1192,9 @@
     })
   }
 
-  window.addEventListener('hashchange', () => void render())
+  window.addEventListener('hashchange', () => {
+    if (location.hash !== drawn) void render()
+  })
   void (async () => {
     try {
       await loadOverview()
