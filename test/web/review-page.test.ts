@@ -395,6 +395,17 @@ describe('the review page, in a real browser', () => {
     await report.goto(`${pathToFileURL(join(root, 'out/report.html')).href}#/`)
     await report.waitForSelector('table.cases')
     expect(await report.locator('tr.case-row').count()).toBe(8)
+    // The header names only the keys that work in a report, and they do; the page's names rating and saving too.
+    expect(await report.textContent('header .keys')).toBe('j/k next/previous case · n next pending · Esc overview')
+    expect(await servedPage.textContent('header .keys')).toBe('j/k next/previous case · n next pending · 1/2/3 rate · s save')
+    const first = (await report.locator('tr.case-row').first().getAttribute('data-case')) ?? ''
+    const second = (await report.locator('tr.case-row').nth(1).getAttribute('data-case')) ?? ''
+    await report.click(`a:text-is("${first}")`)
+    await report.waitForFunction((id) => document.querySelector('nav.crumbs strong')?.textContent === id, first)
+    await report.keyboard.press('j')
+    await report.waitForFunction((id) => document.querySelector('nav.crumbs strong')?.textContent === id, second)
+    await report.keyboard.press('Escape')
+    await report.waitForSelector('table.cases')
     expect(errors).toEqual([])
     await report.close()
   })

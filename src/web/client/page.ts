@@ -438,7 +438,14 @@
       name.addEventListener('change', apply)
       bar.append(el('span', { class: 'viewer' }, role, ' ', name))
     }
-    bar.append(el('span', { class: 'keys' }, 'j/k next/previous case · n next pending · 1/2/3 rate · s save'))
+    // Only the keys that work here: the static report rates and saves nothing.
+    bar.append(
+      el(
+        'span',
+        { class: 'keys' },
+        mode === 'serve' ? 'j/k next/previous case · n next pending · 1/2/3 rate · s save' : 'j/k next/previous case · n next pending · Esc overview',
+      ),
+    )
     if (state.notice !== '') bar.append(el('p', { class: 'notice', role: 'status' }, state.notice))
     return bar
   }
