@@ -201,6 +201,9 @@
   /** The cases one key away (j, k, n), read ahead of the key: a move then draws without waiting for the server. */
   const ahead = new Map<string, Promise<CaseData>>()
 
+  /** `1 case`, `2 cases`: a count with its noun, singular for one. */
+  const counted = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
+
   // ---------- small DOM helpers ----------
 
   function el<K extends keyof HTMLElementTagNameMap>(
@@ -650,7 +653,7 @@
         const block = el(
           'details',
           { class: 'statistics', open: '' },
-          el('summary', {}, `judge ${judge} (${figures.origin}): ${figures.cases} cases, ${figures.stale} stale labels`),
+          el('summary', {}, `judge ${judge} (${figures.origin}): ${counted(figures.cases, 'case')}, ${counted(figures.stale, 'stale label')}`),
           calibration,
         )
         if (figures.predictions.pending > 0)
@@ -658,7 +661,7 @@
             el(
               'p',
               { class: 'dim' },
-              `prediction, not review coverage: the judge predicts ${figures.predictions.accepted} accepted, ${figures.predictions.rejected} rejected of ${figures.predictions.pending} pending cases`,
+              `prediction, not review coverage: the judge predicts ${figures.predictions.accepted} accepted, ${figures.predictions.rejected} rejected of ${counted(figures.predictions.pending, 'pending case')}`,
             ),
           )
         section.append(block)
@@ -682,7 +685,7 @@
         el('tr', { class: `case-row ${row.status}`, 'data-case': row.id }, el('td', {}, link), el('td', {}, row.split), el('td', {}, badge(row.status)), why),
       )
     }
-    const count = el('p', { class: 'dim list-count' }, `${rows.length} of ${fixture.cases.length} cases shown`)
+    const count = el('p', { class: 'dim list-count' }, `${rows.length} of ${counted(fixture.cases.length, 'case')} shown`)
     if (rows.length <= PAGE_SIZE) return [count, list]
     return [count, pager(fixture, first, last, rows.length, false), list, pager(fixture, first, last, rows.length, true)]
   }
