@@ -153,6 +153,8 @@ try {
       const get = median(gets)
       const overview = await http(server, '/api/overview?viewer=reader')
       console.log(`  GET /api/overview: ${ms(overview.seconds)}, ${(overview.bytes / 1024 / 1024).toFixed(2)} MiB`)
+      // The server holding the fixture, four tabs served and no save yet.
+      const servingPeak = peakRss(server.child.pid)
       // A save of a pending case, replacing its review, its versions read first (untimed).
       const saves = []
       let saveBytes = 0
@@ -218,6 +220,7 @@ try {
         const peak = peakRss(server.child.pid)
         const plain = plainParseRss(dir)
         const mib = (bytes) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`
+        console.log(`  server's peak RSS before the first save: ${mib(servingPeak)} (${(servingPeak / plain).toFixed(2)}× a plain parse)`)
         report(
           n,
           "server's peak RSS ÷ a plain parse of the fixture's files",
