@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { withFixtureLock } from '../../src/core/json/fixture-lock.js'
 import { kinds } from '../../src/core/registry.js'
 import { evaluateAgain, LoadedFixtures, type Reevaluate } from '../../src/web/loaded-fixtures.js'
 import { runCli } from '../helpers/cli.js'
@@ -98,5 +99,41 @@ describe('the served fixtures, kept loaded', () => {
       { previous: first.fixture, changed: [join(dir, 'annotations.json')] },
     ])
     fixtures.close()
+  })
+
+  test('the page is answered while a save waits for the fixture’s lock, and sees the save once it is written', async () => {
+    const { dir, server } = await servedCopy()
+    const headers = { 'x-rubric-token': server.token }
+    const shown = JSON.parse((await raw(server.port, '/api/case?fixture=0&id=not-reviewed', { headers })).body) as { versions: Record<string, string | null> }
+    const draft = Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: 'Fine.', answer_span: '' }]))
+    let release!: () => void
+    const holding = new Promise<void>((resolve) => (release = resolve))
+    let entered!: () => void
+    const held = new Promise<void>((resolve) => (entered = resolve))
+    // Another writer (a command line, say) holds the lock.
+    const other = withFixtureLock(dir, async () => {
+      entered()
+      await holding
+    })
+    await held
+    let saved = false
+    const save = postSave(server, { fixture: 0, id: 'not-reviewed', versions: shown.versions, replace: false, draft }).then((answer) => {
+      saved = true
+      return answer
+    })
+    const during = await Promise.all([
+      raw(server.port, '/api/case?fixture=0&id=complete', { headers }),
+      raw(server.port, '/api/overview', { headers }),
+      raw(server.port, '/api/version', { headers }),
+    ])
+    expect(during.map((answer) => answer.status)).toEqual([200, 200, 200])
+    expect(saved).toBe(false)
+    const before = JSON.parse(during[1]!.body)
+    expect(before.fixtures[0].cases.find((row: { id: string }) => row.id === 'not-reviewed').status).toBe('pending')
+    release()
+    await other
+    expect((await save).status).toBe(200)
+    const after = JSON.parse((await raw(server.port, '/api/overview', { headers })).body)
+    expect(after.fixtures[0].cases.find((row: { id: string }) => row.id === 'not-reviewed').status).toBe('accepted')
   })
 })
