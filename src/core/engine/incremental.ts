@@ -17,7 +17,15 @@ import {
   type EvaluateOptions,
   type SomeEvaluation,
 } from './evaluate.js'
-import { kindContext, loadFixtureReading, type CaseEntry, type FixtureIdentities, type LoadFixtureOptions, type ReviewEntry, type SomeFixture } from './fixture.js'
+import {
+  kindContext,
+  loadFixtureReading,
+  type CaseEntry,
+  type FixtureIdentities,
+  type LoadFixtureOptions,
+  type ReviewEntry,
+  type SomeFixture,
+} from './fixture.js'
 import type { FileRole } from './kind.js'
 import type { Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'
@@ -88,6 +96,11 @@ export class IncrementalEvaluation {
     const evaluation = new IncrementalEvaluation(kinds, dir, options)
     await evaluation.refresh()
     return evaluation
+  }
+
+  /** What was parsed of each file, by its bytes: a revision given it (`AuthoringOptions.memo`) parses only the files it changes. */
+  get parsed(): ParseMemo {
+    return this.memo
   }
 
   /** The fixture as last read. */
@@ -197,7 +210,8 @@ export class IncrementalEvaluation {
     const states = [...this.states.values()]
     const decisions = states.map((state) => state.decision)
     const previous = this.current
-    if (casesMoved || previous === undefined || this.caseSet === undefined || !sameGraded(previous.decisions, decisions)) this.caseSet = once(() => fingerprints(fixture, states))
+    if (casesMoved || previous === undefined || this.caseSet === undefined || !sameGraded(previous.decisions, decisions))
+      this.caseSet = once(() => fingerprints(fixture, states))
     const caseSet = this.caseSet
     const staleFiles = new Map<FileRole, string[]>()
     for (const state of states) {
@@ -221,7 +235,10 @@ export class IncrementalEvaluation {
       get identities() {
         return identify()
       },
-      summary: definition.summarize(kindContext(fixture), decisions, { seed: this.options.seed ?? DEFAULT_SEED, marginGate: this.options.marginGate ?? 'point' }),
+      summary: definition.summarize(kindContext(fixture), decisions, {
+        seed: this.options.seed ?? DEFAULT_SEED,
+        marginGate: this.options.marginGate ?? 'point',
+      }),
       notes: conversionNotes(fixture, staleFiles),
     }
   }
@@ -280,13 +297,13 @@ function sameGraded(before: readonly Decision[], after: readonly Decision[]): bo
 
 function sameEntry(before: CaseEntry, after: CaseEntry): boolean {
   if (before === after) return true
-  return before.path[1] === after.path[1] && before.split === after.split && JSON.stringify(before.value) === JSON.stringify(after.value)
+  return before.path[1] === after.path[1] && before.split === after.split && sameJson(before.value, after.value)
 }
 
 function sameReview(before: ReviewEntry | undefined, after: ReviewEntry | undefined): boolean {
   if (before === after) return true
   if (before === undefined || after === undefined) return false
-  return before.path[1] === after.path[1] && JSON.stringify(before.value) === JSON.stringify(after.value)
+  return before.path[1] === after.path[1] && sameJson(before.value, after.value)
 }
 
 function sameSlots(before: Readonly<Record<string, ReviewEntry>> | undefined, after: Readonly<Record<string, ReviewEntry>> | undefined): boolean {
@@ -309,6 +326,30 @@ function samePanelReviews(
 function sameAdoptions(before: Readonly<Record<string, Adoption>> | undefined, after: Readonly<Record<string, Adoption>> | undefined): boolean {
   if (before === after) return true
   return JSON.stringify(before ?? {}) === JSON.stringify(after ?? {})
+}
+
+/**
+ * Whether two parsed JSON values are equal, key order included (so that their canonical texts and
+ * fingerprints are too): one walk of both, allocating nothing, where comparing their texts would
+ * write both out.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index])) return false
+    return true
+  }
+  if (Array.isArray(b)) return false
+  const keys = Object.keys(a)
+  const others = Object.keys(b)
+  if (keys.length !== others.length) return false
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!
+    if (key !== others[index] || !sameJson(Reflect.get(a, key), Reflect.get(b, key))) return false
+  }
+  return true
 }
 
 function staleOf(assessment: CaseAssessment<Decision>): readonly (readonly [FileRole, string])[] {

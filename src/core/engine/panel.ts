@@ -121,7 +121,10 @@ export async function readPanel(
   if (hasAdjudications) {
     const file = await read(adjudicationsPath, join(display, ADJUDICATIONS_FILE))
     adjudications = { display: file.display, sha256: file.sha256 ?? sha256Hex(file.bytes) }
-    adoptions = memo === undefined ? readAdoptions(definition, file, cases, casesFile) : memo.byCase(ADJUDICATIONS_FILE, file, cases, () => readAdoptions(definition, file, cases, casesFile))
+    adoptions =
+      memo === undefined
+        ? readAdoptions(definition, file, cases, casesFile)
+        : memo.byCase(ADJUDICATIONS_FILE, file, cases, () => readAdoptions(definition, file, cases, casesFile))
   }
   return { reviewers: set.names, files, reviews, adoptions, adjudications }
 }

@@ -13,7 +13,16 @@ import { copyFixture, ROOT, type AnnotationsJson, type CasesJson } from '../../h
 
 const source: DraftSource = { label: 'the test', locate: (path) => path.join(' › ') }
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support'] as const
-const BUNDLED_IDS = ['complete', 'paraphrase', 'negation', 'unsupported-guarantee', 'missing-verification', 'wrong-command', 'uncertain-wording', 'not-reviewed']
+const BUNDLED_IDS = [
+  'complete',
+  'paraphrase',
+  'negation',
+  'unsupported-guarantee',
+  'missing-verification',
+  'wrong-command',
+  'uncertain-wording',
+  'not-reviewed',
+]
 const NEW_IDS = ['extra-a', 'extra-b', 'extra-c']
 const RATING = fc.constantFrom('meets', 'meets', 'does_not_meet', 'uncertain')
 
