@@ -22,7 +22,9 @@ import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
 import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from './chunks.js'
 import { jsonModule } from './json-module.js'
 import { fixtureModuleCode } from './module-code.js'
-import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
+import { KeptEvaluations } from './kept.js'
+import { planOptions, resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
+import { evaluateOptionsOf } from './plan-fixture.js'
 import { planWithContext, sessionOf, type ProjectContext } from './project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
@@ -100,6 +102,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         // Cast: Vitest's reporters option is a union of names, instances and tuples, read here as entries.
         wholeRun: !onlyBlob(vitest.config.reporters as unknown[]),
         sessions: new Map(),
+        kept: vitest.config.watch ? new KeptEvaluations(root, evaluateOptionsOf(planOptions(resolved))) : undefined,
       }
       projects.push({ project, context })
       // Each run reads a fixture's files afresh: a rerun in watch mode must not decide from the last run's bytes.
@@ -128,6 +131,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
           resolved.decisionRecord,
           (file) => project.matchesTestGlob(file),
           (dir) => chunks.byFixture.get(dir)?.map((chunk) => chunk.moduleId),
+          context.kept,
         ),
       )
       if (vitest.config.watch) warnOnLostRubrics(vitest, project, resolved, lostRubricMessage)

@@ -94,6 +94,7 @@ function standalone(vitest: Vitest): ProjectContext {
     chunks: NO_CHUNKS,
     wholeRun: true,
     sessions: new Map(),
+    kept: undefined,
   }
 }
 

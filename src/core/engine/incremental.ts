@@ -80,10 +80,12 @@ export class IncrementalEvaluation {
   private readonly read = new Map<string, ReadFile>()
   private readonly tally = new CoverageTally()
   private states = new Map<string, CaseState>()
+  private positions = new Map<string, number>()
   private current: SomeEvaluation | undefined
   private loaded: SomeFixture | undefined
   /** The case-set fingerprints of the cases as decided, taken when first asked for. */
   private caseSet: (() => CaseSetIdentity) | undefined
+  private queue: Promise<unknown> = Promise.resolve()
 
   private constructor(
     private readonly kinds: KindRegistry,
@@ -115,6 +117,11 @@ export class IncrementalEvaluation {
     return this.current
   }
 
+  /** The position of each case in `cases.json` as last read, by id. */
+  positionOf(id: string): number | undefined {
+    return this.positions.get(id)
+  }
+
   /** The decision of one case as last read; `undefined` for an id `cases.json` does not hold. */
   decisionOf(id: string): Decision | undefined {
     return this.states.get(id)?.decision
@@ -125,7 +132,14 @@ export class IncrementalEvaluation {
    * again the cases they touch. A fixture-level defect (a file that no longer parses) throws its
    * {@link FixtureError}, and the evaluation stays as it was.
    */
-  async refresh(): Promise<EvaluationChange> {
+  refresh(): Promise<EvaluationChange> {
+    // One refresh at a time: a second one asked for meanwhile starts from what the first read.
+    const run = this.queue.then(() => this.refreshNow())
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private async refreshNow(): Promise<EvaluationChange> {
     try {
       return await this.refreshOnce(false)
     } catch (error) {
@@ -198,6 +212,7 @@ export class IncrementalEvaluation {
       casesMoved = true
     }
     this.states = next
+    if (casesMoved) this.positions = new Map(fixture.cases.map((entry, index) => [entry.id, index]))
     if (changed || this.current === undefined || files.length > 0) {
       this.loaded = fixture
       this.current = this.evaluate(fixture, casesMoved || all)
