@@ -33,7 +33,9 @@ export class KeptEvaluations {
    * Brings a kept fixture up to date and says what changed, with the number of its cases before;
    * `undefined` for a fixture not kept (the next run opens it).
    */
-  async refresh(dir: string): Promise<{ readonly evaluation: IncrementalEvaluation; readonly change: EvaluationChange; readonly casesBefore: number } | undefined> {
+  async refresh(
+    dir: string,
+  ): Promise<{ readonly evaluation: IncrementalEvaluation; readonly change: EvaluationChange; readonly casesBefore: number } | undefined> {
     const kept = this.byDir.get(dir)
     if (kept === undefined) return undefined
     const evaluation = await kept

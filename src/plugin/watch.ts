@@ -27,14 +27,15 @@ export function fixtureWatchTrigger(
     pattern: /[^/\\]+$/,
     testsToRun(file: string): string | string[] | undefined {
       const name = basename(file)
-      if (name === recordFile) return undefined
+      // The record, and what a writer leaves beside the files while it writes (its temporary copies, the fixture's lock).
+      if (name === recordFile || name.startsWith('.')) return undefined
       // A reviewer's or a judge's file is one level down, in the fixture's reviews/ or judges/ directory.
       const parent = basename(dirname(file))
       const dir = parent === REVIEWS_DIR || parent === JUDGES_DIR ? dirname(dirname(file)) : dirname(file)
       // A fixture kept from the last run: its files are read again, and only the modules of the cases that changed rerun.
       if (kept?.has(dir) === true) {
         const module = MARKERS.map((marker) => join(dir, marker)).find((each) => existsSync(each) && isFixtureModule(each))
-        void rerunKept(vitest, kept, dir, chunkModulesOf(dir) ?? (module === undefined ? [] : [module]))
+        settled(dir, () => rerunKept(vitest, kept, dir, chunkModulesOf(dir) ?? (module === undefined ? [] : [module])))
         return undefined
       }
       // A split fixture's marker file is no test module: a change to it, as to any of its files, reruns every chunk.
@@ -54,6 +55,23 @@ export function fixtureWatchTrigger(
       return undefined
     },
   }
+}
+
+/** How long a fixture's files must be still before a kept fixture is read again: a save writes two files, one after the other. */
+const SETTLE_MS = 100
+
+const settling = new Map<string, ReturnType<typeof setTimeout>>()
+
+/** Runs `work` once the fixture directory's files have been still for {@link SETTLE_MS}. */
+function settled(dir: string, work: () => Promise<void>): void {
+  clearTimeout(settling.get(dir))
+  settling.set(
+    dir,
+    setTimeout(() => {
+      settling.delete(dir)
+      void work()
+    }, SETTLE_MS),
+  )
 }
 
 /**

@@ -146,7 +146,9 @@ test('watch mode warns when a fixture loses its rubric file, as a run started th
   }
 })
 
-test('watch mode reruns only the chunk of a split fixture whose case a review edit changed, and every chunk when its rubric changes', { timeout: 180_000 }, async () => {
+test('watch mode reruns only the chunk of a split fixture whose case a review edit changed, and every chunk when its rubric changes', {
+  timeout: 180_000,
+}, async () => {
   const root = await makeProject({ 'fixtures/a': null })
   const runs = new RunQueue()
   const exitCode = process.exitCode
