@@ -21,12 +21,13 @@ import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-r
 import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
 import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from './chunks.js'
 import { jsonModule } from './json-module.js'
+import { gateScopes } from './gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
 import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
 import { planWithContext, sessionOf, type ProjectContext } from './project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
-export type { PendingPolicy, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
+export type { FalseAcceptLimit, JudgeGateOptions, PendingPolicy, ResolvedJudgeGate, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
 export type { DiscoveredFixture } from '../core/engine/discover.js'
 
@@ -100,10 +101,14 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         // Cast: Vitest's reporters option is a union of names, instances and tuples, read here as entries.
         wholeRun: !onlyBlob(vitest.config.reporters as unknown[]),
         sessions: new Map(),
+        scopes: gateScopes(resolved, root),
       }
       projects.push({ project, context })
-      // Each run reads a fixture's files afresh: a rerun in watch mode must not decide from the last run's bytes.
-      vitest.onTestsRerun(() => context.sessions.clear())
+      // Each run reads a fixture's files afresh, and matches the gates' globs again: a rerun in watch mode must not decide from the last run's files.
+      vitest.onTestsRerun(() => {
+        context.sessions.clear()
+        context.scopes = gateScopes(resolved, root)
+      })
       const problems = [
         ...(await unmatchedIncludes(kinds, root, resolved.include, resolved.exclude, scan)).map(
           (glob) =>

@@ -4,10 +4,45 @@ import { formatLocation } from '../core/common/json-path.js'
 import { closestName } from '../core/common/suggest.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
-import type { PlanOptions } from '../core/engine/plan.js'
+import type { JudgeGate, PlanOptions } from '../core/engine/plan.js'
+import type { GateScopes } from './gate-scope.js'
 
 /** What pending cases do to a run. */
 export type PendingPolicy = 'todo' | 'fail' | { readonly max: number }
+
+/**
+ * How many false accepts (the judge says `meets` where the adopted review says `does_not_meet`) a
+ * judge gate allows on a criterion: a whole number is a count; `{ rate }` is a share (0 to 1) of
+ * the judgements the reviewers rated `does_not_meet`. A bare number is always a count.
+ */
+export type FalseAcceptLimit = number | { readonly rate: number }
+
+/** One judge's gate: the options of `rubric({ judges: { <name>: … } })`. */
+export interface JudgeGateOptions {
+  /** The lower bound of Cohen's kappa's 95% interval must reach this. */
+  readonly minKappa: number
+  /** At least this many cases with a current adopted review and a current label. */
+  readonly minCases: number
+  /**
+   * The most false accepts allowed on each criterion: a count, or `{ rate }`. No limit when left out.
+   */
+  readonly maxFalseAccepts?: FalseAcceptLimit
+  /**
+   * Globs of the fixture directories the gate checks, matched as `include` is. A named fixture
+   * without this judge's labels fails the gate. Left out, the gate checks the fixtures that hold
+   * the judge's labels (`judges/<name>.json`), and no other.
+   */
+  readonly fixtures?: string | readonly string[]
+}
+
+/** A judge gate with its `fixtures` globs as a list. */
+export interface ResolvedJudgeGate {
+  readonly minKappa: number
+  readonly minCases: number
+  readonly maxFalseAccepts: FalseAcceptLimit | undefined
+  /** `undefined`: the fixtures that hold the judge's labels. */
+  readonly fixtures: readonly string[] | undefined
+}
 
 /**
  * Options of the rubric coverage reporter (`RubricReporter`), which the plugin's `reporter` option
@@ -86,11 +121,13 @@ export interface RubricPluginOptions {
   /**
    * The judge gate: per automated judge (`judges/<name>.json`) and criterion, a check "judge <name>
    * agrees with reviewers on <criterion>", passing when at least `minCases` cases have both a
-   * current adopted review and a current label and the lower bound of Cohen's kappa's 95% interval
-   * is at least `minKappa`; failing otherwise, with the confusion matrix and the false accepts.
-   * Off unless given.
+   * current adopted review and a current label, the lower bound of Cohen's kappa's 95% interval
+   * is at least `minKappa` and the false accepts are within `maxFalseAccepts`; failing otherwise,
+   * with the confusion matrix and the false accepts. It checks the fixtures that hold the judge's
+   * labels, or those its `fixtures` globs name; a scored fixture is skipped with a note. Off unless
+   * given.
    */
-  readonly judges?: Readonly<Record<string, { readonly minKappa: number; readonly minCases: number }>>
+  readonly judges?: Readonly<Record<string, JudgeGateOptions>>
   /**
    * The seed of every bootstrap interval (agreement, calibration, the paired margin).
    * @default 'vitest-rubric'
@@ -141,7 +178,7 @@ export interface ResolvedRubricOptions {
   readonly expect: 'acceptance' | 'record'
   readonly reviewers: { readonly min: number }
   readonly agreement: { readonly min: number } | undefined
-  readonly judges: Readonly<Record<string, { readonly minKappa: number; readonly minCases: number }>> | undefined
+  readonly judges: Readonly<Record<string, ResolvedJudgeGate>> | undefined
   readonly seed: number | string | undefined
   readonly marginGate: 'point' | 'lower-bound' | undefined
   readonly reporter: RubricReporterOptions | false
@@ -151,6 +188,19 @@ export interface ResolvedRubricOptions {
 }
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
+
+const FALSE_ACCEPT_LIMIT = 'a whole number of false accepts (at least 0), or { rate: r } with r from 0 to 1'
+
+const RATE = 'a rate from 0 to 1, a share of the judgements the reviewers rated does_not_meet'
+
+const JudgeGateSchema = z.strictObject({
+  minKappa: z.number().min(-1).max(1),
+  minCases: z.int().min(1),
+  maxFalseAccepts: z
+    .union([z.int().min(0), z.strictObject({ rate: z.number().min(0, { error: RATE }).max(1, { error: RATE }) })], { error: FALSE_ACCEPT_LIMIT })
+    .optional(),
+  fixtures: globs.optional(),
+})
 
 const OptionsSchema = z.strictObject({
   include: globs.optional(),
@@ -176,7 +226,7 @@ const OptionsSchema = z.strictObject({
   expect: z.enum(['acceptance', 'record'], { error: 'one of "acceptance", "record"' }).optional(),
   reviewers: z.strictObject({ min: z.int().min(0) }).optional(),
   agreement: z.strictObject({ min: z.number().min(-1).max(1) }).optional(),
-  judges: z.record(z.string().regex(REVIEWER_NAME), z.strictObject({ minKappa: z.number().min(-1).max(1), minCases: z.int().min(1) })).optional(),
+  judges: z.record(z.string().regex(REVIEWER_NAME), JudgeGateSchema).optional(),
   seed: z.union([z.string(), z.number().finite()]).optional(),
   marginGate: z.enum(['point', 'lower-bound']).optional(),
   chunks: z.strictObject({ size: z.int().min(1) }).optional(),
@@ -193,7 +243,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases, maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
       },
       parsed.error.issues,
     )
@@ -207,7 +257,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     expect: value.expect ?? 'acceptance',
     reviewers: value.reviewers ?? { min: 0 },
     agreement: value.agreement,
-    judges: value.judges,
+    judges: value.judges === undefined ? undefined : resolveJudges(value.judges),
     seed: value.seed,
     marginGate: value.marginGate,
     cache: value.cache ?? true,
@@ -225,7 +275,7 @@ const OPTIONS_HINT = 'see the options of rubric() in docs/plugin.md.'
  * otherwise be reported as a missing `minKappa`, which hides the typo.
  */
 function refuseUnknownKey(issues: readonly z.core.$ZodIssue[]): void {
-  for (const issue of issues) {
+  for (const issue of withinUnions(issues)) {
     if (issue.code !== 'unrecognized_keys') continue
     const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)))
     const known = keysAt(OptionsSchema, path)
@@ -239,6 +289,15 @@ function refuseUnknownKey(issues: readonly z.core.$ZodIssue[]): void {
       hint: meant === undefined ? OPTIONS_HINT : `write ${JSON.stringify(meant)}; ${OPTIONS_HINT}`,
     })
   }
+}
+
+/** The issues and, for a value that matched no option of a union, each option's issues, at their full paths. */
+function withinUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'invalid_union'
+      ? [issue, ...withinUnions(issue.errors.flatMap((option) => option.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }))))]
+      : [issue],
+  )
 }
 
 /** The keys an object of the options schema may have at `path`, read through optional values, unions and records. */
@@ -259,6 +318,20 @@ function keysAt(schema: z.ZodType, path: readonly (string | number)[]): string[]
   return []
 }
 
+function resolveJudges(judges: Readonly<Record<string, z.infer<typeof JudgeGateSchema>>>): Record<string, ResolvedJudgeGate> {
+  return Object.fromEntries(
+    Object.entries(judges).map(([name, gate]) => [
+      name,
+      {
+        minKappa: gate.minKappa,
+        minCases: gate.minCases,
+        maxFalseAccepts: gate.maxFalseAccepts,
+        fixtures: gate.fixtures === undefined ? undefined : toList(gate.fixtures).map(trimSlashes),
+      },
+    ]),
+  )
+}
+
 function toList(value: string | readonly string[]): string[] {
   return typeof value === 'string' ? [value] : [...value]
 }
@@ -267,12 +340,32 @@ function trimSlashes(glob: string): string {
   return glob.replace(/^\.\//, '').replace(/\/+$/, '')
 }
 
-/** What the plugin's options ask of every plan: the several-reviewer rule, the agreement and judge gates, the seed. */
-export function planOptions(options: ResolvedRubricOptions): PlanOptions {
+/**
+ * What the plugin's options ask of the plan of the fixture in `dir`: the several-reviewer rule, the
+ * agreement gate, the judge gates that check this fixture (those without `fixtures` globs, which
+ * check it when it holds their judge's labels, and those whose globs name it), the seed.
+ */
+export function planOptions(options: ResolvedRubricOptions, scopes: GateScopes, dir: string): PlanOptions {
+  const judgeGates: Record<string, JudgeGate> = {}
+  for (const [judge, gate] of Object.entries(options.judges ?? {})) {
+    const named = gate.fixtures === undefined ? undefined : scopes.judges.get(judge)?.has(dir) === true ? gate.fixtures.join(', ') : null
+    if (named === null) continue
+    Object.defineProperty(judgeGates, judge, {
+      value: {
+        minKappa: gate.minKappa,
+        minCases: gate.minCases,
+        ...(gate.maxFalseAccepts === undefined ? {} : { maxFalseAccepts: gate.maxFalseAccepts }),
+        ...(named === undefined ? {} : { named }),
+      },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
   return {
     panel: { minReviews: options.reviewers.min },
     ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }),
-    ...(options.judges === undefined ? {} : { judgeGates: options.judges }),
+    ...(options.judges === undefined ? {} : { judgeGates }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
   }

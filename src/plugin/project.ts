@@ -2,6 +2,7 @@ import { kinds } from '../core/registry.js'
 import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
 import type { ChunkLayout } from './chunks.js'
 import { FixtureSession } from './fixture-session.js'
+import type { GateScopes } from './gate-scope.js'
 import { planOptions, type ResolvedRubricOptions } from './options.js'
 import { cachedPlan } from './plan-cache.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
@@ -35,13 +36,23 @@ export interface ProjectContext {
   readonly wholeRun: boolean
   /** This run's fixture sessions by directory: each fixture's files are read once per run. */
   readonly sessions: Map<string, FixtureSession>
+  /** The fixtures the gates' `fixtures` globs name, matched once per run. */
+  scopes: Promise<GateScopes>
 }
 
 /** The run's session of a fixture directory. */
 export function sessionOf(context: ProjectContext, dir: string): FixtureSession {
   let session = context.sessions.get(dir)
   if (session === undefined) {
-    session = new FixtureSession({ root: context.root, cacheDir: context.cacheDir, planOptions: planOptions(context.options), wholeRun: context.wholeRun }, dir)
+    session = new FixtureSession(
+      {
+        root: context.root,
+        cacheDir: context.cacheDir,
+        planOptions: context.scopes.then((scopes) => planOptions(context.options, scopes, dir)),
+        wholeRun: context.wholeRun,
+      },
+      dir,
+    )
     context.sessions.set(dir, session)
   }
   return session
@@ -57,7 +68,7 @@ export async function planAllFixtures(context: ProjectContext): Promise<{ fixtur
 }
 
 /** Plans a fixture, through the cache when the project has one. */
-export function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
-  const options = planOptions(context.options)
+export async function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
+  const options = planOptions(context.options, await context.scopes, dir)
   return context.cacheDir === undefined ? planFixture(dir, context.root, undefined, options) : cachedPlan(dir, context.root, context.cacheDir, options)
 }

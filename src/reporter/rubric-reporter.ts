@@ -3,6 +3,7 @@ import { dirname, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { colorsFor } from '../core/common/colors.js'
 import { fixtureDirOfModule, NO_CHUNKS } from '../plugin/chunks.js'
+import { NO_SCOPES } from '../plugin/gate-scope.js'
 import { resolveOptions, type RubricReporterOptions } from '../plugin/options.js'
 import { planAllFixtures, type ProjectContext } from '../plugin/project.js'
 import { casesOfModule } from './case-runs.js'
@@ -94,6 +95,7 @@ function standalone(vitest: Vitest): ProjectContext {
     chunks: NO_CHUNKS,
     wholeRun: true,
     sessions: new Map(),
+    scopes: Promise.resolve(NO_SCOPES),
   }
 }
 
