@@ -21,13 +21,24 @@ import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-r
 import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
 import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from './chunks.js'
 import { jsonModule } from './json-module.js'
+import { comparisonCheck } from '../core/compare/gate.js'
+import { comparisonsOf } from './comparisons.js'
 import { gateScopes } from './gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
 import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
 import { planWithContext, sessionOf, type ProjectContext } from './project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
-export type { FalseAcceptLimit, JudgeGateOptions, PendingPolicy, ResolvedJudgeGate, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
+export type {
+  CompareGateOptions,
+  FalseAcceptLimit,
+  JudgeGateOptions,
+  PendingPolicy,
+  ResolvedCompareGate,
+  ResolvedJudgeGate,
+  ResolvedRubricOptions,
+  RubricPluginOptions,
+} from './options.js'
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
 export type { DiscoveredFixture } from '../core/engine/discover.js'
 
@@ -102,11 +113,13 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         wholeRun: !onlyBlob(vitest.config.reporters as unknown[]),
         sessions: new Map(),
         scopes: gateScopes(resolved, root),
+        comparisons: new Map(),
       }
       projects.push({ project, context })
       // Each run reads a fixture's files afresh, and matches the gates' globs again: a rerun in watch mode must not decide from the last run's files.
       vitest.onTestsRerun(() => {
         context.sessions.clear()
+        context.comparisons.clear()
         context.scopes = gateScopes(resolved, root)
       })
       const problems = [
@@ -182,7 +195,9 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       const dir = dirname(id)
       const result = await planWithContext(context, dir)
       context.plans.set(id, result)
-      return { code: await fixtureModuleCode(dir, result, codeOptions), moduleType: 'js' }
+      // The compare gates' checks depend on another fixture too: they are added to the tests, never to the cached plan or the decision record.
+      const compared = await comparisonsOf(context, dir, result)
+      return { code: await fixtureModuleCode(dir, result, { ...codeOptions, extraChecks: compared.map(comparisonCheck) }), moduleType: 'js' }
     },
   }
 }

@@ -4,8 +4,6 @@ import { formatLocation } from '../core/common/json-path.js'
 import { closestName } from '../core/common/suggest.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
-import type { JudgeGate, PlanOptions } from '../core/engine/plan.js'
-import type { GateScopes } from './gate-scope.js'
 
 /** What pending cases do to a run. */
 export type PendingPolicy = 'todo' | 'fail' | { readonly max: number }
@@ -70,6 +68,38 @@ export interface RubricReporterOptions {
   readonly reportUrl?: string
 }
 
+/**
+ * One compare gate: each compared fixture (B) is not worse than `against` (A) by more than
+ * `margin`, on one split, as `vitest-rubric compare A B` measures it.
+ */
+export interface CompareGateOptions {
+  /** Fixture A's directory, relative to the project root: the system B must not fall behind. */
+  readonly against: string
+  /**
+   * The split compared. Held-out cases give the result; development cases are development
+   * material, so their check is always todo, never a pass.
+   * @default 'held_out'
+   */
+  readonly split?: 'held_out' | 'development'
+  /** How far B's acceptance rate may fall below A's, as a proportion from 0 to 1 (`0.05`: 5 points). */
+  readonly margin: number
+  /**
+   * Globs of the fixture directories compared with `against`, matched as `include` is; a named
+   * fixture on another rubric or source fails. Left out: every included fixture whose rubric
+   * (and source) are byte-identical to `against`'s, but `against` itself.
+   */
+  readonly fixtures?: string | readonly string[]
+}
+
+/** A compare gate with its defaults applied and its globs as a list. */
+export interface ResolvedCompareGate {
+  readonly against: string
+  readonly split: 'held_out' | 'development'
+  readonly margin: number
+  /** `undefined`: every included fixture on the same rubric and source. */
+  readonly fixtures: readonly string[] | undefined
+}
+
 /** Options of the {@link rubric} plugin. */
 export interface RubricPluginOptions {
   /**
@@ -129,6 +159,13 @@ export interface RubricPluginOptions {
    */
   readonly judges?: Readonly<Record<string, JudgeGateOptions>>
   /**
+   * The compare gate, or several: per compared fixture, a check "<B> is not worse than <A> by more
+   * than <margin> points on held-out cases", passing when the lower bound of the paired difference
+   * of acceptance (B − A, Newcombe's interval) is at least `−margin`; failing with the paired table
+   * and the discordant cases; todo while no pair of the split is decided. Off unless given.
+   */
+  readonly compare?: CompareGateOptions | readonly CompareGateOptions[]
+  /**
    * The seed of every bootstrap interval (agreement, calibration, the paired margin).
    * @default 'vitest-rubric'
    */
@@ -179,6 +216,8 @@ export interface ResolvedRubricOptions {
   readonly reviewers: { readonly min: number }
   readonly agreement: { readonly min: number } | undefined
   readonly judges: Readonly<Record<string, ResolvedJudgeGate>> | undefined
+  /** The compare gates; empty when none is given. */
+  readonly compare: readonly ResolvedCompareGate[]
   readonly seed: number | string | undefined
   readonly marginGate: 'point' | 'lower-bound' | undefined
   readonly reporter: RubricReporterOptions | false
@@ -199,6 +238,13 @@ const JudgeGateSchema = z.strictObject({
   maxFalseAccepts: z
     .union([z.int().min(0), z.strictObject({ rate: z.number().min(0, { error: RATE }).max(1, { error: RATE }) })], { error: FALSE_ACCEPT_LIMIT })
     .optional(),
+  fixtures: globs.optional(),
+})
+
+const CompareGateSchema = z.strictObject({
+  against: z.string().min(1),
+  split: z.enum(['held_out', 'development'], { error: 'one of "held_out", "development"' }).optional(),
+  margin: z.number().min(0, { error: 'a proportion from 0 to 1 (0.05 is 5 points)' }).max(1, { error: 'a proportion from 0 to 1 (0.05 is 5 points)' }),
   fixtures: globs.optional(),
 })
 
@@ -227,6 +273,7 @@ const OptionsSchema = z.strictObject({
   reviewers: z.strictObject({ min: z.int().min(0) }).optional(),
   agreement: z.strictObject({ min: z.number().min(-1).max(1) }).optional(),
   judges: z.record(z.string().regex(REVIEWER_NAME), JudgeGateSchema).optional(),
+  compare: z.union([CompareGateSchema, z.array(CompareGateSchema)]).optional(),
   seed: z.union([z.string(), z.number().finite()]).optional(),
   marginGate: z.enum(['point', 'lower-bound']).optional(),
   chunks: z.strictObject({ size: z.int().min(1) }).optional(),
@@ -243,9 +290,9 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases, maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases, maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), compare ({ against, split, margin, fixtures } or a list of them), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
       },
-      parsed.error.issues,
+      unwrapUnions(parsed.error.issues),
     )
   }
   const value = parsed.data
@@ -258,6 +305,12 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     reviewers: value.reviewers ?? { min: 0 },
     agreement: value.agreement,
     judges: value.judges === undefined ? undefined : resolveJudges(value.judges),
+    compare: (value.compare === undefined ? [] : Array.isArray(value.compare) ? value.compare : [value.compare]).map((gate) => ({
+      against: trimSlashes(gate.against),
+      split: gate.split ?? 'held_out',
+      margin: gate.margin,
+      fixtures: gate.fixtures === undefined ? undefined : toList(gate.fixtures).map(trimSlashes),
+    })),
     seed: value.seed,
     marginGate: value.marginGate,
     cache: value.cache ?? true,
@@ -291,6 +344,20 @@ function refuseUnknownKey(issues: readonly z.core.$ZodIssue[]): void {
   }
 }
 
+/**
+ * A value that matched no option of a union is reported by the one option of its shape (a gate
+ * object rather than a list of them), with that option's own issues; when no option or several
+ * are of its shape, by the union's message.
+ */
+function unwrapUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union') return [issue]
+    const shaped = issue.errors.filter((option) => !option.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0))
+    if (shaped.length !== 1) return [issue]
+    return unwrapUnions(shaped[0]!.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })))
+  })
+}
+
 /** The issues and, for a value that matched no option of a union, each option's issues, at their full paths. */
 function withinUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
   return issues.flatMap((issue) =>
@@ -306,6 +373,8 @@ function keysAt(schema: z.ZodType, path: readonly (string | number)[]): string[]
   if (schema instanceof z.ZodOptional) return keysAt(schema.unwrap() as z.ZodType, path)
   // Cast: as above, for the options of a union.
   if (schema instanceof z.ZodUnion) return [...new Set((schema.options as readonly z.ZodType[]).flatMap((option) => keysAt(option, path)))]
+  // Cast: as above, for the elements of an array.
+  if (schema instanceof z.ZodArray) return path.length === 0 ? [] : keysAt(schema.element as z.ZodType, path.slice(1))
   // Cast: as above, for the values of a record.
   if (schema instanceof z.ZodRecord) return path.length === 0 ? [] : keysAt(schema.valueType as z.ZodType, path.slice(1))
   if (schema instanceof z.ZodObject) {
@@ -338,35 +407,4 @@ function toList(value: string | readonly string[]): string[] {
 
 function trimSlashes(glob: string): string {
   return glob.replace(/^\.\//, '').replace(/\/+$/, '')
-}
-
-/**
- * What the plugin's options ask of the plan of the fixture in `dir`: the several-reviewer rule, the
- * agreement gate, the judge gates that check this fixture (those without `fixtures` globs, which
- * check it when it holds their judge's labels, and those whose globs name it), the seed.
- */
-export function planOptions(options: ResolvedRubricOptions, scopes: GateScopes, dir: string): PlanOptions {
-  const judgeGates: Record<string, JudgeGate> = {}
-  for (const [judge, gate] of Object.entries(options.judges ?? {})) {
-    const named = gate.fixtures === undefined ? undefined : scopes.judges.get(judge)?.has(dir) === true ? gate.fixtures.join(', ') : null
-    if (named === null) continue
-    Object.defineProperty(judgeGates, judge, {
-      value: {
-        minKappa: gate.minKappa,
-        minCases: gate.minCases,
-        ...(gate.maxFalseAccepts === undefined ? {} : { maxFalseAccepts: gate.maxFalseAccepts }),
-        ...(named === undefined ? {} : { named }),
-      },
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
-  }
-  return {
-    panel: { minReviews: options.reviewers.min },
-    ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }),
-    ...(options.judges === undefined ? {} : { judgeGates }),
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
-  }
 }

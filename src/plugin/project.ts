@@ -1,14 +1,16 @@
 import { kinds } from '../core/registry.js'
 import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
+import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { ChunkLayout } from './chunks.js'
+import { comparisonsOf } from './comparisons.js'
 import { FixtureSession } from './fixture-session.js'
-import type { GateScopes } from './gate-scope.js'
-import { planOptions, type ResolvedRubricOptions } from './options.js'
+import type { ResolvedRubricOptions } from './options.js'
+import { planOptions, type GateScopes } from './gate-scope.js'
 import { cachedPlan } from './plan-cache.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 
 export type { PlanResult } from './plan-fixture.js'
-export { planOptions } from './options.js'
+export { planOptions } from './gate-scope.js'
 
 /**
  * What one Vitest project's use of the plugin holds in the main process: its options and the plans
@@ -38,6 +40,8 @@ export interface ProjectContext {
   readonly sessions: Map<string, FixtureSession>
   /** The fixtures the gates' `fixtures` globs name, matched once per run. */
   scopes: Promise<GateScopes>
+  /** This run's compare gate reports by fixture directory, each computed once. */
+  readonly comparisons: Map<string, Promise<readonly ComparisonGateReport[]>>
 }
 
 /** The run's session of a fixture directory. */
@@ -58,12 +62,22 @@ export function sessionOf(context: ProjectContext, dir: string): FixtureSession 
   return session
 }
 
+/** A fixture on disk with its plan and its compare gates' reports. */
+export interface PlannedFixture {
+  readonly fixture: DiscoveredFixture
+  readonly result: PlanResult
+  readonly comparisons: readonly ComparisonGateReport[]
+}
+
 /** Every fixture of a project on disk with its plan: the denominators, whatever part of them ran. */
-export async function planAllFixtures(context: ProjectContext): Promise<{ fixture: DiscoveredFixture; result: PlanResult }[]> {
+export async function planAllFixtures(context: ProjectContext): Promise<PlannedFixture[]> {
   const found = await discoverFixtures(kinds, context.root, context.options.include, context.options.exclude)
   // One fixture at a time: each one's files and parsed documents are let go before the next is read.
-  const planned: { fixture: DiscoveredFixture; result: PlanResult }[] = []
-  for (const fixture of found) planned.push({ fixture, result: context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).finalPlan()) })
+  const planned: PlannedFixture[] = []
+  for (const fixture of found) {
+    const result = context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).finalPlan())
+    planned.push({ fixture, result, comparisons: await comparisonsOf(context, fixture.dir, result) })
+  }
   return planned
 }
 

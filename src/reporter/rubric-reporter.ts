@@ -51,8 +51,8 @@ export class RubricReporter implements Reporter {
     const projects = this.projects.length > 0 ? this.projects.filter((project) => project.printed) : [standalone(vitest)]
     const sources: FixtureSource[] = []
     for (const project of projects) {
-      for (const { fixture, result } of await planAllFixtures(project))
-        sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), ...result })
+      for (const { fixture, result, comparisons } of await planAllFixtures(project))
+        sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), comparisons, ...result })
     }
     const figures = countFigures(sources, readRuns(testModules, projects))
     // Cast: Vitest types the stream as Writable; a terminal's has isTTY, which colours depend on.
@@ -96,6 +96,7 @@ function standalone(vitest: Vitest): ProjectContext {
     wholeRun: true,
     sessions: new Map(),
     scopes: Promise.resolve(NO_SCOPES),
+    comparisons: new Map(),
   }
 }
 

@@ -36,6 +36,35 @@ describe('an unknown key in the rubric() options', () => {
   })
 })
 
+describe('the compare gate’s options', () => {
+  test('refuse unknown keys, in one gate and in a list of them, with the key they most likely meant', () => {
+    expect(() => resolveOptions({ compare: { againts: 'fixtures/a', margin: 0.05 } } as never)).toThrow(
+      'rubric() options › compare › againts: unknown key "againts" (did you mean "against"?).',
+    )
+    expect(() =>
+      resolveOptions({
+        compare: [
+          { against: 'fixtures/a', margin: 0.05 },
+          { against: 'fixtures/b', margin: 0.05, fixture: 'x' },
+        ],
+      } as never),
+    ).toThrow('rubric() options › compare[1] › fixture: unknown key "fixture" (did you mean "fixtures"?).')
+  })
+
+  test('one gate or a list; split defaults to held-out; a margin is a proportion, not points', () => {
+    expect(resolveOptions({ compare: { against: './fixtures/a/', margin: 0.05 } }).compare).toEqual([
+      { against: 'fixtures/a', split: 'held_out', margin: 0.05, fixtures: undefined },
+    ])
+    expect(resolveOptions({}).compare).toEqual([])
+    expect(() => resolveOptions({ compare: { against: 'fixtures/a', margin: 5 } })).toThrow(
+      'rubric() options › compare › margin: the value breaks a rule of the format.\n  expected: a proportion from 0 to 1 (0.05 is 5 points)',
+    )
+    expect(() => resolveOptions({ compare: { against: 'fixtures/a', margin: 0.05, split: 'all' as never } })).toThrow(
+      'expected: one of "held_out", "development"',
+    )
+  })
+})
+
 describe('maxFalseAccepts', () => {
   test('is a whole number (a count) or { rate } from 0 to 1; a fraction as a bare number is refused, not read as a rate', () => {
     expect(resolveOptions({ judges: { j: { minKappa: 0, minCases: 1, maxFalseAccepts: 2 } } }).judges?.['j']?.maxFalseAccepts).toBe(2)

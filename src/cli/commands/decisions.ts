@@ -1,7 +1,6 @@
 import { join, relative } from 'node:path'
 import { loadFixture } from '../../core/registry.js'
-import { gateScopes } from '../../plugin/gate-scope.js'
-import { planOptions } from '../../plugin/options.js'
+import { gateScopes, planOptions } from '../../plugin/gate-scope.js'
 import { planLoaded } from '../../plugin/plan-fixture.js'
 import { describeRecordChanges, readRecordedDecisions, recordDecisions, sameRecord, writeRecordedDecisions } from '../../core/engine/decision-record.js'
 import { needDirs, type Command } from '../command.js'
