@@ -151,4 +151,17 @@ describe('the compare gate', () => {
       ].join('\n'),
     )
   })
+
+  test('a fixture split into chunks is compared as a whole, where the chunks meet: a failed comparison fails the run, saying why', {
+    timeout: 120_000,
+  }, async () => {
+    const root = await project()
+    const run = await runVitest({ root, plugin: { compare: { against: 'fixtures/answers-v1', margin: 0.05 }, chunks: { size: 5 } } })
+    // No chunk module declares the check: it needs every case.
+    expect(compareTests(run)).toEqual([])
+    expect(run.stderr).toContain(
+      ` fixtures/answers-v2 (split into 3 chunks): the check "${NAME}" failed:\n   B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired): the lower bound −12.5 is below −5.0`,
+    )
+    expect(run.exitCode).toBe(1)
+  })
 })
