@@ -11,6 +11,8 @@ export interface CompareContext {
   readonly scopes: Promise<GateScopes>
   /** This run's reports by fixture directory. */
   readonly comparisons: Map<string, Promise<readonly ComparisonGateReport[]>>
+  /** The fixture directories some gate compared in this run (a watch trigger reads them). */
+  readonly compared: Set<string>
 }
 
 /**
@@ -48,5 +50,6 @@ async function compareWithEachGate(context: CompareContext, dir: string): Promis
     )
     if (report !== undefined) reports.push(report)
   }
+  if (reports.length > 0) context.compared.add(dir)
   return reports
 }

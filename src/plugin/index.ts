@@ -1,6 +1,6 @@
 import { kinds } from '../core/registry.js'
 import { readFile } from 'node:fs/promises'
-import { dirname, extname, join, relative } from 'node:path'
+import { dirname, extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
@@ -114,12 +114,14 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         sessions: new Map(),
         scopes: gateScopes(resolved, root),
         comparisons: new Map(),
+        compared: new Set(),
       }
       projects.push({ project, context })
       // Each run reads a fixture's files afresh, and matches the gates' globs again: a rerun in watch mode must not decide from the last run's files.
       vitest.onTestsRerun(() => {
         context.sessions.clear()
         context.comparisons.clear()
+        context.compared.clear()
         context.scopes = gateScopes(resolved, root)
       })
       const problems = [
@@ -146,6 +148,11 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
           resolved.decisionRecord,
           (file) => project.matchesTestGlob(file),
           (dir) => chunks.byFixture.get(dir)?.map((chunk) => chunk.moduleId),
+          // The modules a compare gate compared in the last run, when this fixture is a gate's against: their checks read its files too.
+          (dir) =>
+            resolved.compare.some((gate) => resolve(root, gate.against) === dir)
+              ? [...context.plans.keys()].filter((module) => dirname(module) !== dir && context.compared.has(dirname(module)))
+              : [],
         ),
       )
       if (vitest.config.watch) warnOnLostRubrics(vitest, project, resolved, lostRubricMessage)

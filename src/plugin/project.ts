@@ -42,6 +42,8 @@ export interface ProjectContext {
   scopes: Promise<GateScopes>
   /** This run's compare gate reports by fixture directory, each computed once. */
   readonly comparisons: Map<string, Promise<readonly ComparisonGateReport[]>>
+  /** The fixture directories some compare gate compared in this run. */
+  readonly compared: Set<string>
 }
 
 /** The run's session of a fixture directory. */

@@ -12,13 +12,15 @@ const MARKERS = markerFiles(kinds)
  * Reruns a fixture's test module when any other file of its directory changes. Vite sees no
  * import edges between a fixture's files, so the module is invalidated by hand: otherwise the
  * rerun would reuse the code generated from the old files. While a directory is being copied in,
- * its marker file may not exist yet: nothing is rerun until it does.
+ * its marker file may not exist yet: nothing is rerun until it does. A change to a compare gate's
+ * `against` fixture reruns the modules compared with it too (`comparedWith`).
  */
 export function fixtureWatchTrigger(
   vitest: Vitest,
   recordFile: string,
   isFixtureModule: (file: string) => boolean,
   chunkModulesOf: (dir: string) => readonly string[] | undefined = () => undefined,
+  comparedWith: (dir: string) => readonly string[] = () => [],
 ) {
   return {
     pattern: /[^/\\]+$/,
@@ -35,14 +37,16 @@ export function fixtureWatchTrigger(
         return [...chunks]
       }
       if (MARKERS.includes(name)) return undefined
+      const compared = comparedWith(dir)
+      for (const module of compared) vitest.invalidateFile(module)
       for (const marker of MARKERS) {
         const module = join(dir, marker)
         if (existsSync(module) && isFixtureModule(module)) {
           vitest.invalidateFile(module)
-          return module
+          return compared.length === 0 ? module : [module, ...compared]
         }
       }
-      return undefined
+      return compared.length === 0 ? undefined : [...compared]
     },
   }
 }

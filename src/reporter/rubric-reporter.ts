@@ -97,6 +97,7 @@ function standalone(vitest: Vitest): ProjectContext {
     sessions: new Map(),
     scopes: Promise.resolve(NO_SCOPES),
     comparisons: new Map(),
+    compared: new Set(),
   }
 }
 
