@@ -20,6 +20,7 @@ import { PendingGateReporter } from '../reporter/pending-gate.js'
 import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-reporter.js'
 import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
 import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from './chunks.js'
+import { fixtureKindsIn } from '../core/engine/fixture.js'
 import { jsonModule } from './json-module.js'
 import { comparisonCheck } from '../core/compare/gate.js'
 import { comparisonsOf } from './comparisons.js'
@@ -131,6 +132,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
             '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set the include option of rubric() to where your fixtures are.',
         ),
         ...scan.incomplete.map((dir) => lostRubricMessage(relative(root, dir))),
+        ...(await lostComparisons(root, resolved)),
       ]
       if (problems.length > 0) {
         // A run never goes green over fixtures it could not find; in watch mode they may still be added.
@@ -207,6 +209,19 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       return { code: await fixtureModuleCode(dir, result, { ...codeOptions, extraChecks: compared.map(comparisonCheck) }), moduleType: 'js' }
     },
   }
+}
+
+/** A compare gate whose `against` is no fixture directory compares nothing: said at startup, not once per compared fixture. */
+async function lostComparisons(root: string, options: ResolvedRubricOptions): Promise<string[]> {
+  const problems: string[] = []
+  for (const gate of options.compare) {
+    if ((await fixtureKindsIn(kinds, resolve(root, gate.against))).length === 1) continue
+    problems.push(
+      `vitest-rubric: the compare gate's against ${JSON.stringify(gate.against)} is no fixture directory under ${root} ` +
+        '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set against to the directory of the fixture to compare with.',
+    )
+  }
+  return problems
 }
 
 function lostRubricMessage(dir: string): string {

@@ -164,4 +164,11 @@ describe('the compare gate', () => {
     )
     expect(run.exitCode).toBe(1)
   })
+
+  test('an against that is no fixture directory fails the run at startup, saying so', { timeout: 60_000 }, async () => {
+    const root = await project()
+    const run = await runVitest({ root, plugin: { compare: { against: 'fixtures/answers-v0', margin: 0.05 } } })
+    expect(run.stderr).toContain('vitest-rubric: the compare gate\'s against "fixtures/answers-v0" is no fixture directory under ')
+    expect(run.exitCode).toBe(1)
+  })
 })
