@@ -24,9 +24,11 @@ import { fixtureKindsIn } from '../core/engine/fixture.js'
 import { jsonModule } from './json-module.js'
 import { comparisonCheck } from '../core/compare/gate.js'
 import { comparisonsOf } from './comparisons.js'
-import { gateScopes } from './gate-scope.js'
+import { gateScopes, NO_SCOPES, planOptions } from './gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
+import { KeptEvaluations } from './kept.js'
 import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
+import { evaluateOptionsOf } from './plan-fixture.js'
 import { planWithContext, sessionOf, type ProjectContext } from './project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
@@ -116,6 +118,8 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         scopes: gateScopes(resolved, root),
         comparisons: new Map(),
         compared: new Set(),
+        // Evaluating a fixture reads no gate: the gates' scopes do not matter to it.
+        kept: vitest.config.watch ? new KeptEvaluations(root, evaluateOptionsOf(planOptions(resolved, NO_SCOPES, root))) : undefined,
       }
       projects.push({ project, context })
       // Each run reads a fixture's files afresh, and matches the gates' globs again: a rerun in watch mode must not decide from the last run's files.
@@ -150,6 +154,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
           resolved.decisionRecord,
           (file) => project.matchesTestGlob(file),
           (dir) => chunks.byFixture.get(dir)?.map((chunk) => chunk.moduleId),
+          context.kept,
           // The modules a compare gate compared in the last run, when this fixture is a gate's against: their checks read its files too.
           (dir) =>
             resolved.compare.some((gate) => resolve(root, gate.against) === dir)

@@ -4,6 +4,7 @@ import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { ChunkLayout } from './chunks.js'
 import { comparisonsOf } from './comparisons.js'
 import { FixtureSession } from './fixture-session.js'
+import type { KeptEvaluations } from './kept.js'
 import type { ResolvedRubricOptions } from './options.js'
 import { planOptions, type GateScopes } from './gate-scope.js'
 import { cachedPlan } from './plan-cache.js'
@@ -44,6 +45,8 @@ export interface ProjectContext {
   readonly comparisons: Map<string, Promise<readonly ComparisonGateReport[]>>
   /** The fixture directories some compare gate compared in this run. */
   readonly compared: Set<string>
+  /** In watch mode, each fixture kept loaded and decided from one run to the next; `undefined` in a single run. */
+  readonly kept: KeptEvaluations | undefined
 }
 
 /** The run's session of a fixture directory. */
@@ -56,6 +59,7 @@ export function sessionOf(context: ProjectContext, dir: string): FixtureSession 
         cacheDir: context.cacheDir,
         planOptions: context.scopes.then((scopes) => planOptions(context.options, scopes, dir)),
         wholeRun: context.wholeRun,
+        kept: context.kept,
       },
       dir,
     )
@@ -85,6 +89,7 @@ export async function planAllFixtures(context: ProjectContext): Promise<PlannedF
 
 /** Plans a fixture, through the cache when the project has one. */
 export async function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
+  if (context.kept !== undefined) return sessionOf(context, dir).plan()
   const options = planOptions(context.options, await context.scopes, dir)
   return context.cacheDir === undefined ? planFixture(dir, context.root, undefined, options) : cachedPlan(dir, context.root, context.cacheDir, options)
 }

@@ -98,6 +98,7 @@ function standalone(vitest: Vitest): ProjectContext {
     scopes: Promise.resolve(NO_SCOPES),
     comparisons: new Map(),
     compared: new Set(),
+    kept: undefined,
   }
 }
 

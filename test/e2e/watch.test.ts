@@ -146,7 +146,9 @@ test('watch mode warns when a fixture loses its rubric file, as a run started th
   }
 })
 
-test('watch mode reruns every chunk of a split fixture with fresh data when any of its files changes, its rubric included', { timeout: 180_000 }, async () => {
+test('watch mode reruns only the chunk of a split fixture whose case a review edit changed, and every chunk when its rubric changes', {
+  timeout: 180_000,
+}, async () => {
   const root = await makeProject({ 'fixtures/a': null })
   const runs = new RunQueue()
   const exitCode = process.exitCode
@@ -165,6 +167,8 @@ test('watch mode reruns every chunk of a split fixture with fresh data when any 
     let rerun = await runs.until('that saw the revised review', (run) => stateOf(run, chunk(2), 'missing-verification') !== 'failed')
     expect(stateOf(rerun, chunk(2), 'missing-verification')).toBe('passed')
     expect(refusesAny(chunk(1), chunk(2), chunk(3))(rerun)).toBe(false)
+    // The fixture was kept from the first run: only the case the edit touched was decided again, and only its chunk reran.
+    expect(rerun.modules.map((module) => module.id)).toEqual([chunk(2)])
 
     // The marker file of a split fixture is no test module: a change to it reruns the chunks, each refusing its cases.
     // Nothing is refused before: a run of the three chunks with a refused case is one that read the new rubric.

@@ -117,7 +117,7 @@ export async function adjudicateCase(dir: string, options: AdjudicateOptions, so
 
 async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source: DraftSource): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
   const view = adjudicationView(base, options.caseId, options.slot)
   const { definition } = view.target
   if (options.expected !== undefined) checkCaseVersions(base.fixture, options.caseId, [view.target.slot], { adjudication: true }, options.expected)
@@ -188,14 +188,14 @@ async function adjudicateConsensusNow(
   source: DraftSource,
 ): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
   const { fixture } = base
   const writes: ReviewWrite[] = []
   const reviewersOf: string[][] = []
   const left: { id: string; reason: string }[] = []
   for (const [index, entry] of fixture.cases.entries()) {
     if (!fixture.panel.reviews.has(entry.id)) continue
-    const decision = base.evaluation.decisions[index]!
+    const decision = base.assess(index).decision
     if (decision.status !== 'pending') continue
     const view = adjudicationViewOrNull(base, entry.id)
     if (view === null) continue

@@ -11,6 +11,7 @@ import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelS
 import type { Decision } from './decision.js'
 import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from './kind.js'
 import type { KindRegistry } from './registry.js'
+import type { ParseMemo } from './parse-memo.js'
 
 /** A case entry of `cases.json`: its id and split, its value as written, checked only when it is assessed. */
 export interface CaseEntry {
@@ -136,6 +137,7 @@ export async function loadFixtureReading(
   options: LoadFixtureOptions & { readonly kind?: string },
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
+  memo?: ParseMemo,
 ): Promise<SomeFixture> {
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
@@ -151,7 +153,7 @@ export async function loadFixtureReading(
     await confineToProject(folder, relative(cwd, folder) || '.', boundary)
     return list(folder)
   }
-  return loadFixtureAs(await kindOf(kinds, absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList)
+  return loadFixtureAs(await kindOf(kinds, absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList, memo)
 }
 
 /**
@@ -164,6 +166,7 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
   display: string,
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
+  memo?: ParseMemo,
 ): Promise<KindFixture<R, C, V, D, S>> {
   const names = definition.files
   const shown = (name: string) => join(display, name)
@@ -181,7 +184,8 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
   const rubricFile = byRole.rubric
   // Every kind names its rubric file, and the reader returns a file or throws.
   if (rubricFile === undefined) throw new TypeError(`${definition.name}: no rubric file was read`)
-  const rubric = definition.bindRubric(byRole.source === undefined ? { rubric: rubricFile } : { rubric: rubricFile, source: byRole.source })
+  const rubricFiles = byRole.source === undefined ? { rubric: rubricFile } : { rubric: rubricFile, source: byRole.source }
+  const rubric = memo === undefined ? definition.bindRubric(rubricFiles) : memo.rubric(rubricFiles, () => definition.bindRubric(rubricFiles))
   const found: Partial<Record<FileRole, FixtureFile>> = {}
   roles.forEach(([role, name], index) => {
     const file = raw[index]
@@ -193,10 +197,14 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
 
   // Each large file is let go once parsed: the cases' bytes need not outlive them while the reviews are parsed.
   raw.fill(undefined)
-  const cases = readCaseEntries(definition, take(byRole, 'cases'))
-  const annotations = readReviewDocument(definition, take(byRole, 'annotations'), cases.entries, files.cases.display)
-  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases.display, read, list)
-  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases.display, read, list)
+  const cases = memo === undefined ? readCaseEntries(definition, take(byRole, 'cases')) : memo.cases(definition, take(byRole, 'cases'))
+  const annotationsFile = take(byRole, 'annotations')
+  const annotations =
+    memo === undefined
+      ? readReviewDocument(definition, annotationsFile, cases.entries, files.cases.display)
+      : memo.reviewDocument(definition, annotationsFile, cases.entries, files.cases.display)
+  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases.display, read, list, memo)
+  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases.display, read, list, memo)
   return {
     kind: definition.name,
     definition,
