@@ -14,7 +14,8 @@ export interface SessionContext {
   readonly root: string
   /** Where plans are cached; `undefined` when caching is off. */
   readonly cacheDir: string | undefined
-  readonly planOptions: PlanOptions
+  /** The plan options of this fixture (which gates check it is known once the gates' globs are matched). */
+  readonly planOptions: Promise<PlanOptions>
   /**
    * Whether the run plans the whole fixture anyway (its reporter and fixture-level checks do,
    * unless it is a shard writing a blob report): then the whole fixture is decided once and each
@@ -48,7 +49,7 @@ export class FixtureSession {
 
   /** The plan of the whole fixture, through the plan cache when the project has one. */
   plan(): Promise<PlanResult> {
-    this.whole ??= this.cached([], () => refusing(async () => planFixtureTests(await this.evaluate(), this.context.planOptions)))
+    this.whole ??= this.cached([], () => refusing(async () => planFixtureTests(await this.evaluate(), await this.context.planOptions)))
     return this.whole
   }
 
@@ -70,9 +71,9 @@ export class FixtureSession {
 
   /** The plan of one chunk: only its cases are decided, unless the run decides the whole fixture anyway. */
   chunk(chunk: CaseChunk): Promise<PlanResult<ChunkPlan>> {
-    const { planOptions, wholeRun, kept } = this.context
+    const { wholeRun, kept } = this.context
     if (kept !== undefined) return refusing(async () => planChunkOfEvaluation(await this.evaluate(), chunk))
-    const alone = () => planChunk(() => this.load(), chunk, planOptions)
+    const alone = async () => planChunk(() => this.load(), chunk, await this.context.planOptions)
     const compute = async () => {
       if (!wholeRun) return alone()
       // The whole plan, from the cache or decided now: only in the second case are the decisions there to slice.
@@ -85,7 +86,7 @@ export class FixtureSession {
   /** Every case of the fixture decided, once per run. */
   private evaluate(): Promise<SomeEvaluation> {
     if (this.context.kept !== undefined) this.evaluation ??= this.keptEvaluation().then((kept) => kept.evaluation)
-    this.evaluation ??= this.load().then((fixture) => evaluateForPlan(fixture, this.context.planOptions))
+    this.evaluation ??= Promise.all([this.load(), this.context.planOptions]).then(([fixture, options]) => evaluateForPlan(fixture, options))
     return this.evaluation
   }
 
@@ -129,8 +130,9 @@ export class FixtureSession {
   ): Promise<PlanResult<P>> {
     if (this.context.kept !== undefined) return compute()
     const files = await this.readFiles()
-    const { cacheDir, root, planOptions } = this.context
+    const { cacheDir, root } = this.context
     if (files === undefined || cacheDir === undefined) return compute()
+    const planOptions = await this.context.planOptions
     return cachedResult({ dir: this.dir, root, cacheDir, files, key: [planOptions, ...key], ...(part === undefined ? {} : { part }) }, compute)
   }
 }

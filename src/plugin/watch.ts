@@ -14,7 +14,8 @@ const MARKERS = markerFiles(kinds)
  * Reruns a fixture's test module when any other file of its directory changes. Vite sees no
  * import edges between a fixture's files, so the module is invalidated by hand: otherwise the
  * rerun would reuse the code generated from the old files. While a directory is being copied in,
- * its marker file may not exist yet: nothing is rerun until it does.
+ * its marker file may not exist yet: nothing is rerun until it does. A change to a compare gate's
+ * `against` fixture reruns the modules compared with it too (`comparedWith`).
  */
 export function fixtureWatchTrigger(
   vitest: Vitest,
@@ -22,6 +23,7 @@ export function fixtureWatchTrigger(
   isFixtureModule: (file: string) => boolean,
   chunkModulesOf: (dir: string) => readonly string[] | undefined = () => undefined,
   kept?: KeptEvaluations,
+  comparedWith: (dir: string) => readonly string[] = () => [],
 ) {
   return {
     pattern: /[^/\\]+$/,
@@ -35,7 +37,7 @@ export function fixtureWatchTrigger(
       // A fixture kept from the last run: its files are read again, and only the modules of the cases that changed rerun.
       if (kept?.has(dir) === true) {
         const module = MARKERS.map((marker) => join(dir, marker)).find((each) => existsSync(each) && isFixtureModule(each))
-        settled(dir, () => rerunKept(vitest, kept, dir, chunkModulesOf(dir) ?? (module === undefined ? [] : [module])))
+        settled(dir, () => rerunKept(vitest, kept, dir, chunkModulesOf(dir) ?? (module === undefined ? [] : [module]), comparedWith(dir)))
         return undefined
       }
       // A split fixture's marker file is no test module: a change to it, as to any of its files, reruns every chunk.
@@ -45,14 +47,16 @@ export function fixtureWatchTrigger(
         return [...chunks]
       }
       if (MARKERS.includes(name)) return undefined
+      const compared = comparedWith(dir)
+      for (const module of compared) vitest.invalidateFile(module)
       for (const marker of MARKERS) {
         const module = join(dir, marker)
         if (existsSync(module) && isFixtureModule(module)) {
           vitest.invalidateFile(module)
-          return module
+          return compared.length === 0 ? module : [module, ...compared]
         }
       }
-      return undefined
+      return compared.length === 0 ? undefined : [...compared]
     },
   }
 }
@@ -80,9 +84,10 @@ function settled(dir: string, work: () => Promise<void>): void {
  * cases were added or removed, since the chunks' ranges move; the first chunk when only
  * fixture-level figures changed, so that the run reports them); otherwise the fixture's module.
  * Nothing reruns when no file's bytes changed. A fixture that no longer loads reruns every module,
- * which shows its refusal.
+ * which shows its refusal. The modules a compare gate compared with the fixture (`compared`) rerun
+ * with it.
  */
-async function rerunKept(vitest: Vitest, kept: KeptEvaluations, dir: string, modules: readonly string[]): Promise<void> {
+async function rerunKept(vitest: Vitest, kept: KeptEvaluations, dir: string, modules: readonly string[], compared: readonly string[] = []): Promise<void> {
   let affected: readonly string[] = modules
   try {
     const refreshed = await kept.refresh(dir)
@@ -103,6 +108,8 @@ async function rerunKept(vitest: Vitest, kept: KeptEvaluations, dir: string, mod
   } catch {
     // The fixture is refused as a whole: every module reruns, and the run says why.
   }
+  // The modules compared with this fixture read its files too, whichever of its cases changed.
+  affected = [...affected, ...compared.filter((module) => !affected.includes(module))]
   for (const module of affected) vitest.invalidateFile(module)
   await vitest.rerunTestSpecifications(affected.flatMap((module) => vitest.getModuleSpecifications(module)))
 }

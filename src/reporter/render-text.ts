@@ -1,5 +1,7 @@
 import type { AgreementFigures } from './figures.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
+import { points, pointsInterval } from '../core/compare/compare-figures.js'
+import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { Colors } from '../core/common/colors.js'
 import type { OutcomeWords } from '../core/engine/kind.js'
 import { kindNamed } from '../core/registry.js'
@@ -67,6 +69,33 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   if (fixture.agreement !== null) for (const line of agreementLines(fixture.agreement, colors)) lines.push(line)
   if (fixture.calibration !== null) for (const line of calibrationLines(fixture.calibration, colors)) lines.push(line)
   for (const check of fixture.checks) lines.push(`    ${check.ok ? colors.green('✓') : colors.red('✗')} ${check.name}: ${firstLine(check.message)}`)
+  for (const report of fixture.comparisons) for (const line of comparisonLines(report, colors)) lines.push(line)
+  return lines
+}
+
+/** The compare gate's block: the split's paired figures against fixture A, the discordant cases, and the check's outcome. */
+export function comparisonLines(report: ComparisonGateReport, colors: Colors): string[] {
+  const indent = ' '.repeat(24)
+  const lines = [`    comparison          against ${report.against} · ${report.split} · margin ${(100 * report.margin).toFixed(1)} points`]
+  if (report.label !== null) lines.push(`${indent}${colors.yellow(report.label)}`)
+  const { acceptance, discordant } = report
+  if (report.coverage !== null) lines.push(`${indent}${report.coverage}`)
+  if (acceptance !== null && acceptance.difference !== null) {
+    const { table } = acceptance
+    lines.push(
+      `${indent}B − A = ${points(acceptance.difference)} points, 95% interval ${pointsInterval(acceptance.difference_interval)} (Newcombe, paired) · A ${acceptance.a.passed} of ${acceptance.n} · B ${acceptance.b.passed} of ${acceptance.n}`,
+      `${indent}paired table: both accepted ${table.both}, A only ${table.a_only}, B only ${table.b_only}, both rejected ${table.neither}`,
+    )
+  }
+  if (discordant !== null) {
+    const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
+    lines.push(
+      `${indent}A accepted, B rejected: ${list(discordant.a_accepted_b_rejected)}`,
+      `${indent}B accepted, A rejected: ${list(discordant.b_accepted_a_rejected)}`,
+    )
+  }
+  const mark = { passed: colors.green('✓'), failed: colors.red('✗'), todo: colors.yellow('○') }[report.status]
+  lines.push(`    ${mark} ${report.name}${report.status === 'todo' ? ' (todo)' : ''}: ${firstLine(report.message)}`)
   return lines
 }
 

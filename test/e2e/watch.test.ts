@@ -5,7 +5,7 @@ import type { Reporter, TestModule } from 'vitest/node'
 import { startVitest } from 'vitest/node'
 import { bindFixture } from '../../src/core/registry.js'
 import { rubric, type RubricPluginOptions } from '../../src/plugin/index.js'
-import { editableFixture } from '../helpers/fixture-copy.js'
+import { editableFixture, ROOT } from '../helpers/fixture-copy.js'
 import { makeProject } from '../helpers/scratch.js'
 import { sink, summarize, type VitestRun } from '../helpers/run-vitest.js'
 
@@ -175,6 +175,33 @@ test('watch mode reruns only the chunk of a split fixture whose case a review ed
     await appendFile(join(root, 'fixtures/a/rubric.json'), '\n')
     rerun = await runs.until('of the three chunks that read the new rubric', (run) => run.modules.length >= 3 && refusesAny(chunk(1), chunk(2), chunk(3))(run))
     expect(rerun.tests.filter((item) => item.meta !== undefined).map((item) => item.meta?.status)).toEqual(Array(8).fill('refused'))
+  } finally {
+    await vitest.close()
+    process.exitCode = exitCode
+  }
+})
+
+test('watch mode reruns the fixtures a compare gate compares when its against fixture changes', { timeout: 180_000 }, async () => {
+  const root = await makeProject({
+    'fixtures/answers-v1': { from: join(ROOT, 'examples/compare/answers-v1') },
+    'fixtures/answers-v2': { from: join(ROOT, 'examples/compare/answers-v2') },
+  })
+  const runs = new RunQueue()
+  const exitCode = process.exitCode
+  const vitest = await startWatching(root, runs, { compare: { against: 'fixtures/answers-v1', margin: 0.15 } })
+  const gate = 'answers-v2 is not worse than answers-v1 by more than 15 points on held-out cases'
+  try {
+    const first = await runs.until('to end', () => true)
+    expect(stateOf(first, 'fixtures/answers-v2/rubric.json', gate)).toBe('passed')
+
+    // A now accepts held-routine too: B − A falls to +25.0 points, lower bound −20.1. Only A's files change.
+    const a = editableFixture(join(root, 'fixtures/answers-v1'))
+    await a.editAnnotations((annotations) => {
+      annotations.reviews.find((review) => review.answer_id === 'held-routine')!.judgements['verification']!.rating = 'meets'
+    })
+    await a.acknowledgeReview('held-routine')
+    const rerun = await runs.until('that compared B with the revised A', (run) => stateOf(run, 'fixtures/answers-v2/rubric.json', gate) === 'failed')
+    expect(rerun.tests.find((item) => item.name === gate)?.errors[0]).toContain('the lower bound −20.1 is below −15.0')
   } finally {
     await vitest.close()
     process.exitCode = exitCode

@@ -7,6 +7,7 @@ import {
   type ScoredSplitComparison,
   type SplitComparison,
 } from '../../core/compare/compare.js'
+import { points, pointsInterval } from '../../core/compare/compare-figures.js'
 import { stringOption, usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
@@ -65,9 +66,7 @@ Exit codes: 0 when compared; 1 when the fixtures are refused or not comparable; 
 }
 
 const percent = (value: number | null) => (value === null ? '—' : `${(100 * value).toFixed(1)}%`)
-const points = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(100 * value).toFixed(1)}`
 const interval = (bounds: readonly [number, number] | null) => (bounds === null ? '—' : `[${percent(bounds[0])}, ${percent(bounds[1])}]`)
-const pointsInterval = (bounds: readonly [number, number] | null) => (bounds === null ? '—' : `[${points(bounds[0])}, ${points(bounds[1])}]`)
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3))
 const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
 

@@ -88,3 +88,13 @@ export function figures(counts: PairedCounts, level: number): PairedFigures {
 export function standingOf(split: Split): { readonly standing: 'result' | 'development'; readonly label: string | null } {
   return split === 'development' ? { standing: 'development', label: DEVELOPMENT_LABEL } : { standing: 'result', label: null }
 }
+
+/** A difference of proportions in percentage points, signed: `+37.5`, `−12.5`, `±0.0`. @internal */
+export function points(value: number): string {
+  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(100 * value).toFixed(1)}`
+}
+
+/** An interval of a difference in percentage points: `[−12.5, +69.3]`; `—` without one. @internal */
+export function pointsInterval(bounds: readonly [number, number] | null): string {
+  return bounds === null ? '—' : `[${points(bounds[0])}, ${points(bounds[1])}]`
+}
