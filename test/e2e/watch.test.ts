@@ -16,7 +16,27 @@ const RERUN = 60_000
 class RunQueue implements Reporter {
   private readonly ended: VitestRun[] = []
   private taken = 0
+  private started = 0
   private wake: (() => void) | undefined
+
+  onTestRunStart() {
+    this.started++
+  }
+
+  /**
+   * Waits until every run begun has ended and none began for `ms`, and skips the runs ended so far:
+   * the files a first run writes (a split fixture's chunk modules) may start a run of their own.
+   */
+  async quiet(ms = 1500): Promise<void> {
+    const deadline = Date.now() + RERUN
+    for (;;) {
+      const seen = this.started
+      await new Promise((resolve) => setTimeout(resolve, ms))
+      while (this.ended.length < this.started && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+      if (seen === this.started || Date.now() >= deadline) break
+    }
+    this.taken = this.ended.length
+  }
 
   onTestRunEnd(modules: readonly TestModule[]) {
     this.ended.push(summarize(modules, '', '', 0))
@@ -158,6 +178,7 @@ test('watch mode reruns only the chunk of a split fixture whose case a review ed
     const first = await runs.until('to end', () => true)
     expect(first.modules.map((module) => module.id).sort()).toEqual([chunk(1), chunk(2), chunk(3)])
     expect(stateOf(first, chunk(2), 'missing-verification')).toBe('failed')
+    await runs.quiet()
 
     const fixture = editableFixture(join(root, 'fixtures/a'))
     await fixture.editAnnotations((annotations) => {
