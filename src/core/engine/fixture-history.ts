@@ -1,0 +1,90 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { valueAt } from '../common/primitives.js'
+import { sha256Hex } from '../json/canonical-json.js'
+import { isStale, rowPath, type BindingRow, type BindingState } from './bindings.js'
+import { committedRevisions } from './file-history.js'
+import type { SomeFixture } from './fixture.js'
+import type { EarlierRevision, FileRole } from './kind.js'
+
+/** What the git history of a fixture's files holds of the revisions its stale review hashes were recorded against. */
+export interface FixtureHistory {
+  /** The committed revision of a file with that SHA-256, with the file as it is now; `undefined` when it is not known. */
+  find(role: FileRole, sha256: string): EarlierRevision['found']
+}
+
+/** A history that knows nothing: every stale binding is said to need re-reading in full. */
+export const NO_HISTORY: FixtureHistory = { find: () => undefined }
+
+/** A review as the history lookup reads it: its value as written and its slot. */
+export interface HistoryReview {
+  readonly value: unknown
+  readonly slot: string
+}
+
+/**
+ * Looks up, in the git history of the fixture's files, each file revision a review recorded and
+ * that is not the file as it is now: the bytes a stale review (adopted, a reviewer's, a judge's
+ * label) was judged against. Only the reviews given are read (by default every review of the
+ * fixture); nothing is run when none is stale. Without git, outside a work tree, or for a
+ * revision never committed, the history knows nothing of it, as if there were no git.
+ */
+export async function fixtureHistory(fixture: SomeFixture, reviews: Iterable<HistoryReview> = allReviews(fixture)): Promise<FixtureHistory> {
+  const rows = fixture.definition.bindings.filter(
+    (row): row is BindingRow & { source: { bytesOf: FileRole } } => row.in === 'review' && 'bytesOf' in row.source,
+  )
+  const wanted = new Map<FileRole, Set<string>>()
+  for (const review of reviews) {
+    for (const row of rows) {
+      const role = row.source.bytesOf
+      const current = fixture.files[role as keyof typeof fixture.files]?.sha256
+      const recorded = valueAt(review.value, rowPath(row, review.slot))
+      if (current === undefined || typeof recorded !== 'string' || recorded === current) continue
+      let set = wanted.get(role)
+      if (set === undefined) wanted.set(role, (set = new Set()))
+      set.add(recorded)
+    }
+  }
+  if (wanted.size === 0) return NO_HISTORY
+  const found = new Map<FileRole, { current: Uint8Array; revisions: ReadonlyMap<string, { commit: string; bytes: Uint8Array }> }>()
+  for (const [role, hashes] of wanted) {
+    const file = fixture.files[role as keyof typeof fixture.files]
+    if (file === undefined) continue
+    const path = join(fixture.dir, file.name)
+    let current: Uint8Array
+    try {
+      current = await readFile(path)
+    } catch {
+      continue
+    }
+    // The file changed since the fixture was read: what it says now is not what the bindings were checked against.
+    if (sha256Hex(current) !== file.sha256) continue
+    const revisions = await committedRevisions(path, hashes)
+    if (revisions.size > 0) found.set(role, { current, revisions })
+  }
+  return {
+    find(role, sha256) {
+      const entry = found.get(role)
+      const revision = entry?.revisions.get(sha256)
+      return entry === undefined || revision === undefined ? undefined : { commit: revision.commit, bytes: revision.bytes, current: entry.current }
+    },
+  }
+}
+
+/** The earlier file revisions a review's stale byte hashes were recorded against, as `history` knows them. */
+export function earlierRevisions(states: readonly BindingState[], history: FixtureHistory): EarlierRevision[] {
+  const earlier: EarlierRevision[] = []
+  for (const state of states) {
+    const { row } = state
+    if (row.in !== 'review' || !('bytesOf' in row.source) || !isStale(state) || state.recorded === undefined) continue
+    earlier.push({ role: row.source.bytesOf, sha256: state.recorded, found: history.find(row.source.bytesOf, state.recorded) })
+  }
+  return earlier
+}
+
+function* allReviews(fixture: SomeFixture): Iterable<HistoryReview> {
+  for (const bySlot of fixture.reviews.values()) yield* Object.values(bySlot)
+  for (const set of [fixture.panel, fixture.judges]) {
+    for (const byAuthor of set.reviews.values()) for (const bySlot of byAuthor.values()) yield* Object.values(bySlot)
+  }
+}
