@@ -1,11 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { main } from '../../src/cli/main.js'
 import type { FixtureStatus } from '../../src/core/engine/status.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
+import { KEY, scriptedTerminal } from '../helpers/terminal.js'
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
 const hasGit = spawnSync('git', ['--version']).status === 0
 
@@ -42,8 +47,8 @@ async function statusOf(dir: string): Promise<{ code: number; status: FixtureSta
   return { code: json.code, status: (JSON.parse(json.stdout) as FixtureStatus[])[0]!, text: text.stdout }
 }
 
-function finding(status: FixtureStatus, id: string, group: string) {
-  return status.cases.find((each) => each.id === id)!.findings.find((each) => each.group === group)
+function finding(status: FixtureStatus, id: string, group: string, file = 'cases.json') {
+  return status.cases.find((each) => each.id === id)!.findings.find((each) => each.group === group && each.detail.startsWith(file))
 }
 
 describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
@@ -82,5 +87,81 @@ describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
       /; no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion$/,
     )
     expect(stale.changes).toEqual([expect.objectContaining({ commit: null, unchanged: [] })])
+  })
+
+  /** alice's review of `complete`, committed, then the support rule reworded and committed. */
+  async function aliceReviewedBeforeRewording() {
+    const repo = await repository()
+    const annotations = JSON.parse(await readFile(join(repo.dir, 'annotations.json'), 'utf8'))
+    const judgements = annotations.reviews.find((review: { answer_id: string }) => review.answer_id === 'complete').judgements
+    const draft = Object.fromEntries(
+      Object.entries(judgements as Record<string, { rating: string; reason: string; answer_span: string }>).map(([id, each]) => [
+        id,
+        { rating: each.rating, reason: each.reason, answer_span: each.answer_span },
+      ]),
+    )
+    await writeFile(join(repo.dir, 'alice.json'), JSON.stringify(draft))
+    const recorded = await runCli(['review', '.', '--case', 'complete', '--reviewer', 'alice', '--from', 'alice.json'], repo.dir)
+    expect(recorded.stderr).toBe('')
+    repo.commit("alice's review")
+    await rewordSupport(repo.dir)
+    repo.commit('reword support')
+    return { ...repo, draft }
+  }
+
+  const aliceFile = async (dir: string) => JSON.parse(await readFile(join(dir, 'reviews/alice.json'), 'utf8')).reviews[0]
+
+  test("a reviewer's stale review: status names the change; review --replace carries over the unchanged criteria only as each is confirmed", async () => {
+    const { dir, draft } = await aliceReviewedBeforeRewording()
+    const stale = finding((await statusOf(dir)).status, 'complete', 'stale-rubric', 'reviews/alice.json')!
+    expect(stale.detail).toMatch(
+      /^reviews\/alice\.json › reviews\[0\] › rubric_sha256 3a8dcd22e9f4… → [0-9a-f]{12}…; since [0-9a-f]{7}: rule of support reworded; command, preconditions, database_scope, verification unchanged; next: /,
+    )
+
+    const script = scriptedTerminal([
+      { expect: 'Keep the judgement of command as it is?', keys: KEY.enter },
+      { expect: 'Keep the judgement of preconditions as it is?', keys: KEY.enter },
+      // Declined: asked again as any criterion, from the earlier judgement.
+      { expect: 'Keep the judgement of database_scope as it is?', keys: KEY.down + KEY.enter },
+      { expect: 'Rating of database_scope', keys: KEY.enter },
+      { expect: 'database_scope?', keys: KEY.enter },
+      { expect: 'The span of the answer', keys: KEY.enter },
+      { expect: 'Keep the judgement of verification as it is?', keys: KEY.enter },
+      // The reworded rule is never offered as carried over: it is asked again.
+      { expect: 'Rating of support', keys: KEY.down + KEY.enter },
+      { expect: 'support?', keys: `${'\b'.repeat(200)}Reads a claim the reworded rule no longer allows.${KEY.enter}` },
+      { expect: 'The span of the answer', keys: KEY.enter },
+      { expect: 'Write the review', keys: KEY.enter },
+    ])
+    let stdout = ''
+    const code = await main(['review', '.', '--case', 'complete', '--reviewer', 'alice', '--replace'], {
+      stdout: (text) => (stdout += `${text}\n`),
+      stderr: () => {},
+      cwd: dir,
+      terminal: script.terminal,
+    })
+    script.finished()
+    expect(code).toBe(0)
+    const screen = script.screen()
+    expect(screen).toContain('Changed since this review')
+    expect(screen).toContain('The unchanged criteria are carried over only once you confirm each.')
+    expect(screen).toContain('Criterion 1 of 5: command (unchanged since the review: carried over, confirm)')
+    expect(screen).not.toContain('support (unchanged since the review')
+    expect(stdout).toContain('complete by alice: replaced the review')
+    const review = await aliceFile(dir)
+    expect(review.rubric_sha256).toBe(sha256(await readFile(join(dir, 'rubric.json'))))
+    for (const id of ['command', 'preconditions', 'database_scope', 'verification'])
+      expect({ id, ...review.judgements[id] }).toMatchObject({ id, ...draft[id] })
+    expect(review.judgements.support).toMatchObject({ rating: 'does_not_meet', reason: 'Reads a claim the reworded rule no longer allows.' })
+    expect(finding((await statusOf(dir)).status, 'complete', 'stale-rubric', 'reviews/alice.json')).toBeUndefined()
+  })
+
+  test('review --replace --from carries nothing over by itself: what the file leaves out is not judged', async () => {
+    const { dir } = await aliceReviewedBeforeRewording()
+    await writeFile(join(dir, 'support.json'), JSON.stringify({ support: { rating: 'meets', reason: 'Still supported.', answer_span: '' } }))
+    const replaced = await runCli(['review', '.', '--case', 'complete', '--reviewer', 'alice', '--replace', '--from', 'support.json'], dir)
+    expect(replaced.stderr).toBe('')
+    expect(Object.keys((await aliceFile(dir)).judgements)).toEqual(['support'])
+    expect(replaced.stdout).toContain('which alone would decide pending (missing criteria command, preconditions, database_scope, verification)')
   })
 })

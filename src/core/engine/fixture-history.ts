@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { valueAt } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { isStale, rowPath, type BindingRow, type BindingState } from './bindings.js'
+import type { PathSegment } from '../common/json-path.js'
+import { bindingState, isStale, rowPath, type BindingRow, type BindingState } from './bindings.js'
 import { committedRevisions } from './file-history.js'
-import type { SomeFixture } from './fixture.js'
+import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
 import type { EarlierRevision, FileRole } from './kind.js'
 
 /** What the git history of a fixture's files holds of the revisions its stale review hashes were recorded against. */
@@ -87,4 +88,58 @@ function* allReviews(fixture: SomeFixture): Iterable<HistoryReview> {
   for (const set of [fixture.panel, fixture.judges]) {
     for (const byAuthor of set.reviews.values()) for (const bySlot of byAuthor.values()) yield* Object.values(bySlot)
   }
+}
+
+/** What a review bound to earlier files may keep: the items whose judgement reads the same text now, and what its kind says changed. */
+export interface CarriedOver {
+  /** Items (criteria) a reviewer may confirm as they are; empty when anything else the review judged changed, or nothing is known of the earlier files. */
+  readonly items: readonly string[]
+  /** The kind's words for each stale target: `since 1a2b3c4: rule of support reworded; …`. */
+  readonly changes: readonly string[]
+}
+
+/**
+ * The items of a stale review that a reviewer may carry over, each once confirmed: those its kind
+ * says read the same text in the files as they are, across every stale binding of the review. A
+ * stale binding the kind says nothing about (an answer edited: every judgement describes another
+ * answer) leaves nothing to carry over. Nothing here re-binds anything.
+ */
+export function carriedOver(
+  fixture: SomeFixture,
+  entry: CaseEntry,
+  review: { readonly value: unknown; readonly slot: string; readonly path: readonly PathSegment[]; readonly file: string },
+  history: FixtureHistory,
+): CarriedOver {
+  const definition = fixture.definition
+  const context = kindContext(fixture)
+  const subject = {
+    at: { id: entry.id, path: entry.path },
+    caseValue: entry.value,
+    casesFile: fixture.files.cases.display,
+    slot: review.slot,
+    review: { value: review.value, path: review.path, file: review.file },
+  }
+  const stale: BindingState[] = []
+  for (const row of definition.bindings) {
+    if (row.in !== 'review') continue
+    let state: BindingState | undefined
+    try {
+      state = bindingState(row, context, subject)
+    } catch {
+      // A value without a canonical form: the review is refused as it is, and nothing is carried over.
+      return { items: [], changes: [] }
+    }
+    if (state !== undefined && isStale(state)) stale.push(state)
+  }
+  if (stale.length === 0) return { items: [], changes: [] }
+  let items: string[] | undefined
+  const changes: string[] = []
+  for (const target of new Set(stale.map((state) => state.row.target))) {
+    const fields = stale.filter((state) => state.row.target === target)
+    const change = definition.present.staleDetail?.(target, context, review.value, earlierRevisions(fields, history))
+    if (change === undefined) return { items: [], changes }
+    changes.push(change.text)
+    items = items === undefined ? [...change.unchanged] : items.filter((item) => change.unchanged.includes(item))
+  }
+  return { items: items ?? [], changes }
 }
