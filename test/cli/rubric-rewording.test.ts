@@ -6,11 +6,13 @@ import { describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import type { FixtureStatus } from '../../src/core/engine/status.js'
 import { runCli } from '../helpers/cli.js'
-import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
 import { KEY, scriptedTerminal } from '../helpers/terminal.js'
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
+
+const KEYWORDS = join(ROOT, 'examples/judges/keyword-judge.mjs')
 
 const hasGit = spawnSync('git', ['--version']).status === 0
 
@@ -163,5 +165,74 @@ describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
     expect(replaced.stderr).toBe('')
     expect(Object.keys((await aliceFile(dir)).judgements)).toEqual(['support'])
     expect(replaced.stdout).toContain('which alone would decide pending (missing criteria command, preconditions, database_scope, verification)')
+  })
+
+  /** A judge module that records each call (`case:criterion`, one a line) in `calls.txt`, then judges as the keyword judge does. */
+  async function countingJudge(dir: string, perCase: boolean): Promise<string> {
+    const path = join(dir, '..', perCase ? 'per-case.mjs' : 'per-criterion.mjs')
+    const calls = JSON.stringify(join(dir, '..', 'calls.txt'))
+    const body = perCase
+      ? `export const judgeCase = async (input) => {\n  const verdicts = {}\n  for (const criterion of input.criteria) {\n    appendFileSync(${calls}, input.case.id + ':' + criterion.id + '\\n')\n    verdicts[criterion.id] = await keywords({ ...input, criterion })\n  }\n  return verdicts\n}\n`
+      : `export default async (input) => {\n  appendFileSync(${calls}, input.case.id + ':' + input.criterion.id + '\\n')\n  return keywords(input)\n}\n`
+    await writeFile(path, `import { appendFileSync } from 'node:fs'\nimport keywords from ${JSON.stringify(KEYWORDS)}\n${body}`)
+    return path
+  }
+  const calls = async (dir: string) => {
+    const text = await readFile(join(dir, '..', 'calls.txt'), 'utf8').catch(() => '')
+    await writeFile(join(dir, '..', 'calls.txt'), '')
+    return text.split('\n').filter(Boolean)
+  }
+
+  test('a judge called per criterion judges again only the reworded criterion; the others are carried over, re-bound, and the origin says so', async () => {
+    const { dir, commit } = await repository()
+    const judge = await countingJudge(dir, false)
+    const first = await runCli(['judge', '.', '--judge', 'kw', '--run', judge], dir)
+    expect(first.stdout).toContain('judge kw: wrote 40 labels of 40 to judge in 8 cases (0 were current), 0 failed')
+    expect(await calls(dir)).toHaveLength(40)
+    const before = JSON.parse(await readFile(join(dir, 'judges/kw.json'), 'utf8'))
+    commit("the judge's labels")
+    await rewordSupport(dir)
+    commit('reword support')
+    expect(finding((await statusOf(dir)).status, 'complete', 'stale-judge', 'judges/kw.json')!.detail).toContain(
+      'rule of support reworded; command, preconditions, database_scope, verification unchanged',
+    )
+
+    const dry = await runCli(['judge', '.', '--judge', 'kw', '--run', judge, '--dry-run'], dir)
+    expect(dry.stdout).toContain('would judge 8 labels of 8 cases (0 current)')
+    expect(dry.stdout).toContain('would carry over 32 labels without a call')
+    const again = await runCli(['judge', '.', '--judge', 'kw', '--run', judge], dir)
+    expect(again.code).toBe(0)
+    expect(again.stdout).toContain('judge kw: wrote 8 labels of 8 to judge in 8 cases (0 were current), 0 failed')
+    expect(again.stdout).toContain('carried over 32 labels without a call')
+    expect((await calls(dir)).sort()).toEqual(before.reviews.map((review: { answer_id: string }) => `${review.answer_id}:support`).sort())
+    const after = JSON.parse(await readFile(join(dir, 'judges/kw.json'), 'utf8'))
+    const rubric = sha256(await readFile(join(dir, 'rubric.json')))
+    for (const [index, label] of after.reviews.entries()) {
+      expect(label.rubric_sha256).toBe(rubric)
+      // The carried judgements are the judge's own, as it gave them.
+      for (const id of ['command', 'preconditions', 'database_scope', 'verification'])
+        expect(label.judgements[id]).toEqual(before.reviews[index].judgements[id])
+    }
+    expect(after.origin).toMatch(
+      /^judge module \.\.\/per-criterion\.mjs, sha256 [0-9a-f]{16}; carried over 32 labels of criteria a rubric revision left unchanged, from rubric\.json 3a8dcd22e9f4… \([0-9a-f]{7}\), re-bound to [0-9a-f]{12}…$/,
+    )
+    expect(finding((await statusOf(dir)).status, 'complete', 'stale-judge', 'judges/kw.json')).toBeUndefined()
+    // A judge's label decides nothing: the cases are decided as before the run.
+    const evaluated = JSON.parse((await runCli(['evaluate', '.', '--json'], dir)).stdout)
+    expect(evaluated.decisions.complete.status).toBe('refused')
+  })
+
+  test('a judge called per case judges every criterion of the case again', async () => {
+    const { dir, commit } = await repository()
+    const judge = await countingJudge(dir, true)
+    await runCli(['judge', '.', '--judge', 'kw', '--run', judge], dir)
+    expect(await calls(dir)).toHaveLength(40)
+    commit("the judge's labels")
+    await rewordSupport(dir)
+    commit('reword support')
+    const again = await runCli(['judge', '.', '--judge', 'kw', '--run', judge], dir)
+    expect(again.stdout).toContain('judge kw: wrote 40 labels of 40 to judge in 8 cases (0 were current), 0 failed')
+    expect(again.stdout).not.toContain('carried over')
+    expect(await calls(dir)).toHaveLength(40)
   })
 })
