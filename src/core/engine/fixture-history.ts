@@ -92,6 +92,8 @@ function* allReviews(fixture: SomeFixture): Iterable<HistoryReview> {
 
 /** What a review bound to earlier files may keep: the items whose judgement reads the same text now, and what its kind says changed. */
 export interface CarriedOver {
+  /** Some binding of the review records another revision of the files than they are now. */
+  readonly stale: boolean
   /** Items (criteria) a reviewer may confirm as they are; empty when anything else the review judged changed, or nothing is known of the earlier files. */
   readonly items: readonly string[]
   /** The kind's words for each stale target: `since 1a2b3c4: rule of support reworded; …`. */
@@ -127,19 +129,19 @@ export function carriedOver(
       state = bindingState(row, context, subject)
     } catch {
       // A value without a canonical form: the review is refused as it is, and nothing is carried over.
-      return { items: [], changes: [] }
+      return { stale: true, items: [], changes: [] }
     }
     if (state !== undefined && isStale(state)) stale.push(state)
   }
-  if (stale.length === 0) return { items: [], changes: [] }
+  if (stale.length === 0) return { stale: false, items: [], changes: [] }
   let items: string[] | undefined
   const changes: string[] = []
   for (const target of new Set(stale.map((state) => state.row.target))) {
     const fields = stale.filter((state) => state.row.target === target)
     const change = definition.present.staleDetail?.(target, context, review.value, earlierRevisions(fields, history))
-    if (change === undefined) return { items: [], changes }
+    if (change === undefined) return { stale: true, items: [], changes }
     changes.push(change.text)
     items = items === undefined ? [...change.unchanged] : items.filter((item) => change.unchanged.includes(item))
   }
-  return { items: items ?? [], changes }
+  return { stale: true, items: items ?? [], changes }
 }
