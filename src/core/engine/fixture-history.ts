@@ -38,7 +38,7 @@ export async function fixtureHistory(fixture: SomeFixture, reviews: Iterable<His
   for (const review of reviews) {
     for (const row of rows) {
       const role = row.source.bytesOf
-      const current = fixture.files[role as keyof typeof fixture.files]?.sha256
+      const current = fixture.files[role]?.sha256
       const recorded = valueAt(review.value, rowPath(row, review.slot))
       if (current === undefined || typeof recorded !== 'string' || recorded === current) continue
       let set = wanted.get(role)
@@ -49,7 +49,7 @@ export async function fixtureHistory(fixture: SomeFixture, reviews: Iterable<His
   if (wanted.size === 0) return NO_HISTORY
   const found = new Map<FileRole, { current: Uint8Array; revisions: ReadonlyMap<string, { commit: string; bytes: Uint8Array }> }>()
   for (const [role, hashes] of wanted) {
-    const file = fixture.files[role as keyof typeof fixture.files]
+    const file = fixture.files[role]
     if (file === undefined) continue
     const path = join(fixture.dir, file.name)
     let current: Uint8Array

@@ -7,7 +7,7 @@ import type { PlannedCase } from '../../engine/plan.js'
 import { RATINGS } from './schemas.js'
 import type { CriteriaDecision, JudgedCriterion } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'
-import { describeRubricChanges, rubricChanges } from './rubric-changes.js'
+import { describeRubricChanges, rubricChanges, type RubricChanges } from './rubric-changes.js'
 
 /**
  * The message of a rejected case: each failed criterion with its rule, the reviewer's reason, the
@@ -148,7 +148,7 @@ export function rubricStaleChange(rubric: CriteriaRubric, review: unknown, earli
     const everything = revision === undefined ? 'the review records the rubric as it is' : 'the rubric the review was bound to is not in the git history'
     return { text, unchanged: [], json: { rubric_sha256: recorded, commit: null, everything, changed: [], added: [], removed: [], unchanged: [] } }
   }
-  const changes = rubricChanges(found.bytes, found.current)
+  const changes = changesOf(found.bytes, found.current)
   const judgements = isObject(review) && isObject(review['judgements']) ? review['judgements'] : {}
   return {
     text: `since ${found.commit.slice(0, 7)}: ${describeRubricChanges(changes)}`,
@@ -163,6 +163,17 @@ export function rubricStaleChange(rubric: CriteriaRubric, review: unknown, earli
       unchanged: changes.unchanged,
     },
   }
+}
+
+// Every review bound to one earlier rubric is handed the same bytes: compare the two rubrics once.
+const compared = new WeakMap<Uint8Array, { readonly current: Uint8Array; readonly changes: RubricChanges }>()
+
+function changesOf(earlier: Uint8Array, current: Uint8Array): RubricChanges {
+  const known = compared.get(earlier)
+  if (known !== undefined && known.current === current) return known.changes
+  const changes = rubricChanges(earlier, current)
+  compared.set(earlier, { current, changes })
+  return changes
 }
 
 /**
