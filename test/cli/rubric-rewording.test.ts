@@ -4,6 +4,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
+import { openReviewTarget } from '../../src/core/registry.js'
 import type { FixtureStatus } from '../../src/core/engine/status.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
@@ -12,6 +13,7 @@ import { KEY, scriptedTerminal } from '../helpers/terminal.js'
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
+const UNCHANGED = ['command', 'preconditions', 'database_scope', 'verification']
 const KEYWORDS = join(ROOT, 'examples/judges/keyword-judge.mjs')
 
 const hasGit = spawnSync('git', ['--version']).status === 0
@@ -234,5 +236,16 @@ describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
     expect(again.stdout).toContain('judge kw: wrote 40 labels of 40 to judge in 8 cases (0 were current), 0 failed')
     expect(again.stdout).not.toContain('carried over')
     expect(await calls(dir)).toHaveLength(40)
+  })
+
+  test('an answer edited as well as the rule: nothing is offered as carried over, every judgement describes another answer', async () => {
+    const { dir, commit } = await aliceReviewedBeforeRewording()
+    expect((await openReviewTarget(dir, 'complete', undefined, dir, 'alice')).carried?.items).toEqual(UNCHANGED)
+    const cases = JSON.parse(await readFile(join(dir, 'cases.json'), 'utf8'))
+    cases.cases[0].input.answer.text += ' Nothing else changes.'
+    await writeFile(join(dir, 'cases.json'), `${JSON.stringify(cases, null, 2)}\n`)
+    commit('edit the answer')
+    const target = await openReviewTarget(dir, 'complete', undefined, dir, 'alice')
+    expect(target.carried).toMatchObject({ stale: true, items: [] })
   })
 })
