@@ -10,7 +10,7 @@ import { RatingSchema, type Case, type Criterion, type Rating, type Rubric } fro
 import { criteriaKind } from '../kinds/criteria/index.js'
 import { checkReviewer, refuseCaseTwin, type DraftSource } from '../engine/authoring.js'
 import { kindContext } from '../engine/fixture.js'
-import { carriedOver, fixtureHistory, NO_HISTORY } from '../engine/fixture-history.js'
+import { carriedLabels, carriedOrigin } from './judge-carry.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
@@ -201,13 +201,9 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   const tasks: Task[] = []
   const skipped: { caseId: string; reason: string }[] = []
   const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`)
-  // A judge called once per criterion judged each criterion on its own text: a label of a criterion
-  // whose text a rubric revision left unchanged is what the judge would say again. A per-case judge
-  // saw every criterion at once, so its case is judged again whole.
-  const labels = [...fixture.judges.reviews.values()].flatMap((byJudge) => Object.values(byJudge.get(judge) ?? {}))
-  const history = 'perCriterion' in options.run && labels.length > 0 ? await fixtureHistory(fixture, labels) : NO_HISTORY
-  const carried = new Map<string, Record<string, { rating: string; reason: string; answer_span: string }>>()
-  const carriedFrom = new Set<string>()
+  // A per-case judge saw every criterion at once, so after a rubric revision its case is judged again whole.
+  const carried =
+    'perCriterion' in options.run ? await carriedLabels(fixture, context, judge, file) : { judgements: new Map(), from: new Set<string>(), count: 0 }
   let current = 0
   fixture.cases.forEach((entry, index) => {
     const judgeable = judgeableCase(fixture, context, index)
@@ -217,18 +213,9 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
     }
     // Cast: as above, a criteria case as its schema parsed it.
     const parsedCase = judgeable.value as Case
-    const labelEntry = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']
-    const label = labelEntry?.value
-    const isCurrent = label !== undefined && isCurrentLabel(definition.bindings, context, entry.value, label, 'review')
-    const labelled = isCurrent ? judgementsOf(label) : {}
-    if (labelEntry !== undefined && !isCurrent && history !== NO_HISTORY) {
-      const kept = carriedJudgements(fixture, entry, labelEntry, file, history)
-      if (kept !== undefined) {
-        carried.set(entry.id, kept.judgements)
-        for (const from of kept.from) carriedFrom.add(from)
-      }
-    }
-    const carriedHere = carried.get(entry.id) ?? {}
+    const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']?.value
+    const labelled = label !== undefined && isCurrentLabel(definition.bindings, context, entry.value, label, 'review') ? judgementsOf(label) : {}
+    const carriedHere = carried.judgements.get(entry.id) ?? {}
     const criteria = [...rubric.criteria.values()].filter((criterion) => !Object.hasOwn(labelled, criterion.id) && !Object.hasOwn(carriedHere, criterion.id))
     current += rubric.criteria.size - criteria.length - Object.keys(carriedHere).length
     if (criteria.length === 0) return
@@ -237,7 +224,7 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
     else for (const criterion of criteria) tasks.push({ caseId: entry.id, input, criteria: [criterion], parsedCase })
   })
   const total = tasks.reduce((sum, task) => sum + task.criteria.length, 0)
-  const carriedCount = [...carried.values()].reduce((sum, judgements) => sum + Object.keys(judgements).length, 0)
+  const carriedCount = carried.count
   const casesToJudge = new Set(tasks.map((task) => task.caseId)).size
   const base = {
     dir: fixture.displayDir,
@@ -253,44 +240,12 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   }
   if (options.dryRun === true || (total === 0 && carriedCount === 0)) return { ...base, written: 0, failures: [], interrupted: false }
 
-  const origin = carriedCount === 0 ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carriedCount, carriedFrom, context)
+  const origin = carriedCount === 0 ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, context)
   const run = new Run(dir, judge, context, { ...options, origin }, total)
   // The carried labels go first, in the first write: a run stopped midway keeps them, re-bound, and the next completes the label.
-  for (const [caseId, judgements] of carried) run.carry(caseId, judgements)
+  for (const [caseId, judgements] of carried.judgements) run.carry(caseId, judgements)
   await run.judgeAll(tasks)
   return { ...base, written: run.written, failures: run.failures, interrupted: run.interrupted }
-}
-
-/** The judgements of a stale label whose criteria read the same text now, and the earlier rubrics they came from (`3a8dcd22e9f4… (1a2b3c4)`). */
-function carriedJudgements(
-  fixture: Parameters<typeof carriedOver>[0],
-  entry: Parameters<typeof carriedOver>[1],
-  label: { readonly value: unknown; readonly path: readonly (string | number)[]; readonly slot: string },
-  file: string,
-  history: Parameters<typeof carriedOver>[3],
-): { judgements: Record<string, { rating: string; reason: string; answer_span: string }>; from: string[] } | undefined {
-  const { items } = carriedOver(fixture, entry, { ...label, file }, history)
-  if (items.length === 0) return undefined
-  const judgements = judgementsOf(label.value)
-  const kept: Record<string, { rating: string; reason: string; answer_span: string }> = {}
-  for (const id of items) {
-    const judgement = judgements[id]
-    if (!isObject(judgement)) continue
-    const { rating, reason, answer_span: span } = judgement
-    if (typeof rating === 'string' && typeof reason === 'string' && typeof span === 'string') kept[id] = { rating, reason, answer_span: span }
-  }
-  if (Object.keys(kept).length === 0) return undefined
-  const recorded = isObject(label.value) ? label.value['rubric_sha256'] : undefined
-  const found = typeof recorded === 'string' ? history.find('rubric', recorded) : undefined
-  return { judgements: kept, from: typeof recorded === 'string' && found !== undefined ? [`${recorded.slice(0, 12)}… (${found.commit.slice(0, 7)})`] : [] }
-}
-
-/** A run's origin with what it carried over said, in place of what an earlier run's origin said of its own. */
-function carriedOrigin(origin: string | undefined, count: number, from: ReadonlySet<string>, context: KindContext<CriteriaRubric>): string {
-  const base = (origin ?? '').replace(/; carried over \d+ labels? .*$/, '')
-  const now = context.files.rubric?.sha256.slice(0, 12) ?? ''
-  const note = `carried over ${count} ${count === 1 ? 'label' : 'labels'} of criteria a rubric revision left unchanged, from rubric.json ${[...from].join(', ')}, re-bound to ${now}…`
-  return base === '' ? `Labels by an automated judge; ${note}` : `${base}; ${note}`
 }
 
 function judgementsOf(label: unknown): Record<string, unknown> {
