@@ -221,7 +221,9 @@ export function pageCase<R, C, V, D extends Decision, S>(
   const decision = blindReviewer === undefined ? assessed.decision : ownDecision(fixture, views, blindReviewer, entry)
   const shownCase = definition.page.caseView(context, entry.value, shownReview?.value)
   const shownFile = blindReviewer === undefined ? fixture.files.annotations.display : (fixture.panel.files[blindReviewer]?.display ?? '')
-  const carried = shownReview === undefined ? undefined : carriedOver(fixture, entry, { ...shownReview, file: shownFile }, history)
+  // The adopted review's bindings are checked already: only a stale one (or a reviewer's own review) is looked at again.
+  const adoptedCurrent = blindReviewer === undefined && !assessed.states.some((state) => state.row.in === 'review' && isStale(state))
+  const carried = shownReview === undefined || adoptedCurrent ? undefined : carriedOver(fixture, entry, { ...shownReview, file: shownFile }, history)
   const criteria = shownCase.criteria.map((item): PageCriterionCard => {
     const judged = item.rating !== null && (carried?.stale !== true || carried.items.includes(item.criterion))
     const prefill = judged ? { rating: item.rating!, reason: item.reason ?? '', answerSpan: item.answerSpan ?? '', carried: carried?.stale === true } : null

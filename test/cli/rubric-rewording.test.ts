@@ -248,4 +248,19 @@ describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
     const target = await openReviewTarget(dir, 'complete', undefined, dir, 'alice')
     expect(target.carried).toMatchObject({ stale: true, items: [] })
   })
+
+  test('review --replace with the earlier rubric never committed: nothing is offered as carried over', async () => {
+    // alice reviews, the rule is reworded, and only then is anything committed: git never held the rubric she judged.
+    const { dir } = await repository(async (lab) => {
+      const judged = [...UNCHANGED, 'support'].flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=Judged.`])
+      expect((await runCli(['review', '.', '--case', 'complete', '--reviewer', 'alice', ...judged], lab)).code).toBe(0)
+      await rewordSupport(lab)
+    })
+    const target = await openReviewTarget(dir, 'complete', undefined, dir, 'alice')
+    expect(target.carried).toEqual({
+      stale: true,
+      items: [],
+      changes: ['no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion'],
+    })
+  })
 })
