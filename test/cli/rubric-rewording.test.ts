@@ -263,4 +263,27 @@ describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
       changes: ['no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion'],
     })
   })
+
+  test('a reworded criterion the judge fails on: the carried labels are written all the same, and the next run calls only the failed ones', async () => {
+    const { dir, commit } = await repository()
+    await runCli(['judge', '.', '--judge', 'kw', '--run', KEYWORDS], dir)
+    commit("the judge's labels")
+    await rewordSupport(dir)
+    commit('reword support')
+    const failing = join(dir, '..', 'failing.mjs')
+    await writeFile(
+      failing,
+      `import keywords from ${JSON.stringify(KEYWORDS)}\nexport default async (input) => {\n  if (input.criterion.id === 'support') throw new Error('no model today')\n  return keywords(input)\n}\n`,
+    )
+    const failed = await runCli(['judge', '.', '--judge', 'kw', '--run', failing, '--retries', '0'], dir)
+    expect(failed.code).toBe(1)
+    expect(failed.stdout).toContain('judge kw: wrote 0 labels of 8 to judge in 8 cases (0 were current), 8 failed')
+    expect(failed.stdout).toContain('carried over 32 labels without a call')
+    const labels = JSON.parse(await readFile(join(dir, 'judges/kw.json'), 'utf8')).reviews
+    expect(labels.map((label: { judgements: object }) => Object.keys(label.judgements))).toEqual(Array(8).fill(UNCHANGED))
+    const judge = await countingJudge(dir, false)
+    const next = await runCli(['judge', '.', '--judge', 'kw', '--run', judge], dir)
+    expect(next.stdout).toContain('judge kw: wrote 8 labels of 8 to judge in 8 cases (32 were current), 0 failed')
+    expect(new Set((await calls(dir)).map((call) => call.split(':')[1]))).toEqual(new Set(['support']))
+  })
 })

@@ -242,7 +242,8 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
 
   const origin = carriedCount === 0 ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, context)
   const run = new Run(dir, judge, context, { ...options, origin }, total)
-  // The carried labels go first, in the first write: a run stopped midway keeps them, re-bound, and the next completes the label.
+  // A case's carried judgements are written with its first verdict, so that its label is rewritten once; those left (no call
+  // to make, a call that failed, a run stopped midway) with the last write.
   for (const [caseId, judgements] of carried.judgements) run.carry(caseId, judgements)
   await run.judgeAll(tasks)
   return { ...base, written: run.written, failures: run.failures, interrupted: run.interrupted }
@@ -261,8 +262,8 @@ class Run {
   private done = 0
   private readonly waiting = new Map<string, Record<string, { rating: string; reason: string; answer_span: string }>>()
   private waitingCount = 0
-  /** Carried-over judgements waiting: written, but not counted as judged. */
-  private carriedCount = 0
+  /** Carried-over judgements by case, not yet among those waiting: written, but not counted as judged. */
+  private readonly carried = new Map<string, Record<string, { rating: string; reason: string; answer_span: string }>>()
   private writing: Promise<void> | undefined
   private lastWrite = Date.now()
   private lastWriteTook = 0
@@ -276,10 +277,19 @@ class Run {
     private readonly total: number,
   ) {}
 
-  /** Puts a label's carried-over judgements among those waiting to be written, as if judged: the first write takes them. */
+  /** Keeps a label's carried-over judgements, to be written with the case's first verdict, or with the run's last write. */
   carry(caseId: string, judgements: Record<string, { rating: string; reason: string; answer_span: string }>): void {
-    this.waiting.set(caseId, { ...judgements, ...this.waiting.get(caseId) })
-    this.carriedCount += Object.keys(judgements).length
+    this.carried.set(caseId, judgements)
+  }
+
+  /** The carried judgements of a case (or of every case left) among those waiting to be written. */
+  private takeCarried(caseIds: Iterable<string>): void {
+    for (const caseId of caseIds) {
+      const judgements = this.carried.get(caseId)
+      if (judgements === undefined) continue
+      this.carried.delete(caseId)
+      this.waiting.set(caseId, { ...judgements, ...this.waiting.get(caseId) })
+    }
   }
 
   async judgeAll(tasks: readonly Task[]): Promise<void> {
@@ -301,7 +311,9 @@ class Run {
     await Promise.race([workers, abortion(signal)])
     this.interrupted = signal?.aborted === true
     await this.writing
-    if ((this.waitingCount > 0 || this.carriedCount > 0) && this.writeError === undefined) await this.write()
+    const carriedLeft = this.carried.size > 0
+    this.takeCarried([...this.carried.keys()])
+    if ((this.waitingCount > 0 || carriedLeft) && this.writeError === undefined) await this.write()
     if (this.writeError !== undefined) throw this.writeError
   }
 
@@ -349,6 +361,7 @@ class Run {
   }
 
   private accept(task: Task, verdicts: Record<string, { rating: string; reason: string; answer_span: string }>): void {
+    this.takeCarried([task.caseId])
     const waiting = this.waiting.get(task.caseId) ?? {}
     Object.assign(waiting, verdicts)
     this.waiting.set(task.caseId, waiting)
@@ -370,7 +383,6 @@ class Run {
     const count = this.waitingCount
     this.waiting.clear()
     this.waitingCount = 0
-    this.carriedCount = 0
     const started = Date.now()
     const labels: JudgeLabelDraft[] = batch.map(([caseId, draft]) => ({
       caseId,
