@@ -16,7 +16,7 @@ import { refusalFor } from './blind.js'
 import { listen } from './listen.js'
 import { readBody, RequestError, requestUrl } from './request.js'
 import { HTTP_STATUS } from './status.js'
-import { fixtureVersion, pageCase, pageFixture, type Viewer } from './page-data.js'
+import { fixtureVersion, pageFixture, servedCase, type Viewer } from './page-data.js'
 
 export interface ServeOptions {
   /** The fixture directories served: the only files a request can read or write. */
@@ -134,7 +134,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (request.method === 'GET' && url.pathname === '/api/case') {
       const index = Number(url.searchParams.get('fixture'))
       if (!Number.isInteger(index) || index < 0) throw new RequestError('BAD_REQUEST', 'fixture must be a fixture number.')
-      return json(response, 200, pageCase(await load(index), index, url.searchParams.get('id') ?? '', seen.viewer, evaluate))
+      return json(response, 200, await servedCase(await load(index), index, url.searchParams.get('id') ?? '', seen.viewer, evaluate))
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))
@@ -167,7 +167,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         viewer = { role: 'adjudicator', name: save.adjudicator }
       }
       const fixture = await load(save.fixture)
-      return json(response, 200, { decision, case: pageCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview(viewer) })
+      return json(response, 200, { decision, case: await servedCase(fixture, save.fixture, save.id, viewer, evaluate), fixtures: await overview(viewer) })
     }
     throw request.method === 'GET' || request.method === 'POST'
       ? new RequestError('NOT_FOUND', 'no such page.')

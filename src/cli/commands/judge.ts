@@ -15,7 +15,12 @@ export const judge: Command = {
 Calls a judge module for every case × criterion of a criteria fixture without a current label by
 the judge (a label bound to the answer, the source and the rubric as they are) and records the
 verdicts in judges/<name>.json, as \`vitest-rubric review --judge\` records one. A second run
-calls nothing; after an answer is edited, only that case is judged again.
+calls nothing; after an answer is edited, only that case is judged again. After a rubric
+revision, a judge called once per criterion (a default export) judges again only the criteria
+whose rule or reference quote changed, or that are new, when the rubric its labels were bound to
+is committed in git: the labels of the unchanged criteria are carried over, re-bound to the
+rubric as it is, and the file's origin says how many were carried over and from which revision. A
+judgeCase module judges each such case again whole.
 
 The module exports either a default async function ({ question, answer, source, criterion,
 rubric, case }) => ({ rating, reason, span }), called once per case × criterion, or judgeCase
@@ -173,7 +178,9 @@ class ProgressBar {
 export function formatJudgeRun(result: JudgeRunResult): string {
   const lines: string[] = []
   const pairs = (count: number) => `${n(count)} ${count === 1 ? 'label' : 'labels'}`
-  if (result.total === 0) lines.push(`judge ${result.judge}: nothing to judge: ${pairs(result.current)} of ${n(result.cases)} cases are current`)
+  if (result.total === 0 && result.carried === 0)
+    lines.push(`judge ${result.judge}: nothing to judge: ${pairs(result.current)} of ${n(result.cases)} cases are current`)
+  else if (result.total === 0) lines.push(`judge ${result.judge}: nothing to judge (${n(result.current)} labels were current)`)
   else if (result.dryRun)
     lines.push(
       `judge ${result.judge}: would judge ${pairs(result.total)} of ${n(result.casesToJudge)} cases (${n(result.current)} current); dry run: nothing was called or written`,
@@ -182,10 +189,14 @@ export function formatJudgeRun(result: JudgeRunResult): string {
     lines.push(
       `judge ${result.judge}: wrote ${pairs(result.written)} of ${n(result.total)} to judge in ${n(result.casesToJudge)} cases (${n(result.current)} were current), ${n(result.failures.length)} failed${result.interrupted ? ', stopped before the end' : ''}`,
     )
+  if (result.carried > 0)
+    lines.push(
+      `${result.dryRun ? 'would carry' : 'carried'} over ${pairs(result.carried)} without a call: criteria whose rule and reference quote the rubric revision left unchanged (the earlier rubric found in git), re-bound to the rubric as it is`,
+    )
   for (const failure of result.failures.slice(0, 20))
     lines.push(`failed: ${failure.caseId} › ${failure.criterion} after ${failure.attempts} ${failure.attempts === 1 ? 'call' : 'calls'}: ${failure.error}`)
   if (result.failures.length > 20) lines.push(`… and ${n(result.failures.length - 20)} more failures`)
   for (const skip of result.skipped) lines.push(`skipped ${skip.caseId}: ${skip.reason}`)
-  if (!result.dryRun && result.written > 0) lines.push(`wrote ${result.file}`)
+  if (!result.dryRun && result.written + result.carried > 0) lines.push(`wrote ${result.file}`)
   return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
 }

@@ -44,7 +44,9 @@ an independent one, kept in reviews/<name>.json: it decides nothing until \`vite
 adjudicate\` adopts it, and the case stays pending meanwhile; once a case has independent reviews,
 a review without --reviewer is refused, as only an adjudication adopts its review. A reviewer's
 --replace is taken on a case bound to older files, starting (on a terminal) from their earlier
-review. With --judge, the review is an automated judge's label, kept in judges/<name>.json: it
+review; when that review is bound to an earlier rubric.json committed in git, each criterion whose
+rule and reference quote are unchanged is offered as carried over, and kept only when confirmed
+(--from and --rating never carry anything over). With --judge, the review is an automated judge's label, kept in judges/<name>.json: it
 never decides a case and is never counted as graded; \`vitest-rubric calibrate\` compares it with
 the adopted reviews. The rubric and the
 source are never written, and nothing is written when the review would be refused.

@@ -15,8 +15,11 @@ const RATING_HINTS: Record<(typeof RATINGS)[number], string> = {
 /**
  * Asks a reviewer for a criteria review, criterion by criterion: the rating, the reason and the
  * span of the answer it rests on (checked to occur in the answer, asked again when it does not).
- * A replaced review's judgements are offered as the starting values. It shows the decision the
- * review would give and writes only after the reviewer confirms.
+ * A replaced review's judgements are offered as the starting values. Of a review bound to an
+ * earlier rubric found in git, a criterion whose rule and reference quote are unchanged is offered
+ * as carried over: its judgement is kept only when the reviewer confirms it, one criterion at a
+ * time; declined, it is asked as any other. It shows the decision the review would give and writes
+ * only after the reviewer confirms.
  */
 export const promptCriteriaReview: InteractiveReview = async (target, terminal, record) => {
   const io = { input: terminal.input, output: terminal.output }
@@ -30,12 +33,34 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
   intro(`vitest-rubric review: case ${theCase.id} of ${target.fixture.displayDir}`, io)
   note(`${theCase.input.question}\n\nAnswer:\n${answer}\n\nCitation: ${theCase.input.answer.citation}`, 'The question and the answer', io)
 
+  const carried = new Set(target.carried?.items ?? [])
+  if (target.carried !== undefined && target.carried.changes.length > 0) {
+    const confirm = carried.size === 0 ? '' : '\n\nThe unchanged criteria are carried over only once you confirm each.'
+    note(`${target.carried.changes.join('\n')}${confirm}`, 'Changed since this review', io)
+  }
+
   const draft: Record<string, { rating: string; reason: string; answer_span: string }> = {}
   const criteria = [...rubric.criteria]
   for (const [index, [id, criterion]] of criteria.entries()) {
     // Cast: an earlier draft of this kind is an object of judgements by criterion.
     const before = isObject(previous[id]) ? (previous[id] as Record<string, unknown>) : undefined
-    note(`${criterion.rule}\n\nReference quote: "${criterion.reference_quote}"`, `Criterion ${index + 1} of ${criteria.length}: ${id}`, io)
+    const kept = carried.has(id) ? keptJudgement(before) : undefined
+    const title = `Criterion ${index + 1} of ${criteria.length}: ${id}`
+    if (kept !== undefined) {
+      const span = kept.answer_span === '' ? 'none (an omission)' : `"${kept.answer_span}"`
+      note(
+        `${criterion.rule}\n\nReference quote: "${criterion.reference_quote}"\n\nThe review's judgement: ${kept.rating}\nReason: ${kept.reason}\nSpan: ${span}`,
+        `${title} (unchanged since the review: carried over, confirm)`,
+        io,
+      )
+      const keep = await confirm({ ...io, message: `Keep the judgement of ${id} as it is?`, active: 'yes, carry it over', inactive: 'no, judge it again' })
+      if (isCancel(keep)) return cancelled(io)
+      if (keep) {
+        draft[id] = kept
+        continue
+      }
+    }
+    note(`${criterion.rule}\n\nReference quote: "${criterion.reference_quote}"`, title, io)
     const rating = await select({
       ...io,
       message: `Rating of ${id}`,
@@ -72,6 +97,14 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
   const result = await record(draft, false)
   outro(`Recorded: ${result.written.join(' and ') || 'nothing to write'}`, io)
   return result
+}
+
+/** A judgement of the replaced review as a draft takes it, when it has every field. */
+function keptJudgement(before: Record<string, unknown> | undefined): { rating: string; reason: string; answer_span: string } | undefined {
+  const rating = before?.['rating']
+  const reason = before?.['reason']
+  const span = before?.['answer_span']
+  return typeof rating === 'string' && typeof reason === 'string' && typeof span === 'string' ? { rating, reason, answer_span: span } : undefined
 }
 
 function cancelled(io: Terminal): 'cancelled' {

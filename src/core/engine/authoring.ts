@@ -16,6 +16,7 @@ import type { KindRegistry } from './registry.js'
 import { slotOptionOf, type DraftProblem, type KindContext, type SomeKindDefinition } from './kind.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
+import { carriedOver, fixtureHistory, type CarriedOver } from './fixture-history.js'
 import { ADJUDICATIONS_FILE, caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 
@@ -440,6 +441,12 @@ export interface ReviewTarget {
   readonly file: string
   /** Whose review it is (`alice`, `judge gpt-judge`); `undefined` for the adopted review. */
   readonly by: string | undefined
+  /**
+   * Of a review being replaced that is bound to earlier files: the items whose text is unchanged
+   * (found in git history), which a prompt offers to carry over, each once the reviewer confirms it,
+   * and what changed. Set by `openReviewTarget`; empty when nothing is known.
+   */
+  readonly carried?: CarriedOver
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
@@ -457,7 +464,9 @@ export async function openReviewTarget(
   refuseCaseTwin(base.fixture, name, REVIEWS_DIR, '--reviewer')
   const target = reviewTarget(base, caseId, slot, name)
   if (reviewer === undefined) refuseDirectReview(target)
-  return target
+  if (target.existing === undefined) return target
+  const existing = { ...target.existing, slot: target.slot, file: target.file }
+  return { ...target, carried: carriedOver(base.fixture, target.entry, existing, await fixtureHistory(base.fixture, [existing])) }
 }
 
 /**
