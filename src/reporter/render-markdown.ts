@@ -1,3 +1,4 @@
+import { plural } from '../core/common/primitives.js'
 import { rateText } from '../core/engine/coverage.js'
 import { kindNamed } from '../core/registry.js'
 import type { CoverageRow, RubricFigures } from './figures.js'
@@ -71,7 +72,7 @@ export function renderMarkdown(figures: RubricFigures): string {
     for (const [name, judge] of Object.entries(fixture.calibration.judges)) {
       lines.push(
         '',
-        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${escapeMarkdown(judge.origin)}), ${judge.cases} cases; ${judge.stale} stale labels excluded.`,
+        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${escapeMarkdown(judge.origin)}), ${plural(judge.cases, 'case')}; ${plural(judge.stale, 'stale label')} excluded.`,
         '',
       )
       lines.push('| criterion | n | κ | 95% interval | failure recall | pass recall | false accepts |', '|---|--:|--:|---|--:|--:|---|')
@@ -86,7 +87,7 @@ export function renderMarkdown(figures: RubricFigures): string {
       if (predictions.pending > 0)
         lines.push(
           '',
-          `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases.`,
+          `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${plural(predictions.pending, 'pending case')}.`,
         )
     }
   }

@@ -1,3 +1,4 @@
+import { plural } from '../core/common/primitives.js'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { settleSplitRecord } from '../plugin/module-code.js'
@@ -49,7 +50,7 @@ export async function splitFixtureFailures(
     const result = await sessionOf(context, dir).finalPlan()
     // A fixture-level defect fails every chunk module with it already.
     if ('error' in result) continue
-    const where = `${relative(context.root, dir)} (split into ${chunks.length} chunks)`
+    const where = `${relative(context.root, dir)} (split into ${plural(chunks.length, 'chunk')})`
     for (const check of result.plan.checks) {
       // A check with nothing to decide on yet is todo, never a failure; a -t filter leaves out the checks it does not name, as it would their tests.
       if (check.ok || check.todo === true || (pattern !== undefined && !pattern.test(check.name))) continue

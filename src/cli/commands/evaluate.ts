@@ -1,3 +1,4 @@
+import { plural } from '../../core/common/primitives.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluation-json.js'
 import { kinds, loadFixture } from '../../core/registry.js'
@@ -56,7 +57,7 @@ export function formatEvaluation(json: EvaluationJson): string {
 
 /** `review coverage: 6 graded of 8 candidates; 2 pending; 0 refused — accepted 3, rejected 3`. */
 export function formatReviewCoverage(counts: CoverageCounts): string {
-  const head = `review coverage: ${counts.graded} graded of ${counts.candidates} candidates; ${counts.pending} pending; ${counts.refused} refused`
+  const head = `review coverage: ${counts.graded} graded of ${plural(counts.candidates, 'candidate')}; ${counts.pending} pending; ${counts.refused} refused`
   return counts.outcomes === null
     ? `${head} — no completed reviews, so no quality figure`
     : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}; ${rateText(counts.outcomes, 'accepted')}`

@@ -1,3 +1,4 @@
+import { plural } from '../../core/common/primitives.js'
 import { relative, resolve } from 'node:path'
 import type { PathSegment } from '../../core/common/json-path.js'
 import { fileSource, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
@@ -165,7 +166,7 @@ async function importLabels(dir: string, values: ParsedArgs['values'], io: CliIo
 export function formatImport(result: RecordedJudgeLabels, dryRun: boolean): string {
   const counts = `${result.added} new, ${result.replaced} replaced, ${result.unchanged} already so`
   const last = dryRun ? 'dry run: nothing was written' : result.written.length === 0 ? 'nothing to write' : `wrote ${result.written.join(' and ')}`
-  return `${result.dir}\n  judge ${result.judge}: ${dryRun ? 'would record' : 'recorded'} labels of ${result.added + result.replaced + result.unchanged} cases (${counts})\n  ${last}`
+  return `${result.dir}\n  judge ${result.judge}: ${dryRun ? 'would record' : 'recorded'} labels of ${plural(result.added + result.replaced + result.unchanged, 'case')} (${counts})\n  ${last}`
 }
 
 /** `--rating c=r --reason c=t --span c=t` as the draft the kind takes: one judgement per criterion named. */

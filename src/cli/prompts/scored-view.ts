@@ -1,3 +1,4 @@
+import { plural } from '../../core/common/primitives.js'
 import { preview } from '../../core/common/errors.js'
 import type { ScoredReviewDraftSchemas } from '../../core/kinds/scored/authoring.js'
 import type { BaselineClaim, DebateClaim, ScoredCase, System } from '../../core/kinds/scored/schemas.js'
@@ -15,7 +16,7 @@ export function specNote(theCase: ScoredCase): string {
   return [
     spec.input,
     '',
-    `Ideal resolution: ${spec.ideal_debate_resolution}, within ${spec.max_rounds} round${spec.max_rounds === 1 ? '' : 's'}`,
+    `Ideal resolution: ${spec.ideal_debate_resolution}, within ${plural(spec.max_rounds, 'round')}`,
     issues.length === 0
       ? 'Planted issues: none'
       : `Planted issues:\n${issues.map((issue) => `  ${issue.id} (${issue.location}): ${issue.description}`).join('\n')}`,
