@@ -214,6 +214,23 @@ describe('vitest-rubric adjudicate of a scored case on a terminal', () => {
     expect(JSON.parse((await runCli(['evaluate', '.', '--json'], copy.dir)).stdout).decisions['partial-recall'].status).toBe('accepted')
   })
 
+  test('an adopted baseline review decides nothing by itself, and says so', async () => {
+    const copy = await copyDebate()
+    const draft = draftOf(await adoptedReview(copy.dir, 'partial-recall', 'baseline'))
+    for (const reviewer of ['alice', 'bob']) {
+      await writeFile(join(copy.dir, `${reviewer}.json`), JSON.stringify(draft))
+      const result = await runCli(
+        ['review', '.', '--case', 'partial-recall', '--system', 'baseline', '--reviewer', reviewer, '--from', `${reviewer}.json`],
+        copy.dir,
+      )
+      expect(result.stderr).toBe('')
+    }
+    const adopted = await runCli(['adjudicate', '.', '--case', 'partial-recall', '--system', 'baseline', '--adjudicator', 'dana', '--take', 'bob'], copy.dir)
+    expect(adopted.stderr).toBe('')
+    expect(adopted.stdout).toContain('partial-recall (baseline): adopted a review resolving alice, bob, which decides nothing by itself; the case is')
+    expect(adopted.stdout).not.toContain('then decided')
+  })
+
   test('declining the adoption writes nothing', async () => {
     const { copy } = await twoReviewers()
     const before = await filesIn(copy.dir)

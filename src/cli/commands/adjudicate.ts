@@ -146,7 +146,8 @@ export function formatAdjudication(result: AdjudicationResult, dryRun: boolean):
   const lines: string[] = []
   for (const each of result.adopted) {
     const slot = each.slot === 'review' ? '' : ` (${each.slot})`
-    lines.push(`${each.caseId}${slot}: ${dryRun ? 'would adopt' : 'adopted'} a review resolving ${each.resolved.join(', ')}, then decided ${each.decision}`)
+    const decided = each.decides ? `then decided ${each.decision}` : `which decides nothing by itself; the case is ${each.decision}`
+    lines.push(`${each.caseId}${slot}: ${dryRun ? 'would adopt' : 'adopted'} a review resolving ${each.resolved.join(', ')}, ${decided}`)
     for (const [item, value] of Object.entries(each.after)) lines.push(`  ${item}: ${value}`)
   }
   for (const each of result.left) lines.push(`left ${each.id}: ${each.reason}`)

@@ -42,6 +42,11 @@ export interface Adjudicated {
   readonly after: Readonly<Record<string, string>>
   /** The case's decision once adopted. */
   readonly decision: string
+  /**
+   * Whether the slot adopted is the one that decides the case (a scored case's debate review); an
+   * adopted review of another slot (its baseline) decides nothing by itself.
+   */
+  readonly decides: boolean
 }
 
 export interface AdjudicationResult {
@@ -245,5 +250,6 @@ function adjudicated(write: ReviewWrite, reviewers: readonly string[], decision:
     resolved: reviewers,
     after: write.target.definition.authoring.summarizeReview(write.review),
     decision: describe(decision),
+    decides: write.target.definition.reviews.slots[0] === write.target.slot,
   }
 }
