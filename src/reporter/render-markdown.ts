@@ -1,3 +1,4 @@
+import { isOriginPlaceholder } from '../core/common/origin.js'
 import { plural } from '../core/common/primitives.js'
 import { rateText } from '../core/engine/coverage.js'
 import { kindNamed } from '../core/registry.js'
@@ -72,7 +73,7 @@ export function renderMarkdown(figures: RubricFigures): string {
     for (const [name, judge] of Object.entries(fixture.calibration.judges)) {
       lines.push(
         '',
-        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${escapeMarkdown(judge.origin)}), ${plural(judge.cases, 'case')}; ${plural(judge.stale, 'stale label')} excluded.`,
+        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${isOriginPlaceholder(judge.origin) ? 'origin not given' : escapeMarkdown(judge.origin)}), ${plural(judge.cases, 'case')}; ${plural(judge.stale, 'stale label')} excluded.`,
         '',
       )
       lines.push('| criterion | n | κ | 95% interval | failure recall | pass recall | false accepts |', '|---|--:|--:|---|--:|--:|---|')

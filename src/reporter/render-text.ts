@@ -1,3 +1,4 @@
+import { isOriginPlaceholder } from '../core/common/origin.js'
 import { plural } from '../core/common/primitives.js'
 import type { AgreementFigures } from './figures.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
@@ -139,7 +140,9 @@ function calibrationLines(calibration: CalibrationReport, colors: Colors): strin
   const lines: string[] = []
   const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
   for (const [name, judge] of Object.entries(calibration.judges)) {
-    lines.push(`    judge calibration   ${name} (${judge.origin}) · ${plural(judge.cases, 'case')} with a current review and label`)
+    lines.push(
+      `    judge calibration   ${name} (${isOriginPlaceholder(judge.origin) ? 'origin not given' : judge.origin}) · ${plural(judge.cases, 'case')} with a current review and label`,
+    )
     const ids = Object.keys(judge.criteria)
     let width = 18
     for (const id of ids) width = Math.max(width, id.length + 2)

@@ -1,3 +1,4 @@
+import { isOriginPlaceholder, shownOrigin } from '../../core/common/origin.js'
 import { plural } from '../../core/common/primitives.js'
 import {
   calibrateJudges,
@@ -74,7 +75,10 @@ export function formatCalibration(report: CalibrationReport, registry: KindRegis
 }
 
 function judgeLines(name: string, judge: JudgeCalibration, words: { readonly item: string; readonly pass: string }): string[] {
-  const lines = [`  judge ${name} (${judge.file}): ${judge.origin}`, `    ${plural(judge.cases, 'case')} with a current adopted review and a current label`]
+  const lines = [
+    `  judge ${name} (${judge.file}): ${isOriginPlaceholder(judge.origin) ? `origin ${shownOrigin(judge.origin, judge.file)}` : judge.origin}`,
+    `    ${plural(judge.cases, 'case')} with a current adopted review and a current label`,
+  ]
   const criteria = Object.entries(judge.criteria)
   const width = Math.max(words.item.length, ...criteria.map(([id]) => id.length)) + 2
   lines.push(

@@ -1,3 +1,5 @@
+import { join } from 'node:path'
+import { shownOrigin } from '../../core/common/origin.js'
 import { plural } from '../../core/common/primitives.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluation-json.js'
@@ -46,7 +48,11 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
 /** The human-readable report of one evaluated fixture: its name, origin and coverage, then what its kind shows. */
 export function formatEvaluation(json: EvaluationJson): string {
   const { fixture } = json
-  const lines = [`${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`, `  origin: ${fixture.origin}`, `  ${formatReviewCoverage(json.coverage)}`]
+  const lines = [
+    `${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`,
+    `  origin: ${shownOrigin(fixture.origin, join(fixture.dir, 'annotations.json'))}`,
+    `  ${formatReviewCoverage(json.coverage)}`,
+  ]
   const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)
   if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts)}`)
   // One line per case: a loop, since a spread of a large fixture's lines would overflow the call stack.
