@@ -6,6 +6,7 @@ import { ROOT, copyFixture } from '../helpers/fixture-copy.js'
 
 const ENTER = '\r'
 const DOWN = '\u001b[B'
+const UP = '\u001b[A'
 
 interface TerminalRun {
   readonly status: number | null
@@ -57,4 +58,56 @@ test('the built bin on a real terminal: an interactive review of a case, written
   const review = JSON.parse(await readFile(join(fixture.dir, 'annotations.json'), 'utf8')).reviews.at(-1)
   expect(review.answer_id).toBe('not-reviewed')
   expect(review.judgements.support).toMatchObject({ rating: 'uncertain', reason: 'Not sure the guide says so.' })
+})
+
+test('on a real terminal: the answer is numbered beside every criterion, a span is given by sentence numbers, and back returns to the previous criterion', {
+  timeout: 180_000,
+}, async () => {
+  const fixture = await copyFixture()
+  const run = onTerminal(
+    fixture.dir,
+    ['review', '.', '--case', 'not-reviewed'],
+    [
+      { expect: 'Rating of command', keys: ENTER },
+      { expect: 'command?', keys: `Gives the v3 command.${ENTER}` },
+      { expect: 'The span of the answer', keys: `1${ENTER}` },
+      { expect: 'Span of command: "Get release approval', keys: '' },
+      { expect: 'Rating of preconditions', keys: ENTER },
+      { expect: 'preconditions?', keys: `Approval first.${ENTER}` },
+      { expect: 'The span of the answer', keys: `Get release approval${ENTER}` },
+      // The third criterion still shows the answer, numbered.
+      { expect: 'Criterion 3 of 5: database_scope', keys: '' },
+      { expect: '[2] It changes the service version and leaves database contents as they are.', keys: '' },
+      // A sentence the answer does not have is refused on the spot.
+      { expect: 'Rating of database_scope', keys: ENTER },
+      { expect: 'database_scope?', keys: `Leaves the database alone.${ENTER}` },
+      { expect: 'The span of the answer', keys: `9${ENTER}` },
+      { expect: 'The answer has sentences 1 to 3', keys: `${'\b'.repeat(3)}2-3${ENTER}` },
+      // Back from verification to database_scope: its answers come back as they were, and a new rating replaces them.
+      { expect: 'Rating of verification', keys: UP + ENTER },
+      { expect: 'Rating of database_scope', keys: DOWN + ENTER },
+      { expect: 'database_scope?', keys: ENTER },
+      { expect: 'The span of the answer', keys: ENTER },
+      { expect: 'Rating of verification', keys: ENTER },
+      { expect: 'verification?', keys: `Asks for a health check.${ENTER}` },
+      { expect: 'The span of the answer', keys: `3${ENTER}` },
+      { expect: 'Rating of support', keys: DOWN.repeat(3) + ENTER },
+      { expect: 'Write the review', keys: ENTER },
+    ],
+  )
+  const seen = `${run.timedOut ?? 'the command exited'}; the screen shows:\n${run.screen.slice(-3000)}`
+  expect(run.missed, seen).toEqual([])
+  expect(run.status, seen).toBe(0)
+  const { judgements } = JSON.parse(await readFile(join(fixture.dir, 'annotations.json'), 'utf8')).reviews.at(-1)
+  expect(judgements.command.answer_span).toBe(
+    'Get release approval and confirm you are on staging, then run `docuctl releases rollback r41 --environment staging`.',
+  )
+  expect(judgements.preconditions.answer_span).toBe('Get release approval')
+  expect(judgements.database_scope).toMatchObject({
+    rating: 'does_not_meet',
+    reason: 'Leaves the database alone.',
+    answer_span: 'It changes the service version and leaves database contents as they are. Check service health afterwards.',
+  })
+  expect(judgements.verification.answer_span).toBe('Check service health afterwards.')
+  expect(Object.keys(judgements)).toEqual(['command', 'preconditions', 'database_scope', 'verification'])
 })

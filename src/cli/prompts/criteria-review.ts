@@ -3,8 +3,10 @@ import { isObject } from '../../core/common/primitives.js'
 import { RATINGS, type Case } from '../../core/kinds/criteria/schemas.js'
 import type { CriteriaRubric } from '../../core/kinds/criteria/rubric.js'
 import type { InteractiveReview, Terminal } from './prompt.js'
+import { numberedAnswer, resolveSpan, sentencesOf } from './sentences.js'
 
 const LEAVE_OUT = 'leave out'
+const BACK = '\u0000back'
 
 const RATING_HINTS: Record<(typeof RATINGS)[number], string> = {
   meets: 'the answer meets the rule',
@@ -14,9 +16,11 @@ const RATING_HINTS: Record<(typeof RATINGS)[number], string> = {
 
 /**
  * Asks a reviewer for a criteria review, criterion by criterion: the rating, the reason and the
- * span of the answer it rests on (checked to occur in the answer, asked again when it does not).
- * A replaced review's judgements are offered as the starting values. It shows the decision the
- * review would give and writes only after the reviewer confirms.
+ * span of the answer it rests on, given by sentence numbers (the answer is shown numbered beside
+ * each criterion) or as an exact excerpt (checked to occur in the answer, asked again when it does
+ * not). Each criterion after the first can step back to the one before it. A replaced review's
+ * judgements are offered as the starting values. It shows the decision the review would give and
+ * writes only after the reviewer confirms.
  */
 export const promptCriteriaReview: InteractiveReview = async (target, terminal, record) => {
   const io = { input: terminal.input, output: terminal.output }
@@ -27,26 +31,48 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
   const answer = theCase.input.answer.text
   const previous = isObject(target.existing?.value) && isObject(target.existing.value['judgements']) ? target.existing.value['judgements'] : {}
 
+  const sentences = sentencesOf(answer)
+  const numbered = numberedAnswer(sentences)
   intro(`vitest-rubric review: case ${theCase.id} of ${target.fixture.displayDir}`, io)
-  note(`${theCase.input.question}\n\nAnswer:\n${answer}\n\nCitation: ${theCase.input.answer.citation}`, 'The question and the answer', io)
+  note(`${theCase.input.question}\n\nAnswer, by sentence:\n${numbered}\n\nCitation: ${theCase.input.answer.citation}`, 'The question and the answer', io)
 
   const draft: Record<string, { rating: string; reason: string; answer_span: string }> = {}
+  // What was answered for each criterion, kept when the reviewer steps back to it.
+  const answered: Record<string, { rating: string; reason?: string; answer_span?: string }> = {}
   const criteria = [...rubric.criteria]
-  for (const [index, [id, criterion]] of criteria.entries()) {
+  let index = 0
+  while (index < criteria.length) {
+    const [id, criterion] = criteria[index]!
     // Cast: an earlier draft of this kind is an object of judgements by criterion.
-    const before = isObject(previous[id]) ? (previous[id] as Record<string, unknown>) : undefined
-    note(`${criterion.rule}\n\nReference quote: "${criterion.reference_quote}"`, `Criterion ${index + 1} of ${criteria.length}: ${id}`, io)
+    const before = answered[id] ?? (isObject(previous[id]) ? (previous[id] as Record<string, unknown>) : undefined)
+    // The answer, numbered, stays beside each criterion: a span is given by its sentence numbers.
+    note(
+      `${criterion.rule}\n\nReference quote: "${criterion.reference_quote}"\n\nAnswer, by sentence:\n${numbered}`,
+      `Criterion ${index + 1} of ${criteria.length}: ${id}`,
+      io,
+    )
+    const back = index > 0 ? criteria[index - 1]![0] : undefined
     const rating = await select({
       ...io,
       message: `Rating of ${id}`,
       options: [
         ...RATINGS.map((value) => ({ value, label: value, hint: RATING_HINTS[value] })),
         { value: LEAVE_OUT, label: LEAVE_OUT, hint: 'not judged: the case stays pending' },
+        ...(back === undefined ? [] : [{ value: BACK, label: `back to ${back}`, hint: 'the previous criterion again, as answered' }]),
       ],
       ...(typeof before?.['rating'] === 'string' ? { initialValue: before['rating'] } : {}),
     })
     if (isCancel(rating)) return cancelled(io)
-    if (rating === LEAVE_OUT) continue
+    if (rating === BACK) {
+      index--
+      continue
+    }
+    if (rating === LEAVE_OUT) {
+      delete draft[id]
+      answered[id] = { ...answered[id], rating: LEAVE_OUT }
+      index++
+      continue
+    }
     const reason = await text({
       ...io,
       message: `Why does the answer ${rating === 'meets' ? 'meet' : rating === 'does_not_meet' ? 'not meet' : 'leave you uncertain on'} ${id}?`,
@@ -54,15 +80,23 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
       validate: (value) => ((value ?? '').trim() === '' ? 'A reason is needed: say why.' : undefined),
     })
     if (isCancel(reason)) return cancelled(io)
-    const span = await text({
+    const typed = await text({
       ...io,
-      message: `The span of the answer it rests on (an exact excerpt; empty for an omission)`,
+      message: 'The span of the answer it rests on: a sentence (2), a range (2-3) or an exact excerpt; empty for an omission',
       ...(typeof before?.['answer_span'] === 'string' ? { initialValue: before['answer_span'] } : {}),
-      validate: (value) =>
-        answer.includes(value ?? '') ? undefined : 'That text does not occur in the answer: copy it exactly, or leave it empty for an omission.',
+      validate: (value) => {
+        const resolved = resolveSpan(value ?? '', answer, sentences)
+        return 'problem' in resolved ? resolved.problem : undefined
+      },
     })
-    if (isCancel(span)) return cancelled(io)
-    draft[id] = { rating, reason, answer_span: span ?? '' }
+    if (isCancel(typed)) return cancelled(io)
+    const resolved = resolveSpan(typed ?? '', answer, sentences)
+    // Validated above: the typed text resolves.
+    const span = 'span' in resolved ? resolved.span : ''
+    if (span !== (typed ?? '')) log.info(`Span of ${id}: "${span}"`, io)
+    draft[id] = { rating, reason, answer_span: span }
+    answered[id] = draft[id]
+    index++
   }
 
   const preview = await record(draft, true)
