@@ -1,6 +1,6 @@
 import { confirm, intro, isCancel, log, note, outro, select, text } from '@clack/prompts'
 import { isOriginPlaceholder } from '../../core/common/origin.js'
-import { listWords } from '../../core/common/primitives.js'
+import { listWords, plural } from '../../core/common/primitives.js'
 import type { AdjudicationView } from '../../core/engine/adjudicate.js'
 import { RATINGS, type Case } from '../../core/kinds/criteria/schemas.js'
 import type { CriteriaRubric } from '../../core/kinds/criteria/rubric.js'
@@ -81,7 +81,7 @@ export const promptCriteriaAdjudication: InteractiveAdjudication = async (view, 
       note(step.agreed.map((item) => agreedLine(item, view)).join('\n'), `Agreed by ${listWords(reviewers)}`, io)
       const choice = await select({
         ...io,
-        message: `Adopt the ${step.agreed.length === 1 ? 'agreed judgement' : `${step.agreed.length} agreed judgements`} as they are?`,
+        message: `Adopt the ${step.agreed.length === 1 ? 'agreed judgement' : plural(step.agreed.length, 'agreed judgement')} as they are?`,
         options: [
           { value: ADOPT_AGREED, label: 'adopt them as they are', hint: `${reviewers[0]}'s reason and span for each` },
           { value: ONE_BY_ONE, label: 'go through them one by one', hint: 'each pre-filled: Enter keeps it' },

@@ -74,7 +74,11 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
   const adoptions = panel.adoptions.get(entry.id)
   if (count === 0 && adoptions === undefined) {
     if (!hasAdopted || count >= minReviews || adopted.decision.status === 'refused') return { decision: adopted.decision, views }
-    return { decision: definition.panel.pending(context, adopted.decision, `${count} of ${minReviews} required reviews`, {}), views, wait: 'too-few-reviews' }
+    return {
+      decision: definition.panel.pending(context, adopted.decision, `${count} of ${plural(minReviews, 'required review')}`, {}),
+      views,
+      wait: 'too-few-reviews',
+    }
   }
   const state = adoptionState(definition, entry, adoptedReviews, panel, site)
   // Slots with independent reviews whose adoption is missing or reopened: the adjudication to come re-makes their adopted review.
@@ -88,7 +92,11 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
 
   if (!open && hasAdopted) {
     if (count >= minReviews) return { decision: adopted.decision, views }
-    return { decision: definition.panel.pending(context, adopted.decision, `${count} of ${minReviews} required reviews`, {}), views, wait: 'too-few-reviews' }
+    return {
+      decision: definition.panel.pending(context, adopted.decision, `${count} of ${plural(minReviews, 'required review')}`, {}),
+      views,
+      wait: 'too-few-reviews',
+    }
   }
   if (count === 0) return { decision: adopted.decision, views }
   const { reason, agreed, wait } = panelReason(views, minReviews)

@@ -239,7 +239,7 @@ function judgeChecks(evaluation: SomeEvaluation, calibration: CalibrationReport 
 
 function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gate: JudgeGate): { ok: boolean; message: string } {
   const problems: string[] = []
-  if (item.n < gate.minCases) problems.push(`${item.n} of ${gate.minCases} required cases`)
+  if (item.n < gate.minCases) problems.push(`${item.n} of ${plural(gate.minCases, 'required case')}`)
   if (item.kappa === null) problems.push(`no kappa: ${item.kappa_reason ?? ''}`)
   else if (item.kappa_ci === null) {
     problems.push(`kappa ${item.kappa.toFixed(3)}, no interval (${item.kappa_ci_reason ?? 'none'}), so no lower bound to compare with ${gate.minKappa}`)
