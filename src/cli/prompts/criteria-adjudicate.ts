@@ -208,7 +208,7 @@ function predictionNotes(view: AdjudicationView): string[] {
   return view.predictions.map((prediction) => {
     const origin = isOriginPlaceholder(prediction.origin) ? 'origin not given' : prediction.origin
     return prediction.draft === undefined
-      ? `The label of judge ${prediction.judge} (${origin}) is not shown: ${prediction.refused ?? 'it is not current'}.`
+      ? `The label of judge ${prediction.judge} (${origin}) is not shown: ${(prediction.refused ?? 'it is not current').replace(/\.$/u, '')}.`
       : `Judge ${prediction.judge} (${origin}) labelled the case: its labels are shown as predictions, to weigh, never adopted.`
   })
 }
