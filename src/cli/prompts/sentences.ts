@@ -14,9 +14,9 @@ const CLOSERS = new Set(['"', "'", '`', ')', ']', '”', '’'])
 /**
  * The sentences of an answer, numbered from 1: a sentence ends at `.`, `!` or `?` (with any closing
  * quotes or brackets) before a space or the end, or at a line break. Each is an exact excerpt of the
- * answer, so a run of them is one too.
+ * answer, so a run of them is one too. `first` is the number of the first sentence.
  */
-export function sentencesOf(text: string): Sentence[] {
+export function sentencesOf(text: string, first = 1): Sentence[] {
   const sentences: Sentence[] = []
   let at = 0
   while (at < text.length) {
@@ -40,7 +40,7 @@ export function sentencesOf(text: string): Sentence[] {
       }
     }
     while (end > start && /\s/u.test(text[end - 1]!)) end--
-    sentences.push({ number: sentences.length + 1, start, end, text: text.slice(start, end) })
+    sentences.push({ number: first + sentences.length, start, end, text: text.slice(start, end) })
     at = Math.max(at, end)
   }
   return sentences
@@ -72,4 +72,48 @@ export function resolveSpan(typed: string, answer: string, sentences: readonly S
   }
   if (answer.includes(typed)) return { span: typed }
   return { problem: 'That text does not occur in the answer: give sentence numbers (2 or 2-3), copy the text exactly, or leave it empty for an omission.' }
+}
+
+/** A text with its sentences numbered, one of several numbered in one sequence (the turns of a transcript). */
+export interface NumberedText {
+  readonly text: string
+  readonly sentences: readonly Sentence[]
+}
+
+/** Several texts, shown one after another, with their sentences numbered in one sequence. */
+export function numberTexts(texts: readonly string[]): NumberedText[] {
+  let next = 1
+  return texts.map((text) => {
+    const sentences = sentencesOf(text, next)
+    next += sentences.length
+    return { text, sentences }
+  })
+}
+
+/**
+ * As {@link resolveSpan}, over several numbered texts of which only some may be quoted (`allowed`,
+ * described as `where`): a range stays within one text, and a sentence of another text is refused.
+ */
+export function resolveSpanAmong(
+  typed: string,
+  numbered: readonly NumberedText[],
+  allowed: readonly string[],
+  where: string,
+): { span: string } | { problem: string } {
+  const range = SENTENCE_RANGE.exec(typed)
+  if (range !== null) {
+    const first = Number(range[1])
+    const last = range[2] === undefined ? first : Number(range[2])
+    const piece = numbered.find((each) => each.sentences.some((sentence) => sentence.number === first))
+    const from = piece?.sentences.find((sentence) => sentence.number === first)
+    const to = piece?.sentences.find((sentence) => sentence.number === last)
+    if (piece === undefined || from === undefined || to === undefined || first > last)
+      return {
+        problem: `Sentences ${first}${last === first ? '' : `-${last}`} are not one passage of one turn: give sentences of a single turn, or type an exact excerpt.`,
+      }
+    if (!allowed.includes(piece.text)) return { problem: `Sentence ${first} is not in ${where}: give one that is, or type an exact excerpt.` }
+    return { span: piece.text.slice(from.start, to.end) }
+  }
+  if (allowed.some((text) => text.includes(typed))) return { span: typed }
+  return { problem: `That text does not occur in ${where}: give sentence numbers (2 or 2-3), or copy it exactly.` }
 }

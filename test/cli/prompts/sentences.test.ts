@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { numberedAnswer, resolveSpan, sentencesOf } from '../../../src/cli/prompts/sentences.js'
+import { numberedAnswer, numberTexts, resolveSpan, resolveSpanAmong, sentencesOf } from '../../../src/cli/prompts/sentences.js'
 
 const ANSWER =
   'Get release approval and confirm you are on staging, then run `docuctl releases rollback r41 --environment staging`. It changes the service version and leaves database contents as they are. Check service health afterwards.'
@@ -36,5 +36,24 @@ describe('the sentences of an answer', () => {
     })
     expect(resolveSpan('3-2', ANSWER, sentences)).toHaveProperty('problem')
     expect(resolveSpan('words it never says', ANSWER, sentences)).toHaveProperty('problem')
+  })
+
+  test('over several texts numbered in one sequence, a range stays within one text, and only the allowed texts are quoted', () => {
+    const turns = ['First claim. Second claim.', 'A reply. Another reply.']
+    const numbered = numberTexts(turns)
+    expect(numbered.map((piece) => piece.sentences.map((sentence) => sentence.number))).toEqual([
+      [1, 2],
+      [3, 4],
+    ])
+    const critique = [turns[0]!]
+    expect(resolveSpanAmong('1-2', numbered, critique, 'the critique turns')).toEqual({ span: 'First claim. Second claim.' })
+    expect(resolveSpanAmong('3', numbered, critique, 'the critique turns')).toEqual({
+      problem: 'Sentence 3 is not in the critique turns: give one that is, or type an exact excerpt.',
+    })
+    expect(resolveSpanAmong('2-3', numbered, turns, 'the transcript')).toHaveProperty('problem')
+    expect(resolveSpanAmong('Second', numbered, critique, 'the critique turns')).toEqual({ span: 'Second' })
+    expect(resolveSpanAmong('A reply', numbered, critique, 'the critique turns')).toEqual({
+      problem: 'That text does not occur in the critique turns: give sentence numbers (2 or 2-3), or copy it exactly.',
+    })
   })
 })
