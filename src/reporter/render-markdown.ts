@@ -1,5 +1,7 @@
 import { points, pointsInterval } from '../core/compare/compare-figures.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
+import { isOriginPlaceholder } from '../core/common/origin.js'
+import { plural } from '../core/common/primitives.js'
 import { rateText } from '../core/engine/coverage.js'
 import { kindNamed } from '../core/registry.js'
 import type { CoverageRow, RubricFigures } from './figures.js'
@@ -73,7 +75,7 @@ export function renderMarkdown(figures: RubricFigures): string {
     for (const [name, judge] of Object.entries(fixture.calibration.judges)) {
       lines.push(
         '',
-        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${escapeMarkdown(judge.origin)}), ${judge.cases} cases; ${judge.stale} stale labels excluded.`,
+        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${isOriginPlaceholder(judge.origin) ? 'origin not given' : escapeMarkdown(judge.origin)}), ${plural(judge.cases, 'case')}; ${plural(judge.stale, 'stale label')} excluded.`,
         '',
       )
       lines.push('| criterion | n | κ | 95% interval | failure recall | pass recall | false accepts |', '|---|--:|--:|---|--:|--:|---|')
@@ -88,7 +90,7 @@ export function renderMarkdown(figures: RubricFigures): string {
       if (predictions.pending > 0)
         lines.push(
           '',
-          `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases.`,
+          `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${plural(predictions.pending, 'pending case')}.`,
         )
     }
   }

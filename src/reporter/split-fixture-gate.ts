@@ -1,3 +1,4 @@
+import { plural } from '../core/common/primitives.js'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { comparisonCheck } from '../core/compare/gate.js'
@@ -51,7 +52,7 @@ export async function splitFixtureFailures(
     const result = await sessionOf(context, dir).finalPlan()
     // A fixture-level defect fails every chunk module with it already.
     if ('error' in result) continue
-    const where = `${relative(context.root, dir)} (split into ${chunks.length} chunks)`
+    const where = `${relative(context.root, dir)} (split into ${plural(chunks.length, 'chunk')})`
     // The compare gates' checks too, which no chunk declares: they compare the whole fixture.
     const compared = (await comparisonsOf(context, dir, result)).map(comparisonCheck)
     for (const check of [...result.plan.checks, ...compared]) {

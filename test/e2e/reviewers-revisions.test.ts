@@ -398,7 +398,7 @@ describe('a scored fixture with a stale adoption', () => {
       '--take',
       'alice',
     )
-    expect(baseline.stdout).toContain('partial-recall (baseline): adopted a review resolving alice, then decided accepted')
+    expect(baseline.stdout).toContain('partial-recall (baseline): adopted a review resolving alice, which decides nothing by itself; the case is accepted')
     const adoptions = JSON.parse(await readFile(join(dir, 'adjudications.json'), 'utf8')).adoptions as { slot: string; resolved: Record<string, string> }[]
     expect(adoptions.map((adoption) => `${adoption.slot}: ${Object.keys(adoption.resolved).join(', ')}`)).toEqual(['debate: alice, bob', 'baseline: alice'])
     expect((await decision()).status).toBe('accepted')

@@ -1,4 +1,5 @@
-import { join, relative } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { join } from 'node:path'
 import { loadFixture } from '../../core/registry.js'
 import { gateScopes, planOptions } from '../../plugin/gate-scope.js'
 import { planLoaded } from '../../plugin/plan-fixture.js'
@@ -38,7 +39,7 @@ Options:
       const fixture = await loadFixture(dir, { cwd: io.cwd })
       const current = recordDecisions(planLoaded(fixture, planOptions(options, scopes, fixture.dir)))
       const path = join(fixture.dir, options.decisionRecord)
-      const display = relative(io.cwd, path)
+      const display = displayPath(io.cwd, path)
       if (values['check'] !== true) {
         // Writing replaces the record whatever it held, even a malformed one: that is the request.
         const recorded = await readRecordedDecisions(path, display).catch(() => null)

@@ -1,4 +1,5 @@
-import { relative, resolve } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { relative } from 'node:path'
 import { FixtureError, type SerializedRubricError } from '../../core/common/errors.js'
 import { scanFixtures } from '../../core/engine/discover.js'
 import { kinds } from '../../core/registry.js'
@@ -48,7 +49,7 @@ to check: use it in CI or a pre-commit hook.`,
         results.push(fixtureStatus(fixture, { panel: { minReviews } }, await fixtureHistory(fixture)))
       } catch (error) {
         if (!(error instanceof FixtureError)) throw error
-        results.push({ dir: relative(io.cwd, resolve(io.cwd, dir)) || '.', refused: error.toJSON() })
+        results.push({ dir: displayPath(io.cwd, dir), refused: error.toJSON() })
       }
     }
     const ok = results.length > 0 && results.every((result) => !('refused' in result) && !result.blocked)

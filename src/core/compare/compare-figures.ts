@@ -1,3 +1,4 @@
+import { plural } from '../common/primitives.js'
 import type { Split } from '../common/primitives.js'
 import { pairedProportions, type PairedCounts } from '../stats/paired.js'
 
@@ -61,7 +62,7 @@ export function coverageOf(
   )
     .filter(([n]) => n > 0)
     .map(([n, what]) => `${n} ${what}`)
-  const line = `${decided} of ${pairs.length} task${pairs.length === 1 ? '' : 's'} decided in both${gaps.length === 0 ? '' : `; ${gaps.join(', ')}`}`
+  const line = `${decided} of ${plural(pairs.length, 'task')} decided in both${gaps.length === 0 ? '' : `; ${gaps.join(', ')}`}`
   return { paired: pairs.length, decided, pending, refused, line }
 }
 

@@ -1,3 +1,4 @@
+import { judgeOriginPlaceholder } from '../common/origin.js'
 import { join } from 'node:path'
 import { applyEdits, modify } from 'jsonc-parser'
 import type { z } from 'zod'
@@ -314,9 +315,7 @@ export async function writeReviews(
       // An author's own file: reviews/<reviewer>.json or judges/<judge>.json, made on the first review.
       const judge = 'judge' in destination
       const relativePath = judge ? `${JUDGES_DIR}/${destination.judge}.json` : `${REVIEWS_DIR}/${destination.reviewer}.json`
-      const origin = judge
-        ? (destination.origin ?? `Labels by the automated judge ${destination.judge}: say which model and which revision of its prompt.`)
-        : `Independent reviews by ${destination.reviewer}.`
+      const origin = judge ? (destination.origin ?? judgeOriginPlaceholder(destination.judge)) : `Independent reviews by ${destination.reviewer}.`
       let before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin, reviews: [] }, null, 2)}\n`
       if (judge && destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
       const index = existing === undefined ? listLength(before, 'reviews') : Number(existing.path[1])

@@ -1,5 +1,6 @@
+import { displayPath } from '../common/display-path.js'
 import { stat } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
 import type { Split } from '../common/primitives.js'
@@ -141,7 +142,7 @@ export async function loadFixtureReading(
 ): Promise<SomeFixture> {
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
-  const display = relative(cwd, absolute) || '.'
+  const display = displayPath(cwd, absolute)
   // Every file and folder of the fixture, the directory itself included, must lie in the project: a link never reads what lies outside.
   const boundary = projectBoundary(cwd, absolute)
   await confineToProject(absolute, display, boundary)
@@ -150,7 +151,7 @@ export async function loadFixtureReading(
     return read(path, shown)
   }
   const confinedList: DirectoryLister = async (folder) => {
-    await confineToProject(folder, relative(cwd, folder) || '.', boundary)
+    await confineToProject(folder, displayPath(cwd, folder), boundary)
     return list(folder)
   }
   return loadFixtureAs(await kindOf(kinds, absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList, memo)
@@ -256,7 +257,7 @@ async function kindOf(registry: KindRegistry, absolute: string, display: string,
       file: display,
       summary: isFileThere ? 'the path is a file, not a fixture directory.' : 'no such fixture directory.',
       hint: isFileThere
-        ? `pass the directory that holds the fixture's files (${relative(cwd, dirname(absolute)) || '.'}).`
+        ? `pass the directory that holds the fixture's files (${displayPath(cwd, dirname(absolute))}).`
         : 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
     })
   }

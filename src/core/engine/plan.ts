@@ -1,3 +1,4 @@
+import { plural } from '../common/primitives.js'
 import type { RubricErrorCode } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
 import { countCoverage, type Coverage } from './coverage.js'
@@ -204,7 +205,7 @@ function agreementChecks(agreement: AgreementReport | null, gate: PlanOptions['a
       figures.alpha_ci === null
         ? ` (no interval: ${figures.alpha_ci_reason ?? 'none'})`
         : ` [95% interval ${figures.alpha_ci[0].toFixed(3)}, ${figures.alpha_ci[1].toFixed(3)}]`
-    const cases = `${figures.units} case${figures.units === 1 ? '' : 's'}`
+    const cases = plural(figures.units, 'case')
     const disagreements = figures.disagreements.length === 0 ? 'no disagreement' : `disagreements: ${figures.disagreements.join(', ')}`
     const ok = figures.alpha >= gate.min
     return { name, ok, message: `alpha ${figures.alpha.toFixed(3)}${interval} ${ok ? '≥' : '<'} ${gate.min} over ${cases}; ${disagreements}` }
@@ -265,7 +266,7 @@ function judgeChecks(
 function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gate: JudgeGate, ratings: CalibrationRatings): { ok: boolean; message: string } {
   const problems: string[] = []
   const accepts = falseAcceptVerdict(item, gate.maxFalseAccepts, ratings)
-  if (item.n < gate.minCases) problems.push(`${item.n} of ${gate.minCases} required cases`)
+  if (item.n < gate.minCases) problems.push(`${item.n} of ${plural(gate.minCases, 'required case')}`)
   if (item.kappa === null) problems.push(`no kappa: ${item.kappa_reason ?? ''}`)
   else if (item.kappa_ci === null) {
     problems.push(`kappa ${item.kappa.toFixed(3)}, no interval (${item.kappa_ci_reason ?? 'none'}), so no lower bound to compare with ${gate.minKappa}`)
@@ -278,7 +279,7 @@ function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gat
       : `kappa ${item.kappa.toFixed(3)}${item.kappa_ci === null ? '' : ` [${item.kappa_ci[0].toFixed(3)}, ${item.kappa_ci[1].toFixed(3)}]`}`
   if (accepts !== undefined && !accepts.ok) problems.push(accepts.text)
   if (problems.length === 0)
-    return { ok: true, message: `${kappa} over ${item.n} cases; lower bound ≥ ${gate.minKappa}${accepts === undefined ? '' : `; ${accepts.text}`}` }
+    return { ok: true, message: `${kappa} over ${plural(item.n, 'case')}; lower bound ≥ ${gate.minKappa}${accepts === undefined ? '' : `; ${accepts.text}`}` }
   const lines = [`${problems.join('; ')}`, ...matrixLines(item), `false accepts: ${item.false_accepts.length === 0 ? 'none' : item.false_accepts.join(', ')}`]
   if (figures.stale > 0) {
     const reasons = [...new Set(figures.stale_cases.map((label) => label.reason))]
