@@ -144,8 +144,3 @@ function keptJudgement(before: Record<string, unknown> | undefined): { rating: s
   const span = before?.['answer_span']
   return typeof rating === 'string' && typeof reason === 'string' && typeof span === 'string' ? { rating, reason, answer_span: span } : undefined
 }
-
-function cancelled(io: Terminal): 'cancelled' {
-  log.warn('Cancelled: nothing was written.', io)
-  return 'cancelled'
-}
