@@ -182,7 +182,8 @@ export function formatJudgeRun(result: JudgeRunResult): string {
   const lines: string[] = []
   if (result.total === 0 && result.carried === 0)
     lines.push(`judge ${result.judge}: nothing to judge: ${labels(result.current)} of ${cases(result.cases)} ${result.current === 1 ? 'is' : 'are'} current`)
-  else if (result.total === 0) lines.push(`judge ${result.judge}: nothing to judge (${labels(result.current)} ${result.current === 1 ? 'was' : 'were'} current)`)
+  else if (result.total === 0)
+    lines.push(`judge ${result.judge}: nothing to judge (${labels(result.current)} ${result.current === 1 ? 'was' : 'were'} current)`)
   else if (result.dryRun)
     lines.push(
       `judge ${result.judge}: would judge ${labels(result.total)} of ${cases(result.casesToJudge)} (${n(result.current)} current); dry run: nothing was called or written`,
