@@ -281,7 +281,8 @@
       return {
         ...found,
         source: found.source === undefined ? shared.source : found.source,
-        criteria: found.criteria.map((judged, at) => ({ ...shared.criteria[at]!, ...judged })),
+        // A static report saves nothing: no criterion is pre-filled for a revision.
+        criteria: found.criteria.map((judged, at) => ({ prefill: null, ...shared.criteria[at]!, ...judged })),
       }
     }
     const key = keyOf(fixture, id)
