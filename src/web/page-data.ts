@@ -193,6 +193,14 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   }
 }
 
+/**
+ * What {@link pageCase} is given of the fixture's evaluation, when the caller has it: every case's
+ * assessment with every binding state (the static report), or a way to assess one case with them.
+ */
+export type CaseDecided<D extends Decision> =
+  | { readonly assessments: readonly CaseAssessment<D>[] }
+  | { readonly assess: (position: number) => CaseAssessment<D> }
+
 /** How {@link pageCase} is read: a caller going through every case knows each one's position; a read-only view saves nothing. */
 export interface CaseReading {
   /** The case's position in `cases.json`, when the caller knows it. */
@@ -212,15 +220,18 @@ export function pageCase<R, C, V, D extends Decision, S>(
   id: string,
   viewer: Viewer,
   options: EvaluateOptions = {},
-  decided?: { readonly assessments: readonly CaseAssessment<D>[] },
+  decided?: CaseDecided<D>,
   reading: CaseReading = {},
   history: FixtureHistory = NO_HISTORY,
 ): PageCase {
   const position = reading.position ?? caseIndex(fixture, id, 'open a case from the overview.')
   const definition = fixture.definition
   const context = kindContext(fixture)
-  const { assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
-  const assessed = assessment(assessments, position)
+  // The case's every binding state: decided alone when the caller keeps the fixture decided, else read from the whole evaluation.
+  const assessed =
+    decided !== undefined && 'assess' in decided
+      ? decided.assess(position)
+      : assessment((decided ?? evaluateWithStates(fixture, { ...options, allStates: true })).assessments, position)
   const entry = fixture.cases[position]
   if (entry === undefined) throw new RangeError(`no case at ${position}`)
   const views = reviewerViews(definition, context, entry, fixture.panel, casesFileOf(fixture))
@@ -299,7 +310,7 @@ export async function servedCase<R, C, V, D extends Decision, S>(
   id: string,
   viewer: Viewer,
   options: EvaluateOptions = {},
-  decided?: { readonly assessments: readonly CaseAssessment<D>[] },
+  decided?: CaseDecided<D>,
 ): Promise<PageCase> {
   const reviewer = viewer.role === 'reviewer' ? viewer.name : undefined
   const shown = reviewer === undefined ? fixture.reviews.get(id)?.['review'] : fixture.panel.reviews.get(id)?.get(reviewer)?.['review']

@@ -200,8 +200,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${save.fixture}.`)
       if (Object.keys(save.draft).length === 0)
         throw new RequestError('EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
-      // The versions are checked under the fixture's lock, against the files as they are then.
-      const common = { caseId: save.id, cwd: options.cwd, expected: save.versions, kinds }
+      // The versions are checked under the fixture's lock, against the files as they are then; what the server parsed
+      // of the files already is not parsed again, only the files the save changes.
+      const kept = await loaded(save.fixture).catch(() => undefined)
+      const memo = kept?.error === undefined ? kept?.parsed : undefined
+      const common = { caseId: save.id, cwd: options.cwd, expected: save.versions, kinds, ...(memo === undefined ? {} : { memo }) }
       let decision: string
       let viewer: Viewer = { role: 'reader' }
       if (url.pathname === '/api/review') {

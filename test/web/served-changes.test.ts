@@ -3,8 +3,10 @@ import { request } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { withFixtureLock } from '../../src/core/json/fixture-lock.js'
-import { kinds } from '../../src/core/registry.js'
-import { evaluateAgain, LoadedFixtures, type Reevaluate } from '../../src/web/loaded-fixtures.js'
+import { kinds, loadFixture } from '../../src/core/registry.js'
+import { LoadedFixtures } from '../../src/web/loaded-fixtures.js'
+import { evaluateFixture } from '../../src/core/engine/evaluate.js'
+import { evaluationJson } from '../../src/core/engine/evaluation-json.js'
 import { runCli } from '../helpers/cli.js'
 import { postSave, raw, servedCopy } from '../helpers/served-fixture.js'
 
@@ -82,22 +84,21 @@ describe('the served fixtures, kept loaded', () => {
     fixtures.close()
   })
 
-  test('an evaluation is brought up to date from the state before and the files that changed', async () => {
+  test('an edit of one review decides that case again and keeps every other decision, as a full evaluation decides them', async () => {
     const { root, dir } = await servedCopy()
-    const calls: { previous: unknown; changed: readonly string[] }[] = []
-    const reevaluate: Reevaluate = (previous, fixture, changed, options) => {
-      calls.push({ previous: previous?.fixture, changed })
-      return evaluateAgain(previous, fixture, changed, options)
-    }
-    const fixtures = new LoadedFixtures({ kinds, dirs: [dir], cwd: root, evaluate: {}, onChange: () => {}, reevaluate })
+    const fixtures = new LoadedFixtures({ kinds, dirs: [dir], cwd: root, evaluate: {}, onChange: () => {} })
     const first = await fixtures.current(0)
-    const text = await readFile(join(dir, 'annotations.json'), 'utf8')
-    await writeFile(join(dir, 'annotations.json'), text.replace('"origin": "', '"origin": "edited: '))
-    await fixtures.current(0)
-    expect(calls).toEqual([
-      { previous: undefined, changed: [] },
-      { previous: first.fixture, changed: [join(dir, 'annotations.json')] },
-    ])
+    if (first.error !== undefined) throw first.error
+    expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', ...judged], root)).code).toBe(0)
+    const edited = await fixtures.current(0)
+    if (edited.error !== undefined) throw edited.error
+    const before = first.decided.evaluation.decisions
+    const after = edited.decided.evaluation.decisions
+    const position = after.findIndex((decision) => decision.id === 'not-reviewed')
+    expect([before[position]?.status, after[position]?.status]).toEqual(['pending', 'accepted'])
+    // Decided again: only the reviewed case; every other decision is the one kept.
+    expect(after.filter((decision, index) => decision !== before[index]).map((decision) => decision.id)).toEqual(['not-reviewed'])
+    expect(evaluationJson(edited.decided.evaluation)).toEqual(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: root }))))
     fixtures.close()
   })
 

@@ -56,6 +56,8 @@ interface CaseState {
   readonly entry: CaseEntry
   readonly text: string | undefined
   readonly decision: Decision
+  /** What the checks found, the binding states the stale ones only. */
+  readonly assessment: CaseAssessment<Decision>
   readonly stale: readonly (readonly [FileRole, string])[]
   readonly reviews: Readonly<Record<string, ReviewEntry>> | undefined
   readonly panelReviews: ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>> | undefined
@@ -86,6 +88,8 @@ export class IncrementalEvaluation {
   /** The case-set fingerprints of the cases as decided, taken when first asked for. */
   private caseSet: (() => CaseSetIdentity) | undefined
   private queue: Promise<unknown> = Promise.resolve()
+  private listed: readonly CaseAssessment<Decision>[] | undefined
+  private decideWithStates: ((entry: CaseEntry) => { readonly assessment: CaseAssessment<Decision> }) | undefined
 
   private constructor(
     private readonly kinds: KindRegistry,
@@ -120,6 +124,23 @@ export class IncrementalEvaluation {
   /** The position of each case in `cases.json` as last read, by id. */
   positionOf(id: string): number | undefined {
     return this.positions.get(id)
+  }
+
+  /** Each case's assessment as last read, in the order of `cases.json`, its binding states the stale ones only. */
+  get assessments(): readonly CaseAssessment<Decision>[] {
+    this.listed ??= [...this.states.values()].map((state) => state.assessment)
+    return this.listed
+  }
+
+  /**
+   * The assessment of the case at `position` with every binding state, current ones too (what a
+   * view of one case shows): that case decided alone, as the evaluation decides it.
+   */
+  assess(position: number): CaseAssessment<Decision> {
+    const entry = this.fixture.cases[position]
+    if (entry === undefined) throw new RangeError(`no case at ${position}`)
+    this.decideWithStates ??= caseDecider(this.fixture, { ...this.options, allStates: true })
+    return this.decideWithStates(entry).assessment
   }
 
   /** The decision of one case as last read; `undefined` for an id `cases.json` does not hold. */
@@ -198,7 +219,7 @@ export class IncrementalEvaluation {
       const { assessment, text } = decide(entry)
       if (before !== undefined) this.tally.remove(before.decision)
       this.tally.add(assessment.decision)
-      next.set(entry.id, { entry, text, decision: assessment.decision, stale: staleOf(assessment), reviews, panelReviews, adoptions })
+      next.set(entry.id, { entry, text, decision: assessment.decision, assessment, stale: staleOf(assessment), reviews, panelReviews, adoptions })
       decided.push(entry.id)
       changed = true
       if (before?.text !== text) casesMoved = true
@@ -214,6 +235,8 @@ export class IncrementalEvaluation {
     this.states = next
     if (casesMoved) this.positions = new Map(fixture.cases.map((entry, index) => [entry.id, index]))
     if (changed || this.current === undefined || files.length > 0) {
+      this.listed = undefined
+      this.decideWithStates = undefined
       this.loaded = fixture
       this.current = this.evaluate(fixture, casesMoved || all)
     }
