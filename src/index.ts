@@ -42,6 +42,7 @@ export type { Decision, DecisionStatus, RefusedDecision } from './core/engine/de
 
 // Status, bind, init
 export { fixtureStatus, type CaseFinding, type CaseStatus, type FixtureStatus, type StatusGroupEntry } from './core/engine/status.js'
+export { fixtureHistory, type FixtureHistory, type HistoryReview } from './core/engine/fixture-history.js'
 export { bindFixture, initFixture } from './core/registry.js'
 export type { BindKind, BindOptions, BindResult, BoundCase, HashChange } from './core/engine/bind.js'
 export type { InitOptions, InitResult } from './core/engine/scaffold.js'

@@ -1,5 +1,6 @@
+import { displayPath } from '../core/common/display-path.js'
 import { existsSync } from 'node:fs'
-import { basename, relative, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import type { RubricPluginApi } from '../plugin/index.js'
 import { resolveOptions, type ResolvedRubricOptions } from '../plugin/options.js'
@@ -39,7 +40,7 @@ export async function configuredRubricOptions(command: string, cwd: string, conf
     })
   }
   const { viteConfig } = resolved
-  const configFile = viteConfig.configFile === undefined ? undefined : relative(cwd, viteConfig.configFile) || basename(viteConfig.configFile)
+  const configFile = viteConfig.configFile === undefined ? undefined : displayPath(cwd, viteConfig.configFile)
   const instances = viteConfig.plugins.flatMap((plugin) => {
     // Cast: a Vite plugin's api is untyped; the plugin named vitest-rubric is this package's.
     const api = plugin.name === 'vitest-rubric' ? (plugin.api as Partial<RubricPluginApi> | undefined) : undefined

@@ -2,6 +2,8 @@ import { kinds } from '../core/registry.js'
 import { readRecordedDecisions, type RecordedDecisions } from '../core/engine/decision-record.js'
 import { loadFixtureReading, type SomeFixture } from '../core/engine/fixture.js'
 import type { SomeEvaluation } from '../core/engine/evaluate.js'
+import type { IncrementalEvaluation } from '../core/engine/incremental.js'
+import type { KeptEvaluations } from './kept.js'
 import { planChunkOfEvaluation, planFixtureTests, type CaseChunk, type ChunkPlan, type PlannedCase, type PlanOptions } from '../core/engine/plan.js'
 import { readFixtureFile } from '../core/json/read.js'
 import { cachedResult, readFixtureFiles, servingReader, type FixtureFiles } from './plan-cache.js'
@@ -12,20 +14,24 @@ export interface SessionContext {
   readonly root: string
   /** Where plans are cached; `undefined` when caching is off. */
   readonly cacheDir: string | undefined
-  readonly planOptions: PlanOptions
+  /** The plan options of this fixture (which gates check it is known once the gates' globs are matched). */
+  readonly planOptions: Promise<PlanOptions>
   /**
    * Whether the run plans the whole fixture anyway (its reporter and fixture-level checks do,
    * unless it is a shard writing a blob report): then the whole fixture is decided once and each
    * chunk's plan is a slice of those decisions.
    */
   readonly wholeRun: boolean
+  /** In watch mode, the fixtures kept loaded and decided from run to run: then nothing is read from the plan cache. */
+  readonly kept?: KeptEvaluations | undefined
 }
 
 /**
  * What one run knows of a fixture in the main process, kept for as long as the run lasts: its
  * files, read once however many of its chunks the run plans; the fixture loaded from those bytes
  * once; the plan of the whole fixture (for the reporter and the fixture's own checks); and its
- * decision record. The next run (a rerun in watch mode) starts a new session.
+ * decision record. The next run (a rerun in watch mode) starts a new session; in watch mode the
+ * fixture itself is kept from run to run ({@link KeptEvaluations}), and a session reads it up to date.
  */
 export class FixtureSession {
   private files: Promise<FixtureFiles | undefined> | undefined
@@ -33,6 +39,7 @@ export class FixtureSession {
   private whole: Promise<PlanResult> | undefined
   private evaluation: Promise<SomeEvaluation> | undefined
   private readonly records = new Map<string, Promise<RecordedDecisions | undefined>>()
+  private refreshed: Promise<IncrementalEvaluation> | undefined
 
   constructor(
     private readonly context: SessionContext,
@@ -42,7 +49,7 @@ export class FixtureSession {
 
   /** The plan of the whole fixture, through the plan cache when the project has one. */
   plan(): Promise<PlanResult> {
-    this.whole ??= this.cached([], () => refusing(async () => planFixtureTests(await this.evaluate(), this.context.planOptions)))
+    this.whole ??= this.cached([], () => refusing(async () => planFixtureTests(await this.evaluate(), await this.context.planOptions)))
     return this.whole
   }
 
@@ -64,8 +71,9 @@ export class FixtureSession {
 
   /** The plan of one chunk: only its cases are decided, unless the run decides the whole fixture anyway. */
   chunk(chunk: CaseChunk): Promise<PlanResult<ChunkPlan>> {
-    const { planOptions, wholeRun } = this.context
-    const alone = () => planChunk(() => this.load(), chunk, planOptions)
+    const { wholeRun, kept } = this.context
+    if (kept !== undefined) return refusing(async () => planChunkOfEvaluation(await this.evaluate(), chunk))
+    const alone = async () => planChunk(() => this.load(), chunk, await this.context.planOptions)
     const compute = async () => {
       if (!wholeRun) return alone()
       // The whole plan, from the cache or decided now: only in the second case are the decisions there to slice.
@@ -77,8 +85,17 @@ export class FixtureSession {
 
   /** Every case of the fixture decided, once per run. */
   private evaluate(): Promise<SomeEvaluation> {
-    this.evaluation ??= this.load().then((fixture) => evaluateForPlan(fixture, this.context.planOptions))
+    if (this.context.kept !== undefined) this.evaluation ??= this.keptEvaluation().then((kept) => kept.evaluation)
+    this.evaluation ??= Promise.all([this.load(), this.context.planOptions]).then(([fixture, options]) => evaluateForPlan(fixture, options))
     return this.evaluation
+  }
+
+  /** The kept evaluation, brought up to date once per run. */
+  private keptEvaluation(): Promise<IncrementalEvaluation> {
+    const { kept } = this.context
+    if (kept === undefined) throw new TypeError('the fixture is not kept: the run is not in watch mode')
+    this.refreshed ??= kept.current(this.dir)
+    return this.refreshed
   }
 
   /** The fixture's decision record, read once; `undefined` when there is none. A defective record rejects, for every caller. */
@@ -99,6 +116,7 @@ export class FixtureSession {
   }
 
   private load(): Promise<SomeFixture> {
+    if (this.context.kept !== undefined) this.fixture ??= this.keptEvaluation().then((kept) => kept.fixture)
     this.fixture ??= this.readFiles().then((files) =>
       loadFixtureReading(kinds, this.dir, { cwd: this.context.root }, files === undefined ? readFixtureFile : servingReader(files)),
     )
@@ -110,9 +128,11 @@ export class FixtureSession {
     compute: () => Promise<PlanResult<P>>,
     part?: string,
   ): Promise<PlanResult<P>> {
+    if (this.context.kept !== undefined) return compute()
     const files = await this.readFiles()
-    const { cacheDir, root, planOptions } = this.context
+    const { cacheDir, root } = this.context
     if (files === undefined || cacheDir === undefined) return compute()
+    const planOptions = await this.context.planOptions
     return cachedResult({ dir: this.dir, root, cacheDir, files, key: [planOptions, ...key], ...(part === undefined ? {} : { part }) }, compute)
   }
 }

@@ -1,6 +1,6 @@
 import { kinds } from '../core/registry.js'
 import { readFile } from 'node:fs/promises'
-import { dirname, extname, join, relative } from 'node:path'
+import { dirname, extname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
@@ -20,13 +20,28 @@ import { PendingGateReporter } from '../reporter/pending-gate.js'
 import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-reporter.js'
 import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
 import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from './chunks.js'
+import { fixtureKindsIn } from '../core/engine/fixture.js'
 import { jsonModule } from './json-module.js'
+import { comparisonCheck } from '../core/compare/gate.js'
+import { comparisonsOf } from './comparisons.js'
+import { gateScopes, NO_SCOPES, planOptions } from './gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
+import { KeptEvaluations } from './kept.js'
 import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
+import { evaluateOptionsOf } from './plan-fixture.js'
 import { planWithContext, sessionOf, type ProjectContext } from './project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
 
-export type { PendingPolicy, ResolvedRubricOptions, RubricPluginOptions } from './options.js'
+export type {
+  CompareGateOptions,
+  FalseAcceptLimit,
+  JudgeGateOptions,
+  PendingPolicy,
+  ResolvedCompareGate,
+  ResolvedJudgeGate,
+  ResolvedRubricOptions,
+  RubricPluginOptions,
+} from './options.js'
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
 export type { DiscoveredFixture } from '../core/engine/discover.js'
 
@@ -100,10 +115,20 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         // Cast: Vitest's reporters option is a union of names, instances and tuples, read here as entries.
         wholeRun: !onlyBlob(vitest.config.reporters as unknown[]),
         sessions: new Map(),
+        scopes: gateScopes(resolved, root),
+        comparisons: new Map(),
+        compared: new Set(),
+        // Evaluating a fixture reads no gate: the gates' scopes do not matter to it.
+        kept: vitest.config.watch ? new KeptEvaluations(root, evaluateOptionsOf(planOptions(resolved, NO_SCOPES, root))) : undefined,
       }
       projects.push({ project, context })
-      // Each run reads a fixture's files afresh: a rerun in watch mode must not decide from the last run's bytes.
-      vitest.onTestsRerun(() => context.sessions.clear())
+      // Each run reads a fixture's files afresh, and matches the gates' globs again: a rerun in watch mode must not decide from the last run's files.
+      vitest.onTestsRerun(() => {
+        context.sessions.clear()
+        context.comparisons.clear()
+        context.compared.clear()
+        context.scopes = gateScopes(resolved, root)
+      })
       const problems = [
         ...(await unmatchedIncludes(kinds, root, resolved.include, resolved.exclude, scan)).map(
           (glob) =>
@@ -111,6 +136,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
             '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set the include option of rubric() to where your fixtures are.',
         ),
         ...scan.incomplete.map((dir) => lostRubricMessage(relative(root, dir))),
+        ...(await lostComparisons(root, resolved)),
       ]
       if (problems.length > 0) {
         // A run never goes green over fixtures it could not find; in watch mode they may still be added.
@@ -128,6 +154,12 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
           resolved.decisionRecord,
           (file) => project.matchesTestGlob(file),
           (dir) => chunks.byFixture.get(dir)?.map((chunk) => chunk.moduleId),
+          context.kept,
+          // The modules a compare gate compared in the last run, when this fixture is a gate's against: their checks read its files too.
+          (dir) =>
+            resolved.compare.some((gate) => resolve(root, gate.against) === dir)
+              ? [...context.plans.keys()].filter((module) => dirname(module) !== dir && context.compared.has(dirname(module)))
+              : [],
         ),
       )
       if (vitest.config.watch) warnOnLostRubrics(vitest, project, resolved, lostRubricMessage)
@@ -177,9 +209,24 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
       const dir = dirname(id)
       const result = await planWithContext(context, dir)
       context.plans.set(id, result)
-      return { code: await fixtureModuleCode(dir, result, codeOptions), moduleType: 'js' }
+      // The compare gates' checks depend on another fixture too: they are added to the tests, never to the cached plan or the decision record.
+      const compared = await comparisonsOf(context, dir, result)
+      return { code: await fixtureModuleCode(dir, result, { ...codeOptions, extraChecks: compared.map(comparisonCheck) }), moduleType: 'js' }
     },
   }
+}
+
+/** A compare gate whose `against` is no fixture directory compares nothing: said at startup, not once per compared fixture. */
+async function lostComparisons(root: string, options: ResolvedRubricOptions): Promise<string[]> {
+  const problems: string[] = []
+  for (const gate of options.compare) {
+    if ((await fixtureKindsIn(kinds, resolve(root, gate.against))).length === 1) continue
+    problems.push(
+      `vitest-rubric: the compare gate's against ${JSON.stringify(gate.against)} is no fixture directory under ${root} ` +
+        '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set against to the directory of the fixture to compare with.',
+    )
+  }
+  return problems
 }
 
 function lostRubricMessage(dir: string): string {

@@ -13,7 +13,7 @@ import {
   type RecordedDecision,
   type RecordedDecisions,
 } from '../core/engine/decision-record.js'
-import type { ChunkPlan, TestPlan } from '../core/engine/plan.js'
+import type { ChunkPlan, PlannedCheck, TestPlan } from '../core/engine/plan.js'
 import type { ExpectedDecisions, RecordComparison } from '../runtime/index.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { payloadText, writePayload } from './payload.js'
@@ -34,6 +34,11 @@ export interface ModuleCodeOptions {
   readonly updateSnapshot: 'all' | 'new' | 'none'
   /** What a case's test asserts: acceptance, or the decision the record holds. */
   readonly expect: 'acceptance' | 'record'
+  /**
+   * Checks declared beside the plan's (the compare gates', which depend on another fixture): in the
+   * module's tests, never in the plan's cached payload or in the decision record.
+   */
+  readonly extraChecks?: readonly PlannedCheck[]
   /** Reads the decision record (once for every chunk of a split fixture); by default, from disk. */
   readonly readRecord?: (path: string, display: string) => Promise<RecordedDecisions | undefined>
 }
@@ -58,12 +63,21 @@ export async function fixtureModuleCode(dir: string, result: PlanResult<TestPlan
         : options.expect === 'record'
           ? await expectRecord(dir, plan, options)
           : { record: await compareRecord(dir, plan, options), expected: null }
-    const file = result.file ?? (await writePayload(options.cacheDir, options.moduleId, payloadText(result.plan)))
+    const extra = 'chunk' in plan ? [] : (options.extraChecks ?? [])
+    const file =
+      extra.length > 0 && !('chunk' in plan)
+        ? await writePayload(options.cacheDir, options.moduleId, payloadText(withChecks(plan, extra)))
+        : (result.file ?? (await writePayload(options.cacheDir, options.moduleId, payloadText(result.plan))))
     return `import { loadRubricTests } from ${runtime};\nloadRubricTests(${JSON.stringify(file)}, ${JSON.stringify(record)}, ${JSON.stringify(expected)});\n`
   } catch (error) {
     if (!(error instanceof RubricError)) throw error
     return fail(error.toJSON()) // an unreadable or malformed decision record
   }
+}
+
+/** The plan with more checks, for its module's tests. */
+function withChecks(plan: TestPlan, checks: readonly PlannedCheck[]): TestPlan {
+  return { ...plan, checks: [...plan.checks, ...checks] }
 }
 
 /**

@@ -4,10 +4,43 @@ import { formatLocation } from '../core/common/json-path.js'
 import { closestName } from '../core/common/suggest.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
-import type { PlanOptions } from '../core/engine/plan.js'
 
 /** What pending cases do to a run. */
 export type PendingPolicy = 'todo' | 'fail' | { readonly max: number }
+
+/**
+ * How many false accepts (the judge says `meets` where the adopted review says `does_not_meet`) a
+ * judge gate allows on a criterion: a whole number is a count; `{ rate }` is a share (0 to 1) of
+ * the judgements the reviewers rated `does_not_meet`. A bare number is always a count.
+ */
+export type FalseAcceptLimit = number | { readonly rate: number }
+
+/** One judge's gate: the options of `rubric({ judges: { <name>: … } })`. */
+export interface JudgeGateOptions {
+  /** The lower bound of Cohen's kappa's 95% interval must reach this. */
+  readonly minKappa: number
+  /** At least this many cases with a current adopted review and a current label. */
+  readonly minCases: number
+  /**
+   * The most false accepts allowed on each criterion: a count, or `{ rate }`. No limit when left out.
+   */
+  readonly maxFalseAccepts?: FalseAcceptLimit
+  /**
+   * Globs of the fixture directories the gate checks, matched as `include` is. A named fixture
+   * without this judge's labels fails the gate. Left out, the gate checks the fixtures that hold
+   * the judge's labels (`judges/<name>.json`), and no other.
+   */
+  readonly fixtures?: string | readonly string[]
+}
+
+/** A judge gate with its `fixtures` globs as a list. */
+export interface ResolvedJudgeGate {
+  readonly minKappa: number
+  readonly minCases: number
+  readonly maxFalseAccepts: FalseAcceptLimit | undefined
+  /** `undefined`: the fixtures that hold the judge's labels. */
+  readonly fixtures: readonly string[] | undefined
+}
 
 /**
  * Options of the rubric coverage reporter (`RubricReporter`), which the plugin's `reporter` option
@@ -33,6 +66,38 @@ export interface RubricReporterOptions {
   readonly htmlReport?: string | false
   /** Where CI publishes the HTML report: the GitHub job summary links to it. */
   readonly reportUrl?: string
+}
+
+/**
+ * One compare gate: each compared fixture (B) is not worse than `against` (A) by more than
+ * `margin`, on one split, as `vitest-rubric compare A B` measures it.
+ */
+export interface CompareGateOptions {
+  /** Fixture A's directory, relative to the project root: the system B must not fall behind. */
+  readonly against: string
+  /**
+   * The split compared. Held-out cases give the result; development cases are development
+   * material, so their check is always todo, never a pass.
+   * @default 'held_out'
+   */
+  readonly split?: 'held_out' | 'development'
+  /** How far B's acceptance rate may fall below A's, as a proportion from 0 to 1 (`0.05`: 5 points). */
+  readonly margin: number
+  /**
+   * Globs of the fixture directories compared with `against`, matched as `include` is; a named
+   * fixture on another rubric or source fails. Left out: every included fixture whose rubric
+   * (and source) are byte-identical to `against`'s, but `against` itself.
+   */
+  readonly fixtures?: string | readonly string[]
+}
+
+/** A compare gate with its defaults applied and its globs as a list. */
+export interface ResolvedCompareGate {
+  readonly against: string
+  readonly split: 'held_out' | 'development'
+  readonly margin: number
+  /** `undefined`: every included fixture on the same rubric and source. */
+  readonly fixtures: readonly string[] | undefined
 }
 
 /** Options of the {@link rubric} plugin. */
@@ -86,11 +151,20 @@ export interface RubricPluginOptions {
   /**
    * The judge gate: per automated judge (`judges/<name>.json`) and criterion, a check "judge <name>
    * agrees with reviewers on <criterion>", passing when at least `minCases` cases have both a
-   * current adopted review and a current label and the lower bound of Cohen's kappa's 95% interval
-   * is at least `minKappa`; failing otherwise, with the confusion matrix and the false accepts.
-   * Off unless given.
+   * current adopted review and a current label, the lower bound of Cohen's kappa's 95% interval
+   * is at least `minKappa` and the false accepts are within `maxFalseAccepts`; failing otherwise,
+   * with the confusion matrix and the false accepts. It checks the fixtures that hold the judge's
+   * labels, or those its `fixtures` globs name; a scored fixture is skipped with a note. Off unless
+   * given.
    */
-  readonly judges?: Readonly<Record<string, { readonly minKappa: number; readonly minCases: number }>>
+  readonly judges?: Readonly<Record<string, JudgeGateOptions>>
+  /**
+   * The compare gate, or several: per compared fixture, a check "<B> is not worse than <A> by more
+   * than <margin> points on held-out cases", passing when the lower bound of the paired difference
+   * of acceptance (B − A, Newcombe's interval) is at least `−margin`; failing with the paired table
+   * and the discordant cases; todo while no pair of the split is decided. Off unless given.
+   */
+  readonly compare?: CompareGateOptions | readonly CompareGateOptions[]
   /**
    * The seed of every bootstrap interval (agreement, calibration, the paired margin).
    * @default 'vitest-rubric'
@@ -141,7 +215,9 @@ export interface ResolvedRubricOptions {
   readonly expect: 'acceptance' | 'record'
   readonly reviewers: { readonly min: number }
   readonly agreement: { readonly min: number } | undefined
-  readonly judges: Readonly<Record<string, { readonly minKappa: number; readonly minCases: number }>> | undefined
+  readonly judges: Readonly<Record<string, ResolvedJudgeGate>> | undefined
+  /** The compare gates; empty when none is given. */
+  readonly compare: readonly ResolvedCompareGate[]
   readonly seed: number | string | undefined
   readonly marginGate: 'point' | 'lower-bound' | undefined
   readonly reporter: RubricReporterOptions | false
@@ -151,6 +227,26 @@ export interface ResolvedRubricOptions {
 }
 
 const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
+
+const FALSE_ACCEPT_LIMIT = 'a whole number of false accepts (at least 0), or { rate: r } with r from 0 to 1'
+
+const RATE = 'a rate from 0 to 1, a share of the judgements the reviewers rated does_not_meet'
+
+const JudgeGateSchema = z.strictObject({
+  minKappa: z.number().min(-1).max(1),
+  minCases: z.int().min(1),
+  maxFalseAccepts: z
+    .union([z.int().min(0), z.strictObject({ rate: z.number().min(0, { error: RATE }).max(1, { error: RATE }) })], { error: FALSE_ACCEPT_LIMIT })
+    .optional(),
+  fixtures: globs.optional(),
+})
+
+const CompareGateSchema = z.strictObject({
+  against: z.string().min(1),
+  split: z.enum(['held_out', 'development'], { error: 'one of "held_out", "development"' }).optional(),
+  margin: z.number().min(0, { error: 'a proportion from 0 to 1 (0.05 is 5 points)' }).max(1, { error: 'a proportion from 0 to 1 (0.05 is 5 points)' }),
+  fixtures: globs.optional(),
+})
 
 const OptionsSchema = z.strictObject({
   include: globs.optional(),
@@ -176,7 +272,8 @@ const OptionsSchema = z.strictObject({
   expect: z.enum(['acceptance', 'record'], { error: 'one of "acceptance", "record"' }).optional(),
   reviewers: z.strictObject({ min: z.int().min(0) }).optional(),
   agreement: z.strictObject({ min: z.number().min(-1).max(1) }).optional(),
-  judges: z.record(z.string().regex(REVIEWER_NAME), z.strictObject({ minKappa: z.number().min(-1).max(1), minCases: z.int().min(1) })).optional(),
+  judges: z.record(z.string().regex(REVIEWER_NAME), JudgeGateSchema).optional(),
+  compare: z.union([CompareGateSchema, z.array(CompareGateSchema)]).optional(),
   seed: z.union([z.string(), z.number().finite()]).optional(),
   marginGate: z.enum(['point', 'lower-bound']).optional(),
   chunks: z.strictObject({ size: z.int().min(1) }).optional(),
@@ -193,9 +290,9 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases } }), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases, maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), compare ({ against, split, margin, fixtures } or a list of them), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
       },
-      parsed.error.issues,
+      unwrapUnions(parsed.error.issues),
     )
   }
   const value = parsed.data
@@ -207,7 +304,13 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     expect: value.expect ?? 'acceptance',
     reviewers: value.reviewers ?? { min: 0 },
     agreement: value.agreement,
-    judges: value.judges,
+    judges: value.judges === undefined ? undefined : resolveJudges(value.judges),
+    compare: (value.compare === undefined ? [] : Array.isArray(value.compare) ? value.compare : [value.compare]).map((gate) => ({
+      against: trimSlashes(gate.against),
+      split: gate.split ?? 'held_out',
+      margin: gate.margin,
+      fixtures: gate.fixtures === undefined ? undefined : toList(gate.fixtures).map(trimSlashes),
+    })),
     seed: value.seed,
     marginGate: value.marginGate,
     cache: value.cache ?? true,
@@ -225,7 +328,7 @@ const OPTIONS_HINT = 'see the options of rubric() in docs/plugin.md.'
  * otherwise be reported as a missing `minKappa`, which hides the typo.
  */
 function refuseUnknownKey(issues: readonly z.core.$ZodIssue[]): void {
-  for (const issue of issues) {
+  for (const issue of withinUnions(issues)) {
     if (issue.code !== 'unrecognized_keys') continue
     const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)))
     const known = keysAt(OptionsSchema, path)
@@ -241,12 +344,37 @@ function refuseUnknownKey(issues: readonly z.core.$ZodIssue[]): void {
   }
 }
 
+/**
+ * A value that matched no option of a union is reported by the one option of its shape (a gate
+ * object rather than a list of them), with that option's own issues; when no option or several
+ * are of its shape, by the union's message.
+ */
+function unwrapUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union') return [issue]
+    const shaped = issue.errors.filter((option) => !option.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0))
+    if (shaped.length !== 1) return [issue]
+    return unwrapUnions(shaped[0]!.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })))
+  })
+}
+
+/** The issues and, for a value that matched no option of a union, each option's issues, at their full paths. */
+function withinUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) =>
+    issue.code === 'invalid_union'
+      ? [issue, ...withinUnions(issue.errors.flatMap((option) => option.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }))))]
+      : [issue],
+  )
+}
+
 /** The keys an object of the options schema may have at `path`, read through optional values, unions and records. */
 function keysAt(schema: z.ZodType, path: readonly (string | number)[]): string[] {
   // Cast: zod types the parts of a classic schema with its core types; every part here is a classic schema.
   if (schema instanceof z.ZodOptional) return keysAt(schema.unwrap() as z.ZodType, path)
   // Cast: as above, for the options of a union.
   if (schema instanceof z.ZodUnion) return [...new Set((schema.options as readonly z.ZodType[]).flatMap((option) => keysAt(option, path)))]
+  // Cast: as above, for the elements of an array.
+  if (schema instanceof z.ZodArray) return path.length === 0 ? [] : keysAt(schema.element as z.ZodType, path.slice(1))
   // Cast: as above, for the values of a record.
   if (schema instanceof z.ZodRecord) return path.length === 0 ? [] : keysAt(schema.valueType as z.ZodType, path.slice(1))
   if (schema instanceof z.ZodObject) {
@@ -259,21 +387,24 @@ function keysAt(schema: z.ZodType, path: readonly (string | number)[]): string[]
   return []
 }
 
+function resolveJudges(judges: Readonly<Record<string, z.infer<typeof JudgeGateSchema>>>): Record<string, ResolvedJudgeGate> {
+  return Object.fromEntries(
+    Object.entries(judges).map(([name, gate]) => [
+      name,
+      {
+        minKappa: gate.minKappa,
+        minCases: gate.minCases,
+        maxFalseAccepts: gate.maxFalseAccepts,
+        fixtures: gate.fixtures === undefined ? undefined : toList(gate.fixtures).map(trimSlashes),
+      },
+    ]),
+  )
+}
+
 function toList(value: string | readonly string[]): string[] {
   return typeof value === 'string' ? [value] : [...value]
 }
 
 function trimSlashes(glob: string): string {
   return glob.replace(/^\.\//, '').replace(/\/+$/, '')
-}
-
-/** What the plugin's options ask of every plan: the several-reviewer rule, the agreement and judge gates, the seed. */
-export function planOptions(options: ResolvedRubricOptions): PlanOptions {
-  return {
-    panel: { minReviews: options.reviewers.min },
-    ...(options.agreement === undefined ? {} : { agreementGate: options.agreement }),
-    ...(options.judges === undefined ? {} : { judgeGates: options.judges }),
-    ...(options.seed === undefined ? {} : { seed: options.seed }),
-    ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
-  }
 }

@@ -1,6 +1,6 @@
 import { kinds } from '../core/registry.js'
 import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
-import { evaluateFixture, type SomeEvaluation } from '../core/engine/evaluate.js'
+import { evaluateFixture, type EvaluateOptions, type SomeEvaluation } from '../core/engine/evaluate.js'
 import { loadFixtureReading, type SomeFixture } from '../core/engine/fixture.js'
 import { planChunkTests, planFixtureTests, type CaseChunk, type ChunkPlan, type PlanOptions, type TestPlan } from '../core/engine/plan.js'
 import { readFixtureFile, type FixtureFileReader } from '../core/json/read.js'
@@ -23,11 +23,16 @@ export function planLoaded(fixture: SomeFixture, options: PlanOptions = {}): Tes
 
 /** Every case of a loaded fixture decided under a plan's options. */
 export function evaluateForPlan(fixture: SomeFixture, options: PlanOptions = {}): SomeEvaluation {
-  return evaluateFixture(fixture, {
+  return evaluateFixture(fixture, evaluateOptionsOf(options))
+}
+
+/** What a plan's options ask of the evaluation: the several-reviewer rule, the seed, the margin gate. */
+export function evaluateOptionsOf(options: PlanOptions): EvaluateOptions {
+  return {
     ...(options.panel === undefined ? {} : { panel: options.panel }),
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.marginGate === undefined ? {} : { marginGate: options.marginGate }),
-  })
+  }
 }
 
 /** Decides one chunk of a fixture, loading it once for every chunk (`load`); a fixture-level defect is returned, not thrown. */

@@ -1,13 +1,17 @@
 import { kinds } from '../core/registry.js'
 import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
+import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { ChunkLayout } from './chunks.js'
+import { comparisonsOf } from './comparisons.js'
 import { FixtureSession } from './fixture-session.js'
-import { planOptions, type ResolvedRubricOptions } from './options.js'
+import type { KeptEvaluations } from './kept.js'
+import type { ResolvedRubricOptions } from './options.js'
+import { planOptions, type GateScopes } from './gate-scope.js'
 import { cachedPlan } from './plan-cache.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 
 export type { PlanResult } from './plan-fixture.js'
-export { planOptions } from './options.js'
+export { planOptions } from './gate-scope.js'
 
 /**
  * What one Vitest project's use of the plugin holds in the main process: its options and the plans
@@ -35,29 +39,57 @@ export interface ProjectContext {
   readonly wholeRun: boolean
   /** This run's fixture sessions by directory: each fixture's files are read once per run. */
   readonly sessions: Map<string, FixtureSession>
+  /** The fixtures the gates' `fixtures` globs name, matched once per run. */
+  scopes: Promise<GateScopes>
+  /** This run's compare gate reports by fixture directory, each computed once. */
+  readonly comparisons: Map<string, Promise<readonly ComparisonGateReport[]>>
+  /** The fixture directories some compare gate compared in this run. */
+  readonly compared: Set<string>
+  /** In watch mode, each fixture kept loaded and decided from one run to the next; `undefined` in a single run. */
+  readonly kept: KeptEvaluations | undefined
 }
 
 /** The run's session of a fixture directory. */
 export function sessionOf(context: ProjectContext, dir: string): FixtureSession {
   let session = context.sessions.get(dir)
   if (session === undefined) {
-    session = new FixtureSession({ root: context.root, cacheDir: context.cacheDir, planOptions: planOptions(context.options), wholeRun: context.wholeRun }, dir)
+    session = new FixtureSession(
+      {
+        root: context.root,
+        cacheDir: context.cacheDir,
+        planOptions: context.scopes.then((scopes) => planOptions(context.options, scopes, dir)),
+        wholeRun: context.wholeRun,
+        kept: context.kept,
+      },
+      dir,
+    )
     context.sessions.set(dir, session)
   }
   return session
 }
 
+/** A fixture on disk with its plan and its compare gates' reports. */
+export interface PlannedFixture {
+  readonly fixture: DiscoveredFixture
+  readonly result: PlanResult
+  readonly comparisons: readonly ComparisonGateReport[]
+}
+
 /** Every fixture of a project on disk with its plan: the denominators, whatever part of them ran. */
-export async function planAllFixtures(context: ProjectContext): Promise<{ fixture: DiscoveredFixture; result: PlanResult }[]> {
+export async function planAllFixtures(context: ProjectContext): Promise<PlannedFixture[]> {
   const found = await discoverFixtures(kinds, context.root, context.options.include, context.options.exclude)
   // One fixture at a time: each one's files and parsed documents are let go before the next is read.
-  const planned: { fixture: DiscoveredFixture; result: PlanResult }[] = []
-  for (const fixture of found) planned.push({ fixture, result: context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).finalPlan()) })
+  const planned: PlannedFixture[] = []
+  for (const fixture of found) {
+    const result = context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).finalPlan())
+    planned.push({ fixture, result, comparisons: await comparisonsOf(context, fixture.dir, result) })
+  }
   return planned
 }
 
 /** Plans a fixture, through the cache when the project has one. */
-export function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
-  const options = planOptions(context.options)
+export async function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
+  if (context.kept !== undefined) return sessionOf(context, dir).plan()
+  const options = planOptions(context.options, await context.scopes, dir)
   return context.cacheDir === undefined ? planFixture(dir, context.root, undefined, options) : cachedPlan(dir, context.root, context.cacheDir, options)
 }

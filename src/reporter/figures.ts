@@ -4,6 +4,7 @@ import { outcomesOf, type CoverageCounts, type Outcomes } from '../core/engine/c
 import { recordDecisions } from '../core/engine/decision-record.js'
 import type { FixtureNote } from '../core/engine/fixture.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
+import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { PlannedCheck, TestPlan } from '../core/engine/plan.js'
 
 /** What happened to one case test in this run. */
@@ -65,6 +66,8 @@ export interface LoadedFixtureFigures {
   readonly agreement: AgreementFigures | null
   /** How far each automated judge agrees with the reviewers; `null` without judges. */
   readonly calibration: CalibrationReport | null
+  /** The compare gates' reports on this fixture (B) against their `against` fixture (A); empty without any. */
+  readonly comparisons: readonly ComparisonGateReport[]
 }
 
 /** The review agreement of a fixture, as the reporter shows it. */
@@ -110,7 +113,10 @@ export interface RubricFigures {
 }
 
 /** A fixture of a project: its plan, or the error that refused it. */
-export type FixtureSource = { readonly project: string; readonly fixture: string } & ({ readonly plan: TestPlan } | { readonly error: SerializedRubricError })
+export type FixtureSource = { readonly project: string; readonly fixture: string; readonly comparisons?: readonly ComparisonGateReport[] } & (
+  | { readonly plan: TestPlan }
+  | { readonly error: SerializedRubricError }
+)
 
 /** The key of a fixture in a run: its project and its directory. */
 export function runKey(project: string, fixture: string): string {
@@ -164,6 +170,7 @@ function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
     plan,
     agreement: agreementFigures(plan),
     calibration: plan.calibration ?? null,
+    comparisons: source.comparisons ?? [],
   }
 }
 
@@ -218,8 +225,8 @@ export function reportJson(figures: RubricFigures, extra: Readonly<Record<string
     fixtures: figures.fixtures.map((fixture) => {
       if (fixture.status === 'refused') return fixture
       // The record of every decision is written out only here: a run without a JSON report does not build it.
-      const { plan, agreement, calibration, ...rest } = fixture
-      return { ...rest, record: recordDecisions(plan), agreement, calibration, summary: plan.summary }
+      const { plan, agreement, calibration, comparisons, ...rest } = fixture
+      return { ...rest, record: recordDecisions(plan), agreement, calibration, comparisons, summary: plan.summary }
     }),
     total: figures.total,
     projects: figures.projects,

@@ -1,3 +1,4 @@
+import { plural } from '../core/common/primitives.js'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { casesOfModule } from './case-runs.js'
@@ -75,7 +76,7 @@ export class PendingGateReporter implements Reporter {
       if (gate.passed) continue
       const project = this.projects.length > 1 ? ` of project ${JSON.stringify(gate.project || 'default')}` : ''
       this.vitest?.logger.error(
-        ` Pending gate failed${project}: ${gate.pending} pending case${gate.pending === 1 ? '' : 's'} in this run (${gate.where.join('; ')}), ` +
+        ` Pending gate failed${project}: ${plural(gate.pending, 'pending case')} in this run (${gate.where.join('; ')}), ` +
           `and the pending policy ${describePolicy(gate.policy)}. Complete the reviews, or change rubric({ pending }).\n`,
       )
       process.exitCode = 1

@@ -1,3 +1,7 @@
+import { points, pointsInterval } from '../core/compare/compare-figures.js'
+import type { ComparisonGateReport } from '../core/compare/gate.js'
+import { isOriginPlaceholder } from '../core/common/origin.js'
+import { plural } from '../core/common/primitives.js'
 import { rateText } from '../core/engine/coverage.js'
 import { kindNamed } from '../core/registry.js'
 import type { CoverageRow, RubricFigures } from './figures.js'
@@ -71,7 +75,7 @@ export function renderMarkdown(figures: RubricFigures): string {
     for (const [name, judge] of Object.entries(fixture.calibration.judges)) {
       lines.push(
         '',
-        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${escapeMarkdown(judge.origin)}), ${judge.cases} cases; ${judge.stale} stale labels excluded.`,
+        `**Judge calibration** of \`${fixture.fixture}\`: \`${escapeMarkdown(name)}\` (${isOriginPlaceholder(judge.origin) ? 'origin not given' : escapeMarkdown(judge.origin)}), ${plural(judge.cases, 'case')}; ${plural(judge.stale, 'stale label')} excluded.`,
         '',
       )
       lines.push('| criterion | n | κ | 95% interval | failure recall | pass recall | false accepts |', '|---|--:|--:|---|--:|--:|---|')
@@ -86,11 +90,40 @@ export function renderMarkdown(figures: RubricFigures): string {
       if (predictions.pending > 0)
         lines.push(
           '',
-          `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases.`,
+          `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${plural(predictions.pending, 'pending case')}.`,
         )
     }
   }
+  for (const fixture of figures.fixtures) {
+    if (fixture.status !== 'loaded') continue
+    for (const report of fixture.comparisons) lines.push(...comparisonMarkdown(fixture.fixture, report))
+  }
   return `${lines.join('\n')}\n`
+}
+
+/** One compare gate's report: its outcome, the paired figures and the discordant cases. */
+function comparisonMarkdown(fixture: string, report: ComparisonGateReport): string[] {
+  const outcome = { passed: 'passed', failed: 'failed', todo: 'todo' }[report.status]
+  const lines = [
+    '',
+    `**Comparison** of \`${fixture}\` (B) against \`${report.against}\` (A), ${report.split === 'held_out' ? 'held-out' : 'development'} cases: ${outcome}, ${escapeMarkdown(report.name)}.`,
+  ]
+  if (report.label !== null) lines.push('', `_${report.label}_`)
+  const { acceptance, discordant } = report
+  if (acceptance === null || discordant === null || acceptance.difference === null) {
+    lines.push('', escapeMarkdown(firstLine(report.message)))
+    return lines
+  }
+  const { table } = acceptance
+  lines.push(
+    '',
+    '| pairs | A accepted | B accepted | B − A | 95% interval | both accepted | A only | B only | both rejected |',
+    '|--:|--:|--:|--:|---|--:|--:|--:|--:|',
+    `| ${acceptance.n} | ${acceptance.a.passed} | ${acceptance.b.passed} | ${points(acceptance.difference)} | ${pointsInterval(acceptance.difference_interval)} | ${table.both} | ${table.a_only} | ${table.b_only} | ${table.neither} |`,
+    '',
+    `${escapeMarkdown(report.coverage ?? '')}. A accepted, B rejected: ${escapeMarkdown(discordant.a_accepted_b_rejected.join(', ')) || 'none'}; B accepted, A rejected: ${escapeMarkdown(discordant.b_accepted_a_rejected.join(', ')) || 'none'}.`,
+  )
+  return lines
 }
 
 function tableRow(label: string, row: CoverageRow, kind: string): string {

@@ -1,5 +1,9 @@
+import { isOriginPlaceholder } from '../core/common/origin.js'
+import { plural } from '../core/common/primitives.js'
 import type { AgreementFigures } from './figures.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
+import { points, pointsInterval } from '../core/compare/compare-figures.js'
+import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { Colors } from '../core/common/colors.js'
 import type { OutcomeWords } from '../core/engine/kind.js'
 import { kindNamed } from '../core/registry.js'
@@ -67,6 +71,33 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   if (fixture.agreement !== null) for (const line of agreementLines(fixture.agreement, colors)) lines.push(line)
   if (fixture.calibration !== null) for (const line of calibrationLines(fixture.calibration, colors)) lines.push(line)
   for (const check of fixture.checks) lines.push(`    ${check.ok ? colors.green('✓') : colors.red('✗')} ${check.name}: ${firstLine(check.message)}`)
+  for (const report of fixture.comparisons) for (const line of comparisonLines(report, colors)) lines.push(line)
+  return lines
+}
+
+/** The compare gate's block: the split's paired figures against fixture A, the discordant cases, and the check's outcome. */
+export function comparisonLines(report: ComparisonGateReport, colors: Colors): string[] {
+  const indent = ' '.repeat(24)
+  const lines = [`    comparison          against ${report.against} · ${report.split} · margin ${(100 * report.margin).toFixed(1)} points`]
+  if (report.label !== null) lines.push(`${indent}${colors.yellow(report.label)}`)
+  const { acceptance, discordant } = report
+  if (report.coverage !== null) lines.push(`${indent}${report.coverage}`)
+  if (acceptance !== null && acceptance.difference !== null) {
+    const { table } = acceptance
+    lines.push(
+      `${indent}B − A = ${points(acceptance.difference)} points, 95% interval ${pointsInterval(acceptance.difference_interval)} (Newcombe, paired) · A ${acceptance.a.passed} of ${acceptance.n} · B ${acceptance.b.passed} of ${acceptance.n}`,
+      `${indent}paired table: both accepted ${table.both}, A only ${table.a_only}, B only ${table.b_only}, both rejected ${table.neither}`,
+    )
+  }
+  if (discordant !== null) {
+    const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
+    lines.push(
+      `${indent}A accepted, B rejected: ${list(discordant.a_accepted_b_rejected)}`,
+      `${indent}B accepted, A rejected: ${list(discordant.b_accepted_a_rejected)}`,
+    )
+  }
+  const mark = { passed: colors.green('✓'), failed: colors.red('✗'), todo: colors.yellow('○') }[report.status]
+  lines.push(`    ${mark} ${report.name}${report.status === 'todo' ? ' (todo)' : ''}: ${firstLine(report.message)}`)
   return lines
 }
 
@@ -79,7 +110,7 @@ function renderTotal(total: TotalFigures, colors: Colors): string[] {
     return kinds.length === 1 ? text : `${kind}: ${text}`
   })
   return [
-    colors.bold(`  total · ${total.fixtures} fixtures`),
+    colors.bold(`  total · ${plural(total.fixtures, 'fixture')}`),
     `    execution coverage  ${executionText(execution)}`,
     `    review coverage     ${review.graded} of ${review.candidates} graded · ${colors.yellow(`${review.pending} pending`)} · ${review.refused} refused`,
     `    outcomes            ${outcomes.length === 0 ? colors.yellow('no completed reviews: no quality figure') : outcomes.join('; ')}`,
@@ -96,7 +127,7 @@ function coverageRows(row: CoverageRow, words: OutcomeWords, colors: Colors, ind
 }
 
 function executionText(execution: ExecutionCounts): string {
-  return `${execution.executed} of ${execution.candidates} cases executed · ${execution.todo} todo · ${execution.filtered} filtered out`
+  return `${execution.executed} of ${plural(execution.candidates, 'case')} executed · ${execution.todo} todo · ${execution.filtered} filtered out`
 }
 
 function outcomeText(outcomes: Outcomes | null, words: OutcomeWords, colors: Colors): string {
@@ -116,7 +147,7 @@ function firstLine(text: string): string {
 /** The review agreement block: alpha with its interval per item, the cases it rests on, and the disagreements still pending. */
 function agreementLines(agreement: AgreementFigures, colors: Colors): string[] {
   const lines = [
-    `    review agreement    ${agreement.reviewers.length} reviewers (${agreement.reviewers.join(', ')}) · ${agreement.cases} cases · ${agreement.level} α`,
+    `    review agreement    ${plural(agreement.reviewers.length, 'reviewer')} (${agreement.reviewers.join(', ')}) · ${plural(agreement.cases, 'case')} · ${agreement.level} α`,
   ]
   const names = Object.keys(agreement.items)
   let width = 18
@@ -125,7 +156,7 @@ function agreementLines(agreement: AgreementFigures, colors: Colors): string[] {
     const figure =
       item.alpha === null
         ? colors.dim(`no figure: ${item.reason ?? ''}`)
-        : `α ${item.alpha.toFixed(3)}${item.alpha_ci === null ? '' : ` [${item.alpha_ci[0].toFixed(3)}, ${item.alpha_ci[1].toFixed(3)}]`} · ${item.units} cases${item.disagreements.length === 0 ? '' : ` · ${item.disagreements.length} disagreeing`}`
+        : `α ${item.alpha.toFixed(3)}${item.alpha_ci === null ? '' : ` [${item.alpha_ci[0].toFixed(3)}, ${item.alpha_ci[1].toFixed(3)}]`} · ${plural(item.units, 'case')}${item.disagreements.length === 0 ? '' : ` · ${item.disagreements.length} disagreeing`}`
     lines.push(`      ${name.padEnd(width)}${figure}`)
   }
   for (const [index, item] of agreement.pendingDisagreements.entries())
@@ -138,7 +169,9 @@ function calibrationLines(calibration: CalibrationReport, colors: Colors): strin
   const lines: string[] = []
   const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
   for (const [name, judge] of Object.entries(calibration.judges)) {
-    lines.push(`    judge calibration   ${name} (${judge.origin}) · ${judge.cases} cases with a current review and label`)
+    lines.push(
+      `    judge calibration   ${name} (${isOriginPlaceholder(judge.origin) ? 'origin not given' : judge.origin}) · ${plural(judge.cases, 'case')} with a current review and label`,
+    )
     const ids = Object.keys(judge.criteria)
     let width = 18
     for (const id of ids) width = Math.max(width, id.length + 2)
@@ -152,12 +185,12 @@ function calibrationLines(calibration: CalibrationReport, colors: Colors): strin
     }
     if (judge.stale > 0) {
       const reasons = [...new Set(judge.stale_cases.map((label) => label.reason))]
-      lines.push(`      ${'stale'.padEnd(width)}${colors.yellow(`${judge.stale} label${judge.stale === 1 ? '' : 's'} excluded: ${reasons.join('; ')}`)}`)
+      lines.push(`      ${'stale'.padEnd(width)}${colors.yellow(`${plural(judge.stale, 'label')} excluded: ${reasons.join('; ')}`)}`)
     }
     const { predictions } = judge
     if (predictions.pending > 0) {
       lines.push(
-        `      ${'prediction'.padEnd(width)}${colors.dim(`not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${predictions.pending} pending cases`)}`,
+        `      ${'prediction'.padEnd(width)}${colors.dim(`not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${plural(predictions.pending, 'pending case')}`)}`,
       )
     }
   }

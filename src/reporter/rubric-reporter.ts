@@ -3,6 +3,7 @@ import { dirname, relative, resolve } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { colorsFor } from '../core/common/colors.js'
 import { fixtureDirOfModule, NO_CHUNKS } from '../plugin/chunks.js'
+import { NO_SCOPES } from '../plugin/gate-scope.js'
 import { resolveOptions, type RubricReporterOptions } from '../plugin/options.js'
 import { planAllFixtures, type ProjectContext } from '../plugin/project.js'
 import { casesOfModule } from './case-runs.js'
@@ -50,8 +51,8 @@ export class RubricReporter implements Reporter {
     const projects = this.projects.length > 0 ? this.projects.filter((project) => project.printed) : [standalone(vitest)]
     const sources: FixtureSource[] = []
     for (const project of projects) {
-      for (const { fixture, result } of await planAllFixtures(project))
-        sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), ...result })
+      for (const { fixture, result, comparisons } of await planAllFixtures(project))
+        sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), comparisons, ...result })
     }
     const figures = countFigures(sources, readRuns(testModules, projects))
     // Cast: Vitest types the stream as Writable; a terminal's has isTTY, which colours depend on.
@@ -94,6 +95,10 @@ function standalone(vitest: Vitest): ProjectContext {
     chunks: NO_CHUNKS,
     wholeRun: true,
     sessions: new Map(),
+    scopes: Promise.resolve(NO_SCOPES),
+    comparisons: new Map(),
+    compared: new Set(),
+    kept: undefined,
   }
 }
 

@@ -1,11 +1,14 @@
+import { plural } from '../core/common/primitives.js'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import { comparisonCheck } from '../core/compare/gate.js'
+import { comparisonsOf } from '../plugin/comparisons.js'
 import { settleSplitRecord } from '../plugin/module-code.js'
 import { sessionOf, type ProjectContext } from '../plugin/project.js'
 
 /**
  * Checks each fixture split into chunk modules as a whole, once every chunk's results are in: its
- * fixture-level checks (a scored fixture's benchmark gates, the agreement and judge gates) and the
+ * fixture-level checks (a scored fixture's benchmark gates, the agreement, judge and compare gates) and the
  * parts of its decision record that no chunk can compare (the case-set identities, the checks,
  * cases no longer there), from the plan of the whole fixture; under `vitest -u` it rewrites the
  * record. A failure fails the run and says why. It acts where every chunk meets, an unsharded run
@@ -49,8 +52,10 @@ export async function splitFixtureFailures(
     const result = await sessionOf(context, dir).finalPlan()
     // A fixture-level defect fails every chunk module with it already.
     if ('error' in result) continue
-    const where = `${relative(context.root, dir)} (split into ${chunks.length} chunks)`
-    for (const check of result.plan.checks) {
+    const where = `${relative(context.root, dir)} (split into ${plural(chunks.length, 'chunk')})`
+    // The compare gates' checks too, which no chunk declares: they compare the whole fixture.
+    const compared = (await comparisonsOf(context, dir, result)).map(comparisonCheck)
+    for (const check of [...result.plan.checks, ...compared]) {
       // A check with nothing to decide on yet is todo, never a failure; a -t filter leaves out the checks it does not name, as it would their tests.
       if (check.ok || check.todo === true || (pattern !== undefined && !pattern.test(check.name))) continue
       failures.push(` ${where}: the check "${check.name}" failed:\n${indent(check.message)}`)

@@ -15,6 +15,7 @@ import type { CaseAssessment } from '../core/engine/assess.js'
 import { caseIndex } from '../core/engine/show.js'
 import { caseVersions, type CaseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
+import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
 
 export type { PageCriterion, PageJudgement, PageTable } from '../core/engine/kind.js'
@@ -79,7 +80,7 @@ export interface PageCase {
   readonly answer: string | null
   readonly citation: string | null
   readonly source: string | null
-  readonly criteria: readonly PageCriterion[]
+  readonly criteria: readonly PageCriterionCard[]
   /** How the page draws the case, as its kind says: a card per criterion, or the kind's table (read-only). */
   readonly view: 'criteria' | 'table'
   readonly table: PageTable | null
@@ -99,9 +100,22 @@ export interface PageCase {
   readonly reviewers: readonly PageReviewer[] | 'hidden'
   /** A review exists where a save would write: saving replaces it. */
   readonly existing: boolean
+  /** The viewing reviewer's own review is bound to earlier files: the case is refused, and the form revises the review. */
+  readonly revisable: boolean
   /** SHA-256 of each file a save would write, as read: a save is refused when one changed since. */
   /** What a save of this case replaces, as read (see `caseVersions`): sent back with the save. */
   readonly versions: CaseVersions
+}
+
+/** A criterion's card: the criterion and the judgement shown, and what its form starts from. */
+export interface PageCriterionCard extends PageCriterion {
+  /**
+   * What the form is pre-filled with: the shown review's judgement. Of a review bound to earlier
+   * files, only a criterion whose text is unchanged (its earlier rubric found in git) is pre-filled,
+   * marked `carried`: a save includes it only once the reviewer confirms it. `null` starts the form
+   * empty: no judgement, or a stale review's judgement of a criterion that changed or may have.
+   */
+  readonly prefill: { readonly rating: string; readonly reason: string; readonly answerSpan: string; readonly carried: boolean } | null
 }
 
 /**
@@ -185,6 +199,8 @@ export interface CaseReading {
   readonly position?: number
   /** Leave `versions` empty: nothing will be saved from this view (the static report). */
   readonly readOnly?: boolean
+  /** The git history of the shown review's earlier files (see {@link servedCase}): what it left unchanged is carried over. */
+  readonly history?: FixtureHistory
 }
 
 /**
@@ -216,6 +232,16 @@ export function pageCase<R, C, V, D extends Decision, S>(
   const shownReview = blindReviewer === undefined ? adopted : own
   const decision = blindReviewer === undefined ? assessed.decision : ownDecision(fixture, views, blindReviewer, entry)
   const shownCase = definition.page.caseView(context, entry.value, shownReview?.value)
+  const shownFile = blindReviewer === undefined ? fixture.files.annotations.display : (fixture.panel.files[blindReviewer]?.display ?? '')
+  // The adopted review's bindings are checked already: only a stale one (or a reviewer's own review) is looked at again.
+  const adoptedCurrent = blindReviewer === undefined && !assessed.states.some((state) => state.row.in === 'review' && isStale(state))
+  const carried =
+    shownReview === undefined || adoptedCurrent ? undefined : carriedOver(fixture, entry, { ...shownReview, file: shownFile }, reading.history ?? NO_HISTORY)
+  const criteria = shownCase.criteria.map((item): PageCriterionCard => {
+    const judged = item.rating !== null && (carried?.stale !== true || carried.items.includes(item.criterion))
+    const prefill = judged ? { rating: item.rating!, reason: item.reason ?? '', answerSpan: item.answerSpan ?? '', carried: carried?.stale === true } : null
+    return { ...item, prefill }
+  })
   const sideBySide: PageReviewer[] = views.map((view) => ({
     reviewer: view.reviewer,
     decision:
@@ -241,7 +267,7 @@ export function pageCase<R, C, V, D extends Decision, S>(
     answer: shownCase.answer,
     citation: shownCase.citation,
     source: shownCase.source,
-    criteria: shownCase.criteria,
+    criteria,
     view: definition.page.view,
     table: definition.page.table(decision),
     decision: decisionJson(definition, decision),
@@ -260,8 +286,28 @@ export function pageCase<R, C, V, D extends Decision, S>(
     shows: blindReviewer === undefined ? 'adopted' : 'own',
     reviewers: hidden ? 'hidden' : sideBySide,
     existing: shownReview !== undefined,
+    revisable: blindReviewer !== undefined && carried?.stale === true,
     versions,
   }
+}
+
+/**
+ * {@link pageCase} as the server sends it: a review shown that is bound to an earlier rubric is
+ * looked up in git history first, so the criteria it left unchanged are offered as carried over.
+ * `decided` is the fixture's evaluation with every binding state, when the server holds it already.
+ */
+export async function servedCase<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
+  index: number,
+  id: string,
+  viewer: Viewer,
+  options: EvaluateOptions = {},
+  decided?: { readonly assessments: readonly CaseAssessment<D>[] },
+): Promise<PageCase> {
+  const reviewer = viewer.role === 'reviewer' ? viewer.name : undefined
+  const shown = reviewer === undefined ? fixture.reviews.get(id)?.['review'] : fixture.panel.reviews.get(id)?.get(reviewer)?.['review']
+  const history = shown === undefined ? NO_HISTORY : await fixtureHistory(fixture, [shown])
+  return pageCase(fixture, index, id, viewer, options, decided, { history })
 }
 
 /** SHA-256 over the fixture's files (reviewers' and judges' included): what changes when any of them is edited. */

@@ -16,7 +16,7 @@ import { listen } from './listen.js'
 import { readBody, RequestError, requestUrl } from './request.js'
 import { HTTP_STATUS } from './status.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
-import { pageCase, pageFixture, type Viewer } from './page-data.js'
+import { pageFixture, servedCase, type Viewer } from './page-data.js'
 
 export interface ServeOptions {
   /** The fixture directories served: the only files a request can read or write. */
@@ -185,7 +185,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const index = Number(url.searchParams.get('fixture'))
       if (!Number.isInteger(index) || index < 0) throw new RequestError('BAD_REQUEST', 'fixture must be a fixture number.')
       const entry = await loaded(index)
-      return json(response, 200, pageCase(entry.fixture, index, url.searchParams.get('id') ?? '', seen.viewer, evaluate, entry.decided))
+      return json(response, 200, await servedCase(entry.fixture, index, url.searchParams.get('id') ?? '', seen.viewer, evaluate, entry.decided))
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))
@@ -224,7 +224,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const row = page.cases.find((each) => each.id === save.id) ?? null
       return json(response, 200, {
         decision,
-        case: pageCase(entry.fixture, save.fixture, save.id, viewer, evaluate, entry.decided),
+        case: await servedCase(entry.fixture, save.fixture, save.id, viewer, evaluate, entry.decided),
         fixture: { index: save.fixture, version, coverage, agreement, calibration, row },
       })
     }

@@ -24,6 +24,18 @@ describe('vitest-rubric init', () => {
     expect(status.stdout).toContain('no cases yet: add them to cases.json')
   })
 
+  test.each(['criteria', 'scored'] as const)('the origin init writes in a %s fixture is a placeholder, and evaluate prints it as not given', async (kind) => {
+    const cwd = await scratchDir('init')
+    const args = kind === 'criteria' ? ['init', 'fixtures/lab'] : ['init', 'fixtures/lab', '--from', join(DEBATE, 'evaluation_rubric.json')]
+    expect((await runCli(args, cwd)).code).toBe(0)
+    const evaluated = await runCli(['evaluate', 'fixtures/lab'], cwd)
+    expect(evaluated.stdout).toContain(
+      '\n  origin: not given (fixtures/lab/annotations.json › origin is still the placeholder: say there who or what made these judgements)\n',
+    )
+    // The record keeps the file's text: it is what the file says.
+    expect(JSON.parse((await runCli(['evaluate', 'fixtures/lab', '--json'], cwd)).stdout).fixture.origin).toMatch(/^Say who or what made these judgements/)
+  })
+
   test('every file names its JSON Schema by a path that resolves to the package schemas', async () => {
     const cwd = await scratchDir('init')
     await runCli(['init', 'lab'], cwd)

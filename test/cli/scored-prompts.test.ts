@@ -69,12 +69,49 @@ describe('vitest-rubric review of a scored case on a terminal', () => {
     expect(code).toBe(0)
     expect(screen).toContain('P2 (paginate(): the start argument of slice): Pages are 1-based')
     expect(screen).toContain('Ideal resolution: critique_wins, within 4 rounds')
-    expect(screen).toContain('round 2 · orchestrator: Final verdict: request changes')
+    expect(screen).toContain('round 2 · orchestrator:')
+    expect(screen).toContain('[8] Final verdict: request changes')
     expect(screen).toContain('With this review the case is accepted.')
     expect(stdout).toContain('partial-recall (debate) by alice: recorded a review, which alone would decide accepted')
     // The same judgements as the adopted review, bound to the same files: the same review.
     const [alice] = (await json(join(copy.dir, 'reviews/alice.json'))).reviews
     expect(alice).toEqual(adopted)
+  })
+
+  test('an excerpt is given by the sentence numbers the transcript shows; a sentence of the other agent is refused', async () => {
+    const copy = await copyDebate()
+    const { code, stderr, screen } = await onTerminal(
+      copy.dir,
+      ['review', '.', '--case', 'partial-recall', '--system', 'debate', '--reviewer', 'bob'],
+      [
+        { expect: 'Does the critique make a claim?', keys: 'y' },
+        { expect: 'C1: the excerpt of the critique', keys: `3${KEY.enter}` },
+        { expect: 'Sentence 3 is not in the critique turns', keys: `\b1${KEY.enter}` },
+        { expect: 'Excerpt: "The slice end', keys: '' },
+        { expect: 'Validity of C1', keys: KEY.enter },
+        { expect: 'The planted issue C1 finds', keys: KEY.enter },
+        { expect: 'Credit of C1', keys: KEY.enter },
+        { expect: 'Why is C1 planted?', keys: `It finds P1.${KEY.enter}` },
+        { expect: "The defense's final response to C1", keys: KEY.enter },
+        { expect: 'The excerpt of the defense', keys: `3${KEY.enter}` },
+        { expect: 'After conceding C1, did the defense update', keys: 'y' },
+        { expect: 'Another claim of the critique?', keys: 'n' },
+        { expect: "The resolution type of the critique's final explicit statement", keys: KEY.enter },
+        { expect: "The resolution type of the defense's final explicit statement", keys: KEY.enter },
+        { expect: 'Did the debate take more rounds than necessary?', keys: 'n' },
+        { expect: 'Why is the resolution so?', keys: `Both say critique wins.${KEY.enter}` },
+        { expect: 'Does the debate close on an empirical test?', keys: 'n' },
+        { expect: 'The final verdict, an exact excerpt of the turns of the last round (2)', keys: `8${KEY.enter}` },
+        { expect: 'Write the review to reviews/bob.json?', keys: 'y' },
+      ],
+    )
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    expect(screen).toContain('[1] The slice end `page * size + size - 1` excludes')
+    const [bob] = (await json(join(copy.dir, 'reviews/bob.json'))).reviews
+    expect(bob.claims[0].span).toBe('The slice end `page * size + size - 1` excludes the last item of every page, so each page returns size - 1 items.')
+    expect(bob.claims[0].defense.span).toBe('Agreed on the slice end: it must be `page * size + size`, and my fix now says so.')
+    expect(bob.final_verdict).toBe('Final verdict: request changes')
   })
 
   test('a baseline review replaced: it starts from the earlier review, so Enter through every question keeps it', async () => {
@@ -102,7 +139,9 @@ describe('vitest-rubric review of a scored case on a terminal', () => {
     expect(stderr).toBe('')
     expect(code).toBe(0)
     expect(screen).toContain("The baseline's answer and self-critique")
-    expect(screen).toContain('paginate() slices one page of items and looks correct. Verdict: approve.')
+    expect(screen).toContain('[1] paginate() slices one page of items and looks correct.')
+    expect(screen).toContain('[2] Verdict: approve.')
+    expect(screen).toContain('[3] The slice end subtracts one, so each page loses its last item.')
     expect(stdout).toContain('partial-recall (baseline): replaced the review, which decides nothing by itself; the case is')
     expect(stdout).not.toContain('then decided')
     expect(await adoptedReview(copy.dir, 'partial-recall', 'baseline')).toEqual(before)
@@ -212,6 +251,23 @@ describe('vitest-rubric adjudicate of a scored case on a terminal', () => {
     const adjudications = await json(join(copy.dir, 'adjudications.json'))
     expect(JSON.stringify(adjudications)).toContain('dana')
     expect(JSON.parse((await runCli(['evaluate', '.', '--json'], copy.dir)).stdout).decisions['partial-recall'].status).toBe('accepted')
+  })
+
+  test('an adopted baseline review decides nothing by itself, and says so', async () => {
+    const copy = await copyDebate()
+    const draft = draftOf(await adoptedReview(copy.dir, 'partial-recall', 'baseline'))
+    for (const reviewer of ['alice', 'bob']) {
+      await writeFile(join(copy.dir, `${reviewer}.json`), JSON.stringify(draft))
+      const result = await runCli(
+        ['review', '.', '--case', 'partial-recall', '--system', 'baseline', '--reviewer', reviewer, '--from', `${reviewer}.json`],
+        copy.dir,
+      )
+      expect(result.stderr).toBe('')
+    }
+    const adopted = await runCli(['adjudicate', '.', '--case', 'partial-recall', '--system', 'baseline', '--adjudicator', 'dana', '--take', 'bob'], copy.dir)
+    expect(adopted.stderr).toBe('')
+    expect(adopted.stdout).toContain('partial-recall (baseline): adopted a review resolving alice, bob, which decides nothing by itself; the case is')
+    expect(adopted.stdout).not.toContain('then decided')
   })
 
   test('declining the adoption writes nothing', async () => {

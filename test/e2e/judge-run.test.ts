@@ -66,11 +66,11 @@ describe('vitest-rubric judge', { timeout: 120_000 }, () => {
     edited.input.answer.text += ' Check service health afterwards.'
     await writeFile(casesPath, `${JSON.stringify(cases, null, 2)}\n`)
     const dry = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', KEYWORDS, '--dry-run')
-    expect(dry.stdout).toBe('lab\n  judge kw: would judge 5 labels of 1 cases (35 current); dry run: nothing was called or written\n')
+    expect(dry.stdout).toBe('lab\n  judge kw: would judge 5 labels of 1 case (35 current); dry run: nothing was called or written\n')
     expect(await readFile(join(root, 'lab/judges/kw.json'), 'utf8')).toBe(unchanged)
 
     const edit = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', KEYWORDS)
-    expect(edit.stdout).toBe('lab\n  judge kw: wrote 5 labels of 5 to judge in 1 cases (35 were current), 0 failed\n  wrote lab/judges/kw.json\n')
+    expect(edit.stdout).toBe('lab\n  judge kw: wrote 5 labels of 5 to judge in 1 case (35 were current), 0 failed\n  wrote lab/judges/kw.json\n')
     const after = await labels()
     expect(after.reviews).toHaveLength(8)
     // The edited answer now meets verification, which it did not before; the other cases' labels are as they were.
@@ -104,7 +104,7 @@ describe('vitest-rubric judge', { timeout: 120_000 }, () => {
     expect(labelCount(await labels())).toBe(39)
 
     const retry = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', KEYWORDS)
-    expect(retry.stdout).toContain('wrote 1 label of 1 to judge in 1 cases (39 were current), 0 failed')
+    expect(retry.stdout).toContain('wrote 1 label of 1 to judge in 1 case (39 were current), 0 failed')
     expect(labelCount(await labels())).toBe(40)
   })
 

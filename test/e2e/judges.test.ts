@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
@@ -16,7 +16,9 @@ const DISAGREEMENTS: Record<string, string> = {
 }
 
 /** The bundled fixture with a judge's labels of every reviewed case, recorded through the CLI. */
-async function labelled(): Promise<{ root: string; dir: string; run: (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }> }> {
+async function labelled(
+  origin: string | null = 'model-x, prompt r1',
+): Promise<{ root: string; dir: string; run: (...args: string[]) => Promise<{ code: number; stdout: string; stderr: string }> }> {
   const root = await scratchDir('judges')
   const dir = join(root, 'fixtures/lab')
   await cp(DOCUCTL, dir, { recursive: true })
@@ -35,7 +37,17 @@ async function labelled(): Promise<{ root: string; dir: string; run: (...args: s
     )
     const file = join(root, `labels-${review.answer_id}.json`)
     await writeFile(file, JSON.stringify(labels))
-    const result = await run('review', 'fixtures/lab', '--case', review.answer_id, '--judge', 'j1', '--origin', 'model-x, prompt r1', '--from', file)
+    const result = await run(
+      'review',
+      'fixtures/lab',
+      '--case',
+      review.answer_id,
+      '--judge',
+      'j1',
+      ...(origin === null ? [] : ['--origin', origin]),
+      '--from',
+      file,
+    )
     expect(result.stderr, review.answer_id).toBe('')
   }
   return { root, dir, run }
@@ -203,5 +215,27 @@ describe('judge calibration', () => {
     result = await run('calibrate', 'fixtures/lab', '--judge', 'j2')
     expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/^fixtures\/lab\/judges\/j2\.json: there are no labels by the judge "j2"\.\n {2}expected: one of "j1"/)
+  })
+
+  test('a judge file whose origin is still the placeholder is shown as not given, never as an origin', { timeout: 60_000 }, async () => {
+    const { root, dir, run } = await labelled(null)
+    const file = JSON.parse(await readFile(join(dir, 'judges/j1.json'), 'utf8'))
+    expect(file.origin).toBe('Labels by the automated judge j1: say which model and which revision of its prompt.')
+    const text = (await run('calibrate', 'fixtures/lab')).stdout
+    expect(text).toContain(
+      '  judge j1 (fixtures/lab/judges/j1.json): origin not given (fixtures/lab/judges/j1.json › origin is still the placeholder: say there which model and which revision of its prompt, or pass --origin with the next label)\n',
+    )
+    const summary = join(root, 'summary.md')
+    const before = process.env['GITHUB_STEP_SUMMARY']
+    process.env['GITHUB_STEP_SUMMARY'] = summary
+    try {
+      const vitest = await runVitest({ root })
+      expect(vitest.stdout).toMatch(/judge calibration {3}j1 \(origin not given\) · 7 cases with a current review and label/)
+      expect(await readFile(summary, 'utf8')).toContain('`j1` (origin not given), 7 cases; 0 stale labels excluded.')
+    } finally {
+      if (before === undefined) delete process.env['GITHUB_STEP_SUMMARY']
+      else process.env['GITHUB_STEP_SUMMARY'] = before
+      await rm(summary, { force: true })
+    }
   })
 })

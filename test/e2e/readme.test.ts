@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { expect, test } from 'vitest'
-import { ROOT } from '../helpers/fixture-copy.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
 
 /** Each `$ command` of the console blocks of a README section, with the output lines it shows (`…` skips). */
@@ -25,6 +25,19 @@ function consoleSteps(section: string): { command: string; shows: string[] }[] {
   return steps
 }
 
+/** A project as the README's install section sets it up, the package linked in place of npm i. */
+async function readmeProject(readme: string, configName: string, packageJson: string): Promise<string> {
+  const project = await scratchDir('readme')
+  const config = /```ts\n(\/\/ vitest\.config\.ts\n[\s\S]*?)```/.exec(readme)![1]!
+  await writeFile(join(project, configName), config)
+  await writeFile(join(project, 'package.json'), packageJson)
+  await mkdir(join(project, 'node_modules'))
+  for (const entry of await readdir(join(ROOT, 'node_modules')))
+    if (!entry.startsWith('.')) await symlink(join(ROOT, 'node_modules', entry), join(project, 'node_modules', entry))
+  await symlink(ROOT, join(project, 'node_modules/vitest-rubric'))
+  return project
+}
+
 test("the README's five-minute path, run as written: init, add, review and vitest, and what each prints", { timeout: 120_000 }, async () => {
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
   const start = readme.indexOf('## A first fixture in five minutes')
@@ -38,15 +51,7 @@ test("the README's five-minute path, run as written: init, add, review and vites
   ])
   expect(section).not.toMatch(/[0-9a-f]{64}/) // no hash is typed or pasted
 
-  // A project as the README's install section sets it up, the package linked in place of npm i.
-  const project = await scratchDir('readme')
-  const config = /```ts\n(\/\/ vitest\.config\.ts\n[\s\S]*?)```/.exec(readme)![1]!
-  await writeFile(join(project, 'vitest.config.ts'), config)
-  await writeFile(join(project, 'package.json'), '{ "type": "module" }\n')
-  await mkdir(join(project, 'node_modules'))
-  for (const entry of await readdir(join(ROOT, 'node_modules')))
-    if (!entry.startsWith('.')) await symlink(join(ROOT, 'node_modules', entry), join(project, 'node_modules', entry))
-  await symlink(ROOT, join(project, 'node_modules/vitest-rubric'))
+  const project = await readmeProject(readme, 'vitest.config.ts', '{ "type": "module" }\n')
 
   for (const step of steps) {
     const command = step.command
@@ -93,4 +98,40 @@ test("the README's first command builds before it runs the bin, since installing
   expect(result.status, result.stderr).toBe(0)
   expect(result.stdout).toContain('docuctl-rollback-contrasts')
   expect(result.stdout).toContain('review coverage:')
+})
+
+test("the README's note on the config's module format holds: a CommonJS project names it vitest.config.mts, or a .ts config warns", {
+  timeout: 120_000,
+}, async () => {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
+  const flat = readme.replaceAll('\n', ' ')
+  expect(flat).toContain('set `"type": "module"` in the project\'s `package.json`, or, in a project that stays CommonJS, name the file `vitest.config.mts`')
+  const warning = 'ESM syntax in a file loaded as CommonJS'
+  expect(flat).toContain(warning)
+  const run = (project: string, ...args: string[]) => {
+    const result = spawnSync(process.execPath, args, {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+    })
+    return stripVTControlCharacters(`${result.stdout}${result.stderr}`)
+  }
+  const vitest = join(ROOT, 'node_modules/vitest/vitest.mjs')
+  const bin = join(ROOT, 'dist/cli/bin.js')
+  for (const [name, warns] of [
+    ['vitest.config.mts', false],
+    ['vitest.config.ts', true],
+  ] as const) {
+    // A CommonJS project: no "type" in package.json.
+    const project = await readmeProject(readme, name, '{ "name": "commonjs-project" }\n')
+    await cp(DOCUCTL, join(project, 'fixtures/lab'), { recursive: true })
+    const printed = run(project, vitest, 'run', '--reporter=default')
+    // The plugin loaded and ran the fixture, either way.
+    expect(printed, name).toContain('fixtures/lab · docuctl-rollback-contrasts (criteria)')
+    expect(printed.includes(warning), name).toBe(warns)
+    const checked = run(project, bin, 'decisions', 'fixtures/lab', '--check')
+    expect(checked, name).toContain(`decisions and bindings match (with the rubric() options of ${name})`)
+    expect(checked.includes(warning), name).toBe(warns)
+  }
 })

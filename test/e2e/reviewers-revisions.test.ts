@@ -218,11 +218,12 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     )
     expect((await decision()).error?.code).toBe('CASE_RUBRIC_STALE')
     const stale = await status(run)
+    // The project is no git work tree: each stale file is told, as the adopted review is, to re-read every criterion.
     expect(stale.text).toContain(
-      '    one: fixtures/panel/reviews/alice.json › reviews[0] › rubric_sha256 <sha> → <sha>; next: `vitest-rubric review fixtures/panel --case one --reviewer alice --replace`',
+      '    one: fixtures/panel/reviews/alice.json › reviews[0] › rubric_sha256 <sha> → <sha>; no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion; next: `vitest-rubric review fixtures/panel --case one --reviewer alice --replace`',
     )
     expect(stale.text).toContain(
-      '    one: fixtures/panel/judges/gpt.json › reviews[0] › rubric_sha256 <sha> → <sha>; next: `vitest-rubric review fixtures/panel --case one --judge gpt --replace --from <labels.json>`',
+      '    one: fixtures/panel/judges/gpt.json › reviews[0] › rubric_sha256 <sha> → <sha>; no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion; next: `vitest-rubric review fixtures/panel --case one --judge gpt --replace --from <labels.json>`',
     )
     const replaced = await run(
       'review',
@@ -397,7 +398,7 @@ describe('a scored fixture with a stale adoption', () => {
       '--take',
       'alice',
     )
-    expect(baseline.stdout).toContain('partial-recall (baseline): adopted a review resolving alice, then decided accepted')
+    expect(baseline.stdout).toContain('partial-recall (baseline): adopted a review resolving alice, which decides nothing by itself; the case is accepted')
     const adoptions = JSON.parse(await readFile(join(dir, 'adjudications.json'), 'utf8')).adoptions as { slot: string; resolved: Record<string, string> }[]
     expect(adoptions.map((adoption) => `${adoption.slot}: ${Object.keys(adoption.resolved).join(', ')}`)).toEqual(['debate: alice, bob', 'baseline: alice'])
     expect((await decision()).status).toBe('accepted')

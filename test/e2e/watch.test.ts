@@ -5,7 +5,7 @@ import type { Reporter, TestModule } from 'vitest/node'
 import { startVitest } from 'vitest/node'
 import { bindFixture } from '../../src/core/registry.js'
 import { rubric, type RubricPluginOptions } from '../../src/plugin/index.js'
-import { editableFixture } from '../helpers/fixture-copy.js'
+import { editableFixture, ROOT } from '../helpers/fixture-copy.js'
 import { makeProject } from '../helpers/scratch.js'
 import { sink, summarize, type VitestRun } from '../helpers/run-vitest.js'
 
@@ -16,7 +16,27 @@ const RERUN = 60_000
 class RunQueue implements Reporter {
   private readonly ended: VitestRun[] = []
   private taken = 0
+  private started = 0
   private wake: (() => void) | undefined
+
+  onTestRunStart() {
+    this.started++
+  }
+
+  /**
+   * Waits until every run begun has ended and none began for `ms`, and skips the runs ended so far:
+   * the files a first run writes (a split fixture's chunk modules) may start a run of their own.
+   */
+  async quiet(ms = 1500): Promise<void> {
+    const deadline = Date.now() + RERUN
+    for (;;) {
+      const seen = this.started
+      await new Promise((resolve) => setTimeout(resolve, ms))
+      while (this.ended.length < this.started && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+      if (seen === this.started || Date.now() >= deadline) break
+    }
+    this.taken = this.ended.length
+  }
 
   onTestRunEnd(modules: readonly TestModule[]) {
     this.ended.push(summarize(modules, '', '', 0))
@@ -146,7 +166,9 @@ test('watch mode warns when a fixture loses its rubric file, as a run started th
   }
 })
 
-test('watch mode reruns every chunk of a split fixture with fresh data when any of its files changes, its rubric included', { timeout: 180_000 }, async () => {
+test('watch mode reruns only the chunk of a split fixture whose case a review edit changed, and every chunk when its rubric changes', {
+  timeout: 180_000,
+}, async () => {
   const root = await makeProject({ 'fixtures/a': null })
   const runs = new RunQueue()
   const exitCode = process.exitCode
@@ -156,6 +178,7 @@ test('watch mode reruns every chunk of a split fixture with fresh data when any 
     const first = await runs.until('to end', () => true)
     expect(first.modules.map((module) => module.id).sort()).toEqual([chunk(1), chunk(2), chunk(3)])
     expect(stateOf(first, chunk(2), 'missing-verification')).toBe('failed')
+    await runs.quiet()
 
     const fixture = editableFixture(join(root, 'fixtures/a'))
     await fixture.editAnnotations((annotations) => {
@@ -165,12 +188,41 @@ test('watch mode reruns every chunk of a split fixture with fresh data when any 
     let rerun = await runs.until('that saw the revised review', (run) => stateOf(run, chunk(2), 'missing-verification') !== 'failed')
     expect(stateOf(rerun, chunk(2), 'missing-verification')).toBe('passed')
     expect(refusesAny(chunk(1), chunk(2), chunk(3))(rerun)).toBe(false)
+    // The fixture was kept from the first run: only the case the edit touched was decided again, and only its chunk reran.
+    expect(rerun.modules.map((module) => module.id)).toEqual([chunk(2)])
 
     // The marker file of a split fixture is no test module: a change to it reruns the chunks, each refusing its cases.
     // Nothing is refused before: a run of the three chunks with a refused case is one that read the new rubric.
     await appendFile(join(root, 'fixtures/a/rubric.json'), '\n')
     rerun = await runs.until('of the three chunks that read the new rubric', (run) => run.modules.length >= 3 && refusesAny(chunk(1), chunk(2), chunk(3))(run))
     expect(rerun.tests.filter((item) => item.meta !== undefined).map((item) => item.meta?.status)).toEqual(Array(8).fill('refused'))
+  } finally {
+    await vitest.close()
+    process.exitCode = exitCode
+  }
+})
+
+test('watch mode reruns the fixtures a compare gate compares when its against fixture changes', { timeout: 180_000 }, async () => {
+  const root = await makeProject({
+    'fixtures/answers-v1': { from: join(ROOT, 'examples/compare/answers-v1') },
+    'fixtures/answers-v2': { from: join(ROOT, 'examples/compare/answers-v2') },
+  })
+  const runs = new RunQueue()
+  const exitCode = process.exitCode
+  const vitest = await startWatching(root, runs, { compare: { against: 'fixtures/answers-v1', margin: 0.15 } })
+  const gate = 'answers-v2 is not worse than answers-v1 by more than 15 points on held-out cases'
+  try {
+    const first = await runs.until('to end', () => true)
+    expect(stateOf(first, 'fixtures/answers-v2/rubric.json', gate)).toBe('passed')
+
+    // A now accepts held-routine too: B − A falls to +25.0 points, lower bound −20.1. Only A's files change.
+    const a = editableFixture(join(root, 'fixtures/answers-v1'))
+    await a.editAnnotations((annotations) => {
+      annotations.reviews.find((review) => review.answer_id === 'held-routine')!.judgements['verification']!.rating = 'meets'
+    })
+    await a.acknowledgeReview('held-routine')
+    const rerun = await runs.until('that compared B with the revised A', (run) => stateOf(run, 'fixtures/answers-v2/rubric.json', gate) === 'failed')
+    expect(rerun.tests.find((item) => item.name === gate)?.errors[0]).toContain('the lower bound −20.1 is below −15.0')
   } finally {
     await vitest.close()
     process.exitCode = exitCode

@@ -1,4 +1,5 @@
-import { relative, resolve } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { resolve } from 'node:path'
 import { formatLocation, type PathSegment } from '../../core/common/json-path.js'
 import { fileSource, type AddResult, type DraftSource } from '../../core/engine/authoring.js'
 import { addCases } from '../../core/registry.js'
@@ -58,7 +59,7 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
     const given = [...FIELDS, ...FILE_FIELDS, 'answer-file'].filter((name) => values[name] !== undefined)
     if (from !== undefined) {
       if (given.length > 0) throw usage('add', `--from holds the cases: leave out ${given.map((name) => `--${name}`).join(', ')}.`)
-      const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
+      const file = await readFixtureFile(resolve(io.cwd, from), displayPath(io.cwd, from))
       const list = parseJsonFile(file)
       if (!Array.isArray(list)) throw usage('add', `${file.display} must hold a JSON list of cases, [ { … }, … ].`)
       io.stdout(formatAdd(await addCases(dir, list, fileSource(file.display), { cwd: io.cwd, dryRun }), dryRun))

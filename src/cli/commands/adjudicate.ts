@@ -1,4 +1,5 @@
-import { relative, resolve } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { resolve } from 'node:path'
 import { adjudicateCase, adjudicateConsensus, openAdjudication, type AdjudicationResult } from '../../core/engine/adjudicate.js'
 import { fileSource, type DraftSource } from '../../core/engine/authoring.js'
 import { kinds } from '../../core/registry.js'
@@ -94,7 +95,7 @@ written; 2 on a usage error.`,
       locate: (path) => `--${String(path[1] === 'answer_span' ? 'span' : (path[1] ?? 'rating'))} ${String(path[0] ?? '')}`.trim(),
     }
     if (from !== undefined) {
-      const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
+      const file = await readFixtureFile(resolve(io.cwd, from), displayPath(io.cwd, from))
       const document = parseJsonFile(file)
       if (typeof document !== 'object' || document === null || Array.isArray(document))
         throw usage('adjudicate', `${file.display} must hold a JSON object of judgements.`)
@@ -146,7 +147,8 @@ export function formatAdjudication(result: AdjudicationResult, dryRun: boolean):
   const lines: string[] = []
   for (const each of result.adopted) {
     const slot = each.slot === 'review' ? '' : ` (${each.slot})`
-    lines.push(`${each.caseId}${slot}: ${dryRun ? 'would adopt' : 'adopted'} a review resolving ${each.resolved.join(', ')}, then decided ${each.decision}`)
+    const decided = each.decides ? `then decided ${each.decision}` : `which decides nothing by itself; the case is ${each.decision}`
+    lines.push(`${each.caseId}${slot}: ${dryRun ? 'would adopt' : 'adopted'} a review resolving ${each.resolved.join(', ')}, ${decided}`)
     for (const [item, value] of Object.entries(each.after)) lines.push(`  ${item}: ${value}`)
   }
   for (const each of result.left) lines.push(`left ${each.id}: ${each.reason}`)

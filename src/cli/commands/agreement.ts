@@ -1,3 +1,4 @@
+import { plural } from '../../core/common/primitives.js'
 import { panelAgreement, type AgreementReport, type ItemAgreement } from '../../core/engine/agreement.js'
 import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES } from '../../core/stats/index.js'
 import type { Decision } from '../../core/engine/decision.js'
@@ -80,7 +81,7 @@ export function formatAgreement(report: AgreementReport, registry: KindRegistry 
   const noun = words.item
   const lines = [
     `${report.name} (${report.dir})`,
-    `  ${report.reviewers.length} reviewer${report.reviewers.length === 1 ? '' : 's'} (${report.reviewers.join(', ') || 'none'}), ${report.cases} case${report.cases === 1 ? '' : 's'} reviewed independently; ` +
+    `  ${plural(report.reviewers.length, 'reviewer')} (${report.reviewers.join(', ') || 'none'}), ${plural(report.cases, 'case')} reviewed independently; ` +
       words.scale,
   ]
   const names = [...Object.keys(report.items), 'overall']
@@ -94,7 +95,7 @@ export function formatAgreement(report: AgreementReport, registry: KindRegistry 
     if (item.alpha_ci === null) notes.push(`${name}: no interval: ${item.alpha_ci_reason}`)
     else if (bootstrap?.unreliable === true) {
       notes.push(
-        `${name}: interval unreliable: ${percent(bootstrap.skipped_share)} of ${bootstrap.replicates} replicates had no variation and were skipped (more than ${percent(MAX_SKIPPED_SHARE)})`,
+        `${name}: interval unreliable: ${percent(bootstrap.skipped_share)} of ${plural(bootstrap.replicates, 'replicate')} had no variation and were skipped (more than ${percent(MAX_SKIPPED_SHARE)})`,
       )
     }
     const interval = item.alpha_ci === null ? '—' : `[${figure(item.alpha_ci[0])}, ${figure(item.alpha_ci[1])}]${bootstrap?.unreliable === true ? '?' : ''}`
@@ -105,7 +106,7 @@ export function formatAgreement(report: AgreementReport, registry: KindRegistry 
   lines.push(row('overall', report.overall))
   const replicates = [...Object.values(report.items), report.overall].find((item) => item.alpha_bootstrap !== null)?.alpha_bootstrap?.replicates
   lines.push(
-    `  intervals: percentile bootstrap${replicates === undefined ? '' : ` of ${replicates} replicates`}, seed ${JSON.stringify(String(report.seed))}, resampling cases; ` +
+    `  intervals: percentile bootstrap${replicates === undefined ? '' : ` of ${plural(replicates, 'replicate')}`}, seed ${JSON.stringify(String(report.seed))}, resampling cases; ` +
       (report.pooled.length === 0 ? 'no overall figure' : `overall pools ${report.pooled.join(', ')}, each drawn case bringing all of them`) +
       `; no interval below ${MIN_BOOTSTRAP_CASES} cases`,
   )

@@ -1,3 +1,5 @@
+import { isOriginPlaceholder, shownOrigin } from '../../core/common/origin.js'
+import { plural } from '../../core/common/primitives.js'
 import {
   calibrateJudges,
   calibrationRatingsOf,
@@ -74,8 +76,8 @@ export function formatCalibration(report: CalibrationReport, registry: KindRegis
 
 function judgeLines(name: string, judge: JudgeCalibration, words: { readonly item: string; readonly pass: string }): string[] {
   const lines = [
-    `  judge ${name} (${judge.file}): ${judge.origin}`,
-    `    ${judge.cases} case${judge.cases === 1 ? '' : 's'} with a current adopted review and a current label`,
+    `  judge ${name} (${judge.file}): ${isOriginPlaceholder(judge.origin) ? `origin ${shownOrigin(judge.origin, judge.file)}` : judge.origin}`,
+    `    ${plural(judge.cases, 'case')} with a current adopted review and a current label`,
   ]
   const criteria = Object.entries(judge.criteria)
   const width = Math.max(words.item.length, ...criteria.map(([id]) => id.length)) + 2
@@ -88,7 +90,7 @@ function judgeLines(name: string, judge: JudgeCalibration, words: { readonly ite
     else if (item.kappa_ci === null) lines.push(`    no interval for ${id}: ${item.kappa_ci_reason ?? ''}`)
     else if (item.kappa_bootstrap?.unreliable === true) {
       lines.push(
-        `    interval of ${id} unreliable: ${share(item.kappa_bootstrap.skipped_share)} of ${item.kappa_bootstrap.replicates} replicates had no variation and were skipped (more than ${share(MAX_SKIPPED_SHARE)})`,
+        `    interval of ${id} unreliable: ${share(item.kappa_bootstrap.skipped_share)} of ${plural(item.kappa_bootstrap.replicates, 'replicate')} had no variation and were skipped (more than ${share(MAX_SKIPPED_SHARE)})`,
       )
     }
   }
@@ -97,7 +99,7 @@ function judgeLines(name: string, judge: JudgeCalibration, words: { readonly ite
   if (judge.stale > 0) {
     const byReason = new Map<string, string[]>()
     for (const label of judge.stale_cases) byReason.set(label.reason, [...(byReason.get(label.reason) ?? []), label.id])
-    for (const [reason, ids] of byReason) lines.push(`    stale: ${ids.length} label${ids.length === 1 ? '' : 's'} excluded, ${reason} (${ids.join(', ')})`)
+    for (const [reason, ids] of byReason) lines.push(`    stale: ${plural(ids.length, 'label')} excluded, ${reason} (${ids.join(', ')})`)
   }
   for (const label of judge.refused_cases) lines.push(`    refused: the label of ${label.id} is excluded: ${label.reason}`)
   const { predictions } = judge
@@ -105,7 +107,7 @@ function judgeLines(name: string, judge: JudgeCalibration, words: { readonly ite
     const undecided = predictions.undecided === 0 ? '' : `, ${predictions.undecided} still pending`
     const unlabelled = predictions.pending - predictions.labelled
     lines.push(
-      `    prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected${undecided} of ${predictions.pending} pending case${predictions.pending === 1 ? '' : 's'}` +
+      `    prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected${undecided} of ${plural(predictions.pending, 'pending case')}` +
         (unlabelled === 0 ? '' : ` (${unlabelled} without a current label)`),
     )
   }

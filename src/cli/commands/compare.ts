@@ -1,3 +1,4 @@
+import { plural } from '../../core/common/primitives.js'
 import {
   compareFixtures,
   DEVELOPMENT_LABEL,
@@ -7,6 +8,7 @@ import {
   type ScoredSplitComparison,
   type SplitComparison,
 } from '../../core/compare/compare.js'
+import { points, pointsInterval } from '../../core/compare/compare-figures.js'
 import { stringOption, usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
@@ -65,9 +67,7 @@ Exit codes: 0 when compared; 1 when the fixtures are refused or not comparable; 
 }
 
 const percent = (value: number | null) => (value === null ? '—' : `${(100 * value).toFixed(1)}%`)
-const points = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(100 * value).toFixed(1)}`
 const interval = (bounds: readonly [number, number] | null) => (bounds === null ? '—' : `[${percent(bounds[0])}, ${percent(bounds[1])}]`)
-const pointsInterval = (bounds: readonly [number, number] | null) => (bounds === null ? '—' : `[${points(bounds[0])}, ${points(bounds[1])}]`)
 const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3))
 const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
 
@@ -76,7 +76,7 @@ function differenceLine(figures: PairedFigures): string {
   if (figures.difference === null) return `no figure: ${figures.reason ?? 'no pair'}`
   return (
     `B − A = ${points(figures.difference)} points, 95% interval ${pointsInterval(figures.difference_interval)} (Newcombe, paired); ` +
-    `McNemar exact p = ${pValue(figures.mcnemar.p_value)} on ${figures.mcnemar.discordant} discordant pair${figures.mcnemar.discordant === 1 ? '' : 's'}`
+    `McNemar exact p = ${pValue(figures.mcnemar.p_value)} on ${plural(figures.mcnemar.discordant, 'discordant pair')}`
   )
 }
 
@@ -131,15 +131,15 @@ function scoreLine(section: ScoredSplitComparison): string {
   const interval =
     scores.interval === null
       ? `no interval: ${scores.interval_reason ?? ''}`
-      : `95% paired bootstrap interval [${signed(scores.interval[0])}, ${signed(scores.interval[1])}] (${scores.bootstrap?.replicates ?? 0} replicates resampling the ${scores.n} cases, seed ${JSON.stringify(scores.bootstrap?.seed ?? '')})`
-  return `mean score over ${scores.n} cases scoreable in both: A ${figure(scores.a_mean)}, B ${figure(scores.b_mean)}; B − A = ${signed(scores.difference)}, SE ${figure(scores.se)}; ${interval}`
+      : `95% paired bootstrap interval [${signed(scores.interval[0])}, ${signed(scores.interval[1])}] (${plural(scores.bootstrap?.replicates ?? 0, 'replicate')} resampling the ${plural(scores.n, 'case')}, seed ${JSON.stringify(scores.bootstrap?.seed ?? '')})`
+  return `mean score over ${plural(scores.n, 'case')} scoreable in both: A ${figure(scores.a_mean)}, B ${figure(scores.b_mean)}; B − A = ${signed(scores.difference)}, SE ${figure(scores.se)}; ${interval}`
 }
 
 /** The comparison as text: what was compared, then each split, held-out first. */
 export function formatComparison(comparison: FixtureComparison): string {
   const lines = [
-    `A: ${comparison.a.name} (${comparison.a.dir}), ${comparison.a.cases} cases`,
-    `B: ${comparison.b.name} (${comparison.b.dir}), ${comparison.b.cases} cases`,
+    `A: ${comparison.a.name} (${comparison.a.dir}), ${plural(comparison.a.cases, 'case')}`,
+    `B: ${comparison.b.name} (${comparison.b.dir}), ${plural(comparison.b.cases, 'case')}`,
     comparison.kind === 'criteria'
       ? `same rubric.json (SHA-256 ${comparison.rubric_sha256}) and source.txt (SHA-256 ${comparison.source_sha256})`
       : `same evaluation_rubric.json (SHA-256 ${comparison.rubric_sha256}); the debate system of each fixture is compared, its baseline left out`,

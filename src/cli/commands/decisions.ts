@@ -1,6 +1,7 @@
-import { join, relative } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { join } from 'node:path'
 import { loadFixture } from '../../core/registry.js'
-import { planOptions } from '../../plugin/options.js'
+import { gateScopes, planOptions } from '../../plugin/gate-scope.js'
 import { planLoaded } from '../../plugin/plan-fixture.js'
 import { describeRecordChanges, readRecordedDecisions, recordDecisions, sameRecord, writeRecordedDecisions } from '../../core/engine/decision-record.js'
 import { needDirs, type Command } from '../command.js'
@@ -33,11 +34,12 @@ Options:
     const from = configFile === undefined ? '' : ` (with the rubric() options of ${configFile})`
     const lines: string[] = []
     let ok = true
+    const scopes = await gateScopes(options, io.cwd)
     for (const dir of dirs) {
       const fixture = await loadFixture(dir, { cwd: io.cwd })
-      const current = recordDecisions(planLoaded(fixture, planOptions(options)))
+      const current = recordDecisions(planLoaded(fixture, planOptions(options, scopes, fixture.dir)))
       const path = join(fixture.dir, options.decisionRecord)
-      const display = relative(io.cwd, path)
+      const display = displayPath(io.cwd, path)
       if (values['check'] !== true) {
         // Writing replaces the record whatever it held, even a malformed one: that is the request.
         const recorded = await readRecordedDecisions(path, display).catch(() => null)

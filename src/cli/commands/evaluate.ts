@@ -1,3 +1,6 @@
+import { join } from 'node:path'
+import { shownOrigin } from '../../core/common/origin.js'
+import { plural } from '../../core/common/primitives.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluation-json.js'
 import { kinds, loadFixture } from '../../core/registry.js'
@@ -45,7 +48,11 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
 /** The human-readable report of one evaluated fixture: its name, origin and coverage, then what its kind shows. */
 export function formatEvaluation(json: EvaluationJson): string {
   const { fixture } = json
-  const lines = [`${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`, `  origin: ${fixture.origin}`, `  ${formatReviewCoverage(json.coverage)}`]
+  const lines = [
+    `${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`,
+    `  origin: ${shownOrigin(fixture.origin, join(fixture.dir, 'annotations.json'))}`,
+    `  ${formatReviewCoverage(json.coverage)}`,
+  ]
   const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)
   if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts)}`)
   // One line per case: a loop, since a spread of a large fixture's lines would overflow the call stack.
@@ -56,7 +63,7 @@ export function formatEvaluation(json: EvaluationJson): string {
 
 /** `review coverage: 6 graded of 8 candidates; 2 pending; 0 refused — accepted 3, rejected 3`. */
 export function formatReviewCoverage(counts: CoverageCounts): string {
-  const head = `review coverage: ${counts.graded} graded of ${counts.candidates} candidates; ${counts.pending} pending; ${counts.refused} refused`
+  const head = `review coverage: ${counts.graded} graded of ${plural(counts.candidates, 'candidate')}; ${counts.pending} pending; ${counts.refused} refused`
   return counts.outcomes === null
     ? `${head} — no completed reviews, so no quality figure`
     : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}; ${rateText(counts.outcomes, 'accepted')}`

@@ -1,3 +1,4 @@
+import { plural } from '../../core/common/primitives.js'
 import { ReadStream } from 'node:tty'
 import { progress } from '@clack/prompts'
 import { kinds } from '../../core/registry.js'
@@ -15,7 +16,12 @@ export const judge: Command = {
 Calls a judge module for every case × criterion of a criteria fixture without a current label by
 the judge (a label bound to the answer, the source and the rubric as they are) and records the
 verdicts in judges/<name>.json, as \`vitest-rubric review --judge\` records one. A second run
-calls nothing; after an answer is edited, only that case is judged again.
+calls nothing; after an answer is edited, only that case is judged again. After a rubric
+revision, a judge called once per criterion (a default export) judges again only the criteria
+whose rule or reference quote changed, or that are new, when the rubric its labels were bound to
+is committed in git: the labels of the unchanged criteria are carried over, re-bound to the
+rubric as it is, and the file's origin says how many were carried over and from which revision. A
+judgeCase module judges each such case again whole.
 
 The module exports either a default async function ({ question, answer, source, criterion,
 rubric, case }) => ({ rating, reason, span }), called once per case × criterion, or judgeCase
@@ -96,7 +102,7 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
       bar?.stop(result)
       io.stdout(formatJudgeRun(result))
       if (result.interrupted) {
-        io.stderr(`stopped: ${result.written} labels were written; run the command again to judge the rest.`)
+        io.stderr(`stopped: ${plural(result.written, 'label was', 'labels were')} written; run the command again to judge the rest.`)
         return EXIT_ON[signalled ?? 'SIGINT'] ?? 130
       }
       return result.failures.length > 0 ? 1 : 0
@@ -137,6 +143,8 @@ function duration(seconds: number): string {
 }
 
 const n = (value: number) => value.toLocaleString('en-US')
+const labels = (count: number) => plural(count, 'label', 'labels', n(count))
+const cases = (count: number) => plural(count, 'case', 'cases', n(count))
 
 /** The bar on a terminal: @clack/prompts' progress, advanced to the pairs finished. */
 class ProgressBar {
@@ -159,9 +167,9 @@ class ProgressBar {
   }
 
   stop(result: JudgeRunResult): void {
-    if (result.interrupted) this.bar?.cancel(`stopped: ${n(result.written)} labels written`)
-    else if (result.failures.length > 0) this.bar?.error(`${n(result.written)} labels written, ${n(result.failures.length)} failed`)
-    else this.bar?.stop(`${n(result.written)} labels written`)
+    if (result.interrupted) this.bar?.cancel(`stopped: ${labels(result.written)} written`)
+    else if (result.failures.length > 0) this.bar?.error(`${labels(result.written)} written, ${n(result.failures.length)} failed`)
+    else this.bar?.stop(`${labels(result.written)} written`)
   }
 
   fail(): void {
@@ -172,20 +180,26 @@ class ProgressBar {
 /** What a run did: the pairs judged, the failures, the file written. */
 export function formatJudgeRun(result: JudgeRunResult): string {
   const lines: string[] = []
-  const pairs = (count: number) => `${n(count)} ${count === 1 ? 'label' : 'labels'}`
-  if (result.total === 0) lines.push(`judge ${result.judge}: nothing to judge: ${pairs(result.current)} of ${n(result.cases)} cases are current`)
+  if (result.total === 0 && result.carried === 0)
+    lines.push(`judge ${result.judge}: nothing to judge: ${labels(result.current)} of ${cases(result.cases)} ${result.current === 1 ? 'is' : 'are'} current`)
+  else if (result.total === 0)
+    lines.push(`judge ${result.judge}: nothing to judge (${labels(result.current)} ${result.current === 1 ? 'was' : 'were'} current)`)
   else if (result.dryRun)
     lines.push(
-      `judge ${result.judge}: would judge ${pairs(result.total)} of ${n(result.casesToJudge)} cases (${n(result.current)} current); dry run: nothing was called or written`,
+      `judge ${result.judge}: would judge ${labels(result.total)} of ${cases(result.casesToJudge)} (${n(result.current)} current); dry run: nothing was called or written`,
     )
   else
     lines.push(
-      `judge ${result.judge}: wrote ${pairs(result.written)} of ${n(result.total)} to judge in ${n(result.casesToJudge)} cases (${n(result.current)} were current), ${n(result.failures.length)} failed${result.interrupted ? ', stopped before the end' : ''}`,
+      `judge ${result.judge}: wrote ${labels(result.written)} of ${n(result.total)} to judge in ${cases(result.casesToJudge)} (${n(result.current)} were current), ${n(result.failures.length)} failed${result.interrupted ? ', stopped before the end' : ''}`,
+    )
+  if (result.carried > 0)
+    lines.push(
+      `${result.dryRun ? 'would carry' : 'carried'} over ${labels(result.carried)} without a call: criteria whose rule and reference quote the rubric revision left unchanged (the earlier rubric found in git), re-bound to the rubric as it is`,
     )
   for (const failure of result.failures.slice(0, 20))
-    lines.push(`failed: ${failure.caseId} › ${failure.criterion} after ${failure.attempts} ${failure.attempts === 1 ? 'call' : 'calls'}: ${failure.error}`)
-  if (result.failures.length > 20) lines.push(`… and ${n(result.failures.length - 20)} more failures`)
+    lines.push(`failed: ${failure.caseId} › ${failure.criterion} after ${plural(failure.attempts, 'call')}: ${failure.error}`)
+  if (result.failures.length > 20) lines.push(`… and ${plural(result.failures.length - 20, 'more failure', 'more failures', n(result.failures.length - 20))}`)
   for (const skip of result.skipped) lines.push(`skipped ${skip.caseId}: ${skip.reason}`)
-  if (!result.dryRun && result.written > 0) lines.push(`wrote ${result.file}`)
+  if (!result.dryRun && result.written + result.carried > 0) lines.push(`wrote ${result.file}`)
   return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
 }

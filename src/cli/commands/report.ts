@@ -1,4 +1,4 @@
-import { relative } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
 import { writeReport } from '../../web/report.js'
 import { minReviewsOption, usage, stringOption, type Command } from '../command.js'
 import { fixtureDirs } from './status.js'
@@ -26,7 +26,7 @@ Exit codes: 0 when written; 2 on a usage error.`,
     if (dirs.length === 0) throw usage('report', 'no fixture directories: pass some.')
     const out = stringOption(values, 'out') ?? '.vitest-rubric/report.html'
     const path = await writeReport(dirs, io.cwd, out, { panel: { minReviews: minReviewsOption('report', values['min-reviews']) } })
-    io.stdout(`wrote ${relative(io.cwd, path) || path}`)
+    io.stdout(`wrote ${displayPath(io.cwd, path)}`)
     return 0
   },
 }

@@ -1,4 +1,6 @@
-import { relative, resolve } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { plural } from '../../core/common/primitives.js'
+import { resolve } from 'node:path'
 import type { PathSegment } from '../../core/common/json-path.js'
 import { fileSource, refuseExistingReview, type DraftSource, type RecordedReview } from '../../core/engine/authoring.js'
 import { readJudgeLabelFile } from '../../core/judges/judge-label-file.js'
@@ -44,7 +46,9 @@ an independent one, kept in reviews/<name>.json: it decides nothing until \`vite
 adjudicate\` adopts it, and the case stays pending meanwhile; once a case has independent reviews,
 a review without --reviewer is refused, as only an adjudication adopts its review. A reviewer's
 --replace is taken on a case bound to older files, starting (on a terminal) from their earlier
-review. With --judge, the review is an automated judge's label, kept in judges/<name>.json: it
+review; when that review is bound to an earlier rubric.json committed in git, each criterion whose
+rule and reference quote are unchanged is offered as carried over, and kept only when confirmed
+(--from and --rating never carry anything over). With --judge, the review is an automated judge's label, kept in judges/<name>.json: it
 never decides a case and is never counted as graded; \`vitest-rubric calibrate\` compares it with
 the adopted reviews. The rubric and the
 source are never written, and nothing is written when the review would be refused.
@@ -111,7 +115,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     if (from !== undefined && flagged) throw usage('review', '--from holds the judgements: leave out --rating, --reason and --span.')
 
     if (from !== undefined) {
-      const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
+      const file = await readFixtureFile(resolve(io.cwd, from), displayPath(io.cwd, from))
       io.stdout(formatReview(await recordReview(dir, parseJsonFile(file), fileSource(file.display), options), options.dryRun))
       return 0
     }
@@ -147,7 +151,7 @@ async function importLabels(dir: string, values: ParsedArgs['values'], io: CliIo
       throw usage('review', `--${option} does not go with a bulk import (--judge and --from without --case): the file holds every label.`)
   }
   const from = stringOption(values, 'from') ?? ''
-  const file = await readFixtureFile(resolve(io.cwd, from), relative(io.cwd, resolve(io.cwd, from)) || from)
+  const file = await readFixtureFile(resolve(io.cwd, from), displayPath(io.cwd, from))
   const dryRun = values['dry-run'] === true
   const result = await recordJudgeLabels(dir, readJudgeLabelFile(file), {
     kinds,
@@ -165,7 +169,7 @@ async function importLabels(dir: string, values: ParsedArgs['values'], io: CliIo
 export function formatImport(result: RecordedJudgeLabels, dryRun: boolean): string {
   const counts = `${result.added} new, ${result.replaced} replaced, ${result.unchanged} already so`
   const last = dryRun ? 'dry run: nothing was written' : result.written.length === 0 ? 'nothing to write' : `wrote ${result.written.join(' and ')}`
-  return `${result.dir}\n  judge ${result.judge}: ${dryRun ? 'would record' : 'recorded'} labels of ${result.added + result.replaced + result.unchanged} cases (${counts})\n  ${last}`
+  return `${result.dir}\n  judge ${result.judge}: ${dryRun ? 'would record' : 'recorded'} labels of ${plural(result.added + result.replaced + result.unchanged, 'case')} (${counts})\n  ${last}`
 }
 
 /** `--rating c=r --reason c=t --span c=t` as the draft the kind takes: one judgement per criterion named. */

@@ -1,5 +1,6 @@
+import { displayPath } from '../../core/common/display-path.js'
 import { mkdir, readFile } from 'node:fs/promises'
-import { join, relative, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { UsageError } from '../../core/common/errors.js'
 import { formatJsonSchema } from '../../core/engine/json-schemas.js'
 import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas } from '../../core/registry.js'
@@ -46,7 +47,7 @@ export async function schemaCommand(options: SchemaCommandOptions): Promise<stri
   const writes: FileWrite[] = []
   for (const name of FIXTURE_SCHEMA_NAMES) {
     const path = join(dir, name)
-    const display = relative(options.cwd, path)
+    const display = displayPath(options.cwd, path)
     const bytes = Buffer.from(formatJsonSchema(schemas[name]!))
     const before = await readExisting(path)
     if (before?.equals(bytes)) {

@@ -1,8 +1,10 @@
-import { relative, resolve } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { relative } from 'node:path'
 import { FixtureError, type SerializedRubricError } from '../../core/common/errors.js'
 import { scanFixtures } from '../../core/engine/discover.js'
 import { kinds } from '../../core/registry.js'
 import { loadFixture } from '../../core/registry.js'
+import { fixtureHistory } from '../../core/engine/fixture-history.js'
 import { fixtureStatus, type FixtureStatus } from '../../core/engine/status.js'
 import { NULL_FINGERPRINT } from '../../core/json/canonical-json.js'
 import { minReviewsOption, type Command } from '../command.js'
@@ -23,7 +25,8 @@ export const status: Command = {
   help: `Usage: vitest-rubric status [dir...] [--json]
 
 For every case, what a reviewer must do next, grouped by action: a stale answer, source or rubric
-(with the criteria a rubric change affects), a new or edited review not bound yet, a refused case,
+(with the criteria a rubric change affects: when the rubric a review was bound to is committed in
+git, which rules were reworded and which criteria are unchanged), a new or edited review not bound yet, a refused case,
 an unreviewed, incomplete or uncertain review, or nothing. Without directories, checks every
 fixture below fixtures/.
 
@@ -42,10 +45,11 @@ to check: use it in CI or a pre-commit hook.`,
     // One entry per directory, even when several marker files found it; a refused fixture does not hide the others.
     for (const dir of new Set(dirs)) {
       try {
-        results.push(fixtureStatus(await loadFixture(dir, { cwd: io.cwd }), { panel: { minReviews } }))
+        const fixture = await loadFixture(dir, { cwd: io.cwd })
+        results.push(fixtureStatus(fixture, { panel: { minReviews } }, await fixtureHistory(fixture)))
       } catch (error) {
         if (!(error instanceof FixtureError)) throw error
-        results.push({ dir: relative(io.cwd, resolve(io.cwd, dir)) || '.', refused: error.toJSON() })
+        results.push({ dir: displayPath(io.cwd, dir), refused: error.toJSON() })
       }
     }
     const ok = results.length > 0 && results.every((result) => !('refused' in result) && !result.blocked)

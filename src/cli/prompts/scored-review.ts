@@ -4,7 +4,8 @@ import { concedes } from '../../core/kinds/scored/dimensions/calibration.js'
 import { CREDITS, HANDLINGS, RESOLUTION_TYPES, RESPONSES, TEST_QUALITIES, VALIDITIES, type ScoredCase, type System } from '../../core/kinds/scored/schemas.js'
 import { lastRoundOf } from '../../core/kinds/scored/transcript.js'
 import type { InteractiveReview, Terminal } from './prompt.js'
-import { outputNote, specNote } from './scored-view.js'
+import { numberedOutput, outputNote, specNote } from './scored-view.js'
+import { resolveSpanAmong, type NumberedText } from './sentences.js'
 
 /** Thrown by {@link answer} when the reviewer cancels a question: nothing is written. */
 class Cancelled extends Error {}
@@ -124,7 +125,12 @@ async function askReview(theCase: ScoredCase, system: System, previous: Previous
     claims,
     resolution: system === 'debate' ? await askDebateResolution(resolution, io) : await askBaselineResolution(resolution, io),
     empirical_test: await askTest(theCase, system, previous['empirical_test'] === null ? null : test, io),
-    final_verdict: await askVerdict(quotes, typeof previous['final_verdict'] === 'string' ? previous['final_verdict'] : undefined, io),
+    final_verdict: await askVerdict(
+      quotes,
+      typeof previous['final_verdict'] === 'string' ? previous['final_verdict'] : undefined,
+      numberedOutput(theCase, system),
+      io,
+    ),
   }
 }
 
@@ -137,7 +143,14 @@ function freeId(used: ReadonlySet<string>, prefix: string): string {
 
 async function askClaim(theCase: ScoredCase, system: System, id: string, earlier: Previous, quotes: Quotable, io: Terminal): Promise<Record<string, unknown>> {
   const planted = theCase.spec.ground_truth.planted_issues
-  const span = await askExcerpt(`${id}: the excerpt of ${quotes.critic} making the claim`, quotes.claims, quotes.claimsAre, stringAt(earlier, 'span'), io)
+  const span = await askExcerpt(
+    `${id}: the excerpt of ${quotes.critic} making the claim`,
+    quotes.claims,
+    quotes.claimsAre,
+    stringAt(earlier, 'span'),
+    numberedOutput(theCase, system),
+    io,
+  )
   const validities = VALIDITIES.filter((validity) => validity !== 'planted' || planted.length > 0)
   const validity = answer(
     await select({
@@ -183,7 +196,14 @@ async function askClaim(theCase: ScoredCase, system: System, id: string, earlier
     const responseSpan =
       response === 'no_engagement'
         ? ''
-        : await askExcerpt(`The excerpt of the defense giving that response`, defenseTurns, 'the defense turns', stringAt(defense, 'span'), io)
+        : await askExcerpt(
+            `The excerpt of the defense giving that response`,
+            defenseTurns,
+            'the defense turns',
+            stringAt(defense, 'span'),
+            numberedOutput(theCase, system),
+            io,
+          )
     const judged: Record<string, unknown> = { response, span: responseSpan }
     if (valid && concedes(response)) {
       judged['position_updated'] = answer(
@@ -271,7 +291,7 @@ async function askTest(theCase: ScoredCase, system: System, before: Previous | n
     turns = theCase.outputs.debate.transcript.filter((turn) => turn.agent === by).map((turn) => turn.text)
     where = `the ${by} turns`
   }
-  test['span'] = await askExcerpt('The excerpt proposing the test', turns, where, stringAt(earlier, 'span'), io)
+  test['span'] = await askExcerpt('The excerpt proposing the test', turns, where, stringAt(earlier, 'span'), numberedOutput(theCase, system), io)
   test['quality'] = answer(
     await select({
       ...io,
@@ -284,35 +304,50 @@ async function askTest(theCase: ScoredCase, system: System, before: Previous | n
   return test
 }
 
-async function askVerdict(quotes: Quotable, before: string | undefined, io: Terminal): Promise<string | null> {
-  const verdict = answer(
+async function askVerdict(quotes: Quotable, before: string | undefined, numbered: readonly NumberedText[], io: Terminal): Promise<string | null> {
+  const resolve = (value: string) => resolveSpanAmong(value, numbered, quotes.verdict, quotes.verdictIs)
+  const typed = answer(
     await text({
       ...io,
-      message: `The final verdict, an exact excerpt of ${quotes.verdictIs} (empty: none was emitted)`,
+      message: `The final verdict, an exact excerpt of ${quotes.verdictIs} or its sentence numbers (empty: none was emitted)`,
       ...(before === undefined ? {} : { initialValue: before }),
-      validate: (value) =>
-        value === undefined || value === '' || quotes.verdict.some((each) => each.includes(value))
-          ? undefined
-          : `That text does not occur in ${quotes.verdictIs}: copy it exactly, or leave it empty.`,
+      validate: (value) => {
+        if (value === undefined || value === '') return undefined
+        const resolved = resolve(value)
+        return 'problem' in resolved ? resolved.problem : undefined
+      },
     }),
   )
-  return verdict === undefined || verdict === '' ? null : verdict
+  if (typed === undefined || typed === '') return null
+  const resolved = resolve(typed)
+  return 'span' in resolved ? resolved.span : typed
 }
 
-async function askExcerpt(message: string, texts: readonly string[], where: string, before: string | undefined, io: Terminal): Promise<string> {
-  return answer(
+async function askExcerpt(
+  message: string,
+  texts: readonly string[],
+  where: string,
+  before: string | undefined,
+  numbered: readonly NumberedText[],
+  io: Terminal,
+): Promise<string> {
+  const typed = answer(
     await text({
       ...io,
-      message,
+      message: `${message}: sentence numbers (2 or 2-3) or the exact words`,
       ...(before === undefined ? {} : { initialValue: before }),
-      validate: (value) =>
-        value === undefined || value === ''
-          ? 'An excerpt is needed: copy the words.'
-          : texts.some((each) => each.includes(value))
-            ? undefined
-            : `That text does not occur in ${where}: copy it exactly.`,
+      validate: (value) => {
+        if (value === undefined || value === '') return 'An excerpt is needed: give sentence numbers or copy the words.'
+        const resolved = resolveSpanAmong(value, numbered, texts, where)
+        return 'problem' in resolved ? resolved.problem : undefined
+      },
     }),
   )
+  const resolved = resolveSpanAmong(typed, numbered, texts, where)
+  // Validated above: the typed text resolves.
+  const span = 'span' in resolved ? resolved.span : typed
+  if (span !== typed) log.info(`Excerpt: "${span}"`, io)
+  return span
 }
 
 async function askReason(message: string, before: string | undefined, io: Terminal): Promise<string> {

@@ -1,7 +1,9 @@
+import { plural } from '../../core/common/primitives.js'
 import { preview } from '../../core/common/errors.js'
 import type { ScoredReviewDraftSchemas } from '../../core/kinds/scored/authoring.js'
 import type { BaselineClaim, DebateClaim, ScoredCase, System } from '../../core/kinds/scored/schemas.js'
 import type { z } from 'zod'
+import { numberTexts, numberedAnswer, type NumberedText } from './sentences.js'
 
 /** A scored review as a reviewer gives it: everything but its case, system and hashes. */
 export type DebateDraft = z.infer<(typeof ScoredReviewDraftSchemas)['debate']>
@@ -15,7 +17,7 @@ export function specNote(theCase: ScoredCase): string {
   return [
     spec.input,
     '',
-    `Ideal resolution: ${spec.ideal_debate_resolution}, within ${spec.max_rounds} round${spec.max_rounds === 1 ? '' : 's'}`,
+    `Ideal resolution: ${spec.ideal_debate_resolution}, within ${plural(spec.max_rounds, 'round')}`,
     issues.length === 0
       ? 'Planted issues: none'
       : `Planted issues:\n${issues.map((issue) => `  ${issue.id} (${issue.location}): ${issue.description}`).join('\n')}`,
@@ -23,16 +25,28 @@ export function specNote(theCase: ScoredCase): string {
   ].join('\n')
 }
 
-/** The output under review: the debate's transcript turn by turn, or the baseline's answer and self-critique. */
+/** The texts of the output under review, in the order they are shown: the debate's turns, or the baseline's answer and self-critique. */
+export function outputTexts(theCase: ScoredCase, system: System): string[] {
+  if (system === 'debate') return theCase.outputs.debate.transcript.map((turn) => turn.text)
+  return [theCase.outputs.baseline.answer, theCase.outputs.baseline.self_critique]
+}
+
+/** The output's texts with their sentences numbered in one sequence, as {@link outputNote} shows them. */
+export function numberedOutput(theCase: ScoredCase, system: System): NumberedText[] {
+  return numberTexts(outputTexts(theCase, system))
+}
+
+/** The output under review, its sentences numbered: the debate's transcript turn by turn, or the baseline's answer and self-critique. */
 export function outputNote(theCase: ScoredCase, system: System): { readonly title: string; readonly text: string } {
+  const numbered = numberedOutput(theCase, system)
+  const lines = (piece: NumberedText | undefined) => (piece === undefined ? '' : numberedAnswer(piece.sentences))
   if (system === 'debate') {
     return {
-      title: 'The debate transcript',
-      text: theCase.outputs.debate.transcript.map((turn) => `round ${turn.round} · ${turn.agent}: ${turn.text}`).join('\n'),
+      title: 'The debate transcript, by sentence',
+      text: theCase.outputs.debate.transcript.map((turn, index) => `round ${turn.round} · ${turn.agent}:\n${lines(numbered[index])}`).join('\n'),
     }
   }
-  const { answer, self_critique: selfCritique } = theCase.outputs.baseline
-  return { title: "The baseline's answer and self-critique", text: `Answer:\n${answer}\n\nSelf-critique:\n${selfCritique}` }
+  return { title: "The baseline's answer and self-critique, by sentence", text: `Answer:\n${lines(numbered[0])}\n\nSelf-critique:\n${lines(numbered[1])}` }
 }
 
 /** One claim on one line: its validity, the issue it finds, the other side's handling, its excerpt. */

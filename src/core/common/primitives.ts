@@ -53,9 +53,12 @@ export function quoteSome(items: readonly string[], max = 10): string {
   return items.length > max ? `${shown} … (${items.length} in all)` : shown
 }
 
-/** `n case(s)` */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`
+/**
+ * A count with its noun, singular for exactly one: `1 case`, `0 cases`, `2 criteria` (`plural(2,
+ * 'criterion', 'criteria')`). `shown` is how the number is written (`1,000`), the count as is by default.
+ */
+export function plural(count: number, one: string, many = `${one}s`, shown = String(count)): string {
+  return `${shown} ${count === 1 ? one : many}`
 }
 
 /** A hash shortened for a listing: `3a8dcd22e9f4…`. */

@@ -1,3 +1,4 @@
+import { plural } from '../common/primitives.js'
 import type { Split } from '../common/primitives.js'
 import { pairedProportions, type PairedCounts } from '../stats/paired.js'
 
@@ -61,7 +62,7 @@ export function coverageOf(
   )
     .filter(([n]) => n > 0)
     .map(([n, what]) => `${n} ${what}`)
-  const line = `${decided} of ${pairs.length} task${pairs.length === 1 ? '' : 's'} decided in both${gaps.length === 0 ? '' : `; ${gaps.join(', ')}`}`
+  const line = `${decided} of ${plural(pairs.length, 'task')} decided in both${gaps.length === 0 ? '' : `; ${gaps.join(', ')}`}`
   return { paired: pairs.length, decided, pending, refused, line }
 }
 
@@ -87,4 +88,14 @@ export function figures(counts: PairedCounts, level: number): PairedFigures {
 /** Whether a development split is compared: its standing and label. @internal */
 export function standingOf(split: Split): { readonly standing: 'result' | 'development'; readonly label: string | null } {
   return split === 'development' ? { standing: 'development', label: DEVELOPMENT_LABEL } : { standing: 'result', label: null }
+}
+
+/** A difference of proportions in percentage points, signed: `+37.5`, `−12.5`, `±0.0`. @internal */
+export function points(value: number): string {
+  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(100 * value).toFixed(1)}`
+}
+
+/** An interval of a difference in percentage points: `[−12.5, +69.3]`; `—` without one. @internal */
+export function pointsInterval(bounds: readonly [number, number] | null): string {
+  return bounds === null ? '—' : `[${points(bounds[0])}, ${points(bounds[1])}]`
 }

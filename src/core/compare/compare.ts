@@ -5,6 +5,7 @@ import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { coverageOf, figures, standingOf, type ComparisonCoverage, type PairedFigures } from './compare-figures.js'
 import { compareScoredSplit, specMismatches, specText, type ScoredSplitComparison } from './compare-scored.js'
 import { evaluateFixture } from '../engine/evaluate.js'
+import type { PanelPolicy } from '../engine/panel-rule.js'
 import type { CaseEntry } from '../engine/fixture.js'
 import { loadFixture, type Fixture, type LoadedFixture } from '../registry.js'
 
@@ -31,6 +32,8 @@ export interface CompareOptions {
   readonly level?: number
   /** Scored fixtures: the seed of the paired bootstrap of the mean score difference. @default 'vitest-rubric' */
   readonly seed?: number | string
+  /** The several-reviewer rule both fixtures' cases are decided under (the plugin's `reviewers`). @default { minReviews: 0 } */
+  readonly panel?: PanelPolicy
 }
 
 /** One fixture of a comparison. */
@@ -186,6 +189,10 @@ function pairUp<D extends { readonly id: string; readonly split: Split }>(
   }
 }
 
+function evaluateOptions(options: CompareOptions): { readonly panel?: PanelPolicy } {
+  return options.panel === undefined ? {} : { panel: options.panel }
+}
+
 function splitsOf(split: CompareSplit): Split[] {
   return split === 'all' ? ['held_out', 'development'] : [split]
 }
@@ -203,7 +210,8 @@ function base(a: Fixture, b: Fixture, options: CompareOptions) {
 function compareCriteria(a: LoadedFixture<'criteria'>, b: LoadedFixture<'criteria'>, options: CompareOptions): CriteriaFixtureComparison {
   const level = options.level ?? 0.95
   const criteria = a.rubric.document.criteria.map((criterion) => criterion.id)
-  const { pairs, ...paired } = pairUp(evaluateFixture(a).decisions, evaluateFixture(b).decisions)
+  const evaluate = evaluateOptions(options)
+  const { pairs, ...paired } = pairUp(evaluateFixture(a, evaluate).decisions, evaluateFixture(b, evaluate).decisions)
   const { a: fixtureA, b: fixtureB, rubric_sha256, split } = base(a, b, options)
   return {
     kind: 'criteria',
@@ -223,7 +231,8 @@ function compareScored(a: LoadedFixture<'scored'>, b: LoadedFixture<'scored'>, o
   const level = options.level ?? 0.95
   const seed = options.seed ?? DEFAULT_SEED
   const mismatched = specMismatches(a, b)
-  const { pairs, ...paired } = pairUp(evaluateFixture(a).decisions, evaluateFixture(b).decisions, mismatched)
+  const evaluate = evaluateOptions(options)
+  const { pairs, ...paired } = pairUp(evaluateFixture(a, evaluate).decisions, evaluateFixture(b, evaluate).decisions, mismatched)
   const { a: fixtureA, b: fixtureB, rubric_sha256, split } = base(a, b, options)
   return {
     kind: 'scored',

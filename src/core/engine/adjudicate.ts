@@ -42,6 +42,11 @@ export interface Adjudicated {
   readonly after: Readonly<Record<string, string>>
   /** The case's decision once adopted. */
   readonly decision: string
+  /**
+   * Whether the slot adopted is the one that decides the case (a scored case's debate review); an
+   * adopted review of another slot (its baseline) decides nothing by itself.
+   */
+  readonly decides: boolean
 }
 
 export interface AdjudicationResult {
@@ -60,6 +65,19 @@ export interface AdjudicationView {
   readonly drafts: Readonly<Record<string, Record<string, unknown>>>
   /** What the adoption replaces and resolves, as read: pass it back as `expected` when adjudicating later. */
   readonly versions: CaseVersions
+  /** The automated judges' labels of the case (`judges/<judge>.json`): predictions to show beside the reviews, never adopted. */
+  readonly predictions: readonly JudgePrediction[]
+}
+
+/** One automated judge's label of the case being adjudicated: a prediction, never a review. */
+export interface JudgePrediction {
+  readonly judge: string
+  /** The judge file's `origin`. */
+  readonly origin: string
+  /** The label as a draft of the kind when it is current; `undefined` when it is stale or refused. */
+  readonly draft: Record<string, unknown> | undefined
+  /** Why the label is not shown, when it is not current. */
+  readonly refused?: string
 }
 
 /** Opens a case for adjudication: it must have independent reviews. */
@@ -101,7 +119,16 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
     })
   }
   const drafts = Object.fromEntries(views.map((view) => [view.reviewer, definition.authoring.draftOf(bySlot!.get(view.reviewer)![target.slot]!.value)]))
-  return { target, views, drafts, versions: caseVersions(fixture, caseId, [target.slot], { adjudication: true }) }
+  const labels = fixture.judges.reviews.get(caseId)
+  const predictions = reviewerViews(definition, kindContext(fixture), entry, fixture.judges, fixture.files.cases.display).flatMap((view): JudgePrediction[] => {
+    const label = labels?.get(view.reviewer)?.[target.slot]
+    if (label === undefined) return []
+    const origin = fixture.judges.files[view.reviewer]?.origin ?? ''
+    return view.decision.status === 'refused'
+      ? [{ judge: view.reviewer, origin, draft: undefined, refused: view.decision.reason }]
+      : [{ judge: view.reviewer, origin, draft: definition.authoring.draftOf(label.value) }]
+  })
+  return { target, views, drafts, versions: caseVersions(fixture, caseId, [target.slot], { adjudication: true }), predictions }
 }
 
 /**
@@ -117,7 +144,7 @@ export async function adjudicateCase(dir: string, options: AdjudicateOptions, so
 
 async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source: DraftSource): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
   const view = adjudicationView(base, options.caseId, options.slot)
   const { definition } = view.target
   if (options.expected !== undefined) checkCaseVersions(base.fixture, options.caseId, [view.target.slot], { adjudication: true }, options.expected)
@@ -188,14 +215,14 @@ async function adjudicateConsensusNow(
   source: DraftSource,
 ): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
   const { fixture } = base
   const writes: ReviewWrite[] = []
   const reviewersOf: string[][] = []
   const left: { id: string; reason: string }[] = []
   for (const [index, entry] of fixture.cases.entries()) {
     if (!fixture.panel.reviews.has(entry.id)) continue
-    const decision = base.evaluation.decisions[index]!
+    const decision = base.assess(index).decision
     if (decision.status !== 'pending') continue
     const view = adjudicationViewOrNull(base, entry.id)
     if (view === null) continue
@@ -245,5 +272,6 @@ function adjudicated(write: ReviewWrite, reviewers: readonly string[], decision:
     resolved: reviewers,
     after: write.target.definition.authoring.summarizeReview(write.review),
     decision: describe(decision),
+    decides: write.target.definition.reviews.slots[0] === write.target.slot,
   }
 }

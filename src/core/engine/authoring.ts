@@ -1,3 +1,4 @@
+import { judgeOriginPlaceholder } from '../common/origin.js'
 import { join } from 'node:path'
 import { applyEdits, modify } from 'jsonc-parser'
 import type { z } from 'zod'
@@ -6,7 +7,8 @@ import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject, parseJson, quoteSome, valueAt } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { WriteIo } from '../json/atomic-write.js'
-import { appendToList, editJsonStrings } from '../json/json-edit.js'
+import type { ParseMemo } from './parse-memo.js'
+import { appendToList, editJsonStrings, putListItem, topLevelListItems } from '../json/json-edit.js'
 import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
 import { bindCommand, isStale, rowPath, shellWord, type BindingRow } from './bindings.js'
 import type { Decision } from './decision.js'
@@ -15,6 +17,7 @@ import type { KindRegistry } from './registry.js'
 import { slotOptionOf, type DraftProblem, type KindContext, type SomeKindDefinition } from './kind.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
+import { carriedOver, fixtureHistory, type CarriedOver } from './fixture-history.js'
 import { ADJUDICATIONS_FILE, caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 
@@ -48,6 +51,11 @@ export interface AuthoringOptions {
   readonly dryRun?: boolean
   /** @internal the filesystem calls of the write, replaced in tests */
   readonly io?: WriteIo
+  /**
+   * @internal what a long-lived front end (the page's server) parsed of the fixture already, by
+   * the bytes of each file: the revision parses only the files whose bytes differ.
+   */
+  readonly memo?: ParseMemo
 }
 
 /** A case `addCases` added, with its decision. */
@@ -77,7 +85,7 @@ export async function addCases(dir: string, drafts: readonly unknown[], source: 
 }
 
 async function addCasesNow(dir: string, drafts: readonly unknown[], source: DraftSource, options: AuthoringOptions): Promise<AddResult> {
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
   const { fixture } = base
   const definition = fixture.definition
   const context = kindContext(fixture)
@@ -105,11 +113,16 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
   }
   const text = appendToList(base.text('cases'), 'cases', values, FORMAT)
   const after = await revision.propose(base, { cases: text })
-  const decisions = new Map(after.evaluation.decisions.map((decision) => [decision.id, decision]))
+  // Each case added is decided alone, once.
+  const positions = new Map(after.fixture.cases.map((entry, index) => [entry.id, index]))
+  const decided = new Map<string, Decision>()
   const decisionOf = (value: Record<string, unknown>): Decision => {
-    const decision = decisions.get(String(value['id']))
-    // The case was added and the revision decided it: it has a decision.
-    if (decision === undefined) throw new Error(`no decision of the case added as ${String(value['id'])}`)
+    const id = String(value['id'])
+    const position = positions.get(id)
+    // The case was added and the revision holds it.
+    if (position === undefined) throw new Error(`no case added as ${id}`)
+    let decision = decided.get(id)
+    if (decision === undefined) decided.set(id, (decision = after.assess(position).decision))
     return decision
   }
   const refused = values.map(decisionOf).filter((decision) => decision.status === 'refused')
@@ -196,7 +209,7 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
 }
 
 async function recordReviewNow(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
   if (options.reviewer !== undefined && options.judge !== undefined) {
     throw new UsageError({
       code: 'USAGE',
@@ -302,25 +315,17 @@ export async function writeReviews(
       // An author's own file: reviews/<reviewer>.json or judges/<judge>.json, made on the first review.
       const judge = 'judge' in destination
       const relativePath = judge ? `${JUDGES_DIR}/${destination.judge}.json` : `${REVIEWS_DIR}/${destination.reviewer}.json`
-      const origin = judge
-        ? (destination.origin ?? `Labels by the automated judge ${destination.judge}: say which model and which revision of its prompt.`)
-        : `Independent reviews by ${destination.reviewer}.`
+      const origin = judge ? (destination.origin ?? judgeOriginPlaceholder(destination.judge)) : `Independent reviews by ${destination.reviewer}.`
       let before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin, reviews: [] }, null, 2)}\n`
       if (judge && destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
       const index = existing === undefined ? listLength(before, 'reviews') : Number(existing.path[1])
-      files[relativePath] = applyEdits(
-        before,
-        modify(before, ['reviews', index], review, { isArrayInsertion: existing === undefined, formattingOptions: FORMAT }),
-      )
+      files[relativePath] = putListItem(before, 'reviews', index, review, FORMAT, existing === undefined)
       continue
     }
     const adopted = fixture.reviews.get(entry.id)?.[slot]
     annotations ??= base.text('annotations')
     const index = adopted === undefined ? listLength(annotations, 'reviews') : Number(adopted.path[1])
-    annotations = applyEdits(
-      annotations,
-      modify(annotations, ['reviews', index], review, { isArrayInsertion: adopted === undefined, formattingOptions: FORMAT }),
-    )
+    annotations = putListItem(annotations, 'reviews', index, review, FORMAT, adopted === undefined)
     const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
     const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
     const edits = [{ path: [...entry.path, ...rowPath(acknowledgement, slot)], from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) }]
@@ -338,7 +343,7 @@ export async function writeReviews(
       const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.judges, after.fixture.files.cases.display)
       return views.find((view) => view.reviewer === destination.judge)!.decision
     }
-    if (!('reviewer' in destination)) return after.evaluation.decisions[index]!
+    if (!('reviewer' in destination)) return after.assess(index).decision
     const views = reviewerViews(definition, context, after.fixture.cases[index]!, after.fixture.panel, after.fixture.files.cases.display)
     return views.find((view) => view.reviewer === destination.reviewer)!.decision
   })
@@ -380,7 +385,7 @@ function withAdoption(text: string | undefined, adoption: Readonly<Record<string
   const adoptions: readonly unknown[] = Array.isArray(listed) ? listed : []
   const earlier = adoptions.findIndex((each) => valueAt(each, ['case_id']) === adoption['case_id'] && valueAt(each, ['slot']) === adoption['slot'])
   const index = earlier === -1 ? adoptions.length : earlier
-  return applyEdits(before, modify(before, ['adoptions', index], adoption, { isArrayInsertion: earlier === -1, formattingOptions: FORMAT }))
+  return putListItem(before, 'adoptions', index, adoption, FORMAT, earlier === -1)
 }
 
 /** A reviewer's name as given, in NFC: a safe file name, or a usage error naming the option. */
@@ -435,6 +440,12 @@ export interface ReviewTarget {
   readonly file: string
   /** Whose review it is (`alice`, `judge gpt-judge`); `undefined` for the adopted review. */
   readonly by: string | undefined
+  /**
+   * Of a review being replaced that is bound to earlier files: the items whose text is unchanged
+   * (found in git history), which a prompt offers to carry over, each once the reviewer confirms it,
+   * and what changed. Set by `openReviewTarget`; empty when nothing is known.
+   */
+  readonly carried?: CarriedOver
 }
 
 /** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
@@ -452,7 +463,9 @@ export async function openReviewTarget(
   refuseCaseTwin(base.fixture, name, REVIEWS_DIR, '--reviewer')
   const target = reviewTarget(base, caseId, slot, name)
   if (reviewer === undefined) refuseDirectReview(target)
-  return target
+  if (target.existing === undefined) return target
+  const existing = { ...target.existing, slot: target.slot, file: target.file }
+  return { ...target, carried: carriedOver(base.fixture, target.entry, existing, await fixtureHistory(base.fixture, [existing])) }
 }
 
 /**
@@ -488,7 +501,7 @@ export function reviewTarget(
   judge?: string,
   restamps = false,
 ): ReviewTarget {
-  const { fixture, assessments } = base
+  const { fixture } = base
   const definition = fixture.definition
   const context = kindContext(fixture)
   const index = fixture.cases.findIndex((each) => each.id === caseId)
@@ -515,7 +528,7 @@ export function reviewTarget(
     })
   }
   const entry = fixture.cases[index]!
-  const assessment = assessments[index]!
+  const assessment = base.assess(index)
   const parsedCase = safeParseReporting(definition.schemas.case, entry.value)
   if (!parsedCase.success || assessment.caseProblems.some((problem) => problem.code === 'CASE_INVALID' || problem.code === 'QUESTION_MISMATCH')) {
     throw new RevisionError({
@@ -662,6 +675,8 @@ function setAt(target: Record<string, unknown>, path: readonly string[], value: 
 
 /** The length of a top-level list of a document the fixture loaded (so it parses, and holds the list). */
 function listLength(text: string, key: 'cases' | 'reviews'): number {
+  const items = topLevelListItems(text, key)
+  if (items !== undefined) return items.length
   const list = valueAt(parseJson(text), [key])
   return Array.isArray(list) ? list.length : 0
 }

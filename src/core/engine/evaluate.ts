@@ -66,19 +66,7 @@ export function evaluateWithStates<R, C, V, D extends Decision, S>(
 ): { evaluation: Evaluation<R, C, V, D, S>; assessments: readonly CaseAssessment<D>[] } {
   const definition = fixture.definition
   const context = kindContext(fixture)
-  const members = Object.keys(fixture.casesDocument).sort(compareCodePoints)
-  const before = members.filter((key) => compareCodePoints(key, 'cases') < 0)
-  const after = members.filter((key) => compareCodePoints(key, 'cases') > 0)
-  let head = '{"cases":['
-  let tail = ']}'
-  let broken = false
-  try {
-    head = `{${before.map((key) => `${member(key, fixture.casesDocument[key])},`).join('')}"cases":[`
-    tail = `]${after.map((key) => `,${member(key, fixture.casesDocument[key])}`).join('')}}`
-  } catch (error) {
-    if (!(error instanceof CanonicalJsonError)) throw error
-    broken = true // a name or task holding a lone surrogate: the set has no fingerprint
-  }
+  const { head, tail, broken } = caseSetEnds(fixture)
   const full = new SetFingerprint(head)
   full.broken = broken
   const graded = new SetFingerprint('[')
@@ -98,12 +86,10 @@ export function evaluateWithStates<R, C, V, D extends Decision, S>(
     }
     decisions.push(assessment.decision)
     if (options.allStates === true) assessments.push(assessment)
-    for (const state of assessment.states) {
-      if (!('bytesOf' in state.row.source) || state.recorded === undefined || !isStale(state)) continue
-      const role = state.row.source.bytesOf
+    for (const [role, hash] of staleHashesOf(assessment)) {
       const hashes = staleFiles.get(role)
-      if (hashes === undefined) staleFiles.set(role, [state.recorded])
-      else hashes.push(state.recorded)
+      if (hashes === undefined) staleFiles.set(role, [hash])
+      else hashes.push(hash)
     }
   })
   const evaluation: Evaluation<R, C, V, D, S> = {
@@ -156,6 +142,27 @@ function decideEntries<R, C, V, D extends Decision, S>(
   options: EvaluateOptions & { readonly allStates?: boolean },
   visit: (assessment: CaseAssessment<D>, text: string | undefined) => void,
 ): void {
+  const decide = caseDecider(fixture, options)
+  for (const entry of entries) {
+    const { assessment, text } = decide(entry)
+    visit(assessment, text)
+  }
+}
+
+/** One case decided: its assessment, and its canonical text (`undefined` when it has none). */
+export interface DecidedEntry<D extends Decision> {
+  readonly assessment: CaseAssessment<D>
+  readonly text: string | undefined
+}
+
+/**
+ * How every evaluation decides one case of a fixture: what {@link evaluateFixture} does for each,
+ * and an incremental evaluation for the cases an edit touched.
+ */
+export function caseDecider<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
+  options: EvaluateOptions & { readonly allStates?: boolean },
+): (entry: CaseEntry) => DecidedEntry<D> {
   const definition = fixture.definition
   const context = kindContext(fixture)
   const site = { casesFile: fixture.files.cases.display, annotationsFile: fixture.files.annotations.display }
@@ -165,10 +172,10 @@ function decideEntries<R, C, V, D extends Decision, S>(
   )
   // Independent reviews, adoptions or a minimum of reviews: the several-reviewer rule has its say on each case.
   const policy = options.panel ?? NO_PANEL_POLICY
-  const panelActive = fixture.panel.reviewers.length > 0 || fixture.panel.adoptions.size > 0 || policy.minReviews > 0
+  const panelActive = isPanelActive(fixture, options)
   const wanted = new Set<unknown>()
   const texts = new Map<unknown, string>()
-  for (const entry of entries) {
+  return (entry) => {
     let text: string | undefined
     let problem: Problem | undefined
     wanted.clear()
@@ -199,12 +206,48 @@ function decideEntries<R, C, V, D extends Decision, S>(
       const { decision, wait } = decideWithPanel(definition, context, entry, assessment, fixture.reviews.get(entry.id), fixture.panel, site, policy)
       if (decision !== assessment.decision) assessment = { ...assessment, decision, ...(wait === undefined ? {} : { panelWait: wait }) }
     }
-    visit(assessment, text)
+    return { assessment, text }
   }
 }
 
+/** Whether the several-reviewer rule has its say on the cases of a fixture: independent reviews, adoptions or a minimum of reviews. */
+export function isPanelActive(fixture: SomeFixture, options: EvaluateOptions): boolean {
+  const policy = options.panel ?? NO_PANEL_POLICY
+  return fixture.panel.reviewers.length > 0 || fixture.panel.adoptions.size > 0 || policy.minReviews > 0
+}
+
+/**
+ * The text around the cases of the full case set's canonical form: the members of `cases.json`
+ * before `cases` and after it. `broken` when a member has no canonical form (a lone surrogate).
+ */
+export function caseSetEnds(fixture: SomeFixture): { readonly head: string; readonly tail: string; readonly broken: boolean } {
+  const members = Object.keys(fixture.casesDocument).sort(compareCodePoints)
+  const before = members.filter((key) => compareCodePoints(key, 'cases') < 0)
+  const after = members.filter((key) => compareCodePoints(key, 'cases') > 0)
+  try {
+    return {
+      head: `{${before.map((key) => `${member(key, fixture.casesDocument[key])},`).join('')}"cases":[`,
+      tail: `]${after.map((key) => `,${member(key, fixture.casesDocument[key])}`).join('')}}`,
+      broken: false,
+    }
+  } catch (error) {
+    if (!(error instanceof CanonicalJsonError)) throw error
+    return { head: '{"cases":[', tail: ']}', broken: true } // a name or task holding a lone surrogate: the set has no fingerprint
+  }
+}
+
+/** The stale recorded hashes of files bound by their bytes in one case's assessment, by the file's role: what a conversion note may explain. */
+export function staleHashesOf(assessment: CaseAssessment<Decision>): (readonly [FileRole, string])[] {
+  const found: (readonly [FileRole, string])[] = []
+  for (const state of assessment.states) {
+    if (!('bytesOf' in state.row.source) || state.recorded === undefined || !isStale(state)) continue
+    found.push([state.row.source.bytesOf, state.recorded])
+  }
+  return found
+}
+
 /** SHA-256 of each file the decisions were made from, by its name in the fixture directory. */
-function fileIdentities(fixture: SomeFixture): Record<string, string> {
+export function fileIdentities(fixture: SomeFixture): Record<string, string> {
   const files: Record<string, string> = Object.fromEntries(Object.values(fixture.files).map((file) => [file.name, file.sha256]))
   const { panel } = fixture
   for (const reviewer of panel.reviewers) files[`${REVIEWS_DIR}/${reviewer}.json`] = panel.files[reviewer]!.sha256
@@ -213,7 +256,7 @@ function fileIdentities(fixture: SomeFixture): Record<string, string> {
 }
 
 /** One note per file bound by its bytes whose stale hashes a line-ending or byte-order-mark conversion may explain. */
-function conversionNotes(fixture: SomeFixture, staleFiles: ReadonlyMap<FileRole, readonly string[]>): FixtureNote[] {
+export function conversionNotes(fixture: SomeFixture, staleFiles: ReadonlyMap<FileRole, readonly string[]>): FixtureNote[] {
   const notes: FixtureNote[] = []
   for (const [role, hashes] of staleFiles) {
     const file = fixture.files[role]
@@ -229,7 +272,7 @@ function member(key: string, value: unknown): string {
 }
 
 /** A fingerprint of a JSON array of canonical texts, fed one item at a time. */
-class SetFingerprint {
+export class SetFingerprint {
   private readonly hash: Hash
   private empty = true
   /** Set when an item has no canonical form: then the set has no fingerprint. */

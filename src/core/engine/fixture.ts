@@ -1,5 +1,6 @@
+import { displayPath } from '../common/display-path.js'
 import { stat } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
 import type { Split } from '../common/primitives.js'
@@ -11,6 +12,7 @@ import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelS
 import type { Decision } from './decision.js'
 import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from './kind.js'
 import type { KindRegistry } from './registry.js'
+import type { ParseMemo } from './parse-memo.js'
 
 /** A case entry of `cases.json`: its id and split, its value as written, checked only when it is assessed. */
 export interface CaseEntry {
@@ -136,10 +138,11 @@ export async function loadFixtureReading(
   options: LoadFixtureOptions & { readonly kind?: string },
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
+  memo?: ParseMemo,
 ): Promise<SomeFixture> {
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
-  const display = relative(cwd, absolute) || '.'
+  const display = displayPath(cwd, absolute)
   // Every file and folder of the fixture, the directory itself included, must lie in the project: a link never reads what lies outside.
   const boundary = projectBoundary(cwd, absolute)
   await confineToProject(absolute, display, boundary)
@@ -148,10 +151,10 @@ export async function loadFixtureReading(
     return read(path, shown)
   }
   const confinedList: DirectoryLister = async (folder) => {
-    await confineToProject(folder, relative(cwd, folder) || '.', boundary)
+    await confineToProject(folder, displayPath(cwd, folder), boundary)
     return list(folder)
   }
-  return loadFixtureAs(await kindOf(kinds, absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList)
+  return loadFixtureAs(await kindOf(kinds, absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList, memo)
 }
 
 /**
@@ -164,6 +167,7 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
   display: string,
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
+  memo?: ParseMemo,
 ): Promise<KindFixture<R, C, V, D, S>> {
   const names = definition.files
   const shown = (name: string) => join(display, name)
@@ -181,7 +185,8 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
   const rubricFile = byRole.rubric
   // Every kind names its rubric file, and the reader returns a file or throws.
   if (rubricFile === undefined) throw new TypeError(`${definition.name}: no rubric file was read`)
-  const rubric = definition.bindRubric(byRole.source === undefined ? { rubric: rubricFile } : { rubric: rubricFile, source: byRole.source })
+  const rubricFiles = byRole.source === undefined ? { rubric: rubricFile } : { rubric: rubricFile, source: byRole.source }
+  const rubric = memo === undefined ? definition.bindRubric(rubricFiles) : memo.rubric(rubricFiles, () => definition.bindRubric(rubricFiles))
   const found: Partial<Record<FileRole, FixtureFile>> = {}
   roles.forEach(([role, name], index) => {
     const file = raw[index]
@@ -193,10 +198,14 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
 
   // Each large file is let go once parsed: the cases' bytes need not outlive them while the reviews are parsed.
   raw.fill(undefined)
-  const cases = readCaseEntries(definition, take(byRole, 'cases'))
-  const annotations = readReviewDocument(definition, take(byRole, 'annotations'), cases.entries, files.cases.display)
-  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases.display, read, list)
-  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases.display, read, list)
+  const cases = memo === undefined ? readCaseEntries(definition, take(byRole, 'cases')) : memo.cases(definition, take(byRole, 'cases'))
+  const annotationsFile = take(byRole, 'annotations')
+  const annotations =
+    memo === undefined
+      ? readReviewDocument(definition, annotationsFile, cases.entries, files.cases.display)
+      : memo.reviewDocument(definition, annotationsFile, cases.entries, files.cases.display)
+  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases.display, read, list, memo)
+  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases.display, read, list, memo)
   return {
     kind: definition.name,
     definition,
@@ -248,7 +257,7 @@ async function kindOf(registry: KindRegistry, absolute: string, display: string,
       file: display,
       summary: isFileThere ? 'the path is a file, not a fixture directory.' : 'no such fixture directory.',
       hint: isFileThere
-        ? `pass the directory that holds the fixture's files (${relative(cwd, dirname(absolute)) || '.'}).`
+        ? `pass the directory that holds the fixture's files (${displayPath(cwd, dirname(absolute))}).`
         : 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
     })
   }

@@ -350,6 +350,29 @@ export interface KindAuthoring<R, C> {
   readonly draftByItem: boolean
 }
 
+/** A file revision a stale hash of a review was recorded against, and what the file's history holds of it. */
+export interface EarlierRevision {
+  readonly role: FileRole
+  /** The SHA-256 the review recorded. */
+  readonly sha256: string
+  /** The committed revision with that SHA-256, and the file as it is now; `undefined` when the history does not have it (or there is no git). */
+  readonly found: { readonly commit: string; readonly bytes: Uint8Array; readonly current: Uint8Array } | undefined
+}
+
+/** What a kind says of a stale binding of a review: one clause for `status`, its JSON, and the items whose judgement still reads the same text. */
+export interface StaleChange {
+  /** `since 1a2b3c4: rule of support reworded; command, … unchanged`. */
+  readonly text: string
+  /** What `status --json` carries beside the finding's detail. */
+  readonly json: Readonly<Record<string, unknown>>
+  /**
+   * Items (criteria) of the review whose text did not change: a reviewer may confirm their
+   * judgements as they are. Empty when nothing is known of the earlier revision. Nothing re-binds
+   * them without a confirmation.
+   */
+  readonly unchanged: readonly string[]
+}
+
 /**
  * A kind definition seen from outside its kind: what a registry, a fixture of a kind not known
  * where it is read, and a front end hold. Every `KindDefinition<R, C, V, D, S>` is one, since its
@@ -384,8 +407,14 @@ export interface KindPresentation<R, D extends Decision, S> {
   refusals(decision: D): readonly string[]
   /** Findings beyond the case's own status (a scored case's baseline review). */
   extraFindings(decision: D): readonly PendingFinding[]
-  /** What `status` adds to a stale binding of a target: the criteria a rubric revision affects, say. */
-  staleDetail?(target: BindingTarget, context: KindContext<R>, review: unknown): string | undefined
+  /**
+   * What a stale binding of a target means for a review: the criteria a rubric revision affects,
+   * say. `earlier` holds each file revision the review's stale hashes were recorded against, with
+   * its bytes when the file's history (git) has them; without them a kind can only say what the
+   * review itself tells. `status` prints its text, `status --json` carries its JSON, and `review
+   * --replace`, the page and a judge's run read its `unchanged` items.
+   */
+  staleDetail?(target: BindingTarget, context: KindContext<R>, review: unknown, earlier: readonly EarlierRevision[]): StaleChange | undefined
   /** The pending groups of `status`, in order. */
   readonly pendingGroups: Readonly<Record<string, StatusGroup>>
   readonly words: OutcomeWords

@@ -2,7 +2,7 @@ import { dirname } from 'node:path'
 import { BindingError, CanonicalJsonError, type SerializedRubricError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
 import { fingerprint } from '../json/canonical-json.js'
-import { shortSha as shortHash } from '../common/primitives.js'
+import { shortSha as shortHash, plural } from '../common/primitives.js'
 import { assessEntry, type AssessSite, type CaseAssessment } from './assess.js'
 import { shellWord } from './bindings.js'
 import type { Decision } from './decision.js'
@@ -74,7 +74,11 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
   const adoptions = panel.adoptions.get(entry.id)
   if (count === 0 && adoptions === undefined) {
     if (!hasAdopted || count >= minReviews || adopted.decision.status === 'refused') return { decision: adopted.decision, views }
-    return { decision: definition.panel.pending(context, adopted.decision, `${count} of ${minReviews} required reviews`, {}), views, wait: 'too-few-reviews' }
+    return {
+      decision: definition.panel.pending(context, adopted.decision, `${count} of ${plural(minReviews, 'required review')}`, {}),
+      views,
+      wait: 'too-few-reviews',
+    }
   }
   const state = adoptionState(definition, entry, adoptedReviews, panel, site)
   // Slots with independent reviews whose adoption is missing or reopened: the adjudication to come re-makes their adopted review.
@@ -88,7 +92,11 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
 
   if (!open && hasAdopted) {
     if (count >= minReviews) return { decision: adopted.decision, views }
-    return { decision: definition.panel.pending(context, adopted.decision, `${count} of ${minReviews} required reviews`, {}), views, wait: 'too-few-reviews' }
+    return {
+      decision: definition.panel.pending(context, adopted.decision, `${count} of ${plural(minReviews, 'required review')}`, {}),
+      views,
+      wait: 'too-few-reviews',
+    }
   }
   if (count === 0) return { decision: adopted.decision, views }
   const { reason, agreed, wait } = panelReason(views, minReviews)
@@ -109,7 +117,7 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
 /** Why a case with independent reviews and no adopted review is pending, and what its reviewers agree on. */
 export function panelReason(views: readonly ReviewerView[], minReviews: number): { reason: string; agreed: Record<string, PanelItem>; wait: PanelWait } {
   const { agreed, disagreements, unsettled } = compareViews(views)
-  if (views.length < minReviews) return { reason: `${views.length} of ${minReviews} required reviews`, agreed, wait: 'too-few-reviews' }
+  if (views.length < minReviews) return { reason: `${views.length} of ${plural(minReviews, 'required review')}`, agreed, wait: 'too-few-reviews' }
   if (disagreements.length > 0) {
     return {
       reason: `reviewers disagree on ${disagreements.map(({ item, shown }) => `${item} (${shown.map(([reviewer, value]) => `${reviewer}: ${value}`).join(', ')})`).join('; ')}`,

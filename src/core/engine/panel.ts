@@ -5,11 +5,12 @@ import { FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
 import { errnoCode, quoteSome, Sha256Schema } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { parseJsonFile, type FixtureFileReader } from '../json/read.js'
+import { parseJsonFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
 import type { SomeKindDefinition } from './kind.js'
 import { readReviewDocument } from './documents.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
+import type { ParseMemo } from './parse-memo.js'
 
 /** The directory of a fixture that holds each reviewer's independent reviews, one file per reviewer. */
 export const REVIEWS_DIR = 'reviews'
@@ -107,70 +108,81 @@ export async function readPanel(
   casesFile: string,
   read: FixtureFileReader,
   list: DirectoryLister,
+  memo?: ParseMemo,
 ): Promise<Panel> {
   const adjudicationsPath = join(absolute, ADJUDICATIONS_FILE)
   const hasAdjudications = (await list(absolute)).includes(ADJUDICATIONS_FILE)
-  const set = await readLabelDirectory(definition, absolute, display, REVIEWS_DIR, cases, casesFile, read, list)
+  const set = await readLabelDirectory(definition, absolute, display, REVIEWS_DIR, cases, casesFile, read, list, memo)
   if (set.names.length === 0 && !hasAdjudications) return EMPTY_PANEL
   const { files, reviews } = set
 
-  const adoptions = new Map<string, Record<string, Adoption>>()
+  let adoptions: ReadonlyMap<string, Readonly<Record<string, Adoption>>> = new Map()
   let adjudications: Panel['adjudications']
   if (hasAdjudications) {
     const file = await read(adjudicationsPath, join(display, ADJUDICATIONS_FILE))
-    adjudications = { display: file.display, sha256: sha256Hex(file.bytes) }
-    const parsed = AdjudicationsSchema.safeParse(parseJsonFile(file), { reportInput: true })
-    if (!parsed.success) {
-      throw schemaError(
-        {
-          ErrorClass: FixtureError,
-          code: 'FILE_SCHEMA',
-          file: file.display,
-          basePath: [],
-          hint: `${ADJUDICATIONS_FILE} holds adoptions, each { case_id, slot, adjudicator, review_sha256, resolved: { <reviewer>: <sha256> } }; it is written by vitest-rubric adjudicate.`,
-        },
-        parsed.error.issues,
-      )
-    }
-    const ids = new Set(cases.map((entry) => entry.id))
-    parsed.data.adoptions.forEach((adoption, index) => {
-      const path = ['adoptions', index]
-      if (!ids.has(adoption.case_id) || !definition.reviews.slots.includes(adoption.slot)) {
-        const unknownCase = !ids.has(adoption.case_id)
-        throw new FixtureError({
-          code: 'UNKNOWN_REVIEW',
-          file: file.display,
-          path: [...path, unknownCase ? 'case_id' : 'slot'],
-          summary: unknownCase
-            ? `the adoption names a case that ${casesFile} does not hold.`
-            : 'the adoption names a review slot this kind of fixture does not have.',
-          expected: unknownCase ? `one of the case ids: ${quoteSome([...ids])}` : `one of ${quoteSome(definition.reviews.slots)}`,
-          found: JSON.stringify(unknownCase ? adoption.case_id : adoption.slot),
-          hint: 'remove the adoption, or adjudicate the case again.',
-        })
-      }
-      const bySlot = adoptions.get(adoption.case_id) ?? {}
-      if (bySlot[adoption.slot] !== undefined) {
-        throw new FixtureError({
-          code: 'DUPLICATE_REVIEW',
-          file: file.display,
-          path: [...path, 'case_id'],
-          summary: `case "${adoption.case_id}" is adopted twice: which adoption stands would be a guess.`,
-          hint: 'keep one adoption per case: adjudicate it again.',
-        })
-      }
-      bySlot[adoption.slot] = {
-        caseId: adoption.case_id,
-        slot: adoption.slot,
-        adjudicator: adoption.adjudicator,
-        reviewSha256: adoption.review_sha256,
-        resolved: adoption.resolved,
-        path,
-      }
-      adoptions.set(adoption.case_id, bySlot)
-    })
+    adjudications = { display: file.display, sha256: file.sha256 ?? sha256Hex(file.bytes) }
+    adoptions =
+      memo === undefined
+        ? readAdoptions(definition, file, cases, casesFile)
+        : memo.byCase(ADJUDICATIONS_FILE, file, cases, () => readAdoptions(definition, file, cases, casesFile))
   }
   return { reviewers: set.names, files, reviews, adoptions, adjudications }
+}
+
+/** The adoptions of `adjudications.json`, each of a case the fixture holds, at most one per case and slot. */
+function readAdoptions(definition: SomeKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): Map<string, Record<string, Adoption>> {
+  const adoptions = new Map<string, Record<string, Adoption>>()
+  const parsed = AdjudicationsSchema.safeParse(parseJsonFile(file), { reportInput: true })
+  if (!parsed.success) {
+    throw schemaError(
+      {
+        ErrorClass: FixtureError,
+        code: 'FILE_SCHEMA',
+        file: file.display,
+        basePath: [],
+        hint: `${ADJUDICATIONS_FILE} holds adoptions, each { case_id, slot, adjudicator, review_sha256, resolved: { <reviewer>: <sha256> } }; it is written by vitest-rubric adjudicate.`,
+      },
+      parsed.error.issues,
+    )
+  }
+  const ids = new Set(cases.map((entry) => entry.id))
+  parsed.data.adoptions.forEach((adoption, index) => {
+    const path = ['adoptions', index]
+    if (!ids.has(adoption.case_id) || !definition.reviews.slots.includes(adoption.slot)) {
+      const unknownCase = !ids.has(adoption.case_id)
+      throw new FixtureError({
+        code: 'UNKNOWN_REVIEW',
+        file: file.display,
+        path: [...path, unknownCase ? 'case_id' : 'slot'],
+        summary: unknownCase
+          ? `the adoption names a case that ${casesFile} does not hold.`
+          : 'the adoption names a review slot this kind of fixture does not have.',
+        expected: unknownCase ? `one of the case ids: ${quoteSome([...ids])}` : `one of ${quoteSome(definition.reviews.slots)}`,
+        found: JSON.stringify(unknownCase ? adoption.case_id : adoption.slot),
+        hint: 'remove the adoption, or adjudicate the case again.',
+      })
+    }
+    const bySlot = adoptions.get(adoption.case_id) ?? {}
+    if (bySlot[adoption.slot] !== undefined) {
+      throw new FixtureError({
+        code: 'DUPLICATE_REVIEW',
+        file: file.display,
+        path: [...path, 'case_id'],
+        summary: `case "${adoption.case_id}" is adopted twice: which adoption stands would be a guess.`,
+        hint: 'keep one adoption per case: adjudicate it again.',
+      })
+    }
+    bySlot[adoption.slot] = {
+      caseId: adoption.case_id,
+      slot: adoption.slot,
+      adjudicator: adoption.adjudicator,
+      reviewSha256: adoption.review_sha256,
+      resolved: adoption.resolved,
+      path,
+    }
+    adoptions.set(adoption.case_id, bySlot)
+  })
+  return adoptions
 }
 
 /** The directory of a fixture that holds each automated judge's labels, one file per judge. */
@@ -197,8 +209,9 @@ export function readJudges(
   casesFile: string,
   read: FixtureFileReader,
   list: DirectoryLister,
+  memo?: ParseMemo,
 ): Promise<LabelSet> {
-  return readLabelDirectory(definition, absolute, display, JUDGES_DIR, cases, casesFile, read, list)
+  return readLabelDirectory(definition, absolute, display, JUDGES_DIR, cases, casesFile, read, list, memo)
 }
 
 /**
@@ -215,6 +228,7 @@ async function readLabelDirectory(
   casesFile: string,
   read: FixtureFileReader,
   list: DirectoryLister,
+  memo?: ParseMemo,
 ): Promise<LabelSet> {
   const directory = join(absolute, subdir)
   const names = (await list(directory)).filter((name) => name.endsWith('.json')).sort()
@@ -235,8 +249,8 @@ async function readLabelDirectory(
       })
     }
     const file = await read(join(directory, name), shown)
-    const document = readReviewDocument(definition, file, cases, casesFile)
-    files[who] = { display: file.display, sha256: sha256Hex(file.bytes), origin: document.origin }
+    const document = memo === undefined ? readReviewDocument(definition, file, cases, casesFile) : memo.reviewDocument(definition, file, cases, casesFile)
+    files[who] = { display: file.display, sha256: file.sha256 ?? sha256Hex(file.bytes), origin: document.origin }
     for (const [caseId, bySlot] of document.reviews) {
       const byAuthor = reviews.get(caseId) ?? new Map<string, Readonly<Record<string, ReviewEntry>>>()
       byAuthor.set(who, bySlot)

@@ -1,3 +1,4 @@
+import { plural } from '../common/primitives.js'
 import type { RubricErrorCode } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
 import { countCoverage, type Coverage } from './coverage.js'
@@ -6,6 +7,7 @@ import { evaluateCases, type SomeEvaluation } from './evaluate.js'
 import { kindContext, type FixtureIdentities, type FixtureNote, type KindFixture, type SomeFixture } from './fixture.js'
 import { panelAgreement, type AgreementReport } from './agreement.js'
 import { calibrateJudges, calibrationRatingsOf, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
+import type { CalibrationRatings } from './kind.js'
 import { JUDGES_DIR } from './panel.js'
 import type { PanelPolicy } from './panel-rule.js'
 
@@ -54,10 +56,21 @@ export interface PlanOptions {
   readonly marginGate?: 'point' | 'lower-bound'
 }
 
-/** When a judge is trusted on a criterion: at least `minCases` cases, and the kappa interval's lower bound at least `minKappa`. */
+/**
+ * When a judge is trusted on a criterion: at least `minCases` cases, the kappa interval's lower
+ * bound at least `minKappa`, and no more false accepts than `maxFalseAccepts`.
+ */
 export interface JudgeGate {
   readonly minKappa: number
   readonly minCases: number
+  /** A count of false accepts, or `{ rate }`: a share of the judgements the reviewers rated failing. No limit when left out. */
+  readonly maxFalseAccepts?: number | { readonly rate: number }
+  /**
+   * The globs that name this fixture for the gate, as the user wrote them: the fixture is checked
+   * even without the judge's labels (and fails for the lack of them). Left out, the gate checks
+   * the fixture only if it holds the judge's labels.
+   */
+  readonly named?: string
 }
 
 /**
@@ -93,6 +106,7 @@ export function planFixtureTests(evaluation: SomeEvaluation, options: PlanOption
   const seed = options.seed === undefined ? {} : { seed: options.seed }
   const agreement = fixture.panel.reviewers.length === 0 ? null : panelAgreement(fixture, seed)
   const calibration = calibrationOf(evaluation, options)
+  const judges = judgeChecks(evaluation, calibration, options.judgeGates)
   return {
     kind: fixture.kind,
     dir: fixture.displayDir,
@@ -104,13 +118,9 @@ export function planFixtureTests(evaluation: SomeEvaluation, options: PlanOption
     checks:
       fixture.cases.length === 0
         ? []
-        : [
-            ...definition.present.checks(evaluation.summary, context),
-            ...agreementChecks(agreement, options.agreementGate),
-            ...judgeChecks(evaluation, calibration, options.judgeGates),
-          ],
+        : [...definition.present.checks(evaluation.summary, context), ...agreementChecks(agreement, options.agreementGate), ...judges.checks],
     summary: evaluation.summary,
-    notes: evaluation.notes,
+    notes: [...evaluation.notes, ...judges.notes],
     agreement,
     calibration,
   }
@@ -195,7 +205,7 @@ function agreementChecks(agreement: AgreementReport | null, gate: PlanOptions['a
       figures.alpha_ci === null
         ? ` (no interval: ${figures.alpha_ci_reason ?? 'none'})`
         : ` [95% interval ${figures.alpha_ci[0].toFixed(3)}, ${figures.alpha_ci[1].toFixed(3)}]`
-    const cases = `${figures.units} case${figures.units === 1 ? '' : 's'}`
+    const cases = plural(figures.units, 'case')
     const disagreements = figures.disagreements.length === 0 ? 'no disagreement' : `disagreements: ${figures.disagreements.join(', ')}`
     const ok = figures.alpha >= gate.min
     return { name, ok, message: `alpha ${figures.alpha.toFixed(3)}${interval} ${ok ? '≥' : '<'} ${gate.min} over ${cases}; ${disagreements}` }
@@ -211,34 +221,52 @@ function calibrationOf(evaluation: SomeEvaluation, options: PlanOptions): Calibr
 
 /**
  * The judge gate: per judge and criterion, a check that passes when the judge labelled at least
- * `minCases` cases the reviewers rated and its kappa interval's lower bound reaches `minKappa`. It
- * fails otherwise, with the matrix, the false accepts and the labels excluded as stale.
+ * `minCases` cases the reviewers rated, its kappa interval's lower bound reaches `minKappa` and its
+ * false accepts are within `maxFalseAccepts`. It fails otherwise, with the matrix, the false accepts
+ * and the labels excluded as stale. A gate checks a fixture that holds its judge's labels or that
+ * its globs name; one named without labels fails, saying so. A kind whose labels are not calibrated
+ * (scored) is not checked: a note says why.
  */
-function judgeChecks(evaluation: SomeEvaluation, calibration: CalibrationReport | null, gates: PlanOptions['judgeGates']): PlannedCheck[] {
-  if (gates === undefined) return []
-  const { fixture } = evaluation
+function judgeChecks(
+  evaluation: SomeEvaluation,
+  calibration: CalibrationReport | null,
+  gates: PlanOptions['judgeGates'],
+): { checks: PlannedCheck[]; notes: FixtureNote[] } {
   const checks: PlannedCheck[] = []
+  const notes: FixtureNote[] = []
+  if (gates === undefined) return { checks, notes }
+  const { fixture } = evaluation
+  const ratings = calibrationRatingsOf(fixture.definition)
   for (const [judge, gate] of Object.entries(gates)) {
+    const file = `${fixture.displayDir}/${JUDGES_DIR}/${judge}.json`
+    const labelled = fixture.judges.files[judge] !== undefined
+    if (!labelled && gate.named === undefined) continue
+    const { calibration: rule } = fixture.definition.panel
+    if (ratings === undefined || 'uncalibrated' in rule) {
+      const why = 'uncalibrated' in rule ? `: ${rule.uncalibrated.check}` : ''
+      notes.push({
+        file: labelled ? file : fixture.displayDir,
+        text: `the gate of judge ${judge} skips this fixture: scored calibration does not exist yet${why}`,
+      })
+      continue
+    }
     const figures = calibration?.judges[judge]
     if (figures === undefined) {
-      const { calibration } = fixture.definition.panel
-      const why =
-        'uncalibrated' in calibration
-          ? calibration.uncalibrated.check
-          : `there are no labels by this judge: ${fixture.displayDir}/${JUDGES_DIR}/${judge}.json does not exist`
-      checks.push({ name: `judge ${judge} agrees with reviewers`, ok: false, message: why })
+      const message = `the gate names this fixture (fixtures: ${gate.named ?? ''}), and there are no labels by this judge: ${file} does not exist`
+      checks.push({ name: `judge ${judge} agrees with reviewers`, ok: false, message })
       continue
     }
     for (const [criterion, item] of Object.entries(figures.criteria)) {
-      checks.push({ name: `judge ${judge} agrees with reviewers on ${criterion}`, ...judgeVerdict(item, figures, gate) })
+      checks.push({ name: `judge ${judge} agrees with reviewers on ${criterion}`, ...judgeVerdict(item, figures, gate, ratings) })
     }
   }
-  return checks
+  return { checks, notes }
 }
 
-function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gate: JudgeGate): { ok: boolean; message: string } {
+function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gate: JudgeGate, ratings: CalibrationRatings): { ok: boolean; message: string } {
   const problems: string[] = []
-  if (item.n < gate.minCases) problems.push(`${item.n} of ${gate.minCases} required cases`)
+  const accepts = falseAcceptVerdict(item, gate.maxFalseAccepts, ratings)
+  if (item.n < gate.minCases) problems.push(`${item.n} of ${plural(gate.minCases, 'required case')}`)
   if (item.kappa === null) problems.push(`no kappa: ${item.kappa_reason ?? ''}`)
   else if (item.kappa_ci === null) {
     problems.push(`kappa ${item.kappa.toFixed(3)}, no interval (${item.kappa_ci_reason ?? 'none'}), so no lower bound to compare with ${gate.minKappa}`)
@@ -249,11 +277,35 @@ function judgeVerdict(item: CriterionCalibration, figures: JudgeCalibration, gat
     item.kappa === null
       ? 'no kappa'
       : `kappa ${item.kappa.toFixed(3)}${item.kappa_ci === null ? '' : ` [${item.kappa_ci[0].toFixed(3)}, ${item.kappa_ci[1].toFixed(3)}]`}`
-  if (problems.length === 0) return { ok: true, message: `${kappa} over ${item.n} cases; lower bound ≥ ${gate.minKappa}` }
+  if (accepts !== undefined && !accepts.ok) problems.push(accepts.text)
+  if (problems.length === 0)
+    return { ok: true, message: `${kappa} over ${plural(item.n, 'case')}; lower bound ≥ ${gate.minKappa}${accepts === undefined ? '' : `; ${accepts.text}`}` }
   const lines = [`${problems.join('; ')}`, ...matrixLines(item), `false accepts: ${item.false_accepts.length === 0 ? 'none' : item.false_accepts.join(', ')}`]
   if (figures.stale > 0) {
     const reasons = [...new Set(figures.stale_cases.map((label) => label.reason))]
     lines.push(`${figures.stale} ${figures.stale === 1 ? 'label is' : 'labels are'} stale: ${reasons.join('; ')}`)
   }
   return { ok: false, message: lines.join('\n') }
+}
+
+/** The false accepts of a criterion against the gate's limit; `undefined` when the gate sets none. */
+function falseAcceptVerdict(
+  item: CriterionCalibration,
+  limit: JudgeGate['maxFalseAccepts'],
+  ratings: CalibrationRatings,
+): { ok: boolean; text: string } | undefined {
+  if (limit === undefined) return undefined
+  const count = item.false_accepts.length
+  const named = count === 0 ? '' : ` (${item.false_accepts.join(', ')})`
+  const plural = (n: number) => `${n} false accept${n === 1 ? '' : 's'}`
+  if (typeof limit === 'number') {
+    const ok = count <= limit
+    return { ok, text: `${plural(count)}${named}, ${ok ? 'within' : 'more than'} the ${limit} allowed` }
+  }
+  // The rate is of the judgements the reviewers rated failing: the ones a judge can falsely accept.
+  const failing = Object.values(item.matrix[ratings.fail] ?? {}).reduce((sum, n) => sum + n, 0)
+  const rate = failing === 0 ? 0 : count / failing
+  const ok = rate <= limit.rate
+  const share = `${plural(count)}${named} of ${failing} judgement${failing === 1 ? '' : 's'} the reviewers rated ${ratings.fail}`
+  return { ok, text: `false-accept rate ${rate.toFixed(3)}, ${share}, ${ok ? 'within' : 'above'} the rate ${limit.rate} allowed` }
 }

@@ -7,19 +7,25 @@ import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from 
 import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision } from './decision.js'
-import { evaluateWithStates, type SomeEvaluation } from './evaluate.js'
-import { loadFixtureReading, type SomeFixture } from './fixture.js'
+import { caseDecider, evaluateWithStates, type DecidedEntry, type SomeEvaluation } from './evaluate.js'
+import { loadFixtureReading, type CaseEntry, type SomeFixture } from './fixture.js'
+import { ParseMemo } from './parse-memo.js'
 import type { KindRegistry } from './registry.js'
 import { listDirectory, type DirectoryLister } from './panel.js'
 
 /** The two files a revision may write; the rubric and the source are never among them. */
 export type WrittenFile = 'cases' | 'annotations'
 
-/** A fixture as read once for a revision, with what it decides now. */
+/**
+ * A fixture as read once for a revision, with what it decides now. A command that changes one case
+ * asks for that case's assessment; the whole evaluation is made only when it is first read.
+ */
 export interface RevisionBase {
   readonly fixture: SomeFixture
   readonly evaluation: SomeEvaluation
   readonly assessments: readonly CaseAssessment<Decision>[]
+  /** The assessment of the case at `index` of `cases.json`, exactly as the whole evaluation makes it, deciding that case alone. */
+  readonly assess: (index: number) => CaseAssessment<Decision>
   /** The text of a written file as it was read. */
   readonly text: (file: WrittenFile) => string
 }
@@ -67,12 +73,14 @@ export class FixtureRevision {
     private readonly kinds: KindRegistry,
     private readonly dir: string,
     private readonly cwd: string,
+    /** What the base parsed (or a front end before it): the proposed fixture parses again only the files the revision changes. */
+    private readonly memo: ParseMemo,
   ) {}
 
   /** Reads and decides the fixture as it is: a fixture refused as a whole throws its `FixtureError`. */
-  static async open(kinds: KindRegistry, dir: string, cwd: string): Promise<{ revision: FixtureRevision; base: RevisionBase }> {
-    const revision = new FixtureRevision(kinds, dir, cwd)
-    const fixture = await loadFixtureReading(kinds, dir, { cwd }, (path, display) => revision.reader(path, display))
+  static async open(kinds: KindRegistry, dir: string, cwd: string, memo = new ParseMemo()): Promise<{ revision: FixtureRevision; base: RevisionBase }> {
+    const revision = new FixtureRevision(kinds, dir, cwd, memo)
+    const fixture = await loadFixtureReading(kinds, dir, { cwd }, (path, display) => revision.reader(path, display), undefined, revision.memo)
     return { revision, base: revision.decide(fixture) }
   }
 
@@ -112,6 +120,7 @@ export class FixtureRevision {
       { cwd: this.cwd },
       async (path, display) => updated.get(path) ?? this.reader(path, display),
       list,
+      this.memo,
     )
     const decided = this.decide(fixture)
     const writes: FileWrite[] = [...updated].map(([path, file]) => ({
@@ -122,7 +131,14 @@ export class FixtureRevision {
       basedOn: created.has(path) ? null : sha256Hex(this.read.get(path)!.bytes),
     }))
     return {
-      ...decided,
+      fixture: decided.fixture,
+      get evaluation() {
+        return decided.evaluation
+      },
+      get assessments() {
+        return decided.assessments
+      },
+      assess: decided.assess,
       text: (file) => texts[file] ?? decided.text(file),
       commit: async (io = nodeWriteIo) => {
         for (const write of writes) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
@@ -135,10 +151,30 @@ export class FixtureRevision {
   }
 
   private decide(fixture: SomeFixture): RevisionBase {
-    const { evaluation, assessments } = evaluateWithStates(fixture, { allStates: true })
     const definition = fixture.definition
     const text = (file: WrittenFile) => decodeText(this.read.get(join(fixture.dir, definition.files[file]))!)
-    return { fixture, evaluation, assessments, text }
+    let whole: { evaluation: SomeEvaluation; assessments: readonly CaseAssessment<Decision>[] } | undefined
+    const evaluated = () => {
+      whole ??= evaluateWithStates(fixture, { allStates: true })
+      return whole
+    }
+    let decideOne: ((entry: CaseEntry) => DecidedEntry<Decision>) | undefined
+    const assess = (index: number): CaseAssessment<Decision> => {
+      if (whole !== undefined) return whole.assessments[index]!
+      decideOne ??= caseDecider(fixture, { allStates: true })
+      return decideOne(fixture.cases[index]!).assessment
+    }
+    return {
+      fixture,
+      get evaluation() {
+        return evaluated().evaluation
+      },
+      get assessments() {
+        return evaluated().assessments
+      },
+      assess,
+      text,
+    }
   }
 
   private async reader(path: string, display: string): Promise<RawFile> {

@@ -1,3 +1,4 @@
+import { displayPath } from '../common/display-path.js'
 import { mkdir, readdir, stat } from 'node:fs/promises'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { RevisionError } from '../common/errors.js'
@@ -39,7 +40,7 @@ export interface InitResult {
  */
 export async function initFixture(dir: string, options: InitOptions): Promise<InitResult> {
   const target = resolve(options.cwd, dir)
-  const display = relative(options.cwd, target) || '.'
+  const display = displayPath(options.cwd, target)
   await checkEmpty(target, display)
   const copy = options.from === undefined ? undefined : await rubricToCopy(options.kinds, options.from, options.cwd)
   const kind = copy?.kind ?? firstKind(options.kinds)
@@ -99,7 +100,7 @@ async function rubricToCopy(
   cwd: string,
 ): Promise<{ kind: SomeKindDefinition; display: string; files: Map<string, Uint8Array> }> {
   const path = resolve(cwd, from)
-  const display = relative(cwd, path) || '.'
+  const display = displayPath(cwd, path)
   const info = await stat(path).catch(() => undefined)
   const kindByMarker = kinds.byMarker(basename(path))
   const dir = info?.isDirectory() === true ? path : info?.isFile() === true && kindByMarker !== undefined ? join(path, '..') : undefined
@@ -119,12 +120,12 @@ async function rubricToCopy(
   }
   const definition = kind
   const names = definition.scaffold.rubricFiles
-  const raw = await Promise.all(names.map((name) => readFixtureFile(join(dir, name), relative(cwd, join(dir, name)))))
+  const raw = await Promise.all(names.map((name) => readFixtureFile(join(dir, name), displayPath(cwd, join(dir, name)))))
   const [rubric, source] = raw
   // The copied rubric must hold up on its own: a rubric that does not load is not worth copying.
   definition.bindRubric(source === undefined ? { rubric: rubric! } : { rubric: rubric!, source })
   const files = new Map(raw.map((file, index) => [names[index]!, file.bytes]))
-  return { kind, display: relative(cwd, join(dir, definition.files.rubric)), files }
+  return { kind, display: displayPath(cwd, join(dir, definition.files.rubric)), files }
 }
 
 function json(value: unknown): string {

@@ -6,8 +6,9 @@ import { assessEntry, type CaseAssessment } from './assess.js'
 import type { Decision } from './decision.js'
 import { evaluateWithStates, type EvaluateOptions } from './evaluate.js'
 import { kindContext, type CaseEntry, type SomeFixture, type FixtureNote } from './fixture.js'
+import { earlierRevisions, NO_HISTORY, type FixtureHistory } from './fixture-history.js'
 import type { LabelSet } from './panel.js'
-import type { SomeKindDefinition, StatusGroup } from './kind.js'
+import type { SomeKindDefinition, StaleChange, StatusGroup } from './kind.js'
 
 /** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
 
@@ -55,6 +56,12 @@ export interface CaseFinding {
   readonly group: string
   /** One line: which hash, which criteria, which rating. */
   readonly detail: string
+  /**
+   * For a stale binding of a review, what its kind says changed, as data: for a criteria rubric,
+   * the revision found in git and the criteria reworded, added, removed and unchanged. Left out
+   * when the kind says nothing.
+   */
+  readonly changes?: readonly Readonly<Record<string, unknown>>[]
 }
 
 export interface CaseStatus {
@@ -99,8 +106,13 @@ export function statusGroups(definition: SomeKindDefinition): StatusGroupEntry[]
   ]
 }
 
-/** Every case of a fixture with what a reviewer must do next, read from the binding table. */
-export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {}): FixtureStatus {
+/**
+ * Every case of a fixture with what a reviewer must do next, read from the binding table. With the
+ * `history` of the fixture's files (see `fixtureHistory`), a review bound to an earlier revision of
+ * a file found there is told what changed since (for a rubric, which rule); without it, everything
+ * such a review judged is said to need re-reading.
+ */
+export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {}, history: FixtureHistory = NO_HISTORY): FixtureStatus {
   const definition = fixture.definition
   const context = kindContext(fixture)
   const { assessments, evaluation } = evaluateWithStates(fixture, { ...options, allStates: true })
@@ -110,7 +122,10 @@ export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {
   const cases = fixture.cases.map((entry, index): CaseStatus => {
     const assessment = assessments[index]!
     const reviews = fixture.reviews.get(entry.id)
-    return { id: entry.id, findings: withPanelFindings(fixture, entry, assessment, caseFindings(fixture, assessment, reviews !== undefined, noted)) }
+    return {
+      id: entry.id,
+      findings: withPanelFindings(fixture, entry, assessment, caseFindings(fixture, assessment, reviews !== undefined, noted, history), history),
+    }
   })
   const newCase: Record<string, string> = {}
   for (const row of definition.bindings) {
@@ -133,7 +148,13 @@ export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {
   }
 }
 
-function caseFindings(fixture: SomeFixture, assessment: CaseAssessment<Decision>, reviewed: boolean, noted: ReadonlySet<string>): CaseFinding[] {
+function caseFindings(
+  fixture: SomeFixture,
+  assessment: CaseAssessment<Decision>,
+  reviewed: boolean,
+  noted: ReadonlySet<string>,
+  history: FixtureHistory,
+): CaseFinding[] {
   const definition = fixture.definition
   const reviews = fixture.reviews.get(assessment.decision.id)
   const stale = assessment.states.filter(isStale)
@@ -151,7 +172,7 @@ function caseFindings(fixture: SomeFixture, assessment: CaseAssessment<Decision>
   for (const target of Object.keys(definition.targets)) {
     const fields = hashes.filter((state) => state.row.target === target)
     if (fields.length === 0) continue
-    findings.push({ group: `stale-${target}`, detail: staleDetail(fixture, fields, reviewed, target, reviews, noted) })
+    findings.push({ group: `stale-${target}`, ...staleDetail(fixture, fields, reviewed, target, reviews, noted, history) })
   }
   for (const state of acknowledgements) {
     const kind = acknowledgement(state, reviews?.[state.slot] !== undefined)
@@ -194,7 +215,13 @@ function caseFindings(fixture: SomeFixture, assessment: CaseAssessment<Decision>
  * judge's label bound to older files, with the command that revises or re-binds it, and the
  * adoption that stands for them. A refusal that only repeats a stale review listed here goes.
  */
-function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: CaseAssessment<Decision>, findings: CaseFinding[]): CaseFinding[] {
+function withPanelFindings(
+  fixture: SomeFixture,
+  entry: CaseEntry,
+  assessment: CaseAssessment<Decision>,
+  findings: CaseFinding[],
+  history: FixtureHistory,
+): CaseFinding[] {
   const { panel, judges } = fixture
   if (!panel.reviews.has(entry.id) && !judges.reviews.has(entry.id) && !panel.adoptions.has(entry.id)) return findings
   const definition = fixture.definition
@@ -212,7 +239,7 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
     })
     return states.filter((state) => state.row.in === 'review' && isStale(state))
   }
-  const listed = (states: readonly BindingState[], group: (target: BindingTarget) => string, next: string) => {
+  const listed = (states: readonly BindingState[], review: unknown, group: (target: BindingTarget) => string, next: string) => {
     for (const target of Object.keys(definition.targets)) {
       const fields = states.filter((state) => state.row.target === target)
       if (fields.length === 0) continue
@@ -220,7 +247,12 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
         (state) =>
           `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`,
       )
-      added.push({ group: group(target), detail: `${where.join('; ')}; next: ${next}` })
+      const change = definition.present.staleDetail?.(target, context, review, earlierRevisions(fields, history))
+      added.push({
+        group: group(target),
+        detail: `${where.join('; ')}${change === undefined ? '' : `; ${change.text}`}; next: ${next}`,
+        ...(change === undefined ? {} : { changes: [change.json] }),
+      })
     }
   }
   let reviewersStale = false
@@ -232,6 +264,7 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
     const who = shellWord(reviewer)
     listed(
       states,
+      panel.reviews.get(entry.id)?.get(reviewer)?.[states[0]!.slot]?.value,
       (target) => `stale-${target}`,
       `\`vitest-rubric review ${dir} --case ${id} --reviewer ${who} --replace\` (or, if ${reviewer}'s judgements still hold, \`vitest-rubric bind ${dir} --case ${id} --reviewer ${who}\`)`,
     )
@@ -246,7 +279,14 @@ function withPanelFindings(fixture: SomeFixture, entry: CaseEntry, assessment: C
   }
   for (const judge of judges.reviews.get(entry.id)?.keys() ?? []) {
     const who = shellWord(judge)
-    listed(staleOf(judges, judge), () => 'stale-judge', `\`vitest-rubric review ${dir} --case ${id} --judge ${who} --replace --from <labels.json>\``)
+    const states = staleOf(judges, judge)
+    if (states.length === 0) continue
+    listed(
+      states,
+      judges.reviews.get(entry.id)?.get(judge)?.[states[0]!.slot]?.value,
+      () => 'stale-judge',
+      `\`vitest-rubric review ${dir} --case ${id} --judge ${who} --replace --from <labels.json>\``,
+    )
   }
   if (added.length === 0) return findings
   // A refusal that is a listed review's staleness is said by its own finding.
@@ -264,7 +304,8 @@ function staleDetail(
   target: BindingTarget,
   reviews: Readonly<Record<string, { value: unknown }>> | undefined,
   noted: ReadonlySet<string>,
-): string {
+  history: FixtureHistory,
+): Pick<CaseFinding, 'detail' | 'changes'> {
   const definition = fixture.definition
   const context = kindContext(fixture)
   const where = fields.map(
@@ -278,10 +319,16 @@ function staleDetail(
     if (file !== undefined && noted.has(file.display)) notes.add(`see the note on ${file.display}`)
   }
   const unreviewed = reviewed ? '' : ' (no review yet: nothing was judged, so `bind` records the files as they are now)'
-  const change = [
-    ...new Set(fields.map((state) => definition.present.staleDetail?.(target, context, reviews?.[state.slot]?.value)).filter((each) => each !== undefined)),
-  ]
-  return `${where.join('; ')}${change.length === 0 ? '' : `; ${change.join('; ')}`}${unreviewed}${notes.size === 0 ? '' : ` (${[...notes].join('; ')})`}`
+  // One change per slot's review, each told the earlier revisions its own hashes recorded; the same words said once.
+  const changes = new Map<string, StaleChange>()
+  for (const slot of new Set(fields.map((state) => state.slot))) {
+    const own = fields.filter((state) => state.slot === slot)
+    const change = definition.present.staleDetail?.(target, context, reviews?.[slot]?.value, earlierRevisions(own, history))
+    if (change !== undefined && !changes.has(change.text)) changes.set(change.text, change)
+  }
+  const change = [...changes.keys()]
+  const detail = `${where.join('; ')}${change.length === 0 ? '' : `; ${change.join('; ')}`}${unreviewed}${notes.size === 0 ? '' : ` (${[...notes].join('; ')})`}`
+  return changes.size === 0 ? { detail } : { detail, changes: [...changes.values()].map((each) => each.json) }
 }
 
 function firstLine(text: string): string {

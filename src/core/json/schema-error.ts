@@ -1,3 +1,4 @@
+import { plural } from '../common/primitives.js'
 import type { z } from 'zod'
 import { preview, type RubricError, type RubricErrorCode, type RubricErrorDetails } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
@@ -107,7 +108,7 @@ function describeExpected(issue: z.core.$ZodIssue): string {
       return issue.values.length === 1 ? preview(issue.values[0]) : `one of ${issue.values.map((value) => preview(value)).join(', ')}`
     case 'too_small':
       if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'a non-empty string'
-      if (issue.origin === 'array') return `at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? '' : 's'}`
+      if (issue.origin === 'array') return `at least ${plural(Number(issue.minimum), 'item')}`
       return `at least ${String(issue.minimum)}`
     case 'unrecognized_keys':
       return 'only the keys the format defines (docs/format.md lists them)'

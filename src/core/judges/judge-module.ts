@@ -1,5 +1,6 @@
+import { displayPath } from '../common/display-path.js'
 import { readFile } from 'node:fs/promises'
-import { dirname, join, relative, resolve, sep } from 'node:path'
+import { dirname, join, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { UsageError } from '../common/errors.js'
 import { sha256Hex } from '../json/canonical-json.js'
@@ -20,7 +21,7 @@ export interface LoadedJudgeModule {
  */
 export async function loadJudgeModule(path: string, cwd: string): Promise<LoadedJudgeModule> {
   const absolute = resolve(cwd, path)
-  const display = relative(cwd, absolute) || path
+  const display = displayPath(cwd, absolute)
   let bytes: Uint8Array
   try {
     bytes = await readFile(absolute)

@@ -10,6 +10,7 @@ import { RatingSchema, type Case, type Criterion, type Rating, type Rubric } fro
 import { criteriaKind } from '../kinds/criteria/index.js'
 import { checkReviewer, refuseCaseTwin, type DraftSource } from '../engine/authoring.js'
 import { kindContext } from '../engine/fixture.js'
+import { carriedLabels, carriedOrigin } from './judge-carry.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
@@ -148,6 +149,12 @@ export interface JudgeRunResult {
   readonly casesToJudge: number
   /** Pairs judged and written. */
   readonly written: number
+  /**
+   * Pairs of a per-criterion judge's stale labels carried over without a call: the label was bound
+   * to an earlier rubric found in git, and the criterion's rule and reference quote are unchanged.
+   * They are re-bound to the rubric as it is, and the judge file's `origin` says so.
+   */
+  readonly carried: number
   readonly failures: readonly JudgeFailure[]
   /** Cases that cannot be labelled as they are (malformed, another question), with why. */
   readonly skipped: readonly { readonly caseId: string; readonly reason: string }[]
@@ -193,6 +200,10 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   const { rubric } = context
   const tasks: Task[] = []
   const skipped: { caseId: string; reason: string }[] = []
+  const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`)
+  // A per-case judge saw every criterion at once, so after a rubric revision its case is judged again whole.
+  const carried =
+    'perCriterion' in options.run ? await carriedLabels(fixture, context, judge, file) : { judgements: new Map(), from: new Set<string>(), count: 0 }
   let current = 0
   fixture.cases.forEach((entry, index) => {
     const judgeable = judgeableCase(fixture, context, index)
@@ -204,20 +215,36 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
     const parsedCase = judgeable.value as Case
     const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']?.value
     const labelled = label !== undefined && isCurrentLabel(definition.bindings, context, entry.value, label, 'review') ? judgementsOf(label) : {}
-    const criteria = [...rubric.criteria.values()].filter((criterion) => !Object.hasOwn(labelled, criterion.id))
-    current += rubric.criteria.size - criteria.length
+    const carriedHere = carried.judgements.get(entry.id) ?? {}
+    const criteria = [...rubric.criteria.values()].filter((criterion) => !Object.hasOwn(labelled, criterion.id) && !Object.hasOwn(carriedHere, criterion.id))
+    current += rubric.criteria.size - criteria.length - Object.keys(carriedHere).length
     if (criteria.length === 0) return
     const input = { question: parsedCase.input.question, answer: parsedCase.input.answer, source: rubric.source, rubric: rubric.document, case: parsedCase }
     if ('perCase' in options.run) tasks.push({ caseId: entry.id, input, criteria, parsedCase })
     else for (const criterion of criteria) tasks.push({ caseId: entry.id, input, criteria: [criterion], parsedCase })
   })
   const total = tasks.reduce((sum, task) => sum + task.criteria.length, 0)
-  const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`)
+  const carriedCount = carried.count
   const casesToJudge = new Set(tasks.map((task) => task.caseId)).size
-  const base = { dir: fixture.displayDir, judge, file, cases: fixture.cases.length, current, total, casesToJudge, skipped, dryRun: options.dryRun === true }
-  if (options.dryRun === true || total === 0) return { ...base, written: 0, failures: [], interrupted: false }
+  const base = {
+    dir: fixture.displayDir,
+    judge,
+    file,
+    cases: fixture.cases.length,
+    current,
+    total,
+    casesToJudge,
+    skipped,
+    dryRun: options.dryRun === true,
+    carried: carriedCount,
+  }
+  if (options.dryRun === true || (total === 0 && carriedCount === 0)) return { ...base, written: 0, failures: [], interrupted: false }
 
-  const run = new Run(dir, judge, context, options, total)
+  const origin = carriedCount === 0 ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, context)
+  const run = new Run(dir, judge, context, { ...options, origin }, total)
+  // A case's carried judgements are written with its first verdict, so that its label is rewritten once; those left (no call
+  // to make, a call that failed, a run stopped midway) with the last write.
+  for (const [caseId, judgements] of carried.judgements) run.carry(caseId, judgements)
   await run.judgeAll(tasks)
   return { ...base, written: run.written, failures: run.failures, interrupted: run.interrupted }
 }
@@ -235,6 +262,8 @@ class Run {
   private done = 0
   private readonly waiting = new Map<string, Record<string, { rating: string; reason: string; answer_span: string }>>()
   private waitingCount = 0
+  /** Carried-over judgements by case, not yet among those waiting: written, but not counted as judged. */
+  private readonly carried = new Map<string, Record<string, { rating: string; reason: string; answer_span: string }>>()
   private writing: Promise<void> | undefined
   private lastWrite = Date.now()
   private lastWriteTook = 0
@@ -247,6 +276,21 @@ class Run {
     private readonly options: RunJudgeOptions,
     private readonly total: number,
   ) {}
+
+  /** Keeps a label's carried-over judgements, to be written with the case's first verdict, or with the run's last write. */
+  carry(caseId: string, judgements: Record<string, { rating: string; reason: string; answer_span: string }>): void {
+    this.carried.set(caseId, judgements)
+  }
+
+  /** The carried judgements of a case (or of every case left) among those waiting to be written. */
+  private takeCarried(caseIds: Iterable<string>): void {
+    for (const caseId of caseIds) {
+      const judgements = this.carried.get(caseId)
+      if (judgements === undefined) continue
+      this.carried.delete(caseId)
+      this.waiting.set(caseId, { ...judgements, ...this.waiting.get(caseId) })
+    }
+  }
 
   async judgeAll(tasks: readonly Task[]): Promise<void> {
     const { signal } = this.options
@@ -267,7 +311,9 @@ class Run {
     await Promise.race([workers, abortion(signal)])
     this.interrupted = signal?.aborted === true
     await this.writing
-    if (this.waitingCount > 0 && this.writeError === undefined) await this.write()
+    const carriedLeft = this.carried.size > 0
+    this.takeCarried([...this.carried.keys()])
+    if ((this.waitingCount > 0 || carriedLeft) && this.writeError === undefined) await this.write()
     if (this.writeError !== undefined) throw this.writeError
   }
 
@@ -315,6 +361,7 @@ class Run {
   }
 
   private accept(task: Task, verdicts: Record<string, { rating: string; reason: string; answer_span: string }>): void {
+    this.takeCarried([task.caseId])
     const waiting = this.waiting.get(task.caseId) ?? {}
     Object.assign(waiting, verdicts)
     this.waiting.set(task.caseId, waiting)

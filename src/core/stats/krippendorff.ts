@@ -1,3 +1,4 @@
+import { plural } from '../common/primitives.js'
 import { bootstrapCases, bootstrapSettings, type BootstrapInterval, type BootstrapOptions } from './bootstrap.js'
 import { StatisticsInputError } from './errors.js'
 import { describeRating, presentValues, type Rating, type ReliabilityData } from './reliability-data.js'
@@ -256,7 +257,7 @@ function clusterMembers(data: Coincidences, length: number, clusters: AlphaBoots
   if (clusters === undefined) return Array.from(data.positions, (_position, u) => [u])
   if (!Array.isArray(clusters) || clusters.length !== length) {
     throw new StatisticsInputError(
-      `alphaBootstrap: clusters must hold one label per unit (${length}); found ${Array.isArray(clusters) ? `${clusters.length} labels` : typeof clusters}`,
+      `alphaBootstrap: clusters must hold one label per unit (${length}); found ${Array.isArray(clusters) ? plural(clusters.length, 'label') : typeof clusters}`,
     )
   }
   const byLabel = new Map<string | number, number[]>()

@@ -72,6 +72,7 @@
     reason: string | null
     answerSpan: string | null
     spanAt: [number, number] | null
+    prefill: { rating: string; reason: string; answerSpan: string; carried: boolean } | null
   }
   interface Judgement {
     rating: string
@@ -96,6 +97,7 @@
     shows: 'adopted' | 'own'
     reviewers: { reviewer: string; decision: string; judgements: Record<string, Judgement> }[] | 'hidden'
     existing: boolean
+    revisable: boolean
     versions: Record<string, string | null>
   }
   /** The static report's data: the overview, and each case less what its fixture shares (the source, the criteria's rules). */
@@ -121,6 +123,9 @@
     rating: string
     reason: string
     span: string
+    /** Carried over from a review of an earlier rubric: saved only once confirmed. */
+    carried?: boolean
+    confirmed?: boolean
   }
 
   const RATINGS = ['meets', 'does_not_meet', 'uncertain'] as const
@@ -276,7 +281,8 @@
       return {
         ...found,
         source: found.source === undefined ? shared.source : found.source,
-        criteria: found.criteria.map((judged, at) => ({ ...shared.criteria[at]!, ...judged })),
+        // The report has no form: nothing is pre-filled.
+        criteria: found.criteria.map((judged, at) => ({ ...shared.criteria[at]!, ...judged, prefill: null })),
       }
     }
     const key = keyOf(fixture, id)
@@ -408,7 +414,13 @@
 
   function openCase(data: CaseData): void {
     state.current = data
-    state.drafts = data.criteria.map((item) => ({ rating: item.rating ?? '', reason: item.reason ?? '', span: item.answerSpan ?? '' }))
+    state.drafts = data.criteria.map((item) => ({
+      rating: item.prefill?.rating ?? '',
+      reason: item.prefill?.reason ?? '',
+      span: item.prefill?.answerSpan ?? '',
+      carried: item.prefill?.carried === true,
+      confirmed: false,
+    }))
     state.active = 0
     state.dirty = false
     renderCase()
@@ -841,7 +853,10 @@
 
   function criteriaBlock(data: CaseData): HTMLElement {
     const editable =
-      mode === 'serve' && data.view === 'criteria' && (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) && data.refusal === null
+      mode === 'serve' &&
+      data.view === 'criteria' &&
+      (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) &&
+      (data.refusal === null || data.revisable)
     const block = el(
       'section',
       { class: 'criteria', id: 'criteria' },
@@ -929,6 +944,15 @@
     span.addEventListener('focus', () => activate(index))
     check()
     form.append(group, reason, span, hint)
+    if (draft.carried === true) {
+      const box = el('input', { type: 'checkbox', id: `carried-${index}` })
+      box.checked = draft.confirmed === true
+      box.addEventListener('change', () => {
+        draft.confirmed = box.checked
+        state.dirty = true
+      })
+      form.append(el('label', { class: 'carried', for: `carried-${index}` }, box, ' carried over, confirm (the criterion is unchanged since this review)'))
+    }
     return form
   }
 
@@ -983,6 +1007,12 @@
 
   function setRating(index: number, rating: string): void {
     state.drafts[index]!.rating = rating
+    // Rating a carried-over criterion again is the reviewer's own judgement of it.
+    if (state.drafts[index]!.carried === true) {
+      state.drafts[index]!.confirmed = true
+      const box = document.querySelector<HTMLInputElement>(`#carried-${index}`)
+      if (box !== null) box.checked = true
+    }
     state.dirty = true
     activate(index)
     const input = document.querySelector<HTMLInputElement>(rating === '' ? `#rating-${index}-none` : `#rating-${index}-${rating}`)
@@ -1022,19 +1052,27 @@
     if (data === null || mode !== 'serve' || document.getElementById('save') === null) return
     const draft: Record<string, { rating: string; reason: string; answer_span: string }> = {}
     const left: string[] = []
+    const unconfirmed: string[] = []
     data.criteria.forEach((item, index) => {
       const value = state.drafts[index]!
-      if (value.rating !== '') draft[item.criterion] = { rating: value.rating, reason: value.reason, answer_span: value.span }
+      if (value.rating !== '' && (value.carried !== true || value.confirmed === true))
+        draft[item.criterion] = { rating: value.rating, reason: value.reason, answer_span: value.span }
       else left.push(item.criterion)
+      if (value.rating !== '' && value.carried === true && value.confirmed !== true) unconfirmed.push(item.criterion)
     })
     if (left.length === data.criteria.length) {
-      setStatus('Nothing to save: no criterion is rated. Rate one with 1, 2 or 3.', 'error')
+      setStatus(
+        unconfirmed.length === 0
+          ? 'Nothing to save: no criterion is rated. Rate one with 1, 2 or 3.'
+          : `Nothing to save: ${unconfirmed.join(', ')} ${unconfirmed.length === 1 ? 'is' : 'are'} carried over, not confirmed. Tick "carried over, confirm" to keep a judgement, or rate it again.`,
+        'error',
+      )
       return
     }
     if (left.length > 0 && !confirmed) {
       const blind = state.viewer.role === 'reviewer'
       setStatus(
-        `Not saved yet: ${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} not rated and would be left out${blind ? '; the other reviews stay hidden until every criterion is rated' : ''}. `,
+        `Not saved yet: ${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} not rated${unconfirmed.length === 0 ? '' : ` (${unconfirmed.join(', ')} carried over, not confirmed)`} and would be left out${blind ? '; the other reviews stay hidden until every criterion is rated' : ''}. `,
         'error',
       )
       const anyway = el('button', { type: 'button', id: 'save-anyway' }, 'Save anyway')

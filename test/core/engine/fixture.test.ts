@@ -62,7 +62,10 @@ describe('loading a fixture directory', () => {
       [FixtureError: notes.txt: the path is a file, not a fixture directory.
         fix:      pass the directory that holds the fixture's files (.).]
     `)
-    await expect(loadFixture(join(dir, 'notes.txt'), { cwd: join(dir, 'sub') })).rejects.toThrow(/pass the directory that holds the fixture's files \(\.\.\)\./)
+    // Outside the working folder, the directory is named by its absolute path, not as "..".
+    await expect(loadFixture(join(dir, 'notes.txt'), { cwd: join(dir, 'sub') })).rejects.toThrow(
+      `${join(dir, 'notes.txt')}: the path is a file, not a fixture directory.\n  fix:      pass the directory that holds the fixture's files (${dir}).`,
+    )
     await expect(loadFixture('.', { cwd: dir })).rejects.toThrowErrorMatchingInlineSnapshot(`
       [FixtureError: .: the directory holds no fixture.
         expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json

@@ -26,7 +26,6 @@ describe('appendToList', () => {
     ['a list of one', `{\n  "name": "x",\n  "cases": [\n    ${JSON.stringify(cases('a')[0])}\n  ]\n}\n`],
     ['a file indented by four', `${JSON.stringify({ name: 'x', cases: cases('a', 'b') }, null, 4)}\n`],
     ['a file indented by tabs', `${JSON.stringify({ name: 'x', cases: cases('a') }, null, '\t')}\n`],
-    ['a compact file', JSON.stringify({ name: 'x', cases: cases('a') })],
     ['a file without the list', '{\n  "name": "x"\n}\n'],
   ])('on %s, gives what inserting the values one at a time gives', (_name, text) => {
     for (const values of [cases('n1'), cases('n1', 'n2'), cases('n1', 'n2', 'n3', 'n4')]) {
@@ -34,6 +33,16 @@ describe('appendToList', () => {
       expect(appended).toBe(oneAtATime(text, 'cases', values, FORMAT))
       expect((JSON.parse(appended) as { cases: unknown[] }).cases.slice(-values.length)).toEqual(values)
     }
+  })
+
+  test('in a text of one line, appends the values compact and leaves the text on one line', () => {
+    const text = JSON.stringify({ name: 'x', cases: cases('a') })
+    const appended = appendToList(text, 'cases', cases('n1', 'n2'), FORMAT)
+    expect(appended).toBe(
+      `${text.slice(0, -2)},${cases('n1', 'n2')
+        .map((value) => JSON.stringify(value))
+        .join(',')}]}`,
+    )
   })
 
   test('10,000 values are appended in one pass over the text, not one pass per value', () => {

@@ -92,4 +92,21 @@ describe('editJsonStrings', () => {
     expect(editJsonStrings('{"h": "same"}\n', 'f.json', [{ path: ['h'], from: 'same', to: 'same' }])).toBe('{"h": "same"}\n')
     expect(editJsonStrings('{"h": "same"}\n', 'f.json', [])).toBe('{"h": "same"}\n')
   })
+
+  test('an edit inside one element of a top-level list reads that element: the same text, and the same refusals with the full path', () => {
+    const cases = Array.from({ length: 50 }, (_, index) => ({ id: `c${index}`, sha: 'old', nested: { sha: 'old' } }))
+    const text = `${JSON.stringify({ name: 'x', cases }, null, 2)}\n`
+    const edited = editJsonStrings(text, 'cases.json', [
+      { path: ['cases', 7, 'sha'], from: 'old', to: 'new' },
+      { path: ['cases', 3, 'nested', 'sha'], from: 'old', to: 'new' },
+    ])
+    expect(edited).toBe(text.replace(/("id": "c3",[^}]*"sha": )"old"/, '$1"new"').replace(/("id": "c7",\n\s*"sha": )"old"/, '$1"new"'))
+    const parsed = JSON.parse(edited) as { cases: typeof cases }
+    expect([parsed.cases[7]!.sha, parsed.cases[3]!.nested.sha, parsed.cases[3]!.sha, parsed.cases[8]!.sha]).toEqual(['new', 'new', 'old', 'old'])
+
+    const twice = text.replace('"id": "c5",', '"id": "c5",\n      "sha": "old",')
+    expect(() => editJsonStrings(twice, 'cases.json', [{ path: ['cases', 5, 'sha'], from: 'old', to: 'new' }])).toThrow(
+      expect.objectContaining({ code: 'EDIT_NOT_LOCATED', path: ['cases', 5, 'sha'] }),
+    )
+  })
 })

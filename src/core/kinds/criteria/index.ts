@@ -1,3 +1,4 @@
+import { ORIGIN_PLACEHOLDER } from '../../common/origin.js'
 import { valueAt } from '../../common/primitives.js'
 import { criteriaPage } from './page.js'
 import { criteriaPanel } from './panel.js'
@@ -94,7 +95,6 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
 
 /** The placeholder the skeleton's criterion quotes: the source file starts with it. */
 const SKELETON_SOURCE = 'Replace this file with the source text the criteria quote.\n'
-const ORIGIN_PLACEHOLDER = 'Say who or what made these judgements (a reviewer, a rating study, an authored example).'
 
 function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`

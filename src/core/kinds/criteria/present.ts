@@ -2,11 +2,12 @@ import { showCriteriaCase } from './show.js'
 import type { Colors } from '../../common/colors.js'
 import { isObject, SPLITS } from '../../common/primitives.js'
 import type { EvaluationJson } from '../../engine/evaluation-json.js'
-import type { KindPresentation } from '../../engine/kind.js'
+import type { EarlierRevision, KindPresentation, StaleChange } from '../../engine/kind.js'
 import type { PlannedCase } from '../../engine/plan.js'
 import { RATINGS } from './schemas.js'
 import type { CriteriaDecision, JudgedCriterion } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'
+import { describeRubricChanges, rubricChanges, type RubricChanges } from './rubric-changes.js'
 
 /**
  * The message of a rejected case: each failed criterion with its rule, the reviewer's reason, the
@@ -68,7 +69,8 @@ export const criteriaPresentation: KindPresentation<CriteriaRubric, CriteriaDeci
   },
   refusals: (decision) => (decision.status === 'refused' ? [decision.error.message] : []),
   extraFindings: () => [],
-  staleDetail: (target, context, review) => (target === 'rubric' && review !== undefined ? describeCriteriaChange(context.rubric, review) : undefined),
+  staleDetail: (target, context, review, earlier) =>
+    target === 'rubric' && review !== undefined ? rubricStaleChange(context.rubric, review, earlier) : undefined,
   pendingGroups: {
     unreviewed: {
       title: 'unreviewed',
@@ -127,6 +129,51 @@ function criterionLines(cases: readonly PlannedCase[], _colors?: Colors): string
     })
     .filter((line) => line !== undefined)
   return [`    criteria   ${flagged.length === 0 ? 'no failed or uncertain ratings' : flagged.join(' · ')}`]
+}
+
+/**
+ * What a rubric revision means for one review. When the revision the review was bound to is found
+ * in git, the two rubrics are compared criterion by criterion (`since 1a2b3c4: rule of support
+ * reworded; command, … unchanged`), and the criteria the review judged whose rule and reference
+ * quote are unchanged are named as such; otherwise only what the review itself tells is said, and
+ * every criterion is to be read again.
+ */
+export function rubricStaleChange(rubric: CriteriaRubric, review: unknown, earlier: readonly EarlierRevision[]): StaleChange | undefined {
+  const revision = earlier.find((each) => each.role === 'rubric')
+  const found = revision?.found
+  const recorded = revision?.sha256 ?? null
+  if (found === undefined) {
+    const text = describeCriteriaChange(rubric, review)
+    if (text === undefined) return undefined
+    const everything = revision === undefined ? 'the review records the rubric as it is' : 'the rubric the review was bound to is not in the git history'
+    return { text, unchanged: [], json: { rubric_sha256: recorded, commit: null, everything, changed: [], added: [], removed: [], unchanged: [] } }
+  }
+  const changes = changesOf(found.bytes, found.current)
+  const judgements = isObject(review) && isObject(review['judgements']) ? review['judgements'] : {}
+  return {
+    text: `since ${found.commit.slice(0, 7)}: ${describeRubricChanges(changes)}`,
+    unchanged: changes.unchanged.filter((id) => Object.hasOwn(judgements, id)),
+    json: {
+      rubric_sha256: recorded,
+      commit: found.commit,
+      everything: changes.everything ?? null,
+      changed: changes.changed,
+      added: changes.added,
+      removed: changes.removed,
+      unchanged: changes.unchanged,
+    },
+  }
+}
+
+// Every review bound to one earlier rubric is handed the same bytes: compare the two rubrics once.
+const compared = new WeakMap<Uint8Array, { readonly current: Uint8Array; readonly changes: RubricChanges }>()
+
+function changesOf(earlier: Uint8Array, current: Uint8Array): RubricChanges {
+  const known = compared.get(earlier)
+  if (known !== undefined && known.current === current) return known.changes
+  const changes = rubricChanges(earlier, current)
+  compared.set(earlier, { current, changes })
+  return changes
 }
 
 /**

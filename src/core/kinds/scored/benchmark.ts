@@ -1,3 +1,4 @@
+import { plural } from '../../common/primitives.js'
 import { meanWithError, pairedDifference, wilsonInterval } from '../../stats/index.js'
 import type { Interval } from '../../stats/percentile.js'
 import { atLeast, type ScoreCard } from './case-rule.js'
@@ -154,14 +155,14 @@ function pairedMargin(systemEntries: readonly Entry[], baselineEntries: readonly
 function lowerBoundGate(point: GateResult, paired: PairedMargin, rules: RubricRules): GateResult {
   const required = formatThreshold(rules.baselineMargin)
   if (paired.interval === null)
-    return { passed: false, message: `fails the lower-bound gate: no paired interval (${paired.n} cases scoreable for both); ${point.message}` }
+    return { passed: false, message: `fails the lower-bound gate: no paired interval (${plural(paired.n, 'case')} scoreable for both); ${point.message}` }
   const low = paired.interval[0]
   const clears = paired.lowerBoundClears === true
   const passed = point.passed && clears
   return {
     passed,
     message:
-      `${passed ? 'passes' : 'fails'} the lower-bound gate: paired 95% interval [${formatFigure(low)}, ${formatFigure(paired.interval[1])}] over ${paired.n} cases, ` +
+      `${passed ? 'passes' : 'fails'} the lower-bound gate: paired 95% interval [${formatFigure(low)}, ${formatFigure(paired.interval[1])}] over ${plural(paired.n, 'case')}, ` +
       `lower bound ${formatFigure(low)} ${clears ? '≥' : '<'} ${required}; ${point.message}`,
   }
 }

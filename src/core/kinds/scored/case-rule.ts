@@ -1,3 +1,4 @@
+import { plural } from '../../common/primitives.js'
 import type { DimensionName } from './dimensions/index.js'
 import { formatFigure, formatThreshold, mean, type DimensionScore } from './dimensions/score.js'
 import type { RubricRules } from './rubric.js'
@@ -74,7 +75,7 @@ function leastApplicable(rules: RubricRules): number {
 
 /** `manual review: only 3 of 6 dimensions applicable (at least 4 needed)`. */
 export function manualReviewReason(applicable: number, rules: RubricRules): string {
-  return `manual review: only ${applicable} of ${rules.dimensions.length} dimensions applicable (at least ${leastApplicable(rules)} needed)`
+  return `manual review: only ${applicable} of ${plural(rules.dimensions.length, 'dimension')} applicable (at least ${leastApplicable(rules)} needed)`
 }
 
 /** The one-line summary of a card: why it fails, why it awaits manual review, or its passing mean. */

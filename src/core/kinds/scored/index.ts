@@ -1,3 +1,4 @@
+import { ORIGIN_PLACEHOLDER } from '../../common/origin.js'
 import { valueAt } from '../../common/primitives.js'
 import { scoredPage } from './page.js'
 import { scoredPanel } from './panel.js'
@@ -90,7 +91,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
     emptyCases: (name, schema) => ({ $schema: schema('scored-cases.schema.json'), name, cases: [] }),
     emptyAnnotations: (schema) => ({
       $schema: schema('scored-annotations.schema.json'),
-      origin: 'Say who or what made these judgements (a reviewer, a rating study, an authored example).',
+      origin: ORIGIN_PLACEHOLDER,
       reviews: [],
     }),
   },

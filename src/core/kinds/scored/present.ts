@@ -1,3 +1,4 @@
+import { plural } from '../../common/primitives.js'
 import { showScoredCase } from './show.js'
 import type { Colors } from '../../common/colors.js'
 import type { DecisionJson, EvaluationJson } from '../../engine/evaluation-json.js'
@@ -149,7 +150,7 @@ function scoredEvaluationLines(json: EvaluationJson): string[] {
   const labels = dimensions.map((_, index) => `D${index + 1}`)
   const lines = [
     `  rule: a case passes with mean ≥ ${formatThreshold(thresholds.overallCasePass)} and no applicable dimension below ${formatThreshold(thresholds.perDimensionPass)}; ` +
-      `scoreable with at least ${thresholds.minApplicable} of ${dimensions.length} dimensions applicable`,
+      `scoreable with at least ${thresholds.minApplicable} of ${plural(dimensions.length, 'dimension')} applicable`,
     `  dimensions: ${dimensions.map((name, index) => `${labels[index]} ${name}`).join(', ')}`,
   ]
   // A loop, not Math.max(...ids): a spread of every case id overflows the call stack on a large benchmark.
@@ -213,7 +214,7 @@ export function uncertaintyLines(benchmark: BenchmarkFigures): string[] {
         ? ''
         : `; its lower bound ${paired.lowerBoundClears ? 'also clears' : 'does not clear'} ${formatThreshold(thresholds.baselineMargin)}`
     lines.push(
-      `paired margin ${formatFigure(paired.mean)} over ${paired.n} cases scoreable for both, ${se(paired.se)}, paired bootstrap ${interval(paired.interval)}${clears}`,
+      `paired margin ${formatFigure(paired.mean)} over ${plural(paired.n, 'case')} scoreable for both, ${se(paired.se)}, paired bootstrap ${interval(paired.interval)}${clears}`,
     )
   }
   lines.push(

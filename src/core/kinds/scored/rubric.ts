@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { FixtureError, preview } from '../../common/errors.js'
-import { SchemaReferenceSchema } from '../../common/primitives.js'
+import { SchemaReferenceSchema, plural } from '../../common/primitives.js'
 import { requireWellFormedRubric } from '../../json/literals.js'
 import { parseJsonFile, type RawFile } from '../../json/read.js'
 import { schemaError } from '../../json/schema-error.js'
@@ -144,7 +144,7 @@ function readMinApplicable(rule: string, dimensionCount: number, file: string): 
   if (of !== dimensionCount || least < 1 || least > of) {
     throw new FixtureError({
       ...base,
-      summary: `the pass/fail rule asks for at least ${least} of ${of} dimensions, but scoring_dimensions names ${dimensionCount}.`,
+      summary: `the pass/fail rule asks for at least ${least} of ${plural(of, 'dimension')}, but scoring_dimensions names ${dimensionCount}.`,
       expected: `"at least N of the ${dimensionCount} dimensions are applicable" with 1 ≤ N ≤ ${dimensionCount}`,
       found: JSON.stringify(match[0]),
       hint: 'make the rule and scoring_dimensions agree.',

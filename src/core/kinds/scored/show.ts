@@ -1,5 +1,5 @@
 import type { Colors } from '../../common/colors.js'
-import { isObject, valueAt } from '../../common/primitives.js'
+import { isObject, valueAt, plural } from '../../common/primitives.js'
 import type { CaseShown, KindContext } from '../../engine/kind.js'
 import type { ScoredRubric } from './rubric.js'
 
@@ -13,7 +13,7 @@ export function showScoredCase(_context: KindContext<ScoredRubric>, caseValue: u
   const planted = valueAt(spec, ['ground_truth', 'planted_issues'])
   const lines = [
     `  input: ${firstLine(String(valueAt(spec, ['input']) ?? ''))}`,
-    `  ideal resolution: ${String(valueAt(spec, ['ideal_debate_resolution']) ?? '?')} within ${String(valueAt(spec, ['max_rounds']) ?? '?')} rounds`,
+    `  ideal resolution: ${String(valueAt(spec, ['ideal_debate_resolution']) ?? '?')} within ${rounds(valueAt(spec, ['max_rounds']))}`,
     `  planted issues: ${Array.isArray(planted) && planted.length > 0 ? planted.map((issue) => String(valueAt(issue, ['id']) ?? '?')).join(', ') : 'none'}`,
     `  ground-truth verdict: ${JSON.stringify(valueAt(spec, ['ground_truth', 'final_verdict']) ?? null)}`,
   ]
@@ -26,9 +26,7 @@ export function showScoredCase(_context: KindContext<ScoredRubric>, caseValue: u
       continue
     }
     const claims = Array.isArray(review['claims']) ? review['claims'] : []
-    lines.push(
-      `  ${colors.bold(system)}: ${claims.length} claim${claims.length === 1 ? '' : 's'}, final verdict ${JSON.stringify(review['final_verdict'] ?? null)}`,
-    )
+    lines.push(`  ${colors.bold(system)}: ${plural(claims.length, 'claim')}, final verdict ${JSON.stringify(review['final_verdict'] ?? null)}`)
     for (const claim of claims) {
       if (!isObject(claim)) continue
       const credit = typeof claim['credit'] === 'string' ? ` (${claim['credit']})` : ''
@@ -43,4 +41,9 @@ export function showScoredCase(_context: KindContext<ScoredRubric>, caseValue: u
 function firstLine(text: string): string {
   const [line = ''] = text.split('\n')
   return line.length > 120 ? `${line.slice(0, 119)}…` : line
+}
+
+/** `3 rounds`, or `? rounds` when the spec does not say. */
+function rounds(value: unknown): string {
+  return typeof value === 'number' ? plural(value, 'round') : `${String(value ?? '?')} rounds`
 }

@@ -76,8 +76,8 @@ describe('the tests a scored fixture becomes', () => {
     expect(planned(cases, 'never-terminates').message).toMatchInlineSnapshot(`
       "fails the per-case rule: defense_calibration 0 is below per_dimension_pass 0.50; debate_resolution_quality 0 is below per_dimension_pass 0.50; final_verdict_correctness 0 is below per_dimension_pass 0.50; mean 0.4 is below overall_case_pass 0.65
         mean 0.4 of 5 applicable dimensions (overall_case_pass 0.65, per_dimension_pass 0.50)
-        ✓ issue_discovery_recall        1       1 of 1 planted issues found: P1 full (C1)
-        ✓ issue_discovery_precision     1       1 of 1 claims valid
+        ✓ issue_discovery_recall        1       1 of 1 planted issue found: P1 full (C1)
+        ✓ issue_discovery_precision     1       1 of 1 claim valid
         ✗ defense_calibration           0       mean of 1 instance: (A) C1 reject_with_reasoning 0
         ✗ debate_resolution_quality     0       no agreement after 4 of at most 4 rounds (critique states critique_wins, defense states defense_wins): the loop did not terminate with a resolution
         – empirical_test_diagnosticity  N/A     N/A: no test proposed and the ideal resolution is critique_wins
@@ -91,8 +91,8 @@ describe('the tests a scored fixture becomes', () => {
     expect(planned(cases, 'required-test-missing').message).toMatchInlineSnapshot(`
       "fails the per-case rule: empirical_test_diagnosticity 0 is below per_dimension_pass 0.50
         mean 0.8 of 5 applicable dimensions (overall_case_pass 0.65, per_dimension_pass 0.50)
-        ✓ issue_discovery_recall        1       1 of 1 planted issues found: P1 full (C1)
-        ✓ issue_discovery_precision     1       1 of 1 claims valid
+        ✓ issue_discovery_recall        1       1 of 1 planted issue found: P1 full (C1)
+        ✓ issue_discovery_precision     1       1 of 1 claim valid
         ✓ defense_calibration           1       mean of 2 instances: (A) C1 concede 1, (C) C1 updated 1
         ✓ debate_resolution_quality     1       both agents state empirical_test_agreed as ideal, in 2 of at most 4 rounds
         ✗ empirical_test_diagnosticity  0       required (the ideal resolution is empirical_test_agreed), but no concrete test is proposed

@@ -18,7 +18,7 @@ describe('issue_discovery_precision', () => {
 
   test('all invalid is 0, all valid is 1', () => {
     expect(scorePrecision([invalid('C1'), invalid('C2')]).score).toBe(0)
-    expect(scorePrecision([real('C1')])).toEqual({ score: 1, detail: '1 of 1 claims valid' })
+    expect(scorePrecision([real('C1')])).toEqual({ score: 1, detail: '1 of 1 claim valid' })
   })
 
   test('names every invalid claim', () => {

@@ -26,7 +26,7 @@ describe('issue_discovery_recall', () => {
   })
 
   test('demonstrably real and invalid claims find no planted issue', () => {
-    expect(scoreRecall([issue('P1')], [real('C1'), invalid('C2')])).toEqual({ score: 0, detail: '0 of 1 planted issues found: P1 missed' })
+    expect(scoreRecall([issue('P1')], [real('C1'), invalid('C2')])).toEqual({ score: 0, detail: '0 of 1 planted issue found: P1 missed' })
   })
 
   test('a claim not judged planted finds no planted issue, even one that names it', () => {

@@ -1,3 +1,4 @@
+import { plural } from '../../../common/primitives.js'
 import type { BaselineClaim, DebateClaim, ResponseKind } from '../schemas.js'
 import { formatFigure, mean, notApplicable, scored, type DimensionScore } from './score.js'
 
@@ -80,7 +81,7 @@ export function baselineCalibrationInstances(claims: readonly BaselineClaim[]): 
 export function scoreCalibration(instances: readonly CalibrationInstance[], none: string): DimensionScore {
   if (instances.length === 0) return notApplicable(`N/A: ${none}`)
   const listed = instances.map((item) => `(${item.behavior}) ${item.claim} ${item.basis} ${formatFigure(item.score)}`)
-  return scored(mean(instances.map((item) => item.score)), `mean of ${instances.length} instance${instances.length === 1 ? '' : 's'}: ${listed.join(', ')}`)
+  return scored(mean(instances.map((item) => item.score)), `mean of ${plural(instances.length, 'instance')}: ${listed.join(', ')}`)
 }
 
 /** `defense_calibration` of the debate system, from the defense's response to each claim. */

@@ -1,3 +1,4 @@
+import { plural } from '../../../common/primitives.js'
 import type { Claim } from '../schemas.js'
 import { notApplicable, scored, type DimensionScore } from './score.js'
 
@@ -10,6 +11,6 @@ export function scorePrecision(claims: readonly Claim[]): DimensionScore {
   if (claims.length === 0) return notApplicable('N/A: the critique makes no claims, so precision is undefined')
   const invalid = claims.filter((claim) => claim.validity === 'invalid')
   const valid = claims.length - invalid.length
-  const detail = `${valid} of ${claims.length} claims valid${invalid.length === 0 ? '' : `; invalid: ${invalid.map((claim) => claim.id).join(', ')}`}`
+  const detail = `${valid} of ${plural(claims.length, 'claim')} valid${invalid.length === 0 ? '' : `; invalid: ${invalid.map((claim) => claim.id).join(', ')}`}`
   return scored(valid / claims.length, detail)
 }

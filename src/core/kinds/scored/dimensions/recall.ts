@@ -1,3 +1,4 @@
+import { plural } from '../../../common/primitives.js'
 import type { Claim, PlantedIssue } from '../schemas.js'
 import { formatFigure, notApplicable, scored, type DimensionScore } from './score.js'
 
@@ -21,5 +22,5 @@ export function scoreRecall(plantedIssues: readonly PlantedIssue[], claims: read
     found += best.credit === 'full' ? FULL : PARTIAL
     return `${issue.id} ${best.credit === 'full' ? 'full' : 'partial'} (${best.id})`
   })
-  return scored(found / plantedIssues.length, `${formatFigure(found)} of ${plantedIssues.length} planted issues found: ${parts.join(', ')}`)
+  return scored(found / plantedIssues.length, `${formatFigure(found)} of ${plural(plantedIssues.length, 'planted issue')} found: ${parts.join(', ')}`)
 }

@@ -1,3 +1,4 @@
+import { plural } from '../../../common/primitives.js'
 import type { ResolutionType } from '../schemas.js'
 import { scored, type DimensionScore } from './score.js'
 
@@ -22,7 +23,7 @@ export interface DebateEnding {
  */
 export function scoreDebateResolution(ending: DebateEnding): DimensionScore {
   const { ideal, critiqueFinal, defenseFinal, rounds, maxRounds } = ending
-  const within = `${rounds} of at most ${maxRounds} round${maxRounds === 1 ? '' : 's'}`
+  const within = `${rounds} of at most ${plural(maxRounds, 'round')}`
   if (critiqueFinal === null || critiqueFinal !== defenseFinal) {
     const statements = `critique states ${critiqueFinal ?? 'nothing'}, defense states ${defenseFinal ?? 'nothing'}`
     return scored(0, `no agreement after ${within} (${statements}): the loop did not terminate with a resolution`)

@@ -1,0 +1,25 @@
+/** The `origin` of a new `annotations.json` (`init`): text to replace with who or what made the judgements. */
+export const ORIGIN_PLACEHOLDER = 'Say who or what made these judgements (a reviewer, a rating study, an authored example).'
+
+const JUDGE_PLACEHOLDER = /^Labels by the automated judge .+: say which model and which revision of its prompt\.$/su
+
+/** The `origin` of a new `judges/<judge>.json` whose first label was recorded without `--origin`. */
+export function judgeOriginPlaceholder(judge: string): string {
+  return `Labels by the automated judge ${judge}: say which model and which revision of its prompt.`
+}
+
+/** Whether an `origin` is still the placeholder written with its file: nobody said where the judgements come from. */
+export function isOriginPlaceholder(origin: string): boolean {
+  return origin === ORIGIN_PLACEHOLDER || JUDGE_PLACEHOLDER.test(origin)
+}
+
+/**
+ * An `origin` as printed: the text itself, or, for a placeholder nobody replaced, `not given (…)`
+ * with where to give it, so that the placeholder never reads as a real origin.
+ */
+export function shownOrigin(origin: string, file: string): string {
+  if (origin === ORIGIN_PLACEHOLDER) return `not given (${file} › origin is still the placeholder: say there who or what made these judgements)`
+  if (JUDGE_PLACEHOLDER.test(origin))
+    return `not given (${file} › origin is still the placeholder: say there which model and which revision of its prompt, or pass --origin with the next label)`
+  return origin
+}

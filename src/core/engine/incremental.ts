@@ -1,0 +1,409 @@
+import { readFileSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { DEFAULT_SEED } from '../stats/bootstrap.js'
+import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
+import { sha256Hex } from '../json/canonical-json.js'
+import type { CaseAssessment } from './assess.js'
+import { CoverageTally } from './coverage-tally.js'
+import { isGraded, type Decision } from './decision.js'
+import {
+  caseDecider,
+  caseSetEnds,
+  conversionNotes,
+  fileIdentities,
+  isPanelActive,
+  SetFingerprint,
+  staleHashesOf,
+  type EvaluateOptions,
+  type SomeEvaluation,
+} from './evaluate.js'
+import {
+  kindContext,
+  loadFixtureReading,
+  type CaseEntry,
+  type FixtureIdentities,
+  type LoadFixtureOptions,
+  type ReviewEntry,
+  type SomeFixture,
+} from './fixture.js'
+import type { FileRole } from './kind.js'
+import type { Adoption } from './panel.js'
+import { ParseMemo } from './parse-memo.js'
+import type { KindRegistry } from './registry.js'
+
+/** Options of {@link IncrementalEvaluation.open}: where messages are relative to, and what each evaluation asks beyond the files. */
+export interface IncrementalOptions extends EvaluateOptions, LoadFixtureOptions {
+  /** Load only a fixture of this kind. */
+  readonly kind?: string
+}
+
+/** What one {@link IncrementalEvaluation.refresh} found and did. */
+export interface EvaluationChange {
+  /** The fixture's files whose bytes changed, as shown, sorted. */
+  readonly files: readonly string[]
+  /**
+   * `'all'` when every case was decided again (the rubric, the source, the members of `cases.json`
+   * beside its cases, or the set of reviewers changed); else the ids of the cases decided again, in
+   * the order of `cases.json`, removed cases left out.
+   */
+  readonly decided: 'all' | readonly string[]
+  /** The ids of cases no longer in `cases.json`. */
+  readonly removed: readonly string[]
+}
+
+/** One case as last decided, with what its decision was made from. */
+interface CaseState {
+  readonly entry: CaseEntry
+  readonly text: string | undefined
+  readonly decision: Decision
+  readonly stale: readonly (readonly [FileRole, string])[]
+  readonly reviews: Readonly<Record<string, ReviewEntry>> | undefined
+  readonly panelReviews: ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>> | undefined
+  readonly adoptions: Readonly<Record<string, Adoption>> | undefined
+}
+
+/** A file as last read: its stat stamp and what the reader returned. */
+interface ReadFile {
+  readonly stamp: string
+  readonly raw: RawFile
+}
+
+/**
+ * A fixture kept loaded and decided, brought up to date by {@link refresh}: a file is read again
+ * only when its stat stamp moved, and parsed again only when its bytes changed; a change to one
+ * case's entries (the case, its review, a reviewer's review of it, its adoption) decides that case
+ * again, and a change to the rubric or the source decides every case. Each evaluation it gives
+ * equals {@link evaluateFixture} of the files as they were read.
+ */
+export class IncrementalEvaluation {
+  private readonly memo = new ParseMemo()
+  private readonly read = new Map<string, ReadFile>()
+  private readonly tally = new CoverageTally()
+  private states = new Map<string, CaseState>()
+  private positions = new Map<string, number>()
+  private current: SomeEvaluation | undefined
+  private loaded: SomeFixture | undefined
+  /** The case-set fingerprints of the cases as decided, taken when first asked for. */
+  private caseSet: (() => CaseSetIdentity) | undefined
+  private queue: Promise<unknown> = Promise.resolve()
+
+  private constructor(
+    private readonly kinds: KindRegistry,
+    private readonly dir: string,
+    private readonly options: IncrementalOptions,
+  ) {}
+
+  /** Loads and decides a fixture directory, as {@link loadFixture} and {@link evaluateFixture} do. */
+  static async open(kinds: KindRegistry, dir: string, options: IncrementalOptions = {}): Promise<IncrementalEvaluation> {
+    const evaluation = new IncrementalEvaluation(kinds, dir, options)
+    await evaluation.refresh()
+    return evaluation
+  }
+
+  /** What was parsed of each file, by its bytes: a revision given it (`AuthoringOptions.memo`) parses only the files it changes. */
+  get parsed(): ParseMemo {
+    return this.memo
+  }
+
+  /** The fixture as last read. */
+  get fixture(): SomeFixture {
+    if (this.loaded === undefined) throw new TypeError('the fixture was not loaded: open it with IncrementalEvaluation.open')
+    return this.loaded
+  }
+
+  /** The evaluation of the fixture as last read. */
+  get evaluation(): SomeEvaluation {
+    if (this.current === undefined) throw new TypeError('the fixture was not evaluated: open it with IncrementalEvaluation.open')
+    return this.current
+  }
+
+  /** The position of each case in `cases.json` as last read, by id. */
+  positionOf(id: string): number | undefined {
+    return this.positions.get(id)
+  }
+
+  /** The decision of one case as last read; `undefined` for an id `cases.json` does not hold. */
+  decisionOf(id: string): Decision | undefined {
+    return this.states.get(id)?.decision
+  }
+
+  /**
+   * Reads again the files whose stat stamp moved, parses those whose bytes changed, and decides
+   * again the cases they touch. A fixture-level defect (a file that no longer parses) throws its
+   * {@link FixtureError}, and the evaluation stays as it was.
+   */
+  refresh(): Promise<EvaluationChange> {
+    // One refresh at a time: a second one asked for meanwhile starts from what the first read.
+    const run = this.queue.then(() => this.refreshNow())
+    this.queue = run.catch(() => undefined)
+    return run
+  }
+
+  private async refreshNow(): Promise<EvaluationChange> {
+    try {
+      return await this.refreshOnce(false)
+    } catch (error) {
+      if (!(error instanceof FileMovedError)) throw error
+      return this.refreshOnce(true)
+    }
+  }
+
+  private async refreshOnce(readAll: boolean): Promise<EvaluationChange> {
+    const changedFiles: string[] = []
+    const seen = new Set<string>()
+    // A changed `cases.json` can change the case ids every review file is checked against: then every file is read.
+    let everything = readAll
+    const reader: FixtureFileReader = async (path, display) => {
+      seen.add(path)
+      const before = this.read.get(path)
+      const stamp = await stampOf(path)
+      if (!everything && before !== undefined && stamp !== undefined && before.stamp === stamp) return before.raw
+      const file = await readFixtureFile(path, display)
+      const raw = { display: file.display, bytes: file.bytes, sha256: sha256Hex(file.bytes) }
+      if (before?.raw.sha256 !== raw.sha256) changedFiles.push(display)
+      this.read.set(path, { stamp: stamp ?? '', raw: retained(path, raw) })
+      return raw
+    }
+    const casesPath = this.loaded === undefined ? undefined : `${this.loaded.dir}/${this.loaded.definition.files.cases}`
+    if (casesPath !== undefined && !everything) {
+      const before = this.read.get(casesPath)
+      everything = before === undefined || before.stamp !== (await stampOf(casesPath))
+    }
+    const fixture = await loadFixtureReading(this.kinds, this.dir, this.options, reader, undefined, this.memo)
+    for (const path of [...this.read.keys()]) if (!seen.has(path)) this.read.delete(path)
+    return this.update(fixture, changedFiles.sort())
+  }
+
+  /** Decides the cases of a newly read fixture that differ from the last one read. */
+  private update(fixture: SomeFixture, files: readonly string[]): EvaluationChange {
+    const previous = this.loaded
+    const all = previous === undefined || decidesEverything(previous, fixture, this.options)
+    const decide = caseDecider(fixture, this.options)
+    const next = new Map<string, CaseState>()
+    const decided: string[] = []
+    let casesMoved = previous === undefined || previous.cases.length !== fixture.cases.length
+    let changed = all
+    fixture.cases.forEach((entry, index) => {
+      const before = this.states.get(entry.id)
+      if (!casesMoved && previous?.cases[index]?.id !== entry.id) casesMoved = true
+      const reviews = fixture.reviews.get(entry.id)
+      const panelReviews = fixture.panel.reviews.get(entry.id)
+      const adoptions = fixture.panel.adoptions.get(entry.id)
+      if (!all && before !== undefined && sameEntry(before.entry, entry) && sameSlots(before.reviews, reviews)) {
+        if (samePanelReviews(before.panelReviews, panelReviews) && sameAdoptions(before.adoptions, adoptions)) {
+          next.set(entry.id, { ...before, entry, reviews, panelReviews, adoptions })
+          return
+        }
+      }
+      const { assessment, text } = decide(entry)
+      if (before !== undefined) this.tally.remove(before.decision)
+      this.tally.add(assessment.decision)
+      next.set(entry.id, { entry, text, decision: assessment.decision, stale: staleOf(assessment), reviews, panelReviews, adoptions })
+      decided.push(entry.id)
+      changed = true
+      if (before?.text !== text) casesMoved = true
+    })
+    const removed: string[] = []
+    for (const [id, state] of this.states) {
+      if (next.has(id)) continue
+      this.tally.remove(state.decision)
+      removed.push(id)
+      changed = true
+      casesMoved = true
+    }
+    this.states = next
+    if (casesMoved) this.positions = new Map(fixture.cases.map((entry, index) => [entry.id, index]))
+    if (changed || this.current === undefined || files.length > 0) {
+      this.loaded = fixture
+      this.current = this.evaluate(fixture, casesMoved || all)
+    }
+    return { files, decided: all ? 'all' : decided, removed }
+  }
+
+  /** The evaluation of the cases as decided: identities reused unless a case's text or the graded set moved. */
+  private evaluate(fixture: SomeFixture, casesMoved: boolean): SomeEvaluation {
+    const states = [...this.states.values()]
+    const decisions = states.map((state) => state.decision)
+    const previous = this.current
+    if (casesMoved || previous === undefined || this.caseSet === undefined || !sameGraded(previous.decisions, decisions))
+      this.caseSet = once(() => fingerprints(fixture, states))
+    const caseSet = this.caseSet
+    const staleFiles = new Map<FileRole, string[]>()
+    for (const state of states) {
+      for (const [role, hash] of state.stale) {
+        const hashes = staleFiles.get(role)
+        if (hashes === undefined) staleFiles.set(role, [hash])
+        else hashes.push(hash)
+      }
+    }
+    const definition = fixture.definition
+    let identities: FixtureIdentities | undefined
+    const identify = (): FixtureIdentities => {
+      identities ??= { ...caseSet(), files: fileIdentities(fixture) }
+      return identities
+    }
+    // The case-set fingerprints hash every case's text: taken when first read, not on every save.
+    return {
+      fixture,
+      decisions,
+      coverage: this.tally.coverage(decisions),
+      get identities() {
+        return identify()
+      },
+      summary: definition.summarize(kindContext(fixture), decisions, {
+        seed: this.options.seed ?? DEFAULT_SEED,
+        marginGate: this.options.marginGate ?? 'point',
+      }),
+      notes: conversionNotes(fixture, staleFiles),
+    }
+  }
+}
+
+/** The fingerprints of the full case set and of its graded cases. */
+type CaseSetIdentity = Pick<FixtureIdentities, 'caseSetSha256' | 'gradedSetSha256'>
+
+/** The fingerprints of the full case set and of its graded cases, from each case's text. */
+function fingerprints(fixture: SomeFixture, states: readonly CaseState[]): CaseSetIdentity {
+  const { head, tail, broken } = caseSetEnds(fixture)
+  const full = new SetFingerprint(head)
+  full.broken = broken
+  const graded = new SetFingerprint('[')
+  for (const { text, decision } of states) {
+    if (text === undefined) {
+      full.broken = true
+      continue
+    }
+    const separated = `,${text}`
+    full.add(text, separated)
+    if (isGraded(decision)) graded.add(text, separated)
+  }
+  return { caseSetSha256: full.digest(tail), gradedSetSha256: graded.digest(']') }
+}
+
+/** `make`, called once, when first asked for. */
+function once<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined
+  return () => {
+    made ??= { value: make() }
+    return made.value
+  }
+}
+
+/** Whether an edit between two reads of a fixture can change every case's decision. */
+function decidesEverything(before: SomeFixture, after: SomeFixture, options: EvaluateOptions): boolean {
+  return (
+    before.definition !== after.definition ||
+    before.rubric !== after.rubric ||
+    JSON.stringify(before.casesDocument) !== JSON.stringify(after.casesDocument) ||
+    isPanelActive(before, options) !== isPanelActive(after, options) ||
+    before.panel.reviewers.join('\u0000') !== after.panel.reviewers.join('\u0000') ||
+    (before.panel.adjudications === undefined) !== (after.panel.adjudications === undefined)
+  )
+}
+
+/** Whether the graded cases are the same, in the same order. */
+function sameGraded(before: readonly Decision[], after: readonly Decision[]): boolean {
+  if (before.length !== after.length) return false
+  for (let index = 0; index < before.length; index++) {
+    if (before[index]!.id !== after[index]!.id || isGraded(before[index]!) !== isGraded(after[index]!)) return false
+  }
+  return true
+}
+
+function sameEntry(before: CaseEntry, after: CaseEntry): boolean {
+  if (before === after) return true
+  return before.path[1] === after.path[1] && before.split === after.split && sameJson(before.value, after.value)
+}
+
+function sameReview(before: ReviewEntry | undefined, after: ReviewEntry | undefined): boolean {
+  if (before === after) return true
+  if (before === undefined || after === undefined) return false
+  return before.path[1] === after.path[1] && sameJson(before.value, after.value)
+}
+
+function sameSlots(before: Readonly<Record<string, ReviewEntry>> | undefined, after: Readonly<Record<string, ReviewEntry>> | undefined): boolean {
+  if (before === after) return true
+  const slots = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])
+  for (const slot of slots) if (!sameReview(before?.[slot], after?.[slot])) return false
+  return true
+}
+
+function samePanelReviews(
+  before: ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>> | undefined,
+  after: ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>> | undefined,
+): boolean {
+  if (before === after) return true
+  if ((before?.size ?? 0) !== (after?.size ?? 0)) return false
+  for (const [reviewer, slots] of before ?? []) if (!after?.has(reviewer) || !sameSlots(slots, after.get(reviewer))) return false
+  return true
+}
+
+function sameAdoptions(before: Readonly<Record<string, Adoption>> | undefined, after: Readonly<Record<string, Adoption>> | undefined): boolean {
+  if (before === after) return true
+  return JSON.stringify(before ?? {}) === JSON.stringify(after ?? {})
+}
+
+/**
+ * Whether two parsed JSON values are equal, key order included (so that their canonical texts and
+ * fingerprints are too): one walk of both, allocating nothing, where comparing their texts would
+ * write both out.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false
+    for (let index = 0; index < a.length; index++) if (!sameJson(a[index], b[index])) return false
+    return true
+  }
+  if (Array.isArray(b)) return false
+  const keys = Object.keys(a)
+  const others = Object.keys(b)
+  if (keys.length !== others.length) return false
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index]!
+    if (key !== others[index] || !sameJson(Reflect.get(a, key), Reflect.get(b, key))) return false
+  }
+  return true
+}
+
+function staleOf(assessment: CaseAssessment<Decision>): readonly (readonly [FileRole, string])[] {
+  const found = staleHashesOf(assessment)
+  return found.length === 0 ? NONE : found
+}
+
+const NONE: readonly (readonly [FileRole, string])[] = Object.freeze([])
+
+/** A file's stat stamp: its size, times and inode; `undefined` when it cannot be stat'ed (the reader then says why). */
+async function stampOf(path: string): Promise<string | undefined> {
+  const stats = await stat(path, { bigint: true }).catch(() => undefined)
+  return stats === undefined ? undefined : `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`
+}
+
+/**
+ * What is kept of a file read: a large file's bytes are let go once parsed, since the parse is
+ * kept and the bytes would double the memory; asked for again, they are read again, and a file
+ * whose bytes changed since is {@link FileMovedError}. A small file (the rubric, the source) keeps them.
+ */
+function retained(path: string, raw: RawFile & { readonly sha256: string }): RawFile {
+  if (raw.bytes.length <= RETAINED_BYTES) return raw
+  const { display, sha256 } = raw
+  return {
+    display,
+    sha256,
+    get bytes(): Uint8Array {
+      const bytes = readFileSync(path)
+      if (sha256Hex(bytes) !== sha256) throw new FileMovedError(display)
+      return bytes
+    },
+  }
+}
+
+/** A file's bytes changed between its stat and a read of it: the refresh starts over, reading every file. */
+class FileMovedError extends Error {
+  constructor(display: string) {
+    super(`${display} changed while it was read`)
+  }
+}
+
+const RETAINED_BYTES = 1 << 20

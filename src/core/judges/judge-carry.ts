@@ -1,0 +1,64 @@
+import { isObject } from '../common/primitives.js'
+import { carriedOver, fixtureHistory, NO_HISTORY } from '../engine/fixture-history.js'
+import type { SomeFixture } from '../engine/fixture.js'
+import type { KindContext } from '../engine/kind.js'
+import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
+import { isCurrentLabel } from './judge-labels.js'
+
+/** A judgement as a label's draft holds it. */
+type Verdict = { rating: string; reason: string; answer_span: string }
+
+/** The labels of a per-criterion judge that a run carries over rather than calls again. */
+export interface CarriedLabels {
+  /** By case id, the judgements kept. */
+  readonly judgements: ReadonlyMap<string, Readonly<Record<string, Verdict>>>
+  /** The earlier rubrics they were bound to, as the origin names them: `3a8dcd22e9f4… (1a2b3c4)`. */
+  readonly from: ReadonlySet<string>
+  /** Judgements kept, over every case. */
+  readonly count: number
+}
+
+/**
+ * The judgements of a judge's stale labels that read the same text now: a judge called once per
+ * criterion judged each criterion on its own text, so a label of a criterion whose rule and
+ * reference quote a rubric revision left unchanged is what it would say again. Only a label bound
+ * to an earlier rubric found in git is read this way; a label whose answer or source changed keeps
+ * nothing (see `carriedOver`).
+ */
+export async function carriedLabels(fixture: SomeFixture, context: KindContext<CriteriaRubric>, judge: string, file: string): Promise<CarriedLabels> {
+  const labels = [...fixture.judges.reviews.values()].flatMap((byJudge) => Object.values(byJudge.get(judge) ?? {}))
+  const history = labels.length === 0 ? NO_HISTORY : await fixtureHistory(fixture, labels)
+  const judgements = new Map<string, Record<string, Verdict>>()
+  const from = new Set<string>()
+  let count = 0
+  if (history === NO_HISTORY) return { judgements, from, count }
+  for (const entry of fixture.cases) {
+    const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']
+    if (label === undefined || isCurrentLabel(fixture.definition.bindings, context, entry.value, label.value, 'review')) continue
+    const { items } = carriedOver(fixture, entry, { ...label, file }, history)
+    const written = isObject(label.value) && isObject(label.value['judgements']) ? label.value['judgements'] : {}
+    const kept: Record<string, Verdict> = {}
+    for (const id of items) {
+      const judgement = written[id]
+      if (!isObject(judgement)) continue
+      const { rating, reason, answer_span: span } = judgement
+      if (typeof rating === 'string' && typeof reason === 'string' && typeof span === 'string') kept[id] = { rating, reason, answer_span: span }
+    }
+    if (Object.keys(kept).length === 0) continue
+    judgements.set(entry.id, kept)
+    count += Object.keys(kept).length
+    const recorded = isObject(label.value) ? label.value['rubric_sha256'] : undefined
+    const found = typeof recorded === 'string' ? history.find('rubric', recorded) : undefined
+    if (typeof recorded === 'string' && found !== undefined) from.add(`${recorded.slice(0, 12)}… (${found.commit.slice(0, 7)})`)
+  }
+  return { judgements, from, count }
+}
+
+/** A run's origin with what it carried over said, in place of what an earlier run's origin said of its own carrying over. */
+export function carriedOrigin(origin: string | undefined, carried: CarriedLabels, context: KindContext<CriteriaRubric>): string {
+  const base = (origin ?? '').replace(/; carried over \d+ labels? .*$/, '')
+  const now = context.files.rubric?.sha256.slice(0, 12) ?? ''
+  const labels = `${carried.count} ${carried.count === 1 ? 'label' : 'labels'}`
+  const note = `carried over ${labels} of criteria a rubric revision left unchanged, from rubric.json ${[...carried.from].join(', ')}, re-bound to ${now}…`
+  return base === '' ? `Labels by an automated judge; ${note}` : `${base}; ${note}`
+}

@@ -1,0 +1,209 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { RubricError } from '../../../src/core/common/errors.js'
+import { adjudicateCase } from '../../../src/core/engine/adjudicate.js'
+import type { DraftSource } from '../../../src/core/engine/authoring.js'
+import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
+import { evaluationJson } from '../../../src/core/engine/evaluation-json.js'
+import { IncrementalEvaluation } from '../../../src/core/engine/incremental.js'
+import { addCases, kinds, loadFixture, recordReview } from '../../../src/core/registry.js'
+import { copyFixture, ROOT, type AnnotationsJson, type CasesJson } from '../../helpers/fixture-copy.js'
+
+const source: DraftSource = { label: 'the test', locate: (path) => path.join(' › ') }
+const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support'] as const
+const BUNDLED_IDS = [
+  'complete',
+  'paraphrase',
+  'negation',
+  'unsupported-guarantee',
+  'missing-verification',
+  'wrong-command',
+  'uncertain-wording',
+  'not-reviewed',
+]
+const NEW_IDS = ['extra-a', 'extra-b', 'extra-c']
+const RATING = fc.constantFrom('meets', 'meets', 'does_not_meet', 'uncertain')
+
+/** An edit a team makes to a fixture, by a command or by hand. */
+type Edit =
+  | { readonly kind: 'add'; readonly id: string; readonly answer: string; readonly split: 'development' | 'held_out' }
+  | { readonly kind: 'review' | 'replace'; readonly id: string; readonly ratings: readonly string[] }
+  | { readonly kind: 'reviewer'; readonly id: string; readonly reviewer: string; readonly ratings: readonly string[] }
+  | { readonly kind: 'adopt'; readonly id: string; readonly take: string }
+  | { readonly kind: 'judge'; readonly id: string; readonly ratings: readonly string[] }
+  | { readonly kind: 'answer'; readonly id: string; readonly suffix: string }
+  | { readonly kind: 'rubric'; readonly criterion: number }
+  | { readonly kind: 'unreview'; readonly id: string }
+  | { readonly kind: 'unadopt'; readonly id: string }
+
+const anyId = fc.constantFrom(...BUNDLED_IDS, ...NEW_IDS)
+// Independent reviews and adoptions of a few cases, so that a sequence reaches adoptions often.
+const panelId = fc.constantFrom('complete', 'negation', 'extra-a')
+const ratings = fc.array(RATING, { minLength: CRITERIA.length, maxLength: CRITERIA.length })
+const edit: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({
+    kind: fc.constant('add' as const),
+    id: fc.constantFrom(...NEW_IDS),
+    answer: fc.constantFrom('Run `docuctl releases rollback r41 --environment staging`.', 'Restart it.'),
+    split: fc.constantFrom('development' as const, 'held_out' as const),
+  }),
+  fc.record({ kind: fc.constantFrom('review' as const, 'replace' as const), id: anyId, ratings }),
+  fc.record({ kind: fc.constant('reviewer' as const), id: panelId, reviewer: fc.constantFrom('alice', 'bob'), ratings }),
+  fc.record({ kind: fc.constant('adopt' as const), id: panelId, take: fc.constantFrom('alice', 'bob') }),
+  fc.record({ kind: fc.constant('judge' as const), id: anyId, ratings }),
+  fc.record({ kind: fc.constant('answer' as const), id: anyId, suffix: fc.constantFrom(' Check health.', ' ') }),
+  fc.record({ kind: fc.constant('rubric' as const), criterion: fc.integer({ min: 0, max: CRITERIA.length - 1 }) }),
+  fc.record({ kind: fc.constant('unreview' as const), id: anyId }),
+  fc.record({ kind: fc.constant('unadopt' as const), id: panelId }),
+)
+
+function draftOf(ratingsGiven: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(
+    CRITERIA.map((criterion, index) => [criterion, { rating: ratingsGiven[index], reason: `Judged ${criterion} ${ratingsGiven[index]}.`, answer_span: '' }]),
+  )
+}
+
+/** Applies an edit; an edit the fixture refuses (a review of an unknown case, an adoption without reviews) writes nothing. */
+async function apply(dir: string, change: Edit): Promise<void> {
+  const options = { cwd: dir }
+  try {
+    switch (change.kind) {
+      case 'add':
+        await addCases(dir, [{ id: change.id, answer: change.answer, citation: 'Fictional docuctl 3 guide', split: change.split }], source, options)
+        return
+      case 'review':
+      case 'replace':
+        await recordReview(dir, draftOf(change.ratings), source, { ...options, caseId: change.id, replace: change.kind === 'replace' })
+        return
+      case 'reviewer':
+        await recordReview(dir, draftOf(change.ratings), source, { ...options, caseId: change.id, replace: true, reviewer: change.reviewer })
+        return
+      case 'adopt':
+        await adjudicateCase(dir, { ...options, kinds, caseId: change.id, adjudicator: 'carol', take: change.take }, source)
+        return
+      case 'judge':
+        await recordReview(dir, draftOf(change.ratings), source, { ...options, caseId: change.id, replace: true, judge: 'keyword-judge' })
+        return
+      case 'answer':
+        await editJson<CasesJson>(dir, 'cases.json', (cases) => {
+          const found = cases.cases.find((each) => each.id === change.id) as { input: { answer: { text: string } } } | undefined
+          if (found !== undefined) found.input.answer.text += change.suffix
+        })
+        return
+      case 'rubric':
+        await editJson<{ criteria: { rule: string }[] }>(dir, 'rubric.json', (rubric) => {
+          rubric.criteria[change.criterion]!.rule += ' (reworded)'
+        })
+        return
+      case 'unreview':
+        await editJson<AnnotationsJson>(dir, 'annotations.json', (annotations) => {
+          annotations.reviews = annotations.reviews.filter((review) => review.answer_id !== change.id)
+        })
+        return
+      case 'unadopt':
+        await editJson<{ adoptions: { case_id: string }[] }>(dir, 'adjudications.json', (adjudications) => {
+          adjudications.adoptions = adjudications.adoptions.filter((adoption) => adoption.case_id !== change.id)
+        })
+        return
+    }
+  } catch (error) {
+    if (!(error instanceof RubricError) && (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+}
+
+async function editJson<T>(dir: string, name: string, change: (document: T) => void): Promise<void> {
+  const document = JSON.parse(await readFile(join(dir, name), 'utf8')) as T
+  change(document)
+  await writeFile(join(dir, name), `${JSON.stringify(document, null, 2)}\n`)
+}
+
+async function fullEvaluation(dir: string): Promise<unknown> {
+  return evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: dir })))
+}
+
+describe('the incremental evaluation', () => {
+  test('after every edit of a random sequence, it equals a full evaluation of the files', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { maxLength: 3 }), fc.array(edit, { minLength: 1, maxLength: 8 }), async (setup, edits) => {
+        const fixture = await copyFixture()
+        for (const change of setup) await apply(fixture.dir, change)
+        const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
+        expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
+        for (const change of edits) {
+          await apply(fixture.dir, change)
+          await incremental.refresh()
+          expect(evaluationJson(incremental.evaluation), JSON.stringify(change)).toEqual(await fullEvaluation(fixture.dir))
+        }
+      }),
+      {
+        numRuns: 25,
+        // A panel built, adopted, then its adoption removed by hand: the one change that touches adjudications.json alone.
+        examples: [
+          [
+            [],
+            [
+              { kind: 'reviewer', id: 'complete', reviewer: 'alice', ratings: ['meets', 'meets', 'meets', 'meets', 'meets'] },
+              { kind: 'reviewer', id: 'complete', reviewer: 'bob', ratings: ['meets', 'meets', 'meets', 'meets', 'uncertain'] },
+              { kind: 'adopt', id: 'complete', take: 'alice' },
+              { kind: 'unadopt', id: 'complete' },
+              { kind: 'adopt', id: 'complete', take: 'bob' },
+              { kind: 'judge', id: 'complete', ratings: ['meets', 'meets', 'does_not_meet', 'meets', 'meets'] },
+            ],
+          ],
+        ],
+      },
+    )
+  }, 120_000)
+
+  test('a review of one case decides that case again, and a rubric edit decides every case', async () => {
+    const fixture = await copyFixture()
+    const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
+    expect(incremental.decisionOf('not-reviewed')?.status).toBe('pending')
+
+    await apply(fixture.dir, { kind: 'review', id: 'not-reviewed', ratings: ['meets', 'meets', 'meets', 'meets', 'meets'] })
+    const reviewed = await incremental.refresh()
+    expect(reviewed).toEqual({ files: ['annotations.json', 'cases.json'], decided: ['not-reviewed'], removed: [] })
+    expect(incremental.decisionOf('not-reviewed')?.status).toBe('accepted')
+
+    expect(await incremental.refresh()).toEqual({ files: [], decided: [], removed: [] })
+
+    await apply(fixture.dir, { kind: 'rubric', criterion: 4 })
+    const reworded = await incremental.refresh()
+    expect(reworded.decided).toBe('all')
+    expect(reworded.files).toEqual(['rubric.json'])
+    expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
+  })
+
+  test('a file whose bytes are rewritten unchanged is read again but parses nothing and decides nothing', async () => {
+    const fixture = await copyFixture()
+    const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
+    const before = incremental.evaluation
+    const path = join(fixture.dir, 'annotations.json')
+    await writeFile(path, await readFile(path))
+    expect(await incremental.refresh()).toEqual({ files: [], decided: [], removed: [] })
+    expect(incremental.evaluation).toBe(before)
+  })
+})
+
+describe('the incremental evaluation of a scored fixture', () => {
+  test('a review removed and the rubric re-saved each give what a full evaluation gives, benchmark included', async () => {
+    const fixture = await copyFixture(join(ROOT, 'fixtures/debate-benchmark'))
+    const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
+    expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
+
+    await editJson<{ reviews: unknown[] }>(fixture.dir, 'annotations.json', (annotations) => {
+      annotations.reviews.shift()
+    })
+    const removed = await incremental.refresh()
+    expect(removed.decided).not.toBe('all')
+    expect(removed.decided.length).toBeGreaterThan(0)
+    expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
+
+    const rubric = join(fixture.dir, 'evaluation_rubric.json')
+    await writeFile(rubric, `${(await readFile(rubric, 'utf8')).trimEnd()}\n\n`)
+    expect((await incremental.refresh()).decided).toBe('all')
+    expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
+  })
+})

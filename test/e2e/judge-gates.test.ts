@@ -1,0 +1,124 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { ROOT, type AnnotationsJson, type FixtureCopy } from '../helpers/fixture-copy.js'
+import { runVitest, type VitestRun } from '../helpers/run-vitest.js'
+import { makeProject } from '../helpers/scratch.js'
+
+/** Where the judge's labels differ from the adopted reviews of the bundled fixture: two false accepts on support, one on command. */
+const DISAGREEMENTS: Record<string, string> = {
+  'unsupported-guarantee.support': 'meets',
+  'wrong-command.command': 'meets',
+  'paraphrase.support': 'does_not_meet',
+}
+
+/** Labels by judge j1 of every reviewed case of a fixture, recorded in one import through the CLI. */
+async function label(root: string, fixture: string): Promise<void> {
+  const annotations = JSON.parse(await readFile(join(root, fixture, 'annotations.json'), 'utf8')) as AnnotationsJson
+  const labels = Object.fromEntries(
+    annotations.reviews.map((review) => {
+      const original = review.answer_id.replace(/-again$/, '')
+      const judgements = Object.entries(review.judgements).map(([criterion, judgement]) => [
+        criterion,
+        {
+          rating: DISAGREEMENTS[`${original}.${criterion}`] ?? judgement.rating,
+          reason: `The judge's reason for ${criterion}.`,
+          answer_span: judgement.answer_span,
+        },
+      ])
+      return [review.answer_id, Object.fromEntries(judgements)]
+    }),
+  )
+  const file = join(root, `labels-${fixture.replace(/\W/g, '-')}.json`)
+  await writeFile(file, JSON.stringify(labels))
+  const result = await runCli(['review', fixture, '--judge', 'j1', '--origin', 'model-x, prompt r1', '--from', file], root)
+  expect(result.stderr).toBe('')
+}
+
+/** Each reviewed case twice (`<id>-again`, same answer and review): 14 reviewed cases, enough for kappa's bootstrap interval. */
+async function doubled(fixture: FixtureCopy): Promise<void> {
+  const annotations = await fixture.readJson<AnnotationsJson>('annotations.json')
+  const reviewed = new Set(annotations.reviews.map((review) => review.answer_id))
+  await fixture.editCases((cases) => {
+    cases.cases.push(...cases.cases.filter((entry) => reviewed.has(entry.id)).map((entry) => ({ ...structuredClone(entry), id: `${entry.id}-again` })))
+  })
+  await fixture.editAnnotations((file) => {
+    file.reviews.push(...file.reviews.map((review) => ({ ...structuredClone(review), answer_id: `${review.answer_id}-again` })))
+  })
+  for (const id of reviewed) await fixture.acknowledgeReview(`${id}-again`)
+}
+
+const judgeTests = (run: VitestRun) =>
+  run.tests.filter((item) => item.name.startsWith('judge ')).map((item) => `${item.module.replace(/\/rubric\.json$/, '')} › ${item.name}: ${item.state}`)
+
+describe('which fixtures a judge gate checks', () => {
+  test('without fixtures globs, only the fixtures holding the judge’s labels; with them, the globs decide, and a named fixture without labels fails', {
+    timeout: 120_000,
+  }, async () => {
+    const root = await makeProject({ 'fixtures/docuctl-labelled': null, 'fixtures/docuctl-plain': null })
+    await label(root, 'fixtures/docuctl-labelled')
+
+    const gate = { minKappa: -1, minCases: 1 }
+    const labelled = await runVitest({ root, plugin: { judges: { j1: gate } } })
+    // The fixture without labels is no failure: the gate does not check it.
+    expect(judgeTests(labelled)).toEqual([
+      'fixtures/docuctl-labelled › judge j1 agrees with reviewers on command: failed',
+      'fixtures/docuctl-labelled › judge j1 agrees with reviewers on preconditions: failed',
+      'fixtures/docuctl-labelled › judge j1 agrees with reviewers on database_scope: failed',
+      'fixtures/docuctl-labelled › judge j1 agrees with reviewers on verification: failed',
+      'fixtures/docuctl-labelled › judge j1 agrees with reviewers on support: failed',
+    ])
+    expect(labelled.stdout).not.toContain('does not exist')
+
+    // A glob naming the fixture without labels: that one is checked, and fails saying why; the labelled one is not checked.
+    const named = await runVitest({ root, plugin: { judges: { j1: { ...gate, fixtures: 'fixtures/docuctl-p*' } } } })
+    expect(judgeTests(named)).toEqual(['fixtures/docuctl-plain › judge j1 agrees with reviewers: failed'])
+    const failure = named.tests.find((item) => item.name === 'judge j1 agrees with reviewers')!
+    expect(failure.errors[0]).toBe(
+      'the gate names this fixture (fixtures: fixtures/docuctl-p*), and there are no labels by this judge: fixtures/docuctl-plain/judges/j1.json does not exist',
+    )
+
+    // A list of globs naming both.
+    const both = await runVitest({ root, plugin: { judges: { j1: { ...gate, fixtures: ['fixtures/docuctl-labelled', 'fixtures/docuctl-plain'] } } } })
+    expect(judgeTests(both)).toHaveLength(6)
+  })
+
+  test('a scored fixture is skipped with a note, never failed', { timeout: 60_000 }, async () => {
+    const root = await makeProject({ 'fixtures/debate-benchmark': { from: join(ROOT, 'fixtures/debate-benchmark') } })
+    const run = await runVitest({ root, plugin: { judges: { j1: { minKappa: 0.6, minCases: 20, fixtures: 'fixtures/*' } } } })
+    expect(judgeTests(run)).toEqual([])
+    expect(run.stdout).toContain(
+      "note       on fixtures/debate-benchmark: the gate of judge j1 skips this fixture: scored calibration does not exist yet: a scored fixture's judges are not calibrated",
+    )
+  })
+})
+
+describe('maxFalseAccepts', () => {
+  const support = (run: VitestRun) => run.tests.find((item) => item.name === 'judge j1 agrees with reviewers on support')!
+
+  test('a count and a rate: the gate passes within the limit and fails above it, naming the cases', { timeout: 120_000 }, async () => {
+    const root = await makeProject({ 'fixtures/lab': doubled })
+    await label(root, 'fixtures/lab')
+    // support: 4 judgements the reviewers rated does_not_meet, 2 of them labelled meets by the judge.
+    const gate = { minKappa: -1, minCases: 10 }
+
+    const count = await runVitest({ root, plugin: { judges: { j1: { ...gate, maxFalseAccepts: 2 } } } })
+    expect(support(count).state).toBe('passed')
+    const fewer = await runVitest({ root, plugin: { judges: { j1: { ...gate, maxFalseAccepts: 1 } } } })
+    expect(support(fewer).state).toBe('failed')
+    expect(support(fewer).errors[0]!.split('\n')[0]).toBe('2 false accepts (unsupported-guarantee, unsupported-guarantee-again), more than the 1 allowed')
+    expect(support(fewer).errors[0]).toContain('false accepts: unsupported-guarantee, unsupported-guarantee-again')
+
+    const rate = await runVitest({ root, plugin: { judges: { j1: { ...gate, maxFalseAccepts: { rate: 0.5 } } } } })
+    expect(support(rate).state).toBe('passed')
+    const lower = await runVitest({ root, plugin: { judges: { j1: { ...gate, maxFalseAccepts: { rate: 0.25 } } } } })
+    expect(support(lower).state).toBe('failed')
+    expect(support(lower).errors[0]!.split('\n')[0]).toBe(
+      'false-accept rate 0.500, 2 false accepts (unsupported-guarantee, unsupported-guarantee-again) of 4 judgements the reviewers rated does_not_meet, above the rate 0.25 allowed',
+    )
+    // Without a limit, the same false accepts pass: the limit is what fails the gate.
+    const none = await runVitest({ root, plugin: { judges: { j1: gate } } })
+    expect(support(none).state).toBe('passed')
+  })
+})
