@@ -65,6 +65,22 @@ export interface PageReviewer {
   readonly judgements: Readonly<Record<string, PageJudgement>>
 }
 
+/**
+ * An automated judge's label of a case (`judges/<judge>.json`), as the adjudication view shows it:
+ * a prediction beside the reviews, never a review and never adopted by itself. A stale label (the
+ * answer, the source or the rubric changed since) is named, without its judgements.
+ */
+export type PageJudgeHint =
+  | {
+      readonly judge: string
+      readonly origin: string
+      readonly current: true
+      /** What the label alone would decide, as the reviewers' decisions are shown. */
+      readonly prediction: string
+      readonly judgements: Readonly<Record<string, PageJudgement>>
+    }
+  | { readonly judge: string; readonly origin: string; readonly current: false; readonly reason: string }
+
 /** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
 export type Viewer =
   | { readonly role: 'reviewer'; readonly name: string }
@@ -98,6 +114,8 @@ export interface PageCase {
   readonly shows: 'adopted' | 'own'
   /** The independent reviews side by side; `hidden` until a blind viewer's own review of the case is complete. */
   readonly reviewers: readonly PageReviewer[] | 'hidden'
+  /** The judges' labels of the case, as hints; empty for a blind reviewer and in the static report. */
+  readonly judges: readonly PageJudgeHint[]
   /** A review exists where a save would write: saving replaces it. */
   readonly existing: boolean
   /** The viewing reviewer's own review is bound to earlier files: the case is refused, and the form revises the review. */
@@ -244,10 +262,19 @@ export function pageCase<R, C, V, D extends Decision, S>(
   })
   const sideBySide: PageReviewer[] = views.map((view) => ({
     reviewer: view.reviewer,
-    decision:
-      view.decision.status === 'pending' || view.decision.status === 'rejected' ? `${view.decision.status} (${view.decision.reason})` : view.decision.status,
+    decision: shownDecision(view.decision),
     judgements: definition.page.judgements(fixture.panel.reviews.get(id)?.get(view.reviewer)?.['review']?.value),
   }))
+  // A judge's label is checked as a review is: only a current one is shown with its judgements.
+  const judges: PageJudgeHint[] =
+    blindReviewer !== undefined || reading.readOnly === true
+      ? []
+      : reviewerViews(definition, context, entry, fixture.judges, casesFileOf(fixture)).map((view) => {
+          const origin = fixture.judges.files[view.reviewer]?.origin ?? ''
+          if (view.decision.status === 'refused') return { judge: view.reviewer, origin, current: false, reason: view.decision.reason }
+          const judgements = definition.page.judgements(fixture.judges.reviews.get(id)?.get(view.reviewer)?.['review']?.value)
+          return { judge: view.reviewer, origin, current: true, prediction: shownDecision(view.decision), judgements }
+        })
   // A partial review does not unblind: the others are shown once the reviewer's own is complete.
   const hidden =
     blindReviewer !== undefined &&
@@ -285,10 +312,16 @@ export function pageCase<R, C, V, D extends Decision, S>(
           })),
     shows: blindReviewer === undefined ? 'adopted' : 'own',
     reviewers: hidden ? 'hidden' : sideBySide,
+    judges,
     existing: shownReview !== undefined,
     revisable: blindReviewer !== undefined && carried?.stale === true,
     versions,
   }
+}
+
+/** A decision as the side-by-side view names it: its status, and why for a pending or rejected one. */
+function shownDecision(decision: Decision): string {
+  return decision.status === 'pending' || decision.status === 'rejected' ? `${decision.status} (${decision.reason})` : decision.status
 }
 
 /**

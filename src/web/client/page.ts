@@ -79,6 +79,10 @@
     reason: string
     answer_span: string
   }
+  /** A judge's label of the case: a prediction, never adopted by itself (page-data.ts PageJudgeHint). */
+  type JudgeHint =
+    | { judge: string; origin: string; current: true; prediction: string; judgements: Record<string, Judgement> }
+    | { judge: string; origin: string; current: false; reason: string }
   interface CaseData {
     fixture: number
     id: string
@@ -96,6 +100,7 @@
     bindings: { location: string; stale: boolean; meaning: string }[]
     shows: 'adopted' | 'own'
     reviewers: { reviewer: string; decision: string; judgements: Record<string, Judgement> }[] | 'hidden'
+    judges: JudgeHint[]
     existing: boolean
     revisable: boolean
     versions: Record<string, string | null>
@@ -421,7 +426,22 @@
       carried: item.prefill?.carried === true,
       confirmed: false,
     }))
-    state.active = 0
+    // Adjudicating, a criterion every reviewer rated alike starts from their judgement; a disputed one first.
+    const disputes = disputesOf(data)
+    if (disputes !== null)
+      data.criteria.forEach((item, index) => {
+        const agreed = disputes.agreed.get(item.criterion)
+        const draft = state.drafts[index]!
+        if (agreed !== undefined && draft.rating !== agreed.rating)
+          state.drafts[index] = { rating: agreed.rating, reason: agreed.reason, span: agreed.answer_span }
+      })
+    state.active =
+      disputes === null
+        ? 0
+        : Math.max(
+            0,
+            data.criteria.findIndex((item) => disputes.disputed.includes(item.criterion)),
+          )
     state.dirty = false
     renderCase()
     readAhead(data)
@@ -808,11 +828,17 @@
         ),
       )
     }
+    const disputes = disputesOf(data)
+    if (disputes !== null) main.append(disputesBlock(data, disputes))
     if (data.view === 'criteria') main.append(criteriaBlock(data))
     else main.append(...tableBlock(data))
     if (data.reviewers === 'hidden')
       main.append(el('p', { class: 'hidden-reviews' }, "The other reviewers' judgements are shown once you have saved your own review of every criterion."))
-    else if (data.reviewers.length > 0) main.append(reviewersBlock(data, data.reviewers))
+    else if (data.reviewers.length > 0) {
+      // Adjudicating, the table is the whole record behind the disputes shown above the form.
+      const table = reviewersBlock(data, data.reviewers)
+      main.append(disputesOf(data) === null ? table : el('details', { class: 'side-by-side-block' }, el('summary', {}, 'Every review, side by side'), table))
+    }
     if (data.bindings.length > 0) {
       const bindings = el('ul', { class: 'bindings' })
       for (const binding of data.bindings)
@@ -875,7 +901,13 @@
           {},
           el('span', { class: `marker m${item.marker % 8}` }, String(item.marker)),
           ` ${item.criterion} `,
-          item.rating === null ? el('span', { class: 'badge pending' }, 'not judged') : el('span', { class: `badge ${item.rating}` }, item.rating),
+          // Adjudicating a case nobody adopted yet, the mark says what the reviewers did instead.
+          item.rating === null
+            ? disputesOf(data) === null
+              ? el('span', { class: 'badge pending' }, 'not judged')
+              : null
+            : el('span', { class: `badge ${item.rating}` }, disputesOf(data) === null ? item.rating : `adopted: ${item.rating}`),
+          ...panelMark(data, item.criterion),
         ),
         el('p', { class: 'rule' }, item.rule),
         el('blockquote', {}, item.referenceQuote),
@@ -966,7 +998,7 @@
         ...reviewers.map((review) => el('th', {}, review.reviewer, el('br'), el('span', { class: 'dim' }, review.decision))),
       ),
     )
-    data.criteria.forEach((item, index) => {
+    data.criteria.forEach((item) => {
       const ratings = reviewers.map((review) => review.judgements[item.criterion]?.rating ?? 'not judged')
       const row = el('tr', { class: new Set(ratings).size > 1 ? 'disagree' : 'agree' }, el('td', {}, item.criterion))
       for (const review of reviewers) {
@@ -978,21 +1010,162 @@
             ? el('span', { class: 'dim' }, 'not judged')
             : el('span', {}, el('span', { class: `badge ${judgement.rating}` }, judgement.rating), ' ', judgement.reason),
         )
-        if (judgement !== undefined && mode === 'serve' && state.viewer.role === 'adjudicator') {
-          const take = el('button', { type: 'button', class: 'take' }, 'take')
+        row.append(cell)
+      }
+      table.append(row)
+    })
+    return table
+  }
+
+  // ---------- adjudicating ----------
+
+  interface Disputes {
+    /** The criteria the reviewers rate differently (or some leave unrated), in the rubric's order. */
+    disputed: string[]
+    /** Each criterion every reviewer rated alike, with the first reviewer's judgement of it. */
+    agreed: Map<string, Judgement & { by: string }>
+  }
+
+  /** What the adjudicator settles: `null` unless adjudicating a case with independent reviews on the criteria form. */
+  function disputesOf(data: CaseData): Disputes | null {
+    if (
+      mode !== 'serve' ||
+      state.viewer.role !== 'adjudicator' ||
+      data.view !== 'criteria' ||
+      data.reviewers === 'hidden' ||
+      data.reviewers.length === 0 ||
+      data.refusal !== null
+    )
+      return null
+    const reviewers = data.reviewers
+    const disputed: string[] = []
+    const agreed = new Map<string, Judgement & { by: string }>()
+    for (const item of data.criteria) {
+      const judgements = reviewers.map((review) => review.judgements[item.criterion])
+      const first = judgements[0]
+      if (first !== undefined && judgements.every((judgement) => judgement?.rating === first.rating))
+        agreed.set(item.criterion, { ...first, by: reviewers[0]!.reviewer })
+      else disputed.push(item.criterion)
+    }
+    return { disputed, agreed }
+  }
+
+  /** A criterion card's mark while adjudicating: disputed, or agreed by every reviewer. */
+  function panelMark(data: CaseData, criterion: string): HTMLElement[] {
+    const disputes = disputesOf(data)
+    if (disputes === null) return []
+    const agreed = disputes.agreed.get(criterion)
+    return agreed === undefined
+      ? [el('span', { class: 'badge disputed' }, 'disputed')]
+      : [el('span', { class: 'badge agreed', title: `every reviewer rated it ${agreed.rating}; the form holds ${agreed.by}'s reason and span` }, 'agreed')]
+  }
+
+  /** The disputed criteria first, each reviewer's judgement inline with a button taking it into the form, and the judges' labels as predictions. */
+  function disputesBlock(data: CaseData, disputes: Disputes): HTMLElement {
+    const reviewers = data.reviewers === 'hidden' ? [] : data.reviewers
+    const names = reviewers.map((review) => review.reviewer).join(', ')
+    const block = el(
+      'section',
+      { class: 'disputes', id: 'disputes' },
+      el(
+        'h3',
+        {},
+        disputes.disputed.length === 0
+          ? 'Adjudicate: the reviewers agree'
+          : `Adjudicate: ${disputes.disputed.length} of ${data.criteria.length} criteria disputed`,
+      ),
+      el(
+        'p',
+        { class: 'dim' },
+        disputes.agreed.size === 0
+          ? `Reviews by ${names}. No criterion is rated alike by every reviewer.`
+          : `Reviews by ${names}. The ${disputes.agreed.size === 1 ? 'criterion' : `${disputes.agreed.size} criteria`} they rate alike ${disputes.agreed.size === 1 ? 'is' : 'are'} pre-filled in the form below (marked agreed); Adopt records the form as it is.`,
+      ),
+    )
+    const judges = data.judges
+    for (const criterion of disputes.disputed) {
+      const index = data.criteria.findIndex((item) => item.criterion === criterion)
+      const item = data.criteria[index]!
+      const card = el(
+        'div',
+        { class: 'dispute', 'data-criterion': criterion, id: `dispute-${criterion}` },
+        el(
+          'h4',
+          {},
+          el('span', { class: `marker m${item.marker % 8}` }, String(item.marker)),
+          ` ${criterion} `,
+          el('span', { class: 'badge disputed' }, 'disputed'),
+        ),
+        el('p', { class: 'rule' }, item.rule),
+      )
+      const list = el('ul', { class: 'judgements' })
+      for (const review of reviewers) {
+        const judgement = review.judgements[criterion]
+        const line = el('li', { 'data-reviewer': review.reviewer }, el('strong', {}, review.reviewer), ' ')
+        if (judgement === undefined) line.append(el('span', { class: 'dim' }, 'not judged'))
+        else {
+          const take = el('button', { type: 'button', class: 'take' }, `take ${review.reviewer}'s`)
           take.addEventListener('click', () => {
             state.drafts[index] = { rating: judgement.rating, reason: judgement.reason, span: judgement.answer_span }
             state.dirty = true
             state.active = index
             renderCase()
           })
-          cell.append(' ', take)
+          line.append(
+            el('span', { class: `badge ${judgement.rating}` }, judgement.rating),
+            ' ',
+            judgement.reason,
+            ' ',
+            spanText(judgement.answer_span, data),
+            ' ',
+            take,
+          )
         }
-        row.append(cell)
+        list.append(line)
       }
-      table.append(row)
-    })
-    return table
+      for (const hint of judges) {
+        const label = hint.current ? hint.judgements[criterion] : undefined
+        if (label === undefined) continue
+        list.append(
+          el(
+            'li',
+            { class: 'judge-hint', 'data-judge': hint.judge },
+            el('span', { class: 'badge prediction' }, 'prediction'),
+            ' ',
+            el('strong', {}, `judge ${hint.judge}`),
+            ' ',
+            el('span', { class: `badge ${label.rating}` }, label.rating),
+            ' ',
+            label.reason,
+            ' ',
+            el('span', { class: 'dim' }, '(an automated label: a hint, never adopted by itself)'),
+          ),
+        )
+      }
+      card.append(list)
+      block.append(card)
+    }
+    for (const hint of judges)
+      block.append(
+        el(
+          'p',
+          { class: 'judge-hint', 'data-judge': hint.judge },
+          el('span', { class: 'badge prediction' }, 'prediction'),
+          ' ',
+          hint.current
+            ? `judge ${hint.judge}${hint.origin === '' ? '' : ` (${hint.origin})`} predicts ${hint.prediction}. An automated label is a hint: it is never adopted by itself.`
+            : `judge ${hint.judge}'s label is stale and not shown: ${hint.reason}`,
+        ),
+      )
+    return block
+  }
+
+  function spanText(span: string, data: CaseData): HTMLElement {
+    return el(
+      'span',
+      { class: 'span' },
+      span === '' ? 'span: none (an omission)' : `span: “${span}”${data.answer !== null && !data.answer.includes(span) ? ' (not in the answer)' : ''}`,
+    )
   }
 
   // ---------- reviewing ----------
