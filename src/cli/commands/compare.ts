@@ -4,11 +4,10 @@ import {
   DEVELOPMENT_LABEL,
   type CompareSplit,
   type FixtureComparison,
-  type PairedFigures,
   type ScoredSplitComparison,
   type SplitComparison,
 } from '../../core/compare/compare.js'
-import { points, pointsInterval } from '../../core/compare/compare-figures.js'
+import { differenceLine, idList as list, interval, percent, points, pointsInterval, pValue } from '../../core/compare/compare-figures.js'
 import { stringOption, usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
@@ -64,20 +63,6 @@ Exit codes: 0 when compared; 1 when the fixtures are refused or not comparable; 
     io.stdout(values['json'] === true ? JSON.stringify(comparison, null, 2) : formatComparison(comparison))
     return 0
   },
-}
-
-const percent = (value: number | null) => (value === null ? '—' : `${(100 * value).toFixed(1)}%`)
-const interval = (bounds: readonly [number, number] | null) => (bounds === null ? '—' : `[${percent(bounds[0])}, ${percent(bounds[1])}]`)
-const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3))
-const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
-
-/** The difference B − A of one table, in words: its points, interval and test; or why there is none. */
-function differenceLine(figures: PairedFigures): string {
-  if (figures.difference === null) return `no figure: ${figures.reason ?? 'no pair'}`
-  return (
-    `B − A = ${points(figures.difference)} points, 95% interval ${pointsInterval(figures.difference_interval)} (Newcombe, paired); ` +
-    `McNemar exact p = ${pValue(figures.mcnemar.p_value)} on ${plural(figures.mcnemar.discordant, 'discordant pair')}`
-  )
 }
 
 function formatSplit(section: SplitComparison | ScoredSplitComparison, comparison: FixtureComparison): string[] {
