@@ -1,7 +1,7 @@
 // Screenshots of the review page for the docs: `npm run screenshots` (after `npm run build`).
 // Serves copies of the bundled fixtures and a generated one of 20,000 cases, and writes
-// docs/images/page-overview.png, page-case.png, page-adjudication.png, page-overview-20k.png and
-// page-case-20k.png. `node test/web/screenshots.mjs page-adjudication.png` writes the ones named.
+// docs/images/page-overview.png, page-case.png, page-adjudication.png, page-compare.png,
+// page-overview-20k.png and page-case-20k.png. `node test/web/screenshots.mjs page-adjudication.png` writes the ones named.
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -15,6 +15,7 @@ const scratch = await mkdtemp(join(tmpdir(), 'vitest-rubric-shots-'))
 const only = process.argv.slice(2)
 const wanted = (name) => only.length === 0 || only.includes(name)
 await cp(join(root, 'fixtures'), join(scratch, 'fixtures'), { recursive: true })
+await cp(join(root, 'examples/compare'), join(scratch, 'examples/compare'), { recursive: true })
 await generateFixture(join(scratch, 'fixtures/generated-20k'), wanted('page-overview-20k.png') || wanted('page-case-20k.png') ? 20_000 : 1)
 // A copy of its own, so that the other shots are as before: two reviewers who disagree on two criteria of one case, and a judge's label of it: the adjudication view.
 const disputed = {
@@ -41,6 +42,7 @@ for (const [author, ratings] of Object.entries(disputed)) {
 }
 const server = await startServer({ dirs: ['fixtures/docuctl-rollback', 'fixtures/debate-benchmark'], cwd: scratch, port: 0 })
 const adjudicated = await startServer({ dirs: ['fixtures/lab'], cwd: scratch, port: 0 })
+const compared = await startServer({ dirs: ['examples/compare/answers-v1', 'examples/compare/answers-v2'], cwd: scratch, port: 0 })
 const large = await startServer({ dirs: ['fixtures/generated-20k'], cwd: scratch, port: 0 })
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -66,15 +68,17 @@ try {
     await page.screenshot({ path: join(root, 'docs/images/page-adjudication.png'), fullPage: true })
     await page.evaluate(() => localStorage.removeItem('vitest-rubric.viewer'))
   }
+  await shoot(`${compared.url}#/compare/0/1/held-guarantee`, '#compare-case', 'page-compare.png', false)
   await shoot(large.url, 'tr.case-row', 'page-overview-20k.png', true)
   await shoot(`${large.url}#/f/0/c/case-000007`, '#criteria', 'page-case-20k.png', false)
 } finally {
   await browser.close()
   await server.close()
   await adjudicated.close()
+  await compared.close()
   await large.close()
   await rm(scratch, { recursive: true, force: true })
 }
 console.log(
-  `wrote ${only.length === 0 ? 'docs/images/page-overview.png, page-case.png, page-adjudication.png, page-overview-20k.png and page-case-20k.png' : only.map((name) => `docs/images/${name}`).join(', ')}`,
+  `wrote ${only.length === 0 ? 'docs/images/page-overview.png, page-case.png, page-adjudication.png, page-compare.png, page-overview-20k.png and page-case-20k.png' : only.map((name) => `docs/images/${name}`).join(', ')}`,
 )

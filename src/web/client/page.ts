@@ -385,6 +385,16 @@
 
   async function render(): Promise<void> {
     drawn = location.hash
+    const compared = compareRoute()
+    if (compared !== null) {
+      state.current = null
+      try {
+        await renderComparison(compared)
+      } catch (error) {
+        app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error)), el('a', { href: '#/' }, 'back to the overview'))
+      }
+      return
+    }
     const at = route()
     if (at === null) {
       // Back from a case: its fixture's list opens at the window that holds it.
@@ -1015,6 +1025,178 @@
       table.append(row)
     })
     return table
+  }
+
+  // ---------- comparing two systems ----------
+
+  interface CompareSide {
+    status: Status
+    reason: string
+    failed: string[]
+  }
+  /** The server's comparison view (compare-data.ts PageComparison). */
+  interface Comparison {
+    kind: string
+    a: { fixture: number; name: string; dir: string; cases: number }
+    b: { fixture: number; name: string; dir: string; cases: number }
+    same: string
+    notes: string[]
+    nouns: { accepted: string; rejected: string }
+    sections: {
+      split: string
+      standing: 'result' | 'development'
+      label: string | null
+      coverage: string
+      difference: string
+      rates: string | null
+      table: { both: number; a_only: number; b_only: number; neither: number } | null
+      leaks: string[]
+      criteria: { criterion: string; cells: string[] }[]
+      scores: string | null
+    }[]
+    tasks: { id: string; split: string; a: CompareSide | null; b: CompareSide | null; discordant: 'a_accepted_b_rejected' | 'b_accepted_a_rejected' | null }[]
+  }
+
+  /** `#/compare/<A>/<B>`, and `…/<task>` with a task selected: two served fixtures' systems compared, read-only. */
+  function compareRoute(): { a: number; b: number; id: string | null } | null {
+    const match = /^#\/compare\/(\d+)\/(\d+)(?:\/(.+))?$/.exec(location.hash)
+    if (match === null) return null
+    let id: string | null = null
+    try {
+      id = match[3] === undefined ? null : decodeURIComponent(match[3])
+    } catch {
+      id = null
+    }
+    return { a: Number(match[1]), b: Number(match[2]), id }
+  }
+
+  let comparison: { key: string; data: Comparison } | null = null
+
+  async function renderComparison(at: { a: number; b: number; id: string | null }): Promise<void> {
+    if (mode !== 'serve') throw new Error('The comparison view is served by vitest-rubric serve; the static report has none.')
+    const key = `${at.a}/${at.b}`
+    if (comparison?.key !== key) comparison = { key, data: await api<Comparison>(`/api/compare?a=${at.a}&b=${at.b}`) }
+    const data = comparison.data
+    const { accepted, rejected } = data.nouns
+    const main = el(
+      'main',
+      { class: 'compare', id: 'compare' },
+      el('nav', { class: 'crumbs' }, el('a', { href: '#/' }, 'overview'), ' › compare'),
+      el(
+        'h2',
+        {},
+        `A: ${data.a.name} `,
+        el('span', { class: 'dim' }, `(${data.a.dir})`),
+        ` · B: ${data.b.name} `,
+        el('span', { class: 'dim' }, `(${data.b.dir})`),
+      ),
+      el('p', { class: 'dim' }, data.same),
+      ...data.notes.map((note) => el('p', { class: 'dim' }, note)),
+    )
+    for (const section of data.sections) {
+      const block = el(
+        'section',
+        { class: `compare-split ${section.standing}`, id: `compare-${section.split}`, 'data-split': section.split },
+        el('h3', {}, section.label === null ? `${section.split}: the result` : section.split),
+      )
+      if (section.label !== null) block.append(el('p', { class: 'development-label' }, section.label))
+      block.append(el('p', { class: 'coverage' }, section.coverage), el('p', { class: 'difference' }, section.difference))
+      for (const leak of section.leaks) block.append(el('p', { class: 'leak' }, leak))
+      if (section.rates !== null) block.append(el('p', { class: 'rates' }, section.rates))
+      if (section.table !== null) {
+        const t = section.table
+        const table = el('table', { class: 'paired' }, el('caption', {}, 'Paired table: tasks decided in both'))
+        table.append(
+          el('tr', {}, el('th', {}, ''), el('th', {}, `B ${accepted}`), el('th', {}, `B ${rejected}`)),
+          el('tr', {}, el('th', {}, `A ${accepted}`), el('td', {}, String(t.both)), el('td', { class: 'discordant' }, String(t.a_only))),
+          el('tr', {}, el('th', {}, `A ${rejected}`), el('td', { class: 'discordant' }, String(t.b_only)), el('td', {}, String(t.neither))),
+        )
+        block.append(table)
+      }
+      if (section.criteria.length > 0) {
+        const table = el('table', { class: 'compare-criteria' }, el('caption', {}, 'Per criterion, over the same pairs'))
+        table.append(
+          el(
+            'tr',
+            {},
+            ...['criterion', 'A meets', 'B meets', 'B − A', '95% interval', 'McNemar p', 'fixed by B', 'broken by B'].map((head) => el('th', {}, head)),
+          ),
+        )
+        for (const row of section.criteria) table.append(el('tr', {}, el('td', {}, row.criterion), ...row.cells.map((cell) => el('td', {}, cell))))
+        block.append(table)
+      }
+      if (section.scores !== null) block.append(el('p', { class: 'scores' }, section.scores))
+      main.append(block)
+    }
+    const tasks = el(
+      'table',
+      { class: 'compare-tasks', id: 'compare-tasks' },
+      el('caption', {}, `Both systems' decisions per task: A ${accepted} and B ${rejected} first, then B ${accepted} and A ${rejected}`),
+      el('tr', {}, el('th', {}, 'task'), el('th', {}, 'split'), el('th', {}, 'A'), el('th', {}, 'B')),
+    )
+    const sideCell = (side: CompareSide | null) =>
+      el('td', {}, ...(side === null ? [el('span', { class: 'dim' }, 'not in this fixture')] : [badge(side.status), ' ', side.reason]))
+    for (const task of data.tasks) {
+      const link = el('a', { href: `#/compare/${at.a}/${at.b}/${encodeURIComponent(task.id)}` }, task.id)
+      const mark = task.discordant === null ? '' : ` discordant ${task.discordant}`
+      tasks.append(
+        el(
+          'tr',
+          { class: `task-row${mark}${task.id === at.id ? ' selected' : ''}`, 'data-id': task.id },
+          el('td', {}, link),
+          el('td', {}, task.split),
+          sideCell(task.a),
+          sideCell(task.b),
+        ),
+      )
+    }
+    const chosen = at.id === null ? undefined : data.tasks.find((task) => task.id === at.id)
+    if (chosen !== undefined) main.append(await sideBySide(data, at, chosen))
+    main.append(tasks)
+    app.replaceChildren(header(), main)
+    document.getElementById('compare-case')?.scrollIntoView({ block: 'nearest' })
+  }
+
+  /** The selected task: both answers side by side, each with its decision and the criteria it failed. Read-only. */
+  async function sideBySide(data: Comparison, at: { a: number; b: number }, task: Comparison['tasks'][number]): Promise<HTMLElement> {
+    const read = (fixture: number) =>
+      api<CaseData>(`/api/case?fixture=${fixture}&id=${encodeURIComponent(task.id)}&viewer=reader`).catch((error: unknown) => messageOf(error))
+    const [left, right] = await Promise.all([task.a === null ? null : read(at.a), task.b === null ? null : read(at.b)])
+    const column = (label: string, fixture: Comparison['a'], shown: CaseData | string | null) => {
+      const block = el('div', { class: 'compare-side', 'data-system': label }, el('h3', {}, `${label}: ${fixture.name}`))
+      if (shown === null || typeof shown === 'string') {
+        block.append(shown === null ? el('p', { class: 'dim' }, 'This task is not in this fixture.') : el('p', { class: 'error' }, shown))
+        return block
+      }
+      block.append(
+        el('div', { class: 'decision' }, badge(shown.decision.status), ' ', shown.decision.reason === '' ? 'every criterion meets' : shown.decision.reason),
+      )
+      if (shown.answer !== null) {
+        const failed = shown.criteria.filter((item) => item.rating !== 'meets')
+        const ranges = failed.flatMap((item) => (item.spanAt === null ? [] : [{ at: item.spanAt, marker: item.marker, label: item.criterion }]))
+        block.append(highlighted(shown.answer, ranges, 'answer'))
+        const list = el('ul', { class: 'failed' })
+        for (const item of failed)
+          list.append(
+            el(
+              'li',
+              { 'data-criterion': item.criterion },
+              el('strong', {}, item.criterion),
+              ' ',
+              item.rating === null ? el('span', { class: 'badge pending' }, 'not judged') : badge(item.rating),
+              item.reason === null ? '' : ` ${item.reason}`,
+            ),
+          )
+        block.append(el('h4', {}, failed.length === 0 ? 'No failed criterion' : 'Failed criteria'), list)
+      }
+      return block
+    }
+    return el(
+      'section',
+      { class: 'compare-case', id: 'compare-case' },
+      el('h3', {}, `Task ${task.id}`, el('span', { class: 'dim' }, ` · ${task.split}`)),
+      el('div', { class: 'compare-sides' }, column('A', data.a, left), column('B', data.b, right)),
+    )
   }
 
   // ---------- adjudicating ----------
