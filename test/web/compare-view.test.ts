@@ -18,7 +18,7 @@ afterAll(async () => {
 })
 
 /** The bundled pair served, B's name holding markup; the comparison view opened. */
-async function compared(hash = '#/compare/0/1'): Promise<{ server: RunningServer; page: Page }> {
+async function compared(hash = '#/compare/0/1'): Promise<{ server: RunningServer; page: Page; root: string }> {
   const root = await scratchDir('compare-view')
   for (const name of ['answers-v1', 'answers-v2']) await cp(join(ROOT, 'examples/compare', name), join(root, 'compare', name), { recursive: true })
   const casesB = join(root, 'compare/answers-v2/cases.json')
@@ -36,7 +36,7 @@ async function compared(hash = '#/compare/0/1'): Promise<{ server: RunningServer
   })
   await page.goto(`${server.url}${hash}`)
   await page.waitForSelector('#compare-tasks')
-  return { server, page }
+  return { server, page, root }
 }
 
 const texts = (page: Page, selector: string) => page.locator(selector).allTextContents()
@@ -102,6 +102,17 @@ describe('the comparison view, in a real browser', () => {
     expect(await a.locator('.answer').textContent()).not.toBe(await b.locator('.answer').textContent())
     expect(await page.locator('#compare textarea, #compare input, #save').count()).toBe(0)
     expect(page.url()).toMatch(/#\/compare\/0\/1\/held-guarantee$/)
+  })
+
+  test('a fixture edited on disk is compared again, and the view stays open', async () => {
+    const { page, root } = await compared()
+    const casesB = join(root, 'compare/answers-v2/cases.json')
+    const cases = JSON.parse(await readFile(casesB, 'utf8'))
+    cases.name = 'answers-v2 renamed'
+    await writeFile(casesB, `${JSON.stringify(cases, null, 2)}\n`)
+    await page.waitForFunction(() => document.querySelector('#compare h2')?.textContent?.includes('answers-v2 renamed') === true)
+    expect(await page.locator('#compare-tasks tr.task-row').count()).toBe(13)
+    expect(page.url()).toMatch(/#\/compare\/0\/1$/)
   })
 
   test('answers only with the token, as the rest of the server', async () => {

@@ -1570,7 +1570,11 @@
       if (changed.length > 0) {
         await loadOverview()
         state.notice = `Re-read from disk: ${changed.join(', ')} changed.${state.dirty ? ' Your form is kept; saving checks again whether its files changed.' : ''}`
-        if (state.current !== null && !state.dirty) await render()
+        // The comparison view is read again, and stays open.
+        if (compareRoute() !== null) {
+          comparison = null
+          await render()
+        } else if (state.current !== null && !state.dirty) await render()
         else if (state.current === null) renderOverview()
         else {
           const bar = document.querySelector('header.bar')
