@@ -436,14 +436,14 @@
       carried: item.prefill?.carried === true,
       confirmed: false,
     }))
-    // Adjudicating, a criterion every reviewer rated alike starts from their judgement; a disputed one first.
+    // Adjudicating, a criterion every reviewer rated alike starts from their judgement, unless an
+    // earlier adoption judged it (it may have overruled them); the form opens on the first disputed one.
     const disputes = disputesOf(data)
     if (disputes !== null)
       data.criteria.forEach((item, index) => {
         const agreed = disputes.agreed.get(item.criterion)
         const draft = state.drafts[index]!
-        if (agreed !== undefined && draft.rating !== agreed.rating)
-          state.drafts[index] = { rating: agreed.rating, reason: agreed.reason, span: agreed.answer_span }
+        if (agreed !== undefined && draft.rating === '') state.drafts[index] = { rating: agreed.rating, reason: agreed.reason, span: agreed.answer_span }
       })
     state.active =
       disputes === null
