@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
+import { disputeOf, type Dispute } from '../core/engine/adjudicate.js'
 import { calibrateJudges, calibrationRatingsOf, type CalibrationReport } from '../core/engine/calibration.js'
 import type { Coverage } from '../core/engine/coverage.js'
 import type { Decision } from '../core/engine/decision.js'
@@ -134,6 +135,12 @@ export interface PageCriterionCard extends PageCriterion {
    * empty: no judgement, or a stale review's judgement of a criterion that changed or may have.
    */
   readonly prefill: { readonly rating: string; readonly reason: string; readonly answerSpan: string; readonly carried: boolean } | null
+  /**
+   * Of a case with independent reviews shown to an adjudicator or reader: what keeps the reviewers
+   * from agreeing on the criterion (see `disputeOf`), or `null` when they agree. `null` too without
+   * reviews, and for a blind reviewer.
+   */
+  readonly dispute: Dispute | null
 }
 
 /**
@@ -255,16 +262,24 @@ export function pageCase<R, C, V, D extends Decision, S>(
   const adoptedCurrent = blindReviewer === undefined && !assessed.states.some((state) => state.row.in === 'review' && isStale(state))
   const carried =
     shownReview === undefined || adoptedCurrent ? undefined : carriedOver(fixture, entry, { ...shownReview, file: shownFile }, reading.history ?? NO_HISTORY)
-  const criteria = shownCase.criteria.map((item): PageCriterionCard => {
-    const judged = item.rating !== null && (carried?.stale !== true || carried.items.includes(item.criterion))
-    const prefill = judged ? { rating: item.rating!, reason: item.reason ?? '', answerSpan: item.answerSpan ?? '', carried: carried?.stale === true } : null
-    return { ...item, prefill }
-  })
   const sideBySide: PageReviewer[] = views.map((view) => ({
     reviewer: view.reviewer,
     decision: shownDecision(view.decision),
     judgements: definition.page.judgements(fixture.panel.reviews.get(id)?.get(view.reviewer)?.['review']?.value),
   }))
+  const undecided = calibrationRatingsOf(definition)?.undecided ?? 'uncertain'
+  const criteria = shownCase.criteria.map((item): PageCriterionCard => {
+    const judged = item.rating !== null && (carried?.stale !== true || carried.items.includes(item.criterion))
+    const prefill = judged ? { rating: item.rating!, reason: item.reason ?? '', answerSpan: item.answerSpan ?? '', carried: carried?.stale === true } : null
+    const dispute =
+      blindReviewer !== undefined || sideBySide.length === 0
+        ? null
+        : (disputeOf(
+            sideBySide.map((review) => review.judgements[item.criterion]?.rating),
+            undecided,
+          ) ?? null)
+    return { ...item, prefill, dispute }
+  })
   // A judge's label is checked as a review is: only a current one is shown with its judgements.
   const judges: PageJudgeHint[] =
     blindReviewer !== undefined || reading.readOnly === true

@@ -38,3 +38,26 @@ test("a case carries its judges' labels as hints: a current one with its judgeme
   expect(stale).toHaveProperty('reason', expect.stringMatching(/answer/))
   expect(pageCase(fixture, 0, 'not-reviewed', { role: 'reviewer', name: 'alice' }).judges).toEqual([])
 })
+
+test('each criterion of a case with independent reviews says what keeps the reviewers from agreeing, as the terminal sorts them', async () => {
+  const root = await scratchDir('disputes')
+  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  for (const reviewer of ['alice', 'bob']) {
+    const rated = reviewer === 'bob' ? CRITERIA.filter((criterion) => criterion !== 'command') : CRITERIA
+    const ratings: Record<string, string> = { support: 'uncertain', verification: reviewer === 'alice' ? 'meets' : 'does_not_meet' }
+    const judged = rated.flatMap((criterion) => ['--rating', `${criterion}=${ratings[criterion] ?? 'meets'}`, '--reason', `${criterion}=${reviewer}.`])
+    expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', reviewer, ...judged], root)).code).toBe(0)
+  }
+  const fixture = await loadFixture(kinds, join(root, 'fixtures/lab'), { cwd: root })
+  const disputes = (viewer: Parameters<typeof pageCase>[3]) =>
+    Object.fromEntries(pageCase(fixture, 0, 'not-reviewed', viewer).criteria.map((item) => [item.criterion, item.dispute]))
+  expect(disputes({ role: 'adjudicator', name: 'carol' })).toEqual({
+    command: 'not judged by all',
+    preconditions: null,
+    database_scope: null,
+    verification: 'disputed',
+    support: 'uncertain',
+  })
+  // A blind reviewer is told nothing of the others' ratings.
+  expect(Object.values(disputes({ role: 'reviewer', name: 'alice' }))).toEqual([null, null, null, null, null])
+})

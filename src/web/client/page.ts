@@ -73,6 +73,8 @@
     answerSpan: string | null
     spanAt: [number, number] | null
     prefill: { rating: string; reason: string; answerSpan: string; carried: boolean } | null
+    /** What keeps the reviewers from agreeing on it (page-data.ts), `null` when they agree. */
+    dispute: 'not judged by all' | 'disputed' | 'uncertain' | null
   }
   interface Judgement {
     rating: string
@@ -287,7 +289,7 @@
         ...found,
         source: found.source === undefined ? shared.source : found.source,
         // The report has no form: nothing is pre-filled.
-        criteria: found.criteria.map((judged, at) => ({ ...shared.criteria[at]!, ...judged, prefill: null })),
+        criteria: found.criteria.map((judged, at) => ({ ...shared.criteria[at]!, ...judged, prefill: null, dispute: null })),
       }
     }
     const key = keyOf(fixture, id)
@@ -1202,7 +1204,7 @@
   // ---------- adjudicating ----------
 
   interface Disputes {
-    /** The criteria the reviewers rate differently (or some leave unrated), in the rubric's order. */
+    /** The criteria the reviewers rate differently, leave unrated or all leave uncertain, in the rubric's order. */
     disputed: string[]
     /** Each criterion every reviewer rated alike, with the first reviewer's judgement of it. */
     agreed: Map<string, Judgement & { by: string }>
@@ -1223,10 +1225,9 @@
     const disputed: string[] = []
     const agreed = new Map<string, Judgement & { by: string }>()
     for (const item of data.criteria) {
-      const judgements = reviewers.map((review) => review.judgements[item.criterion])
-      const first = judgements[0]
-      if (first !== undefined && judgements.every((judgement) => judgement?.rating === first.rating))
-        agreed.set(item.criterion, { ...first, by: reviewers[0]!.reviewer })
+      const first = reviewers[0]!.judgements[item.criterion]
+      // The server says which criteria the reviewers agree on, as the terminal's adjudication sorts them.
+      if (item.dispute === null && first !== undefined) agreed.set(item.criterion, { ...first, by: reviewers[0]!.reviewer })
       else disputed.push(item.criterion)
     }
     return { disputed, agreed }
@@ -1238,7 +1239,7 @@
     if (disputes === null) return []
     const agreed = disputes.agreed.get(criterion)
     return agreed === undefined
-      ? [el('span', { class: 'badge disputed' }, 'disputed')]
+      ? [el('span', { class: 'badge disputed' }, data.criteria.find((item) => item.criterion === criterion)?.dispute ?? 'disputed')]
       : [el('span', { class: 'badge agreed', title: `every reviewer rated it ${agreed.rating}; the form holds ${agreed.by}'s reason and span` }, 'agreed')]
   }
 
@@ -1254,7 +1255,7 @@
         {},
         disputes.disputed.length === 0
           ? 'Adjudicate: the reviewers agree'
-          : `Adjudicate: ${disputes.disputed.length} of ${data.criteria.length} criteria disputed`,
+          : `Adjudicate first: ${disputes.disputed.length} of ${data.criteria.length} criteria`,
       ),
       el(
         'p',
@@ -1276,7 +1277,7 @@
           {},
           el('span', { class: `marker m${item.marker % 8}` }, String(item.marker)),
           ` ${criterion} `,
-          el('span', { class: 'badge disputed' }, 'disputed'),
+          el('span', { class: 'badge disputed' }, item.dispute ?? 'disputed'),
         ),
         el('p', { class: 'rule' }, item.rule),
       )
