@@ -1,6 +1,6 @@
-import { plural } from '../core/common/primitives.js'
 import { compareFixtures, type CompareOptions, type FixtureComparison } from '../core/compare/compare.js'
 import { differenceLine, idList, interval, percent, points, pointsInterval, pValue } from '../core/compare/compare-figures.js'
+import { scoreLine } from '../core/compare/compare-scored.js'
 import type { CaseRow, PageFixture } from './page-data.js'
 
 /** One side of a task in the comparison view: its decision in that fixture, and the criteria it failed. */
@@ -119,7 +119,7 @@ export async function pageComparison(
               ],
             }))
           : [],
-      scores: 'scores' in section ? scoreText(section.scores) : null,
+      scores: 'scores' in section ? scoreLine(section) : null,
     }
   })
   const notes = [
@@ -140,10 +140,4 @@ export async function pageComparison(
     sections,
     tasks,
   }
-}
-
-function scoreText(scores: Extract<FixtureComparison, { kind: 'scored' }>['splits'][number]['scores']): string {
-  if (scores.difference === null) return 'mean score: no figure: no case is scoreable for both systems'
-  const figure = (value: number | null) => (value === null ? '—' : value.toFixed(4))
-  return `mean score over ${plural(scores.n, 'case')} scoreable in both: A ${figure(scores.a_mean)}, B ${figure(scores.b_mean)}; SE of B − A ${figure(scores.se)}`
 }

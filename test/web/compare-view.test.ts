@@ -140,4 +140,23 @@ describe('the comparison view, in a real browser', () => {
     const alert = await page.waitForSelector('p.error[role="alert"]')
     expect(await alert.textContent()).toMatch(/compare\/debate: the two fixtures are of different kinds.*vitest-rubric init <B> --from <A>/s)
   })
+
+  test('two scored fixtures show the paired pass figures and the mean score line, as compare prints them', async () => {
+    const root = await scratchDir('compare-view-scored')
+    await cp(join(ROOT, 'fixtures/debate-benchmark'), join(root, 'scored/debate'), { recursive: true })
+    const server = await startServer({ dirs: ['scored/debate', 'scored/debate'], cwd: root, port: 0 })
+    const page = await browser.newPage()
+    onTestFinished(async () => {
+      await page.close()
+      await server.close()
+    })
+    await page.goto(`${server.url}#/compare/0/1`)
+    await page.waitForSelector('#compare-tasks')
+    expect(await page.locator('#compare-development p.scores').textContent()).toBe(
+      'mean score over 9 cases scoreable in both: A 0.8474, B 0.8474; B − A = ±0.0000, SE 0.0000; no interval: cases to resample: 9, fewer than the 10 a bootstrap interval needs',
+    )
+    expect(await page.locator('#compare-development table.paired th').first().textContent()).toBe('')
+    expect(await page.locator('#compare-development table.paired tr').nth(0).textContent()).toBe('B passedB failed')
+    expect(await page.locator('#compare-tasks tr.discordant').count()).toBe(0)
+  })
 })

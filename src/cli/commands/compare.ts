@@ -8,6 +8,7 @@ import {
   type SplitComparison,
 } from '../../core/compare/compare.js'
 import { differenceLine, idList as list, interval, percent, points, pointsInterval, pValue } from '../../core/compare/compare-figures.js'
+import { scoreLine } from '../../core/compare/compare-scored.js'
 import { stringOption, usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
@@ -105,19 +106,6 @@ function formatSplit(section: SplitComparison | ScoredSplitComparison, compariso
     }
   }
   return lines
-}
-
-/** The paired difference of mean scores, in words: the means, the difference, its SE and bootstrap interval, or why there is none. */
-function scoreLine(section: ScoredSplitComparison): string {
-  const { scores } = section
-  if (scores.difference === null) return 'mean score: no figure: no case is scoreable for both systems'
-  const figure = (value: number | null) => (value === null ? '—' : value.toFixed(4))
-  const signed = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(4)}`
-  const interval =
-    scores.interval === null
-      ? `no interval: ${scores.interval_reason ?? ''}`
-      : `95% paired bootstrap interval [${signed(scores.interval[0])}, ${signed(scores.interval[1])}] (${plural(scores.bootstrap?.replicates ?? 0, 'replicate')} resampling the ${plural(scores.n, 'case')}, seed ${JSON.stringify(scores.bootstrap?.seed ?? '')})`
-  return `mean score over ${plural(scores.n, 'case')} scoreable in both: A ${figure(scores.a_mean)}, B ${figure(scores.b_mean)}; B − A = ${signed(scores.difference)}, SE ${figure(scores.se)}; ${interval}`
 }
 
 /** The comparison as text: what was compared, then each split, held-out first. */
