@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
+import { disputeOf, type Dispute } from '../core/engine/adjudicate.js'
 import { calibrateJudges, calibrationRatingsOf, type CalibrationReport } from '../core/engine/calibration.js'
 import type { Coverage } from '../core/engine/coverage.js'
 import type { Decision } from '../core/engine/decision.js'
@@ -65,6 +66,22 @@ export interface PageReviewer {
   readonly judgements: Readonly<Record<string, PageJudgement>>
 }
 
+/**
+ * An automated judge's label of a case (`judges/<judge>.json`), as the adjudication view shows it:
+ * a prediction beside the reviews, never a review and never adopted by itself. A stale label (the
+ * answer, the source or the rubric changed since) is named, without its judgements.
+ */
+export type PageJudgeHint =
+  | {
+      readonly judge: string
+      readonly origin: string
+      readonly current: true
+      /** What the label alone would decide, as the reviewers' decisions are shown. */
+      readonly prediction: string
+      readonly judgements: Readonly<Record<string, PageJudgement>>
+    }
+  | { readonly judge: string; readonly origin: string; readonly current: false; readonly reason: string }
+
 /** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
 export type Viewer =
   | { readonly role: 'reviewer'; readonly name: string }
@@ -98,6 +115,8 @@ export interface PageCase {
   readonly shows: 'adopted' | 'own'
   /** The independent reviews side by side; `hidden` until a blind viewer's own review of the case is complete. */
   readonly reviewers: readonly PageReviewer[] | 'hidden'
+  /** The judges' labels of the case, as hints; empty for a blind reviewer and in the static report. */
+  readonly judges: readonly PageJudgeHint[]
   /** A review exists where a save would write: saving replaces it. */
   readonly existing: boolean
   /** The viewing reviewer's own review is bound to earlier files: the case is refused, and the form revises the review. */
@@ -116,6 +135,12 @@ export interface PageCriterionCard extends PageCriterion {
    * empty: no judgement, or a stale review's judgement of a criterion that changed or may have.
    */
   readonly prefill: { readonly rating: string; readonly reason: string; readonly answerSpan: string; readonly carried: boolean } | null
+  /**
+   * Of a case with independent reviews shown to an adjudicator or reader: what keeps the reviewers
+   * from agreeing on the criterion (see `disputeOf`), or `null` when they agree. `null` too without
+   * reviews, and for a blind reviewer.
+   */
+  readonly dispute: Dispute | null
 }
 
 /**
@@ -207,6 +232,8 @@ export interface CaseReading {
   readonly position?: number
   /** Leave `versions` empty: nothing will be saved from this view (the static report). */
   readonly readOnly?: boolean
+  /** The git history of the shown review's earlier files (see {@link servedCase}): what it left unchanged is carried over. */
+  readonly history?: FixtureHistory
 }
 
 /**
@@ -222,7 +249,6 @@ export function pageCase<R, C, V, D extends Decision, S>(
   options: EvaluateOptions = {},
   decided?: CaseDecided<D>,
   reading: CaseReading = {},
-  history: FixtureHistory = NO_HISTORY,
 ): PageCase {
   const position = reading.position ?? caseIndex(fixture, id, 'open a case from the overview.')
   const definition = fixture.definition
@@ -245,18 +271,36 @@ export function pageCase<R, C, V, D extends Decision, S>(
   const shownFile = blindReviewer === undefined ? fixture.files.annotations.display : (fixture.panel.files[blindReviewer]?.display ?? '')
   // The adopted review's bindings are checked already: only a stale one (or a reviewer's own review) is looked at again.
   const adoptedCurrent = blindReviewer === undefined && !assessed.states.some((state) => state.row.in === 'review' && isStale(state))
-  const carried = shownReview === undefined || adoptedCurrent ? undefined : carriedOver(fixture, entry, { ...shownReview, file: shownFile }, history)
+  const carried =
+    shownReview === undefined || adoptedCurrent ? undefined : carriedOver(fixture, entry, { ...shownReview, file: shownFile }, reading.history ?? NO_HISTORY)
+  const sideBySide: PageReviewer[] = views.map((view) => ({
+    reviewer: view.reviewer,
+    decision: shownDecision(view.decision),
+    judgements: definition.page.judgements(fixture.panel.reviews.get(id)?.get(view.reviewer)?.['review']?.value),
+  }))
+  const undecided = calibrationRatingsOf(definition)?.undecided ?? 'uncertain'
   const criteria = shownCase.criteria.map((item): PageCriterionCard => {
     const judged = item.rating !== null && (carried?.stale !== true || carried.items.includes(item.criterion))
     const prefill = judged ? { rating: item.rating!, reason: item.reason ?? '', answerSpan: item.answerSpan ?? '', carried: carried?.stale === true } : null
-    return { ...item, prefill }
+    const dispute =
+      blindReviewer !== undefined || sideBySide.length === 0
+        ? null
+        : (disputeOf(
+            sideBySide.map((review) => review.judgements[item.criterion]?.rating),
+            undecided,
+          ) ?? null)
+    return { ...item, prefill, dispute }
   })
-  const sideBySide: PageReviewer[] = views.map((view) => ({
-    reviewer: view.reviewer,
-    decision:
-      view.decision.status === 'pending' || view.decision.status === 'rejected' ? `${view.decision.status} (${view.decision.reason})` : view.decision.status,
-    judgements: definition.page.judgements(fixture.panel.reviews.get(id)?.get(view.reviewer)?.['review']?.value),
-  }))
+  // A judge's label is checked as a review is: only a current one is shown with its judgements.
+  const judges: PageJudgeHint[] =
+    blindReviewer !== undefined || reading.readOnly === true
+      ? []
+      : reviewerViews(definition, context, entry, fixture.judges, casesFileOf(fixture)).map((view) => {
+          const origin = fixture.judges.files[view.reviewer]?.origin ?? ''
+          if (view.decision.status === 'refused') return { judge: view.reviewer, origin, current: false, reason: view.decision.reason }
+          const judgements = definition.page.judgements(fixture.judges.reviews.get(id)?.get(view.reviewer)?.['review']?.value)
+          return { judge: view.reviewer, origin, current: true, prediction: shownDecision(view.decision), judgements }
+        })
   // A partial review does not unblind: the others are shown once the reviewer's own is complete.
   const hidden =
     blindReviewer !== undefined &&
@@ -294,15 +338,22 @@ export function pageCase<R, C, V, D extends Decision, S>(
           })),
     shows: blindReviewer === undefined ? 'adopted' : 'own',
     reviewers: hidden ? 'hidden' : sideBySide,
+    judges,
     existing: shownReview !== undefined,
     revisable: blindReviewer !== undefined && carried?.stale === true,
     versions,
   }
 }
 
+/** A decision as the side-by-side view names it: its status, and why for a pending or rejected one. */
+function shownDecision(decision: Decision): string {
+  return decision.status === 'pending' || decision.status === 'rejected' ? `${decision.status} (${decision.reason})` : decision.status
+}
+
 /**
  * {@link pageCase} as the server sends it: a review shown that is bound to an earlier rubric is
  * looked up in git history first, so the criteria it left unchanged are offered as carried over.
+ * `decided` is the fixture's evaluation with every binding state, when the server holds it already.
  */
 export async function servedCase<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
@@ -314,7 +365,8 @@ export async function servedCase<R, C, V, D extends Decision, S>(
 ): Promise<PageCase> {
   const reviewer = viewer.role === 'reviewer' ? viewer.name : undefined
   const shown = reviewer === undefined ? fixture.reviews.get(id)?.['review'] : fixture.panel.reviews.get(id)?.get(reviewer)?.['review']
-  return pageCase(fixture, index, id, viewer, options, decided, {}, shown === undefined ? NO_HISTORY : await fixtureHistory(fixture, [shown]))
+  const history = shown === undefined ? NO_HISTORY : await fixtureHistory(fixture, [shown])
+  return pageCase(fixture, index, id, viewer, options, decided, { history })
 }
 
 /** SHA-256 over the fixture's files (reviewers' and judges' included): what changes when any of them is edited. */

@@ -17,6 +17,7 @@ import { readBody, RequestError, requestUrl } from './request.js'
 import { HTTP_STATUS } from './status.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
 import { pageFixture, servedCase, type Viewer } from './page-data.js'
+import { pageComparison } from './compare-data.js'
 
 export interface ServeOptions {
   /** The fixture directories served: the only files a request can read or write. */
@@ -186,6 +187,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!Number.isInteger(index) || index < 0) throw new RequestError('BAD_REQUEST', 'fixture must be a fixture number.')
       const entry = await loaded(index)
       return json(response, 200, await servedCase(entry.fixture, index, url.searchParams.get('id') ?? '', seen.viewer, evaluate, entry.decided))
+    }
+    if (request.method === 'GET' && url.pathname === '/api/compare') {
+      // Read-only: two served fixtures by number, compared as `vitest-rubric compare` compares them.
+      const [a, b] = (['a', 'b'] as const).map((name) => Number(url.searchParams.get(name)))
+      if (!Number.isInteger(a) || !Number.isInteger(b) || a! < 0 || b! < 0) throw new RequestError('BAD_REQUEST', 'a and b must be fixture numbers.')
+      const reader: Viewer = { role: 'reader' }
+      const [entryA, entryB] = [await loaded(a!), await loaded(b!)]
+      const overviews = { a: (await viewOf(entryA, a!, reader)).page, b: (await viewOf(entryB, b!, reader)).page }
+      return json(response, 200, await pageComparison({ a: options.dirs[a!]!, b: options.dirs[b!]! }, overviews, { cwd: options.cwd, ...evaluate }))
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))

@@ -240,7 +240,7 @@ describe('the review page, in a real browser', () => {
     await page.close()
   })
 
-  test('an adjudicator sees the reviews side by side, takes judgements and adopts the result', async () => {
+  test('an adjudicator sees the disputed criterion above the form, takes a judgement and adopts the result', async () => {
     const { root, server } = await served()
     const criteria = ['command', 'preconditions', 'database_scope', 'verification', 'support']
     for (const [reviewer, support] of [
@@ -260,18 +260,13 @@ describe('the review page, in a real browser', () => {
     await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'adjudicator', name: 'carol' })))
     await page.goto(`${server.url}${caseHash('not-reviewed')}`)
     await page.reload()
-    await page.waitForSelector('#side-by-side')
+    await page.waitForSelector('#disputes')
     expect(await page.textContent('#decision')).toBe('pending reviewers disagree on support (alice: meets, bob: does_not_meet)')
     expect(await page.locator('#side-by-side tr.disagree td:first-child').allTextContents()).toEqual(['support'])
-    // Take alice's judgement of every criterion but support, and bob's of support.
-    const rows = page.locator('#side-by-side tr')
-    for (let index = 0; index < criteria.length; index++) {
-      await rows
-        .nth(index + 1)
-        .locator('button.take')
-        .nth(criteria[index] === 'support' ? 1 : 0)
-        .click()
-    }
+    expect(await page.locator('#disputes .dispute').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-criterion')))).toEqual(['support'])
+    // The four criteria both rate alike are in the form already; support is settled by taking bob's judgement.
+    expect(await page.inputValue('#reason-0')).toBe("alice's reason.")
+    await page.click('#dispute-support button.take:has-text("take bob\'s")')
     expect(await page.inputValue('#reason-4')).toBe("bob's reason.")
     await page.click('#save')
     await page.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('saved') === true)

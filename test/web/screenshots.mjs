@@ -1,6 +1,8 @@
 // Screenshots of the review page for the docs: `npm run screenshots` (after `npm run build`).
 // Serves copies of the bundled fixtures and a generated one of 20,000 cases, and writes
-// docs/images/page-overview.png, page-case.png, page-overview-20k.png and page-case-20k.png.
+// docs/images/page-overview.png, page-case.png, page-adjudication.png, page-compare.png,
+// page-overview-20k.png and page-case-20k.png. `node test/web/screenshots.mjs page-adjudication.png` writes the ones named.
+import { execFileSync } from 'node:child_process'
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -10,9 +12,37 @@ import { generateFixture } from '../bench/generate.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
 const scratch = await mkdtemp(join(tmpdir(), 'vitest-rubric-shots-'))
+const only = process.argv.slice(2)
+const wanted = (name) => only.length === 0 || only.includes(name)
 await cp(join(root, 'fixtures'), join(scratch, 'fixtures'), { recursive: true })
-await generateFixture(join(scratch, 'fixtures/generated-20k'), 20_000)
+await cp(join(root, 'examples/compare'), join(scratch, 'examples/compare'), { recursive: true })
+await generateFixture(join(scratch, 'fixtures/generated-20k'), wanted('page-overview-20k.png') || wanted('page-case-20k.png') ? 20_000 : 1)
+// A copy of its own, so that the other shots are as before: two reviewers who disagree on two criteria of one case, and a judge's label of it: the adjudication view.
+const disputed = {
+  alice: { verification: 'meets', support: 'meets' },
+  bob: { verification: 'uncertain', support: 'does_not_meet' },
+  'gpt-judge': { support: 'does_not_meet' },
+}
+const reasons = {
+  alice: { verification: 'It says to check service health afterwards.', support: 'Each step is in the runbook.' },
+  bob: { verification: 'A health check is named, not how to read it.', support: 'The approval step is not in the source.' },
+  'gpt-judge': { support: 'Release approval is not mentioned in the source.' },
+}
+await cp(join(root, 'fixtures/docuctl-rollback'), join(scratch, 'fixtures/lab'), { recursive: true })
+for (const [author, ratings] of Object.entries(disputed)) {
+  const judged = ['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((criterion) => [
+    '--rating',
+    `${criterion}=${ratings[criterion] ?? 'meets'}`,
+    '--reason',
+    `${criterion}=${reasons[author][criterion] ?? 'As the runbook says.'}`,
+    ...(criterion === 'verification' ? ['--span', 'verification=Check service health afterwards.'] : []),
+  ])
+  const who = author === 'gpt-judge' ? ['--judge', author, '--origin', 'gpt-x-2026-10, prompt r3'] : ['--reviewer', author]
+  execFileSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'review', 'fixtures/lab', '--case', 'not-reviewed', ...who, ...judged], { cwd: scratch })
+}
 const server = await startServer({ dirs: ['fixtures/docuctl-rollback', 'fixtures/debate-benchmark'], cwd: scratch, port: 0 })
+const adjudicated = await startServer({ dirs: ['fixtures/lab'], cwd: scratch, port: 0 })
+const compared = await startServer({ dirs: ['examples/compare/answers-v1', 'examples/compare/answers-v2'], cwd: scratch, port: 0 })
 const large = await startServer({ dirs: ['fixtures/generated-20k'], cwd: scratch, port: 0 })
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -22,18 +52,33 @@ try {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
   await mkdir(join(root, 'docs/images'), { recursive: true })
   const shoot = async (url, selector, name, clip) => {
+    if (!wanted(name)) return
     await page.goto(url)
     await page.waitForSelector(selector)
     await page.screenshot({ path: join(root, 'docs/images', name), ...(clip ? { clip: { x: 0, y: 0, width: 1200, height: 900 } } : { fullPage: true }) })
   }
   await shoot(server.url, 'table.cases', 'page-overview.png', true)
   await shoot(`${server.url}#/f/0/c/wrong-command`, '#criteria', 'page-case.png', false)
+  if (wanted('page-adjudication.png')) {
+    await page.goto(adjudicated.url)
+    await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'adjudicator', name: 'carol' })))
+    await page.goto(`${adjudicated.url}#/f/0/c/not-reviewed`)
+    await page.reload()
+    await page.waitForSelector('#disputes')
+    await page.screenshot({ path: join(root, 'docs/images/page-adjudication.png'), fullPage: true })
+    await page.evaluate(() => localStorage.removeItem('vitest-rubric.viewer'))
+  }
+  await shoot(`${compared.url}#/compare/0/1/held-guarantee`, '#compare-case', 'page-compare.png', false)
   await shoot(large.url, 'tr.case-row', 'page-overview-20k.png', true)
   await shoot(`${large.url}#/f/0/c/case-000007`, '#criteria', 'page-case-20k.png', false)
 } finally {
   await browser.close()
   await server.close()
+  await adjudicated.close()
+  await compared.close()
   await large.close()
   await rm(scratch, { recursive: true, force: true })
 }
-console.log('wrote docs/images/page-overview.png, page-case.png, page-overview-20k.png and page-case-20k.png')
+console.log(
+  `wrote ${only.length === 0 ? 'docs/images/page-overview.png, page-case.png, page-adjudication.png, page-compare.png, page-overview-20k.png and page-case-20k.png' : only.map((name) => `docs/images/${name}`).join(', ')}`,
+)

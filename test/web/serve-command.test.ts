@@ -76,3 +76,14 @@ test('startServer takes the port above a busy one unless the port is strict', as
     hint: expect.stringContaining('--port'),
   })
 })
+
+test('serve <A> <B> --compare prints the address of their comparison view; --compare with one fixture is a usage error', async () => {
+  const run = await serve(['fixtures/lab', 'fixtures/lab', '--compare', '--port', '0'])
+  expect(run.outcome.code).toBe('serving')
+  expect(run.stdout()).toMatch(
+    /^vitest-rubric comparison of fixtures\/lab \(A\) and fixtures\/lab \(B\)\n {2}http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+#\/compare\/0\/1\n/,
+  )
+  const alone = await serve(['fixtures/lab', '--compare'])
+  expect(alone.outcome.code).toBe(2)
+  expect(alone.stderr()).toContain('--compare takes two fixture directories, A and B (one was given).')
+})

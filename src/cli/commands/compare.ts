@@ -4,11 +4,11 @@ import {
   DEVELOPMENT_LABEL,
   type CompareSplit,
   type FixtureComparison,
-  type PairedFigures,
   type ScoredSplitComparison,
   type SplitComparison,
 } from '../../core/compare/compare.js'
-import { points, pointsInterval } from '../../core/compare/compare-figures.js'
+import { differenceLine, idList as list, interval, percent, points, pointsInterval, pValue } from '../../core/compare/compare-figures.js'
+import { scoreLine } from '../../core/compare/compare-scored.js'
 import { stringOption, usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
@@ -66,20 +66,6 @@ Exit codes: 0 when compared; 1 when the fixtures are refused or not comparable; 
   },
 }
 
-const percent = (value: number | null) => (value === null ? '—' : `${(100 * value).toFixed(1)}%`)
-const interval = (bounds: readonly [number, number] | null) => (bounds === null ? '—' : `[${percent(bounds[0])}, ${percent(bounds[1])}]`)
-const pValue = (p: number) => (p < 0.001 ? p.toExponential(1) : p.toFixed(3))
-const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
-
-/** The difference B − A of one table, in words: its points, interval and test; or why there is none. */
-function differenceLine(figures: PairedFigures): string {
-  if (figures.difference === null) return `no figure: ${figures.reason ?? 'no pair'}`
-  return (
-    `B − A = ${points(figures.difference)} points, 95% interval ${pointsInterval(figures.difference_interval)} (Newcombe, paired); ` +
-    `McNemar exact p = ${pValue(figures.mcnemar.p_value)} on ${plural(figures.mcnemar.discordant, 'discordant pair')}`
-  )
-}
-
 function formatSplit(section: SplitComparison | ScoredSplitComparison, comparison: FixtureComparison): string[] {
   const noun = comparison.kind === 'criteria' ? { accepted: 'accepted', rejected: 'rejected' } : { accepted: 'passed', rejected: 'failed' }
   const development = section.standing === 'development'
@@ -120,19 +106,6 @@ function formatSplit(section: SplitComparison | ScoredSplitComparison, compariso
     }
   }
   return lines
-}
-
-/** The paired difference of mean scores, in words: the means, the difference, its SE and bootstrap interval, or why there is none. */
-function scoreLine(section: ScoredSplitComparison): string {
-  const { scores } = section
-  if (scores.difference === null) return 'mean score: no figure: no case is scoreable for both systems'
-  const figure = (value: number | null) => (value === null ? '—' : value.toFixed(4))
-  const signed = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(4)}`
-  const interval =
-    scores.interval === null
-      ? `no interval: ${scores.interval_reason ?? ''}`
-      : `95% paired bootstrap interval [${signed(scores.interval[0])}, ${signed(scores.interval[1])}] (${plural(scores.bootstrap?.replicates ?? 0, 'replicate')} resampling the ${plural(scores.n, 'case')}, seed ${JSON.stringify(scores.bootstrap?.seed ?? '')})`
-  return `mean score over ${plural(scores.n, 'case')} scoreable in both: A ${figure(scores.a_mean)}, B ${figure(scores.b_mean)}; B − A = ${signed(scores.difference)}, SE ${figure(scores.se)}; ${interval}`
 }
 
 /** The comparison as text: what was compared, then each split, held-out first. */

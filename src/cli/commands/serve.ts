@@ -9,12 +9,18 @@ export const serve: Command = {
   name: 'serve',
   summary: 'a local web page to read, review and adjudicate cases (loopback only, with a token)',
   help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>]
+       vitest-rubric serve <A> <B> --compare [options]
 
 Starts a local server for the review page and prints its URL, which carries a random token. The
 page shows every fixture's figures and cases, each case with its answer (spans highlighted), its
 source (reference quotes highlighted), its criteria and its decision; it records reviews and
 adjudications through the same path as \`review\` and \`adjudicate\`. Without directories it serves
 the fixtures \`status\` finds under fixtures/. Ctrl-C stops it.
+
+With --compare and two fixtures, the URL printed (and opened) is the comparison view of their
+systems, as \`vitest-rubric compare <A> <B>\` compares them: both decisions per task, discordant
+first, the paired figures, and a selected task's two answers side by side. Read-only. Any two
+served fixtures are compared at #/compare/<a>/<b> (their numbers, from 0).
 
 Options:
   --port <n>          the port (default 5178, or the next free one above it; 0 for any free
@@ -24,12 +30,24 @@ Options:
   --open              open the page in the default browser, through a one-time link that
                       holds no token
   --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
+  --compare           open on the comparison view of the two fixtures given
 
 Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
-  options: { port: { type: 'string' }, host: { type: 'string' }, open: { type: 'boolean', default: false }, 'min-reviews': { type: 'string' } },
+  options: {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    open: { type: 'boolean', default: false },
+    'min-reviews': { type: 'string' },
+    compare: { type: 'boolean', default: false },
+  },
   async run({ values, positionals }, io) {
     const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
     if (dirs.length === 0) throw usage('serve', 'no fixture directories: pass some, or create one with `vitest-rubric init fixtures/<name>`.')
+    const compare = values['compare'] === true
+    if (compare && positionals.length !== 2)
+      throw usage('serve', `--compare takes two fixture directories, A and B (${positionals.length === 1 ? 'one was' : `${positionals.length} were`} given).`)
+    // The comparison view of fixtures 0 and 1: the address's fragment survives the one-time link's redirect.
+    const view = compare ? '#/compare/0/1' : ''
     const portText = stringOption(values, 'port')
     const port = portText === undefined ? 5178 : Number(portText)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage('serve', `--port takes a port number, not ${JSON.stringify(portText)}.`)
@@ -53,9 +71,13 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
       return 1
     }
     if (server.port !== port && port !== 0) io.stdout(`port ${port} is in use; serving on ${server.port}.`)
-    io.stdout(`vitest-rubric review page for ${dirs.join(', ')}\n  ${server.url}\nCtrl-C stops it.`)
+    io.stdout(
+      compare
+        ? `vitest-rubric comparison of ${dirs[0]} (A) and ${dirs[1]} (B)\n  ${server.url}${view}\nCtrl-C stops it.`
+        : `vitest-rubric review page for ${dirs.join(', ')}\n  ${server.url}\nCtrl-C stops it.`,
+    )
     // Not the printed URL: the launcher's command line is readable by other local users.
-    if (values['open'] === true) openBrowser(server.openUrl(), io.stderr)
+    if (values['open'] === true) openBrowser(`${server.openUrl()}${view}`, io.stderr)
     await new Promise<void>((done) => {
       process.once('SIGINT', done)
       process.once('SIGTERM', done)

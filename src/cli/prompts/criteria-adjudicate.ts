@@ -1,7 +1,7 @@
 import { confirm, intro, isCancel, log, note, outro, select, text } from '@clack/prompts'
 import { isOriginPlaceholder } from '../../core/common/origin.js'
 import { listWords, plural } from '../../core/common/primitives.js'
-import type { AdjudicationView } from '../../core/engine/adjudicate.js'
+import { disputeOf, type AdjudicationView, type Dispute } from '../../core/engine/adjudicate.js'
 import { RATINGS, type Case } from '../../core/kinds/criteria/schemas.js'
 import type { CriteriaRubric } from '../../core/kinds/criteria/rubric.js'
 import type { InteractiveAdjudication, Terminal } from './prompt.js'
@@ -29,7 +29,7 @@ interface Item {
   readonly rule: string
   readonly judged: readonly (readonly [string, Judgement | undefined])[]
   /** `undefined` when the reviewers agree; otherwise what keeps them from it. */
-  readonly dispute: 'disputed' | 'uncertain' | 'not judged by all' | undefined
+  readonly dispute: Dispute | undefined
 }
 
 /** One step of the prompt: a criterion, or the agreed criteria at once. */
@@ -160,9 +160,15 @@ export const promptCriteriaAdjudication: InteractiveAdjudication = async (view, 
 function itemOf(view: AdjudicationView, reviewers: readonly string[], id: string, rule: string): Item {
   // Cast: a reviewer's draft of this kind holds judgements by criterion, as its schema parsed them.
   const judged = reviewers.map((reviewer) => [reviewer, view.drafts[reviewer]![id] as Judgement | undefined] as const)
-  const ratings = new Set(judged.map(([, judgement]) => judgement?.rating))
-  const dispute = ratings.has(undefined) ? 'not judged by all' : ratings.size > 1 ? 'disputed' : ratings.has('uncertain') ? 'uncertain' : undefined
-  return { id, rule, judged, dispute }
+  return {
+    id,
+    rule,
+    judged,
+    dispute: disputeOf(
+      judged.map(([, judgement]) => judgement?.rating),
+      'uncertain',
+    ),
+  }
 }
 
 /** Where the choice of a criterion starts: what was chosen before a step back, else the first reviewer's judgement of an agreed one. */

@@ -99,3 +99,21 @@ export function points(value: number): string {
 export function pointsInterval(bounds: readonly [number, number] | null): string {
   return bounds === null ? '—' : `[${points(bounds[0])}, ${points(bounds[1])}]`
 }
+
+/** A proportion as a percentage: `62.5%`; `—` without one. @internal */
+export const percent = (value: number | null): string => (value === null ? '—' : `${(100 * value).toFixed(1)}%`)
+/** An interval of a proportion as percentages: `[30.6%, 86.3%]`; `—` without one. @internal */
+export const interval = (bounds: readonly [number, number] | null): string => (bounds === null ? '—' : `[${percent(bounds[0])}, ${percent(bounds[1])}]`)
+/** A p-value: three decimals, or in exponent form below 0.001. @internal */
+export const pValue = (p: number): string => (p < 0.001 ? p.toExponential(1) : p.toFixed(3))
+/** Case ids, comma-separated; `none` for none. @internal */
+export const idList = (ids: readonly string[]): string => (ids.length === 0 ? 'none' : ids.join(', '))
+
+/** The difference B − A of one table, in words: its points, interval and test; or why there is none. @internal */
+export function differenceLine(figures: PairedFigures): string {
+  if (figures.difference === null) return `no figure: ${figures.reason ?? 'no pair'}`
+  return (
+    `B − A = ${points(figures.difference)} points, 95% interval ${pointsInterval(figures.difference_interval)} (Newcombe, paired); ` +
+    `McNemar exact p = ${pValue(figures.mcnemar.p_value)} on ${plural(figures.mcnemar.discordant, 'discordant pair')}`
+  )
+}

@@ -1,5 +1,5 @@
 import { CanonicalJsonError } from '../common/errors.js'
-import type { Split } from '../common/primitives.js'
+import { plural, type Split } from '../common/primitives.js'
 import { canonicalJson } from '../json/canonical-json.js'
 import type { ScoredDecision } from '../kinds/scored/decision.js'
 import { DEFAULT_BOOTSTRAP_SAMPLES, MIN_BOOTSTRAP_CASES } from '../stats/bootstrap.js'
@@ -125,4 +125,17 @@ export function specText(value: unknown): string | undefined {
     if (error instanceof CanonicalJsonError) return undefined
     throw error
   }
+}
+
+/** The paired difference of mean scores, in words: the means, the difference, its SE and bootstrap interval, or why there is none. @internal */
+export function scoreLine(section: ScoredSplitComparison): string {
+  const { scores } = section
+  if (scores.difference === null) return 'mean score: no figure: no case is scoreable for both systems'
+  const figure = (value: number | null) => (value === null ? '—' : value.toFixed(4))
+  const signed = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(4)}`
+  const interval =
+    scores.interval === null
+      ? `no interval: ${scores.interval_reason ?? ''}`
+      : `95% paired bootstrap interval [${signed(scores.interval[0])}, ${signed(scores.interval[1])}] (${plural(scores.bootstrap?.replicates ?? 0, 'replicate')} resampling the ${plural(scores.n, 'case')}, seed ${JSON.stringify(scores.bootstrap?.seed ?? '')})`
+  return `mean score over ${plural(scores.n, 'case')} scoreable in both: A ${figure(scores.a_mean)}, B ${figure(scores.b_mean)}; B − A = ${signed(scores.difference)}, SE ${figure(scores.se)}; ${interval}`
 }

@@ -275,3 +275,18 @@ function adjudicated(write: ReviewWrite, reviewers: readonly string[], decision:
     decides: write.target.definition.reviews.slots[0] === write.target.slot,
   }
 }
+
+/** What keeps the reviewers of one criterion from agreeing: one left it unjudged, they rate it differently, or all left it undecided. */
+export type Dispute = 'not judged by all' | 'disputed' | 'uncertain'
+
+/**
+ * Whether the reviewers' ratings of one criterion agree, as the adjudication views (terminal and
+ * page) sort them: `undefined` when every reviewer gave the same settled rating, else what keeps
+ * them from it. `undecided` is the kind's undecided rating (`uncertain`).
+ */
+export function disputeOf(ratings: readonly (string | undefined)[], undecided: string): Dispute | undefined {
+  const distinct = new Set(ratings)
+  if (distinct.has(undefined)) return 'not judged by all'
+  if (distinct.size > 1) return 'disputed'
+  return distinct.has(undecided) ? 'uncertain' : undefined
+}

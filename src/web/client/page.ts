@@ -73,12 +73,18 @@
     answerSpan: string | null
     spanAt: [number, number] | null
     prefill: { rating: string; reason: string; answerSpan: string; carried: boolean } | null
+    /** What keeps the reviewers from agreeing on it (page-data.ts), `null` when they agree. */
+    dispute: 'not judged by all' | 'disputed' | 'uncertain' | null
   }
   interface Judgement {
     rating: string
     reason: string
     answer_span: string
   }
+  /** A judge's label of the case: a prediction, never adopted by itself (page-data.ts PageJudgeHint). */
+  type JudgeHint =
+    | { judge: string; origin: string; current: true; prediction: string; judgements: Record<string, Judgement> }
+    | { judge: string; origin: string; current: false; reason: string }
   interface CaseData {
     fixture: number
     id: string
@@ -96,6 +102,7 @@
     bindings: { location: string; stale: boolean; meaning: string }[]
     shows: 'adopted' | 'own'
     reviewers: { reviewer: string; decision: string; judgements: Record<string, Judgement> }[] | 'hidden'
+    judges: JudgeHint[]
     existing: boolean
     revisable: boolean
     versions: Record<string, string | null>
@@ -281,8 +288,8 @@
       return {
         ...found,
         source: found.source === undefined ? shared.source : found.source,
-        // A static report saves nothing: no criterion is pre-filled for a revision.
-        criteria: found.criteria.map((judged, at) => ({ prefill: null, ...shared.criteria[at]!, ...judged })),
+        // The report has no form: nothing is pre-filled.
+        criteria: found.criteria.map((judged, at) => ({ ...shared.criteria[at]!, ...judged, prefill: null, dispute: null })),
       }
     }
     const key = keyOf(fixture, id)
@@ -380,6 +387,16 @@
 
   async function render(): Promise<void> {
     drawn = location.hash
+    const compared = compareRoute()
+    if (compared !== null) {
+      state.current = null
+      try {
+        await renderComparison(compared)
+      } catch (error) {
+        app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error)), el('a', { href: '#/' }, 'back to the overview'))
+      }
+      return
+    }
     const at = route()
     if (at === null) {
       // Back from a case: its fixture's list opens at the window that holds it.
@@ -421,7 +438,22 @@
       carried: item.prefill?.carried === true,
       confirmed: false,
     }))
-    state.active = 0
+    // Adjudicating, a criterion every reviewer rated alike starts from their judgement, unless an
+    // earlier adoption judged it (it may have overruled them); the form opens on the first disputed one.
+    const disputes = disputesOf(data)
+    if (disputes !== null)
+      data.criteria.forEach((item, index) => {
+        const agreed = disputes.agreed.get(item.criterion)
+        const draft = state.drafts[index]!
+        if (agreed !== undefined && draft.rating === '') state.drafts[index] = { rating: agreed.rating, reason: agreed.reason, span: agreed.answer_span }
+      })
+    state.active =
+      disputes === null
+        ? 0
+        : Math.max(
+            0,
+            data.criteria.findIndex((item) => disputes.disputed.includes(item.criterion)),
+          )
     state.dirty = false
     renderCase()
     readAhead(data)
@@ -808,11 +840,17 @@
         ),
       )
     }
+    const disputes = disputesOf(data)
+    if (disputes !== null) main.append(disputesBlock(data, disputes))
     if (data.view === 'criteria') main.append(criteriaBlock(data))
     else main.append(...tableBlock(data))
     if (data.reviewers === 'hidden')
       main.append(el('p', { class: 'hidden-reviews' }, "The other reviewers' judgements are shown once you have saved your own review of every criterion."))
-    else if (data.reviewers.length > 0) main.append(reviewersBlock(data, data.reviewers))
+    else if (data.reviewers.length > 0) {
+      // Adjudicating, the table is the whole record behind the disputes shown above the form.
+      const table = reviewersBlock(data, data.reviewers)
+      main.append(disputesOf(data) === null ? table : el('details', { class: 'side-by-side-block' }, el('summary', {}, 'Every review, side by side'), table))
+    }
     if (data.bindings.length > 0) {
       const bindings = el('ul', { class: 'bindings' })
       for (const binding of data.bindings)
@@ -875,7 +913,13 @@
           {},
           el('span', { class: `marker m${item.marker % 8}` }, String(item.marker)),
           ` ${item.criterion} `,
-          item.rating === null ? el('span', { class: 'badge pending' }, 'not judged') : el('span', { class: `badge ${item.rating}` }, item.rating),
+          // Adjudicating a case nobody adopted yet, the mark says what the reviewers did instead.
+          item.rating === null
+            ? disputesOf(data) === null
+              ? el('span', { class: 'badge pending' }, 'not judged')
+              : null
+            : el('span', { class: `badge ${item.rating}` }, disputesOf(data) === null ? item.rating : `adopted: ${item.rating}`),
+          ...panelMark(data, item.criterion),
         ),
         el('p', { class: 'rule' }, item.rule),
         el('blockquote', {}, item.referenceQuote),
@@ -966,7 +1010,7 @@
         ...reviewers.map((review) => el('th', {}, review.reviewer, el('br'), el('span', { class: 'dim' }, review.decision))),
       ),
     )
-    data.criteria.forEach((item, index) => {
+    data.criteria.forEach((item) => {
       const ratings = reviewers.map((review) => review.judgements[item.criterion]?.rating ?? 'not judged')
       const row = el('tr', { class: new Set(ratings).size > 1 ? 'disagree' : 'agree' }, el('td', {}, item.criterion))
       for (const review of reviewers) {
@@ -978,21 +1022,333 @@
             ? el('span', { class: 'dim' }, 'not judged')
             : el('span', {}, el('span', { class: `badge ${judgement.rating}` }, judgement.rating), ' ', judgement.reason),
         )
-        if (judgement !== undefined && mode === 'serve' && state.viewer.role === 'adjudicator') {
-          const take = el('button', { type: 'button', class: 'take' }, 'take')
+        row.append(cell)
+      }
+      table.append(row)
+    })
+    return table
+  }
+
+  // ---------- comparing two systems ----------
+
+  interface CompareSide {
+    status: Status
+    reason: string
+    failed: string[]
+  }
+  /** The server's comparison view (compare-data.ts PageComparison). */
+  interface Comparison {
+    kind: string
+    a: { fixture: number; name: string; dir: string; cases: number }
+    b: { fixture: number; name: string; dir: string; cases: number }
+    same: string
+    notes: string[]
+    nouns: { accepted: string; rejected: string }
+    sections: {
+      split: string
+      standing: 'result' | 'development'
+      label: string | null
+      coverage: string
+      difference: string
+      rates: string | null
+      table: { both: number; a_only: number; b_only: number; neither: number } | null
+      leaks: string[]
+      criteria: { criterion: string; cells: string[] }[]
+      scores: string | null
+    }[]
+    tasks: { id: string; split: string; a: CompareSide | null; b: CompareSide | null; discordant: 'a_accepted_b_rejected' | 'b_accepted_a_rejected' | null }[]
+  }
+
+  /** `#/compare/<A>/<B>`, and `…/<task>` with a task selected: two served fixtures' systems compared, read-only. */
+  function compareRoute(): { a: number; b: number; id: string | null } | null {
+    const match = /^#\/compare\/(\d+)\/(\d+)(?:\/(.+))?$/.exec(location.hash)
+    if (match === null) return null
+    let id: string | null = null
+    try {
+      id = match[3] === undefined ? null : decodeURIComponent(match[3])
+    } catch {
+      id = null
+    }
+    return { a: Number(match[1]), b: Number(match[2]), id }
+  }
+
+  let comparison: { key: string; data: Comparison } | null = null
+
+  async function renderComparison(at: { a: number; b: number; id: string | null }): Promise<void> {
+    if (mode !== 'serve') throw new Error('The comparison view is served by vitest-rubric serve; the static report has none.')
+    const key = `${at.a}/${at.b}`
+    if (comparison?.key !== key) comparison = { key, data: await api<Comparison>(`/api/compare?a=${at.a}&b=${at.b}`) }
+    const data = comparison.data
+    const { accepted, rejected } = data.nouns
+    const main = el(
+      'main',
+      { class: 'compare', id: 'compare' },
+      el('nav', { class: 'crumbs' }, el('a', { href: '#/' }, 'overview'), ' › compare'),
+      el(
+        'h2',
+        {},
+        `A: ${data.a.name} `,
+        el('span', { class: 'dim' }, `(${data.a.dir})`),
+        ` · B: ${data.b.name} `,
+        el('span', { class: 'dim' }, `(${data.b.dir})`),
+      ),
+      el('p', { class: 'dim' }, data.same),
+      ...data.notes.map((note) => el('p', { class: 'dim' }, note)),
+    )
+    for (const section of data.sections) {
+      const block = el(
+        'section',
+        { class: `compare-split ${section.standing}`, id: `compare-${section.split}`, 'data-split': section.split },
+        el('h3', {}, section.label === null ? `${section.split}: the result` : section.split),
+      )
+      if (section.label !== null) block.append(el('p', { class: 'development-label' }, section.label))
+      block.append(el('p', { class: 'coverage' }, section.coverage), el('p', { class: 'difference' }, section.difference))
+      for (const leak of section.leaks) block.append(el('p', { class: 'leak' }, leak))
+      if (section.rates !== null) block.append(el('p', { class: 'rates' }, section.rates))
+      if (section.table !== null) {
+        const t = section.table
+        const table = el('table', { class: 'paired' }, el('caption', {}, 'Paired table: tasks decided in both'))
+        table.append(
+          el('tr', {}, el('th', {}, ''), el('th', {}, `B ${accepted}`), el('th', {}, `B ${rejected}`)),
+          el('tr', {}, el('th', {}, `A ${accepted}`), el('td', {}, String(t.both)), el('td', { class: 'discordant' }, String(t.a_only))),
+          el('tr', {}, el('th', {}, `A ${rejected}`), el('td', { class: 'discordant' }, String(t.b_only)), el('td', {}, String(t.neither))),
+        )
+        block.append(table)
+      }
+      if (section.criteria.length > 0) {
+        const table = el('table', { class: 'compare-criteria' }, el('caption', {}, 'Per criterion, over the same pairs'))
+        table.append(
+          el(
+            'tr',
+            {},
+            ...['criterion', 'A meets', 'B meets', 'B − A', '95% interval', 'McNemar p', 'fixed by B', 'broken by B'].map((head) => el('th', {}, head)),
+          ),
+        )
+        for (const row of section.criteria) table.append(el('tr', {}, el('td', {}, row.criterion), ...row.cells.map((cell) => el('td', {}, cell))))
+        block.append(table)
+      }
+      if (section.scores !== null) block.append(el('p', { class: 'scores' }, section.scores))
+      main.append(block)
+    }
+    const tasks = el(
+      'table',
+      { class: 'compare-tasks', id: 'compare-tasks' },
+      el('caption', {}, `Both systems' decisions per task: A ${accepted} and B ${rejected} first, then B ${accepted} and A ${rejected}`),
+      el('tr', {}, el('th', {}, 'task'), el('th', {}, 'split'), el('th', {}, 'A'), el('th', {}, 'B')),
+    )
+    const sideCell = (side: CompareSide | null) =>
+      el('td', {}, ...(side === null ? [el('span', { class: 'dim' }, 'not in this fixture')] : [badge(side.status), ' ', side.reason]))
+    for (const task of data.tasks) {
+      const link = el('a', { href: `#/compare/${at.a}/${at.b}/${encodeURIComponent(task.id)}` }, task.id)
+      const mark = task.discordant === null ? '' : ` discordant ${task.discordant}`
+      tasks.append(
+        el(
+          'tr',
+          { class: `task-row${mark}${task.id === at.id ? ' selected' : ''}`, 'data-id': task.id },
+          el('td', {}, link),
+          el('td', {}, task.split),
+          sideCell(task.a),
+          sideCell(task.b),
+        ),
+      )
+    }
+    const chosen = at.id === null ? undefined : data.tasks.find((task) => task.id === at.id)
+    if (chosen !== undefined) main.append(await sideBySide(data, at, chosen))
+    main.append(tasks)
+    app.replaceChildren(header(), main)
+    document.getElementById('compare-case')?.scrollIntoView({ block: 'nearest' })
+  }
+
+  /** The selected task: both answers side by side, each with its decision and the criteria it failed. Read-only. */
+  async function sideBySide(data: Comparison, at: { a: number; b: number }, task: Comparison['tasks'][number]): Promise<HTMLElement> {
+    const read = (fixture: number) =>
+      api<CaseData>(`/api/case?fixture=${fixture}&id=${encodeURIComponent(task.id)}&viewer=reader`).catch((error: unknown) => messageOf(error))
+    const [left, right] = await Promise.all([task.a === null ? null : read(at.a), task.b === null ? null : read(at.b)])
+    const column = (label: string, fixture: Comparison['a'], shown: CaseData | string | null) => {
+      const block = el('div', { class: 'compare-side', 'data-system': label }, el('h3', {}, `${label}: ${fixture.name}`))
+      if (shown === null || typeof shown === 'string') {
+        block.append(shown === null ? el('p', { class: 'dim' }, 'This task is not in this fixture.') : el('p', { class: 'error' }, shown))
+        return block
+      }
+      block.append(
+        el('div', { class: 'decision' }, badge(shown.decision.status), ' ', shown.decision.reason === '' ? 'every criterion meets' : shown.decision.reason),
+      )
+      if (shown.answer !== null) {
+        const failed = shown.criteria.filter((item) => item.rating !== 'meets')
+        const ranges = failed.flatMap((item) => (item.spanAt === null ? [] : [{ at: item.spanAt, marker: item.marker, label: item.criterion }]))
+        block.append(highlighted(shown.answer, ranges, 'answer'))
+        const list = el('ul', { class: 'failed' })
+        for (const item of failed)
+          list.append(
+            el(
+              'li',
+              { 'data-criterion': item.criterion },
+              el('strong', {}, item.criterion),
+              ' ',
+              item.rating === null ? el('span', { class: 'badge pending' }, 'not judged') : badge(item.rating),
+              item.reason === null ? '' : ` ${item.reason}`,
+            ),
+          )
+        block.append(el('h4', {}, failed.length === 0 ? 'No failed criterion' : 'Failed criteria'), list)
+      }
+      return block
+    }
+    return el(
+      'section',
+      { class: 'compare-case', id: 'compare-case' },
+      el('h3', {}, `Task ${task.id}`, el('span', { class: 'dim' }, ` · ${task.split}`)),
+      el('div', { class: 'compare-sides' }, column('A', data.a, left), column('B', data.b, right)),
+    )
+  }
+
+  // ---------- adjudicating ----------
+
+  interface Disputes {
+    /** The criteria the reviewers rate differently, leave unrated or all leave uncertain, in the rubric's order. */
+    disputed: string[]
+    /** Each criterion every reviewer rated alike, with the first reviewer's judgement of it. */
+    agreed: Map<string, Judgement & { by: string }>
+  }
+
+  /** What the adjudicator settles: `null` unless adjudicating a case with independent reviews on the criteria form. */
+  function disputesOf(data: CaseData): Disputes | null {
+    if (
+      mode !== 'serve' ||
+      state.viewer.role !== 'adjudicator' ||
+      data.view !== 'criteria' ||
+      data.reviewers === 'hidden' ||
+      data.reviewers.length === 0 ||
+      data.refusal !== null
+    )
+      return null
+    const reviewers = data.reviewers
+    const disputed: string[] = []
+    const agreed = new Map<string, Judgement & { by: string }>()
+    for (const item of data.criteria) {
+      const first = reviewers[0]!.judgements[item.criterion]
+      // The server says which criteria the reviewers agree on, as the terminal's adjudication sorts them.
+      if (item.dispute === null && first !== undefined) agreed.set(item.criterion, { ...first, by: reviewers[0]!.reviewer })
+      else disputed.push(item.criterion)
+    }
+    return { disputed, agreed }
+  }
+
+  /** A criterion card's mark while adjudicating: disputed, or agreed by every reviewer. */
+  function panelMark(data: CaseData, criterion: string): HTMLElement[] {
+    const disputes = disputesOf(data)
+    if (disputes === null) return []
+    const agreed = disputes.agreed.get(criterion)
+    return agreed === undefined
+      ? [el('span', { class: 'badge disputed' }, data.criteria.find((item) => item.criterion === criterion)?.dispute ?? 'disputed')]
+      : [el('span', { class: 'badge agreed', title: `every reviewer rated it ${agreed.rating}; the form holds ${agreed.by}'s reason and span` }, 'agreed')]
+  }
+
+  /** The disputed criteria first, each reviewer's judgement inline with a button taking it into the form, and the judges' labels as predictions. */
+  function disputesBlock(data: CaseData, disputes: Disputes): HTMLElement {
+    const reviewers = data.reviewers === 'hidden' ? [] : data.reviewers
+    const names = reviewers.map((review) => review.reviewer).join(', ')
+    const block = el(
+      'section',
+      { class: 'disputes', id: 'disputes' },
+      el(
+        'h3',
+        {},
+        disputes.disputed.length === 0
+          ? 'Adjudicate: the reviewers agree'
+          : `Adjudicate first: ${disputes.disputed.length} of ${data.criteria.length} criteria`,
+      ),
+      el(
+        'p',
+        { class: 'dim' },
+        disputes.agreed.size === 0
+          ? `Reviews by ${names}. No criterion is rated alike by every reviewer.`
+          : `Reviews by ${names}. The ${disputes.agreed.size === 1 ? 'criterion' : `${disputes.agreed.size} criteria`} they rate alike ${disputes.agreed.size === 1 ? 'is' : 'are'} pre-filled in the form below (marked agreed); Adopt records the form as it is.`,
+      ),
+    )
+    const judges = data.judges
+    for (const criterion of disputes.disputed) {
+      const index = data.criteria.findIndex((item) => item.criterion === criterion)
+      const item = data.criteria[index]!
+      const card = el(
+        'div',
+        { class: 'dispute', 'data-criterion': criterion, id: `dispute-${criterion}` },
+        el(
+          'h4',
+          {},
+          el('span', { class: `marker m${item.marker % 8}` }, String(item.marker)),
+          ` ${criterion} `,
+          el('span', { class: 'badge disputed' }, item.dispute ?? 'disputed'),
+        ),
+        el('p', { class: 'rule' }, item.rule),
+      )
+      const list = el('ul', { class: 'judgements' })
+      for (const review of reviewers) {
+        const judgement = review.judgements[criterion]
+        const line = el('li', { 'data-reviewer': review.reviewer }, el('strong', {}, review.reviewer), ' ')
+        if (judgement === undefined) line.append(el('span', { class: 'dim' }, 'not judged'))
+        else {
+          const take = el('button', { type: 'button', class: 'take' }, `take ${review.reviewer}'s`)
           take.addEventListener('click', () => {
             state.drafts[index] = { rating: judgement.rating, reason: judgement.reason, span: judgement.answer_span }
             state.dirty = true
             state.active = index
             renderCase()
           })
-          cell.append(' ', take)
+          line.append(
+            el('span', { class: `badge ${judgement.rating}` }, judgement.rating),
+            ' ',
+            judgement.reason,
+            ' ',
+            spanText(judgement.answer_span, data),
+            ' ',
+            take,
+          )
         }
-        row.append(cell)
+        list.append(line)
       }
-      table.append(row)
-    })
-    return table
+      for (const hint of judges) {
+        const label = hint.current ? hint.judgements[criterion] : undefined
+        if (label === undefined) continue
+        list.append(
+          el(
+            'li',
+            { class: 'judge-hint', 'data-judge': hint.judge },
+            el('span', { class: 'badge prediction' }, 'prediction'),
+            ' ',
+            el('strong', {}, `judge ${hint.judge}`),
+            ' ',
+            el('span', { class: `badge ${label.rating}` }, label.rating),
+            ' ',
+            label.reason,
+            ' ',
+            el('span', { class: 'dim' }, '(an automated label: a hint, never adopted by itself)'),
+          ),
+        )
+      }
+      card.append(list)
+      block.append(card)
+    }
+    for (const hint of judges)
+      block.append(
+        el(
+          'p',
+          { class: 'judge-hint', 'data-judge': hint.judge },
+          el('span', { class: 'badge prediction' }, 'prediction'),
+          ' ',
+          hint.current
+            ? `judge ${hint.judge}${hint.origin === '' ? '' : ` (${hint.origin})`} predicts ${hint.prediction}. An automated label is a hint: it is never adopted by itself.`
+            : `judge ${hint.judge}'s label is stale and not shown: ${hint.reason}`,
+        ),
+      )
+    return block
+  }
+
+  function spanText(span: string, data: CaseData): HTMLElement {
+    return el(
+      'span',
+      { class: 'span' },
+      span === '' ? 'span: none (an omission)' : `span: “${span}”${data.answer !== null && !data.answer.includes(span) ? ' (not in the answer)' : ''}`,
+    )
   }
 
   // ---------- reviewing ----------
@@ -1215,7 +1571,11 @@
       if (changed.length > 0) {
         await loadOverview()
         state.notice = `Re-read from disk: ${changed.join(', ')} changed.${state.dirty ? ' Your form is kept; saving checks again whether its files changed.' : ''}`
-        if (state.current !== null && !state.dirty) await render()
+        // The comparison view is read again, and stays open.
+        if (compareRoute() !== null) {
+          comparison = null
+          await render()
+        } else if (state.current !== null && !state.dirty) await render()
         else if (state.current === null) renderOverview()
         else {
           const bar = document.querySelector('header.bar')
