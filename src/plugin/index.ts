@@ -278,9 +278,9 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
 
 /** A shard writing a blob report prints nothing: the merge prints. */
 function onlyBlob(reporters: readonly unknown[]): boolean {
-  // Cast: widens a tuple entry's name to what the filter compares.
   const names = reporters
     .filter((entry) => !(entry instanceof PendingGateReporter || entry instanceof SplitFixtureGate))
+    // Cast: widens a tuple entry's name to what the filter compares.
     .map((entry) => (Array.isArray(entry) ? (entry[0] as unknown) : entry))
   return names.length > 0 && names.every((name) => name === 'blob')
 }

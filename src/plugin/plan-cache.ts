@@ -64,8 +64,8 @@ async function plannedApart(child: string, dir: string, root: string, cacheDir: 
   const computed = async (): Promise<Computed<TestPlan>> => {
     const reply = await planning.reply
     if ('error' in reply) return reply
-    // Cast: the plan process serializes a TestPlan (plan-process.ts).
     return {
+      // Cast: the plan process serializes a TestPlan (plan-process.ts).
       plan: JSON.parse(reply.plan) as TestPlan,
       texts: { plan: reply.plan, payload: reply.payload },
       ...(reply.files === undefined ? {} : { files: reply.files }),
