@@ -1,3 +1,5 @@
+import { isObject } from '../common/primitives.js'
+import { topLevelListItems } from '../json/json-edit.js'
 import type { RawFile } from '../json/read.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { readCaseEntries, readReviewDocument, type CaseEntries, type ReviewDocument } from './documents.js'
@@ -44,6 +46,36 @@ export class ParseMemo {
     return value
   }
 
+  /**
+   * Gives the memo the parse of a file's new text, made from the parse of its old text without
+   * reading the new one whole, when the two differ in one element of the file's top-level list
+   * (`cases` or `reviews`), replaced or appended: what a revision's edit of one case or one review
+   * makes. Anything else (another edit, an element the file's checks would refuse, an old text the
+   * memo did not parse) primes nothing, and the new text is parsed whole when it is loaded, which
+   * also names what is wrong with it.
+   */
+  primeEdit(
+    definition: SomeKindDefinition,
+    display: string,
+    before: { readonly sha: string; readonly text: string },
+    after: { readonly sha: string; readonly text: string },
+  ): void {
+    if (this.casesEntry?.key === `${display}:${before.sha}`) {
+      const edited = editedElement(before.text, after.text, 'cases')
+      if (edited === undefined || edited.insert) return
+      const value = editedCases(definition, this.casesEntry.value, edited.index, edited.value)
+      if (value !== undefined) this.casesEntry = { key: `${display}:${after.sha}`, value, ids: this.casesEntry.ids }
+      return
+    }
+    const kept = this.documents.get(display)
+    if (kept === undefined || kept.sha !== before.sha) return
+    const edited = editedElement(before.text, after.text, 'reviews')
+    const ids = this.casesEntry?.ids
+    if (edited === undefined || ids === undefined) return
+    const value = editedReviews(definition, kept.value, edited, ids)
+    if (value !== undefined) this.documents.set(display, { sha: after.sha, value })
+  }
+
   /** Anything else read of one file by case id (the adoptions), by a name of its own: reused like a review file. */
   byCase<T extends ReadonlyMap<string, unknown>>(name: string, file: RawFile, cases: readonly CaseEntry[], make: () => T): T {
     const sha = shaOf(file)
@@ -59,6 +91,72 @@ export class ParseMemo {
     for (const caseId of caseIds) if (!ids.has(caseId)) return false
     return true
   }
+}
+
+/** The one element of the top-level list `key` that `after` replaces or appends in `before`, parsed; `undefined` for any other difference. */
+function editedElement(before: string, after: string, key: string): { readonly index: number; readonly insert: boolean; readonly value: unknown } | undefined {
+  const items = topLevelListItems(before, key)
+  if (items === undefined || items.length === 0) return undefined
+  const shorter = Math.min(before.length, after.length)
+  let prefix = 0
+  while (prefix < shorter && before.charCodeAt(prefix) === after.charCodeAt(prefix)) prefix++
+  let suffix = 0
+  while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++
+  const end = before.length - suffix
+  const grown = after.length - before.length
+  const parse = (start: number, stop: number): unknown => {
+    try {
+      return JSON.parse(after.slice(start, stop))
+    } catch {
+      return NOT_PARSED
+    }
+  }
+  const index = items.findIndex(([start, stop]) => start <= prefix && end <= stop)
+  if (index !== -1) {
+    const [start, stop] = items[index]!
+    const value = parse(start, stop + grown)
+    return value === NOT_PARSED ? undefined : { index, insert: false, value }
+  }
+  // Appended: the new text holds one element more, the others as they were.
+  const last = items[items.length - 1]!
+  if (prefix < last[1] || end > last[1]) return undefined
+  const afterItems = topLevelListItems(after, key)
+  const added = afterItems?.[items.length]
+  if (afterItems === undefined || added === undefined || afterItems.length !== items.length + 1) return undefined
+  const value = parse(added[0], added[1])
+  return value === NOT_PARSED ? undefined : { index: items.length, insert: true, value }
+}
+
+const NOT_PARSED = Symbol('not parsed')
+
+/** The cases with the one at `index` replaced by `value`, when it keeps its id. */
+function editedCases(definition: SomeKindDefinition, cases: CaseEntries, index: number, value: unknown): CaseEntries | undefined {
+  const before = cases.entries[index]
+  if (before === undefined || !isObject(value) || value['id'] !== before.id) return undefined
+  const entries = [...cases.entries]
+  entries[index] = { id: before.id, split: definition.splitOf(value, cases.members), value, path: before.path }
+  return { name: cases.name, entries, members: cases.members }
+}
+
+/** The reviews with the one at `index` replaced, or one appended, when it names a case `cases.json` holds and a slot free for it. */
+function editedReviews(
+  definition: SomeKindDefinition,
+  document: ReviewDocument,
+  edited: { readonly index: number; readonly insert: boolean; readonly value: unknown },
+  ids: ReadonlySet<string>,
+): ReviewDocument | undefined {
+  const { caseKey, slotKey, slots } = definition.reviews
+  const { value } = edited
+  if (!isObject(value)) return undefined
+  const caseId = value[caseKey]
+  const slot = slotKey === undefined ? slots[0] : value[slotKey]
+  if (typeof caseId !== 'string' || caseId === '' || !ids.has(caseId) || typeof slot !== 'string' || !slots.includes(slot)) return undefined
+  const bySlot = document.reviews.get(caseId)
+  const earlier = bySlot?.[slot]
+  if (edited.insert ? earlier !== undefined : earlier?.path[1] !== edited.index) return undefined
+  const reviews = new Map(document.reviews)
+  reviews.set(caseId, { ...bySlot, [slot]: { caseId, slot, value, path: ['reviews', edited.index] } })
+  return { origin: document.origin, reviews }
 }
 
 function shaOf(file: RawFile): string {

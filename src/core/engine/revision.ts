@@ -100,8 +100,14 @@ export class FixtureRevision {
     const propose = (path: string, display: string, text: string) => {
       const original = this.read.get(path)
       if (original === undefined) created.add(path)
-      if (original === undefined || text !== decodeText(original))
-        updated.set(path, { display: original?.display ?? display, bytes: new TextEncoder().encode(text) })
+      const before = original === undefined ? undefined : decodeText(original)
+      if (original !== undefined && text === before) return
+      const bytes = new TextEncoder().encode(text)
+      const sha256 = sha256Hex(bytes)
+      updated.set(path, { display: original?.display ?? display, bytes, sha256 })
+      // One case or one review changed: the memo is given its parse from the parse of the text read, not the new text parsed whole.
+      if (original !== undefined && before !== undefined)
+        this.memo.primeEdit(definition, original.display, { sha: original.sha256 ?? sha256Hex(original.bytes), text: before }, { sha: sha256, text })
     }
     // annotations first: the review, then the case that acknowledges it (the order messages list them in).
     for (const [relativePath, text] of Object.entries(texts.files ?? {})) propose(join(dir, relativePath), join(base.fixture.displayDir, relativePath), text)
@@ -128,7 +134,7 @@ export class FixtureRevision {
       display: file.display,
       contents: file.bytes,
       // A file this revision creates must still not exist when it is written.
-      basedOn: created.has(path) ? null : sha256Hex(this.read.get(path)!.bytes),
+      basedOn: created.has(path) ? null : (this.read.get(path)!.sha256 ?? sha256Hex(this.read.get(path)!.bytes)),
     }))
     return {
       fixture: decided.fixture,
@@ -178,8 +184,13 @@ export class FixtureRevision {
   }
 
   private async reader(path: string, display: string): Promise<RawFile> {
-    const file = this.read.get(path) ?? (await readFixtureFile(path, display))
-    this.read.set(path, file)
+    let file = this.read.get(path)
+    if (file === undefined) {
+      // Hashed once: the parse memo, the check before the write and the proposed fixture's identities read it.
+      const read = await readFixtureFile(path, display)
+      file = { ...read, sha256: sha256Hex(read.bytes) }
+      this.read.set(path, file)
+    }
     return file
   }
 

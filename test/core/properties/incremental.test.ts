@@ -8,6 +8,7 @@ import type { DraftSource } from '../../../src/core/engine/authoring.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
 import { evaluationJson } from '../../../src/core/engine/evaluation-json.js'
 import { IncrementalEvaluation } from '../../../src/core/engine/incremental.js'
+import type { ParseMemo } from '../../../src/core/engine/parse-memo.js'
 import { addCases, kinds, loadFixture, recordReview } from '../../../src/core/registry.js'
 import { copyFixture, ROOT, type AnnotationsJson, type CasesJson } from '../../helpers/fixture-copy.js'
 
@@ -66,8 +67,9 @@ function draftOf(ratingsGiven: readonly string[]): Record<string, unknown> {
 }
 
 /** Applies an edit; an edit the fixture refuses (a review of an unknown case, an adoption without reviews) writes nothing. */
-async function apply(dir: string, change: Edit): Promise<void> {
-  const options = { cwd: dir }
+async function apply(dir: string, change: Edit, memo?: ParseMemo): Promise<void> {
+  // With the incremental evaluation's parse memo, as the page's server gives it: the revision primes it with the parse of its edit.
+  const options = { cwd: dir, ...(memo === undefined ? {} : { memo }) }
   try {
     switch (change.kind) {
       case 'add':
@@ -131,8 +133,9 @@ describe('the incremental evaluation', () => {
         for (const change of setup) await apply(fixture.dir, change)
         const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
         expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
-        for (const change of edits) {
-          await apply(fixture.dir, change)
+        for (const [step, change] of edits.entries()) {
+          // Every other edit shares the memo, so that both a primed parse and a parse of the file read are compared.
+          await apply(fixture.dir, change, step % 2 === 0 ? incremental.parsed : undefined)
           await incremental.refresh()
           expect(evaluationJson(incremental.evaluation), JSON.stringify(change)).toEqual(await fullEvaluation(fixture.dir))
         }
