@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { sha256Hex } from '../json/canonical-json.js'
@@ -27,7 +28,7 @@ import {
   type SomeFixture,
 } from './fixture.js'
 import type { FileRole } from './kind.js'
-import type { Adoption } from './panel.js'
+import { JUDGES_DIR, listDirectory, REVIEWS_DIR, type Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'
 import type { KindRegistry } from './registry.js'
 
@@ -88,6 +89,7 @@ export class IncrementalEvaluation {
   /** The case-set fingerprints of the cases as decided, taken when first asked for. */
   private caseSet: (() => CaseSetIdentity) | undefined
   private queue: Promise<unknown> = Promise.resolve()
+  private listings: ReadonlyMap<string, string> | undefined
   private listed: readonly CaseAssessment<Decision>[] | undefined
   private decideWithStates: ((entry: CaseEntry) => { readonly assessment: CaseAssessment<Decision> }) | undefined
 
@@ -170,6 +172,8 @@ export class IncrementalEvaluation {
   }
 
   private async refreshOnce(readAll: boolean): Promise<EvaluationChange> {
+    // Nothing moved since the last read (every file's stamp, the names in the folders read): nothing is loaded.
+    if (!readAll && this.loaded !== undefined && (await this.unmoved(this.loaded.dir))) return NO_CHANGE
     const changedFiles: string[] = []
     const seen = new Set<string>()
     // A changed `cases.json` can change the case ids every review file is checked against: then every file is read.
@@ -192,7 +196,17 @@ export class IncrementalEvaluation {
     }
     const fixture = await loadFixtureReading(this.kinds, this.dir, this.options, reader, undefined, this.memo)
     for (const path of [...this.read.keys()]) if (!seen.has(path)) this.read.delete(path)
+    this.listings = await listingsOf(fixture.dir)
     return this.update(fixture, changedFiles.sort())
+  }
+
+  /** Whether every file last read has its stamp, and the fixture's folders the names, they had then. */
+  private async unmoved(dir: string): Promise<boolean> {
+    if (this.listings === undefined) return false
+    for (const [path, { stamp }] of this.read) if ((await stampOf(path)) !== stamp) return false
+    const now = await listingsOf(dir)
+    for (const [folder, names] of now) if (this.listings.get(folder) !== names) return false
+    return true
   }
 
   /** Decides the cases of a newly read fixture that differ from the last one read. */
@@ -301,6 +315,22 @@ function fingerprints(fixture: SomeFixture, states: readonly CaseState[]): CaseS
     if (isGraded(decision)) graded.add(text, separated)
   }
   return { caseSetSha256: full.digest(tail), gradedSetSha256: graded.digest(']') }
+}
+
+const NO_CHANGE: EvaluationChange = { files: [], decided: [], removed: [] }
+
+/** The file names in a fixture's directory and its `reviews/` and `judges/` (a writer's hidden temporary files aside), sorted and joined: a file added or removed there moves them. */
+async function listingsOf(dir: string): Promise<Map<string, string>> {
+  const listings = new Map<string, string>()
+  for (const folder of [dir, join(dir, REVIEWS_DIR), join(dir, JUDGES_DIR)])
+    listings.set(
+      folder,
+      (await listDirectory(folder))
+        .filter((name) => !name.startsWith('.'))
+        .sort()
+        .join('\n'),
+    )
+  return listings
 }
 
 /** `make`, called once, when first asked for. */
