@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
+import { ensureChromium } from '../../scripts/ensure-chromium.mjs'
 import { generateFixture } from './generate.mjs'
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
@@ -115,7 +116,7 @@ async function timeInPage(page, action) {
 
 const floors = {}
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: ensureChromium(),
   args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
 })
 try {

@@ -1,14 +1,20 @@
-import { existsSync } from 'node:fs'
 import { chromium, type Browser } from 'playwright-core'
+import { findChromium } from '../../scripts/ensure-chromium.mjs'
 
 /**
- * The system's Chromium (Debian's `chromium`; `CHROMIUM_PATH` overrides it), driven by
- * playwright-core, which never downloads a browser. A missing browser fails the tests with the
- * command that installs it, rather than skipping them.
+ * The system's Chromium, driven by playwright-core, which never downloads a browser: the one
+ * `scripts/ensure-chromium.mjs` finds (and `npm test` installs first when it can): `CHROMIUM_PATH`,
+ * Debian's /usr/bin/chromium, or `chromium` or `chromium-browser` on PATH. A missing browser fails
+ * the tests with what to do, rather than skipping them.
  */
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
-  if (!existsSync(executablePath)) throw new Error(`no browser at ${executablePath}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH)`)
+  const found = findChromium()
+  if (found.status === 'bad-override') throw new Error(`no browser at CHROMIUM_PATH=${found.path}: set it to a Chromium executable, or unset it`)
+  if (found.status === 'missing') {
+    throw new Error(
+      "no Chromium found: run `node scripts/ensure-chromium.mjs` (as root it installs Debian's chromium), install `chromium`, or set CHROMIUM_PATH",
+    )
+  }
   // Root in a container has no user namespace for Chromium's sandbox.
-  return chromium.launch({ executablePath, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] })
+  return chromium.launch({ executablePath: found.path, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] })
 }

@@ -7,6 +7,7 @@ import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from 'playwright-core'
+import { ensureChromium } from '../../scripts/ensure-chromium.mjs'
 import { startServer } from '../../dist/web/server.js'
 import { generateFixture } from '../bench/generate.mjs'
 
@@ -45,7 +46,7 @@ const adjudicated = await startServer({ dirs: ['fixtures/lab'], cwd: scratch, po
 const compared = await startServer({ dirs: ['examples/compare/answers-v1', 'examples/compare/answers-v2'], cwd: scratch, port: 0 })
 const large = await startServer({ dirs: ['fixtures/generated-20k'], cwd: scratch, port: 0 })
 const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  executablePath: ensureChromium(),
   args: process.getuid?.() === 0 ? ['--no-sandbox'] : [],
 })
 try {
