@@ -61,6 +61,7 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   FIXTURE_LOCKED: 409,
   EDIT_NOT_LOCATED: 422,
   WRITE_FAILED: 500,
+  LOCK_LOST: 409,
   // misuse of the CLI, the plugin or the matchers
   USAGE: 400,
   DRAFT_INVALID: 422,

@@ -58,6 +58,7 @@ export const RUBRIC_ERROR_CODES = [
   'FIXTURE_LOCKED',
   'EDIT_NOT_LOCATED',
   'WRITE_FAILED',
+  'LOCK_LOST',
   // misuse of the CLI, the plugin or the matchers
   'USAGE',
   'DRAFT_INVALID',
