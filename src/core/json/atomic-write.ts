@@ -55,6 +55,11 @@ export interface WriteOptions {
    * @default the deepest directory holding every file written
    */
   readonly lockDir?: string
+  /**
+   * `lockDir` as messages show it.
+   * @default lockDir
+   */
+  readonly display?: string
 }
 
 /**
@@ -77,7 +82,7 @@ export interface WriteOptions {
 export async function writeFilesAtomically(writes: readonly FileWrite[], io: WriteIo = nodeWriteIo, options: WriteOptions = {}): Promise<void> {
   if (writes.length === 0) return
   const lockDir = options.lockDir ?? commonDirectory(writes.map((write) => write.path))
-  await withFixtureLock(lockDir, () => writeLocked(writes, io, heldFixtureLock(lockDir)!))
+  await withFixtureLock(lockDir, () => writeLocked(writes, io, heldFixtureLock(lockDir)!), options.display ?? lockDir)
 }
 
 async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: HeldLock): Promise<void> {
