@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
+import { createInterface } from 'node:readline'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { copyFixture, ROOT, type FixtureCopy } from '../helpers/fixture-copy.js'
@@ -22,8 +23,12 @@ function ratings(rating: string, reason: string): string[] {
 interface Scenario {
   readonly name: string
   readonly setup?: (fixture: FixtureCopy) => Promise<void>
+  /** A command line; or, for the page, the save a served page posts. */
   readonly argv: readonly string[]
+  readonly through?: 'cli' | 'page'
 }
+
+const KEYWORD_JUDGE = join(ROOT, 'examples/judges/keyword-judge.mjs')
 
 const SCENARIOS: readonly Scenario[] = [
   { name: 'review of an unreviewed case (annotations.json and cases.json)', argv: ['review', '.', '--case', 'not-reviewed', ...ratings('meets', 'Stated')] },
@@ -67,7 +72,42 @@ const SCENARIOS: readonly Scenario[] = [
       ),
     argv: ['review', '.', '--judge', 'j1', '--from', 'labels.jsonl'],
   },
+  { name: 'judge --run, one batch', argv: ['judge', '.', '--judge', 'kw', '--run', KEYWORD_JUDGE, '--batch', '100'] },
+  { name: "the page's save of a review", argv: ['not-reviewed'], through: 'page' },
 ]
+
+/** Serves the fixture in a process of its own and posts one review of the case `caseId`; resolves with how the server ended. */
+async function pageSave(dir: string, caseId: string, env: Record<string, string>): Promise<{ status: number | null; signal: string | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '.', '--port', '0'], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const ended = new Promise<{ status: number | null; signal: string | null }>((resolve) => child.on('close', (status, signal) => resolve({ status, signal })))
+  const url = await new Promise<URL>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const found = /https?:\/\/\S+token=\S+/.exec(line)?.[0]
+      if (found !== undefined) resolve(new URL(found))
+    })
+    child.once('exit', () => reject(new Error(`serve exited before it listened: ${stderr}`)))
+  })
+  const token = url.searchParams.get('token') ?? new URLSearchParams(url.hash.slice(1)).get('token') ?? ''
+  const headers = { 'x-rubric-token': token, 'content-type': 'application/json' }
+  const shown = (await (await fetch(`${url.origin}/api/case?fixture=0&id=${caseId}`, { headers })).json()) as { versions: Record<string, string | null> }
+  const draft = Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: `Saved on the page (${criterion}).`, answer_span: '' }]))
+  const saved = await fetch(`${url.origin}/api/review`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ fixture: 0, id: caseId, draft, versions: shown.versions, replace: false }),
+  }).catch(() => undefined)
+  if (saved !== undefined && saved.status !== 200) throw new Error(`the save was refused (${saved.status}): ${await saved.text()}`)
+  child.kill('SIGTERM')
+  return { ...(await ended), stderr }
+}
+
+function runScenario(scenario: Scenario, dir: string, env: Record<string, string>): Promise<{ status: number | null; signal: string | null; stderr: string }> {
+  if (scenario.through === 'page') return pageSave(dir, scenario.argv[0]!, env)
+  const run = runBin(dir, scenario.argv, env)
+  return Promise.resolve({ status: run.status, signal: run.signal, stderr: run.stderr })
+}
 
 /** How the next command decides the fixture, and the bytes of every file in it. */
 async function decisionsOf(dir: string): Promise<{ decisions: unknown; stderr: string }> {
@@ -106,8 +146,8 @@ describe('a writing command killed at every step of its write', () => {
     // A run that is not killed: the state after the save, and the steps it took.
     const clean = await prepared(scenario)
     const trace = join(await scratchDir('trace'), 'steps')
-    const done = runBin(clean.dir, scenario.argv, { VITEST_RUBRIC_CRASH_TRACE: trace })
-    expect(done.status, done.stderr).toBe(0)
+    const done = await runScenario(scenario, clean.dir, { VITEST_RUBRIC_CRASH_TRACE: trace })
+    expect(done.signal ?? done.status, done.stderr).toBe(0)
     const after = await decisionsOf(clean.dir)
     expect(after.decisions).not.toEqual(before.decisions)
     const steps = (await readFile(trace, 'utf8')).trim().split('\n')
@@ -116,7 +156,7 @@ describe('a writing command killed at every step of its write', () => {
     const seen = { before: 0, after: 0, finished: 0, discarded: 0 }
     for (let step = 1; step <= steps.length; step++) {
       const fixture = await prepared(scenario)
-      const killed = runBin(fixture.dir, scenario.argv, { VITEST_RUBRIC_CRASH_AT: String(step) })
+      const killed = await runScenario(scenario, fixture.dir, { VITEST_RUBRIC_CRASH_AT: String(step) })
       expect(killed.signal, `step ${step}: ${steps[step - 1]}`).toBe('SIGKILL')
       const next = await decisionsOf(fixture.dir)
       const as = JSON.stringify(next.decisions)
