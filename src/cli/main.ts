@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { RubricError, UsageError } from '../core/common/errors.js'
+import { lockNoticeText, setLockNoticeListener } from '../core/json/fixture-lock.js'
 import { usage, type CliIo, type Command } from './command.js'
 import { add } from './commands/add.js'
 import { adjudicate } from './commands/adjudicate.js'
@@ -72,7 +73,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stdout(command.help)
       return 0
     }
-    return await command.run(parsed, io)
+    const before = setLockNoticeListener((notice) => io.stderr(lockNoticeText(notice)))
+    try {
+      return await command.run(parsed, io)
+    } finally {
+      setLockNoticeListener(before)
+    }
   } catch (error) {
     const help = command?.help ?? USAGE
     if (error instanceof UsageError) {

@@ -59,6 +59,7 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   FILE_CHANGED_MEANWHILE: 409,
   CASE_CHANGED_MEANWHILE: 409,
   FIXTURE_LOCKED: 409,
+  LOCK_LOST: 409,
   EDIT_NOT_LOCATED: 422,
   WRITE_FAILED: 500,
   // misuse of the CLI, the plugin or the matchers

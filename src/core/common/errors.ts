@@ -56,6 +56,7 @@ export const RUBRIC_ERROR_CODES = [
   'FILE_CHANGED_MEANWHILE',
   'CASE_CHANGED_MEANWHILE',
   'FIXTURE_LOCKED',
+  'LOCK_LOST',
   'EDIT_NOT_LOCATED',
   'WRITE_FAILED',
   // misuse of the CLI, the plugin or the matchers

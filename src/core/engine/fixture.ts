@@ -7,6 +7,7 @@ import type { Split } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { convertedRevisions, type ConvertedRevisions } from '../json/line-endings.js'
 import { confineToProject, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
+import { recoverFixture } from '../json/fixture-lock.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
 import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type Panel } from './panel.js'
 import type { Decision } from './decision.js'
@@ -128,7 +129,22 @@ export async function detectFixtureKind(kinds: KindRegistry, dir: string): Promi
  * file, the JSON path and the fix; everything about a single case is left to its assessment.
  */
 export async function loadFixture(kinds: KindRegistry, dir: string, options: LoadFixtureOptions & { readonly kind?: string } = {}): Promise<SomeFixture> {
+  await recoverInFixture(dir, options.cwd ?? process.cwd())
   return loadFixtureReading(kinds, dir, options, readFixtureFile)
+}
+
+/**
+ * Finishes or discards a save that a killed or fenced writer left in the fixture, before it is
+ * read: only inside the project, so a fixture directory that is a link leading out is never acted on.
+ */
+export async function recoverInFixture(dir: string, cwd: string): Promise<void> {
+  const absolute = resolve(cwd, dir)
+  try {
+    await confineToProject(absolute, displayPath(cwd, absolute), projectBoundary(cwd, absolute))
+  } catch {
+    return // refused by the load that follows, with its message
+  }
+  await recoverFixture(absolute)
 }
 
 /** {@link loadFixture}, reading the files through `read`: a revision is checked on its new contents before it is written. */

@@ -21,6 +21,7 @@ import {
 import {
   kindContext,
   loadFixtureReading,
+  recoverInFixture,
   type CaseEntry,
   type FixtureIdentities,
   type LoadFixtureOptions,
@@ -195,6 +196,7 @@ export class IncrementalEvaluation {
       const before = this.read.get(casesPath)
       everything = before === undefined || before.stamp !== (await stampOf(casesPath))
     }
+    await recoverInFixture(this.dir, this.options.cwd ?? process.cwd())
     const fixture = await loadFixtureReading(this.kinds, this.dir, this.options, reader, undefined, this.memo)
     for (const path of [...this.read.keys()]) if (!seen.has(path)) this.read.delete(path)
     this.listings = await listingsOf(fixture.dir)

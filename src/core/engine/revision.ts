@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
+import { displayPath } from '../common/display-path.js'
 import { RubricError } from '../common/errors.js'
 import { withFixtureLock } from '../json/fixture-lock.js'
 import { sha256Hex } from '../json/canonical-json.js'
@@ -48,16 +49,20 @@ const ATTEMPTS = 5
  * then run again on the new files, a few times, before that refusal reaches the user.
  */
 export async function reviseUnderLock<T>(dir: string, cwd: string, work: () => Promise<T>): Promise<T> {
-  return withFixtureLock(resolve(cwd, dir), async () => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work()
-      } catch (error) {
-        if (attempt < ATTEMPTS && error instanceof RubricError && error.code === 'FILE_CHANGED_MEANWHILE') continue
-        throw error
+  return withFixtureLock(
+    resolve(cwd, dir),
+    async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await work()
+        } catch (error) {
+          if (attempt < ATTEMPTS && error instanceof RubricError && error.code === 'FILE_CHANGED_MEANWHILE') continue
+          throw error
+        }
       }
-    }
-  })
+    },
+    displayPath(cwd, resolve(cwd, dir)),
+  )
 }
 
 /**

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import { chmod, open, readFile, rename, stat, unlink } from 'node:fs/promises'
-import { basename, dirname, join, relative, sep } from 'node:path'
+import { basename, dirname, relative, sep } from 'node:path'
 import { sha256Hex } from './canonical-json.js'
-import { withFixtureLock } from './fixture-lock.js'
-import { RevisionError } from '../common/errors.js'
+import { crashPoint } from './crash-points.js'
+import { heldFixtureLock, withFixtureLock, type HeldLock, type Journal } from './fixture-lock.js'
+import { RevisionError, RubricError } from '../common/errors.js'
 import { errnoCode } from '../common/primitives.js'
 
 /** One file to replace (or create) as a whole. */
@@ -55,39 +55,52 @@ export interface WriteOptions {
    * @default the deepest directory holding every file written
    */
   readonly lockDir?: string
+  /**
+   * `lockDir` as messages show it.
+   * @default lockDir
+   */
+  readonly display?: string
 }
 
 /**
- * Replaces files so that each is, at every moment, either wholly old or wholly new: the contents
- * go to a temporary file in the same directory, which is then renamed over the original. All
- * temporary files are written before the first rename, so a failure while writing (a full disk,
- * a killed process) leaves every original byte-identical. A rename that fails after an earlier one
- * succeeded is reported with the files that did and did not change.
+ * Replaces files so that each is, at every moment, either wholly old or wholly new, and the set of
+ * them all-or-nothing across a crash at any instant:
  *
- * The whole write holds the lock of `lockDir`, and each file is checked against `basedOn` under
- * it, after the temporary files are written and just before the renames: of two writers derived
- * from the same revision, the second is refused rather than replacing the first one's save.
+ * 1. Under the lock of `lockDir`, each file's new contents are staged (written and flushed) inside
+ *    the lock directory. A failure here (a full disk) leaves every original byte-identical.
+ * 2. Each file is checked against `basedOn`: of two writers derived from the same revision, the
+ *    second is refused rather than replacing the first one's save.
+ * 3. The journal, which names every staged file and where it goes, is renamed into the lock
+ *    directory. That rename is the commit: a writer killed after it is finished by the next command
+ *    that takes the lock (or reads the fixture), and one killed before it is discarded.
+ * 4. Each staged file is renamed over its target, then the journal is removed.
+ *
+ * Every step is fenced: the files are staged in the lock directory, which a writer that takes a
+ * stale lock over moves away, so a holder that lost its lock finds nothing to rename and writes
+ * nothing (`LOCK_LOST`).
  */
 export async function writeFilesAtomically(writes: readonly FileWrite[], io: WriteIo = nodeWriteIo, options: WriteOptions = {}): Promise<void> {
   if (writes.length === 0) return
   const lockDir = options.lockDir ?? commonDirectory(writes.map((write) => write.path))
-  await withFixtureLock(lockDir, () => writeLocked(writes, io))
+  await withFixtureLock(lockDir, () => writeLocked(writes, io, heldFixtureLock(lockDir)!), options.display ?? lockDir)
 }
 
-async function writeLocked(writes: readonly FileWrite[], io: WriteIo): Promise<void> {
+async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: HeldLock): Promise<void> {
   const modes: (number | undefined)[] = []
   for (const write of writes) modes.push((await checkUnchanged(write)).mode)
 
-  const temporaries: string[] = []
+  const staged: string[] = []
   try {
     for (const [index, write] of writes.entries()) {
-      const temporary = join(dirname(write.path), `.${basename(write.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
-      temporaries.push(temporary)
-      await io.writeNew(temporary, write.contents, modes[index])
+      const path = lock.stage(`${basename(write.path)}.tmp`)
+      staged.push(path)
+      await io.writeNew(path, write.contents, modes[index])
+      crashPoint('staged')
     }
   } catch (cause) {
-    await removeAll(temporaries, io)
-    const failed = writes[temporaries.length - 1]!
+    await removeAll(staged, io)
+    await lock.check('while staging the new contents')
+    const failed = writes[staged.length - 1]!
     throw new RevisionError({
       code: 'WRITE_FAILED',
       file: failed.display,
@@ -96,19 +109,43 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo): Promise<v
     })
   }
 
-  // Writing and flushing the temporary files takes a while: an editor may have saved meanwhile.
+  // Writing and flushing the staged files takes a while: an editor may have saved meanwhile.
   try {
     for (const write of writes) await checkUnchanged(write)
   } catch (error) {
-    await removeAll(temporaries, io)
+    await removeAll(staged, io)
     throw error
+  }
+
+  const journal: Journal = {
+    writes: writes.map((write, index) => ({ staged: basename(staged[index]!), target: relative(lock.dir, write.path) })),
+  }
+  const journalStaged = lock.stage('journal.tmp')
+  try {
+    await nodeWriteIo.writeNew(journalStaged, `${JSON.stringify(journal)}\n`, undefined)
+    crashPoint('journal staged')
+    await lock.check('before committing its save')
+    await rename(journalStaged, lock.journal)
+    crashPoint('committed')
+  } catch (error) {
+    await removeAll([...staged, journalStaged], nodeWriteIo)
+    if (error instanceof RubricError) throw error
+    throw new RevisionError({
+      code: 'WRITE_FAILED',
+      file: writes[0]!.display,
+      summary: `the save could not be committed (${describe(error)}); nothing was changed: every file is as it was.`,
+      hint: 'free disk space or fix the directory permissions, then run the command again.',
+    })
   }
 
   for (const [index, write] of writes.entries()) {
     try {
-      await io.rename(temporaries[index]!, write.path)
+      await io.rename(staged[index]!, write.path)
+      crashPoint('renamed')
     } catch (cause) {
-      await removeAll(temporaries.slice(index), io)
+      await lockLostAfterCommit(lock)
+      await removeAll(staged.slice(index), io)
+      await unlink(lock.journal).catch(() => undefined)
       const done = writes.slice(0, index).map((each) => each.display)
       throw new RevisionError({
         code: 'WRITE_FAILED',
@@ -117,6 +154,24 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo): Promise<v
         hint: 'fix the cause, then run the command again: it picks up from the files as they are now.',
       })
     }
+  }
+  await unlink(lock.journal).catch(() => undefined)
+  crashPoint('journal removed')
+}
+
+/** After the commit, a rename that fails because the lock was taken over: the taker finishes the save. */
+async function lockLostAfterCommit(lock: HeldLock): Promise<void> {
+  try {
+    await lock.check('')
+  } catch (error) {
+    if (!(error instanceof RubricError)) throw error
+    throw new RevisionError({
+      code: 'LOCK_LOST',
+      file: error.file,
+      summary:
+        "this command lost the fixture's lock after it had committed its save: it was paused for more than 30 s and another writer took the lock over. That writer finished this save from its journal before its own, so both are kept; this command wrote nothing after losing the lock.",
+      hint: 'nothing to redo: `vitest-rubric status` shows the fixture as it is now.',
+    })
   }
 }
 

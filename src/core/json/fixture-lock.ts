@@ -1,29 +1,89 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
-import lockfile from 'proper-lockfile'
 import { RevisionError } from '../common/errors.js'
 import { errnoCode } from '../common/primitives.js'
+import { crashPoint } from './crash-points.js'
 
 /**
- * The lock of a fixture directory: a directory of this name inside it, made with `mkdir` (atomic on
- * every local file system) by the process that writes the fixture, and removed when it is done.
+ * The lock of a fixture directory: a directory of this name inside it, holding `owner.json` (who
+ * holds it) and the files its holder stages before it writes them into the fixture. It appears
+ * whole, with its owner inside, by one `rename` of a directory made beside it, so there is never a
+ * lock without an owner.
  */
 export const LOCK_NAME = '.rubric.lock'
 
+/** The file inside the lock directory that names its holder. */
+const OWNER_FILE = 'owner.json'
+
 /**
- * A lock whose holder has not refreshed it for this long is taken to belong to a dead process and
- * is taken over. The holder refreshes it every few seconds; a holder that is busy longer than this
- * in one synchronous step (deciding a very large fixture) could lose it, so it is generous.
+ * A lock whose holder has not refreshed it for this long is taken over even when its process still
+ * runs (stopped with Ctrl-Z or SIGSTOP, a paused machine, a holder on another host). Such a holder
+ * is fenced: everything it stages lives in the lock directory, which the takeover moves away, so it
+ * can write nothing more. A holder on this machine whose process has ended is taken over at once.
  */
 export const STALE_LOCK_MS = 30_000
 
-/** How long a writer waits for the lock before it gives up: longer than a dead holder's lock lasts. */
+/** How often a holder refreshes the time of its `owner.json`. */
+const REFRESH_MS = 5_000
+
+/** How long a writer waits for a live holder before it gives up. */
 const WAIT_MS = 45_000
 
-/** The directories the current asynchronous context holds the lock of: taking one again is free. */
-const held = new AsyncLocalStorage<ReadonlySet<string>>()
+/** After this long waiting, a writer says who it waits for. */
+const TELL_AFTER_MS = 1_000
 
-/** Writers of this process waiting for a directory, in arrival order: the lock file is taken once per turn. */
+/** Who holds a lock: enough to tell, on this machine, whether that process still runs. */
+export interface LockOwner {
+  readonly pid: number
+  readonly host: string
+  /** The process's start time as the kernel counts it (`/proc/<pid>/stat`), so that a reused pid is not taken for the holder; `null` where there is no `/proc`. */
+  readonly started: string | null
+  /** Random, one per lock taken: names the files this holder stages and its journal. */
+  readonly token: string
+  /** When the lock was taken (ms since the epoch). */
+  readonly since: number
+  /** The command that holds it, for the messages of those who wait. */
+  readonly command: string
+}
+
+/** What taking a lock found and did, for a front end to tell its user. */
+export type LockNotice =
+  | { readonly kind: 'waiting'; readonly dir: string; readonly owner: LockOwner | undefined; readonly heldMs: number }
+  | { readonly kind: 'finished'; readonly dir: string; readonly owner: LockOwner | undefined; readonly files: readonly string[] }
+  | { readonly kind: 'discarded'; readonly dir: string; readonly owner: LockOwner | undefined }
+
+let noticeListener: ((notice: LockNotice) => void) | undefined
+
+/** Where the notices of every lock taken in this process go (the CLI prints them); returns the listener before. */
+export function setLockNoticeListener(listener: ((notice: LockNotice) => void) | undefined): ((notice: LockNotice) => void) | undefined {
+  const before = noticeListener
+  noticeListener = listener
+  return before
+}
+
+/** A lock this process holds. */
+export interface HeldLock {
+  /** The fixture directory (absolute). */
+  readonly dir: string
+  /** Its lock directory (absolute). */
+  readonly path: string
+  readonly token: string
+  /** A new path inside the lock directory for a file to stage: after a takeover it no longer exists there. */
+  readonly stage: (suffix: string) => string
+  /** The path of this holder's journal inside the lock directory. */
+  readonly journal: string
+  /** Refuses (`LOCK_LOST`) when the lock is no longer this holder's. */
+  readonly check: (during: string) => Promise<void>
+}
+
+/** The locks the current asynchronous context holds: taking one again is free. */
+const held = new AsyncLocalStorage<ReadonlyMap<string, HeldLock>>()
+
+/** Writers of this process waiting for a directory, in arrival order: the lock is taken once per turn. */
 const queues = new Map<string, Promise<void>>()
 
 /**
@@ -32,9 +92,8 @@ const queues = new Map<string, Promise<void>>()
  * the others wait their turn. Taking the lock again inside `work` (a command that writes through a
  * lower-level writer) does not wait for itself.
  *
- * A holder that died leaves the lock directory behind: once it has not been refreshed for
- * {@link STALE_LOCK_MS}, the next writer takes it over. Removing `.rubric.lock` by hand, when no
- * vitest-rubric process runs, has the same effect at once.
+ * Taking the lock first finishes or discards what a writer that lost its lock left in the fixture
+ * (see {@link recoverLeftovers}).
  */
 export async function withFixtureLock<T>(dir: string, work: () => Promise<T>, display: string = dir): Promise<T> {
   const key = resolve(dir)
@@ -48,11 +107,11 @@ export async function withFixtureLock<T>(dir: string, work: () => Promise<T>, di
   queues.set(key, queue)
   try {
     await before
-    const release = await acquire(key, display)
+    const lock = await acquire(key, display)
     try {
-      return await held.run(new Set([...(mine ?? []), key]), work)
+      return await held.run(new Map([...(mine ?? []), [key, lock.held]]), work)
     } finally {
-      await release()
+      await lock.release()
     }
   } finally {
     done()
@@ -65,39 +124,341 @@ export function holdsFixtureLock(dir: string): boolean {
   return held.getStore()?.has(resolve(dir)) ?? false
 }
 
-async function acquire(dir: string, display: string): Promise<() => Promise<void>> {
+/** The lock of `dir` that the current asynchronous context holds, if it does. */
+export function heldFixtureLock(dir: string): HeldLock | undefined {
+  return held.getStore()?.get(resolve(dir))
+}
+
+/**
+ * Finishes or discards what writers that lost their lock left in `dir`, when there is anything: a
+ * command that only reads calls this first, so that it never reads a half-written save and no
+ * temporary file outlives the next command. A lock held by a live writer is left alone (and nothing
+ * waits for it). Costs one `readdir` of the fixture directory when there is nothing to do.
+ */
+export async function recoverFixture(dir: string): Promise<void> {
+  const key = resolve(dir)
+  if (holdsFixtureLock(key)) return
+  let names: string[]
+  try {
+    names = await readdir(key)
+  } catch {
+    return
+  }
+  if (!names.some((name) => name === LOCK_NAME || name.startsWith(`${LOCK_NAME}-`))) return
+  if (names.includes(LOCK_NAME)) {
+    const holder = await readHolder(join(key, LOCK_NAME))
+    if (holder !== undefined && verdictOn(holder) === 'alive') return
+  }
+  await withFixtureLock(key, async () => undefined)
+}
+
+interface Holder {
+  readonly owner: LockOwner | undefined
+  /** When the holder last refreshed its lock: the time of `owner.json`, or of the directory when that cannot be read. */
+  readonly refreshedAt: number
+}
+
+interface Acquired {
+  readonly held: HeldLock
+  readonly release: () => Promise<void>
+}
+
+async function acquire(key: string, display: string): Promise<Acquired> {
+  const lockPath = join(key, LOCK_NAME)
+  const owner: LockOwner = {
+    pid: process.pid,
+    host: hostname(),
+    started: processStart(process.pid),
+    token: randomBytes(12).toString('hex'),
+    since: Date.now(),
+    command: commandLine(),
+  }
+  const staging = join(key, `${LOCK_NAME}-${owner.token}.new`)
+  try {
+    await mkdir(staging)
+    await writeFile(join(staging, OWNER_FILE), `${JSON.stringify(owner)}\n`)
+  } catch (cause) {
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined)
+    throw cannotLock(display, cause)
+  }
+
   const started = Date.now()
+  let told = false
   for (let wait = 10; ; wait = Math.min(wait * 2, 200)) {
     try {
-      const release = await lockfile.lock(dir, {
-        lockfilePath: join(dir, LOCK_NAME),
-        realpath: false,
-        stale: STALE_LOCK_MS,
-        update: 5_000,
-        retries: 0,
-        // A lost lock (its directory removed or taken over while held) is noticed when it is released.
-        onCompromised: () => undefined,
-      })
-      return () => release().catch(() => undefined)
+      // A directory renamed onto a missing (or empty) one: atomic, and only one of several can win.
+      await rename(staging, lockPath)
+      break
     } catch (cause) {
       const code = errnoCode(cause)
-      if (code !== 'ELOCKED') {
-        throw new RevisionError({
-          code: 'WRITE_FAILED',
-          file: join(display, LOCK_NAME),
-          summary: `the fixture's lock cannot be taken (${code ?? String(cause)}); nothing was changed.`,
-          hint: 'check that the fixture directory exists and is writable.',
-        })
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') {
+        await rm(staging, { recursive: true, force: true }).catch(() => undefined)
+        throw cannotLock(display, cause)
       }
-      if (Date.now() - started > WAIT_MS) {
-        throw new RevisionError({
-          code: 'FIXTURE_LOCKED',
-          file: join(display, LOCK_NAME),
-          summary: `another process has been writing the fixture for more than ${WAIT_MS / 1000} s; nothing was changed.`,
-          hint: `run the command again. If no vitest-rubric process is running, the lock is left from one that was killed: it is taken over ${STALE_LOCK_MS / 1000} s after its last refresh, or remove ${LOCK_NAME} by hand.`,
-        })
-      }
-      await new Promise((resolveWait) => setTimeout(resolveWait, wait * (0.5 + Math.random())))
     }
+    const holder = await readHolder(lockPath)
+    if (holder === undefined) continue // released meanwhile
+    if (verdictOn(holder) !== 'alive') {
+      await takeOver(key, lockPath, holder)
+      continue
+    }
+    const waited = Date.now() - started
+    if (waited > WAIT_MS) {
+      await rm(staging, { recursive: true, force: true }).catch(() => undefined)
+      throw new RevisionError({
+        code: 'FIXTURE_LOCKED',
+        file: join(display, LOCK_NAME),
+        summary: `${describeOwner(holder.owner)} has held the fixture's lock for ${seconds(Date.now() - (holder.owner?.since ?? holder.refreshedAt))}, and this command waited ${seconds(waited)}; nothing was changed.`,
+        hint: `run the command again once that process is done. A holder that stops refreshing the lock for ${STALE_LOCK_MS / 1000} s is taken over, and one on this machine that has ended at once.`,
+      })
+    }
+    if (!told && waited > TELL_AFTER_MS) {
+      told = true
+      noticeListener?.({ kind: 'waiting', dir: display, owner: holder.owner, heldMs: Date.now() - (holder.owner?.since ?? holder.refreshedAt) })
+    }
+    await new Promise((resolveWait) => setTimeout(resolveWait, wait * (0.5 + Math.random())))
+  }
+
+  let counter = 0
+  const ownerPath = join(lockPath, OWNER_FILE)
+  const check = async (during: string): Promise<void> => {
+    let now: LockOwner | undefined
+    try {
+      now = JSON.parse(await readFile(ownerPath, 'utf8')) as LockOwner
+    } catch {
+      now = undefined
+    }
+    if (now?.token === owner.token) return
+    throw new RevisionError({
+      code: 'LOCK_LOST',
+      file: join(display, LOCK_NAME),
+      summary: `this command lost the fixture's lock ${during}: it was paused for more than ${STALE_LOCK_MS / 1000} s and ${describeOwner(now)} took the lock over. This command wrote nothing after that, so the other writer's save is kept.`,
+      hint: 'run the command again: it starts from the fixture as it is now.',
+    })
+  }
+  const refresh = setInterval(() => {
+    // Refreshes only its own lock: a lost lock's path may now hold another holder's.
+    void check('')
+      .then(() => utimes(ownerPath, new Date(), new Date()))
+      .catch(() => undefined)
+  }, REFRESH_MS)
+  refresh.unref()
+
+  const lock: HeldLock = {
+    dir: key,
+    path: lockPath,
+    token: owner.token,
+    stage: (suffix) => join(lockPath, `${owner.token}.${++counter}.${suffix}`),
+    journal: join(lockPath, `${owner.token}.journal.json`),
+    check,
+  }
+  try {
+    await recoverLeftovers(key, display, owner.token)
+  } catch (error) {
+    clearInterval(refresh)
+    await releaseLock(key, lockPath, owner.token)
+    throw error
+  }
+  return {
+    held: lock,
+    release: async () => {
+      clearInterval(refresh)
+      await releaseLock(key, lockPath, owner.token)
+    },
+  }
+}
+
+/** Removes the lock, only if it is still this holder's: it is moved aside first, then looked at. */
+async function releaseLock(key: string, lockPath: string, token: string): Promise<void> {
+  const aside = join(key, `${LOCK_NAME}-${token}.released`)
+  try {
+    await rename(lockPath, aside)
+  } catch {
+    return // taken over, or removed by hand
+  }
+  const owner = await readOwner(aside)
+  if (owner?.token !== token) {
+    // Another holder's lock, which replaced ours meanwhile: give it back.
+    await rename(aside, lockPath).catch(() => undefined)
+    return
+  }
+  await rm(aside, { recursive: true, force: true }).catch(() => undefined)
+}
+
+/**
+ * Moves a dead or stale holder's lock aside, as `.rubric.lock-<random>.dead`, to be finished or
+ * discarded by whoever holds the lock next. The move is what fences that holder: the files it
+ * staged, and its journal, are no longer where it will look for them.
+ */
+async function takeOver(key: string, lockPath: string, holder: Holder): Promise<void> {
+  const aside = join(key, `${LOCK_NAME}-${randomBytes(6).toString('hex')}.dead`)
+  try {
+    await rename(lockPath, aside)
+  } catch {
+    return // another writer moved it first, or it was released
+  }
+  const moved = await readOwner(aside)
+  if (moved?.token !== holder.owner?.token) {
+    // A live holder's lock took the dead one's place between the look and the move: give it back.
+    await rename(aside, lockPath).catch(() => undefined)
+  }
+}
+
+/**
+ * Under the lock: finishes the save of every holder that lost its lock after its journal was
+ * written (the journal is its commit: every file it names was checked, staged and flushed), and
+ * discards the staged files of one that lost it before. Either way the fixture is as after that
+ * save or as before it, never between, and no temporary file is left.
+ */
+async function recoverLeftovers(key: string, display: string, token: string): Promise<void> {
+  let names: string[]
+  try {
+    names = await readdir(key)
+  } catch {
+    return
+  }
+  for (const name of names.sort()) {
+    if (!name.startsWith(`${LOCK_NAME}-`)) continue
+    const path = join(key, name)
+    if (name.endsWith('.dead')) {
+      const owner = await readOwner(path)
+      const files = owner === undefined ? undefined : await rollForward(key, path, owner.token)
+      // Staged files without a journal: a save stopped before its commit. Neither: a lock left after its last write.
+      const staged = files === undefined && (await readdir(path).catch(() => [])).some((entry) => entry.endsWith('.tmp'))
+      crashPoint('recovered')
+      await rm(path, { recursive: true, force: true })
+      if (files !== undefined) noticeListener?.({ kind: 'finished', dir: display, owner, files })
+      else if (staged) noticeListener?.({ kind: 'discarded', dir: display, owner })
+    } else if (name.endsWith('.released')) {
+      await rm(path, { recursive: true, force: true })
+    } else if (name.endsWith('.new') && !name.includes(token)) {
+      // A lock being taken: left alone while its writer may still be about to rename it in.
+      const holder = await readHolder(path)
+      if (holder === undefined || verdictOn(holder) !== 'alive') await rm(path, { recursive: true, force: true })
+    }
+  }
+}
+
+/** The journal a holder wrote before its first rename: which staged file goes where. */
+export interface Journal {
+  readonly writes: readonly { readonly staged: string; readonly target: string }[]
+}
+
+/** Renames every staged file the journal names that is still there; `undefined` without a journal. */
+async function rollForward(key: string, lockDir: string, token: string): Promise<string[] | undefined> {
+  let journal: Journal
+  try {
+    journal = JSON.parse(await readFile(join(lockDir, `${token}.journal.json`), 'utf8')) as Journal
+  } catch {
+    return undefined
+  }
+  const done: string[] = []
+  for (const write of journal.writes) {
+    const from = join(lockDir, write.staged)
+    const to = resolve(key, write.target)
+    // Only into this fixture: a journal is data found on disk.
+    if (!to.startsWith(`${key}/`) || write.staged.includes('/')) continue
+    try {
+      await rename(from, to)
+      crashPoint('rolled forward')
+    } catch (cause) {
+      if (errnoCode(cause) !== 'ENOENT') throw cause
+    }
+    done.push(write.target)
+  }
+  return done
+}
+
+type Verdict = 'alive' | 'dead' | 'stale'
+
+function verdictOn(holder: Holder): Verdict {
+  const owner = holder.owner
+  if (owner !== undefined && owner.host === hostname()) {
+    if (!processRuns(owner.pid)) return 'dead'
+    if (owner.started !== null && processStart(owner.pid) !== owner.started) return 'dead'
+  }
+  return Date.now() - holder.refreshedAt > STALE_LOCK_MS ? 'stale' : 'alive'
+}
+
+async function readHolder(lockPath: string): Promise<Holder | undefined> {
+  const owner = await readOwner(lockPath)
+  try {
+    const stamp = await stat(owner === undefined ? lockPath : join(lockPath, OWNER_FILE))
+    return { owner, refreshedAt: stamp.mtimeMs }
+  } catch {
+    return owner === undefined ? undefined : { owner, refreshedAt: owner.since }
+  }
+}
+
+async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
+  try {
+    const owner = JSON.parse(await readFile(join(lockPath, OWNER_FILE), 'utf8')) as Partial<LockOwner>
+    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string' || typeof owner.token !== 'string') return undefined
+    return {
+      pid: owner.pid,
+      host: owner.host,
+      started: typeof owner.started === 'string' ? owner.started : null,
+      token: owner.token,
+      since: typeof owner.since === 'number' ? owner.since : 0,
+      command: typeof owner.command === 'string' ? owner.command : 'a vitest-rubric command',
+    }
+  } catch {
+    return undefined
+  }
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (cause) {
+    return errnoCode(cause) === 'EPERM'
+  }
+}
+
+/** Field 22 of `/proc/<pid>/stat`: when the process started, in clock ticks since boot. */
+function processStart(pid: number): string | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return text.slice(text.lastIndexOf(')') + 2).split(' ')[19] ?? null
+  } catch {
+    return null
+  }
+}
+
+function commandLine(): string {
+  const args = process.argv.slice(2).join(' ')
+  return args.length > 80 ? `${args.slice(0, 79)}…` : args
+}
+
+/** "pid 123 on host h (vitest-rubric review …)". */
+export function describeOwner(owner: LockOwner | undefined): string {
+  if (owner === undefined) return 'a writer that did not say who it is'
+  const where = owner.host === hostname() ? '' : ` on ${owner.host}`
+  return `process ${owner.pid}${where}${owner.command === '' ? '' : ` (${owner.command})`}`
+}
+
+function seconds(ms: number): string {
+  return `${Math.max(0, Math.round(ms / 100) / 10)} s`
+}
+
+function cannotLock(display: string, cause: unknown): RevisionError {
+  return new RevisionError({
+    code: 'WRITE_FAILED',
+    file: join(display, LOCK_NAME),
+    summary: `the fixture's lock cannot be taken (${errnoCode(cause) ?? String(cause)}); nothing was changed.`,
+    hint: 'check that the fixture directory exists and is writable, and that .rubric.lock, if there, is a directory.',
+  })
+}
+
+/** A notice as one line of text, as the CLI prints it. */
+export function lockNoticeText(notice: LockNotice): string {
+  switch (notice.kind) {
+    case 'waiting':
+      return `note: waiting for the lock of ${notice.dir}: ${describeOwner(notice.owner)} has held it for ${seconds(notice.heldMs)}.`
+    case 'finished':
+      return `note: ${notice.dir}: finished the save that ${describeOwner(notice.owner)} had committed when it stopped (${notice.files.length === 0 ? 'nothing left to write' : notice.files.join(', ')}).`
+    case 'discarded':
+      return `note: ${notice.dir}: discarded the unfinished save of ${describeOwner(notice.owner)}, which stopped before committing it; the fixture is as before that save.`
   }
 }

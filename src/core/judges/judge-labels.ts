@@ -174,6 +174,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   // Compare-and-swap: refused (and made again from the files as they are) when the judge's file changed since it was read.
   await writeFilesAtomically([{ path, display: file, contents: text, basedOn: fixture.judges.files[judge]?.sha256 ?? null }], options.io, {
     lockDir: resolve(options.cwd, dir),
+    display: fixture.displayDir,
   })
   return { ...result, written: [file] }
 }

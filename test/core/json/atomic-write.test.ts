@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../../../src/core/json/atomic-write.js'
 import { sha256Hex } from '../../../src/core/json/canonical-json.js'
+import { recoverFixture, STALE_LOCK_MS } from '../../../src/core/json/fixture-lock.js'
 import { RevisionError } from '../../../src/core/common/errors.js'
 import { scratchDir } from '../../helpers/scratch.js'
 
@@ -76,9 +77,14 @@ describe('writeFilesAtomically', () => {
     `
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
     expect(child.signal, child.stderr).toBe('SIGKILL')
-    // The temporary file the child left is the only trace: the originals are whole.
-    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toHaveLength(1)
+    // The lock directory, with the file the child staged in it, is the only trace: the originals are whole.
+    expect((await readdir(dir)).sort()).toEqual(['.rubric.lock', 'annotations.json', 'cases.json'])
     for (const [path, bytes] of before) expect(await readFile(path)).toEqual(bytes)
+    // The next command that reads the fixture sees the holder is dead, and discards what it staged at once.
+    const started = Date.now()
+    await recoverFixture(dir)
+    expect(Date.now() - started).toBeLessThan(STALE_LOCK_MS)
+    await expectUntouched(dir, before)
   })
 
   test('a rename that fails after another succeeded says which file changed', async () => {

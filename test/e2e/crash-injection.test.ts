@@ -1,0 +1,176 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { createInterface } from 'node:readline'
+import { describe, expect, test } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { copyFixture, ROOT, type FixtureCopy } from '../helpers/fixture-copy.js'
+import { scratchDir } from '../helpers/scratch.js'
+
+/**
+ * Every writing command, killed (`kill -9`) after step k of its write for every k: afterwards the
+ * next command decides the fixture exactly as before that save or exactly as after it, and no lock
+ * or temporary file is left. The steps are the crash points of the writer (src/core/json/crash-points.ts).
+ */
+const BIN = join(ROOT, 'dist/cli/bin.js')
+const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
+
+function ratings(rating: string, reason: string): string[] {
+  return CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=${rating}`, '--reason', `${criterion}=${reason} (${criterion})`])
+}
+
+interface Scenario {
+  readonly name: string
+  readonly setup?: (fixture: FixtureCopy) => Promise<void>
+  /** A command line; or, for the page, the save a served page posts. */
+  readonly argv: readonly string[]
+  readonly through?: 'cli' | 'page'
+}
+
+const KEYWORD_JUDGE = join(ROOT, 'examples/judges/keyword-judge.mjs')
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: 'review of an unreviewed case (annotations.json and cases.json)', argv: ['review', '.', '--case', 'not-reviewed', ...ratings('meets', 'Stated')] },
+  {
+    name: 'review --replace (annotations.json and cases.json)',
+    argv: ['review', '.', '--case', 'uncertain-wording', '--replace', ...ratings('does_not_meet', 'Missing')],
+  },
+  {
+    name: "a reviewer's first review (creates reviews/alice.json)",
+    argv: ['review', '.', '--case', 'complete', '--reviewer', 'alice', ...ratings('meets', 'Seen')],
+  },
+  {
+    name: 'add',
+    argv: ['add', '.', '--id', 'extra', '--answer', 'Run `docuctl releases rollback r41 --environment staging`.', '--citation', 'docuctl 3 guide'],
+  },
+  {
+    name: 'bind of an acknowledged hand edit',
+    setup: async (fixture) =>
+      fixture.editAnnotations((annotations) => {
+        const review = annotations.reviews.find((each) => each.answer_id === 'complete')!
+        review.judgements['support']!.reason = 'Edited by hand.'
+      }),
+    argv: ['bind', '.', '--case', 'complete'],
+  },
+  {
+    name: 'adjudicate --consensus of two agreeing reviewers',
+    setup: async (fixture) => {
+      for (const reviewer of ['alice', 'bob']) {
+        const run = await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', reviewer, ...ratings('meets', 'Agreed')], fixture.dir)
+        expect(run.code, run.stderr).toBe(0)
+      }
+    },
+    argv: ['adjudicate', '.', '--consensus', '--adjudicator', 'carol'],
+  },
+  {
+    name: 'judge labels imported',
+    setup: async (fixture) =>
+      writeFile(
+        join(fixture.dir, 'labels.jsonl'),
+        `${JSON.stringify({ case: 'complete', judgements: Object.fromEntries(CRITERIA.map((c) => [c, { rating: 'meets', reason: 'Judged.' }])) })}\n`,
+      ),
+    argv: ['review', '.', '--judge', 'j1', '--from', 'labels.jsonl'],
+  },
+  { name: 'judge --run, one batch', argv: ['judge', '.', '--judge', 'kw', '--run', KEYWORD_JUDGE, '--batch', '100'] },
+  { name: "the page's save of a review", argv: ['not-reviewed'], through: 'page' },
+]
+
+/** Serves the fixture in a process of its own and posts one review of the case `caseId`; resolves with how the server ended. */
+async function pageSave(dir: string, caseId: string, env: Record<string, string>): Promise<{ status: number | null; signal: string | null; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '.', '--port', '0'], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const ended = new Promise<{ status: number | null; signal: string | null }>((resolve) => child.on('close', (status, signal) => resolve({ status, signal })))
+  const url = await new Promise<URL>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const found = /https?:\/\/\S+token=\S+/.exec(line)?.[0]
+      if (found !== undefined) resolve(new URL(found))
+    })
+    child.once('exit', () => reject(new Error(`serve exited before it listened: ${stderr}`)))
+  })
+  const token = url.searchParams.get('token') ?? new URLSearchParams(url.hash.slice(1)).get('token') ?? ''
+  const headers = { 'x-rubric-token': token, 'content-type': 'application/json' }
+  const shown = (await (await fetch(`${url.origin}/api/case?fixture=0&id=${caseId}`, { headers })).json()) as { versions: Record<string, string | null> }
+  const draft = Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: `Saved on the page (${criterion}).`, answer_span: '' }]))
+  const saved = await fetch(`${url.origin}/api/review`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ fixture: 0, id: caseId, draft, versions: shown.versions, replace: false }),
+  }).catch(() => undefined)
+  if (saved !== undefined && saved.status !== 200) throw new Error(`the save was refused (${saved.status}): ${await saved.text()}`)
+  child.kill('SIGTERM')
+  return { ...(await ended), stderr }
+}
+
+function runScenario(scenario: Scenario, dir: string, env: Record<string, string>): Promise<{ status: number | null; signal: string | null; stderr: string }> {
+  if (scenario.through === 'page') return pageSave(dir, scenario.argv[0]!, env)
+  const run = runBin(dir, scenario.argv, env)
+  return Promise.resolve({ status: run.status, signal: run.signal, stderr: run.stderr })
+}
+
+/** How the next command decides the fixture, and the bytes of every file in it. */
+async function decisionsOf(dir: string): Promise<{ decisions: unknown; stderr: string }> {
+  const run = await runCli(['evaluate', '.', '--json'], dir)
+  const parsed = JSON.parse(run.stdout) as { decisions: unknown }
+  const files: Record<string, string> = {}
+  for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).filter((each) => each.isFile())) {
+    const path = join(entry.parentPath, entry.name)
+    files[relative(dir, path)] = createHash('sha256')
+      .update(await readFile(path))
+      .digest('hex')
+  }
+  return { decisions: { decisions: parsed.decisions, files }, stderr: run.stderr }
+}
+
+/** Every entry under `dir` that a write leaves behind when it does not finish: locks and temporary files. */
+async function leftovers(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true })
+  return entries.filter((name) => name.includes('.rubric.lock') || name.endsWith('.tmp'))
+}
+
+function runBin(dir: string, argv: readonly string[], env: Record<string, string>) {
+  return spawnSync(process.execPath, [BIN, ...argv], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 })
+}
+
+async function prepared(scenario: Scenario): Promise<FixtureCopy> {
+  const fixture = await copyFixture()
+  await scenario.setup?.(fixture)
+  return fixture
+}
+
+describe('a writing command killed at every step of its write', () => {
+  test.each(SCENARIOS)('$name', async (scenario) => {
+    const before = await decisionsOf((await prepared(scenario)).dir)
+
+    // A run that is not killed: the state after the save, and the steps it took.
+    const clean = await prepared(scenario)
+    const trace = join(await scratchDir('trace'), 'steps')
+    const done = await runScenario(scenario, clean.dir, { VITEST_RUBRIC_CRASH_TRACE: trace })
+    expect(done.signal ?? done.status, done.stderr).toBe(0)
+    const after = await decisionsOf(clean.dir)
+    expect(after.decisions).not.toEqual(before.decisions)
+    const steps = (await readFile(trace, 'utf8')).trim().split('\n')
+    expect(steps.map((line) => line.split(' ').slice(1).join(' '))).toEqual(expect.arrayContaining(['staged', 'committed', 'renamed']))
+
+    const seen = { before: 0, after: 0, finished: 0, discarded: 0 }
+    for (let step = 1; step <= steps.length; step++) {
+      const fixture = await prepared(scenario)
+      const killed = await runScenario(scenario, fixture.dir, { VITEST_RUBRIC_CRASH_AT: String(step) })
+      expect(killed.signal, `step ${step}: ${steps[step - 1]}`).toBe('SIGKILL')
+      const next = await decisionsOf(fixture.dir)
+      const as = JSON.stringify(next.decisions)
+      if (as === JSON.stringify(before.decisions)) seen.before++
+      else if (as === JSON.stringify(after.decisions)) seen.after++
+      else expect.fail(`killed after step ${step} (${steps[step - 1]}), the fixture decides neither as before nor as after the save`)
+      if (next.stderr.includes('finished the save')) seen.finished++
+      if (next.stderr.includes('discarded the unfinished save')) seen.discarded++
+      expect(await leftovers(fixture.dir), `step ${step}: ${steps[step - 1]}`).toEqual([])
+    }
+    // Killed before its commit, a save is discarded; after it, finished by the next command, which says so.
+    expect(seen.before).toBeGreaterThan(0)
+    expect(seen.after).toBeGreaterThan(0)
+    expect(seen.finished).toBeGreaterThan(0)
+    expect(seen.discarded).toBeGreaterThan(0)
+  })
+})
