@@ -124,6 +124,7 @@ export {
   readRecordedDecisions,
   sameRecord,
   writeRecordedDecisions,
+  type RecordFileOptions,
   type RecordedDecision,
   type RecordedDecisions,
 } from './core/engine/decision-record.js'

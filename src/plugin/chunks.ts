@@ -1,10 +1,11 @@
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { lstat, readdir, readFile, rm } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import type { DiscoveredFixture } from '../core/engine/discover.js'
 import { kindOfModule, literalGlob } from '../core/engine/discover.js'
 import type { CaseChunk } from '../core/engine/plan.js'
 import { kinds } from '../core/registry.js'
 import { parseJson, valueAt } from '../core/common/primitives.js'
+import { makeFolder, writeOutputFile } from '../core/json/output-file.js'
 
 /**
  * Where the test modules of split fixtures live, below the project root. Vitest finds test files
@@ -63,7 +64,7 @@ export async function splitFixtures(root: string, project: string, fixtures: rea
       const chunk = { index: offset + 1, count }
       return { ...chunk, fixture, moduleId: chunkModuleId(root, project, fixture, chunk) }
     })
-    await writeChunkFiles(relative(root, fixture.dir), fixture, chunks)
+    await writeChunkFiles(root, relative(root, fixture.dir), fixture, chunks)
     byFixture.set(fixture.dir, chunks)
     for (const chunk of chunks) modules.set(chunk.moduleId, chunk)
   }
@@ -96,23 +97,40 @@ async function countCases(fixture: DiscoveredFixture): Promise<number | undefine
   }
 }
 
-async function writeChunkFiles(shown: string, fixture: DiscoveredFixture, chunks: readonly ChunkModule[]): Promise<void> {
+/** Writes a fixture's chunk modules below the root's `.vitest-rubric/chunks/`: never through a symbolic link, and a link standing for a module is replaced. */
+async function writeChunkFiles(root: string, shown: string, fixture: DiscoveredFixture, chunks: readonly ChunkModule[]): Promise<void> {
   const dir = dirname(chunks[0]!.moduleId)
-  await mkdir(dir, { recursive: true })
-  const present = await readdir(dir)
+  const place = { boundary: root, cwd: root }
+  await makeFolder(dir, place)
+  const entries = await readdir(dir)
   const wanted = new Set(chunks.map((chunk) => basename(chunk.moduleId)))
+  // A module already written is a file: anything else under its name (a link) is written over.
+  const present: string[] = []
+  for (const name of entries.filter((each) => wanted.has(each)))
+    if (
+      await lstat(join(dir, name)).then(
+        (info) => info.isFile(),
+        () => false,
+      )
+    )
+      present.push(name)
   const marker = `${basename(fixture.moduleId)}.`
   await Promise.all(
-    present.filter((name) => name.startsWith(marker) && /\.\d+-of-\d+$/.test(name) && !wanted.has(name)).map((name) => rm(join(dir, name), { force: true })),
+    entries.filter((name) => name.startsWith(marker) && /\.\d+-of-\d+$/.test(name) && !wanted.has(name)).map((name) => rm(join(dir, name), { force: true })),
   )
   await Promise.all(
     chunks
       .filter((chunk) => !present.includes(basename(chunk.moduleId)))
       .map((chunk) =>
-        writeFile(
-          chunk.moduleId,
-          `vitest-rubric: chunk ${chunk.index} of ${chunk.count} of the fixture ${shown.split(sep).join('/')}.\n` +
-            'Its tests are generated from the fixture by the plugin; this file only gives the chunk a path for Vitest to find and shard.\n',
+        writeOutputFile(
+          {
+            path: chunk.moduleId,
+            display: relative(root, chunk.moduleId),
+            contents:
+              `vitest-rubric: chunk ${chunk.index} of ${chunk.count} of the fixture ${shown.split(sep).join('/')}.\n` +
+              'Its tests are generated from the fixture by the plugin; this file only gives the chunk a path for Vitest to find and shard.\n',
+          },
+          place,
         ),
       ),
   )

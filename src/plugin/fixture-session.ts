@@ -102,7 +102,7 @@ export class FixtureSession {
   record(path: string, display: string): Promise<RecordedDecisions | undefined> {
     let read = this.records.get(path)
     if (read === undefined) {
-      read = readRecordedDecisions(path, display)
+      read = readRecordedDecisions(path, display, { root: this.context.root })
       // Whoever asks gets the rejection; an unasked one is no unhandled rejection.
       read.catch(() => {})
       this.records.set(path, read)

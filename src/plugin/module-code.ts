@@ -90,12 +90,14 @@ async function compareRecord(dir: string, plan: TestPlan, options: ModuleCodeOpt
   const display = relative(options.root, path)
   const updateRecords = options.updateSnapshot === 'all'
   // Under `vitest -u` a record that no longer has the record format is rewritten like any other.
-  const recorded = updateRecords ? await readRecordedDecisions(path, display).catch(() => null) : await readRecordedDecisions(path, display)
+  const recorded = updateRecords
+    ? await readRecordedDecisions(path, display, { root: options.root }).catch(() => null)
+    : await readRecordedDecisions(path, display, { root: options.root })
   if (recorded === undefined) return null
   const current = recordDecisions(plan)
   if (recorded !== null && sameRecord(recorded, current)) return null
   if (recorded === null || updateRecords) {
-    await writeRecordedDecisions(path, current)
+    await writeRecordedDecisions(path, current, { root: options.root })
     return null
   }
   return { file: basename(path), changes: describeRecordChanges(recorded, current), ...differingParts(recorded, current) }
@@ -116,11 +118,13 @@ async function expectRecord(
   const display = relative(options.root, path)
   const file = basename(path)
   const rewrite = options.updateSnapshot === 'all'
-  const recorded = rewrite ? await readRecordedDecisions(path, display).catch(() => null) : await readRecordedDecisions(path, display)
+  const recorded = rewrite
+    ? await readRecordedDecisions(path, display, { root: options.root }).catch(() => null)
+    : await readRecordedDecisions(path, display, { root: options.root })
   const current = recordDecisions(plan)
   if (recorded === undefined && options.updateSnapshot === 'none') throw recordMissing(display)
   if (recorded === undefined || recorded === null || rewrite) {
-    if (recorded === undefined || recorded === null || !sameRecord(recorded, current)) await writeRecordedDecisions(path, current)
+    if (recorded === undefined || recorded === null || !sameRecord(recorded, current)) await writeRecordedDecisions(path, current, { root: options.root })
     return { record: null, expected: { file, differing: {} } }
   }
   // The decisions are compared case by case: the module compares the rest, and the cases that left.
@@ -166,7 +170,10 @@ function recordMissing(display: string): FixtureError {
 async function compareChunkRecord(dir: string, plan: ChunkPlan, options: ModuleCodeOptions): Promise<RecordComparison | null> {
   if (options.updateSnapshot === 'all') return null
   const path = join(dir, options.decisionRecord)
-  const recorded = await (options.readRecord ?? readRecordedDecisions)(path, relative(options.root, path))
+  const recorded = await (options.readRecord ?? ((file, shown) => readRecordedDecisions(file, shown, { root: options.root })))(
+    path,
+    relative(options.root, path),
+  )
   if (recorded === undefined) return null
   const changes = caseDecisionChanges(recorded, recordCases(plan.cases))
   return changes === null ? null : { file: basename(path), ...changes }
@@ -177,7 +184,7 @@ async function expectChunkRecord(dir: string, plan: ChunkPlan, options: ModuleCo
   const path = join(dir, options.decisionRecord)
   const display = relative(options.root, path)
   const file = basename(path)
-  const read = (options.readRecord ?? readRecordedDecisions)(path, display)
+  const read = (options.readRecord ?? ((file, shown) => readRecordedDecisions(file, shown, { root: options.root })))(path, display)
   const rewrite = options.updateSnapshot === 'all'
   const recorded = rewrite ? await read.catch(() => null) : await read
   if (recorded === undefined && options.updateSnapshot === 'none') throw recordMissing(display)
@@ -201,7 +208,7 @@ export async function settleSplitRecord(
   const rewrite = options.updateSnapshot === 'all'
   let recorded: RecordedDecisions | null | undefined
   try {
-    recorded = await readRecordedDecisions(path, relative(options.root, path))
+    recorded = await readRecordedDecisions(path, relative(options.root, path), { root: options.root })
   } catch (error) {
     if (!(error instanceof RubricError)) throw error
     if (!rewrite) return null
@@ -209,11 +216,11 @@ export async function settleSplitRecord(
   }
   const current = recordDecisions(plan)
   if (recorded === undefined) {
-    if (options.expect === 'record' && options.updateSnapshot !== 'none') await writeRecordedDecisions(path, current)
+    if (options.expect === 'record' && options.updateSnapshot !== 'none') await writeRecordedDecisions(path, current, { root: options.root })
     return null
   }
   if (recorded === null || rewrite) {
-    if (recorded === null || !sameRecord(recorded, current)) await writeRecordedDecisions(path, current)
+    if (recorded === null || !sameRecord(recorded, current)) await writeRecordedDecisions(path, current, { root: options.root })
     return null
   }
   return restComparison(basename(path), recorded, current)

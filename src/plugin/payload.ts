@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { lstat, readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PlannedCase } from '../core/engine/plan.js'
+import { makeFolder, writeOutputFile } from '../core/json/output-file.js'
 
 /**
  * The JSON a test worker declares a module's tests from: the plan less each case's figures
@@ -17,20 +18,24 @@ export function payloadText(plan: { readonly cases: readonly PlannedCase[] }): s
  * names this file: Vite then transforms a two-line module instead of tens of megabytes of data
  * (at 100k cases that is most of the transform time), and the worker reads the file directly.
  * The name holds the content's hash, so concurrent runs agree on it; older payloads of the same
- * module are removed.
+ * module are removed. Nothing is written through a symbolic link below Vite's cache folder, and a
+ * link that stands where a payload would be is replaced, never read by the worker.
  */
 export async function writePayload(cacheDir: string, moduleId: string, payload: string): Promise<string> {
   const dir = join(cacheDir, 'vitest-rubric')
   const prefix = createHash('sha256').update(moduleId).digest('hex').slice(0, 16)
   const name = `${prefix}-${createHash('sha256').update(payload).digest('hex').slice(0, 16)}.json`
   const path = join(dir, name)
-  await mkdir(dir, { recursive: true })
+  const place = { boundary: cacheDir, cwd: process.cwd() }
+  await makeFolder(dir, place)
   const entries = await readdir(dir)
-  if (!entries.includes(name)) {
-    const temporary = `${path}.${process.pid}.tmp`
-    await writeFile(temporary, payload)
-    await rename(temporary, path)
-  }
+  const written =
+    entries.includes(name) &&
+    (await lstat(path).then(
+      (info) => info.isFile(),
+      () => false,
+    ))
+  if (!written) await writeOutputFile({ path, display: path, contents: payload }, place)
   await Promise.all(
     entries
       .filter((entry) => entry.startsWith(`${prefix}-`) && entry !== name && entry.endsWith('.json'))

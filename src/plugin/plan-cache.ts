@@ -1,6 +1,6 @@
 import { kinds } from '../core/registry.js'
 import { createHash } from 'node:crypto'
-import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
+import { lstat, readdir, readFile, rm, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,6 +8,7 @@ import { fileNamesOf, fixtureKindsIn } from '../core/engine/fixture.js'
 import type { SerializedRubricError } from '../core/common/errors.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import type { RawFile } from '../core/json/read.js'
+import { makeFolder, readOutputFile, writeOutputFile, type OutputPlace } from '../core/json/output-file.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 import type { PlannedCase, PlanOptions, TestPlan } from '../core/engine/plan.js'
 import { planningChild, startPlanning, type HashedFile } from './plan-process.js'
@@ -153,13 +154,15 @@ export async function cachedResult<P extends { readonly cases: readonly PlannedC
   try {
     // Decoded whole rather than as it is read: a text pieced together from chunks parses slower (at 100k cases 180 ms against 140).
     // Cast: a cache entry is a P this cache wrote, under a key that names the package and the files.
-    cached = JSON.parse((await readFile(entry.path)).toString('utf8')) as P
+    // Read as written: a symbolic link there is no entry of this cache, and never followed.
+    const bytes = await readOutputFile(entry.path, entry.place)
+    if (bytes !== undefined) cached = JSON.parse(bytes.toString('utf8')) as P
   } catch {
     // not cached yet, or unreadable: decide afresh
   }
   if (cached !== undefined) {
     // A payload removed by hand is written again from the plan.
-    const served = (await exists(entry.payload)) || (await store(entry.folder, entry.prefix, [[entry.payload, payloadText(cached)]], [entry.path]))
+    const served = (await isFile(entry.payload)) || (await store(entry, [[entry.payload, payloadText(cached)]], [entry.path]))
     return served ? { plan: cached, file: entry.payload } : { plan: cached }
   }
   const result = await compute()
@@ -189,6 +192,8 @@ async function holdsAnyResult(slot: Omit<CacheSlot, 'files'>): Promise<boolean> 
 }
 
 interface CacheEntry {
+  /** Vite's cache folder, which the entries must not leave through a link. */
+  readonly place: OutputPlace
   readonly folder: string
   readonly prefix: string
   readonly path: string
@@ -209,7 +214,13 @@ async function entryOf(slot: Omit<CacheSlot, 'files'>, files: readonly HashedFil
   )
   const folder = join(cacheDir, 'vitest-rubric', 'plans')
   const prefix = sha256Hex(slot.part === undefined ? relative(root, dir) : `${relative(root, dir)}\0${slot.part}`).slice(0, 16)
-  return { folder, prefix, path: join(folder, `${prefix}-${key}.json`), payload: join(folder, `${prefix}-${key}${PAYLOAD_SUFFIX}`) }
+  return {
+    place: { boundary: cacheDir, cwd: root },
+    folder,
+    prefix,
+    path: join(folder, `${prefix}-${key}.json`),
+    payload: join(folder, `${prefix}-${key}${PAYLOAD_SUFFIX}`),
+  }
 }
 
 async function storeComputed<P extends { readonly cases: readonly PlannedCase[] }>(
@@ -217,7 +228,7 @@ async function storeComputed<P extends { readonly cases: readonly PlannedCase[] 
   result: Extract<Computed<P>, { plan: P }>,
 ): Promise<{ readonly plan: P; readonly file?: string }> {
   const texts = result.texts ?? { plan: JSON.stringify(result.plan), payload: payloadText(result.plan) }
-  const stored = await store(entry.folder, entry.prefix, [
+  const stored = await store(entry, [
     [entry.path, texts.plan],
     [entry.payload, texts.payload],
   ])
@@ -227,13 +238,12 @@ async function storeComputed<P extends { readonly cases: readonly PlannedCase[] 
 /** How a cached plan's test payload is named beside it. */
 const PAYLOAD_SUFFIX = '.tests.json'
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path)
-    return true
-  } catch {
-    return false
-  }
+/** Whether a regular file is at `path`: a symbolic link is none, and is written over. */
+async function isFile(path: string): Promise<boolean> {
+  return lstat(path).then(
+    (info) => info.isFile(),
+    () => false,
+  )
 }
 
 /** The fixture's files, each read once; `undefined` when the directory is no fixture of one kind, or a file is missing (then it is refused, never cached). */
@@ -263,18 +273,14 @@ export async function readFixtureFiles(dir: string, root: string): Promise<Fixtu
 
 /** Writes each file (atomically) and removes the fixture's older entries, keeping those written and `keep`. */
 async function store(
-  folder: string,
-  prefix: string,
+  entry: Pick<CacheEntry, 'place' | 'folder' | 'prefix'>,
   written: readonly (readonly [path: string, text: string])[],
   keep: readonly string[] = [],
 ): Promise<boolean> {
+  const { place, folder, prefix } = entry
   try {
-    await mkdir(folder, { recursive: true })
-    for (const [path, text] of written) {
-      const temporary = `${path}.${process.pid}.tmp`
-      await writeFile(temporary, text)
-      await rename(temporary, path)
-    }
+    await makeFolder(folder, place)
+    for (const [path, text] of written) await writeOutputFile({ path, display: relative(place.cwd, path), contents: text }, place)
     const current = new Set([...written.map(([path]) => path), ...keep])
     const stale = (await readdir(folder)).filter((entry) => entry.startsWith(`${prefix}-`) && !current.has(join(folder, entry)))
     await Promise.all(stale.map((entry) => rm(join(folder, entry), { force: true })))

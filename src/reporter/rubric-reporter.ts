@@ -1,7 +1,10 @@
-import { appendFile, mkdir, writeFile } from 'node:fs/promises'
-import { dirname, relative, resolve } from 'node:path'
+import { appendFile } from 'node:fs/promises'
+import { relative, resolve } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { colorsFor } from '../core/common/colors.js'
+import { displayPath } from '../core/common/display-path.js'
+import { RubricError } from '../core/common/errors.js'
+import { outputBoundary, writeOutputFile } from '../core/json/output-file.js'
 import { fixtureDirOfModule, NO_CHUNKS } from '../plugin/chunks.js'
 import { NO_SCOPES } from '../plugin/gate-scope.js'
 import { resolveOptions, type RubricReporterOptions } from '../plugin/options.js'
@@ -57,7 +60,36 @@ export class RubricReporter implements Reporter {
     const figures = countFigures(sources, readRuns(testModules, projects))
     // Cast: Vitest types the stream as Writable; a terminal's has isTTY, which colours depend on.
     vitest.logger.log(renderText(figures, colorsFor(vitest.logger.outputStream as { isTTY?: boolean })))
-    await this.writeReports(vitest.config.root, figures, pendingGates(projects, testModules))
+    try {
+      await this.writeReports(vitest, sources, projects, figures, pendingGates(projects, testModules))
+    } catch (error) {
+      // A report that cannot be written (a link leading outside the project, a full disk) fails the run with its reason.
+      if (!(error instanceof RubricError)) throw error
+      vitest.logger.error(`${error.message}\n`)
+      process.exitCode = 1
+    }
+  }
+
+  private async writeReports(
+    vitest: Vitest,
+    sources: readonly FixtureSource[],
+    projects: readonly ProjectContext[],
+    figures: RubricFigures,
+    gates: readonly PendingGate[],
+  ): Promise<void> {
+    const root = vitest.config.root
+    if (this.options.outputFile !== false) {
+      const path = resolve(root, this.options.outputFile)
+      const contents = `${JSON.stringify(reportJson(figures, { pendingGates: gates }), null, 2)}\n`
+      await writeOutputFile({ path, display: displayPath(root, path), contents }, { boundary: outputBoundary(root, path), cwd: root })
+    }
+    const summary = process.env['GITHUB_STEP_SUMMARY']
+    if (this.options.githubSummary && summary !== undefined && summary !== '') {
+      const link = this.options.reportUrl === '' ? '' : `\n[The HTML report](${this.options.reportUrl}): every case with its answer, spans and criteria.\n`
+      // The job summary is the CI runner's file, named by its environment outside the project: appended to as named, as
+      // every step of the job appends to it (a rename would drop what the steps before wrote).
+      await appendFile(summary, renderMarkdown(figures) + link)
+    }
     if (this.options.htmlReport !== false) {
       const dirs = [
         ...new Set(
@@ -65,20 +97,7 @@ export class RubricReporter implements Reporter {
         ),
       ]
       const minReviews = Math.max(0, ...projects.map((project) => project.options.reviewers.min))
-      await writeReport(dirs, vitest.config.root, this.options.htmlReport, { panel: { minReviews } })
-    }
-  }
-
-  private async writeReports(root: string, figures: RubricFigures, gates: readonly PendingGate[]): Promise<void> {
-    if (this.options.outputFile !== false) {
-      const path = resolve(root, this.options.outputFile)
-      await mkdir(dirname(path), { recursive: true })
-      await writeFile(path, `${JSON.stringify(reportJson(figures, { pendingGates: gates }), null, 2)}\n`)
-    }
-    const summary = process.env['GITHUB_STEP_SUMMARY']
-    if (this.options.githubSummary && summary !== undefined && summary !== '') {
-      const link = this.options.reportUrl === '' ? '' : `\n[The HTML report](${this.options.reportUrl}): every case with its answer, spans and criteria.\n`
-      await appendFile(summary, renderMarkdown(figures) + link)
+      await writeReport(dirs, root, this.options.htmlReport, { panel: { minReviews } })
     }
   }
 }

@@ -1,8 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises'
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
+import { displayPath } from '../core/common/display-path.js'
 import { RubricError } from '../core/common/errors.js'
 import { loadFixture } from '../core/engine/fixture.js'
 import { kinds } from '../core/registry.js'
+import { outputBoundary, writeOutputFile } from '../core/json/output-file.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { jsonForScript, reportPage } from './html.js'
 import { pageCase, pageFixture, type PageCriterion } from './page-data.js'
@@ -52,11 +53,14 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
   return reportPage({ fixtures, shared }, `{${cases.join(',')}}`, 'vitest-rubric report')
 }
 
-/** Writes the report to `out` (made with its directory), returning the path written. */
+/**
+ * Writes the report to `out` (made with its folders), returning the path written. A symbolic link
+ * at `out` is replaced, never written through, and a folder on the way that leads outside the
+ * project through a link is refused (see `writeOutputFile`).
+ */
 export async function writeReport(dirs: readonly string[], cwd: string, out: string, options: EvaluateOptions = {}): Promise<string> {
   const path = resolve(cwd, out)
   const html = await renderReport(dirs, cwd, options)
-  await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, html)
+  await writeOutputFile({ path, display: displayPath(cwd, path), contents: html }, { boundary: outputBoundary(cwd, path), cwd })
   return path
 }

@@ -1,11 +1,14 @@
-import { cp, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, lstat, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { FixtureRevision } from '../../src/core/engine/revision.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
-import { kinds } from '../../src/core/registry.js'
+import { kinds, loadFixture } from '../../src/core/registry.js'
+import { decisionRecordOf, writeRecordedDecisions } from '../../src/core/engine/decision-record.js'
+import { evaluateFixture } from '../../src/core/engine/evaluate.js'
+import { LOCK_NAME, withFixtureLock } from '../../src/core/json/fixture-lock.js'
 
 const SECRET = 'API_TOKEN=hunter2-do-not-publish'
 
@@ -86,6 +89,75 @@ describe('a fixture file or folder whose real path lies outside the project', ()
     const candidate = await revision.propose(base, { files: { 'reviews/alice.json': annotations } })
     await symlink(outside, join(dir, 'reviews'))
     await expect(candidate.commit()).rejects.toMatchObject({ code: 'FILE_OUTSIDE_PROJECT', file: 'fixtures/lab/reviews/alice.json' })
+    expect(await readdir(outside)).toEqual([])
+  })
+
+  test('a decision record linked to a file outside the project is neither written nor read through', async () => {
+    const { root, dir, outside } = await projectAndOutside()
+    // The outside file holds the record as it would be written, so that only the link's target tells it apart.
+    expect((await runCli(['decisions', 'fixtures/lab'], root)).code).toBe(0)
+    const target = join(outside, 'decisions.json')
+    const recorded = await readFile(join(dir, 'decisions.record.json'), 'utf8')
+    await writeFile(target, `${recorded.trimEnd()}\n\n`) // the same record, other bytes: a rewrite would show
+    await rm(join(dir, 'decisions.record.json'))
+    await symlink(target, join(dir, 'decisions.record.json'))
+
+    const written = await runCli(['decisions', 'fixtures/lab'], root)
+    expect(written.code).toBe(1)
+    expect(shown(written.stderr, join(root, '..'))).toMatchInlineSnapshot(`
+      "fixtures/lab/decisions.record.json: the path leads outside the project through a symbolic link, so it is neither read nor written.
+        expected: a file or folder whose real path lies inside <scratch>/project
+        found:    <scratch>/elsewhere/decisions.json
+        fix:      replace the link with the file or folder itself (a copy kept in the fixture), or run the command from a folder that holds what the link points at.
+      "
+    `)
+    const checked = await runCli(['decisions', 'fixtures/lab', '--check'], root)
+    expect(checked.code).toBe(1)
+    expect(checked.stdout).toBe('')
+    expect(checked.stderr).toContain('fixtures/lab/decisions.record.json: the path leads outside the project through a symbolic link')
+    expect(await readFile(target, 'utf8')).toBe(`${recorded.trimEnd()}\n\n`)
+    expect((await lstat(join(dir, 'decisions.record.json'))).isSymbolicLink()).toBe(true)
+  })
+
+  test('a decision record is written under the fixture lock, as a whole file', async () => {
+    const { root, dir } = await projectAndOutside()
+    const fixture = await loadFixture(join(dir), { cwd: root })
+    const path = join(dir, 'decisions.record.json')
+    let release!: () => void
+    const holding = withFixtureLock(dir, () => new Promise<void>((resolve) => (release = resolve)))
+    while (
+      !(await lstat(join(dir, LOCK_NAME)).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    const writing = writeRecordedDecisions(path, decisionRecordOf(evaluateFixture(fixture)), { root })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    // Another writer holds the fixture: the record waits for it.
+    expect(await readdir(dir)).not.toContain('decisions.record.json')
+    release()
+    await holding
+    await writing
+    expect(JSON.parse(await readFile(path, 'utf8'))).toMatchObject({ kind: 'criteria', name: 'docuctl-rollback-contrasts' })
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([])
+  })
+
+  test('a reviews/ folder that is a link to nothing is refused by name, and nothing is made where it points', async () => {
+    const { root, dir, outside } = await projectAndOutside()
+    await symlink(join(outside, 'gone'), join(dir, 'reviews'))
+    const review = await runCli(
+      ['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', 'alice', '--rating', 'support=meets', '--reason', 'support=It is supported.'],
+      root,
+    )
+    expect(review.code).toBe(1)
+    expect(shown(review.stderr, join(root, '..'))).toMatchInlineSnapshot(`
+      "fixtures/lab/reviews: the path is a symbolic link whose target does not exist, so nothing can be written below it; nothing was written.
+        expected: a folder, or a symbolic link to a folder inside <scratch>/project
+        found:    a symbolic link to <scratch>/elsewhere/gone, which does not exist
+        fix:      remove the link (\`rm fixtures/lab/reviews\`: the folder is then made in its place), or make the folder it points at, inside the project.
+      "
+    `)
     expect(await readdir(outside)).toEqual([])
   })
 })

@@ -1,4 +1,5 @@
 import { displayPath } from '../../core/common/display-path.js'
+import { RubricError } from '../../core/common/errors.js'
 import { join } from 'node:path'
 import { loadFixture } from '../../core/registry.js'
 import { gateScopes, planOptions } from '../../plugin/gate-scope.js'
@@ -42,15 +43,19 @@ Options:
       const display = displayPath(io.cwd, path)
       if (values['check'] !== true) {
         // Writing replaces the record whatever it held, even a malformed one: that is the request.
-        const recorded = await readRecordedDecisions(path, display).catch(() => null)
+        const recorded = await readRecordedDecisions(path, display, { root: io.cwd }).catch((error: unknown) => {
+          // A record outside the project is refused as every fixture file is, and never replaced.
+          if (error instanceof RubricError && error.code === 'FILE_OUTSIDE_PROJECT') throw error
+          return null
+        })
         if (recorded !== undefined && recorded !== null && sameRecord(recorded, current)) lines.push(`${display}: up to date${from}`)
         else {
-          await writeRecordedDecisions(path, current)
+          await writeRecordedDecisions(path, current, { root: io.cwd })
           lines.push(`${display}: ${recorded === undefined ? 'written' : 'rewritten'}${from}`)
         }
         continue
       }
-      const recorded = await readRecordedDecisions(path, display)
+      const recorded = await readRecordedDecisions(path, display, { root: io.cwd })
       if (recorded === undefined) {
         ok = false
         lines.push(`${display}: no decision record to check against (write one with \`vitest-rubric decisions ${fixture.displayDir}\`)${from}`)

@@ -1,11 +1,11 @@
 import { displayPath } from '../../core/common/display-path.js'
-import { mkdir, readFile } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { UsageError } from '../../core/common/errors.js'
 import { formatJsonSchema } from '../../core/engine/json-schemas.js'
 import { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas } from '../../core/registry.js'
-import { writeFilesAtomically, type FileWrite } from '../../core/json/atomic-write.js'
-import { sha256Hex } from '../../core/json/canonical-json.js'
+import { makeFolder, readOutputFile, writeOutputFile, type OutputFile } from '../../core/json/output-file.js'
+import { projectBoundary } from '../../core/json/read.js'
 import { usage, stringOption, type Command } from '../command.js'
 
 /** `vitest-rubric schema [--out <dir>]`: the JSON Schemas of the fixture files. */
@@ -42,49 +42,31 @@ export async function schemaCommand(options: SchemaCommandOptions): Promise<stri
   const schemas = fixtureJsonSchemas()
   if (options.out === undefined) return JSON.stringify(schemas, null, 2)
   const dir = resolve(options.cwd, options.out)
-  await makeDirectory(dir, options.out)
-  const lines: string[] = []
-  const writes: FileWrite[] = []
-  for (const name of FIXTURE_SCHEMA_NAMES) {
-    const path = join(dir, name)
-    const display = displayPath(options.cwd, path)
-    const bytes = Buffer.from(formatJsonSchema(schemas[name]!))
-    const before = await readExisting(path)
-    if (before?.equals(bytes)) {
-      lines.push(`${display}: up to date`)
-      continue
-    }
-    writes.push({ path, display, contents: bytes, basedOn: before === undefined ? null : sha256Hex(before) })
-    lines.push(`${display}: ${before === undefined ? 'written' : 'rewritten'}`)
-  }
-  // Readers of a file (an editor, a concurrent run) see the old bytes or the new, never half.
-  await writeFilesAtomically(writes)
-  return lines.join('\n')
-}
-
-async function makeDirectory(dir: string, shown: string): Promise<void> {
-  try {
-    await mkdir(dir, { recursive: true })
-  } catch (error) {
-    if (!isErrorCode(error, 'EEXIST') && !isErrorCode(error, 'ENOTDIR')) throw error
+  const place = { boundary: projectBoundary(options.cwd, dir), cwd: options.cwd }
+  if ((await stat(dir).catch(() => undefined))?.isDirectory() === false) {
     throw new UsageError({
       code: 'USAGE',
-      file: shown,
+      file: options.out,
       summary: 'the output path is a file, not a directory.',
       hint: 'give --out a directory (it is created if missing).',
     })
   }
-}
-
-async function readExisting(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path)
-  } catch (error) {
-    if (isErrorCode(error, 'ENOENT')) return undefined
-    throw error
+  await makeFolder(dir, place)
+  const lines: string[] = []
+  const writes: OutputFile[] = []
+  for (const name of FIXTURE_SCHEMA_NAMES) {
+    const path = join(dir, name)
+    const display = displayPath(options.cwd, path)
+    const bytes = Buffer.from(formatJsonSchema(schemas[name]!))
+    const before = await readOutputFile(path, place)
+    if (before?.equals(bytes)) {
+      lines.push(`${display}: up to date`)
+      continue
+    }
+    writes.push({ path, display, contents: bytes })
+    lines.push(`${display}: ${before === undefined ? 'written' : 'rewritten'}`)
   }
-}
-
-function isErrorCode(error: unknown, code: string): boolean {
-  return error instanceof Error && 'code' in error && error.code === code
+  // Readers of a file (an editor, a concurrent run) see the old bytes or the new, never half.
+  for (const write of writes) await writeOutputFile(write, place)
+  return lines.join('\n')
 }

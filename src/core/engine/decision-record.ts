@@ -1,9 +1,13 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import stableStringify from 'fast-json-stable-stringify'
 import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
 import { errnoCode, isObject, own } from '../common/primitives.js'
-import { parseJsonFile } from '../json/read.js'
+import { displayPath } from '../common/display-path.js'
+import { sha256Hex } from '../json/canonical-json.js'
+import { nodeWriteIo, writeFilesAtomically } from '../json/atomic-write.js'
+import { confineToProject, parseJsonFile, projectBoundary } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
 import type { SomeEvaluation } from './evaluate.js'
 import type { FixtureIdentities } from './fixture.js'
@@ -125,11 +129,24 @@ export function sameRecord(a: RecordedDecisions, b: RecordedDecisions): boolean 
   return stableStringify(a) === stableStringify(b)
 }
 
+/** Where a decision record may be read and written. */
+export interface RecordFileOptions {
+  /**
+   * The project root: the record's real path must lie inside it (or inside its fixture directory,
+   * for a fixture outside the root), so a symbolic link to a file elsewhere is refused
+   * (`FILE_OUTSIDE_PROJECT`) as every other fixture file is.
+   * @default the working directory
+   */
+  readonly root?: string
+}
+
 /**
- * Reads a record file; `undefined` when the directory keeps none. A record that cannot be read or
- * does not have the record format is a {@link FixtureError}.
+ * Reads a record file; `undefined` when the directory keeps none. A record that cannot be read,
+ * that is a symbolic link leading outside the project, or does not have the record format is a
+ * {@link FixtureError}.
  */
-export async function readRecordedDecisions(path: string, display: string): Promise<RecordedDecisions | undefined> {
+export async function readRecordedDecisions(path: string, display: string, options: RecordFileOptions = {}): Promise<RecordedDecisions | undefined> {
+  await confineToProject(path, display, recordBoundary(path, options))
   let bytes: Uint8Array
   try {
     bytes = await readFile(path)
@@ -177,9 +194,34 @@ export function differingParts(recorded: RecordedDecisions, current: RecordedDec
   return { recorded: pick(recorded), current: pick(current) }
 }
 
-/** Writes a record as stable, diff-friendly JSON. */
-export async function writeRecordedDecisions(path: string, record: RecordedDecisions): Promise<void> {
-  await writeFile(path, `${JSON.stringify(record, null, 2)}\n`)
+/**
+ * Writes a record as stable, diff-friendly JSON, as every fixture file is written: refused when its
+ * real path leads outside the project (see {@link RecordFileOptions.root}), under the fixture's
+ * lock, and atomically (a new file renamed over the old one, so a reader sees the old record or the
+ * new, and a link inside the project is replaced, not written through).
+ */
+export async function writeRecordedDecisions(path: string, record: RecordedDecisions, options: RecordFileOptions = {}): Promise<void> {
+  const display = displayPath(options.root ?? process.cwd(), path)
+  await confineToProject(path, display, recordBoundary(path, options))
+  const before = await readFile(path).catch((error: unknown) => {
+    if (errnoCode(error) === 'ENOENT') return undefined
+    throw new FixtureError({
+      code: 'FILE_UNREADABLE',
+      file: display,
+      summary: `the decision record cannot be read (${errnoCode(error) ?? String(error)}), so it is not replaced.`,
+      hint: 'check the file permissions and that the path is a regular file.',
+    })
+  })
+  const contents = `${JSON.stringify(record, null, 2)}\n`
+  // The record replaces whatever it held (that is the request); only a save in between is refused.
+  await writeFilesAtomically([{ path, display, contents, basedOn: before === undefined ? null : sha256Hex(before) }], nodeWriteIo, {
+    lockDir: dirname(path),
+  })
+}
+
+/** The folder a record's real path must lie in: the project, or its fixture directory when that is outside the project. */
+function recordBoundary(path: string, options: RecordFileOptions): string {
+  return projectBoundary(options.root ?? process.cwd(), dirname(path))
 }
 
 /** One readable line per difference between a record and the current decisions. */

@@ -1,10 +1,10 @@
-import { mkdir } from 'node:fs/promises'
 import { basename, dirname, join, resolve } from 'node:path'
 import { displayPath } from '../common/display-path.js'
 import { RubricError } from '../common/errors.js'
 import { withFixtureLock } from '../json/fixture-lock.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
+import { makeFolder } from '../json/output-file.js'
 import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision } from './decision.js'
@@ -153,8 +153,9 @@ export class FixtureRevision {
       text: (file) => texts[file] ?? decided.text(file),
       commit: async (io = nodeWriteIo) => {
         for (const write of writes) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
-        // A reviewer's first review creates reviews/: only the directory is made ahead of the write.
-        for (const path of created) await mkdir(dirname(path), { recursive: true })
+        // A reviewer's first review creates reviews/: only the directory is made ahead of the write, and a link there that
+        // leads nowhere is refused by name.
+        for (const path of created) await makeFolder(dirname(path), { boundary: projectBoundary(this.cwd, dir), cwd: this.cwd })
         await writeFilesAtomically(writes, io, { lockDir: resolve(this.cwd, this.dir) })
         return writes.map((write) => write.display)
       },

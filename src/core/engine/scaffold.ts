@@ -1,8 +1,10 @@
 import { displayPath } from '../common/display-path.js'
-import { mkdir, readdir, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { RevisionError } from '../common/errors.js'
 import { writeFilesAtomically, type FileWrite } from '../json/atomic-write.js'
+import { makeFolder } from '../json/output-file.js'
+import { projectBoundary } from '../json/read.js'
 import { readFixtureFile } from '../json/read.js'
 import { fixtureKindsIn } from './fixture.js'
 import type { SomeKindDefinition } from './kind.js'
@@ -55,7 +57,8 @@ export async function initFixture(dir: string, options: InitOptions): Promise<In
   files[cases] = json(scaffold.emptyCases(name, schema))
   files[annotations] = json(scaffold.emptyAnnotations(schema))
 
-  await mkdir(target, { recursive: true })
+  // Never made through a symbolic link that leads outside the project.
+  await makeFolder(target, { boundary: projectBoundary(options.cwd, target), cwd: options.cwd })
   const writes: FileWrite[] = Object.entries(files).map(([file, contents]) => ({
     path: join(target, file),
     display: join(display, file),

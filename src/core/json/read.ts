@@ -99,7 +99,8 @@ async function realPathOf(path: string): Promise<string | undefined> {
   }
 }
 
-function isWithin(root: string, path: string): boolean {
+/** Whether `path` is `root` or lies below it, compared as written (no link is resolved). */
+export function isWithin(root: string, path: string): boolean {
   const rel = relative(root, path)
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
 }

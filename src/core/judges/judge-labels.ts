@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 import { applyEdits, modify, parseTree, type Node } from 'jsonc-parser'
 import { RevisionError, UsageError } from '../common/errors.js'
@@ -6,6 +5,7 @@ import { formatPath, type PathSegment } from '../common/json-path.js'
 import { isObject, quoteSome, valueAt } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { writeFilesAtomically } from '../json/atomic-write.js'
+import { makeFolder } from '../json/output-file.js'
 import { appendToList } from '../json/json-edit.js'
 import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import { safeParseReporting } from '../json/schema-error.js'
@@ -170,7 +170,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   if (options.dryRun === true) return { ...result, written: [] }
   const path = join(fixture.dir, relativePath)
   await confineToProject(path, file, projectBoundary(options.cwd, fixture.dir))
-  await mkdir(dirname(path), { recursive: true })
+  await makeFolder(dirname(path), { boundary: projectBoundary(options.cwd, fixture.dir), cwd: options.cwd })
   // Compare-and-swap: refused (and made again from the files as they are) when the judge's file changed since it was read.
   await writeFilesAtomically([{ path, display: file, contents: text, basedOn: fixture.judges.files[judge]?.sha256 ?? null }], options.io, {
     lockDir: resolve(options.cwd, dir),
