@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { readdir, readFile, utimes } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { STALE_LOCK_MS } from '../../src/core/json/fixture-lock.js'
 import { runCli } from '../helpers/cli.js'
 import { copyFixture, ROOT, type AnnotationsJson } from '../helpers/fixture-copy.js'
@@ -147,6 +148,26 @@ describe.runIf(process.platform === 'linux')('a writer paused while it holds the
     expect(Date.now() - started).toBeLessThan(STALE_LOCK_MS / 2)
     expect(next.stderr).not.toContain('waiting for the lock')
     expect(await supportReason(fixture.dir, 'uncertain-wording')).toBe('next writer')
+    expect(await leftovers(fixture.dir)).toEqual([])
+  })
+})
+
+describe('leftovers planted under a lock name', () => {
+  test('a link named like a dead lock, leading out of the project, is removed and never followed', async () => {
+    const fixture = await copyFixture()
+    const outside = await mkdtemp(join(tmpdir(), 'vitest-rubric-outside-'))
+    onTestFinished(() => rm(outside, { recursive: true, force: true }))
+    // What a holder's lock would hold, outside the project: its owner, a journal and a staged file.
+    await writeFile(join(outside, 'owner.json'), JSON.stringify({ pid: 1, host: 'elsewhere', started: null, token: 't', since: 0, command: '' }))
+    await writeFile(join(outside, 't.journal.json'), JSON.stringify({ writes: [{ staged: 'secret', target: 'annotations.json' }] }))
+    await writeFile(join(outside, 'secret'), 'a file outside the project')
+    await symlink(outside, join(fixture.dir, '.rubric.lock-planted.dead'))
+    const before = await readFile(join(fixture.dir, 'annotations.json'), 'utf8')
+
+    const run = await runCli(['evaluate', '.'], fixture.dir)
+    expect(run.stderr).not.toContain('finished the save')
+    expect(await readFile(join(outside, 'secret'), 'utf8')).toBe('a file outside the project')
+    expect(await readFile(join(fixture.dir, 'annotations.json'), 'utf8')).toBe(before)
     expect(await leftovers(fixture.dir)).toEqual([])
   })
 })

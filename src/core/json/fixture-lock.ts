@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join, resolve } from 'node:path'
 import { RevisionError } from '../common/errors.js'
@@ -320,6 +320,13 @@ async function recoverLeftovers(key: string, display: string, token: string): Pr
   for (const name of names.sort()) {
     if (!name.startsWith(`${LOCK_NAME}-`)) continue
     const path = join(key, name)
+    const entry = await lstat(path).catch(() => undefined)
+    if (entry === undefined) continue
+    if (!entry.isDirectory()) {
+      // Never one of ours: a link or a file planted under a lock's name is removed, not followed.
+      await rm(path, { force: true })
+      continue
+    }
     if (name.endsWith('.dead')) {
       const owner = await readOwner(path)
       const files = owner === undefined ? undefined : await rollForward(key, path, owner.token)
@@ -383,7 +390,7 @@ function verdictOn(holder: Holder): Verdict {
 async function readHolder(lockPath: string): Promise<Holder | undefined> {
   const owner = await readOwner(lockPath)
   try {
-    const stamp = await stat(owner === undefined ? lockPath : join(lockPath, OWNER_FILE))
+    const stamp = await (owner === undefined ? lstat(lockPath) : stat(join(lockPath, OWNER_FILE)))
     return { owner, refreshedAt: stamp.mtimeMs }
   } catch {
     return owner === undefined ? undefined : { owner, refreshedAt: owner.since }
@@ -392,6 +399,8 @@ async function readHolder(lockPath: string): Promise<Holder | undefined> {
 
 async function readOwner(lockPath: string): Promise<LockOwner | undefined> {
   try {
+    // Only a real directory: a link planted under a lock's name is never read through.
+    if (!(await lstat(lockPath)).isDirectory()) return undefined
     const owner = JSON.parse(await readFile(join(lockPath, OWNER_FILE), 'utf8')) as Partial<LockOwner>
     if (typeof owner.pid !== 'number' || typeof owner.host !== 'string' || typeof owner.token !== 'string') return undefined
     return {
