@@ -59,7 +59,7 @@ describe('which fixtures a judge gate checks', () => {
     const root = await makeProject({ 'fixtures/docuctl-labelled': null, 'fixtures/docuctl-plain': null })
     await label(root, 'fixtures/docuctl-labelled')
 
-    const gate = { minKappa: -1, minCases: 1 }
+    const gate = { minKappa: -1, minCases: 10 }
     const labelled = await runVitest({ root, plugin: { judges: { j1: gate } } })
     // The fixture without labels is no failure: the gate does not check it.
     expect(judgeTests(labelled)).toEqual([
