@@ -40,10 +40,10 @@ description, if any) and its version: its package's name@version, or the SHA-256
 Finished labels are written in batches (--batch labels, or 2 s), each under the fixture's lock and
 onto the file as it is then. Ctrl-C (or a SIGTERM) writes what is finished and exits 130 (143): the
 next run resumes. A call that throws, returns an invalid verdict (a rating not in the rubric, an
-empty reason, a reason over ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} characters, a verdict over ${MAX_VERDICT_CHARACTERS.toLocaleString('en-US')} characters as JSON, a span not in the
-answer, a verdict for a criterion the rubric does not define) or gives no verdict within --timeout
-seconds is retried with backoff; once the retries are spent it is reported as a failure and
-nothing is written for it. A module that ends the process (process.exit) or throws outside a call
+empty reason, a reason over ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} characters, a verdict over ${MAX_VERDICT_CHARACTERS.toLocaleString('en-US')} characters as JSON,
+a span not in the answer, a verdict for a criterion the rubric does not define) or gives no
+verdict within --timeout seconds is retried with backoff; once the retries are spent it is
+reported as a failure and nothing is written for it. A module that ends the process (process.exit) or throws outside a call
 stops the run: what is finished is written. On a terminal a progress bar shows the pairs done,
 failed and remaining, the rate and the time left; otherwise a line is printed to stderr at each
 write. A scored fixture is refused: its judges are not calibrated.

@@ -42,7 +42,7 @@ export interface JudgeCaseInput extends Omit<JudgeCriterionInput, 'criterion'> {
 /** A judge's verdict on one criterion. */
 export interface JudgeVerdict {
   readonly rating: Rating
-  /** Why: for an omission, the requirement the answer leaves out. Not empty. */
+  /** Why: for an omission, the requirement the answer leaves out. Not empty; at most 4,000 characters, and the whole verdict at most 32,000 as JSON. */
   readonly reason: string
   /**
    * An exact excerpt of the answer the rating rests on.
@@ -54,7 +54,10 @@ export interface JudgeVerdict {
 /** A judge called once per case × criterion: the default export of a judge module. */
 export type CriterionJudge = (input: JudgeCriterionInput) => JudgeVerdict | Promise<JudgeVerdict>
 
-/** A judge called once per case, returning a verdict for each criterion asked: a module's `judgeCase` export. */
+/**
+ * A judge called once per case, returning a verdict for each criterion asked: a module's `judgeCase`
+ * export. A verdict under an id the rubric does not define refuses the call.
+ */
 export type CaseJudge = (input: JudgeCaseInput) => Readonly<Record<string, JudgeVerdict>> | Promise<Readonly<Record<string, JudgeVerdict>>>
 
 /** A module `vitest-rubric judge --run` loads: a default export judging one criterion, or a `judgeCase` export judging a case. */
