@@ -7,6 +7,7 @@ const code = await main(process.argv.slice(2), {
   cwd: process.cwd(),
   terminal: process.stdin.isTTY && process.stdout.isTTY ? { input: process.stdin, output: process.stdout } : undefined,
 })
-// Stopped by a signal (judge on Ctrl-C): what was finished is written; calls still in flight are not waited for.
-if (code >= 128) process.exit(code)
+// Stopped by a signal (judge on Ctrl-C), or a judge run its module ended (3): what was finished is written; calls still in
+// flight are not waited for, and none of them can end the process with an exit code of its own.
+if (code >= 128 || code === 3) process.exit(code)
 process.exitCode = code

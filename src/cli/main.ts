@@ -15,6 +15,7 @@ import { decisions } from './commands/decisions.js'
 import { evaluate } from './commands/evaluate.js'
 import { init } from './commands/init.js'
 import { judge } from './commands/judge.js'
+import { origin } from './commands/origin.js'
 import { review } from './commands/review.js'
 import { schema } from './commands/schema.js'
 import { show } from './commands/show.js'
@@ -24,10 +25,9 @@ export type { CliIo } from './command.js'
 
 /** The commands, in the order the help lists them; only these names dispatch. */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [evaluate, status, init, add, review, show, adjudicate, agreement, calibrate, compare, judge, serve, report, bind, schema, decisions].map((command) => [
-    command.name,
-    command,
-  ]),
+  [evaluate, status, init, origin, add, review, show, adjudicate, agreement, calibrate, compare, judge, serve, report, bind, schema, decisions].map(
+    (command) => [command.name, command],
+  ),
 )
 
 const USAGE = `Usage: vitest-rubric <command> [options]

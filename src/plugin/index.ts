@@ -21,6 +21,8 @@ import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-r
 import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
 import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from './chunks.js'
 import { fixtureKindsIn } from '../core/engine/fixture.js'
+import { closestName } from '../core/common/suggest.js'
+import { JUDGES_DIR, listDirectory } from '../core/engine/panel.js'
 import { jsonModule } from './json-module.js'
 import { comparisonCheck } from '../core/compare/gate.js'
 import { comparisonsOf } from './comparisons.js'
@@ -137,6 +139,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
         ),
         ...scan.incomplete.map((dir) => lostRubricMessage(relative(root, dir))),
         ...(await lostComparisons(root, resolved)),
+        ...(await lostJudgeGates(root, resolved, scan.fixtures)),
       ]
       if (problems.length > 0) {
         // A run never goes green over fixtures it could not find; in watch mode they may still be added.
@@ -224,6 +227,35 @@ async function lostComparisons(root: string, options: ResolvedRubricOptions): Pr
     problems.push(
       `vitest-rubric: the compare gate's against ${JSON.stringify(gate.against)} is no fixture directory under ${root} ` +
         '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set against to the directory of the fixture to compare with.',
+    )
+  }
+  return problems
+}
+
+/**
+ * A judge gate without `fixtures` globs checks the fixtures that hold its judge's labels: when none
+ * does, it adds no check at all, so a misspelt name (`kW` for the labels of `kw`) would pass the run.
+ * Said at startup, with the judge whose labels the run has that the name most likely meant.
+ */
+async function lostJudgeGates(root: string, options: ResolvedRubricOptions, fixtures: readonly DiscoveredFixture[]): Promise<string[]> {
+  const gates = Object.entries(options.judges ?? {}).filter(([, gate]) => gate.fixtures === undefined)
+  if (gates.length === 0) return []
+  const labelled = new Map<string, string>()
+  for (const fixture of fixtures) {
+    for (const name of await listDirectory(join(fixture.dir, JUDGES_DIR))) {
+      if (name.endsWith('.json') && !labelled.has(name.slice(0, -'.json'.length)))
+        labelled.set(name.slice(0, -'.json'.length), relative(root, join(fixture.dir, JUDGES_DIR, name)))
+    }
+  }
+  const problems: string[] = []
+  for (const [judge] of gates) {
+    if (labelled.has(judge)) continue
+    const meant = closestName(judge, [...labelled.keys()])
+    problems.push(
+      `vitest-rubric: the judge gate ${JSON.stringify(judge)} checks nothing: no fixture under ${root} holds its labels (${JUDGES_DIR}/${judge}.json), so it would add no check. ` +
+        (meant === undefined
+          ? `Record the judge's labels (vitest-rubric judge, or review --judge), or give the gate fixtures globs, so that the fixtures it names fail without them.`
+          : `Did you mean ${JSON.stringify(meant)} (${labelled.get(meant)})? Name the gate as the judge's file is named.`),
     )
   }
   return problems

@@ -4,6 +4,7 @@ import { formatLocation } from '../core/common/json-path.js'
 import { closestName } from '../core/common/suggest.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
+import { MIN_BOOTSTRAP_CASES } from '../core/stats/bootstrap.js'
 
 /** What pending cases do to a run. */
 export type PendingPolicy = 'todo' | 'fail' | { readonly max: number }
@@ -19,7 +20,10 @@ export type FalseAcceptLimit = number | { readonly rate: number }
 export interface JudgeGateOptions {
   /** The lower bound of Cohen's kappa's 95% interval must reach this. */
   readonly minKappa: number
-  /** At least this many cases with a current adopted review and a current label. */
+  /**
+   * At least this many cases with a current adopted review and a current label: at least 10, as
+   * below 10 cases kappa has no interval and the gate could never pass.
+   */
   readonly minCases: number
   /**
    * The most false accepts allowed on each criterion: a count, or `{ rate }`. No limit when left out.
@@ -226,15 +230,22 @@ export interface ResolvedRubricOptions {
   readonly chunks: { readonly size: number } | undefined
 }
 
-const globs = z.union([z.string().min(1), z.array(z.string().min(1))])
+const globs = z.union([z.string().min(1), z.array(z.string().min(1))], { error: 'a glob, or a list of globs' })
+
+const KAPPA_OR_ALPHA = 'a number from -1 to 1'
+
+const MIN_CASES = `a whole number of at least ${MIN_BOOTSTRAP_CASES}: below ${MIN_BOOTSTRAP_CASES} cases kappa has no 95% interval, so no lower bound, and the gate could never pass`
+
+const PATH_OR_FALSE = 'a path relative to the project root, or false for none'
 
 const FALSE_ACCEPT_LIMIT = 'a whole number of false accepts (at least 0), or { rate: r } with r from 0 to 1'
 
 const RATE = 'a rate from 0 to 1, a share of the judgements the reviewers rated does_not_meet'
 
 const JudgeGateSchema = z.strictObject({
-  minKappa: z.number().min(-1).max(1),
-  minCases: z.int().min(1),
+  minKappa: z.number({ error: KAPPA_OR_ALPHA }).min(-1, { error: KAPPA_OR_ALPHA }).max(1, { error: KAPPA_OR_ALPHA }),
+  // The gate needs kappa's interval, which the bootstrap gives from MIN_BOOTSTRAP_CASES cases on: a smaller minCases would read as met and never pass.
+  minCases: z.int({ error: MIN_CASES }).refine((value) => value >= MIN_BOOTSTRAP_CASES, { error: MIN_CASES }),
   maxFalseAccepts: z
     .union([z.int().min(0), z.strictObject({ rate: z.number().min(0, { error: RATE }).max(1, { error: RATE }) })], { error: FALSE_ACCEPT_LIMIT })
     .optional(),
@@ -251,31 +262,45 @@ const CompareGateSchema = z.strictObject({
 const OptionsSchema = z.strictObject({
   include: globs.optional(),
   exclude: globs.optional(),
-  pending: z.union([z.literal('todo'), z.literal('fail'), z.strictObject({ max: z.int().min(0) })]).optional(),
+  pending: z
+    .union([z.literal('todo'), z.literal('fail'), z.strictObject({ max: z.int().min(0) })], {
+      error: 'one of "todo", "fail", or { max: n } with n a whole number of at least 0',
+    })
+    .optional(),
   decisionRecord: z
     .string()
     .regex(/^[^/\\]+\.json$/, { error: 'a file name ending in .json, without a directory' })
     .optional(),
   reporter: z
-    .union([
-      z.boolean(),
-      z.strictObject({
-        outputFile: z.union([z.string().min(1), z.literal(false)]).optional(),
-        githubSummary: z.boolean().optional(),
-        htmlReport: z.union([z.string().min(1), z.literal(false)]).optional(),
-        reportUrl: z.url().optional(),
-      }),
-    ])
+    .union(
+      [
+        z.boolean(),
+        z.strictObject({
+          outputFile: z.union([z.string().min(1), z.boolean().refine((value) => !value, { error: PATH_OR_FALSE })], { error: PATH_OR_FALSE }).optional(),
+          githubSummary: z.boolean().optional(),
+          htmlReport: z.union([z.string().min(1), z.boolean().refine((value) => !value, { error: PATH_OR_FALSE })], { error: PATH_OR_FALSE }).optional(),
+          reportUrl: z.url({ error: 'an absolute URL, such as https://example.com/report.html' }).optional(),
+        }),
+      ],
+      { error: 'true, false, or { outputFile, githubSummary, htmlReport, reportUrl }' },
+    )
     .optional(),
   cache: z.boolean().optional(),
   matchers: z.boolean().optional(),
   expect: z.enum(['acceptance', 'record'], { error: 'one of "acceptance", "record"' }).optional(),
   reviewers: z.strictObject({ min: z.int().min(0) }).optional(),
-  agreement: z.strictObject({ min: z.number().min(-1).max(1) }).optional(),
-  judges: z.record(z.string().regex(REVIEWER_NAME), JudgeGateSchema).optional(),
-  compare: z.union([CompareGateSchema, z.array(CompareGateSchema)]).optional(),
-  seed: z.union([z.string(), z.number().finite()]).optional(),
-  marginGate: z.enum(['point', 'lower-bound']).optional(),
+  agreement: z.strictObject({ min: z.number({ error: KAPPA_OR_ALPHA }).min(-1, { error: KAPPA_OR_ALPHA }).max(1, { error: KAPPA_OR_ALPHA }) }).optional(),
+  judges: z
+    .record(z.string().regex(REVIEWER_NAME), JudgeGateSchema, {
+      error: (issue) =>
+        issue.code === 'invalid_key' ? 'a judge name (the name of its file judges/<name>.json): letters and digits, then also ".", "_", "-"' : undefined,
+    })
+    .optional(),
+  compare: z
+    .union([CompareGateSchema, z.array(CompareGateSchema)], { error: 'a compare gate { against, margin, split, fixtures }, or a list of them' })
+    .optional(),
+  seed: z.union([z.string(), z.number().finite()], { error: 'a string or a finite number' }).optional(),
+  marginGate: z.enum(['point', 'lower-bound'], { error: 'one of "point", "lower-bound"' }).optional(),
   chunks: z.strictObject({ size: z.int().min(1) }).optional(),
 })
 
@@ -290,7 +315,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases, maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), compare ({ against, split, margin, fixtures } or a list of them), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases (≥ 10), maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), compare ({ against, split, margin, fixtures } or a list of them), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
       },
       unwrapUnions(parsed.error.issues),
     )

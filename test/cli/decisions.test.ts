@@ -21,7 +21,7 @@ async function gatedProject(): Promise<{ root: string; config: string }> {
   const config = join(root, 'vitest.config.mjs')
   await writeFile(
     config,
-    `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ judges: { j: { minKappa: -1, minCases: 1 } }, reporter: { outputFile: false } })] }\n`,
+    `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ judges: { j: { minKappa: -1, minCases: 10 } }, reporter: { outputFile: false } })] }\n`,
   )
   return { root, config }
 }

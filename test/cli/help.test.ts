@@ -5,6 +5,7 @@ const COMMANDS = [
   'evaluate',
   'status',
   'init',
+  'origin',
   'add',
   'review',
   'show',

@@ -30,7 +30,7 @@ describe('vitest-rubric init', () => {
     expect((await runCli(args, cwd)).code).toBe(0)
     const evaluated = await runCli(['evaluate', 'fixtures/lab'], cwd)
     expect(evaluated.stdout).toContain(
-      '\n  origin: not given (fixtures/lab/annotations.json › origin is still the placeholder: say there who or what made these judgements)\n',
+      '\n  origin: not given (fixtures/lab/annotations.json › origin is still the placeholder: set it with `vitest-rubric origin fixtures/lab --set "…"`, saying who or what made these judgements)\n',
     )
     // The record keeps the file's text: it is what the file says.
     expect(JSON.parse((await runCli(['evaluate', 'fixtures/lab', '--json'], cwd)).stdout).fixture.origin).toMatch(/^Say who or what made these judgements/)

@@ -59,7 +59,7 @@ describe('which fixtures a judge gate checks', () => {
     const root = await makeProject({ 'fixtures/docuctl-labelled': null, 'fixtures/docuctl-plain': null })
     await label(root, 'fixtures/docuctl-labelled')
 
-    const gate = { minKappa: -1, minCases: 1 }
+    const gate = { minKappa: -1, minCases: 10 }
     const labelled = await runVitest({ root, plugin: { judges: { j1: gate } } })
     // The fixture without labels is no failure: the gate does not check it.
     expect(judgeTests(labelled)).toEqual([
@@ -82,6 +82,30 @@ describe('which fixtures a judge gate checks', () => {
     // A list of globs naming both.
     const both = await runVitest({ root, plugin: { judges: { j1: { ...gate, fixtures: ['fixtures/docuctl-labelled', 'fixtures/docuctl-plain'] } } } })
     expect(judgeTests(both)).toHaveLength(6)
+  })
+
+  test('a gate whose name no fixture’s labels bear fails the run at startup, naming the judge it most likely meant', { timeout: 120_000 }, async () => {
+    const root = await makeProject({ 'fixtures/docuctl-labelled': null })
+    await label(root, 'fixtures/docuctl-labelled')
+    const gate = { minKappa: -1, minCases: 10 }
+    // The contrast fixture's cases pass as recorded: the run's outcome is the gate's.
+    const green = await runVitest({ root, plugin: { expect: 'record' } })
+    expect(green.exitCode).toBe(0)
+
+    // `J1` for the labels of `j1`: no check would be added, and the run would pass.
+    const typo = await runVitest({ root, plugin: { expect: 'record', judges: { J1: gate } } })
+    expect(judgeTests(typo)).toEqual([])
+    expect(typo.stderr.replaceAll(root, '<root>')).toContain(
+      'vitest-rubric: the judge gate "J1" checks nothing: no fixture under <root> holds its labels (judges/J1.json), so it would add no check. Did you mean "j1" (fixtures/docuctl-labelled/judges/j1.json)? Name the gate as the judge\'s file is named.',
+    )
+    expect(typo.exitCode).toBe(1)
+
+    // A name like none of the judges': no guess, and what to do instead.
+    const none = await runVitest({ root, plugin: { expect: 'record', judges: { 'other-model': gate } } })
+    expect(none.stderr).toContain(
+      "holds its labels (judges/other-model.json), so it would add no check. Record the judge's labels (vitest-rubric judge, or review --judge), or give the gate fixtures globs",
+    )
+    expect(none.exitCode).toBe(1)
   })
 
   test('a scored fixture is skipped with a note, never failed', { timeout: 60_000 }, async () => {

@@ -174,3 +174,83 @@ describe('vitest-rubric judge', { timeout: 120_000 }, () => {
     `)
   })
 })
+
+describe('a judge module that misbehaves', { timeout: 120_000 }, () => {
+  test('a call that never settles is given up after --timeout, reported per case, and the run exits 1; the other labels are written', async () => {
+    const { root, labels } = await project()
+    const judge = await wrapper(root, 'hanging.mjs', `  if (input.case.id === 'complete') return new Promise(() => {})`)
+    const run = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', judge, '--timeout', '0.5', '--retries', '0')
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('wrote 35 labels of 40 to judge in 8 cases (0 were current), 5 failed\n')
+    expect(run.stdout).toContain('  failed: complete › command after 1 call: no verdict within 0.5 s: the call timed out and was given up\n')
+    expect(run.stdout.match(/failed: complete › \w+ after 1 call: no verdict within 0\.5 s/g)).toHaveLength(5)
+    expect(labelCount(await labels())).toBe(35)
+
+    const bad = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', judge, '--timeout', '0')
+    expect(bad.code).toBe(2)
+    expect(bad.stderr.split('\n')[0]).toBe('vitest-rubric judge: --timeout takes a number of seconds greater than 0 (at most 2147483), not "0".')
+  })
+
+  test('process.exit in a call stops the run: what was finished is written, and it exits 3 saying so', async () => {
+    const { root, labels } = await project()
+    const judge = await wrapper(root, 'exiting.mjs', `  if (calls === 12) process.exit(0)`)
+    const run = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', judge, '--concurrency', '1')
+    expect(run.code).toBe(3)
+    expect(run.stdout).toContain('wrote 11 labels of 40 to judge in 8 cases (0 were current), 0 failed, stopped before the end\n')
+    expect(run.stderr).toContain(
+      'judge kw: the run was stopped: the judge module called process.exit(0). 11 labels were written; the next run judges the rest. A judge returns its verdict, or throws: it never ends the process.\n',
+    )
+    expect(labelCount(await labels())).toBe(11)
+
+    // An error thrown outside any call (in a timer) stops the run the same way, instead of crashing it.
+    const throwing = await wrapper(
+      root,
+      'throwing.mjs',
+      `  if (calls === 3) { setTimeout(() => { throw new Error('socket closed') }, 0); await new Promise((resolve) => setTimeout(resolve, 1000)) }`,
+    )
+    const crashed = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', throwing, '--concurrency', '1')
+    expect(crashed.code).toBe(3)
+    expect(crashed.stderr).toContain('judge kw: the run was stopped: the judge module threw outside a call: socket closed. 2 labels were written;')
+    expect(labelCount(await labels())).toBe(13)
+  })
+
+  test('a verdict over the size limits is refused for its case and criterion; the other labels are written', async () => {
+    const { root, labels } = await project()
+    const judge = await wrapper(
+      root,
+      'verbose.mjs',
+      `  if (input.case.id === 'complete' && input.criterion.id === 'support') return { rating: 'meets', reason: 'x'.repeat(5_000_000) }
+  if (input.case.id === 'paraphrase' && input.criterion.id === 'command') return { rating: 'meets', reason: 'y'.repeat(4_001) }`,
+    )
+    const run = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', judge, '--retries', '0')
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('wrote 38 labels of 40 to judge in 8 cases (0 were current), 2 failed\n')
+    expect(run.stdout).toContain(
+      '  failed: complete › support after 1 call: invalid verdict for support: it is 5,000,030 characters as JSON, more than the 32,000 a verdict may have\n',
+    )
+    expect(run.stdout).toContain('  failed: paraphrase › command after 1 call: invalid verdict for command › reason: a reason of at most 4,000 characters\n')
+    expect(labelCount(await labels())).toBe(38)
+  })
+
+  test('a verdict for a criterion the rubric does not define is refused, naming it and the criterion meant', async () => {
+    const { root, labels } = await project()
+    const perCase = join(root, 'misnamed.mjs')
+    await writeFile(
+      perCase,
+      `import keywords from ${JSON.stringify(KEYWORDS)}
+export async function judgeCase(input) {
+  const verdicts = Object.fromEntries(await Promise.all(input.criteria.map(async (criterion) => [criterion.id, await keywords({ ...input, criterion })])))
+  if (input.case.id === 'complete') verdicts.comand = verdicts.command
+  return verdicts
+}
+`,
+    )
+    const run = await bin(root, 'judge', 'lab', '--judge', 'kw', '--run', perCase, '--retries', '0')
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain('wrote 35 labels of 40 to judge in 8 cases (0 were current), 5 failed\n')
+    expect(run.stdout).toContain(
+      '  failed: complete › command after 1 call: the judge returned a verdict for "comand", a criterion lab/rubric.json does not define (did you mean "command"?)\n',
+    )
+    expect(labelCount(await labels())).toBe(35)
+  })
+})

@@ -127,7 +127,7 @@ describe('judge calibration', () => {
     timeout: 120_000,
   }, async () => {
     const { root, dir, run } = await labelled()
-    const plugin = { judges: { j1: { minKappa: -1, minCases: 6 } } }
+    const plugin = { judges: { j1: { minKappa: -1, minCases: 10 } } }
     const first = await runVitest({ root, plugin })
     const checks = first.tests.filter((item) => item.name.startsWith('judge '))
     // With 6 or 7 cases there is no interval, so no lower bound to clear, even minKappa -1.
@@ -169,7 +169,7 @@ describe('judge calibration', () => {
     const stale = await runVitest({ root, plugin })
     const after = stale.tests.filter((item) => item.name.startsWith('judge '))
     expect(after.map((item) => item.state)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed'])
-    expect(after[0]!.errors[0]).toContain('0 of 6 required cases')
+    expect(after[0]!.errors[0]).toContain('0 of 10 required cases')
     expect(after[0]!.errors[0]).toContain('7 labels are stale: the rubric changed since these labels were produced: run the judge again')
   })
 

@@ -3,7 +3,7 @@ import { resolveOptions } from '../../src/plugin/options.js'
 
 describe('an unknown key in the rubric() options', () => {
   test('is named as unknown, with the key it most likely meant, before any value it leaves missing', () => {
-    expect(() => resolveOptions({ judges: { j: { minkappa: 0.5, minCases: 3 } } } as never)).toThrowErrorMatchingInlineSnapshot(`
+    expect(() => resolveOptions({ judges: { j: { minkappa: 0.5, minCases: 10 } } } as never)).toThrowErrorMatchingInlineSnapshot(`
       [UsageError: rubric() options › judges › j › minkappa: unknown key "minkappa" (did you mean "minKappa"?).
         expected: one of "minKappa", "minCases", "maxFalseAccepts", "fixtures"
         fix:      write "minKappa"; see the options of rubric() in docs/plugin.md.]
@@ -24,13 +24,13 @@ describe('an unknown key in the rubric() options', () => {
   })
 
   test('in the judge gate’s new keys: fixtures, maxFalseAccepts and its rate', () => {
-    expect(() => resolveOptions({ judges: { j: { minKappa: 0.5, minCases: 3, fixture: 'fixtures/*' } } } as never)).toThrow(
+    expect(() => resolveOptions({ judges: { j: { minKappa: 0.5, minCases: 10, fixture: 'fixtures/*' } } } as never)).toThrow(
       'rubric() options › judges › j › fixture: unknown key "fixture" (did you mean "fixtures"?).',
     )
-    expect(() => resolveOptions({ judges: { j: { minKappa: 0.5, minCases: 3, maxFalseAccept: 1 } } } as never)).toThrow(
+    expect(() => resolveOptions({ judges: { j: { minKappa: 0.5, minCases: 10, maxFalseAccept: 1 } } } as never)).toThrow(
       'rubric() options › judges › j › maxFalseAccept: unknown key "maxFalseAccept" (did you mean "maxFalseAccepts"?).',
     )
-    expect(() => resolveOptions({ judges: { j: { minKappa: 0.5, minCases: 3, maxFalseAccepts: { rates: 0.1 } } } } as never)).toThrow(
+    expect(() => resolveOptions({ judges: { j: { minKappa: 0.5, minCases: 10, maxFalseAccepts: { rates: 0.1 } } } } as never)).toThrow(
       'rubric() options › judges › j › maxFalseAccepts › rates: unknown key "rates" (did you mean "rate"?).',
     )
   })
@@ -67,15 +67,15 @@ describe('the compare gate’s options', () => {
 
 describe('maxFalseAccepts', () => {
   test('is a whole number (a count) or { rate } from 0 to 1; a fraction as a bare number is refused, not read as a rate', () => {
-    expect(resolveOptions({ judges: { j: { minKappa: 0, minCases: 1, maxFalseAccepts: 2 } } }).judges?.['j']?.maxFalseAccepts).toBe(2)
-    expect(resolveOptions({ judges: { j: { minKappa: 0, minCases: 1, maxFalseAccepts: { rate: 0.05 } } } }).judges?.['j']?.maxFalseAccepts).toEqual({
+    expect(resolveOptions({ judges: { j: { minKappa: 0, minCases: 10, maxFalseAccepts: 2 } } }).judges?.['j']?.maxFalseAccepts).toBe(2)
+    expect(resolveOptions({ judges: { j: { minKappa: 0, minCases: 10, maxFalseAccepts: { rate: 0.05 } } } }).judges?.['j']?.maxFalseAccepts).toEqual({
       rate: 0.05,
     })
-    expect(() => resolveOptions({ judges: { j: { minKappa: 0, minCases: 1, maxFalseAccepts: 0.05 } } })).toThrow(
+    expect(() => resolveOptions({ judges: { j: { minKappa: 0, minCases: 10, maxFalseAccepts: 0.05 } } })).toThrow(
       'rubric() options › judges › j › maxFalseAccepts: the value breaks a rule of the format.\n  expected: a whole number of false accepts (at least 0), or { rate: r } with r from 0 to 1',
     )
-    expect(() => resolveOptions({ judges: { j: { minKappa: 0, minCases: 1, maxFalseAccepts: -1 } } })).toThrow('expected: at least 0')
-    expect(() => resolveOptions({ judges: { j: { minKappa: 0, minCases: 1, maxFalseAccepts: { rate: 1.5 } } } })).toThrow(
+    expect(() => resolveOptions({ judges: { j: { minKappa: 0, minCases: 10, maxFalseAccepts: -1 } } })).toThrow('expected: at least 0')
+    expect(() => resolveOptions({ judges: { j: { minKappa: 0, minCases: 10, maxFalseAccepts: { rate: 1.5 } } } })).toThrow(
       'rubric() options › judges › j › maxFalseAccepts › rate: the value breaks a rule of the format.\n  expected: a rate from 0 to 1, a share of the judgements the reviewers rated does_not_meet',
     )
   })

@@ -3,7 +3,14 @@ import { ReadStream } from 'node:tty'
 import { progress } from '@clack/prompts'
 import { kinds } from '../../core/registry.js'
 import { loadJudgeModule } from '../../core/judges/judge-module.js'
-import { runJudge, type JudgeProgress, type JudgeRunResult } from '../../core/judges/judge-run.js'
+import {
+  DEFAULT_JUDGE_TIMEOUT_MS,
+  MAX_REASON_CHARACTERS,
+  MAX_VERDICT_CHARACTERS,
+  runJudge,
+  type JudgeProgress,
+  type JudgeRunResult,
+} from '../../core/judges/judge-run.js'
 import { oneDir, stringOption, usage, type CliIo, type Command } from '../command.js'
 
 /** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
@@ -11,7 +18,7 @@ export const judge: Command = {
   name: 'judge',
   summary: 'run an automated judge over the cases it has no current label for, writing judges/<name>.json',
   help: `Usage: vitest-rubric judge <dir> --judge <name> --run <module> [--concurrency <n>] [--retries <n>]
-                           [--batch <n>] [--dry-run]
+                           [--timeout <s>] [--batch <n>] [--dry-run]
 
 Calls a judge module for every case × criterion of a criteria fixture without a current label by
 the judge (a label bound to the answer, the source and the rubric as they are) and records the
@@ -32,26 +39,34 @@ description, if any) and its version: its package's name@version, or the SHA-256
 
 Finished labels are written in batches (--batch labels, or 2 s), each under the fixture's lock and
 onto the file as it is then. Ctrl-C (or a SIGTERM) writes what is finished and exits 130 (143): the
-next run resumes. A call that throws or returns an invalid verdict is retried with backoff; once
-the retries are spent it is reported as a failure and nothing is written for it. On a terminal a
-progress bar shows the pairs done, failed and remaining, the rate and the time left; otherwise a
-line is printed to stderr at each write. A scored fixture is refused: its judges are not calibrated.
+next run resumes. A call that throws, returns an invalid verdict (a rating not in the rubric, an
+empty reason, a reason over ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} characters, a verdict over ${MAX_VERDICT_CHARACTERS.toLocaleString('en-US')} characters as JSON,
+a span not in the answer, a verdict for a criterion the rubric does not define) or gives no
+verdict within --timeout seconds is retried with backoff; once the retries are spent it is
+reported as a failure and nothing is written for it. A module that ends the process (process.exit) or throws outside a call
+stops the run: what is finished is written. On a terminal a progress bar shows the pairs done,
+failed and remaining, the rate and the time left; otherwise a line is printed to stderr at each
+write. A scored fixture is refused: its judges are not calibrated.
 
 Options:
   --judge <name>       the judge: its labels go to judges/<name>.json
   --run <module>       the judge module (a JavaScript file)
   --concurrency <n>    calls in flight at once (default 4)
   --retries <n>        further calls after a failed one (default 2)
+  --timeout <s>        give a call up after this many seconds (default ${DEFAULT_JUDGE_TIMEOUT_MS / 1000})
   --batch <n>          write once this many labels are finished (default 200), or every 2 s
   --dry-run            say what would be judged; call nothing, write nothing
 
-Exit codes: 0 when every pair was judged and written; 1 when some failed (the others are written)
-or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
+Exit codes: 0 when every pair was judged and written; 1 when some failed, timed out included (the
+others are written), or the fixture is refused; 2 on a usage error; 3 when the judge module ended
+the run (it called process.exit, or threw outside a call: what was finished is written); 130 (143)
+when stopped by Ctrl-C (SIGTERM).`,
   options: {
     judge: { type: 'string' },
     run: { type: 'string' },
     concurrency: { type: 'string' },
     retries: { type: 'string' },
+    timeout: { type: 'string' },
     batch: { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
   },
@@ -64,13 +79,15 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
     const concurrency = count('concurrency', values['concurrency'], 1)
     const retries = count('retries', values['retries'], 0)
     const batchSize = count('batch', values['batch'], 1)
+    const timeoutMs = timeout(values['timeout'])
     const dryRun = values['dry-run'] === true
-    const module = await loadJudgeModule(path, io.cwd)
     const controller = new AbortController()
+    // The module runs in this process: its process.exit, or an error it throws outside a call, must stop the run, not end it unreported.
+    const guard = new ModuleGuard(() => controller.abort())
     let signalled: NodeJS.Signals | undefined
     const stop = (signal: NodeJS.Signals) => {
       // A second Ctrl-C does not wait for the write: every write replaces the file atomically, so none is left half-written.
-      if (signalled !== undefined) process.exit(EXIT_ON[signal] ?? 130)
+      if (signalled !== undefined) guard.exit(EXIT_ON[signal] ?? 130)
       signalled = signal
       controller.abort()
     }
@@ -80,6 +97,7 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
     let lastWritten = 0
     const started = Date.now()
     try {
+      const module = await loadJudgeModule(path, io.cwd)
       const result = await runJudge(dir, {
         cwd: io.cwd,
         kinds,
@@ -90,6 +108,7 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
         signal: controller.signal,
         ...(concurrency === undefined ? {} : { concurrency }),
         ...(retries === undefined ? {} : { retries }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(batchSize === undefined ? {} : { batchSize }),
         onProgress(state) {
           if (bar !== undefined) bar.update(state, started)
@@ -99,8 +118,15 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
           }
         },
       })
-      bar?.stop(result)
+      const ended = guard.ended
+      bar?.stop(result, ended !== undefined)
       io.stdout(formatJudgeRun(result))
+      if (ended !== undefined) {
+        io.stderr(
+          `judge ${name}: the run was stopped: ${ended}. ${plural(result.written, 'label was', 'labels were')} written; the next run judges the rest. A judge returns its verdict, or throws: it never ends the process.`,
+        )
+        return EXIT_MODULE_ENDED
+      }
       if (result.interrupted) {
         io.stderr(`stopped: ${plural(result.written, 'label was', 'labels were')} written; run the command again to judge the rest.`)
         return EXIT_ON[signalled ?? 'SIGINT'] ?? 130
@@ -110,6 +136,7 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
       bar?.fail()
       throw error
     } finally {
+      guard.release()
       process.off('SIGINT', stop)
       process.off('SIGTERM', stop)
     }
@@ -117,6 +144,68 @@ or the fixture is refused; 2 on a usage error; 130 when stopped by Ctrl-C.`,
 }
 
 const EXIT_ON: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 }
+
+/** The exit code of a run the judge module ended: it called process.exit, or threw outside any call. */
+const EXIT_MODULE_ENDED = 3
+
+/**
+ * While a judge module runs in this process, its `process.exit` stops the run instead of ending the
+ * process (the call that made it is given up: the exit throws there), and an error it throws outside
+ * a call (in a timer, a rejected promise nobody awaits) stops the run instead of crashing it. Either
+ * way what is finished is written, and the command says what happened.
+ */
+class ModuleGuard {
+  /** What ended the run, as said to the user: `the judge module called process.exit(0)`. */
+  ended: string | undefined
+  private readonly exit0 = process.exit
+  private readonly onError = (error: unknown) => {
+    if (error instanceof ModuleExit) return
+    this.end(`the judge module threw outside a call: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+  }
+
+  constructor(private readonly abort: () => void) {
+    const guard = this
+    process.exit = function exit(code?: string | number | null) {
+      guard.end(`the judge module called process.exit(${code === undefined || code === null ? '' : JSON.stringify(code)})`)
+      throw new ModuleExit()
+    } as typeof process.exit
+    process.on('uncaughtException', this.onError)
+    process.on('unhandledRejection', this.onError)
+  }
+
+  /** Ends the process for the command itself (a second Ctrl-C). */
+  exit(code: number): never {
+    return this.exit0.call(process, code)
+  }
+
+  release(): void {
+    process.exit = this.exit0
+    process.off('uncaughtException', this.onError)
+    process.off('unhandledRejection', this.onError)
+  }
+
+  private end(what: string): void {
+    this.ended ??= what
+    this.abort()
+  }
+}
+
+/** Thrown by a guarded process.exit, where the module called it: the code after the call must not run. */
+class ModuleExit extends Error {
+  constructor() {
+    super('the judge module called process.exit; the run was stopped')
+  }
+}
+
+/** `--timeout <s>`: seconds, more than 0, as milliseconds. */
+function timeout(value: unknown): number | undefined {
+  if (value === undefined) return undefined
+  const seconds = Number(value)
+  // setTimeout holds at most 2^31 − 1 ms (about 24 days).
+  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > 2 ** 31 - 1)
+    throw usage('judge', `--timeout takes a number of seconds greater than 0 (at most 2147483), not ${JSON.stringify(value)}.`)
+  return Math.max(1, Math.round(seconds * 1000))
+}
 
 function count(option: string, value: unknown, least: number): number | undefined {
   if (value === undefined) return undefined
@@ -166,8 +255,9 @@ class ProgressBar {
     this.shown = finished
   }
 
-  stop(result: JudgeRunResult): void {
-    if (result.interrupted) this.bar?.cancel(`stopped: ${labels(result.written)} written`)
+  stop(result: JudgeRunResult, ended: boolean): void {
+    if (ended) this.bar?.error(`stopped by the judge module: ${labels(result.written)} written`)
+    else if (result.interrupted) this.bar?.cancel(`stopped: ${labels(result.written)} written`)
     else if (result.failures.length > 0) this.bar?.error(`${labels(result.written)} written, ${n(result.failures.length)} failed`)
     else this.bar?.stop(`${labels(result.written)} written`)
   }

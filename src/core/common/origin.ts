@@ -1,3 +1,4 @@
+import { dirname } from 'node:path'
 /** The `origin` of a new `annotations.json` (`init`): text to replace with who or what made the judgements. */
 export const ORIGIN_PLACEHOLDER = 'Say who or what made these judgements (a reviewer, a rating study, an authored example).'
 
@@ -18,7 +19,8 @@ export function isOriginPlaceholder(origin: string): boolean {
  * with where to give it, so that the placeholder never reads as a real origin.
  */
 export function shownOrigin(origin: string, file: string): string {
-  if (origin === ORIGIN_PLACEHOLDER) return `not given (${file} › origin is still the placeholder: say there who or what made these judgements)`
+  if (origin === ORIGIN_PLACEHOLDER)
+    return `not given (${file} › origin is still the placeholder: set it with \`vitest-rubric origin ${dirname(file)} --set "…"\`, saying who or what made these judgements)`
   if (JUDGE_PLACEHOLDER.test(origin))
     return `not given (${file} › origin is still the placeholder: say there which model and which revision of its prompt, or pass --origin with the next label)`
   return origin

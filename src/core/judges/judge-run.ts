@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { UsageError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
 import { isObject } from '../common/primitives.js'
+import { closestName } from '../common/suggest.js'
 import type { WriteIo } from '../json/atomic-write.js'
 import { safeParseReporting } from '../json/schema-error.js'
 import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
@@ -41,7 +42,7 @@ export interface JudgeCaseInput extends Omit<JudgeCriterionInput, 'criterion'> {
 /** A judge's verdict on one criterion. */
 export interface JudgeVerdict {
   readonly rating: Rating
-  /** Why: for an omission, the requirement the answer leaves out. Not empty. */
+  /** Why: for an omission, the requirement the answer leaves out. Not empty; at most 4,000 characters, and the whole verdict at most 32,000 as JSON. */
   readonly reason: string
   /**
    * An exact excerpt of the answer the rating rests on.
@@ -53,7 +54,10 @@ export interface JudgeVerdict {
 /** A judge called once per case × criterion: the default export of a judge module. */
 export type CriterionJudge = (input: JudgeCriterionInput) => JudgeVerdict | Promise<JudgeVerdict>
 
-/** A judge called once per case, returning a verdict for each criterion asked: a module's `judgeCase` export. */
+/**
+ * A judge called once per case, returning a verdict for each criterion asked: a module's `judgeCase`
+ * export. A verdict under an id the rubric does not define refuses the call.
+ */
 export type CaseJudge = (input: JudgeCaseInput) => Readonly<Record<string, JudgeVerdict>> | Promise<Readonly<Record<string, JudgeVerdict>>>
 
 /** A module `vitest-rubric judge --run` loads: a default export judging one criterion, or a `judgeCase` export judging a case. */
@@ -114,6 +118,12 @@ export interface RunJudgeOptions {
    */
   readonly backoffMs?: number | undefined
   /**
+   * How long one call may take, in milliseconds: a call with no verdict by then is given up (its
+   * result, should it come later, is ignored) and counts as a failed call, retried like one.
+   * @default 60000
+   */
+  readonly timeoutMs?: number | undefined
+  /**
    * Write the finished labels once this many are waiting…
    * @default 200
    */
@@ -171,7 +181,28 @@ interface Task {
   readonly parsedCase: Case
 }
 
-const VerdictSchema = z.strictObject({ rating: RatingSchema, reason: z.string().trim().min(1, { error: 'a non-empty reason' }), span: z.string().optional() })
+/** How long one call may take by default: 60 s. */
+export const DEFAULT_JUDGE_TIMEOUT_MS = 60_000
+
+/**
+ * The most characters a verdict's reason may have: a reason says why in a few sentences. Every
+ * label of a judge is one file, rewritten whole at each write, so one runaway reason must not make
+ * it unwritable.
+ */
+export const MAX_REASON_CHARACTERS = 4_000
+
+/** The most characters a whole verdict may have, as JSON: its rating, its reason and its span (an excerpt of the answer). */
+export const MAX_VERDICT_CHARACTERS = 32_000
+
+const VerdictSchema = z.strictObject({
+  rating: RatingSchema,
+  reason: z
+    .string()
+    .trim()
+    .min(1, { error: 'a non-empty reason' })
+    .max(MAX_REASON_CHARACTERS, { error: `a reason of at most ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} characters` }),
+  span: z.string().optional(),
+})
 
 /**
  * Runs an automated judge over a criteria fixture and records its labels in `judges/<judge>.json`.
@@ -339,13 +370,28 @@ class Run {
   /** Calls the judge and checks every verdict: a wrong one throws, so the call is retried. */
   private async call(task: Task): Promise<Record<string, { rating: string; reason: string; answer_span: string }>> {
     const { run } = this.options
-    const raw: Record<string, unknown> =
+    const raw: unknown =
       'perCase' in run
-        ? await run.perCase({ ...task.input, criteria: task.criteria })
-        : { [task.criteria[0]!.id]: await run.perCriterion({ ...task.input, criterion: task.criteria[0]! }) }
-    if (!isObject(raw)) throw new Error(`the judge returned ${JSON.stringify(raw)}, not verdicts by criterion id`)
+        ? await this.timed(() => run.perCase({ ...task.input, criteria: task.criteria }))
+        : { [task.criteria[0]!.id]: await this.timed(() => run.perCriterion({ ...task.input, criterion: task.criteria[0]! })) }
+    if (!isObject(raw)) throw new Error(`the judge returned ${preview(raw)}, not verdicts by criterion id`)
+    const { criteria } = this.context.rubric
+    // A verdict under an id the rubric does not define is a judge that misnamed a criterion: never dropped unseen.
+    for (const id of Object.keys(raw)) {
+      if (criteria.has(id)) continue
+      const meant = closestName(id, [...criteria.keys()])
+      throw new Error(
+        `the judge returned a verdict for ${JSON.stringify(id)}, a criterion ${this.context.files.rubric?.display ?? 'rubric.json'} does not define` +
+          `${meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`}`,
+      )
+    }
     const verdicts: Record<string, { rating: string; reason: string; answer_span: string }> = {}
     for (const criterion of task.criteria) {
+      const size = verdictSize(raw[criterion.id])
+      if (size > MAX_VERDICT_CHARACTERS)
+        throw new Error(
+          `invalid verdict for ${criterion.id}: it is ${size.toLocaleString('en-US')} characters as JSON, more than the ${MAX_VERDICT_CHARACTERS.toLocaleString('en-US')} a verdict may have`,
+        )
       const parsed = safeParseReporting(VerdictSchema, raw[criterion.id])
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!
@@ -358,6 +404,20 @@ class Run {
       verdicts[criterion.id] = judgement
     }
     return verdicts
+  }
+
+  /** The judge's call, given up after the run's timeout: a call that never settles must not hold the run forever. */
+  private async timed<T>(call: () => T | Promise<T>): Promise<T> {
+    const ms = this.options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no verdict within ${seconds(ms)}: the call timed out and was given up`)), ms)
+    })
+    try {
+      return await Promise.race([Promise.resolve().then(call), timeout])
+    } finally {
+      clearTimeout(timer)
+    }
   }
 
   private accept(task: Task, verdicts: Record<string, { rating: string; reason: string; answer_span: string }>): void {
@@ -414,6 +474,31 @@ class Run {
     const failed = this.failures.length
     this.options.onProgress?.({ total: this.total, done: this.done - failed, failed, remaining: this.total - this.done, written: this.written })
   }
+}
+
+/** `60 s`, `0.5 s`. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3)).toLocaleString('en-US')} s`
+}
+
+/** The size of a verdict as JSON, in characters; 0 for a value that is no JSON (the schema refuses it). */
+function verdictSize(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0
+  } catch {
+    return 0
+  }
+}
+
+/** A returned value in a message: its JSON, cut short. */
+function preview(value: unknown): string {
+  let text: string
+  try {
+    text = JSON.stringify(value) ?? String(value)
+  } catch {
+    text = String(value)
+  }
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text
 }
 
 function runSource(caseId: string): DraftSource {

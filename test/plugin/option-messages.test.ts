@@ -1,0 +1,59 @@
+import { describe, expect, test } from 'vitest'
+import type { RubricPluginOptions } from '../../src/plugin/options.js'
+import { resolveOptions } from '../../src/plugin/options.js'
+
+/** The message of the refusal, without its hint (the list of every option, the same for each). */
+function refusal(options: unknown): string {
+  try {
+    resolveOptions(options as RubricPluginOptions)
+  } catch (error) {
+    return (error as Error).message.split('\n  fix:')[0]!
+  }
+  throw new Error('accepted')
+}
+
+describe('a bad value in the rubric() options names what is allowed', () => {
+  test('pending: the two words and the { max } form', () => {
+    expect(refusal({ pending: 'warn' })).toMatchInlineSnapshot(`
+      "rubric() options › pending: the value breaks a rule of the format.
+        expected: one of "todo", "fail", or { max: n } with n a whole number of at least 0
+        found:    "warn""
+    `)
+    expect(refusal({ pending: { max: -1 } })).toContain('expected: at least 0')
+  })
+
+  test('every option whose value is one of several forms says which, never zod’s "Invalid input"', () => {
+    const cases: [unknown, string][] = [
+      [{ pending: 3 }, 'one of "todo", "fail", or { max: n } with n a whole number of at least 0'],
+      [{ include: 3 }, 'a glob, or a list of globs'],
+      [{ exclude: {} }, 'a glob, or a list of globs'],
+      [{ judges: { j: { minKappa: 0, minCases: 10, fixtures: 3 } } }, 'a glob, or a list of globs'],
+      [{ reporter: 'yes' }, 'true, false, or { outputFile, githubSummary, htmlReport, reportUrl }'],
+      [{ reporter: { outputFile: true } }, 'a path relative to the project root, or false for none'],
+      [{ reporter: { htmlReport: 1 } }, 'a path relative to the project root, or false for none'],
+      [{ reporter: { reportUrl: 'report' } }, 'an absolute URL, such as https://example.com/report.html'],
+      [{ agreement: { min: 2 } }, 'a number from -1 to 1'],
+      [{ judges: { j: { minKappa: 2, minCases: 10 } } }, 'a number from -1 to 1'],
+      [{ judges: { 'a b': { minKappa: 0, minCases: 10 } } }, 'a judge name (the name of its file judges/<name>.json)'],
+      [{ compare: 3 }, 'a compare gate { against, margin, split, fixtures }, or a list of them'],
+      [{ seed: true }, 'a string or a finite number'],
+      [{ marginGate: 'upper' }, 'one of "point", "lower-bound"'],
+    ]
+    for (const [options, expected] of cases) {
+      const message = refusal(options)
+      expect(message, JSON.stringify(options)).toContain(`expected: ${expected}`)
+      expect(message).not.toMatch(/Invalid input|Invalid key|Too big|Too small|expected: false\n/)
+    }
+  })
+})
+
+describe('judges › minCases', () => {
+  test('below 10 is refused, since kappa has no interval below 10 cases and such a gate could never pass', () => {
+    expect(refusal({ judges: { j: { minKappa: 0.6, minCases: 5 } } })).toMatchInlineSnapshot(`
+      "rubric() options › judges › j › minCases: the value breaks a rule of the format.
+        expected: a whole number of at least 10: below 10 cases kappa has no 95% interval, so no lower bound, and the gate could never pass
+        found:    5"
+    `)
+    expect(resolveOptions({ judges: { j: { minKappa: 0.6, minCases: 10 } } }).judges?.['j']?.minCases).toBe(10)
+  })
+})
