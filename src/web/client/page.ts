@@ -591,17 +591,13 @@
     return block
   }
 
-  /** The static report: each gate's check of the fixture, with what it found and its outcome. */
+  /** The static report: each gate's check of the fixture, with what it found and its outcome; a long list folds away. */
   function gatesBlock(fixture: Fixture, checks: GateCheck[]): HTMLElement {
     if (checks.length === 0) return el('p', { class: 'dim gates', id: `gates-${fixture.index}` }, 'No gate checks this fixture.')
+    const count = (status: GateCheck['status']) => checks.filter((check) => check.status === status).length
     const table = el(
       'table',
       { class: 'gates', id: `gates-${fixture.index}` },
-      el(
-        'caption',
-        {},
-        `Gates: ${counted(checks.filter((check) => check.status === 'passed').length, 'check')} passed, ${checks.filter((check) => check.status === 'failed').length} failed, ${checks.filter((check) => check.status === 'todo').length} todo`,
-      ),
       el('tr', {}, el('th', {}, 'gate'), el('th', {}, 'outcome'), el('th', {}, 'figure')),
     )
     for (const check of checks)
@@ -614,7 +610,12 @@
           el('td', { class: 'figure' }, check.message),
         ),
       )
-    return table
+    return el(
+      'details',
+      { class: 'statistics gates-block', open: '' },
+      el('summary', {}, `gates: ${counted(checks.length, 'check')}, ${count('passed')} passed, ${count('failed')} failed, ${count('todo')} todo`),
+      table,
+    )
   }
 
   function filtersChanged(): void {
