@@ -15,6 +15,7 @@ import { pendingGates, type PendingGate } from './pending-gate.js'
 import { renderMarkdown } from './render-markdown.js'
 import { renderText } from './render-text.js'
 import { writeReport } from '../web/report.js'
+import { gateRequirements, reportGateChecks, type ReportGateCheck } from '../web/report-gates.js'
 
 export type { RubricReporterOptions } from '../plugin/options.js'
 
@@ -91,13 +92,22 @@ export class RubricReporter implements Reporter {
       await appendFile(summary, renderMarkdown(figures) + link)
     }
     if (this.options.htmlReport !== false) {
-      const dirs = [
-        ...new Set(
-          sources.map((source) => resolve(vitest.config.root, projects.find((project) => project.name === source.project)?.root ?? '.', source.fixture)),
-        ),
-      ]
+      const dirOf = (source: FixtureSource) =>
+        resolve(vitest.config.root, projects.find((project) => project.name === source.project)?.root ?? '.', source.fixture)
+      const dirs = [...new Set(sources.map(dirOf))]
       const minReviews = Math.max(0, ...projects.map((project) => project.options.reviewers.min))
-      await writeReport(dirs, root, this.options.htmlReport, { panel: { minReviews } })
+      // The report shows this run's gate checks as the run decided them, not decided again.
+      const checks = new Map<string, ReportGateCheck[]>()
+      for (const source of sources)
+        if ('plan' in source)
+          checks.set(dirOf(source), [...(checks.get(dirOf(source)) ?? []), ...reportGateChecks(source.plan.checks, source.comparisons ?? [])])
+      const configFile = vitest.vite.config.configFile
+      const gates = {
+        config: configFile === undefined ? 'the Vitest config' : displayPath(root, configFile),
+        requirements: [...new Set(projects.flatMap((project) => gateRequirements(project.options)))],
+        checksOf: (dir: string) => Promise.resolve(checks.get(dir) ?? []),
+      }
+      await writeReport(dirs, root, this.options.htmlReport, { panel: { minReviews } }, gates)
     }
   }
 }

@@ -3,6 +3,7 @@ import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
 import { disputeOf, type Dispute } from '../core/engine/adjudicate.js'
+import { independentReviewersOf } from '../core/engine/authoring.js'
 import { calibrateJudges, calibrationRatingsOf, type CalibrationReport } from '../core/engine/calibration.js'
 import type { Coverage } from '../core/engine/coverage.js'
 import type { Decision } from '../core/engine/decision.js'
@@ -121,6 +122,12 @@ export interface PageCase {
   readonly existing: boolean
   /** The viewing reviewer's own review is bound to earlier files: the case is refused, and the form revises the review. */
   readonly revisable: boolean
+  /**
+   * For a reader: the case has independent reviews, so a review saved straight to the adopted review
+   * would be refused (`ADJUDICATION_REQUIRED`); only an adjudication adopts one. `false` for a
+   * reviewer or an adjudicator, whose saves go elsewhere.
+   */
+  readonly adjudicationOnly: boolean
   /** SHA-256 of each file a save would write, as read: a save is refused when one changed since. */
   /** What a save of this case replaces, as read (see `caseVersions`): sent back with the save. */
   readonly versions: CaseVersions
@@ -341,6 +348,7 @@ export function pageCase<R, C, V, D extends Decision, S>(
     judges,
     existing: shownReview !== undefined,
     revisable: blindReviewer !== undefined && carried?.stale === true,
+    adjudicationOnly: viewer.role === 'reader' && independentReviewersOf(fixture, id, definition.reviews.slots[0]).length > 0,
     versions,
   }
 }

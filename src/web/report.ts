@@ -7,13 +7,15 @@ import { outputBoundary, writeOutputFile } from '../core/json/output-file.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { jsonForScript, reportPage } from './html.js'
 import { pageCase, pageFixture, type PageCriterion } from './page-data.js'
+import { NO_GATES, type ReportGates } from './report-gates.js'
 
 /**
  * The static report of some fixtures: one self-contained, read-only HTML file with the overview and
  * every case view of the review page, without its forms. Nothing is fetched when it is opened, so
- * it works from `file://` and as a CI artifact.
+ * it works from `file://` and as a CI artifact. `gates` are the gates the project's Vitest config
+ * sets, with each one's checks of a fixture; without them the report says that none is set.
  */
-export async function renderReport(dirs: readonly string[], cwd: string, options: EvaluateOptions = {}): Promise<string> {
+export async function renderReport(dirs: readonly string[], cwd: string, options: EvaluateOptions = {}, gates: ReportGates = NO_GATES): Promise<string> {
   const fixtures: unknown[] = []
   // What every case of a fixture shows alike (the source, the criteria's rules and quotes) is written once per fixture.
   const shared: Record<
@@ -27,7 +29,7 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
       const fixture = await loadFixture(kinds, dir, { cwd })
       const decided = evaluateWithStates(fixture, { ...options, allStates: true })
       const page = await pageFixture(fixture, index, options, { role: 'reader' }, decided)
-      fixtures.push(page)
+      fixtures.push(gates.config === null ? page : { ...page, gates: await gates.checksOf(fixture.dir, decided.evaluation) })
       for (const [position, row] of page.cases.entries()) {
         // A read-only view: no versions to save with, and the bindings as the page shows them.
         const { source, criteria, bindings, ...rest } = pageCase(fixture, index, row.id, { role: 'reader' }, options, decided, { position, readOnly: true })
@@ -50,7 +52,7 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
       fixtures.push({ index, dir, refused: error.message, version: null })
     }
   }
-  return reportPage({ fixtures, shared }, `{${cases.join(',')}}`, 'vitest-rubric report')
+  return reportPage({ fixtures, shared, gates: { config: gates.config, requirements: gates.requirements } }, `{${cases.join(',')}}`, 'vitest-rubric report')
 }
 
 /**
@@ -58,9 +60,15 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
  * at `out` is replaced, never written through, and a folder on the way that leads outside the
  * project through a link is refused (see `writeOutputFile`).
  */
-export async function writeReport(dirs: readonly string[], cwd: string, out: string, options: EvaluateOptions = {}): Promise<string> {
+export async function writeReport(
+  dirs: readonly string[],
+  cwd: string,
+  out: string,
+  options: EvaluateOptions = {},
+  gates: ReportGates = NO_GATES,
+): Promise<string> {
   const path = resolve(cwd, out)
-  const html = await renderReport(dirs, cwd, options)
+  const html = await renderReport(dirs, cwd, options, gates)
   await writeOutputFile({ path, display: displayPath(cwd, path), contents: html }, { boundary: outputBoundary(cwd, path), cwd })
   return path
 }

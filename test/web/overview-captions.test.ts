@@ -45,3 +45,81 @@ describe('the overview’s counts', () => {
     expect(await page.textContent('.list-count')).toBe('8 of 8 cases shown')
   })
 })
+
+/** Two copies of the bundled fixture: in `lab` alice and bob disagree on one case; in `other` no case is pending. */
+async function twoServed() {
+  const root = await scratchDir('overview-offers')
+  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  await cp(DOCUCTL, join(root, 'fixtures/other'), { recursive: true })
+  const review = (author: string, support: string) =>
+    CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=${criterion === 'support' ? support : 'meets'}`, '--reason', `${criterion}=${author}'s reason.`])
+  for (const [author, support] of [
+    ['alice', 'meets'],
+    ['bob', 'does_not_meet'],
+  ] as const)
+    expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', author, ...review(author, support)], root)).code).toBe(0)
+  expect((await runCli(['review', 'fixtures/other', '--case', 'not-reviewed', ...review('carol', 'meets')], root)).code).toBe(0)
+  expect((await runCli(['review', 'fixtures/other', '--case', 'uncertain-wording', '--replace', ...review('carol', 'meets')], root)).code).toBe(0)
+  const server = await startServer({ dirs: ['fixtures/lab', 'fixtures/other'], cwd: root, port: 0 })
+  onTestFinished(() => server.close())
+  const page = await browser.newPage()
+  onTestFinished(() => page.close())
+  await page.goto(server.url)
+  await page.waitForSelector('tr.case-row')
+  return { root, page }
+}
+
+describe('the overview’s offers', () => {
+  test('a pending reason counts its cases, one in the singular', async () => {
+    const { page } = await twoServed()
+    expect(await page.locator('section.fixture').first().locator('.pending-reasons button').allTextContents()).toEqual([
+      'uncertain: 1 case',
+      'reviewers disagree: 1 case',
+    ])
+  })
+
+  test('a pending count of 0 is not drawn in the colour of one to act on', async () => {
+    const { page } = await twoServed()
+    const pendingCells = (section: number) =>
+      page
+        .locator('section.fixture')
+        .nth(section)
+        .locator('table.figures tr')
+        .evaluateAll((rows) =>
+          rows.slice(1).map((row) => {
+            const [, , pending, refused] = [...row.querySelectorAll('td')]
+            return { count: pending!.textContent, colour: getComputedStyle(pending!).color, plain: getComputedStyle(refused!).color }
+          }),
+        )
+    for (const cell of await pendingCells(0)) {
+      expect(cell.count).toBe('2')
+      expect(cell.colour).not.toBe(cell.plain)
+    }
+    for (const cell of await pendingCells(1)) {
+      expect(cell.count).toBe('0')
+      expect(cell.colour).toBe(cell.plain)
+    }
+  })
+
+  test('with two fixtures served, the overview links to their comparison; with one, it offers none', async () => {
+    const { page } = await twoServed()
+    expect(await page.textContent('#compare-offer')).toBe(
+      'Compare two systems, case by case: A fixtures/labfixtures/other B fixtures/labfixtures/other compare B with A',
+    )
+    expect(await page.getAttribute('#compare-link', 'href')).toBe('#/compare/0/1')
+    await page.selectOption('#compare-a', '1')
+    await page.selectOption('#compare-b', '0')
+    expect(await page.getAttribute('#compare-link', 'href')).toBe('#/compare/1/0')
+    await page.click('#compare-link')
+    await page.waitForSelector('#compare-tasks')
+    expect(await page.textContent('#compare h2')).toBe('A: docuctl-rollback-contrasts (fixtures/other) · B: docuctl-rollback-contrasts (fixtures/lab)')
+
+    const root = await scratchDir('overview-one')
+    await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+    const single = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0 })
+    onTestFinished(() => single.close())
+    await page.goto(single.url)
+    await page.waitForSelector('tr.case-row')
+    expect(await page.locator('#compare-offer').count()).toBe(0)
+  })
+})

@@ -1,10 +1,12 @@
 // Screenshots of the review page for the docs: `npm run screenshots` (after `npm run build`).
 // Serves copies of the bundled fixtures and a generated one of 20,000 cases, and writes
-// docs/images/page-overview.png, page-case.png, page-adjudication.png, page-compare.png,
+// docs/images/page-overview.png, page-case.png, page-adjudication.png, page-reading-adjudicated.png,
+// page-kept-form.png, page-compare.png, page-compare-offer.png, page-report-gates.png,
 // page-overview-20k.png and page-case-20k.png. `node test/web/screenshots.mjs page-adjudication.png` writes the ones named.
 import { execFileSync } from 'node:child_process'
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
+import { pathToFileURL } from 'node:url'
 import { join, resolve } from 'node:path'
 import { chromium } from 'playwright-core'
 import { ensureChromium } from '../../scripts/ensure-chromium.mjs'
@@ -69,7 +71,57 @@ try {
     await page.screenshot({ path: join(root, 'docs/images/page-adjudication.png'), fullPage: true })
     await page.evaluate(() => localStorage.removeItem('vitest-rubric.viewer'))
   }
+  // Reading the same case: no form, since only an adjudication adopts its review.
+  if (wanted('page-reading-adjudicated.png')) {
+    await page.goto(adjudicated.url)
+    await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'reader', name: '' })))
+    await page.goto(`${adjudicated.url}#/f/0/c/not-reviewed`)
+    await page.reload()
+    await page.waitForSelector('#role-hint')
+    await page.locator('#role-hint').scrollIntoViewIfNeeded()
+    await page.screenshot({ path: join(root, 'docs/images/page-reading-adjudicated.png') })
+    await page.evaluate(() => localStorage.removeItem('vitest-rubric.viewer'))
+  }
+  // Adjudicating while bob revises his review on disk: the form is kept, the case shown as it is now, and what changed.
+  if (wanted('page-kept-form.png')) {
+    await page.goto(adjudicated.url)
+    await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'adjudicator', name: 'carol' })))
+    await page.goto(`${adjudicated.url}#/f/0/c/not-reviewed`)
+    await page.reload()
+    await page.waitForSelector('#disputes')
+    await page.click(`#dispute-support button.take:has-text("take bob's")`)
+    const revised = ['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((criterion) => [
+      '--rating',
+      `${criterion}=${criterion === 'support' ? 'does_not_meet' : 'meets'}`,
+      '--reason',
+      `${criterion}=${criterion === 'verification' ? 'On a second look, the health check is enough.' : (reasons.bob[criterion] ?? 'As the runbook says.')}`,
+    ])
+    execFileSync(
+      process.execPath,
+      [join(root, 'dist/cli/bin.js'), 'review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', 'bob', '--replace', ...revised],
+      {
+        cwd: scratch,
+      },
+    )
+    await page.waitForSelector('#kept')
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: join(root, 'docs/images/page-kept-form.png'), fullPage: true })
+    await page.evaluate(() => localStorage.removeItem('vitest-rubric.viewer'))
+  }
   await shoot(`${compared.url}#/compare/0/1/held-guarantee`, '#compare-case', 'page-compare.png', false)
+  await shoot(compared.url, '#compare-offer', 'page-compare-offer.png', true)
+  // The static report of the adjudicated copy, with gates set in a Vitest config.
+  if (wanted('page-report-gates.png')) {
+    const plugin = pathToFileURL(join(root, 'dist/plugin/index.js')).href
+    await writeFile(
+      join(scratch, 'vitest.config.mjs'),
+      `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ agreement: { min: 0.6 }, judges: { 'gpt-judge': { minKappa: 0.2, minCases: 1 } } })] }\n`,
+    )
+    execFileSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'report', '--html', 'fixtures/lab', '--out', 'report.html'], { cwd: scratch })
+    await page.goto(`${pathToFileURL(join(scratch, 'report.html')).href}#/`)
+    await page.waitForSelector('table.gates')
+    await page.screenshot({ path: join(root, 'docs/images/page-report-gates.png'), clip: { x: 0, y: 0, width: 1200, height: 900 } })
+  }
   await shoot(large.url, 'tr.case-row', 'page-overview-20k.png', true)
   await shoot(`${large.url}#/f/0/c/case-000007`, '#criteria', 'page-case-20k.png', false)
 } finally {
@@ -81,5 +133,5 @@ try {
   await rm(scratch, { recursive: true, force: true })
 }
 console.log(
-  `wrote ${only.length === 0 ? 'docs/images/page-overview.png, page-case.png, page-adjudication.png, page-compare.png, page-overview-20k.png and page-case-20k.png' : only.map((name) => `docs/images/${name}`).join(', ')}`,
+  `wrote ${only.length === 0 ? 'docs/images/page-overview.png, page-case.png, page-adjudication.png, page-reading-adjudicated.png, page-kept-form.png, page-compare.png, page-compare-offer.png, page-report-gates.png, page-overview-20k.png and page-case-20k.png' : only.map((name) => `docs/images/${name}`).join(', ')}`,
 )

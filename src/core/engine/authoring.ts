@@ -474,7 +474,7 @@ export async function openReviewTarget(
  */
 function refuseDirectReview(target: ReviewTarget): void {
   const { fixture, entry, slot, definition } = target
-  const reviewers = [...(fixture.panel.reviews.get(entry.id) ?? [])].filter(([, reviews]) => reviews[slot] !== undefined).map(([name]) => name)
+  const reviewers = independentReviewersOf(fixture, entry.id, slot)
   if (reviewers.length === 0) return
   const system = definition.reviews.slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`
   throw new RevisionError({
@@ -486,6 +486,14 @@ function refuseDirectReview(target: ReviewTarget): void {
     found: 'a review without --reviewer, which would decide the case with no adjudication recorded',
     hint: `adjudicate the case: \`vitest-rubric adjudicate ${shellWord(fixture.displayDir)} --case ${shellWord(entry.id)}${system} --adjudicator <name>\`, or record your own review with --reviewer <name>.`,
   })
+}
+
+/**
+ * The reviewers with an independent review of the case's slot: with any, a review written straight
+ * to `annotations.json` is refused (`ADJUDICATION_REQUIRED`) and only an adjudication adopts one.
+ */
+export function independentReviewersOf(fixture: SomeFixture, caseId: string, slot: string): string[] {
+  return [...(fixture.panel.reviews.get(caseId) ?? [])].filter(([, reviews]) => reviews[slot] !== undefined).map(([name]) => name)
 }
 
 /**

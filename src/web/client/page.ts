@@ -60,6 +60,14 @@
     criteria: string[]
     cases: CaseRow[]
     version: string
+    /** The static report only: the outcome of every gate that checks the fixture (report-gates.ts). */
+    gates?: GateCheck[]
+  }
+  /** A gate's check of a fixture, as the run decides it: passed, failed, or todo while it has no figure. */
+  interface GateCheck {
+    name: string
+    status: 'passed' | 'failed' | 'todo'
+    message: string
   }
   type FixtureEntry = Fixture | { index: number; dir: string; refused: string; version: string | null }
   interface Criterion {
@@ -105,11 +113,15 @@
     judges: JudgeHint[]
     existing: boolean
     revisable: boolean
+    /** For a reader: the case has independent reviews, so only an adjudication adopts its review. */
+    adjudicationOnly: boolean
     versions: Record<string, string | null>
   }
   /** The static report's data: the overview, and each case less what its fixture shares (the source, the criteria's rules). */
   interface ReportData {
     fixtures: FixtureEntry[]
+    /** The gates the project's Vitest config sets: the file (`null`: none found, no gate set) and what each requires. */
+    gates: { config: string | null; requirements: string[] }
     shared: Record<string, { source: string | null; criteria: Pick<Criterion, 'criterion' | 'marker' | 'rule' | 'referenceQuote' | 'quoteAt'>[] }>
   }
   interface ReportCase extends Omit<CaseData, 'source' | 'criteria'> {
@@ -155,6 +167,12 @@
     notice: string
     /** The first row shown of each fixture's list, by fixture. */
     pages: Record<number, number>
+    /**
+     * The form was kept while its case changed on disk: what changed, in a few words, and the case's
+     * new versions, which a save sends only once the user has checked the form against the change
+     * (`null` once taken, or when nothing a save replaces changed).
+     */
+    kept: { changes: string[]; versions: Record<string, string | null> | null } | null
   }
   const state: PageState = {
     fixtures: [],
@@ -166,6 +184,7 @@
     viewer: loadViewer(),
     notice: '',
     pages: {},
+    kept: null,
   }
 
   // ---------- the index: built once per overview, read by the filters, j, k and n ----------
@@ -455,8 +474,17 @@
             data.criteria.findIndex((item) => disputes.disputed.includes(item.criterion)),
           )
     state.dirty = false
+    state.kept = null
     renderCase()
     readAhead(data)
+  }
+
+  /** Who is viewing changed: the overview and the case are read again, as that viewer may see them. */
+  function setViewer(viewer: Viewer): void {
+    state.viewer = viewer
+    localStorage.setItem('vitest-rubric.viewer', JSON.stringify(state.viewer))
+    // The overview depends on who views it: a blind reviewer's is served without the others' reviews.
+    void loadOverview().then(render, (error: unknown) => app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error))))
   }
 
   // ---------- header ----------
@@ -475,12 +503,7 @@
         role.append(option)
       }
       const name = el('input', { 'aria-label': 'your name', id: 'viewer-name', placeholder: 'your name', value: state.viewer.name, size: '12' })
-      const apply = () => {
-        state.viewer = { role: role.value === 'reviewer' || role.value === 'adjudicator' ? role.value : 'reader', name: name.value.trim() }
-        localStorage.setItem('vitest-rubric.viewer', JSON.stringify(state.viewer))
-        // The overview depends on who views it: a blind reviewer's is served without the others' reviews.
-        void loadOverview().then(render, (error: unknown) => app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error))))
-      }
+      const apply = () => setViewer({ role: role.value === 'reviewer' || role.value === 'adjudicator' ? role.value : 'reader', name: name.value.trim() })
       role.addEventListener('change', apply)
       name.addEventListener('change', apply)
       bar.append(el('span', { class: 'viewer' }, role, ' ', name))
@@ -502,6 +525,9 @@
   function renderOverview(): void {
     const main = el('main', { class: 'overview' })
     main.append(filtersBar())
+    const offer = compareOffer()
+    if (offer !== null) main.append(offer)
+    if (embedded !== null) main.append(gatesSet(embedded.gates))
     for (const entry of state.fixtures) {
       if ('refused' in entry) {
         main.append(el('section', { class: 'fixture refused' }, el('h2', {}, entry.dir), el('pre', { class: 'error' }, entry.refused)))
@@ -510,6 +536,86 @@
       main.append(fixtureSection(entry))
     }
     app.replaceChildren(header(), main)
+  }
+
+  /**
+   * With two or more fixtures of one kind served, the way to the comparison view (`#/compare/<a>/<b>`):
+   * which is A and which is B, the first two by default. The static report has no comparison.
+   */
+  function compareOffer(): HTMLElement | null {
+    if (mode !== 'serve') return null
+    const loaded = state.fixtures.flatMap((entry) => ('refused' in entry ? [] : [entry]))
+    const kinds = new Map<string, Fixture[]>()
+    for (const fixture of loaded) kinds.set(fixture.kind, [...(kinds.get(fixture.kind) ?? []), fixture])
+    const comparable = [...kinds.values()].find((same) => same.length >= 2)
+    if (comparable === undefined) return null
+    const choose = (label: string, chosen: number) => {
+      const node = el('select', { 'aria-label': label, id: `compare-${label.toLowerCase()}` })
+      for (const fixture of comparable) {
+        const option = el('option', { value: String(fixture.index) }, fixture.dir)
+        if (fixture.index === chosen) option.selected = true
+        node.append(option)
+      }
+      return node
+    }
+    const a = choose('A', comparable[0]!.index)
+    const b = choose('B', comparable[1]!.index)
+    const link = el('a', { id: 'compare-link', class: 'compare-link' }, 'compare B with A')
+    const point = () => link.setAttribute('href', `#/compare/${a.value}/${b.value}`)
+    point()
+    a.addEventListener('change', point)
+    b.addEventListener('change', point)
+    return el('p', { class: 'compare-offer', id: 'compare-offer' }, 'Compare two systems, case by case: A ', a, ' B ', b, ' ', link)
+  }
+
+  /** The static report: which gates the project's Vitest config sets, and what each requires; said plainly when it sets none. */
+  function gatesSet(gates: ReportData['gates']): HTMLElement {
+    const block = el('section', { class: 'gates-set', id: 'gates-set' })
+    if (gates.config === null) {
+      block.append(
+        el(
+          'p',
+          { class: 'dim' },
+          'Gates: no Vitest config with rubric() was found where this report was written, so no agreement, judge or compare gate is set and none is shown.',
+        ),
+      )
+      return block
+    }
+    if (gates.requirements.length === 0) {
+      block.append(el('p', { class: 'dim' }, `Gates: ${gates.config} sets no agreement, judge or compare gate.`))
+      return block
+    }
+    const list = el('ul', {})
+    for (const requirement of gates.requirements) list.append(el('li', {}, requirement))
+    block.append(el('p', {}, `Gates set in ${gates.config}, as the run checks them:`), list)
+    return block
+  }
+
+  /** The static report: each gate's check of the fixture, with what it found and its outcome; a long list folds away. */
+  function gatesBlock(fixture: Fixture, checks: GateCheck[]): HTMLElement {
+    if (checks.length === 0) return el('p', { class: 'dim gates', id: `gates-${fixture.index}` }, 'No gate checks this fixture.')
+    const count = (status: GateCheck['status']) => checks.filter((check) => check.status === status).length
+    const table = el(
+      'table',
+      { class: 'gates', id: `gates-${fixture.index}` },
+      el('tr', {}, el('th', {}, 'gate'), el('th', {}, 'outcome'), el('th', {}, 'figure')),
+    )
+    for (const check of checks)
+      table.append(
+        el(
+          'tr',
+          { class: `gate ${check.status}`, 'data-gate': check.name },
+          el('td', {}, check.name),
+          el('td', {}, badge(check.status)),
+          el('td', { class: 'figure' }, check.message),
+        ),
+      )
+    return el(
+      'details',
+      { class: 'statistics gates-block', open: '' },
+      el('summary', {}, `gates: ${counted(checks.length, 'check')}, ${count('passed')} passed, ${count('failed')} failed, ${count('todo')} todo`),
+      table,
+    )
   }
 
   function filtersChanged(): void {
@@ -597,13 +703,15 @@
           {},
           el('td', {}, split),
           el('td', {}, `${counts.graded} of ${counts.candidates}`),
-          el('td', { class: 'pending' }, String(counts.pending)),
+          // Only a pending count above zero is drawn as one to act on.
+          el('td', counts.pending > 0 ? { class: 'pending' } : {}, String(counts.pending)),
           el('td', {}, String(counts.refused)),
           el('td', {}, outcome),
         ),
       )
     }
     section.append(table)
+    if (fixture.gates !== undefined) section.append(gatesBlock(fixture, fixture.gates))
     // The pending and the failed cases, each group one click from its list.
     const byReason = new Map<string, number>()
     const byFailed = new Map<string, number>()
@@ -627,7 +735,8 @@
           'p',
           { class: 'pending-reasons' },
           'pending: ',
-          ...[...byReason].map(([reason, count]) => quick(`${count} ${reason}`, { status: 'pending', waiting: reason, criterion: '' })),
+          // The count is of cases, whatever the reason's own grammar: `reviewers disagree: 1 case`.
+          ...[...byReason].map(([reason, count]) => quick(`${reason}: ${counted(count, 'case')}`, { status: 'pending', waiting: reason, criterion: '' })),
         ),
       )
     if (byFailed.size > 0)
@@ -819,6 +928,7 @@
         data.decision.reason === '' ? 'every criterion meets' : data.decision.reason,
       ),
     )
+    if (state.kept !== null) main.append(keptNotice(data))
     if (data.shows === 'own') main.append(el('p', { class: 'dim' }, `Blind review: you see your own review and its decision only.`))
     if (data.refusal !== null) main.append(el('pre', { class: 'error refusal', role: 'alert' }, data.refusal))
     if (data.question !== null) main.append(el('h3', {}, 'Question'), el('p', { class: 'question' }, data.question))
@@ -889,17 +999,43 @@
     return blocks
   }
 
+  /** Why no save of the case can be made by this viewer as it is now; `null` when one can. */
+  function saveBlocked(data: CaseData): string | null {
+    if (data.refusal !== null && !data.revisable) return 'the case is refused (the message above says why and what to do)'
+    if (state.viewer.role === 'reader' && data.adjudicationOnly)
+      return 'the case has independent reviews, so only an adjudication adopts its review (choose "adjudicating as" in the header)'
+    return null
+  }
+
+  /** A reader's case that only an adjudication adopts: no form that cannot save, and the role that can, one click away. */
+  function adjudicationPointer(data: CaseData): HTMLElement {
+    const names = data.reviewers === 'hidden' || data.reviewers.length === 0 ? '' : ` (${data.reviewers.map((review) => review.reviewer).join(', ')})`
+    const adjudicate = el('button', { type: 'button', id: 'switch-to-adjudicator' }, 'Adjudicate this case')
+    adjudicate.addEventListener('click', () => setViewer({ role: 'adjudicator', name: state.viewer.name }))
+    return el(
+      'p',
+      { class: 'role-hint', id: 'role-hint' },
+      `This case has independent reviews${names}: only an adjudication adopts its review, so reading, you save nothing here. `,
+      adjudicate,
+      ' or add a review of your own under "reviewing (blind) as".',
+    )
+  }
+
   function criteriaBlock(data: CaseData): HTMLElement {
+    const blocked = saveBlocked(data)
+    // A form kept over a change on disk stays, even when it can no longer be saved: what was typed is never taken away.
     const editable =
       mode === 'serve' &&
       data.view === 'criteria' &&
       (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) &&
-      (data.refusal === null || data.revisable)
+      (blocked === null || state.kept !== null)
     const block = el(
       'section',
       { class: 'criteria', id: 'criteria' },
       el('h3', {}, editable ? (state.viewer.role === 'adjudicator' ? 'Criteria: adjudicate' : 'Criteria: review') : 'Criteria'),
     )
+    if (mode === 'serve' && data.view === 'criteria' && state.viewer.role === 'reader' && data.adjudicationOnly && state.kept === null)
+      block.append(adjudicationPointer(data))
     data.criteria.forEach((item, index) => {
       const draft = state.drafts[index]!
       const card = el('div', {
@@ -943,7 +1079,13 @@
         state.viewer.role === 'adjudicator' ? 'Adopt (s)' : data.existing ? 'Save revision (s)' : 'Save review (s)',
       )
       save.addEventListener('click', () => void saveReview())
-      block.append(el('div', { class: 'actions' }, save, el('span', { id: 'save-status', role: 'status' }, '')))
+      const status = el('span', { id: 'save-status', role: 'status' }, '')
+      if (blocked !== null) {
+        save.setAttribute('disabled', '')
+        status.className = 'error'
+        status.textContent = `Cannot be saved now: ${blocked}.`
+      }
+      block.append(el('div', { class: 'actions' }, save, status))
     }
     return block
   }
@@ -1255,7 +1397,7 @@
         {},
         disputes.disputed.length === 0
           ? 'Adjudicate: the reviewers agree'
-          : `Adjudicate first: ${disputes.disputed.length} of ${data.criteria.length} criteria`,
+          : `Adjudicate first: ${disputes.disputed.length} of ${counted(data.criteria.length, 'criterion', 'criteria')}`,
       ),
       el(
         'p',
@@ -1405,7 +1547,7 @@
    */
   async function saveReview(confirmed = false): Promise<void> {
     const data = state.current
-    if (data === null || mode !== 'serve' || document.getElementById('save') === null) return
+    if (data === null || mode !== 'serve' || document.getElementById('save') === null || saveBlocked(data) !== null) return
     const draft: Record<string, { rating: string; reason: string; answer_span: string }> = {}
     const left: string[] = []
     const unconfirmed: string[] = []
@@ -1461,13 +1603,13 @@
       setStatus(`saved: ${result.decision}.${next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`, 'ok')
     } catch (error) {
       // The form is kept: a conflict or a refusal never loses what was typed.
-      const conflict = typeof error === 'object' && error !== null && 'status' in error && error.status === 409
+      const conflict = typeof error === 'object' && error !== null && 'code' in error && error.code === 'CASE_CHANGED_MEANWHILE'
       setStatus(`${conflict ? 'not saved: ' : 'refused: '}${messageOf(error)}`, 'error')
-      if (conflict) {
-        const reload = el('button', { type: 'button', id: 'reload' }, 'reload the case (your form is lost)')
-        reload.addEventListener('click', () => void render())
-        document.getElementById('save-status')?.append(' ', reload)
-      }
+      if (conflict && state.kept === null) {
+        const reread = el('button', { type: 'button', id: 'reread' }, 're-read the case (your form is kept)')
+        reread.addEventListener('click', () => void rereadKept())
+        document.getElementById('save-status')?.append(' ', reread)
+      } else if (conflict) document.getElementById('save-status')?.append(' What changed is shown above the form.')
     }
   }
 
@@ -1563,14 +1705,123 @@
 
   // ---------- a fixture edited on disk ----------
 
+  /**
+   * The open case is read again while its form is being filled in: the page shows the case as it is
+   * now and keeps the form. A save still sends the versions the form was begun on, so it is refused
+   * until the user says the form was checked against what changed.
+   */
+  async function rereadKept(): Promise<void> {
+    const old = state.current
+    if (old === null || mode !== 'serve') return
+    let fresh: CaseData
+    try {
+      fresh = await api<CaseData>(`/api/case?fixture=${old.fixture}&id=${encodeURIComponent(old.id)}&viewer=${encodeURIComponent(viewerParam())}`)
+    } catch (error) {
+      state.kept = { changes: [...(state.kept?.changes ?? []), `the case could not be read again (${messageOf(error)})`], versions: null }
+      keepStatus(renderCase)
+      return
+    }
+    if (state.current !== old) return
+    const changes = caseChanges(old, fresh)
+    if (changes.length === 0) return
+    // The drafts follow their criteria, wherever the rubric now puts them.
+    const byCriterion = new Map(old.criteria.map((item, index) => [item.criterion, state.drafts[index]!]))
+    const activeCriterion = old.criteria[state.active]?.criterion
+    // A criterion left empty that the reviewers now agree on starts from their judgement, as when a case is opened.
+    const agreed = disputesOf(fresh)?.agreed
+    state.drafts = fresh.criteria.map((item) => {
+      const draft = byCriterion.get(item.criterion)
+      const now = agreed?.get(item.criterion)
+      if ((draft === undefined || draft.rating === '') && now !== undefined) return { rating: now.rating, reason: now.reason, span: now.answer_span }
+      return draft ?? { rating: '', reason: '', span: '' }
+    })
+    state.active = Math.max(
+      0,
+      fresh.criteria.findIndex((item) => item.criterion === activeCriterion),
+    )
+    const changedVersions = JSON.stringify(fresh.versions) !== JSON.stringify(old.versions)
+    state.kept = {
+      changes: [...new Set([...(state.kept?.changes ?? []), ...changes])],
+      versions: changedVersions ? fresh.versions : (state.kept?.versions ?? null),
+    }
+    state.current = { ...fresh, versions: old.versions }
+    keepStatus(renderCase)
+  }
+
+  /** Draws again, keeping the save's status line: a save answered meanwhile is not wiped. */
+  function keepStatus(draw: () => void): void {
+    const status = document.getElementById('save-status')
+    draw()
+    if (status !== null && status.textContent !== '') document.getElementById('save-status')?.replaceWith(status)
+  }
+
+  /** What differs between two reads of a case, in a few words each: `the answer`, `bob's review`, `the decision (now refused)`. */
+  function caseChanges(old: CaseData, fresh: CaseData): string[] {
+    const changes: string[] = []
+    if (old.question !== fresh.question) changes.push('the question')
+    if (old.answer !== fresh.answer) changes.push('the answer')
+    if (old.source !== fresh.source) changes.push('the source')
+    const oldCriteria = new Map(old.criteria.map((item) => [item.criterion, item]))
+    const reworded = fresh.criteria
+      .filter((item) => {
+        const before = oldCriteria.get(item.criterion)
+        return before === undefined || before.rule !== item.rule || before.referenceQuote !== item.referenceQuote
+      })
+      .map((item) => item.criterion)
+    const removed = old.criteria.filter((item) => !fresh.criteria.some((now) => now.criterion === item.criterion)).map((item) => item.criterion)
+    if (reworded.length + removed.length > 0) changes.push(`the rubric (${[...reworded, ...removed].join(', ')})`)
+    const judged = (data: CaseData) => JSON.stringify(data.criteria.map((item) => [item.criterion, item.rating, item.reason, item.answerSpan]))
+    if (judged(old) !== judged(fresh)) changes.push(fresh.shows === 'own' ? 'your review' : 'the adopted review')
+    const reviews = (data: CaseData) =>
+      new Map(data.reviewers === 'hidden' ? [] : data.reviewers.map((review) => [review.reviewer, JSON.stringify(review.judgements)]))
+    const before = reviews(old)
+    const now = reviews(fresh)
+    for (const [reviewer, judgements] of now) {
+      const earlier = before.get(reviewer)
+      if (earlier === undefined) changes.push(`${reviewer}'s review (new)`)
+      else if (earlier !== judgements) changes.push(`${reviewer}'s review`)
+    }
+    for (const reviewer of before.keys()) if (!now.has(reviewer)) changes.push(`${reviewer}'s review (withdrawn)`)
+    const labels = (data: CaseData) => JSON.stringify(data.judges)
+    if (labels(old) !== labels(fresh)) changes.push('the judges’ labels')
+    // The decision itself is drawn above: a few words say that it moved.
+    if (old.decision.status !== fresh.decision.status) changes.push(`the decision (now ${fresh.decision.status})`)
+    else if (old.decision.reason !== fresh.decision.reason) changes.push(`why it is ${fresh.decision.status}`)
+    return changes
+  }
+
+  /** Above a form kept over a change on disk: what changed, and how to save from here, or why the form cannot be saved now. */
+  function keptNotice(data: CaseData): HTMLElement {
+    const kept = state.kept!
+    const notice = el(
+      'div',
+      { class: 'kept', id: 'kept', role: 'alert' },
+      el('strong', {}, 'Changed on disk while you filled in the form: '),
+      `${kept.changes.join('; ')}. The page shows the case as it is now; your form is kept as you left it.`,
+    )
+    const blocked = saveBlocked(data)
+    if (blocked !== null) notice.append(` It cannot be saved now: ${blocked}.`)
+    else if (kept.versions !== null) {
+      const checked = el('button', { type: 'button', id: 'kept-checked' }, 'My form is checked: save over this version')
+      checked.addEventListener('click', () => {
+        data.versions = kept.versions!
+        kept.versions = null
+        renderCase()
+      })
+      notice.append(' Check your form against it; until you say so, a save is refused. ', checked)
+    }
+    return notice
+  }
+
   /** The server says a fixture changed (and nothing of what): its version is compared, and the overview read again. */
   async function changed(): Promise<void> {
     try {
       const { versions } = await api<{ versions: (string | null)[] }>('/api/version')
-      const changed = state.fixtures.filter((entry, index) => versions[index] !== entry.version).map((entry) => entry.dir)
+      const edited = state.fixtures.filter((entry, index) => versions[index] !== entry.version)
+      const changed = edited.map((entry) => entry.dir)
       if (changed.length > 0) {
         await loadOverview()
-        state.notice = `Re-read from disk: ${changed.join(', ')} changed.${state.dirty ? ' Your form is kept; saving checks again whether its files changed.' : ''}`
+        state.notice = `Re-read from disk: ${changed.join(', ')} changed.${state.dirty ? ' Your form is kept.' : ''}`
         // The comparison view is read again, and stays open.
         if (compareRoute() !== null) {
           comparison = null
@@ -1580,6 +1831,9 @@
         else {
           const bar = document.querySelector('header.bar')
           if (bar !== null) bar.replaceWith(header())
+          // The case is shown as it is now, beside the form kept as it was.
+          const current = state.current
+          if (edited.some((entry) => entry.index === current.fixture)) await rereadKept()
         }
       }
     } catch {
