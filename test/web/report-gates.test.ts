@@ -65,7 +65,7 @@ describe('the gates in the static report', () => {
     const plugin = pathToFileURL(join(ROOT, 'dist/plugin/index.js')).href
     await writeFile(
       join(root, 'vitest.config.mjs'),
-      `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ agreement: { min: 0.5 }, judges: { j: { minKappa: -1, minCases: 1 } }, compare: { against: 'fixtures/base', margin: 0.05 }, reporter: { outputFile: false } })] }\n`,
+      `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ agreement: { min: 0.5 }, judges: { j: { minKappa: -1, minCases: 10 } }, compare: { against: 'fixtures/base', margin: 0.05 }, reporter: { outputFile: false } })] }\n`,
     )
     const written = await runCli(['report', '--html', 'fixtures/lab', 'fixtures/base', '--out', 'out/report.html'], root)
     expect(written.stderr).toBe('')
@@ -74,7 +74,7 @@ describe('the gates in the static report', () => {
       [
         "Gates set in vitest.config.mjs, as the run checks them:",
         "agreement: on every criterion, the reviewers' Krippendorff's α is at least 0.5; todo while there is no figure",
-        "judge j: on every criterion, over at least 1 case that both judged, the lower bound of κ's 95% interval is at least -1 (in the fixtures holding its labels)",
+        "judge j: on every criterion, over at least 10 cases that both judged, the lower bound of κ's 95% interval is at least -1 (in the fixtures holding its labels)",
         "compare: each fixture (B) is not worse than fixtures/base (A) on held-out cases: the lower bound of the 95% interval of B − A (acceptance, paired) is at least −5 points",
       ]
     `)
@@ -109,7 +109,7 @@ describe('the gates in the static report', () => {
           [
             "judge j agrees with reviewers on command",
             "failed",
-            "kappa 0.000, no interval (cases to resample: 2, fewer than the 10 a bootstrap interval needs), so no lower bound to compare with -1
+            "2 of 10 required cases; kappa 0.000, no interval (cases to resample: 2, fewer than the 10 a bootstrap interval needs), so no lower bound to compare with -1
       reviewers \\ judge            meets  does_not_meet      uncertain
       meets                            1              0              0
       does_not_meet                    1              0              0
@@ -118,7 +118,7 @@ describe('the gates in the static report', () => {
           [
             "judge j agrees with reviewers on preconditions",
             "failed",
-            "no kappa: no variation: the reviewers and the judge rated every case "meets"
+            "2 of 10 required cases; no kappa: no variation: the reviewers and the judge rated every case "meets"
       reviewers \\ judge            meets  does_not_meet      uncertain
       meets                            2              0              0
       does_not_meet                    0              0              0
@@ -127,7 +127,7 @@ describe('the gates in the static report', () => {
           [
             "judge j agrees with reviewers on database_scope",
             "failed",
-            "no kappa: no variation: the reviewers and the judge rated every case "meets"
+            "2 of 10 required cases; no kappa: no variation: the reviewers and the judge rated every case "meets"
       reviewers \\ judge            meets  does_not_meet      uncertain
       meets                            2              0              0
       does_not_meet                    0              0              0
@@ -136,7 +136,7 @@ describe('the gates in the static report', () => {
           [
             "judge j agrees with reviewers on verification",
             "failed",
-            "no kappa: no variation: the reviewers and the judge rated every case "meets"
+            "2 of 10 required cases; no kappa: no variation: the reviewers and the judge rated every case "meets"
       reviewers \\ judge            meets  does_not_meet      uncertain
       meets                            2              0              0
       does_not_meet                    0              0              0
@@ -145,7 +145,7 @@ describe('the gates in the static report', () => {
           [
             "judge j agrees with reviewers on support",
             "failed",
-            "kappa 0.000, no interval (cases to resample: 2, fewer than the 10 a bootstrap interval needs), so no lower bound to compare with -1
+            "2 of 10 required cases; kappa 0.000, no interval (cases to resample: 2, fewer than the 10 a bootstrap interval needs), so no lower bound to compare with -1
       reviewers \\ judge            meets  does_not_meet      uncertain
       meets                            1              0              0
       does_not_meet                    1              0              0

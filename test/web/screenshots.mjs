@@ -115,7 +115,7 @@ try {
     const plugin = pathToFileURL(join(root, 'dist/plugin/index.js')).href
     await writeFile(
       join(scratch, 'vitest.config.mjs'),
-      `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ agreement: { min: 0.6 }, judges: { 'gpt-judge': { minKappa: 0.2, minCases: 1 } } })] }\n`,
+      `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ agreement: { min: 0.6 }, judges: { 'gpt-judge': { minKappa: 0.2, minCases: 10 } } })] }\n`,
     )
     execFileSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'report', '--html', 'fixtures/lab', '--out', 'report.html'], { cwd: scratch })
     await page.goto(`${pathToFileURL(join(scratch, 'report.html')).href}#/`)
