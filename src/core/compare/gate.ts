@@ -163,7 +163,7 @@ export function gateVerdict(
     // The decided pairs clear the margin and the undecided ones could undo it: no pass yet, and no fail.
     const message = [
       `${shown}: the lower bound ${bound} is at least ${least} (${ONE_SIDED}) on the decided pairs, but not regardless of the ${undecided}: ` +
-        `counted against B, ${versus(worstLower, threshold)}; decide them`,
+        `counted against B, ${versus(worstLower, threshold)}; decide ${worst.undecided === 1 ? 'it' : 'them'}`,
       ...details(section),
     ].join('\n')
     return { holds_regardless: false, status: 'todo', message }

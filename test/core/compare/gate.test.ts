@@ -120,3 +120,15 @@ describe('the compare gate says whether its outcome holds regardless of the pend
     )
   })
 })
+
+test('the bundled pair: a 15-point margin clears the decided pairs but not the pending held-unclear counted against B; a 30-point one clears both', async () => {
+  const gate = (margin: number) => compareGate(V2, { against: V1, split: 'held_out', margin }, { cwd: ROOT, named: true })
+  const fifteen = await gate(0.15)
+  expect([fifteen?.status, fifteen?.holds_regardless]).toEqual(['todo', false])
+  expect(fifteen?.message.split('\n')[0]).toBe(
+    'B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired): the lower bound −12.5 is at least −15.0 (a one-sided test at the 2.5% level) on the decided pairs, ' +
+      'but not regardless of the 1 undecided pair: counted against B, the lower bound −26.6 is below −15.0; decide it',
+  )
+  const thirty = await gate(0.3)
+  expect([thirty?.status, thirty?.holds_regardless]).toEqual(['passed', true])
+})
