@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
+import { ROOT } from '../helpers/fixture-copy.js'
 
 const A = 'examples/compare/answers-v1'
 const B = 'examples/compare/answers-v2'
@@ -93,5 +96,17 @@ describe('vitest-rubric compare', () => {
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toContain('--split takes held_out, development or all, not "test".')
     expect((await runCli(['compare', A])).code).toBe(2)
+  })
+
+  test('docs/compare.md shows what compare prints, and documents the compare gate without denying it', async () => {
+    const doc = await readFile(join(ROOT, 'docs/compare.md'), 'utf8')
+    const reading = doc.slice(doc.indexOf('## Reading the text'))
+    const block = reading.slice(reading.indexOf('```\n') + 4, reading.indexOf('\n```', reading.indexOf('```\n') + 4))
+    const { stdout } = await runCli(['compare', A, B, '--split', 'held_out'])
+    // A line shortened with … is checked up to it.
+    for (const line of block.split('\n')) expect(stdout.split('\n').some((printed) => printed.startsWith(line.split('…')[0]!)), line).toBe(true)
+    // The page documents a gate that fails a run; it must not also say there is none.
+    expect(doc).toContain('a one-sided test\nat the 2.5% level')
+    expect(doc).not.toMatch(/No gate|fails nothing\.\s*$/m)
   })
 })
