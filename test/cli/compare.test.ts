@@ -104,7 +104,11 @@ describe('vitest-rubric compare', () => {
     const block = reading.slice(reading.indexOf('```\n') + 4, reading.indexOf('\n```', reading.indexOf('```\n') + 4))
     const { stdout } = await runCli(['compare', A, B, '--split', 'held_out'])
     // A line shortened with … is checked up to it.
-    for (const line of block.split('\n')) expect(stdout.split('\n').some((printed) => printed.startsWith(line.split('…')[0]!)), line).toBe(true)
+    for (const line of block.split('\n'))
+      expect(
+        stdout.split('\n').some((printed) => printed.startsWith(line.split('…')[0]!)),
+        line,
+      ).toBe(true)
     // The page documents a gate that fails a run; it must not also say there is none.
     expect(doc).toContain('a one-sided test\nat the 2.5% level')
     expect(doc).not.toMatch(/No gate|fails nothing\.\s*$/m)
