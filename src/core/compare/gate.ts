@@ -185,7 +185,7 @@ function versus(lower: number | null, threshold: number): string {
   return `the lower bound ${bound} ${lower >= threshold ? 'is at least' : 'is below'} ${least}`
 }
 
-/** The coverage, the paired table and the discordant cases: the lines under a failed or undecided gate. */
+/** The coverage, the paired table and the discordant cases: the lines under a failed gate. */
 function details(section: GatedSplit): string[] {
   const { table } = section.acceptance
   const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
