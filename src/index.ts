@@ -90,6 +90,7 @@ export {
   type ScoredFixtureComparison,
   type ScoredSplitComparison,
   type SplitComparison,
+  type UndecidedCase,
 } from './core/compare/compare.js'
 
 // Automated judges: bulk labels and the judge runner

@@ -85,7 +85,12 @@ export interface CompareGateOptions {
    * @default 'held_out'
    */
   readonly split?: 'held_out' | 'development'
-  /** How far B's acceptance rate may fall below A's, as a proportion from 0 to 1 (`0.05`: 5 points). */
+  /**
+   * How far B's acceptance rate may fall below A's, as a proportion from 0 to 1 (`0.05`: 5 points).
+   * The check passes when the lower bound of the paired 95% interval of B − A (a one-sided test at
+   * the 2.5% level) is at least −margin, over the decided pairs and with every undecided pair
+   * counted against B; it is todo when only the decided pairs clear it.
+   */
   readonly margin: number
   /**
    * Globs of the fixture directories compared with `against`, matched as `include` is; a named

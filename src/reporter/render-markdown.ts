@@ -1,4 +1,4 @@
-import { points, pointsInterval } from '../core/compare/compare-figures.js'
+import { points, pointsInterval, worstCaseLine } from '../core/compare/compare-figures.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import { isOriginPlaceholder } from '../core/common/origin.js'
 import { plural } from '../core/common/primitives.js'
@@ -123,6 +123,10 @@ function comparisonMarkdown(fixture: string, report: ComparisonGateReport): stri
     '',
     `${escapeMarkdown(report.coverage ?? '')}. A accepted, B rejected: ${escapeMarkdown(discordant.a_accepted_b_rejected.join(', ')) || 'none'}; B accepted, A rejected: ${escapeMarkdown(discordant.b_accepted_a_rejected.join(', ')) || 'none'}.`,
   )
+  const worst = report.worst_case === null ? null : worstCaseLine(report.worst_case)
+  if (worst !== null) lines.push('', `${escapeMarkdown(worst)}.`)
+  // The gate's reading of the figures: the bound against the margin, and whether it holds regardless of the undecided pairs.
+  if (report.label === null) lines.push('', escapeMarkdown(firstLine(report.message)))
   return lines
 }
 

@@ -2,7 +2,7 @@ import { isOriginPlaceholder } from '../core/common/origin.js'
 import { plural } from '../core/common/primitives.js'
 import type { AgreementFigures } from './figures.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
-import { points, pointsInterval } from '../core/compare/compare-figures.js'
+import { points, pointsInterval, worstCaseLine } from '../core/compare/compare-figures.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { Colors } from '../core/common/colors.js'
 import type { OutcomeWords } from '../core/engine/kind.js'
@@ -89,6 +89,8 @@ export function comparisonLines(report: ComparisonGateReport, colors: Colors): s
       `${indent}paired table: both accepted ${table.both}, A only ${table.a_only}, B only ${table.b_only}, both rejected ${table.neither}`,
     )
   }
+  const worst = report.worst_case === null ? null : worstCaseLine(report.worst_case)
+  if (worst !== null) lines.push(`${indent}${worst}`)
   if (discordant !== null) {
     const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
     lines.push(

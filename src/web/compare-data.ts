@@ -1,5 +1,5 @@
 import { compareFixtures, type CompareOptions, type FixtureComparison } from '../core/compare/compare.js'
-import { differenceLine, idList, interval, percent, points, pointsInterval, pValue } from '../core/compare/compare-figures.js'
+import { differenceLine, idList, interval, percent, points, pointsInterval, pValue, worstCaseLine } from '../core/compare/compare-figures.js'
 import { scoreLine } from '../core/compare/compare-scored.js'
 import type { CaseRow, PageFixture } from './page-data.js'
 
@@ -30,6 +30,8 @@ export interface CompareSection {
   readonly coverage: string
   /** `result: B − A = …` (held-out) or `development figures: …`. */
   readonly difference: string
+  /** `worst case for B: …`: the undecided pairs counted against B; `null` when every pair is decided. */
+  readonly worstCase: string | null
   /** Each system's rate with its interval; `null` without a decided pair. */
   readonly rates: string | null
   /** The paired 2×2 table; `null` without a decided pair. */
@@ -99,6 +101,7 @@ export async function pageComparison(
       label: section.label,
       coverage: section.coverage.line,
       difference: `${development ? 'development figures' : 'result'}: ${differenceLine(acceptance)}`,
+      worstCase: worstCaseLine(section.worst_case, nouns),
       rates: decided
         ? `${nouns.accepted}: A ${acceptance.a.passed} of ${acceptance.n}, ${percent(acceptance.a.rate)} ${interval(acceptance.a.interval)}; B ${acceptance.b.passed} of ${acceptance.n}, ${percent(acceptance.b.rate)} ${interval(acceptance.b.interval)}`
         : null,

@@ -1,10 +1,12 @@
 // Coverage of the overall (pooled) 95% alpha interval when the criteria of a case are correlated.
 //
 //   npm run build && node test/bench/alpha-coverage.mjs [--panels 400] [--cases 30] [--dist dist]
+//   node test/bench/alpha-coverage.mjs --panels 1000 --cases 10,15,20,25,30,40,60
 //
 // Runs against the built package (dist/ by default, or --dist <dir> for another build), seeded and
-// bounded (400 panels × 1,000 replicates take a few seconds). Not part of `npm test`; the figures
-// are in docs/statistics.md.
+// bounded (400 panels × 1,000 replicates take a few seconds). `--cases` takes one panel size or a
+// comma-separated list: each size draws its panels from the same seed, so the first 400 panels of a
+// size are those of `--panels 400`. Not part of `npm test`; the figures are in docs/statistics.md.
 //
 // The model: a panel has C cases, each judged on J criteria by R reviewers, every judgement given.
 // A case has a latent quality q (shared by its criteria) and a latent difficulty h (shared too).
@@ -24,7 +26,7 @@ const { values } = parseArgs({
   options: { panels: { type: 'string', default: '400' }, cases: { type: 'string', default: '30' }, dist: { type: 'string', default: 'dist' } },
 })
 const PANELS = Number(values.panels)
-const CASES = Number(values.cases)
+const SIZES = values.cases.split(',').map(Number)
 const stats = await import(pathToFileURL(resolve(values.dist, 'core/stats/index.js')).href)
 const { alphaBootstrap, krippendorffAlpha, createRandom } = stats
 
@@ -67,47 +69,55 @@ function trueAlpha() {
 
 const started = performance.now()
 const truth = trueAlpha()
-const random = createRandom('alpha-coverage: panels')
-let covered = 0
-let intervals = 0
-let noInterval = 0
-let width = 0
-let skipped = 0
-let drawn = 0
-let resampled = 'case × criterion units'
-for (let panel = 0; panel < PANELS; panel++) {
-  const cases = Array.from({ length: CASES }, () => simulateCase(random))
-  // Only criteria that vary are pooled (a criterion whose own alpha is null adds no information).
-  const varying = CRITERIA.map((_base, j) => j).filter(
-    (j) =>
-      krippendorffAlpha(
-        cases.map((ratings) => ratings[j]),
-        'nominal',
-      ).alpha !== null,
-  )
-  const units = []
-  const clusters = []
-  cases.forEach((ratings, c) => {
-    for (const j of varying) {
-      units.push(ratings[j])
-      clusters.push(c)
-    }
-  })
-  const interval = varying.length === 0 ? null : alphaBootstrap(units, 'nominal', { seed: `panel ${panel}`, samples: REPLICATES, clusters })
-  if (interval?.cases !== undefined && interval.cases === CASES) resampled = 'cases (every criterion of a drawn case)'
-  if (interval === null || interval === undefined || interval.low === undefined) {
-    noInterval++
-    continue
-  }
-  intervals++
-  if (interval.low <= truth && truth <= interval.high) covered++
-  width += interval.high - interval.low
-  skipped += interval.skipped
-  drawn += interval.samples + interval.skipped
-}
 console.log(`build: ${resolve(values.dist)}`)
-console.log(`model: ${CASES} cases × ${CRITERIA.length} criteria × ${REVIEWERS} reviewers, correlated criteria; true alpha ${truth.toFixed(4)}`)
-console.log(`resampled: ${resampled}; ${REPLICATES} replicates per interval`)
-console.log(`coverage of the 95% interval: ${covered} of ${intervals} panels (${((100 * covered) / intervals).toFixed(1)}%); no interval: ${noInterval}`)
-console.log(`mean width ${(width / intervals).toFixed(3)}; replicates skipped ${((100 * skipped) / drawn).toFixed(2)}%`)
+console.log(`model: cases × ${CRITERIA.length} criteria × ${REVIEWERS} reviewers, correlated criteria; true alpha ${truth.toFixed(4)}`)
+console.log(`${PANELS} panels per size; ${REPLICATES} replicates per interval`)
+console.log('cases | covered | coverage | 95% interval of the coverage (Wilson) | mean width | no interval | skipped | resampled')
+for (const CASES of SIZES) {
+  const random = createRandom('alpha-coverage: panels')
+  let covered = 0
+  let intervals = 0
+  let noInterval = 0
+  let width = 0
+  let skipped = 0
+  let drawn = 0
+  let resampled = 'case × criterion units'
+  for (let panel = 0; panel < PANELS; panel++) {
+    const cases = Array.from({ length: CASES }, () => simulateCase(random))
+    // Only criteria that vary are pooled (a criterion whose own alpha is null adds no information).
+    const varying = CRITERIA.map((_base, j) => j).filter(
+      (j) =>
+        krippendorffAlpha(
+          cases.map((ratings) => ratings[j]),
+          'nominal',
+        ).alpha !== null,
+    )
+    const units = []
+    const clusters = []
+    cases.forEach((ratings, c) => {
+      for (const j of varying) {
+        units.push(ratings[j])
+        clusters.push(c)
+      }
+    })
+    const interval = varying.length === 0 ? null : alphaBootstrap(units, 'nominal', { seed: `panel ${panel}`, samples: REPLICATES, clusters })
+    if (interval?.cases !== undefined && interval.cases === CASES) resampled = 'cases'
+    if (interval === null || interval === undefined || interval.low === undefined) {
+      noInterval++
+      continue
+    }
+    intervals++
+    if (interval.low <= truth && truth <= interval.high) covered++
+    width += interval.high - interval.low
+    skipped += interval.skipped
+    drawn += interval.samples + interval.skipped
+  }
+  const share = covered / intervals
+  const z = 1.959963984540054
+  const centre = (covered + (z * z) / 2) / (intervals + z * z)
+  const half = (z * Math.sqrt((covered * (intervals - covered)) / intervals + (z * z) / 4)) / (intervals + z * z)
+  console.log(
+    `${CASES} | ${covered} of ${intervals} | ${(100 * share).toFixed(1)}% | ${(100 * (centre - half)).toFixed(1)}%–${(100 * (centre + half)).toFixed(1)}% | ${(width / intervals).toFixed(3)} | ${noInterval} | ${((100 * skipped) / drawn).toFixed(2)}% | ${resampled}`,
+  )
+}
 console.log(`time ${((performance.now() - started) / 1000).toFixed(1)} s`)

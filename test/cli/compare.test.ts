@@ -1,5 +1,8 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
+import { ROOT } from '../helpers/fixture-copy.js'
 
 const A = 'examples/compare/answers-v1'
 const B = 'examples/compare/answers-v2'
@@ -17,6 +20,7 @@ describe('vitest-rubric compare', () => {
       held_out: the result
         8 of 9 tasks decided in both; 1 pending in B
         result: B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired); McNemar exact p = 0.375 on 5 discordant pairs
+        worst case for B: with the 1 undecided pair counted against B (B rejected, A accepted where undecided), B − A = +22.2 points, 95% interval [−26.6, +60.3] over 9 pairs
         accepted: A 2 of 8, 25.0% [7.1%, 59.1%]; B 5 of 8, 62.5% [30.6%, 86.3%]
         paired table: both accepted 1, A only 1, B only 4, both rejected 2
         A accepted, B rejected: held-guarantee
@@ -72,6 +76,7 @@ describe('vitest-rubric compare', () => {
       development: development material: not a result beyond these examples
         9 of 10 tasks decided in both; 1 pending in A, 1 pending in B
         development figures: B − A = ±0.0 points, 95% interval [−20.8, +20.8] (Newcombe, paired); McNemar exact p = 1.000 on 0 discordant pairs
+        worst case for B: with the 1 undecided pair counted against B (B failed, A passed where undecided), B − A = −10.0 points, 95% interval [−33.6, +15.4] over 10 pairs
         passed: A 6 of 9, 66.7% [35.4%, 87.9%]; B 6 of 9, 66.7% [35.4%, 87.9%]
         paired table: both passed 6, A only 0, B only 0, both failed 3
         A passed, B failed: none
@@ -91,5 +96,21 @@ describe('vitest-rubric compare', () => {
     expect(wrong.code).toBe(2)
     expect(wrong.stderr).toContain('--split takes held_out, development or all, not "test".')
     expect((await runCli(['compare', A])).code).toBe(2)
+  })
+
+  test('docs/compare.md shows what compare prints, and documents the compare gate without denying it', async () => {
+    const doc = await readFile(join(ROOT, 'docs/compare.md'), 'utf8')
+    const reading = doc.slice(doc.indexOf('## Reading the text'))
+    const block = reading.slice(reading.indexOf('```\n') + 4, reading.indexOf('\n```', reading.indexOf('```\n') + 4))
+    const { stdout } = await runCli(['compare', A, B, '--split', 'held_out'])
+    // A line shortened with … is checked up to it.
+    for (const line of block.split('\n'))
+      expect(
+        stdout.split('\n').some((printed) => printed.startsWith(line.split('…')[0]!)),
+        line,
+      ).toBe(true)
+    // The page documents a gate that fails a run; it must not also say there is none.
+    expect(doc).toContain('a one-sided test\nat the 2.5% level')
+    expect(doc).not.toMatch(/No gate|fails nothing\.\s*$/m)
   })
 })

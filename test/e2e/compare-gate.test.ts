@@ -39,7 +39,8 @@ describe('the compare gate', () => {
     expect(compareTests(run).map((item) => `${item.module} › ${item.name}: ${item.state}`)).toEqual([`fixtures/answers-v2/rubric.json › ${NAME}: failed`])
     expect(compareTests(run)[0]!.errors[0]).toBe(
       [
-        'B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired): the lower bound −12.5 is below −5.0, so B may be more than 5 points worse than A',
+        'B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired): the lower bound −12.5 is below −5.0 (a one-sided test at the 2.5% level), so B may be more than 5 points worse than A; ' +
+          'it holds regardless of the 1 undecided pair: counted for B, the lower bound −10.9 is below −5.0',
         '8 of 9 tasks decided in both; 1 pending in B',
         'paired table: both accepted 1, A only 1, B only 4, both rejected 2',
         'A accepted, B rejected: held-guarantee',
@@ -48,9 +49,10 @@ describe('the compare gate', () => {
     )
     expect(run.exitCode).toBe(1)
 
-    const wider = await runVitest({ root, plugin: { compare: [{ against: 'fixtures/answers-v1', margin: 0.15 }] } })
+    // 15 points clear the decided pairs but not the pending held-unclear counted against B (todo: test/core/compare/gate.test.ts); 30 clear both.
+    const wider = await runVitest({ root, plugin: { compare: [{ against: 'fixtures/answers-v1', margin: 0.3 }] } })
     const [check] = compareTests(wider)
-    expect(check!.name).toBe('answers-v2 is not worse than answers-v1 by more than 15 points on held-out cases')
+    expect(check!.name).toBe('answers-v2 is not worse than answers-v1 by more than 30 points on held-out cases')
     expect(check!.state).toBe('passed')
   })
 
@@ -110,9 +112,10 @@ describe('the compare gate', () => {
         '                        8 of 9 tasks decided in both; 1 pending in B',
         '                        B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired) · A 2 of 8 · B 5 of 8',
         '                        paired table: both accepted 1, A only 1, B only 4, both rejected 2',
+        '                        worst case for B: with the 1 undecided pair counted against B (B rejected, A accepted where undecided), B − A = +22.2 points, 95% interval [−26.6, +60.3] over 9 pairs',
         '                        A accepted, B rejected: held-guarantee',
         '                        B accepted, A rejected: held-routine, held-approval, held-terse, held-steps',
-        `    ✗ ${NAME}: B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired): the lower bound −12.5 is below −5.0, so B may be more than 5 points worse than A`,
+        `    ✗ ${NAME}: B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired): the lower bound −12.5 is below −5.0 (a one-sided test at the 2.5% level), so B may be more than 5 points worse than A; it holds regardless of the 1 undecided pair: counted for B, the lower bound −10.9 is below −5.0`,
       ].join('\n'),
     )
 
@@ -147,6 +150,10 @@ describe('the compare gate', () => {
         '| 8 | 2 | 5 | +37.5 | [−12.5, +69.3] | 1 | 1 | 4 | 2 |',
         '',
         '8 of 9 tasks decided in both; 1 pending in B. A accepted, B rejected: held-guarantee; B accepted, A rejected: held-routine, held-approval, held-terse, held-steps.',
+        '',
+        'worst case for B: with the 1 undecided pair counted against B (B rejected, A accepted where undecided), B − A = +22.2 points, 95% interval [−26.6, +60.3] over 9 pairs.',
+        '',
+        'B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired): the lower bound −12.5 is below −5.0 (a one-sided test at the 2.5% level), so B may be more than 5 points worse than A; it holds regardless of the 1 undecided pair: counted for B, the lower bound −10.9 is below −5.0',
         '',
       ].join('\n'),
     )

@@ -73,6 +73,10 @@ describe('the comparison view, in a real browser', () => {
     expect(await held.locator('.difference').textContent()).toBe(
       'result: B − A = +37.5 points, 95% interval [−12.5, +69.3] (Newcombe, paired); McNemar exact p = 0.375 on 5 discordant pairs',
     )
+    // held-unclear is pending in B and accepted in A: the worst case for B counts it as A only.
+    expect(await held.locator('.worst-case').textContent()).toBe(
+      'worst case for B: with the 1 undecided pair counted against B (B rejected, A accepted where undecided), B − A = +22.2 points, 95% interval [−26.6, +60.3] over 9 pairs',
+    )
     expect(await held.locator('table.paired tr').evaluateAll((items) => items.map((row) => [...row.children].map((cell) => cell.textContent)))).toEqual([
       ['', 'B accepted', 'B rejected'],
       ['A accepted', '1', '1'],

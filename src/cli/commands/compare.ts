@@ -7,7 +7,7 @@ import {
   type ScoredSplitComparison,
   type SplitComparison,
 } from '../../core/compare/compare.js'
-import { differenceLine, idList as list, interval, percent, points, pointsInterval, pValue } from '../../core/compare/compare-figures.js'
+import { differenceLine, idList as list, interval, percent, points, pointsInterval, pValue, worstCaseLine } from '../../core/compare/compare-figures.js'
 import { scoreLine } from '../../core/compare/compare-scored.js'
 import { stringOption, usage, type Command } from '../command.js'
 
@@ -25,7 +25,9 @@ printed); otherwise the comparison is refused, naming the file that differs. Cas
 id; a case in one fixture only is listed, never dropped silently.
 
 A pair counts when both cases are decided (accepted or rejected). Pairs with a pending or refused
-side are counted as the comparison's coverage, and never become a win or a loss. Each split is
+side are counted as the comparison's coverage, and never become a win or a loss: the figures
+assume they would come out as the decided pairs did. Beside them, the worst case for B counts
+every such pair against B (B rejected, A accepted where undecided). Each split is
 compared apart: held-out cases give the result; development cases are printed as
 "${DEVELOPMENT_LABEL}". A held-out case whose question and answer text
 are a development case's is flagged as a leak.
@@ -79,6 +81,8 @@ function formatSplit(section: SplitComparison | ScoredSplitComparison, compariso
   }
   const { acceptance } = section
   lines.push(`  ${development ? 'development figures' : 'result'}: ${differenceLine(acceptance)}`)
+  const worst = worstCaseLine(section.worst_case, noun)
+  if (worst !== null) lines.push(`  ${worst}`)
   if (acceptance.n > 0) {
     lines.push(
       `  ${noun.accepted}: A ${acceptance.a.passed} of ${acceptance.n}, ${percent(acceptance.a.rate)} ${interval(acceptance.a.interval)}; B ${acceptance.b.passed} of ${acceptance.n}, ${percent(acceptance.b.rate)} ${interval(acceptance.b.interval)}`,

@@ -67,6 +67,63 @@ export function coverageOf(
 }
 
 /**
+ * The figures of a split with the pairs they leave out counted one way. The figures count only the
+ * pairs decided in both (complete cases), which assumes that the undecided pairs (a side pending or
+ * refused) would come out as the decided ones did. The worst case for B counts every undecided pair
+ * against B: an undecided side of A as accepted, an undecided side of B as rejected, a decided side
+ * as it was decided. The best case counts them for B, the other way round.
+ */
+export interface UndecidedCase {
+  /** Pairs of the split not decided in both: left out of the figures, counted here. */
+  readonly undecided: number
+  /** Pairs counted: the decided ones and the undecided ones. */
+  readonly n: number
+  readonly table: PairedFigures['table']
+  /** B − A with the undecided pairs counted so; `null` without pairs. */
+  readonly difference: number | null
+  /** Its Newcombe interval; `null` without pairs. */
+  readonly difference_interval: readonly [number, number] | null
+}
+
+/**
+ * One split's pairs with each undecided pair counted against `against` ({@link UndecidedCase}): the
+ * worst case for B by default; against A, the best case for B (B accepted, A rejected where undecided).
+ * @internal
+ */
+export function undecidedCase<D extends { readonly status: string }>(
+  pairs: readonly (readonly [D, D])[],
+  isDecided: (side: D) => boolean,
+  level: number,
+  against: 'b' | 'a' = 'b',
+): UndecidedCase {
+  const counts = { both: 0, aOnly: 0, bOnly: 0, neither: 0 }
+  let undecided = 0
+  for (const [left, right] of pairs) {
+    if (!isDecided(left) || !isDecided(right)) undecided++
+    const a = isDecided(left) ? left.status === 'accepted' : against === 'b'
+    const b = isDecided(right) ? right.status === 'accepted' : against === 'a'
+    if (a && b) counts.both++
+    else if (a) counts.aOnly++
+    else if (b) counts.bOnly++
+    else counts.neither++
+  }
+  const worst = figures(counts, level)
+  return { undecided, n: worst.n, table: worst.table, difference: worst.difference, difference_interval: worst.difference_interval }
+}
+
+/** The worst case in words, or `null` when no pair is undecided. @internal */
+export function worstCaseLine(worst: UndecidedCase, nouns: { readonly accepted: string; readonly rejected: string } = ACCEPTANCE_NOUNS): string | null {
+  if (worst.undecided === 0 || worst.difference === null) return null
+  return (
+    `worst case for B: with the ${plural(worst.undecided, 'undecided pair')} counted against B (B ${nouns.rejected}, A ${nouns.accepted} where undecided), ` +
+    `B − A = ${points(worst.difference)} points, 95% interval ${pointsInterval(worst.difference_interval)} over ${plural(worst.n, 'pair')}`
+  )
+}
+
+/** The words of a criteria fixture's decisions. @internal */
+export const ACCEPTANCE_NOUNS = { accepted: 'accepted', rejected: 'rejected' } as const
+
+/**
  * The paired figures of a 2×2 table, as `compare --json` prints them.
  * @internal
  */
@@ -92,7 +149,25 @@ export function standingOf(split: Split): { readonly standing: 'result' | 'devel
 
 /** A difference of proportions in percentage points, signed: `+37.5`, `−12.5`, `±0.0`. @internal */
 export function points(value: number): string {
-  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(100 * value).toFixed(1)}`
+  return pointsTo(value, 1)
+}
+
+/**
+ * A bound and the threshold it is read against, in points, with as many decimals as it takes for
+ * the two to read differently when they differ (one at least, six at most): a lower bound of
+ * −5.04 points is never shown as −5.0 beside a threshold of −5.0.
+ * @internal
+ */
+export function boundAndThreshold(bound: number, threshold: number): readonly [string, string] {
+  const rounded = (value: number, digits: number) => Number((100 * value).toFixed(digits))
+  let digits = 1
+  // Rounding keeps the order of two values but can make them equal: add decimals until it does not.
+  while (digits < 6 && bound !== threshold && rounded(bound, digits) === rounded(threshold, digits)) digits++
+  return [pointsTo(bound, digits), pointsTo(threshold, digits)]
+}
+
+function pointsTo(value: number, digits: number): string {
+  return `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(100 * value).toFixed(digits)}`
 }
 
 /** An interval of a difference in percentage points: `[−12.5, +69.3]`; `—` without one. @internal */

@@ -2,14 +2,14 @@ import { RubricError } from '../common/errors.js'
 import { valueAt, type Split } from '../common/primitives.js'
 import type { CriteriaDecision } from '../kinds/criteria/decision.js'
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
-import { coverageOf, figures, standingOf, type ComparisonCoverage, type PairedFigures } from './compare-figures.js'
+import { coverageOf, figures, standingOf, undecidedCase, type ComparisonCoverage, type PairedFigures, type UndecidedCase } from './compare-figures.js'
 import { compareScoredSplit, specMismatches, specText, type ScoredSplitComparison } from './compare-scored.js'
 import { evaluateFixture } from '../engine/evaluate.js'
 import type { PanelPolicy } from '../engine/panel-rule.js'
 import type { CaseEntry } from '../engine/fixture.js'
 import { loadFixture, type Fixture, type LoadedFixture } from '../registry.js'
 
-export { DEVELOPMENT_LABEL, type ComparisonCoverage, type PairedFigures, type RateFigure } from './compare-figures.js'
+export { DEVELOPMENT_LABEL, type ComparisonCoverage, type PairedFigures, type RateFigure, type UndecidedCase } from './compare-figures.js'
 export type { ScoreDifference, ScoredSplitComparison } from './compare-scored.js'
 
 /** What to do about a `FIXTURES_NOT_COMPARABLE` error (docs/errors.md). */
@@ -62,8 +62,12 @@ export interface SplitComparison {
   /** {@link DEVELOPMENT_LABEL} for development cases; `null` for held-out ones. */
   readonly label: string | null
   readonly coverage: ComparisonCoverage
-  /** Acceptance of the case, paired. */
+  /** Acceptance of the case, paired, over the pairs decided in both. */
   readonly acceptance: PairedFigures
+  /** Acceptance with every pair not decided in both counted against B: what the result is if the undecided pairs go as badly for B as they can. */
+  readonly worst_case: UndecidedCase
+  /** The reverse: every undecided pair counted for B (B accepted, A rejected where undecided). */
+  readonly best_case: UndecidedCase
   /** Per criterion, in the rubric's order: meeting it, paired. */
   readonly criteria: Readonly<Record<string, CriterionComparison>>
   /** The discordant cases: accepted by A and rejected by B first, then the reverse. */
@@ -279,6 +283,8 @@ function compareSplit(split: Split, pairs: readonly [CriteriaDecision, CriteriaD
     ...standingOf(split),
     coverage: coverageOf(pairs, isDecided),
     acceptance,
+    worst_case: undecidedCase(pairs, isDecided, level),
+    best_case: undecidedCase(pairs, isDecided, level, 'a'),
     criteria: perCriterion,
     discordant: { a_accepted_b_rejected: aAccepted, b_accepted_a_rejected: bAccepted },
   }

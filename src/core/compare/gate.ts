@@ -1,10 +1,10 @@
 import { basename } from 'node:path'
 import { RubricError } from '../common/errors.js'
-import type { Split } from '../common/primitives.js'
+import { plural, type Split } from '../common/primitives.js'
 import type { PanelPolicy } from '../engine/panel-rule.js'
 import type { PlannedCheck } from '../engine/plan.js'
-import { compareFixtures, FixturesNotComparableError } from './compare.js'
-import { DEVELOPMENT_LABEL, points, pointsInterval, type PairedFigures } from './compare-figures.js'
+import { compareFixtures, FixturesNotComparableError, type SplitComparison } from './compare.js'
+import { boundAndThreshold, DEVELOPMENT_LABEL, points, pointsInterval, type PairedFigures, type UndecidedCase } from './compare-figures.js'
 
 /** One compare gate: fixture B (the one checked) is not worse than `against` (A) by more than `margin`. */
 export interface CompareGate {
@@ -26,9 +26,12 @@ export interface ComparisonGateReport {
   readonly split: Split
   readonly margin: number
   /**
-   * `passed`: the lower bound of B − A is at least −margin; `failed`: it is lower, or the fixtures
-   * cannot be compared; `todo`: no pair of the split is decided for both, or the split is
-   * development material, which is no result.
+   * `passed`: the lower bound of B − A is at least −margin over the pairs decided in both, and
+   * still is with every undecided pair counted against B (the worst case); `failed`: the lower
+   * bound over the decided pairs is below −margin, or the fixtures cannot be compared; `todo`: the
+   * decided pairs clear the margin but the worst case does not (the result waits on the undecided
+   * pairs), no pair of the split is decided for both, or the split is development material, which
+   * is no result. The lower bound is that of a two-sided 95% interval: a one-sided test at 2.5%.
    */
   readonly status: 'passed' | 'failed' | 'todo'
   /** Why, with the figures: the check's message. */
@@ -39,6 +42,16 @@ export interface ComparisonGateReport {
   readonly coverage: string | null
   /** Acceptance, paired: the 2×2 table, both rates, B − A and its Newcombe interval. `null` when not compared. */
   readonly acceptance: PairedFigures | null
+  /** Acceptance with every pair not decided in both counted against B. `null` when not compared. */
+  readonly worst_case: UndecidedCase | null
+  /**
+   * Whether the outcome holds whatever the undecided pairs turn out to be: `true` without
+   * undecided pairs, or when the worst case gives the same outcome; `null` when there is no outcome
+   * (not compared, no decided pair, development material). A pass holds regardless when the
+   * worst case for B passes too; a fail, when the best case for B (every undecided pair counted
+   * for B) fails too.
+   */
+  readonly holds_regardless: boolean | null
   /** The discordant cases, A accepted and B rejected first. `null` when not compared. */
   readonly discordant: { readonly a_accepted_b_rejected: readonly string[]; readonly b_accepted_a_rejected: readonly string[] } | null
 }
@@ -79,48 +92,113 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
   } catch (error) {
     if (!(error instanceof RubricError)) throw error
     if (error instanceof FixturesNotComparableError && !options.named) return undefined
-    return { ...shown, status: 'failed', message: error.message, label, coverage: null, acceptance: null, discordant: null }
+    return {
+      ...shown,
+      status: 'failed',
+      message: error.message,
+      label,
+      coverage: null,
+      acceptance: null,
+      worst_case: null,
+      holds_regardless: null,
+      discordant: null,
+    }
   }
   const section = comparison.splits[0]!
-  const figures = section.acceptance
-  const base = {
+  return {
     ...shown,
     against: comparison.a.dir,
     fixture: comparison.b.dir,
     label,
     coverage: section.coverage.line,
-    acceptance: figures,
+    acceptance: section.acceptance,
+    worst_case: section.worst_case,
     discordant: section.discordant,
+    ...gateVerdict(section, gate),
   }
-  const splitWords = gate.split === 'held_out' ? 'held-out' : 'development'
+}
+
+/** The split's figures a gate reads. */
+export type GatedSplit = Pick<SplitComparison, 'coverage' | 'acceptance' | 'worst_case' | 'best_case' | 'discordant'>
+
+/**
+ * What a compare gate decides on one split's figures: passed when the lower bound of B − A over the
+ * decided pairs, and the worst case's, are at least −margin; failed when the decided pairs' bound
+ * is below it; todo in between (the undecided pairs could undo a pass), without a decided pair, and
+ * on development cases. Every bound is compared as computed, never as rounded for display.
+ */
+export function gateVerdict(
+  section: GatedSplit,
+  gate: Pick<CompareGate, 'split' | 'margin'>,
+): Pick<ComparisonGateReport, 'status' | 'message' | 'holds_regardless'> {
+  const figures = section.acceptance
+  const worst = section.worst_case
   if (figures.difference === null || figures.difference_interval === null) {
-    return { ...base, status: 'todo', message: `no ${splitWords} pair is decided for both systems yet: ${section.coverage.line}` }
+    const splitWords = gate.split === 'held_out' ? 'held-out' : 'development'
+    return { holds_regardless: null, status: 'todo', message: `no ${splitWords} pair is decided for both systems yet: ${section.coverage.line}` }
   }
   const lower = figures.difference_interval[0]
   const difference = `B − A = ${points(figures.difference)} points, 95% interval ${pointsInterval(figures.difference_interval)} (Newcombe, paired)`
   if (gate.split === 'development') {
-    return { ...base, status: 'todo', message: `${DEVELOPMENT_LABEL}: ${difference}; ${section.coverage.line}` }
+    return { holds_regardless: null, status: 'todo', message: `${DEVELOPMENT_LABEL}: ${difference}; ${section.coverage.line}` }
   }
-  // The bound is compared as printed: a lower bound shown as −5.0 clears a 5-point margin.
-  const ok = Math.round(lower * 1000) >= Math.round(-gate.margin * 1000)
-  if (ok) {
-    return {
-      ...base,
-      status: 'passed',
-      message: `${difference}: the lower bound ${points(lower)} is at least ${points(-gate.margin)}; ${section.coverage.line}`,
+  const threshold = -gate.margin
+  const [bound, least] = boundAndThreshold(lower, threshold)
+  // The interval's lower end with the digits the comparison needs, so that no figure reads otherwise.
+  const shown = `B − A = ${points(figures.difference)} points, 95% interval [${bound}, ${points(figures.difference_interval[1])}] (Newcombe, paired)`
+  const undecided = plural(worst.undecided, 'undecided pair')
+  const worstLower = worst.difference_interval?.[0] ?? null
+  const bestLower = section.best_case.difference_interval?.[0] ?? null
+  if (lower >= threshold) {
+    const holds = worst.undecided === 0 || (worstLower !== null && worstLower >= threshold)
+    if (holds) {
+      const regardless =
+        worst.undecided === 0 ? 'every pair is decided' : `it holds regardless of the ${undecided}: counted against B, ${versus(worstLower, threshold)}`
+      return {
+        holds_regardless: true,
+        status: 'passed',
+        message: `${shown}: the lower bound ${bound} is at least ${least} (${ONE_SIDED}); ${regardless}; ${section.coverage.line}`,
+      }
     }
+    // The decided pairs clear the margin and the undecided ones could undo it: no pass yet, and no fail.
+    // One line: a todo's message is part of its test's name.
+    const message =
+      `${shown}: the lower bound ${bound} is at least ${least} (${ONE_SIDED}) on the decided pairs, but not regardless of the ${undecided}: ` +
+      `counted against B, ${versus(worstLower, threshold)}; decide ${worst.undecided === 1 ? 'it' : 'them'}; ${section.coverage.line}`
+    return { holds_regardless: false, status: 'todo', message }
   }
-  const { table } = figures
-  const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
+  // A fail holds regardless when even the best case for B (every undecided pair counted for B) fails.
+  const holds = worst.undecided === 0 || bestLower === null || bestLower < threshold
+  const regardless =
+    worst.undecided === 0 ? '' : `; ${holds ? 'it holds regardless' : 'not regardless'} of the ${undecided}: counted for B, ${versus(bestLower, threshold)}`
   const message = [
-    `${difference}: the lower bound ${points(lower)} is below ${points(-gate.margin)}, so B may be more than ${pointsText(gate.margin)} worse than A`,
+    `${shown}: the lower bound ${bound} is below ${least} (${ONE_SIDED}), so B may be more than ${pointsText(gate.margin)} worse than A${regardless}`,
+    ...details(section),
+  ].join('\n')
+  return { holds_regardless: holds, status: 'failed', message }
+}
+
+/** `the lower bound −3.1 is at least −5.0`, with the digits that tell the two apart. */
+function versus(lower: number | null, threshold: number): string {
+  if (lower === null) return 'there is no lower bound'
+  const [bound, least] = boundAndThreshold(lower, threshold)
+  return `the lower bound ${bound} ${lower >= threshold ? 'is at least' : 'is below'} ${least}`
+}
+
+/** The coverage, the paired table and the discordant cases: the lines under a failed gate. */
+function details(section: GatedSplit): string[] {
+  const { table } = section.acceptance
+  const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
+  return [
     section.coverage.line,
     `paired table: both accepted ${table.both}, A only ${table.a_only}, B only ${table.b_only}, both rejected ${table.neither}`,
     `A accepted, B rejected: ${list(section.discordant.a_accepted_b_rejected)}`,
     `B accepted, A rejected: ${list(section.discordant.b_accepted_a_rejected)}`,
-  ].join('\n')
-  return { ...base, status: 'failed', message }
+  ]
 }
+
+/** The level of the gate, as its messages say it. */
+const ONE_SIDED = 'a one-sided test at the 2.5% level'
 
 /** The report as the fixture's check: todo while it has nothing to decide, else passed or failed with the message. */
 export function comparisonCheck(report: ComparisonGateReport): PlannedCheck {

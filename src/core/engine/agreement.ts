@@ -6,6 +6,7 @@ import {
   gwetAc1,
   krippendorffAlpha,
   percentAgreement,
+  POOLED_INTERVAL_MINIMUM,
   randomIndex,
   reportInterval,
   type IntervalReport,
@@ -24,7 +25,8 @@ export interface ItemAgreement {
   readonly alpha: number | null
   /**
    * Its 95% percentile bootstrap interval, resampling cases (for `overall`, each drawn case brings
-   * all its pooled items); `null` with `alpha_ci_reason`.
+   * all its pooled items); `null` with `alpha_ci_reason`: below 10 cases, and for `overall` below
+   * 25 (MIN_POOLED_INTERVAL_CASES), where the pooled interval covers the true alpha too rarely.
    */
   readonly alpha_ci: readonly [number, number] | null
   /** Why there is no interval: no alpha, or fewer cases than a bootstrap needs (MIN_BOOTSTRAP_CASES). */
@@ -237,7 +239,11 @@ function itemFigures(
   if (alpha.alpha !== null) {
     const pairable = units.map((unit) => unit.filter((value) => value !== null).length >= 2)
     const cases = clusters === null ? alpha.units : new Set(clusters.filter((_cluster, u) => pairable[u])).size
-    interval = reportInterval(cases, 'cases', () => alphaBootstrap(units, level, { ...resampling, ...(clusters === null ? {} : { clusters }) }))
+    // A pooled interval needs more cases than one item's: below them it covers the true alpha too rarely (docs/statistics.md).
+    interval =
+      clusters === null
+        ? reportInterval(cases, 'cases', () => alphaBootstrap(units, level, resampling))
+        : reportInterval(cases, 'cases', () => alphaBootstrap(units, level, { ...resampling, clusters }), POOLED_INTERVAL_MINIMUM)
   }
   const percent = percentAgreement(units)
   const kappa: Record<string, number | null> = {}

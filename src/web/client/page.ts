@@ -1192,6 +1192,7 @@
       label: string | null
       coverage: string
       difference: string
+      worstCase: string | null
       rates: string | null
       table: { both: number; a_only: number; b_only: number; neither: number } | null
       leaks: string[]
@@ -1245,6 +1246,7 @@
       )
       if (section.label !== null) block.append(el('p', { class: 'development-label' }, section.label))
       block.append(el('p', { class: 'coverage' }, section.coverage), el('p', { class: 'difference' }, section.difference))
+      if (section.worstCase !== null) block.append(el('p', { class: 'worst-case' }, section.worstCase))
       for (const leak of section.leaks) block.append(el('p', { class: 'leak' }, leak))
       if (section.rates !== null) block.append(el('p', { class: 'rates' }, section.rates))
       if (section.table !== null) {

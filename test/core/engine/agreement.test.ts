@@ -249,8 +249,40 @@ describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () 
     expect(text).toContain(`  rare: interval unreliable: ${share} of 2000 replicates had no variation and were skipped (more than 20.0%)`)
     expect(text).toMatch(new RegExp(`\\n  rare +-?\\d\\.\\d{3} +\\[-?\\d\\.\\d{3}, -?\\d\\.\\d{3}\\]\\? +${share.replace('.', '\\.')} `))
     expect(text).toContain(
-      '  intervals: percentile bootstrap of 2000 replicates, seed "s", resampling cases; overall pools rare, varied, each drawn case bringing all of them; no interval below 10 cases',
+      '  intervals: percentile bootstrap of 2000 replicates, seed "s", resampling cases; overall pools rare, varied, each drawn case bringing all of them; no interval below 10 cases, no overall one below 25',
     )
     expect((agreementJson(report)['criteria'] as Record<string, { alpha_bootstrap: unknown }>)['rare']!.alpha_bootstrap).toEqual(rare.alpha_bootstrap)
+  })
+
+  test('no overall interval below 25 cases, where the pooled interval covered the true alpha in under 93% of simulated panels; each criterion keeps its own', () => {
+    const at = (size: number) => {
+      const cases = Array.from({ length: size }, (_unused, index) => `case-${index}`)
+      const figures = agreementFigures(correlatedPanel(`pooled ${size}`, size, 4), { ...OPTIONS, cases })
+      const report: AgreementReport = {
+        kind: 'criteria',
+        dir: 'x',
+        name: 'x',
+        level: 'nominal',
+        reviewers: OPTIONS.reviewers,
+        cases: size,
+        ...figures,
+        seed: 's',
+      }
+      return { figures, report }
+    }
+    const small = at(15)
+    expect(small.figures.overall.alpha).not.toBeNull()
+    expect(small.figures.overall).toMatchObject({
+      alpha_ci: null,
+      alpha_bootstrap: null,
+      alpha_ci_reason:
+        'cases to resample: 15, fewer than the 25 a pooled interval needs: below 25 cases its 95% interval covered the true alpha in under 93% of simulated panels (docs/statistics.md)',
+    })
+    expect(small.figures.items['c1']!.alpha_ci).not.toBeNull()
+    expect(formatAgreement(small.report)).toContain(
+      '  overall: no interval: cases to resample: 15, fewer than the 25 a pooled interval needs: below 25 cases its 95% interval covered the true alpha in under 93% of simulated panels (docs/statistics.md)',
+    )
+    expect(agreementJson(small.report)['overall']).toMatchObject({ alpha_ci: null })
+    expect(at(25).figures.overall.alpha_ci).not.toBeNull()
   })
 })
