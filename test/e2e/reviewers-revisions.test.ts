@@ -147,8 +147,7 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect(stale.code).toBe(1)
     expect(stale.text).toMatchInlineSnapshot(`
       "panel (fixtures/panel)
-        stale answer (3): the answer changed since its review: re-read it, revise the review, then \`vitest-rubric bind fixtures/panel --case <id>\`
-          one: fixtures/panel/annotations.json › reviews[0] › answer_sha256 <sha> → <sha>
+        stale answer (2): the answer changed since its review: re-read it, revise the review, then \`vitest-rubric bind fixtures/panel --case <id>\`
           one: fixtures/panel/reviews/alice.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --case one --reviewer alice --replace\` (or, if alice's judgements still hold, \`vitest-rubric bind fixtures/panel --case one --reviewer alice\`)
           one: fixtures/panel/reviews/bob.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --case one --reviewer bob --replace\` (or, if bob's judgements still hold, \`vitest-rubric bind fixtures/panel --case one --reviewer bob\`)
         adoption of stale reviews (1): the adoption stands for reviews of older files: once the reviews are current, adopt them again with \`vitest-rubric adjudicate fixtures/panel --consensus\` or \`--case <id>\`; if every judgement still holds, \`vitest-rubric bind fixtures/panel --case <id>\` keeps the adoption
@@ -164,6 +163,18 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
       status: 'pending',
       reason: expect.stringMatching(/^alice's review changed after the adoption, bob's review changed after the adoption; adjudicate again/),
     })
+    // status gives evaluate's next step: adjudicate again. The adopted review is no stale answer to revise or bind by hand.
+    const reopened = await status(run)
+    expect(reopened.code).toBe(0)
+    expect(reopened.text).toMatchInlineSnapshot(`
+      "panel (fixtures/panel)
+        reviewers agree, not adopted (1): adopt the reviews: \`vitest-rubric adjudicate fixtures/panel --consensus\`
+          one: alice's review changed after the adoption, bob's review changed after the adoption; adjudicate again (\`vitest-rubric adjudicate fixtures/panel --case one\`): 2 reviews agree, not adopted yet
+        stale judge's label (1): re-run the judge on the case, then record its label with \`vitest-rubric review fixtures/panel --case <id> --judge <name> --replace --from <labels.json>\` (a judge's label decides nothing)
+          one: fixtures/panel/judges/gpt.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --case one --judge gpt --replace --from <labels.json>\`
+        status: every review is bound to the files as they are
+      "
+    `)
     const consensus = await run('adjudicate', 'fixtures/panel', '--consensus', '--adjudicator', 'dana')
     expect(consensus.stdout).toContain('one: adopted a review resolving alice, bob, then decided accepted')
     expect((await decision()).status).toBe('accepted')

@@ -167,8 +167,13 @@ function caseFindings(
     const where = review === undefined ? '' : ` at ${formatLocation(fixture.files.annotations?.display, review.path)}`
     findings.push({ group: 'new-review', detail: `${definition.reviews.slotName(slot).replace(/^an? /, 'the ')}${where}` })
   }
+  // An adopted review stands for the independent reviews it resolved: the adjudication to come re-makes it and its
+  // case's hashes, so its stale hashes are the adoption's finding (withPanelFindings), never a review to revise by hand.
+  const adopted = adoptedSlots(fixture, assessment.decision.id)
   // A new review's placeholders are stamped by binding it, with the case's own hashes: they are not stale judgements.
-  const hashes = stale.filter((state) => !('reviewOf' in state.row.source) && !(newSlots.size > 0 && (state.row.in === 'case' || newSlots.has(state.slot))))
+  const hashes = stale.filter(
+    (state) => !('reviewOf' in state.row.source) && !adopted.has(state.slot) && !(newSlots.size > 0 && (state.row.in === 'case' || newSlots.has(state.slot))),
+  )
   for (const target of Object.keys(definition.targets)) {
     const fields = hashes.filter((state) => state.row.target === target)
     if (fields.length === 0) continue
@@ -208,6 +213,14 @@ function caseFindings(
   else findings.push({ group: 'current', detail: decision.status })
   findings.push(...definition.present.extraFindings(decision))
   return findings
+}
+
+/** The slots of a case whose review in the annotations is an adoption of independent reviews. */
+function adoptedSlots(fixture: SomeFixture, id: string): ReadonlySet<string> {
+  const adoptions = fixture.panel.adoptions.get(id)
+  const byReviewer = fixture.panel.reviews.get(id)
+  if (adoptions === undefined || byReviewer === undefined) return new Set()
+  return new Set(Object.keys(adoptions).filter((slot) => [...byReviewer.values()].some((reviews) => reviews[slot] !== undefined)))
 }
 
 /**
@@ -270,8 +283,13 @@ function withPanelFindings(
     )
   }
   const adopted = assessment.states.some((state) => state.row.in === 'review' && isStale(state))
+  // With every review current again, a reopened adoption leaves the case pending on a new adjudication: its
+  // pending finding names it, as evaluate does, and nothing is left to bind.
+  const reopened = !reviewersStale && assessment.decision.status === 'pending'
   for (const adoption of Object.values(panel.adoptions.get(entry.id) ?? {})) {
-    if (!reviewersStale && !adopted) continue
+    if ((!reviewersStale && !adopted) || reopened) continue
+    // The adopted review's staleness is this finding's: a refusal that says it is not listed again.
+    if (fixture.files.annotations !== undefined) staleFiles.add(fixture.files.annotations.display)
     added.push({
       group: 'stale-adoption',
       detail: `${formatLocation(panel.adjudications!.display, adoption.path)} (by ${adoption.adjudicator}, resolving ${Object.keys(adoption.resolved).join(', ')}); next, once the reviews are current: \`vitest-rubric adjudicate ${dir} --case ${id}\``,
