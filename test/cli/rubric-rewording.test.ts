@@ -133,7 +133,9 @@ describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
       { expect: 'Keep the judgement of verification as it is?', keys: KEY.enter },
       // The reworded rule is never offered as carried over: it is asked again.
       { expect: 'Rating of support', keys: KEY.down + KEY.enter },
-      { expect: 'support?', keys: `${'\b'.repeat(200)}Reads a claim the reworded rule no longer allows.${KEY.enter}` },
+      // A changed rating starts with an empty reason: Enter cannot record the reason of the earlier "meets".
+      { expect: 'Why does the answer not meet support?', keys: KEY.enter },
+      { expect: 'A reason is needed: say why.', keys: `Reads a claim the reworded rule no longer allows.${KEY.enter}` },
       { expect: 'The span of the answer', keys: KEY.enter },
       { expect: 'Write the review', keys: KEY.enter },
     ])
