@@ -173,7 +173,14 @@ describe('several reviewers', () => {
       ]
     `)
     const markdown = await readFile(summary, 'utf8')
-    expect(markdown.slice(markdown.indexOf('**Checks**')).split('\n\n').slice(0, 2).join('\n\n').replace(/alpha -?\d\.\d{3}/g, 'alpha …')).toMatchInlineSnapshot(`
+    expect(
+      markdown
+        .slice(markdown.indexOf('**Checks**'))
+        .split('\n\n')
+        .slice(0, 2)
+        .join('\n\n')
+        .replace(/alpha -?\d\.\d{3}/g, 'alpha …'),
+    ).toMatchInlineSnapshot(`
       "**Checks** of \`fixtures/panel\`:
 
       - ○ todo: reviewers agree on command (α ≥ 0.667): no figure: no variation: every pairable value is "meets"
