@@ -192,6 +192,23 @@ describe('several reviewers', () => {
   })
 })
 
+describe('several reviewers: status after a source edit', () => {
+  test("each reviewer's stale reviews are listed once, under the command that revises them, with the cases", async () => {
+    const { dir, run } = await reviewedByThree()
+    const source = join(dir, 'source.txt')
+    await writeFile(source, `${await readFile(source, 'utf8')}\nA later note: rollbacks are logged.\n`)
+    const status = await run('status', 'fixtures/panel')
+    expect(status.code).toBe(1)
+    const lines = status.stdout.split('\n').filter((line) => line.includes('--reviewer alice') || line.includes('reviews/alice.json'))
+    expect(lines.map((line) => line.replaceAll(/[0-9a-f]{12}…/g, '<sha>'))).toMatchInlineSnapshot(`
+      [
+        "    \`vitest-rubric review fixtures/panel --case <id> --reviewer alice --replace\` (or, if alice's judgements still hold, \`vitest-rubric bind fixtures/panel --case <id> --reviewer alice\`) for 4 cases: complete, paraphrase, unsupported-guarantee, missing-verification",
+        "      fixtures/panel/reviews/alice.json › source_sha256 <sha> → <sha>",
+      ]
+    `)
+  })
+})
+
 describe('several reviewers: bad input, with a clear error and nothing lost', () => {
   test('a reviewer file in another format, a review of an unknown case, and one reviewer reviewing a case twice', async () => {
     const { dir, run } = await reviewedByThree()
