@@ -41,7 +41,7 @@ export type { Coverage, CoverageCounts, Outcomes } from './core/engine/coverage.
 export type { Decision, DecisionStatus, RefusedDecision } from './core/engine/decision.js'
 
 // Status, bind, init
-export { fixtureStatus, type CaseFinding, type CaseStatus, type FixtureStatus, type StatusGroupEntry } from './core/engine/status.js'
+export { fixtureStatus, type CaseFinding, type CaseStatus, type FixtureStatus, type NextCommand, type StatusGroupEntry } from './core/engine/status.js'
 export { fixtureHistory, type FixtureHistory, type HistoryReview } from './core/engine/fixture-history.js'
 export { bindFixture, initFixture } from './core/registry.js'
 export type { BindKind, BindOptions, BindResult, BoundCase, HashChange } from './core/engine/bind.js'

@@ -119,6 +119,15 @@ export type FixtureSource = { readonly project: string; readonly fixture: string
 )
 
 /** The key of a fixture in a run: its project and its directory. */
+/** What a fixture-level check came to, as its test did: a check with no figure yet is todo, never a failure. */
+export type CheckOutcome = 'passed' | 'failed' | 'todo'
+
+/** The outcome of a check, the one reading for the terminal block and the job summary. */
+export function checkOutcome(check: PlannedCheck): CheckOutcome {
+  if (check.todo === true) return 'todo'
+  return check.ok ? 'passed' : 'failed'
+}
+
 export function runKey(project: string, fixture: string): string {
   return JSON.stringify([project, fixture])
 }

@@ -4,7 +4,7 @@ import { isOriginPlaceholder } from '../core/common/origin.js'
 import { plural } from '../core/common/primitives.js'
 import { rateText } from '../core/engine/coverage.js'
 import { kindNamed } from '../core/registry.js'
-import type { CoverageRow, RubricFigures } from './figures.js'
+import { checkOutcome, type CheckOutcome, type CoverageRow, type RubricFigures } from './figures.js'
 import { NO_CASES } from './render-text.js'
 import type { Outcomes } from '../core/engine/coverage.js'
 
@@ -55,6 +55,14 @@ export function renderMarkdown(figures: RubricFigures): string {
     if (fixture.status === 'loaded') for (const line of kindNamed(fixture.kind).present.markdownLines(fixture.fixture, fixture.plan.summary)) lines.push(line)
   }
   for (const fixture of figures.fixtures) {
+    if (fixture.status !== 'loaded' || fixture.checks.length === 0) continue
+    lines.push('', `**Checks** of \`${fixture.fixture}\`:`, '')
+    for (const check of fixture.checks) {
+      const outcome = checkOutcome(check)
+      lines.push(`- ${CHECK_MARKS[outcome]} ${outcome}: ${escapeMarkdown(check.name)}: ${escapeMarkdown(firstLine(check.message))}`)
+    }
+  }
+  for (const fixture of figures.fixtures) {
     if (fixture.status !== 'loaded' || fixture.agreement === null) continue
     const { agreement } = fixture
     lines.push(
@@ -100,6 +108,8 @@ export function renderMarkdown(figures: RubricFigures): string {
   }
   return `${lines.join('\n')}\n`
 }
+
+const CHECK_MARKS: Readonly<Record<CheckOutcome, string>> = { passed: '✓', failed: '✗', todo: '○' }
 
 /** One compare gate's report: its outcome, the paired figures and the discordant cases. */
 function comparisonMarkdown(fixture: string, report: ComparisonGateReport): string[] {

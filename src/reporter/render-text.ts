@@ -7,7 +7,15 @@ import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { Colors } from '../core/common/colors.js'
 import type { OutcomeWords } from '../core/engine/kind.js'
 import { kindNamed } from '../core/registry.js'
-import type { CoverageRow, ExecutionCounts, FixtureFigures, RubricFigures, TotalFigures } from './figures.js'
+import {
+  checkOutcome,
+  type CheckOutcome,
+  type CoverageRow,
+  type ExecutionCounts,
+  type FixtureFigures,
+  type RubricFigures,
+  type TotalFigures,
+} from './figures.js'
 import { rateText, type Outcomes } from '../core/engine/coverage.js'
 
 /** What a fixture without cases (just scaffolded) shows in place of its figures. */
@@ -70,7 +78,10 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   for (const line of definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors)) lines.push(line)
   if (fixture.agreement !== null) for (const line of agreementLines(fixture.agreement, colors)) lines.push(line)
   if (fixture.calibration !== null) for (const line of calibrationLines(fixture.calibration, colors)) lines.push(line)
-  for (const check of fixture.checks) lines.push(`    ${check.ok ? colors.green('✓') : colors.red('✗')} ${check.name}: ${firstLine(check.message)}`)
+  for (const check of fixture.checks) {
+    const outcome = checkOutcome(check)
+    lines.push(`    ${checkMark(outcome, colors)} ${check.name}${outcome === 'todo' ? ' (todo)' : ''}: ${firstLine(check.message)}`)
+  }
   for (const report of fixture.comparisons) for (const line of comparisonLines(report, colors)) lines.push(line)
   return lines
 }
@@ -98,9 +109,13 @@ export function comparisonLines(report: ComparisonGateReport, colors: Colors): s
       `${indent}B accepted, A rejected: ${list(discordant.b_accepted_a_rejected)}`,
     )
   }
-  const mark = { passed: colors.green('✓'), failed: colors.red('✗'), todo: colors.yellow('○') }[report.status]
-  lines.push(`    ${mark} ${report.name}${report.status === 'todo' ? ' (todo)' : ''}: ${firstLine(report.message)}`)
+  lines.push(`    ${checkMark(report.status, colors)} ${report.name}${report.status === 'todo' ? ' (todo)' : ''}: ${firstLine(report.message)}`)
   return lines
+}
+
+/** The mark of a check's outcome: a todo is neither a pass nor a failure. */
+function checkMark(outcome: CheckOutcome, colors: Colors): string {
+  return { passed: colors.green('✓'), failed: colors.red('✗'), todo: colors.yellow('○') }[outcome]
 }
 
 function renderTotal(total: TotalFigures, colors: Colors): string[] {

@@ -133,7 +133,9 @@ describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
       { expect: 'Keep the judgement of verification as it is?', keys: KEY.enter },
       // The reworded rule is never offered as carried over: it is asked again.
       { expect: 'Rating of support', keys: KEY.down + KEY.enter },
-      { expect: 'support?', keys: `${'\b'.repeat(200)}Reads a claim the reworded rule no longer allows.${KEY.enter}` },
+      // A changed rating starts with an empty reason: Enter cannot record the reason of the earlier "meets".
+      { expect: 'Why does the answer not meet support?', keys: KEY.enter },
+      { expect: 'A reason is needed: say why.', keys: `Reads a claim the reworded rule no longer allows.${KEY.enter}` },
       { expect: 'The span of the answer', keys: KEY.enter },
       { expect: 'Write the review', keys: KEY.enter },
     ])
@@ -195,14 +197,33 @@ describe.skipIf(!hasGit)('a reworded rule, found in git history', () => {
     commit("the judge's labels")
     await rewordSupport(dir)
     commit('reword support')
-    expect(finding((await statusOf(dir)).status, 'complete', 'stale-judge', 'judges/kw.json')!.detail).toContain(
+    const reworded = await statusOf(dir)
+    expect(finding(reworded.status, 'complete', 'stale-judge', 'judges/kw.json')!.detail).toContain(
       'rule of support reworded; command, preconditions, database_scope, verification unchanged',
     )
+    // status names the judge command, once for every case, with the module the labels' origin names.
+    const judgeBlock = reworded.text.slice(reworded.text.indexOf("  stale judge's label")).split('\n').slice(0, 3)
+    expect(
+      judgeBlock.map((line) =>
+        line
+          .replaceAll(judge, '<module>')
+          .replaceAll(/[0-9a-f]{12}…/g, '<sha>')
+          .replace(/since [0-9a-f]{7}/, 'since <commit>'),
+      ),
+    ).toMatchInlineSnapshot(`
+      [
+        "  stale judge's label (8): judge again what is stale: \`vitest-rubric judge . --judge <name> --run <module>\` calls the judge only for the labels that are not current (after a rubric revision, only for the criteria it changed), or record labels made elsewhere with \`vitest-rubric review . --judge <name> --replace --from <labels.jsonl>\` (a judge's label decides nothing)",
+        "    \`vitest-rubric judge . --judge kw --run <module>\` for 8 cases: complete, paraphrase, negation, unsupported-guarantee, missing-verification, wrong-command, uncertain-wording, not-reviewed",
+        "      judges/kw.json › rubric_sha256 <sha> → <sha>; since <commit>: rule of support reworded; command, preconditions, database_scope, verification unchanged",
+      ]
+    `)
+    const printed = /`vitest-rubric (judge [^`]+)`/.exec(judgeBlock[1]!)![1]!.split(' ')
 
-    const dry = await runCli(['judge', '.', '--judge', 'kw', '--run', judge, '--dry-run'], dir)
+    const dry = await runCli([...printed, '--dry-run'], dir)
     expect(dry.stdout).toContain('would judge 8 labels of 8 cases (0 current)')
     expect(dry.stdout).toContain('would carry over 32 labels without a call')
-    const again = await runCli(['judge', '.', '--judge', 'kw', '--run', judge], dir)
+    // The command as status printed it.
+    const again = await runCli(printed, dir)
     expect(again.code).toBe(0)
     expect(again.stdout).toContain('judge kw: wrote 8 labels of 8 to judge in 8 cases (0 were current), 0 failed')
     expect(again.stdout).toContain('carried over 32 labels without a call')

@@ -270,6 +270,11 @@ describe('the JSON report and the CI summary', () => {
       - mean score 0.8474, SE 0.0605; baseline 0.5625, SE 0.0498
       - paired margin 0.2815 over 8 cases scoreable for both, SE 0.108, paired bootstrap 95% interval [0.0619, 0.4469]; its lower bound does not clear 0.10
       - the baseline gate compares the point estimate, as the rubric states it
+
+      **Checks** of \`fixtures/debate-benchmark\`:
+
+      - ✗ failed: benchmark passes: fails: 6 of 9 scoreable cases pass, 0.6667 < benchmark_pass_fraction 0.75; mean score 0.8474 ≥ overall_case_pass 0.65; 1 case excluded for manual review
+      - ✓ passed: beats the trivial baseline by ≥ 0.10: beats the baseline: debate mean 0.8474 − baseline mean 0.5625 = margin 0.2849 ≥ 0.10 (debate over 9 scoreable cases, baseline over 8)
       "
     `)
   })

@@ -83,10 +83,12 @@ test('on a real terminal: the answer is numbered beside every criterion, a span 
       { expect: 'database_scope?', keys: `Leaves the database alone.${ENTER}` },
       { expect: 'The span of the answer', keys: `9${ENTER}` },
       { expect: 'The answer has sentences 1 to 3', keys: `${'\b'.repeat(3)}2-3${ENTER}` },
-      // Back from verification to database_scope: its answers come back as they were, and a new rating replaces them.
+      // Back from verification to database_scope: its answers come back as they were, and a new rating replaces them;
+      // the reason given for the earlier rating is not offered for the new one.
       { expect: 'Rating of verification', keys: UP + ENTER },
       { expect: 'Rating of database_scope', keys: DOWN + ENTER },
       { expect: 'database_scope?', keys: ENTER },
+      { expect: 'A reason is needed: say why.', keys: `Says nothing of the migrations.${ENTER}` },
       { expect: 'The span of the answer', keys: ENTER },
       { expect: 'Rating of verification', keys: ENTER },
       { expect: 'verification?', keys: `Asks for a health check.${ENTER}` },
@@ -105,7 +107,7 @@ test('on a real terminal: the answer is numbered beside every criterion, a span 
   expect(judgements.preconditions.answer_span).toBe('Get release approval')
   expect(judgements.database_scope).toMatchObject({
     rating: 'does_not_meet',
-    reason: 'Leaves the database alone.',
+    reason: 'Says nothing of the migrations.',
     answer_span: 'It changes the service version and leaves database contents as they are. Check service health afterwards.',
   })
   expect(judgements.verification.answer_span).toBe('Check service health afterwards.')

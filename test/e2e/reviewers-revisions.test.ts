@@ -147,14 +147,13 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect(stale.code).toBe(1)
     expect(stale.text).toMatchInlineSnapshot(`
       "panel (fixtures/panel)
-        stale answer (3): the answer changed since its review: re-read it, revise the review, then \`vitest-rubric bind fixtures/panel --case <id>\`
-          one: fixtures/panel/annotations.json › reviews[0] › answer_sha256 <sha> → <sha>
+        stale answer (2): the answer changed since its review: re-read it, revise the review, then \`vitest-rubric bind fixtures/panel --case <id>\`
           one: fixtures/panel/reviews/alice.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --case one --reviewer alice --replace\` (or, if alice's judgements still hold, \`vitest-rubric bind fixtures/panel --case one --reviewer alice\`)
           one: fixtures/panel/reviews/bob.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --case one --reviewer bob --replace\` (or, if bob's judgements still hold, \`vitest-rubric bind fixtures/panel --case one --reviewer bob\`)
         adoption of stale reviews (1): the adoption stands for reviews of older files: once the reviews are current, adopt them again with \`vitest-rubric adjudicate fixtures/panel --consensus\` or \`--case <id>\`; if every judgement still holds, \`vitest-rubric bind fixtures/panel --case <id>\` keeps the adoption
           one: fixtures/panel/adjudications.json › adoptions[0] (by dana, resolving alice, bob); next, once the reviews are current: \`vitest-rubric adjudicate fixtures/panel --case one\`
-        stale judge's label (1): re-run the judge on the case, then record its label with \`vitest-rubric review fixtures/panel --case <id> --judge <name> --replace --from <labels.json>\` (a judge's label decides nothing)
-          one: fixtures/panel/judges/gpt.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --case one --judge gpt --replace --from <labels.json>\`
+        stale judge's label (1): judge again what is stale: \`vitest-rubric judge fixtures/panel --judge <name> --run <module>\` calls the judge only for the labels that are not current (after a rubric revision, only for the criteria it changed), or record labels made elsewhere with \`vitest-rubric review fixtures/panel --judge <name> --replace --from <labels.jsonl>\` (a judge's label decides nothing)
+          one: fixtures/panel/judges/gpt.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --judge gpt --replace --from <labels.jsonl>\`
         status: some judgements do not apply to the files as they are, or are not bound yet; the cases above are refused until revised and bound
       "
     `)
@@ -164,6 +163,18 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
       status: 'pending',
       reason: expect.stringMatching(/^alice's review changed after the adoption, bob's review changed after the adoption; adjudicate again/),
     })
+    // status gives evaluate's next step: adjudicate again. The adopted review is no stale answer to revise or bind by hand.
+    const reopened = await status(run)
+    expect(reopened.code).toBe(0)
+    expect(reopened.text).toMatchInlineSnapshot(`
+      "panel (fixtures/panel)
+        reviewers agree, not adopted (1): adopt the reviews: \`vitest-rubric adjudicate fixtures/panel --consensus\`
+          one: alice's review changed after the adoption, bob's review changed after the adoption; adjudicate again (\`vitest-rubric adjudicate fixtures/panel --case one\`): 2 reviews agree, not adopted yet
+        stale judge's label (1): judge again what is stale: \`vitest-rubric judge fixtures/panel --judge <name> --run <module>\` calls the judge only for the labels that are not current (after a rubric revision, only for the criteria it changed), or record labels made elsewhere with \`vitest-rubric review fixtures/panel --judge <name> --replace --from <labels.jsonl>\` (a judge's label decides nothing)
+          one: fixtures/panel/judges/gpt.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --judge gpt --replace --from <labels.jsonl>\`
+        status: every review is bound to the files as they are
+      "
+    `)
     const consensus = await run('adjudicate', 'fixtures/panel', '--consensus', '--adjudicator', 'dana')
     expect(consensus.stdout).toContain('one: adopted a review resolving alice, bob, then decided accepted')
     expect((await decision()).status).toBe('accepted')
@@ -223,7 +234,7 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
       '    one: fixtures/panel/reviews/alice.json › reviews[0] › rubric_sha256 <sha> → <sha>; no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion; next: `vitest-rubric review fixtures/panel --case one --reviewer alice --replace`',
     )
     expect(stale.text).toContain(
-      '    one: fixtures/panel/judges/gpt.json › reviews[0] › rubric_sha256 <sha> → <sha>; no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion; next: `vitest-rubric review fixtures/panel --case one --judge gpt --replace --from <labels.json>`',
+      '    one: fixtures/panel/judges/gpt.json › reviews[0] › rubric_sha256 <sha> → <sha>; no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion; next: `vitest-rubric review fixtures/panel --judge gpt --replace --from <labels.jsonl>`',
     )
     const replaced = await run(
       'review',

@@ -1,6 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 import { runVitest } from '../helpers/run-vitest.js'
@@ -141,7 +141,9 @@ describe('several reviewers', () => {
 
   test('the agreement gate adds a check per criterion: it fails with the figures, and is todo where there is no figure', async () => {
     const { root } = await reviewedByThree()
-    const run = await runVitest({ root, plugin: { agreement: { min: 0.667 } } })
+    const summary = join(root, 'summary.md')
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary)
+    const run = await runVitest({ root, plugin: { agreement: { min: 0.667 } } }).finally(() => vi.unstubAllEnvs())
     const checks = run.tests.filter((item) => item.name.startsWith('reviewers agree'))
     expect(checks.map((item) => `${item.name.split(' — ')[0]}: ${item.state}`)).toEqual([
       'reviewers agree on command (α ≥ 0.667): todo',
@@ -154,6 +156,56 @@ describe('several reviewers', () => {
     expect(checks[4]!.errors[0]).toMatch(
       /^alpha -?\d\.\d{3} \(no interval: cases to resample: 4, fewer than the 10 a bootstrap interval needs\) < 0\.667 over 4 cases; disagreements: paraphrase$/,
     )
+    // The terminal block and the job summary read a todo as a todo, as Vitest does: never a failure.
+    const block = run.stdout.slice(run.stdout.indexOf(' Rubric coverage'))
+    expect(
+      block
+        .split('\n')
+        .filter((line) => line.includes('reviewers agree on'))
+        .map((line) => line.replace(/\(no interval: .*$/, '…')),
+    ).toMatchInlineSnapshot(`
+      [
+        "    ○ reviewers agree on command (α ≥ 0.667) (todo): no figure: no variation: every pairable value is "meets"",
+        "    ○ reviewers agree on preconditions (α ≥ 0.667) (todo): no figure: no variation: every pairable value is "meets"",
+        "    ○ reviewers agree on database_scope (α ≥ 0.667) (todo): no figure: no variation: every pairable value is "meets"",
+        "    ✓ reviewers agree on verification (α ≥ 0.667): alpha 1.000 …",
+        "    ✗ reviewers agree on support (α ≥ 0.667): alpha 0.656 …",
+      ]
+    `)
+    const markdown = await readFile(summary, 'utf8')
+    expect(
+      markdown
+        .slice(markdown.indexOf('**Checks**'))
+        .split('\n\n')
+        .slice(0, 2)
+        .join('\n\n')
+        .replace(/alpha -?\d\.\d{3}/g, 'alpha …'),
+    ).toMatchInlineSnapshot(`
+      "**Checks** of \`fixtures/panel\`:
+
+      - ○ todo: reviewers agree on command (α ≥ 0.667): no figure: no variation: every pairable value is "meets"
+      - ○ todo: reviewers agree on preconditions (α ≥ 0.667): no figure: no variation: every pairable value is "meets"
+      - ○ todo: reviewers agree on database_scope (α ≥ 0.667): no figure: no variation: every pairable value is "meets"
+      - ✓ passed: reviewers agree on verification (α ≥ 0.667): alpha … (no interval: cases to resample: 4, fewer than the 10 a bootstrap interval needs) ≥ 0.667 over 4 cases; disagreements: missing-verification
+      - ✗ failed: reviewers agree on support (α ≥ 0.667): alpha … (no interval: cases to resample: 4, fewer than the 10 a bootstrap interval needs) < 0.667 over 4 cases; disagreements: paraphrase"
+    `)
+  })
+})
+
+describe('several reviewers: status after a source edit', () => {
+  test("each reviewer's stale reviews are listed once, under the command that revises them, with the cases", async () => {
+    const { dir, run } = await reviewedByThree()
+    const source = join(dir, 'source.txt')
+    await writeFile(source, `${await readFile(source, 'utf8')}\nA later note: rollbacks are logged.\n`)
+    const status = await run('status', 'fixtures/panel')
+    expect(status.code).toBe(1)
+    const lines = status.stdout.split('\n').filter((line) => line.includes('--reviewer alice') || line.includes('reviews/alice.json'))
+    expect(lines.map((line) => line.replaceAll(/[0-9a-f]{12}…/g, '<sha>'))).toMatchInlineSnapshot(`
+      [
+        "    \`vitest-rubric review fixtures/panel --case <id> --reviewer alice --replace\` (or, if alice's judgements still hold, \`vitest-rubric bind fixtures/panel --case <id> --reviewer alice\`) for 4 cases: complete, paraphrase, unsupported-guarantee, missing-verification",
+        "      fixtures/panel/reviews/alice.json › source_sha256 <sha> → <sha>",
+      ]
+    `)
   })
 })
 

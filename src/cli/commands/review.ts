@@ -9,6 +9,9 @@ import { kinds, openReviewTarget, recordReview } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, oneDir, usage, stringOption, stringsOption, type CliIo, type Command, type ParsedArgs } from '../command.js'
 import { interactiveReviewOf, slotGiven, slotOptions } from '../kinds.js'
+import { keepDraft } from '../drafts.js'
+import { slotOptionOf } from '../../core/engine/kind.js'
+import { RevisionError } from '../../core/common/errors.js'
 
 /** The judgement fields the options fill, by option. */
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
@@ -132,9 +135,19 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     const prompt = interactiveReviewOf(target.fixture.kind)
     if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
     refuseExistingReview(target, options.replace)
-    const outcome = await prompt(target, io.terminal, (draft, dryRun) =>
-      recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun }),
-    )
+    let typed: unknown
+    const outcome = await prompt(target, io.terminal, (draft, dryRun) => {
+      typed = draft
+      return recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun })
+    }).catch(async (error: unknown) => {
+      // The case changed while the questions were answered: on a terminal, what was typed would be lost with the refusal.
+      if (!(error instanceof RevisionError) || error.code !== 'CASE_CHANGED_MEANWHILE' || typed === undefined) throw error
+      const named = [
+        ...(options.slot === undefined ? [] : [`--${slotOptionOf(target.fixture.definition)}`, options.slot]),
+        ...(options.reviewer === undefined ? [] : ['--reviewer', options.reviewer]),
+      ]
+      throw await keepDraft(error, { dir, caseId, options: named, draft: typed }, io.cwd)
+    })
     if (outcome === 'cancelled') {
       io.stderr('review cancelled: nothing was written')
       return 1

@@ -75,6 +75,16 @@ function formatRefused(result: RefusedFixture): string {
   return [`${result.dir}: the fixture is refused, so none of its cases is decided`, ...result.refused.message.split('\n').map((line) => `  ${line}`)].join('\n')
 }
 
+/** How many cases are listed by id before the rest are counted: `status --json` lists every one. */
+const LISTED_CASES = 12
+
+/** `3 cases: a, b, c`, or the first few and how many more. */
+function caseList(ids: readonly string[]): string {
+  const shown = ids.slice(0, LISTED_CASES).join(', ')
+  const more = ids.length - LISTED_CASES
+  return `${ids.length === 1 ? '1 case' : `${ids.length} cases`}: ${shown}${more > 0 ? ` and ${more} more (\`status --json\` lists each)` : ''}`
+}
+
 /** A fixture's status as text: the hashes a new case records, then each group with its action and cases. */
 export function formatStatus(status: FixtureStatus): string {
   const lines = [
@@ -87,8 +97,25 @@ export function formatStatus(status: FixtureStatus): string {
     const cases = status.cases.flatMap((each) => each.findings.filter((finding) => finding.group === group.key).map((finding) => ({ id: each.id, ...finding })))
     if (cases.length === 0) continue
     lines.push(`  ${group.title} (${cases.length}): ${group.action.replaceAll('{dir}', status.dir)}`)
-    if (group.key === 'current') lines.push(`    ${cases.map((each) => `${each.id} (${each.detail})`).join(', ')}`)
-    else for (const each of cases) lines.push(`    ${each.id}: ${each.detail}`)
+    if (group.key === 'current') {
+      lines.push(`    ${cases.map((each) => `${each.id} (${each.detail})`).join(', ')}`)
+      continue
+    }
+    // A command for several cases is said once, with its cases and what it acts on; a case alone keeps its line.
+    const byCommand = new Map<string, (typeof cases)[number][]>()
+    for (const each of cases) {
+      const key = each.next?.command ?? ''
+      byCommand.set(key, [...(byCommand.get(key) ?? []), each])
+    }
+    for (const each of cases) {
+      const same = each.next === undefined ? [] : byCommand.get(each.next.command)!
+      if (same.length < 2) lines.push(`    ${each.id}: ${each.detail}`)
+      else if (same[0] === each) {
+        const { command, otherwise } = each.next!
+        lines.push(`    \`${command}\`${otherwise === undefined ? '' : ` (or, ${otherwise})`} for ${caseList([...new Set(same.map((one) => one.id))])}`)
+        for (const text of new Set(same.map((one) => one.next!.what))) lines.push(`      ${text}`)
+      }
+    }
   }
   for (const note of status.notes) lines.push(`  note on ${note.file}: ${note.text}`)
   lines.push(

@@ -100,7 +100,8 @@ export const promptCriteriaReview: InteractiveReview = async (target, terminal, 
     const reason = await text({
       ...io,
       message: `Why does the answer ${rating === 'meets' ? 'meet' : rating === 'does_not_meet' ? 'not meet' : 'leave you uncertain on'} ${id}?`,
-      ...(typeof before?.['reason'] === 'string' ? { initialValue: before['reason'] } : {}),
+      // The earlier reason says why of the earlier rating: a changed rating starts with an empty reason, never one that contradicts it.
+      ...(typeof before?.['reason'] === 'string' && before['rating'] === rating ? { initialValue: before['reason'] } : {}),
       validate: (value) => ((value ?? '').trim() === '' ? 'A reason is needed: say why.' : undefined),
     })
     if (isCancel(reason)) return cancelled(io)

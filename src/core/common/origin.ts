@@ -25,3 +25,18 @@ export function shownOrigin(origin: string, file: string): string {
     return `not given (${file} › origin is still the placeholder: say there which model and which revision of its prompt, or pass --origin with the next label)`
   return origin
 }
+
+/**
+ * The `origin` a judge module's run records: its `description`, the module as the run named it
+ * (relative to where it ran) and its version (`name@version`, or the module file's SHA-256).
+ */
+export function judgeModuleOrigin(description: string, module: string, version: string): string {
+  return description === '' ? `judge module ${module}, ${version}` : `${description} (judge module ${module}, ${version})`
+}
+
+const JUDGE_MODULE = /(?:^|\()judge module (.+), (sha256 [0-9a-f]+|[^\s,()]+@[^\s,()]+)(?:\)|;|$)/u
+
+/** The judge module a judge file's `origin` names (see {@link judgeModuleOrigin}); `undefined` for labels recorded otherwise. */
+export function judgeModuleOf(origin: string | undefined): string | undefined {
+  return origin === undefined ? undefined : JUDGE_MODULE.exec(origin)?.[1]
+}

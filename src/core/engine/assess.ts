@@ -97,7 +97,7 @@ export function assessEntry<R, C, V, D extends Decision, S>(
         )
       } else parsedReviews.set(slot, parsed.data)
       if (parsedCase.success) {
-        const underCheck = { value: review.value, parsed: parsed.success ? parsed.data : undefined, path: review.path, slot }
+        const underCheck = { value: review.value, parsed: parsed.success ? parsed.data : undefined, path: review.path, slot, file: site.annotationsFile }
         provenance[slot] = definition.checkReview(context, parsedCase.data, underCheck, at)
       }
     }

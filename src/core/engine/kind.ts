@@ -77,6 +77,8 @@ export interface ReviewUnderCheck<V> {
   readonly parsed: V | undefined
   readonly path: readonly PathSegment[]
   readonly slot: string
+  /** The file that holds the review, as shown: `annotations.json`, or a reviewer's or a judge's own file. */
+  readonly file: string
 }
 
 /** How `status` names a group of cases and what it asks a reviewer to do. */

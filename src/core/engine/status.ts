@@ -1,4 +1,5 @@
 import { formatLocation } from '../common/json-path.js'
+import { judgeModuleOf } from '../common/origin.js'
 import { shortSha } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { acknowledgement, isStale, rowPath, shellWord, type BindingState, type BindingTarget } from './bindings.js'
@@ -38,7 +39,7 @@ const COMMON_GROUPS = {
   'stale-judge': {
     title: "stale judge's label",
     action:
-      "re-run the judge on the case, then record its label with `vitest-rubric review {dir} --case <id> --judge <name> --replace --from <labels.json>` (a judge's label decides nothing)",
+      "judge again what is stale: `vitest-rubric judge {dir} --judge <name> --run <module>` calls the judge only for the labels that are not current (after a rubric revision, only for the criteria it changed), or record labels made elsewhere with `vitest-rubric review {dir} --judge <name> --replace --from <labels.jsonl>` (a judge's label decides nothing)",
   },
   current: { title: 'bound and current', action: 'nothing to do' },
 } as const satisfies Record<string, StatusGroup>
@@ -62,6 +63,20 @@ export interface CaseFinding {
    * when the kind says nothing.
    */
   readonly changes?: readonly Readonly<Record<string, unknown>>[]
+  /**
+   * The command that acts on the finding, said so that it reads the same for every case it is found
+   * for: `status` lists the cases under the command once.
+   */
+  readonly next?: NextCommand
+}
+
+/** A command for many cases at once, `<id>` standing for each case where it names one. */
+export interface NextCommand {
+  readonly command: string
+  /** What it acts on, the same words for every case: the file, the fields, what changed. */
+  readonly what: string
+  /** Another way, when it fits: `if alice's judgements still hold, \`vitest-rubric bind … --reviewer alice\``. */
+  readonly otherwise?: string
 }
 
 export interface CaseStatus {
@@ -167,8 +182,13 @@ function caseFindings(
     const where = review === undefined ? '' : ` at ${formatLocation(fixture.files.annotations?.display, review.path)}`
     findings.push({ group: 'new-review', detail: `${definition.reviews.slotName(slot).replace(/^an? /, 'the ')}${where}` })
   }
+  // An adopted review stands for the independent reviews it resolved: the adjudication to come re-makes it and its
+  // case's hashes, so its stale hashes are the adoption's finding (withPanelFindings), never a review to revise by hand.
+  const adopted = adoptedSlots(fixture, assessment.decision.id)
   // A new review's placeholders are stamped by binding it, with the case's own hashes: they are not stale judgements.
-  const hashes = stale.filter((state) => !('reviewOf' in state.row.source) && !(newSlots.size > 0 && (state.row.in === 'case' || newSlots.has(state.slot))))
+  const hashes = stale.filter(
+    (state) => !('reviewOf' in state.row.source) && !adopted.has(state.slot) && !(newSlots.size > 0 && (state.row.in === 'case' || newSlots.has(state.slot))),
+  )
   for (const target of Object.keys(definition.targets)) {
     const fields = hashes.filter((state) => state.row.target === target)
     if (fields.length === 0) continue
@@ -210,6 +230,14 @@ function caseFindings(
   return findings
 }
 
+/** The slots of a case whose review in the annotations is an adoption of independent reviews. */
+function adoptedSlots(fixture: SomeFixture, id: string): ReadonlySet<string> {
+  const adoptions = fixture.panel.adoptions.get(id)
+  const byReviewer = fixture.panel.reviews.get(id)
+  if (adoptions === undefined || byReviewer === undefined) return new Set()
+  return new Set(Object.keys(adoptions).filter((slot) => [...byReviewer.values()].some((reviews) => reviews[slot] !== undefined)))
+}
+
 /**
  * The findings of a case with the stale files of its panel added: each reviewer's review and each
  * judge's label bound to older files, with the command that revises or re-binds it, and the
@@ -239,19 +267,27 @@ function withPanelFindings(
     })
     return states.filter((state) => state.row.in === 'review' && isStale(state))
   }
-  const listed = (states: readonly BindingState[], review: unknown, group: (target: BindingTarget) => string, next: string) => {
+  const listed = (
+    states: readonly BindingState[],
+    review: unknown,
+    group: (target: BindingTarget) => string,
+    next: string,
+    command: Omit<NextCommand, 'what'>,
+  ) => {
     for (const target of Object.keys(definition.targets)) {
       const fields = states.filter((state) => state.row.target === target)
       if (fields.length === 0) continue
-      const where = fields.map(
-        (state) =>
-          `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`,
-      )
+      const hashes = (state: BindingState) => `${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`
+      const where = fields.map((state) => `${formatLocation(state.file, state.path)} ${hashes(state)}`)
       const change = definition.present.staleDetail?.(target, context, review, earlierRevisions(fields, history))
+      const said = change === undefined ? '' : `; ${change.text}`
+      // The same words for every case: the file and the field, without the review's place in it.
+      const what = fields.map((state) => `${formatLocation(state.file, [state.path.at(-1)!])} ${hashes(state)}`).join('; ')
       added.push({
         group: group(target),
-        detail: `${where.join('; ')}${change === undefined ? '' : `; ${change.text}`}; next: ${next}`,
+        detail: `${where.join('; ')}${said}; next: ${next}`,
         ...(change === undefined ? {} : { changes: [change.json] }),
+        next: { ...command, what: `${what}${said}` },
       })
     }
   }
@@ -262,31 +298,35 @@ function withPanelFindings(
     reviewersStale = true
     staleFiles.add(panel.files[reviewer]!.display)
     const who = shellWord(reviewer)
+    const command = (caseId: string) => `vitest-rubric review ${dir} --case ${caseId} --reviewer ${who} --replace`
+    const otherwise = (caseId: string) => `if ${reviewer}'s judgements still hold, \`vitest-rubric bind ${dir} --case ${caseId} --reviewer ${who}\``
     listed(
       states,
       panel.reviews.get(entry.id)?.get(reviewer)?.[states[0]!.slot]?.value,
       (target) => `stale-${target}`,
-      `\`vitest-rubric review ${dir} --case ${id} --reviewer ${who} --replace\` (or, if ${reviewer}'s judgements still hold, \`vitest-rubric bind ${dir} --case ${id} --reviewer ${who}\`)`,
+      `\`${command(id)}\` (or, ${otherwise(id)})`,
+      // Said once for all of the reviewer's stale cases, each standing for <id>.
+      { command: command('<id>'), otherwise: otherwise('<id>') },
     )
   }
   const adopted = assessment.states.some((state) => state.row.in === 'review' && isStale(state))
+  // With every review current again, a reopened adoption leaves the case pending on a new adjudication: its
+  // pending finding names it, as evaluate does, and nothing is left to bind.
+  const reopened = !reviewersStale && assessment.decision.status === 'pending'
   for (const adoption of Object.values(panel.adoptions.get(entry.id) ?? {})) {
-    if (!reviewersStale && !adopted) continue
+    if ((!reviewersStale && !adopted) || reopened) continue
+    // The adopted review's staleness is this finding's: a refusal that says it is not listed again.
+    if (fixture.files.annotations !== undefined) staleFiles.add(fixture.files.annotations.display)
     added.push({
       group: 'stale-adoption',
       detail: `${formatLocation(panel.adjudications!.display, adoption.path)} (by ${adoption.adjudicator}, resolving ${Object.keys(adoption.resolved).join(', ')}); next, once the reviews are current: \`vitest-rubric adjudicate ${dir} --case ${id}\``,
     })
   }
   for (const judge of judges.reviews.get(entry.id)?.keys() ?? []) {
-    const who = shellWord(judge)
     const states = staleOf(judges, judge)
     if (states.length === 0) continue
-    listed(
-      states,
-      judges.reviews.get(entry.id)?.get(judge)?.[states[0]!.slot]?.value,
-      () => 'stale-judge',
-      `\`vitest-rubric review ${dir} --case ${id} --judge ${who} --replace --from <labels.json>\``,
-    )
+    const command = judgeCommand(dir, judge, judges.files[judge]?.origin)
+    listed(states, judges.reviews.get(entry.id)?.get(judge)?.[states[0]!.slot]?.value, () => 'stale-judge', `\`${command}\``, { command })
   }
   if (added.length === 0) return findings
   // A refusal that is a listed review's staleness is said by its own finding.
@@ -295,6 +335,19 @@ function withPanelFindings(
   // A judge's stale label decides nothing: beside it, a current case stays current.
   const blocking = added.some((finding) => finding.group !== 'stale-judge')
   return [...findings.filter((finding) => !(repeated && finding.group === 'refused') && !(blocking && finding.group === 'current')), ...added]
+}
+
+/**
+ * What re-judges a judge's stale labels, for every case at once: the judge module its labels'
+ * origin names, run again (it calls the judge only for the labels that are not current, and after
+ * a rubric revision only for the criteria it changed); else the import of labels made elsewhere.
+ */
+function judgeCommand(dir: string, judge: string, origin: string | undefined): string {
+  const module = judgeModuleOf(origin)
+  const who = shellWord(judge)
+  return module === undefined
+    ? `vitest-rubric review ${dir} --judge ${who} --replace --from <labels.jsonl>`
+    : `vitest-rubric judge ${dir} --judge ${who} --run ${shellWord(module)}`
 }
 
 function staleDetail(

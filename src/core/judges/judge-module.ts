@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { UsageError } from '../common/errors.js'
+import { judgeModuleOrigin } from '../common/origin.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { JudgeFunction, JudgeModule } from './judge-run.js'
 
@@ -63,10 +64,10 @@ export async function loadJudgeModule(path: string, cwd: string): Promise<Loaded
     })
   }
   const version = (await packageOf(absolute)) ?? `sha256 ${sha256Hex(bytes).slice(0, 16)}`
-  const description = typeof module.description === 'string' && module.description.trim() !== '' ? `${module.description.trim()} ` : ''
+  const description = typeof module.description === 'string' ? module.description.trim() : ''
   return {
     run: perCase ? { perCase: module.judgeCase! } : { perCriterion: module.default! },
-    origin: `${description}(judge module ${display.split(sep).join('/')}, ${version})`.replace(/^\((.*)\)$/, '$1'),
+    origin: judgeModuleOrigin(description, display.split(sep).join('/'), version),
   }
 }
 

@@ -56,7 +56,12 @@ export function assessAnswer(bound: BoundRubric, answer: Located, review: Locate
       parsedReview.error.issues,
     )
   }
-  const excerpts = checkJudgements(bound, { text: parsedAnswer.data.text, at: formatLocation(files.cases, [...answer.path, 'text']) }, review, at)
+  const excerpts = checkJudgements(
+    bound,
+    { text: parsedAnswer.data.text, at: formatLocation(files.cases, [...answer.path, 'text']) },
+    { ...review, file: files.annotations },
+    at,
+  )
   const stale: Problem[] = []
   // The answer's place stands for a case's `input.answer`: the review binds it, and the source and rubric.
   const subject = {

@@ -40,13 +40,14 @@ export function checkCriteriaReview(context: KindContext<CriteriaRubric>, theCas
 export function checkJudgements(
   context: KindContext<CriteriaRubric>,
   answer: { readonly text: string; readonly at: string | (() => string) },
-  review: { readonly value: unknown; readonly path: readonly (string | number)[] },
+  review: { readonly value: unknown; readonly path: readonly (string | number)[]; readonly file: string },
   at: CaseAt,
 ): Problem[] {
   const judgements = isObject(review.value) ? review.value['judgements'] : undefined
   if (!isObject(judgements)) return []
   const { criteria } = context.rubric
-  const file = context.files.annotations?.display
+  // The review's own file: a reviewer's or a judge's review is not in annotations.json.
+  const { file } = review
   const rubric = context.files.rubric?.display ?? 'rubric.json'
   const answerText = answer.text
   const problems: Problem[] = []

@@ -45,7 +45,7 @@ export function checkScoredReview(
 ): Problem[] {
   if (review.parsed === undefined) return []
   const reviewAt = {
-    files: { cases: context.files.cases?.display ?? 'cases.json', annotations: context.files.annotations?.display ?? 'annotations.json' },
+    files: { cases: context.files.cases?.display ?? 'cases.json', annotations: review.file },
     caseId: at.id,
     casePath: at.path,
     reviewPath: review.path,
