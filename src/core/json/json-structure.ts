@@ -195,7 +195,7 @@ export function jsonStructureDetails(problem: JsonStructureProblem, file: string
       summary: `the JSON nests deeper than ${MAX_JSON_DEPTH} levels of arrays and objects${shown.length < problem.path.length ? ' below this path' : ''}.`,
       expected: `at most ${MAX_JSON_DEPTH} levels: the format's files nest fewer than 10`,
       found: `level ${MAX_JSON_DEPTH + 1} opening at ${position(problem.offset)}`,
-      hint: 'this is no fixture file as the format describes it (docs/format.md): restore the file from version control, or write it anew.',
+      hint: 'no file the package reads nests so deep: restore the file from version control, or write it again as docs/format.md describes.',
     }
   }
   const key = preview(problem.key, 60)
