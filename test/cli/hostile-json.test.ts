@@ -71,7 +71,9 @@ describe('arrays nested 10,000 deep: refused at the file with where, never "Maxi
     const fixture = await reviewedTwice()
     const original = await readFile(join(fixture.dir, 'reviews/alice.json'), 'utf8')
     await writeFile(join(fixture.dir, 'reviews/alice.json'), deepArray())
-    expect(await refused(fixture, ['evaluate', '.'])).toMatch(/^reviews\/alice\.json › \[0\]\[0\]\[0\]\[0\]\[0\]\[0\]\[0\]\[0\]: the JSON nests deeper than 64 levels/)
+    expect(await refused(fixture, ['evaluate', '.'])).toMatch(
+      /^reviews\/alice\.json › \[0\]\[0\]\[0\]\[0\]\[0\]\[0\]\[0\]\[0\]: the JSON nests deeper than 64 levels/,
+    )
     // Deep inside a review's reason, through arrays and objects by turns.
     const mixed = original.replace('"Judged command."', `${'[{"a":'.repeat(5_000)}1${'}]'.repeat(5_000)}`)
     await writeFile(join(fixture.dir, 'reviews/alice.json'), mixed)
@@ -90,7 +92,10 @@ describe('arrays nested 10,000 deep: refused at the file with where, never "Maxi
   test('given with add --from, review --from, review --judge --from (JSON and JSON Lines) and adjudicate --from', async () => {
     const fixture = await reviewedTwice()
     await writeFile(join(fixture.dir, 'deep.json'), deepArray())
-    await writeFile(join(fixture.dir, 'deep.jsonl'), `${JSON.stringify({ case: 'negation', judgements: draft() })}\n{"case": "complete", "judgements": ${deepArray()}}\n`)
+    await writeFile(
+      join(fixture.dir, 'deep.jsonl'),
+      `${JSON.stringify({ case: 'negation', judgements: draft() })}\n{"case": "complete", "judgements": ${deepArray()}}\n`,
+    )
     const deep = /^deep\.json › (\[0\]){8}: the JSON nests deeper than 64 levels of arrays and objects below this path\.\n {2}expected: at most 64 levels/
     expect(await refused(fixture, ['add', '.', '--from', 'deep.json'])).toMatch(deep)
     expect(await refused(fixture, ['review', '.', '--case', 'not-reviewed', '--reviewer', 'carol', '--from', 'deep.json'])).toMatch(deep)
@@ -139,7 +144,12 @@ describe('a key held twice in one object: refused, naming the file, the JSON pat
     const places: [file: string, before: string, insert: string, first: RegExp][] = [
       ['cases.json', '"id": "paraphrase"', '"id": "other",\n      ', /^cases\.json › cases\[1\] › id: the key "id" occurs twice/],
       ['rubric.json', '"version"', '"version": 2,\n  ', /^rubric\.json › version: the key "version" occurs twice/],
-      ['reviews/bob.json', '"rating": "does_not_meet"', '"rating": "meets", ', /^reviews\/bob\.json › reviews\[0\] › judgements › command › rating: the key "rating" occurs twice/],
+      [
+        'reviews/bob.json',
+        '"rating": "does_not_meet"',
+        '"rating": "meets", ',
+        /^reviews\/bob\.json › reviews\[0\] › judgements › command › rating: the key "rating" occurs twice/,
+      ],
       ['annotations.json', '"origin"', '"origin": "Someone else.",\n  ', /^annotations\.json › origin: the key "origin" occurs twice/],
     ]
     for (const [file, before, insert, first] of places) {
@@ -167,16 +177,22 @@ describe('a key held twice in one object: refused, naming the file, the JSON pat
     const twice = (text: string) => text.replace('{"rating":"meets"', '{"rating":"does_not_meet","rating":"meets"')
     await writeFile(join(fixture.dir, 'review.json'), twice(JSON.stringify(draft())))
     await writeFile(join(fixture.dir, 'labels.json'), twice(JSON.stringify({ 'not-reviewed': draft() })))
-    await writeFile(join(fixture.dir, 'labels.jsonl'), `${JSON.stringify({ case: 'negation', judgements: draft() })}\n${twice(JSON.stringify({ case: 'not-reviewed', judgements: draft() }))}\n`)
+    await writeFile(
+      join(fixture.dir, 'labels.jsonl'),
+      `${JSON.stringify({ case: 'negation', judgements: draft() })}\n${twice(JSON.stringify({ case: 'not-reviewed', judgements: draft() }))}\n`,
+    )
     const cases = await fixture.readJson<{ cases: { input: { answer: unknown } }[] }>('cases.json')
     await writeFile(join(fixture.dir, 'new.json'), `[{"id": "new", "id": "newer", "answer": "An answer.", "citation": "A guide."}]`)
     expect(cases.cases.length).toBe(8)
     expect(await refused(fixture, ['add', '.', '--from', 'new.json'])).toMatch(/^new\.json › \[0\] › id: the key "id" occurs twice in one object/)
-    const review = /^review\.json › command › rating: the key "rating" occurs twice in one object, so which of its values counts would be a guess\.\n {2}expected: each key once in its object\n {2}found: {4}"rating" at line 1, column 13 and again at line 1, column 38\n/
+    const review =
+      /^review\.json › command › rating: the key "rating" occurs twice in one object, so which of its values counts would be a guess\.\n {2}expected: each key once in its object\n {2}found: {4}"rating" at line 1, column 13 and again at line 1, column 38\n/
     expect(await refused(fixture, ['review', '.', '--case', 'not-reviewed', '--reviewer', 'carol', '--from', 'review.json'])).toMatch(review)
     expect(await refused(fixture, ['review', '.', '--case', 'not-reviewed', '--from', 'review.json'])).toMatch(review)
     expect(await refused(fixture, ['adjudicate', '.', '--case', 'complete', '--adjudicator', 'carol', '--from', 'review.json'])).toMatch(review)
-    expect(await refused(fixture, ['review', '.', '--judge', 'kw', '--from', 'labels.json'])).toMatch(/^labels\.json › not-reviewed › command › rating: the key "rating" occurs twice/)
+    expect(await refused(fixture, ['review', '.', '--judge', 'kw', '--from', 'labels.json'])).toMatch(
+      /^labels\.json › not-reviewed › command › rating: the key "rating" occurs twice/,
+    )
     expect(await refused(fixture, ['review', '.', '--judge', 'kw', '--from', 'labels.jsonl'])).toMatchInlineSnapshot(`
       "labels.jsonl:2 › judgements › command › rating: the key "rating" occurs twice in one object, so which of its values counts would be a guess; nothing was written.
         expected: each key once in its object
@@ -194,7 +210,10 @@ describe('a lone surrogate in a text: refused at its path wherever a review or a
   test('review --reviewer --from, review --from, review --judge --from (JSON Lines and JSON), adjudicate --from: nothing written', async () => {
     const fixture = await reviewedTwice()
     await writeFile(join(fixture.dir, 'review.json'), cut(JSON.stringify(draft(), null, 2)))
-    await writeFile(join(fixture.dir, 'labels.jsonl'), `${JSON.stringify({ case: 'negation', judgements: draft() })}\n${cut(JSON.stringify({ case: 'complete', judgements: draft() }))}\n`)
+    await writeFile(
+      join(fixture.dir, 'labels.jsonl'),
+      `${JSON.stringify({ case: 'negation', judgements: draft() })}\n${cut(JSON.stringify({ case: 'complete', judgements: draft() }))}\n`,
+    )
     await writeFile(join(fixture.dir, 'labels.json'), cut(JSON.stringify({ complete: draft() })))
     expect(await refused(fixture, ['review', '.', '--case', 'complete', '--reviewer', 'carol', '--from', 'review.json'])).toMatchInlineSnapshot(`
       "review.json › command › reason: the text holds a lone surrogate (half of a character beyond U+FFFF), which has no UTF-8 encoding; nothing was written.
@@ -203,14 +222,35 @@ describe('a lone surrogate in a text: refused at its path wherever a review or a
         fix:      replace the broken character: the text was probably cut in the middle of an emoji or other character beyond U+FFFF.
       "
     `)
-    expect(await refused(fixture, ['review', '.', '--case', 'not-reviewed', '--from', 'review.json'])).toMatch(/^review\.json › command › reason: the text holds a lone surrogate/)
+    expect(await refused(fixture, ['review', '.', '--case', 'not-reviewed', '--from', 'review.json'])).toMatch(
+      /^review\.json › command › reason: the text holds a lone surrogate/,
+    )
     expect(await refused(fixture, ['review', '.', '--judge', 'kw', '--from', 'labels.jsonl'])).toMatch(
       /^labels\.jsonl:2 › judgements › command › reason: the text holds a lone surrogate .*; nothing was written\.\n {2}expected: well-formed Unicode text\n {2}found: {4}"Judged command \\ud83d"\n/,
     )
-    expect(await refused(fixture, ['review', '.', '--judge', 'kw', '--from', 'labels.json'])).toMatch(/^labels\.json › complete › command › reason: the text holds a lone surrogate/)
+    expect(await refused(fixture, ['review', '.', '--judge', 'kw', '--from', 'labels.json'])).toMatch(
+      /^labels\.json › complete › command › reason: the text holds a lone surrogate/,
+    )
     expect(await refused(fixture, ['adjudicate', '.', '--case', 'complete', '--adjudicator', 'carol', '--from', 'review.json'])).toMatch(
       /^review\.json › command › reason: the text holds a lone surrogate/,
     )
+  })
+
+  test("judge --run: a verdict holding one fails its own case, and the run's other labels are written", async () => {
+    const fixture = await copyFixture()
+    const judge = join(fixture.dir, 'cut-judge.mjs')
+    await writeFile(
+      judge,
+      `export default async ({ case: { id }, criterion }) => ({ rating: 'meets', reason: id === 'negation' && criterion.id === 'command' ? 'Cut \\ud83d' : 'Fine.', span: '' })\n`,
+    )
+    const run = await runCli(['judge', '.', '--judge', 'kw', '--run', 'cut-judge.mjs', '--retries', '0'], fixture.dir)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toContain(
+      'failed: negation › command after 1 call: invalid verdict for command › reason: the text holds a lone surrogate, which has no UTF-8 encoding',
+    )
+    const labels = await fixture.readJson<{ reviews: { answer_id: string; judgements: Record<string, { reason: string }> }[] }>('judges/kw.json')
+    expect(labels.reviews.flatMap((review) => Object.values(review.judgements))).toHaveLength(39)
+    expect(labels.reviews.every((review) => Object.values(review.judgements).every((judgement) => judgement.reason.isWellFormed()))).toBe(true)
   })
 
   test('add --from: a case whose answer holds one is refused at its path, not written to be refused when read', async () => {

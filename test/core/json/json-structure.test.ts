@@ -35,7 +35,13 @@ describe('a key held twice in one object', () => {
     const keys = Array.from({ length: 500 }, (_, index) => `"k${index}": ${index}`)
     expect(problemOf(`{${keys.join(', ')}}`)).toBeUndefined()
     const text = `{"list": [{${keys.join(', ')}, "k17": "again"}]}`
-    expect(problemOf(text)).toEqual({ kind: 'duplicate-key', path: ['list', 0, 'k17'], key: 'k17', offset: text.indexOf('"k17": "again"'), earlier: text.indexOf('"k17"') })
+    expect(problemOf(text)).toEqual({
+      kind: 'duplicate-key',
+      path: ['list', 0, 'k17'],
+      key: 'k17',
+      offset: text.indexOf('"k17": "again"'),
+      earlier: text.indexOf('"k17"'),
+    })
     // Escaped keys among many: compared as read.
     expect(problemOf(`{${keys.join(', ')}, "\\u006b499": 0}`)).toMatchObject({ key: 'k499' })
   })
@@ -65,7 +71,9 @@ describe('a key held twice in one object', () => {
         found:    "rating" at line 7, column 11 and again at line 8, column 11
         fix:      keep the "rating" you mean and delete the other: a reader of the file sees the first, JSON.parse keeps the last, so the file is not read until the key occurs once.]
     `)
-    expect(() => parseJsonFile(file(text))).toThrow(expect.objectContaining({ code: 'JSON_DUPLICATE_KEY', path: ['reviews', 0, 'judgements', 'command', 'rating'] }))
+    expect(() => parseJsonFile(file(text))).toThrow(
+      expect.objectContaining({ code: 'JSON_DUPLICATE_KEY', path: ['reviews', 0, 'judgements', 'command', 'rating'] }),
+    )
   })
 })
 
@@ -112,7 +120,9 @@ const key = fc.constantFrom('a', 'b', 'ab', '"', '\\', 'é', 'x/y')
 const written = fc.letrec<{ value: Written }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
-    fc.record({ scalar: fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom('{"a": 1, "a": 2}', '[[[', '\\"')) }),
+    fc.record({
+      scalar: fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom('{"a": 1, "a": 2}', '[[[', '\\"')),
+    }),
     fc.record({ array: fc.array(tie('value'), { maxLength: 4 }) }),
     fc.record({ object: fc.array(fc.tuple(key, tie('value')), { maxLength: 4 }) }),
   ),
