@@ -59,73 +59,61 @@ export function jsonStructureProblem(text: string, maxDepth: number = MAX_JSON_D
   const keysFrom = new Int32Array(maxDepth + 2)
   const wide: (Set<string> | undefined)[] = []
   // The keys of every open object, innermost last: each key's opening quote and end, and whether it holds an escape.
-  const keyStart: number[] = []
-  const keyEnd: number[] = []
-  const keyEscaped: boolean[] = []
+  let keys: KeyStack = { start: new Int32Array(64), end: new Int32Array(64), escaped: new Uint8Array(64) }
   let keyCount = 0
   let depth = 0
   let expectKey = false
-
-  /** The path of the container at `upTo` (its parent's current key or index, and so on up). */
-  const pathTo = (upTo: number): PathSegment[] => {
-    const path: PathSegment[] = []
-    for (let level = 1; level <= upTo; level++) {
-      if (isObject[level] === 1) {
-        const last = (level === depth ? keyCount : keysFrom[level + 1]!) - 1
-        path.push(keyName(text, keyStart[last]!, keyEnd[last]!, keyEscaped[last]!))
-      } else path.push(index[level]!)
-    }
-    return path
-  }
-
+  let backslash = -1
   const length = text.length
   for (let at = 0; at < length; at++) {
     const code = text.charCodeAt(at)
+    // Most of what is not in a string is indentation, digits and letters: each skipped after four comparisons
+    // (a bracket and a brace differ by one bit, 0x20; no other character outside a string has theirs).
+    const bracket = code & ~0x20
+    if (code !== QUOTE && code !== COMMA && bracket !== OPEN_BRACKET && bracket !== CLOSE_BRACKET) continue
     if (code === QUOTE) {
       const end = stringEnd(text, at)
       if (expectKey) {
         expectKey = false
-        let escaped = false
-        for (let inside = at + 1; inside < end - 1; inside++) {
-          if (text.charCodeAt(inside) === BACKSLASH) {
-            escaped = true
-            break
-          }
-        }
+        // Whether the key holds an escape: the next backslash of the text, looked up again only once passed.
+        if (backslash < at) backslash = nextBackslash(text, at)
+        const escaped = backslash < end ? 1 : 0
         const from = keysFrom[depth]!
         const set = wide[depth]
         let earlier = -1
         if (set === undefined) {
           for (let other = from; other < keyCount; other++) {
-            if (sameKey(text, keyStart[other]!, keyEnd[other]!, keyEscaped[other]!, at, end, escaped)) {
-              earlier = keyStart[other]!
+            if (sameKey(text, keys.start[other]!, keys.end[other]!, keys.escaped[other] === 1, at, end, escaped === 1)) {
+              earlier = keys.start[other]!
               break
             }
           }
         } else {
-          const name = keyName(text, at, end, escaped)
+          const name = keyName(text, at, end, escaped === 1)
           if (set.has(name)) {
             for (let other = from; other < keyCount && earlier === -1; other++)
-              if (keyName(text, keyStart[other]!, keyEnd[other]!, keyEscaped[other]!) === name) earlier = keyStart[other]!
+              if (keyName(text, keys.start[other]!, keys.end[other]!, keys.escaped[other] === 1) === name) earlier = keys.start[other]!
           } else set.add(name)
         }
         if (earlier !== -1) {
-          const key = keyName(text, at, end, escaped)
-          return { kind: 'duplicate-key', path: [...pathTo(depth - 1), key], key, offset: at, earlier }
+          const key = keyName(text, at, end, escaped === 1)
+          const path = pathTo(text, { isObject, index, keysFrom, keys }, depth - 1, depth, keyCount)
+          return { kind: 'duplicate-key', path: [...path, key], key, offset: at, earlier }
         }
-        keyStart[keyCount] = at
-        keyEnd[keyCount] = end
-        keyEscaped[keyCount] = escaped
+        if (keyCount === keys.start.length) keys = grown(keys)
+        keys.start[keyCount] = at
+        keys.end[keyCount] = end
+        keys.escaped[keyCount] = escaped
         keyCount++
         if (set === undefined && keyCount - from > FEW_KEYS) {
           const names = new Set<string>()
-          for (let other = from; other < keyCount; other++) names.add(keyName(text, keyStart[other]!, keyEnd[other]!, keyEscaped[other]!))
+          for (let other = from; other < keyCount; other++) names.add(keyName(text, keys.start[other]!, keys.end[other]!, keys.escaped[other] === 1))
           wide[depth] = names
         }
       }
       at = end - 1
     } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      if (depth === maxDepth) return { kind: 'too-deep', path: pathTo(depth), offset: at }
+      if (depth === maxDepth) return { kind: 'too-deep', path: pathTo(text, { isObject, index, keysFrom, keys }, depth, depth, keyCount), offset: at }
       depth++
       isObject[depth] = code === OPEN_BRACE ? 1 : 0
       index[depth] = 0
@@ -133,7 +121,7 @@ export function jsonStructureProblem(text: string, maxDepth: number = MAX_JSON_D
       expectKey = code === OPEN_BRACE
     } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
       keyCount = keysFrom[depth]!
-      wide[depth] = undefined
+      if (wide.length > depth) wide[depth] = undefined
       depth--
       expectKey = false
     } else if (code === COMMA) {
@@ -142,6 +130,47 @@ export function jsonStructureProblem(text: string, maxDepth: number = MAX_JSON_D
     }
   }
   return undefined
+}
+
+/** The keys of the open objects: typed arrays, grown by doubling, so that a key costs no allocation. */
+interface KeyStack {
+  readonly start: Int32Array
+  readonly end: Int32Array
+  readonly escaped: Uint8Array
+}
+
+function grown(keys: KeyStack): KeyStack {
+  const size = keys.start.length * 2
+  const next = { start: new Int32Array(size), end: new Int32Array(size), escaped: new Uint8Array(size) }
+  next.start.set(keys.start)
+  next.end.set(keys.end)
+  next.escaped.set(keys.escaped)
+  return next
+}
+
+/** The path of the container at `upTo`: at each level, its parent's current key or index. Only on a problem. */
+function pathTo(
+  text: string,
+  state: { readonly isObject: Uint8Array; readonly index: Int32Array; readonly keysFrom: Int32Array; readonly keys: KeyStack },
+  upTo: number,
+  depth: number,
+  keyCount: number,
+): PathSegment[] {
+  const { isObject, index, keysFrom, keys } = state
+  const path: PathSegment[] = []
+  for (let level = 1; level <= upTo; level++) {
+    if (isObject[level] === 1) {
+      const last = (level === depth ? keyCount : keysFrom[level + 1]!) - 1
+      path.push(keyName(text, keys.start[last]!, keys.end[last]!, keys.escaped[last] === 1))
+    } else path.push(index[level]!)
+  }
+  return path
+}
+
+/** The offset of the first backslash at or after `from`, or the text's length when there is none. */
+function nextBackslash(text: string, from: number): number {
+  const found = text.indexOf('\\', from)
+  return found === -1 ? text.length : found
 }
 
 /** The offset after the string whose opening quote is at `from`. */
