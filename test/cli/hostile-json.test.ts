@@ -1,7 +1,9 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { fileSource } from '../../src/core/engine/authoring.js'
 import { sha256Hex } from '../../src/core/json/canonical-json.js'
+import { recordReview } from '../../src/core/registry.js'
 import { runCli } from '../helpers/cli.js'
 import { copyFixture, type FixtureCopy } from '../helpers/fixture-copy.js'
 
@@ -251,6 +253,27 @@ describe('a lone surrogate in a text: refused at its path wherever a review or a
     const labels = await fixture.readJson<{ reviews: { answer_id: string; judgements: Record<string, { reason: string }> }[] }>('judges/kw.json')
     expect(labels.reviews.flatMap((review) => Object.values(review.judgements))).toHaveLength(39)
     expect(labels.reviews.every((review) => Object.values(review.judgements).every((judgement) => judgement.reason.isWellFormed()))).toBe(true)
+  })
+
+  test("the origin a judge file records: a judge module's description or an --origin holding one is refused before anything is written", async () => {
+    const fixture = await copyFixture()
+    await writeFile(
+      join(fixture.dir, 'described.mjs'),
+      `export const description = 'model \\ud83d'\nexport default async () => ({ rating: 'meets', reason: 'Fine.', span: '' })\n`,
+    )
+    const run = await runCli(['judge', '.', '--judge', 'kw', '--run', 'described.mjs'], fixture.dir)
+    expect(run).toMatchObject({ code: 2, stdout: '' })
+    expect(run.stderr).toMatch(/^described\.mjs › description: the origin holds a lone surrogate/)
+    const before = await filesUnder(fixture.dir)
+    const recorded = recordReview(fixture.dir, draft(), fileSource('draft'), {
+      cwd: fixture.dir,
+      caseId: 'not-reviewed',
+      replace: false,
+      judge: 'kw',
+      origin: 'model \ud83d',
+    })
+    await expect(recorded).rejects.toMatchObject({ code: 'USAGE', file: '--origin' })
+    expect(await filesUnder(fixture.dir)).toEqual(before)
   })
 
   test('add --from: a case whose answer holds one is refused at its path, not written to be refused when read', async () => {
