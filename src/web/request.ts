@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { RubricError, type RubricErrorCode } from '../core/common/errors.js'
+import { jsonStructureProblem, MAX_JSON_DEPTH } from '../core/json/json-structure.js'
 import { HTTP_STATUS } from './status.js'
 
 /** The codes of a request refused before any fixture is touched, each with what to do about it (docs/errors.md). */
@@ -45,14 +46,15 @@ export function requestUrl(target: string | undefined): URL {
 }
 
 /** How deep a request body may nest: a save nests five levels; anything far deeper is no save. */
-const MAX_BODY_DEPTH = 64
+const MAX_BODY_DEPTH = MAX_JSON_DEPTH
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
 /**
  * The request body as JSON, refused past `limit` bytes. Past the limit the rest is read and thrown
  * away, not kept, so the client receives the refusal instead of a reset connection. A body that is
- * not UTF-8, nests deeper than {@link MAX_BODY_DEPTH} or holds a `__proto__` key (which a parsed
- * object would lose on the way to a file) is refused rather than repaired.
+ * not UTF-8, nests deeper than {@link MAX_BODY_DEPTH}, holds a key twice in one object (which
+ * `JSON.parse` would read as the last) or holds a `__proto__` key (which a parsed object would lose
+ * on the way to a file) is refused rather than repaired.
  */
 export function readBody(request: IncomingMessage, limit: number): Promise<unknown> {
   const tooLarge = () => new RequestError('BODY_TOO_LARGE', `the request body is larger than ${limit} bytes.`)
@@ -83,34 +85,22 @@ function parseBody(bytes: Buffer): unknown {
   } catch {
     throw new RequestError('BAD_REQUEST', 'the request body is not valid UTF-8.')
   }
-  if (nestingDepth(text) > MAX_BODY_DEPTH) throw new RequestError('BAD_REQUEST', `the request body nests deeper than ${MAX_BODY_DEPTH} levels.`)
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch {
     throw new RequestError('BAD_REQUEST', 'the request body is not JSON.')
   }
+  const structure = jsonStructureProblem(text, MAX_BODY_DEPTH)
+  if (structure?.kind === 'too-deep') throw new RequestError('BAD_REQUEST', `the request body nests deeper than ${MAX_BODY_DEPTH} levels.`)
+  if (structure !== undefined) {
+    const where = structure.path.slice(0, -1).join('.')
+    throw new RequestError('BAD_REQUEST', `the request body holds the key ${JSON.stringify(structure.key)} twice in one object (at ${where || 'the top'}).`)
+  }
   const at = protoKeyAt(value, [])
   if (at !== undefined)
     throw new RequestError('BAD_REQUEST', `the request body holds the key "__proto__" (at ${at.join('.') || 'the top'}), which no fixture file may hold.`)
   return value
-}
-
-/** The deepest nesting of arrays and objects in JSON text, brackets inside strings aside. */
-function nestingDepth(text: string): number {
-  let depth = 0
-  let deepest = 0
-  let inString = false
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at)
-    if (inString) {
-      if (code === 0x5c) at++
-      else if (code === 0x22) inString = false
-    } else if (code === 0x22) inString = true
-    else if (code === 0x5b || code === 0x7b) deepest = Math.max(deepest, ++depth)
-    else if (code === 0x5d || code === 0x7d) depth--
-  }
-  return deepest
 }
 
 /** Where a parsed value holds an own `__proto__` key, if anywhere. The value nests at most {@link MAX_BODY_DEPTH} levels. */

@@ -1,5 +1,7 @@
 import { BindingError, CanonicalJsonError, type SerializedRubricError } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
+import { valueAt } from '../common/primitives.js'
+import { malformedStringPath } from '../json/literals.js'
 import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
 import {
   acknowledgement,
@@ -96,6 +98,11 @@ export function assessEntry<R, C, V, D extends Decision, S>(
           ),
         )
       } else parsedReviews.set(slot, parsed.data)
+      // An independent review is not fingerprinted here (the case does not acknowledge it), so what the fingerprint refuses is checked on its own.
+      if (options.reviewRowsOnly === true) {
+        const malformed = malformedStringPath(review.value)
+        if (malformed !== undefined) problems.push(loneSurrogateProblem(review.value, site.annotationsFile, review.path, malformed, entry.id))
+      }
       if (parsedCase.success) {
         const underCheck = { value: review.value, parsed: parsed.success ? parsed.data : undefined, path: review.path, slot, file: site.annotationsFile }
         provenance[slot] = definition.checkReview(context, parsedCase.data, underCheck, at)
@@ -240,6 +247,20 @@ export function problemLine(problem: Problem, sharedHint?: string): string {
   const where = formatLocation(problem.file, problem.path ?? [])
   const fix = problem.hint === sharedHint ? '' : ` Fix: ${problem.hint}`
   return `${where}: ${problem.summary}${fix}`
+}
+
+function loneSurrogateProblem(value: unknown, file: string, base: readonly PathSegment[], path: readonly PathSegment[], caseId: string): Problem {
+  const last = path.at(-1)
+  const key = typeof last === 'string' && !last.isWellFormed()
+  return {
+    code: 'NOT_CANONICAL_JSON',
+    file,
+    path: [...base, ...path],
+    caseId,
+    summary: `the ${key ? 'key' : 'string'} holds a lone surrogate, which has no UTF-8 encoding.`,
+    found: JSON.stringify(key ? last : valueAt(value, path)),
+    hint: 'replace the broken character: the text was probably cut in the middle of an emoji or other character beyond U+FFFF.',
+  }
 }
 
 function canonicalProblem(error: CanonicalJsonError, file: string, path: readonly PathSegment[], caseId: string): Problem {

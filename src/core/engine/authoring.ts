@@ -2,10 +2,11 @@ import { judgeOriginPlaceholder } from '../common/origin.js'
 import { join } from 'node:path'
 import { applyEdits, modify } from 'jsonc-parser'
 import type { z } from 'zod'
-import { RevisionError, UsageError, type RubricErrorCode } from '../common/errors.js'
+import { preview, RevisionError, UsageError, type RubricErrorCode } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject, parseJson, quoteSome, valueAt } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
+import { malformedStringPath } from '../json/literals.js'
 import type { WriteIo } from '../json/atomic-write.js'
 import type { ParseMemo } from './parse-memo.js'
 import { appendToList, editJsonStrings, putListItem, topLevelListItems } from '../json/json-edit.js'
@@ -226,6 +227,7 @@ async function recordReviewNow(dir: string, draft: unknown, source: DraftSource,
       hint: 'pass it with --judge <name>.',
     })
   }
+  checkOrigin(options.origin, '--origin')
   const reviewer = options.reviewer === undefined ? undefined : checkReviewer(options.reviewer, '--reviewer')
   const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
   refuseCaseTwin(base.fixture, reviewer, REVIEWS_DIR, '--reviewer')
@@ -399,6 +401,19 @@ export function checkReviewer(given: string, option: string): string {
     expected:
       'letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
     hint: 'name the reviewer as their file in reviews/ will be named, such as alice or zoë.',
+  })
+}
+
+/** Refuses a judge's `origin` that is no well-formed text (a lone surrogate): it would be written, and read back as no text. */
+export function checkOrigin(origin: string | undefined, option: string): void {
+  if (origin === undefined || origin.isWellFormed()) return
+  throw new UsageError({
+    code: 'USAGE',
+    file: option,
+    summary: 'the origin holds a lone surrogate (half of a character beyond U+FFFF), which has no UTF-8 encoding; nothing was written.',
+    expected: 'well-formed Unicode text',
+    found: preview(origin),
+    hint: 'name the model and the revision of its prompt in well-formed text.',
   })
 }
 
@@ -614,6 +629,19 @@ export function drafted(
       summary: `${problem.summary.replace(/\.$/, '')}; nothing was written.`,
       also,
     })
+  }
+  // A text with no UTF-8 encoding would be written, and refused only when it is read: refused here, where it was given.
+  const malformed = malformedStringPath(raw)
+  if (malformed !== undefined) {
+    const last = malformed.at(-1)
+    const key = typeof last === 'string' && !last.isWellFormed()
+    throw draftError(
+      source,
+      [...at, ...malformed],
+      `the ${key ? 'key' : 'text'} holds a lone surrogate (half of a character beyond U+FFFF), which has no UTF-8 encoding; nothing was written.`,
+      'replace the broken character: the text was probably cut in the middle of an emoji or other character beyond U+FFFF.',
+      { expected: 'well-formed Unicode text', found: preview(key ? last : valueAt(raw, malformed)) },
+    )
   }
   const result = make(parsed.data)
   if (result.value === undefined) {

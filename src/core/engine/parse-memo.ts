@@ -1,5 +1,6 @@
 import { isObject } from '../common/primitives.js'
 import { topLevelListItems } from '../json/json-edit.js'
+import { jsonStructureProblem, MAX_JSON_DEPTH } from '../json/json-structure.js'
 import type { RawFile } from '../json/read.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { readCaseEntries, readReviewDocument, type CaseEntries, type ReviewDocument } from './documents.js'
@@ -104,9 +105,12 @@ function editedElement(before: string, after: string, key: string): { readonly i
   while (suffix < shorter - prefix && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++
   const end = before.length - suffix
   const grown = after.length - before.length
+  // An element nests two levels below the top (the document, its list): a deep element or a key held twice is named by parsing the file whole.
   const parse = (start: number, stop: number): unknown => {
+    const element = after.slice(start, stop)
     try {
-      return JSON.parse(after.slice(start, stop))
+      const value: unknown = JSON.parse(element)
+      return jsonStructureProblem(element, MAX_JSON_DEPTH - 2) === undefined ? value : NOT_PARSED
     } catch {
       return NOT_PARSED
     }

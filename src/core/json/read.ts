@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { FixtureError, preview } from '../common/errors.js'
 import { locateInvalidUtf8 } from './invalid-utf8.js'
 import { lineAndColumn, locateJsonSyntaxError } from './json-syntax.js'
+import { jsonStructureDetails, jsonStructureProblem } from './json-structure.js'
 import { errnoCode, parseJson } from '../common/primitives.js'
 
 /** A fixture file's raw bytes, read once: hashes are taken from exactly these bytes. */
@@ -133,7 +134,10 @@ export function decodeText(file: RawFile): string {
   }
 }
 
-/** Parses a JSON file, reporting a syntax error with its line and column. */
+/**
+ * Parses a JSON file, reporting a syntax error with its line and column, and refusing a file that
+ * nests deeper than `MAX_JSON_DEPTH` levels or holds a key twice in one object, at its JSON path.
+ */
 export function parseJsonFile(file: RawFile): unknown {
   return parseJsonText(file).value
 }
@@ -151,8 +155,9 @@ export function parseJsonText(file: RawFile): { readonly text: string; readonly 
       hint: 'save the file as UTF-8 without a BOM (an editor setting: "UTF-8", not "UTF-8 with BOM"); the mark is part of the bytes, so it also changes the file\'s SHA-256.',
     })
   }
+  let value: unknown
   try {
-    return { text, value: parseJson(text) }
+    value = parseJson(text)
   } catch {
     const { offset, expected } = locateJsonSyntaxError(text)
     const { line, column } = lineAndColumn(text, offset)
@@ -166,4 +171,13 @@ export function parseJsonText(file: RawFile): { readonly text: string; readonly 
       hint: 'fix the JSON syntax there: a missing comma or quote, a trailing comma or a comment are the usual causes.',
     })
   }
+  const problem = jsonStructureProblem(text)
+  if (problem !== undefined) throw new FixtureError(jsonStructureDetails(problem, file.display, (offset) => linePosition(text, offset)))
+  return { text, value }
+}
+
+/** `line 4, column 13` of an offset in a text. */
+export function linePosition(text: string, offset: number): string {
+  const { line, column } = lineAndColumn(text, offset)
+  return `line ${line}, column ${column}`
 }

@@ -2,6 +2,7 @@ import { RevisionError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
 import { isObject } from '../common/primitives.js'
 import { lineAndColumn, locateJsonSyntaxError } from '../json/json-syntax.js'
+import { jsonStructureDetails, jsonStructureProblem } from '../json/json-structure.js'
 import { decodeText, parseJsonFile, type RawFile } from '../json/read.js'
 import type { DraftSource } from '../engine/authoring.js'
 import type { JudgeLabelDraft } from './judge-labels.js'
@@ -63,6 +64,11 @@ function readLines(file: RawFile): JudgeLabelDraft[] {
         found: offset >= line.length ? 'the end of the line' : JSON.stringify(line.slice(offset, offset + 20)),
         hint: 'write each label set as one JSON object on one line (JSON Lines), with no line break inside it.',
       })
+    }
+    const structure = jsonStructureProblem(line)
+    if (structure !== undefined) {
+      const details = jsonStructureDetails(structure, place, (offset) => `column ${offset + 1}`)
+      throw new RevisionError({ ...details, summary: `${details.summary.replace(/\.$/, '')}; nothing was written.` })
     }
     const problem = shapeProblem(value)
     if (problem !== undefined) {

@@ -10,7 +10,7 @@ import { appendToList } from '../json/json-edit.js'
 import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import { safeParseReporting } from '../json/schema-error.js'
 import { assessEntry } from '../engine/assess.js'
-import { checkReviewer, drafted, refuseCaseTwin, stamp, type AuthoringOptions, type DraftSource } from '../engine/authoring.js'
+import { checkOrigin, checkReviewer, drafted, refuseCaseTwin, stamp, type AuthoringOptions, type DraftSource } from '../engine/authoring.js'
 import { rowPath } from '../engine/bindings.js'
 import { kindContext, loadFixtureReading, type SomeFixture } from '../engine/fixture.js'
 import type { KindRegistry } from '../engine/registry.js'
@@ -86,6 +86,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
     })
   }
   const judge = checkReviewer(options.judge, '--judge')
+  checkOrigin(options.origin, '--origin')
   refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
   const context = kindContext(fixture)
   const relativePath = `${JUDGES_DIR}/${judge}.json`

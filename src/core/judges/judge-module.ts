@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { UsageError } from '../common/errors.js'
 import { judgeModuleOrigin } from '../common/origin.js'
 import { sha256Hex } from '../json/canonical-json.js'
+import { checkOrigin } from '../engine/authoring.js'
 import type { JudgeFunction, JudgeModule } from './judge-run.js'
 
 /** A judge module as `vitest-rubric judge --run` loaded it: the function to call and the origin it records. */
@@ -65,6 +66,8 @@ export async function loadJudgeModule(path: string, cwd: string): Promise<Loaded
   }
   const version = (await packageOf(absolute)) ?? `sha256 ${sha256Hex(bytes).slice(0, 16)}`
   const description = typeof module.description === 'string' ? module.description.trim() : ''
+  // The description is written into the judge file's origin: a text with no UTF-8 encoding is refused before anything is judged.
+  checkOrigin(description, `${display} › description`)
   return {
     run: perCase ? { perCase: module.judgeCase! } : { perCriterion: module.default! },
     origin: judgeModuleOrigin(description, display.split(sep).join('/'), version),

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { UsageError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
+import { malformedStringPath } from '../json/literals.js'
 import { isObject } from '../common/primitives.js'
 import { closestName } from '../common/suggest.js'
 import type { WriteIo } from '../json/atomic-write.js'
@@ -398,6 +399,10 @@ class Run {
         throw new Error(`invalid verdict for ${criterion.id}${issue.path.length === 0 ? '' : ` › ${issue.path.join(' › ')}`}: ${issue.message}`)
       }
       const judgement = { rating: parsed.data.rating, reason: parsed.data.reason, answer_span: parsed.data.span ?? '' }
+      // A text with no UTF-8 encoding would refuse the whole batch it is written in: it fails its own case instead.
+      const malformed = malformedStringPath(judgement)
+      if (malformed !== undefined)
+        throw new Error(`invalid verdict for ${criterion.id} › ${malformed.join(' › ')}: the text holds a lone surrogate, which has no UTF-8 encoding`)
       // The kind's own check of a label (a span must occur in the answer): a verdict it would refuse is retried, never written.
       const checked = criteriaKind.authoring.newReview(this.context, task.parsedCase, 'review', { [criterion.id]: judgement })
       if (checked.value === undefined) throw new Error(`invalid verdict for ${criterion.id}: ${checked.problems[0]!.summary}`)

@@ -74,6 +74,11 @@ describe('which rule changed, from git history', () => {
     expect(describeRubricChanges(rubricChanges(new TextEncoder().encode('{ not json'), before))).toBe(
       'the earlier rubric cannot be read: re-read every criterion',
     )
+    // An earlier revision nested 10,000 deep, or saying two things with one key, is no rubric to compare with: never a stack overflow.
+    const deep = before.toString('utf8').replace('"task":', `"task": ${'['.repeat(10_000)}${']'.repeat(10_000)}, "tasks":`)
+    expect(describeRubricChanges(rubricChanges(new TextEncoder().encode(deep), before))).toBe('the earlier rubric cannot be read: re-read every criterion')
+    const twice = before.toString('utf8').replace('"task":', '"task": "Another task.", "task":')
+    expect(describeRubricChanges(rubricChanges(new TextEncoder().encode(twice), before))).toBe('the earlier rubric cannot be read: re-read every criterion')
   })
 
   test('outside a git work tree, or for a revision never committed, nothing is found', async () => {

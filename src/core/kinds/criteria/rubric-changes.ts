@@ -1,4 +1,5 @@
 import { isObject } from '../../common/primitives.js'
+import { jsonStructureProblem } from '../../json/json-structure.js'
 
 /** What changed between the rubric a judgement was made under and the rubric as it is now. */
 export interface RubricChanges {
@@ -74,7 +75,10 @@ export function describeRubricChanges(changes: RubricChanges): string {
 function readRubric(bytes: Uint8Array): { document: Record<string, unknown>; criteria: CriterionText[] } | undefined {
   let document: unknown
   try {
-    document = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, ''))
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).replace(/^\uFEFF/, '')
+    document = JSON.parse(text)
+    // A revision nested too deep for JSON.stringify to compare, or holding a key twice, cannot be read as one rubric.
+    if (jsonStructureProblem(text) !== undefined) return undefined
   } catch {
     return undefined
   }
