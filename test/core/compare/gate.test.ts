@@ -91,7 +91,9 @@ describe('the compare gate and the pairs it leaves out', () => {
     expect(report.worst_case).toMatchObject({ undecided: 2, n: 14, table: { both: 0, a_only: 2, b_only: 6, neither: 6 } })
     expect(report.status).toBe('todo')
     expect(report.holds_regardless).toBe(false)
-    expect(report.message).toMatchInlineSnapshot(`"B − A = +50.0 points, 95% interval [+15.4, +74.6] (Newcombe, paired): the lower bound +15.4 is at least −5.0 (a one-sided test at the 2.5% level) on the decided pairs, but not regardless of the 2 undecided pairs: counted against B, the lower bound −10.3 is below −5.0; decide them; 12 of 14 tasks decided in both; 2 pending in B"`)
+    expect(report.message).toMatchInlineSnapshot(
+      `"B − A = +50.0 points, 95% interval [+15.4, +74.6] (Newcombe, paired): the lower bound +15.4 is at least −5.0 (a one-sided test at the 2.5% level) on the decided pairs, but not regardless of the 2 undecided pairs: counted against B, the lower bound −10.3 is below −5.0; decide them; 12 of 14 tasks decided in both; 2 pending in B"`,
+    )
   })
 })
 
