@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { createInterface } from 'node:readline'
 import { describe, expect, test } from 'vitest'
@@ -71,6 +71,12 @@ const SCENARIOS: readonly Scenario[] = [
         `${JSON.stringify({ case: 'complete', judgements: Object.fromEntries(CRITERIA.map((c) => [c, { rating: 'meets', reason: 'Judged.' }])) })}\n`,
       ),
     argv: ['review', '.', '--judge', 'j1', '--from', 'labels.jsonl'],
+  },
+  { name: 'origin --set', argv: ['origin', '.', '--set', 'Reviewed by the support team, rubric r1.'] },
+  {
+    name: 'decisions, writing a new decision record',
+    setup: async (fixture) => rm(join(fixture.dir, 'decisions.record.json')),
+    argv: ['decisions', '.'],
   },
   { name: 'judge --run, one batch', argv: ['judge', '.', '--judge', 'kw', '--run', KEYWORD_JUDGE, '--batch', '100'] },
   { name: "the page's save of a review", argv: ['not-reviewed'], through: 'page' },
