@@ -100,6 +100,12 @@ describe('vitest-rubric review --judge --from, many cases', () => {
         fix:      give each line the case id and its judgements by criterion."
     `)
     expect(await attempt('array.json', '[]')).toMatch(/^in\/array\.json: the labels are not an object keyed by case id; nothing was written\./)
+    // A runaway reason (a judge's 5 MB reasons made its file unwritable): refused at its path, as judge --run refuses it.
+    const long = { case: 'paraphrase', judgements: { ...labelSet(), support: { rating: 'meets', reason: 'x'.repeat(4_001), answer_span: '' } } }
+    expect(await attempt('long.jsonl', `${good}\n${JSON.stringify(long)}\n`)).toMatchInlineSnapshot(`
+      "in/long.jsonl:2 › judgements › support › reason: the text is 4,001 characters, more than the 4,000 a judge's label may hold; nothing was written.
+        fix:      shorten the judge's reason to a few sentences (docs/judges.md, the verdict's limits)."
+    `)
   })
 
   test('--case with --from still records one case; a bulk import takes no --rating', async () => {

@@ -17,6 +17,7 @@ import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
 import { JUDGES_DIR } from '../engine/panel.js'
 import { reviseUnderLock } from '../engine/revision.js'
+import { MAX_REASON_CHARACTERS, overlongText } from './verdict-limits.js'
 
 /** One case's label as a bulk import or a judge run gives it: the judgements by criterion, as `review --from` takes them. */
 export interface JudgeLabelDraft {
@@ -122,6 +123,15 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
       })
     }
     seen.set(label.caseId, label)
+    const overlong = overlongText(label.draft)
+    if (overlong !== undefined) {
+      throw new RevisionError({
+        code: 'DRAFT_INVALID',
+        file: label.source.locate([...label.at, ...overlong.path]),
+        summary: `the text is ${overlong.length.toLocaleString('en-US')} characters, more than the ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} a judge's label may hold; nothing was written.`,
+        hint: "shorten the judge's reason to a few sentences (docs/judges.md, the verdict's limits).",
+      })
+    }
     const entry = fixture.cases[at]!
     const judgeable = judgeableCase(fixture, context, at)
     if (!judgeable.ok) {

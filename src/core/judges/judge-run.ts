@@ -16,6 +16,7 @@ import { carriedLabels, carriedOrigin } from './judge-carry.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
+import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
 import { JUDGES_DIR } from '../engine/panel.js'
 
 /** What a judge is shown of one criterion of one case. */
@@ -185,15 +186,7 @@ interface Task {
 /** How long one call may take by default: 60 s. */
 export const DEFAULT_JUDGE_TIMEOUT_MS = 60_000
 
-/**
- * The most characters a verdict's reason may have: a reason says why in a few sentences. Every
- * label of a judge is one file, rewritten whole at each write, so one runaway reason must not make
- * it unwritable.
- */
-export const MAX_REASON_CHARACTERS = 4_000
-
-/** The most characters a whole verdict may have, as JSON: its rating, its reason and its span (an excerpt of the answer). */
-export const MAX_VERDICT_CHARACTERS = 32_000
+export { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
 
 const VerdictSchema = z.strictObject({
   rating: RatingSchema,
