@@ -6,6 +6,10 @@ import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, minReviewsOption, oneDir, usage, stringOption, stringsOption, type Command } from '../command.js'
 import { interactiveAdjudicationOf, slotGiven, slotOptions } from '../kinds.js'
+import { keepDraft } from '../drafts.js'
+import type { AdjudicationChoice } from '../prompts/prompt.js'
+import { RevisionError } from '../../core/common/errors.js'
+import { slotOptionOf } from '../../core/engine/kind.js'
 
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
 const JUDGEMENT_OPTION_NAMES = ['rating', 'reason', 'span'] as const satisfies readonly (keyof typeof JUDGEMENT_OPTIONS)[]
@@ -126,13 +130,32 @@ written; 2 on a usage error.`,
     const view = await openAdjudication(kinds, dir, caseId, slot, io.cwd)
     const prompt = interactiveAdjudicationOf(view.target.fixture.kind)
     if (prompt === undefined) throw usage('adjudicate', `a ${view.target.fixture.kind} review is adopted whole: pass --take <reviewer>.`)
-    const outcome = await prompt(view, io.terminal, (choice, preview) =>
-      adjudicateCase(
+    let chosen: AdjudicationChoice | undefined
+    const outcome = await prompt(view, io.terminal, (choice, preview) => {
+      chosen = choice
+      return adjudicateCase(
         dir,
         { ...options, expected: view.versions, dryRun: preview || dryRun, ...choice },
         { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` },
-      ),
-    )
+      )
+    }).catch(async (error: unknown) => {
+      // The case changed while the adjudicator chose: on a terminal, what was chosen and typed would be lost with the refusal.
+      if (!(error instanceof RevisionError) || error.code !== 'CASE_CHANGED_MEANWHILE' || chosen === undefined) throw error
+      const slotWords = slot === undefined ? [] : [`--${slotOptionOf(view.target.fixture.definition)}`, slot]
+      const command = [
+        'vitest-rubric',
+        'adjudicate',
+        dir,
+        '--case',
+        caseId,
+        '--adjudicator',
+        adjudicator,
+        ...slotWords,
+        ...(chosen.take === undefined ? [] : ['--take', chosen.take]),
+        ...Object.entries(chosen.picks ?? {}).flatMap(([item, reviewer]) => ['--pick', `${item}=${reviewer}`]),
+      ]
+      throw await keepDraft(error, { dir, caseId, names: ['adjudication', ...(slot === undefined ? [] : [slot])], command, draft: chosen.written }, io.cwd)
+    })
     if (outcome === 'cancelled') {
       io.stderr('adjudication cancelled: nothing was written')
       return 1

@@ -146,7 +146,9 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
         ...(options.slot === undefined ? [] : [`--${slotOptionOf(target.fixture.definition)}`, options.slot]),
         ...(options.reviewer === undefined ? [] : ['--reviewer', options.reviewer]),
       ]
-      throw await keepDraft(error, { dir, caseId, options: named, draft: typed }, io.cwd)
+      const command = ['vitest-rubric', 'review', dir, '--case', caseId, ...named, '--replace']
+      const names = named.filter((word) => !word.startsWith('--'))
+      throw await keepDraft(error, { dir, caseId, names, command, draft: typed }, io.cwd)
     })
     if (outcome === 'cancelled') {
       io.stderr('review cancelled: nothing was written')
