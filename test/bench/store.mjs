@@ -58,7 +58,9 @@ function concurrentSeconds(dir, writers) {
       const start = process.hrtime.bigint()
       const child = spawn(process.execPath, [BIN, ...reviewArgs(`writer${index}`, caseId(index))], { cwd: dir, stdio: 'ignore' })
       return new Promise((resolve, reject) =>
-        child.on('close', (code) => (code === 0 ? resolve(Number(process.hrtime.bigint() - start) / 1e9) : reject(new Error(`writer ${index} exited ${code}`)))),
+        child.on('close', (code) =>
+          code === 0 ? resolve(Number(process.hrtime.bigint() - start) / 1e9) : reject(new Error(`writer ${index} exited ${code}`)),
+        ),
       )
     }),
   )
@@ -106,7 +108,9 @@ try {
   console.log(`\n## 8 writers at once on ${largest.toLocaleString('en-US')} cases\n`)
   const alone = saveSeconds(fixtures.get(largest), 'alone')
   const latencies = await concurrentSeconds(fixtures.get(largest), 8)
-  console.log(`median latency ${median(latencies).toFixed(3)} s, slowest ${Math.max(...latencies).toFixed(3)} s; one save alone ${alone.toFixed(3)} s: median ${(median(latencies) / alone).toFixed(2)}×`)
+  console.log(
+    `median latency ${median(latencies).toFixed(3)} s, slowest ${Math.max(...latencies).toFixed(3)} s; one save alone ${alone.toFixed(3)} s: median ${(median(latencies) / alone).toFixed(2)}×`,
+  )
 
   console.log(`\n## The wait after a writer killed while it held the lock (${smallest.toLocaleString('en-US')} cases)\n`)
   const dir = fixtures.get(smallest)
@@ -144,7 +148,9 @@ try {
     leftovers += readdirSync(copy, { recursive: true }).filter((name) => name.includes('.rubric.lock') || name.endsWith('.tmp')).length
     rmSync(copy, { recursive: true, force: true })
   }
-  console.log(`${steps} steps injected; afterwards as before the save ${seen.before}, as after it ${seen.after}, anything else ${seen.other}; temporary files left ${leftovers}`)
+  console.log(
+    `${steps} steps injected; afterwards as before the save ${seen.before}, as after it ${seen.after}, anything else ${seen.other}; temporary files left ${leftovers}`,
+  )
 } finally {
   rmSync(root, { recursive: true, force: true })
 }
