@@ -116,6 +116,22 @@ describe('vitest-rubric status', () => {
     )
   })
 
+  test('findings alike but for their place in the files are said once, with their cases, not once a case', async () => {
+    const fixture = await copyFixture()
+    await editRubric(fixture.dir, (rubric) => {
+      rubric.criteria[0]!.rule += ' Name the environment.'
+    })
+    const { stdout } = await runCli(['status', '.'], fixture.dir)
+    const group = stdout.slice(stdout.indexOf('  stale rubric (8)'), stdout.indexOf('  status:'))
+    expect(group.replaceAll(/[0-9a-f]{12}…/g, '<sha>…')).toMatchInlineSnapshot(`
+      "  stale rubric (8): the rubric changed since the review: revise the judgements of the affected criteria, then \`vitest-rubric bind . --case <id>\`
+          7 cases: complete, paraphrase, negation, unsupported-guarantee, missing-verification, wrong-command, uncertain-wording
+            cases.json › cases[…] › expected › rubric_sha256 <sha>… → <sha>…; annotations.json › reviews[…] › rubric_sha256 <sha>… → <sha>…; no criterion was added, removed or re-quoted: the change is in a rule, the task or the acceptance text, so re-read every criterion
+          not-reviewed: cases.json › cases[7] › expected › rubric_sha256 <sha>… → <sha>… (no review yet: nothing was judged, so \`bind\` records the files as they are now)
+      "
+    `)
+  })
+
   test('an edited review that the case has not acknowledged', async () => {
     const fixture = await copyFixture()
     await fixture.editAnnotations((annotations) => {

@@ -85,6 +85,11 @@ function caseList(ids: readonly string[]): string {
   return `${ids.length === 1 ? '1 case' : `${ids.length} cases`}: ${shown}${more > 0 ? ` and ${more} more (\`status --json\` lists each)` : ''}`
 }
 
+/** A finding's detail with the entries' places in their lists left out (`cases[3]` as `cases[…]`): alike for alike findings of several cases. */
+function sameDetail(detail: string): string {
+  return detail.replaceAll(/\b(cases|reviews)\[\d+\]/g, '$1[…]')
+}
+
 /** A fixture's status as text: the hashes a new case records, then each group with its action and cases. */
 export function formatStatus(status: FixtureStatus): string {
   const lines = [
@@ -107,9 +112,19 @@ export function formatStatus(status: FixtureStatus): string {
       const key = each.next?.command ?? ''
       byCommand.set(key, [...(byCommand.get(key) ?? []), each])
     }
+    // Findings without a command that read the same but for the entry's place in its list are said once, with their cases.
+    const byDetail = new Map<string, (typeof cases)[number][]>()
+    for (const each of cases) {
+      if (each.next !== undefined) continue
+      const key = sameDetail(each.detail)
+      byDetail.set(key, [...(byDetail.get(key) ?? []), each])
+    }
     for (const each of cases) {
       const same = each.next === undefined ? [] : byCommand.get(each.next.command)!
-      if (same.length < 2) lines.push(`    ${each.id}: ${each.detail}`)
+      const alike = each.next === undefined ? byDetail.get(sameDetail(each.detail))! : []
+      if (alike.length >= 2) {
+        if (alike[0] === each) lines.push(`    ${caseList([...new Set(alike.map((one) => one.id))])}`, `      ${sameDetail(each.detail)}`)
+      } else if (same.length < 2) lines.push(`    ${each.id}: ${each.detail}`)
       else if (same[0] === each) {
         const { command, otherwise } = each.next!
         lines.push(`    \`${command}\`${otherwise === undefined ? '' : ` (or, ${otherwise})`} for ${caseList([...new Set(same.map((one) => one.id))])}`)
