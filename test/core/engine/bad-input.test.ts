@@ -338,11 +338,15 @@ describe('3. line endings: a converted file is told apart from an edited one', (
     const { code, stdout } = await runCli(['status', '.'], copy.dir)
     expect(code).toBe(1)
     expect(
-      stdout.split('\n').filter((line) => line.includes('complete:') || line.startsWith('  stale source') || line.startsWith('  note on')),
+      // Alike findings are said once: the cases, then the binding they share.
+      stdout
+        .split('\n')
+        .filter((line) => line.includes('complete') || line.startsWith('      cases.json') || line.startsWith('  stale source') || line.startsWith('  note on')),
     ).toMatchInlineSnapshot(`
       [
         "  stale source (8): the source changed since the review: check the judgements against it, then \`vitest-rubric bind . --case <id>\`",
-        "    complete: cases.json › cases[0] › expected › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470…; annotations.json › reviews[0] › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470… (see the note on source.txt)",
+        "    7 cases: complete, paraphrase, negation, unsupported-guarantee, missing-verification, wrong-command, uncertain-wording",
+        "      cases.json › cases[…] › expected › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470…; annotations.json › reviews[…] › source_sha256 2ce5d06d1dc2… → 7e8ff3a66470… (see the note on source.txt)",
         "  note on source.txt: Only its line endings changed: with LF line endings, source.txt has the recorded SHA-256. Convert its line endings back to LF (git's core.autocrlf or an editor converted the file; no review needs to change), and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files.",
       ]
     `)
@@ -352,9 +356,12 @@ describe('3. line endings: a converted file is told apart from an edited one', (
     const copy = await editedCopy('scored', text('evaluation_rubric.json', crlf))
     const { code, stdout } = await runCli(['status', '.'], copy.dir)
     expect(code).toBe(1)
-    expect(stdout.split('\n').filter((line) => line.startsWith('    partial-recall:') || line.startsWith('  note on'))).toMatchInlineSnapshot(`
+    expect(
+      stdout.split('\n').filter((line) => line.includes('partial-recall') || line.startsWith('      cases.json') || line.startsWith('  note on')),
+    ).toMatchInlineSnapshot(`
       [
-        "    partial-recall: cases.json › cases[0] › expected › rubric_sha256 be89f77dd9c0… → cd1c771a23e2…; annotations.json › reviews[0] › rubric_sha256 be89f77dd9c0… → cd1c771a23e2…; annotations.json › reviews[1] › rubric_sha256 be89f77dd9c0… → cd1c771a23e2… (see the note on evaluation_rubric.json)",
+        "    10 cases: partial-recall, zero-planted-issues, false-claim-conceded, concession-without-update, inefficient-resolution, never-terminates, empirical-test-agreed, verdict-normalization, unscoreable-silent-critique, required-test-missing",
+        "      cases.json › cases[…] › expected › rubric_sha256 be89f77dd9c0… → cd1c771a23e2…; annotations.json › reviews[…] › rubric_sha256 be89f77dd9c0… → cd1c771a23e2…; annotations.json › reviews[…] › rubric_sha256 be89f77dd9c0… → cd1c771a23e2… (see the note on evaluation_rubric.json)",
         "  note on evaluation_rubric.json: Only its line endings changed: with LF line endings, evaluation_rubric.json has the recorded SHA-256. Convert its line endings back to LF (git's core.autocrlf or an editor converted the file; no review needs to change), and add a .gitattributes line such as \`fixtures/** -text\` so that git never converts fixture files.",
       ]
     `)
