@@ -341,7 +341,9 @@ describe('3. line endings: a converted file is told apart from an edited one', (
       // Alike findings are said once: the cases, then the binding they share.
       stdout
         .split('\n')
-        .filter((line) => line.includes('complete') || line.startsWith('      cases.json') || line.startsWith('  stale source') || line.startsWith('  note on')),
+        .filter(
+          (line) => line.includes('complete') || line.startsWith('      cases.json') || line.startsWith('  stale source') || line.startsWith('  note on'),
+        ),
     ).toMatchInlineSnapshot(`
       [
         "  stale source (8): the source changed since the review: check the judgements against it, then \`vitest-rubric bind . --case <id>\`",
