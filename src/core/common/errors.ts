@@ -24,6 +24,8 @@ export const RUBRIC_ERROR_CODES = [
   'DUPLICATE_CASE',
   'UNKNOWN_REVIEW',
   'DUPLICATE_REVIEW',
+  'RECORDS_MALFORMED',
+  'FIXTURE_LAYOUT_AMBIGUOUS',
   // case-level: one case is refused, the others are still decided
   'CASE_INVALID',
   'QUESTION_MISMATCH',
@@ -59,6 +61,8 @@ export const RUBRIC_ERROR_CODES = [
   'CASE_CHANGED_MEANWHILE',
   'FIXTURE_LOCKED',
   'LOCK_LOST',
+  'RECORDS_FORKED',
+  'CONVERT_NOT_LOSSLESS',
   'EDIT_NOT_LOCATED',
   'WRITE_FAILED',
   // misuse of the CLI, the plugin or the matchers

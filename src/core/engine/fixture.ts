@@ -14,6 +14,9 @@ import type { Decision } from './decision.js'
 import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from './kind.js'
 import type { KindRegistry } from './registry.js'
 import type { ParseMemo } from './parse-memo.js'
+import { RecordStore, type FixtureRecords } from '../store/record-store.js'
+import { RECORDS_DIR } from '../store/records.js'
+import { storeKeys, type RecordsOverlay } from './records-view.js'
 
 /** A case entry of `cases.json`: its id and split, its value as written, checked only when it is assessed. */
 export interface CaseEntry {
@@ -83,6 +86,8 @@ export interface KindFixture<R = unknown, C = unknown, V = unknown, D extends De
   readonly panel: Panel
   /** Automated judges' labels (`judges/<judge>.json`): calibrated against the adopted reviews, never deciding a case. */
   readonly judges: LabelSet
+  /** The fixture's records, when it is in the records layout (`records/`), whose documents the other members were read from. */
+  readonly records?: FixtureRecords
 }
 
 /** Each file of a loaded fixture by role: every kind has a rubric, cases and annotations; a source only some. */
@@ -155,6 +160,7 @@ export async function loadFixtureReading(
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
   memo?: ParseMemo,
+  records?: RecordsOverlay,
 ): Promise<SomeFixture> {
   const cwd = options.cwd ?? process.cwd()
   const absolute = resolve(cwd, dir)
@@ -170,7 +176,37 @@ export async function loadFixtureReading(
     await confineToProject(folder, displayPath(cwd, folder), boundary)
     return list(folder)
   }
-  return loadFixtureAs(await kindOf(kinds, absolute, display, cwd, options.kind), absolute, display, confinedRead, confinedList, memo)
+  const definition = await kindOf(kinds, absolute, display, cwd, options.kind)
+  const overlay = records ?? (await openRecords(definition, absolute, display, confinedRead, confinedList))
+  if (overlay === undefined) return loadFixtureAs(definition, absolute, display, confinedRead, confinedList, memo)
+  const { store, overrides } = overlay
+  const overlaid: FixtureFileReader = async (path, shown) => overrides?.get(path) ?? store.virtual(path) ?? confinedRead(path, shown)
+  const overlaidList: DirectoryLister = async (folder) => [...new Set([...(await confinedList(folder)), ...store.virtualNames(folder)])]
+  const fixture = await loadFixtureAs(definition, absolute, display, overlaid, overlaidList, memo)
+  return { ...fixture, records: store }
+}
+
+/** The fixture's records, when it is in the records layout; a directory holding both layouts is refused. */
+async function openRecords(
+  definition: SomeKindDefinition,
+  absolute: string,
+  display: string,
+  read: FixtureFileReader,
+  list: DirectoryLister,
+): Promise<RecordsOverlay | undefined> {
+  const store = await RecordStore.open(absolute, display, read, list, storeKeys(definition))
+  if (store === undefined) return undefined
+  const seedFiles = (await list(absolute)).filter((name) => name === definition.files.cases || name === definition.files.annotations)
+  if (seedFiles.length > 0) {
+    throw new FixtureError({
+      code: 'FIXTURE_LAYOUT_AMBIGUOUS',
+      file: display,
+      summary: `the directory holds both ${seedFiles.join(' and ')} (the seed layout) and ${RECORDS_DIR}/ (the records layout), so which one holds the fixture would be a guess.`,
+      found: [...seedFiles, `${RECORDS_DIR}/`].join(', '),
+      hint: `keep one: check which holds the work, then remove the other; \`vitest-rubric convert ${display} --to seed|records\` moves a fixture between the layouts in one step.`,
+    })
+  }
+  return { store }
 }
 
 /**

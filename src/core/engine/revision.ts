@@ -1,4 +1,5 @@
-import { basename, dirname, join, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
+import type { FixtureRecords } from '../store/record-store.js'
 import { displayPath } from '../common/display-path.js'
 import { RubricError } from '../common/errors.js'
 import { withFixtureLock } from '../json/fixture-lock.js'
@@ -73,6 +74,8 @@ export async function reviseUnderLock<T>(dir: string, cwd: string, work: () => P
  */
 export class FixtureRevision {
   private readonly read = new Map<string, RawFile>()
+  /** The fixture's records, when it is in the records layout: the documents are read from them and written back as records. */
+  private store: FixtureRecords | undefined
 
   private constructor(
     private readonly kinds: KindRegistry,
@@ -86,6 +89,7 @@ export class FixtureRevision {
   static async open(kinds: KindRegistry, dir: string, cwd: string, memo = new ParseMemo()): Promise<{ revision: FixtureRevision; base: RevisionBase }> {
     const revision = new FixtureRevision(kinds, dir, cwd, memo)
     const fixture = await loadFixtureReading(kinds, dir, { cwd }, (path, display) => revision.reader(path, display), undefined, revision.memo)
+    revision.store = fixture.records
     return { revision, base: revision.decide(fixture) }
   }
 
@@ -103,7 +107,7 @@ export class FixtureRevision {
     const updated = new Map<string, RawFile>()
     const created = new Set<string>()
     const propose = (path: string, display: string, text: string) => {
-      const original = this.read.get(path)
+      const original = this.raw(path)
       if (original === undefined) created.add(path)
       const before = original === undefined ? undefined : decodeText(original)
       if (original !== undefined && text === before) return
@@ -125,6 +129,7 @@ export class FixtureRevision {
       for (const path of created) if (dirname(path) === directory) names.add(basename(path))
       return [...names]
     }
+    const store = this.store
     const fixture = await loadFixtureReading(
       this.kinds,
       this.dir,
@@ -132,14 +137,16 @@ export class FixtureRevision {
       async (path, display) => updated.get(path) ?? this.reader(path, display),
       list,
       this.memo,
+      store === undefined ? undefined : { store, overrides: updated },
     )
     const decided = this.decide(fixture)
+    const recorded = () => store!.writesFor(new Map([...updated].map(([path, file]) => [relative(dir, path), decodeText(file)])))
     const writes: FileWrite[] = [...updated].map(([path, file]) => ({
       path,
       display: file.display,
       contents: file.bytes,
       // A file this revision creates must still not exist when it is written.
-      basedOn: created.has(path) ? null : (this.read.get(path)!.sha256 ?? sha256Hex(this.read.get(path)!.bytes)),
+      basedOn: created.has(path) ? null : (this.raw(path)!.sha256 ?? sha256Hex(this.raw(path)!.bytes)),
     }))
     return {
       fixture: decided.fixture,
@@ -152,6 +159,12 @@ export class FixtureRevision {
       assess: decided.assess,
       text: (file) => texts[file] ?? decided.text(file),
       commit: async (io = nodeWriteIo) => {
+        if (store !== undefined) {
+          const records = recorded()
+          for (const write of records) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
+          await writeFilesAtomically(records, io, { lockDir: resolve(this.cwd, this.dir) })
+          return records.map((write) => write.display)
+        }
         for (const write of writes) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
         // A reviewer's first review creates reviews/: only the directory is made ahead of the write, and a link there that
         // leads nowhere is refused by name.
@@ -164,7 +177,7 @@ export class FixtureRevision {
 
   private decide(fixture: SomeFixture): RevisionBase {
     const definition = fixture.definition
-    const text = (file: WrittenFile) => decodeText(this.read.get(join(fixture.dir, definition.files[file]))!)
+    const text = (file: WrittenFile) => decodeText(this.raw(join(fixture.dir, definition.files[file]))!)
     let whole: { evaluation: SomeEvaluation; assessments: readonly CaseAssessment<Decision>[] } | undefined
     const evaluated = () => {
       whole ??= evaluateWithStates(fixture, { allStates: true })
@@ -202,7 +215,12 @@ export class FixtureRevision {
 
   /** The text of a file of the fixture directory as it was read, or `undefined` if it was not read (it does not exist). */
   textOf(relativePath: string, base: RevisionBase): string | undefined {
-    const file = this.read.get(join(base.fixture.dir, relativePath))
+    const file = this.raw(join(base.fixture.dir, relativePath))
     return file === undefined ? undefined : decodeText(file)
+  }
+
+  /** A file as read: from disk, or a document of the fixture's records. */
+  private raw(path: string): RawFile | undefined {
+    return this.read.get(path) ?? this.store?.virtual(path)
   }
 }

@@ -6,13 +6,14 @@ import { heldFixtureLock, withFixtureLock, type HeldLock, type Journal } from '.
 import { RevisionError, RubricError } from '../common/errors.js'
 import { errnoCode } from '../common/primitives.js'
 
-/** One file to replace (or create) as a whole. */
+/** One file to replace (or create) as a whole, or to remove. */
 export interface FileWrite {
   /** Absolute path. */
   readonly path: string
   /** The file as shown in messages. */
   readonly display: string
-  readonly contents: string | Uint8Array
+  /** The new contents; `null` removes the file, as part of the same all-or-nothing save. */
+  readonly contents: string | Uint8Array | null
   /**
    * SHA-256 of the bytes the new contents were derived from: the write is refused when the file
    * changed since it was read (an editor saved it meanwhile). `null`: the file must not exist yet.
@@ -92,6 +93,7 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: Held
   const staged: string[] = []
   try {
     for (const [index, write] of writes.entries()) {
+      if (write.contents === null) continue
       const path = lock.stage(`${basename(write.path)}.tmp`)
       staged.push(path)
       await io.writeNew(path, write.contents, modes[index])
@@ -100,7 +102,7 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: Held
   } catch (cause) {
     await removeAll(staged, io)
     await lock.check('while staging the new contents')
-    const failed = writes[staged.length - 1]!
+    const failed = writes.filter((write) => write.contents !== null)[staged.length - 1]!
     throw new RevisionError({
       code: 'WRITE_FAILED',
       file: failed.display,
@@ -117,8 +119,11 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: Held
     throw error
   }
 
+  const stagedOf: (string | null)[] = []
+  let next = 0
+  for (const write of writes) stagedOf.push(write.contents === null ? null : staged[next++]!)
   const journal: Journal = {
-    writes: writes.map((write, index) => ({ staged: basename(staged[index]!), target: relative(lock.dir, write.path) })),
+    writes: writes.map((write, index) => ({ staged: stagedOf[index] === null ? null : basename(stagedOf[index]!), target: relative(lock.dir, write.path) })),
   }
   const journalStaged = lock.stage('journal.tmp')
   try {
@@ -139,18 +144,23 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: Held
   }
 
   for (const [index, write] of writes.entries()) {
+    const from = stagedOf[index] ?? null
     try {
-      await io.rename(staged[index]!, write.path)
+      if (from === null) await io.unlink(write.path)
+      else await io.rename(from, write.path)
       crashPoint('renamed')
     } catch (cause) {
       await lockLostAfterCommit(lock)
-      await removeAll(staged.slice(index), io)
+      await removeAll(
+        stagedOf.slice(index).filter((path): path is string => path !== null),
+        io,
+      )
       await unlink(lock.journal).catch(() => undefined)
       const done = writes.slice(0, index).map((each) => each.display)
       throw new RevisionError({
         code: 'WRITE_FAILED',
         file: write.display,
-        summary: `the file could not be replaced (${describe(cause)}); it is as it was${done.length === 0 ? ', and so is every other file' : `, but ${done.join(', ')} already changed`}.`,
+        summary: `the file could not be ${from === null ? 'removed' : 'replaced'} (${describe(cause)}); it is as it was${done.length === 0 ? ', and so is every other file' : `, but ${done.join(', ')} already changed`}.`,
         hint: 'fix the cause, then run the command again: it picks up from the files as they are now.',
       })
     }

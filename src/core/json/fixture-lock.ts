@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
-import { lstat, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rename, rm, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { RevisionError } from '../common/errors.js'
 import { errnoCode } from '../common/primitives.js'
@@ -311,7 +311,8 @@ async function recoverLeftovers(key: string, display: string, token: string): Pr
 
 /** The journal a holder wrote before its first rename: which staged file goes where. */
 export interface Journal {
-  readonly writes: readonly { readonly staged: string; readonly target: string }[]
+  /** `staged: null` removes the target. */
+  readonly writes: readonly { readonly staged: string | null; readonly target: string }[]
 }
 
 /** Renames every staged file the journal names that is still there; `undefined` without a journal. */
@@ -324,12 +325,12 @@ async function rollForward(key: string, lockDir: string, token: string): Promise
   }
   const done: string[] = []
   for (const write of journal.writes) {
-    const from = join(lockDir, write.staged)
     const to = resolve(key, write.target)
     // Only into this fixture: a journal is data found on disk.
-    if (!to.startsWith(`${key}/`) || write.staged.includes('/')) continue
+    if (!to.startsWith(`${key}/`) || write.staged?.includes('/') === true) continue
     try {
-      await rename(from, to)
+      if (write.staged === null) await unlink(to)
+      else await rename(join(lockDir, write.staged), to)
       crashPoint('rolled forward')
     } catch (cause) {
       if (errnoCode(cause) !== 'ENOENT') throw cause

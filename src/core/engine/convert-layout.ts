@@ -1,0 +1,99 @@
+import { lstat, readFile } from 'node:fs/promises'
+import { join, resolve } from 'node:path'
+import { displayPath } from '../common/display-path.js'
+import { sha256Hex } from '../json/canonical-json.js'
+import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
+import { makeFolder } from '../json/output-file.js'
+import { confineToProject, projectBoundary } from '../json/read.js'
+import { recordsOf, removeIfEmpty, toRecordsWrites, toSeedWrites, type SeedDocument } from '../store/convert.js'
+import { RECORDS_DIR } from '../store/records.js'
+import { loadFixtureReading, type SomeFixture } from './fixture.js'
+import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWS_DIR } from './panel.js'
+import { storeKeys } from './records-view.js'
+import type { KindRegistry } from './registry.js'
+import { reviseUnderLock } from './revision.js'
+import { readFixtureFile } from '../json/read.js'
+
+/** The two layouts a fixture's cases and reviews can be kept in. */
+export type FixtureLayout = 'seed' | 'records'
+
+/** Options of {@link convertFixture}. */
+export interface ConvertOptions {
+  readonly cwd: string
+  readonly kinds: KindRegistry
+  /** Bucket files of the records layout (a power of two); by default about a thousand cases a file, at least 16. */
+  readonly buckets?: number
+  /** @internal the filesystem calls of the write, replaced in tests */
+  readonly io?: WriteIo
+}
+
+/** What {@link convertFixture} did. */
+export interface ConvertResult {
+  readonly dir: string
+  readonly from: FixtureLayout
+  readonly to: FixtureLayout
+  /** Files written and removed, as shown; none when the fixture was in that layout already. */
+  readonly written: readonly string[]
+  readonly removed: readonly string[]
+  /** Bucket files of the records layout. */
+  readonly buckets?: number
+}
+
+/**
+ * Moves a fixture between the seed layout (`cases.json`, `annotations.json`, `reviews/`, …) and
+ * the records layout (`records/`), under the fixture's lock and all or nothing: the documents the
+ * new layout holds are checked to be the old ones byte for byte before anything is written.
+ */
+export async function convertFixture(dir: string, to: FixtureLayout, options: ConvertOptions): Promise<ConvertResult> {
+  const cwd = options.cwd
+  const absolute = resolve(cwd, dir)
+  const display = displayPath(cwd, absolute)
+  return reviseUnderLock(dir, cwd, async () => {
+    const fixture = await loadFixtureReading(options.kinds, dir, { cwd }, readFixtureFile)
+    const from: FixtureLayout = fixture.records === undefined ? 'seed' : 'records'
+    const base = { dir: display, from, to }
+    if (from === to) return { ...base, written: [], removed: [], ...(fixture.records === undefined ? {} : { buckets: fixture.records.layout.buckets }) }
+    const boundary = projectBoundary(cwd, absolute)
+    const place = { boundary, cwd }
+    let writes: FileWrite[]
+    let buckets: number | undefined
+    if (to === 'records') {
+      const documents = await seedDocuments(fixture, absolute)
+      const records = await recordsOf(absolute, display, documents, storeKeys(fixture.definition), options.buckets)
+      buckets = records.buckets
+      writes = await toRecordsWrites(absolute, display, documents, records.files)
+      await makeFolder(join(absolute, RECORDS_DIR), place)
+    } else {
+      const store = fixture.records!
+      const documents: SeedDocument[] = store.documentNames().map((doc) => ({ doc, text: new TextDecoder().decode(store.virtual(join(absolute, doc))!.bytes) }))
+      writes = toSeedWrites(store, absolute, display, documents)
+      const attributes = join(absolute, RECORDS_DIR, '.gitattributes')
+      const kept = await lstat(attributes).then(
+        (stats) => stats.isFile(),
+        () => false,
+      )
+      if (kept)
+        writes.push({ path: attributes, display: join(display, RECORDS_DIR, '.gitattributes'), contents: null, basedOn: sha256Hex(await readFile(attributes)) })
+      for (const folder of [REVIEWS_DIR, JUDGES_DIR])
+        if (documents.some((each) => each.doc.startsWith(`${folder}/`))) await makeFolder(join(absolute, folder), place)
+    }
+    for (const write of writes) await confineToProject(write.path, write.display, boundary)
+    await writeFilesAtomically(writes, options.io ?? nodeWriteIo, { lockDir: absolute, display })
+    for (const folder of to === 'records' ? [REVIEWS_DIR, JUDGES_DIR] : [RECORDS_DIR]) await removeIfEmpty(join(absolute, folder))
+    return {
+      ...base,
+      written: writes.filter((write) => write.contents !== null).map((write) => write.display),
+      removed: writes.filter((write) => write.contents === null).map((write) => write.display),
+      ...(buckets === undefined ? {} : { buckets }),
+    }
+  })
+}
+
+/** A seed fixture's documents, as they are on disk: cases, annotations, each reviewer's and judge's, the adoptions. */
+async function seedDocuments(fixture: SomeFixture, absolute: string): Promise<SeedDocument[]> {
+  const docs = [fixture.files.cases.name, fixture.files.annotations.name]
+  for (const reviewer of fixture.panel.reviewers) docs.push(`${REVIEWS_DIR}/${reviewer}.json`)
+  for (const judge of fixture.judges.names) docs.push(`${JUDGES_DIR}/${judge}.json`)
+  if (fixture.panel.adjudications !== undefined) docs.push(ADJUDICATIONS_FILE)
+  return Promise.all(docs.map(async (doc) => ({ doc, text: await readFile(join(absolute, doc), 'utf8') })))
+}

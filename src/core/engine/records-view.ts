@@ -1,0 +1,47 @@
+import { isObject } from '../common/primitives.js'
+import { NULL_FINGERPRINT } from '../json/canonical-json.js'
+import type { RawFile } from '../json/read.js'
+import type { FixtureRecords, StoreKeys } from '../store/record-store.js'
+import { rowPath } from './bindings.js'
+import type { SomeKindDefinition } from './kind.js'
+
+/** A records-layout fixture as a loader reads it: its store, and the seed documents a revision proposes in place of the store's. */
+export interface RecordsOverlay {
+  readonly store: FixtureRecords
+  /** New texts of seed documents, by absolute path, read before the store's. */
+  readonly overrides?: ReadonlyMap<string, RawFile>
+}
+
+/** What the store needs of a kind: how an entry names its case and slot, and a case's entry with no review acknowledged. */
+export function storeKeys(definition: SomeKindDefinition): StoreKeys {
+  const { caseKey, slotKey, slots } = definition.reviews
+  const text = (value: unknown, key: string) => (isObject(value) && typeof value[key] === 'string' ? value[key] : undefined)
+  return {
+    keyOf(doc, item) {
+      const [caseField, slotField] = doc === 'cases.json' ? ['id', undefined] : doc === 'adjudications.json' ? ['case_id', 'slot'] : [caseKey, slotKey]
+      const caseId = text(item, caseField)
+      if (caseId === undefined) return undefined
+      if (slotField === undefined) return { case: caseId }
+      const slot = text(item, slotField)
+      return slot === undefined ? undefined : { case: caseId, slot }
+    },
+    unreviewed(caseItem) {
+      const copy: unknown = structuredClone(caseItem)
+      for (const row of definition.bindings) {
+        if (!('reviewOf' in row.source)) continue
+        for (const slot of slots) setAt(copy, rowPath(row, slot), NULL_FINGERPRINT)
+      }
+      return copy
+    },
+  }
+}
+
+function setAt(target: unknown, path: readonly string[], value: unknown): void {
+  let at = target
+  for (const key of path.slice(0, -1)) {
+    if (!isObject(at)) return
+    at = at[key]
+  }
+  const last = path[path.length - 1]
+  if (isObject(at) && last !== undefined) (at as Record<string, unknown>)[last] = value
+}

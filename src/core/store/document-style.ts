@@ -1,0 +1,30 @@
+import { isObject } from '../common/primitives.js'
+import type { DocumentStyle } from './records.js'
+
+/** The list member of a seed document: `cases` in `cases.json`, `adoptions` in `adjudications.json`, `reviews` elsewhere. */
+export function listOf(doc: string): string {
+  return doc === 'cases.json' ? 'cases' : doc === 'adjudications.json' ? 'adoptions' : 'reviews'
+}
+
+/** A seed document's text split into its list's entries and its other members (the list kept at its place, empty). */
+export function parseDocument(doc: string, text: string): { list: string; members: Record<string, unknown>; items: readonly unknown[] } {
+  const value: unknown = JSON.parse(text)
+  const list = listOf(doc)
+  if (!isObject(value) || !Array.isArray(value[list])) throw new TypeError(`${doc}: a document without its ${list} list cannot be recorded`)
+  const items = value[list] as unknown[]
+  return { list, members: { ...value, [list]: [] }, items }
+}
+
+/** How a document's text is laid out: its indentation, whether it escapes non-ASCII characters, whether it ends with a line break. */
+export function detectStyle(text: string): DocumentStyle {
+  const indent = /^\{\r?\n( +)\S/.exec(text)?.[1]?.length ?? 0
+  const ascii = !/[^ -~\t\n\r]/.test(text) && /\\u(?:00[89a-f]|0[1-9a-f]|[1-9a-f])[0-9a-f]{2}/i.test(text)
+  return { indent, ascii, newline: text.endsWith('\n') }
+}
+
+/** A document written in a style: what `detectStyle` read it as. */
+export function styled(value: unknown, style: DocumentStyle): string {
+  let text = JSON.stringify(value, null, style.indent)
+  if (style.ascii) text = text.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return style.newline ? `${text}\n` : text
+}

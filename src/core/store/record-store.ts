@@ -1,0 +1,392 @@
+import { join } from 'node:path'
+import { FixtureError, RevisionError } from '../common/errors.js'
+import { sha256Hex } from '../json/canonical-json.js'
+import type { FileWrite } from '../json/atomic-write.js'
+import type { FixtureFileReader, RawFile } from '../json/read.js'
+import {
+  bucketNames,
+  bucketOf,
+  checkDocumentRecord,
+  checkItemRecord,
+  DOCUMENTS_FILE,
+  type DocumentRecord,
+  type Folded,
+  fold,
+  type ItemRecord,
+  itemKey,
+  LAYOUT_FILE,
+  type Layout,
+  newProvenance,
+  parseLayout,
+  parseRecordLines,
+  type Provenance,
+  RECORDS_DIR,
+  recordLine,
+  type Stored,
+} from './records.js'
+import stableStringify from 'fast-json-stable-stringify'
+import { detectStyle, parseDocument, styled } from './document-style.js'
+
+/** What the store needs to know of a fixture's kind: how an entry names its case and slot, and how a case is left unreviewed. */
+export interface StoreKeys {
+  /** The case and slot of an entry of a document's list; `undefined` when the entry does not name them (the engine refuses it). */
+  readonly keyOf: (doc: string, item: unknown) => { readonly case: string; readonly slot?: string } | undefined
+  /** A case entry with every review binding set to the fingerprint of `null`: what a forked case is shown as while it waits. */
+  readonly unreviewed: (caseItem: unknown) => unknown
+}
+
+/** A case whose records forked: two revisions of one record, made apart. */
+export interface Fork {
+  readonly caseId: string
+  /** Each forked record: its document and slot, and its heads with where they are and who made them. */
+  readonly records: readonly {
+    readonly doc: string
+    readonly slot?: string
+    readonly heads: readonly { readonly at: string; readonly hash: string; readonly provenance: Provenance }[]
+  }[]
+}
+
+const CASES_DOC = 'cases.json'
+
+/** A {@link RecordStore} as a structural type: what a loaded fixture holds (a class with private members would not compare across copies of the package's types). */
+export type FixtureRecords = Pick<RecordStore, keyof RecordStore>
+
+/**
+ * A fixture in the records layout, read: its record files folded into the seed layout's documents
+ * (`cases.json`, `annotations.json`, `reviews/<name>.json`, …), which the engine reads as it reads a
+ * seed fixture, so both layouts decide alike. A change to those documents is written back as new
+ * lines in the bucket files of the cases it touches, never as a rewrite of every case.
+ */
+export class RecordStore {
+  private constructor(
+    readonly dir: string,
+    readonly display: string,
+    readonly layout: Layout,
+    private readonly keys: StoreKeys,
+    /** Every record file read, by its name in `records/`. */
+    private readonly files: ReadonlyMap<string, RawFile>,
+    private readonly documents: ReadonlyMap<string, Folded<DocumentRecord>>,
+    private readonly items: ReadonlyMap<string, Folded<ItemRecord>>,
+    /** The seed documents, by absolute path. */
+    private readonly virtualFiles: ReadonlyMap<string, RawFile>,
+    /** Each entry as the seed documents show it, by key, as stable JSON. */
+    private readonly shown: ReadonlyMap<string, string>,
+    readonly forks: readonly Fork[],
+  ) {}
+
+  /** Reads the records of a fixture directory, or `undefined` when it is not in the records layout. */
+  static async open(
+    dir: string,
+    display: string,
+    read: FixtureFileReader,
+    list: (dir: string) => Promise<readonly string[]>,
+    keys: StoreKeys,
+  ): Promise<RecordStore | undefined> {
+    const names = await list(join(dir, RECORDS_DIR))
+    if (!names.includes(LAYOUT_FILE)) return undefined
+    const shown = (name: string) => join(display, RECORDS_DIR, name)
+    const path = (name: string) => join(dir, RECORDS_DIR, name)
+    const files = new Map<string, RawFile>()
+    const layoutFile = await read(path(LAYOUT_FILE), shown(LAYOUT_FILE))
+    files.set(LAYOUT_FILE, layoutFile)
+    const layout = parseLayout(new TextDecoder().decode(layoutFile.bytes), layoutFile.display)
+    const buckets = new Set(bucketNames(layout.buckets))
+    for (const name of names) {
+      if (name === LAYOUT_FILE || name === DOCUMENTS_FILE || name.startsWith('.') || buckets.has(name)) continue
+      throw new FixtureError({
+        code: 'RECORDS_MALFORMED',
+        file: shown(name),
+        summary: `the records directory holds a file that is neither ${DOCUMENTS_FILE} nor one of its ${layout.buckets} bucket files, so what it holds would be ignored.`,
+        hint: `move the file out of ${join(display, RECORDS_DIR)}; records are written by vitest-rubric (docs/format.md#the-records-layout).`,
+      })
+    }
+    const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
+    const documentLines: Stored<DocumentRecord>[] = []
+    if (names.includes(DOCUMENTS_FILE)) {
+      const file = await read(path(DOCUMENTS_FILE), shown(DOCUMENTS_FILE))
+      files.set(DOCUMENTS_FILE, file)
+      documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord))
+    }
+    const itemLines: Stored<ItemRecord>[] = []
+    for (const name of [...buckets].filter((each) => names.includes(each))) {
+      const file = await read(path(name), shown(name))
+      files.set(name, file)
+      for (const stored of parseRecordLines<ItemRecord>(text(file), file.display, checkItemRecord)) {
+        if (bucketOf(stored.record.case, layout.buckets) !== name) {
+          throw new FixtureError({
+            code: 'RECORDS_MALFORMED',
+            file: `${file.display}:${stored.at.split(':').pop()}`,
+            summary: `the record of case ${JSON.stringify(stored.record.case)} is in the wrong bucket file, where a writer of that case would not look.`,
+            expected: `in ${join(display, RECORDS_DIR, bucketOf(stored.record.case, layout.buckets))}`,
+            hint: 'move the line to the file named, or restore the files from version control.',
+          })
+        }
+        itemLines.push(stored)
+      }
+    }
+    const documents = fold(
+      documentLines,
+      (record) => record.doc,
+      (a, b) => stableStringify([a.members, a.style, a.list]) === stableStringify([b.members, b.style, b.list]),
+    )
+    const items = fold(
+      itemLines,
+      (record) => itemKey(record.doc, record.case, record.slot),
+      (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
+    )
+    for (const folded of documents.values()) {
+      if (folded.heads.length > 1) {
+        throw new FixtureError({
+          code: 'RECORDS_FORKED',
+          file: shown(DOCUMENTS_FILE),
+          summary: `${folded.key} has ${folded.heads.length} revisions made apart (${folded.heads.map((head) => describeHead(head)).join('; ')}), so which one holds would be a guess.`,
+          hint: `keep one: \`vitest-rubric resolve ${display} --document ${folded.key} --keep <save>\`, naming the save to keep.`,
+        })
+      }
+    }
+    const forks = forksOf(items)
+    const { files: virtualFiles, shown: entries } = materialise(dir, display, documents, items, forks, keys)
+    return new RecordStore(dir, display, layout, keys, files, documents, items, virtualFiles, entries, forks)
+  }
+
+  /** A seed document of the fixture (its absolute path), as the records make it. */
+  virtual(path: string): RawFile | undefined {
+    return this.virtualFiles.get(path)
+  }
+
+  /** The names of seed documents in a directory of the fixture (`reviews/` lists its reviewers' documents). */
+  virtualNames(directory: string): string[] {
+    const names: string[] = []
+    for (const path of this.virtualFiles.keys()) {
+      const slash = path.lastIndexOf('/')
+      if (path.slice(0, slash) === directory) names.push(path.slice(slash + 1))
+    }
+    return names
+  }
+
+  /** The seed documents the records hold, by path relative to the fixture directory, cases first. */
+  documentNames(): string[] {
+    return [...this.documents.keys()].sort((a, b) => (a === 'cases.json' ? -1 : b === 'cases.json' ? 1 : a < b ? -1 : a > b ? 1 : 0))
+  }
+
+  /** The record files read, each with its SHA-256: a save is checked against them before it is written. */
+  recordFiles(): ReadonlyMap<string, RawFile> {
+    return this.files
+  }
+
+  /**
+   * The writes that record `texts` (new texts of seed documents, by path relative to the fixture
+   * directory): new lines appended to the bucket files of the cases that changed, and to
+   * `documents.jsonl` for a document's other members. A change to a forked case is refused.
+   */
+  writesFor(texts: ReadonlyMap<string, string>, provenance: Provenance = newProvenance()): FileWrite[] {
+    const appended = new Map<string, string[]>()
+    const append = (file: string, line: string) => appended.set(file, [...(appended.get(file) ?? []), line])
+    const forked = new Set(this.forks.map((fork) => fork.caseId))
+    for (const [doc, text] of texts) {
+      const parsed = parseDocument(doc, text)
+      const before = this.documents.get(doc)?.heads[0]
+      const members = { ...parsed.members, [parsed.list]: [] }
+      const style = detectStyle(text)
+      if (
+        before === undefined ||
+        stableStringify([before.record.members, before.record.style, before.record.list]) !== stableStringify([members, style, parsed.list])
+      ) {
+        const record: DocumentRecord = { doc, list: parsed.list, members, style, replaces: before === undefined ? [] : [before.hash], ...provenance }
+        append(DOCUMENTS_FILE, recordLine(record))
+      }
+      const seen = new Set<string>()
+      let next = this.maxN(doc) + 1
+      for (const item of parsed.items) {
+        const key = this.keys.keyOf(doc, item)
+        if (key === undefined) throw unkeyed(this.display, doc)
+        const id = itemKey(doc, key.case, key.slot)
+        seen.add(id)
+        if (this.shown.get(id) === stableStringify(item)) continue
+        if (forked.has(key.case)) throw forkedWrite(this.display, key.case)
+        const heads = this.items.get(id)?.heads ?? []
+        const head = heads[0]?.record
+        const n = head === undefined || head.removed === true ? next++ : head.n
+        const record: ItemRecord = {
+          doc,
+          case: key.case,
+          ...(key.slot === undefined ? {} : { slot: key.slot }),
+          n,
+          item,
+          replaces: heads.map((each) => each.hash),
+          ...provenance,
+        }
+        append(bucketOf(key.case, this.layout.buckets), recordLine(record))
+      }
+      for (const [id, folded] of this.items) {
+        const head = folded.heads[0]!.record
+        if (head.doc !== doc || seen.has(id) || forked.has(head.case) || folded.heads.every((each) => each.record.removed === true)) continue
+        const record: ItemRecord = {
+          doc,
+          case: head.case,
+          ...(head.slot === undefined ? {} : { slot: head.slot }),
+          n: head.n,
+          removed: true,
+          replaces: folded.heads.map((each) => each.hash),
+          ...provenance,
+        }
+        append(bucketOf(head.case, this.layout.buckets), recordLine(record))
+      }
+    }
+    return [...appended].map(([name, lines]) => {
+      const file = this.files.get(name)
+      const before = file === undefined ? '' : new TextDecoder().decode(file.bytes)
+      return {
+        path: join(this.dir, RECORDS_DIR, name),
+        display: join(this.display, RECORDS_DIR, name),
+        contents: before + lines.join(''),
+        basedOn: file === undefined ? null : (file.sha256 ?? sha256Hex(file.bytes)),
+      }
+    })
+  }
+
+  /** Every line of a bucket file that `writesFor` would add: how many lines a change costs (for tests). */
+  lineCount(name: string): number {
+    const file = this.files.get(name)
+    return file === undefined ? 0 : new TextDecoder().decode(file.bytes).split('\n').length - 1
+  }
+
+  private maxN(doc: string): number {
+    let max = -1
+    for (const folded of this.items.values()) for (const head of folded.heads) if (head.record.doc === doc && head.record.n > max) max = head.record.n
+    return max
+  }
+
+  /** The heads of an item, for `resolve`. */
+  headsOf(doc: string, caseId: string, slot: string | undefined): readonly Stored<ItemRecord>[] {
+    return this.items.get(itemKey(doc, caseId, slot))?.heads ?? []
+  }
+
+  /** Every forked record of a case, keyed as the store keys them. */
+  forkedItems(caseId: string): readonly Folded<ItemRecord>[] {
+    return [...this.items.values()].filter((folded) => folded.heads.length > 1 && folded.heads[0]!.record.case === caseId)
+  }
+
+  /** The lines that resolve a case's forks by keeping, of each forked record, the head written by `save`. */
+  resolution(caseId: string, save: string, provenance: Provenance = newProvenance()): FileWrite {
+    const forked = this.forkedItems(caseId)
+    const lines: string[] = []
+    for (const folded of forked) {
+      const kept = folded.heads.find((head) => head.record.save === save)
+      if (kept === undefined) {
+        throw new RevisionError({
+          code: 'RECORDS_FORKED',
+          file: join(this.display, RECORDS_DIR, bucketOf(caseId, this.layout.buckets)),
+          caseId,
+          summary: `no revision of ${describeItem(folded.heads[0]!.record)} was made by save ${save}; nothing was written.`,
+          expected: `one of the saves ${folded.heads.map((head) => head.record.save).join(', ')}`,
+          hint: 'name a save that made a revision of every forked record of the case (`vitest-rubric status` lists them).',
+        })
+      }
+      const { save: _s, at: _a, by: _b, replaces: _r, ...rest } = kept.record
+      lines.push(recordLine({ ...rest, replaces: folded.heads.map((head) => head.hash), ...provenance }))
+    }
+    const name = bucketOf(caseId, this.layout.buckets)
+    const file = this.files.get(name)!
+    return {
+      path: join(this.dir, RECORDS_DIR, name),
+      display: join(this.display, RECORDS_DIR, name),
+      contents: new TextDecoder().decode(file.bytes) + lines.join(''),
+      basedOn: file.sha256 ?? sha256Hex(file.bytes),
+    }
+  }
+}
+
+function describeHead(head: Stored<Provenance>): string {
+  return `${head.at} by ${head.record.by} at ${head.record.at}, save ${head.record.save}`
+}
+
+export function describeItem(record: ItemRecord): string {
+  const what = record.doc === CASES_DOC ? 'the case' : record.doc === 'annotations.json' ? 'the adopted review' : record.doc
+  return `${what} of case ${JSON.stringify(record.case)}${record.slot === undefined ? '' : ` (${record.slot})`}`
+}
+
+function forksOf(items: ReadonlyMap<string, Folded<ItemRecord>>): Fork[] {
+  const byCase = new Map<string, Fork['records'][number][]>()
+  for (const folded of items.values()) {
+    if (folded.heads.length < 2) continue
+    const first = folded.heads[0]!.record
+    const records = byCase.get(first.case) ?? []
+    records.push({
+      doc: first.doc,
+      ...(first.slot === undefined ? {} : { slot: first.slot }),
+      heads: folded.heads.map((head) => ({ at: head.at, hash: head.hash, provenance: { save: head.record.save, at: head.record.at, by: head.record.by } })),
+    })
+    byCase.set(first.case, records)
+  }
+  return [...byCase].map(([caseId, records]) => ({ caseId, records }))
+}
+
+/**
+ * The seed documents the records make. A forked case is shown unreviewed (its review bindings
+ * those of no review, its adopted reviews and forked records left out), so it stays pending until
+ * a person resolves the fork.
+ */
+function materialise(
+  dir: string,
+  display: string,
+  documents: ReadonlyMap<string, Folded<DocumentRecord>>,
+  items: ReadonlyMap<string, Folded<ItemRecord>>,
+  forks: readonly Fork[],
+  keys: StoreKeys,
+): { files: Map<string, RawFile>; shown: Map<string, string> } {
+  const shown = new Map<string, string>()
+  const forked = new Set(forks.map((fork) => fork.caseId))
+  const byDoc = new Map<string, ItemRecord[]>()
+  for (const folded of items.values()) {
+    const heads = folded.heads
+    let record = heads[0]!.record
+    if (forked.has(record.case)) {
+      if (record.doc === 'annotations.json') continue
+      if (heads.length > 1) {
+        if (record.doc !== CASES_DOC) continue
+        record = [...heads].sort((a, b) => (a.record.at < b.record.at ? -1 : a.record.at > b.record.at ? 1 : a.hash < b.hash ? -1 : 1))[0]!.record
+      }
+      if (record.doc === CASES_DOC && record.removed !== true) record = { ...record, item: keys.unreviewed(record.item) }
+    }
+    if (record.removed === true) continue
+    shown.set(folded.key, stableStringify(record.item))
+    const list = byDoc.get(record.doc) ?? []
+    list.push(record)
+    byDoc.set(record.doc, list)
+  }
+  const files = new Map<string, RawFile>()
+  for (const [doc, folded] of documents) {
+    const head = folded.heads[0]!.record
+    const entries = (byDoc.get(doc) ?? []).sort((a, b) => a.n - b.n || compareKeys(a, b)).map((record) => record.item)
+    const text = styled({ ...head.members, [head.list]: entries }, head.style)
+    const bytes = new TextEncoder().encode(text)
+    files.set(join(dir, doc), { display: join(display, RECORDS_DIR, doc), bytes, sha256: sha256Hex(bytes) })
+  }
+  return { files, shown }
+}
+
+function compareKeys(a: ItemRecord, b: ItemRecord): number {
+  const left = `${a.case}\u0000${a.slot ?? ''}`
+  const right = `${b.case}\u0000${b.slot ?? ''}`
+  return left < right ? -1 : left > right ? 1 : 0
+}
+
+function unkeyed(display: string, doc: string): RevisionError {
+  return new RevisionError({
+    code: 'RECORDS_MALFORMED',
+    file: join(display, RECORDS_DIR, doc),
+    summary: 'an entry of the document names no case, so it cannot be filed by case; nothing was written.',
+    hint: 'give every entry its case id.',
+  })
+}
+
+function forkedWrite(display: string, caseId: string): RevisionError {
+  return new RevisionError({
+    code: 'RECORDS_FORKED',
+    file: join(display, RECORDS_DIR),
+    caseId,
+    summary: `case "${caseId}" has records revised apart (two branches, or two machines), and which revision holds is not settled; nothing was written.`,
+    hint: `settle it first: \`vitest-rubric status ${display}\` lists both revisions, and \`vitest-rubric resolve ${display} ${caseId} --keep <save>\` keeps one.`,
+  })
+}

@@ -1,0 +1,285 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { hostname, userInfo } from 'node:os'
+import { join } from 'node:path'
+import { FixtureError } from '../common/errors.js'
+import { isObject } from '../common/primitives.js'
+import { sha256Hex } from '../json/canonical-json.js'
+
+/**
+ * The records layout of a fixture: every case, review, judge label and adoption is one line of a
+ * JSON Lines file in `records/`, filed by its case in one of a fixed number of bucket files. A line
+ * that revises another names it by the SHA-256 of its bytes (`replaces`), so a fold finds each
+ * key's current record without trusting the order of lines, and two revisions of one record made
+ * apart (two branches) are a visible fork, never a silent pick. See docs/format.md#the-records-layout.
+ */
+export const RECORDS_DIR = 'records'
+export const LAYOUT_FILE = 'layout.json'
+export const DOCUMENTS_FILE = 'documents.jsonl'
+export const LAYOUT_NAME = 'vitest-rubric/records'
+export const LAYOUT_VERSION = 1
+/** What `.gitattributes` in `records/` holds: git keeps both sides' lines of a record file on a merge. */
+export const GIT_ATTRIBUTES = '*.jsonl merge=union\n'
+
+/** `records/layout.json`. */
+export interface Layout {
+  readonly layout: typeof LAYOUT_NAME
+  readonly version: typeof LAYOUT_VERSION
+  /** How many bucket files the case records are filed in: a power of two, fixed when the layout is made. */
+  readonly buckets: number
+}
+
+/** How a document is written out in the seed layout, so that converting back gives the same bytes. */
+export interface DocumentStyle {
+  /** Spaces of indentation (0: one line). */
+  readonly indent: number
+  /** Every character beyond ASCII written as `\uXXXX` (Python's `ensure_ascii`). */
+  readonly ascii: boolean
+  /** The file ends with a line break. */
+  readonly newline: boolean
+}
+
+/** Who made a save, when, and which save it was: what a fork names so that a person can tell the two apart. */
+export interface Provenance {
+  /** A random token shared by every line one save wrote. */
+  readonly save: string
+  /** ISO time. */
+  readonly at: string
+  /** `user@host`. */
+  readonly by: string
+}
+
+/** A line of `documents.jsonl`: a seed document's members other than its list, in their order. */
+export interface DocumentRecord extends Provenance {
+  readonly doc: string
+  /** The name of the list member (`cases`, `reviews`, `adoptions`), which `members` holds as `[]` at its place. */
+  readonly list: string
+  readonly members: Readonly<Record<string, unknown>>
+  readonly style: DocumentStyle
+  readonly replaces: readonly string[]
+}
+
+/** A line of a bucket file: one entry of a document's list (a case, a review, an adoption), or its removal. */
+export interface ItemRecord extends Provenance {
+  readonly doc: string
+  readonly case: string
+  readonly slot?: string
+  /** The entry's place in its document's list: entries are listed by `n`, then by key. */
+  readonly n: number
+  readonly item?: unknown
+  readonly removed?: true
+  readonly replaces: readonly string[]
+}
+
+/** A line as read, with where it was and the SHA-256 of its bytes (what `replaces` names). */
+export interface Stored<R> {
+  readonly record: R
+  readonly hash: string
+  /** `records/3.jsonl:12`, relative to the fixture directory. */
+  readonly at: string
+}
+
+/** The current records of one key: one head, or several (a fork). */
+export interface Folded<R> {
+  readonly key: string
+  readonly heads: readonly Stored<R>[]
+}
+
+export function newProvenance(): Provenance {
+  let user = 'someone'
+  try {
+    user = userInfo().username
+  } catch {
+    // no user name on this system
+  }
+  return { save: randomBytes(6).toString('hex'), at: new Date().toISOString(), by: `${user}@${hostname()}` }
+}
+
+/** The bucket a case's records are filed in. */
+export function bucketOf(caseId: string, buckets: number): string {
+  const hash = createHash('sha256').update(caseId, 'utf8').digest()
+  const index = hash.readUInt32BE(0) % buckets
+  const width = Math.max(1, (buckets - 1).toString(16).length)
+  return `${index.toString(16).padStart(width, '0')}.jsonl`
+}
+
+export function bucketNames(buckets: number): string[] {
+  const width = Math.max(1, (buckets - 1).toString(16).length)
+  return Array.from({ length: buckets }, (_, index) => `${index.toString(16).padStart(width, '0')}.jsonl`)
+}
+
+export function itemKey(doc: string, caseId: string, slot: string | undefined): string {
+  return `${doc}\u0000${caseId}\u0000${slot ?? ''}`
+}
+
+/** One line as written: the record's JSON and a line break. */
+export function recordLine(record: DocumentRecord | ItemRecord): string {
+  return `${JSON.stringify(record)}\n`
+}
+
+export function lineHash(line: string): string {
+  return sha256Hex(line.endsWith('\n') ? line.slice(0, -1) : line)
+}
+
+/** The bucket count `convert` chooses for a number of cases: about a thousand cases a file, at least 16 files. */
+export function bucketsFor(cases: number): number {
+  let buckets = 16
+  while (buckets * 1000 < cases && buckets < 4096) buckets *= 2
+  return buckets
+}
+
+/** Reads `records/layout.json`'s text. */
+export function parseLayout(text: string, display: string): Layout {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    value = undefined
+  }
+  const buckets = isObject(value) ? value['buckets'] : undefined
+  if (
+    !isObject(value) ||
+    value['layout'] !== LAYOUT_NAME ||
+    value['version'] !== LAYOUT_VERSION ||
+    typeof buckets !== 'number' ||
+    !Number.isInteger(buckets) ||
+    buckets < 1 ||
+    buckets > 65536 ||
+    (buckets & (buckets - 1)) !== 0
+  ) {
+    throw new FixtureError({
+      code: 'RECORDS_MALFORMED',
+      file: display,
+      summary: 'the layout file is not one this version reads.',
+      expected: `{ "layout": "${LAYOUT_NAME}", "version": ${LAYOUT_VERSION}, "buckets": <a power of two> }`,
+      found: text.trim().slice(0, 120),
+      hint: 'restore records/layout.json from version control; `vitest-rubric convert` writes it.',
+    })
+  }
+  return { layout: LAYOUT_NAME, version: LAYOUT_VERSION, buckets }
+}
+
+/** Parses the lines of a record file; a line that is not a record refuses the fixture, naming it. */
+export function parseRecordLines<R>(text: string, display: string, check: (value: unknown) => string | undefined): Stored<R>[] {
+  const found: Stored<R>[] = []
+  if (text.length > 0 && !text.endsWith('\n')) {
+    throw malformed(
+      display,
+      text.split('\n').length,
+      'the last line has no line break: the file was cut off or edited by hand.',
+      text.slice(text.lastIndexOf('\n') + 1),
+    )
+  }
+  let start = 0
+  let number = 0
+  while (start < text.length) {
+    const end = text.indexOf('\n', start)
+    const line = text.slice(start, end)
+    start = end + 1
+    number++
+    if (line.trim() === '') continue
+    if (/^(<{7}|={7}|>{7}|\|{7})( |$)/.test(line)) {
+      throw malformed(
+        display,
+        number,
+        'the line is a git conflict marker: git merged this file line by line instead of keeping both sides.',
+        line,
+        'finish the merge with `git checkout --theirs`/`--ours` on no record file: instead run `git merge --abort`, add `records/.gitattributes` (`vitest-rubric convert` writes it: `*.jsonl merge=union`) and merge again.',
+      )
+    }
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch {
+      throw malformed(display, number, 'the line is not JSON.', line)
+    }
+    const problem = check(value)
+    if (problem !== undefined) throw malformed(display, number, problem, line)
+    found.push({ record: value as R, hash: sha256Hex(line), at: `${display.split('/').slice(-2).join('/')}:${number}` })
+  }
+  return found
+}
+
+function malformed(display: string, line: number, summary: string, found: string, hint?: string): FixtureError {
+  return new FixtureError({
+    code: 'RECORDS_MALFORMED',
+    file: `${display}:${line}`,
+    summary,
+    found: found.length > 160 ? `${found.slice(0, 160)}…` : found,
+    hint:
+      hint ?? 'restore the file from version control: record files are written by vitest-rubric, one JSON record a line (docs/format.md#the-records-layout).',
+  })
+}
+
+const PROVENANCE = (value: Record<string, unknown>) =>
+  typeof value['save'] === 'string' && typeof value['at'] === 'string' && typeof value['by'] === 'string' && isHashList(value['replaces'])
+
+function isHashList(value: unknown): boolean {
+  return Array.isArray(value) && value.every((each) => typeof each === 'string' && /^[0-9a-f]{64}$/.test(each))
+}
+
+export function checkDocumentRecord(value: unknown): string | undefined {
+  if (!isObject(value)) return 'a document record is a JSON object.'
+  const style = value['style']
+  if (
+    typeof value['doc'] !== 'string' ||
+    typeof value['list'] !== 'string' ||
+    !isObject(value['members']) ||
+    !Array.isArray(value['members'][value['list']]) ||
+    !isObject(style) ||
+    typeof style['indent'] !== 'number' ||
+    typeof style['ascii'] !== 'boolean' ||
+    typeof style['newline'] !== 'boolean' ||
+    !PROVENANCE(value)
+  )
+    return 'a document record holds doc, list, members (with the list as []), style { indent, ascii, newline }, replaces, save, at and by.'
+  return undefined
+}
+
+export function checkItemRecord(value: unknown): string | undefined {
+  if (!isObject(value)) return 'an item record is a JSON object.'
+  if (
+    typeof value['doc'] !== 'string' ||
+    typeof value['case'] !== 'string' ||
+    (value['slot'] !== undefined && typeof value['slot'] !== 'string') ||
+    typeof value['n'] !== 'number' ||
+    !Number.isSafeInteger(value['n']) ||
+    'item' in value === (value['removed'] === true) ||
+    !PROVENANCE(value)
+  )
+    return 'an item record holds doc, case, an optional slot, n, either item or "removed": true, replaces, save, at and by.'
+  return undefined
+}
+
+/**
+ * Each key's current records: those that no other record replaces. A line kept twice (both sides of
+ * a merge) counts once; heads with the same content are one head.
+ */
+export function fold<R extends { readonly replaces: readonly string[] }>(
+  records: readonly Stored<R>[],
+  keyOf: (record: R) => string,
+  sameContent: (a: R, b: R) => boolean,
+): Map<string, Folded<R>> {
+  const replaced = new Set<string>()
+  const unique = new Map<string, Stored<R>>()
+  for (const stored of records) {
+    if (unique.has(stored.hash)) continue
+    unique.set(stored.hash, stored)
+    for (const hash of stored.record.replaces) replaced.add(hash)
+  }
+  const byKey = new Map<string, Stored<R>[]>()
+  for (const stored of unique.values()) {
+    if (replaced.has(stored.hash)) continue
+    const key = keyOf(stored.record)
+    const heads = byKey.get(key) ?? []
+    if (!heads.some((head) => sameContent(head.record, stored.record))) heads.push(stored)
+    byKey.set(key, heads)
+  }
+  const folded = new Map<string, Folded<R>>()
+  for (const [key, heads] of byKey) folded.set(key, { key, heads })
+  return folded
+}
+
+/** The path of a file of the records directory. */
+export function recordsPath(dir: string, name: string): string {
+  return join(dir, RECORDS_DIR, name)
+}
