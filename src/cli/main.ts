@@ -17,6 +17,7 @@ import { init } from './commands/init.js'
 import { judge } from './commands/judge.js'
 import { origin } from './commands/origin.js'
 import { convert } from './commands/convert.js'
+import { resolve } from './commands/resolve.js'
 import { review } from './commands/review.js'
 import { schema } from './commands/schema.js'
 import { show } from './commands/show.js'
@@ -26,9 +27,27 @@ export type { CliIo } from './command.js'
 
 /** The commands, in the order the help lists them; only these names dispatch. */
 export const COMMANDS: ReadonlyMap<string, Command> = new Map(
-  [evaluate, status, init, origin, add, review, show, adjudicate, agreement, calibrate, compare, judge, serve, report, bind, schema, decisions, convert].map(
-    (command) => [command.name, command],
-  ),
+  [
+    evaluate,
+    status,
+    init,
+    origin,
+    add,
+    review,
+    show,
+    adjudicate,
+    agreement,
+    calibrate,
+    compare,
+    judge,
+    serve,
+    report,
+    bind,
+    schema,
+    decisions,
+    convert,
+    resolve,
+  ].map((command) => [command.name, command]),
 )
 
 const USAGE = `Usage: vitest-rubric <command> [options]

@@ -8,6 +8,7 @@ import { assessEntry, type CaseAssessment } from './assess.js'
 import { isStale } from './bindings.js'
 import { countCoverage, type Coverage } from './coverage.js'
 import { isGraded, type Decision } from './decision.js'
+import { recordNotes } from './records-view.js'
 import { kindContext, type CaseEntry, type FixtureIdentities, type FixtureNote, type KindFixture, type SomeFixture } from './fixture.js'
 import type { FileRole, Problem } from './kind.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
@@ -257,7 +258,7 @@ export function fileIdentities(fixture: SomeFixture): Record<string, string> {
 
 /** One note per file bound by its bytes whose stale hashes a line-ending or byte-order-mark conversion may explain. */
 export function conversionNotes(fixture: SomeFixture, staleFiles: ReadonlyMap<FileRole, readonly string[]>): FixtureNote[] {
-  const notes: FixtureNote[] = []
+  const notes: FixtureNote[] = recordNotes(fixture)
   for (const [role, hashes] of staleFiles) {
     const file = fixture.files[role]
     if (file === undefined) continue

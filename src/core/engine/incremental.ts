@@ -30,6 +30,7 @@ import {
 } from './fixture.js'
 import type { FileRole } from './kind.js'
 import { JUDGES_DIR, listDirectory, REVIEWS_DIR, type Adoption } from './panel.js'
+import { RECORDS_DIR } from '../store/records.js'
 import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
@@ -325,7 +326,7 @@ const NO_CHANGE: EvaluationChange = { files: [], decided: [], removed: [] }
 /** The file names in a fixture's directory and its `reviews/` and `judges/` (a writer's hidden temporary files aside), sorted and joined: a file added or removed there moves them. */
 async function listingsOf(dir: string): Promise<Map<string, string>> {
   const listings = new Map<string, string>()
-  for (const folder of [dir, join(dir, REVIEWS_DIR), join(dir, JUDGES_DIR)])
+  for (const folder of [dir, join(dir, REVIEWS_DIR), join(dir, JUDGES_DIR), join(dir, RECORDS_DIR)])
     listings.set(
       folder,
       (await listDirectory(folder))

@@ -4,6 +4,9 @@ import type { RawFile } from '../json/read.js'
 import type { FixtureRecords, StoreKeys } from '../store/record-store.js'
 import { rowPath } from './bindings.js'
 import type { SomeKindDefinition } from './kind.js'
+import type { FixtureNote, SomeFixture } from './fixture.js'
+import { join } from 'node:path'
+import { RECORDS_DIR } from '../store/records.js'
 
 /** A records-layout fixture as a loader reads it: its store, and the seed documents a revision proposes in place of the store's. */
 export interface RecordsOverlay {
@@ -44,4 +47,34 @@ function setAt(target: unknown, path: readonly string[], value: unknown): void {
   }
   const last = path[path.length - 1]
   if (isObject(at) && last !== undefined) (at as Record<string, unknown>)[last] = value
+}
+
+/**
+ * What a fixture in the records layout says once for the whole fixture: each forked case, with both
+ * revisions and who made them, and a `records/.gitattributes` that would let git merge record files
+ * line by line.
+ */
+export function recordNotes(fixture: SomeFixture): FixtureNote[] {
+  const store = fixture.records
+  if (store === undefined) return []
+  const file = join(fixture.displayDir, RECORDS_DIR)
+  const notes: FixtureNote[] = []
+  if (!store.mergesByLine) {
+    notes.push({
+      file: join(file, '.gitattributes'),
+      text: `records/.gitattributes does not hold \`*.jsonl merge=union\`, so a git merge of work on different cases would conflict line by line: run \`vitest-rubric convert ${fixture.displayDir} --to records\`, which writes it.`,
+    })
+  }
+  for (const fork of store.forks) {
+    const records = fork.records.map((record) => {
+      const what = record.doc === 'cases.json' ? 'the case' : record.doc === 'annotations.json' ? 'the adopted review' : record.doc.replace(/\.json$/, '')
+      const heads = record.heads.map((head) => `${head.at} (save ${head.provenance.save}, ${head.provenance.by}, ${head.provenance.at})`).join(' and ')
+      return `${what}${record.slot === undefined ? '' : ` (${record.slot})`}: ${heads}`
+    })
+    notes.push({
+      file,
+      text: `case "${fork.caseId}" was revised apart, and is pending until one revision is kept: ${records.join('; ')}. Keep one with \`vitest-rubric resolve ${fixture.displayDir} ${fork.caseId} --keep <save>\`.`,
+    })
+  }
+  return notes
 }

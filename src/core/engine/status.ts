@@ -95,7 +95,7 @@ export interface FixtureStatus {
   readonly cases: readonly CaseStatus[]
   /** Once per file: a line-ending or byte-order-mark conversion that may explain its stale hashes. */
   readonly notes: readonly FixtureNote[]
-  /** True when a case is in a blocking group: stale, new or edited and not bound, or refused. */
+  /** True when a case is in a blocking group (stale, new or edited and not bound, or refused), or its records forked. */
   readonly blocked: boolean
 }
 
@@ -159,7 +159,8 @@ export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {
     groups,
     cases,
     notes: evaluation.notes,
-    blocked: cases.some((each) => each.findings.some((finding) => blockingKeys.has(finding.group))),
+    // A forked case waits for a person to keep one revision: as blocking as a stale binding.
+    blocked: cases.some((each) => each.findings.some((finding) => blockingKeys.has(finding.group))) || (fixture.records?.forks.length ?? 0) > 0,
   }
 }
 

@@ -72,6 +72,8 @@ export class RecordStore {
     /** Each entry as the seed documents show it, by key, as stable JSON. */
     private readonly shown: ReadonlyMap<string, string>,
     readonly forks: readonly Fork[],
+    /** Whether `records/.gitattributes` has git keep both sides' lines of a record file on a merge. */
+    readonly mergesByLine: boolean,
   ) {}
 
   /** Reads the records of a fixture directory, or `undefined` when it is not in the records layout. */
@@ -81,6 +83,8 @@ export class RecordStore {
     read: FixtureFileReader,
     list: (dir: string) => Promise<readonly string[]>,
     keys: StoreKeys,
+    /** Read a fixture whose documents forked (to resolve them), showing the earliest revision of each. */
+    tolerateDocumentForks = false,
   ): Promise<RecordStore | undefined> {
     const names = await list(join(dir, RECORDS_DIR))
     if (!names.includes(LAYOUT_FILE)) return undefined
@@ -135,7 +139,7 @@ export class RecordStore {
       (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
     )
     for (const folded of documents.values()) {
-      if (folded.heads.length > 1) {
+      if (folded.heads.length > 1 && !tolerateDocumentForks) {
         throw new FixtureError({
           code: 'RECORDS_FORKED',
           file: shown(DOCUMENTS_FILE),
@@ -146,7 +150,12 @@ export class RecordStore {
     }
     const forks = forksOf(items)
     const { files: virtualFiles, shown: entries } = materialise(dir, display, documents, items, forks, keys)
-    return new RecordStore(dir, display, layout, keys, files, documents, items, virtualFiles, entries, forks)
+    let mergesByLine = false
+    if (names.includes('.gitattributes')) {
+      const attributes = text(await read(path('.gitattributes'), shown('.gitattributes')))
+      mergesByLine = attributes.split('\n').some((line) => /^\*\.jsonl\s+(.*\s)?merge=union(\s|$)/.test(line.trim()))
+    }
+    return new RecordStore(dir, display, layout, keys, files, documents, items, virtualFiles, entries, forks, mergesByLine)
   }
 
   /** A seed document of the fixture (its absolute path), as the records make it. */
@@ -265,6 +274,37 @@ export class RecordStore {
   /** Every forked record of a case, keyed as the store keys them. */
   forkedItems(caseId: string): readonly Folded<ItemRecord>[] {
     return [...this.items.values()].filter((folded) => folded.heads.length > 1 && folded.heads[0]!.record.case === caseId)
+  }
+
+  /** Each seed document whose members were revised apart, with its revisions. */
+  documentForks(): readonly Folded<DocumentRecord>[] {
+    return [...this.documents.values()].filter((folded) => folded.heads.length > 1)
+  }
+
+  /** The line that resolves a document's fork by keeping the revision written by `save`. */
+  documentResolution(doc: string, save: string, provenance: Provenance = newProvenance()): FileWrite {
+    const folded = this.documents.get(doc)
+    const kept = folded?.heads.find((head) => head.record.save === save)
+    if (folded === undefined || folded.heads.length < 2 || kept === undefined) {
+      throw new RevisionError({
+        code: 'RECORDS_FORKED',
+        file: join(this.display, RECORDS_DIR, DOCUMENTS_FILE),
+        summary:
+          folded === undefined || folded.heads.length < 2
+            ? `${doc} has no revisions made apart; nothing was written.`
+            : `no revision of ${doc} was made by save ${save}; nothing was written.`,
+        ...(folded !== undefined && folded.heads.length > 1 ? { expected: `one of the saves ${folded.heads.map((head) => head.record.save).join(', ')}` } : {}),
+        hint: 'name a document and a save that the fork names (`vitest-rubric status` lists them).',
+      })
+    }
+    const { save: _s, at: _a, by: _b, replaces: _r, ...rest } = kept.record
+    const file = this.files.get(DOCUMENTS_FILE)!
+    return {
+      path: join(this.dir, RECORDS_DIR, DOCUMENTS_FILE),
+      display: join(this.display, RECORDS_DIR, DOCUMENTS_FILE),
+      contents: new TextDecoder().decode(file.bytes) + recordLine({ ...rest, replaces: folded.heads.map((head) => head.hash), ...provenance }),
+      basedOn: file.sha256 ?? sha256Hex(file.bytes),
+    }
   }
 
   /** The lines that resolve a case's forks by keeping, of each forked record, the head written by `save`. */

@@ -1,0 +1,80 @@
+import { resolve } from 'node:path'
+import { displayPath } from '../common/display-path.js'
+import { UsageError } from '../common/errors.js'
+import { type FileWrite, nodeWriteIo, writeFilesAtomically, type WriteIo } from '../json/atomic-write.js'
+import { confineToProject, projectBoundary, readFixtureFile } from '../json/read.js'
+import { RecordStore } from '../store/record-store.js'
+import { fixtureKindsIn, loadFixtureReading } from './fixture.js'
+import { listDirectory } from './panel.js'
+import { storeKeys } from './records-view.js'
+import type { KindRegistry } from './registry.js'
+import { reviseUnderLock } from './revision.js'
+
+/** Options of {@link resolveFork}. */
+export interface ResolveForkOptions {
+  readonly cwd: string
+  readonly kinds: KindRegistry
+  /** @internal the filesystem calls of the write, replaced in tests */
+  readonly io?: WriteIo
+}
+
+/** What to resolve: every forked record of a case, or a document's members (`documents.jsonl`). */
+export type ForkTarget = { readonly caseId: string } | { readonly document: string }
+
+/**
+ * Settles a fork of a records-layout fixture: of each record revised apart, the revision that the
+ * save `keep` made is kept, by a new line that replaces every revision. Under the fixture's lock,
+ * one file written atomically.
+ */
+export async function resolveFork(
+  dir: string,
+  target: ForkTarget,
+  keep: string,
+  options: ResolveForkOptions,
+): Promise<{ readonly written: readonly string[] }> {
+  const { cwd, kinds } = options
+  const absolute = resolve(cwd, dir)
+  const display = displayPath(cwd, absolute)
+  return reviseUnderLock(dir, cwd, async () => {
+    let write: FileWrite
+    if ('document' in target) {
+      // A document fork refuses the fixture's load: its store is read on its own.
+      const probe = await loadFixtureKind(kinds, dir, cwd)
+      const store = await RecordStore.open(absolute, display, readFixtureFile, listDirectory, storeKeys(probe), true)
+      if (store === undefined) throw notRecords(display)
+      write = store.documentResolution(target.document, keep)
+    } else {
+      const fixture = await loadFixtureReading(kinds, dir, { cwd }, readFixtureFile)
+      if (fixture.records === undefined) throw notRecords(display)
+      if (!fixture.records.forks.some((fork) => fork.caseId === target.caseId)) {
+        throw new UsageError({
+          code: 'USAGE',
+          file: display,
+          caseId: target.caseId,
+          summary: `case "${target.caseId}" has no records revised apart; nothing was written.`,
+          hint: `\`vitest-rubric status ${display}\` names every forked case.`,
+        })
+      }
+      write = fixture.records.resolution(target.caseId, keep)
+    }
+    await confineToProject(write.path, write.display, projectBoundary(cwd, absolute))
+    await writeFilesAtomically([write], options.io ?? nodeWriteIo, { lockDir: absolute, display })
+    return { written: [write.display] }
+  })
+}
+
+/** The kind of a fixture whose records may not load: told by its marker file alone. */
+async function loadFixtureKind(kinds: KindRegistry, dir: string, cwd: string) {
+  const found = await fixtureKindsIn(kinds, resolve(cwd, dir))
+  if (found.length !== 1) return (await loadFixtureReading(kinds, dir, { cwd }, readFixtureFile)).definition
+  return found[0]!
+}
+
+function notRecords(display: string): UsageError {
+  return new UsageError({
+    code: 'USAGE',
+    file: display,
+    summary: 'the fixture is in the seed layout, where nothing forks (git shows a conflict instead); nothing was written.',
+    hint: 'resolve applies to a fixture in the records layout (`vitest-rubric convert <dir> --to records`).',
+  })
+}
