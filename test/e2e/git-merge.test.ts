@@ -1,0 +1,201 @@
+import { execFileSync } from 'node:child_process'
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { scratchDir } from '../helpers/scratch.js'
+
+/**
+ * Two people record work on a fixture in the records layout, each on a branch of a real git
+ * repository, and merge: work on different cases merges with no conflict and decides as if it had
+ * been done on one branch; one record revised on both sides is a fork the fixture names, never a
+ * silent pick.
+ */
+
+const FIX = 'fixtures/lab'
+const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
+
+type Step = readonly string[]
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+}
+
+/** A review given on the command line: every criterion `meets`, or the ones named `does_not_meet`. */
+function review(caseId: string, extra: readonly string[] = [], failing: readonly string[] = []): Step {
+  const args = ['review', FIX, '--case', caseId, ...extra]
+  for (const criterion of CRITERIA) {
+    args.push('--rating', `${criterion}=${failing.includes(criterion) ? 'does_not_meet' : 'meets'}`, '--reason', `${criterion}=checked ${caseId}`, '--span', `${criterion}=`)
+  }
+  return args
+}
+
+function add(id: string): Step {
+  return ['add', FIX, '--id', id, '--answer', `An answer numbered ${id}.`, '--citation', 'docuctl 3 guide']
+}
+
+async function run(cwd: string, steps: readonly Step[]): Promise<void> {
+  for (const step of steps) {
+    const result = await runCli(step, cwd)
+    expect(result.code, `${step.join(' ')}\n${result.stdout}${result.stderr}`).toBe(0)
+  }
+}
+
+/** A repository whose main branch holds the bundled docuctl fixture in the records layout. */
+async function repository(): Promise<string> {
+  const root = await scratchDir('git')
+  await cp(DOCUCTL, join(root, FIX), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
+  await run(root, [['convert', FIX, '--to', 'records']])
+  git(root, 'init', '-q', '-b', 'main')
+  git(root, 'config', 'user.email', 'lab@example.org')
+  git(root, 'config', 'user.name', 'Lab')
+  git(root, 'config', 'commit.gpgsign', 'false')
+  git(root, 'add', '-A')
+  git(root, 'commit', '-q', '-m', 'base')
+  return root
+}
+
+async function onBranch(root: string, branch: string, steps: readonly Step[]): Promise<void> {
+  git(root, 'checkout', '-q', '-b', branch, 'main')
+  await run(root, steps)
+  git(root, 'add', '-A')
+  git(root, 'commit', '-q', '-m', branch)
+  git(root, 'checkout', '-q', 'main')
+}
+
+/** Each case's decision: what `evaluate --json` says of every case, in order. */
+async function decisions(cwd: string): Promise<unknown> {
+  const result = await runCli(['evaluate', FIX, '--json'], cwd)
+  const evaluation = JSON.parse(result.stdout) as { decisions: Record<string, { status: string; reason: string }> }
+  return Object.entries(evaluation.decisions).map(([id, { status, reason }]) => ({ id, status, reason }))
+}
+
+/** Merges each branch into main in turn (git's octopus merge runs no merge driver), and the merged fixture's decisions beside those of the same work done on one branch. */
+async function mergeAndCompare(branches: Readonly<Record<string, readonly Step[]>>): Promise<{ root: string; merged: unknown; sequential: unknown }> {
+  const root = await repository()
+  for (const [branch, steps] of Object.entries(branches)) await onBranch(root, branch, steps)
+  for (const branch of Object.keys(branches)) git(root, 'merge', '-q', '--no-edit', branch)
+  expect(git(root, 'status', '--porcelain')).toBe('')
+  const merged = await decisions(root)
+  const single = await repository()
+  await run(single, Object.values(branches).flat())
+  return { root, merged, sequential: await decisions(single) }
+}
+
+describe('git merges work on different cases with no conflict', () => {
+  test('new cases added on two branches', async () => {
+    const { root, merged, sequential } = await mergeAndCompare({ ana: [add('added-by-ana')], ben: [add('added-by-ben')] })
+    expect(merged).toEqual(sequential)
+    expect((merged as { id: string }[]).map((each) => each.id)).toEqual(expect.arrayContaining(['added-by-ana', 'added-by-ben']))
+    const status = await runCli(['status', FIX], root)
+    expect(status.stdout).toMatch(/unreviewed \(3\)/) // the two new cases wait for a review beside not-reviewed; nothing forked
+    expect(status.stdout).not.toMatch(/revised apart/)
+  })
+
+  test('direct reviews of different cases', async () => {
+    const { merged, sequential } = await mergeAndCompare({
+      ana: [review('not-reviewed')],
+      ben: [review('uncertain-wording', ['--replace'], ['support'])],
+    })
+    expect(merged).toEqual(sequential)
+    expect(merged).toEqual(
+      expect.arrayContaining([
+        { id: 'not-reviewed', status: 'accepted', reason: '' },
+        { id: 'uncertain-wording', status: 'rejected', reason: 'support' },
+      ]),
+    )
+  })
+
+  test("one reviewer's reviews from two machines, and several reviewers", async () => {
+    const { root, merged, sequential } = await mergeAndCompare({
+      laptop: [review('complete', ['--reviewer', 'alice'])],
+      desktop: [review('paraphrase', ['--reviewer', 'alice'])],
+      bob: [review('negation', ['--reviewer', 'bob'], ['support'])],
+    })
+    expect(merged).toEqual(sequential)
+    const show = await runCli(['agreement', FIX], root)
+    expect(show.stdout).toMatch(/alice/)
+    expect(show.stdout).toMatch(/bob/)
+  })
+
+  test('adoptions of different cases', async () => {
+    const both = (caseId: string) => [review(caseId, ['--reviewer', 'alice', '--replace']), review(caseId, ['--reviewer', 'bob', '--replace'])]
+    const { merged, sequential } = await mergeAndCompare({
+      ana: [...both('not-reviewed'), ['adjudicate', FIX, '--case', 'not-reviewed', '--adjudicator', 'dana', '--take', 'alice']],
+      ben: [...both('uncertain-wording'), ['adjudicate', FIX, '--case', 'uncertain-wording', '--adjudicator', 'erin', '--take', 'bob']],
+    })
+    expect(merged).toEqual(sequential)
+    expect(merged).toEqual(expect.arrayContaining([{ id: 'not-reviewed', status: 'accepted', reason: '' }]))
+  })
+
+  test("a judge's labels on different cases", async () => {
+    const { root, merged, sequential } = await mergeAndCompare({
+      ana: [review('complete', ['--judge', 'kw'])],
+      ben: [review('wrong-command', ['--judge', 'kw'], ['command'])],
+    })
+    expect(merged).toEqual(sequential)
+    const calibration = await runCli(['calibrate', FIX, '--judge', 'kw'], root)
+    expect(calibration.stdout).toMatch(/2 (cases|pairs)/)
+  })
+})
+
+describe('one record revised on both sides is a fork, never a silent pick', () => {
+  test("alice's review of one case revised on two machines: pending, both revisions named, until resolve keeps one", async () => {
+    const root = await repository()
+    await onBranch(root, 'laptop', [review('not-reviewed')])
+    await onBranch(root, 'desktop', [review('not-reviewed', [], ['verification'])])
+    git(root, 'merge', '-q', '--no-edit', 'laptop')
+    git(root, 'merge', '-q', '--no-edit', 'desktop')
+    expect(git(root, 'status', '--porcelain')).toBe('')
+
+    const evaluated = await runCli(['evaluate', FIX], root)
+    expect(evaluated.stdout).toMatch(/not-reviewed: pending \(no review\)/)
+    const status = await runCli(['status', FIX], root)
+    expect(status.code).toBe(1)
+    const saves = [...status.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!)
+    expect(new Set(saves).size).toBe(2)
+    expect(status.stdout).toMatch(/case "not-reviewed" was revised apart/)
+
+    // A change to the forked case waits for the fork to be settled.
+    const refused = await runCli(review('not-reviewed', ['--replace']), root)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/case "not-reviewed" has records revised apart/)
+
+    // The desktop's save is the one with the failed criterion.
+    const desktop = saves.find((save) => git(root, 'log', '-p', 'desktop', '-1').includes(save))!
+    const resolved = await runCli(['resolve', FIX, 'not-reviewed', '--keep', desktop], root)
+    expect(resolved.code, resolved.stderr).toBe(0)
+    expect(await decisions(root)).toEqual(expect.arrayContaining([{ id: 'not-reviewed', status: 'rejected', reason: 'verification' }]))
+    expect((await runCli(['status', FIX], root)).stdout).not.toMatch(/revised apart/)
+  })
+
+  test('without records/.gitattributes, git conflicts and the fixture names the conflict marker; status says the attributes are missing', async () => {
+    const root = await repository()
+    git(root, 'rm', '-q', `${FIX}/records/.gitattributes`)
+    git(root, 'commit', '-q', '-m', 'no attributes')
+    expect((await runCli(['status', FIX], root)).stdout).toMatch(/records\/\.gitattributes does not hold `\*\.jsonl merge=union`/)
+    await onBranch(root, 'ana', [review('not-reviewed')])
+    await onBranch(root, 'ben', [review('not-reviewed', [], ['command'])])
+    git(root, 'merge', '-q', '--no-edit', 'ana')
+    expect(() => git(root, 'merge', '-q', '--no-edit', 'ben')).toThrow()
+    const evaluated = await runCli(['evaluate', FIX], root)
+    expect(evaluated.code).toBe(1)
+    expect(evaluated.stderr).toMatch(/git conflict marker/)
+  })
+})
+
+test('three reviewers of one case, each on a branch, merged in turn: every review is kept', async () => {
+  const root = await repository()
+  await onBranch(root, 'alice', [review('complete', ['--reviewer', 'alice'])])
+  await onBranch(root, 'bob', [review('complete', ['--reviewer', 'bob'])])
+  await onBranch(root, 'carol', [review('complete', ['--reviewer', 'carol'], ['support'])])
+  for (const branch of ['alice', 'bob', 'carol']) git(root, 'merge', '-q', '--no-edit', branch)
+  const files = await readdir(join(root, FIX, 'records'))
+  const lines = (await Promise.all(files.filter((name) => name.endsWith('.jsonl')).map((name) => readFile(join(root, FIX, 'records', name), 'utf8')))).join('')
+  for (const reviewer of ['alice', 'bob', 'carol']) expect(lines).toContain(`"doc":"reviews/${reviewer}.json"`)
+  const agreement = await runCli(['agreement', FIX], root)
+  expect(agreement.code, agreement.stderr).toBe(0)
+  expect(agreement.stdout).toMatch(/carol/)
+  await writeFile(join(root, 'unused'), '') // the working tree is writable after the merge
+})
