@@ -1,3 +1,4 @@
+import { RECORDS_DIR } from '../core/store/records.js'
 import { type FSWatcher, watch } from 'node:fs'
 import { join } from 'node:path'
 import { RubricError } from '../core/common/errors.js'
@@ -94,7 +95,7 @@ export class LoadedFixtures {
   }
 
   private watchDirs(index: number, dir: string): void {
-    for (const folder of [dir, join(dir, REVIEWS_DIR), join(dir, JUDGES_DIR)]) {
+    for (const folder of [dir, join(dir, REVIEWS_DIR), join(dir, JUDGES_DIR), join(dir, RECORDS_DIR)]) {
       if (this.closed || this.watchers.has(folder)) continue
       try {
         const watcher = watch(folder, { persistent: false }, () => this.changed(index, dir))

@@ -26,7 +26,14 @@ function git(cwd: string, ...args: string[]): string {
 function review(caseId: string, extra: readonly string[] = [], failing: readonly string[] = []): Step {
   const args = ['review', FIX, '--case', caseId, ...extra]
   for (const criterion of CRITERIA) {
-    args.push('--rating', `${criterion}=${failing.includes(criterion) ? 'does_not_meet' : 'meets'}`, '--reason', `${criterion}=checked ${caseId}`, '--span', `${criterion}=`)
+    args.push(
+      '--rating',
+      `${criterion}=${failing.includes(criterion) ? 'does_not_meet' : 'meets'}`,
+      '--reason',
+      `${criterion}=checked ${caseId}`,
+      '--span',
+      `${criterion}=`,
+    )
   }
   return args
 }

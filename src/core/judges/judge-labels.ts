@@ -180,14 +180,17 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   text = appendToList(replaceListElements(text, 'reviews', replacements), 'reviews', appended, FORMAT)
   if (options.dryRun === true) return { ...result, written: [] }
   const path = join(fixture.dir, relativePath)
-  await confineToProject(path, file, projectBoundary(options.cwd, fixture.dir))
-  await makeFolder(dirname(path), { boundary: projectBoundary(options.cwd, fixture.dir), cwd: options.cwd })
+  const boundary = projectBoundary(options.cwd, fixture.dir)
+  // In the records layout, the labels are new lines of their cases' bucket files, not a judge's file written whole.
+  const writes =
+    fixture.records === undefined
+      ? [{ path, display: file, contents: text, basedOn: fixture.judges.files[judge]?.sha256 ?? null }]
+      : fixture.records.writesFor(new Map([[relativePath, text]]))
+  for (const write of writes) await confineToProject(write.path, write.display, boundary)
+  if (fixture.records === undefined) await makeFolder(dirname(path), { boundary, cwd: options.cwd })
   // Compare-and-swap: refused (and made again from the files as they are) when the judge's file changed since it was read.
-  await writeFilesAtomically([{ path, display: file, contents: text, basedOn: fixture.judges.files[judge]?.sha256 ?? null }], options.io, {
-    lockDir: resolve(options.cwd, dir),
-    display: fixture.displayDir,
-  })
-  return { ...result, written: [file] }
+  await writeFilesAtomically(writes, options.io, { lockDir: resolve(options.cwd, dir), display: fixture.displayDir })
+  return { ...result, written: writes.map((write) => write.display) }
 }
 
 /** A fixture as a label revision reads it, with the text of every file read: no case is decided, labels decide nothing. */
@@ -205,7 +208,11 @@ export async function openForLabels(kinds: KindRegistry, dir: string, cwd: strin
     return file
   })
   const byName = new Map([...read].map(([path, file]) => [relative(fixture.dir, path).split(sep).join('/'), file]))
-  return Object.assign(fixture, { textOf: (relativePath: string) => (byName.has(relativePath) ? decodeText(byName.get(relativePath)!) : undefined) })
+  const textOf = (relativePath: string) => {
+    const file = byName.get(relativePath) ?? fixture.records?.virtual(join(fixture.dir, relativePath))
+    return file === undefined ? undefined : decodeText(file)
+  }
+  return Object.assign(fixture, { textOf })
 }
 
 function labelCount(fixture: SomeFixture, judge: string): number {

@@ -1,0 +1,148 @@
+import { cp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { runCli } from '../helpers/cli.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { runVitest } from '../helpers/run-vitest.js'
+import { scratchDir } from '../helpers/scratch.js'
+
+const FIX = 'fixtures/lab'
+const SCORED = join(ROOT, 'fixtures/debate-benchmark')
+const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
+
+/** Every file below a directory, by path relative to it, with its bytes. */
+async function tree(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>()
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const path = join(entry.parentPath, entry.name)
+    files.set(relative(dir, path), await readFile(path, 'latin1'))
+  }
+  return files
+}
+
+async function project(from = DOCUCTL, layout: 'seed' | 'records' = 'records'): Promise<string> {
+  const root = await scratchDir('records')
+  await cp(from, join(root, FIX), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
+  if (layout === 'records') expect((await runCli(['convert', FIX, '--to', 'records'], root)).code).toBe(0)
+  return root
+}
+
+const evaluateJson = async (root: string) => JSON.parse((await runCli(['evaluate', FIX, '--json'], root)).stdout) as { decisions: unknown; coverage: unknown }
+
+describe('convert moves a fixture between the layouts losslessly', () => {
+  test.each([
+    ['criteria', DOCUCTL],
+    ['scored', SCORED],
+  ])('%s: seed → records → seed gives back every byte, and both layouts decide alike', async (_, from) => {
+    const root = await project(from, 'seed')
+    const before = await tree(join(root, FIX))
+    const seedDecisions = await evaluateJson(root)
+    const converted = await runCli(['convert', FIX, '--to', 'records'], root)
+    expect(converted.code, converted.stderr).toBe(0)
+    expect(await readdir(join(root, FIX))).not.toContain('cases.json')
+    expect(await readFile(join(root, FIX, 'records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union\n')
+    const recordsDecisions = await evaluateJson(root)
+    expect(recordsDecisions.decisions).toEqual(seedDecisions.decisions)
+    expect(recordsDecisions.coverage).toEqual(seedDecisions.coverage)
+    expect((await runCli(['convert', FIX, '--to', 'seed'], root)).code).toBe(0)
+    expect(await tree(join(root, FIX))).toEqual(before)
+  })
+
+  test('the plugin runs a records fixture as it runs the seed layout', async () => {
+    const root = await project()
+    const run = await runVitest({ root })
+    expect(run.counts).toBe('3 passed | 3 failed | 2 todo')
+  })
+
+  test('a file the records cannot give back byte for byte is refused, and nothing is written', async () => {
+    const root = await project(DOCUCTL, 'seed')
+    const path = join(root, FIX, 'cases.json')
+    // Two keys on one line: valid JSON, but not a layout JSON.stringify gives back.
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"acceptable": true,\n        ', '"acceptable": true, '))
+    const before = await tree(join(root, FIX))
+    const refused = await runCli(['convert', FIX, '--to', 'records'], root)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(
+      /fixtures\/lab\/cases\.json: the fixture cannot be converted without a loss: it is not laid out as the records write it back \(line \d+ reads/,
+    )
+    expect(refused.stderr).toMatch(/nothing was written/)
+    expect(await tree(join(root, FIX))).toEqual(before)
+  })
+})
+
+describe('a save in the records layout costs what it changes', () => {
+  test('a review appends two lines to its case’s bucket file and touches no other file', async () => {
+    const root = await project()
+    const before = await tree(join(root, FIX))
+    const args = ['review', FIX, '--case', 'not-reviewed']
+    for (const criterion of CRITERIA) args.push('--rating', `${criterion}=meets`, '--reason', `${criterion}=ok`, '--span', `${criterion}=`)
+    const result = await runCli(args, root)
+    expect(result.code, result.stderr).toBe(0)
+    const after = await tree(join(root, FIX))
+    const changed = [...after].filter(([path, bytes]) => before.get(path) !== bytes).map(([path]) => path)
+    expect(changed).toHaveLength(1)
+    const [bucket] = changed
+    expect(result.stdout).toContain(`wrote ${FIX}/${bucket}`)
+    expect(after.get(bucket!)!.startsWith(before.get(bucket!)!)).toBe(true)
+    const added = after.get(bucket!)!.slice(before.get(bucket!)!.length).trim().split('\n')
+    expect(added.map((line) => (JSON.parse(line) as { doc: string }).doc)).toEqual(['annotations.json', 'cases.json'])
+    expect((await evaluateJson(root)).decisions).toMatchObject({ 'not-reviewed': { status: 'accepted' } })
+  })
+
+  test('judge --run writes its labels as records, and no judges/ folder', async () => {
+    const root = await project()
+    const result = await runCli(['judge', FIX, '--judge', 'kw', '--run', join(ROOT, 'examples/judges/keyword-judge.mjs')], root)
+    expect(result.code, result.stderr).toBe(0)
+    await expect(stat(join(root, FIX, 'judges'))).rejects.toThrow()
+    const calibration = await runCli(['calibrate', FIX, '--judge', 'kw'], root)
+    expect(calibration.code, calibration.stderr).toBe(0)
+    expect(calibration.stdout).toMatch(/kw/)
+  })
+})
+
+describe('records a person edited or merged wrongly are refused, naming the file and line', () => {
+  test('a review edited in place without acknowledging the edit is refused, as in the seed layout', async () => {
+    const root = await project()
+    const dir = join(root, FIX, 'records')
+    for (const name of await readdir(dir)) {
+      const path = join(dir, name)
+      const text = await readFile(path, 'utf8')
+      if (text.includes('"doc":"annotations.json","case":"complete"'))
+        await writeFile(path, text.replace('Gives the version 3 rollback command', 'Gives a rollback command'))
+    }
+    const evaluated = await runCli(['evaluate', FIX], root)
+    expect(evaluated.stdout).toMatch(/complete: refused/)
+    expect(evaluated.stdout).toMatch(/records\/annotations\.json › reviews\[0\] changed since the case recorded it: an unacknowledged label edit/)
+  })
+
+  test('a line that is not a record, a record in the wrong bucket, both layouts at once', async () => {
+    const root = await project()
+    const dir = join(root, FIX, 'records')
+    const buckets = (await readdir(dir)).filter((name) => /^[0-9a-f]+\.jsonl$/.test(name)).sort()
+    const first = join(dir, buckets[0]!)
+    const original = await readFile(first, 'utf8')
+
+    await writeFile(first, `${original}{"doc":\n`)
+    let result = await runCli(['evaluate', FIX], root)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`${FIX}/records/${buckets[0]}:${original.split('\n').length}: the line is not JSON.`)
+
+    const [line] = original.split('\n')
+    const other = join(dir, buckets[1]!)
+    await writeFile(first, original)
+    await writeFile(other, `${await readFile(other, 'utf8')}${line}\n`)
+    result = await runCli(['evaluate', FIX], root)
+    expect(result.stderr).toMatch(/is in the wrong bucket file, where a writer of that case would not look/)
+
+    await rm(dir, { recursive: true })
+    await cp(join(root, FIX), join(root, 'copy'), { recursive: true })
+    await cp(DOCUCTL, join(root, FIX), { recursive: true })
+    expect((await runCli(['convert', 'copy', '--to', 'records'], root)).code).toBe(1) // the copy has no cases at all
+    expect((await runCli(['convert', FIX, '--to', 'records'], root)).code).toBe(0)
+    await cp(join(DOCUCTL, 'cases.json'), join(root, FIX, 'cases.json'))
+    result = await runCli(['status', FIX], root)
+    expect(result.code).toBe(1)
+    expect(result.stdout).toMatch(/holds both cases\.json \(the seed layout\) and records\/ \(the records layout\)/)
+  })
+})
