@@ -26,6 +26,8 @@ interface Scenario {
   /** A command line; or, for the page, the save a served page posts. */
   readonly argv: readonly string[]
   readonly through?: 'cli' | 'page'
+  /** The fixture's layout when the command runs (after `setup`). */
+  readonly layout?: 'seed' | 'records'
 }
 
 const KEYWORD_JUDGE = join(ROOT, 'examples/judges/keyword-judge.mjs')
@@ -80,7 +82,16 @@ const SCENARIOS: readonly Scenario[] = [
   },
   { name: 'judge --run, one batch', argv: ['judge', '.', '--judge', 'kw', '--run', KEYWORD_JUDGE, '--batch', '100'] },
   { name: "the page's save of a review", argv: ['not-reviewed'], through: 'page' },
+  { name: 'convert to the records layout', argv: ['convert', '.', '--to', 'records'] },
+  { name: 'records: convert back to the seed layout', argv: ['convert', '.', '--to', 'seed'], layout: 'records' },
 ]
+
+/** The writers again on a fixture in the records layout, whose saves are new lines of bucket files. */
+const RECORDS_SCENARIOS: readonly Scenario[] = SCENARIOS.filter((scenario) =>
+  ['review of an unreviewed case', 'review --replace', "a reviewer's first review", 'add', 'adjudicate --consensus', 'judge --run', "the page's save"].some(
+    (name) => scenario.name.startsWith(name),
+  ),
+).map((scenario) => ({ ...scenario, name: `records: ${scenario.name.replace(/ \(.*\)$/, '')}`, layout: 'records' as const }))
 
 /** Serves the fixture in a process of its own and posts one review of the case `caseId`; resolves with how the server ended. */
 async function pageSave(dir: string, caseId: string, env: Record<string, string>): Promise<{ status: number | null; signal: string | null; stderr: string }> {
@@ -115,10 +126,27 @@ function runScenario(scenario: Scenario, dir: string, env: Record<string, string
   return Promise.resolve({ status: run.status, signal: run.signal, stderr: run.stderr })
 }
 
-/** How the next command decides the fixture, and the bytes of every file in it. */
+/**
+ * How the next command decides the fixture, and the bytes of every file in it; in the records
+ * layout, the bytes of the documents its records hold (each save's lines name the save, so two runs
+ * of one save never write the same bytes).
+ */
 async function decisionsOf(dir: string): Promise<{ decisions: unknown; stderr: string }> {
   const run = await runCli(['evaluate', '.', '--json'], dir)
-  const parsed = JSON.parse(run.stdout) as { decisions: unknown }
+  const parsed = JSON.parse(run.stdout) as { decisions: unknown; identities: { files: unknown } }
+  const layout = await readFile(join(dir, 'records', 'layout.json')).catch(() => undefined)
+  if (layout !== undefined) {
+    // The lines of each record file, less who made them and when: a save adds the same lines whichever run made it.
+    const records: Record<string, string[]> = {}
+    for (const name of (await readdir(join(dir, 'records'))).sort()) {
+      const text = await readFile(join(dir, 'records', name), 'utf8')
+      records[name] = text
+        .split('\n')
+        .filter((line) => line.startsWith('{"doc"'))
+        .map((line) => line.replace(/"replaces":.*$/, ''))
+    }
+    return { decisions: { decisions: parsed.decisions, documents: parsed.identities.files, records }, stderr: run.stderr }
+  }
   const files: Record<string, string> = {}
   for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).filter((each) => each.isFile())) {
     const path = join(entry.parentPath, entry.name)
@@ -142,11 +170,12 @@ function runBin(dir: string, argv: readonly string[], env: Record<string, string
 async function prepared(scenario: Scenario): Promise<FixtureCopy> {
   const fixture = await copyFixture()
   await scenario.setup?.(fixture)
+  if (scenario.layout === 'records') expect((await runCli(['convert', '.', '--to', 'records'], fixture.dir)).code).toBe(0)
   return fixture
 }
 
 describe('a writing command killed at every step of its write', () => {
-  test.each(SCENARIOS)('$name', async (scenario) => {
+  test.each([...SCENARIOS, ...RECORDS_SCENARIOS])('$name', async (scenario) => {
     const before = await decisionsOf((await prepared(scenario)).dir)
 
     // A run that is not killed: the state after the save, and the steps it took.
