@@ -1,0 +1,225 @@
+/**
+ * Prediction-powered inference of a rate over every case of a split (docs/statistics.md#prediction-powered-estimate-of-a-rate):
+ * the judge's labels on all N cases, corrected by the human labels of a sample drawn with known
+ * inclusion probabilities.
+ */
+import { designMoments, populationMoments, strataOf, type DesignMoments, type WeightedUnit } from './ppi-design.js'
+import { checkPpiInput, type CheckedInput, type PpiInput, type PpiOptions } from './ppi-input.js'
+import { twoSidedZ } from './normal-quantile.js'
+
+/** Below this many decided sampled cases the estimate is refused: the normal approximation is not to be trusted. */
+export const MIN_PPI_REVIEWS = 30
+/** Below this many decided sampled cases of either human label (0 or 1) the estimate is refused. */
+export const MIN_PPI_PER_LABEL = 5
+
+/** A point estimate, its standard error and its interval, clipped to [0, 1]. */
+export interface RateInterval {
+  readonly estimate: number
+  readonly se: number
+  readonly low: number
+  readonly high: number
+}
+
+/** How many cases an estimate was computed from. */
+export interface PpiCounts {
+  /** N: the cases of the split, each with a judge label. */
+  readonly cases: number
+  /** Cases drawn into the sample. */
+  readonly sampled: number
+  /** Sampled cases with a decided human label: the n the estimate uses. */
+  readonly decided: number
+  /** Sampled cases still pending. */
+  readonly pending: number
+}
+
+/** A prediction-powered estimate of a rate, beside the figures it improves on. */
+export interface PpiEstimate extends PpiCounts, RateInterval {
+  readonly status: 'estimate'
+  readonly level: number
+  /** The λ used: PPI++'s tuned value, or the one given. */
+  readonly lambda: number
+  /** The human-only (classical) estimate and interval on the same decided sample, with the same weights. */
+  readonly classical: RateInterval
+  /** The judge's rate over all N cases: biased by the judge's errors, never an estimate of the human rate. */
+  readonly judgeOnly: { readonly rate: number; readonly biased: true }
+  /** n · v_classical / v_ppi: how many human reviews, sampled alike, the human-only interval would need to be as narrow. */
+  readonly effectiveReviews: number
+  /** False while sampled cases are pending: the estimate then treats them as missing at random. */
+  readonly complete: boolean
+  /**
+   * When cases are pending (and the `worstCase` option is on): bounds that contain the interval the
+   * complete sample would give at this λ, whatever labels the pending cases get. `null` otherwise.
+   */
+  readonly worstCase: { readonly low: number; readonly high: number } | null
+}
+
+/** Why an estimate was refused. */
+export type PpiRefusalReason = 'judge-missing' | 'too-few-reviews' | 'too-few-per-label' | 'stratum-too-small' | 'degenerate-variance'
+
+/** No number, and why: the estimate could not be trusted. */
+export interface PpiUnsupported extends PpiCounts {
+  readonly status: 'unsupported'
+  readonly reason: PpiRefusalReason
+  /** The reason in words, with the figures that caused it and what to do. */
+  readonly message: string
+}
+
+export type PpiResult = PpiEstimate | PpiUnsupported
+
+function clip(x: number): number {
+  return Math.min(1, Math.max(0, x))
+}
+
+function interval(estimate: number, variance: number, z: number): RateInterval {
+  const se = Math.sqrt(variance)
+  return { estimate, se, low: clip(estimate - z * se), high: clip(estimate + z * se) }
+}
+
+/**
+ * PPI++'s power tuning generalised to the design: the λ in [0, 1] that minimises the estimated
+ * variance v(Ȳ_w) − 2λ·v(Ȳ_w, f̄_w) + λ²·(v(f̄_w) + s²_f/N). With equal weights and no strata it is
+ * Cov(Y, f) / ((1 + n/N)·Var(f)) (Angelopoulos, Duchi & Zrnic 2023, mean estimation), with Var(f)
+ * estimated on the sample for the first term and on all N cases for the second. 0 when the judge never varies.
+ */
+export function tunedLambda(moments: DesignMoments, judgeMeanVariance: number): number {
+  const denominator = moments.judgeVariance + judgeMeanVariance
+  if (!(denominator > 0)) return 0
+  return clip(moments.covariance / denominator)
+}
+
+function refusalOf(checked: CheckedInput, counts: PpiCounts): { reason: PpiRefusalReason; message: string } | null {
+  const missing = checked.judge.reduce<number>((sum, f) => sum + (f === null ? 1 : 0), 0)
+  if (missing > 0) {
+    const first = checked.judge.indexOf(null)
+    return {
+      reason: 'judge-missing',
+      message: `${missing} of ${counts.cases} cases have no judge label (the first is case ${first}): the judge's rate would not be over every case; run the judge on them`,
+    }
+  }
+  if (counts.decided < MIN_PPI_REVIEWS) {
+    return {
+      reason: 'too-few-reviews',
+      message: `${counts.decided} sampled cases are decided (${counts.pending} pending); an estimate needs at least ${MIN_PPI_REVIEWS}: review more of the sample`,
+    }
+  }
+  const accepted = checked.decided.filter(({ human }) => human === 1).length
+  const fewest = Math.min(accepted, counts.decided - accepted)
+  if (fewest < MIN_PPI_PER_LABEL) {
+    return {
+      reason: 'too-few-per-label',
+      message: `${accepted} of the ${counts.decided} decided sampled cases have the human label 1 and ${counts.decided - accepted} the label 0; an estimate needs at least ${MIN_PPI_PER_LABEL} of each, or the normal approximation fails near 0 and 1: review more of the sample`,
+    }
+  }
+  const decidedPerStratum = new Map<string, number>()
+  for (const { stratum, human } of [...checked.decided, ...checked.pending]) {
+    const key = stratum ?? ''
+    decidedPerStratum.set(key, (decidedPerStratum.get(key) ?? 0) + (human === null ? 0 : 1))
+  }
+  for (const [stratum, decided] of decidedPerStratum) {
+    if (decided < 2) {
+      return {
+        reason: 'stratum-too-small',
+        message: `stratum ${JSON.stringify(stratum)} has ${decided} decided sampled case${decided === 1 ? '' : 's'}; each stratum needs 2 for its variance: review more of it`,
+      }
+    }
+  }
+  return null
+}
+
+interface Unit extends WeightedUnit {
+  readonly pending: boolean
+}
+
+/**
+ * Bounds on the interval that the complete sample would give at λ, over every labelling of the
+ * pending cases: the point estimate is increasing in each label, so it lies between all-0 and
+ * all-1; the variance is bounded term by term, with the Hájek mean of the rectifier anywhere in
+ * its range and each pending label either value.
+ */
+function worstCaseBounds(units: readonly Unit[], lambda: number, judgeMean: number, judgeMeanVariance: number, z: number): { low: number; high: number } {
+  let weight = 0
+  let lowSum = 0
+  let highSum = 0
+  for (const unit of units) {
+    weight += unit.weight
+    lowSum += unit.weight * ((unit.pending ? 0 : unit.human) - lambda * unit.judge)
+    highSum += unit.weight * ((unit.pending ? 1 : unit.human) - lambda * unit.judge)
+  }
+  const rectifierLow = lowSum / weight
+  const rectifierHigh = highSum / weight
+  let variance = lambda * lambda * judgeMeanVariance
+  for (const stratum of strataOf(units)) {
+    let squares = 0
+    for (const unit of stratum) {
+      const labels = unit.pending ? [0, 1] : [unit.human]
+      let largest = 0
+      for (const label of labels) {
+        const residual = label - lambda * unit.judge
+        largest = Math.max(largest, (residual - rectifierLow) ** 2, (residual - rectifierHigh) ** 2)
+      }
+      squares += unit.weight * unit.weight * largest
+    }
+    variance += ((stratum.length / (stratum.length - 1)) * squares) / (weight * weight)
+  }
+  const spread = z * Math.sqrt(variance)
+  return { low: clip(lambda * judgeMean + rectifierLow - spread), high: clip(lambda * judgeMean + rectifierHigh + spread) }
+}
+
+/**
+ * The prediction-powered estimate of a rate over all N cases of a split (PPI++, Angelopoulos,
+ * Duchi & Zrnic 2023), with inverse-probability weights for non-uniform designs:
+ * θ̂ = λ·f̄_N + Σ wⱼ(Yⱼ − λfⱼ) / Σ wⱼ over the decided sampled cases, wⱼ = 1/πⱼ, and its normal
+ * interval θ̂ ± z·√(λ²s²_f/N + v(rectifier)). Refused, with the reason, where it cannot be trusted.
+ * Throws a `StatisticsInputError` on malformed input.
+ */
+export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
+  const checked = checkPpiInput(input, options)
+  const counts: PpiCounts = {
+    cases: checked.judge.length,
+    sampled: checked.decided.length + checked.pending.length,
+    decided: checked.decided.length,
+    pending: checked.pending.length,
+  }
+  const refusal = refusalOf(checked, counts)
+  if (refusal !== null) return { status: 'unsupported', ...refusal, ...counts }
+  const judge = checked.judge as readonly number[]
+  const population = populationMoments(judge)
+  const judgeMeanVariance = population.variance / counts.cases
+  const unitOf = (drawn: (typeof checked.decided)[number], pending: boolean): Unit => ({
+    weight: 1 / drawn.probability,
+    human: drawn.human ?? 0,
+    judge: judge[drawn.index]!,
+    stratum: drawn.stratum ?? '',
+    pending,
+  })
+  const decided = checked.decided.map((drawn) => unitOf(drawn, false))
+  const moments = designMoments(decided)
+  const lambda = checked.lambda === 'tuned' ? tunedLambda(moments, judgeMeanVariance) : checked.lambda
+  const variance = moments.humanVariance - 2 * lambda * moments.covariance + lambda * lambda * (moments.judgeVariance + judgeMeanVariance)
+  if (!(variance > 0 && moments.humanVariance > 0)) {
+    return {
+      status: 'unsupported',
+      reason: 'degenerate-variance',
+      message: `the estimated ${variance > 0 ? 'human-only variance' : 'variance'} is 0: the labels do not vary within the strata, so a normal interval would have no width; review more of the sample`,
+      ...counts,
+    }
+  }
+  const z = twoSidedZ(checked.level)
+  const estimate = moments.humanMean + lambda * (population.mean - moments.judgeMean)
+  const worstCase =
+    checked.worstCase && counts.pending > 0
+      ? worstCaseBounds([...decided, ...checked.pending.map((drawn) => unitOf(drawn, true))], lambda, population.mean, judgeMeanVariance, z)
+      : null
+  return {
+    status: 'estimate',
+    level: checked.level,
+    lambda,
+    ...counts,
+    ...interval(estimate, variance, z),
+    classical: interval(moments.humanMean, moments.humanVariance, z),
+    judgeOnly: { rate: population.mean, biased: true },
+    effectiveReviews: (counts.decided * moments.humanVariance) / variance,
+    complete: counts.pending === 0,
+    worstCase,
+  }
+}
