@@ -126,6 +126,10 @@ function refusalOf(checked: CheckedInput, counts: PpiCounts): { reason: PpiRefus
   return null
 }
 
+function constantWithinStrata(units: readonly Unit[], value: (unit: Unit) => number): boolean {
+  return strataOf(units).every((stratum) => stratum.every((unit) => value(unit) === value(stratum[0]!)))
+}
+
 interface Unit extends WeightedUnit {
   readonly pending: boolean
 }
@@ -196,11 +200,14 @@ export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
   const moments = designMoments(decided)
   const lambda = checked.lambda === 'tuned' ? tunedLambda(moments, judgeMeanVariance) : checked.lambda
   const variance = moments.humanVariance - 2 * lambda * moments.covariance + lambda * lambda * (moments.judgeVariance + judgeMeanVariance)
-  if (!(variance > 0 && moments.humanVariance > 0)) {
+  // Tested on the labels, not on the computed variance: a variance that is 0 comes out of the
+  // arithmetic as a rounding residue of either sign.
+  const humanConstant = constantWithinStrata(decided, (unit) => unit.human)
+  if (humanConstant || ((lambda === 0 || judgeMeanVariance === 0) && constantWithinStrata(decided, (unit) => unit.human - lambda * unit.judge))) {
     return {
       status: 'unsupported',
       reason: 'degenerate-variance',
-      message: `the estimated ${variance > 0 ? 'human-only variance' : 'variance'} is 0: the labels do not vary within the strata, so a normal interval would have no width; review more of the sample`,
+      message: `the ${humanConstant ? 'human labels' : 'rectified labels (human − λ·judge)'} do not vary within any stratum, so the normal interval would have no width: review more of the sample, or draw it with fewer strata`,
       ...counts,
     }
   }
