@@ -108,19 +108,22 @@ def draw_split(rng, index):
         'level': rng.choice([0.8, 0.9, 0.95, 0.99]),
         'lambda': rng.choice(['tuned', 'tuned', 'tuned', 1, round(lam, 3)]),
         'worstCase': rng.random() < 0.85,
+        'estimand': rng.choice(['split', 'split', 'system']),
     }
     return {'design': design, 'judge': encode_judge(judge), 'sample': sample, 'options': options}, encode_sample(design, sample)
 
 
-def rectifier_variance(w, e, strata):
-    """Hájek mean of e with weights w, and the with-replacement variance of it within strata."""
+def rectifier_variance(pi, e, strata):
+    """Hájek mean of e with weights 1/π, and its design variance: with-replacement within strata, each unit's term times 1 - π."""
+    w = 1 / pi
     total = w.sum()
     mean = (w * e).sum() / total
     u = w * (e - mean) / total
     variance = 0.0
     for name in np.unique(strata):
-        part = u[strata == name]
-        variance += len(part) / (len(part) - 1) * ((part - part.mean()) ** 2).sum()
+        chosen = strata == name
+        part = u[chosen]
+        variance += len(part) / (len(part) - 1) * ((1 - pi[chosen]) * (part - part.mean()) ** 2).sum()
     return mean, variance
 
 
@@ -142,17 +145,30 @@ def estimate(case):
             return {'status': 'unsupported', 'reason': 'stratum-too-small', **counts}
     f_all = np.array([int(c) / 4 for c in judge_text])
     n_all = len(f_all)
-    imputed_variance = f_all.var(ddof=1) / n_all
     index = np.array([s[0] for s in decided])
-    w = 1 / np.array([s[1] for s in decided])
+    pi = np.array([s[1] for s in decided])
+    w = 1 / pi
     y = np.array([s[2] for s in decided], dtype=float)
     f = f_all[index]
     strata = np.array([s[3] or '' for s in decided])
 
-    def total_variance(lam):
-        return lam * lam * imputed_variance + rectifier_variance(w, y - lam * f, strata)[1]
+    n = len(decided)
+    # For the system's rate, the spread of a rate over N cases, s²_Y / N, with s²_Y weighted.
+    spread = 0.0
+    if options['estimand'] == 'system':
+        y_bar = (w * y).sum() / w.sum()
+        spread = n / (n - 1) * (w * (y - y_bar) ** 2).sum() / w.sum() / n_all
 
-    if options['lambda'] == 'tuned':
+    def total_variance(lam):
+        return spread + rectifier_variance(pi, y - lam * f, strata)[1]
+
+    def constant_within_strata(values):
+        return all(len(np.unique(values[strata == name])) == 1 for name in np.unique(strata))
+
+    if options['lambda'] == 'tuned' and constant_within_strata(f):
+        # A judge constant within every stratum tells the design nothing: λ = 0.
+        lam = 0.0
+    elif options['lambda'] == 'tuned':
         v_minus, v_zero, v_plus = total_variance(-1.0), total_variance(0.0), total_variance(1.0)
         curvature = (v_plus + v_minus) / 2 - v_zero
         slope = (v_plus - v_minus) / 2
@@ -160,16 +176,14 @@ def estimate(case):
     else:
         lam = float(options['lambda'])
     variance = total_variance(lam)
-    classical_mean, classical_variance = rectifier_variance(w, y, strata)
-    def constant_within_strata(values):
-        return all(len(np.unique(values[strata == name])) == 1 for name in np.unique(strata))
-
+    classical_mean, classical_variance = rectifier_variance(pi, y, strata)
+    classical_variance += spread
     # Degenerate when the labels themselves do not vary within any stratum (the computed variance
     # is then a rounding residue, not 0).
-    if constant_within_strata(y) or ((lam == 0 or imputed_variance == 0) and constant_within_strata(y - lam * f)):
+    if constant_within_strata(y) or constant_within_strata(y - lam * f):
         return {'status': 'unsupported', 'reason': 'degenerate-variance', **counts}
     z = float(ndtri((1 + options['level']) / 2))
-    point = lam * f_all.mean() + rectifier_variance(w, y - lam * f, strata)[0]
+    point = lam * f_all.mean() + rectifier_variance(pi, y - lam * f, strata)[0]
 
     def bounded(centre, var):
         se = float(np.sqrt(var))
@@ -182,16 +196,17 @@ def estimate(case):
         **bounded(point, variance),
         'classical': bounded(classical_mean, classical_variance),
         'judgeOnly': float(f_all.mean()),
-        'effectiveReviews': float(len(decided) * classical_variance / variance),
+        'effectiveReviews': float(n * classical_variance / variance) if variance > 0 else float(n),
         'worstCase': None,
     }
     if options['worstCase'] and counts['pending'] > 0:
-        result['worstCase'] = worst_case(sample, f_all, lam, imputed_variance, z)
+        result['worstCase'] = worst_case(sample, f_all, lam, options['estimand'] == 'system', z)
     return result
 
 
-def worst_case(sample, f_all, lam, imputed_variance, z):
-    w = 1 / np.array([s[1] for s in sample])
+def worst_case(sample, f_all, lam, system, z):
+    pi = np.array([s[1] for s in sample])
+    w = 1 / pi
     f = f_all[np.array([s[0] for s in sample])]
     pending = np.array([s[2] is None for s in sample])
     y = np.array([0 if s[2] is None else s[2] for s in sample], dtype=float)
@@ -202,10 +217,11 @@ def worst_case(sample, f_all, lam, imputed_variance, z):
     r_high = (w * (high_labels - lam * f)).sum() / w.sum()
     options = np.stack([low_labels - lam * f - r_low, low_labels - lam * f - r_high, high_labels - lam * f - r_low, high_labels - lam * f - r_high])
     largest = (options**2).max(axis=0)
-    variance = lam * lam * imputed_variance
+    # A rate's spread s²_Y is at most n/(n - 1) · 1/4.
+    variance = len(sample) / (len(sample) - 1) / 4 / len(f_all) if system else 0.0
     for name in np.unique(strata):
         chosen = strata == name
-        variance += chosen.sum() / (chosen.sum() - 1) * (w[chosen] ** 2 * largest[chosen]).sum() / w.sum() ** 2
+        variance += chosen.sum() / (chosen.sum() - 1) * ((1 - pi[chosen]) * w[chosen] ** 2 * largest[chosen]).sum() / w.sum() ** 2
     spread = z * np.sqrt(variance)
     centre = lam * f_all.mean()
     return {'low': float(min(1.0, max(0.0, centre + r_low - spread))), 'high': float(min(1.0, max(0.0, centre + r_high + spread)))}

@@ -30,6 +30,12 @@ export interface PpiOptions {
   readonly level?: number
   /** λ: `'tuned'` for PPI++'s power tuning, or a fixed value in [0, 1] (1 is the original PPI, 0 the human-only estimate). @default 'tuned' */
   readonly lambda?: 'tuned' | number
+  /**
+   * What the interval is about: `'split'`, the rate over the N cases of the split, whose only
+   * randomness is the design's draw; `'system'`, the rate of the process the N cases were drawn
+   * from, which adds the spread of a rate over N cases, s²_Y/N. @default 'split'
+   */
+  readonly estimand?: 'split' | 'system'
   /** Give the interval's worst case over the pending sampled cases. @default true */
   readonly worstCase?: boolean
 }
@@ -41,6 +47,7 @@ export interface CheckedInput {
   readonly pending: readonly PpiSampledCase[]
   readonly level: number
   readonly lambda: 'tuned' | number
+  readonly estimand: 'split' | 'system'
   readonly worstCase: boolean
 }
 
@@ -56,6 +63,8 @@ export function checkPpiInput(input: PpiInput, options: PpiOptions): CheckedInpu
   if (lambda !== 'tuned' && !(typeof lambda === 'number' && lambda >= 0 && lambda <= 1)) {
     fail(`options.lambda must be 'tuned' or a number in [0, 1]; found ${String(lambda)}`)
   }
+  const estimand = options.estimand ?? 'split'
+  if (estimand !== 'split' && estimand !== 'system') fail(`options.estimand must be 'split' or 'system'; found ${String(estimand)}`)
   if (typeof input !== 'object' || input === null || !Array.isArray(input.judge) || !Array.isArray(input.sample)) {
     fail('expected { judge: (number | null)[], sample: { index, probability, human }[] }')
   }
@@ -84,5 +93,5 @@ export function checkPpiInput(input: PpiInput, options: PpiOptions): CheckedInpu
     }
     ;(human === null ? pending : decided).push(drawn)
   }
-  return { judge, decided, pending, level, lambda, worstCase: options.worstCase ?? true }
+  return { judge, decided, pending, level, lambda, estimand, worstCase: options.worstCase ?? true }
 }

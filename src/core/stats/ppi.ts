@@ -3,7 +3,7 @@
  * the judge's labels on all N cases, corrected by the human labels of a sample drawn with known
  * inclusion probabilities.
  */
-import { designMoments, populationMoments, strataOf, type DesignMoments, type WeightedUnit } from './ppi-design.js'
+import { designMoments, judgeRate, strataOf, type DesignMoments, type WeightedUnit } from './ppi-design.js'
 import { checkPpiInput, type CheckedInput, type PpiInput, type PpiOptions } from './ppi-input.js'
 import { twoSidedZ } from './normal-quantile.js'
 
@@ -36,6 +36,8 @@ export interface PpiCounts {
 export interface PpiEstimate extends PpiCounts, RateInterval {
   readonly status: 'estimate'
   readonly level: number
+  /** What the interval is about: the split's own rate, or the system's (see {@link PpiOptions}). */
+  readonly estimand: 'split' | 'system'
   /** The λ used: PPI++'s tuned value, or the one given. */
   readonly lambda: number
   /** The human-only (classical) estimate and interval on the same decided sample, with the same weights. */
@@ -76,15 +78,16 @@ function interval(estimate: number, variance: number, z: number): RateInterval {
 }
 
 /**
- * PPI++'s power tuning generalised to the design: the λ in [0, 1] that minimises the estimated
- * variance v(Ȳ_w) − 2λ·v(Ȳ_w, f̄_w) + λ²·(v(f̄_w) + s²_f/N). With equal weights and no strata it is
- * Cov(Y, f) / ((1 + n/N)·Var(f)) (Angelopoulos, Duchi & Zrnic 2023, mean estimation), with Var(f)
- * estimated on the sample for the first term and on all N cases for the second. 0 when the judge never varies.
+ * PPI++'s power tuning for this setting: the λ in [0, 1] that minimises the estimated variance
+ * v(Ȳ_w) − 2λ·v(Ȳ_w, f̄_w) + λ²·v(f̄_w), that is v(Ȳ_w, f̄_w) / v(f̄_w); 0 when the judge labels
+ * of the sample do not vary within any stratum (`judgeVaries` false: then λ changes nothing the
+ * design can see, and v(f̄_w) is a rounding residue). PPI++'s Cov(Y, f) / ((1 + n/N)·Var(f)) (Angelopoulos, Duchi & Zrnic
+ * 2023) is for an unlabelled set drawn apart from the labelled one; here the judge's mean is taken
+ * over every case, the sampled ones included, and the (1 + n/N) drops out (docs/statistics.md).
  */
-export function tunedLambda(moments: DesignMoments, judgeMeanVariance: number): number {
-  const denominator = moments.judgeVariance + judgeMeanVariance
-  if (!(denominator > 0)) return 0
-  return clip(moments.covariance / denominator)
+export function tunedLambda(moments: DesignMoments, judgeVaries: boolean): number {
+  if (!judgeVaries || !(moments.judgeVariance > 0)) return 0
+  return clip(moments.covariance / moments.judgeVariance)
 }
 
 function refusalOf(checked: CheckedInput, counts: PpiCounts): { reason: PpiRefusalReason; message: string } | null {
@@ -138,20 +141,20 @@ interface Unit extends WeightedUnit {
  * Bounds on the interval that the complete sample would give at λ, over every labelling of the
  * pending cases: the point estimate is increasing in each label, so it lies between all-0 and
  * all-1; the variance is bounded term by term, with the Hájek mean of the rectifier anywhere in
- * its range and each pending label either value.
+ * its range and each pending label either value (and s²_Y, for the system, by n/(n − 1)·¼).
  */
-function worstCaseBounds(units: readonly Unit[], lambda: number, judgeMean: number, judgeMeanVariance: number, z: number): { low: number; high: number } {
+function worstCaseBounds(units: readonly Unit[], lambda: number, judgeMean: number, spreadCases: number | null, z: number): { low: number; high: number } {
   let weight = 0
   let lowSum = 0
   let highSum = 0
   for (const unit of units) {
-    weight += unit.weight
-    lowSum += unit.weight * ((unit.pending ? 0 : unit.human) - lambda * unit.judge)
-    highSum += unit.weight * ((unit.pending ? 1 : unit.human) - lambda * unit.judge)
+    weight += 1 / unit.probability
+    lowSum += ((unit.pending ? 0 : unit.human) - lambda * unit.judge) / unit.probability
+    highSum += ((unit.pending ? 1 : unit.human) - lambda * unit.judge) / unit.probability
   }
   const rectifierLow = lowSum / weight
   const rectifierHigh = highSum / weight
-  let variance = lambda * lambda * judgeMeanVariance
+  let variance = spreadCases === null ? 0 : units.length / (units.length - 1) / 4 / spreadCases
   for (const stratum of strataOf(units)) {
     let squares = 0
     for (const unit of stratum) {
@@ -161,7 +164,7 @@ function worstCaseBounds(units: readonly Unit[], lambda: number, judgeMean: numb
         const residual = label - lambda * unit.judge
         largest = Math.max(largest, (residual - rectifierLow) ** 2, (residual - rectifierHigh) ** 2)
       }
-      squares += unit.weight * unit.weight * largest
+      squares += ((1 - unit.probability) * largest) / unit.probability ** 2
     }
     variance += ((stratum.length / (stratum.length - 1)) * squares) / (weight * weight)
   }
@@ -173,7 +176,8 @@ function worstCaseBounds(units: readonly Unit[], lambda: number, judgeMean: numb
  * The prediction-powered estimate of a rate over all N cases of a split (PPI++, Angelopoulos,
  * Duchi & Zrnic 2023), with inverse-probability weights for non-uniform designs:
  * θ̂ = λ·f̄_N + Σ wⱼ(Yⱼ − λfⱼ) / Σ wⱼ over the decided sampled cases, wⱼ = 1/πⱼ, and its normal
- * interval θ̂ ± z·√(λ²s²_f/N + v(rectifier)). Refused, with the reason, where it cannot be trusted.
+ * interval θ̂ ± z·√v, v the design variance of the rectifier's Hájek mean (plus s²_Y/N for the
+ * system's rate). Refused, with the reason, where it cannot be trusted.
  * Throws a `StatisticsInputError` on malformed input.
  */
 export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
@@ -187,10 +191,9 @@ export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
   const refusal = refusalOf(checked, counts)
   if (refusal !== null) return { status: 'unsupported', ...refusal, ...counts }
   const judge = checked.judge as readonly number[]
-  const population = populationMoments(judge)
-  const judgeMeanVariance = population.variance / counts.cases
+  const judgeMean = judgeRate(judge)
   const unitOf = (drawn: (typeof checked.decided)[number], pending: boolean): Unit => ({
-    weight: 1 / drawn.probability,
+    probability: drawn.probability,
     human: drawn.human ?? 0,
     judge: judge[drawn.index]!,
     stratum: drawn.stratum ?? '',
@@ -198,34 +201,42 @@ export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
   })
   const decided = checked.decided.map((drawn) => unitOf(drawn, false))
   const moments = designMoments(decided)
-  const lambda = checked.lambda === 'tuned' ? tunedLambda(moments, judgeMeanVariance) : checked.lambda
-  const variance = moments.humanVariance - 2 * lambda * moments.covariance + lambda * lambda * (moments.judgeVariance + judgeMeanVariance)
+  const lambda = checked.lambda === 'tuned' ? tunedLambda(moments, !constantWithinStrata(decided, (unit) => unit.judge)) : checked.lambda
   // Tested on the labels, not on the computed variance: a variance that is 0 comes out of the
   // arithmetic as a rounding residue of either sign.
   const humanConstant = constantWithinStrata(decided, (unit) => unit.human)
-  if (humanConstant || ((lambda === 0 || judgeMeanVariance === 0) && constantWithinStrata(decided, (unit) => unit.human - lambda * unit.judge))) {
+  if (humanConstant || constantWithinStrata(decided, (unit) => unit.human - lambda * unit.judge)) {
     return {
       status: 'unsupported',
       reason: 'degenerate-variance',
-      message: `the ${humanConstant ? 'human labels' : 'rectified labels (human − λ·judge)'} do not vary within any stratum, so the normal interval would have no width: review more of the sample, or draw it with fewer strata`,
+      message: humanConstant
+        ? 'the human labels do not vary within any stratum, so the normal interval would have no width: review more of the sample, or draw it with fewer strata'
+        : `the judge agrees with every decided review (human − λ·judge is constant within every stratum, λ = ${lambda}), so the sample cannot tell how often it errs and the interval would have no width: review more of the sample, or read the human-only interval`,
       ...counts,
     }
   }
+  const system = checked.estimand === 'system'
+  // Over the process the N cases were drawn from, the split's own rate varies by s²_Y/N.
+  const spread = system ? moments.humanSpread / counts.cases : 0
+  const variance = spread + moments.humanVariance - 2 * lambda * moments.covariance + lambda * lambda * moments.judgeVariance
+  const classicalVariance = spread + moments.humanVariance
   const z = twoSidedZ(checked.level)
-  const estimate = moments.humanMean + lambda * (population.mean - moments.judgeMean)
+  const estimate = moments.humanMean + lambda * (judgeMean - moments.judgeMean)
   const worstCase =
     checked.worstCase && counts.pending > 0
-      ? worstCaseBounds([...decided, ...checked.pending.map((drawn) => unitOf(drawn, true))], lambda, population.mean, judgeMeanVariance, z)
+      ? worstCaseBounds([...decided, ...checked.pending.map((drawn) => unitOf(drawn, true))], lambda, judgeMean, system ? counts.cases : null, z)
       : null
   return {
     status: 'estimate',
     level: checked.level,
+    estimand: checked.estimand,
     lambda,
     ...counts,
     ...interval(estimate, variance, z),
-    classical: interval(moments.humanMean, moments.humanVariance, z),
-    judgeOnly: { rate: population.mean, biased: true },
-    effectiveReviews: (counts.decided * moments.humanVariance) / variance,
+    classical: interval(moments.humanMean, classicalVariance, z),
+    judgeOnly: { rate: judgeMean, biased: true },
+    // Every case reviewed with certainty (π = 1) leaves no variance: the judge is worth nothing more.
+    effectiveReviews: variance > 0 ? (counts.decided * classicalVariance) / variance : counts.decided,
     complete: counts.pending === 0,
     worstCase,
   }
