@@ -27,6 +27,8 @@ export interface Coverage {
   readonly estimates: number
   readonly refused: number
   readonly kappa: number
+  /** The mean of the judge-only rate minus the truth. */
+  readonly judgeError: number
   readonly ppiCoverage: number
   readonly classicalCoverage: number
   readonly ppiWidth: number

@@ -98,15 +98,19 @@ export function judgeKappa({ judge, human }) {
 
 /**
  * Runs `replicates` splits through `ppiMean` and tallies how often each interval covers the truth,
- * their mean widths, the mean effective number of reviews and the judge's mean kappa.
+ * their mean widths, the mean effective number of reviews, the judge's mean kappa and the mean
+ * error of the judge-only rate.
  */
 export function coverage({ ppiMean, createRandom }, { seed, replicates, cases, size, rate, judge, design, level = 0.95 }) {
   const random = createRandom(seed)
-  const tally = { estimates: 0, refused: 0, ppi: 0, classical: 0, ppiWidth: 0, classicalWidth: 0, effectiveReviews: 0, decided: 0, kappa: 0 }
+  const tally = { judgeError: 0, estimates: 0, refused: 0, ppi: 0, classical: 0, ppiWidth: 0, classicalWidth: 0, effectiveReviews: 0, decided: 0, kappa: 0 }
   for (let r = 0; r < replicates; r++) {
     const split = simulateSplit(random, { cases, rate, judge, design, size })
     const result = ppiMean({ judge: split.judge, sample: split.sample }, { level })
     tally.kappa += judgeKappa(split) / replicates
+    let judged = 0
+    for (const f of split.judge) judged += f
+    tally.judgeError += (judged / cases - split.truth) / replicates
     if (result.status !== 'estimate') {
       tally.refused++
       continue
@@ -124,6 +128,7 @@ export function coverage({ ppiMean, createRandom }, { seed, replicates, cases, s
     estimates: k,
     refused: tally.refused,
     kappa: tally.kappa,
+    judgeError: tally.judgeError,
     ppiCoverage: tally.ppi / k,
     classicalCoverage: tally.classical / k,
     ppiWidth: tally.ppiWidth / k,

@@ -16,7 +16,10 @@ const judge = (name: string) => JUDGES.find((j) => j.name === name)!
 
 describe.each<Design>(['uniform', 'active'])('coverage of the 95%% interval, %s design', (design) => {
   test.each(['good', 'biased to accept'])('a %s judge: the truth is covered in 95% of 1,000 splits, within a binomial tolerance', (name) => {
-    const figures = coverage({ ppiMean, createRandom }, { seed: `${design} ${name}`, replicates: REPLICATES, cases: 2000, size: 200, rate: 0.7, judge: judge(name), design })
+    const figures = coverage(
+      { ppiMean, createRandom },
+      { seed: `${design} ${name}`, replicates: REPLICATES, cases: 2000, size: 200, rate: 0.7, judge: judge(name), design },
+    )
     expect(figures.refused).toBe(0)
     expect(figures.ppiCoverage).toBeGreaterThanOrEqual(0.95 - TOLERANCE)
     expect(figures.ppiCoverage).toBeLessThanOrEqual(0.95 + TOLERANCE)
@@ -25,12 +28,19 @@ describe.each<Design>(['uniform', 'active'])('coverage of the 95%% interval, %s 
 })
 
 test('with a good judge the PPI interval is narrower than the human-only one on the same sample, and worth more reviews than were made', () => {
-  const figures = coverage({ ppiMean, createRandom }, { seed: 'width', replicates: 300, cases: 2000, size: 200, rate: 0.7, judge: judge('good'), design: 'uniform' })
+  const figures = coverage(
+    { ppiMean, createRandom },
+    { seed: 'width', replicates: 300, cases: 2000, size: 200, rate: 0.7, judge: judge('good'), design: 'uniform' },
+  )
   expect(figures.ppiWidth).toBeLessThan(0.8 * figures.classicalWidth)
   expect(figures.effectiveReviews).toBeGreaterThan(1.5 * figures.reviews)
 })
 
 test('the judge-only rate of a biased judge misses the truth, which the PPI interval covers', () => {
-  const figures = coverage({ ppiMean, createRandom }, { seed: 'bias', replicates: 200, cases: 2000, size: 200, rate: 0.7, judge: judge('biased to accept'), design: 'uniform' })
-  expect(figures.ppiCoverage).toBeGreaterThan(0.9)
+  const figures = coverage(
+    { ppiMean, createRandom },
+    { seed: 'bias', replicates: 200, cases: 2000, size: 200, rate: 0.7, judge: judge('biased to accept'), design: 'uniform' },
+  )
+  expect(figures.judgeError).toBeGreaterThan(0.05)
+  expect(figures.ppiCoverage).toBeGreaterThanOrEqual(0.95 - 3 * Math.sqrt((0.95 * 0.05) / 200))
 })
