@@ -47,5 +47,6 @@ export function coverage(
     readonly judge: Judge
     readonly design: Design
     readonly level?: number
+    readonly estimand?: 'split' | 'system'
   },
 ): Coverage

@@ -15,7 +15,8 @@
 // - active (Zrnic & Candès 2024): each case independently (Poisson sampling) with
 //   πᵢ = min(1, n·(0.2/N + 0.8·(1 − cᵢ)/Σ(1 − c))), a mixture with the uniform design that bounds the weights.
 //
-// The truth is the rate of the human labels over the N cases, the estimand.
+// The truth is the rate of the human labels over the N cases (the estimand 'split'), or the true
+// rate p (the estimand 'system').
 
 /** @typedef {{ name: string, floor: number, bias?: 'accept' | 'reject' }} Judge */
 
@@ -101,23 +102,25 @@ export function judgeKappa({ judge, human }) {
  * their mean widths, the mean effective number of reviews, the judge's mean kappa and the mean
  * error of the judge-only rate.
  */
-export function coverage({ ppiMean, createRandom }, { seed, replicates, cases, size, rate, judge, design, level = 0.95 }) {
+export function coverage({ ppiMean, createRandom }, { seed, replicates, cases, size, rate, judge, design, level = 0.95, estimand = 'split' }) {
   const random = createRandom(seed)
   const tally = { judgeError: 0, estimates: 0, refused: 0, ppi: 0, classical: 0, ppiWidth: 0, classicalWidth: 0, effectiveReviews: 0, decided: 0, kappa: 0 }
   for (let r = 0; r < replicates; r++) {
     const split = simulateSplit(random, { cases, rate, judge, design, size })
-    const result = ppiMean({ judge: split.judge, sample: split.sample }, { level })
+    const result = ppiMean({ judge: split.judge, sample: split.sample }, { level, estimand })
+    // The split's own rate, or the rate of the process it was drawn from.
+    const truth = estimand === 'system' ? rate : split.truth
     tally.kappa += judgeKappa(split) / replicates
     let judged = 0
     for (const f of split.judge) judged += f
-    tally.judgeError += (judged / cases - split.truth) / replicates
+    tally.judgeError += (judged / cases - truth) / replicates
     if (result.status !== 'estimate') {
       tally.refused++
       continue
     }
     tally.estimates++
-    if (result.low <= split.truth && split.truth <= result.high) tally.ppi++
-    if (result.classical.low <= split.truth && split.truth <= result.classical.high) tally.classical++
+    if (result.low <= truth && truth <= result.high) tally.ppi++
+    if (result.classical.low <= truth && truth <= result.classical.high) tally.classical++
     tally.ppiWidth += result.high - result.low
     tally.classicalWidth += result.classical.high - result.classical.low
     tally.effectiveReviews += result.effectiveReviews
