@@ -200,7 +200,9 @@ def estimate(case):
         'worstCase': None,
     }
     if options['worstCase'] and counts['pending'] > 0:
-        result['worstCase'] = worst_case(sample, f_all, lam, options['estimand'] == 'system', z)
+        bounds = worst_case(sample, f_all, lam, options['estimand'] == 'system', z)
+        # The worst case holds the decided cases' own interval too.
+        result['worstCase'] = {'low': min(bounds['low'], result['low']), 'high': max(bounds['high'], result['high'])}
     return result
 
 
@@ -215,13 +217,16 @@ def worst_case(sample, f_all, lam, system, z):
     high_labels = np.where(pending, 1.0, y)
     r_low = (w * (low_labels - lam * f)).sum() / w.sum()
     r_high = (w * (high_labels - lam * f)).sum() / w.sum()
-    options = np.stack([low_labels - lam * f - r_low, low_labels - lam * f - r_high, high_labels - lam * f - r_low, high_labels - lam * f - r_high])
-    largest = (options**2).max(axis=0)
+    # Each unit's z = w (e - R) / W over its possible labels and R between the two extremes, then
+    # z - (stratum mean of z) over the ranges of both: the larger square of the ends.
+    z_low = w * (low_labels - lam * f - r_high) / w.sum()
+    z_high = w * (high_labels - lam * f - r_low) / w.sum()
     # A rate's spread s²_Y is at most n/(n - 1) · 1/4.
     variance = len(sample) / (len(sample) - 1) / 4 / len(f_all) if system else 0.0
     for name in np.unique(strata):
         chosen = strata == name
-        variance += chosen.sum() / (chosen.sum() - 1) * ((1 - pi[chosen]) * w[chosen] ** 2 * largest[chosen]).sum() / w.sum() ** 2
+        ends = np.maximum((z_low[chosen] - z_high[chosen].mean()) ** 2, (z_high[chosen] - z_low[chosen].mean()) ** 2)
+        variance += chosen.sum() / (chosen.sum() - 1) * ((1 - pi[chosen]) * ends).sum()
     spread = z * np.sqrt(variance)
     centre = lam * f_all.mean()
     return {'low': float(min(1.0, max(0.0, centre + r_low - spread))), 'high': float(min(1.0, max(0.0, centre + r_high + spread)))}

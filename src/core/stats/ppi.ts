@@ -50,7 +50,8 @@ export interface PpiEstimate extends PpiCounts, RateInterval {
   readonly complete: boolean
   /**
    * When cases are pending (and the `worstCase` option is on): bounds that contain the interval the
-   * complete sample would give at this λ, whatever labels the pending cases get. `null` otherwise.
+   * complete sample would give at this λ, whatever labels the pending cases get, and this interval.
+   * `null` otherwise.
    */
   readonly worstCase: { readonly low: number; readonly high: number } | null
 }
@@ -139,9 +140,10 @@ interface Unit extends WeightedUnit {
 
 /**
  * Bounds on the interval that the complete sample would give at λ, over every labelling of the
- * pending cases: the point estimate is increasing in each label, so it lies between all-0 and
- * all-1; the variance is bounded term by term, with the Hájek mean of the rectifier anywhere in
- * its range and each pending label either value (and s²_Y, for the system, by n/(n − 1)·¼).
+ * pending cases. The point estimate is increasing in each label, so it lies between all-0 and all-1.
+ * Each zⱼ = wⱼ(eⱼ − R̂)/W lies in [Lⱼ, Uⱼ], over either label of a pending case and R̂ anywhere
+ * between those two rectifier means; so zⱼ − z̄_h lies in [Lⱼ − mean_h U, Uⱼ − mean_h L], and the
+ * variance is bounded term by term by the larger square of its ends (and s²_Y, for the system, by n/(n − 1)·¼).
  */
 function worstCaseBounds(units: readonly Unit[], lambda: number, judgeMean: number, spreadCases: number | null, z: number): { low: number; high: number } {
   let weight = 0
@@ -156,17 +158,20 @@ function worstCaseBounds(units: readonly Unit[], lambda: number, judgeMean: numb
   const rectifierHigh = highSum / weight
   let variance = spreadCases === null ? 0 : units.length / (units.length - 1) / 4 / spreadCases
   for (const stratum of strataOf(units)) {
+    const ranges = stratum.map((unit) => {
+      const low = (unit.pending ? 0 : unit.human) - lambda * unit.judge
+      const high = (unit.pending ? 1 : unit.human) - lambda * unit.judge
+      const scale = 1 / unit.probability / weight
+      return { low: scale * (low - rectifierHigh), high: scale * (high - rectifierLow) }
+    })
+    const meanLow = ranges.reduce((sum, range) => sum + range.low, 0) / stratum.length
+    const meanHigh = ranges.reduce((sum, range) => sum + range.high, 0) / stratum.length
     let squares = 0
-    for (const unit of stratum) {
-      const labels = unit.pending ? [0, 1] : [unit.human]
-      let largest = 0
-      for (const label of labels) {
-        const residual = label - lambda * unit.judge
-        largest = Math.max(largest, (residual - rectifierLow) ** 2, (residual - rectifierHigh) ** 2)
-      }
-      squares += ((1 - unit.probability) * largest) / unit.probability ** 2
+    for (const [j, unit] of stratum.entries()) {
+      const { low, high } = ranges[j]!
+      squares += (1 - unit.probability) * Math.max((low - meanHigh) ** 2, (high - meanLow) ** 2)
     }
-    variance += ((stratum.length / (stratum.length - 1)) * squares) / (weight * weight)
+    variance += (stratum.length / (stratum.length - 1)) * squares
   }
   const spread = z * Math.sqrt(variance)
   return { low: clip(lambda * judgeMean + rectifierLow - spread), high: clip(lambda * judgeMean + rectifierHigh + spread) }
@@ -222,17 +227,20 @@ export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
   const classicalVariance = spread + moments.humanVariance
   const z = twoSidedZ(checked.level)
   const estimate = moments.humanMean + lambda * (judgeMean - moments.judgeMean)
-  const worstCase =
+  const ppi = interval(estimate, variance, z)
+  const bounds =
     checked.worstCase && counts.pending > 0
       ? worstCaseBounds([...decided, ...checked.pending.map((drawn) => unitOf(drawn, true))], lambda, judgeMean, system ? counts.cases : null, z)
       : null
+  // The decided cases' own interval is one that the pending ones could leave standing: it is kept inside.
+  const worstCase = bounds === null ? null : { low: Math.min(bounds.low, ppi.low), high: Math.max(bounds.high, ppi.high) }
   return {
     status: 'estimate',
     level: checked.level,
     estimand: checked.estimand,
     lambda,
     ...counts,
-    ...interval(estimate, variance, z),
+    ...ppi,
     classical: interval(moments.humanMean, classicalVariance, z),
     judgeOnly: { rate: judgeMean, biased: true },
     // Every case reviewed with certainty (π = 1) leaves no variance: the judge is worth nothing more.

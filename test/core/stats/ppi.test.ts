@@ -133,7 +133,7 @@ describe('ppiMean: pending sampled cases', () => {
       const index = j * 3
       const accepted = judge[index]! >= 0.5 ? 1 : 0
       const human = j >= decided ? null : random() < 0.15 ? 1 - accepted : accepted
-      sample.push({ index, probability: 0.3 + 0.5 * random(), human: human as 0 | 1 | null, ...(j % 2 === 0 ? { stratum: 'a' } : { stratum: 'b' }) })
+      sample.push({ index, probability: 0.05 + 0.95 * random(), human: human as 0 | 1 | null, ...(j % 2 === 0 ? { stratum: 'a' } : { stratum: 'b' }) })
     }
     return { judge, sample }
   }
@@ -147,7 +147,7 @@ describe('ppiMean: pending sampled cases', () => {
   })
 
   test('the worst case holds the interval of the complete sample at the same λ, for every labelling of the pending cases', () => {
-    for (let seed = 0; seed < 20; seed++) {
+    for (let seed = 0; seed < 80; seed++) {
       const random = createRandom(seed)
       const judge = Array.from({ length: 150 }, () => (random() < 0.6 ? 1 : random() < 0.5 ? 0.5 : 0))
       const pending = 1 + (seed % 6)
