@@ -223,10 +223,13 @@ export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
   const system = checked.estimand === 'system'
   // Over the process the N cases were drawn from, the split's own rate varies by s²_Y/N.
   const spread = system ? moments.humanSpread / counts.cases : 0
-  const variance = spread + moments.humanVariance - 2 * lambda * moments.covariance + lambda * lambda * moments.judgeVariance
+  // v(λ) from the rectified labels themselves, a sum of squares, rather than from the parabola,
+  // whose terms cancel to a rounding residue of either sign when the judge is good.
+  const rectified = designMoments(decided.map((unit) => ({ ...unit, human: unit.human - lambda * unit.judge })))
+  const variance = spread + rectified.humanVariance
   const classicalVariance = spread + moments.humanVariance
   const z = twoSidedZ(checked.level)
-  const estimate = moments.humanMean + lambda * (judgeMean - moments.judgeMean)
+  const estimate = lambda * judgeMean + rectified.humanMean
   const ppi = interval(estimate, variance, z)
   const bounds =
     checked.worstCase && counts.pending > 0
