@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 
 /**
  * Reference values a second implementation (statsmodels, scikit-learn, SciPy, NumPy) computed for
- * fixed inputs, committed under test/reference/ by test/reference/generate.py.
+ * fixed inputs, committed under test/reference/ by test/reference/generate.py (generate_ppi.py for
+ * the prediction-powered estimate).
  */
 export interface ReferenceHeader {
   readonly generatedBy: string
@@ -20,8 +21,9 @@ export function readReference<T extends ReferenceHeader>(name: string): T {
   return JSON.parse(readFileSync(new URL(name, REFERENCE), 'utf8')) as T
 }
 
-export function generatorSha256(): string {
+/** The SHA-256 of a generator under test/reference/: generate.py unless another is named. */
+export function generatorSha256(generator = 'generate.py'): string {
   return createHash('sha256')
-    .update(readFileSync(new URL('generate.py', REFERENCE)))
+    .update(readFileSync(new URL(generator, REFERENCE)))
     .digest('hex')
 }

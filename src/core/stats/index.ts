@@ -30,3 +30,17 @@ export {
   type PairedRate,
   type PairedProportions,
 } from './paired.js'
+export {
+  MIN_PPI_PER_LABEL,
+  MIN_PPI_REVIEWS,
+  ppiMean,
+  tunedLambda,
+  type PpiCounts,
+  type PpiEstimate,
+  type PpiRefusalReason,
+  type PpiResult,
+  type PpiUnsupported,
+  type RateInterval,
+} from './ppi.js'
+export { designMoments, type DesignMoments, type WeightedUnit } from './ppi-design.js'
+export type { PpiInput, PpiOptions, PpiSampledCase } from './ppi-input.js'

@@ -1,0 +1,52 @@
+/** Types of ppi-simulation.mjs, for the coverage test that runs it against the sources. */
+import type { createRandom as CreateRandom } from '../../src/core/stats/random.js'
+import type { ppiMean as PpiMean } from '../../src/core/stats/ppi.js'
+import type { PpiSampledCase } from '../../src/core/stats/ppi-input.js'
+
+export interface Judge {
+  readonly name: string
+  /** The judge's confidence is uniform in [floor, 1]; it is right with that probability. */
+  readonly floor: number
+  readonly bias?: 'accept' | 'reject'
+}
+export type Design = 'uniform' | 'stratified' | 'active'
+export const JUDGES: readonly Judge[]
+export const DESIGNS: readonly Design[]
+export interface Split {
+  readonly truth: number
+  readonly judge: number[]
+  readonly human: number[]
+  readonly sample: PpiSampledCase[]
+}
+export function simulateSplit(
+  random: () => number,
+  settings: { readonly cases: number; readonly rate: number; readonly judge: Judge; readonly design: Design; readonly size: number },
+): Split
+export function judgeKappa(split: Split): number
+export interface Coverage {
+  readonly estimates: number
+  readonly refused: number
+  readonly kappa: number
+  /** The mean of the judge-only rate minus the truth. */
+  readonly judgeError: number
+  readonly ppiCoverage: number
+  readonly classicalCoverage: number
+  readonly ppiWidth: number
+  readonly classicalWidth: number
+  readonly effectiveReviews: number
+  readonly reviews: number
+}
+export function coverage(
+  stats: { readonly ppiMean: typeof PpiMean; readonly createRandom: typeof CreateRandom },
+  settings: {
+    readonly seed: number | string
+    readonly replicates: number
+    readonly cases: number
+    readonly size: number
+    readonly rate: number
+    readonly judge: Judge
+    readonly design: Design
+    readonly level?: number
+    readonly estimand?: 'split' | 'system'
+  },
+): Coverage
