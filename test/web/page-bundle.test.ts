@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto'
-import { cp } from 'node:fs/promises'
-import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { renderReport } from '../../src/web/report.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { fixtureRoot } from '../helpers/page-browser.js'
 import { raw, servedCopy } from '../helpers/served-fixture.js'
-import { scratchDir } from '../helpers/scratch.js'
 
 test('the served page loads the same one script the static report inlines, each under a Content-Security-Policy that allows that script alone', async () => {
   const { server } = await servedCopy()
@@ -18,8 +16,7 @@ test('the served page loads the same one script the static report inlines, each 
   const served = await raw(server.port, `/assets/page.js?token=${server.token}`)
   expect(served.status).toBe(200)
 
-  const root = await scratchDir('page-bundle')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  const root = await fixtureRoot('page-bundle', { 'fixtures/lab': DOCUCTL })
   const report = await renderReport(['fixtures/lab'], root)
   const inline = [...report.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1])
   expect(inline).toEqual([served.body])
