@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises'
-import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import type { RunningServer } from '../../src/web/server.js'
 import { fixtureRoot, pageBrowser, serve } from '../helpers/page-browser.js'
+import { raw as rawRequest } from '../helpers/served-fixture.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL, type AnnotationsJson } from '../helpers/fixture-copy.js'
 import { runVitest } from '../helpers/run-vitest.js'
@@ -34,22 +34,7 @@ async function served(): Promise<Served> {
 }
 
 /** A raw request to the server, with the headers given (no browser in between). */
-function raw(
-  server: RunningServer,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => {
-      let body = ''
-      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }))
-    })
-    request.on('error', reject)
-    if (options.body !== undefined) request.write(options.body)
-    request.end()
-  })
-}
+const raw = (server: RunningServer, path: string, options: Parameters<typeof rawRequest>[2] = {}) => rawRequest(server.port, path, options)
 
 const caseHash = (id: string) => `#/f/0/c/${encodeURIComponent(id)}`
 
