@@ -1,61 +1,7 @@
-import { compareFixtures, type CompareOptions, type FixtureComparison } from '../core/compare/compare.js'
+import { compareFixtures, type CompareOptions } from '../core/compare/compare.js'
 import { differenceLine, idList, interval, percent, points, pointsInterval, pValue, worstCaseLine } from '../core/compare/compare-figures.js'
 import { scoreLine } from '../core/compare/compare-scored.js'
-import type { CaseRow, PageFixture } from './page-data.js'
-
-/** One side of a task in the comparison view: its decision in that fixture, and the criteria it failed. */
-export interface CompareSide {
-  readonly status: CaseRow['status']
-  readonly reason: string
-  readonly failed: readonly string[]
-}
-
-/** A task of the comparison view's table: both systems' decisions, discordant pairs first. */
-export interface CompareTask {
-  readonly id: string
-  readonly split: string
-  /** `null`: the case is in the other fixture only. */
-  readonly a: CompareSide | null
-  readonly b: CompareSide | null
-  /** A decided pair the systems disagree on: which way. */
-  readonly discordant: 'a_accepted_b_rejected' | 'b_accepted_a_rejected' | null
-}
-
-/** One split's figures as the comparison view shows them, worded as `vitest-rubric compare` words them. */
-export interface CompareSection {
-  readonly split: string
-  readonly standing: 'result' | 'development'
-  /** The development label, or `null` for held-out cases. */
-  readonly label: string | null
-  readonly coverage: string
-  /** `result: B − A = …` (held-out) or `development figures: …`. */
-  readonly difference: string
-  /** `worst case for B: …`: the undecided pairs counted against B; `null` when every pair is decided. */
-  readonly worstCase: string | null
-  /** Each system's rate with its interval; `null` without a decided pair. */
-  readonly rates: string | null
-  /** The paired 2×2 table; `null` without a decided pair. */
-  readonly table: { readonly both: number; readonly a_only: number; readonly b_only: number; readonly neither: number } | null
-  readonly leaks: readonly string[]
-  /** Per criterion (criteria fixtures with decided pairs): the row `compare` prints. */
-  readonly criteria: readonly { readonly criterion: string; readonly cells: readonly string[] }[]
-  /** The mean score line (scored fixtures). */
-  readonly scores: string | null
-}
-
-/** The comparison view of two served fixtures: what `compareFixtures` gives, and each task's two decisions. */
-export interface PageComparison {
-  readonly kind: FixtureComparison['kind']
-  readonly a: { readonly fixture: number; readonly name: string; readonly dir: string; readonly cases: number }
-  readonly b: { readonly fixture: number; readonly name: string; readonly dir: string; readonly cases: number }
-  /** What the two fixtures share, byte for byte. */
-  readonly same: string
-  readonly notes: readonly string[]
-  /** The words of each decision: accepted and rejected, or passed and failed (scored). */
-  readonly nouns: { readonly accepted: string; readonly rejected: string }
-  readonly sections: readonly CompareSection[]
-  readonly tasks: readonly CompareTask[]
-}
+import type { CaseRow, CompareSection, CompareSide, CompareTask, PageComparison, PageFixture } from './protocol.js'
 
 /**
  * The comparison view of the served fixtures `a` and `b`: {@link compareFixtures}'s figures, worded
@@ -140,6 +86,7 @@ export async function pageComparison(
         : `same evaluation_rubric.json (SHA-256 ${comparison.rubric_sha256}); each fixture's debate system is compared, its baseline left out`,
     notes,
     nouns,
+    itemHead: ['criterion', 'A meets', 'B meets', 'B − A', '95% interval', 'McNemar p', 'fixed by B', 'broken by B'],
     sections,
     tasks,
   }

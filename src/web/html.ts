@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
+import type { ReportData } from './protocol.js'
 
 /** The page's built assets: the script and the style sheet the package ships. */
 export const ASSET_FILES = {
@@ -59,7 +60,7 @@ export function servedPage(token: string): string {
  * the overview is drawn and the page parses only when a case is first opened. `casesJson` is that
  * block's text, each value in it written with {@link jsonForScript}.
  */
-export async function reportPage(data: unknown, casesJson: string, title: string): Promise<string> {
+export async function reportPage(data: ReportData, casesJson: string, title: string): Promise<string> {
   const [script, style] = await Promise.all([readAsset('page.js'), readAsset('page.css')])
   const hash = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
   const csp = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`

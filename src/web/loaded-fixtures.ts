@@ -10,7 +10,8 @@ import { IncrementalEvaluation } from '../core/engine/incremental.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import type { ParseMemo } from '../core/engine/parse-memo.js'
 import type { KindRegistry } from '../core/engine/registry.js'
-import { fixtureVersion, type PageFixture } from './page-data.js'
+import { fixtureVersion } from './page-data.js'
+import type { PageFixture } from './protocol.js'
 
 /**
  * The evaluation of a loaded fixture: what the page's views are made from. `assessments` are each

@@ -1,154 +1,30 @@
 import { createHash } from 'node:crypto'
 import { formatLocation } from '../core/common/json-path.js'
-import { panelAgreement, type AgreementReport } from '../core/engine/agreement.js'
+import { panelAgreement } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
-import { disputeOf, type Dispute } from '../core/engine/adjudicate.js'
+import { disputeOf } from '../core/engine/adjudicate.js'
 import { independentReviewersOf } from '../core/engine/authoring.js'
-import { calibrateJudges, calibrationRatingsOf, type CalibrationReport } from '../core/engine/calibration.js'
-import type { Coverage } from '../core/engine/coverage.js'
+import { calibrateJudges, calibrationRatingsOf } from '../core/engine/calibration.js'
 import type { Decision } from '../core/engine/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
 import { type Evaluation, evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from '../core/engine/fixture.js'
-import type { PageCriterion, PageJudgement, PageTable } from '../core/engine/kind.js'
+import type { SomeKindDefinition } from '../core/engine/kind.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { reviewerViews, type ReviewerView } from '../core/engine/panel-rule.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
 import { caseIndex } from '../core/engine/show.js'
-import { caseVersions, type CaseVersions, type SaveScope } from '../core/engine/case-versions.js'
+import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
-
-export type { PageCriterion, PageJudgement, PageTable } from '../core/engine/kind.js'
-
-/** The overview of one fixture: its figures, which do not depend on a run, and a row per case. */
-export interface PageFixture {
-  readonly index: number
-  readonly dir: string
-  readonly name: string
-  readonly kind: string
-  readonly coverage: Coverage
-  readonly agreement: AgreementReport | null
-  readonly calibration: CalibrationReport | null
-  /** The reviewers with independent reviews: with any, the page reviews blind. */
-  readonly reviewers: readonly string[]
-  /** The criteria (or dimensions) a case is judged on, in the rubric's order. */
-  readonly criteria: readonly string[]
-  readonly cases: readonly CaseRow[]
-  /** SHA-256 over the fixture's files: the page compares it to see a fixture edited on disk. */
-  readonly version: string
-}
-
-/** One case in the overview's list, with what the filters look at. */
-export interface CaseRow {
-  readonly id: string
-  readonly split: string
-  readonly status: Decision['status']
-  /** As the CLI words it. */
-  readonly reason: string
-  /** Why a pending case waits: `no review`, `missing criteria`, `uncertain`, `reviewers disagree`, … */
-  readonly waiting: string | null
-  /** Some recorded hash of the case or its review no longer matches its file. */
-  readonly stale: boolean
-  readonly disagreement: boolean
-  /** Criteria rated does_not_meet, uncertain, or not judged. */
-  readonly failed: readonly string[]
-  readonly uncertain: readonly string[]
-  readonly missing: readonly string[]
-  /** The answer's text, for search. */
-  readonly text: string
-}
-
-/** A reviewer's judgements of a case, side by side with the others'. */
-export interface PageReviewer {
-  readonly reviewer: string
-  readonly decision: string
-  readonly judgements: Readonly<Record<string, PageJudgement>>
-}
-
-/**
- * An automated judge's label of a case (`judges/<judge>.json`), as the adjudication view shows it:
- * a prediction beside the reviews, never a review and never adopted by itself. A stale label (the
- * answer, the source or the rubric changed since) is named, without its judgements.
- */
-export type PageJudgeHint =
-  | {
-      readonly judge: string
-      readonly origin: string
-      readonly current: true
-      /** What the label alone would decide, as the reviewers' decisions are shown. */
-      readonly prediction: string
-      readonly judgements: Readonly<Record<string, PageJudgement>>
-    }
-  | { readonly judge: string; readonly origin: string; readonly current: false; readonly reason: string }
+import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
 
 /** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
 export type Viewer =
   | { readonly role: 'reviewer'; readonly name: string }
   | { readonly role: 'adjudicator'; readonly name?: string | undefined }
   | { readonly role: 'reader' }
-
-export interface PageCase {
-  readonly fixture: number
-  readonly id: string
-  readonly split: string
-  readonly kind: string
-  readonly question: string | null
-  readonly answer: string | null
-  readonly citation: string | null
-  readonly source: string | null
-  readonly criteria: readonly PageCriterionCard[]
-  /** How the page draws the case, as its kind says: a card per criterion, or the kind's table (read-only). */
-  readonly view: 'criteria' | 'table'
-  readonly table: PageTable | null
-  /** As `evaluate --json` shows it, and the refusal's message as the CLI words it. */
-  readonly decision: Readonly<Record<string, unknown>>
-  readonly refusal: string | null
-  readonly bindings: readonly {
-    readonly location: string
-    readonly stale: boolean
-    readonly meaning: string
-    readonly recorded: string | null
-    readonly current: string
-  }[]
-  /** Whose judgements `criteria` shows: the adopted review, or the viewing reviewer's own. */
-  readonly shows: 'adopted' | 'own'
-  /** The independent reviews side by side; `hidden` until a blind viewer's own review of the case is complete. */
-  readonly reviewers: readonly PageReviewer[] | 'hidden'
-  /** The judges' labels of the case, as hints; empty for a blind reviewer and in the static report. */
-  readonly judges: readonly PageJudgeHint[]
-  /** A review exists where a save would write: saving replaces it. */
-  readonly existing: boolean
-  /** The viewing reviewer's own review is bound to earlier files: the case is refused, and the form revises the review. */
-  readonly revisable: boolean
-  /**
-   * For a reader: the case has independent reviews, so a review saved straight to the adopted review
-   * would be refused (`ADJUDICATION_REQUIRED`); only an adjudication adopts one. `false` for a
-   * reviewer or an adjudicator, whose saves go elsewhere.
-   */
-  readonly adjudicationOnly: boolean
-  /** SHA-256 of each file a save would write, as read: a save is refused when one changed since. */
-  /** What a save of this case replaces, as read (see `caseVersions`): sent back with the save. */
-  readonly versions: CaseVersions
-}
-
-/** A criterion's card: the criterion and the judgement shown, and what its form starts from. */
-export interface PageCriterionCard extends PageCriterion {
-  /**
-   * What the form is pre-filled with: the shown review's judgement. Of a review bound to earlier
-   * files, only a criterion whose text is unchanged (its earlier rubric found in git) is pre-filled,
-   * marked `carried`: a save includes it only once the reviewer confirms it. `null` starts the form
-   * empty: no judgement, or a stale review's judgement of a criterion that changed or may have.
-   */
-  readonly prefill: { readonly rating: string; readonly reason: string; readonly answerSpan: string; readonly carried: boolean } | null
-  /**
-   * Of a case with independent reviews shown to an adjudicator or reader: what keeps the reviewers
-   * from agreeing on the criterion (see `disputeOf`), or `null` when they agree. `null` too without
-   * reviews, and for a blind reviewer.
-   */
-  readonly dispute: Dispute | null
-}
 
 /**
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they
@@ -205,8 +81,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
       stale: !own && assessed.states.some((state) => isStale(state)),
       disagreement: disagreeing.has(entry.id),
       failed: facts.failed,
-      uncertain: facts.uncertain,
-      missing: facts.missing,
+      flagged: [...new Set([...facts.failed, ...facts.uncertain, ...facts.missing])],
       text: facts.text,
     }
   })
@@ -215,6 +90,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     dir: fixture.displayDir,
     name: fixture.name,
     kind: fixture.kind,
+    page: kindView(definition),
     coverage: blindReviewer === undefined ? evaluation.coverage : countCoverage(shown),
     agreement,
     calibration,
@@ -328,7 +204,6 @@ export function pageCase<R, C, V, D extends Decision, S>(
     citation: shownCase.citation,
     source: shownCase.source,
     criteria,
-    view: definition.page.view,
     table: definition.page.table(decision),
     decision: decisionJson(definition, decision),
     refusal: decision.status === 'refused' ? decision.error.message : null,
@@ -350,6 +225,20 @@ export function pageCase<R, C, V, D extends Decision, S>(
     revisable: blindReviewer !== undefined && carried?.stale === true,
     adjudicationOnly: viewer.role === 'reader' && independentReviewersOf(fixture, id, definition.reviews.slots[0]).length > 0,
     versions,
+  }
+}
+
+/** What the page needs of a kind to draw its cases: its view, its ratings and the words for its items, from its definition. */
+export function kindView(definition: SomeKindDefinition): KindView {
+  const passing = calibrationRatingsOf(definition)?.pass ?? null
+  const { item, items } = definition.panel.words
+  return {
+    view: definition.page.view,
+    ratings: definition.page.ratings,
+    passing,
+    item,
+    items,
+    noReason: passing === null ? '' : `every ${item} ${passing}`,
   }
 }
 

@@ -6,7 +6,8 @@ import { kinds } from '../core/registry.js'
 import { outputBoundary, writeOutputFile } from '../core/json/output-file.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { jsonForScript, reportPage } from './html.js'
-import { pageCase, pageFixture, type PageCriterion } from './page-data.js'
+import { pageCase, pageFixture } from './page-data.js'
+import type { FixtureEntry, ReportCase, ReportData, ReportShared } from './protocol.js'
 import { NO_GATES, type ReportGates } from './report-gates.js'
 
 /**
@@ -16,12 +17,9 @@ import { NO_GATES, type ReportGates } from './report-gates.js'
  * sets, with each one's checks of a fixture; without them the report says that none is set.
  */
 export async function renderReport(dirs: readonly string[], cwd: string, options: EvaluateOptions = {}, gates: ReportGates = NO_GATES): Promise<string> {
-  const fixtures: unknown[] = []
+  const fixtures: FixtureEntry[] = []
   // What every case of a fixture shows alike (the source, the criteria's rules and quotes) is written once per fixture.
-  const shared: Record<
-    number,
-    { source: string | null; criteria: readonly Pick<PageCriterion, 'criterion' | 'marker' | 'rule' | 'referenceQuote' | 'quoteAt'>[] }
-  > = {}
+  const shared: Record<number, ReportShared> = {}
   // Each case is written out as it is made, so that no object of every case is held at once.
   const cases: string[] = []
   for (const [index, dir] of dirs.entries()) {
@@ -37,7 +35,7 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
           source,
           criteria: criteria.map(({ criterion, marker, rule, referenceQuote, quoteAt }) => ({ criterion, marker, rule, referenceQuote, quoteAt })),
         }
-        const view = {
+        const view: ReportCase = {
           ...rest,
           // A kind whose source differs from case to case keeps each case's own.
           ...(source === shared[index].source ? {} : { source }),
@@ -52,7 +50,8 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
       fixtures.push({ index, dir, refused: error.message, version: null })
     }
   }
-  return reportPage({ fixtures, shared, gates: { config: gates.config, requirements: gates.requirements } }, `{${cases.join(',')}}`, 'vitest-rubric report')
+  const data: ReportData = { fixtures, shared, gates: { config: gates.config, requirements: gates.requirements } }
+  return reportPage(data, `{${cases.join(',')}}`, 'vitest-rubric report')
 }
 
 /**

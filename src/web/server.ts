@@ -18,6 +18,7 @@ import { HTTP_STATUS } from './status.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
 import { pageFixture, servedCase, type Viewer } from './page-data.js'
 import { pageComparison } from './compare-data.js'
+import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
 
 export interface ServeOptions {
   /** The fixture directories served: the only files a request can read or write. */
@@ -64,6 +65,10 @@ const SaveBody = z.strictObject({
   reviewer: z.string().optional(),
   adjudicator: z.string().optional(),
 })
+/** The body the server reads is the one the protocol says the page sends: each is assignable to the other, or the build fails. */
+const saveBodyIsTheProtocols: SameType<z.infer<typeof SaveBody>, SaveRequest> = true
+void saveBodyIsTheProtocols
+type SameType<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 
 const pageSource: DraftSource = { label: 'the review page', locate: (path) => `the review page's ${path.map(String).join(' › ') || 'review'}` }
 
@@ -95,7 +100,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     cwd: options.cwd,
     evaluate,
     onChange: (index) => {
-      for (const stream of streams) stream.write(`event: changed\ndata: {"fixture":${index}}\n\n`)
+      const event: ChangedEvent = { fixture: index }
+      for (const stream of streams) stream.write(`event: changed\ndata: ${JSON.stringify(event)}\n\n`)
     },
   })
 
@@ -125,7 +131,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           return (await viewOf(await loaded(index), index, viewer)).json
         } catch (error) {
           if (error instanceof RubricError)
-            return Buffer.from(JSON.stringify({ index, dir: options.dirs[index]!, refused: refusalFor(error, viewer), version: null }))
+            return Buffer.from(JSON.stringify({ index, dir: options.dirs[index]!, refused: refusalFor(error, viewer), version: null } satisfies RefusedFixture))
           throw error
         }
       }),
@@ -173,7 +179,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           ),
         ),
       )
-      return json(response, 200, { versions })
+      return json(response, 200, { versions } satisfies VersionAnswer)
     }
     if (request.method === 'GET' && url.pathname === '/api/events') {
       response.writeHead(200, headers('text/event-stream; charset=utf-8'))
@@ -239,7 +245,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         decision,
         case: await servedCase(entry.fixture, save.fixture, save.id, viewer, evaluate, entry.decided),
         fixture: { index: save.fixture, version, coverage, agreement, calibration, row },
-      })
+      } satisfies SaveAnswer)
     }
     throw request.method === 'GET' || request.method === 'POST'
       ? new RequestError('NOT_FOUND', 'no such page.')
@@ -252,7 +258,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     handle(request, response, seen).catch((error: unknown) => {
       // Drain what is left of a refused body, so the client reads the answer rather than a reset.
       request.resume()
-      if (error instanceof RubricError) return json(response, HTTP_STATUS[error.code], { error: { code: error.code, message: refusalFor(error, seen.viewer) } })
+      if (error instanceof RubricError)
+        return json(response, HTTP_STATUS[error.code], { error: { code: error.code, message: refusalFor(error, seen.viewer) } } satisfies ErrorAnswer)
       // One line, never a stack: the terminal is the user's, not a debugger's.
       console.error(
         `vitest-rubric serve: ${request.method ?? 'GET'} ${(request.url ?? '').split('?')[0]} failed: ${firstLine(error)}`.replace(
@@ -261,7 +268,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           '?',
         ),
       )
-      return json(response, HTTP_STATUS.INTERNAL, { error: { code: 'INTERNAL' satisfies RubricErrorCode, message: 'the server failed; see its terminal.' } })
+      return json(response, HTTP_STATUS.INTERNAL, {
+        error: { code: 'INTERNAL' satisfies RubricErrorCode, message: 'the server failed; see its terminal.' },
+      } satisfies ErrorAnswer)
     })
   })
   await listen(server, host, options.port ?? 5178, options.strictPort ?? false)

@@ -31,6 +31,10 @@ describe('import circles in src/, over type and value imports', () => {
     expectNoCircle('plugin', 'plugin')
   })
 
+  test('none within web/client/', () => {
+    expectNoCircle('web/client', 'web/client')
+  })
+
   test('none between core/engine/ and core/kinds/', () => {
     expectNoCircle('core/engine', 'core/kinds')
   })

@@ -1,28 +1,19 @@
-import { cp, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import { startServer } from '../../src/web/server.js'
-import { launchBrowser } from '../helpers/browser.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { fixtureRoot, pageBrowser, serve } from '../helpers/page-browser.js'
 
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
 const HEALTH = 'Check service health afterwards.'
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 /** alice and bob disagree on verification and support of `not-reviewed`; a judge labelled it too. */
 async function disputed(): Promise<{ root: string; page: Page }> {
-  const root = await scratchDir('adjudication-view')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  const root = await fixtureRoot('adjudication-view', { 'fixtures/lab': DOCUCTL })
   const ratings: Record<string, Record<string, string>> = {
     alice: { verification: 'meets', support: 'meets' },
     bob: { verification: 'uncertain', support: 'does_not_meet' },
@@ -39,20 +30,8 @@ async function disputed(): Promise<{ root: string; page: Page }> {
     const who = author === 'gpt-judge' ? ['--judge', author, '--origin', 'gpt-x, prompt r3'] : ['--reviewer', author]
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', ...who, ...judged], root)).code).toBe(0)
   }
-  const server = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0 })
-  const page = await browser.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  onTestFinished(async () => {
-    expect(errors).toEqual([])
-    await page.close()
-    await server.close()
-  })
-  await page.goto(server.url)
-  await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'adjudicator', name: 'carol' })))
-  await page.goto(`${server.url}#/f/0/c/not-reviewed`)
-  await page.reload()
-  await page.waitForSelector('#disputes')
+  const server = await serve(root, ['fixtures/lab'])
+  const { page } = await chromium.open(server, '#/f/0/c/not-reviewed', { viewer: { role: 'adjudicator', name: 'carol' }, waitFor: '#disputes' })
   return { root, page }
 }
 

@@ -1,10 +1,10 @@
 import { access, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import type { RunningServer } from '../../src/web/server.js'
-import { launchBrowser } from '../helpers/browser.js'
 import { runCli } from '../helpers/cli.js'
+import { pageBrowser, type OpenPage, type PageViewer } from '../helpers/page-browser.js'
 import { postSave, raw, servedCopy } from '../helpers/served-fixture.js'
 
 // Blindness is checked on what the server sends, every endpoint, not only on what the page draws:
@@ -16,13 +16,7 @@ const CASE = 'not-reviewed'
 /** What would tell alice how the others judged: their reasons, a panel reason, a rating of theirs. */
 const LEAKS = ['BOB-SECRET', 'CAROL-SECRET', 'bob:', 'carol:', 'reviewers disagree', 'does_not_meet']
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 /** The fixture with bob and carol disagreeing on support for CASE, each with reasons of their own. */
 async function disagreeingPanel() {
@@ -47,26 +41,24 @@ const found = (body: string) => LEAKS.filter((marker) => body.includes(marker))
 /** On the page, the form's own rating buttons say does_not_meet. */
 const foundOnPage = async (page: Page) => found(await page.content()).filter((marker) => marker !== 'does_not_meet')
 
+/**
+ * Every body the server sends `viewer`. Each fixture's kind description (its ratings, its words)
+ * is left out of the overview's: it is the same for every viewer, and tells nothing of a review.
+ */
 async function everyResponse(server: RunningServer, viewer: string): Promise<{ overview: string; version: string } & Record<string, string>> {
   const overview = await get(server, `/api/overview?viewer=${viewer}`)
   expect(overview.status).toBe(200)
-  const ids = (JSON.parse(overview.body).fixtures[0].cases as { id: string }[]).map((row) => row.id)
-  const bodies: { overview: string; version: string } & Record<string, string> = { overview: overview.body, version: (await get(server, '/api/version')).body }
+  const fixtures = (JSON.parse(overview.body) as { fixtures: ({ page?: unknown; cases: { id: string }[] } & Record<string, unknown>)[] }).fixtures
+  expect(fixtures[0]?.page).toMatchObject({ view: 'form' })
+  const shown = JSON.stringify({ fixtures: fixtures.map(({ page: _kind, ...rest }) => rest) })
+  const ids = fixtures[0]!.cases.map((row) => row.id)
+  const bodies: { overview: string; version: string } & Record<string, string> = { overview: shown, version: (await get(server, '/api/version')).body }
   for (const id of ids) bodies[`case ${id}`] = (await get(server, `/api/case?fixture=0&id=${id}&viewer=${viewer}`)).body
   return bodies
 }
 
-async function pageAs(server: RunningServer, viewer: { role: string; name: string }, hash: string): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage()
-  onTestFinished(() => page.close())
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  await page.goto(server.url)
-  await page.evaluate((value) => localStorage.setItem('vitest-rubric.viewer', JSON.stringify(value)), viewer)
-  await page.goto(`${server.url}${hash}`)
-  await page.reload()
-  await page.waitForSelector(hash === '' ? 'table.cases' : '#decision')
-  return { page, errors }
+function pageAs(server: RunningServer, viewer: PageViewer, hash: string): Promise<OpenPage> {
+  return chromium.open(server, hash, { viewer, waitFor: hash === '' ? 'table.cases' : '#decision' })
 }
 
 describe('a blind reviewer', () => {

@@ -1,30 +1,20 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import { startServer } from '../../src/web/server.js'
-import { launchBrowser } from '../helpers/browser.js'
+import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { fixtureRoot, pageBrowser, serve } from '../helpers/page-browser.js'
 
 const hasGit = spawnSync('git', ['--version']).status === 0
 const UNCHANGED = ['command', 'preconditions', 'database_scope', 'verification']
 
-let browser: Browser
-beforeAll(async () => {
-  if (hasGit) browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser({ enabled: hasGit })
 
 /** alice's review of `complete`, committed in git; then the support rule reworded and committed; the fixture served. */
 async function rewordedAfterAlice() {
-  const root = await scratchDir('carried-page')
+  const root = await fixtureRoot('carried-page', { 'fixtures/lab': DOCUCTL }, (source) => !source.endsWith('decisions.record.json'))
   const dir = join(root, 'fixtures/lab')
-  await cp(DOCUCTL, dir, { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
   const git = (...args: string[]) =>
     execFileSync('git', ['-c', 'user.name=Reviewer', '-c', 'user.email=reviewer@example.invalid', ...args], { cwd: root, encoding: 'utf8' })
   git('init', '-q', '-b', 'main')
@@ -36,23 +26,14 @@ async function rewordedAfterAlice() {
   rubric.criteria.find((each) => each['id'] === 'support')!['rule'] = 'Every material claim must be supported by this source, and by nothing else.'
   await writeFile(join(dir, 'rubric.json'), `${JSON.stringify(rubric, null, 2)}\n`)
   git('commit', '-q', '-am', 'reword support')
-  const server = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0 })
-  onTestFinished(() => server.close())
+  const server = await serve(root, ['fixtures/lab'])
   return { dir, server }
 }
 
 describe.skipIf(!hasGit)('the review page, after a rule was reworded', () => {
   test('pre-fills the unchanged criteria as carried over, saves each only once confirmed, and leaves the reworded one empty', async () => {
     const { dir, server } = await rewordedAfterAlice()
-    const page = await browser.newPage()
-    onTestFinished(() => page.close())
-    const errors: string[] = []
-    page.on('pageerror', (error) => errors.push(error.message))
-    await page.goto(server.url)
-    await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'reviewer', name: 'alice' })))
-    await page.goto(`${server.url}#/f/0/c/complete`)
-    await page.reload()
-    await page.waitForSelector('#decision')
+    const { page, errors } = await chromium.open(server, '#/f/0/c/complete', { viewer: { role: 'reviewer', name: 'alice' }, waitFor: '#decision' })
 
     // Four carried-over criteria, each pre-filled and unconfirmed; the reworded support starts empty.
     expect(await page.locator('label.carried').count()).toBe(4)

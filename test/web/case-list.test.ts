@@ -1,33 +1,18 @@
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
-import { startServer } from '../../src/web/server.js'
 import { generateFixture } from '../bench/generate.mjs'
-import { launchBrowser } from '../helpers/browser.js'
+import { pageBrowser, serve } from '../helpers/page-browser.js'
 import { scratchDir } from '../helpers/scratch.js'
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 /** 250 generated cases: case-000042, -000142 and -000242 pending, -000007, -000107 and -000207 rejected. */
 async function openLarge() {
   const root = await scratchDir('case-list')
   await generateFixture(join(root, 'fixtures/large'), 250, { fingerprint })
-  const server = await startServer({ dirs: ['fixtures/large'], cwd: root, port: 0 })
-  onTestFinished(() => server.close())
-  const page = await browser.newPage()
-  onTestFinished(() => page.close())
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  await page.goto(server.url)
-  await page.waitForSelector('tr.case-row')
-  return { page, errors }
+  const server = await serve(root, ['fixtures/large'])
+  return chromium.open(server, '', { waitFor: 'tr.case-row' })
 }
 
 const shownIds = (page: import('playwright-core').Page) => page.locator('tr.case-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-case')))

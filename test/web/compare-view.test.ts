@@ -1,41 +1,27 @@
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import { startServer, type RunningServer } from '../../src/web/server.js'
-import { launchBrowser } from '../helpers/browser.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import type { RunningServer } from '../../src/web/server.js'
 import { ROOT } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { fixtureRoot, pageBrowser, serve } from '../helpers/page-browser.js'
 
 const MARKUP = '<img src=x onerror="document.title=\'ran\'">'
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 /** The bundled pair served, B's name holding markup; the comparison view opened. */
 async function compared(hash = '#/compare/0/1'): Promise<{ server: RunningServer; page: Page; root: string }> {
-  const root = await scratchDir('compare-view')
-  for (const name of ['answers-v1', 'answers-v2']) await cp(join(ROOT, 'examples/compare', name), join(root, 'compare', name), { recursive: true })
+  const root = await fixtureRoot('compare-view', {
+    'compare/answers-v1': join(ROOT, 'examples/compare/answers-v1'),
+    'compare/answers-v2': join(ROOT, 'examples/compare/answers-v2'),
+  })
   const casesB = join(root, 'compare/answers-v2/cases.json')
   const cases = JSON.parse(await readFile(casesB, 'utf8'))
   cases.name = `answers-v2 ${MARKUP}`
   await writeFile(casesB, `${JSON.stringify(cases, null, 2)}\n`)
-  const server = await startServer({ dirs: ['compare/answers-v1', 'compare/answers-v2'], cwd: root, port: 0 })
-  const page = await browser.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  onTestFinished(async () => {
-    expect(errors).toEqual([])
-    await page.close()
-    await server.close()
-  })
-  await page.goto(`${server.url}${hash}`)
-  await page.waitForSelector('#compare-tasks')
+  const server = await serve(root, ['compare/answers-v1', 'compare/answers-v2'])
+  const { page } = await chromium.open(server, hash, { waitFor: '#compare-tasks' })
   return { server, page, root }
 }
 
@@ -131,31 +117,18 @@ describe('the comparison view, in a real browser', () => {
   })
 
   test('two fixtures on different rubrics are named as not comparable, with the fix', async () => {
-    const root = await scratchDir('compare-view-refused')
-    await cp(join(ROOT, 'examples/compare/answers-v1'), join(root, 'compare/answers-v1'), { recursive: true })
-    await cp(join(ROOT, 'fixtures/debate-benchmark'), join(root, 'compare/debate'), { recursive: true })
-    const server = await startServer({ dirs: ['compare/answers-v1', 'compare/debate'], cwd: root, port: 0 })
-    const page = await browser.newPage()
-    onTestFinished(async () => {
-      await page.close()
-      await server.close()
+    const root = await fixtureRoot('compare-view-refused', {
+      'compare/answers-v1': join(ROOT, 'examples/compare/answers-v1'),
+      'compare/debate': join(ROOT, 'fixtures/debate-benchmark'),
     })
-    await page.goto(`${server.url}#/compare/0/1`)
+    const { page } = await chromium.open(await serve(root, ['compare/answers-v1', 'compare/debate']), '#/compare/0/1')
     const alert = await page.waitForSelector('p.error[role="alert"]')
     expect(await alert.textContent()).toMatch(/compare\/debate: the two fixtures are of different kinds.*vitest-rubric init <B> --from <A>/s)
   })
 
   test('two scored fixtures show the paired pass figures and the mean score line, as compare prints them', async () => {
-    const root = await scratchDir('compare-view-scored')
-    await cp(join(ROOT, 'fixtures/debate-benchmark'), join(root, 'scored/debate'), { recursive: true })
-    const server = await startServer({ dirs: ['scored/debate', 'scored/debate'], cwd: root, port: 0 })
-    const page = await browser.newPage()
-    onTestFinished(async () => {
-      await page.close()
-      await server.close()
-    })
-    await page.goto(`${server.url}#/compare/0/1`)
-    await page.waitForSelector('#compare-tasks')
+    const root = await fixtureRoot('compare-view-scored', { 'scored/debate': join(ROOT, 'fixtures/debate-benchmark') })
+    const { page } = await chromium.open(await serve(root, ['scored/debate', 'scored/debate']), '#/compare/0/1', { waitFor: '#compare-tasks' })
     expect(await page.locator('#compare-development p.scores').textContent()).toBe(
       'mean score over 9 cases scoreable in both: A 0.8474, B 0.8474; B − A = ±0.0000, SE 0.0000; no interval: cases to resample: 9, fewer than the 10 a bootstrap interval needs',
     )

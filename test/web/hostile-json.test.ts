@@ -1,10 +1,9 @@
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, onTestFinished, test } from 'vitest'
-import { startServer } from '../../src/web/server.js'
+import { describe, expect, test } from 'vitest'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { fixtureRoot, serve } from '../helpers/page-browser.js'
 import { postSave, raw, servedCopy } from '../helpers/served-fixture.js'
-import { scratchDir } from '../helpers/scratch.js'
 
 // Hostile JSON beside healthy fixtures, and in what a page saves: refused where it is, never a
 // failure of the whole page, and nothing written.
@@ -28,13 +27,10 @@ interface OverviewFixture {
 
 describe('a served fixture whose reviewer file nests arrays 10,000 deep', () => {
   test('only that fixture is refused, with the file and the JSON path; the healthy one beside it is served and takes a save', async () => {
-    const root = await scratchDir('served-hostile')
-    await cp(DOCUCTL, join(root, 'fixtures/healthy'), { recursive: true })
-    await cp(DOCUCTL, join(root, 'fixtures/hostile'), { recursive: true })
+    const root = await fixtureRoot('served-hostile', { 'fixtures/healthy': DOCUCTL, 'fixtures/hostile': DOCUCTL })
     await mkdir(join(root, 'fixtures/hostile/reviews'))
     await writeFile(join(root, 'fixtures/hostile/reviews/mallory.json'), `${'['.repeat(10_000)}${']'.repeat(10_000)}`)
-    const server = await startServer({ dirs: ['fixtures/healthy', 'fixtures/hostile'], cwd: root, port: 0 })
-    onTestFinished(() => server.close())
+    const server = await serve(root, ['fixtures/healthy', 'fixtures/hostile'])
     const headers = { 'x-rubric-token': server.token }
 
     const overview = await raw(server.port, '/api/overview', { headers })

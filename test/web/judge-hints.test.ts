@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { loadFixture } from '../../src/core/engine/fixture.js'
@@ -6,13 +6,12 @@ import { kinds } from '../../src/core/registry.js'
 import { pageCase } from '../../src/web/page-data.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { fixtureRoot } from '../helpers/page-browser.js'
 
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
 
 test("a case carries its judges' labels as hints: a current one with its judgements, a stale one named without them, none for a blind reviewer", async () => {
-  const root = await scratchDir('judge-hints')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  const root = await fixtureRoot('judge-hints', { 'fixtures/lab': DOCUCTL })
   for (const judge of ['fresh', 'old']) {
     const judged = CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=${judge} says so.`])
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--judge', judge, '--origin', `${judge} model`, ...judged], root)).code).toBe(0)
@@ -40,8 +39,7 @@ test("a case carries its judges' labels as hints: a current one with its judgeme
 })
 
 test('each criterion of a case with independent reviews says what keeps the reviewers from agreeing, as the terminal sorts them', async () => {
-  const root = await scratchDir('disputes')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  const root = await fixtureRoot('disputes', { 'fixtures/lab': DOCUCTL })
   for (const reviewer of ['alice', 'bob']) {
     const rated = reviewer === 'bob' ? CRITERIA.filter((criterion) => criterion !== 'command') : CRITERIA
     const ratings: Record<string, string> = { support: 'uncertain', verification: reviewer === 'alice' ? 'meets' : 'does_not_meet' }

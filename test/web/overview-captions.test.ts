@@ -1,29 +1,19 @@
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import { startServer } from '../../src/web/server.js'
-import { launchBrowser } from '../helpers/browser.js'
+import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { fixtureRoot, pageBrowser, serve } from '../helpers/page-browser.js'
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
 const labels = CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=The judge's reason.`])
 
 describe('the overview’s counts', () => {
   test('say one case and one stale label in the singular, and two cases in the plural', async () => {
-    const root = await scratchDir('captions')
+    const root = await fixtureRoot('captions', { 'fixtures/lab': DOCUCTL })
     const dir = join(root, 'fixtures/lab')
-    await cp(DOCUCTL, dir, { recursive: true })
     for (const id of ['complete', 'wrong-command'])
       expect((await runCli(['review', 'fixtures/lab', '--case', id, '--judge', 'j1', '--origin', 'model-x', ...labels], root)).code).toBe(0)
     // The second label made stale: it was recorded against another answer.
@@ -31,12 +21,7 @@ describe('the overview’s counts', () => {
     const judge = JSON.parse(await readFile(file, 'utf8')) as { reviews: { answer_sha256: string }[] }
     judge.reviews[1]!.answer_sha256 = '0'.repeat(64)
     await writeFile(file, JSON.stringify(judge, null, 2))
-    const server = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0 })
-    onTestFinished(() => server.close())
-    const page = await browser.newPage()
-    onTestFinished(() => page.close())
-    await page.goto(server.url)
-    await page.waitForSelector('tr.case-row')
+    const { page } = await chromium.open(await serve(root, ['fixtures/lab']), '', { waitFor: 'tr.case-row' })
     const captions = await page.locator('details.statistics > summary').allTextContents()
     expect(captions).toContain('judge j1 (model-x): 1 case, 1 stale label')
     expect(await page.textContent('details.statistics p.dim')).toBe(
@@ -48,9 +33,7 @@ describe('the overview’s counts', () => {
 
 /** Two copies of the bundled fixture: in `lab` alice and bob disagree on one case; in `other` no case is pending. */
 async function twoServed() {
-  const root = await scratchDir('overview-offers')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
-  await cp(DOCUCTL, join(root, 'fixtures/other'), { recursive: true })
+  const root = await fixtureRoot('overview-offers', { 'fixtures/lab': DOCUCTL, 'fixtures/other': DOCUCTL })
   const review = (author: string, support: string) =>
     CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=${criterion === 'support' ? support : 'meets'}`, '--reason', `${criterion}=${author}'s reason.`])
   for (const [author, support] of [
@@ -60,12 +43,7 @@ async function twoServed() {
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', author, ...review(author, support)], root)).code).toBe(0)
   expect((await runCli(['review', 'fixtures/other', '--case', 'not-reviewed', ...review('carol', 'meets')], root)).code).toBe(0)
   expect((await runCli(['review', 'fixtures/other', '--case', 'uncertain-wording', '--replace', ...review('carol', 'meets')], root)).code).toBe(0)
-  const server = await startServer({ dirs: ['fixtures/lab', 'fixtures/other'], cwd: root, port: 0 })
-  onTestFinished(() => server.close())
-  const page = await browser.newPage()
-  onTestFinished(() => page.close())
-  await page.goto(server.url)
-  await page.waitForSelector('tr.case-row')
+  const { page } = await chromium.open(await serve(root, ['fixtures/lab', 'fixtures/other']), '', { waitFor: 'tr.case-row' })
   return { root, page }
 }
 
@@ -114,10 +92,7 @@ describe('the overview’s offers', () => {
     await page.waitForSelector('#compare-tasks')
     expect(await page.textContent('#compare h2')).toBe('A: docuctl-rollback-contrasts (fixtures/other) · B: docuctl-rollback-contrasts (fixtures/lab)')
 
-    const root = await scratchDir('overview-one')
-    await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
-    const single = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0 })
-    onTestFinished(() => single.close())
+    const single = await serve(await fixtureRoot('overview-one', { 'fixtures/lab': DOCUCTL }), ['fixtures/lab'])
     await page.goto(single.url)
     await page.waitForSelector('tr.case-row')
     expect(await page.locator('#compare-offer').count()).toBe(0)

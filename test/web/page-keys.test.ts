@@ -1,25 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import { launchBrowser } from '../helpers/browser.js'
+import { describe, expect, test } from 'vitest'
+import { pageBrowser } from '../helpers/page-browser.js'
 import { servedCopy } from '../helpers/served-fixture.js'
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 async function open(hash: string) {
   const { dir, server } = await servedCopy()
-  const page = await browser.newPage()
-  onTestFinished(() => page.close())
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  await page.goto(`${server.url}${hash}`)
+  const { page, errors } = await chromium.open(server, hash)
   return { dir, page, errors }
 }
 

@@ -1,29 +1,19 @@
-import { cp, writeFile } from 'node:fs/promises'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import { launchBrowser } from '../helpers/browser.js'
+import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { fixtureRoot, pageBrowser } from '../helpers/page-browser.js'
 import { runVitest } from '../helpers/run-vitest.js'
-import { scratchDir } from '../helpers/scratch.js'
 
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 /** A project of two copies of the bundled fixture: in `lab`, alice and bob reviewed two cases and judge j labelled two; `base` is left as it is. */
 async function project(): Promise<string> {
-  const root = await scratchDir('report-gates')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
-  await cp(DOCUCTL, join(root, 'fixtures/base'), { recursive: true })
+  const root = await fixtureRoot('report-gates', { 'fixtures/lab': DOCUCTL, 'fixtures/base': DOCUCTL })
   const judged = (author: string, support: string) =>
     CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=${criterion === 'support' ? support : 'meets'}`, '--reason', `${criterion}=${author}'s reason.`])
   for (const id of ['complete', 'wrong-command']) {
@@ -39,10 +29,7 @@ async function project(): Promise<string> {
 
 /** The report's overview, as a reader sees its gates. */
 async function gatesShown(file: string): Promise<{ set: string[]; tables: string[][][] }> {
-  const page: Page = await browser.newPage()
-  onTestFinished(() => page.close())
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
+  const { page, errors } = await chromium.newPage()
   await page.goto(`${pathToFileURL(file).href}#/`)
   await page.waitForSelector('table.cases')
   expect(errors).toEqual([])

@@ -1,26 +1,19 @@
-import { cp, readFile } from 'node:fs/promises'
-import { request as httpRequest } from 'node:http'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import { startServer, type RunningServer } from '../../src/web/server.js'
-import { launchBrowser } from '../helpers/browser.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import type { RunningServer } from '../../src/web/server.js'
+import { fixtureRoot, pageBrowser, serve } from '../helpers/page-browser.js'
+import { raw as rawRequest } from '../helpers/served-fixture.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL, type AnnotationsJson } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
 import { runVitest } from '../helpers/run-vitest.js'
 import { spawn } from 'node:child_process'
 import { ROOT } from '../helpers/fixture-copy.js'
 
 // One browser for the whole file; each test serves its own copy of the bundled fixture.
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 interface Served {
   readonly root: string
@@ -30,45 +23,18 @@ interface Served {
 }
 
 async function served(): Promise<Served> {
-  const root = await scratchDir('page')
-  const dir = join(root, 'fixtures/lab')
-  await cp(DOCUCTL, dir, { recursive: true })
-  const server = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0 })
-  const pages: Page[] = []
+  const root = await fixtureRoot('page', { 'fixtures/lab': DOCUCTL })
+  const server = await serve(root, ['fixtures/lab'])
   const open = async (hash = '') => {
-    const page = await browser.newPage()
-    pages.push(page)
-    const errors: string[] = []
-    page.on('pageerror', (error) => errors.push(error.message))
-    await page.goto(`${server.url}${hash}`)
-    await page.waitForSelector(hash === '' ? 'table.cases' : '#decision')
+    const { page, errors } = await chromium.open(server, hash, { waitFor: hash === '' ? 'table.cases' : '#decision' })
     expect(errors).toEqual([])
     return page
   }
-  onTestFinished(async () => {
-    for (const page of pages) await page.close()
-    await server.close()
-  })
-  return { root, dir, server, open }
+  return { root, dir: join(root, 'fixtures/lab'), server, open }
 }
 
 /** A raw request to the server, with the headers given (no browser in between). */
-function raw(
-  server: RunningServer,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: options.headers ?? {} }, (response) => {
-      let body = ''
-      response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }))
-    })
-    request.on('error', reject)
-    if (options.body !== undefined) request.write(options.body)
-    request.end()
-  })
-}
+const raw = (server: RunningServer, path: string, options: Parameters<typeof rawRequest>[2] = {}) => rawRequest(server.port, path, options)
 
 const caseHash = (id: string) => `#/f/0/c/${encodeURIComponent(id)}`
 
@@ -188,17 +154,8 @@ describe('the review page, in a real browser', () => {
 
   test('a fixture edited on disk while the page is open is re-read, and the page says so', async () => {
     // Two fixtures served; only the edited one is named.
-    const root = await scratchDir('page-edited')
-    await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
-    await cp(DOCUCTL, join(root, 'fixtures/other'), { recursive: true })
-    const server = await startServer({ dirs: ['fixtures/lab', 'fixtures/other'], cwd: root, port: 0 })
-    const page = await browser.newPage()
-    onTestFinished(async () => {
-      await page.close()
-      await server.close()
-    })
-    await page.goto(server.url)
-    await page.waitForSelector('table.cases')
+    const root = await fixtureRoot('page-edited', { 'fixtures/lab': DOCUCTL, 'fixtures/other': DOCUCTL })
+    const { page } = await chromium.open(await serve(root, ['fixtures/lab', 'fixtures/other']), '', { waitFor: 'table.cases' })
     const result = await runCli(
       ['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'],
       root,
@@ -219,12 +176,7 @@ describe('the review page, in a real browser', () => {
       `${criterion}=bob's reason.`,
     ])
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', 'bob', ...judged], root)).code).toBe(0)
-    const page = await browser.newPage()
-    await page.goto(server.url)
-    await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'reviewer', name: 'alice' })))
-    await page.goto(`${server.url}${caseHash('not-reviewed')}`)
-    await page.reload()
-    await page.waitForSelector('#criteria')
+    const { page } = await chromium.open(server, caseHash('not-reviewed'), { viewer: { role: 'reviewer', name: 'alice' }, waitFor: '#criteria' })
     expect(await page.textContent('.hidden-reviews')).toContain('shown once you have saved your own review')
     expect(await page.locator('#side-by-side').count()).toBe(0)
     expect(await page.content()).not.toContain("bob's reason")
@@ -237,7 +189,6 @@ describe('the review page, in a real browser', () => {
     expect(await page.locator('#side-by-side').textContent()).toContain("bob's reason.")
     const alice = JSON.parse(await readFile(join(root, 'fixtures/lab/reviews/alice.json'), 'utf8')) as AnnotationsJson
     expect(alice.reviews.map((item) => item.answer_id)).toEqual(['not-reviewed'])
-    await page.close()
   })
 
   test('an adjudicator sees the disputed criterion above the form, takes a judgement and adopts the result', async () => {
@@ -255,12 +206,7 @@ describe('the review page, in a real browser', () => {
       ])
       expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', reviewer, ...judged], root)).code).toBe(0)
     }
-    const page = await browser.newPage()
-    await page.goto(server.url)
-    await page.evaluate(() => localStorage.setItem('vitest-rubric.viewer', JSON.stringify({ role: 'adjudicator', name: 'carol' })))
-    await page.goto(`${server.url}${caseHash('not-reviewed')}`)
-    await page.reload()
-    await page.waitForSelector('#disputes')
+    const { page } = await chromium.open(server, caseHash('not-reviewed'), { viewer: { role: 'adjudicator', name: 'carol' }, waitFor: '#disputes' })
     expect(await page.textContent('#decision')).toBe('pending reviewers disagree on support (alice: meets, bob: does_not_meet)')
     expect(await page.locator('#side-by-side tr.disagree td:first-child').allTextContents()).toEqual(['support'])
     expect(await page.locator('#disputes .dispute').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-criterion')))).toEqual(['support'])
@@ -276,28 +222,18 @@ describe('the review page, in a real browser', () => {
     expect(Object.keys(adoptions.adoptions[0].resolved).sort()).toEqual(['alice', 'bob'])
     const evaluated = JSON.parse((await runCli(['evaluate', 'fixtures/lab', '--json'], root)).stdout)
     expect(evaluated.decisions['not-reviewed']).toMatchObject({ status: 'rejected', reason: 'support' })
-    await page.close()
   })
 
   test('a scored case shows each dimension with its score and why, beside the baseline, read-only', async () => {
-    const root = await scratchDir('page-scored')
-    await cp(join(ROOT, 'fixtures/debate-benchmark'), join(root, 'fixtures/debate'), { recursive: true })
-    const server = await startServer({ dirs: ['fixtures/debate'], cwd: root, port: 0 })
-    const page = await browser.newPage()
-    try {
-      await page.goto(`${server.url}${caseHash('partial-recall')}`)
-      await page.waitForSelector('#scores')
-      const rows = await page
-        .locator('#scores tr')
-        .evaluateAll((items) => items.slice(1).map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)))
-      expect(rows).toHaveLength(6)
-      expect(rows[0]).toEqual(['issue_discovery_recall', '0.75', '1.5 of 2 planted issues found: P1 full (C1), P2 partial (C2)', '0.5'])
-      expect(rows[4]![1]).toBe('N/A')
-      expect(await page.locator('#save, textarea').count()).toBe(0)
-    } finally {
-      await page.close()
-      await server.close()
-    }
+    const root = await fixtureRoot('page-scored', { 'fixtures/debate': join(ROOT, 'fixtures/debate-benchmark') })
+    const { page } = await chromium.open(await serve(root, ['fixtures/debate']), caseHash('partial-recall'), { waitFor: '#scores' })
+    const rows = await page
+      .locator('#scores tr')
+      .evaluateAll((items) => items.slice(1).map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)))
+    expect(rows).toHaveLength(6)
+    expect(rows[0]).toEqual(['issue_discovery_recall', '0.75', '1.5 of 2 planted issues found: P1 full (C1), P2 partial (C2)', '0.5'])
+    expect(rows[4]![1]).toBe('N/A')
+    expect(await page.locator('#save, textarea').count()).toBe(0)
   })
 
   test('an answer holding HTML shows its characters and runs nothing', async () => {
@@ -366,9 +302,7 @@ describe('the review page, in a real browser', () => {
     // The source is written once for the fixture, not once per case.
     const html = await readFile(join(root, 'out/report.html'), 'utf8')
     expect(html.split('it does not execute it in this example.').length - 1).toBe(1)
-    const report = await browser.newPage()
-    const errors: string[] = []
-    report.on('pageerror', (error) => errors.push(error.message))
+    const { page: report, errors } = await chromium.newPage()
     report.on('console', (message) => {
       if (message.type() === 'error') errors.push(message.text())
     })
@@ -402,14 +336,12 @@ describe('the review page, in a real browser', () => {
     await report.keyboard.press('Escape')
     await report.waitForSelector('table.cases')
     expect(errors).toEqual([])
-    await report.close()
   })
 })
 
 describe('serve and the report around a run', () => {
   test('vitest-rubric serve prints its URL on loopback and stops cleanly on Ctrl-C', async () => {
-    const root = await scratchDir('serve')
-    await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+    const root = await fixtureRoot('serve', { 'fixtures/lab': DOCUCTL })
     const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', '--port', '0'], { cwd: root })
     let stdout = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -420,18 +352,16 @@ describe('serve and the report around a run', () => {
       void exit.then((code) => reject(new Error(`serve exited with ${code} before printing its URL`)))
     })
     const url = /http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+/.exec(stdout)![0]
-    const page = await browser.newPage()
+    const { page } = await chromium.newPage()
     await page.goto(url)
     await page.waitForSelector('table.cases')
-    await page.close()
     child.kill('SIGINT')
     expect(await exit).toBe(0)
     expect(stdout).toContain('stopped')
   })
 
   test("the reporter's htmlReport option writes the report at the end of a run, and the job summary links to it", async () => {
-    const root = await scratchDir('html-report')
-    await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+    const root = await fixtureRoot('html-report', { 'fixtures/lab': DOCUCTL })
     const summary = join(root, 'summary.md')
     process.env['GITHUB_STEP_SUMMARY'] = summary
     try {
@@ -443,10 +373,9 @@ describe('serve and the report around a run', () => {
       delete process.env['GITHUB_STEP_SUMMARY']
     }
     expect(await readFile(summary, 'utf8')).toContain('[The HTML report](https://ci.example/artifacts/rubric.html)')
-    const page = await browser.newPage()
+    const { page } = await chromium.newPage()
     await page.goto(`${pathToFileURL(join(root, 'out/rubric.html')).href}#/f/0/c/not-reviewed`)
     await page.waitForSelector('#decision')
     expect(await page.textContent('#decision')).toBe('pending no review')
-    await page.close()
   })
 })

@@ -1,22 +1,14 @@
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
-import { startServer } from '../../src/web/server.js'
-import { launchBrowser } from '../helpers/browser.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { fixtureRoot, pageBrowser, serve, type PageViewer } from '../helpers/page-browser.js'
 
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 /** `author`'s review of `not-reviewed`: meets everywhere but where `own` says otherwise. */
 function reviewOf(author: string, own: Record<string, string>): string[] {
@@ -24,29 +16,16 @@ function reviewOf(author: string, own: Record<string, string>): string[] {
 }
 
 /** alice and bob disagree on verification and support of `not-reviewed`; the page is opened on it as `viewer`. */
-async function disputed(viewer: { role: string; name: string }): Promise<{ root: string; page: Page }> {
-  const root = await scratchDir('review-roles')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+async function disputed(viewer: PageViewer): Promise<{ root: string; page: Page }> {
+  const root = await fixtureRoot('review-roles', { 'fixtures/lab': DOCUCTL })
   const ratings: Record<string, Record<string, string>> = {
     alice: { verification: 'meets', support: 'meets' },
     bob: { verification: 'uncertain', support: 'does_not_meet' },
   }
   for (const [author, own] of Object.entries(ratings))
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', author, ...reviewOf(author, own)], root)).code).toBe(0)
-  const server = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0 })
-  const page = await browser.newPage()
-  const errors: string[] = []
-  page.on('pageerror', (error) => errors.push(error.message))
-  onTestFinished(async () => {
-    expect(errors).toEqual([])
-    await page.close()
-    await server.close()
-  })
-  await page.goto(server.url)
-  await page.evaluate((shown) => localStorage.setItem('vitest-rubric.viewer', JSON.stringify(shown)), viewer)
-  await page.goto(`${server.url}#/f/0/c/not-reviewed`)
-  await page.reload()
-  await page.waitForSelector('#criteria')
+  const server = await serve(root, ['fixtures/lab'])
+  const { page } = await chromium.open(server, '#/f/0/c/not-reviewed', { viewer, waitFor: '#criteria' })
   return { root, page }
 }
 

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process'
-import { cp } from 'node:fs/promises'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { expect, onTestFinished, test } from 'vitest'
 import { startServer } from '../../src/web/server.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { fixtureRoot } from '../helpers/page-browser.js'
 
 /** A port held by another listener until the test ends; `port` 0 for any free one. */
 async function occupied(port = 0): Promise<number | null> {
@@ -22,8 +21,7 @@ async function occupied(port = 0): Promise<number | null> {
 
 /** `vitest-rubric serve` in a child process, until it prints its URL or exits. */
 async function serve(args: readonly string[]) {
-  const root = await scratchDir('serve-port')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  const root = await fixtureRoot('serve-port', { 'fixtures/lab': DOCUCTL })
   const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', ...args], { cwd: root })
   let stdout = ''
   let stderr = ''

@@ -1,29 +1,22 @@
 import { spawn } from 'node:child_process'
-import { chmod, cp, mkdir, readFile, watch, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readFile, watch, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, onTestFinished, test } from 'vitest'
-import { launchBrowser } from '../helpers/browser.js'
+import { expect, onTestFinished, test } from 'vitest'
+import { pageBrowser } from '../helpers/page-browser.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { fixtureRoot } from '../helpers/page-browser.js'
 import { raw, servedCopy } from '../helpers/served-fixture.js'
 
-let browser: Browser
-beforeAll(async () => {
-  browser = await launchBrowser()
-}, 60_000)
-afterAll(async () => {
-  await browser?.close()
-})
+const chromium = pageBrowser()
 
 test('a one-time link holds no token, opens the page once, and leaves an HttpOnly, SameSite=Strict cookie', async () => {
   const { server } = await servedCopy()
   const link = server.openUrl()
   expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/open\\?code=[\\w-]+$`))
   expect(link).not.toContain(server.token)
-  const context = await browser.newContext()
+  const context = await chromium.browser.newContext()
   onTestFinished(() => context.close())
-  const page = await context.newPage()
+  const { page } = await chromium.newPage(context)
   await page.goto(link)
   await page.waitForSelector('table.cases')
   expect(page.url()).toBe(`http://127.0.0.1:${server.port}/`)
@@ -47,8 +40,7 @@ test('a one-time link holds no token, opens the page once, and leaves an HttpOnl
 })
 
 test('serve --open hands the browser launcher a one-time link, never the token', async () => {
-  const root = await scratchDir('serve-open')
-  await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
+  const root = await fixtureRoot('serve-open', { 'fixtures/lab': DOCUCTL })
   // A stand-in for the desktop's launcher: it writes down the command line it was given.
   const bin = join(root, 'bin')
   await mkdir(bin)
@@ -77,8 +69,7 @@ test('serve --open hands the browser launcher a one-time link, never the token',
   const token = /\?token=([\w-]+)/.exec(stdout)![1]!
   expect(argv).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/open\?code=[\w-]+$/)
   expect(argv).not.toContain(token)
-  const page = await browser.newPage()
-  onTestFinished(() => page.close())
+  const { page } = await chromium.newPage()
   await page.goto(argv)
   await page.waitForSelector('table.cases')
 })

@@ -245,8 +245,10 @@ export interface PageRowFacts {
  * bindings, the reviewers side by side and what a save replaces.
  */
 export interface KindPage<R, D> {
-  /** `criteria`: a card per criterion, reviewed and adjudicated on the page; `table`: read-only, the kind's table and the decision. */
-  readonly view: 'criteria' | 'table'
+  /** `form`: a card per criterion, reviewed and adjudicated on the page; `table`: read-only, the kind's table and the decision. */
+  readonly view: 'form' | 'table'
+  /** The ratings the page's form offers an item, in the order of its keys 1, 2, 3…; empty for a `table` view. */
+  readonly ratings: readonly string[]
   /** What the overview's filters read of a case and its decision (the one shown). */
   row(context: KindContext<R>, caseValue: unknown, decision: D): PageRowFacts
   /** Why a pending case waits when the several-reviewer rule does not say: `no review`, `missing criteria`, `manual review`, … */

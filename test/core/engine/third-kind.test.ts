@@ -130,7 +130,7 @@ describe('a third kind, registered only in this test', () => {
     // The page: the overview and a case, drawn as the kind's table.
     const shown = await loadFixture(registry, dir, { cwd })
     const overview = await pageFixture(shown, 0)
-    expect(overview).toMatchObject({ kind: 'verdict', criteria: ['verdict'], reviewers: ['alice', 'bob'] })
+    expect(overview).toMatchObject({ kind: 'verdict', page: { view: 'table', ratings: [] }, criteria: ['verdict'], reviewers: ['alice', 'bob'] })
     expect(overview.cases.map((row) => [row.id, row.status, row.failed, row.text])).toEqual([
       ['paris', 'accepted', [], 'Paris.'],
       ['lyon', 'rejected', ['verdict'], 'Lyon.'],
@@ -138,7 +138,6 @@ describe('a third kind, registered only in this test', () => {
     ])
     expect(pageCase(shown, 0, 'lyon', { role: 'reader' })).toMatchObject({
       kind: 'verdict',
-      view: 'table',
       answer: 'Lyon.',
       table: { caption: 'verdict', rows: [{ cells: ['no'], low: true }] },
       decision: { status: 'rejected', verdict: 'no' },

@@ -196,6 +196,7 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
   },
   page: {
     view: 'table',
+    ratings: [],
     row: (_context, caseValue, decision) => ({
       failed: decision.status === 'rejected' ? ['verdict'] : [],
       uncertain: [],

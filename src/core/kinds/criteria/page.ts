@@ -2,13 +2,15 @@ import { valueAt } from '../../common/primitives.js'
 import type { KindPage, PageCriterion, PageJudgement } from '../../engine/kind.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'
+import { RATINGS } from './schemas.js'
 
 /**
  * A criteria case on the review page: its question, answer and citation, the source with each
  * criterion's reference quote, and a card per criterion, which the page reviews and adjudicates.
  */
 export const criteriaPage: KindPage<CriteriaRubric, CriteriaDecision> = {
-  view: 'criteria',
+  view: 'form',
+  ratings: RATINGS,
   row(context, caseValue, decision) {
     const ratings: Readonly<Record<string, string>> = decision.status === 'refused' ? {} : decision.ratings
     const criteria = [...context.rubric.criteria.keys()]

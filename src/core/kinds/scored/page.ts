@@ -6,6 +6,7 @@ import type { ScoredRubric } from './rubric.js'
 /** A scored case on the review page: read-only, each dimension's score and why beside the baseline's, the whole decision under it. */
 export const scoredPage: KindPage<ScoredRubric, ScoredDecision> = {
   view: 'table',
+  ratings: [],
   row(context, _caseValue, decision) {
     // A scored decision has no ratings: every dimension of a case not refused counts as not rated.
     return { failed: [], uncertain: [], missing: decision.status === 'refused' ? [] : [...context.rubric.rules.dimensions], text: '' }
