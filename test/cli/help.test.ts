@@ -19,6 +19,8 @@ const COMMANDS = [
   'bind',
   'schema',
   'decisions',
+  'convert',
+  'resolve',
 ]
 
 describe('vitest-rubric --help', () => {

@@ -49,6 +49,16 @@ describe('convert moves a fixture between the layouts losslessly', () => {
     expect(await tree(join(root, FIX))).toEqual(before)
   })
 
+  test('status names a missing records/.gitattributes, and convert --to records writes it back', async () => {
+    const root = await project()
+    await rm(join(root, FIX, 'records/.gitattributes'))
+    expect((await runCli(['status', FIX], root)).stdout).toMatch(/records\/\.gitattributes does not hold `\*\.jsonl merge=union`/)
+    const repaired = await runCli(['convert', FIX, '--to', 'records'], root)
+    expect(repaired.stdout).toBe(`${FIX}: already in the records layout; wrote ${FIX}/records/.gitattributes\n`)
+    expect(await readFile(join(root, FIX, 'records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union\n')
+    expect((await runCli(['status', FIX], root)).stdout).not.toMatch(/gitattributes/)
+  })
+
   test('the plugin runs a records fixture as it runs the seed layout', async () => {
     const root = await project()
     const run = await runVitest({ root })

@@ -40,8 +40,8 @@ Exit codes: 0 when converted (or already in that layout); 1 when the fixture is 
       throw usage('convert', `--buckets takes a power of two from 1 to 4096, not ${JSON.stringify(given)}.`)
     if (buckets !== undefined && to !== 'records') throw usage('convert', '--buckets applies to --to records only.')
     const result = await convertFixture(dir, to as FixtureLayout, { cwd: io.cwd, kinds, ...(buckets === undefined ? {} : { buckets }) })
-    if (result.written.length === 0 && result.removed.length === 0) {
-      io.stdout(`${result.dir}: already in the ${result.to} layout; nothing written`)
+    if (result.from === result.to) {
+      io.stdout(`${result.dir}: already in the ${result.to} layout; ${result.written.length === 0 ? 'nothing written' : `wrote ${result.written.join(', ')}`}`)
       return 0
     }
     const lines = [

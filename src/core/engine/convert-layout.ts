@@ -6,7 +6,7 @@ import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from 
 import { makeFolder } from '../json/output-file.js'
 import { confineToProject, projectBoundary } from '../json/read.js'
 import { recordsOf, removeIfEmpty, toRecordsWrites, toSeedWrites, type SeedDocument } from '../store/convert.js'
-import { RECORDS_DIR } from '../store/records.js'
+import { GIT_ATTRIBUTES, RECORDS_DIR } from '../store/records.js'
 import { loadFixtureReading, type SomeFixture } from './fixture.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWS_DIR } from './panel.js'
 import { storeKeys } from './records-view.js'
@@ -52,8 +52,24 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
     const fixture = await loadFixtureReading(options.kinds, dir, { cwd }, readFixtureFile)
     const from: FixtureLayout = fixture.records === undefined ? 'seed' : 'records'
     const base = { dir: display, from, to }
-    if (from === to) return { ...base, written: [], removed: [], ...(fixture.records === undefined ? {} : { buckets: fixture.records.layout.buckets }) }
     const boundary = projectBoundary(cwd, absolute)
+    if (from === to) {
+      const records = fixture.records
+      if (records === undefined || records.mergesByLine) return { ...base, written: [], removed: [], ...(records === undefined ? {} : { buckets: records.layout.buckets }) }
+      // Already converted, but git would merge its records line by line: the attribute is added.
+      const path = join(absolute, RECORDS_DIR, '.gitattributes')
+      const before = await readFile(path).catch(() => undefined)
+      const text = before === undefined ? '' : new TextDecoder().decode(before)
+      const write: FileWrite = {
+        path,
+        display: join(display, RECORDS_DIR, '.gitattributes'),
+        contents: `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${GIT_ATTRIBUTES}`,
+        basedOn: before === undefined ? null : sha256Hex(before),
+      }
+      await confineToProject(write.path, write.display, boundary)
+      await writeFilesAtomically([write], options.io ?? nodeWriteIo, { lockDir: absolute, display })
+      return { ...base, written: [write.display], removed: [], buckets: records.layout.buckets }
+    }
     const place = { boundary, cwd }
     let writes: FileWrite[]
     let buckets: number | undefined
