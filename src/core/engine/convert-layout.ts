@@ -55,7 +55,8 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
     const boundary = projectBoundary(cwd, absolute)
     if (from === to) {
       const records = fixture.records
-      if (records === undefined || records.mergesByLine) return { ...base, written: [], removed: [], ...(records === undefined ? {} : { buckets: records.layout.buckets }) }
+      if (records === undefined || records.mergesByLine)
+        return { ...base, written: [], removed: [], ...(records === undefined ? {} : { buckets: records.layout.buckets }) }
       // Already converted, but git would merge its records line by line: the attribute is added.
       const path = join(absolute, RECORDS_DIR, '.gitattributes')
       const before = await readFile(path).catch(() => undefined)
