@@ -100,6 +100,35 @@ describe('a save in the records layout costs what it changes', () => {
     expect((await evaluateJson(root)).decisions).toMatchObject({ 'not-reviewed': { status: 'accepted' } })
   })
 
+  test('a review or an add reads only the bucket files of its cases; what it refuses is named against the whole fixture', async () => {
+    const root = await project()
+    const dir = join(root, FIX, 'records')
+    const layout = JSON.parse(await readFile(join(dir, 'layout.json'), 'utf8')) as { buckets: number }
+    const { bucketOf } = await import('../../src/core/store/records.js')
+    const own = bucketOf('not-reviewed', layout.buckets)
+    const other = (await readdir(dir)).find((name) => /^[0-9a-f]+\.jsonl$/.test(name) && name !== own && name !== bucketOf('brand-new', layout.buckets))!
+    await writeFile(join(dir, other), `${await readFile(join(dir, other), 'utf8')}not a record\n`)
+
+    const args = ['review', FIX, '--case', 'not-reviewed']
+    for (const criterion of CRITERIA) args.push('--rating', `${criterion}=meets`, '--reason', `${criterion}=ok`, '--span', `${criterion}=`)
+    const saved = await runCli(args, root)
+    expect(saved.code, saved.stderr).toBe(0)
+    expect(saved.stdout).toContain(`wrote ${FIX}/records/${own}`)
+    const added = await runCli(['add', FIX, '--id', 'brand-new', '--answer', 'An answer.', '--citation', 'docuctl 3 guide'], root)
+    expect(added.code, added.stderr).toBe(0)
+    // The fixture as a whole is still refused, naming the line no save read.
+    const evaluated = await runCli(['evaluate', FIX], root)
+    expect(evaluated.stderr).toContain(`${FIX}/records/${other}:`)
+    await writeFile(join(dir, other), (await readFile(join(dir, other), 'utf8')).replace('not a record\n', ''))
+
+    const duplicate = await runCli(['add', FIX, '--id', 'complete', '--answer', 'Again.', '--citation', 'docuctl 3 guide'], root)
+    expect(duplicate.stderr).toMatch(/a case "complete" exists already; nothing was written/)
+    const unknown = await runCli([...args.slice(0, 3), 'no-such-case', ...args.slice(4)], root)
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/wrong-command/) // the cases listed are every case of the fixture, not one bucket's
+    expect((await evaluateJson(root)).decisions).toMatchObject({ 'not-reviewed': { status: 'accepted' }, 'brand-new': { status: 'pending' } })
+  })
+
   test('judge --run writes its labels as records, and no judges/ folder', async () => {
     const root = await project()
     const result = await runCli(['judge', FIX, '--judge', 'kw', '--run', join(ROOT, 'examples/judges/keyword-judge.mjs')], root)

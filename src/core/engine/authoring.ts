@@ -86,7 +86,10 @@ export async function addCases(dir: string, drafts: readonly unknown[], source: 
 }
 
 async function addCasesNow(dir: string, drafts: readonly unknown[], source: DraftSource, options: AuthoringOptions): Promise<AddResult> {
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
+  // Every record of a case is in its id's bucket: a duplicate id is found among the buckets of the ids added.
+  const ids = drafts.map((draft) => (isObject(draft) && typeof draft['id'] === 'string' ? draft['id'] : undefined))
+  const scope = ids.every((id) => id !== undefined) ? ids : undefined
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo, scope, true)
   const { fixture } = base
   const definition = fixture.definition
   const context = kindContext(fixture)
@@ -210,7 +213,8 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
 }
 
 async function recordReviewNow(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
+  const scope = options.caseId === undefined ? undefined : [options.caseId]
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo, scope)
   if (options.reviewer !== undefined && options.judge !== undefined) {
     throw new UsageError({
       code: 'USAGE',

@@ -156,7 +156,7 @@ export async function recoverInFixture(dir: string, cwd: string): Promise<void> 
 export async function loadFixtureReading(
   kinds: KindRegistry,
   dir: string,
-  options: LoadFixtureOptions & { readonly kind?: string },
+  options: LoadFixtureOptions & { readonly kind?: string; readonly scope?: readonly string[] },
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
   memo?: ParseMemo,
@@ -177,7 +177,7 @@ export async function loadFixtureReading(
     return list(folder)
   }
   const definition = await kindOf(kinds, absolute, display, cwd, options.kind)
-  const overlay = records ?? (await openRecords(definition, absolute, display, confinedRead, confinedList))
+  const overlay = records ?? (await openRecords(definition, absolute, display, confinedRead, confinedList, options.scope))
   if (overlay === undefined) return loadFixtureAs(definition, absolute, display, confinedRead, confinedList, memo)
   const { store, overrides } = overlay
   const overlaid: FixtureFileReader = async (path, shown) => overrides?.get(path) ?? store.virtual(path) ?? confinedRead(path, shown)
@@ -193,8 +193,9 @@ async function openRecords(
   display: string,
   read: FixtureFileReader,
   list: DirectoryLister,
+  scope: readonly string[] | undefined,
 ): Promise<RecordsOverlay | undefined> {
-  const store = await RecordStore.open(absolute, display, read, list, storeKeys(definition))
+  const store = await RecordStore.open(absolute, display, read, list, storeKeys(definition), false, scope)
   if (store === undefined) return undefined
   const seedFiles = (await list(absolute)).filter((name) => name === definition.files.cases || name === definition.files.annotations)
   if (seedFiles.length > 0) {

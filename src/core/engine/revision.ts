@@ -86,9 +86,30 @@ export class FixtureRevision {
   ) {}
 
   /** Reads and decides the fixture as it is: a fixture refused as a whole throws its `FixtureError`. */
-  static async open(kinds: KindRegistry, dir: string, cwd: string, memo = new ParseMemo()): Promise<{ revision: FixtureRevision; base: RevisionBase }> {
-    const revision = new FixtureRevision(kinds, dir, cwd, memo)
-    const fixture = await loadFixtureReading(kinds, dir, { cwd }, (path, display) => revision.reader(path, display), undefined, revision.memo)
+  static async open(
+    kinds: KindRegistry,
+    dir: string,
+    cwd: string,
+    memo = new ParseMemo(),
+    /** The cases the revision changes, when known: a records-layout fixture then reads only their bucket files. */
+    scope?: readonly string[],
+    /** The scope names cases to add, which the fixture does not hold yet (all their records would be in the buckets read). */
+    adding = false,
+  ): Promise<{ revision: FixtureRevision; base: RevisionBase }> {
+    let revision = new FixtureRevision(kinds, dir, cwd, memo)
+    let fixture = await loadFixtureReading(
+      kinds,
+      dir,
+      { cwd, ...(scope === undefined ? {} : { scope }) },
+      (path, display) => revision.reader(path, display),
+      undefined,
+      revision.memo,
+    )
+    if (scope !== undefined && !adding && fixture.records !== undefined && !scope.every((caseId) => fixture.cases.some((entry) => entry.id === caseId))) {
+      // A case not found is named against every case of the fixture, as in a full read.
+      revision = new FixtureRevision(kinds, dir, cwd, memo)
+      fixture = await loadFixtureReading(kinds, dir, { cwd }, (path, display) => revision.reader(path, display), undefined, revision.memo)
+    }
     revision.store = fixture.records
     return { revision, base: revision.decide(fixture) }
   }

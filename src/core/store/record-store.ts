@@ -74,6 +74,8 @@ export class RecordStore {
     readonly forks: readonly Fork[],
     /** Whether `records/.gitattributes` has git keep both sides' lines of a record file on a merge. */
     readonly mergesByLine: boolean,
+    /** Only some bucket files were read: the documents hold those buckets' cases alone. */
+    readonly partial: boolean,
   ) {}
 
   /** Reads the records of a fixture directory, or `undefined` when it is not in the records layout. */
@@ -85,6 +87,8 @@ export class RecordStore {
     keys: StoreKeys,
     /** Read a fixture whose documents forked (to resolve them), showing the earliest revision of each. */
     tolerateDocumentForks = false,
+    /** Read only the bucket files of these cases (a save of one case): their documents then hold those buckets' cases alone. */
+    scope?: readonly string[],
   ): Promise<RecordStore | undefined> {
     const names = await list(join(dir, RECORDS_DIR))
     if (!names.includes(LAYOUT_FILE)) return undefined
@@ -112,7 +116,8 @@ export class RecordStore {
       documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord))
     }
     const itemLines: Stored<ItemRecord>[] = []
-    for (const name of [...buckets].filter((each) => names.includes(each))) {
+    const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
+    for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       files.set(name, file)
       for (const stored of parseRecordLines<ItemRecord>(text(file), file.display, checkItemRecord)) {
@@ -155,7 +160,7 @@ export class RecordStore {
       const attributes = text(await read(path('.gitattributes'), shown('.gitattributes')))
       mergesByLine = attributes.split('\n').some((line) => /^\*\.jsonl\s+(.*\s)?merge=union(\s|$)/.test(line.trim()))
     }
-    return new RecordStore(dir, display, layout, keys, files, documents, items, virtualFiles, entries, forks, mergesByLine)
+    return new RecordStore(dir, display, layout, keys, files, documents, items, virtualFiles, entries, forks, mergesByLine, scope !== undefined)
   }
 
   /** A seed document of the fixture (its absolute path), as the records make it. */
@@ -205,7 +210,8 @@ export class RecordStore {
         append(DOCUMENTS_FILE, recordLine(record))
       }
       const seen = new Set<string>()
-      let next = this.maxN(doc) + 1
+      // A partial read does not see every entry's place: a new entry is placed by the time, after every earlier one.
+      let next = this.partial ? Math.max(this.maxN(doc) + 1, Date.now()) : this.maxN(doc) + 1
       for (const item of parsed.items) {
         const key = this.keys.keyOf(doc, item)
         if (key === undefined) throw unkeyed(this.display, doc)
