@@ -143,7 +143,8 @@ async function decisionsOf(dir: string): Promise<{ decisions: unknown; stderr: s
       records[name] = text
         .split('\n')
         .filter((line) => line.startsWith('{"doc"'))
-        .map((line) => line.replace(/"replaces":.*$/, ''))
+        // A save that reads only its cases' buckets places a new entry by the time (`n`), which differs run to run.
+        .map((line) => line.replace(/"replaces":.*$/, '').replace(/"n":\d{13,},/, '"n":<time>,'))
     }
     return { decisions: { decisions: parsed.decisions, documents: parsed.identities.files, records }, stderr: run.stderr }
   }
