@@ -6,6 +6,7 @@ import type { CaseChunk } from '../core/engine/plan.js'
 import { kinds } from '../core/registry.js'
 import { parseJson, valueAt } from '../core/common/primitives.js'
 import { makeFolder, writeOutputFile } from '../core/json/output-file.js'
+import { countRecordCases } from '../core/store/case-count.js'
 
 /**
  * Where the test modules of split fixtures live, below the project root. Vitest finds test files
@@ -88,6 +89,8 @@ export function splitMarkerExcludes(root: string, layout: ChunkLayout): string[]
 async function countCases(fixture: DiscoveredFixture): Promise<number | undefined> {
   const casesFile = kinds.get(fixture.kind)?.files.cases
   if (casesFile === undefined) return undefined
+  const inRecords = await countRecordCases(fixture.dir)
+  if (inRecords !== undefined) return inRecords
   try {
     const document = parseJson(await readFile(join(fixture.dir, casesFile), 'utf8'))
     const cases = valueAt(document, ['cases'])

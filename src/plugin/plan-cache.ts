@@ -14,6 +14,7 @@ import type { PlannedCase, PlanOptions, TestPlan } from '../core/engine/plan.js'
 import { planningChild, startPlanning, type HashedFile } from './plan-process.js'
 import { payloadText } from './payload.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, listDirectory, REVIEWS_DIR } from '../core/engine/panel.js'
+import { LAYOUT_FILE, RECORDS_DIR } from '../core/store/records.js'
 
 // Bump when the shape of a cached plan changes.
 const CACHE_FORMAT = 4
@@ -90,6 +91,8 @@ async function fixtureBytes(dir: string): Promise<number> {
   const [kind, ...others] = await fixtureKindsIn(kinds, dir)
   if (kind === undefined || others.length > 0) return 0
   let bytes = 0
+  const records = join(dir, RECORDS_DIR)
+  for (const name of await listDirectory(records)) bytes += (await stat(join(records, name)).catch(() => undefined))?.size ?? 0
   for (const name of fileNamesOf(kind))
     bytes += await stat(join(dir, name)).then(
       (info) => info.size,
@@ -256,9 +259,14 @@ export async function readFixtureFiles(dir: string, root: string): Promise<Fixtu
     for (const subdir of [REVIEWS_DIR, JUDGES_DIR]) {
       for (const name of (await listDirectory(join(dir, subdir))).filter((each) => each.endsWith('.json')).sort()) panel.push(`${subdir}/${name}`)
     }
-    if ((await listDirectory(dir)).includes(ADJUDICATIONS_FILE)) panel.push(ADJUDICATIONS_FILE)
+    const names = await listDirectory(dir)
+    if (names.includes(ADJUDICATIONS_FILE)) panel.push(ADJUDICATIONS_FILE)
+    // In the records layout the seed documents are folded from records/: its files are the key, and those of the kind that it holds.
+    const records = (await listDirectory(join(dir, RECORDS_DIR))).filter((name) => !name.startsWith('.') || name === '.gitattributes').sort()
+    const own = records.includes(LAYOUT_FILE) ? fileNamesOf(kind).filter((name) => names.includes(name)) : fileNamesOf(kind)
+    const stored = records.includes(LAYOUT_FILE) ? records.map((name) => join(RECORDS_DIR, name)) : []
     return await Promise.all(
-      [...fileNamesOf(kind), ...panel].map(async (name) => {
+      [...own, ...panel, ...stored].map(async (name) => {
         const path = join(dir, name)
         const bytes = await readFile(path)
         const sha256 = sha256Hex(bytes)

@@ -146,6 +146,18 @@ describe('one large fixture split into chunk modules', () => {
     ).toEqual(lines(withoutHashes(moduleErrors(whole).join('\n'))).sort())
   })
 
+  test('a fixture in the records layout is split by its case records, and decides as in the seed layout in one module', async () => {
+    const root = await scratchDir('chunks-records', 'file')
+    await generateFixture(join(root, 'fixtures/large'), 400, { fingerprint })
+    const whole = await runVitest({ root, plugin: {} })
+    expect((await runCli(['convert', 'fixtures/large', '--to', 'records'], root)).code).toBe(0)
+    const split = await runVitest({ root, plugin: { chunks: { size: 60 } } })
+    const cases = (run: VitestRun) => run.tests.map((item) => `${item.fullName}: ${item.state}`).sort()
+    expect(split.modules).toHaveLength(7)
+    expect(cases(split)).toEqual(cases(whole))
+    expect(rubricBlock(split)).toBe(rubricBlock(whole))
+  })
+
   test("a scored fixture's benchmark gates are checked once for the whole fixture, where every chunk meets", async () => {
     const root = await scratchDir('chunks-scored')
     await cp(join(ROOT, 'fixtures/debate-benchmark'), join(root, 'fixtures/debate'), { recursive: true })

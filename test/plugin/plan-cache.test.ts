@@ -4,6 +4,7 @@ import { expect, test } from 'vitest'
 import { cachedPlan } from '../../src/plugin/plan-cache.js'
 import { planFixture } from '../../src/plugin/plan-fixture.js'
 import { copyFixture } from '../helpers/fixture-copy.js'
+import { runCli } from '../helpers/cli.js'
 import { scratchDir } from '../helpers/scratch.js'
 
 function cacheDir() {
@@ -70,4 +71,31 @@ test("beside each plan the cache keeps its module's tests: the plan less each ca
   const edited = await cachedPlan(fixture.dir, root, cache)
   expect(await entriesIn(cache)).toHaveLength(2)
   expect('file' in edited && edited.file).not.toBe(first.file)
+})
+
+test('a fixture in the records layout is cached by its record files: reused while they are unchanged, planned again after a save', async () => {
+  const fixture = await copyFixture()
+  const root = dirname(fixture.dir)
+  const name = fixture.dir.slice(root.length + 1)
+  expect((await runCli(['convert', name, '--to', 'records'], root)).code).toBe(0)
+  const cache = await cacheDir()
+  const fresh = await planFixture(fixture.dir, root)
+  const first = await cachedPlan(fixture.dir, root, cache)
+  expect('plan' in first && first.plan).toEqual('plan' in fresh && fresh.plan)
+  expect(await plansIn(cache)).toHaveLength(1)
+  const second = await cachedPlan(fixture.dir, root, cache)
+  expect('file' in second && second.file).toBe('file' in first && first.file)
+  const ratings = ['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((id) => [
+    '--rating',
+    `${id}=uncertain`,
+    '--reason',
+    `${id}=Unsure.`,
+  ])
+  const pendingBefore = 'plan' in first ? first.plan.cases.filter((planned) => planned.status === 'pending').length : -1
+  const reviewed = await runCli(['review', name, '--case', 'complete', '--replace', ...ratings], root)
+  expect(reviewed.code, reviewed.stderr).toBe(0)
+  const after = await cachedPlan(fixture.dir, root, cache)
+  expect('file' in after && after.file).not.toBe('file' in first && first.file)
+  expect('plan' in after && after.plan.cases.filter((planned) => planned.status === 'pending').length).toBe(pendingBefore + 1)
+  expect(await plansIn(cache)).toHaveLength(1)
 })

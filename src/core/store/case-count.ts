@@ -1,0 +1,59 @@
+import { readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { sha256Hex } from '../json/canonical-json.js'
+import { bucketNames, checkItemRecord, fold, type ItemRecord, LAYOUT_FILE, parseLayout, RECORDS_DIR, type Stored } from './records.js'
+
+/** How a case's record line begins, as the store writes it (`doc` first, then `case`). */
+const CASE_LINE = '{"doc":"cases.json","case":'
+
+/**
+ * The number of cases a fixture in the records layout holds, counted from its case records alone
+ * (each bucket file's lines of `cases.json`, a case revised counted once, one removed not at all),
+ * without folding the rest of its records: what the plugin needs to split a large fixture into
+ * chunks before any of it is decided. `undefined` when the directory is not in the records layout
+ * or a file cannot be read; a line it cannot read is left to the loader, which names it.
+ */
+export async function countRecordCases(dir: string): Promise<number | undefined> {
+  const folder = join(dir, RECORDS_DIR)
+  try {
+    const names = new Set(await readdir(folder))
+    if (!names.has(LAYOUT_FILE)) return undefined
+    const layout = parseLayout(await readFile(join(folder, LAYOUT_FILE), 'utf8'), join(folder, LAYOUT_FILE))
+    const lines: Stored<ItemRecord>[] = []
+    for (const name of bucketNames(layout.buckets).filter((each) => names.has(each))) {
+      const text = await readFile(join(folder, name), 'utf8')
+      let start = 0
+      while (start < text.length) {
+        let end = text.indexOf('\n', start)
+        if (end === -1) end = text.length
+        if (text.startsWith(CASE_LINE, start)) {
+          const line = text.slice(start, end)
+          const record = caseRecord(line)
+          if (record !== undefined) lines.push({ record, hash: sha256Hex(line), at: name })
+        }
+        start = end + 1
+      }
+    }
+    let cases = 0
+    for (const { heads } of fold(
+      lines,
+      (record) => record.case,
+      () => false,
+    ).values())
+      if (heads.some((head) => head.record.removed !== true)) cases++
+    return cases
+  } catch {
+    return undefined
+  }
+}
+
+/** A case line's record, or `undefined` for a line the loader will refuse (it names it). */
+function caseRecord(line: string): ItemRecord | undefined {
+  try {
+    const value: unknown = JSON.parse(line)
+    // Cast: checked as the loader checks a record.
+    return checkItemRecord(value) === undefined ? (value as ItemRecord) : undefined
+  } catch {
+    return undefined
+  }
+}
