@@ -15,6 +15,7 @@
 //
 //   npm run bench [-- sizes…]      (default: 10000 100000)
 import { spawnSync } from 'node:child_process'
+import { cpSync } from 'node:fs'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -29,6 +30,7 @@ const SIZES = sizes.length > 0 ? sizes : [10_000, 100_000]
 const REPEATS = 3
 const SELF = fileURLToPath(import.meta.url)
 const INDEX = new URL('../../dist/index.js', import.meta.url).href
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
 const REFERENCE = fileURLToPath(new URL('reference_timing.py', import.meta.url))
 const PYTHON = process.env['PYTHON'] ?? 'python3'
 
@@ -102,14 +104,19 @@ console.log(
 )
 console.log('')
 console.log(
-  '| cases | floor | floor + fingerprints | core | reference (Python) | core ÷ floor | core ÷ (floor + fingerprints) | core ÷ reference | reference ÷ floor | peak RSS floor | peak RSS core | peak RSS reference |',
+  '| cases | floor | floor + fingerprints | core | core (records) | reference (Python) | core ÷ floor | core ÷ (floor + fingerprints) | core ÷ reference | records ÷ core | reference ÷ floor | peak RSS floor | peak RSS core | peak RSS records | peak RSS reference |',
 )
-console.log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
+console.log('|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
 for (const n of SIZES) {
   const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-core-'))
   try {
     const dir = join(root, 'fixture')
     await generateFixture(dir, n)
+    const recordsDir = join(root, 'records-fixture')
+    cpSync(dir, recordsDir, { recursive: true })
+    const converted = spawnSync(process.execPath, [BIN, 'convert', recordsDir, '--to', 'records'], { encoding: 'utf8' })
+    if (converted.status !== 0) throw new Error(`convert failed: ${converted.stderr}`)
+    const records = []
     const floor = []
     const fingerprints = []
     const core = []
@@ -118,16 +125,19 @@ for (const n of SIZES) {
       floor.push(run('floor', dir))
       fingerprints.push(run('fingerprints', dir))
       core.push(run('core', dir))
+      records.push(run('core', recordsDir))
       reference.push(run('reference', dir))
     }
-    if ([...core, ...floor, ...fingerprints, ...reference].some((each) => each.cases !== n)) throw new Error(`a run did not see all ${n} cases`)
+    if ([...core, ...records, ...floor, ...fingerprints, ...reference].some((each) => each.cases !== n)) throw new Error(`a run did not see all ${n} cases`)
     // A faster program that decides otherwise would be no comparison.
-    const decided = new Set([...core, ...reference].map(statusCounts))
+    const decided = new Set([...core, ...records, ...reference].map(statusCounts))
     if (decided.size !== 1) throw new Error(`the core and the reference decide differently: ${[...decided].join(' / ')}`)
     const row = {
       floor: median(floor.map((each) => each.seconds)),
       fingerprints: median(fingerprints.map((each) => each.seconds)),
       core: median(core.map((each) => each.seconds)),
+      records: median(records.map((each) => each.seconds)),
+      recordsRss: Math.max(...records.map((each) => each.rssMiB)),
       reference: median(reference.map((each) => each.seconds)),
       floorRss: Math.max(...floor.map((each) => each.rssMiB)),
       coreRss: Math.max(...core.map((each) => each.rssMiB)),
@@ -136,7 +146,7 @@ for (const n of SIZES) {
     }
     results.set(n, row)
     console.log(
-      `| ${n.toLocaleString('en')} | ${time(row.floor)} | ${time(row.fingerprints)} (${(row.fingerprints / row.floor).toFixed(2)}×) | ${time(row.core)} | ${time(row.reference)} | ${(row.core / row.floor).toFixed(2)}× | ${(row.core / row.fingerprints).toFixed(2)}× | ${(row.core / row.reference).toFixed(2)}× | ${(row.reference / row.floor).toFixed(2)}× | ${row.floorRss.toFixed(0)} MiB | ${row.coreRss.toFixed(0)} MiB | ${row.referenceRss.toFixed(0)} MiB |`,
+      `| ${n.toLocaleString('en')} | ${time(row.floor)} | ${time(row.fingerprints)} (${(row.fingerprints / row.floor).toFixed(2)}×) | ${time(row.core)} | ${time(row.records)} | ${time(row.reference)} | ${(row.core / row.floor).toFixed(2)}× | ${(row.core / row.fingerprints).toFixed(2)}× | ${(row.core / row.reference).toFixed(2)}× | ${(row.records / row.core).toFixed(2)}× | ${(row.reference / row.floor).toFixed(2)}× | ${row.floorRss.toFixed(0)} MiB | ${row.coreRss.toFixed(0)} MiB | ${row.recordsRss.toFixed(0)} MiB | ${row.referenceRss.toFixed(0)} MiB |`,
     )
   } finally {
     rmSync(root, { recursive: true, force: true })

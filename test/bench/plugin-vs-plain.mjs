@@ -3,6 +3,7 @@
 // Vitest's main process and of its test workers.
 //
 //   npm run bench:plugin [-- sizes…]      (default: 1000 10000 100000)
+//   LAYOUT=records node test/bench/plugin-vs-plain.mjs [sizes…]   (the fixture converted to the records layout)
 import { execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
@@ -15,6 +16,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 const sizes = process.argv.slice(2).map(Number)
 const SIZES = sizes.length > 0 ? sizes : [1_000, 10_000, 100_000]
+const LAYOUT = process.env.LAYOUT ?? 'seed'
+const BIN = join(ROOT, 'dist/cli/bin.js')
 
 /** Clock ticks per second, the unit of a process's CPU time in /proc/<pid>/stat. */
 const TICKS = (() => {
@@ -98,6 +101,7 @@ async function project(kind, n) {
   const root = await mkdtemp(join(tmpdir(), `vitest-rubric-bench-${kind}-`))
   if (kind === 'plugin') {
     await generateFixture(join(root, 'fixtures/bench'), n)
+    if (LAYOUT === 'records') execFileSync(process.execPath, [BIN, 'convert', join(root, 'fixtures/bench'), '--to', 'records'], { stdio: 'ignore' })
     // Installed as a user installs it, in node_modules: Vite then loads the plugin as it is, where an
     // import by path would have it bundle the plugin into the config file on every run.
     await mkdir(join(root, 'node_modules'), { recursive: true })
@@ -118,7 +122,7 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 /** The plugin's plan cache lives in Vite's cache directory below the project. */
 const clearPlanCache = (root) => rmSync(join(root, 'node_modules/.vite'), { recursive: true, force: true })
 
-console.log(`node ${process.version}; runs interleaved, median of the repeats; peak RSS as max process / sum of processes`)
+console.log(`node ${process.version}; the fixture in the ${LAYOUT} layout; runs interleaved, median of the repeats; peak RSS as max process / sum of processes`)
 console.log('  cold: the plugin decides every case (no plan cache); warm: files unchanged since the last run')
 console.log('cases      plain s   cold s  ratio   warm s  ratio   plain RSS MiB   cold RSS MiB   warm RSS MiB')
 const cpuLines = []

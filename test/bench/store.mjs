@@ -2,8 +2,11 @@
 //
 // - one save (a reviewer's review of one case, a process of its own) at each size, against the
 //   same save on the smallest fixture;
-// - 8 writers at once, each saving one case of its own, on the largest fixture: their median
-//   latency against one save alone on that fixture;
+// - 8 writers at once, each saving one case of its own (a process each), at each size: their
+//   median latency against the same 8 writers on the smallest fixture;
+// - a git merge of two branches that each added 10,000 cases (\`add --from\`) to the smallest
+//   fixture, against a merge of two branches that each added a plain file of the same bytes: in
+//   the records layout it must merge with no conflict and decide every case of both;
 // - the wait after a writer killed while it held the lock: the next save against the same save
 //   with no lock left behind;
 // - the crash-injection counts of one save: the steps injected, the states the fixture was found
@@ -15,7 +18,7 @@
 //   npm run bench:store [-- sizes…]      (default: 100 20000)
 //   LAYOUTS=records npm run bench:store  (one layout only)
 import { spawn, spawnSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -28,6 +31,7 @@ const REPEATS = 3
 const LAYOUTS = (process.env.LAYOUTS ?? 'seed,records').split(',')
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
 const caseId = (index) => `case-${String(index).padStart(6, '0')}`
+const MERGED = Number(process.env.MERGED ?? 10_000)
 
 function reviewArgs(reviewer, caseId) {
   const args = ['review', '.', '--case', caseId, '--reviewer', reviewer, '--replace']
@@ -37,8 +41,8 @@ function reviewArgs(reviewer, caseId) {
 
 function run(args, cwd, env = {}) {
   const start = process.hrtime.bigint()
-  const child = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env } })
-  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, status: child.status, signal: child.signal, stderr: child.stderr }
+  const child = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 2 ** 30 })
+  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, status: child.status, signal: child.signal, stdout: child.stdout, stderr: child.stderr }
 }
 
 function median(values) {
@@ -69,6 +73,75 @@ function concurrentSeconds(dir, writers) {
       )
     }),
   )
+}
+
+function git(args, cwd) {
+  const start = process.hrtime.bigint()
+  const child = spawnSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 2 ** 30 })
+  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, status: child.status, stdout: child.stdout, stderr: child.stderr }
+}
+
+function must(done, what) {
+  if (done.status !== 0) throw new Error(`${what} exited ${done.status}: ${done.stderr}`)
+  return done
+}
+
+/**
+ * Two branches off one commit of the fixture, each adding MERGED cases of its own with one
+ * \`add --from\`, merged with git: the merge's time against a merge of two branches that each
+ * added a plain file of the same bytes (git's own cost), whether it conflicted, and what the
+ * merged fixture decides.
+ */
+function mergeFigures(root, fixture, before) {
+  const repo = join(root, 'merge')
+  cpSync(fixture, join(repo, 'fixture'), { recursive: true })
+  must(git(['init', '-q', '-b', 'main'], repo), 'git init')
+  for (const [key, value] of [
+    ['user.name', 'bench'],
+    ['user.email', 'bench@example.invalid'],
+    ['commit.gpgsign', 'false'],
+  ])
+    git(['config', key, value], repo)
+  must(git(['add', '-A'], repo), 'git add')
+  must(git(['commit', '-qm', 'base'], repo), 'git commit')
+  const branchBytes = {}
+  for (const side of ['a', 'b']) {
+    must(git(['checkout', '-qb', side, 'main'], repo), 'git checkout')
+    const cases = Array.from({ length: MERGED }, (_, index) => ({
+      id: `${side}-${String(index).padStart(6, '0')}`,
+      answer: `Answer ${side}${index}: run \`docuctl releases rollback r41 --environment staging\` after approval.`,
+      citation: 'Fictional docuctl 3 guide: staging rollback to r41',
+    }))
+    writeFileSync(join(root, `${side}.json`), JSON.stringify(cases))
+    must(run(['add', 'fixture', '--from', join(root, `${side}.json`)], repo), `add --from on branch ${side}`)
+    must(git(['add', '-A'], repo), 'git add')
+    branchBytes[side] = Number(/(\d+) insertions?/.exec(must(git(['commit', '-m', `add ${side}`], repo), 'git commit').stdout)?.[1] ?? 0)
+    must(git(['checkout', '-q', 'main'], repo), 'git checkout')
+  }
+  // The floor: two branches each adding a file of as many lines, of the same bytes as their added records.
+  for (const side of ['a', 'b']) {
+    must(git(['checkout', '-qb', `plain-${side}`, 'main'], repo), 'git checkout')
+    const added = must(git(['diff', 'main', side], repo), 'git diff')
+      .stdout.split('\n')
+      .filter((line) => line.startsWith('+') && !line.startsWith('+++'))
+      .map((line) => line.slice(1))
+    writeFileSync(join(repo, `plain-${side}.txt`), `${added.join('\n')}\n`)
+    must(git(['add', '-A'], repo), 'git add')
+    must(git(['commit', '-qm', `plain ${side}`], repo), 'git commit')
+  }
+  must(git(['checkout', '-q', 'plain-a'], repo), 'git checkout')
+  const floor = must(git(['merge', '-q', '--no-edit', 'plain-b'], repo), 'the plain merge').seconds
+  must(git(['checkout', '-q', 'a'], repo), 'git checkout')
+  const merged = git(['merge', '-q', '--no-edit', 'b'], repo)
+  if (merged.status !== 0) {
+    const conflicted = git(['diff', '--name-only', '--diff-filter=U'], repo).stdout.trim().split('\n').filter(Boolean)
+    git(['merge', '--abort'], repo)
+    return `the merge conflicted in ${conflicted.length} file(s) (${conflicted.join(', ')}) after ${merged.seconds.toFixed(3)} s; the plain merge took ${floor.toFixed(3)} s`
+  }
+  const evaluated = must(run(['evaluate', 'fixture', '--json'], repo), 'evaluate after the merge')
+  const decided = JSON.parse(evaluated.stdout).coverage.candidates
+  if (decided !== before + 2 * MERGED) throw new Error(`the merged fixture decides ${decided} cases, not ${before + 2 * MERGED}`)
+  return `merged with no conflict in ${merged.seconds.toFixed(3)} s (${branchBytes.a} and ${branchBytes.b} lines added); the plain merge of the same bytes ${floor.toFixed(3)} s: ${(merged.seconds / floor).toFixed(2)}×. The merged fixture decides all ${decided.toLocaleString('en-US')} cases.`
 }
 
 function filesOf(dir) {
@@ -118,12 +191,21 @@ async function bench(layout) {
       console.log(`| ${size.toLocaleString('en-US')} | ${seconds.toFixed(3)} s | ${(seconds / floor).toFixed(2)}× |`)
     }
 
-    console.log(`\n## 8 writers at once on ${largest.toLocaleString('en-US')} cases\n`)
-    const alone = saveSeconds(fixtures.get(largest), 'alone')
-    const latencies = await concurrentSeconds(fixtures.get(largest), 8)
-    console.log(
-      `median latency ${median(latencies).toFixed(3)} s, slowest ${Math.max(...latencies).toFixed(3)} s; one save alone ${alone.toFixed(3)} s: median ${(median(latencies) / alone).toFixed(2)}×`,
-    )
+    console.log(`\n## 8 writers at once, each saving a case of its own (median latency over ${REPEATS} rounds)\n`)
+    console.log('| cases | median | slowest | ÷ the same on the smallest fixture |')
+    console.log('|--:|--:|--:|--:|')
+    let concurrentFloor
+    for (const size of SIZES) {
+      const latencies = []
+      for (let round = 0; round < REPEATS; round++) latencies.push(...(await concurrentSeconds(fixtures.get(size), 8)))
+      concurrentFloor ??= median(latencies)
+      console.log(
+        `| ${size.toLocaleString('en-US')} | ${median(latencies).toFixed(3)} s | ${Math.max(...latencies).toFixed(3)} s | ${(median(latencies) / concurrentFloor).toFixed(2)}× |`,
+      )
+    }
+
+    console.log(`\n## A git merge of two branches that each added ${MERGED.toLocaleString('en-US')} cases (${smallest.toLocaleString('en-US')} cases before)\n`)
+    console.log(mergeFigures(root, fixtures.get(smallest), smallest))
 
     console.log(`\n## The wait after a writer killed while it held the lock (${smallest.toLocaleString('en-US')} cases)\n`)
     const dir = fixtures.get(smallest)
