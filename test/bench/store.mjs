@@ -178,7 +178,6 @@ async function bench(layout) {
       fixtures.set(size, dir)
     }
     const smallest = SIZES[0]
-    const largest = SIZES.at(-1)
 
     console.log(`# The ${layout} layout\n`)
     console.log(`## One save, each in a process of its own (median of ${REPEATS})\n`)
