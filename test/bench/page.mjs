@@ -3,8 +3,9 @@
 // or against `evaluate` of the same fixture; the page's own interactions against a frame.
 //
 //   npm run bench:page [-- sizes…]      (default: 100 20000; the first size is the floor)
+//   LAYOUT=records npm run bench:page   (each fixture converted to the records layout first)
 import { spawn, spawnSync } from 'node:child_process'
-import { readFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +19,7 @@ const SERVER = new URL('../../dist/web/server.js', import.meta.url).href
 const sizes = process.argv.slice(2).map(Number)
 const SIZES = sizes.length > 0 ? sizes : [100, 20_000]
 const REPEATS = 5
+const LAYOUT = process.env.LAYOUT ?? 'seed'
 const IDLE_SECONDS = 30
 const TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
 const CRITERIA = JSON.parse(readFileSync(new URL('../../fixtures/docuctl-rollback/rubric.json', import.meta.url), 'utf8')).criteria.map((item) => item.id)
@@ -81,7 +83,12 @@ function peakRss(pid) {
 
 /** The peak RSS of a fresh Node process that reads and parses the fixture's files and nothing else: the floor of the server's. */
 function plainParseRss(dir) {
-  const code = `const { readFileSync } = require('node:fs'); const kept = ['cases.json', 'annotations.json', 'rubric.json'].map((name) => JSON.parse(readFileSync(${JSON.stringify(dir)} + '/' + name, 'utf8'))); kept.push(readFileSync(${JSON.stringify(dir)} + '/source.txt', 'utf8')); console.log(/^VmHWM:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))[1] * 1024, kept.length)`
+  // In the records layout: every line of every record file parsed, and kept.
+  const parse =
+    LAYOUT === 'records'
+      ? `const records = ${JSON.stringify(join(dir, 'records'))}; const kept = require('node:fs').readdirSync(records).filter((name) => name.endsWith('.jsonl')).flatMap((name) => readFileSync(records + '/' + name, 'utf8').split('\\n').filter(Boolean).map((line) => JSON.parse(line))); kept.push(JSON.parse(readFileSync(${JSON.stringify(dir)} + '/rubric.json', 'utf8')));`
+      : `const kept = ['cases.json', 'annotations.json', 'rubric.json'].map((name) => JSON.parse(readFileSync(${JSON.stringify(dir)} + '/' + name, 'utf8')));`
+  const code = `const { readFileSync } = require('node:fs'); ${parse} kept.push(readFileSync(${JSON.stringify(dir)} + '/source.txt', 'utf8')); console.log(/^VmHWM:\\s+(\\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'))[1] * 1024, kept.length)`
   return Number(spawnSync(process.execPath, ['-e', code], { encoding: 'utf8' }).stdout.split(' ')[0])
 }
 
@@ -126,6 +133,10 @@ try {
     const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-page-'))
     const dir = join(root, 'fixtures/bench')
     await generateFixture(dir, n)
+    if (LAYOUT === 'records') {
+      const converted = spawnSync(process.execPath, [BIN, 'convert', dir, '--to', 'records'], { encoding: 'utf8' })
+      if (converted.status !== 0) throw new Error(`convert exited ${converted.status}: ${converted.stderr}`)
+    }
     const server = await startServer(root)
     try {
       // Idle: four tabs open on the overview, the server's CPU time over 30 s, before any save.
@@ -249,7 +260,11 @@ try {
     const evaluate = timed(['evaluate', 'fixtures/bench', '--json'])
     const html = timed(['report', '--html', 'fixtures/bench', '--out', 'report.html'])
     const bytes = statSync(join(root, 'report.html')).size
-    const fixtureBytes = ['cases.json', 'annotations.json', 'rubric.json', 'source.txt'].reduce((sum, name) => sum + statSync(join(dir, name)).size, 0)
+    const files =
+      LAYOUT === 'records'
+        ? ['rubric.json', 'source.txt', ...readdirSync(join(dir, 'records')).map((name) => join('records', name))]
+        : ['cases.json', 'annotations.json', 'rubric.json', 'source.txt']
+    const fixtureBytes = files.reduce((sum, name) => sum + statSync(join(dir, name)).size, 0)
     console.log(
       `  report --html: ${(bytes / 1024 / 1024).toFixed(2)} MiB, ${(bytes / n / 1024).toFixed(2)} KiB per case (the fixture's files: ${(fixtureBytes / 1024 / 1024).toFixed(2)} MiB)`,
     )
@@ -278,5 +293,6 @@ try {
   await browser.close()
 }
 
+console.log(`\nThe ${LAYOUT} layout`)
 console.log('\n| cases | figure | measured | target | met |\n|--:|---|---|---|---|')
 for (const row of rows) console.log(`| ${row.size} | ${row.what} | ${row.shown} | ${row.target} | ${row.met ? 'yes' : 'no'} |`)

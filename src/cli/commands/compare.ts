@@ -1,14 +1,5 @@
-import { plural } from '../../core/common/primitives.js'
-import {
-  compareFixtures,
-  DEVELOPMENT_LABEL,
-  type CompareSplit,
-  type FixtureComparison,
-  type ScoredSplitComparison,
-  type SplitComparison,
-} from '../../core/compare/compare.js'
-import { differenceLine, idList as list, interval, percent, points, pointsInterval, pValue, worstCaseLine } from '../../core/compare/compare-figures.js'
-import { scoreLine } from '../../core/compare/compare-scored.js'
+import { compareFixtures, DEVELOPMENT_LABEL, type CompareSplit, type FixtureComparison } from '../../core/compare/compare.js'
+import { comparisonText, CRITERION_HEAD, type ComparisonText, type SplitText } from '../../core/compare/compare-text.js'
 import { stringOption, usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
@@ -68,63 +59,32 @@ Exit codes: 0 when compared; 1 when the fixtures are refused or not comparable; 
   },
 }
 
-function formatSplit(section: SplitComparison | ScoredSplitComparison, comparison: FixtureComparison): string[] {
-  const noun = comparison.kind === 'criteria' ? { accepted: 'accepted', rejected: 'rejected' } : { accepted: 'passed', rejected: 'failed' }
+function formatSplit(section: SplitText, nouns: ComparisonText['nouns']): string[] {
   const development = section.standing === 'development'
-  const lines = [`${section.split}: ${development ? DEVELOPMENT_LABEL : 'the result'}`, `  ${section.coverage.line}`]
-  if (!development) {
-    for (const leak of comparison.leaks) {
-      const sources = leak.development.map((match) => `${match.case} in ${match.fixture}`).join(', ')
-      const what = comparison.kind === 'criteria' ? 'the question and answer text' : 'the spec'
-      lines.push(`  leak: held-out case ${leak.case} in ${leak.fixture} has ${what} of development case ${sources}`)
-    }
-  }
-  const { acceptance } = section
-  lines.push(`  ${development ? 'development figures' : 'result'}: ${differenceLine(acceptance)}`)
-  const worst = worstCaseLine(section.worst_case, noun)
-  if (worst !== null) lines.push(`  ${worst}`)
-  if (acceptance.n > 0) {
-    lines.push(
-      `  ${noun.accepted}: A ${acceptance.a.passed} of ${acceptance.n}, ${percent(acceptance.a.rate)} ${interval(acceptance.a.interval)}; B ${acceptance.b.passed} of ${acceptance.n}, ${percent(acceptance.b.rate)} ${interval(acceptance.b.interval)}`,
-    )
-    const t = acceptance.table
-    lines.push(`  paired table: both ${noun.accepted} ${t.both}, A only ${t.a_only}, B only ${t.b_only}, both ${noun.rejected} ${t.neither}`)
-    lines.push(`  A ${noun.accepted}, B ${noun.rejected}: ${list(section.discordant.a_accepted_b_rejected)}`)
-    lines.push(`  B ${noun.accepted}, A ${noun.rejected}: ${list(section.discordant.b_accepted_a_rejected)}`)
-  }
-  if ('scores' in section) {
-    lines.push(`  ${scoreLine(section)}`)
-    return lines
-  }
-  if (acceptance.n > 0) {
-    const names = Object.keys(section.criteria)
-    const width = Math.max('criterion'.length, ...names.map((name) => name.length)) + 2
-    lines.push(
-      `  ${'criterion'.padEnd(width)}${'A meets'.padEnd(9)}${'B meets'.padEnd(9)}${'B − A'.padEnd(8)}${'95% interval'.padEnd(17)}McNemar p  fixed by B / broken by B`,
-    )
-    for (const [name, item] of Object.entries(section.criteria)) {
-      lines.push(
-        `  ${name.padEnd(width)}${`${item.a.passed}/${item.n}`.padEnd(9)}${`${item.b.passed}/${item.n}`.padEnd(9)}${points(item.difference!).padEnd(8)}` +
-          `${pointsInterval(item.difference_interval).padEnd(17)}${pValue(item.mcnemar.p_value).padEnd(11)}${list(item.fixed_by_b)} / ${list(item.broken_by_b)}`,
-      )
-    }
+  const lines = [`${section.split}: ${development ? DEVELOPMENT_LABEL : 'the result'}`, `  ${section.coverage}`, ...section.leaks.map((leak) => `  ${leak}`)]
+  lines.push(`  ${section.difference}`)
+  if (section.worstCase !== null) lines.push(`  ${section.worstCase}`)
+  if (section.rates !== null) lines.push(`  ${section.rates}`)
+  const t = section.table
+  if (t !== null) lines.push(`  paired table: both ${nouns.accepted} ${t.both}, A only ${t.a_only}, B only ${t.b_only}, both ${nouns.rejected} ${t.neither}`)
+  if (section.discordant !== null) lines.push(...section.discordant.map((line) => `  ${line}`))
+  if (section.scores !== null) lines.push(`  ${section.scores}`)
+  if (section.criteria.length > 0) {
+    const width = Math.max('criterion'.length, ...section.criteria.map((row) => row.criterion.length)) + 2
+    // The columns of CRITERION_HEAD, the last two as one: `fixed by B / broken by B`.
+    const row = (cells: readonly string[]) =>
+      `  ${cells[0]!.padEnd(width)}${cells[1]!.padEnd(9)}${cells[2]!.padEnd(9)}${cells[3]!.padEnd(8)}${cells[4]!.padEnd(17)}${cells[5]!.padEnd(11)}${cells[6]} / ${cells[7]}`
+    lines.push(row(CRITERION_HEAD))
+    for (const each of section.criteria) lines.push(row([each.criterion, ...each.cells]))
   }
   return lines
 }
 
 /** The comparison as text: what was compared, then each split, held-out first. */
 export function formatComparison(comparison: FixtureComparison): string {
-  const lines = [
-    `A: ${comparison.a.name} (${comparison.a.dir}), ${plural(comparison.a.cases, 'case')}`,
-    `B: ${comparison.b.name} (${comparison.b.dir}), ${plural(comparison.b.cases, 'case')}`,
-    comparison.kind === 'criteria'
-      ? `same rubric.json (SHA-256 ${comparison.rubric_sha256}) and source.txt (SHA-256 ${comparison.source_sha256})`
-      : `same evaluation_rubric.json (SHA-256 ${comparison.rubric_sha256}); the debate system of each fixture is compared, its baseline left out`,
-    `in A only: ${list(comparison.unpaired.a_only)}; in B only: ${list(comparison.unpaired.b_only)}`,
-  ]
-  for (const mismatch of comparison.split_mismatch) lines.push(`not paired: ${mismatch.case} is ${mismatch.a} in A but ${mismatch.b} in B`)
-  if (comparison.kind === 'scored') for (const id of comparison.spec_mismatch) lines.push(`not paired: ${id} has a different spec in A and in B`)
-  for (const section of comparison.splits) lines.push('', ...formatSplit(section, comparison))
-  lines.push('', `figures per split, never pooled; intervals at ${100 * comparison.level}%; definitions and how to read them: docs/compare.md`)
+  const text = comparisonText(comparison)
+  const lines = [...text.sides, text.same, ...text.notes]
+  for (const section of text.splits) lines.push('', ...formatSplit(section, text.nouns))
+  lines.push('', text.footer)
   return lines.join('\n')
 }
