@@ -5,6 +5,7 @@ import type { TestProject, Vitest } from 'vitest/node'
 import { markerFiles, scanFixtures } from '../core/engine/discover.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { chunkRange } from '../core/engine/plan.js'
+import { RECORDS_DIR } from '../core/store/records.js'
 import type { KeptEvaluations } from './kept.js'
 import type { ResolvedRubricOptions } from './options.js'
 
@@ -31,9 +32,9 @@ export function fixtureWatchTrigger(
       const name = basename(file)
       // The record, and what a writer leaves beside the files while it writes (its temporary copies, the fixture's lock).
       if (name === recordFile || name.startsWith('.')) return undefined
-      // A reviewer's or a judge's file is one level down, in the fixture's reviews/ or judges/ directory.
+      // A reviewer's or a judge's file is one level down, in the fixture's reviews/ or judges/ directory; a record file in its records/.
       const parent = basename(dirname(file))
-      const dir = parent === REVIEWS_DIR || parent === JUDGES_DIR ? dirname(dirname(file)) : dirname(file)
+      const dir = parent === REVIEWS_DIR || parent === JUDGES_DIR || parent === RECORDS_DIR ? dirname(dirname(file)) : dirname(file)
       // A fixture kept from the last run: its files are read again, and only the modules of the cases that changed rerun.
       if (kept?.has(dir) === true) {
         const module = MARKERS.map((marker) => join(dir, marker)).find((each) => existsSync(each) && isFixtureModule(each))

@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import type { Reporter, TestModule } from 'vitest/node'
 import { startVitest } from 'vitest/node'
-import { bindFixture } from '../../src/core/registry.js'
+import { convertFixture } from '../../src/core/engine/convert-layout.js'
+import { bindFixture, kinds, recordReview } from '../../src/core/registry.js'
 import { rubric, type RubricPluginOptions } from '../../src/plugin/index.js'
 import { editableFixture, ROOT } from '../helpers/fixture-copy.js'
 import { makeProject } from '../helpers/scratch.js'
@@ -137,6 +138,28 @@ test('watch mode reruns a fixture with fresh data when its files change, and fol
         message: `fixtures/b still among the test files ${RERUN / 1000} s after its removal`,
       })
       .toBe(false)
+  } finally {
+    await vitest.close()
+    process.exitCode = exitCode
+  }
+})
+
+test('watch mode reruns a fixture in the records layout when a save appends to its record files', { timeout: 180_000 }, async () => {
+  const root = await makeProject({ 'fixtures/a': null })
+  await convertFixture(join(root, 'fixtures/a'), 'records', { cwd: root, kinds })
+  const runs = new RunQueue()
+  const exitCode = process.exitCode
+  const vitest = await startWatching(root, runs)
+  try {
+    const first = await runs.until('to end', () => true)
+    expect(stateOf(first, 'fixtures/a/rubric.json', 'not-reviewed')).toBe('todo')
+    // A review saved as records: the rerun decides the case from the new lines.
+    const draft = Object.fromEntries(
+      ['command', 'preconditions', 'database_scope', 'verification', 'support'].map((id) => [id, { rating: 'meets', reason: `Meets ${id}.`, answer_span: '' }]),
+    )
+    await recordReview(join(root, 'fixtures/a'), draft, { label: 'the test', locate: (path) => path.join(' › ') }, { cwd: root, caseId: 'not-reviewed' })
+    const rerun = await runs.until('that read the saved review', (run) => stateOf(run, 'fixtures/a/rubric.json', 'not-reviewed') === 'passed')
+    expect(rerun.tests.find((item) => item.name === 'not-reviewed')?.meta?.status).toBe('accepted')
   } finally {
     await vitest.close()
     process.exitCode = exitCode

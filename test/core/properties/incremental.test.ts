@@ -4,6 +4,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { RubricError } from '../../../src/core/common/errors.js'
 import { adjudicateCase } from '../../../src/core/engine/adjudicate.js'
+import { convertFixture } from '../../../src/core/engine/convert-layout.js'
 import type { DraftSource } from '../../../src/core/engine/authoring.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
 import { evaluationJson } from '../../../src/core/engine/evaluation-json.js'
@@ -157,6 +158,27 @@ describe('the incremental evaluation', () => {
           ],
         ],
       },
+    )
+  }, 120_000)
+
+  test('in the records layout too: after every saved edit of a random sequence, it equals a full evaluation of the records', async () => {
+    // The edits a command saves (as records) and the rubric's own file; a hand edit of a record is refused, not decided (records-layout tests).
+    const saved = edit.filter((change) => ['add', 'review', 'replace', 'reviewer', 'adopt', 'judge', 'rubric'].includes(change.kind))
+    await fc.assert(
+      fc.asyncProperty(fc.array(saved, { maxLength: 3 }), fc.array(saved, { minLength: 1, maxLength: 8 }), async (setup, edits) => {
+        const fixture = await copyFixture()
+        for (const change of setup) await apply(fixture.dir, change)
+        await convertFixture(fixture.dir, 'records', { cwd: fixture.dir, kinds })
+        const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
+        expect(incremental.evaluation.fixture.records).toBeDefined()
+        expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
+        for (const [step, change] of edits.entries()) {
+          await apply(fixture.dir, change, step % 2 === 0 ? incremental.parsed : undefined)
+          await incremental.refresh()
+          expect(evaluationJson(incremental.evaluation), JSON.stringify(change)).toEqual(await fullEvaluation(fixture.dir))
+        }
+      }),
+      { numRuns: 15 },
     )
   }, 120_000)
 
