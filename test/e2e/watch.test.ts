@@ -157,7 +157,12 @@ test('watch mode reruns a fixture in the records layout when a save appends to i
     const draft = Object.fromEntries(
       ['command', 'preconditions', 'database_scope', 'verification', 'support'].map((id) => [id, { rating: 'meets', reason: `Meets ${id}.`, answer_span: '' }]),
     )
-    await recordReview(join(root, 'fixtures/a'), draft, { label: 'the test', locate: (path) => path.join(' › ') }, { cwd: root, caseId: 'not-reviewed' })
+    await recordReview(
+      join(root, 'fixtures/a'),
+      draft,
+      { label: 'the test', locate: (path) => path.join(' › ') },
+      { cwd: root, caseId: 'not-reviewed', replace: false },
+    )
     const rerun = await runs.until('that read the saved review', (run) => stateOf(run, 'fixtures/a/rubric.json', 'not-reviewed') === 'passed')
     expect(rerun.tests.find((item) => item.name === 'not-reviewed')?.meta?.status).toBe('accepted')
   } finally {

@@ -1,3 +1,5 @@
+import { convertFixture, type FixtureLayout } from '../../src/core/engine/convert-layout.js'
+import { kinds } from '../../src/core/registry.js'
 import { cp } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
@@ -7,10 +9,14 @@ import { DOCUCTL } from './fixture-copy.js'
 import { scratchDir } from './scratch.js'
 
 /** A copy of the bundled docuctl fixture at `fixtures/lab` of a scratch root, served on a free port until the test ends. */
-export async function servedCopy(options: Partial<ServeOptions> = {}): Promise<{ root: string; dir: string; server: RunningServer }> {
+export async function servedCopy(
+  options: Partial<ServeOptions> = {},
+  layout: FixtureLayout = 'seed',
+): Promise<{ root: string; dir: string; server: RunningServer }> {
   const root = await scratchDir('served')
   const dir = join(root, 'fixtures/lab')
   await cp(DOCUCTL, dir, { recursive: true })
+  if (layout === 'records') await convertFixture(dir, 'records', { cwd: root, kinds })
   const server = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0, ...options })
   onTestFinished(() => server.close())
   return { root, dir, server }

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -52,6 +52,31 @@ describe('the served fixtures, kept loaded', () => {
     expect(overview.fixtures[0].cases.find((row: { id: string }) => row.id === 'not-reviewed')).toEqual(answer.fixture.row)
     expect(overview.fixtures[0].coverage).toEqual(answer.fixture.coverage)
     expect(overview.fixtures[0].version).toBe(answer.fixture.version)
+  })
+
+  test('in the records layout: a page save appends to its case’s bucket, an edit elsewhere is seen, and both decide as a full evaluation', async () => {
+    const { root, dir, server } = await servedCopy({}, 'records')
+    const headers = { 'x-rubric-token': server.token }
+    const shown = JSON.parse((await raw(server.port, '/api/case?fixture=0&id=not-reviewed', { headers })).body) as { versions: Record<string, string | null> }
+    const draft = Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: 'Fine.', answer_span: '' }]))
+    const before = await readdir(join(dir, 'records'))
+    const saved = await postSave(server, { fixture: 0, id: 'not-reviewed', versions: shown.versions, replace: false, draft })
+    expect(saved.status, saved.body).toBe(200)
+    expect(JSON.parse(saved.body).case.decision.status).toBe('accepted')
+    expect(await readdir(join(dir, 'records'))).toEqual(before)
+    expect(await readdir(dir)).not.toContain('annotations.json')
+    // A review saved by the command line meanwhile: the page's overview follows it.
+    expect(
+      (await runCli(['review', 'fixtures/lab', '--case', 'complete', '--replace', ...judged.map((arg) => arg.replace('meets', 'does_not_meet'))], root)).code,
+    ).toBe(0)
+    const full = evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: root })))
+    const statuses = async () => {
+      const rows = JSON.parse((await raw(server.port, '/api/overview', { headers })).body).fixtures[0].cases as { id: string; status: string }[]
+      return Object.fromEntries(rows.map((row) => [row.id, row.status]))
+    }
+    const wanted = Object.fromEntries(Object.entries(full.decisions).map(([id, decision]) => [id, decision.status]))
+    expect(wanted['complete']).toBe('rejected')
+    await expect.poll(statuses).toEqual(wanted)
   })
 
   test('the event stream needs the token, tells which fixture changed and nothing else, and ends with the server', async () => {
