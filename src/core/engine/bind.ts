@@ -76,7 +76,9 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
 }
 
 async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindResult> {
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
+  // Cases named by id: every record of each (its reviews and adoptions among them) is in its id's bucket.
+  const scope = options.cases === 'all' ? undefined : options.cases
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, undefined, scope)
   const { fixture, assessments } = base
   const definition = fixture.definition
   const selected = selectCases(fixture, options.cases)
