@@ -120,6 +120,21 @@ describe('adjudicate --case and bind --case read only the bucket files of their 
     })
   })
 
+  test('bind --case prints every change the seed layout prints, an entry’s place in its list left out', async () => {
+    const [seed, records] = [await project('seed'), await project('records')]
+    const printed: string[] = []
+    for (const root of [seed, records]) {
+      await appendFile(join(root, FIX, 'source.txt'), 'A sentence added since the reviews.\n')
+      const result = await runCli(['bind', FIX, '--case', 'uncertain-wording', '--dry-run'], root)
+      expect(result.code, result.stderr).toBe(0)
+      printed.push(result.stdout)
+    }
+    const [inSeed, inRecords] = printed as [string, string]
+    // Of the entries read, uncertain-wording is not where it is in the documents (cases[6], reviews[6]).
+    expect(inRecords).toContain(`${FIX}/records/cases.json › cases[…] › expected › source_sha256`)
+    expect(inRecords.replaceAll(`${FIX}/records/`, `${FIX}/`)).toBe(inSeed.replaceAll(/\b(cases|reviews)\[\d+\]/g, '$1[…]'))
+  })
+
   test('a case not found, --consensus and bind --all read every bucket', async () => {
     const root = await project('records')
     const all = (await readdir(join(root, FIX, 'records'))).filter((name) => BUCKET.test(name)).sort()
