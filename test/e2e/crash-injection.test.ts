@@ -66,6 +66,19 @@ const SCENARIOS: readonly Scenario[] = [
     argv: ['adjudicate', '.', '--consensus', '--adjudicator', 'carol'],
   },
   {
+    name: 'adjudicate --case of two reviewers who disagree',
+    setup: async (fixture) => {
+      for (const [reviewer, rating] of [
+        ['alice', 'meets'],
+        ['bob', 'does_not_meet'],
+      ] as const) {
+        const run = await runCli(['review', '.', '--case', 'not-reviewed', '--reviewer', reviewer, ...ratings(rating, 'Seen')], fixture.dir)
+        expect(run.code, run.stderr).toBe(0)
+      }
+    },
+    argv: ['adjudicate', '.', '--case', 'not-reviewed', '--adjudicator', 'carol', '--take', 'alice'],
+  },
+  {
     name: 'judge labels imported',
     setup: async (fixture) =>
       writeFile(
@@ -88,9 +101,17 @@ const SCENARIOS: readonly Scenario[] = [
 
 /** The writers again on a fixture in the records layout, whose saves are new lines of bucket files. */
 const RECORDS_SCENARIOS: readonly Scenario[] = SCENARIOS.filter((scenario) =>
-  ['review of an unreviewed case', 'review --replace', "a reviewer's first review", 'add', 'adjudicate --consensus', 'judge --run', "the page's save"].some(
-    (name) => scenario.name.startsWith(name),
-  ),
+  [
+    'review of an unreviewed case',
+    'review --replace',
+    "a reviewer's first review",
+    'add',
+    'bind of an acknowledged hand edit',
+    'adjudicate --consensus',
+    'adjudicate --case',
+    'judge --run',
+    "the page's save",
+  ].some((name) => scenario.name.startsWith(name)),
 ).map((scenario) => ({ ...scenario, name: `records: ${scenario.name.replace(/ \(.*\)$/, '')}`, layout: 'records' as const }))
 
 /** Serves the fixture in a process of its own and posts one review of the case `caseId`; resolves with how the server ended. */

@@ -82,7 +82,8 @@ export interface JudgePrediction {
 
 /** Opens a case for adjudication: it must have independent reviews. */
 export async function openAdjudication(kinds: KindRegistry, dir: string, caseId: string, slot: string | undefined, cwd: string): Promise<AdjudicationView> {
-  const { base } = await FixtureRevision.open(kinds, dir, cwd)
+  // Every record of a case (its reviews, labels and adoptions among them) is in its id's bucket.
+  const { base } = await FixtureRevision.open(kinds, dir, cwd, undefined, [caseId])
   return adjudicationView(base, caseId, slot)
 }
 
@@ -144,7 +145,7 @@ export async function adjudicateCase(dir: string, options: AdjudicateOptions, so
 
 async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source: DraftSource): Promise<AdjudicationResult> {
   const adjudicator = checkReviewer(options.adjudicator, '--adjudicator')
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo)
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo, [options.caseId])
   const view = adjudicationView(base, options.caseId, options.slot)
   const { definition } = view.target
   if (options.expected !== undefined) checkCaseVersions(base.fixture, options.caseId, [view.target.slot], { adjudication: true }, options.expected)

@@ -1,5 +1,4 @@
 import { RevisionError, UsageError } from '../common/errors.js'
-import { formatLocation } from '../common/json-path.js'
 import { quoteSome } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
@@ -11,6 +10,7 @@ import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
 import type { KindRegistry } from './registry.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
+import { entryLocation } from './records-view.js'
 import { FixtureRevision, reviseUnderLock, type WrittenFile } from './revision.js'
 
 export interface BindOptions {
@@ -33,7 +33,7 @@ export interface BindOptions {
 
 /** One recorded hash replaced by the current one. */
 export interface HashChange {
-  /** `annotations.json › reviews[1] › answer_sha256`. */
+  /** `annotations.json › reviews[1] › answer_sha256`; `reviews[…]` when a records fixture was read only for the cases bound. */
   readonly location: string
   readonly from: string
   readonly to: string
@@ -76,7 +76,9 @@ export async function bindFixture(dir: string, options: BindOptions): Promise<Bi
 }
 
 async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindResult> {
-  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd)
+  // Cases named by id: every record of each (its reviews and adoptions among them) is in its id's bucket.
+  const scope = options.cases === 'all' ? undefined : options.cases
+  const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, undefined, scope)
   const { fixture, assessments } = base
   const definition = fixture.definition
   const selected = selectCases(fixture, options.cases)
@@ -180,7 +182,7 @@ function planCase(fixture: SomeFixture, assessment: CaseAssessment<Decision>, al
     if (state.recorded === to) return
     const file = state.file === fixture.files.cases?.display ? 'cases' : 'annotations'
     plan.edits[file].push({ path: state.path, from: state.recorded!, to })
-    changes.push({ location: formatLocation(state.file, state.path), from: state.recorded!, to })
+    changes.push({ location: entryLocation(fixture, state.file, state.path), from: state.recorded!, to })
   }
   const hashes = assessment.states.filter((state) => !('reviewOf' in state.row.source))
   for (const state of hashes) if (isStale(state)) change(state, state.current)
@@ -240,7 +242,7 @@ function planPanel(
     const others = plan.others.get(relativePath) ?? { display: file.display, edits: [] }
     for (const state of edits) {
       others.edits.push({ path: state.path, from: state.recorded!, to: state.current })
-      changes.push({ location: formatLocation(state.file, state.path), from: state.recorded!, to: state.current })
+      changes.push({ location: entryLocation(fixture, state.file, state.path), from: state.recorded!, to: state.current })
     }
     plan.others.set(relativePath, others)
     const slots: Record<string, string> = {}
@@ -282,7 +284,7 @@ function planPanel(
     const others = plan.others.get(ADJUDICATIONS_FILE) ?? { display, edits: [] }
     others.edits.push(...carried)
     plan.others.set(ADJUDICATIONS_FILE, others)
-    for (const edit of carried) changes.push({ location: formatLocation(display, edit.path), from: edit.from, to: edit.to })
+    for (const edit of carried) changes.push({ location: entryLocation(fixture, display, edit.path), from: edit.from, to: edit.to })
   }
   if (changes.length === 0 && (all || reviewers === undefined)) return
   if (reviewers !== undefined && !reviewers.some((reviewer) => byReviewer?.has(reviewer) === true)) {

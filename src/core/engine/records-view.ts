@@ -1,3 +1,4 @@
+import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
@@ -77,4 +78,15 @@ export function recordNotes(fixture: SomeFixture): FixtureNote[] {
     })
   }
   return notes
+}
+
+/**
+ * A place in a document of the fixture, as a message shows it. A save that read only the buckets of
+ * its cases holds, of each document, the entries of those buckets alone: an entry's place among them
+ * is not its place in the document, so it is left out (`cases[…]`), as the case it is in is named.
+ */
+export function entryLocation(fixture: SomeFixture, file: string | undefined, path: readonly PathSegment[]): string {
+  const [list, place, ...rest] = path
+  if (fixture.records?.partial !== true || typeof list !== 'string' || typeof place !== 'number') return formatLocation(file, path)
+  return formatLocation(file, [`${list}[…]`, ...rest])
 }
