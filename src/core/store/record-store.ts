@@ -69,8 +69,8 @@ export class RecordStore {
     private readonly items: ReadonlyMap<string, Folded<ItemRecord>>,
     /** The seed documents, by absolute path. */
     private readonly virtualFiles: ReadonlyMap<string, RawFile>,
-    /** Each entry as the seed documents show it, by key, as stable JSON. */
-    private readonly shown: ReadonlyMap<string, string>,
+    /** Each entry as the seed documents show it, by key (compared as stable JSON when a save is written, never when read). */
+    private readonly shown: ReadonlyMap<string, unknown>,
     readonly forks: readonly Fork[],
     /** Whether `records/.gitattributes` has git keep both sides' lines of a record file on a merge. */
     readonly mergesByLine: boolean,
@@ -217,7 +217,8 @@ export class RecordStore {
         if (key === undefined) throw unkeyed(this.display, doc)
         const id = itemKey(doc, key.case, key.slot)
         seen.add(id)
-        if (this.shown.get(id) === stableStringify(item)) continue
+        const was = this.shown.get(id)
+        if (was !== undefined && stableStringify(was) === stableStringify(item)) continue
         if (forked.has(key.case)) throw forkedWrite(this.display, key.case)
         const heads = this.items.get(id)?.heads ?? []
         const head = heads[0]?.record
@@ -380,8 +381,8 @@ function materialise(
   items: ReadonlyMap<string, Folded<ItemRecord>>,
   forks: readonly Fork[],
   keys: StoreKeys,
-): { files: Map<string, RawFile>; shown: Map<string, string> } {
-  const shown = new Map<string, string>()
+): { files: Map<string, RawFile>; shown: Map<string, unknown> } {
+  const shown = new Map<string, unknown>()
   const forked = new Set(forks.map((fork) => fork.caseId))
   const byDoc = new Map<string, ItemRecord[]>()
   for (const folded of items.values()) {
@@ -396,7 +397,7 @@ function materialise(
       if (record.doc === CASES_DOC && record.removed !== true) record = { ...record, item: keys.unreviewed(record.item) }
     }
     if (record.removed === true) continue
-    shown.set(folded.key, stableStringify(record.item))
+    shown.set(folded.key, record.item)
     const list = byDoc.get(record.doc) ?? []
     list.push(record)
     byDoc.set(record.doc, list)

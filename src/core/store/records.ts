@@ -194,9 +194,22 @@ export function parseRecordLines<R>(text: string, display: string, check: (value
     }
     const problem = check(value)
     if (problem !== undefined) throw malformed(display, number, problem, line)
-    found.push({ record: value as R, hash: sha256Hex(line), at: `${display.split('/').slice(-2).join('/')}:${number}` })
+    found.push(stored(value as R, line, `${display.split('/').slice(-2).join('/')}:${number}`))
   }
   return found
+}
+
+/** A line as read; the SHA-256 of its bytes is taken when first asked for, which the fold does only for a key with several lines. */
+function stored<R>(record: R, line: string, at: string): Stored<R> {
+  let hash: string | undefined
+  return {
+    record,
+    at,
+    get hash() {
+      hash ??= sha256Hex(line)
+      return hash
+    },
+  }
 }
 
 function malformed(display: string, line: number, summary: string, found: string, hint?: string): FixtureError {
@@ -259,23 +272,35 @@ export function fold<R extends { readonly replaces: readonly string[] }>(
   keyOf: (record: R) => string,
   sameContent: (a: R, b: R) => boolean,
 ): Map<string, Folded<R>> {
-  const replaced = new Set<string>()
-  const unique = new Map<string, Stored<R>>()
-  for (const stored of records) {
-    if (unique.has(stored.hash)) continue
-    unique.set(stored.hash, stored)
-    for (const hash of stored.record.replaces) replaced.add(hash)
-  }
   const byKey = new Map<string, Stored<R>[]>()
-  for (const stored of unique.values()) {
-    if (replaced.has(stored.hash)) continue
+  for (const stored of records) {
     const key = keyOf(stored.record)
-    const heads = byKey.get(key) ?? []
-    if (!heads.some((head) => sameContent(head.record, stored.record))) heads.push(stored)
-    byKey.set(key, heads)
+    const lines = byKey.get(key)
+    if (lines === undefined) byKey.set(key, [stored])
+    else lines.push(stored)
   }
   const folded = new Map<string, Folded<R>>()
-  for (const [key, heads] of byKey) folded.set(key, { key, heads })
+  for (const [key, lines] of byKey) {
+    // A record replaces records of its own key: a key of one line is its own head, and its bytes need no hash.
+    if (lines.length === 1) {
+      folded.set(key, { key, heads: lines })
+      continue
+    }
+    const replaced = new Set<string>()
+    const unique = new Map<string, Stored<R>>()
+    for (const stored of lines) {
+      if (unique.has(stored.hash)) continue
+      unique.set(stored.hash, stored)
+      for (const hash of stored.record.replaces) replaced.add(hash)
+    }
+    const heads: Stored<R>[] = []
+    for (const stored of unique.values()) {
+      if (replaced.has(stored.hash)) continue
+      if (!heads.some((head) => sameContent(head.record, stored.record))) heads.push(stored)
+    }
+    // Every line replaced by another (a cycle, made by hand): none is current, as before this fold grouped by key.
+    if (heads.length > 0) folded.set(key, { key, heads })
+  }
   return folded
 }
 
