@@ -15,6 +15,8 @@ import { sha256Hex } from '../json/canonical-json.js'
 export const RECORDS_DIR = 'records'
 export const LAYOUT_FILE = 'layout.json'
 export const DOCUMENTS_FILE = 'documents.jsonl'
+/** The seed document of a fixture's cases. */
+export const CASES_DOC = 'cases.json'
 export const LAYOUT_NAME = 'vitest-rubric/records'
 export const LAYOUT_VERSION = 1
 /** What `.gitattributes` in `records/` holds: git keeps both sides' lines of a record file on a merge. */
