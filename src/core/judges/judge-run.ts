@@ -18,6 +18,7 @@ import type { KindContext } from '../engine/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
 import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
 import { JUDGES_DIR } from '../engine/panel.js'
+import { inShard, type JudgeShard } from './judge-shard.js'
 
 /** What a judge is shown of one criterion of one case. */
 export interface JudgeCriterionInput {
@@ -140,6 +141,8 @@ export interface RunJudgeOptions {
    * @default false
    */
   readonly dryRun?: boolean | undefined
+  /** Judge only the cases of this shard ({@link inShard}): the other shards, run anywhere, judge the rest. */
+  readonly shard?: JudgeShard | undefined
   /** Stops the run: no new call is made, the finished labels are written, and the run resolves with `interrupted`. */
   readonly signal?: AbortSignal | undefined
   readonly onProgress?: ((progress: JudgeProgress) => void) | undefined
@@ -153,7 +156,10 @@ export interface JudgeRunResult {
   readonly judge: string
   /** The judge's file, as shown. */
   readonly file: string
+  /** The cases the run covers: every case of the fixture, or those of its shard. */
   readonly cases: number
+  /** The shard run, and how many cases the fixture has in all. */
+  readonly shard?: (JudgeShard & { readonly fixtureCases: number }) | undefined
   /** Case × criterion pairs with a current label: not judged again. */
   readonly current: number
   /** Pairs the run had to judge, and the cases they are of. */
@@ -227,10 +233,15 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   const skipped: { caseId: string; reason: string }[] = []
   const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`)
   // A per-case judge saw every criterion at once, so after a rubric revision its case is judged again whole.
+  const { shard } = options
+  const covered = (caseId: string) => shard === undefined || inShard(caseId, shard)
   const carried =
-    'perCriterion' in options.run ? await carriedLabels(fixture, context, judge, file) : { judgements: new Map(), from: new Set<string>(), count: 0 }
+    'perCriterion' in options.run ? await carriedLabels(fixture, context, judge, file, covered) : { judgements: new Map(), from: new Set<string>(), count: 0 }
   let current = 0
+  let cases = 0
   fixture.cases.forEach((entry, index) => {
+    if (!covered(entry.id)) return
+    cases++
     const judgeable = judgeableCase(fixture, context, index)
     if (!judgeable.ok) {
       skipped.push({ caseId: entry.id, reason: judgeable.reason })
@@ -255,7 +266,8 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
     dir: fixture.displayDir,
     judge,
     file,
-    cases: fixture.cases.length,
+    cases,
+    ...(shard === undefined ? {} : { shard: { ...shard, fixtureCases: fixture.cases.length } }),
     current,
     total,
     casesToJudge,
@@ -265,7 +277,9 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   }
   if (options.dryRun === true || (total === 0 && carriedCount === 0)) return { ...base, written: 0, failures: [], interrupted: false }
 
-  const origin = carriedCount === 0 ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, context)
+  // Shards carry over different counts: noted in the origin, they would fork the judge file's origin when merged.
+  const origin =
+    carriedCount === 0 || shard !== undefined ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, context)
   const run = new Run(dir, judge, context, { ...options, origin }, total)
   // A case's carried judgements are written with its first verdict, so that its label is rewritten once; those left (no call
   // to make, a call that failed, a run stopped midway) with the last write.
