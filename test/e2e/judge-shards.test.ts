@@ -85,6 +85,7 @@ test('three shards of a judge run, each on its own branch, merge into main with 
     expect(mine.length).toBeGreaterThan(0)
     const output = await judgeOnBranch(root, `shard-${index}`, ['--shard', `${index}/${SHARDS}`])
     expect(output).toContain(`judge kw, shard ${index}/${SHARDS} (${mine.length} of 8 cases): wrote ${mine.length * 5} labels`)
+    expect(output).toContain(`wrote ${FIX}/records/judges/kw.json`)
     // A shard writes the labels of its own cases and of no other.
     expect(new Set(judgedCases(root, `shard-${index}`))).toEqual(new Set(mine))
     covered.push(...mine)
@@ -111,6 +112,10 @@ test("in the seed layout, the shards run in one directory write one judge's file
   await cp(DOCUCTL, join(root, 'whole'), { recursive: true })
   const dry = await cli(root, ['judge', 'sharded', '--judge', 'kw', '--run', KEYWORDS, '--shard', '2/3', '--dry-run'])
   expect(dry).toMatch(/^ {2}judge kw, shard 2\/3 \(\d of 8 cases\): would judge \d+ labels of \d cases \(0 current\); dry run: nothing was called or written$/m)
+  // Of 8 shards, the first holds none of this fixture's 8 cases.
+  expect(await cli(root, ['judge', 'sharded', '--judge', 'kw', '--run', KEYWORDS, '--shard', '1/8'])).toBe(
+    'sharded\n  judge kw, shard 1/8 (0 of 8 cases): nothing to judge: no case of the fixture is in this shard\n',
+  )
   for (let index = 1; index <= SHARDS; index++) await cli(root, ['judge', 'sharded', '--judge', 'kw', '--run', KEYWORDS, '--shard', `${index}/${SHARDS}`])
   await cli(root, ['judge', 'whole', '--judge', 'kw', '--run', KEYWORDS])
   const labels = async (dir: string) => {

@@ -285,7 +285,8 @@ export function formatJudgeRun(result: JudgeRunResult): string {
   const lines: string[] = []
   const { shard } = result
   const judge = shard === undefined ? result.judge : `${result.judge}, shard ${formatShard(shard)} (${n(result.cases)} of ${cases(shard.fixtureCases)})`
-  if (result.total === 0 && result.carried === 0)
+  if (shard !== undefined && result.cases === 0) lines.push(`judge ${judge}: nothing to judge: no case of the fixture is in this shard`)
+  else if (result.total === 0 && result.carried === 0)
     lines.push(`judge ${judge}: nothing to judge: ${labels(result.current)} of ${cases(result.cases)} ${result.current === 1 ? 'is' : 'are'} current`)
   else if (result.total === 0) lines.push(`judge ${judge}: nothing to judge (${labels(result.current)} ${result.current === 1 ? 'was' : 'were'} current)`)
   else if (result.dryRun)

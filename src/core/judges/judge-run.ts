@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { z } from 'zod'
 import { UsageError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
@@ -17,7 +16,7 @@ import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
 import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
-import { JUDGES_DIR } from '../engine/panel.js'
+import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
 import { inShard, type JudgeShard } from './judge-shard.js'
 
 /** What a judge is shown of one criterion of one case. */
@@ -231,7 +230,7 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   const { rubric } = context
   const tasks: Task[] = []
   const skipped: { caseId: string; reason: string }[] = []
-  const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`)
+  const file = judgeFileDisplay(fixture, judge)
   // A per-case judge saw every criterion at once, so after a rubric revision its case is judged again whole.
   const { shard } = options
   const covered = (caseId: string) => shard === undefined || inShard(caseId, shard)
