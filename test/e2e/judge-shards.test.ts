@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { cp, readFile } from 'node:fs/promises'
+import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { inShard } from '../../src/core/judges/judge-shard.js'
@@ -125,4 +125,38 @@ test("in the seed layout, the shards run in one directory write one judge's file
   const sharded = await labels('sharded')
   expect(sharded.reviews).toHaveLength(8)
   expect(sharded).toEqual(await labels('whole'))
+})
+
+test("after a rubric revision in git, each shard carries over its own cases' unchanged labels, and the judge file's origin stays the module's", {
+  timeout: 120_000,
+}, async () => {
+  const root = await scratchDir('judge-shards-carry')
+  await cp(DOCUCTL, join(root, 'lab'), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
+  git(root, 'init', '-q', '-b', 'main')
+  git(root, 'config', 'user.email', 'lab@example.org')
+  git(root, 'config', 'user.name', 'Lab')
+  git(root, 'config', 'commit.gpgsign', 'false')
+  await cli(root, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS])
+  const origin = (JSON.parse(await readFile(join(root, 'lab/judges/kw.json'), 'utf8')) as AnnotationsJson).origin
+  git(root, 'add', '-A')
+  git(root, 'commit', '-q', '-m', "the judge's labels")
+  const rubricPath = join(root, 'lab/rubric.json')
+  const rubric = JSON.parse(await readFile(rubricPath, 'utf8')) as { criteria: Record<string, string>[] }
+  rubric.criteria.find((each) => each['id'] === 'support')!['rule'] = 'Every material claim must be supported by this source, and by nothing else.'
+  await writeFile(rubricPath, `${JSON.stringify(rubric, null, 2)}\n`)
+  git(root, 'add', '-A')
+  git(root, 'commit', '-q', '-m', 'reword support')
+
+  const ids = Object.keys((JSON.parse(await cli(root, ['evaluate', 'lab', '--json'])) as { decisions: Record<string, unknown> }).decisions)
+  for (let index = 1; index <= SHARDS; index++) {
+    const mine = ids.filter((id) => inShard(id, { index, count: SHARDS }))
+    const output = await cli(root, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS, '--shard', `${index}/${SHARDS}`])
+    // Support is judged again for the shard's cases; the four unchanged criteria are carried over for them, and for no other case.
+    expect(output).toContain(
+      `wrote ${mine.length} ${mine.length === 1 ? 'label' : 'labels'} of ${mine.length} to judge in ${mine.length} ${mine.length === 1 ? 'case' : 'cases'}`,
+    )
+    expect(output).toContain(`carried over ${mine.length * 4} labels without a call`)
+    expect((JSON.parse(await readFile(join(root, 'lab/judges/kw.json'), 'utf8')) as AnnotationsJson).origin).toBe(origin)
+  }
+  expect(await cli(root, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS, '--dry-run'])).toContain('nothing to judge: 40 labels of 8 cases are current')
 })
