@@ -15,7 +15,8 @@ import { carriedLabels, carriedOrigin } from './judge-carry.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
-import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
+import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS, verdictSize } from './verdict-limits.js'
+import { abortion, pause } from './stoppable-wait.js'
 import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
 import { inShard, type JudgeShard } from './judge-shard.js'
 
@@ -492,15 +493,6 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3)).toLocaleString('en-US')} s`
 }
 
-/** The size of a verdict as JSON, in characters; 0 for a value that is no JSON (the schema refuses it). */
-function verdictSize(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0
-  } catch {
-    return 0
-  }
-}
-
 /** A returned value in a message: its JSON, cut short. */
 function preview(value: unknown): string {
   let text: string
@@ -515,27 +507,4 @@ function preview(value: unknown): string {
 function runSource(caseId: string): DraftSource {
   const label = `the judge's verdicts for case "${caseId}"`
   return { label, locate: (path) => formatLocation(label, path) }
-}
-
-/** Waits `ms`; false when the run was stopped meanwhile. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted === true) return Promise.resolve(false)
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop)
-      resolve(true)
-    }, ms)
-    const stop = () => {
-      clearTimeout(timer)
-      resolve(false)
-    }
-    signal?.addEventListener('abort', stop, { once: true })
-  })
-}
-
-/** Resolves when the signal aborts; never without one. */
-function abortion(signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return new Promise(() => {})
-  if (signal.aborted) return Promise.resolve()
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }
