@@ -116,6 +116,7 @@ export {
   type JudgeVerdict,
   type RunJudgeOptions,
 } from './core/judges/judge-run.js'
+export { inShard, parseShard, type JudgeShard } from './core/judges/judge-shard.js'
 export { loadJudgeModule, type LoadedJudgeModule } from './core/judges/judge-module.js'
 
 // The decision record

@@ -11,6 +11,7 @@ import {
   type JudgeProgress,
   type JudgeRunResult,
 } from '../../core/judges/judge-run.js'
+import { formatShard, MAX_SHARDS, parseShard } from '../../core/judges/judge-shard.js'
 import { oneDir, stringOption, usage, type CliIo, type Command } from '../command.js'
 
 /** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
@@ -18,7 +19,7 @@ export const judge: Command = {
   name: 'judge',
   summary: 'run an automated judge over the cases it has no current label for, writing judges/<name>.json',
   help: `Usage: vitest-rubric judge <dir> --judge <name> --run <module> [--concurrency <n>] [--retries <n>]
-                           [--timeout <s>] [--batch <n>] [--dry-run]
+                           [--timeout <s>] [--batch <n>] [--shard <k>/<n>] [--dry-run]
 
 Calls a judge module for every case × criterion of a criteria fixture without a current label by
 the judge (a label bound to the answer, the source and the rubric as they are) and records the
@@ -48,6 +49,13 @@ stops the run: what is finished is written. On a terminal a progress bar shows t
 failed and remaining, the rate and the time left; otherwise a line is printed to stderr at each
 write. A scored fixture is refused: its judges are not calibrated.
 
+--shard k/n judges only the cases of shard k of n, so that n machines (a CI matrix) share a run: a
+case's shard is the first four bytes of the SHA-256 of its id modulo n, whatever the fixture's size
+or the machine, so the n shards together judge every case once. In the records layout each shard
+writes only its cases' records, and the shards' commits merge through git with no conflict
+(docs/teams.md). A sharded run does not note labels carried over in the file's origin, so that the
+shards' origins agree when merged.
+
 Options:
   --judge <name>       the judge: its labels go to judges/<name>.json
   --run <module>       the judge module (a JavaScript file)
@@ -55,6 +63,7 @@ Options:
   --retries <n>        further calls after a failed one (default 2)
   --timeout <s>        give a call up after this many seconds (default ${DEFAULT_JUDGE_TIMEOUT_MS / 1000})
   --batch <n>          write once this many labels are finished (default 200), or every 2 s
+  --shard <k>/<n>      judge only the cases of shard k of n (1 ≤ k ≤ n ≤ ${MAX_SHARDS})
   --dry-run            say what would be judged; call nothing, write nothing
 
 Exit codes: 0 when every pair was judged and written; 1 when some failed, timed out included (the
@@ -68,6 +77,7 @@ when stopped by Ctrl-C (SIGTERM).`,
     retries: { type: 'string' },
     timeout: { type: 'string' },
     batch: { type: 'string' },
+    shard: { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {
@@ -80,6 +90,8 @@ when stopped by Ctrl-C (SIGTERM).`,
     const retries = count('retries', values['retries'], 0)
     const batchSize = count('batch', values['batch'], 1)
     const timeoutMs = timeout(values['timeout'])
+    const shardOption = stringOption(values, 'shard')
+    const shard = shardOption === undefined ? undefined : parseShard(shardOption, 'vitest-rubric judge --shard')
     const dryRun = values['dry-run'] === true
     const controller = new AbortController()
     // The module runs in this process: its process.exit, or an error it throws outside a call, must stop the run, not end it unreported.
@@ -105,6 +117,7 @@ when stopped by Ctrl-C (SIGTERM).`,
         run: module.run,
         origin: module.origin,
         dryRun,
+        shard,
         signal: controller.signal,
         ...(concurrency === undefined ? {} : { concurrency }),
         ...(retries === undefined ? {} : { retries }),
@@ -114,7 +127,7 @@ when stopped by Ctrl-C (SIGTERM).`,
           if (bar !== undefined) bar.update(state, started)
           else if (state.written !== lastWritten) {
             lastWritten = state.written
-            io.stderr(`judge ${name}: ${progressLine(state, started)}`)
+            io.stderr(`judge ${name}${shard === undefined ? '' : `, shard ${formatShard(shard)}`}: ${progressLine(state, started)}`)
           }
         },
       })
@@ -270,17 +283,19 @@ class ProgressBar {
 /** What a run did: the pairs judged, the failures, the file written. */
 export function formatJudgeRun(result: JudgeRunResult): string {
   const lines: string[] = []
-  if (result.total === 0 && result.carried === 0)
-    lines.push(`judge ${result.judge}: nothing to judge: ${labels(result.current)} of ${cases(result.cases)} ${result.current === 1 ? 'is' : 'are'} current`)
-  else if (result.total === 0)
-    lines.push(`judge ${result.judge}: nothing to judge (${labels(result.current)} ${result.current === 1 ? 'was' : 'were'} current)`)
+  const { shard } = result
+  const judge = shard === undefined ? result.judge : `${result.judge}, shard ${formatShard(shard)} (${n(result.cases)} of ${cases(shard.fixtureCases)})`
+  if (shard !== undefined && result.cases === 0) lines.push(`judge ${judge}: nothing to judge: no case of the fixture is in this shard`)
+  else if (result.total === 0 && result.carried === 0)
+    lines.push(`judge ${judge}: nothing to judge: ${labels(result.current)} of ${cases(result.cases)} ${result.current === 1 ? 'is' : 'are'} current`)
+  else if (result.total === 0) lines.push(`judge ${judge}: nothing to judge (${labels(result.current)} ${result.current === 1 ? 'was' : 'were'} current)`)
   else if (result.dryRun)
     lines.push(
-      `judge ${result.judge}: would judge ${labels(result.total)} of ${cases(result.casesToJudge)} (${n(result.current)} current); dry run: nothing was called or written`,
+      `judge ${judge}: would judge ${labels(result.total)} of ${cases(result.casesToJudge)} (${n(result.current)} current); dry run: nothing was called or written`,
     )
   else
     lines.push(
-      `judge ${result.judge}: wrote ${labels(result.written)} of ${n(result.total)} to judge in ${cases(result.casesToJudge)} (${n(result.current)} were current), ${n(result.failures.length)} failed${result.interrupted ? ', stopped before the end' : ''}`,
+      `judge ${judge}: wrote ${labels(result.written)} of ${n(result.total)} to judge in ${cases(result.casesToJudge)} (${n(result.current)} were current), ${n(result.failures.length)} failed${result.interrupted ? ', stopped before the end' : ''}`,
     )
   if (result.carried > 0)
     lines.push(

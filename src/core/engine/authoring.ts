@@ -19,7 +19,7 @@ import { slotOptionOf, type DraftProblem, type KindContext, type SomeKindDefinit
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
 import { carriedOver, fixtureHistory, type CarriedOver } from './fixture-history.js'
-import { ADJUDICATIONS_FILE, caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
+import { ADJUDICATIONS_FILE, caseTwinOf, judgeFileDisplay, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 
 /**
@@ -597,7 +597,7 @@ export function reviewTarget(
     versions: caseVersions(fixture, caseId, [slot], reviewer === undefined ? { adopted: true } : { reviewer }),
     file:
       judge !== undefined
-        ? (fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`))
+        ? judgeFileDisplay(fixture, judge)
         : reviewer === undefined
           ? fixture.files.annotations.display
           : (fixture.panel.files[reviewer]?.display ?? join(fixture.displayDir, REVIEWS_DIR, `${reviewer}.json`)),

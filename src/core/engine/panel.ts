@@ -9,7 +9,8 @@ import { parseJsonFile, type FixtureFileReader, type RawFile } from '../json/rea
 import { schemaError } from '../json/schema-error.js'
 import type { SomeKindDefinition } from './kind.js'
 import { readReviewDocument } from './documents.js'
-import type { CaseEntry, ReviewEntry } from './fixture.js'
+import type { CaseEntry, ReviewEntry, SomeFixture } from './fixture.js'
+import { RECORDS_DIR } from '../store/records.js'
 import type { ParseMemo } from './parse-memo.js'
 
 /** The directory of a fixture that holds each reviewer's independent reviews, one file per reviewer. */
@@ -187,6 +188,11 @@ function readAdoptions(definition: SomeKindDefinition, file: RawFile, cases: rea
 
 /** The directory of a fixture that holds each automated judge's labels, one file per judge. */
 export const JUDGES_DIR = 'judges'
+
+/** A judge's file as messages name it, before it exists too: `<dir>/judges/<judge>.json`, in the records layout `<dir>/records/judges/<judge>.json`. */
+export function judgeFileDisplay(fixture: SomeFixture, judge: string): string {
+  return fixture.judges.files[judge]?.display ?? join(fixture.displayDir, ...(fixture.records === undefined ? [] : [RECORDS_DIR]), JUDGES_DIR, `${judge}.json`)
+}
 
 /** Reviews kept one file per author (`reviews/<reviewer>.json`, `judges/<judge>.json`), in the format of `annotations.json`. */
 export interface LabelSet {

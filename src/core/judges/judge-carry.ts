@@ -23,9 +23,15 @@ export interface CarriedLabels {
  * criterion judged each criterion on its own text, so a label of a criterion whose rule and
  * reference quote a rubric revision left unchanged is what it would say again. Only a label bound
  * to an earlier rubric found in git is read this way; a label whose answer or source changed keeps
- * nothing (see `carriedOver`).
+ * nothing (see `carriedOver`). Only the cases `covered` are read: a sharded run carries over its own.
  */
-export async function carriedLabels(fixture: SomeFixture, context: KindContext<CriteriaRubric>, judge: string, file: string): Promise<CarriedLabels> {
+export async function carriedLabels(
+  fixture: SomeFixture,
+  context: KindContext<CriteriaRubric>,
+  judge: string,
+  file: string,
+  covered: (caseId: string) => boolean = () => true,
+): Promise<CarriedLabels> {
   const labels = [...fixture.judges.reviews.values()].flatMap((byJudge) => Object.values(byJudge.get(judge) ?? {}))
   const history = labels.length === 0 ? NO_HISTORY : await fixtureHistory(fixture, labels)
   const judgements = new Map<string, Record<string, Verdict>>()
@@ -33,6 +39,7 @@ export async function carriedLabels(fixture: SomeFixture, context: KindContext<C
   let count = 0
   if (history === NO_HISTORY) return { judgements, from, count }
   for (const entry of fixture.cases) {
+    if (!covered(entry.id)) continue
     const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']
     if (label === undefined || isCurrentLabel(fixture.definition.bindings, context, entry.value, label.value, 'review')) continue
     const { items } = carriedOver(fixture, entry, { ...label, file }, history)

@@ -15,7 +15,7 @@ import { rowPath } from '../engine/bindings.js'
 import { kindContext, loadFixtureReading, type SomeFixture } from '../engine/fixture.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
-import { JUDGES_DIR } from '../engine/panel.js'
+import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
 import { reviseUnderLock } from '../engine/revision.js'
 import { MAX_REASON_CHARACTERS, overlongText } from './verdict-limits.js'
 
@@ -91,7 +91,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
   const context = kindContext(fixture)
   const relativePath = `${JUDGES_DIR}/${judge}.json`
-  const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, relativePath)
+  const file = judgeFileDisplay(fixture, judge)
   const index = new Map(fixture.cases.map((entry, at) => [entry.id, at]))
   const policy = options.existing ?? 'refuse'
   const seen = new Map<string, JudgeLabelDraft>()

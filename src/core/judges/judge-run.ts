@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { z } from 'zod'
 import { UsageError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
@@ -16,8 +15,10 @@ import { carriedLabels, carriedOrigin } from './judge-carry.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels, recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
-import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
-import { JUDGES_DIR } from '../engine/panel.js'
+import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS, verdictSize } from './verdict-limits.js'
+import { abortion, pause } from './stoppable-wait.js'
+import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
+import { inShard, type JudgeShard } from './judge-shard.js'
 
 /** What a judge is shown of one criterion of one case. */
 export interface JudgeCriterionInput {
@@ -140,6 +141,8 @@ export interface RunJudgeOptions {
    * @default false
    */
   readonly dryRun?: boolean | undefined
+  /** Judge only the cases of this shard ({@link inShard}): the other shards, run anywhere, judge the rest. */
+  readonly shard?: JudgeShard | undefined
   /** Stops the run: no new call is made, the finished labels are written, and the run resolves with `interrupted`. */
   readonly signal?: AbortSignal | undefined
   readonly onProgress?: ((progress: JudgeProgress) => void) | undefined
@@ -153,7 +156,10 @@ export interface JudgeRunResult {
   readonly judge: string
   /** The judge's file, as shown. */
   readonly file: string
+  /** The cases the run covers: every case of the fixture, or those of its shard. */
   readonly cases: number
+  /** The shard run, and how many cases the fixture has in all. */
+  readonly shard?: (JudgeShard & { readonly fixtureCases: number }) | undefined
   /** Case × criterion pairs with a current label: not judged again. */
   readonly current: number
   /** Pairs the run had to judge, and the cases they are of. */
@@ -225,12 +231,17 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   const { rubric } = context
   const tasks: Task[] = []
   const skipped: { caseId: string; reason: string }[] = []
-  const file = fixture.judges.files[judge]?.display ?? join(fixture.displayDir, JUDGES_DIR, `${judge}.json`)
+  const file = judgeFileDisplay(fixture, judge)
   // A per-case judge saw every criterion at once, so after a rubric revision its case is judged again whole.
+  const { shard } = options
+  const covered = (caseId: string) => shard === undefined || inShard(caseId, shard)
   const carried =
-    'perCriterion' in options.run ? await carriedLabels(fixture, context, judge, file) : { judgements: new Map(), from: new Set<string>(), count: 0 }
+    'perCriterion' in options.run ? await carriedLabels(fixture, context, judge, file, covered) : { judgements: new Map(), from: new Set<string>(), count: 0 }
   let current = 0
+  let cases = 0
   fixture.cases.forEach((entry, index) => {
+    if (!covered(entry.id)) return
+    cases++
     const judgeable = judgeableCase(fixture, context, index)
     if (!judgeable.ok) {
       skipped.push({ caseId: entry.id, reason: judgeable.reason })
@@ -255,7 +266,8 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
     dir: fixture.displayDir,
     judge,
     file,
-    cases: fixture.cases.length,
+    cases,
+    ...(shard === undefined ? {} : { shard: { ...shard, fixtureCases: fixture.cases.length } }),
     current,
     total,
     casesToJudge,
@@ -265,7 +277,9 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   }
   if (options.dryRun === true || (total === 0 && carriedCount === 0)) return { ...base, written: 0, failures: [], interrupted: false }
 
-  const origin = carriedCount === 0 ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, context)
+  // Shards carry over different counts: noted in the origin, they would fork the judge file's origin when merged.
+  const origin =
+    carriedCount === 0 || shard !== undefined ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, context)
   const run = new Run(dir, judge, context, { ...options, origin }, total)
   // A case's carried judgements are written with its first verdict, so that its label is rewritten once; those left (no call
   // to make, a call that failed, a run stopped midway) with the last write.
@@ -479,15 +493,6 @@ function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(3)).toLocaleString('en-US')} s`
 }
 
-/** The size of a verdict as JSON, in characters; 0 for a value that is no JSON (the schema refuses it). */
-function verdictSize(value: unknown): number {
-  try {
-    return JSON.stringify(value)?.length ?? 0
-  } catch {
-    return 0
-  }
-}
-
 /** A returned value in a message: its JSON, cut short. */
 function preview(value: unknown): string {
   let text: string
@@ -502,27 +507,4 @@ function preview(value: unknown): string {
 function runSource(caseId: string): DraftSource {
   const label = `the judge's verdicts for case "${caseId}"`
   return { label, locate: (path) => formatLocation(label, path) }
-}
-
-/** Waits `ms`; false when the run was stopped meanwhile. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  if (signal?.aborted === true) return Promise.resolve(false)
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop)
-      resolve(true)
-    }, ms)
-    const stop = () => {
-      clearTimeout(timer)
-      resolve(false)
-    }
-    signal?.addEventListener('abort', stop, { once: true })
-  })
-}
-
-/** Resolves when the signal aborts; never without one. */
-function abortion(signal: AbortSignal | undefined): Promise<void> {
-  if (signal === undefined) return new Promise(() => {})
-  if (signal.aborted) return Promise.resolve()
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))
 }

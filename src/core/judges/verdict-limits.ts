@@ -26,3 +26,12 @@ export function overlongText(value: unknown, path: (string | number)[] = []): { 
   }
   return undefined
 }
+
+/** The size of a verdict as JSON, in characters; 0 for a value that is no JSON (the schema refuses it). */
+export function verdictSize(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0
+  } catch {
+    return 0
+  }
+}

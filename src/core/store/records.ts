@@ -98,10 +98,17 @@ export function newProvenance(): Provenance {
 
 /** The bucket a case's records are filed in. */
 export function bucketOf(caseId: string, buckets: number): string {
-  const hash = createHash('sha256').update(caseId, 'utf8').digest()
-  const index = hash.readUInt32BE(0) % buckets
+  const index = bucketIndex(caseId, buckets)
   const width = Math.max(1, (buckets - 1).toString(16).length)
   return `${index.toString(16).padStart(width, '0')}.jsonl`
+}
+
+/**
+ * Which of `buckets` parts a case id falls in, from 0: the first four bytes of the SHA-256 of its
+ * UTF-8, modulo the count. It depends on the id alone, never on the fixture or the machine.
+ */
+export function bucketIndex(caseId: string, buckets: number): number {
+  return createHash('sha256').update(caseId, 'utf8').digest().readUInt32BE(0) % buckets
 }
 
 export function bucketNames(buckets: number): string[] {
