@@ -86,6 +86,8 @@ describe('the served fixtures, kept loaded', () => {
     const { status, ended } = await stream.opened
     expect(status).toBe(200)
     await stream.until((text) => text.startsWith('retry:'))
+    // The page has read the fixture (a change is announced against what was read).
+    expect((await raw(server.port, '/api/overview', { headers: { 'x-rubric-token': server.token } })).status).toBe(200)
     // An edit made outside the page, by the command line.
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', ...judged], root)).code).toBe(0)
     await stream.until((text) => text.includes('event: changed'))

@@ -180,6 +180,11 @@ export async function loadFixtureReading(
   const overlay = records ?? (await openRecords(definition, absolute, display, confinedRead, confinedList, options.scope))
   if (overlay === undefined) return loadFixtureAs(definition, absolute, display, confinedRead, confinedList, memo)
   const { store, overrides } = overlay
+  if (memo !== undefined && !store.partial && overrides === undefined)
+    for (const doc of store.documentNames()) {
+      const file = store.virtual(join(absolute, doc))
+      if (file !== undefined) memo.primeDerived(definition, file)
+    }
   const overlaid: FixtureFileReader = async (path, shown) => overrides?.get(path) ?? store.virtual(path) ?? confinedRead(path, shown)
   const overlaidList: DirectoryLister = async (folder) => [...new Set([...(await confinedList(folder)), ...store.virtualNames(folder)])]
   const fixture = await loadFixtureAs(definition, absolute, display, overlaid, overlaidList, memo)

@@ -18,6 +18,8 @@ export class ParseMemo {
   private casesEntry: { readonly key: string; readonly value: CaseEntries; readonly ids: ReadonlySet<string> } | undefined
   private readonly documents = new Map<string, { readonly sha: string; readonly value: ReviewDocument }>()
   private readonly extra = new Map<string, { readonly sha: string; readonly value: ReadonlyMap<string, unknown> }>()
+  /** The last whole document the records made, by its display path. */
+  private readonly derived = new Map<string, RawFile>()
 
   /** The bound rubric of these rubric (and source) bytes, bound again only when they changed. */
   rubric<R>(files: { readonly rubric: RawFile; readonly source?: RawFile }, bind: () => R): R {
@@ -75,6 +77,22 @@ export class ParseMemo {
     if (edited === undefined || ids === undefined) return
     const value = editedReviews(definition, kept.value, edited, ids)
     if (value !== undefined) this.documents.set(display, { sha: after.sha, value })
+  }
+
+  /**
+   * Primes the memo with a document the records layout made (`cases.json`, `annotations.json`, …,
+   * folded from record lines): its text against the one made at the last read, as
+   * {@link primeEdit} does for a revision's edit. A save of one case through the page or the command
+   * line then costs its element's parse, not the whole document's. Only whole documents are kept:
+   * a read of some bucket files makes partial ones, which prime nothing.
+   */
+  primeDerived(definition: SomeKindDefinition, file: RawFile): void {
+    const before = this.derived.get(file.display)
+    this.derived.set(file.display, file)
+    if (before === undefined) return
+    const [beforeSha, afterSha] = [shaOf(before), shaOf(file)]
+    if (beforeSha === afterSha) return
+    this.primeEdit(definition, file.display, { sha: beforeSha, text: textOf(before) }, { sha: afterSha, text: textOf(file) })
   }
 
   /** Anything else read of one file by case id (the adoptions), by a name of its own: reused like a review file. */
@@ -165,4 +183,9 @@ function editedReviews(
 
 function shaOf(file: RawFile): string {
   return file.sha256 ?? sha256Hex(file.bytes)
+}
+
+/** A document made from records: UTF-8 the store encoded itself. */
+function textOf(file: RawFile): string {
+  return new TextDecoder().decode(file.bytes)
 }

@@ -103,18 +103,7 @@ export class RecordStore {
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       files.set(name, file)
-      for (const stored of parseRecordLines<ItemRecord>(text(file), file.display, checkItemRecord)) {
-        if (bucketOf(stored.record.case, layout.buckets) !== name) {
-          throw new FixtureError({
-            code: 'RECORDS_MALFORMED',
-            file: `${file.display}:${stored.at.split(':').pop()}`,
-            summary: `the record of case ${JSON.stringify(stored.record.case)} is in the wrong bucket file, where a writer of that case would not look.`,
-            expected: `in ${join(display, RECORDS_DIR, bucketOf(stored.record.case, layout.buckets))}`,
-            hint: 'move the line to the file named, or restore the files from version control.',
-          })
-        }
-        itemLines.push(stored)
-      }
+      itemLines.push(...bucketLines(file, name, layout, display))
     }
     const documents = fold(
       documentLines,
@@ -326,6 +315,36 @@ export class RecordStore {
     }
   }
 }
+
+/**
+ * The records of a bucket file, each checked to be in the right bucket. Kept by the bytes read:
+ * a fixture read again through the same reader (the page's server, watch mode) hands back the same
+ * bytes for a file that did not change, whose lines are then not parsed again.
+ */
+function bucketLines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
+  const kept = parsedBuckets.get(file.bytes)
+  if (kept?.name === name && kept.buckets === layout.buckets && kept.display === file.display) return kept.lines
+  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord)
+  for (const stored of lines) {
+    if (bucketOf(stored.record.case, layout.buckets) !== name) {
+      throw new FixtureError({
+        code: 'RECORDS_MALFORMED',
+        file: `${file.display}:${stored.at.split(':').pop()}`,
+        summary: `the record of case ${JSON.stringify(stored.record.case)} is in the wrong bucket file, where a writer of that case would not look.`,
+        expected: `in ${join(display, RECORDS_DIR, bucketOf(stored.record.case, layout.buckets))}`,
+        hint: 'move the line to the file named, or restore the files from version control.',
+      })
+    }
+  }
+  parsedBuckets.set(file.bytes, { name, buckets: layout.buckets, display: file.display, lines })
+  return lines
+}
+
+/** The parsed lines of each bucket file's bytes, while those bytes are held. */
+const parsedBuckets = new WeakMap<
+  Uint8Array,
+  { readonly name: string; readonly buckets: number; readonly display: string; readonly lines: readonly Stored<ItemRecord>[] }
+>()
 
 function describeHead(head: Stored<Provenance>): string {
   return `${head.at} by ${head.record.by} at ${head.record.at}, save ${head.record.save}`
