@@ -1,7 +1,7 @@
 import { RubricReporter } from './rubric-reporter.js'
 
 export { RubricReporter, type RubricReporterOptions } from './rubric-reporter.js'
-export { PendingGateReporter, type PendingGate } from './pending-gate.js'
+export { PendingGateReporter, type PendingGate } from '../run/pending-gate.js'
 export type { CoverageRow, ExecutionCounts, FixtureFigures, LoadedFixtureFigures, RefusedFixtureFigures, RubricFigures, TotalFigures } from './figures.js'
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
 export type { ComparisonGateReport } from '../core/compare/gate.js'

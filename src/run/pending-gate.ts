@@ -2,9 +2,9 @@ import { plural } from '../core/common/primitives.js'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { casesOfModule } from './case-runs.js'
-import { chunkOfModule, fixtureDirOfModule } from '../plugin/chunks.js'
-import type { PendingPolicy } from '../plugin/options.js'
-import type { ProjectContext } from '../plugin/project.js'
+import { chunkOfModule, fixtureDirOfModule } from './chunks.js'
+import type { PendingPolicy } from './options.js'
+import type { ProjectContext } from './project.js'
 
 /** The outcome of one project's pending policy for one run. */
 export interface PendingGate {

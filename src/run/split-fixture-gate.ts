@@ -2,9 +2,9 @@ import { plural } from '../core/common/primitives.js'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { comparisonCheck } from '../core/compare/gate.js'
-import { comparisonsOf } from '../plugin/comparisons.js'
-import { settleSplitRecord } from '../plugin/module-code.js'
-import { sessionOf, type ProjectContext } from '../plugin/project.js'
+import { comparisonsOf } from './comparisons.js'
+import { settleSplitRecord } from './split-record.js'
+import { sessionOf, type ProjectContext } from './project.js'
 
 /**
  * Checks each fixture split into chunk modules as a whole, once every chunk's results are in: its
