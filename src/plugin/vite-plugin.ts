@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
 import type {} from 'vitest/config'
-import type { TestProject, Vitest } from 'vitest/node'
+import type { Reporter, TestProject, Vitest } from 'vitest/node'
 import {
   discoverFixtures as discoverIn,
   excludeGlobs,
@@ -29,7 +29,7 @@ import { gateScopes, NO_SCOPES, planOptions } from '../run/gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
 import { KeptEvaluations } from '../run/kept.js'
 import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions, type RubricReporterOptions } from '../run/options.js'
-import type { PrinterClass, ProjectPrinter } from '../run/printer.js'
+import { attachProject, type PrinterClass } from '../run/attach.js'
 import { evaluateOptionsOf } from '../run/plan-fixture.js'
 import { planWithContext, sessionOf, type ProjectContext } from '../run/project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
@@ -262,17 +262,17 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
     gate = new PendingGateReporter()
     reporters.push(gate)
   }
-  gate.projects.push(context)
+  attachProject(gate, context)
   if (options.chunks !== undefined) {
     let splitGate = reporters.find((entry): entry is SplitFixtureGate => entry instanceof SplitFixtureGate)
     if (splitGate === undefined) {
       splitGate = new SplitFixtureGate()
       reporters.push(splitGate)
     }
-    splitGate.projects.push(context)
+    attachProject(splitGate, context)
   }
   if (options.reporter === false) return
-  let printer = reporters.find((entry): entry is ProjectPrinter => entry instanceof Printer)
+  let printer = reporters.find((entry): entry is Reporter => entry instanceof Printer)
   if (printer === undefined) {
     const listed = reporters.findIndex((entry) => (Array.isArray(entry) ? entry[0] : entry) === 'vitest-rubric/reporter')
     if (listed >= 0) {
@@ -285,7 +285,7 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
       reporters.push(printer)
     }
   }
-  printer?.attach(context)
+  if (printer !== undefined) attachProject(printer, context)
 }
 
 /** A shard writing a blob report prints nothing: the merge prints. */

@@ -9,6 +9,7 @@ import { fixtureDirOfModule, NO_CHUNKS } from '../run/chunks.js'
 import { NO_SCOPES } from '../run/gate-scope.js'
 import { resolveOptions, type RubricReporterOptions } from '../run/options.js'
 import { planAllFixtures, type ProjectContext } from '../run/project.js'
+import { attachedProjects } from '../run/attach.js'
 import { casesOfModule, type CaseRun } from '../run/case-runs.js'
 import { countFigures, reportJson, runKey, type FixtureSource, type ModuleRun, type RubricFigures } from './figures.js'
 import { pendingGates, type PendingGate } from '../run/pending-gate.js'
@@ -29,7 +30,6 @@ export type { RubricReporterOptions } from '../run/options.js'
 export class RubricReporter implements Reporter {
   private vitest: Vitest | undefined
   private readonly options: Required<Omit<RubricReporterOptions, 'reportUrl'>> & { readonly reportUrl: string }
-  private readonly projects: ProjectContext[] = []
 
   constructor(options: RubricReporterOptions = {}) {
     this.options = {
@@ -40,11 +40,6 @@ export class RubricReporter implements Reporter {
     }
   }
 
-  /** Reports this project's fixtures (called by the plugin, once per project). */
-  attach(project: ProjectContext): void {
-    this.projects.push(project)
-  }
-
   onInit(vitest: Vitest): void {
     this.vitest = vitest
   }
@@ -52,7 +47,9 @@ export class RubricReporter implements Reporter {
   async onTestRunEnd(testModules: readonly TestModule[]): Promise<void> {
     const vitest = this.vitest
     if (vitest === undefined) return
-    const projects = this.projects.length > 0 ? this.projects.filter((project) => project.printed) : [standalone(vitest)]
+    // The plugin attaches each project's context; listed without the plugin, the reporter has none.
+    const attached = attachedProjects(this)
+    const projects = attached.length > 0 ? attached.filter((project) => project.printed) : [standalone(vitest)]
     const sources: FixtureSource[] = []
     for (const project of projects) {
       for (const { fixture, result, comparisons } of await planAllFixtures(project))
