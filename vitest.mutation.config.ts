@@ -4,7 +4,7 @@ import { configDefaults, defineConfig } from 'vitest/config'
 // process. End-to-end tests run built files or child processes, which a mutant never reaches.
 export default defineConfig({
   test: {
-    include: ['test/core/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/matchers/**/*.test.ts', 'test/plugin/**/*.test.ts'],
+    include: ['test/core/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/matchers/**/*.test.ts', 'test/run/**/*.test.ts'],
     // The typings tests run the type checker on files outside src/core.
     exclude: [...configDefaults.exclude, 'test/cli/bin.test.ts', 'test/matchers/typings.test.ts'],
     typecheck: { enabled: false },

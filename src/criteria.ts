@@ -1,5 +1,6 @@
 /** The criteria kind: hard criteria with hash-bound reviews (`rubric.json`, `source.txt`, `cases.json`, `annotations.json`). */
 export { assessFixtureCase, getCase, getReview, type CriteriaFixture, type FixtureCase, type FixtureReview } from './core/kinds/criteria/access.js'
+export type { CaseEntry, ReviewEntry } from './core/engine/fixture.js'
 export { assessAnswer, type Located } from './core/kinds/criteria/answer.js'
 export { bindRubricContents, type BoundRubric, type CriteriaRubric, type FileContents, type RubricFileNames } from './core/kinds/criteria/rubric.js'
 export type * from './core/kinds/criteria/decision.js'

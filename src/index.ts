@@ -18,6 +18,7 @@ export {
   RUBRIC_ERROR_CODES,
   UsageError,
   type RubricErrorCode,
+  type RubricErrorDetails,
   type SerializedRubricError,
 } from './core/common/errors.js'
 export type { PathSegment } from './core/common/json-path.js'
@@ -28,39 +29,44 @@ export {
   FIXTURE_KINDS,
   detectFixtureKind,
   loadFixture,
+  type CaseOf,
+  type DecisionOf,
   type EvaluationOfKind,
   type Fixture,
   type FixtureEvaluation,
   type FixtureKind,
+  type KindParameters,
   type LoadedFixture,
+  type ReviewOf,
+  type RubricOf,
+  type SummaryOf,
 } from './core/registry.js'
 export type { FixtureIdentities, FixtureNote, LoadFixtureOptions } from './core/engine/fixture.js'
-export { evaluateFixture, type EvaluationOf } from './core/engine/evaluate.js'
+export { evaluateFixture, type EvaluateOptions, type EvaluationOf } from './core/engine/evaluate.js'
+export type { PanelPolicy } from './core/engine/panel-rule.js'
+export type { JsonValue } from './core/engine/plan.js'
+export type { RawFile } from './core/json/read.js'
+export type { IntervalReport } from './core/stats/bootstrap.js'
+export type { EarlierRevision, FileRole, StatusGroup } from './core/engine/kind.js'
 export { evaluationJson, type DecisionJson, type EvaluationJson } from './core/engine/evaluation-json.js'
 export type { Coverage, CoverageCounts, Outcomes } from './core/engine/coverage.js'
-export type { Decision, DecisionStatus, RefusedDecision } from './core/engine/decision.js'
+export type { Decision, DecisionCommon, DecisionStatus, RefusedDecision, UnrefusedDecision } from './core/engine/decision.js'
 
 // Status, bind, init
 export { fixtureStatus, type CaseFinding, type CaseStatus, type FixtureStatus, type NextCommand, type StatusGroupEntry } from './core/engine/status.js'
 export { fixtureHistory, type FixtureHistory, type HistoryReview } from './core/engine/fixture-history.js'
-export { bindFixture, initFixture } from './core/registry.js'
-export type { BindKind, BindOptions, BindResult, BoundCase, HashChange } from './core/engine/bind.js'
-export type { InitOptions, InitResult } from './core/engine/scaffold.js'
+export { bindFixture, initFixture, type BindOptions, type InitOptions } from './core/registry.js'
+export type { BindKind, BindResult, BoundCase, HashChange } from './core/engine/bind.js'
+export type { InitResult } from './core/engine/scaffold.js'
 
 // Add and review
-export { addCases, recordReview } from './core/registry.js'
-export type {
-  AddedCase,
-  AddResult,
-  AuthoringOptions,
-  DraftSource,
-  RecordedReview,
-  RecordReviewOptions,
-} from './core/engine/authoring.js'
+export { addCases, recordReview, type AuthoringOptions, type RecordReviewOptions } from './core/registry.js'
+export type { AddedCase, AddResult, DraftSource, RecordedReview } from './core/engine/authoring.js'
 export type { CaseVersions } from './core/engine/case-versions.js'
 
 // Adjudicate, agreement, calibrate
-export { adjudicateCase, adjudicateConsensus, type AdjudicateOptions, type Adjudicated, type AdjudicationResult } from './core/engine/adjudicate.js'
+export { adjudicateCase, adjudicateConsensus, type AdjudicateOptions, type ConsensusOptions } from './core/registry.js'
+export type { Adjudicated, AdjudicationResult } from './core/engine/adjudicate.js'
 export { DEFAULT_AGREEMENT_SEED, panelAgreement, type AgreementOptions, type AgreementReport, type ItemAgreement } from './core/engine/agreement.js'
 export {
   calibrateJudges,
@@ -77,6 +83,7 @@ export {
   DEVELOPMENT_LABEL,
   FixturesNotComparableError,
   type ComparedFixture,
+  type ComparisonBase,
   type CompareOptions,
   type CompareSplit,
   type ComparisonCoverage,
@@ -94,27 +101,25 @@ export {
 } from './core/compare/compare.js'
 
 // Automated judges: bulk labels and the judge runner
-export {
-  recordJudgeLabels,
-  type ExistingLabelPolicy,
-  type JudgeLabelDraft,
-  type RecordedJudgeLabels,
-  type RecordJudgeLabelsOptions,
+export type {
+  ExistingLabelPolicy,
+  JudgeLabelDraft,
+  RecordedJudgeLabels,
 } from './core/judges/judge-labels.js'
+export { recordJudgeLabels, type RecordJudgeLabelsOptions } from './core/registry.js'
 export { readJudgeLabelFile } from './core/judges/judge-label-file.js'
-export {
-  runJudge,
-  type CaseJudge,
-  type CriterionJudge,
-  type JudgeCaseInput,
-  type JudgeCriterionInput,
-  type JudgeFailure,
-  type JudgeFunction,
-  type JudgeModule,
-  type JudgeProgress,
-  type JudgeRunResult,
-  type JudgeVerdict,
-  type RunJudgeOptions,
+export { runJudge, type RunJudgeOptions } from './core/registry.js'
+export type {
+  CaseJudge,
+  CriterionJudge,
+  JudgeCaseInput,
+  JudgeCriterionInput,
+  JudgeFailure,
+  JudgeFunction,
+  JudgeModule,
+  JudgeProgress,
+  JudgeRunResult,
+  JudgeVerdict,
 } from './core/judges/judge-run.js'
 export { inShard, parseShard, type JudgeShard } from './core/judges/judge-shard.js'
 export { loadJudgeModule, type LoadedJudgeModule } from './core/judges/judge-module.js'

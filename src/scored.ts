@@ -9,8 +9,9 @@ export type {
   ScoredCasesFile,
 } from './core/kinds/scored/schemas.js'
 export type * from './core/kinds/scored/decision.js'
-export type { BenchmarkFigures, GateResult, SystemFigures } from './core/kinds/scored/benchmark.js'
+export type { BenchmarkFigures, GateResult, PairedMargin, SystemFigures } from './core/kinds/scored/benchmark.js'
 export type { CaseVerdict, ScoreCard } from './core/kinds/scored/case-rule.js'
 export { DIMENSION_NAMES, type DimensionName } from './core/kinds/scored/dimensions/index.js'
 export { normalizeVerdict } from './core/kinds/scored/dimensions/verdict.js'
-export { BENCHMARK_CHECK, baselineCheckName, type ScoredDecisionJson } from './core/kinds/scored/present.js'
+export { BENCHMARK_CHECK, baselineCheckName, type BaselineJson, type CardJson, type ScoredDecisionJson } from './core/kinds/scored/present.js'
+export type { DimensionScore } from './core/kinds/scored/dimensions/score.js'

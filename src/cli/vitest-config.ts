@@ -2,8 +2,8 @@ import { displayPath } from '../core/common/display-path.js'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { RubricError, UsageError } from '../core/common/errors.js'
-import type { RubricPluginApi } from '../plugin/index.js'
-import { resolveOptions, type ResolvedRubricOptions } from '../plugin/options.js'
+import type { RubricPluginApi } from '../plugin/vite-plugin.js'
+import { resolveOptions, type ResolvedRubricOptions } from '../run/options.js'
 
 /** The rubric() options a command decides with, and the config file they were read from (`undefined`: no rubric() there, the defaults). */
 export interface ConfiguredOptions {

@@ -3,15 +3,28 @@ import {
   openReviewTarget as openIn,
   recordReview as recordIn,
   type AddResult,
-  type AuthoringOptions,
+  type AuthoringOptions as EngineAuthoringOptions,
   type DraftSource,
   type RecordedReview,
-  type RecordReviewOptions,
+  type RecordReviewOptions as EngineRecordReviewOptions,
   type ReviewTarget,
 } from './engine/authoring.js'
-import { bindFixture as bindIn, type BindOptions, type BindResult } from './engine/bind.js'
+import { bindFixture as bindIn, type BindOptions as EngineBindOptions, type BindResult } from './engine/bind.js'
 import type { Evaluation } from './engine/evaluate.js'
-import { initFixture as initIn, type InitOptions, type InitResult } from './engine/scaffold.js'
+import { initFixture as initIn, type InitOptions as EngineInitOptions, type InitResult } from './engine/scaffold.js'
+import {
+  adjudicateCase as adjudicateIn,
+  adjudicateConsensus as consensusIn,
+  type AdjudicateOptions as EngineAdjudicateOptions,
+  type AdjudicationResult,
+} from './engine/adjudicate.js'
+import {
+  recordJudgeLabels as recordLabelsIn,
+  type JudgeLabelDraft,
+  type RecordedJudgeLabels,
+  type RecordJudgeLabelsOptions as EngineRecordJudgeLabelsOptions,
+} from './judges/judge-labels.js'
+import { runJudge as runJudgeIn, type JudgeRunResult, type RunJudgeOptions as EngineRunJudgeOptions } from './judges/judge-run.js'
 import {
   detectFixtureKind as detectIn,
   fileNamesOf as filesOf,
@@ -53,21 +66,22 @@ export type FixtureKind = keyof typeof KINDS
 /** The kinds, in the order listings show them. */
 export const FIXTURE_KINDS: readonly FixtureKind[] = ['criteria', 'scored'] satisfies readonly (keyof typeof KINDS)[]
 
-type Parameters<K extends FixtureKind> =
+/** The type parameters of a shipped kind's definition: its bound rubric, case, review, decision and summary. */
+export type KindParameters<K extends FixtureKind> =
   (typeof KINDS)[K] extends KindDefinition<infer R, infer C, infer V, infer D, infer S>
     ? { readonly rubric: R; readonly case: C; readonly review: V; readonly decision: D; readonly summary: S }
     : never
 
 /** The bound rubric of a kind. */
-export type RubricOf<K extends FixtureKind> = Parameters<K>['rubric']
+export type RubricOf<K extends FixtureKind> = KindParameters<K>['rubric']
 /** A case of a kind, as parsed. */
-export type CaseOf<K extends FixtureKind> = Parameters<K>['case']
+export type CaseOf<K extends FixtureKind> = KindParameters<K>['case']
 /** A review of a kind, as parsed. */
-export type ReviewOf<K extends FixtureKind> = Parameters<K>['review']
+export type ReviewOf<K extends FixtureKind> = KindParameters<K>['review']
 /** The decisions of a kind. */
-export type DecisionOf<K extends FixtureKind> = Parameters<K>['decision']
+export type DecisionOf<K extends FixtureKind> = KindParameters<K>['decision']
 /** The fixture-level summary of a kind (`null` for a kind without one). */
-export type SummaryOf<K extends FixtureKind> = Parameters<K>['summary']
+export type SummaryOf<K extends FixtureKind> = KindParameters<K>['summary']
 
 /** A fixture directory of a shipped kind, loaded. */
 export type LoadedFixture<K extends FixtureKind> = FixtureOf<(typeof KINDS)[K]> & { readonly kind: K }
@@ -126,22 +140,67 @@ export function fixtureJsonSchemas(): Record<FixtureSchemaName, JsonSchema> {
   return jsonSchemasOf(kinds)
 }
 
-/** Options of an engine entry that starts from a directory, with the shipped kinds unless others are given. */
-export type WithKinds<O extends { readonly kinds: KindRegistry }> = Omit<O, 'kinds'> & { readonly kinds?: KindRegistry }
+// A public entry works among the shipped kinds, so its options leave out what only the package
+// passes the engine: `kinds`, the writer `io` its crash tests fail on purpose, and the review
+// server's parse cache `memo`. The package calls the engine's entries for those.
 
-/** Binds a fixture's stale hashes (see the engine's `bindFixture`), among the shipped kinds unless `kinds` is given. */
-export function bindFixture(dir: string, options: WithKinds<BindOptions>): Promise<BindResult> {
-  return bindIn(dir, { ...options, kinds: options.kinds ?? kinds })
+/** Options of {@link bindFixture}: which cases to bind, and where. */
+export type BindOptions = Omit<EngineBindOptions, 'kinds' | 'io'>
+
+/** Options of {@link addCases}. */
+export type AuthoringOptions = Omit<EngineAuthoringOptions, 'kinds' | 'io' | 'memo'>
+
+/** Options of {@link recordReview}: which case and slot, and where the review goes. */
+export type RecordReviewOptions = Omit<EngineRecordReviewOptions, 'kinds' | 'io' | 'memo'>
+
+/** Options of {@link initFixture}. */
+export type InitOptions = Omit<EngineInitOptions, 'kinds'>
+
+/** Options of {@link runJudge}: the judge, its function, and how it is run. */
+export type RunJudgeOptions = Omit<EngineRunJudgeOptions, 'kinds' | 'io'>
+
+/** Options of {@link adjudicateCase}: the case, the adjudicator and what they take. */
+export type AdjudicateOptions = Omit<EngineAdjudicateOptions, 'kinds' | 'io' | 'memo'>
+
+/** Options of {@link adjudicateConsensus}: who adjudicates, and how many reviews a case needs. */
+export type ConsensusOptions = AuthoringOptions & { readonly adjudicator: string; readonly minReviews?: number }
+
+/** Options of {@link recordJudgeLabels}: the judge, and where its labels go. */
+export type RecordJudgeLabelsOptions = Omit<EngineRecordJudgeLabelsOptions, 'kinds' | 'io' | 'memo'>
+
+/** Binds a fixture's stale hashes (see the engine's `bindFixture`) of a shipped kind. */
+export function bindFixture(dir: string, options: BindOptions): Promise<BindResult> {
+  return bindIn(dir, { ...options, kinds })
 }
 
-/** Adds cases to a fixture (see the engine's `addCases`), among the shipped kinds unless `kinds` is given. */
-export function addCases(dir: string, drafts: readonly unknown[], source: DraftSource, options: WithKinds<AuthoringOptions>): Promise<AddResult> {
-  return addIn(dir, drafts, source, { ...options, kinds: options.kinds ?? kinds })
+/** Adds cases to a fixture (see the engine's `addCases`) of a shipped kind. */
+export function addCases(dir: string, drafts: readonly unknown[], source: DraftSource, options: AuthoringOptions): Promise<AddResult> {
+  return addIn(dir, drafts, source, { ...options, kinds })
 }
 
-/** Records a review (see the engine's `recordReview`), among the shipped kinds unless `kinds` is given. */
-export function recordReview(dir: string, draft: unknown, source: DraftSource, options: WithKinds<RecordReviewOptions>): Promise<RecordedReview> {
-  return recordIn(dir, draft, source, { ...options, kinds: options.kinds ?? kinds })
+/** Records a review (see the engine's `recordReview`) in a fixture of a shipped kind. */
+export function recordReview(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
+  return recordIn(dir, draft, source, { ...options, kinds })
+}
+
+/** Runs an automated judge over a fixture of a shipped kind (see the engine's `runJudge`). */
+export function runJudge(dir: string, options: RunJudgeOptions): Promise<JudgeRunResult> {
+  return runJudgeIn(dir, { ...options, kinds })
+}
+
+/** Adjudicates one case (see the engine's `adjudicateCase`) in a fixture of a shipped kind. */
+export function adjudicateCase(dir: string, options: AdjudicateOptions, source: DraftSource): Promise<AdjudicationResult> {
+  return adjudicateIn(dir, { ...options, kinds }, source)
+}
+
+/** Adjudicates every case the panel agrees on (see the engine's `adjudicateConsensus`) in a fixture of a shipped kind. */
+export function adjudicateConsensus(dir: string, options: ConsensusOptions, source: DraftSource): Promise<AdjudicationResult> {
+  return consensusIn(dir, { ...options, kinds }, source)
+}
+
+/** Records an automated judge's labels (see the engine's `recordJudgeLabels`) in a fixture of a shipped kind. */
+export function recordJudgeLabels(dir: string, labels: readonly JudgeLabelDraft[], options: RecordJudgeLabelsOptions): Promise<RecordedJudgeLabels> {
+  return recordLabelsIn(dir, labels, { ...options, kinds })
 }
 
 /** Opens a case to review (see the engine's `openReviewTarget`) in a fixture of a shipped kind. */
@@ -150,8 +209,8 @@ export function openReviewTarget(dir: string, caseId: string, slot: string | und
 }
 
 /** Scaffolds a fixture directory (see the engine's `initFixture`): a criteria skeleton, or a copy of a shipped kind's rubric. */
-export function initFixture(dir: string, options: WithKinds<InitOptions>): Promise<InitResult> {
-  return initIn(dir, { ...options, kinds: options.kinds ?? kinds })
+export function initFixture(dir: string, options: InitOptions): Promise<InitResult> {
+  return initIn(dir, { ...options, kinds })
 }
 
 /** The shipped kind of a name that a plan, a record or a report carries; a `TypeError` for a name no shipped kind has. */

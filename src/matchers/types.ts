@@ -23,7 +23,8 @@ export type AnswerInput = Answer | FixtureCase
 /** The rubric and source an answer is decided under: a loaded fixture's, or a bound rubric. */
 export type RubricInput = Fixture | BoundRubric
 
-type AtLeastOne<T> = { [K in keyof T]-?: Required<Pick<T, K>> & Partial<T> }[keyof T]
+/** An object of `T`'s members with at least one of them given. */
+export type AtLeastOne<T> = { [K in keyof T]-?: Required<Pick<T, K>> & Partial<T> }[keyof T]
 
 /** Contents to check a review's bindings against: any of the three, at least one. */
 export type BindingContents = AtLeastOne<{
@@ -79,10 +80,12 @@ export interface ReviewCoverageOptions {
 /** What `toHaveReviewCoverage` reads the coverage of. */
 export type CoverageInput = Fixture | FixtureEvaluation | Coverage
 
-type IsAny<T> = 0 extends 1 & T ? true : false
+/** `true` when `T` is `any`: a value typed `any` is let through the matchers' type checks. */
+export type IsAny<T> = 0 extends 1 & T ? true : false
 
 /** Only what may be received passes the type check: `Args` when `T` is one of `Allowed`, else an impossible argument. */
-type ReceivedAs<T, Allowed, Args extends unknown[], Problem extends unknown[]> = IsAny<T> extends true ? Args : [Awaited<T>] extends [Allowed] ? Args : Problem
+export type ReceivedAs<T, Allowed, Args extends unknown[], Problem extends unknown[]> =
+  IsAny<T> extends true ? Args : [Awaited<T>] extends [Allowed] ? Args : Problem
 
 /** A decision matcher takes nothing after a fixture's case, and the rubric and review after an answer. */
 export type DecisionMatcherArgs<T> =

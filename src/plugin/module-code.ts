@@ -7,7 +7,6 @@ import {
   readRecordedDecisions,
   recordCases,
   recordDecisions,
-  recordWithout,
   sameRecord,
   writeRecordedDecisions,
   type RecordedDecision,
@@ -16,24 +15,17 @@ import {
 import type { ChunkPlan, PlannedCheck, TestPlan } from '../core/engine/plan.js'
 import type { ExpectedDecisions, RecordComparison } from '../runtime/index.js'
 import stableStringify from 'fast-json-stable-stringify'
-import { payloadText, writePayload } from './payload.js'
-import type { PlanResult } from './plan-fixture.js'
+import { payloadText, writePayload } from '../run/payload.js'
+import type { PlanResult } from '../run/plan-fixture.js'
+import { restComparison, type SettleOptions } from '../run/split-record.js'
 
-export interface ModuleCodeOptions {
+export interface ModuleCodeOptions extends SettleOptions {
   /** Absolute path of the runtime module the generated code imports. */
   readonly runtime: string
   /** Vite's cache directory, where a plan not yet stored is written for the worker. */
   readonly cacheDir: string
   /** The test module's id (its marker file). */
   readonly moduleId: string
-  /** The project root: paths in messages are shown relative to it. */
-  readonly root: string
-  /** The decision record's file name. */
-  readonly decisionRecord: string
-  /** Vitest's snapshot update mode: `all` under `vitest -u`, `new` locally, `none` in CI. */
-  readonly updateSnapshot: 'all' | 'new' | 'none'
-  /** What a case's test asserts: acceptance, or the decision the record holds. */
-  readonly expect: 'acceptance' | 'record'
   /**
    * Checks declared beside the plan's (the compare gates', which depend on another fixture): in the
    * module's tests, never in the plan's cached payload or in the decision record.
@@ -131,16 +123,6 @@ async function expectRecord(
   return { record: restComparison(file, recorded, current), expected: { file, differing: differingDecisions(recorded, current.decisions) } }
 }
 
-/**
- * The record's parts beside the decisions of the fixture's current cases (the identities, the
- * checks, the cases no longer in the fixture), compared: `null` when they agree.
- */
-export function restComparison(file: string, recorded: RecordedDecisions, current: RecordedDecisions): RecordComparison | null {
-  const rest = { recorded: recordWithout(recorded, current.decisions), current: recordWithout(current, current.decisions) }
-  if (sameRecord(rest.recorded, rest.current)) return null
-  return { file, changes: describeRecordChanges(rest.recorded, rest.current), ...differingParts(rest.recorded, rest.current) }
-}
-
 /** The cases whose current decision differs from the recorded one, with both (`null` for a case the record lacks). */
 function differingDecisions(recorded: RecordedDecisions, current: Readonly<Record<string, RecordedDecision>>): ExpectedDecisions['differing'] {
   const differing: Record<string, { recorded: unknown; current: unknown }> = {}
@@ -190,38 +172,4 @@ async function expectChunkRecord(dir: string, plan: ChunkPlan, options: ModuleCo
   if (recorded === undefined && options.updateSnapshot === 'none') throw recordMissing(display)
   if (recorded === undefined || recorded === null || rewrite) return { file, differing: {} }
   return { file, differing: differingDecisions(recorded, recordCases(plan.cases)) }
-}
-
-/**
- * The decision record of a split fixture, once every chunk has run: the parts no chunk can compare
- * (the identities, the checks, the cases no longer there) are compared here, and the record is
- * rewritten under `vitest -u` (or written, under `expect: 'record'`, where Vitest writes new
- * snapshots), from the whole fixture's plan. `null` when nothing differs. A defective record is
- * left to the chunks, which each fail with it.
- */
-export async function settleSplitRecord(
-  dir: string,
-  plan: TestPlan,
-  options: Pick<ModuleCodeOptions, 'root' | 'decisionRecord' | 'updateSnapshot' | 'expect'>,
-): Promise<RecordComparison | null> {
-  const path = join(dir, options.decisionRecord)
-  const rewrite = options.updateSnapshot === 'all'
-  let recorded: RecordedDecisions | null | undefined
-  try {
-    recorded = await readRecordedDecisions(path, relative(options.root, path), { root: options.root })
-  } catch (error) {
-    if (!(error instanceof RubricError)) throw error
-    if (!rewrite) return null
-    recorded = null
-  }
-  const current = recordDecisions(plan)
-  if (recorded === undefined) {
-    if (options.expect === 'record' && options.updateSnapshot !== 'none') await writeRecordedDecisions(path, current, { root: options.root })
-    return null
-  }
-  if (recorded === null || rewrite) {
-    if (recorded === null || !sameRecord(recorded, current)) await writeRecordedDecisions(path, current, { root: options.root })
-    return null
-  }
-  return restComparison(basename(path), recorded, current)
 }

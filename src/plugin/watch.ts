@@ -6,8 +6,8 @@ import { markerFiles, scanFixtures } from '../core/engine/discover.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { chunkRange } from '../core/engine/plan.js'
 import { RECORDS_DIR } from '../core/store/records.js'
-import type { KeptEvaluations } from './kept.js'
-import type { ResolvedRubricOptions } from './options.js'
+import type { KeptEvaluations } from '../run/kept.js'
+import type { ResolvedRubricOptions } from '../run/options.js'
 
 const MARKERS = markerFiles(kinds)
 

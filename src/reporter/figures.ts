@@ -6,9 +6,7 @@ import type { FixtureNote } from '../core/engine/fixture.js'
 import type { CalibrationReport } from '../core/engine/calibration.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { PlannedCheck, TestPlan } from '../core/engine/plan.js'
-
-/** What happened to one case test in this run. */
-export type CaseRun = 'executed' | 'todo' | 'filtered'
+import type { CaseRun } from '../run/case-runs.js'
 
 /** What the run did with a fixture's test module, read from Vitest's report. */
 export interface ModuleRun {

@@ -1,10 +1,20 @@
 import { RubricReporter } from './rubric-reporter.js'
 
 export { RubricReporter, type RubricReporterOptions } from './rubric-reporter.js'
-export { PendingGateReporter, type PendingGate } from './pending-gate.js'
-export type { CoverageRow, ExecutionCounts, FixtureFigures, LoadedFixtureFigures, RefusedFixtureFigures, RubricFigures, TotalFigures } from './figures.js'
+export { PendingGateReporter, type PendingGate } from '../run/pending-gate.js'
+export type {
+  AgreementFigures,
+  CoverageRow,
+  ExecutionCounts,
+  FixtureFigures,
+  LoadedFixtureFigures,
+  RefusedFixtureFigures,
+  RubricFigures,
+  TotalFigures,
+} from './figures.js'
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
 export type { ComparisonGateReport } from '../core/compare/gate.js'
+export type { PlannedCase, PlannedCaseDetail, PlannedCheck, TestPlan } from '../core/engine/plan.js'
 
 /** `reporters: ['vitest-rubric/reporter']` loads this. */
 export default RubricReporter

@@ -5,19 +5,20 @@ import { colorsFor } from '../core/common/colors.js'
 import { displayPath } from '../core/common/display-path.js'
 import { RubricError } from '../core/common/errors.js'
 import { outputBoundary, writeOutputFile } from '../core/json/output-file.js'
-import { fixtureDirOfModule, NO_CHUNKS } from '../plugin/chunks.js'
-import { NO_SCOPES } from '../plugin/gate-scope.js'
-import { resolveOptions, type RubricReporterOptions } from '../plugin/options.js'
-import { planAllFixtures, type ProjectContext } from '../plugin/project.js'
-import { casesOfModule } from './case-runs.js'
-import { countFigures, reportJson, runKey, type CaseRun, type FixtureSource, type ModuleRun, type RubricFigures } from './figures.js'
-import { pendingGates, type PendingGate } from './pending-gate.js'
+import { fixtureDirOfModule, NO_CHUNKS } from '../run/chunks.js'
+import { NO_SCOPES } from '../run/gate-scope.js'
+import { resolveOptions, type RubricReporterOptions } from '../run/options.js'
+import { planAllFixtures, type ProjectContext } from '../run/project.js'
+import { attachedProjects } from '../run/attach.js'
+import { casesOfModule, type CaseRun } from '../run/case-runs.js'
+import { countFigures, reportJson, runKey, type FixtureSource, type ModuleRun, type RubricFigures } from './figures.js'
+import { pendingGates, type PendingGate } from '../run/pending-gate.js'
 import { renderMarkdown } from './render-markdown.js'
 import { renderText } from './render-text.js'
 import { writeReport } from '../web/report.js'
 import { gateRequirements, reportGateChecks, type ReportGateCheck } from '../web/report-gates.js'
 
-export type { RubricReporterOptions } from '../plugin/options.js'
+export type { RubricReporterOptions } from '../run/options.js'
 
 /**
  * Prints execution coverage (what ran) apart from review coverage (graded and pending) and the
@@ -29,7 +30,6 @@ export type { RubricReporterOptions } from '../plugin/options.js'
 export class RubricReporter implements Reporter {
   private vitest: Vitest | undefined
   private readonly options: Required<Omit<RubricReporterOptions, 'reportUrl'>> & { readonly reportUrl: string }
-  private readonly projects: ProjectContext[] = []
 
   constructor(options: RubricReporterOptions = {}) {
     this.options = {
@@ -40,11 +40,6 @@ export class RubricReporter implements Reporter {
     }
   }
 
-  /** Reports this project's fixtures (called by the plugin, once per project). */
-  attach(project: ProjectContext): void {
-    this.projects.push(project)
-  }
-
   onInit(vitest: Vitest): void {
     this.vitest = vitest
   }
@@ -52,7 +47,9 @@ export class RubricReporter implements Reporter {
   async onTestRunEnd(testModules: readonly TestModule[]): Promise<void> {
     const vitest = this.vitest
     if (vitest === undefined) return
-    const projects = this.projects.length > 0 ? this.projects.filter((project) => project.printed) : [standalone(vitest)]
+    // The plugin attaches each project's context; listed without the plugin, the reporter has none.
+    const attached = attachedProjects(this)
+    const projects = attached.length > 0 ? attached.filter((project) => project.printed) : [standalone(vitest)]
     const sources: FixtureSource[] = []
     for (const project of projects) {
       for (const { fixture, result, comparisons } of await planAllFixtures(project))

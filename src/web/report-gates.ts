@@ -2,7 +2,7 @@ import { plural } from '../core/common/primitives.js'
 import { comparisonCheck, type ComparisonGateReport } from '../core/compare/gate.js'
 import type { SomeEvaluation } from '../core/engine/evaluate.js'
 import type { PlannedCheck } from '../core/engine/plan.js'
-import type { ResolvedRubricOptions } from '../plugin/options.js'
+import type { ResolvedRubricOptions } from '../run/options.js'
 
 /** A gate's check of one fixture, as the run decides it: passed, failed, or todo while it has no figure. */
 export interface ReportGateCheck {

@@ -1,7 +1,8 @@
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { bindFixture } from '../../src/core/registry.js'
+import { bindFixture as bindWithKinds } from '../../src/core/engine/bind.js'
+import { kinds } from '../../src/core/registry.js'
 import { nodeWriteIo } from '../../src/core/json/atomic-write.js'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
 import { RevisionError } from '../../src/core/common/errors.js'
@@ -187,10 +188,12 @@ describe('vitest-rubric bind', () => {
     await editAnswerAndSpan(fixture)
     const before = await snapshotFiles(fixture.dir)
     let writes = 0
-    const error = await bindFixture(fixture.dir, {
+    // The writer is the engine's seam: the public bindFixture takes no io.
+    const error = await bindWithKinds(fixture.dir, {
       cases: ['complete'],
       dryRun: false,
       cwd: fixture.dir,
+      kinds,
       io: {
         ...nodeWriteIo,
         async writeNew(path: string, contents: string | Uint8Array, mode: number | undefined) {

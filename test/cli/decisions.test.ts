@@ -17,7 +17,7 @@ async function gatedProject(): Promise<{ root: string; config: string }> {
     const labelled = await runCli(['review', 'fixtures/lab', '--case', id, '--judge', 'j', '--origin', 'model-x', '--from', labels], root)
     expect(labelled.stderr).toBe('')
   }
-  const plugin = pathToFileURL(join(ROOT, 'dist/plugin/index.js')).href
+  const plugin = pathToFileURL(join(ROOT, 'dist/plugin.js')).href
   const config = join(root, 'vitest.config.mjs')
   await writeFile(
     config,

@@ -8,7 +8,7 @@ import { runCli } from '../helpers/cli.js'
 import { editableFixture, ROOT } from '../helpers/fixture-copy.js'
 import { runVitest, type VitestRun } from '../helpers/run-vitest.js'
 import { makeProject, removeFileScratch, scratchDir } from '../helpers/scratch.js'
-import type { RubricPluginOptions } from '../../src/plugin/index.js'
+import type { RubricPluginOptions } from '../../src/plugin.js'
 
 afterAll(removeFileScratch)
 

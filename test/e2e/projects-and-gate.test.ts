@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { rubric } from '../../src/plugin/index.js'
+import { rubric } from '../../src/plugin.js'
 import { runVitest } from '../helpers/run-vitest.js'
 import { makeProject } from '../helpers/scratch.js'
 

@@ -54,6 +54,11 @@ export function apiReport(root: string): string {
     const blocks = [...exported].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((symbol) => exportBlock(symbol, exported))
     lines.push(blocks.length === 0 ? '// (no exports)' : blocks.join('\n\n'), '```')
   }
+  const unexported = unexportedTypes(program, checker, root, entries)
+  if (unexported.length > 0) {
+    lines.push('', '## Types public declarations name that no entry exports', '')
+    for (const { name, file, namedBy } of unexported) lines.push(`- \`${name}\` (\`${file}\`), named by ${namedBy.map((by) => `\`${by}\``).join(', ')}`)
+  }
   const augmentations = program
     .getSourceFiles()
     .filter((file) => file.fileName.startsWith(join(root, 'dist')))
@@ -82,7 +87,7 @@ export function apiReport(root: string): string {
 
   function declarationText(name: string, symbol: ts.Symbol, declaration: ts.Declaration): string {
     const file = declaration.getSourceFile()
-    if (ts.isTypeAliasDeclaration(declaration) && /\bz\.\w/.test(declaration.type.getText(file))) {
+    if (ts.isTypeAliasDeclaration(declaration) && isExpanded(declaration, file)) {
       const type = checker.getDeclaredTypeOfSymbol(symbol)
       const text = checker.typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.InTypeAlias)
       return `type ${name}${typeParameters(declaration, file)} = ${text}`
@@ -104,5 +109,66 @@ export function apiReport(root: string): string {
 
   function print(node: ts.Node, file: ts.SourceFile): string {
     return printer.printNode(ts.EmitHint.Unspecified, node, file)
+  }
+}
+
+/** A type alias the report prints expanded (a zod schema's type, an `Omit` of an engine type): the names in its text are not the API. */
+function isExpanded(declaration: ts.TypeAliasDeclaration, file: ts.SourceFile): boolean {
+  return /\bz\.\w|^Omit</.test(declaration.type.getText(file))
+}
+
+/**
+ * The types of this package that an exported declaration names (its members, parameters, return
+ * types, bases; private members aside) and that no entry exports: a user can meet them in a
+ * signature and cannot name them. Followed through exported declarations only, each listed with
+ * the exports that name it.
+ */
+function unexportedTypes(
+  program: ts.Program,
+  checker: ts.TypeChecker,
+  root: string,
+  entries: readonly { subpath: string; file: string }[],
+): { name: string; file: string; namedBy: string[] }[] {
+  const dist = join(root, 'dist')
+  const resolved = (symbol: ts.Symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol)
+  const exported = new Map<ts.Symbol, string>()
+  for (const { subpath, file } of entries) {
+    const source = program.getSourceFile(file)
+    const moduleSymbol = source === undefined ? undefined : checker.getSymbolAtLocation(source)
+    if (moduleSymbol === undefined) continue
+    for (const symbol of checker.getExportsOfModule(moduleSymbol)) {
+      const target = resolved(symbol)
+      if (!exported.has(target)) exported.set(target, `${subpath === '.' ? '' : subpath.slice(2)}${subpath === '.' ? '' : ':'}${symbol.name}`)
+    }
+  }
+  const found = new Map<ts.Symbol, { file: string; namedBy: Set<string> }>()
+  for (const [symbol, exportName] of exported) {
+    for (const declaration of symbol.declarations ?? []) {
+      if (declaration.getSourceFile().fileName.startsWith(dist)) visit(declaration, exportName)
+    }
+  }
+  return [...found]
+    .map(([symbol, { file, namedBy }]) => ({ name: symbol.name, file, namedBy: [...namedBy].sort() }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+
+  function visit(node: ts.Node, exportName: string): void {
+    if (ts.isTypeAliasDeclaration(node) && isExpanded(node, node.getSourceFile())) return
+    if (
+      (ts.isPropertyDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessor(node)) &&
+      node.modifiers?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)
+    )
+      return
+    const name = ts.isTypeReferenceNode(node) ? node.typeName : ts.isExpressionWithTypeArguments(node) ? node.expression : undefined
+    if (name !== undefined) {
+      const at = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name)
+      const symbol = at === undefined ? undefined : resolved(at)
+      const declared = symbol?.declarations?.[0]?.getSourceFile().fileName
+      if (symbol !== undefined && declared?.startsWith(dist) && !(symbol.flags & ts.SymbolFlags.TypeParameter) && !exported.has(symbol)) {
+        const entry = found.get(symbol) ?? { file: relative(root, declared), namedBy: new Set<string>() }
+        entry.namedBy.add(exportName)
+        found.set(symbol, entry)
+      }
+    }
+    ts.forEachChild(node, (child) => visit(child, exportName))
   }
 }

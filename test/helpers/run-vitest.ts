@@ -4,7 +4,7 @@ import type { Reporter, TestModule } from 'vitest/node'
 import type { ViteUserConfig } from 'vitest/config'
 import { startVitest, type CliOptions } from 'vitest/node'
 import type { RubricCaseMeta, RubricFixtureMeta } from '../../src/runtime/meta.js'
-import { rubric, type RubricPluginOptions } from '../../src/plugin/index.js'
+import { rubric, type RubricPluginOptions } from '../../src/plugin.js'
 
 /** One test as the run reported it. */
 export interface ReportedTest {

@@ -49,7 +49,7 @@ async function gatesShown(file: string): Promise<{ set: string[]; tables: string
 describe('the gates in the static report', () => {
   test('report --html shows each gate the Vitest config sets: what it requires, its figure, and passed, failed or todo', { timeout: 120_000 }, async () => {
     const root = await project()
-    const plugin = pathToFileURL(join(ROOT, 'dist/plugin/index.js')).href
+    const plugin = pathToFileURL(join(ROOT, 'dist/plugin.js')).href
     await writeFile(
       join(root, 'vitest.config.mjs'),
       `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ agreement: { min: 0.5 }, judges: { j: { minKappa: -1, minCases: 10 } }, compare: { against: 'fixtures/base', margin: 0.05 }, reporter: { outputFile: false } })] }\n`,

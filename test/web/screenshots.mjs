@@ -112,7 +112,7 @@ try {
   await shoot(compared.url, '#compare-offer', 'page-compare-offer.png', true)
   // The static report of the adjudicated copy, with gates set in a Vitest config.
   if (wanted('page-report-gates.png')) {
-    const plugin = pathToFileURL(join(root, 'dist/plugin/index.js')).href
+    const plugin = pathToFileURL(join(root, 'dist/plugin.js')).href
     await writeFile(
       join(scratch, 'vitest.config.mjs'),
       `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ agreement: { min: 0.6 }, judges: { 'gpt-judge': { minKappa: 0.2, minCases: 10 } } })] }\n`,

@@ -105,6 +105,7 @@ export const RUBRIC_ERROR_CODES = [
 /** Stable identifiers of everything that can refuse a fixture, a case, a command or a request. */
 export type RubricErrorCode = (typeof RUBRIC_ERROR_CODES)[number]
 
+/** What a `RubricError` is made of: its code, where it was found, what was wrong and what to do. */
 export interface RubricErrorDetails {
   readonly code: RubricErrorCode
   /** The file as shown to the user (relative to the working directory), if the value came from one. */

@@ -83,7 +83,7 @@ export interface Leak {
 }
 
 /** What every comparison says, whatever the kind. */
-interface ComparisonBase {
+export interface ComparisonBase {
   readonly a: ComparedFixture
   readonly b: ComparedFixture
   /** SHA-256 of the rubric file both fixtures share, byte for byte. */

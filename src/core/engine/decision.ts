@@ -11,7 +11,7 @@ export type DecisionStatus = 'accepted' | 'rejected' | 'pending' | 'refused'
 export const DECISION_STATUSES = ['accepted', 'rejected', 'pending', 'refused'] as const satisfies readonly DecisionStatus[]
 
 /** What every decision of every kind says. */
-interface DecisionCommon {
+export interface DecisionCommon {
   readonly id: string
   readonly split: Split
   readonly status: DecisionStatus

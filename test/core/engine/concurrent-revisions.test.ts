@@ -2,8 +2,8 @@ import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { RubricError } from '../../../src/core/common/errors.js'
-import type { DraftSource } from '../../../src/core/engine/authoring.js'
-import { recordReview } from '../../../src/core/registry.js'
+import { recordReview as recordWithKinds, type DraftSource } from '../../../src/core/engine/authoring.js'
+import { kinds, recordReview } from '../../../src/core/registry.js'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite } from '../../../src/core/json/atomic-write.js'
 import { sha256Hex } from '../../../src/core/json/canonical-json.js'
 import { LOCK_NAME, STALE_LOCK_MS, withFixtureLock } from '../../../src/core/json/fixture-lock.js'
@@ -60,10 +60,12 @@ describe('saves of one fixture at once', () => {
     const fixture = await copyFixture()
     const annotations = join(fixture.dir, 'annotations.json')
     let edited = false
-    const recorded = await recordReview(fixture.dir, draft('written over the edit'), source, {
+    // The writer is the engine's seam: the public recordReview takes no io.
+    const recorded = await recordWithKinds(fixture.dir, draft('written over the edit'), source, {
       caseId: 'not-reviewed',
       replace: false,
       cwd: fixture.dir,
+      kinds,
       io: {
         ...nodeWriteIo,
         async writeNew(path, contents, mode) {

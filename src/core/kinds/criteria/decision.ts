@@ -15,7 +15,8 @@ export interface JudgedCriterion {
   readonly answerSpan: string
 }
 
-interface GradedBase {
+/** What every decision of a graded criteria case says: the case, its split and each criterion's rating. */
+export interface GradedBase {
   readonly id: string
   readonly split: Split
   readonly ratings: Ratings

@@ -13,7 +13,8 @@ export type BaselineOutcome =
   | { readonly status: 'not_reviewed' }
   | { readonly status: 'refused'; readonly reason: string; readonly error: SerializedRubricError }
 
-interface CaseBase {
+/** What every decision of a scored case says: the case, its split and the baseline's outcome. */
+export interface CaseBase {
   readonly id: string
   readonly split: Split
   readonly baseline: BaselineOutcome

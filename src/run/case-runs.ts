@@ -1,5 +1,7 @@
 import type { TestModule } from 'vitest/node'
-import type { CaseRun } from './figures.js'
+
+/** What happened to one case test in this run. */
+export type CaseRun = 'executed' | 'todo' | 'filtered'
 
 /** What one test module did with its case tests. */
 export interface ModuleCases {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { readFixtureFiles, servingReader } from '../../src/plugin/plan-cache.js'
+import { readFixtureFiles, servingReader } from '../../src/run/plan-cache.js'
 import { sha256Hex } from '../../src/core/json/canonical-json.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 

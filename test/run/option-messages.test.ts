@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import type { RubricPluginOptions } from '../../src/plugin/options.js'
-import { resolveOptions } from '../../src/plugin/options.js'
+import type { RubricPluginOptions } from '../../src/run/options.js'
+import { resolveOptions } from '../../src/run/options.js'
 
 /** The message of the refusal, without its hint (the list of every option, the same for each). */
 function refusal(options: unknown): string {

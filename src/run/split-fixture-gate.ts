@@ -2,9 +2,10 @@ import { plural } from '../core/common/primitives.js'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { comparisonCheck } from '../core/compare/gate.js'
-import { comparisonsOf } from '../plugin/comparisons.js'
-import { settleSplitRecord } from '../plugin/module-code.js'
-import { sessionOf, type ProjectContext } from '../plugin/project.js'
+import { attachedProjects } from './attach.js'
+import { comparisonsOf } from './comparisons.js'
+import { settleSplitRecord } from './split-record.js'
+import { sessionOf, type ProjectContext } from './project.js'
 
 /**
  * Checks each fixture split into chunk modules as a whole, once every chunk's results are in: its
@@ -17,8 +18,6 @@ import { sessionOf, type ProjectContext } from '../plugin/project.js'
  */
 export class SplitFixtureGate implements Reporter {
   private vitest: Vitest | undefined
-  /** The projects whose split fixtures this run checks, registered by the plugin. */
-  readonly projects: ProjectContext[] = []
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
@@ -28,7 +27,7 @@ export class SplitFixtureGate implements Reporter {
     const vitest = this.vitest
     if (vitest === undefined) return
     const pattern = vitest.config.testNamePattern
-    for (const context of this.projects) {
+    for (const context of attachedProjects(this)) {
       for (const failure of await splitFixtureFailures(context, testModules, pattern, vitest.config.snapshotOptions.updateSnapshot)) {
         vitest.logger.error(`${failure}\n`)
         process.exitCode = 1

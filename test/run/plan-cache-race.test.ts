@@ -1,7 +1,7 @@
 import { readFile as realReadFile, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { afterEach, expect, test, vi } from 'vitest'
-import { cachedPlan, planCacheEnvironment } from '../../src/plugin/plan-cache.js'
+import { cachedPlan, planCacheEnvironment } from '../../src/run/plan-cache.js'
 import { copyFixture } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
 

@@ -1,10 +1,11 @@
 import { plural } from '../core/common/primitives.js'
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import { attachedProjects } from './attach.js'
 import { casesOfModule } from './case-runs.js'
-import { chunkOfModule, fixtureDirOfModule } from '../plugin/chunks.js'
-import type { PendingPolicy } from '../plugin/options.js'
-import type { ProjectContext } from '../plugin/project.js'
+import { chunkOfModule, fixtureDirOfModule } from './chunks.js'
+import type { PendingPolicy } from './options.js'
+import type { ProjectContext } from './project.js'
 
 /** The outcome of one project's pending policy for one run. */
 export interface PendingGate {
@@ -64,17 +65,16 @@ export function describePolicy(policy: PendingPolicy): string {
  */
 export class PendingGateReporter implements Reporter {
   private vitest: Vitest | undefined
-  /** The projects whose fixtures this run gates, registered by the plugin. */
-  readonly projects: ProjectContext[] = []
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
   }
 
   onTestRunEnd(testModules: readonly TestModule[]): void {
-    for (const gate of pendingGates(this.projects, testModules)) {
+    const projects = attachedProjects(this)
+    for (const gate of pendingGates(projects, testModules)) {
       if (gate.passed) continue
-      const project = this.projects.length > 1 ? ` of project ${JSON.stringify(gate.project || 'default')}` : ''
+      const project = projects.length > 1 ? ` of project ${JSON.stringify(gate.project || 'default')}` : ''
       this.vitest?.logger.error(
         ` Pending gate failed${project}: ${plural(gate.pending, 'pending case')} in this run (${gate.where.join('; ')}), ` +
           `and the pending policy ${describePolicy(gate.policy)}. Complete the reviews, or change rubric({ pending }).\n`,

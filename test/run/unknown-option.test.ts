@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { resolveOptions } from '../../src/plugin/options.js'
+import { resolveOptions } from '../../src/run/options.js'
 
 describe('an unknown key in the rubric() options', () => {
   test('is named as unknown, with the key it most likely meant, before any value it leaves missing', () => {

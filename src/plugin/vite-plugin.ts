@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
 import type {} from 'vitest/config'
-import type { TestProject, Vitest } from 'vitest/node'
+import type { Reporter, TestProject, Vitest } from 'vitest/node'
 import {
   discoverFixtures as discoverIn,
   excludeGlobs,
@@ -16,36 +16,23 @@ import {
   scanFixtures,
   unmatchedIncludes,
 } from '../core/engine/discover.js'
-import { PendingGateReporter } from '../reporter/pending-gate.js'
-import { RubricReporter, type RubricReporterOptions } from '../reporter/rubric-reporter.js'
-import { SplitFixtureGate } from '../reporter/split-fixture-gate.js'
-import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from './chunks.js'
+import { PendingGateReporter } from '../run/pending-gate.js'
+import { SplitFixtureGate } from '../run/split-fixture-gate.js'
+import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from '../run/chunks.js'
 import { fixtureKindsIn } from '../core/engine/fixture.js'
 import { closestName } from '../core/common/suggest.js'
 import { JUDGES_DIR, listDirectory } from '../core/engine/panel.js'
 import { jsonModule } from './json-module.js'
 import { comparisonCheck } from '../core/compare/gate.js'
-import { comparisonsOf } from './comparisons.js'
-import { gateScopes, NO_SCOPES, planOptions } from './gate-scope.js'
+import { comparisonsOf } from '../run/comparisons.js'
+import { gateScopes, NO_SCOPES, planOptions } from '../run/gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
-import { KeptEvaluations } from './kept.js'
-import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions } from './options.js'
-import { evaluateOptionsOf } from './plan-fixture.js'
-import { planWithContext, sessionOf, type ProjectContext } from './project.js'
+import { KeptEvaluations } from '../run/kept.js'
+import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions, type RubricReporterOptions } from '../run/options.js'
+import { attachProject, type PrinterClass } from '../run/attach.js'
+import { evaluateOptionsOf } from '../run/plan-fixture.js'
+import { planWithContext, sessionOf, type ProjectContext } from '../run/project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
-
-export type {
-  CompareGateOptions,
-  FalseAcceptLimit,
-  JudgeGateOptions,
-  PendingPolicy,
-  ResolvedCompareGate,
-  ResolvedJudgeGate,
-  ResolvedRubricOptions,
-  RubricPluginOptions,
-} from './options.js'
-export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
-export type { DiscoveredFixture } from '../core/engine/discover.js'
 
 /** Finds the fixture directories of the shipped kinds below `root` that the globs match, sorted by path. */
 export function discoverFixtures(root: string, include: readonly string[], exclude: readonly string[]): Promise<DiscoveredFixture[]> {
@@ -71,17 +58,10 @@ interface ProjectState {
 }
 
 /**
- * The Vitest plugin: every fixture directory the globs match becomes a test module with one test
- * per case — accepted passes, rejected and refused fail with their reasons, pending is todo.
- *
- * ```ts
- * // vitest.config.ts
- * import { defineConfig } from 'vitest/config'
- * import { rubric } from 'vitest-rubric/plugin'
- * export default defineConfig({ plugins: [rubric()] })
- * ```
+ * The Vitest plugin of `rubric()`, making its printing reporter with `Printer` (the entry passes
+ * the reporter's class: see run/printer.ts).
  */
-export function rubric(options: RubricPluginOptions = {}): Plugin {
+export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass): Plugin {
   const resolved = resolveOptions(options)
   // One plugin instance may serve several projects: each keeps its own state.
   const projects: ProjectState[] = []
@@ -149,7 +129,7 @@ export function rubric(options: RubricPluginOptions = {}): Plugin {
           process.exitCode = 1
         }
       }
-      attachReporters(vitest, context, resolved)
+      attachReporters(vitest, context, resolved, Printer)
       vitest.config.watchTriggerPatterns ??= []
       vitest.config.watchTriggerPatterns.push(
         fixtureWatchTrigger(
@@ -274,7 +254,7 @@ function lostRubricMessage(dir: string): string {
  * reporter listed by name (`'vitest-rubric/reporter'`) is replaced by an instance that knows the
  * projects, with the options it was listed with.
  */
-function attachReporters(vitest: Vitest, context: ProjectContext, options: ResolvedRubricOptions): void {
+function attachReporters(vitest: Vitest, context: ProjectContext, options: ResolvedRubricOptions, Printer: PrinterClass): void {
   // Cast: Vitest's reporters option is a union of names, instances and tuples, read here as entries.
   const reporters = vitest.config.reporters as unknown[]
   let gate = reporters.find((entry): entry is PendingGateReporter => entry instanceof PendingGateReporter)
@@ -282,30 +262,30 @@ function attachReporters(vitest: Vitest, context: ProjectContext, options: Resol
     gate = new PendingGateReporter()
     reporters.push(gate)
   }
-  gate.projects.push(context)
+  attachProject(gate, context)
   if (options.chunks !== undefined) {
     let splitGate = reporters.find((entry): entry is SplitFixtureGate => entry instanceof SplitFixtureGate)
     if (splitGate === undefined) {
       splitGate = new SplitFixtureGate()
       reporters.push(splitGate)
     }
-    splitGate.projects.push(context)
+    attachProject(splitGate, context)
   }
   if (options.reporter === false) return
-  let printer = reporters.find((entry): entry is RubricReporter => entry instanceof RubricReporter)
+  let printer = reporters.find((entry): entry is Reporter => entry instanceof Printer)
   if (printer === undefined) {
     const listed = reporters.findIndex((entry) => (Array.isArray(entry) ? entry[0] : entry) === 'vitest-rubric/reporter')
     if (listed >= 0) {
       const entry = reporters[listed]
       // Cast: the options of a listed vitest-rubric reporter are its own, as the user wrote them for it.
-      printer = new RubricReporter(Array.isArray(entry) ? ((entry[1] ?? {}) as RubricReporterOptions) : {})
+      printer = new Printer(Array.isArray(entry) ? ((entry[1] ?? {}) as RubricReporterOptions) : {})
       reporters[listed] = printer
     } else if (!onlyBlob(reporters)) {
-      printer = new RubricReporter(options.reporter)
+      printer = new Printer(options.reporter)
       reporters.push(printer)
     }
   }
-  printer?.attach(context)
+  if (printer !== undefined) attachProject(printer, context)
 }
 
 /** A shard writing a blob report prints nothing: the merge prints. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { resolveOptions } from '../../src/plugin/options.js'
+import { resolveOptions } from '../../src/run/options.js'
 
 describe('rubric({ chunks })', () => {
   test('is off unless given, and keeps the size it is given', () => {

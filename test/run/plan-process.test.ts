@@ -3,15 +3,15 @@ import { readdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { RubricError } from '../../src/core/common/errors.js'
-import { cachedPlan } from '../../src/plugin/plan-cache.js'
-import { planFixture } from '../../src/plugin/plan-fixture.js'
-import { startPlanning } from '../../src/plugin/plan-process.js'
+import { cachedPlan } from '../../src/run/plan-cache.js'
+import { planFixture } from '../../src/run/plan-fixture.js'
+import { startPlanning } from '../../src/run/plan-process.js'
 import { copyFixture, ROOT } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
 
 // A large fixture is planned in a process of its own, the built module (`npm test` builds first);
 // these tests lower the size at which that happens, so that the bundled fixtures take that path.
-const CHILD = join(ROOT, 'dist/plugin/plan-child.js')
+const CHILD = join(ROOT, 'dist/run/plan-child.js')
 const APART = { minBytes: 0, child: CHILD }
 
 const plansIn = async (dir: string) => (await readdir(join(dir, 'vitest-rubric/plans')).catch(() => [])).filter((entry) => !entry.endsWith('.tests.json'))
