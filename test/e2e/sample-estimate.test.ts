@@ -130,6 +130,31 @@ describe('vitest-rubric sample and estimate', { timeout: 120_000 }, () => {
     expect(only.splits).toEqual([development])
   })
 
+  test('a stratified sample gives each split its share, and the estimate computes within the strata', async () => {
+    const root = await project()
+    const drawn = await bin(root, 'sample', 'lab', '--size', '100', '--seed', 'strata', '--by', 'split')
+    expect(drawn.stdout).toContain('development: 90 drawn now, 90 in the sample of 360 cases (inclusion probability 0.2500)')
+    expect(drawn.stdout).toContain('held_out: 10 drawn now, 10 in the sample of 40 cases (inclusion probability 0.2500)')
+    const sample = await readSample(root)
+    const report = JSON.parse((await bin(root, 'estimate', 'lab', '--judge', 'ix', '--json')).stdout)
+    for (const [position, split] of (['development', 'held_out'] as const).entries()) {
+      const indices = Array.from({ length: N }, (_, index) => index).filter((index) => (splitOf(index) ?? 'development') === split)
+      const first = indices[0]!
+      const sampled = sample.cases.filter((entry) => entry.split === split).sort((a, b) => indexOf(a.id) - indexOf(b.id))
+      const direct = ppiMean({
+        judge: indices.map(judgeLabel),
+        sample: sampled.map((entry) => ({
+          index: indexOf(entry.id) - first,
+          probability: entry.probability,
+          human: humanLabel(indexOf(entry.id)),
+          stratum: split,
+        })),
+      })
+      expect(report.splits[position].result).toEqual(direct)
+    }
+    expect(report.splits[0].result.status).toBe('estimate')
+  })
+
   test('a second draw extends the sample; a changed case set is refused until --new; --dry-run writes nothing', async () => {
     const root = await project()
     await bin(root, 'sample', 'lab', '--size', '60', '--seed', '7')
