@@ -184,6 +184,12 @@ describe('vitest-rubric sample and estimate', { timeout: 120_000 }, () => {
     )
     expect(refused.stderr).toContain('--new')
     expect(await readSample(root)).toEqual(extended)
+    // The estimate still reads the sample, and says that its probabilities describe the cases as they were.
+    const stale = await bin(root, 'estimate', 'lab', '--judge', 'ix')
+    expect(stale.stdout).toContain('the cases changed since the last draw (400 then, 399 now): the inclusion probabilities describe the cases as they were')
+    const staleJson = JSON.parse((await bin(root, 'estimate', 'lab', '--judge', 'ix', '--json')).stdout)
+    expect(staleJson.populationChanged).toEqual({ atDraw: 400, now: 399 })
+    expect(staleJson.missingCases).toEqual(extended.cases.some((entry) => entry.id === gone.id) ? [gone.id] : [])
     expect((await bin(root, 'sample', 'lab', '--size', '10', '--seed', '9', '--new')).code).toBe(0)
     const fresh = await readSample(root)
     expect(fresh.draws).toHaveLength(1)

@@ -91,7 +91,7 @@ export function formatEstimate(report: EstimateReport): string {
   ]
   if (report.populationChanged !== null) {
     lines.push(
-      `  the cases changed since the last draw (${report.populationChanged.atDraw} then, ${report.populationChanged.now} now): the inclusion probabilities describe the cases as they were; draw a new sample with \`vitest-rubric sample ${report.dir} --new\``,
+      `  the cases changed since the last draw (${report.populationChanged.atDraw} then, ${report.populationChanged.now} now): the inclusion probabilities describe the cases as they were; draw a new sample with \`vitest-rubric sample ${report.dir} --size <n> --seed <s> --new\``,
     )
   }
   for (const item of report.splits) lines.push(...splitLines(item))
