@@ -8,6 +8,8 @@ import { adjudicate } from './commands/adjudicate.js'
 import { agreement } from './commands/agreement.js'
 import { calibrate } from './commands/calibrate.js'
 import { compare } from './commands/compare.js'
+import { estimate } from './commands/estimate.js'
+import { sample } from './commands/sample.js'
 import { report } from './commands/report.js'
 import { serve } from './commands/serve.js'
 import { bind } from './commands/bind.js'
@@ -38,6 +40,8 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
     adjudicate,
     agreement,
     calibrate,
+    sample,
+    estimate,
     compare,
     judge,
     serve,

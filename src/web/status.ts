@@ -79,6 +79,10 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   ADOPTION_STALE: 422,
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   STATISTICS_INPUT: 422,
+  // the review sample (vitest-rubric sample, estimate): missing, malformed, or drawn from other cases
+  SAMPLE_MISSING: 404,
+  SAMPLE_INVALID: 422,
+  SAMPLE_POPULATION_CHANGED: 409,
   // comparing two fixtures (vitest-rubric compare): their rubric or source differ, or their kind cannot be compared yet
   FIXTURES_NOT_COMPARABLE: 422,
   // the plugin's decision record (expect: 'record') is missing

@@ -18,7 +18,9 @@ export function outcomeOf(index) {
 
 /**
  * Writes a criteria fixture of n cases to dir. The benchmarks fingerprint with the build; a test
- * passes the fingerprint of the sources (`options.fingerprint`), so that it needs no build.
+ * passes the fingerprint of the sources (`options.fingerprint`), so that it needs no build. A test
+ * may give its own outcome mix (`options.outcomeOf`, index → outcome) and put cases in a split
+ * (`options.splitOf`, index → 'development' | 'held_out' | undefined for the default).
  */
 export async function generateFixture(dir, n, options = {}) {
   const fingerprint = options.fingerprint ?? (await import('../../dist/index.js')).fingerprint
@@ -36,7 +38,8 @@ export async function generateFixture(dir, n, options = {}) {
       text: `Answer ${index}: obtain release approval, confirm staging, run \`docuctl releases rollback r41 --environment staging\`; it does not restore database contents. After the rollback, check service health.`,
       citation: 'Fictional docuctl 3 guide: staging rollback to r41',
     }
-    const outcome = outcomeOf(index)
+    const outcome = (options.outcomeOf ?? outcomeOf)(index)
+    const split = options.splitOf?.(index)
     let review = null
     if (outcome !== 'pending' || index % 2 === 0) {
       const judgements = {}
@@ -55,6 +58,7 @@ export async function generateFixture(dir, n, options = {}) {
     }
     cases.push({
       id,
+      ...(split === undefined ? {} : { split }),
       input: { question: rubric.task, answer },
       expected: { acceptable: true, source_sha256, rubric_sha256, review_sha256: fingerprint(review) },
     })

@@ -12,6 +12,8 @@ const COMMANDS = [
   'adjudicate',
   'agreement',
   'calibrate',
+  'sample',
+  'estimate',
   'compare',
   'judge',
   'serve',

@@ -76,6 +76,10 @@ export const RUBRIC_ERROR_CODES = [
   'ADOPTION_STALE',
   // a statistic asked of input it is not defined for (a wrong type, a rating outside the categories)
   'STATISTICS_INPUT',
+  // the review sample (vitest-rubric sample, estimate): missing, malformed, or drawn from other cases
+  'SAMPLE_MISSING',
+  'SAMPLE_INVALID',
+  'SAMPLE_POPULATION_CHANGED',
   // comparing two fixtures (vitest-rubric compare): their rubric or source differ, or their kind cannot be compared yet
   'FIXTURES_NOT_COMPARABLE',
   // the plugin's decision record (expect: 'record') is missing

@@ -2,10 +2,11 @@ import { UsageError } from '../common/errors.js'
 import { cohenKappa, confusionMatrix, kappaBootstrap, reportInterval, type IntervalReport, type RatingPair } from '../stats/index.js'
 import { assessEntry } from './assess.js'
 import type { SomeEvaluation } from './evaluate.js'
-import { kindContext } from './fixture.js'
-import type { CalibrationRatings, PanelItem, SomeKindDefinition } from './kind.js'
+import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
+import type { Decision } from './decision.js'
+import type { CalibrationRatings, KindContext, PanelItem, SomeKindDefinition } from './kind.js'
 import { JUDGES_DIR } from './panel.js'
-import { reviewerViews } from './panel-rule.js'
+import { reviewerViews, type ReviewerView } from './panel-rule.js'
 import { DEFAULT_AGREEMENT_SEED } from './agreement.js'
 
 /** The judge's ratings, as the columns of a confusion matrix: its undecided rating is a column of its own. */
@@ -129,19 +130,7 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
   })
 
   for (const judge of names) {
-    const file = fixture.judges.files[judge]
-    if (file === undefined) {
-      throw new UsageError({
-        code: 'USAGE',
-        file: `${fixture.displayDir}/${JUDGES_DIR}/${judge}.json`,
-        summary: `there are no labels by the judge "${judge}".`,
-        expected:
-          fixture.judges.names.length === 0
-            ? `a file ${JUDGES_DIR}/<judge>.json (the fixture has none yet)`
-            : `one of ${fixture.judges.names.map((name) => JSON.stringify(name)).join(', ')}`,
-        hint: `record its labels with \`vitest-rubric review ${fixture.displayDir} --case <id> --judge ${judge} --from <labels.json>\`.`,
-      })
-    }
+    const file = judgeFile(fixture, judge)
     const pairs = new Map<string, { id: string; reviewers: string; judge: string }[]>()
     const stale: ExcludedLabel[] = []
     const refused: ExcludedLabel[] = []
@@ -150,7 +139,7 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
     fixture.cases.forEach((entry, index) => {
       const decision = evaluation.decisions[index]!
       if (decision.status === 'pending') predictions.pending++
-      const view = reviewerViews(definition, context, entry, fixture.judges, casesFile).find((each) => each.reviewer === judge)
+      const view = judgeView(fixture, context, entry, judge)
       if (view === undefined) return
       if (view.decision.status === 'refused') {
         const error = view.decision.error
@@ -180,6 +169,33 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
     judges[judge] = { file: file.display, origin: file.origin, cases, criteria, stale: stale.length, stale_cases: stale, refused_cases: refused, predictions }
   }
   return { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, seed, judges }
+}
+
+/** A judge's label file, or the `USAGE` error that names the judges there are and how to record one's labels. */
+export function judgeFile(fixture: SomeFixture, judge: string): NonNullable<SomeFixture['judges']['files'][string]> {
+  const file = fixture.judges.files[judge]
+  if (file === undefined) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: `${fixture.displayDir}/${JUDGES_DIR}/${judge}.json`,
+      summary: `there are no labels by the judge "${judge}".`,
+      expected:
+        fixture.judges.names.length === 0
+          ? `a file ${JUDGES_DIR}/<judge>.json (the fixture has none yet)`
+          : `one of ${fixture.judges.names.map((name) => JSON.stringify(name)).join(', ')}`,
+      hint: `record its labels with \`vitest-rubric review ${fixture.displayDir} --case <id> --judge ${judge} --from <labels.json>\`.`,
+    })
+  }
+  return file
+}
+
+/**
+ * The judge's labels of a case read as a review is and decided by the fixture's rule: what the judge
+ * decides of the case. `undefined` when it has not labelled the case; a `refused` decision when the
+ * labels are stale (the answer, the source or the rubric changed since) or malformed.
+ */
+export function judgeView(fixture: SomeFixture, context: KindContext<unknown>, entry: CaseEntry, judge: string): ReviewerView<Decision> | undefined {
+  return reviewerViews(fixture.definition, context, entry, fixture.judges, fixture.files.cases.display).find((each) => each.reviewer === judge)
 }
 
 /** The figures of one criterion from its pairs of reviewers' and judge's ratings. */

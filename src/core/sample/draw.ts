@@ -1,0 +1,203 @@
+/**
+ * Drawing cases for human review with a known design: a simple random sample without replacement,
+ * or one stratified by split with proportional allocation; and extending a sample by drawing more
+ * of the cases not drawn yet, which keeps it a sample of the same design (docs/statistics.md#drawing-a-sample-and-estimating).
+ */
+import { RevisionError, UsageError } from '../common/errors.js'
+import { plural, SPLITS, type Split } from '../common/primitives.js'
+import { compareCodePoints, fingerprint } from '../json/canonical-json.js'
+import { createRandom, randomIndex, type Random } from '../stats/random.js'
+import { SAMPLE_FORMAT, type SampledCase, type SampleDraw, type SampleFile, type SampleMethod } from './sample-file.js'
+
+/** A case of the fixture as a draw sees it. */
+export interface PopulationCase {
+  readonly id: string
+  readonly split: Split
+  /** The fingerprint of its answer as reviews bind it; `null` when it has none. */
+  readonly answerSha256: string | null
+}
+
+/** What a draw is made from: every case of the fixture, in the order of `cases.json`. */
+export interface Population {
+  readonly cases: readonly PopulationCase[]
+  /** The evaluation identity `caseSetSha256`, recorded with the draw. */
+  readonly caseSetSha256: string | null
+}
+
+/** What `vitest-rubric sample` asks for. */
+export interface DrawRequest {
+  /** How many cases to add to the sample. */
+  readonly size: number
+  readonly seed: string
+  readonly method: SampleMethod
+  /** Start a new sample, replacing the one there is. */
+  readonly fresh: boolean
+  readonly now: Date
+  /** The sample file as messages show it. */
+  readonly file: string
+}
+
+/** The sample after a draw, and the cases this draw added, in the order drawn. */
+export interface DrawResult {
+  readonly sample: SampleFile
+  readonly drawn: readonly SampledCase[]
+}
+
+/** N, N_h and the fingerprint of the cases' ids and splits, whatever their order. */
+export function populationFigures(cases: readonly PopulationCase[]): Pick<SampleDraw, 'population' | 'splits' | 'population_sha256'> {
+  const splits: Partial<Record<Split, number>> = {}
+  for (const entry of cases) splits[entry.split] = (splits[entry.split] ?? 0) + 1
+  const pairs = cases.map((entry) => [entry.id, entry.split]).sort((a, b) => compareCodePoints(a[0]!, b[0]!))
+  return { population: cases.length, splits, population_sha256: fingerprint(pairs) }
+}
+
+function figuresText(population: number, splits: Partial<Record<Split, number>>): string {
+  const parts = SPLITS.filter((split) => (splits[split] ?? 0) > 0).map((split) => `${split} ${splits[split]}`)
+  return `${plural(population, 'case')}${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`
+}
+
+/** Refuses to extend a sample drawn from other cases: its inclusion probabilities would not hold. */
+function checkSamePopulation(previous: SampleFile, figures: ReturnType<typeof populationFigures>, present: ReadonlySet<string>, file: string): void {
+  const last = previous.draws[previous.draws.length - 1]!
+  if (last.population_sha256 === figures.population_sha256) return
+  const gone = previous.cases.filter((drawn) => !present.has(drawn.id)).map((drawn) => drawn.id)
+  const difference = figures.population - last.population
+  const change =
+    difference === 0
+      ? 'as many cases, but not the same ones (a case was renamed, replaced or moved to another split)'
+      : `${plural(Math.abs(difference), 'case')} ${difference > 0 ? 'more' : 'fewer'}`
+  throw new RevisionError({
+    code: 'SAMPLE_POPULATION_CHANGED',
+    file,
+    path: ['draws', previous.draws.length - 1, 'population_sha256'],
+    summary:
+      `the cases changed since the sample was drawn: ${figuresText(last.population, last.splits)} then, ${figuresText(figures.population, figures.splits)} now, ${change}` +
+      `${gone.length === 0 ? '' : `; ${plural(gone.length, 'drawn case')} no longer in the fixture (${gone.slice(0, 10).join(', ')}${gone.length > 10 ? ', …' : ''})`}. ` +
+      'Extending the sample would give inclusion probabilities that hold for neither set of cases.',
+    expected: 'the same cases, in the same splits, as at the last draw',
+    hint: 'start a new sample with `vitest-rubric sample <dir> --size <n> --seed <s> --new` (it replaces sample.json), or restore the cases.',
+  })
+}
+
+/** Draws `count` of `items` without replacement: a partial Fisher–Yates shuffle. */
+function drawFrom<T>(items: readonly T[], count: number, random: Random): T[] {
+  const pool = [...items]
+  for (let i = 0; i < count; i++) {
+    const j = i + randomIndex(random, pool.length - i)
+    const chosen = pool[j]!
+    pool[j] = pool[i]!
+    pool[i] = chosen
+  }
+  return pool.slice(0, count)
+}
+
+/**
+ * Proportional allocation of `size` more cases among the splits, at least one in every non-empty
+ * split: each split's total is brought towards its share (total drawn · N_h / N), one case at a time
+ * to the split furthest below its share that has cases left.
+ */
+export function allocate(size: number, strata: readonly { readonly size: number; readonly drawn: number }[], file: string): number[] {
+  const population = strata.reduce((sum, stratum) => sum + stratum.size, 0)
+  const total = strata.reduce((sum, stratum) => sum + stratum.drawn, 0) + size
+  const added = strata.map((stratum): number => (stratum.size > 0 && stratum.drawn === 0 ? 1 : 0))
+  const floor = added.reduce((sum, count) => sum + count, 0)
+  if (floor > size) {
+    throw new UsageError({
+      code: 'USAGE',
+      file,
+      summary: `a stratified draw takes at least one case of each of the ${floor} splits with cases none of which is drawn yet, and --size is ${size}.`,
+      expected: `--size ${floor} or more`,
+      hint: `pass --size ${floor} or more, or draw a uniform sample (without --by).`,
+    })
+  }
+  for (let left = size - floor; left > 0; left--) {
+    let best = -1
+    let deficit = Number.NEGATIVE_INFINITY
+    for (const [h, stratum] of strata.entries()) {
+      if (stratum.drawn + added[h]! >= stratum.size) continue
+      const below = (total * stratum.size) / population - (stratum.drawn + added[h]!)
+      if (below > deficit) {
+        best = h
+        deficit = below
+      }
+    }
+    added[best]!++
+  }
+  return added
+}
+
+/**
+ * The sample after drawing `request.size` more cases of `population`: a new sample when there is
+ * none (or `request.fresh`), otherwise the given one extended from the cases it does not hold, with
+ * every inclusion probability brought to the design of all draws together (n/N, or n_h/N_h by split).
+ * Deterministic for a seed, given the same cases in the same order and the same earlier sample.
+ */
+export function drawSample(previous: SampleFile | undefined, population: Population, request: DrawRequest): DrawResult {
+  const figures = populationFigures(population.cases)
+  const earlier = request.fresh ? undefined : previous
+  if (earlier !== undefined) {
+    const method = earlier.draws[0]!.method
+    if (method !== request.method) {
+      throw new UsageError({
+        code: 'USAGE',
+        file: request.file,
+        summary: `the sample was drawn ${method === 'uniform' ? 'uniformly' : 'stratified by split'}, and an extension keeps its design.`,
+        expected: method === 'uniform' ? 'no --by' : '--by split',
+        hint: `extend it ${method === 'uniform' ? 'without --by' : 'with --by split'}, or start a new sample with --new.`,
+      })
+    }
+    checkSamePopulation(earlier, figures, new Set(population.cases.map((entry) => entry.id)), request.file)
+  }
+  const kept = earlier?.cases ?? []
+  const taken = new Set(kept.map((drawn) => drawn.id))
+  const undrawn = population.cases.filter((entry) => !taken.has(entry.id))
+  if (!Number.isInteger(request.size) || request.size < 1 || request.size > undrawn.length) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: request.file,
+      summary: `--size must be a whole number from 1 to the ${plural(undrawn.length, 'case')} not drawn yet; found ${String(request.size)}.`,
+      expected: `--size between 1 and ${undrawn.length}`,
+      hint: undrawn.length === 0 ? 'every case is drawn: review them, or start a new sample with --new.' : `pass a --size of at most ${undrawn.length}.`,
+    })
+  }
+  const random = createRandom(request.seed)
+  const drawIndex = earlier?.draws.length ?? 0
+  let chosen: PopulationCase[]
+  if (request.method === 'uniform') chosen = drawFrom(undrawn, request.size, random)
+  else {
+    const strata = SPLITS.map((split) => ({
+      split,
+      size: figures.splits[split] ?? 0,
+      drawn: kept.filter((drawn) => drawn.split === split).length,
+      undrawn: undrawn.filter((entry) => entry.split === split),
+    }))
+    const counts = allocate(request.size, strata, request.file)
+    chosen = strata.flatMap((stratum, h) => drawFrom(stratum.undrawn, counts[h]!, random))
+  }
+  const draw: SampleDraw = {
+    seed: request.seed,
+    method: request.method,
+    size: request.size,
+    drawn_at: request.now.toISOString(),
+    ...figures,
+    case_set_sha256: population.caseSetSha256,
+  }
+  const drawn: SampledCase[] = chosen.map((entry) => ({
+    id: entry.id,
+    draw: drawIndex,
+    probability: 0,
+    stratum: request.method === 'uniform' ? null : entry.split,
+    split: entry.split,
+    answer_sha256: entry.answerSha256,
+  }))
+  const all = [...kept, ...drawn]
+  const perSplit = new Map<Split, number>()
+  for (const entry of all) perSplit.set(entry.split, (perSplit.get(entry.split) ?? 0) + 1)
+  const probabilityOf = (entry: SampledCase) =>
+    request.method === 'uniform' ? all.length / figures.population : perSplit.get(entry.split)! / figures.splits[entry.split]!
+  const cases = all.map((entry) => ({ ...entry, probability: probabilityOf(entry) }))
+  return {
+    sample: { format: SAMPLE_FORMAT, version: 1, draws: [...(earlier?.draws ?? []), draw], cases },
+    drawn: cases.slice(kept.length),
+  }
+}
