@@ -167,6 +167,14 @@ describe('records a person edited or merged wrongly are refused, naming the file
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(`${FIX}/records/${buckets[0]}:${original.split('\n').length}: the line is not JSON.`)
 
+    // A key given twice in a record is refused, as in every JSON file: parsed alone, the last copy would decide.
+    const twice = original.replace(/"n":(\d+),/, '"n":$1,"n":$1,')
+    expect(twice).not.toBe(original)
+    await writeFile(first, twice)
+    result = await runCli(['evaluate', FIX], root)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`${FIX}/records/${buckets[0]}:1 › n: the key "n" occurs twice in one object`)
+
     const [line] = original.split('\n')
     const other = join(dir, buckets[1]!)
     await writeFile(first, original)

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { FixtureError } from '../common/errors.js'
 import { isObject } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
+import { jsonStructureDetails, jsonStructureProblem, MAX_JSON_DEPTH } from '../json/json-structure.js'
 
 /**
  * The records layout of a fixture: every case, review, judge label and adoption is one line of a
@@ -201,6 +202,10 @@ export function parseRecordLines<R>(text: string, display: string, check: (value
     } catch {
       throw malformed(display, number, 'the line is not JSON.', line)
     }
+    // A key held twice, or nesting too deep, is refused as in every JSON file: JSON.parse would keep the last copy silently.
+    // A record holds its entry one level down, where a document holds it two: the same entry is as deep in both.
+    const structure = jsonStructureProblem(line, MAX_JSON_DEPTH - 1)
+    if (structure !== undefined) throw new FixtureError(jsonStructureDetails(structure, `${display}:${number}`, (offset) => `column ${offset + 1}`))
     const problem = check(value)
     if (problem !== undefined) throw malformed(display, number, problem, line)
     found.push(stored(value as R, line, `${display.split('/').slice(-2).join('/')}:${number}`))
