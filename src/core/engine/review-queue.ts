@@ -77,6 +77,9 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
     const panelReviews = fixture.panel.reviews.get(entry.id)
     const draw = sampled.get(entry.id)
     const drawn = draw === undefined ? '' : `drawn in draw ${draw + 1}; `
+    const pending = [...groups].some((group) => pendingGroups.has(group))
+    // Independent reviews that differ, on a pending case: also when the panel rule first waits for more reviews.
+    const criteria = pending && (panelReviews?.size ?? 0) >= 2 ? disagreeing(fixture, entry) : []
     const add = (reason: QueueReason, detail: string, extra: Partial<Pick<QueueEntry, 'criteria' | 'codes'>> = {}): void => {
       entries.push({ caseId: entry.id, reason, detail, criteria: extra.criteria ?? [], codes: extra.codes ?? [] })
     }
@@ -89,13 +92,11 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
         if (stale.length > 0) add('stale', staleDetail(stale, 'your review'), { codes: codesOf(stale) })
         return
       }
-      if (![...groups].some((group) => pendingGroups.has(group))) return
+      if (!pending) return
       const yours = `not reviewed by ${who.reviewer}`
       if (draw !== undefined) add('sampled', `${drawn}${yours}`)
-      else if (groups.has('disagreement')) {
-        const criteria = disagreeing(fixture, entry)
-        add('disagreement', `on ${criteria.join(', ')}; ${yours}`, { criteria })
-      } else add('unreviewed', yours)
+      else if (criteria.length > 0) add('disagreement', `on ${criteria.join(', ')}; ${yours}`, { criteria })
+      else add('unreviewed', yours)
       return
     }
 
@@ -104,8 +105,7 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
       add('sampled', `${drawn}${wantsReview.detail}`)
       return
     }
-    if (groups.has('disagreement')) {
-      const criteria = disagreeing(fixture, entry)
+    if (criteria.length > 0) {
       add('disagreement', `on ${criteria.join(', ')}`, { criteria })
       return
     }

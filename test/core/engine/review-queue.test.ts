@@ -68,6 +68,19 @@ describe('the review queue', () => {
     ])
   })
 
+  test('with a minimum of reviews, reviewers who disagree are still named by criterion; agreeing ones wait for more reviews', async () => {
+    const fixture = await queueFixture()
+    const queue = await queueOf(fixture.dir, { panel: { minReviews: 3 } })
+    expect(queue.entries.slice(0, 2).map((entry) => [entry.caseId, entry.reason, entry.detail])).toEqual([
+      ['not-reviewed', 'disagreement', 'on support'],
+      ['paraphrase', 'stale', "alice's review: answer changed (REVIEW_ANSWER_STALE)"],
+    ])
+    expect(queue.entries.find((entry) => entry.caseId === 'complete')).toMatchObject({
+      reason: 'unreviewed',
+      detail: expect.stringMatching(/2 of 3 required reviews$/),
+    })
+  })
+
   test("an adjudicator's queue holds what an adjudication decides", async () => {
     const fixture = await queueFixture()
     expect(lines(await queueOf(fixture.dir, { for: { adjudicator: 'dana' } }))).toEqual(['not-reviewed disagreement', 'complete adjudication'])
