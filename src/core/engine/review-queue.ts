@@ -67,6 +67,7 @@ const WANTS_ADOPTION = new Set(['not-adopted', 'uncertain'])
 export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = {}): ReviewQueue {
   const status = fixtureStatus(fixture, options.panel === undefined ? {} : { panel: options.panel })
   const pendingGroups = new Set(['disagreement', 'not-adopted', 'too-few-reviews', 'uncertain', ...Object.keys(fixture.definition.present.pendingGroups)])
+  const staleGroups = Object.keys(fixture.definition.targets).map((target) => `stale-${target}`)
   const sampled = new Map((options.sample?.cases ?? []).map((each) => [each.id, each.draw]))
   const who = options.for
   const entries: QueueEntry[] = []
@@ -78,6 +79,8 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
     const draw = sampled.get(entry.id)
     const drawn = draw === undefined ? '' : `drawn in draw ${draw + 1}; `
     const pending = [...groups].some((group) => pendingGroups.has(group))
+    // `status` lists every stale review under its target's group: only then is a review checked again, to say whose it is.
+    const anyStale = staleGroups.some((group) => groups.has(group))
     // Independent reviews that differ, on a pending case: also when the panel rule first waits for more reviews.
     const criteria = pending && (panelReviews?.size ?? 0) >= 2 ? disagreeing(fixture, entry) : []
     const add = (reason: QueueReason, detail: string, extra: Partial<Pick<QueueEntry, 'criteria' | 'codes'>> = {}): void => {
@@ -88,7 +91,7 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
       const own = panelReviews?.get(who.reviewer)
       if (own !== undefined) {
         // Their own review only: another reviewer's stale review is not theirs to revise, and naming it would tell them it exists.
-        const stale = staleOf(fixture, entry, own, fixture.panel.files[who.reviewer]!.display)
+        const stale = anyStale ? staleOf(fixture, entry, own, fixture.panel.files[who.reviewer]!.display) : []
         if (stale.length > 0) add('stale', staleDetail(stale, 'your review'), { codes: codesOf(stale) })
         return
       }
@@ -115,7 +118,7 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
       return
     }
     if (who !== undefined) return
-    const stale = staleReviews(fixture, entry)
+    const stale = anyStale ? staleReviews(fixture, entry) : []
     if (stale.length > 0) {
       add('stale', stale.map(({ author, fields }) => staleDetail(fields, author)).join('; '), { codes: codesOf(stale.flatMap(({ fields }) => fields)) })
       return
