@@ -10,6 +10,7 @@ import { calibrate } from './commands/calibrate.js'
 import { compare } from './commands/compare.js'
 import { estimate } from './commands/estimate.js'
 import { sample } from './commands/sample.js'
+import { next } from './commands/next.js'
 import { report } from './commands/report.js'
 import { serve } from './commands/serve.js'
 import { bind } from './commands/bind.js'
@@ -32,6 +33,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
   [
     evaluate,
     status,
+    next,
     init,
     origin,
     add,

@@ -4,6 +4,7 @@ import { runCli } from '../helpers/cli.js'
 const COMMANDS = [
   'evaluate',
   'status',
+  'next',
   'init',
   'origin',
   'add',

@@ -130,6 +130,11 @@ export function panelReason(views: readonly ReviewerView[], minReviews: number):
   return { reason: views.length === 1 ? '1 review, not adopted yet' : `${views.length} reviews agree, not adopted yet`, agreed, wait: 'not-adopted' }
 }
 
+/** The items (criteria, dimensions) the reviewers of a case judged differently, in the order of their reviews: names only, never the ratings. */
+export function disagreeingItems(views: readonly ReviewerView[]): string[] {
+  return compareViews(views).disagreements.map(({ item }) => item)
+}
+
 /** Whether every reviewer judged every item alike and none is unsettled: a case `adjudicate --consensus` may adopt. */
 export function isConsensus(views: readonly ReviewerView[]): boolean {
   const { disagreements, unsettled } = compareViews(views)
