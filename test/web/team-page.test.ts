@@ -68,3 +68,18 @@ test('two reviewers in two browser contexts each see their own identity, save as
     await Promise.all(pages.map((each) => each.context.close()))
   }
 })
+
+test('a reader’s link shows the person and offers no form to save', async () => {
+  const team = await servedTeam()
+  const context = await chromium.browser.newContext()
+  try {
+    const { page } = await chromium.newPage(context)
+    await page.goto(`${new URL(team.server.url).origin}/?token=${team.tokens['rita']}#/f/0/c/${CASE}`)
+    await page.waitForSelector('#decision')
+    expect(await page.textContent('#viewer-identity')).toBe('reading as rita')
+    expect(await page.locator('#save').count()).toBe(0)
+    expect(await page.textContent('#criteria h3')).toBe('Criteria')
+  } finally {
+    await context.close()
+  }
+})
