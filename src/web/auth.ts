@@ -50,14 +50,22 @@ export function sameToken(given: string, token: string): boolean {
  * from the page itself (or be typed in the address bar), never from another page.
  */
 export function isAuthorized(request: IncomingMessage, query: URLSearchParams, port: number, token: string): boolean {
+  return givenTokens(request, query, port).some((given) => sameToken(given, token))
+}
+
+/**
+ * The tokens the request carries, as {@link isAuthorized} reads them: the one in the query or the
+ * header alone when there is one, else each cookie of this server's name (none from another site).
+ */
+export function givenTokens(request: IncomingMessage, query: URLSearchParams, port: number): readonly string[] {
   const given = query.get('token') ?? request.headers['x-rubric-token']
-  if (given !== undefined) return typeof given === 'string' && sameToken(given, token)
+  if (given !== undefined) return typeof given === 'string' ? [given] : []
   const fetchSite = request.headers['sec-fetch-site']
-  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return false
+  if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') return []
   const prefix = `${cookieName(port)}=`
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const cookie = part.trim()
-    if (cookie.startsWith(prefix) && sameToken(cookie.slice(prefix.length), token)) return true
-  }
-  return false
+  return (request.headers.cookie ?? '')
+    .split(';')
+    .map((part) => part.trim())
+    .filter((cookie) => cookie.startsWith(prefix))
+    .map((cookie) => cookie.slice(prefix.length))
 }

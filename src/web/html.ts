@@ -32,15 +32,20 @@ export function jsonForScript(value: unknown): string {
 export const SERVE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-/** The served page's shell: the token in a meta element, the script and style loaded from the server. */
-export function servedPage(token: string): string {
+/**
+ * The served page's shell: the token in a meta element, the script and style loaded from the server.
+ * With a team, the person the token names in another meta element: the page views and saves as them.
+ */
+export function servedPage(token: string, person?: { readonly name: string; readonly role: string }): string {
   const query = `?token=${encodeURIComponent(token)}`
+  const identity =
+    person === undefined ? '' : `\n<meta name="rubric-identity" content="${escapeHtml(JSON.stringify({ name: person.name, role: person.role }))}">`
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="rubric-token" content="${escapeHtml(token)}">
+<meta name="rubric-token" content="${escapeHtml(token)}">${identity}
 <title>vitest-rubric review</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/page.css${escapeHtml(query)}">

@@ -9,12 +9,15 @@ export const REQUEST_FIXES = {
     'send what the review page sends: reload the page (a page left open across an upgrade sends an older request); a script must follow docs/review-page.md.',
   BAD_HOST: 'open the page at the address vitest-rubric serve printed (127.0.0.1, localhost or [::1] with its port), not through another host name.',
   BAD_CODE: 'open the URL vitest-rubric serve printed, or run vitest-rubric serve --open again: a one-time link works once, within a minute.',
-  BAD_TOKEN: 'open the URL vitest-rubric serve printed: it carries the token (a restarted server has a new one).',
+  BAD_TOKEN:
+    'open the URL vitest-rubric serve printed: it carries the token (a restarted server has a new one; with --team, your own link, unless it was revoked: ask for it to be reissued).',
   BAD_ORIGIN: 'use the review page itself: another site cannot call the server.',
   NOT_FOUND: 'reload the page: it names fixtures by their number and pages by their path, and the server serves only those it lists.',
   METHOD_NOT_ALLOWED: 'the server answers only GET and POST: send the request the review page sends.',
   BODY_TOO_LARGE: 'save a smaller draft: a request body is limited to 1 MiB (a review with reasons of a few thousand characters is far below it).',
   EMPTY_DRAFT: 'rate at least one criterion (or dimension) before saving.',
+  ROLE_NOT_PERMITTED: 'ask whoever runs serve --team for a link with the role this needs: a reader saves nothing, a reviewer reviews, an adjudicator adopts.',
+  IDENTITY_MISMATCH: 'save through your own link: the server saves as the person the link names, and refuses a body naming anyone else.',
 } as const satisfies Partial<Record<RubricErrorCode, string>>
 
 export type RequestErrorCode = keyof typeof REQUEST_FIXES

@@ -9,7 +9,7 @@ import type { KindRegistry } from '../core/engine/registry.js'
 import { kinds as shippedKinds } from '../core/registry.js'
 import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
-import { isAuthorized, OpenCodes, tokenCookie } from './auth.js'
+import { givenTokens, isAuthorized, OpenCodes, tokenCookie } from './auth.js'
 import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
 import { refusalFor } from './blind.js'
 import { listen } from './listen.js'
@@ -18,6 +18,8 @@ import { HTTP_STATUS } from './status.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
 import { pageFixture, servedCase, type Viewer } from './page-data.js'
 import { pageComparison } from './compare-data.js'
+import { saveIdentity, viewerOf as personViewer, type Person } from './team.js'
+import type { TeamTokens } from './team-tokens.js'
 import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
 
 export interface ServeOptions {
@@ -41,6 +43,11 @@ export interface ServeOptions {
   readonly maxBody?: number
   /** The kinds the served directories may hold. @default the shipped kinds */
   readonly kinds?: KindRegistry
+  /**
+   * Team mode: each request must carry a person's token (`token` is refused), and the person it
+   * names is who views and who saves, whatever the request says.
+   */
+  readonly team?: TeamTokens
 }
 
 export interface RunningServer {
@@ -143,26 +150,31 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const url = requestUrl(request.url)
     if (!allowedHosts.has((request.headers.host ?? '').toLowerCase())) throw new RequestError('BAD_HOST', 'the Host header does not name this server.')
     if (request.method === 'GET' && url.pathname === '/open') {
-      if (!codes.redeem(url.searchParams.get('code') ?? ''))
+      // A one-time link sets the single token's cookie: with a team, every link is a person's own.
+      if (options.team !== undefined || !codes.redeem(url.searchParams.get('code') ?? ''))
         throw new RequestError('BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
       response
         .writeHead(303, { ...headers('text/plain; charset=utf-8'), location: '/', 'set-cookie': tokenCookie(port, token) })
         .end('The review page is at /.')
       return
     }
-    if (!isAuthorized(request, url.searchParams, port, token))
+    const person = options.team === undefined ? undefined : await personOf(options.team, request, url, port)
+    if (person === undefined ? options.team !== undefined || !isAuthorized(request, url.searchParams, port, token) : false)
       throw new RequestError('BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
+    if (person !== undefined) seen.viewer = personViewer(person.person)
     const origin = request.headers.origin
     if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase()))
       throw new RequestError('BAD_ORIGIN', 'requests from another origin are refused.')
 
-    if (request.method === 'GET' && url.pathname === '/') return send(response, 200, 'text/html; charset=utf-8', servedPage(token))
+    if (request.method === 'GET' && url.pathname === '/')
+      return send(response, 200, 'text/html; charset=utf-8', servedPage(person?.token ?? token, person?.person))
     if (request.method === 'GET' && url.pathname.startsWith('/assets/')) {
       const name = url.pathname.slice('/assets/'.length)
       if (!isAssetName(name)) throw new RequestError('NOT_FOUND', 'no such file.')
       return send(response, 200, ASSET_FILES[name].type, await readAsset(name))
     }
-    if (request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case')) seen.viewer = viewerOf(url.searchParams.get('viewer'))
+    if (person === undefined && request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case'))
+      seen.viewer = viewerOf(url.searchParams.get('viewer'))
     if (request.method === 'GET' && url.pathname === '/api/overview') {
       // Written piece by piece: each fixture's overview as kept, never joined into one copy.
       const pieces = await overview(seen.viewer)
@@ -198,7 +210,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // Read-only: two served fixtures by number, compared as `vitest-rubric compare` compares them.
       const [a, b] = (['a', 'b'] as const).map((name) => Number(url.searchParams.get(name)))
       if (!Number.isInteger(a) || !Number.isInteger(b) || a! < 0 || b! < 0) throw new RequestError('BAD_REQUEST', 'a and b must be fixture numbers.')
-      const reader: Viewer = { role: 'reader' }
+      // A blind reviewer of a team compares the fixtures as their own overviews show them.
+      const reader: Viewer = person === undefined ? { role: 'reader' } : seen.viewer
       const [entryA, entryB] = [await loaded(a!), await loaded(b!)]
       const overviews = { a: (await viewOf(entryA, a!, reader)).page, b: (await viewOf(entryB, b!, reader)).page }
       return json(response, 200, await pageComparison({ a: options.dirs[a!]!, b: options.dirs[b!]! }, overviews, { cwd: options.cwd, ...evaluate }))
@@ -210,7 +223,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           'BAD_REQUEST',
           `the request body is not a save: ${body.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ')}`,
         )
-      const save = body.data
+      const save =
+        person === undefined
+          ? body.data
+          : { ...body.data, reviewer: undefined, adjudicator: undefined, ...saveIdentity(person.person, url.pathname, body.data) }
       if (save.reviewer !== undefined) seen.viewer = { role: 'reviewer', name: save.reviewer }
       const dir = dirs[save.fixture]
       if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${save.fixture}.`)
@@ -297,6 +313,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.close(() => done())
       }),
   }
+}
+
+/** The person a team member's request comes from, and the token that names them; `undefined` for anyone else. */
+async function personOf(team: TeamTokens, request: IncomingMessage, url: URL, port: number): Promise<{ person: Person; token: string } | undefined> {
+  for (const token of givenTokens(request, url.searchParams, port)) {
+    const person = await team.personOf(token)
+    if (person !== undefined) return { person, token }
+  }
+  return undefined
 }
 
 function isLoopback(host: string): boolean {

@@ -97,6 +97,9 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   BODY_TOO_LARGE: 413,
   EMPTY_DRAFT: 400,
+  // the review server with --team: a person's link cannot do this, or names someone else
+  ROLE_NOT_PERMITTED: 403,
+  IDENTITY_MISMATCH: 403,
   // the review server failed on its own account (its terminal says why)
   INTERNAL: 500,
   // the review server cannot start
@@ -104,6 +107,9 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   HOST_NOT_LOCAL: 500,
   PORT_NOT_PERMITTED: 500,
   LISTEN_FAILED: 500,
+  // the team file of serve --team, and the file of its token hashes
+  TEAM_INVALID: 500,
+  TEAM_TOKENS_INVALID: 500,
   // the plugin's planning process (a large fixture planned apart from Vitest)
   PLANNING_FAILED: 500,
   PLANNING_TIMED_OUT: 500,

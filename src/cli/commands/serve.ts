@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { ListenError } from '../../web/listen.js'
 import { startServer, type RunningServer } from '../../web/server.js'
 import { minReviewsOption, usage, stringOption, type Command } from '../command.js'
+import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
 import { fixtureDirs } from './status.js'
 
 /** `vitest-rubric serve [dirs...]`: the local review page. */
@@ -10,6 +11,8 @@ export const serve: Command = {
   summary: 'a local web page to read, review and adjudicate cases (loopback only, with a token)',
   help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>]
        vitest-rubric serve <A> <B> --compare [options]
+       vitest-rubric serve [dir...] --team <team.json> [options]
+       vitest-rubric serve --team <team.json> --revoke <name> | --reissue <name>
 
 Starts a local server for the review page and prints its URL, which carries a random token. The
 page shows every fixture's figures and cases, each case with its answer (spans highlighted), its
@@ -22,6 +25,12 @@ systems, as \`vitest-rubric compare <A> <B>\` compares them: both decisions per 
 first, the paired figures, and a selected task's two answers side by side. Read-only. Any two
 served fixtures are compared at #/compare/<a>/<b> (their numbers, from 0).
 
+With --team, each person of the team file ({ "people": [ { "name", "role" } ] }, each role
+"reviewer", "adjudicator" or "reader") has a link of their own, whose token names them: a reviewer
+reviews blind as themselves, an adjudicator adopts under their name, a reader saves nothing, and
+the single token is refused. Only each token's SHA-256 is kept, in .vitest-rubric/team/ of the
+current folder; a link is printed once, when issued, and a restart keeps the links printed before.
+
 Options:
   --port <n>          the port (default 5178, or the next free one above it; 0 for any free
                       port); a port given here that is in use stops serve with an error
@@ -31,6 +40,11 @@ Options:
                       holds no token
   --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
   --compare           open on the comparison view of the two fixtures given
+  --team <file>       serve a team: one personal link per person of the team file
+  --revoke <name>     with --team: revoke the person's link, and exit (a running server
+                      refuses it from its next request)
+  --reissue <name>    with --team: issue the person a new link in place of the old, print it,
+                      and exit (a running server accepts it from its next request)
 
 Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
   options: {
@@ -39,8 +53,21 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
     open: { type: 'boolean', default: false },
     'min-reviews': { type: 'string' },
     compare: { type: 'boolean', default: false },
+    team: { type: 'string' },
+    revoke: { type: 'string' },
+    reissue: { type: 'string' },
   },
   async run({ values, positionals }, io) {
+    const teamFile = stringOption(values, 'team')
+    const revoke = stringOption(values, 'revoke')
+    const reissue = stringOption(values, 'reissue')
+    if (teamFile === undefined && (revoke !== undefined || reissue !== undefined))
+      throw usage('serve', `--${revoke === undefined ? 'reissue' : 'revoke'} needs --team <team.json>: the team whose link it changes.`)
+    if (revoke !== undefined && reissue !== undefined) throw usage('serve', 'give --revoke or --reissue, not both.')
+    if (teamFile !== undefined && revoke !== undefined) return reviseTeamLink(teamFile, 'revoke', revoke, io.cwd, io)
+    if (teamFile !== undefined && reissue !== undefined) return reviseTeamLink(teamFile, 'reissue', reissue, io.cwd, io)
+    if (teamFile !== undefined && values['open'] === true)
+      throw usage('serve', '--open cannot be used with --team: each person opens their own link, which serve prints.')
     const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
     if (dirs.length === 0) throw usage('serve', 'no fixture directories: pass some, or create one with `vitest-rubric init fixtures/<name>`.')
     const compare = values['compare'] === true
@@ -55,6 +82,7 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
       io.stderr(`warning: --host ${host} makes the page reachable from other machines; anyone with the URL and its token can write reviews.`)
     }
+    const team = teamFile === undefined ? undefined : await openTeam(teamFile, io.cwd)
     let server: RunningServer
     try {
       server = await startServer({
@@ -64,6 +92,7 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
         port,
         strictPort: portText !== undefined,
         panel: { minReviews: minReviewsOption('serve', values['min-reviews']) },
+        ...(team === undefined ? {} : { team: team.tokens }),
       })
     } catch (error) {
       if (!(error instanceof ListenError)) throw error
@@ -71,11 +100,16 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
       return 1
     }
     if (server.port !== port && port !== 0) io.stdout(`port ${port} is in use; serving on ${server.port}.`)
-    io.stdout(
-      compare
-        ? `vitest-rubric comparison of ${dirs[0]} (A) and ${dirs[1]} (B)\n  ${server.url}${view}\nCtrl-C stops it.`
-        : `vitest-rubric review page for ${dirs.join(', ')}\n  ${server.url}\nCtrl-C stops it.`,
-    )
+    if (team !== undefined) {
+      io.stdout(`vitest-rubric review page for ${dirs.join(', ')}, for a team`)
+      await announceTeam(team.team, team.links, server, io.cwd, io)
+      io.stdout('Ctrl-C stops it.')
+    } else
+      io.stdout(
+        compare
+          ? `vitest-rubric comparison of ${dirs[0]} (A) and ${dirs[1]} (B)\n  ${server.url}${view}\nCtrl-C stops it.`
+          : `vitest-rubric review page for ${dirs.join(', ')}\n  ${server.url}\nCtrl-C stops it.`,
+      )
     // Not the printed URL: the launcher's command line is readable by other local users.
     if (values['open'] === true) openBrowser(`${server.openUrl()}${view}`, io.stderr)
     await new Promise<void>((done) => {

@@ -94,6 +94,9 @@ export const RUBRIC_ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'BODY_TOO_LARGE',
   'EMPTY_DRAFT',
+  // the review server with --team: a person's link cannot do this, or names someone else
+  'ROLE_NOT_PERMITTED',
+  'IDENTITY_MISMATCH',
   // the review server failed on its own account (its terminal says why)
   'INTERNAL',
   // the review server cannot start
@@ -101,6 +104,9 @@ export const RUBRIC_ERROR_CODES = [
   'HOST_NOT_LOCAL',
   'PORT_NOT_PERMITTED',
   'LISTEN_FAILED',
+  // the team file of serve --team, and the file of its token hashes
+  'TEAM_INVALID',
+  'TEAM_TOKENS_INVALID',
   // the plugin's planning process (a large fixture planned apart from Vitest)
   'PLANNING_FAILED',
   'PLANNING_TIMED_OUT',

@@ -4,7 +4,7 @@ import { disputesOf, panelMark } from './adjudication.js'
 import { el } from './dom.js'
 import { setViewer } from './header.js'
 import { saveReview } from './save.js'
-import { kindOf, mode, saveBlocked, state, type Draft, type ShownCase } from './state.js'
+import { identity, kindOf, mode, saveBlocked, state, type Draft, type ShownCase } from './state.js'
 
 /** A reader's case that only an adjudication adopts: no form that cannot save, and the role that can, one click away. */
 function adjudicationPointer(data: ShownCase): HTMLElement {
@@ -24,13 +24,19 @@ export function criteriaBlock(data: ShownCase): HTMLElement {
   const blocked = saveBlocked(data)
   const form = kindOf(data.fixture).view === 'form'
   // A form kept over a change on disk stays, even when it can no longer be saved: what was typed is never taken away.
-  const editable = mode === 'serve' && form && (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : true) && (blocked === null || state.kept !== null)
+  // A team's reader saves nothing: the server refuses it, so the page offers no form.
+  const editable =
+    mode === 'serve' &&
+    form &&
+    (state.viewer.role === 'reviewer' ? state.viewer.name !== '' : identity?.role !== 'reader') &&
+    (blocked === null || state.kept !== null)
   const block = el(
     'section',
     { class: 'criteria', id: 'criteria' },
     el('h3', {}, editable ? (state.viewer.role === 'adjudicator' ? 'Criteria: adjudicate' : 'Criteria: review') : 'Criteria'),
   )
-  if (mode === 'serve' && form && state.viewer.role === 'reader' && data.adjudicationOnly && state.kept === null) block.append(adjudicationPointer(data))
+  if (mode === 'serve' && identity === null && form && state.viewer.role === 'reader' && data.adjudicationOnly && state.kept === null)
+    block.append(adjudicationPointer(data))
   data.criteria.forEach((item, index) => {
     const draft = state.drafts[index]!
     const card = el('div', {

@@ -1,7 +1,7 @@
 // The bar above every view: the way home, who is viewing (the served page), the keys, and a notice.
 import { loadOverview } from './api.js'
 import { el, messageOf } from './dom.js'
-import { app, mode, redraw, state, type Viewer } from './state.js'
+import { app, identity, mode, redraw, state, type Viewer } from './state.js'
 
 /** Who is viewing changed: the overview and the case are read again, as that viewer may see them. */
 export function setViewer(viewer: Viewer): void {
@@ -13,7 +13,10 @@ export function setViewer(viewer: Viewer): void {
 
 export function header(): HTMLElement {
   const bar = el('header', { class: 'bar' }, el('a', { href: '#/', class: 'home' }, mode === 'report' ? 'vitest-rubric report' : 'vitest-rubric review'))
-  if (mode === 'serve') {
+  if (mode === 'serve' && identity !== null) {
+    const as = identity.role === 'reviewer' ? 'reviewing (blind) as' : identity.role === 'adjudicator' ? 'adjudicating as' : 'reading as'
+    bar.append(el('span', { class: 'viewer', id: 'viewer-identity' }, `${as} `, el('strong', {}, identity.name)))
+  } else if (mode === 'serve') {
     const role = el('select', { 'aria-label': 'you are', id: 'viewer-role' })
     for (const [value, label] of [
       ['reader', 'reading'],

@@ -32,6 +32,8 @@ export interface Draft {
 export const app = document.getElementById('app')!
 export const mode = app.dataset['mode'] === 'report' ? 'report' : 'serve'
 export const token = document.querySelector<HTMLMetaElement>('meta[name="rubric-token"]')?.content ?? ''
+/** With `serve --team`, the person the page's link names: the page views and saves as them, and no one else. */
+export const identity = readIdentity()
 // Cast: the report embeds the data report.ts built (ReportData).
 export const embedded = mode === 'report' ? (JSON.parse(document.getElementById('rubric-data')!.textContent ?? '{}') as ReportData) : null
 /** How many case rows the overview draws at once, per fixture: the DOM holds these rows only. */
@@ -68,8 +70,17 @@ export const state: PageState = {
   kept: null,
 }
 
+function readIdentity(): Viewer | null {
+  const text = document.querySelector<HTMLMetaElement>('meta[name="rubric-identity"]')?.content
+  if (text === undefined) return null
+  // Cast: the server wrote this meta element from the team file's checked person.
+  const person = JSON.parse(text) as Viewer
+  return { role: person.role, name: person.name }
+}
+
 function loadViewer(): Viewer {
   if (mode === 'report') return { role: 'reader', name: '' }
+  if (identity !== null) return identity
   try {
     // Cast: the page stored this viewer itself; a value it cannot read falls back to a reader below.
     const saved = JSON.parse(localStorage.getItem('vitest-rubric.viewer') ?? 'null') as Viewer | null

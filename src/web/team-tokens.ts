@@ -1,0 +1,156 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { stat } from 'node:fs/promises'
+import { join, relative } from 'node:path'
+import { z } from 'zod'
+import { displayPath } from '../core/common/display-path.js'
+import { UsageError } from '../core/common/errors.js'
+import { errnoCode } from '../core/common/primitives.js'
+import { parseJsonText } from '../core/json/read.js'
+import { readOutputFile, writeOutputFile } from '../core/json/output-file.js'
+import { safeParseReporting, schemaError } from '../core/json/schema-error.js'
+import type { LoadedTeam, Person } from './team.js'
+
+// The team's links, kept as the SHA-256 of each token and never the token itself: the file lies in
+// the project's `.vitest-rubric/` (outside every fixture, ignored by git), one per team file, and is
+// written and read only as the package's own outputs are (never through a symbolic link). A token
+// is shown once, when it is issued; a restart keeps the hashes, so the links printed earlier work.
+
+/** The folder of the token files, below the project root. */
+export const TEAM_TOKENS_DIR = '.vitest-rubric/team'
+
+const TokenFileSchema = z.strictObject({
+  version: z.literal(1, { error: 'the number 1' }),
+  team: z.string({ error: "the team file's path" }),
+  /** The address the last server started on, for the links `--reissue` prints. */
+  origin: z.string({ error: 'an address' }).nullable(),
+  /** Each person's token hash; `null` once revoked. A person missing has never been issued a link. */
+  people: z.record(
+    z.string(),
+    z.strictObject({ token_sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: '64 hexadecimal digits' }), issued: z.string() }).nullable(),
+  ),
+})
+export type TokenFile = z.infer<typeof TokenFileSchema>
+
+/** Where a team file's token hashes are kept: named by the SHA-256 of the team file's path in the project. */
+export function tokenFilePath(root: string, team: LoadedTeam): string {
+  const name = createHash('sha256').update(relative(root, team.path).split('\\').join('/')).digest('hex').slice(0, 16)
+  return join(root, TEAM_TOKENS_DIR, `${name}.json`)
+}
+
+/** A new secret token: 256 random bits. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+/** The team's token file as kept; an empty one when there is none yet. */
+export async function readTokenFile(root: string, team: LoadedTeam): Promise<TokenFile> {
+  const path = tokenFilePath(root, team)
+  const bytes = await readOutputFile(path, { boundary: root, cwd: root })
+  const empty: TokenFile = { version: 1, team: team.display, origin: null, people: {} }
+  if (bytes === undefined) return empty
+  const display = displayPath(root, path)
+  const hint = `remove ${display} and start serve --team again: every person is issued a new link.`
+  let value: unknown
+  try {
+    value = parseJsonText({ display, bytes }).value
+  } catch {
+    throw new UsageError({ code: 'TEAM_TOKENS_INVALID', file: display, summary: 'the file of token hashes is not JSON.', hint })
+  }
+  const parsed = safeParseReporting(TokenFileSchema, value)
+  if (!parsed.success) throw schemaError({ ErrorClass: UsageError, code: 'TEAM_TOKENS_INVALID', file: display, basePath: [], hint }, parsed.error.issues)
+  return parsed.data
+}
+
+export async function writeTokenFile(root: string, team: LoadedTeam, file: TokenFile): Promise<void> {
+  const path = tokenFilePath(root, team)
+  await writeOutputFile({ path, display: displayPath(root, path), contents: `${JSON.stringify(file, null, 2)}\n` }, { boundary: root, cwd: root })
+}
+
+/** A person's link, as serve prints it: the token when it was issued just now, else whether an earlier one still works. */
+export type TeamLink = Person & ({ readonly state: 'issued'; readonly token: string } | { readonly state: 'kept' | 'revoked' })
+
+/**
+ * Issues a token to each person who never had one (and to each in `reissue`), keeps the others'
+ * hashes, and writes the file. Returns every person's link state, in the team file's order.
+ */
+export async function issueTokens(root: string, team: LoadedTeam, reissue: readonly string[] = []): Promise<readonly TeamLink[]> {
+  const file = await readTokenFile(root, team)
+  const people = { ...file.people }
+  const links = team.people.map((person): TeamLink => {
+    const kept = people[person.name]
+    if (kept === null && !reissue.includes(person.name)) return { ...person, state: 'revoked' }
+    if (kept !== undefined && kept !== null && !reissue.includes(person.name)) return { ...person, state: 'kept' }
+    const token = newToken()
+    people[person.name] = { token_sha256: tokenHash(token), issued: new Date().toISOString() }
+    return { ...person, state: 'issued', token }
+  })
+  await writeTokenFile(root, team, { ...file, team: team.display, people })
+  return links
+}
+
+/** Revokes a person's link: the running server refuses it from its next request. */
+export async function revokeToken(root: string, team: LoadedTeam, name: string): Promise<void> {
+  const file = await readTokenFile(root, team)
+  await writeTokenFile(root, team, { ...file, people: { ...file.people, [name]: null } })
+}
+
+/** Records where the server listens, for the links a later `--reissue` prints. */
+export async function recordOrigin(root: string, team: LoadedTeam, origin: string): Promise<void> {
+  const file = await readTokenFile(root, team)
+  await writeTokenFile(root, team, { ...file, origin })
+}
+
+/**
+ * Who a token names, as the token file says now: the file is read again whenever it changed (its
+ * modification time, size or inode), so a link revoked or reissued by another process is refused
+ * or accepted from the next request on, without a restart.
+ */
+export class TeamTokens {
+  readonly #root: string
+  readonly #team: LoadedTeam
+  readonly #people: ReadonlyMap<string, Person>
+  #byHash = new Map<string, Person>()
+  #seen = ''
+
+  constructor(root: string, team: LoadedTeam) {
+    this.#root = root
+    this.#team = team
+    this.#people = new Map(team.people.map((person) => [person.name, person]))
+  }
+
+  /** The person `token` names, or `undefined` for a token no one holds (or one revoked). */
+  async personOf(token: string): Promise<Person | undefined> {
+    await this.#refresh()
+    return this.#byHash.get(tokenHash(token))
+  }
+
+  async #refresh(): Promise<void> {
+    const path = tokenFilePath(this.#root, this.#team)
+    let mark: string
+    try {
+      const info = await stat(path)
+      mark = `${info.ino}:${info.size}:${info.mtimeMs}`
+    } catch (cause) {
+      if (errnoCode(cause) !== 'ENOENT') throw cause
+      mark = 'missing'
+    }
+    if (mark === this.#seen) return
+    const byHash = new Map<string, Person>()
+    try {
+      const file = await readTokenFile(this.#root, this.#team)
+      for (const [name, entry] of Object.entries(file.people)) {
+        const person = this.#people.get(name)
+        if (person !== undefined && entry !== null) byHash.set(entry.token_sha256, person)
+      }
+    } catch (error) {
+      // A file that cannot be read names no one: every link is refused until it is repaired.
+      console.error(`vitest-rubric serve: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+    }
+    this.#byHash = byHash
+    this.#seen = mark
+  }
+}
