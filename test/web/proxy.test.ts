@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http'
-import { readdir } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { parsePublicOrigin } from '../../src/web/public-origin.js'
@@ -82,6 +82,10 @@ describe.skipIf(nginx === undefined)('serve --team --public-origin behind nginx'
       expect({ route: route.path, status: (await via(proxy.port, route.path, team.tokens['rita'])).status }).toEqual({ route: route.path, status: 200 })
     // The links name the public origin.
     expect(team.server.url).toBe(`https://${PUBLIC}/?token=${team.server.token}`)
+    // The documented configuration keeps the tokens in the query strings out of nginx's logs.
+    const logged = await readFile(join(proxy.dir, 'logs/access.log'), 'utf8').catch(() => '')
+    expect(await via(proxy.port, `/api/version?token=${team.tokens['rita']}`, undefined).then((answer) => answer.status)).toBe(200)
+    expect(logged + (await readFile(join(proxy.dir, 'logs/access.log'), 'utf8').catch(() => ''))).not.toContain(team.tokens['rita'])
   })
 
   test('two people cannot act as each other through the proxy', async () => {
