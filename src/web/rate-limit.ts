@@ -13,8 +13,8 @@ export interface RateLimit {
   readonly burst: number
 }
 
-/** The default: 20 requests a second, bursts of 200. */
-export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 20, burst: 200 }
+/** The default: 50 requests a second, bursts of 500 (a script driving the page through a browser stays below it too). */
+export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 50, burst: 500 }
 
 /** What {@link TokenBuckets.take} decided: let the request through, or refuse it for `retryAfter` seconds. */
 export type Admission = { readonly ok: true } | { readonly ok: false; readonly retryAfter: number }

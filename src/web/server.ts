@@ -56,7 +56,7 @@ export interface ServeOptions {
    * links name it.
    */
   readonly publicOrigin?: PublicOrigin
-  /** Each token's rate limit (the single token's, or each person's). @default 20 a second, bursts of 200 */
+  /** Each token's rate limit (the single token's, or each person's). @default 50 a second, bursts of 500 */
   readonly rateLimit?: RateLimit
 }
 

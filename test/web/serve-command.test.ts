@@ -97,7 +97,7 @@ test('serve --public-origin prints its link at the public origin; a path, plain 
     ],
     [['--public-origin', 'http://review.example.org'], '--public-origin http://review.example.org: the address must start with https://'],
     [['--public-origin', 'https://review.example.org', '--host', '0.0.0.0'], '--host 0.0.0.0 cannot be used with it.'],
-    [['--rate-limit', 'many'], '--rate-limit takes a whole number of requests a second per link, from 1 (default 20), not "many".'],
+    [['--rate-limit', 'many'], '--rate-limit takes a whole number of requests a second per link, from 1 (default 50), not "many".'],
   ] as const) {
     const refused = await serve(['fixtures/lab', '--port', '0', ...args])
     expect({ args, code: refused.outcome.code }).toEqual({ args, code: 2 })

@@ -54,7 +54,7 @@ Options:
                       and Origin and no other (not its loopback address either), and prints
                       links at it
   --rate-limit <n>    requests a second each link (token) may send, in bursts of ten seconds'
-                      worth (default 20); past it, requests are refused with 429 and
+                      worth (default 50); past it, requests are refused with 429 and
                       Retry-After
 
 Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
