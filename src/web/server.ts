@@ -21,6 +21,8 @@ import { pageFixture, servedCase, type Viewer } from './page-data.js'
 import { pageComparison } from './compare-data.js'
 import { saveIdentity, viewerOf as personViewer, type Person } from './team.js'
 import type { TeamTokens } from './team-tokens.js'
+import type { PublicOrigin } from './public-origin.js'
+import { admit, DEFAULT_RATE_LIMIT, TokenBuckets, type RateLimit } from './rate-limit.js'
 import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
 
 export interface ServeOptions {
@@ -49,6 +51,14 @@ export interface ServeOptions {
    * names is who views and who saves, whatever the request says.
    */
   readonly team?: TeamTokens
+  /**
+   * Served through a reverse proxy at this origin: the server (still on loopback, `host` must be
+   * one) accepts this Host and Origin and no other, its own loopback address included, and its
+   * links name it.
+   */
+  readonly publicOrigin?: PublicOrigin
+  /** Each token's rate limit (the single token's, or each person's). @default 50 a second, bursts of 500 */
+  readonly rateLimit?: RateLimit
 }
 
 export interface RunningServer {
@@ -99,6 +109,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let allowedHosts: Set<string> = new Set()
   let port = 0
   const codes = new OpenCodes()
+  if (options.publicOrigin !== undefined && !isLoopback(host))
+    throw new Error(`serve behind a reverse proxy listens on loopback only, not on ${host}: the proxy reaches it at 127.0.0.1.`)
+  let allowedOrigins: Set<string> = new Set()
+  const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
+  const buckets = new TokenBuckets(limit)
 
   // The open change streams: each hears "fixture N changed", and nothing of what changed.
   const streams = new Set<ServerResponse>()
@@ -155,7 +170,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (options.team !== undefined || !codes.redeem(url.searchParams.get('code') ?? ''))
         throw new RequestError('BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
       response
-        .writeHead(303, { ...headers('text/plain; charset=utf-8'), location: '/', 'set-cookie': tokenCookie(port, token) })
+        .writeHead(303, {
+          ...headers('text/plain; charset=utf-8'),
+          location: '/',
+          'set-cookie': `${tokenCookie(port, token)}${options.publicOrigin === undefined ? '' : '; Secure'}`,
+        })
         .end('The review page is at /.')
       return
     }
@@ -164,8 +183,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       throw new RequestError('BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
     if (person !== undefined) seen.viewer = personViewer(person.person)
     const origin = request.headers.origin
-    if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase()))
-      throw new RequestError('BAD_ORIGIN', 'requests from another origin are refused.')
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) throw new RequestError('BAD_ORIGIN', 'requests from another origin are refused.')
+    if (!admit(buckets, limit, person?.token ?? token, request, response)) return
 
     if (request.method === 'GET' && url.pathname === '/')
       return send(response, 200, 'text/html; charset=utf-8', servedPage(person?.token ?? token, person?.person))
@@ -298,13 +317,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
   const shownHost = host.includes(':') ? `[${host}]` : host
   allowedHosts = new Set(
-    [`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()),
+    options.publicOrigin !== undefined
+      ? [options.publicOrigin.host]
+      : [`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()),
   )
+  allowedOrigins = new Set(options.publicOrigin !== undefined ? [options.publicOrigin.origin] : [...allowedHosts].map((name) => `http://${name}`))
+  const base = options.publicOrigin?.origin ?? `http://${shownHost}:${port}`
   return {
-    url: `http://${shownHost}:${port}/?token=${token}`,
+    url: `${base}/?token=${token}`,
     token,
     port,
-    openUrl: () => `http://${shownHost}:${port}/open?code=${codes.issue()}`,
+    openUrl: () => `${base}/open?code=${codes.issue()}`,
     close: () =>
       new Promise<void>((done) => {
         fixtures.close()
