@@ -20,6 +20,9 @@ import { pageFixture, servedCase, type Viewer } from './page-data.js'
 import { pageComparison } from './compare-data.js'
 import { saveIdentity, viewerOf as personViewer, type Person } from './team.js'
 import type { TeamTokens } from './team-tokens.js'
+import { recordedSave, type SavedChange } from './save-trail.js'
+import { checkCommitable, commitTrail } from './save-commit.js'
+import { auditTrail } from './audit-log.js'
 import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
 
 export interface ServeOptions {
@@ -48,6 +51,12 @@ export interface ServeOptions {
    * names is who views and who saves, whatever the request says.
    */
   readonly team?: TeamTokens
+  /**
+   * Make each accepted save a git commit of the files it wrote, by the person who saved; without it,
+   * each save is a line of the fixture's audit log (`.vitest-rubric/audit/`). Refused at start unless
+   * every fixture is in a git work tree. @default false
+   */
+  readonly commit?: boolean
 }
 
 export interface RunningServer {
@@ -98,6 +107,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let allowedHosts: Set<string> = new Set()
   let port = 0
   const codes = new OpenCodes()
+  if (options.commit === true) await checkCommitable(dirs, options.dirs, options.cwd)
+  const trail = options.commit === true ? commitTrail(options.cwd) : auditTrail(options.cwd)
 
   // The open change streams: each hears "fixture N changed", and nothing of what changed.
   const streams = new Set<ServerResponse>()
@@ -239,17 +250,43 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const common = { caseId: save.id, cwd: options.cwd, expected: save.versions, kinds, ...(memo === undefined ? {} : { memo }) }
       let decision: string
       let viewer: Viewer = { role: 'reader' }
+      // Each save is recorded (a commit, or a line of the audit log) under the fixture's lock, or undone.
+      const change = { dir, fixture: options.dirs[save.fixture]!, caseId: save.id, role: person?.person.role }
       if (url.pathname === '/api/review') {
-        const recorded = await recordReview(dir, save.draft, pageSource, {
-          ...common,
-          replace: save.replace,
-          ...(save.reviewer === undefined ? {} : { reviewer: save.reviewer }),
-        })
-        decision = recorded.decision
+        ;({ decision } = await recordedSave(
+          dir,
+          trail,
+          async (io) => {
+            const recorded = await recordReview(dir, save.draft, pageSource, {
+              ...common,
+              io,
+              replace: save.replace,
+              ...(save.reviewer === undefined ? {} : { reviewer: save.reviewer }),
+            })
+            return { decision: recorded.decision, replaced: recorded.before !== null }
+          },
+          (done, files): SavedChange => ({
+            ...change,
+            action: 'review',
+            person: save.reviewer,
+            change: done.replaced ? 'replaced' : 'new',
+            decision: done.decision,
+            files,
+          }),
+          options.cwd,
+        ))
         if (save.reviewer !== undefined) viewer = { role: 'reviewer', name: save.reviewer }
       } else {
-        const result = await adjudicateCase(dir, { ...common, adjudicator: save.adjudicator ?? 'page', written: save.draft }, pageSource)
-        decision = result.adopted[0]?.decision ?? 'adopted'
+        decision = await recordedSave(
+          dir,
+          trail,
+          async (io) => {
+            const result = await adjudicateCase(dir, { ...common, io, adjudicator: save.adjudicator ?? 'page', written: save.draft }, pageSource)
+            return result.adopted[0]?.decision ?? 'adopted'
+          },
+          (decided, files): SavedChange => ({ ...change, action: 'adjudicate', person: save.adjudicator, change: 'adopted', decision: decided, files }),
+          options.cwd,
+        )
         viewer = { role: 'adjudicator', name: save.adjudicator }
       }
       // The answer is the case and its fixture's figures, not the whole overview: the page updates its one row.

@@ -9,7 +9,7 @@ import { fixtureDirs } from './status.js'
 export const serve: Command = {
   name: 'serve',
   summary: 'a local web page to read, review and adjudicate cases (loopback only, with a token)',
-  help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>]
+  help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>] [--commit]
        vitest-rubric serve <A> <B> --compare [options]
        vitest-rubric serve [dir...] --team <team.json> [options]
        vitest-rubric serve --team <team.json> --revoke <name> | --reissue <name>
@@ -45,8 +45,12 @@ Options:
                       refuses it from its next request)
   --reissue <name>    with --team: issue the person a new link in place of the old, print it,
                       and exit (a running server accepts it from its next request)
+  --commit            make each save a git commit of the files it wrote, authored by the
+                      person who saved (refused unless the fixtures are in a git work tree);
+                      without it, each save is a line of .vitest-rubric/audit/<hash>.jsonl
 
-Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
+Exit codes: 0 when stopped; 1 when it cannot listen, or with --commit cannot commit; 2 on a
+usage error.`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -56,6 +60,7 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
     team: { type: 'string' },
     revoke: { type: 'string' },
     reissue: { type: 'string' },
+    commit: { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {
     const teamFile = stringOption(values, 'team')
@@ -93,6 +98,7 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
         strictPort: portText !== undefined,
         panel: { minReviews: minReviewsOption('serve', values['min-reviews']) },
         ...(team === undefined ? {} : { team: team.tokens }),
+        commit: values['commit'] === true,
       })
     } catch (error) {
       if (!(error instanceof ListenError)) throw error
