@@ -94,6 +94,7 @@ describe('serve --commit: every save a commit', () => {
       files: ['fixtures/lab/reviews/alice.json'],
     })
     expect(git(root, 'rev-list', '--count', 'HEAD').trim()).toBe('2')
+    expect(git(root, 'log', '-1', '--format=%b')).toMatch(/^decision: .+\n\n {2}fixtures\/lab\/reviews\/alice\.json\n/)
     // The user's staged file is still staged, and the fixture has nothing left to commit.
     expect(git(root, 'status', '--porcelain')).toBe('A  notes.txt\n')
   })
