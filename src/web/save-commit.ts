@@ -7,9 +7,9 @@ import type { SavedChange, SaveTrail } from './save-trail.js'
 // `serve --commit`: each accepted save becomes one git commit of exactly the files it wrote, by the
 // person who saved, made under the fixture's lock before the save is acknowledged.
 
-/** The address of a person's commits: names are not addresses, and `.invalid` never resolves. */
-export function authorOf(name: string): string {
-  return `${name} <${name}@vitest-rubric.invalid>`
+/** The author of a person's commits: their email from the team file, else one that names them and never resolves (`.invalid`). */
+export function authorOf(name: string, email?: string): string {
+  return `${name} <${email ?? `${name}@vitest-rubric.invalid`}>`
 }
 
 /** The commit message: a subject naming the fixture, the case, the person and what changed, then the decision and the files. */
@@ -82,7 +82,7 @@ async function commitSave(change: SavedChange, cwd: string): Promise<void> {
     )
       fresh.push(path)
   const { subject, body } = commitMessage(change, cwd)
-  const author = change.person === undefined ? [] : [`--author=${authorOf(change.person)}`]
+  const author = change.person === undefined ? [] : [`--author=${authorOf(change.person, change.email)}`]
   try {
     if (fresh.length > 0) await git(change.dir, ['add', '--', ...fresh])
     await git(change.dir, ['commit', '--only', '--no-verify', '--quiet', ...author, '-m', subject, '-m', body, '--', ...paths])

@@ -22,6 +22,8 @@ export interface SavedChange {
   readonly action: 'review' | 'adjudicate'
   /** Who saved: the person of a team link, else the name the save carries; `undefined` for an unnamed save. */
   readonly person: string | undefined
+  /** The person's email from the team file, if it gives one. */
+  readonly email?: string | undefined
   /** The person's role in the team; `undefined` outside team mode. */
   readonly role: TeamRole | undefined
   /** What changed: `new` (a first review), `replaced` (a review revised), `adopted` (an adjudication). */

@@ -251,7 +251,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       let decision: string
       let viewer: Viewer = { role: 'reader' }
       // Each save is recorded (a commit, or a line of the audit log) under the fixture's lock, or undone.
-      const change = { dir, fixture: options.dirs[save.fixture]!, caseId: save.id, role: person?.person.role }
+      const change = { dir, fixture: options.dirs[save.fixture]!, caseId: save.id, role: person?.person.role, email: person?.person.email }
       if (url.pathname === '/api/review') {
         ;({ decision } = await recordedSave(
           dir,

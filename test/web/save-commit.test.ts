@@ -7,8 +7,11 @@ import { startServer, type RunningServer } from '../../src/web/server.js'
 import { auditLogPath } from '../../src/web/audit-log.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { convertFixture, type FixtureLayout } from '../../src/core/engine/convert-layout.js'
+import { kinds } from '../../src/core/registry.js'
 import { postSave, raw, servedCopy, type RawResponse } from '../helpers/served-fixture.js'
 import { TEAM } from '../helpers/served-team.js'
+import type { Person } from '../../src/web/team.js'
 import { scratchDir } from '../helpers/scratch.js'
 
 // `serve --commit`: each accepted save is one git commit of the files it wrote, by the person who
@@ -22,10 +25,11 @@ function git(root: string, ...args: string[]): string {
 }
 
 /** A scratch project holding fixtures/lab and team.json, committed to a git repository of its own. */
-async function repository(): Promise<string> {
+async function repository(layout: FixtureLayout = 'seed', people: readonly Person[] = TEAM): Promise<string> {
   const root = await scratchDir('commit')
   await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
-  await writeFile(join(root, 'team.json'), `${JSON.stringify({ people: TEAM }, null, 2)}\n`)
+  if (layout === 'records') await convertFixture(join(root, 'fixtures/lab'), 'records', { cwd: root, kinds })
+  await writeFile(join(root, 'team.json'), `${JSON.stringify({ people }, null, 2)}\n`)
   await writeFile(join(root, '.gitignore'), '.rubric.lock*\n.vitest-rubric/\n')
   git(root, 'init', '--quiet', '--initial-branch=main')
   git(root, 'config', 'user.name', 'Host')
@@ -43,8 +47,8 @@ async function serveTeam(root: string): Promise<{ server: RunningServer; tokens:
   return { server, tokens: Object.fromEntries(links.flatMap((link) => (link.state === 'issued' ? [[link.name, link.token]] : []))) }
 }
 
-function save(extra: Record<string, unknown>, versions: Record<string, string | null>): string {
-  const draft = Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: 'Checked.', answer_span: '' }]))
+function save(extra: Record<string, unknown>, versions: Record<string, string | null>, reason = 'Checked.'): string {
+  const draft = Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason, answer_span: '' }]))
   return JSON.stringify({ fixture: 0, id: CASE, versions, replace: false, draft, ...extra })
 }
 
@@ -99,8 +103,29 @@ describe('serve --commit: every save a commit', () => {
     expect(git(root, 'status', '--porcelain')).toBe('A  notes.txt\n')
   })
 
-  test("an adoption is one commit by its adjudicator, after each reviewer's own", async () => {
-    const root = await repository()
+  test('a revised review is a commit saying so; in the records layout, a commit of the bucket file the save appended to', async () => {
+    const root = await repository('records')
+    const { server, tokens } = await serveTeam(root)
+    const alice = tokens['alice']!
+    expect((await as(server, alice, '/api/review', save({}, await versionsOf(server, alice)))).status).toBe(200)
+    const first = lastCommit(root)
+    expect(first.subject).toBe(`review: fixtures/lab case ${CASE} by alice (new)`)
+    // The case's bucket, and the documents, which gain alice's file of reviews.
+    const bucket = expect.stringMatching(/^fixtures\/lab\/records\/[0-9a-f]+\.jsonl$/)
+    expect(first.files).toEqual([bucket, 'fixtures/lab/records/documents.jsonl'])
+    const revised = JSON.stringify({ ...JSON.parse(save({}, await versionsOf(server, alice), 'Checked again.')), replace: true })
+    expect((await as(server, alice, '/api/review', revised)).status).toBe(200)
+    expect(lastCommit(root)).toEqual({
+      author: 'alice <alice@vitest-rubric.invalid>',
+      subject: `review: fixtures/lab case ${CASE} by alice (replaced)`,
+      files: [first.files[0]!],
+    })
+    expect(git(root, 'status', '--porcelain')).toBe('')
+  })
+
+  test("an adoption is one commit by its adjudicator, after each reviewer's own; an email in the team file is the author's", async () => {
+    const people = TEAM.map((person) => (person.name === 'dana' ? { ...person, email: 'dana@example.org' } : person))
+    const root = await repository('seed', people)
     const { server, tokens } = await serveTeam(root)
     for (const name of ['alice', 'bob']) {
       const answer = await as(server, tokens[name]!, '/api/review', save({}, await versionsOf(server, tokens[name]!)))
@@ -111,7 +136,7 @@ describe('serve --commit: every save a commit', () => {
     expect(adopted.status).toBe(200)
     const commit = lastCommit(root)
     expect({ author: commit.author, subject: commit.subject }).toEqual({
-      author: 'dana <dana@vitest-rubric.invalid>',
+      author: 'dana <dana@example.org>',
       subject: `adjudicate: fixtures/lab case ${CASE} by dana (adopted)`,
     })
     expect(commit.files).toContain('fixtures/lab/adjudications.json')
