@@ -61,7 +61,9 @@ export type { InitResult } from './core/engine/scaffold.js'
 
 // Add and review
 export { addCases, recordReview, type AuthoringOptions, type RecordReviewOptions } from './core/registry.js'
-export type { AddedCase, AddResult, DraftSource, RecordedReview } from './core/engine/authoring.js'
+export type { AddedCase, AddResult } from './core/engine/authoring/add.js'
+export type { DraftSource } from './core/engine/authoring/draft.js'
+export type { RecordedReview } from './core/engine/authoring/review.js'
 export type { CaseVersions } from './core/engine/case-versions.js'
 
 // Adjudicate, agreement, calibrate

@@ -1,14 +1,8 @@
-import {
-  addCases as addIn,
-  openReviewTarget as openIn,
-  recordReview as recordIn,
-  type AddResult,
-  type AuthoringOptions as EngineAuthoringOptions,
-  type DraftSource,
-  type RecordedReview,
-  type RecordReviewOptions as EngineRecordReviewOptions,
-  type ReviewTarget,
-} from './engine/authoring.js'
+import { addCases as addIn, type AddResult } from './engine/authoring/add.js'
+import { openReviewTarget as openIn, type ReviewTarget } from './engine/authoring/target.js'
+import { recordReview as recordIn, type RecordedReview, type RecordReviewOptions as EngineRecordReviewOptions } from './engine/authoring/review.js'
+import type { AuthoringOptions as EngineAuthoringOptions } from './engine/authoring/options.js'
+import type { DraftSource } from './engine/authoring/draft.js'
 import { bindFixture as bindIn, type BindOptions as EngineBindOptions, type BindResult } from './engine/bind.js'
 import type { Evaluation } from './engine/evaluate.js'
 import { initFixture as initIn, type InitOptions as EngineInitOptions, type InitResult } from './engine/scaffold.js'

@@ -7,7 +7,8 @@ import { HTTP_STATUS } from './status.js'
 export const REQUEST_FIXES = {
   BAD_REQUEST:
     'send what the review page sends: reload the page (a page left open across an upgrade sends an older request); a script must follow docs/review-page.md.',
-  BAD_HOST: 'open the page at the address vitest-rubric serve printed (127.0.0.1, localhost or [::1] with its port), not through another host name.',
+  BAD_HOST:
+    'open the page at the address vitest-rubric serve printed (127.0.0.1, localhost or [::1] with its port; with --public-origin, that origin only), not through another host name.',
   BAD_CODE: 'open the URL vitest-rubric serve printed, or run vitest-rubric serve --open again: a one-time link works once, within a minute.',
   BAD_TOKEN:
     'open the URL vitest-rubric serve printed: it carries the token (a restarted server has a new one; with --team, your own link, unless it was revoked: ask for it to be reissued).',

@@ -7,6 +7,8 @@ import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from 
 import { sha256Hex } from '../core/json/canonical-json.js'
 import { LOCK_NAME, withFixtureLock } from '../core/json/fixture-lock.js'
 import type { TeamRole } from './team.js'
+import { auditTrail } from './audit-log.js'
+import { checkCommitable, commitTrail } from './save-commit.js'
 
 // A save of the review page, and what records it: a git commit (`serve --commit`) or a line of the
 // audit log. Both run under the fixture's lock, right after the write; a save that cannot be recorded
@@ -38,18 +40,29 @@ export interface SaveTrail {
   record(change: SavedChange): Promise<void>
 }
 
+/** The trail of a server: with `commit`, git (refused unless each fixture is in a git work tree); else the audit log. */
+export async function openSaveTrail(commit: boolean, dirs: readonly string[], displays: readonly string[], cwd: string): Promise<SaveTrail> {
+  if (!commit) return auditTrail(cwd)
+  await checkCommitable(dirs, displays, cwd)
+  return commitTrail(cwd)
+}
+
+/** What a save says of itself once written; the rest of its record is known before. */
+export type SaveOutcome = Pick<SavedChange, 'action' | 'person' | 'change' | 'decision'>
+
 /**
- * Runs `work` (a save that writes through the `io` it is given) under the lock of `dir`, then has
- * the trail record it before the lock is released. When recording fails, every file the save wrote
- * is put back as it was, through the same atomic writer, and the trail's error is thrown.
+ * Runs `work` (a save that writes through the `io` it is given) under the lock of the fixture
+ * `base.dir`, then has the trail record it before the lock is released. When recording fails, every
+ * file the save wrote is put back as it was, through the same atomic writer, and the trail's error
+ * is thrown.
  */
-export async function recordedSave<T>(
-  dir: string,
+export async function recordedSave(
   trail: SaveTrail,
-  work: (io: WriteIo) => Promise<T>,
-  describe: (result: T, files: readonly string[]) => SavedChange,
+  base: Omit<SavedChange, keyof SaveOutcome | 'files'>,
   cwd: string,
-): Promise<T> {
+  work: (io: WriteIo) => Promise<SaveOutcome>,
+): Promise<SaveOutcome> {
+  const dir = base.dir
   return withFixtureLock(dir, async () => {
     const before = new Map<string, Buffer | null>()
     const keep = async (path: string) => {
@@ -68,15 +81,15 @@ export async function recordedSave<T>(
         return nodeWriteIo.unlink(path)
       },
     }
-    const result = await work(io)
-    if (before.size === 0) return result
+    const outcome = await work(io)
+    if (before.size === 0) return outcome
     try {
-      await trail.record(describe(result, [...before.keys()]))
+      await trail.record({ ...base, ...outcome, files: [...before.keys()] })
     } catch (error) {
       await rollBack(dir, before, cwd, error)
       throw error
     }
-    return result
+    return outcome
   })
 }
 

@@ -4,7 +4,8 @@ import { resolve } from 'node:path'
 import { z } from 'zod'
 import { RubricError, type RubricErrorCode } from '../core/common/errors.js'
 import { adjudicateCase } from '../core/engine/adjudicate.js'
-import { recordReview, type DraftSource } from '../core/engine/authoring.js'
+import { recordReview } from '../core/engine/authoring/review.js'
+import type { DraftSource } from '../core/engine/authoring/draft.js'
 import type { KindRegistry } from '../core/engine/registry.js'
 import { kinds as shippedKinds } from '../core/registry.js'
 import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
@@ -20,9 +21,9 @@ import { pageFixture, servedCase, type Viewer } from './page-data.js'
 import { pageComparison } from './compare-data.js'
 import { saveIdentity, viewerOf as personViewer, type Person } from './team.js'
 import type { TeamTokens } from './team-tokens.js'
-import { recordedSave, type SavedChange } from './save-trail.js'
-import { checkCommitable, commitTrail } from './save-commit.js'
-import { auditTrail } from './audit-log.js'
+import { openSaveTrail, recordedSave } from './save-trail.js'
+import type { PublicOrigin } from './public-origin.js'
+import { admit, DEFAULT_RATE_LIMIT, TokenBuckets, type RateLimit } from './rate-limit.js'
 import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
 
 export interface ServeOptions {
@@ -51,12 +52,16 @@ export interface ServeOptions {
    * names is who views and who saves, whatever the request says.
    */
   readonly team?: TeamTokens
-  /**
-   * Make each accepted save a git commit of the files it wrote, by the person who saved; without it,
-   * each save is a line of the fixture's audit log (`.vitest-rubric/audit/`). Refused at start unless
-   * every fixture is in a git work tree. @default false
-   */
+  /** Each save a git commit by its person (refused at start outside a git work tree); else a line of `.vitest-rubric/audit/`. @default false */
   readonly commit?: boolean
+  /**
+   * Served through a reverse proxy at this origin: the server (still on loopback, `host` must be
+   * one) accepts this Host and Origin and no other, its own loopback address included, and its
+   * links name it.
+   */
+  readonly publicOrigin?: PublicOrigin
+  /** Each token's rate limit (the single token's, or each person's). @default 50 a second, bursts of 500 */
+  readonly rateLimit?: RateLimit
 }
 
 export interface RunningServer {
@@ -107,8 +112,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let allowedHosts: Set<string> = new Set()
   let port = 0
   const codes = new OpenCodes()
-  if (options.commit === true) await checkCommitable(dirs, options.dirs, options.cwd)
-  const trail = options.commit === true ? commitTrail(options.cwd) : auditTrail(options.cwd)
+  const trail = await openSaveTrail(options.commit === true, dirs, options.dirs, options.cwd)
+  if (options.publicOrigin !== undefined && !isLoopback(host))
+    throw new Error(`serve behind a reverse proxy listens on loopback only, not on ${host}: the proxy reaches it at 127.0.0.1.`)
+  let allowedOrigins: Set<string> = new Set()
+  const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
+  const buckets = new TokenBuckets(limit)
 
   // The open change streams: each hears "fixture N changed", and nothing of what changed.
   const streams = new Set<ServerResponse>()
@@ -165,7 +174,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (options.team !== undefined || !codes.redeem(url.searchParams.get('code') ?? ''))
         throw new RequestError('BAD_CODE', 'this link was used already or has expired: open the URL vitest-rubric serve printed.')
       response
-        .writeHead(303, { ...headers('text/plain; charset=utf-8'), location: '/', 'set-cookie': tokenCookie(port, token) })
+        .writeHead(303, {
+          ...headers('text/plain; charset=utf-8'),
+          location: '/',
+          'set-cookie': `${tokenCookie(port, token)}${options.publicOrigin === undefined ? '' : '; Secure'}`,
+        })
         .end('The review page is at /.')
       return
     }
@@ -174,8 +187,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       throw new RequestError('BAD_TOKEN', 'a valid token is required: open the URL vitest-rubric serve printed.')
     if (person !== undefined) seen.viewer = personViewer(person.person)
     const origin = request.headers.origin
-    if (origin !== undefined && !allowedHosts.has(origin.replace(/^http:\/\//, '').toLowerCase()))
-      throw new RequestError('BAD_ORIGIN', 'requests from another origin are refused.')
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) throw new RequestError('BAD_ORIGIN', 'requests from another origin are refused.')
+    if (!admit(buckets, limit, person?.token ?? token, request, response)) return
 
     if (request.method === 'GET' && url.pathname === '/')
       return send(response, 200, 'text/html; charset=utf-8', servedPage(person?.token ?? token, person?.person))
@@ -248,47 +261,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const kept = await loaded(save.fixture).catch(() => undefined)
       const memo = kept?.error === undefined ? kept?.parsed : undefined
       const common = { caseId: save.id, cwd: options.cwd, expected: save.versions, kinds, ...(memo === undefined ? {} : { memo }) }
-      let decision: string
-      let viewer: Viewer = { role: 'reader' }
       // Each save is recorded (a commit, or a line of the audit log) under the fixture's lock, or undone.
-      const change = { dir, fixture: options.dirs[save.fixture]!, caseId: save.id, role: person?.person.role, email: person?.person.email }
-      if (url.pathname === '/api/review') {
-        ;({ decision } = await recordedSave(
-          dir,
-          trail,
-          async (io) => {
-            const recorded = await recordReview(dir, save.draft, pageSource, {
-              ...common,
-              io,
-              replace: save.replace,
-              ...(save.reviewer === undefined ? {} : { reviewer: save.reviewer }),
-            })
-            return { decision: recorded.decision, replaced: recorded.before !== null }
-          },
-          (done, files): SavedChange => ({
-            ...change,
-            action: 'review',
-            person: save.reviewer,
-            change: done.replaced ? 'replaced' : 'new',
-            decision: done.decision,
-            files,
-          }),
-          options.cwd,
-        ))
-        if (save.reviewer !== undefined) viewer = { role: 'reviewer', name: save.reviewer }
-      } else {
-        decision = await recordedSave(
-          dir,
-          trail,
-          async (io) => {
-            const result = await adjudicateCase(dir, { ...common, io, adjudicator: save.adjudicator ?? 'page', written: save.draft }, pageSource)
-            return result.adopted[0]?.decision ?? 'adopted'
-          },
-          (decided, files): SavedChange => ({ ...change, action: 'adjudicate', person: save.adjudicator, change: 'adopted', decision: decided, files }),
-          options.cwd,
-        )
-        viewer = { role: 'adjudicator', name: save.adjudicator }
-      }
+      const base = { dir, fixture: options.dirs[save.fixture]!, caseId: save.id, role: person?.person.role, email: person?.person.email }
+      const { decision } = await recordedSave(trail, base, options.cwd, async (io) => {
+        if (url.pathname === '/api/adjudicate') {
+          const result = await adjudicateCase(dir, { ...common, io, adjudicator: save.adjudicator ?? 'page', written: save.draft }, pageSource)
+          return { action: 'adjudicate', person: save.adjudicator, change: 'adopted', decision: result.adopted[0]?.decision ?? 'adopted' }
+        }
+        const reviewer = save.reviewer === undefined ? {} : { reviewer: save.reviewer }
+        const recorded = await recordReview(dir, save.draft, pageSource, { ...common, io, replace: save.replace, ...reviewer })
+        return { action: 'review', person: save.reviewer, change: recorded.before === null ? 'new' : 'replaced', decision: recorded.decision }
+      })
+      const viewer: Viewer =
+        url.pathname === '/api/adjudicate'
+          ? { role: 'adjudicator', name: save.adjudicator }
+          : save.reviewer === undefined
+            ? { role: 'reader' }
+            : { role: 'reviewer', name: save.reviewer }
       // The answer is the case and its fixture's figures, not the whole overview: the page updates its one row.
       const entry = await loaded(save.fixture)
       const { page } = await viewOf(entry, save.fixture, viewer)
@@ -334,13 +323,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 5178)
   const shownHost = host.includes(':') ? `[${host}]` : host
   allowedHosts = new Set(
-    [`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()),
+    options.publicOrigin !== undefined
+      ? [options.publicOrigin.host]
+      : [`${shownHost}:${port}`, ...(isLoopback(host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [])].map((name) => name.toLowerCase()),
   )
+  allowedOrigins = new Set(options.publicOrigin !== undefined ? [options.publicOrigin.origin] : [...allowedHosts].map((name) => `http://${name}`))
+  const base = options.publicOrigin?.origin ?? `http://${shownHost}:${port}`
   return {
-    url: `http://${shownHost}:${port}/?token=${token}`,
+    url: `${base}/?token=${token}`,
     token,
     port,
-    openUrl: () => `http://${shownHost}:${port}/open?code=${codes.issue()}`,
+    openUrl: () => `${base}/open?code=${codes.issue()}`,
     close: () =>
       new Promise<void>((done) => {
         fixtures.close()

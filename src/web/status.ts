@@ -99,6 +99,7 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   BODY_TOO_LARGE: 413,
   EMPTY_DRAFT: 400,
+  RATE_LIMITED: 429,
   // the review server with --team: a person's link cannot do this, or names someone else
   ROLE_NOT_PERMITTED: 403,
   IDENTITY_MISMATCH: 403,

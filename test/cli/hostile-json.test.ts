@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { fileSource } from '../../src/core/engine/authoring.js'
+import { fileSource } from '../../src/core/engine/authoring/draft.js'
 import { sha256Hex } from '../../src/core/json/canonical-json.js'
 import { recordReview } from '../../src/core/registry.js'
 import { runCli } from '../helpers/cli.js'

@@ -2,7 +2,7 @@ import { cp, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { onTestFinished } from 'vitest'
 import { announceTeam, openTeam } from '../../src/cli/commands/serve-team.js'
-import { startServer, type RunningServer } from '../../src/web/server.js'
+import { startServer, type RunningServer, type ServeOptions } from '../../src/web/server.js'
 import type { Person } from '../../src/web/team.js'
 import { DOCUCTL } from './fixture-copy.js'
 import { scratchDir } from './scratch.js'
@@ -26,16 +26,16 @@ export interface ServedTeam {
 /**
  * A copy of the bundled docuctl fixture at `fixtures/lab` of a scratch root, with `team.json` beside
  * it, served to the team as `serve --team team.json` serves it, until the test ends. `root` serves
- * an existing root again (a restart).
+ * an existing root again (a restart); `options` are added to serve's.
  */
-export async function servedTeam(root?: string): Promise<ServedTeam> {
+export async function servedTeam(root?: string, options: Partial<ServeOptions> = {}): Promise<ServedTeam> {
   const at = root ?? (await scratchDir('team'))
   if (root === undefined) {
     await cp(DOCUCTL, join(at, 'fixtures/lab'), { recursive: true })
     await writeFile(join(at, 'team.json'), `${JSON.stringify({ people: TEAM }, null, 2)}\n`)
   }
   const { team, tokens, links } = await openTeam('team.json', at)
-  const server = await startServer({ dirs: ['fixtures/lab'], cwd: at, port: 0, team: tokens })
+  const server = await startServer({ dirs: ['fixtures/lab'], cwd: at, port: 0, team: tokens, ...options })
   onTestFinished(() => server.close())
   // As serve does: the address is recorded, for the links --reissue prints.
   await announceTeam(team, links, server, at, { cwd: at, stdout: () => undefined, stderr: () => undefined })

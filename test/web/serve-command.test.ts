@@ -85,3 +85,22 @@ test('serve <A> <B> --compare prints the address of their comparison view; --com
   expect(alone.outcome.code).toBe(2)
   expect(alone.stderr()).toContain('--compare takes two fixture directories, A and B (one was given).')
 })
+
+test('serve --public-origin prints its link at the public origin; a path, plain http, another --host or a bad --rate-limit is a usage error', async () => {
+  const run = await serve(['fixtures/lab', '--port', '0', '--public-origin', 'https://review.example.org', '--rate-limit', '50'])
+  expect(run.outcome.code).toBe('serving')
+  expect(run.stdout()).toMatch(/^vitest-rubric review page for fixtures\/lab\n {2}https:\/\/review\.example\.org\/\?token=[\w-]+\n/)
+  for (const [args, message] of [
+    [
+      ['--public-origin', 'https://review.example.org/review'],
+      '--public-origin https://review.example.org/review: the address must name no path, query or fragment',
+    ],
+    [['--public-origin', 'http://review.example.org'], '--public-origin http://review.example.org: the address must start with https://'],
+    [['--public-origin', 'https://review.example.org', '--host', '0.0.0.0'], '--host 0.0.0.0 cannot be used with it.'],
+    [['--rate-limit', 'many'], '--rate-limit takes a whole number of requests a second per link, from 1 (default 50), not "many".'],
+  ] as const) {
+    const refused = await serve(['fixtures/lab', '--port', '0', ...args])
+    expect({ args, code: refused.outcome.code }).toEqual({ args, code: 2 })
+    expect(refused.stderr()).toContain(message)
+  }
+})

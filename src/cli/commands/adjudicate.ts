@@ -1,7 +1,7 @@
 import { displayPath } from '../../core/common/display-path.js'
 import { resolve } from 'node:path'
 import { adjudicateCase, adjudicateConsensus, openAdjudication, type AdjudicationResult } from '../../core/engine/adjudicate.js'
-import { fileSource, type DraftSource } from '../../core/engine/authoring.js'
+import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
 import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, minReviewsOption, oneDir, usage, stringOption, stringsOption, type Command } from '../command.js'

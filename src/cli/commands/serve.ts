@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import { ListenError } from '../../web/listen.js'
 import { startServer, type RunningServer } from '../../web/server.js'
+import { parsePublicOrigin } from '../../web/public-origin.js'
+import { parseRateLimit } from '../../web/rate-limit.js'
 import { minReviewsOption, usage, stringOption, type Command } from '../command.js'
 import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
 import { fixtureDirs } from './status.js'
@@ -9,7 +11,8 @@ import { fixtureDirs } from './status.js'
 export const serve: Command = {
   name: 'serve',
   summary: 'a local web page to read, review and adjudicate cases (loopback only, with a token)',
-  help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>] [--commit]
+  help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>]
+                            [--public-origin <url>] [--rate-limit <n>] [--commit]
        vitest-rubric serve <A> <B> --compare [options]
        vitest-rubric serve [dir...] --team <team.json> [options]
        vitest-rubric serve --team <team.json> --revoke <name> | --reissue <name>
@@ -45,6 +48,14 @@ Options:
                       refuses it from its next request)
   --reissue <name>    with --team: issue the person a new link in place of the old, print it,
                       and exit (a running server accepts it from its next request)
+  --public-origin <url>
+                      serve through a reverse proxy that terminates TLS at this https://
+                      origin (no path): serve still listens on loopback, accepts that Host
+                      and Origin and no other (not its loopback address either), and prints
+                      links at it
+  --rate-limit <n>    requests a second each link (token) may send, in bursts of ten seconds'
+                      worth (default 50); past it, requests are refused with 429 and
+                      Retry-After
   --commit            make each save a git commit of the files it wrote, authored by the
                       person who saved (refused unless the fixtures are in a git work tree);
                       without it, each save is a line of .vitest-rubric/audit/<hash>.jsonl
@@ -61,6 +72,8 @@ usage error.`,
     revoke: { type: 'string' },
     reissue: { type: 'string' },
     commit: { type: 'boolean', default: false },
+    'public-origin': { type: 'string' },
+    'rate-limit': { type: 'string' },
   },
   async run({ values, positionals }, io) {
     const teamFile = stringOption(values, 'team')
@@ -84,9 +97,16 @@ usage error.`,
     const port = portText === undefined ? 5178 : Number(portText)
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage('serve', `--port takes a port number, not ${JSON.stringify(portText)}.`)
     const host = stringOption(values, 'host') ?? '127.0.0.1'
-    if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1') {
+    if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1' && values['public-origin'] === undefined) {
       io.stderr(`warning: --host ${host} makes the page reachable from other machines; anyone with the URL and its token can write reviews.`)
     }
+    const publicOrigin = optionValue(stringOption(values, 'public-origin'), parsePublicOrigin)
+    const rateLimit = optionValue(stringOption(values, 'rate-limit'), parseRateLimit)
+    if (publicOrigin !== undefined && stringOption(values, 'host') !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(host))
+      throw usage(
+        'serve',
+        `--public-origin serves through a reverse proxy on this machine: serve listens on loopback, so --host ${host} cannot be used with it.`,
+      )
     const team = teamFile === undefined ? undefined : await openTeam(teamFile, io.cwd)
     let server: RunningServer
     try {
@@ -99,6 +119,8 @@ usage error.`,
         panel: { minReviews: minReviewsOption('serve', values['min-reviews']) },
         ...(team === undefined ? {} : { team: team.tokens }),
         commit: values['commit'] === true,
+        ...(publicOrigin === undefined ? {} : { publicOrigin }),
+        ...(rateLimit === undefined ? {} : { rateLimit }),
       })
     } catch (error) {
       if (!(error instanceof ListenError)) throw error
@@ -126,6 +148,16 @@ usage error.`,
     io.stdout('stopped')
     return 0
   },
+}
+
+/** An option read by `parse`, its error a usage error of serve. */
+function optionValue<T>(text: string | undefined, parse: (text: string) => T): T | undefined {
+  if (text === undefined) return undefined
+  try {
+    return parse(text)
+  } catch (error) {
+    throw usage('serve', error instanceof Error ? error.message : String(error))
+  }
 }
 
 function openBrowser(url: string, warn: (text: string) => void): void {

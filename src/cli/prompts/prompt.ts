@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream'
 import type { AdjudicationResult, AdjudicationView } from '../../core/engine/adjudicate.js'
-import type { RecordedReview, ReviewTarget } from '../../core/engine/authoring.js'
+import type { RecordedReview } from '../../core/engine/authoring/review.js'
+import type { ReviewTarget } from '../../core/engine/authoring/target.js'
 
 /** The terminal a prompt reads keys from and draws on. */
 export interface Terminal {

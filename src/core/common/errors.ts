@@ -97,6 +97,7 @@ export const RUBRIC_ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'BODY_TOO_LARGE',
   'EMPTY_DRAFT',
+  'RATE_LIMITED',
   // the review server with --team: a person's link cannot do this, or names someone else
   'ROLE_NOT_PERMITTED',
   'IDENTITY_MISMATCH',

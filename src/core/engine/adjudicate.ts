@@ -3,18 +3,13 @@ import { quoteSome } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { kindContext } from './fixture.js'
 import type { KindRegistry } from './registry.js'
-import {
-  checkReviewer,
-  describe,
-  drafted,
-  reviewTarget,
-  stamp,
-  writeReviews,
-  type AuthoringOptions,
-  type DraftSource,
-  type ReviewTarget,
-  type ReviewWrite,
-} from './authoring.js'
+import { checkReviewer } from './authoring/authors.js'
+import { describe } from './authoring/messages.js'
+import { drafted, type DraftSource } from './authoring/draft.js'
+import { reviewTarget, type ReviewTarget } from './authoring/target.js'
+import { stamp } from './authoring/stamp.js'
+import { writeReviews, type ReviewWrite } from './authoring/write.js'
+import type { AuthoringOptions } from './authoring/options.js'
 import { isConsensus, reviewerViews, type ReviewerView } from './panel-rule.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'

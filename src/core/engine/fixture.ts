@@ -14,7 +14,7 @@ import type { Decision } from './decision.js'
 import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from './kind.js'
 import type { KindRegistry } from './registry.js'
 import type { ParseMemo } from './parse-memo.js'
-import { RecordStore, type FixtureRecords } from '../store/record-store.js'
+import { type BucketCache, RecordStore, type FixtureRecords } from '../store/record-store.js'
 import { RECORDS_DIR } from '../store/records.js'
 import { storeKeys, type RecordsOverlay } from './records-view.js'
 
@@ -177,7 +177,7 @@ export async function loadFixtureReading(
     return list(folder)
   }
   const definition = await kindOf(kinds, absolute, display, cwd, options.kind)
-  const overlay = records ?? (await openRecords(definition, absolute, display, confinedRead, confinedList, options.scope))
+  const overlay = records ?? (await openRecords(definition, absolute, display, confinedRead, confinedList, options.scope, memo?.buckets))
   if (overlay === undefined) return loadFixtureAs(definition, absolute, display, confinedRead, confinedList, memo)
   const { store, overrides } = overlay
   if (memo !== undefined && !store.partial && overrides === undefined)
@@ -187,7 +187,8 @@ export async function loadFixtureReading(
     }
   const overlaid: FixtureFileReader = async (path, shown) => overrides?.get(path) ?? store.virtual(path) ?? confinedRead(path, shown)
   const overlaidList: DirectoryLister = async (folder) => [...new Set([...(await confinedList(folder)), ...store.virtualNames(folder)])]
-  const fixture = await loadFixtureAs(definition, absolute, display, overlaid, overlaidList, memo)
+  // A read of some bucket files makes partial documents: parsed through the memo, they would take the place of the whole ones it keeps.
+  const fixture = await loadFixtureAs(definition, absolute, display, overlaid, overlaidList, store.partial ? undefined : memo)
   return { ...fixture, records: store }
 }
 
@@ -199,8 +200,9 @@ async function openRecords(
   read: FixtureFileReader,
   list: DirectoryLister,
   scope: readonly string[] | undefined,
+  cache?: BucketCache,
 ): Promise<RecordsOverlay | undefined> {
-  const store = await RecordStore.open(absolute, display, read, list, storeKeys(definition), false, scope)
+  const store = await RecordStore.open(absolute, display, read, list, storeKeys(definition), false, scope, cache)
   if (store === undefined) return undefined
   const seedFiles = (await list(absolute)).filter((name) => name === definition.files.cases || name === definition.files.annotations)
   if (seedFiles.length > 0) {

@@ -3,6 +3,7 @@ import { topLevelListItems } from '../json/json-edit.js'
 import { jsonStructureProblem, MAX_JSON_DEPTH } from '../json/json-structure.js'
 import type { RawFile } from '../json/read.js'
 import { sha256Hex } from '../json/canonical-json.js'
+import { BucketCache } from '../store/record-store.js'
 import { readCaseEntries, readReviewDocument, type CaseEntries, type ReviewDocument } from './documents.js'
 import type { CaseEntry } from './fixture.js'
 import type { SomeKindDefinition } from './kind.js'
@@ -18,6 +19,8 @@ export class ParseMemo {
   private casesEntry: { readonly key: string; readonly value: CaseEntries; readonly ids: ReadonlySet<string> } | undefined
   private readonly documents = new Map<string, { readonly sha: string; readonly value: ReviewDocument }>()
   private readonly extra = new Map<string, { readonly sha: string; readonly value: ReadonlyMap<string, unknown> }>()
+  /** The parsed lines of the bucket files of a fixture in the records layout. */
+  readonly buckets = new BucketCache()
   /** The last whole document the records made, by its display path. */
   private readonly derived = new Map<string, RawFile>()
 

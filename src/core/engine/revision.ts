@@ -1,4 +1,4 @@
-import { basename, dirname, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import type { FixtureRecords } from '../store/record-store.js'
 import { displayPath } from '../common/display-path.js'
 import { RubricError } from '../common/errors.js'
@@ -38,6 +38,23 @@ export interface RevisionCandidate extends RevisionBase {
   readonly commit: (io?: WriteIo) => Promise<readonly string[]>
 }
 
+/** The files a revision writes, made from its new texts before anything is written. */
+interface StagedWrites {
+  /** The fixture directory, as loaded. */
+  readonly dir: string
+  /** The new bytes of each file that changes, by path. */
+  readonly updated: ReadonlyMap<string, RawFile>
+  /** The files the revision creates. */
+  readonly created: ReadonlySet<string>
+  /** Each file that existed and changes, its text before and after, for the parse memo. */
+  readonly edits: readonly {
+    readonly display: string
+    readonly before: { readonly sha: string; readonly text: string }
+    readonly after: { readonly sha: string; readonly text: string }
+  }[]
+  readonly writes: readonly FileWrite[]
+}
+
 /** How many times a revision is made again from the files as they are now, when one changed on disk while it was made. */
 const ATTEMPTS = 5
 
@@ -67,10 +84,12 @@ export async function reviseUnderLock<T>(dir: string, cwd: string, work: () => P
 }
 
 /**
- * One revision of a fixture's `cases.json` and `annotations.json`, as `bind`, `add` and `review`
- * make it: every file is read once; the new texts are loaded and decided exactly as evaluation
- * would decide them, so a caller can refuse a revision that would leave a case refused; and the
- * write replaces each file atomically, refusing one that changed on disk since it was read.
+ * One revision of a fixture's `cases.json`, `annotations.json` and its reviewers', judges' and
+ * adjudications' files, as `bind`, `add`, `review`, `adjudicate` and a judge's labels make it: every
+ * file is read once; the new texts are loaded and decided exactly as evaluation would decide them,
+ * so a caller can refuse a revision that would leave a case refused (a judge's labels, which decide
+ * nothing, are checked by their caller and written as they are); and the write replaces each file
+ * atomically, refusing one that changed on disk since it was read.
  */
 export class FixtureRevision {
   private readonly read = new Map<string, RawFile>()
@@ -123,28 +142,10 @@ export class FixtureRevision {
     base: RevisionBase,
     texts: { readonly [F in WrittenFile]?: string | undefined } & { readonly files?: Readonly<Record<string, string>> },
   ): Promise<RevisionCandidate> {
-    const definition = base.fixture.definition
-    const { dir } = base.fixture
-    const updated = new Map<string, RawFile>()
-    const created = new Set<string>()
-    const propose = (path: string, display: string, text: string) => {
-      const original = this.raw(path)
-      if (original === undefined) created.add(path)
-      const before = original === undefined ? undefined : decodeText(original)
-      if (original !== undefined && text === before) return
-      const bytes = new TextEncoder().encode(text)
-      const sha256 = sha256Hex(bytes)
-      updated.set(path, { display: original?.display ?? display, bytes, sha256 })
-      // One case or one review changed: the memo is given its parse from the parse of the text read, not the new text parsed whole.
-      if (original !== undefined && before !== undefined)
-        this.memo.primeEdit(definition, original.display, { sha: original.sha256 ?? sha256Hex(original.bytes), text: before }, { sha: sha256, text })
-    }
-    // annotations first: the review, then the case that acknowledges it (the order messages list them in).
-    for (const [relativePath, text] of Object.entries(texts.files ?? {})) propose(join(dir, relativePath), join(base.fixture.displayDir, relativePath), text)
-    for (const file of ['annotations', 'cases'] as const) {
-      const text = texts[file]
-      if (text !== undefined) propose(join(dir, definition.files[file]), '', text)
-    }
+    const staged = this.stage(base, texts)
+    const { updated, created } = staged
+    // One case or one review changed: the memo is given its parse from the parse of the text read, not the new text parsed whole.
+    for (const edit of staged.edits) this.memo.primeEdit(base.fixture.definition, edit.display, edit.before, edit.after)
     const list: DirectoryLister = async (directory) => {
       const names = new Set(await listDirectory(directory))
       for (const path of created) if (dirname(path) === directory) names.add(basename(path))
@@ -161,14 +162,6 @@ export class FixtureRevision {
       store === undefined ? undefined : { store, overrides: updated },
     )
     const decided = this.decide(fixture)
-    const recorded = () => store!.writesFor(new Map([...updated].map(([path, file]) => [relative(dir, path), decodeText(file)])))
-    const writes: FileWrite[] = [...updated].map(([path, file]) => ({
-      path,
-      display: file.display,
-      contents: file.bytes,
-      // A file this revision creates must still not exist when it is written.
-      basedOn: created.has(path) ? null : (this.raw(path)!.sha256 ?? sha256Hex(this.raw(path)!.bytes)),
-    }))
     return {
       fixture: decided.fixture,
       get evaluation() {
@@ -179,21 +172,75 @@ export class FixtureRevision {
       },
       assess: decided.assess,
       text: (file) => texts[file] ?? decided.text(file),
-      commit: async (io = nodeWriteIo) => {
-        if (store !== undefined) {
-          const records = recorded()
-          for (const write of records) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
-          await writeFilesAtomically(records, io, { lockDir: resolve(this.cwd, this.dir) })
-          return records.map((write) => write.display)
-        }
-        for (const write of writes) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
-        // A reviewer's first review creates reviews/: only the directory is made ahead of the write, and a link there that
-        // leads nowhere is refused by name.
-        for (const path of created) await makeFolder(dirname(path), { boundary: projectBoundary(this.cwd, dir), cwd: this.cwd })
-        await writeFilesAtomically(writes, io, { lockDir: resolve(this.cwd, this.dir) })
-        return writes.map((write) => write.display)
-      },
+      commit: (io = nodeWriteIo) => this.commit(staged, io),
     }
+  }
+
+  /**
+   * Writes `files` (by their path in the fixture directory: `judges/j1.json`) as given, without
+   * loading or deciding the fixture again: for a revision that decides no case (a judge's labels),
+   * which its caller has checked. Each file is written only if it is still the file that was read.
+   */
+  async write(base: RevisionBase, files: Readonly<Record<string, string>>, io: WriteIo = nodeWriteIo): Promise<readonly string[]> {
+    return this.commit(this.stage(base, { files }), io)
+  }
+
+  /** The new texts as the files to write, each against the file as it was read; a text the same as the file read is left out. */
+  private stage(
+    base: RevisionBase,
+    texts: { readonly [F in WrittenFile]?: string | undefined } & { readonly files?: Readonly<Record<string, string>> },
+  ): StagedWrites {
+    const definition = base.fixture.definition
+    const { dir } = base.fixture
+    const updated = new Map<string, RawFile>()
+    const created = new Set<string>()
+    const edits: StagedWrites['edits'][number][] = []
+    const stage = (path: string, display: string, text: string) => {
+      const original = this.raw(path)
+      if (original === undefined) created.add(path)
+      const before = original === undefined ? undefined : decodeText(original)
+      if (original !== undefined && text === before) return
+      const bytes = new TextEncoder().encode(text)
+      const sha256 = sha256Hex(bytes)
+      updated.set(path, { display: original?.display ?? display, bytes, sha256 })
+      if (original !== undefined && before !== undefined)
+        edits.push({ display: original.display, before: { sha: original.sha256 ?? sha256Hex(original.bytes), text: before }, after: { sha: sha256, text } })
+    }
+    // annotations first: the review, then the case that acknowledges it (the order messages list them in).
+    for (const [relativePath, text] of Object.entries(texts.files ?? {})) stage(join(dir, relativePath), join(base.fixture.displayDir, relativePath), text)
+    for (const file of ['annotations', 'cases'] as const) {
+      const text = texts[file]
+      if (text !== undefined) stage(join(dir, definition.files[file]), '', text)
+    }
+    const writes: FileWrite[] = [...updated].map(([path, file]) => ({
+      path,
+      display: file.display,
+      contents: file.bytes,
+      // A file this revision creates must still not exist when it is written.
+      basedOn: created.has(path) ? null : (this.raw(path)!.sha256 ?? sha256Hex(this.raw(path)!.bytes)),
+    }))
+    return { dir, updated, created, edits, writes }
+  }
+
+  /**
+   * Writes what `stage` made: every file the package writes into a fixture directory is written
+   * here, as the fixture's records when it is in the records layout, each confined to the project
+   * and replaced atomically, refusing one that changed on disk since it was read.
+   */
+  private async commit({ dir, updated, created, writes }: StagedWrites, io: WriteIo): Promise<readonly string[]> {
+    const store = this.store
+    if (store !== undefined) {
+      const records = store.writesFor(new Map([...updated].map(([path, file]) => [documentName(dir, path), decodeText(file)])))
+      for (const write of records) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
+      await writeFilesAtomically(records, io, { lockDir: resolve(this.cwd, this.dir) })
+      return records.map((write) => write.display)
+    }
+    for (const write of writes) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
+    // A reviewer's first review creates reviews/: only the directory is made ahead of the write, and a link there that
+    // leads nowhere is refused by name.
+    for (const path of created) await makeFolder(dirname(path), { boundary: projectBoundary(this.cwd, dir), cwd: this.cwd })
+    await writeFilesAtomically(writes, io, { lockDir: resolve(this.cwd, this.dir) })
+    return writes.map((write) => write.display)
   }
 
   private decide(fixture: SomeFixture): RevisionBase {
@@ -244,4 +291,9 @@ export class FixtureRevision {
   private raw(path: string): RawFile | undefined {
     return this.read.get(path) ?? this.store?.virtual(path)
   }
+}
+
+/** A file's name as the records name its document: its path in the fixture directory, with `/` on every system (`judges/j1.json`). */
+function documentName(dir: string, path: string): string {
+  return relative(dir, path).split(sep).join('/')
 }

@@ -4,7 +4,7 @@ import { isObject } from '../common/primitives.js'
 import { lineAndColumn, locateJsonSyntaxError } from '../json/json-syntax.js'
 import { jsonStructureDetails, jsonStructureProblem } from '../json/json-structure.js'
 import { decodeText, parseJsonFile, type RawFile } from '../json/read.js'
-import type { DraftSource } from '../engine/authoring.js'
+import type { DraftSource } from '../engine/authoring/draft.js'
 import type { JudgeLabelDraft } from './judge-labels.js'
 
 /** A file of many cases' labels is JSON Lines when its name ends so; any other name is read as JSON. */

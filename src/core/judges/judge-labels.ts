@@ -1,22 +1,21 @@
-import { dirname, join, relative, resolve, sep } from 'node:path'
 import { applyEdits, modify, parseTree, type Node } from 'jsonc-parser'
 import { RevisionError, UsageError } from '../common/errors.js'
 import { formatPath, type PathSegment } from '../common/json-path.js'
 import { isObject, quoteSome, valueAt } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
-import { writeFilesAtomically } from '../json/atomic-write.js'
-import { makeFolder } from '../json/output-file.js'
 import { appendToList } from '../json/json-edit.js'
-import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import { safeParseReporting } from '../json/schema-error.js'
 import { assessEntry } from '../engine/assess.js'
-import { checkOrigin, checkReviewer, drafted, refuseCaseTwin, stamp, type AuthoringOptions, type DraftSource } from '../engine/authoring.js'
+import { checkOrigin, checkReviewer, refuseCaseTwin } from '../engine/authoring/authors.js'
+import { drafted, type DraftSource } from '../engine/authoring/draft.js'
+import { stamp } from '../engine/authoring/stamp.js'
+import type { AuthoringOptions } from '../engine/authoring/options.js'
 import { rowPath } from '../engine/bindings.js'
-import { kindContext, loadFixtureReading, type SomeFixture } from '../engine/fixture.js'
+import { kindContext, type SomeFixture } from '../engine/fixture.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../engine/kind.js'
 import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
-import { reviseUnderLock } from '../engine/revision.js'
+import { FixtureRevision, reviseUnderLock, type RevisionBase } from '../engine/revision.js'
 import { MAX_REASON_CHARACTERS, overlongText } from './verdict-limits.js'
 
 /** One case's label as a bulk import or a judge run gives it: the judgements by criterion, as `review --from` takes them. */
@@ -75,7 +74,7 @@ export async function recordJudgeLabels(dir: string, labels: readonly JudgeLabel
 }
 
 async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], options: RecordJudgeLabelsOptions): Promise<RecordedJudgeLabels> {
-  const fixture = await openForLabels(options.kinds, dir, options.cwd)
+  const { revision, base, fixture } = await openLabelRevision(options.kinds, dir, options.cwd)
   const definition = fixture.definition
   const [slot, ...others] = definition.reviews.slots
   if (slot === undefined || others.length > 0) {
@@ -179,18 +178,9 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   if (before !== undefined && originChanged) text = applyEdits(text, modify(text, ['origin'], origin, { formattingOptions: FORMAT }))
   text = appendToList(replaceListElements(text, 'reviews', replacements), 'reviews', appended, FORMAT)
   if (options.dryRun === true) return { ...result, written: [] }
-  const path = join(fixture.dir, relativePath)
-  const boundary = projectBoundary(options.cwd, fixture.dir)
   // In the records layout, the labels are new lines of their cases' bucket files, not a judge's file written whole.
-  const writes =
-    fixture.records === undefined
-      ? [{ path, display: file, contents: text, basedOn: fixture.judges.files[judge]?.sha256 ?? null }]
-      : fixture.records.writesFor(new Map([[relativePath, text]]))
-  for (const write of writes) await confineToProject(write.path, write.display, boundary)
-  if (fixture.records === undefined) await makeFolder(dirname(path), { boundary, cwd: options.cwd })
   // Compare-and-swap: refused (and made again from the files as they are) when the judge's file changed since it was read.
-  await writeFilesAtomically(writes, options.io, { lockDir: resolve(options.cwd, dir), display: fixture.displayDir })
-  return { ...result, written: writes.map((write) => write.display) }
+  return { ...result, written: await revision.write(base, { [relativePath]: text }, options.io) }
 }
 
 /** A fixture as a label revision reads it, with the text of every file read: no case is decided, labels decide nothing. */
@@ -201,18 +191,18 @@ export type LabelFixture = SomeFixture & {
 
 /** @internal */
 export async function openForLabels(kinds: KindRegistry, dir: string, cwd: string): Promise<LabelFixture> {
-  const read = new Map<string, RawFile>()
-  const fixture = await loadFixtureReading(kinds, dir, { cwd }, async (path: string, display: string) => {
-    const file = await readFixtureFile(path, display)
-    read.set(path, file)
-    return file
-  })
-  const byName = new Map([...read].map(([path, file]) => [relative(fixture.dir, path).split(sep).join('/'), file]))
-  const textOf = (relativePath: string) => {
-    const file = byName.get(relativePath) ?? fixture.records?.virtual(join(fixture.dir, relativePath))
-    return file === undefined ? undefined : decodeText(file)
-  }
-  return Object.assign(fixture, { textOf })
+  return (await openLabelRevision(kinds, dir, cwd)).fixture
+}
+
+/** The fixture read for a revision of a judge's labels, which is written through that revision as every fixture file is. */
+async function openLabelRevision(
+  kinds: KindRegistry,
+  dir: string,
+  cwd: string,
+): Promise<{ revision: FixtureRevision; base: RevisionBase; fixture: LabelFixture }> {
+  const { revision, base } = await FixtureRevision.open(kinds, dir, cwd)
+  const fixture = Object.assign(base.fixture, { textOf: (relativePath: string) => revision.textOf(relativePath, base) })
+  return { revision, base, fixture }
 }
 
 function labelCount(fixture: SomeFixture, judge: string): number {

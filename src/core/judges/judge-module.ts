@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url'
 import { UsageError } from '../common/errors.js'
 import { judgeModuleOrigin } from '../common/origin.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { checkOrigin } from '../engine/authoring.js'
+import { checkOrigin } from '../engine/authoring/authors.js'
 import type { JudgeFunction, JudgeModule } from './judge-run.js'
 
 /** A judge module as `vitest-rubric judge --run` loaded it: the function to call and the origin it records. */

@@ -72,6 +72,8 @@ export class RecordStore {
     tolerateDocumentForks = false,
     /** Read only the bucket files of these cases (a save of one case): their documents then hold those buckets' cases alone. */
     scope?: readonly string[],
+    /** The bucket files parsed at an earlier read of the fixture, reused where their bytes are unchanged. */
+    cache?: BucketCache,
   ): Promise<RecordStore | undefined> {
     const names = await list(join(dir, RECORDS_DIR))
     if (!names.includes(LAYOUT_FILE)) return undefined
@@ -103,7 +105,7 @@ export class RecordStore {
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       files.set(name, file)
-      itemLines.push(...bucketLines(file, name, layout, display))
+      itemLines.push(...(cache === undefined ? bucketLines(file, name, layout, display) : cache.lines(file, name, layout, display)))
     }
     const documents = fold(
       documentLines,
@@ -317,13 +319,28 @@ export class RecordStore {
 }
 
 /**
- * The records of a bucket file, each checked to be in the right bucket. Kept by the bytes read:
- * a fixture read again through the same reader (the page's server, watch mode) hands back the same
- * bytes for a file that did not change, whose lines are then not parsed again.
+ * The parsed lines of a fixture's bucket files, by file name, kept with the SHA-256 of the bytes
+ * they were parsed from: a fixture read again (by the page's server, or in watch mode) parses only
+ * the bucket files whose bytes changed. One per reader of a fixture; at most one entry per bucket.
  */
+export class BucketCache {
+  private readonly kept = new Map<
+    string,
+    { readonly sha: string; readonly buckets: number; readonly display: string; readonly lines: readonly Stored<ItemRecord>[] }
+  >()
+
+  lines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
+    const sha = file.sha256 ?? sha256Hex(file.bytes)
+    const kept = this.kept.get(name)
+    if (kept !== undefined && kept.sha === sha && kept.buckets === layout.buckets && kept.display === file.display) return kept.lines
+    const lines = bucketLines(file, name, layout, display)
+    this.kept.set(name, { sha, buckets: layout.buckets, display: file.display, lines })
+    return lines
+  }
+}
+
+/** The records of a bucket file, each checked to be in the right bucket. */
 function bucketLines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
-  const kept = parsedBuckets.get(file.bytes)
-  if (kept?.name === name && kept.buckets === layout.buckets && kept.display === file.display) return kept.lines
   const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord)
   for (const stored of lines) {
     if (bucketOf(stored.record.case, layout.buckets) !== name) {
@@ -336,15 +353,8 @@ function bucketLines(file: RawFile, name: string, layout: Layout, display: strin
       })
     }
   }
-  parsedBuckets.set(file.bytes, { name, buckets: layout.buckets, display: file.display, lines })
   return lines
 }
-
-/** The parsed lines of each bucket file's bytes, while those bytes are held. */
-const parsedBuckets = new WeakMap<
-  Uint8Array,
-  { readonly name: string; readonly buckets: number; readonly display: string; readonly lines: readonly Stored<ItemRecord>[] }
->()
 
 function describeHead(head: Stored<Provenance>): string {
   return `${head.at} by ${head.record.by} at ${head.record.at}, save ${head.record.save}`

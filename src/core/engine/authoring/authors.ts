@@ -1,0 +1,51 @@
+import { join } from 'node:path'
+import { preview, RevisionError, UsageError } from '../../common/errors.js'
+import type { SomeFixture } from '../fixture.js'
+import { caseTwinOf, type JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from '../panel.js'
+
+/** A reviewer's name as given, in NFC: a safe file name, or a usage error naming the option. */
+export function checkReviewer(given: string, option: string): string {
+  const name = reviewerName(given)
+  if (REVIEWER_NAME.test(name)) return name
+  throw new UsageError({
+    code: 'USAGE',
+    file: option,
+    summary: `${JSON.stringify(given)} is not a reviewer name; nothing was written.`,
+    expected:
+      'letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
+    hint: 'name the reviewer as their file in reviews/ will be named, such as alice or zoë.',
+  })
+}
+
+/** Refuses a judge's `origin` that is no well-formed text (a lone surrogate): it would be written, and read back as no text. */
+export function checkOrigin(origin: string | undefined, option: string): void {
+  if (origin === undefined || origin.isWellFormed()) return
+  throw new UsageError({
+    code: 'USAGE',
+    file: option,
+    summary: 'the origin holds a lone surrogate (half of a character beyond U+FFFF), which has no UTF-8 encoding; nothing was written.',
+    expected: 'well-formed Unicode text',
+    found: preview(origin),
+    hint: 'name the model and the revision of its prompt in well-formed text.',
+  })
+}
+
+/**
+ * Refuses a reviewer's or judge's name that differs only in case from an existing author's file:
+ * on a case-insensitive file system the two would be one file, merging two people's reviews.
+ */
+export function refuseCaseTwin(fixture: SomeFixture, name: string | undefined, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, option: string): void {
+  if (name === undefined) return
+  const authors = subdir === REVIEWS_DIR ? fixture.panel.reviewers : fixture.judges.names
+  const twin = caseTwinOf(name, authors)
+  if (twin === undefined) return
+  const files = subdir === REVIEWS_DIR ? fixture.panel.files : fixture.judges.files
+  throw new RevisionError({
+    code: 'AUTHOR_NAME_TAKEN',
+    file: option,
+    summary: `${JSON.stringify(name)} differs only in case from ${files[twin]?.display ?? join(fixture.displayDir, subdir, `${twin}.json`)}; nothing was written.`,
+    expected: `a name that is not ${JSON.stringify(twin)} in other letter case`,
+    found: JSON.stringify(name),
+    hint: `a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two authors' reviews: pass ${option} ${twin} if they are the same person, or a name of their own.`,
+  })
+}
