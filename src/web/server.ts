@@ -21,6 +21,7 @@ import { pageFixture, servedCase, type Viewer } from './page-data.js'
 import { pageComparison } from './compare-data.js'
 import { saveIdentity, viewerOf as personViewer, type Person } from './team.js'
 import type { TeamTokens } from './team-tokens.js'
+import { openSaveTrail, recordedSave } from './save-trail.js'
 import type { PublicOrigin } from './public-origin.js'
 import { admit, DEFAULT_RATE_LIMIT, TokenBuckets, type RateLimit } from './rate-limit.js'
 import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
@@ -51,6 +52,8 @@ export interface ServeOptions {
    * names is who views and who saves, whatever the request says.
    */
   readonly team?: TeamTokens
+  /** Each save a git commit by its person (refused at start outside a git work tree); else a line of `.vitest-rubric/audit/`. @default false */
+  readonly commit?: boolean
   /**
    * Served through a reverse proxy at this origin: the server (still on loopback, `host` must be
    * one) accepts this Host and Origin and no other, its own loopback address included, and its
@@ -109,6 +112,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let allowedHosts: Set<string> = new Set()
   let port = 0
   const codes = new OpenCodes()
+  const trail = await openSaveTrail(options.commit === true, dirs, options.dirs, options.cwd)
   if (options.publicOrigin !== undefined && !isLoopback(host))
     throw new Error(`serve behind a reverse proxy listens on loopback only, not on ${host}: the proxy reaches it at 127.0.0.1.`)
   let allowedOrigins: Set<string> = new Set()
@@ -257,21 +261,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const kept = await loaded(save.fixture).catch(() => undefined)
       const memo = kept?.error === undefined ? kept?.parsed : undefined
       const common = { caseId: save.id, cwd: options.cwd, expected: save.versions, kinds, ...(memo === undefined ? {} : { memo }) }
-      let decision: string
-      let viewer: Viewer = { role: 'reader' }
-      if (url.pathname === '/api/review') {
-        const recorded = await recordReview(dir, save.draft, pageSource, {
-          ...common,
-          replace: save.replace,
-          ...(save.reviewer === undefined ? {} : { reviewer: save.reviewer }),
-        })
-        decision = recorded.decision
-        if (save.reviewer !== undefined) viewer = { role: 'reviewer', name: save.reviewer }
-      } else {
-        const result = await adjudicateCase(dir, { ...common, adjudicator: save.adjudicator ?? 'page', written: save.draft }, pageSource)
-        decision = result.adopted[0]?.decision ?? 'adopted'
-        viewer = { role: 'adjudicator', name: save.adjudicator }
-      }
+      // Each save is recorded (a commit, or a line of the audit log) under the fixture's lock, or undone.
+      const base = { dir, fixture: options.dirs[save.fixture]!, caseId: save.id, role: person?.person.role, email: person?.person.email }
+      const { decision } = await recordedSave(trail, base, options.cwd, async (io) => {
+        if (url.pathname === '/api/adjudicate') {
+          const result = await adjudicateCase(dir, { ...common, io, adjudicator: save.adjudicator ?? 'page', written: save.draft }, pageSource)
+          return { action: 'adjudicate', person: save.adjudicator, change: 'adopted', decision: result.adopted[0]?.decision ?? 'adopted' }
+        }
+        const reviewer = save.reviewer === undefined ? {} : { reviewer: save.reviewer }
+        const recorded = await recordReview(dir, save.draft, pageSource, { ...common, io, replace: save.replace, ...reviewer })
+        return { action: 'review', person: save.reviewer, change: recorded.before === null ? 'new' : 'replaced', decision: recorded.decision }
+      })
+      const viewer: Viewer =
+        url.pathname === '/api/adjudicate'
+          ? { role: 'adjudicator', name: save.adjudicator }
+          : save.reviewer === undefined
+            ? { role: 'reader' }
+            : { role: 'reviewer', name: save.reviewer }
       // The answer is the case and its fixture's figures, not the whole overview: the page updates its one row.
       const entry = await loaded(save.fixture)
       const { page } = await viewOf(entry, save.fixture, viewer)

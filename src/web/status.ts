@@ -68,6 +68,8 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   CONVERT_NOT_LOSSLESS: 422,
   EDIT_NOT_LOCATED: 422,
   WRITE_FAILED: 500,
+  COMMIT_FAILED: 500,
+  AUDIT_FAILED: 500,
   // misuse of the CLI, the plugin or the matchers
   USAGE: 400,
   DRAFT_INVALID: 422,

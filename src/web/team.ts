@@ -20,6 +20,11 @@ export type TeamRole = (typeof TEAM_ROLES)[number]
 const PersonSchema = z.strictObject({
   name: z.string({ error: 'a name' }).regex(REVIEWER_NAME, { error: 'a name of letters and digits, then also ".", "_", "-" (at most 64 characters)' }),
   role: z.enum(TEAM_ROLES, { error: 'one of "reviewer", "adjudicator", "reader"' }),
+  /** The address of the person's commits under `serve --commit`; `<name>@vitest-rubric.invalid` without it. */
+  email: z
+    .string({ error: 'an email address' })
+    .regex(/^[^\s<>@]+@[^\s<>@]+$/, { error: 'an email address (one "@", no spaces, "<" or ">")' })
+    .optional(),
 })
 
 /** `team.json`: the people `serve --team` issues a link to. */

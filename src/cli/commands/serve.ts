@@ -12,7 +12,7 @@ export const serve: Command = {
   name: 'serve',
   summary: 'a local web page to read, review and adjudicate cases (loopback only, with a token)',
   help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>]
-                            [--public-origin <url>] [--rate-limit <n>]
+                            [--public-origin <url>] [--rate-limit <n>] [--commit]
        vitest-rubric serve <A> <B> --compare [options]
        vitest-rubric serve [dir...] --team <team.json> [options]
        vitest-rubric serve --team <team.json> --revoke <name> | --reissue <name>
@@ -56,8 +56,12 @@ Options:
   --rate-limit <n>    requests a second each link (token) may send, in bursts of ten seconds'
                       worth (default 50); past it, requests are refused with 429 and
                       Retry-After
+  --commit            make each save a git commit of the files it wrote, authored by the
+                      person who saved (refused unless the fixtures are in a git work tree);
+                      without it, each save is a line of .vitest-rubric/audit/<hash>.jsonl
 
-Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
+Exit codes: 0 when stopped; 1 when it cannot listen, or with --commit cannot commit; 2 on a
+usage error.`,
   options: {
     port: { type: 'string' },
     host: { type: 'string' },
@@ -67,6 +71,7 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
     team: { type: 'string' },
     revoke: { type: 'string' },
     reissue: { type: 'string' },
+    commit: { type: 'boolean', default: false },
     'public-origin': { type: 'string' },
     'rate-limit': { type: 'string' },
   },
@@ -113,6 +118,7 @@ Exit codes: 0 when stopped; 1 when it cannot listen; 2 on a usage error.`,
         strictPort: portText !== undefined,
         panel: { minReviews: minReviewsOption('serve', values['min-reviews']) },
         ...(team === undefined ? {} : { team: team.tokens }),
+        commit: values['commit'] === true,
         ...(publicOrigin === undefined ? {} : { publicOrigin }),
         ...(rateLimit === undefined ? {} : { rateLimit }),
       })

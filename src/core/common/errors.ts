@@ -65,6 +65,9 @@ export const RUBRIC_ERROR_CODES = [
   'CONVERT_NOT_LOSSLESS',
   'EDIT_NOT_LOCATED',
   'WRITE_FAILED',
+  // the review server's record of a save (serve --commit, or its audit log): the save is rolled back
+  'COMMIT_FAILED',
+  'AUDIT_FAILED',
   // misuse of the CLI, the plugin or the matchers
   'USAGE',
   'DRAFT_INVALID',
