@@ -36,6 +36,23 @@ describe('vitest-rubric init', () => {
     expect(JSON.parse((await runCli(['evaluate', 'fixtures/lab', '--json'], cwd)).stdout).fixture.origin).toMatch(/^Say who or what made these judgements/)
   })
 
+  test('--layout records sets up what git needs: records/ with .gitattributes (merge=union), and status has nothing to say of it', async () => {
+    const cwd = await scratchDir('init-records')
+    const init = await runCli(['init', 'fixtures/lab', '--template', 'docuctl', '--layout', 'records'], cwd)
+    expect(init.code, init.stderr).toBe(0)
+    expect(init.stdout).toContain('created criteria fixture fixtures/lab in the records layout')
+    expect((await readdir(join(cwd, 'fixtures/lab'))).sort()).toEqual(['records', 'rubric.json', 'source.txt'])
+    expect(await readFile(join(cwd, 'fixtures/lab/records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union\n')
+    await writeFile(join(cwd, 'answer.txt'), 'Run `docuctl releases rollback r41 --environment staging`.')
+    expect((await runCli(['add', 'fixtures/lab', '--id', 'c1', '--answer-file', 'answer.txt', '--citation', 'the guide'], cwd)).code).toBe(0)
+    const status = await runCli(['status', 'fixtures/lab'], cwd)
+    expect(status.stdout).not.toMatch(/gitattributes/)
+    expect(status.stdout).toMatch(/c1/)
+    const bad = await runCli(['init', 'fixtures/other', '--layout', 'sharded'], cwd)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--layout takes seed or records, not "sharded".')
+  })
+
   test('every file names its JSON Schema by a path that resolves to the package schemas', async () => {
     const cwd = await scratchDir('init')
     await runCli(['init', 'lab'], cwd)

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { initFixture, kinds } from '../../core/registry.js'
+import { convertFixture } from '../../core/engine/convert-layout.js'
 import { usage, stringOption, type Command } from '../command.js'
 
 /** The fixture files' JSON Schemas: `src/schemas` beside `src/cli`, copied to `dist/schemas` beside `dist/cli` by the build. */
@@ -30,23 +31,28 @@ export const TEMPLATES: ReadonlyMap<string, { readonly dir: string; readonly abo
 export const init: Command = {
   name: 'init',
   summary: 'scaffold a fixture directory that evaluates at once (everything pending)',
-  help: `Usage: vitest-rubric init <dir> [--from <fixture dir or rubric file> | --template <name>]
+  help: `Usage: vitest-rubric init <dir> [--from <fixture dir or rubric file> | --template <name>] [--layout seed|records]
 
 Creates a fixture directory: a rubric (a skeleton, a byte-for-byte copy of another fixture's
 rubric and source with --from, or one of the rubrics shipped with the package with --template),
 no cases and no reviews. Every file names its JSON Schema, so editors validate and complete it.
-Refuses a directory that is not empty.
+Refuses a directory that is not empty. --layout records makes it in the records layout, for a
+team that shares it through git: records/ with records/.gitattributes (*.jsonl merge=union), so
+that branches that worked on different cases merge with no conflict (docs/teams.md).
 
 Options:
   --from <path>       copy the rubric of this fixture directory, rubric.json or evaluation_rubric.json
+  --layout <layout>   seed (cases.json and annotations.json; the default) or records
   --template <name>   start from a shipped rubric:
 ${[...TEMPLATES].map(([name, template]) => `                        ${name.padEnd(9)}${template.about}`).join('\n')}`,
-  options: { from: { type: 'string' }, template: { type: 'string' } },
+  options: { from: { type: 'string' }, template: { type: 'string' }, layout: { type: 'string' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 1) throw usage('init', 'init takes exactly one directory.')
     const from = stringOption(values, 'from')
     const name = stringOption(values, 'template')
     if (from !== undefined && name !== undefined) throw usage('init', 'pass --from or --template, not both.')
+    const layout = stringOption(values, 'layout') ?? 'seed'
+    if (layout !== 'seed' && layout !== 'records') throw usage('init', `--layout takes seed or records, not ${JSON.stringify(layout)}.`)
     const template = name === undefined ? undefined : TEMPLATES.get(name)
     if (name !== undefined && template === undefined) {
       throw usage('init', `there is no template ${JSON.stringify(name)}; the templates are ${[...TEMPLATES.keys()].join(' and ')}.`)
@@ -57,10 +63,13 @@ ${[...TEMPLATES].map(([name, template]) => `                        ${name.padEn
       cwd: io.cwd,
       schemaDir: SCHEMA_DIR,
     })
+    // The records layout is the seed layout's documents moved into records/, by the same step `convert` takes.
+    const converted = layout === 'records' ? await convertFixture(positionals[0]!, 'records', { cwd: io.cwd, kinds }) : undefined
+    const files = converted === undefined ? result.files : [...result.files.filter((file) => !converted.removed.includes(file)), ...converted.written]
     io.stdout(
       [
-        `created ${result.kind} fixture ${result.dir}${result.copiedFrom === undefined ? ' from the skeleton rubric' : ` with the rubric of ${result.copiedFrom} (copied byte for byte)`}:`,
-        ...result.files.map((file) => `  ${file}`),
+        `created ${result.kind} fixture ${result.dir}${converted === undefined ? '' : ' in the records layout'}${result.copiedFrom === undefined ? ' from the skeleton rubric' : ` with the rubric of ${result.copiedFrom} (copied byte for byte)`}:`,
+        ...files.map((file) => `  ${file}`),
         'It has no cases yet, so everything is pending. Next:',
         ...(result.copiedFrom === undefined ? ['  write the source and the criteria (rubric.json quotes source.txt exactly)'] : []),
         ...(kinds.get(result.kind)?.scaffold.nextSteps(result.dir) ?? []),
