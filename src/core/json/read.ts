@@ -14,6 +14,12 @@ export interface RawFile {
   readonly bytes: Uint8Array
   /** The SHA-256 of `bytes`, when the reader took it already (the plugin hashes every file for its cache key). */
   readonly sha256?: string
+  /**
+   * The file's JSON, when it was made from values already parsed and checked: a document the
+   * records layout folds from its record lines, whose text is `bytes`. Read in place of parsing
+   * `bytes` again; frozen, since the records it is made of are shared.
+   */
+  readonly json?: { readonly value: unknown }
 }
 
 /** How a loader reads a fixture file: from disk, or from contents already read (to check an edit before writing it). */
@@ -144,6 +150,15 @@ export function parseJsonFile(file: RawFile): unknown {
 
 /** {@link parseJsonFile}, with the decoded text the value was parsed from. */
 export function parseJsonText(file: RawFile): { readonly text: string; readonly value: unknown } {
+  const { json } = file
+  if (json !== undefined) {
+    return {
+      get text() {
+        return decodeText(file)
+      },
+      value: json.value,
+    }
+  }
   const text = decodeText(file)
   if (text.charCodeAt(0) === 0xfeff) {
     throw new FixtureError({

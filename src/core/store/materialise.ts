@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { RawFile } from '../json/read.js'
-import { sha256Hex } from '../json/canonical-json.js'
+import { createHash } from 'node:crypto'
 import { styled } from './document-style.js'
 import { CASES_DOC, type DocumentRecord, type Folded, type ItemRecord, type Provenance, RECORDS_DIR } from './records.js'
 
@@ -77,9 +77,19 @@ export function materialise(
   for (const [doc, folded] of documents) {
     const head = folded.heads[0]!.record
     const entries = (byDoc.get(doc) ?? []).sort((a, b) => a.n - b.n || compareKeys(a, b)).map((record) => record.item)
-    const text = styled({ ...head.members, [head.list]: entries }, head.style)
-    const bytes = new TextEncoder().encode(text)
-    files.set(join(dir, doc), { display: join(display, RECORDS_DIR, doc), bytes, sha256: sha256Hex(bytes) })
+    const value = deepFreeze({ ...head.members, [head.list]: entries })
+    // Hashed as text; its bytes are made again only when asked for (a revision's edit, a convert): a read needs only the hash and the value.
+    const sha256 = createHash('sha256').update(styled(value, head.style), 'utf8').digest('hex')
+    let bytes: Uint8Array | undefined
+    files.set(join(dir, doc), {
+      display: join(display, RECORDS_DIR, doc),
+      sha256,
+      json: { value },
+      get bytes() {
+        bytes ??= new TextEncoder().encode(styled(value, head.style))
+        return bytes
+      },
+    })
   }
   return { files, shown }
 }
@@ -88,4 +98,12 @@ function compareKeys(a: ItemRecord, b: ItemRecord): number {
   const left = `${a.case}\u0000${a.slot ?? ''}`
   const right = `${b.case}\u0000${b.slot ?? ''}`
   return left < right ? -1 : left > right ? 1 : 0
+}
+
+/** Freezes a JSON value and everything in it: the documents share their entries with the records read, which nothing may change. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value
+  Object.freeze(value)
+  for (const each of Object.values(value)) deepFreeze(each)
+  return value
 }
