@@ -23,7 +23,14 @@ pending, with the interval's worst case over them; and how many reviewed cases o
 sample were left out, since they were not drawn at random. Sampled cases whose answer changed
 after the draw are named. Where the estimate cannot be trusted (fewer than ${MIN_PPI_REVIEWS} decided sampled
 cases, fewer than ${MIN_PPI_PER_LABEL} of either decision, a case without a current judge decision) it says
-why instead of giving a number. Definitions: docs/statistics.md.
+why instead of giving a number.
+
+After each split's acceptance rate, each criterion's meets rate by the same estimator, as a
+table: the judge's rating of the criterion on every case (meets 1, does_not_meet 0; uncertain,
+missing and stale labels are counted, and refuse the estimate) and the sampled cases' adopted
+reviews' rating of it (uncertain: pending for that criterion only). Each interval is a 95%
+interval on its own, with no correction for the number of criteria. A scored fixture has no
+such table. Definitions: docs/statistics.md.
 
 Options:
   --judge <name>     the judge whose labels (judges/<name>.json) are used (required)
@@ -77,12 +84,12 @@ function splitLines(item: SplitEstimate): string[] {
       `    without a current decision of the judge: ${plural(item.judgeMissing.length, 'case')} (${shown}${item.judgeMissing.length > 10 ? ', …' : ''})`,
     )
   }
-  if (item.criteria !== null) lines.push(...criterionLines(item.criteria))
   lines.push(
     item.outsideReviews === 0
       ? '    no reviewed case outside the sample'
       : `    left out: ${plural(item.outsideReviews, 'reviewed case')} outside the sample (not drawn at random, so not used: the reviews stay valid as reviews)`,
   )
+  if (item.criteria !== null) lines.push(...criterionLines(item.criteria))
   return lines
 }
 
