@@ -7,6 +7,8 @@ export function generateFixture(
     readonly fingerprint?: (value: unknown) => string
     readonly outcomeOf?: (index: number) => 'accepted' | 'rejected' | 'pending'
     readonly splitOf?: (index: number) => 'development' | 'held_out' | undefined
+    /** Whether the review of a case also rates this criterion does_not_meet. */
+    readonly failsOf?: (index: number, criterion: string) => boolean
   },
 ): Promise<void>
 export function generatePlainTests(file: string, n: number): Promise<void>

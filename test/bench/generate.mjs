@@ -20,7 +20,8 @@ export function outcomeOf(index) {
  * Writes a criteria fixture of n cases to dir. The benchmarks fingerprint with the build; a test
  * passes the fingerprint of the sources (`options.fingerprint`), so that it needs no build. A test
  * may give its own outcome mix (`options.outcomeOf`, index → outcome) and put cases in a split
- * (`options.splitOf`, index → 'development' | 'held_out' | undefined for the default).
+ * (`options.splitOf`, index → 'development' | 'held_out' | undefined for the default), and fail
+ * further criteria (`options.failsOf`, (index, criterion id) → whether the review rates it does_not_meet).
  */
 export async function generateFixture(dir, n, options = {}) {
   const fingerprint = options.fingerprint ?? (await import('../../dist/index.js')).fingerprint
@@ -44,8 +45,8 @@ export async function generateFixture(dir, n, options = {}) {
     if (outcome !== 'pending' || index % 2 === 0) {
       const judgements = {}
       for (const criterion of rubric.criteria) {
-        const failed = outcome === 'rejected' && criterion.id === 'verification'
-        const uncertain = outcome === 'pending' && criterion.id === 'support'
+        const failed = (outcome === 'rejected' && criterion.id === 'verification') || (options.failsOf?.(index, criterion.id) ?? false)
+        const uncertain = !failed && outcome === 'pending' && criterion.id === 'support'
         judgements[criterion.id] = {
           rating: failed ? 'does_not_meet' : uncertain ? 'uncertain' : 'meets',
           reason: failed ? 'The health check is missing.' : uncertain ? 'Ambiguous wording.' : 'The requirement is met.',

@@ -1,6 +1,7 @@
 import { plural, SPLITS, type Split } from '../../core/common/primitives.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { loadFixture } from '../../core/registry.js'
+import type { CriterionEstimate } from '../../core/sample/criterion-estimate.js'
 import { estimateFixture, type EstimateReport, type SplitEstimate } from '../../core/sample/estimate.js'
 import { MIN_PPI_PER_LABEL, MIN_PPI_REVIEWS, type RateInterval } from '../../core/stats/ppi.js'
 import { oneDir, stringOption, usage, type Command } from '../command.js'
@@ -22,7 +23,14 @@ pending, with the interval's worst case over them; and how many reviewed cases o
 sample were left out, since they were not drawn at random. Sampled cases whose answer changed
 after the draw are named. Where the estimate cannot be trusted (fewer than ${MIN_PPI_REVIEWS} decided sampled
 cases, fewer than ${MIN_PPI_PER_LABEL} of either decision, a case without a current judge decision) it says
-why instead of giving a number. Definitions: docs/statistics.md.
+why instead of giving a number.
+
+After each split's acceptance rate, each criterion's meets rate by the same estimator, as a
+table: the judge's rating of the criterion on every case (meets 1, does_not_meet 0; uncertain,
+missing and stale labels are counted, and refuse the estimate) and the sampled cases' adopted
+reviews' rating of it (uncertain: pending for that criterion only). Each interval is a 95%
+interval on its own, with no correction for the number of criteria. A scored fixture has no
+such table. Definitions: docs/statistics.md.
 
 Options:
   --judge <name>     the judge whose labels (judges/<name>.json) are used (required)
@@ -81,6 +89,34 @@ function splitLines(item: SplitEstimate): string[] {
       ? '    no reviewed case outside the sample'
       : `    left out: ${plural(item.outsideReviews, 'reviewed case')} outside the sample (not drawn at random, so not used: the reviews stay valid as reviews)`,
   )
+  if (item.criteria !== null) lines.push(...criterionLines(item.criteria))
+  return lines
+}
+
+/** Each criterion's meets rate as a row: the estimate beside the human-only and judge-only figures, or why there is none. */
+function criterionLines(criteria: Readonly<Record<string, CriterionEstimate>>): string[] {
+  const names = Object.keys(criteria)
+  if (names.length === 0) return []
+  const width = Math.max('criterion'.length, ...names.map((name) => name.length)) + 2
+  const lines = [
+    `    meets rate by criterion (each its own 95% interval, no multiplicity correction):`,
+    `      ${'criterion'.padEnd(width)}${'PPI++'.padEnd(23)}${'human-only'.padEnd(23)}${'judge-only (biased)'.padEnd(21)}${'effective reviews'.padEnd(19)}pending`,
+  ]
+  for (const [name, result] of Object.entries(criteria)) {
+    const gaps = [
+      result.judgeUncertain > 0 ? `${result.judgeUncertain} uncertain` : '',
+      result.judgeMissing > 0 ? `${result.judgeMissing} missing` : '',
+      result.judgeStale > 0 ? `${result.judgeStale} stale` : '',
+    ].filter((gap) => gap !== '')
+    const judgeGaps = gaps.length === 0 ? '' : `  (judge labels: ${gaps.join(', ')})`
+    if (result.status === 'unsupported') {
+      lines.push(`      ${name.padEnd(width)}no estimate: ${result.message}${judgeGaps}`)
+      continue
+    }
+    lines.push(
+      `      ${name.padEnd(width)}${withInterval(result).padEnd(23)}${withInterval(result.classical).padEnd(23)}${rate(result.judgeOnly.rate).padEnd(21)}${result.effectiveReviews.toFixed(1).padEnd(19)}${result.pending}${judgeGaps}`,
+    )
+  }
   return lines
 }
 

@@ -115,19 +115,8 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
   const context = kindContext(fixture)
   const seed = options.seed ?? DEFAULT_AGREEMENT_SEED
   const names = options.judge === undefined ? fixture.judges.names : [options.judge]
-  const casesFile = fixture.files.cases.display
   const judges: Record<string, JudgeCalibration> = {}
-
-  // The reference: each case's adopted review, when both it and the case's decision are current.
-  const reference = new Map<string, Readonly<Record<string, PanelItem>>>()
-  fixture.cases.forEach((entry, index) => {
-    const decision = evaluation.decisions[index]!
-    const adopted = fixture.reviews.get(entry.id)
-    if (decision.status === 'refused' || adopted === undefined) return
-    const site = { casesFile, annotationsFile: fixture.files.annotations.display }
-    const own = assessEntry(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
-    if (own.status !== 'refused') reference.set(entry.id, definition.panel.items(context, own))
-  })
+  const reference = adoptedItems(evaluation)
 
   for (const judge of names) {
     const file = judgeFile(fixture, judge)
@@ -169,6 +158,26 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
     judges[judge] = { file: file.display, origin: file.origin, cases, criteria, stale: stale.length, stale_cases: stale, refused_cases: refused, predictions }
   }
   return { kind: fixture.kind, dir: fixture.displayDir, name: fixture.name, seed, judges }
+}
+
+/**
+ * The reference judges are compared with: each case's adopted (or only) review, read item by item
+ * (criterion by criterion), by case id; only cases whose decision and adopted review are both current.
+ */
+export function adoptedItems(evaluation: SomeEvaluation): Map<string, Readonly<Record<string, PanelItem>>> {
+  const { fixture } = evaluation
+  const { definition } = fixture
+  const context = kindContext(fixture)
+  const site = { casesFile: fixture.files.cases.display, annotationsFile: fixture.files.annotations.display }
+  const reference = new Map<string, Readonly<Record<string, PanelItem>>>()
+  fixture.cases.forEach((entry, index) => {
+    const decision = evaluation.decisions[index]!
+    const adopted = fixture.reviews.get(entry.id)
+    if (decision.status === 'refused' || adopted === undefined) return
+    const own = assessEntry(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
+    if (own.status !== 'refused') reference.set(entry.id, definition.panel.items(context, own))
+  })
+  return reference
 }
 
 /** A judge's label file, or the `USAGE` error that names the judges there are and how to record one's labels. */

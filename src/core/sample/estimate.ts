@@ -11,6 +11,7 @@ import type { SomeEvaluation } from '../engine/evaluate.js'
 import { kindContext } from '../engine/fixture.js'
 import { ppiMean, type PpiResult } from '../stats/ppi.js'
 import type { PpiInput, PpiSampledCase } from '../stats/ppi-input.js'
+import { criterionEstimates, type CriterionEstimate } from './criterion-estimate.js'
 import { populationFigures } from './draw.js'
 import { answerBindings, samplePlace } from './sample.js'
 import { readSampleFile, SAMPLE_FILE, type SampleFile, type SampleMethod } from './sample-file.js'
@@ -44,6 +45,12 @@ export interface SplitEstimate {
   readonly judgeMissing: readonly string[]
   /** ppiMean's estimate, or its refusal with the reason. */
   readonly result: PpiResult
+  /**
+   * Each criterion's meets rate, in the rubric's order: ppiMean's result with the judge's rating of
+   * the criterion (meets 1, does_not_meet 0) and the adopted review's, and how many cases the judge
+   * left without a label of it. `null` for a scored fixture, whose judges' labels are not ratings.
+   */
+  readonly criteria: Readonly<Record<string, CriterionEstimate>> | null
 }
 
 /** Every split's estimate, and what changed since the draw. */
@@ -141,8 +148,14 @@ export function estimateFromSample(evaluation: SomeEvaluation, sample: SampleFil
       hint: 'draw a sample with `vitest-rubric sample <dir> --size <n> --seed <s> --new`.',
     })
   }
-  const splits = estimateInputs(evaluation, sample, options).map(
-    ({ split, input, ids, pending, outsideReviews }): SplitEstimate => ({
+  const inputs = estimateInputs(evaluation, sample, options)
+  const criteria = criterionEstimates(
+    evaluation,
+    options.judge,
+    inputs.map(({ ids, input }) => ({ ids, sample: input.sample })),
+  )
+  const splits = inputs.map(
+    ({ split, input, ids, pending, outsideReviews }, position): SplitEstimate => ({
       split,
       cases: input.judge.length,
       sampled: input.sample.length,
@@ -150,6 +163,7 @@ export function estimateFromSample(evaluation: SomeEvaluation, sample: SampleFil
       outsideReviews,
       judgeMissing: ids.filter((_, index) => input.judge[index] === null),
       result: ppiMean(input),
+      criteria: criteria[position]!,
     }),
   )
   const bindings = answerBindings(fixture)
