@@ -97,15 +97,28 @@ export function evaluateWithStates<R, C, V, D extends Decision, S>(
     fixture,
     decisions,
     coverage: countCoverage(decisions),
-    identities: {
-      caseSetSha256: full.digest(tail),
-      gradedSetSha256: graded.digest(']'),
-      files: fileIdentities(fixture),
-    },
+    identities: identitiesOf(full.digest(tail), graded.digest(']'), fixture),
     summary: definition.summarize(context, decisions, { seed: options.seed ?? DEFAULT_SEED, marginGate: options.marginGate ?? 'point' }),
     notes: conversionNotes(fixture, staleFiles),
   }
   return { evaluation, assessments }
+}
+
+/**
+ * The identities of an evaluation, the files' hashes taken when first asked for: a document the
+ * records layout makes is hashed only where an identity is shown (`evaluate --json`, a decision
+ * record, the page's version), never to decide.
+ */
+function identitiesOf(caseSetSha256: string | null, gradedSetSha256: string | null, fixture: SomeFixture): FixtureIdentities {
+  let files: Record<string, string> | undefined
+  return {
+    caseSetSha256,
+    gradedSetSha256,
+    get files() {
+      files ??= fileIdentities(fixture)
+      return files
+    },
+  }
 }
 
 /** A chunk of a fixture's cases decided: their decisions, in the order of `cases.json`, and their coverage. */

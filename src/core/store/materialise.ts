@@ -78,16 +78,19 @@ export function materialise(
     const head = folded.heads[0]!.record
     const entries = (byDoc.get(doc) ?? []).sort((a, b) => a.n - b.n || compareKeys(a, b)).map((record) => record.item)
     const value = deepFreeze({ ...head.members, [head.list]: entries })
-    // Hashed as text; its bytes are made again only when asked for (a revision's edit, a convert): a read needs only the hash and the value.
-    const sha256 = createHash('sha256').update(styled(value, head.style), 'utf8').digest('hex')
+    // Its text is made, hashed and encoded only when asked for (an identity shown, a revision's edit, a convert): a read needs only the value.
     let bytes: Uint8Array | undefined
+    let sha256: string | undefined
     files.set(join(dir, doc), {
       display: join(display, RECORDS_DIR, doc),
-      sha256,
       json: { value },
       get bytes() {
         bytes ??= new TextEncoder().encode(styled(value, head.style))
         return bytes
+      },
+      get sha256() {
+        sha256 ??= createHash('sha256').update(styled(value, head.style), 'utf8').digest('hex')
+        return sha256
       },
     })
   }
