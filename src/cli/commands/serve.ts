@@ -14,7 +14,8 @@ export const serve: Command = {
   help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>]
                             [--public-origin <url>] [--rate-limit <n>] [--commit]
        vitest-rubric serve <A> <B> --compare [options]
-       vitest-rubric serve [dir...] --team <team.json> [options]
+       vitest-rubric serve [dir...] --team <team.json> [--reviews-per-case <n>]
+                            [--reserve-minutes <n>] [options]
        vitest-rubric serve --team <team.json> --revoke <name> | --reissue <name>
 
 Starts a local server for the review page and prints its URL, which carries a random token. The
@@ -33,6 +34,10 @@ With --team, each person of the team file ({ "people": [ { "name", "role" } ] },
 reviews blind as themselves, an adjudicator adopts under their name, a reader saves nothing, and
 the single token is refused. Only each token's SHA-256 is kept, in .vitest-rubric/team/ of the
 current folder; a link is printed once, when issued, and a restart keeps the links printed before.
+A reviewer's "next" (the n key) hands them the next case of their review queue that still needs a
+review, and reserves it for them: a case is handed out only while its independent reviews and
+reservations number fewer than --reviews-per-case. Reservations are kept in memory: a restart
+releases them.
 
 Options:
   --port <n>          the port (default 5178, or the next free one above it; 0 for any free
@@ -44,6 +49,12 @@ Options:
   --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
   --compare           open on the comparison view of the two fixtures given
   --team <file>       serve a team: one personal link per person of the team file
+  --reviews-per-case <n>
+                      with --team: the independent reviews each case needs before it is
+                      handed out no more (default --min-reviews when given, else 2)
+  --reserve-minutes <n>
+                      with --team: how long a case handed out stays reserved for its
+                      reviewer unless they save or skip it (default 30)
   --revoke <name>     with --team: revoke the person's link, and exit (a running server
                       refuses it from its next request)
   --reissue <name>    with --team: issue the person a new link in place of the old, print it,
@@ -74,6 +85,8 @@ usage error.`,
     commit: { type: 'boolean', default: false },
     'public-origin': { type: 'string' },
     'rate-limit': { type: 'string' },
+    'reviews-per-case': { type: 'string' },
+    'reserve-minutes': { type: 'string' },
   },
   async run({ values, positionals }, io) {
     const teamFile = stringOption(values, 'team')
@@ -107,6 +120,7 @@ usage error.`,
         'serve',
         `--public-origin serves through a reverse proxy on this machine: serve listens on loopback, so --host ${host} cannot be used with it.`,
       )
+    const assign = assignOptions(values, teamFile !== undefined)
     const team = teamFile === undefined ? undefined : await openTeam(teamFile, io.cwd)
     let server: RunningServer
     try {
@@ -121,6 +135,7 @@ usage error.`,
         commit: values['commit'] === true,
         ...(publicOrigin === undefined ? {} : { publicOrigin }),
         ...(rateLimit === undefined ? {} : { rateLimit }),
+        ...(assign === undefined ? {} : { assign }),
       })
     } catch (error) {
       if (!(error instanceof ListenError)) throw error
@@ -148,6 +163,20 @@ usage error.`,
     io.stdout('stopped')
     return 0
   },
+}
+
+/** `--reviews-per-case` and `--reserve-minutes`: whole numbers from 1, and only with --team. */
+function assignOptions(values: Parameters<typeof stringOption>[0], isTeam: boolean): { reviewsPerCase?: number; reserveMs?: number } | undefined {
+  const [perCase, minutes] = (['reviews-per-case', 'reserve-minutes'] as const).map((name) => {
+    const text = stringOption(values, name)
+    if (text === undefined) return undefined
+    if (!isTeam) throw usage('serve', `--${name} needs --team <team.json>: cases are handed out only to a team's reviewers.`)
+    const count = Number(text)
+    if (!Number.isInteger(count) || count < 1) throw usage('serve', `--${name} takes a whole number from 1, not ${JSON.stringify(text)}.`)
+    return count
+  })
+  if (perCase === undefined && minutes === undefined) return undefined
+  return { ...(perCase === undefined ? {} : { reviewsPerCase: perCase }), ...(minutes === undefined ? {} : { reserveMs: minutes * 60_000 }) }
 }
 
 /** An option read by `parse`, its error a usage error of serve. */
