@@ -4,7 +4,8 @@ import type { SomeFixture } from '../core/engine/fixture.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { readSampleFile } from '../core/sample/sample-file.js'
 import { samplePlace } from '../core/sample/sample.js'
-import type { Assignments, AssignmentsAnswer, NextAnswer } from './assignment.js'
+import type { Assignments } from './assignment.js'
+import type { AssignmentsAnswer, NextAnswer, ReleaseAnswer } from './assignment-protocol.js'
 import { readBody, RequestError } from './request.js'
 import type { Person } from './team.js'
 
@@ -31,12 +32,12 @@ export async function nextCase(context: AssignmentContext, url: URL): Promise<Ne
 
 const ReleaseBody = z.strictObject({ fixture: z.int().min(0), id: z.string().min(1) })
 
-/** `POST /api/release` with `{ fixture, id }`: the reviewer skips a case they hold. */
-export async function releaseCase(context: AssignmentContext, request: IncomingMessage): Promise<{ released: boolean }> {
+/** `POST /api/release` with `{ fixture, id }`: the reviewer skips a case they hold, and is not handed it again for the reservation time. */
+export async function releaseCase(context: AssignmentContext, request: IncomingMessage): Promise<ReleaseAnswer> {
   const { assignments, reviewer } = reviewerOnly(context, 'holds no case to release')
   const body = ReleaseBody.safeParse(await readBody(request, 4096))
   if (!body.success) throw new RequestError('BAD_REQUEST', 'the request body must be { "fixture": <n>, "id": "<case id>" }.')
-  return { released: assignments.release(body.data.fixture, body.data.id, reviewer) }
+  return { released: assignments.release(body.data.fixture, body.data.id, reviewer, true) }
 }
 
 /** `GET /api/assignments`: progress per reviewer and per fixture, for anyone of the team. */

@@ -2,6 +2,7 @@ import type { SomeFixture } from '../core/engine/fixture.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { reviewQueue, type QueueReason } from '../core/engine/review-queue.js'
 import type { SampleFile } from '../core/sample/sample-file.js'
+import type { AssignmentsAnswer, NextAnswer, NextReason } from './assignment-protocol.js'
 import type { Person } from './team.js'
 
 // Assignment under `serve --team`: each reviewer is handed their next case from their own review
@@ -24,28 +25,9 @@ export interface AssignmentOptions {
   readonly now?: () => number
 }
 
-/** The answer of `GET /api/next`: the reviewer's next case, or `null` when nothing is left for them. */
-export interface NextAnswer {
-  readonly next: {
-    readonly fixture: number
-    readonly id: string
-    readonly reason: QueueReason
-    /** One line naming no rating: why the case is next. */
-    readonly detail: string
-    /** When the reservation ends, as an ISO time, unless the reviewer saves or skips the case first. */
-    readonly expires: string
-  } | null
-}
-
-/** The answer of `GET /api/assignments`: progress per person and per fixture. */
-export interface AssignmentsAnswer {
-  readonly reviewsPerCase: number
-  readonly reserveMinutes: number
-  /** Each reviewer of the team: the independent reviews they made in the served fixtures, and the reservations they hold now. */
-  readonly people: readonly { readonly name: string; readonly reviews: number; readonly reservations: number }[]
-  /** Each served fixture that loads: its cases with enough independent reviews, of all its cases. */
-  readonly fixtures: readonly { readonly index: number; readonly complete: number; readonly total: number; readonly reserved: number }[]
-}
+/** The page's copy of the queue's reasons is the queue's own: each is assignable to the other, or the build fails. */
+const reasonsAreTheQueues: [QueueReason] extends [NextReason] ? ([NextReason] extends [QueueReason] ? true : false) : false = true
+void reasonsAreTheQueues
 
 interface Reservation {
   readonly reviewer: string
@@ -59,6 +41,8 @@ export class Assignments {
   readonly #now: () => number
   /** By fixture, then case id, then reviewer. */
   readonly #held = new Map<number, Map<string, Map<string, Reservation>>>()
+  /** The cases each reviewer skipped, by `fixture/case`, until when: not handed to them again meanwhile. */
+  readonly #skipped = new Map<string, Map<string, number>>()
 
   constructor(options: AssignmentOptions) {
     this.reviewsPerCase = options.reviewsPerCase
@@ -78,7 +62,9 @@ export class Assignments {
    */
   next(index: number, fixture: SomeFixture, reviewer: string, panel: PanelPolicy, sample: SampleFile | undefined): NextAnswer {
     const cases = this.#live(index)
-    const until = this.#now() + this.#reserveMs
+    const now = this.#now()
+    const until = now + this.#reserveMs
+    const skipped = this.#skipped.get(reviewer) ?? new Map<string, number>()
     // The queue of a reviewer who must bring each case to the reviews it needs, not fewer.
     const queue = reviewQueue(fixture, { sample, for: { reviewer }, panel: { ...panel, minReviews: Math.max(panel.minReviews, this.reviewsPerCase) } })
     const held = [...cases].find(([, by]) => by.has(reviewer))?.[0]
@@ -86,7 +72,7 @@ export class Assignments {
       queue.entries.find((each) => each.caseId === held) ??
       queue.entries.find((each) => {
         const reviews = fixture.panel.reviews.get(each.caseId)
-        if (reviews?.has(reviewer) === true) return false
+        if (reviews?.has(reviewer) === true || (skipped.get(`${index}/${each.caseId}`) ?? 0) > now) return false
         const others = [...(cases.get(each.caseId)?.keys() ?? [])].filter((name) => name !== reviewer)
         return (reviews?.size ?? 0) + others.length < this.reviewsPerCase
       })
@@ -98,8 +84,16 @@ export class Assignments {
     return { next: { fixture: index, id: entry.caseId, reason: entry.reason, detail: entry.detail, expires: new Date(until).toISOString() } }
   }
 
-  /** Ends the reviewer's reservation of a case (a save or a skip); `false` when they held none. */
-  release(index: number, caseId: string, reviewer: string): boolean {
+  /**
+   * Ends the reviewer's reservation of a case (a save, or a skip, after which the case is not handed
+   * to them again for the reservation time); `false` when they held none.
+   */
+  release(index: number, caseId: string, reviewer: string, skip = false): boolean {
+    if (skip) {
+      const skipped = this.#skipped.get(reviewer) ?? new Map<string, number>()
+      skipped.set(`${index}/${caseId}`, this.#now() + this.#reserveMs)
+      this.#skipped.set(reviewer, skipped)
+    }
     const cases = this.#live(index)
     const by = cases.get(caseId)
     const had = by?.delete(reviewer) === true

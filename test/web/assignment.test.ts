@@ -1,7 +1,7 @@
 import { cp, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import type { AssignmentsAnswer, NextAnswer } from '../../src/web/assignment.js'
+import type { AssignmentsAnswer, NextAnswer } from '../../src/web/assignment-protocol.js'
 import type { ServeOptions } from '../../src/web/server.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
@@ -99,11 +99,12 @@ describe('serve --team: assignment', () => {
     expect((await next(team, 'bob')).id).toBe(alice.id)
   })
 
-  test('a skip releases the reservation', async () => {
+  test('a skip releases the reservation: the case goes to another reviewer, and the skipper is handed another', async () => {
     const team = await servedTeam(undefined, { assign: { reviewsPerCase: 1 } })
     const alice = await next(team, 'alice')
     const skipped = await as(team, 'alice', '/api/release', { fixture: 0, id: alice.id })
     expect(JSON.parse(skipped.body)).toEqual({ released: true })
+    expect((await next(team, 'alice')).id).not.toBe(alice.id)
     expect((await next(team, 'bob')).id).toBe(alice.id)
     expect(JSON.parse((await as(team, 'alice', '/api/release', { fixture: 0, id: alice.id })).body)).toEqual({ released: false })
   })
