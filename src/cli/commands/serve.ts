@@ -5,7 +5,9 @@ import { parsePublicOrigin } from '../../web/public-origin.js'
 import { parseRateLimit } from '../../web/rate-limit.js'
 import { minReviewsOption, usage, stringOption, type Command } from '../command.js'
 import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
+import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
+import { DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE } from '../../web/assignment.js'
 
 /** `vitest-rubric serve [dirs...]`: the local review page. */
 export const serve: Command = {
@@ -51,7 +53,8 @@ Options:
   --team <file>       serve a team: one personal link per person of the team file
   --reviews-per-case <n>
                       with --team: the independent reviews each case needs before it is
-                      handed out no more (default --min-reviews when given, else 2)
+                      handed out no more (default --min-reviews when given, else
+                      rubric()'s reviewers.min in the Vitest config, else 2)
   --reserve-minutes <n>
                       with --team: how long a case handed out stays reserved for its
                       reviewer unless they save or skip it (default 30)
@@ -120,7 +123,7 @@ usage error.`,
         'serve',
         `--public-origin serves through a reverse proxy on this machine: serve listens on loopback, so --host ${host} cannot be used with it.`,
       )
-    const assign = assignOptions(values, teamFile !== undefined)
+    const assign = await assignOptions(values, teamFile !== undefined, io.cwd)
     const team = teamFile === undefined ? undefined : await openTeam(teamFile, io.cwd)
     let server: RunningServer
     try {
@@ -146,6 +149,10 @@ usage error.`,
     if (team !== undefined) {
       io.stdout(`vitest-rubric review page for ${dirs.join(', ')}, for a team`)
       await announceTeam(team.team, team.links, server, io.cwd, io)
+      const { reviewsPerCase, reserveMs } = assign!
+      io.stdout(
+        `each case needs ${reviewsPerCase} independent review${reviewsPerCase === 1 ? '' : 's'}; a case handed to a reviewer (their n) is reserved for them ${reserveMs / 60_000} minutes.`,
+      )
       io.stdout('Ctrl-C stops it.')
     } else
       io.stdout(
@@ -165,8 +172,16 @@ usage error.`,
   },
 }
 
-/** `--reviews-per-case` and `--reserve-minutes`: whole numbers from 1, and only with --team. */
-function assignOptions(values: Parameters<typeof stringOption>[0], isTeam: boolean): { reviewsPerCase?: number; reserveMs?: number } | undefined {
+/**
+ * `--reviews-per-case` and `--reserve-minutes`: whole numbers from 1, and only with --team. The
+ * reviews per case are, by default, --min-reviews when given, else rubric()'s reviewers.min in the
+ * folder's Vitest config when it sets one, else 2.
+ */
+async function assignOptions(
+  values: Parameters<typeof stringOption>[0],
+  isTeam: boolean,
+  cwd: string,
+): Promise<{ reviewsPerCase: number; reserveMs: number } | undefined> {
   const [perCase, minutes] = (['reviews-per-case', 'reserve-minutes'] as const).map((name) => {
     const text = stringOption(values, name)
     if (text === undefined) return undefined
@@ -175,8 +190,12 @@ function assignOptions(values: Parameters<typeof stringOption>[0], isTeam: boole
     if (!Number.isInteger(count) || count < 1) throw usage('serve', `--${name} takes a whole number from 1, not ${JSON.stringify(text)}.`)
     return count
   })
-  if (perCase === undefined && minutes === undefined) return undefined
-  return { ...(perCase === undefined ? {} : { reviewsPerCase: perCase }), ...(minutes === undefined ? {} : { reserveMs: minutes * 60_000 }) }
+  if (!isTeam) return undefined
+  const minReviews = minReviewsOption('serve', values['min-reviews'])
+  const configured =
+    perCase === undefined && minReviews === 0 && hasViteConfig(cwd) ? (await configuredRubricOptions('serve', cwd, undefined)).options.reviewers.min : 0
+  const reviewsPerCase = perCase ?? (minReviews > 0 ? minReviews : configured > 0 ? configured : DEFAULT_REVIEWS_PER_CASE)
+  return { reviewsPerCase, reserveMs: (minutes ?? DEFAULT_RESERVE_MINUTES) * 60_000 }
 }
 
 /** An option read by `parse`, its error a usage error of serve. */
