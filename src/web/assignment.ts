@@ -67,7 +67,8 @@ export class Assignments {
     const skipped = this.#skipped.get(reviewer) ?? new Map<string, number>()
     // The queue of a reviewer who must bring each case to the reviews it needs, not fewer.
     const queue = reviewQueue(fixture, { sample, for: { reviewer }, panel: { ...panel, minReviews: Math.max(panel.minReviews, this.reviewsPerCase) } })
-    const held = [...cases].find(([, by]) => by.has(reviewer))?.[0]
+    // The case they hold, unless they reviewed it meanwhile (from another page, or the CLI).
+    const held = [...cases].find(([caseId, by]) => by.has(reviewer) && fixture.panel.reviews.get(caseId)?.has(reviewer) !== true)?.[0]
     const entry =
       queue.entries.find((each) => each.caseId === held) ??
       queue.entries.find((each) => {
@@ -76,7 +77,7 @@ export class Assignments {
         const others = [...(cases.get(each.caseId)?.keys() ?? [])].filter((name) => name !== reviewer)
         return (reviews?.size ?? 0) + others.length < this.reviewsPerCase
       })
-    if (held !== undefined && entry?.caseId !== held) this.release(index, held, reviewer)
+    for (const [caseId, by] of [...cases]) if (by.has(reviewer) && caseId !== entry?.caseId) this.release(index, caseId, reviewer)
     if (entry === undefined) return { next: null }
     const by = cases.get(entry.caseId) ?? new Map<string, Reservation>()
     by.set(reviewer, { reviewer, until })
