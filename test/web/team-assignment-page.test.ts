@@ -22,6 +22,7 @@ test('two reviewers pressing n land on different cases, each with the reason it 
   try {
     const [alice, bob] = pages as [(typeof pages)[0], (typeof pages)[0]]
     expect(await alice.page.textContent('#assignments')).toContain('Each case needs 1 independent review')
+    expect(await alice.page.textContent('.keys')).toContain('n your next case')
     await Promise.all(pages.map((each) => each.page.keyboard.press('n')))
     await Promise.all(pages.map((each) => each.page.waitForSelector('#assignment strong')))
     const landed = await Promise.all(pages.map((each) => each.page.evaluate('location.hash') as Promise<string>))
