@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { expect, onTestFinished, test } from 'vitest'
 import { startServer } from '../../src/web/server.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
@@ -107,11 +108,18 @@ test('serve --public-origin prints its link at the public origin; a path, plain 
   }
 })
 
-test('serve --team says how many reviews each case needs and how long a case stays reserved; bad or team-less values are usage errors', async () => {
+test('serve --team says how many reviews each case needs and how long a case stays reserved; bad or team-less values are usage errors', {
+  timeout: 60_000,
+}, async () => {
   const team = JSON.stringify({ people: [{ name: 'alice', role: 'reviewer' }] })
   const run = await serve(['fixtures/lab', '--port', '0', '--team', 'team.json', '--reviews-per-case', '3', '--reserve-minutes', '5'], { 'team.json': team })
   expect(run.outcome.code).toBe('serving')
   expect(run.stdout()).toContain('each case needs 3 independent reviews; a case handed to a reviewer (their n) is reserved for them 5 minutes.')
+  // Without either option, rubric({ reviewers: { min } }) of the Vitest config says.
+  const plugin = pathToFileURL(join(ROOT, 'dist/plugin.js')).href
+  const config = `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ reviewers: { min: 4 }, reporter: { outputFile: false } })] }\n`
+  const byConfig = await serve(['fixtures/lab', '--port', '0', '--team', 'team.json'], { 'team.json': team, 'vitest.config.mjs': config })
+  expect(byConfig.stdout()).toContain('each case needs 4 independent reviews; a case handed to a reviewer (their n) is reserved for them 30 minutes.')
   const byMinimum = await serve(['fixtures/lab', '--port', '0', '--team', 'team.json', '--min-reviews', '1'], { 'team.json': team })
   expect(byMinimum.stdout()).toContain('each case needs 1 independent review; a case handed to a reviewer (their n) is reserved for them 30 minutes.')
   for (const [args, message] of [
