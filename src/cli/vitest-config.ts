@@ -1,6 +1,6 @@
 import { displayPath } from '../core/common/display-path.js'
 import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import type { RubricPluginApi } from '../plugin/vite-plugin.js'
 import { resolveOptions, type ResolvedRubricOptions } from '../run/options.js'
@@ -62,4 +62,9 @@ export async function configuredRubricOptions(command: string, cwd: string, conf
 
 function configError(command: string, summary: string, hint: string): UsageError {
   return new UsageError({ code: 'USAGE', file: `vitest-rubric ${command}`, summary, hint })
+}
+
+/** Whether the folder has a Vitest (or Vite) config for the rubric's options. */
+export function hasViteConfig(cwd: string): boolean {
+  return ['vitest', 'vite'].some((name) => ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].some((ext) => existsSync(join(cwd, `${name}.config.${ext}`))))
 }

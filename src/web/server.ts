@@ -11,7 +11,7 @@ import { kinds as shippedKinds } from '../core/registry.js'
 import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { givenTokens, isAuthorized, OpenCodes, tokenCookie } from './auth.js'
-import { ASSET_FILES, readAsset, SERVE_CSP, servedPage, type AssetName } from './html.js'
+import { ASSET_FILES, readAsset, servedPage, type AssetName } from './html.js'
 import { refusalFor } from './blind.js'
 import { listen } from './listen.js'
 import { readBody, RequestError, requestUrl } from './request.js'
@@ -24,6 +24,9 @@ import type { TeamTokens } from './team-tokens.js'
 import { openSaveTrail, recordedSave } from './save-trail.js'
 import type { PublicOrigin } from './public-origin.js'
 import { admit, DEFAULT_RATE_LIMIT, TokenBuckets, type RateLimit } from './rate-limit.js'
+import { Assignments, DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE } from './assignment.js'
+import { assignmentProgress, nextCase, releaseCase, savedCase, type AssignmentContext } from './assignment-routes.js'
+import { firstLine, headers, isLoopback, json, send } from './respond.js'
 import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
 
 export interface ServeOptions {
@@ -62,6 +65,8 @@ export interface ServeOptions {
   readonly publicOrigin?: PublicOrigin
   /** Each token's rate limit (the single token's, or each person's). @default 50 a second, bursts of 500 */
   readonly rateLimit?: RateLimit
+  /** Team mode: how cases are handed out to reviewers (`GET /api/next`). @default 2 reviews a case (or `panel.minReviews`), reserved for 30 minutes */
+  readonly assign?: { readonly reviewsPerCase?: number; readonly reserveMs?: number; readonly now?: () => number }
 }
 
 export interface RunningServer {
@@ -118,6 +123,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let allowedOrigins: Set<string> = new Set()
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
   const buckets = new TokenBuckets(limit)
+  const assignments = options.team === undefined ? undefined : new Assignments(assignOptions(options))
 
   // The open change streams: each hears "fixture N changed", and nothing of what changed.
   const streams = new Set<ServerResponse>()
@@ -230,6 +236,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const entry = await loaded(index)
       return json(response, 200, await servedCase(entry.fixture, index, url.searchParams.get('id') ?? '', seen.viewer, evaluate, entry.decided))
     }
+    const assigning: AssignmentContext = {
+      assignments,
+      person: person?.person,
+      panel: options.panel ?? { minReviews: 0 },
+      cwd: options.cwd,
+      loaded: async (at) => (await loaded(at)).fixture,
+    }
+    if (request.method === 'GET' && url.pathname === '/api/next') return json(response, 200, await nextCase(assigning, url))
+    if (request.method === 'POST' && url.pathname === '/api/release') return json(response, 200, await releaseCase(assigning, request))
+    if (request.method === 'GET' && url.pathname === '/api/assignments')
+      return json(response, 200, await assignmentProgress(assigning, options.team?.people ?? [], dirs.length))
     if (request.method === 'GET' && url.pathname === '/api/compare') {
       // Read-only: two served fixtures by number, compared as `vitest-rubric compare` compares them.
       const [a, b] = (['a', 'b'] as const).map((name) => Number(url.searchParams.get(name)))
@@ -272,6 +289,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const recorded = await recordReview(dir, save.draft, pageSource, { ...common, io, replace: save.replace, ...reviewer })
         return { action: 'review', person: save.reviewer, change: recorded.before === null ? 'new' : 'replaced', decision: recorded.decision }
       })
+      savedCase(assigning, save.fixture, save.id)
       const viewer: Viewer =
         url.pathname === '/api/adjudicate'
           ? { role: 'adjudicator', name: save.adjudicator }
@@ -345,6 +363,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
 }
 
+function assignOptions(options: ServeOptions): ConstructorParameters<typeof Assignments>[0] {
+  const minReviews = options.panel?.minReviews ?? 0
+  const reviewsPerCase = options.assign?.reviewsPerCase ?? (minReviews > 0 ? minReviews : DEFAULT_REVIEWS_PER_CASE)
+  const reserveMs = options.assign?.reserveMs ?? DEFAULT_RESERVE_MINUTES * 60_000
+  return { reviewsPerCase, reserveMs, ...(options.assign?.now === undefined ? {} : { now: options.assign.now }) }
+}
+
 /** The person a team member's request comes from, and the token that names them; `undefined` for anyone else. */
 async function personOf(team: TeamTokens, request: IncomingMessage, url: URL, port: number): Promise<{ person: Person; token: string } | undefined> {
   for (const token of givenTokens(request, url.searchParams, port)) {
@@ -354,40 +379,12 @@ async function personOf(team: TeamTokens, request: IncomingMessage, url: URL, po
   return undefined
 }
 
-function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1'
-}
-
 function viewerOf(text: string | null): Viewer {
   if (text === null || text === '' || text === 'reader') return { role: 'reader' }
   const [role, ...rest] = text.split(':')
   const name = reviewerName(rest.join(':'))
   if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return { role, name }
   throw new RequestError('BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
-}
-
-function headers(type: string): Record<string, string> {
-  return {
-    'content-type': type,
-    'cache-control': 'no-store',
-    'content-security-policy': SERVE_CSP,
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-    'x-frame-options': 'DENY',
-  }
-}
-
-function send(response: ServerResponse, status: number, type: string, body: string): void {
-  response.writeHead(status, headers(type)).end(body)
-}
-
-function json(response: ServerResponse, status: number, value: unknown): void {
-  if (response.headersSent) return void response.end()
-  send(response, status, 'application/json; charset=utf-8', JSON.stringify(value))
 }
 
 function isAssetName(name: string): name is AssetName {

@@ -122,6 +122,11 @@ export class TeamTokens {
     this.#people = new Map(team.people.map((person) => [person.name, person]))
   }
 
+  /** The people of the team file, in its order. */
+  get people(): readonly Person[] {
+    return this.#team.people
+  }
+
   /** The person `token` names, or `undefined` for a token no one holds (or one revoked). */
   async personOf(token: string): Promise<Person | undefined> {
     await this.#refresh()

@@ -27,6 +27,9 @@ const ROUTES: readonly { readonly method: 'GET' | 'POST'; readonly path: string;
   { method: 'GET', path: '/api/events' },
   { method: 'GET', path: `/api/case?fixture=0&id=${CASE}` },
   { method: 'GET', path: '/api/compare?a=0&b=0' },
+  { method: 'GET', path: '/api/next?fixture=0' },
+  { method: 'POST', path: '/api/release', body: JSON.stringify({ fixture: 0, id: CASE }) },
+  { method: 'GET', path: '/api/assignments' },
   { method: 'POST', path: '/api/review', body: save({ reviewer: 'alice' }) },
   { method: 'POST', path: '/api/adjudicate', body: save({ adjudicator: 'dana' }) },
 ]
@@ -78,8 +81,10 @@ describe.skipIf(nginx === undefined)('serve --team --public-origin behind nginx'
           code: 'BAD_TOKEN',
         })
       }
-    for (const route of ROUTES.filter((each) => each.method === 'GET' && each.path !== '/api/events'))
+    // A reader is handed no case; a reviewer is, through the proxy as directly.
+    for (const route of ROUTES.filter((each) => each.method === 'GET' && each.path !== '/api/events' && !each.path.startsWith('/api/next')))
       expect({ route: route.path, status: (await via(proxy.port, route.path, team.tokens['rita'])).status }).toEqual({ route: route.path, status: 200 })
+    expect((await via(proxy.port, '/api/next?fixture=0', team.tokens['alice'])).status).toBe(200)
     // The links name the public origin.
     expect(team.server.url).toBe(`https://${PUBLIC}/?token=${team.server.token}`)
     // The documented configuration keeps the tokens in the query strings out of nginx's logs.

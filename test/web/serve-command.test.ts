@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { expect, onTestFinished, test } from 'vitest'
 import { startServer } from '../../src/web/server.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
@@ -20,8 +22,9 @@ async function occupied(port = 0): Promise<number | null> {
 }
 
 /** `vitest-rubric serve` in a child process, until it prints its URL or exits. */
-async function serve(args: readonly string[]) {
+async function serve(args: readonly string[], files: Readonly<Record<string, string>> = {}) {
   const root = await fixtureRoot('serve-port', { 'fixtures/lab': DOCUCTL })
+  for (const [name, text] of Object.entries(files)) await writeFile(join(root, name), text)
   const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', ...args], { cwd: root })
   let stdout = ''
   let stderr = ''
@@ -100,6 +103,31 @@ test('serve --public-origin prints its link at the public origin; a path, plain 
     [['--rate-limit', 'many'], '--rate-limit takes a whole number of requests a second per link, from 1 (default 50), not "many".'],
   ] as const) {
     const refused = await serve(['fixtures/lab', '--port', '0', ...args])
+    expect({ args, code: refused.outcome.code }).toEqual({ args, code: 2 })
+    expect(refused.stderr()).toContain(message)
+  }
+})
+
+test('serve --team says how many reviews each case needs and how long a case stays reserved; bad or team-less values are usage errors', {
+  timeout: 60_000,
+}, async () => {
+  const team = JSON.stringify({ people: [{ name: 'alice', role: 'reviewer' }] })
+  const run = await serve(['fixtures/lab', '--port', '0', '--team', 'team.json', '--reviews-per-case', '3', '--reserve-minutes', '5'], { 'team.json': team })
+  expect(run.outcome.code).toBe('serving')
+  expect(run.stdout()).toContain('each case needs 3 independent reviews; a case handed to a reviewer (their n) is reserved for them 5 minutes.')
+  // Without either option, rubric({ reviewers: { min } }) of the Vitest config says.
+  const plugin = pathToFileURL(join(ROOT, 'dist/plugin.js')).href
+  const config = `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ reviewers: { min: 4 }, reporter: { outputFile: false } })] }\n`
+  const byConfig = await serve(['fixtures/lab', '--port', '0', '--team', 'team.json'], { 'team.json': team, 'vitest.config.mjs': config })
+  expect(byConfig.stdout()).toContain('each case needs 4 independent reviews; a case handed to a reviewer (their n) is reserved for them 30 minutes.')
+  const byMinimum = await serve(['fixtures/lab', '--port', '0', '--team', 'team.json', '--min-reviews', '1'], { 'team.json': team })
+  expect(byMinimum.stdout()).toContain('each case needs 1 independent review; a case handed to a reviewer (their n) is reserved for them 30 minutes.')
+  for (const [args, message] of [
+    [['--reviews-per-case', '2'], '--reviews-per-case needs --team <team.json>'],
+    [['--team', 'team.json', '--reviews-per-case', '0'], '--reviews-per-case takes a whole number from 1, not "0".'],
+    [['--team', 'team.json', '--reserve-minutes', 'soon'], '--reserve-minutes takes a whole number from 1, not "soon".'],
+  ] as const) {
+    const refused = await serve(['fixtures/lab', '--port', '0', ...args], { 'team.json': team })
     expect({ args, code: refused.outcome.code }).toEqual({ args, code: 2 })
     expect(refused.stderr()).toContain(message)
   }

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
 import { displayPath } from '../../core/common/display-path.js'
 import { resolveOptions } from '../../run/options.js'
 import { planFixtureTests } from '../../core/engine/plan.js'
@@ -8,14 +6,10 @@ import { gateScopes, planOptions } from '../../run/gate-scope.js'
 import { writeReport } from '../../web/report.js'
 import { gateRequirements, reportGateChecks, type ReportGates } from '../../web/report-gates.js'
 import { minReviewsOption, usage, stringOption, type Command } from '../command.js'
-import { configuredRubricOptions } from '../vitest-config.js'
+import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
 
 /** Whether the directory holds a config file Vitest would load (`vitest.config.ts`, `vite.config.mjs`, …). */
-function hasViteConfig(cwd: string): boolean {
-  return ['vitest', 'vite'].some((name) => ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].some((ext) => existsSync(join(cwd, `${name}.config.${ext}`))))
-}
-
 /** `vitest-rubric report --html <dir...>`: the static, read-only HTML report. */
 export const report: Command = {
   name: 'report',

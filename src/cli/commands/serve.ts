@@ -5,7 +5,9 @@ import { parsePublicOrigin } from '../../web/public-origin.js'
 import { parseRateLimit } from '../../web/rate-limit.js'
 import { minReviewsOption, usage, stringOption, type Command } from '../command.js'
 import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
+import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
+import { DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE } from '../../web/assignment.js'
 
 /** `vitest-rubric serve [dirs...]`: the local review page. */
 export const serve: Command = {
@@ -14,7 +16,8 @@ export const serve: Command = {
   help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>]
                             [--public-origin <url>] [--rate-limit <n>] [--commit]
        vitest-rubric serve <A> <B> --compare [options]
-       vitest-rubric serve [dir...] --team <team.json> [options]
+       vitest-rubric serve [dir...] --team <team.json> [--reviews-per-case <n>]
+                            [--reserve-minutes <n>] [options]
        vitest-rubric serve --team <team.json> --revoke <name> | --reissue <name>
 
 Starts a local server for the review page and prints its URL, which carries a random token. The
@@ -33,6 +36,10 @@ With --team, each person of the team file ({ "people": [ { "name", "role" } ] },
 reviews blind as themselves, an adjudicator adopts under their name, a reader saves nothing, and
 the single token is refused. Only each token's SHA-256 is kept, in .vitest-rubric/team/ of the
 current folder; a link is printed once, when issued, and a restart keeps the links printed before.
+A reviewer's "next" (the n key) hands them the next case of their review queue that still needs a
+review, and reserves it for them: a case is handed out only while its independent reviews and
+reservations number fewer than --reviews-per-case. Reservations are kept in memory: a restart
+releases them.
 
 Options:
   --port <n>          the port (default 5178, or the next free one above it; 0 for any free
@@ -44,6 +51,13 @@ Options:
   --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
   --compare           open on the comparison view of the two fixtures given
   --team <file>       serve a team: one personal link per person of the team file
+  --reviews-per-case <n>
+                      with --team: the independent reviews each case needs before it is
+                      handed out no more (default --min-reviews when given, else
+                      rubric()'s reviewers.min in the Vitest config, else 2)
+  --reserve-minutes <n>
+                      with --team: how long a case handed out stays reserved for its
+                      reviewer unless they save or skip it (default 30)
   --revoke <name>     with --team: revoke the person's link, and exit (a running server
                       refuses it from its next request)
   --reissue <name>    with --team: issue the person a new link in place of the old, print it,
@@ -74,6 +88,8 @@ usage error.`,
     commit: { type: 'boolean', default: false },
     'public-origin': { type: 'string' },
     'rate-limit': { type: 'string' },
+    'reviews-per-case': { type: 'string' },
+    'reserve-minutes': { type: 'string' },
   },
   async run({ values, positionals }, io) {
     const teamFile = stringOption(values, 'team')
@@ -107,6 +123,7 @@ usage error.`,
         'serve',
         `--public-origin serves through a reverse proxy on this machine: serve listens on loopback, so --host ${host} cannot be used with it.`,
       )
+    const assign = await assignOptions(values, teamFile !== undefined, io.cwd)
     const team = teamFile === undefined ? undefined : await openTeam(teamFile, io.cwd)
     let server: RunningServer
     try {
@@ -121,6 +138,7 @@ usage error.`,
         commit: values['commit'] === true,
         ...(publicOrigin === undefined ? {} : { publicOrigin }),
         ...(rateLimit === undefined ? {} : { rateLimit }),
+        ...(assign === undefined ? {} : { assign }),
       })
     } catch (error) {
       if (!(error instanceof ListenError)) throw error
@@ -131,6 +149,10 @@ usage error.`,
     if (team !== undefined) {
       io.stdout(`vitest-rubric review page for ${dirs.join(', ')}, for a team`)
       await announceTeam(team.team, team.links, server, io.cwd, io)
+      const { reviewsPerCase, reserveMs } = assign!
+      io.stdout(
+        `each case needs ${reviewsPerCase} independent review${reviewsPerCase === 1 ? '' : 's'}; a case handed to a reviewer (their n) is reserved for them ${reserveMs / 60_000} minutes.`,
+      )
       io.stdout('Ctrl-C stops it.')
     } else
       io.stdout(
@@ -148,6 +170,32 @@ usage error.`,
     io.stdout('stopped')
     return 0
   },
+}
+
+/**
+ * `--reviews-per-case` and `--reserve-minutes`: whole numbers from 1, and only with --team. The
+ * reviews per case are, by default, --min-reviews when given, else rubric()'s reviewers.min in the
+ * folder's Vitest config when it sets one, else 2.
+ */
+async function assignOptions(
+  values: Parameters<typeof stringOption>[0],
+  isTeam: boolean,
+  cwd: string,
+): Promise<{ reviewsPerCase: number; reserveMs: number } | undefined> {
+  const [perCase, minutes] = (['reviews-per-case', 'reserve-minutes'] as const).map((name) => {
+    const text = stringOption(values, name)
+    if (text === undefined) return undefined
+    if (!isTeam) throw usage('serve', `--${name} needs --team <team.json>: cases are handed out only to a team's reviewers.`)
+    const count = Number(text)
+    if (!Number.isInteger(count) || count < 1) throw usage('serve', `--${name} takes a whole number from 1, not ${JSON.stringify(text)}.`)
+    return count
+  })
+  if (!isTeam) return undefined
+  const minReviews = minReviewsOption('serve', values['min-reviews'])
+  const configured =
+    perCase === undefined && minReviews === 0 && hasViteConfig(cwd) ? (await configuredRubricOptions('serve', cwd, undefined)).options.reviewers.min : 0
+  const reviewsPerCase = perCase ?? (minReviews > 0 ? minReviews : configured > 0 ? configured : DEFAULT_REVIEWS_PER_CASE)
+  return { reviewsPerCase, reserveMs: (minutes ?? DEFAULT_RESERVE_MINUTES) * 60_000 }
 }
 
 /** An option read by `parse`, its error a usage error of serve. */

@@ -1,6 +1,7 @@
 // A case: where it is, its decision, its question, answer and source with each criterion's marks,
 // then the kind's view of it (the criteria form, or its table), the reviews side by side and its bindings.
 import { disputesBlock, disputesOf } from './adjudication.js'
+import { assignmentLine } from './assignment.js'
 import { keptNotice } from './changes.js'
 import { criteriaBlock, focusActive, takeSelection } from './criteria-form.js'
 import { badge, el, highlighted } from './dom.js'
@@ -30,6 +31,8 @@ export function renderCase(): void {
       data.decision.reason === '' ? kindOf(data.fixture).noReason : data.decision.reason,
     ),
   )
+  const assigned = assignmentLine(data)
+  if (assigned !== null) main.append(assigned)
   if (state.kept !== null) main.append(keptNotice(data))
   if (data.shows === 'own') main.append(el('p', { class: 'dim' }, `Blind review: you see your own review and its decision only.`))
   if (data.refusal !== null) main.append(el('pre', { class: 'error refusal', role: 'alert' }, data.refusal))

@@ -38,7 +38,9 @@ export function header(): HTMLElement {
     el(
       'span',
       { class: 'keys' },
-      mode === 'serve' ? 'j/k next/previous case · n next pending · 1/2/3 rate · s save' : 'j/k next/previous case · n next pending · Esc overview',
+      mode === 'serve'
+        ? `j/k next/previous case · n ${identity?.role === 'reviewer' ? 'your next case' : 'next pending'} · 1/2/3 rate · s save`
+        : 'j/k next/previous case · n next pending · Esc overview',
     ),
   )
   if (state.notice !== '') bar.append(el('p', { class: 'notice', role: 'status' }, state.notice))

@@ -1,6 +1,8 @@
-// The keys: j and k move through the cases shown, n opens the next pending one, 1, 2, 3… rate the
+// The keys: j and k move through the cases shown, n opens the next pending one (a team's reviewer's
+// next case as the server hands it out), 1, 2, 3… rate the
 // active criterion with the kind's ratings and 0 leaves it out, the arrows move between criteria,
 // s or Ctrl+Enter saves, Esc goes back to the overview. A key typed in a field is text, never a shortcut.
+import { askNext, isAssigned } from './assignment.js'
 import { activate, focusActive, setRating } from './criteria-form.js'
 import { saveReview } from './save.js'
 import { go, keyOf, kindOf, nextPending, state, visibleCases } from './state.js'
@@ -46,6 +48,8 @@ function onKey(event: KeyboardEvent): void {
   if (event.key === 'j' || event.key === 'k') {
     const item = list[event.key === 'j' ? at + 1 : at === -1 ? list.length - 1 : at - 1]
     if (item !== undefined) go(item.fixture, item.row.id)
+  } else if (event.key === 'n' && isAssigned()) {
+    void askNext()
   } else if (event.key === 'n') {
     const next = nextPending()
     if (next !== null) go(next.fixture, next.id)

@@ -1,6 +1,7 @@
 // The overview: the filters, the way to the comparison view, and per fixture its figures, its
 // pending and failed cases one click from their lists, a window of its cases and its statistics.
 import type { Counts, PageFixture } from '../protocol.js'
+import { progressBlock } from './assignment.js'
 import { badge, counted, el, percent } from './dom.js'
 import { header } from './header.js'
 import { gatesBlock, gatesOfReport } from './report-mode.js'
@@ -12,6 +13,8 @@ export function renderOverview(): void {
   main.append(filtersBar())
   const offer = compareOffer()
   if (offer !== null) main.append(offer)
+  const progress = progressBlock()
+  if (progress !== null) main.append(progress)
   const gates = gatesOfReport()
   if (gates !== null) main.append(gates)
   for (const entry of state.fixtures) {

@@ -1,4 +1,5 @@
 // Opening a case into the form, and saving the form: a review, a revision or an adoption.
+import { isAssigned } from './assignment.js'
 import type { SaveAnswer, SaveRequest, SavedFixture } from '../protocol.js'
 import { disputesOf } from './adjudication.js'
 import { api, readAhead } from './api.js'
@@ -100,7 +101,10 @@ export async function saveReview(confirmed = false): Promise<void> {
     savedInto(result.fixture)
     openCase(result.case)
     const next = nextPending()
-    setStatus(`saved: ${result.decision}.${next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`, 'ok')
+    setStatus(
+      `saved: ${result.decision}.${isAssigned() ? ' Press n for your next case.' : next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`,
+      'ok',
+    )
   } catch (error) {
     // The form is kept: a conflict or a refusal never loses what was typed.
     const conflict = typeof error === 'object' && error !== null && 'code' in error && error.code === 'CASE_CHANGED_MEANWHILE'

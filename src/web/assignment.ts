@@ -1,0 +1,145 @@
+import type { SomeFixture } from '../core/engine/fixture.js'
+import type { PanelPolicy } from '../core/engine/panel-rule.js'
+import { reviewQueue, type QueueReason } from '../core/engine/review-queue.js'
+import type { SampleFile } from '../core/sample/sample-file.js'
+import type { AssignmentsAnswer, NextAnswer, NextReason } from './assignment-protocol.js'
+import type { Person } from './team.js'
+
+// Assignment under `serve --team`: each reviewer is handed their next case from their own review
+// queue, and it is reserved for them for a while. A case is handed out only while its independent
+// reviews and live reservations number fewer than the reviews each case needs, so no case gets more
+// reviewers than it needs while others wait. Reservations live in the server's memory: a restart
+// releases them all.
+
+/** The reviews each case needs when neither `--reviews-per-case` nor `--min-reviews` says. */
+export const DEFAULT_REVIEWS_PER_CASE = 2
+/** How long a case handed out stays reserved, in minutes, unless `--reserve-minutes` says. */
+export const DEFAULT_RESERVE_MINUTES = 30
+
+export interface AssignmentOptions {
+  /** Independent reviews each case needs. */
+  readonly reviewsPerCase: number
+  /** How long a reservation lasts, in milliseconds. */
+  readonly reserveMs: number
+  /** The clock, in milliseconds. @default Date.now */
+  readonly now?: () => number
+}
+
+/** The page's copy of the queue's reasons is the queue's own: each is assignable to the other, or the build fails. */
+const reasonsAreTheQueues: [QueueReason] extends [NextReason] ? ([NextReason] extends [QueueReason] ? true : false) : false = true
+void reasonsAreTheQueues
+
+interface Reservation {
+  readonly reviewer: string
+  readonly until: number
+}
+
+/** The live reservations of the served fixtures, and the rule that hands cases out. */
+export class Assignments {
+  readonly reviewsPerCase: number
+  readonly #reserveMs: number
+  readonly #now: () => number
+  /** By fixture, then case id, then reviewer. */
+  readonly #held = new Map<number, Map<string, Map<string, Reservation>>>()
+  /** The cases each reviewer skipped, by `fixture/case`, until when: not handed to them again meanwhile. */
+  readonly #skipped = new Map<string, Map<string, number>>()
+
+  constructor(options: AssignmentOptions) {
+    this.reviewsPerCase = options.reviewsPerCase
+    this.#reserveMs = options.reserveMs
+    this.#now = options.now ?? Date.now
+  }
+
+  get reserveMinutes(): number {
+    return this.#reserveMs / 60_000
+  }
+
+  /**
+   * The reviewer's next case of a fixture, reserved for them: the one they hold already (its time
+   * renewed), else the first of their review queue that they have not reviewed and that has fewer
+   * independent reviews and live reservations than each case needs. Synchronous from the choice to
+   * the reservation, so two requests at once never take the same place.
+   */
+  next(index: number, fixture: SomeFixture, reviewer: string, panel: PanelPolicy, sample: SampleFile | undefined): NextAnswer {
+    const cases = this.#live(index)
+    const now = this.#now()
+    const until = now + this.#reserveMs
+    const skipped = this.#skipped.get(reviewer) ?? new Map<string, number>()
+    // The queue of a reviewer who must bring each case to the reviews it needs, not fewer.
+    const queue = reviewQueue(fixture, { sample, for: { reviewer }, panel: { ...panel, minReviews: Math.max(panel.minReviews, this.reviewsPerCase) } })
+    // The case they hold, unless they reviewed it meanwhile (from another page, or the CLI).
+    const held = [...cases].find(([caseId, by]) => by.has(reviewer) && fixture.panel.reviews.get(caseId)?.has(reviewer) !== true)?.[0]
+    const entry =
+      queue.entries.find((each) => each.caseId === held) ??
+      queue.entries.find((each) => {
+        const reviews = fixture.panel.reviews.get(each.caseId)
+        if (reviews?.has(reviewer) === true || (skipped.get(`${index}/${each.caseId}`) ?? 0) > now) return false
+        const others = [...(cases.get(each.caseId)?.keys() ?? [])].filter((name) => name !== reviewer)
+        return (reviews?.size ?? 0) + others.length < this.reviewsPerCase
+      })
+    for (const [caseId, by] of [...cases]) if (by.has(reviewer) && caseId !== entry?.caseId) this.release(index, caseId, reviewer)
+    if (entry === undefined) return { next: null }
+    const by = cases.get(entry.caseId) ?? new Map<string, Reservation>()
+    by.set(reviewer, { reviewer, until })
+    cases.set(entry.caseId, by)
+    return { next: { fixture: index, id: entry.caseId, reason: entry.reason, detail: entry.detail, expires: new Date(until).toISOString() } }
+  }
+
+  /**
+   * Ends the reviewer's reservation of a case (a save, or a skip, after which the case is not handed
+   * to them again for the reservation time); `false` when they held none.
+   */
+  release(index: number, caseId: string, reviewer: string, skip = false): boolean {
+    if (skip) {
+      const skipped = this.#skipped.get(reviewer) ?? new Map<string, number>()
+      skipped.set(`${index}/${caseId}`, this.#now() + this.#reserveMs)
+      this.#skipped.set(reviewer, skipped)
+    }
+    const cases = this.#live(index)
+    const by = cases.get(caseId)
+    const had = by?.delete(reviewer) === true
+    if (by !== undefined && by.size === 0) cases.delete(caseId)
+    return had
+  }
+
+  /** Progress per reviewer and per fixture, from the loaded fixtures (`undefined` for one that does not load). */
+  progress(people: readonly Person[], fixtures: readonly (SomeFixture | undefined)[]): AssignmentsAnswer {
+    const reviewers = people.filter((person) => person.role === 'reviewer').map((person) => person.name)
+    const reviews = new Map(reviewers.map((name) => [name, 0]))
+    const reservations = new Map(reviewers.map((name) => [name, 0]))
+    const perFixture: AssignmentsAnswer['fixtures'][number][] = []
+    fixtures.forEach((fixture, index) => {
+      const cases = this.#live(index)
+      for (const by of cases.values()) for (const name of by.keys()) reservations.set(name, (reservations.get(name) ?? 0) + 1)
+      if (fixture === undefined) return
+      let complete = 0
+      for (const entry of fixture.cases) {
+        const by = fixture.panel.reviews.get(entry.id)
+        if ((by?.size ?? 0) >= this.reviewsPerCase) complete++
+        for (const name of by?.keys() ?? []) if (reviews.has(name)) reviews.set(name, reviews.get(name)! + 1)
+      }
+      perFixture.push({ index, complete, total: fixture.cases.length, reserved: cases.size })
+    })
+    return {
+      reviewsPerCase: this.reviewsPerCase,
+      reserveMinutes: this.reserveMinutes,
+      people: reviewers.map((name) => ({ name, reviews: reviews.get(name)!, reservations: reservations.get(name)! })),
+      fixtures: perFixture,
+    }
+  }
+
+  /** A fixture's reservations, the expired ones dropped. */
+  #live(index: number): Map<string, Map<string, Reservation>> {
+    let cases = this.#held.get(index)
+    if (cases === undefined) {
+      cases = new Map()
+      this.#held.set(index, cases)
+    }
+    const now = this.#now()
+    for (const [caseId, by] of cases) {
+      for (const [name, held] of by) if (held.until <= now) by.delete(name)
+      if (by.size === 0) cases.delete(caseId)
+    }
+    return cases
+  }
+}

@@ -1,0 +1,103 @@
+// Assignment, for a team's reviewer: n asks the server for their next case (GET /api/next), which
+// it reserves for them, and the case shows why it is next and until when it is theirs, with a way
+// to skip it. The overview shows the team's progress (GET /api/assignments) to everyone of the team.
+import type { AssignmentsAnswer, NextAnswer } from '../assignment-protocol.js'
+import { api } from './api.js'
+import { el, messageOf } from './dom.js'
+import { go, identity, mode, redraw, state, type ShownCase } from './state.js'
+
+/** Whether `n` asks the server: a team's reviewer is handed their cases, everyone else walks the pending ones. */
+export const isAssigned = (): boolean => mode === 'serve' && identity?.role === 'reviewer'
+
+/** The case last handed out, while it is the one shown. */
+let handed: NonNullable<NextAnswer['next']> | null = null
+/** What the last request for a case came to, when it handed out none. */
+let notice: string | null = null
+
+/** Asks for the reviewer's next case, from the fixture shown on (each fixture in turn), and opens it. */
+export async function askNext(): Promise<void> {
+  const fixtures = state.fixtures.filter((entry) => !('refused' in entry)).map((entry) => entry.index)
+  const start = Math.max(0, fixtures.indexOf(state.current?.fixture ?? -1))
+  try {
+    for (const index of [...fixtures.slice(start), ...fixtures.slice(0, start)]) {
+      const { next } = await api<NextAnswer>(`/api/next?fixture=${index}`)
+      if (next === null) continue
+      handed = next
+      notice = null
+      if (state.current?.fixture === next.fixture && state.current.id === next.id) {
+        notice = 'This case is reserved for you: save your review, or skip it.'
+        redraw.case()
+      } else go(next.fixture, next.id)
+      return
+    }
+    handed = null
+    notice = 'No case is left for you to review: each has the reviews it needs, or is reserved by another reviewer.'
+  } catch (error) {
+    notice = `no next case: ${messageOf(error)}`
+  }
+  if (state.current === null) redraw.overview()
+  else redraw.case()
+}
+
+/** The line of a case handed out: why it is next, until when it is reserved, and a skip. */
+export function assignmentLine(data: ShownCase): HTMLElement | null {
+  if (!isAssigned()) return null
+  const mine = handed !== null && handed.fixture === data.fixture && handed.id === data.id ? handed : null
+  if (mine === null) return notice === null ? null : el('p', { class: 'assignment dim', id: 'assignment', role: 'status' }, notice)
+  const skip = el('button', { type: 'button', id: 'skip-case' }, 'skip (n hands you another)')
+  skip.addEventListener('click', () => {
+    void api('/api/release', { fixture: mine.fixture, id: mine.id }).then(askNext, (error: unknown) => {
+      notice = `not skipped: ${messageOf(error)}`
+      redraw.case()
+    })
+  })
+  const until = new Date(mine.expires).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  return el(
+    'p',
+    { class: 'assignment', id: 'assignment', role: 'status' },
+    el('strong', {}, `next for you: ${mine.reason}`),
+    ` — ${mine.detail}. Reserved for you until ${until}. `,
+    ...(notice === null ? [] : [el('span', { class: 'dim' }, `${notice} `)]),
+    skip,
+  )
+}
+
+/** The team's progress on the overview, filled in when the server answers; `null` outside a team. */
+export function progressBlock(): HTMLElement | null {
+  if (mode !== 'serve' || identity === null) return null
+  const section = el('section', { class: 'assignments', id: 'assignments' }, el('h2', {}, 'Assignment'))
+  if (isAssigned() && notice !== null && state.current === null) section.append(el('p', { class: 'dim', role: 'status' }, notice))
+  api<AssignmentsAnswer>('/api/assignments').then(
+    (progress) => section.append(...progressTables(progress)),
+    (error: unknown) => section.append(el('p', { class: 'error' }, messageOf(error))),
+  )
+  return section
+}
+
+function progressTables(progress: AssignmentsAnswer): HTMLElement[] {
+  const names = new Map(state.fixtures.map((entry) => [entry.index, 'refused' in entry ? entry.dir : entry.name]))
+  const people = el('table', { class: 'progress-people' }, el('tr', {}, el('th', {}, 'reviewer'), el('th', {}, 'reviews done'), el('th', {}, 'reserved now')))
+  for (const person of progress.people)
+    people.append(el('tr', {}, el('td', {}, person.name), el('td', {}, String(person.reviews)), el('td', {}, String(person.reservations))))
+  const fixtures = el(
+    'table',
+    { class: 'progress-fixtures' },
+    el('tr', {}, el('th', {}, 'fixture'), el('th', {}, `cases with ${progress.reviewsPerCase} reviews`), el('th', {}, 'reserved now')),
+  )
+  for (const fixture of progress.fixtures)
+    fixtures.append(
+      el(
+        'tr',
+        {},
+        el('td', {}, names.get(fixture.index) ?? String(fixture.index)),
+        el('td', {}, `${fixture.complete} / ${fixture.total}`),
+        el('td', {}, String(fixture.reserved)),
+      ),
+    )
+  const rule = el(
+    'p',
+    { class: 'dim' },
+    `Each case needs ${progress.reviewsPerCase} independent review${progress.reviewsPerCase === 1 ? '' : 's'}; a case handed out stays reserved ${progress.reserveMinutes} minutes.`,
+  )
+  return [rule, people, fixtures]
+}
