@@ -378,3 +378,6 @@ export interface ReportCase extends Omit<PageCase, 'source' | 'criteria' | 'bind
   readonly criteria: readonly Pick<PageCriterion, 'rating' | 'reason' | 'answerSpan' | 'spanAt'>[]
   readonly bindings: readonly ShownBinding[]
 }
+
+/** The answers of assignment's routes (`serve --team`): kept in their own file, part of the one protocol. */
+export type { AssignmentsAnswer, NextAnswer, NextReason, ReleaseAnswer } from './assignment-protocol.js'

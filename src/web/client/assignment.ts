@@ -1,7 +1,7 @@
 // Assignment, for a team's reviewer: n asks the server for their next case (GET /api/next), which
 // it reserves for them, and the case shows why it is next and until when it is theirs, with a way
 // to skip it. The overview shows the team's progress (GET /api/assignments) to everyone of the team.
-import type { AssignmentsAnswer, NextAnswer } from '../assignment-protocol.js'
+import type { AssignmentsAnswer, NextAnswer } from '../protocol.js'
 import { api } from './api.js'
 import { el, messageOf } from './dom.js'
 import { go, identity, mode, redraw, state, type ShownCase } from './state.js'
