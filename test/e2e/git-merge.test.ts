@@ -163,6 +163,10 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
     const saves = [...status.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!)
     expect(new Set(saves).size).toBe(2)
     expect(status.stdout).toMatch(/case "not-reviewed" was revised apart/)
+    // Its last line names the fork and the command that settles it, not a stale binding.
+    expect(status.stdout.trimEnd().split('\n').at(-1)).toBe(
+      `  status: 1 case has records revised apart (not-reviewed): pending until \`vitest-rubric resolve ${FIX} <case> --keep <save>\` keeps one revision`,
+    )
 
     // A change to the forked case waits for the fork to be settled.
     const refused = await runCli(review('not-reviewed', ['--replace']), root)

@@ -1,4 +1,5 @@
 import { displayPath } from '../../core/common/display-path.js'
+import { plural } from '../../core/common/primitives.js'
 import { relative } from 'node:path'
 import { FixtureError, type SerializedRubricError } from '../../core/common/errors.js'
 import { scanFixtures } from '../../core/engine/discover.js'
@@ -133,10 +134,15 @@ export function formatStatus(status: FixtureStatus): string {
     }
   }
   for (const note of status.notes) lines.push(`  note on ${note.file}: ${note.text}`)
-  lines.push(
-    status.blocked
-      ? '  status: some judgements do not apply to the files as they are, or are not bound yet; the cases above are refused until revised and bound'
-      : '  status: every review is bound to the files as they are',
-  )
+  if (status.forked.length > 0)
+    lines.push(
+      `  status: ${plural(status.forked.length, 'case has', 'cases have')} records revised apart (${status.forked.join(', ')}): pending until \`vitest-rubric resolve ${status.dir} <case> --keep <save>\` keeps one revision`,
+    )
+  if (status.unbound || status.forked.length === 0)
+    lines.push(
+      status.unbound
+        ? '  status: some judgements do not apply to the files as they are, or are not bound yet; the cases above are refused until revised and bound'
+        : '  status: every review is bound to the files as they are',
+    )
   return lines.join('\n')
 }

@@ -97,6 +97,10 @@ export interface FixtureStatus {
   readonly notes: readonly FixtureNote[]
   /** True when a case is in a blocking group (stale, new or edited and not bound, or refused), or its records forked. */
   readonly blocked: boolean
+  /** The cases whose records forked (revised apart, in the records layout): each waits for `resolve`. */
+  readonly forked: readonly string[]
+  /** True when a case is in a blocking group (stale, new or edited and not bound, or refused), forks aside. */
+  readonly unbound: boolean
 }
 
 /** The groups of a kind, in order: stale bindings, unbound reviews, refusals, pending work, current. */
@@ -151,6 +155,8 @@ export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {
       else if ('reviewOf' in row.source) newCase[key] = NULL_FINGERPRINT
     }
   }
+  const unbound = cases.some((each) => each.findings.some((finding) => blockingKeys.has(finding.group)))
+  const forked = (fixture.records?.forks ?? []).map((fork) => fork.caseId)
   return {
     kind: fixture.kind,
     dir: fixture.displayDir,
@@ -160,7 +166,9 @@ export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {
     cases,
     notes: evaluation.notes,
     // A forked case waits for a person to keep one revision: as blocking as a stale binding.
-    blocked: cases.some((each) => each.findings.some((finding) => blockingKeys.has(finding.group))) || (fixture.records?.forks.length ?? 0) > 0,
+    blocked: unbound || forked.length > 0,
+    forked,
+    unbound,
   }
 }
 
