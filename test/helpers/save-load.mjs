@@ -93,7 +93,7 @@ export async function runSaveLoad({ bin, dir, cwd, savesEach = 50 }) {
 }
 
 /** `entry -> reason of support` for every review in annotations.json and reviews/alice.json. */
-async function heldReasons(dir) {
+export async function heldReasons(dir) {
   const held = new Map()
   const read = async (file) => JSON.parse(await readFile(join(dir, file), 'utf8').catch(() => '{"reviews":[]}'))
   for (const review of (await read('annotations.json')).reviews) held.set(`adopted ${review.answer_id}`, review.judgements?.support?.reason)
