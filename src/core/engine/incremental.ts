@@ -230,7 +230,9 @@ export class IncrementalEvaluation {
       const adoptions = fixture.panel.adoptions.get(entry.id)
       if (!all && before !== undefined && sameEntry(before.entry, entry) && sameSlots(before.reviews, reviews)) {
         if (samePanelReviews(before.panelReviews, panelReviews) && sameAdoptions(before.adoptions, adoptions)) {
-          next.set(entry.id, { ...before, entry, reviews, panelReviews, adoptions })
+          // Read into the very same values (the parse of unchanged files is kept): the state stands as it was.
+          const unchanged = before.entry === entry && before.reviews === reviews && before.panelReviews === panelReviews && before.adoptions === adoptions
+          next.set(entry.id, unchanged ? before : { ...before, entry, reviews, panelReviews, adoptions })
           return
         }
       }

@@ -84,6 +84,7 @@ export function materialise(
     files.set(join(dir, doc), {
       display: join(display, RECORDS_DIR, doc),
       json: { value },
+      version: `records:${++made}`,
       get bytes() {
         bytes ??= new TextEncoder().encode(styled(value, head.style))
         return bytes
@@ -96,6 +97,9 @@ export function materialise(
   }
   return { files, shown }
 }
+
+/** How many documents this process made from records: each one's {@link RawFile.version}. */
+let made = 0
 
 function compareKeys(a: ItemRecord, b: ItemRecord): number {
   const left = `${a.case}\u0000${a.slot ?? ''}`

@@ -100,22 +100,19 @@ export class RecordStore {
       files.set(DOCUMENTS_FILE, file)
       documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord))
     }
-    const itemLines: Stored<ItemRecord>[] = []
+    // A case's records are all in its bucket file, so each bucket folds alone (and a bucket whose bytes did not change is not folded again).
+    const items = new Map<string, Folded<ItemRecord>>()
     const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       files.set(name, file)
-      itemLines.push(...(cache === undefined ? bucketLines(file, name, layout, display) : cache.lines(file, name, layout, display)))
+      const folded = cache === undefined ? foldItems(bucketLines(file, name, layout, display)) : cache.folded(file, name, layout, display)
+      for (const [key, each] of folded) items.set(key, each)
     }
     const documents = fold(
       documentLines,
       (record) => record.doc,
       (a, b) => stableStringify([a.members, a.style, a.list]) === stableStringify([b.members, b.style, b.list]),
-    )
-    const items = fold(
-      itemLines,
-      (record) => itemKey(record.doc, record.case, record.slot),
-      (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
     )
     for (const folded of documents.values()) {
       if (folded.heads.length > 1 && !tolerateDocumentForks) {
@@ -192,7 +189,8 @@ export class RecordStore {
         const id = itemKey(doc, key.case, key.slot)
         seen.add(id)
         const was = this.shown.get(id)
-        if (was !== undefined && stableStringify(was) === stableStringify(item)) continue
+        // Most entries come back as they were, their keys in the same order: the cheap comparison first.
+        if (was !== undefined && (JSON.stringify(was) === JSON.stringify(item) || stableStringify(was) === stableStringify(item))) continue
         if (forked.has(key.case)) throw forkedWrite(this.display, key.case)
         const heads = this.items.get(id)?.heads ?? []
         const head = heads[0]?.record
@@ -319,29 +317,68 @@ export class RecordStore {
 }
 
 /**
- * The parsed lines of a fixture's bucket files, by file name, kept with the SHA-256 of the bytes
- * they were parsed from: a fixture read again (by the page's server, or in watch mode) parses only
- * the bucket files whose bytes changed. One per reader of a fixture; at most one entry per bucket.
+ * The parsed and folded lines of a fixture's bucket files, by file name, kept with the SHA-256 of
+ * the bytes they were parsed from: a fixture read again (by the page's server, or in watch mode)
+ * parses only the bucket files whose bytes changed, and of a file that only grew (a save appends)
+ * only the lines added, keeping the records read before as they were (the same objects, so a
+ * reader can tell what changed by identity). One per reader of a fixture; at most one entry per bucket.
  */
 export class BucketCache {
-  private readonly kept = new Map<
-    string,
-    { readonly sha: string; readonly buckets: number; readonly display: string; readonly lines: readonly Stored<ItemRecord>[] }
-  >()
+  private readonly kept = new Map<string, KeptBucket>()
 
-  lines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
+  /** The records of a bucket file, folded by key. */
+  folded(file: RawFile, name: string, layout: Layout, display: string): ReadonlyMap<string, Folded<ItemRecord>> {
     const sha = file.sha256 ?? sha256Hex(file.bytes)
     const kept = this.kept.get(name)
-    if (kept !== undefined && kept.sha === sha && kept.buckets === layout.buckets && kept.display === file.display) return kept.lines
-    const lines = bucketLines(file, name, layout, display)
-    this.kept.set(name, { sha, buckets: layout.buckets, display: file.display, lines })
-    return lines
+    const usable = kept !== undefined && kept.buckets === layout.buckets && kept.display === file.display
+    if (usable && kept.sha === sha) return kept.folded
+    let lines: readonly Stored<ItemRecord>[]
+    let lineCount: number
+    if (usable && file.bytes.length > kept.length && sha256Hex(file.bytes.subarray(0, kept.length)) === kept.sha) {
+      // Grown by whole lines after what was read: only those are parsed, numbered after the lines before them.
+      const tail = file.bytes.subarray(kept.length)
+      lines = [...kept.lines, ...bucketLines({ display: file.display, bytes: tail }, name, layout, display, kept.lineCount)]
+      lineCount = kept.lineCount + newlines(tail)
+    } else {
+      lines = bucketLines(file, name, layout, display)
+      lineCount = newlines(file.bytes)
+    }
+    const folded = foldItems(lines)
+    this.kept.set(name, { sha, length: file.bytes.length, lineCount, buckets: layout.buckets, display: file.display, lines, folded })
+    return folded
   }
 }
 
+interface KeptBucket {
+  readonly sha: string
+  /** The length of the bytes read, in bytes. */
+  readonly length: number
+  /** How many lines those bytes hold. */
+  readonly lineCount: number
+  readonly buckets: number
+  readonly display: string
+  readonly lines: readonly Stored<ItemRecord>[]
+  readonly folded: ReadonlyMap<string, Folded<ItemRecord>>
+}
+
+function newlines(bytes: Uint8Array): number {
+  let count = 0
+  for (let index = bytes.indexOf(10); index !== -1; index = bytes.indexOf(10, index + 1)) count++
+  return count
+}
+
+/** The item records of a bucket, each key's current ones. */
+function foldItems(lines: readonly Stored<ItemRecord>[]): Map<string, Folded<ItemRecord>> {
+  return fold(
+    lines,
+    (record) => itemKey(record.doc, record.case, record.slot),
+    (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
+  )
+}
+
 /** The records of a bucket file, each checked to be in the right bucket. */
-function bucketLines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
-  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord)
+function bucketLines(file: Pick<RawFile, 'display' | 'bytes'>, name: string, layout: Layout, display: string, linesBefore = 0): readonly Stored<ItemRecord>[] {
+  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord, linesBefore)
   for (const stored of lines) {
     if (bucketOf(stored.record.case, layout.buckets) !== name) {
       throw new FixtureError({

@@ -168,19 +168,23 @@ export function parseLayout(text: string, display: string): Layout {
   return { layout: LAYOUT_NAME, version: LAYOUT_VERSION, buckets }
 }
 
-/** Parses the lines of a record file; a line that is not a record refuses the fixture, naming it. */
-export function parseRecordLines<R>(text: string, display: string, check: (value: unknown) => string | undefined): Stored<R>[] {
+/**
+ * Parses the lines of a record file; a line that is not a record refuses the fixture, naming it.
+ * `linesBefore` is how many lines come before `text` in the file (lines appended to a file already
+ * read are parsed alone, numbered as in the whole file).
+ */
+export function parseRecordLines<R>(text: string, display: string, check: (value: unknown) => string | undefined, linesBefore = 0): Stored<R>[] {
   const found: Stored<R>[] = []
   if (text.length > 0 && !text.endsWith('\n')) {
     throw malformed(
       display,
-      text.split('\n').length,
+      linesBefore + text.split('\n').length,
       'the last line has no line break: the file was cut off or edited by hand.',
       text.slice(text.lastIndexOf('\n') + 1),
     )
   }
   let start = 0
-  let number = 0
+  let number = linesBefore
   while (start < text.length) {
     const end = text.indexOf('\n', start)
     const line = text.slice(start, end)
