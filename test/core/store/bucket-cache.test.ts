@@ -47,7 +47,7 @@ describe('BucketCache', () => {
     const before = cache.folded(file(first), NAME, layout, 'fx')
     const edited = [review('t1', 'edited by hand'), review('t2', 'second')].map(recordLine).join('')
     const after = cache.folded(file(`${edited}${recordLine(review('t3', 'third'))}`), NAME, layout, 'fx')
-    expect(heads(after).map((records) => (records[0]?.item as { reason: string }).reason)).toEqual(['edited by hand', 'second', 'third'])
+    expect(heads(after).map((records) => (records[0]?.item as { reason?: string } | undefined)?.reason)).toEqual(['edited by hand', 'second', 'third'])
     expect(after.get('annotations.json\u0000t2\u0000review')?.heads[0]?.record).not.toBe(before.get('annotations.json\u0000t2\u0000review')?.heads[0]?.record)
   })
 })
