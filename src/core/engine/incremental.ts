@@ -193,7 +193,8 @@ export class IncrementalEvaluation {
       return raw
     }
     const casesPath = this.loaded === undefined ? undefined : `${this.loaded.dir}/${this.loaded.definition.files.cases}`
-    if (casesPath !== undefined && !everything) {
+    // In the records layout `cases.json` is made from the records: the memo checks each review document's cases against it.
+    if (casesPath !== undefined && !everything && this.loaded?.records === undefined) {
       const before = this.read.get(casesPath)
       everything = before === undefined || before.stamp !== (await stampOf(casesPath))
     }

@@ -17,7 +17,8 @@ import type { SomeKindDefinition } from './kind.js'
 export class ParseMemo {
   private rubricEntry: { readonly key: string; readonly value: unknown } | undefined
   private casesEntry: { readonly key: string; readonly value: CaseEntries; readonly ids: ReadonlySet<string> } | undefined
-  private readonly documents = new Map<string, { readonly sha: string; readonly value: ReviewDocument }>()
+  /** Each review document parsed, with the case ids (`casesEntry.ids`) every case it names was last found in. */
+  private readonly documents = new Map<string, { readonly sha: string; readonly value: ReviewDocument; readonly ids?: ReadonlySet<string> }>()
   private readonly extra = new Map<string, { readonly sha: string; readonly value: ReadonlyMap<string, unknown> }>()
   /** The parsed lines of the bucket files of a fixture in the records layout. */
   readonly buckets = new BucketCache()
@@ -46,9 +47,15 @@ export class ParseMemo {
   reviewDocument(definition: SomeKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): ReviewDocument {
     const sha = shaOf(file)
     const kept = this.documents.get(file.display)
-    if (kept !== undefined && kept.sha === sha && this.allKnown(kept.value.reviews.keys(), cases)) return kept.value
+    const ids = this.casesEntry?.value.entries === cases ? this.casesEntry.ids : undefined
+    // Checked against these very case ids before: every case it names is known still.
+    if (kept !== undefined && kept.sha === sha && ids !== undefined && kept.ids === ids) return kept.value
+    if (kept !== undefined && kept.sha === sha && this.allKnown(kept.value.reviews.keys(), cases)) {
+      if (ids !== undefined) this.documents.set(file.display, { ...kept, ids })
+      return kept.value
+    }
     const value = readReviewDocument(definition, file, cases, casesFile)
-    this.documents.set(file.display, { sha, value })
+    this.documents.set(file.display, { sha, value, ...(ids === undefined ? {} : { ids }) })
     return value
   }
 
@@ -94,7 +101,7 @@ export class ParseMemo {
   private rekey(display: string, before: string, after: string): void {
     if (this.casesEntry?.key === `${display}:${before}`) this.casesEntry = { ...this.casesEntry, key: `${display}:${after}` }
     const kept = this.documents.get(display)
-    if (kept?.sha === before) this.documents.set(display, { sha: after, value: kept.value })
+    if (kept?.sha === before) this.documents.set(display, { ...kept, sha: after })
     for (const [name, extra] of this.extra) if (extra.sha === before) this.extra.set(name, { sha: after, value: extra.value })
   }
 
@@ -112,7 +119,8 @@ export class ParseMemo {
     const ids = this.casesEntry?.ids
     if (ids === undefined) return
     const value = editedReviews(definition, kept.value, edited, ids)
-    if (value !== undefined) this.documents.set(display, { sha: after, value })
+    // The entry edited names a case of `ids`, and the others were checked against them: so is the whole.
+    if (value !== undefined) this.documents.set(display, { sha: after, value, ...(kept.ids === ids ? { ids } : {}) })
   }
 
   /** Anything else read of one file by case id (the adoptions), by a name of its own: reused like a review file. */

@@ -27,7 +27,7 @@ import {
 } from './records.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
-import { type Fork, forksOf, materialise, type StoreKeys } from './materialise.js'
+import { type Fork, forksOf, materialise, type MaterialisedState, type StoreKeys } from './materialise.js'
 
 export type { Fork, StoreKeys } from './materialise.js'
 
@@ -53,7 +53,7 @@ export class RecordStore {
     /** The seed documents, by absolute path. */
     private readonly virtualFiles: ReadonlyMap<string, RawFile>,
     /** Each entry as the seed documents show it, by key (compared as stable JSON when a save is written, never when read). */
-    private readonly shown: ReadonlyMap<string, unknown>,
+    private readonly shown: (key: string) => unknown,
     readonly forks: readonly Fork[],
     /** Whether `records/.gitattributes` has git keep both sides' lines of a record file on a merge. */
     readonly mergesByLine: boolean,
@@ -125,7 +125,11 @@ export class RecordStore {
       }
     }
     const forks = forksOf(items)
-    const { files: virtualFiles, shown: entries } = materialise(dir, display, documents, items, forks, keys)
+    // A whole read after others through the same cache makes again only the documents the lines appended since then are in.
+    const changes = scope === undefined ? cache?.takeChanges([...files.keys()].join('\u0000')) : undefined
+    const previous = cache?.materialised === undefined || changes === undefined ? undefined : { state: cache.materialised, appended: changes }
+    const { files: virtualFiles, shown: entries, state } = materialise(dir, display, documents, items, forks, keys, previous)
+    if (cache !== undefined && scope === undefined) cache.materialised = state
     let mergesByLine = false
     if (names.includes('.gitattributes')) {
       const attributes = text(await read(path('.gitattributes'), shown('.gitattributes')))
@@ -188,7 +192,7 @@ export class RecordStore {
         if (key === undefined) throw unkeyed(this.display, doc)
         const id = itemKey(doc, key.case, key.slot)
         seen.add(id)
-        const was = this.shown.get(id)
+        const was = this.shown(id)
         // Most entries come back as they were, their keys in the same order: the cheap comparison first.
         if (was !== undefined && (JSON.stringify(was) === JSON.stringify(item) || stableStringify(was) === stableStringify(item))) continue
         if (forked.has(key.case)) throw forkedWrite(this.display, key.case)
@@ -325,6 +329,24 @@ export class RecordStore {
  */
 export class BucketCache {
   private readonly kept = new Map<string, KeptBucket>()
+  /** The keys of the records appended to the buckets read since {@link takeChanges}; `undefined` once a bucket was read whole. */
+  private appended: Set<string> | undefined = new Set()
+  /** What the last whole read made of the records. */
+  materialised: MaterialisedState | undefined
+
+  /** The names of the record files of the last whole read. */
+  private names: string | undefined
+
+  /**
+   * The keys of the records appended since the last call, or `undefined` when a bucket was read
+   * whole meanwhile, or the record files read now (`names`) are not those read then.
+   */
+  takeChanges(names: string): ReadonlySet<string> | undefined {
+    const changes = this.names === names ? this.appended : undefined
+    this.appended = new Set()
+    this.names = names
+    return changes
+  }
 
   /** The records of a bucket file, folded by key. */
   folded(file: RawFile, name: string, layout: Layout, display: string): ReadonlyMap<string, Folded<ItemRecord>> {
@@ -337,9 +359,12 @@ export class BucketCache {
     if (usable && file.bytes.length > kept.length && sha256Hex(file.bytes.subarray(0, kept.length)) === kept.sha) {
       // Grown by whole lines after what was read: only those are parsed, numbered after the lines before them.
       const tail = file.bytes.subarray(kept.length)
-      lines = [...kept.lines, ...bucketLines({ display: file.display, bytes: tail }, name, layout, display, kept.lineCount)]
+      const added = bucketLines({ display: file.display, bytes: tail }, name, layout, display, kept.lineCount)
+      for (const stored of added) this.appended?.add(itemKey(stored.record.doc, stored.record.case, stored.record.slot))
+      lines = [...kept.lines, ...added]
       lineCount = kept.lineCount + newlines(tail)
     } else {
+      this.appended = undefined
       lines = bucketLines(file, name, layout, display)
       lineCount = newlines(file.bytes)
     }
