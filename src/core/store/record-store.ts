@@ -95,27 +95,33 @@ export class RecordStore {
     }
     const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
     const documentLines: Stored<DocumentRecord>[] = []
+    const documentsSuperseded = new Set<string>()
     if (names.includes(DOCUMENTS_FILE)) {
       const file = await read(path(DOCUMENTS_FILE), shown(DOCUMENTS_FILE))
       files.set(DOCUMENTS_FILE, file)
-      documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord))
+      documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord, documentsSuperseded))
     }
     const itemLines: Stored<ItemRecord>[] = []
+    const superseded = new Set<string>()
     const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       files.set(name, file)
-      itemLines.push(...(cache === undefined ? bucketLines(file, name, layout, display) : cache.lines(file, name, layout, display)))
+      const bucket = cache === undefined ? bucketLines(file, name, layout, display) : cache.lines(file, name, layout, display)
+      itemLines.push(...bucket.lines)
+      for (const hash of bucket.superseded) superseded.add(hash)
     }
     const documents = fold(
       documentLines,
       (record) => record.doc,
       (a, b) => stableStringify([a.members, a.style, a.list]) === stableStringify([b.members, b.style, b.list]),
+      documentsSuperseded,
     )
     const items = fold(
       itemLines,
       (record) => itemKey(record.doc, record.case, record.slot),
       (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
+      superseded,
     )
     for (const folded of documents.values()) {
       if (folded.heads.length > 1 && !tolerateDocumentForks) {
@@ -324,24 +330,28 @@ export class RecordStore {
  * the bucket files whose bytes changed. One per reader of a fixture; at most one entry per bucket.
  */
 export class BucketCache {
-  private readonly kept = new Map<
-    string,
-    { readonly sha: string; readonly buckets: number; readonly display: string; readonly lines: readonly Stored<ItemRecord>[] }
-  >()
+  private readonly kept = new Map<string, { readonly sha: string; readonly buckets: number; readonly display: string; readonly read: BucketLines }>()
 
-  lines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
+  lines(file: RawFile, name: string, layout: Layout, display: string): BucketLines {
     const sha = file.sha256 ?? sha256Hex(file.bytes)
     const kept = this.kept.get(name)
-    if (kept !== undefined && kept.sha === sha && kept.buckets === layout.buckets && kept.display === file.display) return kept.lines
-    const lines = bucketLines(file, name, layout, display)
-    this.kept.set(name, { sha, buckets: layout.buckets, display: file.display, lines })
-    return lines
+    if (kept !== undefined && kept.sha === sha && kept.buckets === layout.buckets && kept.display === file.display) return kept.read
+    const read = bucketLines(file, name, layout, display)
+    this.kept.set(name, { sha, buckets: layout.buckets, display: file.display, read })
+    return read
   }
 }
 
+/** The records of a bucket file, and the lines its compaction lines name. */
+interface BucketLines {
+  readonly lines: readonly Stored<ItemRecord>[]
+  readonly superseded: ReadonlySet<string>
+}
+
 /** The records of a bucket file, each checked to be in the right bucket. */
-function bucketLines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
-  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord)
+export function bucketLines(file: RawFile, name: string, layout: Layout, display: string): BucketLines {
+  const superseded = new Set<string>()
+  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord, superseded)
   for (const stored of lines) {
     if (bucketOf(stored.record.case, layout.buckets) !== name) {
       throw new FixtureError({
@@ -353,7 +363,7 @@ function bucketLines(file: RawFile, name: string, layout: Layout, display: strin
       })
     }
   }
-  return lines
+  return { lines, superseded }
 }
 
 function describeHead(head: Stored<Provenance>): string {
