@@ -261,12 +261,14 @@ describe('a compaction on one branch merges with work on another', () => {
     expect(await decisions(root)).toEqual(before)
   })
 
-  test('compacted on both branches, each after its own revisions: the merge decides as on one branch', async () => {
+  test('compacted on both branches, each after its own revisions of a case of the same bucket file: the merge decides as on one branch', async () => {
+    // uncertain-wording and missing-verification share a bucket file, which both compactions rewrite.
     const ana = [review('uncertain-wording', ['--replace'], ['support']), review('uncertain-wording', ['--replace']), compact]
-    const ben = [review('complete', ['--replace'], ['command']), review('complete', ['--replace'], ['verification']), compact]
+    const ben = [review('missing-verification', ['--replace'], ['command']), review('missing-verification', ['--replace'], ['verification']), compact]
     const { root, merged, sequential } = await mergeAndCompare({ ana, ben })
     expect(merged).toEqual(sequential)
-    expect(merged).toEqual(expect.arrayContaining([{ id: 'complete', status: 'rejected', reason: 'verification' }]))
+    expect(merged).toEqual(expect.arrayContaining([{ id: 'missing-verification', status: 'rejected', reason: 'verification' }]))
+    expect(merged).toEqual(expect.arrayContaining([{ id: 'uncertain-wording', status: 'accepted', reason: '' }]))
     expect((await runCli(['status', FIX], root)).stdout).not.toMatch(/revised apart/)
   })
 
