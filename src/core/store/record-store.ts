@@ -95,10 +95,11 @@ export class RecordStore {
     }
     const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
     const documentLines: Stored<DocumentRecord>[] = []
+    const documentsSuperseded = new Set<string>()
     if (names.includes(DOCUMENTS_FILE)) {
       const file = await read(path(DOCUMENTS_FILE), shown(DOCUMENTS_FILE))
       files.set(DOCUMENTS_FILE, file)
-      documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord))
+      documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord, documentsSuperseded))
     }
     // A case's records are all in its bucket file, so each bucket folds alone (and a bucket whose bytes did not change is not folded again).
     const items = new Map<string, Folded<ItemRecord>>()
@@ -113,6 +114,7 @@ export class RecordStore {
       documentLines,
       (record) => record.doc,
       (a, b) => stableStringify([a.members, a.style, a.list]) === stableStringify([b.members, b.style, b.list]),
+      documentsSuperseded,
     )
     for (const folded of documents.values()) {
       if (folded.heads.length > 1 && !tolerateDocumentForks) {
@@ -354,22 +356,24 @@ export class BucketCache {
     const kept = this.kept.get(name)
     const usable = kept !== undefined && kept.buckets === layout.buckets && kept.display === file.display
     if (usable && kept.sha === sha) return kept.folded
-    let lines: readonly Stored<ItemRecord>[]
+    let read: BucketLines
     let lineCount: number
     if (usable && file.bytes.length > kept.length && sha256Hex(file.bytes.subarray(0, kept.length)) === kept.sha) {
       // Grown by whole lines after what was read: only those are parsed, numbered after the lines before them.
       const tail = file.bytes.subarray(kept.length)
       const added = bucketLines({ display: file.display, bytes: tail }, name, layout, display, kept.lineCount)
-      for (const stored of added) this.appended?.add(itemKey(stored.record.doc, stored.record.case, stored.record.slot))
-      lines = [...kept.lines, ...added]
+      for (const stored of added.lines) this.appended?.add(itemKey(stored.record.doc, stored.record.case, stored.record.slot))
+      // A compaction line among them can make a line read before superseded: the documents are made whole again.
+      if (added.superseded.size > 0) this.appended = undefined
+      read = { lines: [...kept.read.lines, ...added.lines], superseded: new Set([...kept.read.superseded, ...added.superseded]) }
       lineCount = kept.lineCount + newlines(tail)
     } else {
       this.appended = undefined
-      lines = bucketLines(file, name, layout, display)
+      read = bucketLines(file, name, layout, display)
       lineCount = newlines(file.bytes)
     }
-    const folded = foldItems(lines)
-    this.kept.set(name, { sha, length: file.bytes.length, lineCount, buckets: layout.buckets, display: file.display, lines, folded })
+    const folded = foldItems(read)
+    this.kept.set(name, { sha, length: file.bytes.length, lineCount, buckets: layout.buckets, display: file.display, read, folded })
     return folded
   }
 }
@@ -382,7 +386,7 @@ interface KeptBucket {
   readonly lineCount: number
   readonly buckets: number
   readonly display: string
-  readonly lines: readonly Stored<ItemRecord>[]
+  readonly read: BucketLines
   readonly folded: ReadonlyMap<string, Folded<ItemRecord>>
 }
 
@@ -393,17 +397,25 @@ function newlines(bytes: Uint8Array): number {
 }
 
 /** The item records of a bucket, each key's current ones. */
-function foldItems(lines: readonly Stored<ItemRecord>[]): Map<string, Folded<ItemRecord>> {
+function foldItems(read: BucketLines): Map<string, Folded<ItemRecord>> {
   return fold(
-    lines,
+    read.lines,
     (record) => itemKey(record.doc, record.case, record.slot),
     (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
+    read.superseded,
   )
 }
 
+/** The records of a bucket file, and the lines its compaction lines name. */
+interface BucketLines {
+  readonly lines: readonly Stored<ItemRecord>[]
+  readonly superseded: ReadonlySet<string>
+}
+
 /** The records of a bucket file, each checked to be in the right bucket. */
-function bucketLines(file: Pick<RawFile, 'display' | 'bytes'>, name: string, layout: Layout, display: string, linesBefore = 0): readonly Stored<ItemRecord>[] {
-  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord, linesBefore)
+export function bucketLines(file: Pick<RawFile, 'display' | 'bytes'>, name: string, layout: Layout, display: string, linesBefore = 0): BucketLines {
+  const superseded = new Set<string>()
+  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord, superseded, linesBefore)
   for (const stored of lines) {
     if (bucketOf(stored.record.case, layout.buckets) !== name) {
       throw new FixtureError({
@@ -415,7 +427,7 @@ function bucketLines(file: Pick<RawFile, 'display' | 'bytes'>, name: string, lay
       })
     }
   }
-  return lines
+  return { lines, superseded }
 }
 
 function describeHead(head: Stored<Provenance>): string {
