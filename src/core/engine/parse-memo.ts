@@ -22,6 +22,8 @@ export class ParseMemo {
   private readonly extra = new Map<string, { readonly sha: string; readonly value: ReadonlyMap<string, unknown> }>()
   /** The parsed lines of the bucket files of a fixture in the records layout. */
   readonly buckets = new BucketCache()
+  /** What {@link derivedOf} made, by name. */
+  private readonly made = new Map<string, { readonly parts: readonly object[]; readonly value: unknown }>()
   /** The last whole document the records made, by its display path. */
   private readonly derived = new Map<string, RawFile>()
 
@@ -121,6 +123,18 @@ export class ParseMemo {
     const value = editedReviews(definition, kept.value, edited, ids)
     // The entry edited names a case of `ids`, and the others were checked against them: so is the whole.
     if (value !== undefined) this.documents.set(display, { sha: after, value, ...(kept.ids === ids ? { ids } : {}) })
+  }
+
+  /**
+   * What is made of several parsed documents (a directory's labels, by case): made again only when
+   * one of them is not the very value it was at the last call under the same name.
+   */
+  derivedOf<T>(name: string, parts: readonly object[], make: () => T): T {
+    const kept = this.made.get(name)
+    if (kept !== undefined && kept.parts.length === parts.length && kept.parts.every((part, index) => part === parts[index])) return kept.value as T // Cast: stored by this method under the same name, by the same maker.
+    const value = make()
+    this.made.set(name, { parts, value })
+    return value
   }
 
   /** Anything else read of one file by case id (the adoptions), by a name of its own: reused like a review file. */
