@@ -1,6 +1,6 @@
 /**
  * Prediction-powered inference of a paired difference of two rates, B − A, over every task of a
- * split (docs/statistics.md#paired-difference-of-two-systems): the judge's labels of both systems'
+ * split (docs/statistics.md#judge-assisted-paired-comparison): the judge's labels of both systems'
  * answers on all N tasks, corrected by the human labels of both answers on a sample of tasks drawn
  * with known inclusion probabilities. Each task's outcome is Y_B − Y_A ∈ {−1, 0, 1} (humans) and
  * f_B − f_A ∈ [−1, 1] (the judge); the estimator, its design variance, λ and the worst case are the
