@@ -5,13 +5,16 @@ import { spawn } from 'node:child_process'
 import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { judgeAssistedLines } from '../../src/core/compare/compare-judge-text.js'
 import { compareGate } from '../../src/core/compare/gate.js'
+import { PLAIN } from '../../src/core/common/colors.js'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { SampleFile } from '../../src/core/sample/sample-file.js'
 import { ppiDifference, type PpiDifferenceEstimate } from '../../src/core/stats/ppi-difference.js'
 import { generateFixture } from '../bench/generate.mjs'
 import { ROOT, type CasesJson } from '../helpers/fixture-copy.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
+import { comparisonLines } from '../../src/reporter/render-text.js'
 
 afterAll(removeFileScratch)
 
@@ -201,5 +204,9 @@ describe('vitest-rubric compare --judge', { timeout: 120_000 }, () => {
     const passed = (await gate(-worstLow))!
     expect(passed).toMatchObject({ status: 'passed', holds_regardless: true })
     expect(passed.message).toContain('it holds regardless of the')
+    // The reporter's comparison block shows the judge-assisted figures the check read, and the check's line.
+    const block = comparisonLines(passed, PLAIN)
+    for (const line of judgeAssistedLines(passed.judge_assisted!.split, 'ix')) expect(block).toContain(`${' '.repeat(24)}${line}`)
+    expect(block.at(-1)).toBe(`    ✓ ${passed.name}: ${passed.message}`)
   })
 })
