@@ -4,7 +4,8 @@
 // table is the second one there.
 //
 //   npm run build && node test/bench/ppi-coverage.mjs [--replicates 1000] [--cases 10000] [--size 300]
-//                                                     [--rate 0.7] [--estimand split|system] [--paired] [--dist dist]
+//                                                     [--rate 0.7] [--estimand split|system] [--paired]
+//                                                     [--table both,aOnly,bOnly,neither] [--dist dist]
 //
 // Runs against the built package (dist/ by default), seeded: each cell of the grid is its own seed,
 // so a cell's figures do not depend on the others. Not part of `npm test`.
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '0.7' },
     estimand: { type: 'string', default: 'split' },
     paired: { type: 'boolean', default: false },
+    table: { type: 'string' },
     dist: { type: 'string', default: 'dist' },
   },
 })
@@ -35,9 +37,14 @@ const settings = {
 const percent = (x) => `${(100 * x).toFixed(1)}%`
 const started = performance.now()
 const paired = values.paired
+if (values.table !== undefined) {
+  const [both, aOnly, bOnly, neither] = values.table.split(',').map(Number)
+  settings.table = { both, aOnly, bOnly, neither }
+}
+const table = settings.table ?? PAIRED_TABLE
 console.log(
   paired
-    ? `${settings.replicates} paired splits a cell, N = ${settings.cases} tasks, n ≈ ${settings.size} tasks reviewed in both, rates A ${PAIRED_TABLE.both + PAIRED_TABLE.aOnly} and B ${PAIRED_TABLE.both + PAIRED_TABLE.bOnly}, ${(100 * (PAIRED_TABLE.aOnly + PAIRED_TABLE.bOnly)).toFixed(0)}% discordant, estimand ${settings.estimand}, 95% intervals of B − A\n`
+    ? `${settings.replicates} paired splits a cell, N = ${settings.cases} tasks, n ≈ ${settings.size} tasks reviewed in both, rates A ${(table.both + table.aOnly).toFixed(2)} and B ${(table.both + table.bOnly).toFixed(2)}, ${(100 * (table.aOnly + table.bOnly)).toFixed(0)}% discordant, estimand ${settings.estimand}, 95% intervals of B − A\n`
     : `${settings.replicates} splits a cell, N = ${settings.cases}, n ≈ ${settings.size}, true rate ${settings.rate}, estimand ${settings.estimand}, 95% intervals\n`,
 )
 console.log(
