@@ -12,7 +12,7 @@ import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { SampleFile } from '../../src/core/sample/sample-file.js'
 import { ppiDifference, type PpiDifferenceEstimate } from '../../src/core/stats/ppi-difference.js'
 import { generateFixture } from '../bench/generate.mjs'
-import { ROOT, type CasesJson } from '../helpers/fixture-copy.js'
+import { ROOT, type AnnotationsJson, type CasesJson } from '../helpers/fixture-copy.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
 import { comparisonLines } from '../../src/reporter/render-text.js'
 
@@ -179,6 +179,28 @@ describe('vitest-rubric compare --judge', { timeout: 120_000 }, () => {
     const unjudged = await bin(root, 'compare', 'a', 'b', '--judge', 'ix')
     expect(unjudged.code).toBe(2)
     expect(unjudged.stderr).toContain('b/judges/ix.json: there are no labels by the judge "ix"')
+  })
+
+  test('names a fixture whose cases changed since its sample was drawn', async () => {
+    const root = await project()
+    await drawBoth(root)
+    // Withdraw B's last case, its review and its judge labels.
+    const casesPath = join(root, 'b/cases.json')
+    const cases = JSON.parse(await readFile(casesPath, 'utf8')) as CasesJson
+    const gone = cases.cases.pop()!
+    await writeFile(casesPath, JSON.stringify(cases))
+    for (const file of ['b/annotations.json', 'b/judges/ix.json']) {
+      const reviews = JSON.parse(await readFile(join(root, file), 'utf8')) as AnnotationsJson
+      reviews.reviews = reviews.reviews.filter((review) => review.answer_id !== gone.id)
+      await writeFile(join(root, file), JSON.stringify(reviews))
+    }
+    const comparison = JSON.parse((await bin(root, 'compare', 'a', 'b', '--judge', 'ix', '--json')).stdout)
+    expect(comparison.judge_assisted.population_changed).toEqual({ a: null, b: { atDraw: 400, now: 399 } })
+    expect(comparison.judge_assisted.splits[0].tasks).toBe(399)
+    const text = await bin(root, 'compare', 'a', 'b', '--judge', 'ix')
+    expect(text.stdout).toContain(
+      'judge-assisted: the cases of B changed since the last draw of b/sample.json (400 then, 399 now): the inclusion probabilities describe the cases as they were',
+    )
   })
 
   test('the compare gate with a judge reads the PPI++ bound: failed below −margin, todo when only the decided pairs clear it, passed at the worst case too', async () => {

@@ -9,6 +9,7 @@ import type { Split } from '../common/primitives.js'
 import { judgeFile, judgeView } from '../engine/calibration.js'
 import type { Decision } from '../engine/decision.js'
 import { kindContext, type SomeFixture } from '../engine/fixture.js'
+import { populationFigures } from '../sample/draw.js'
 import { decisionLabel } from '../sample/estimate.js'
 import { samplePlace } from '../sample/sample.js'
 import { readSampleFile, SAMPLE_FILE, type SampleFile } from '../sample/sample-file.js'
@@ -60,6 +61,14 @@ export interface JudgeAssistedComparison {
   readonly judge_files: { readonly a: string; readonly b: string }
   /** The two samples, as shown. */
   readonly samples: { readonly a: string; readonly b: string }
+  /**
+   * Per fixture, its cases at its sample's last draw and now, when they differ (a case added,
+   * removed or moved): the inclusion probabilities describe the cases as they were. `null` when unchanged.
+   */
+  readonly population_changed: {
+    readonly a: { readonly atDraw: number; readonly now: number } | null
+    readonly b: { readonly atDraw: number; readonly now: number } | null
+  }
   readonly splits: readonly JudgeAssistedSplit[]
 }
 
@@ -149,7 +158,18 @@ export async function judgeAssistedComparison(
       result: refusal(differ, gaps, unlabelled, counts, samples) ?? ppiDifference({ judge, sample }, { level: options.level }),
     }
   })
-  return { judge: options.judge, judge_files: files, samples: { a: samples.a.file, b: samples.b.file }, splits }
+  const changed = (fixture: SomeFixture, sample: SampleFile) => {
+    const last = sample.draws[sample.draws.length - 1]!
+    const now = populationFigures(fixture.cases.map((entry) => ({ id: entry.id, split: entry.split, answerSha256: null })))
+    return now.population_sha256 === last.population_sha256 ? null : { atDraw: last.population, now: now.population }
+  }
+  return {
+    judge: options.judge,
+    judge_files: files,
+    samples: { a: samples.a.file, b: samples.b.file },
+    population_changed: { a: changed(a, samples.a.sample), b: changed(b, samples.b.sample) },
+    splits,
+  }
 }
 
 function refusal(

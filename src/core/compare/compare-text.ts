@@ -79,6 +79,7 @@ export function comparisonText(comparison: FixtureComparison): ComparisonText {
       `in A only: ${idList(comparison.unpaired.a_only)}; in B only: ${idList(comparison.unpaired.b_only)}`,
       ...comparison.split_mismatch.map((mismatch) => `not paired: ${mismatch.case} is ${mismatch.a} in A but ${mismatch.b} in B`),
       ...(comparison.kind === 'scored' ? comparison.spec_mismatch.map((id) => `not paired: ${id} has a different spec in A and in B`) : []),
+      ...populationNotes(comparison),
     ],
     splits: comparison.splits.map((section) => splitText(section, comparison, words)),
     footer:
@@ -140,4 +141,18 @@ function judgedLines(comparison: FixtureComparison, split: string): readonly str
   const judged = comparison.judge_assisted
   const section = judged?.splits.find((each) => each.split === split)
   return judged === undefined || section === undefined ? null : judgeAssistedLines(section, judged.judge)
+}
+
+/** A fixture whose cases changed since its sample was drawn, for the judge-assisted figures. */
+function populationNotes(comparison: FixtureComparison): string[] {
+  const judged = comparison.judge_assisted
+  if (judged === undefined) return []
+  return (['a', 'b'] as const).flatMap((side) => {
+    const changed = judged.population_changed[side]
+    if (changed === null) return []
+    return [
+      `judge-assisted: the cases of ${side.toUpperCase()} changed since the last draw of ${judged.samples[side]} (${changed.atDraw} then, ${changed.now} now): ` +
+        'the inclusion probabilities describe the cases as they were; draw both samples again with `vitest-rubric sample <dir> --size <n> --seed <s> --new`',
+    ]
+  })
 }
