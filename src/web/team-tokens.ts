@@ -122,6 +122,16 @@ export class TeamTokens {
     this.#people = new Map(team.people.map((person) => [person.name, person]))
   }
 
+  /** The project root the token file lies in. */
+  get root(): string {
+    return this.#root
+  }
+
+  /** The team file. */
+  get team(): LoadedTeam {
+    return this.#team
+  }
+
   /** The people of the team file, in its order. */
   get people(): readonly Person[] {
     return this.#team.people
