@@ -5,13 +5,12 @@ import { displayPath } from '../core/common/display-path.js'
 import { RubricError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
-import { withFixtureLock } from '../core/json/fixture-lock.js'
-import { makeFolder, readOutputFile, writeOutputFile } from '../core/json/output-file.js'
+import { readOutputFile, writeOutputFile } from '../core/json/output-file.js'
 import { parseJsonText } from '../core/json/read.js'
 import { safeParseReporting, schemaError } from '../core/json/schema-error.js'
 import type { Assignments } from './assignment.js'
 import type { LoadedTeam } from './team.js'
-import { TEAM_TOKENS_DIR, tokenFilePath, type TeamTokens } from './team-tokens.js'
+import { TEAM_TOKENS_DIR, tokenFilePath, withTeamLock, type TeamTokens } from './team-tokens.js'
 
 // The reservations of `serve --team`, as the server holds them, kept beside the team's token file
 // so that another process (`vitest-rubric status`) can read them. The server's memory is the truth
@@ -73,16 +72,10 @@ export async function readReservationFile(root: string, path: string): Promise<{
  */
 export async function writeReservations(root: string, team: LoadedTeam, current: () => readonly Reservation[]): Promise<void> {
   const path = reservationFilePath(root, team)
-  const folder = join(root, TEAM_TOKENS_DIR)
-  await makeFolder(folder, { boundary: root, cwd: root })
-  await withFixtureLock(
-    folder,
-    async () => {
-      const file = { version: 1, team: team.display, reservations: current() }
-      await writeOutputFile({ path, display: displayPath(root, path), contents: `${JSON.stringify(file, null, 2)}\n` }, { boundary: root, cwd: root })
-    },
-    TEAM_TOKENS_DIR,
-  )
+  await withTeamLock(root, async () => {
+    const file = { version: 1, team: team.display, reservations: current() }
+    await writeOutputFile({ path, display: displayPath(root, path), contents: `${JSON.stringify(file, null, 2)}\n` }, { boundary: root, cwd: root })
+  })
 }
 
 /** Every open reservation of the project's team servers (those whose time has not run out), in time order. */
