@@ -122,5 +122,18 @@ export async function keepReservations(tokens: TeamTokens, assignments: Assignme
   const shown = dirs.map((dir) => displayPath(root, dir))
   const current = (): Reservation[] =>
     assignments.held().map((held) => ({ person: held.reviewer, fixture: shown[held.fixture]!, case: held.caseId, until: new Date(held.until).toISOString() }))
-  return { write: () => writeReservations(root, team, current) }
+  // A write not begun yet covers every change made before it begins: a change meanwhile joins it.
+  let waiting: Promise<void> | undefined
+  const write = (): Promise<void> => {
+    if (waiting !== undefined) return waiting
+    const mine: Promise<void> = writeReservations(root, team, () => {
+      if (waiting === mine) waiting = undefined
+      return current()
+    })
+    waiting = mine
+    // A write that failed before it began is not joined by the next change.
+    mine.catch(() => (waiting === mine ? (waiting = undefined) : undefined))
+    return mine
+  }
+  return { write }
 }
