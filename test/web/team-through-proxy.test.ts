@@ -205,7 +205,9 @@ function workInPage(page: Page, work: { route: '/api/review' | '/api/adjudicate'
       for (let attempt = 0; ; attempt++) {
         const read = await call(`/api/case?fixture=0&id=${encodeURIComponent(id)}`)
         if (read.status !== 200) throw new Error(`/api/case ${id}: ${read.status} ${read.text}`)
-        if (route === '/api/review' && read.text.includes(`${other}'s reason`)) leaks.push(id)
+        // Before their own save, a reviewer is served the others' reviews as hidden, and no word of them.
+        if (route === '/api/review' && ((JSON.parse(read.text) as { reviewers: unknown }).reviewers !== 'hidden' || read.text.includes(`${other}'s reason`)))
+          leaks.push(id)
         const { versions } = JSON.parse(read.text) as { versions: Record<string, string | null> }
         const answer = await call(route, { fixture: 0, id, versions, replace: false, draft: drafts[id] })
         if (answer.status === 200) break
@@ -296,6 +298,18 @@ describe.skipIf(nginx === undefined)('a team of three through nginx, every save 
     const danasApi = await workInPage(dana.page, { route: '/api/adjudicate', drafts: adopted, other: '', cases: rest })
     expect(danasApi.saved).toHaveLength(CASES - 3)
     expect(dana.errors).toEqual([])
+    // The overview's progress, as the server counts it: every case has its two reviews, none is reserved.
+    const progress = await dana.page.evaluate(async () => {
+      const token = document.querySelector<HTMLMetaElement>('meta[name="rubric-token"]')!.content
+      return (await fetch('/api/assignments', { headers: { 'x-rubric-token': token } })).json()
+    })
+    expect(progress).toMatchObject({
+      people: [
+        { name: 'alice', reviews: CASES, reservations: 0 },
+        { name: 'bob', reviews: CASES, reservations: 0 },
+      ],
+      fixtures: [{ index: 0, complete: CASES, total: CASES, reserved: 0 }],
+    })
 
     // Every save a commit, authored by the person who saved; nothing else was committed.
     const { stdout: log } = await run('git', ['log', '--format=%an <%ae>|%s', '--reverse'], { cwd: root })
