@@ -36,7 +36,7 @@ export function styled(value: unknown, style: DocumentStyle): string {
  * after each line break by the depth it stands at (a line break in a JSON text is never in a string).
  */
 export function* styledPieces(value: Readonly<Record<string, unknown>>, list: string, style: DocumentStyle): Generator<string> {
-  const escape = (text: string) => (style.ascii ? text.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text)
+  const toAscii = (text: string) => (style.ascii ? text.replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : text)
   const indent = style.indent
   const at = (depth: number) => (indent === 0 ? '' : `\n${' '.repeat(indent * depth)}`)
   const nested = (member: unknown, depth: number) => {
@@ -51,14 +51,14 @@ export function* styledPieces(value: Readonly<Record<string, unknown>>, list: st
   const colon = indent === 0 ? ':' : ': '
   yield '{'
   for (const [index, [key, member]] of entries.entries()) {
-    const head = `${index === 0 ? '' : ','}${at(1)}${escape(JSON.stringify(key))}${colon}`
+    const head = `${index === 0 ? '' : ','}${at(1)}${toAscii(JSON.stringify(key))}${colon}`
     const items = key === list && Array.isArray(member) ? (member as readonly unknown[]) : undefined
     if (items === undefined || items.length === 0) {
-      yield head + escape(nested(member, 1))
+      yield head + toAscii(nested(member, 1))
       continue
     }
     yield `${head}[`
-    for (const [position, item] of items.entries()) yield `${position === 0 ? '' : ','}${at(2)}${escape(nested(item, 2))}`
+    for (const [position, item] of items.entries()) yield `${position === 0 ? '' : ','}${at(2)}${toAscii(nested(item, 2))}`
     yield `${at(1)}]`
   }
   yield `${at(0)}}${style.newline ? '\n' : ''}`
