@@ -25,6 +25,7 @@ import { JUDGES_DIR, listDirectory } from '../core/engine/panel.js'
 import { jsonModule } from './json-module.js'
 import { comparisonCheck } from '../core/compare/gate.js'
 import { comparisonsOf } from '../run/comparisons.js'
+import { estimatesOf } from '../run/estimates.js'
 import { gateScopes, NO_SCOPES, planOptions } from '../run/gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
 import { KeptEvaluations } from '../run/kept.js'
@@ -100,6 +101,7 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
         scopes: gateScopes(resolved, root),
         comparisons: new Map(),
         compared: new Set(),
+        estimates: new Map(),
         // Evaluating a fixture reads no gate: the gates' scopes do not matter to it.
         kept: vitest.config.watch ? new KeptEvaluations(root, evaluateOptionsOf(planOptions(resolved, NO_SCOPES, root))) : undefined,
       }
@@ -109,6 +111,7 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
         context.sessions.clear()
         context.comparisons.clear()
         context.compared.clear()
+        context.estimates.clear()
         context.scopes = gateScopes(resolved, root)
       })
       const problems = [
@@ -192,9 +195,11 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
       const dir = dirname(id)
       const result = await planWithContext(context, dir)
       context.plans.set(id, result)
-      // The compare gates' checks depend on another fixture too: they are added to the tests, never to the cached plan or the decision record.
+      // The compare gates' checks depend on another fixture, the estimate gates' on sample.json too: they are added to the tests,
+      // never to the cached plan or the decision record.
       const compared = await comparisonsOf(context, dir, result)
-      return { code: await fixtureModuleCode(dir, result, { ...codeOptions, extraChecks: compared.map(comparisonCheck) }), moduleType: 'js' }
+      const { checks: estimated } = await estimatesOf(context, dir, result)
+      return { code: await fixtureModuleCode(dir, result, { ...codeOptions, extraChecks: [...compared.map(comparisonCheck), ...estimated] }), moduleType: 'js' }
     },
   }
 }

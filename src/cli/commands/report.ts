@@ -2,6 +2,7 @@ import { displayPath } from '../../core/common/display-path.js'
 import { resolveOptions } from '../../run/options.js'
 import { planFixtureTests } from '../../core/engine/plan.js'
 import { comparisonsOf } from '../../run/comparisons.js'
+import { estimateChecks } from '../../run/estimates.js'
 import { gateScopes, planOptions } from '../../run/gate-scope.js'
 import { writeReport } from '../../web/report.js'
 import { gateRequirements, reportGateChecks, type ReportGates } from '../../web/report-gates.js'
@@ -58,7 +59,8 @@ Exit codes: 0 when written; 1 when the Vitest config cannot be read; 2 on a usag
         // The run's own checks of the fixture, from the evaluation the report made of it.
         async checksOf(dir, evaluation) {
           const plan = planFixtureTests(evaluation, planOptions(options, await scopes, dir))
-          return reportGateChecks(plan.checks, await comparisonsOf(context, dir, { plan }))
+          const estimated = await estimateChecks(options, await scopes, dir, evaluation, io.cwd)
+          return reportGateChecks([...plan.checks, ...estimated], await comparisonsOf(context, dir, { plan }))
         },
       }
     }

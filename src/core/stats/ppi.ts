@@ -67,6 +67,7 @@ export interface PpiUnsupported extends PpiCounts {
   readonly message: string
 }
 
+/** A prediction-powered estimate, or its refusal with the reason. */
 export type PpiResult = PpiEstimate | PpiUnsupported
 
 function clip(x: number): number {
