@@ -106,6 +106,10 @@ export class RubricReporter implements Reporter {
         config: configFile === undefined ? 'the Vitest config' : displayPath(root, configFile),
         requirements: [...new Set(projects.flatMap((project) => gateRequirements(project.options)))],
         checksOf: (dir: string) => Promise.resolve(checks.get(dir) ?? []),
+        estimateJudgeOf: (dir: string) => {
+          const figures = sources.find((source) => dirOf(source) === dir)?.estimates?.figures
+          return figures === null || figures === undefined || 'error' in figures ? undefined : figures.judge
+        },
       }
       await writeReport(dirs, root, this.options.htmlReport, { panel: { minReviews } }, gates)
     }

@@ -26,6 +26,8 @@ export interface ReportGates {
   readonly requirements: readonly string[]
   /** Every gate's checks of the fixture in `dir` (absolute), given its evaluation. */
   readonly checksOf: (dir: string, evaluation: SomeEvaluation) => Promise<readonly ReportGateCheck[]>
+  /** The judge of the fixture's estimate, as the run chose it (its first estimate gate's); by default as the page chooses. */
+  readonly estimateJudgeOf?: (dir: string) => string | undefined
 }
 
 /** No Vitest config was found: no gate is set, and the report says so. */

@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process'
-import { cp, readFile, rm, writeFile } from 'node:fs/promises'
+import { copyFile, cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { FixtureEstimate } from '../../src/core/sample/fixture-estimate.js'
 import type { PpiEstimate } from '../../src/core/stats/ppi.js'
 import { generateFixture } from '../bench/generate.mjs'
+import { main } from '../../src/cli/main.js'
 import { ROOT } from '../helpers/fixture-copy.js'
 import { runVitest, type VitestRun } from '../helpers/run-vitest.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
@@ -166,5 +167,48 @@ describe('the estimate gate', { timeout: 180_000 }, () => {
     const run = await runVitest({ root, plugin: { reporter: { outputFile: 'report.json' } }, cli: { reporters: ['default'] } })
     expect(JSON.parse(await readFile(join(root, 'report.json'), 'utf8')).fixtures[0].estimate).toBeNull()
     expect(run.stdout).not.toContain('    estimate ')
+  })
+})
+
+async function evaluate(cwd: string, ...argv: string[]) {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(['evaluate', 'fixtures/lab', ...argv], { stdout: (text) => (stdout += `${text}\n`), stderr: (text) => (stderr += `${text}\n`), cwd })
+  return { code, stdout, stderr }
+}
+
+describe('evaluate shows the estimate', { timeout: 180_000 }, () => {
+  test('--json gains an estimate per split with the judge named, else the first by name; the text a line per split', async () => {
+    const root = await project(160)
+    const report = JSON.parse((await bin(root, 'estimate', 'fixtures/lab', '--judge', 'ix', '--json')).stdout)
+    // A second judge with the same labels: the choice, not the figures, differs.
+    await copyFile(join(root, 'fixtures/lab/judges/ix.json'), join(root, 'fixtures/lab/judges/kw.json'))
+
+    const first = JSON.parse((await evaluate(root, '--json')).stdout)
+    expect(first.estimate).toMatchObject({ judge: 'ix', judgeChosen: 'first', judges: ['ix', 'kw'], sample: report.sample })
+    expect(first.estimate.splits.map((item: { result: unknown }) => item.result)).toEqual(report.splits.map((item: { result: unknown }) => item.result))
+    const named = JSON.parse((await evaluate(root, '--json', '--judge', 'kw')).stdout)
+    expect(named.estimate).toMatchObject({ judge: 'kw', judgeChosen: 'named' })
+
+    const text = await evaluate(root)
+    expect(text.code).toBe(0)
+    const held = first.estimate.splits[1]
+    const r = held.result as PpiEstimate
+    expect(text.stdout).toContain(
+      '  estimate (acceptance rate over every case, 95% intervals): judge ix (the first by name of ix, kw) · fixtures/lab/sample.json: 160 cases, stratified\n',
+    )
+    expect(text.stdout).toContain(
+      `    held_out: PPI++ ${f(r.estimate)} [${f(r.low)}, ${f(r.high)}] · human-only ${f(r.classical.estimate)} [${f(r.classical.low)}, ${f(r.classical.high)}] · ` +
+        `judge-only ${f(r.judgeOnly.rate)} (biased) · ${r.decided} of ${held.sampled} sampled decided, ${held.pending} pending`,
+    )
+
+    const unknown = await evaluate(root, '--judge', 'zz')
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain('there are no labels by the judge "zz"')
+  })
+
+  test('a fixture without a sample has no estimate key', async () => {
+    const root = await project(null)
+    expect(Object.keys(JSON.parse((await evaluate(root, '--json')).stdout))).not.toContain('estimate')
   })
 })

@@ -20,7 +20,7 @@ export const report: Command = {
 Writes one self-contained HTML file with the review page's overview and case views, without its
 forms and without a server: it opens from file:// and can be uploaded as a CI artifact. Without
 directories it reports the fixtures \`status\` finds under fixtures/. The gates that rubric() sets in
-the Vitest config \`vitest\` loads here (agreement, judges, compare) are shown with each one's
+the Vitest config \`vitest\` loads here (agreement, judges, compare, estimate) are shown with each one's
 outcome; without such a config the report says that no gate is set.
 
 Options:
