@@ -218,12 +218,19 @@ async function lostComparisons(root: string, options: ResolvedRubricOptions): Pr
 }
 
 /**
- * A judge gate without `fixtures` globs checks the fixtures that hold its judge's labels: when none
- * does, it adds no check at all, so a misspelt name (`kW` for the labels of `kw`) would pass the run.
- * Said at startup, with the judge whose labels the run has that the name most likely meant.
+ * A judge or estimate gate without `fixtures` globs checks the fixtures that hold its judge's labels:
+ * when none does, it adds no check at all, so a misspelt name (`kW` for the labels of `kw`) would
+ * pass the run. Said at startup, with the judge whose labels the run has that the name most likely meant.
  */
 async function lostJudgeGates(root: string, options: ResolvedRubricOptions, fixtures: readonly DiscoveredFixture[]): Promise<string[]> {
-  const gates = Object.entries(options.judges ?? {}).filter(([, gate]) => gate.fixtures === undefined)
+  const gates: [string, string][] = [
+    ...Object.entries(options.judges ?? {})
+      .filter(([, gate]) => gate.fixtures === undefined)
+      .map(([judge]): [string, string] => [judge, `the judge gate ${JSON.stringify(judge)}`]),
+    ...options.estimate
+      .filter((gate) => gate.fixtures === undefined)
+      .map((gate): [string, string] => [gate.judge, `the estimate gate on judge ${JSON.stringify(gate.judge)}`]),
+  ]
   if (gates.length === 0) return []
   const labelled = new Map<string, string>()
   for (const fixture of fixtures) {
@@ -233,11 +240,11 @@ async function lostJudgeGates(root: string, options: ResolvedRubricOptions, fixt
     }
   }
   const problems: string[] = []
-  for (const [judge] of gates) {
+  for (const [judge, gate] of gates) {
     if (labelled.has(judge)) continue
     const meant = closestName(judge, [...labelled.keys()])
     problems.push(
-      `vitest-rubric: the judge gate ${JSON.stringify(judge)} checks nothing: no fixture under ${root} holds its labels (${JUDGES_DIR}/${judge}.json), so it would add no check. ` +
+      `vitest-rubric: ${gate} checks nothing: no fixture under ${root} holds its labels (${JUDGES_DIR}/${judge}.json), so it would add no check. ` +
         (meant === undefined
           ? `Record the judge's labels (vitest-rubric judge, or review --judge), or give the gate fixtures globs, so that the fixtures it names fail without them.`
           : `Did you mean ${JSON.stringify(meant)} (${labelled.get(meant)})? Name the gate as the judge's file is named.`),

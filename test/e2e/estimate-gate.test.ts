@@ -117,6 +117,15 @@ describe('the estimate gate', { timeout: 180_000 }, () => {
     expect(failed!.errors[0]).toContain('vitest-rubric sample fixtures/lab --size <n> --seed <s>')
   })
 
+  test('a gate on a judge no fixture has labels of fails the run at startup, naming the judge it likely meant', async () => {
+    const root = await project(null)
+    const run = await runVitest({ root, plugin: { estimate: { judge: 'iX', min: 0.5 } } })
+    expect(gateTests(run)).toEqual([])
+    expect(run.stderr).toContain('vitest-rubric: the estimate gate on judge "iX" checks nothing: no fixture under ')
+    expect(run.stderr).toContain('Did you mean "ix" (fixtures/lab/judges/ix.json)?')
+    expect(run.exitCode).toBe(1)
+  })
+
   test('the reporter shows each split beside the human-only and judge-only figures, in the terminal, the JSON report and the job summary', async () => {
     const root = await project(160)
     const report = JSON.parse((await bin(root, 'estimate', 'fixtures/lab', '--judge', 'ix', '--json')).stdout)
