@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { copyFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
@@ -6,6 +6,7 @@ import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { FixtureEstimate } from '../../src/core/sample/fixture-estimate.js'
 import { generateFixture } from '../bench/generate.mjs'
 import { runCli } from '../helpers/cli.js'
+import { ROOT } from '../helpers/fixture-copy.js'
 import { pageBrowser, serve } from '../helpers/page-browser.js'
 import { scratchDir } from '../helpers/scratch.js'
 
@@ -109,5 +110,31 @@ describe('the overview’s estimate', { timeout: 180_000 }, () => {
     if (held.status !== 'estimate') throw new Error('no held-out estimate')
     expect(figures.rows[1]![3]).toBe(percent(held.judgeOnly.rate))
     for (const [j, rate] of [held.low, held.high, held.judgeOnly.rate].entries()) expect(figures.plots[1]![j]).toBeCloseTo(rate, 3)
+  })
+
+  test('report --html with an estimate gate in the Vitest config: its requirement, its check, and the estimate with the gate’s judge', async () => {
+    const { root } = await sampledProject()
+    // A second judge with the same labels, first by name: the gate's judge is shown all the same.
+    await copyFile(join(root, 'fixtures/lab/judges/ix.json'), join(root, 'fixtures/lab/judges/aa.json'))
+    const plugin = pathToFileURL(join(ROOT, 'dist/plugin.js')).href
+    await writeFile(
+      join(root, 'vitest.config.mjs'),
+      `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ estimate: { judge: 'ix', min: 0.6 }, reporter: { outputFile: false } })] }\n`,
+    )
+    const written = await runCli(['report', '--html', 'fixtures/lab', '--out', 'report.html'], root)
+    expect(written.stderr).toBe('')
+    const { page } = await chromium.newPage()
+    await page.goto(`${pathToFileURL(join(root, 'report.html')).href}#/`)
+    await page.waitForSelector('tr.estimate-row')
+    expect(await page.locator('#gates-set li').allTextContents()).toEqual([
+      "estimate: in the fixtures holding judge ix's labels, the lower bound of the 95% interval of the judge-assisted (PPI++, judge ix) acceptance rate on held-out cases is at least 0.6; todo while more than 10% of the sampled cases are pending or too few are reviewed",
+    ])
+    const gate = await page
+      .locator('table.gates tr.gate')
+      .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)))
+    expect(gate.map((row) => row.slice(0, 2))).toEqual([['acceptance rate on held-out cases (PPI++ with judge ix) is at least 0.6', 'passed']])
+    expect(await page.textContent('.estimate-table caption')).toBe(
+      'acceptance rate over every case, judge-assisted (PPI++, 95% intervals): judge ix · fixtures/lab/sample.json: 160 cases, stratified',
+    )
   })
 })

@@ -52,6 +52,7 @@ Exit codes: 0 when written; 1 when the Vitest config cannot be read; 2 on a usag
     let gates: ReportGates | undefined
     if (configFile !== undefined) {
       const scopes = gateScopes(options, io.cwd)
+      const scoped = await scopes
       const context = { options, root: io.cwd, scopes, comparisons: new Map(), compared: new Set<string>() }
       gates = {
         config: configFile,
@@ -62,6 +63,8 @@ Exit codes: 0 when written; 1 when the Vitest config cannot be read; 2 on a usag
           const estimated = await estimateChecks(options, await scopes, dir, evaluation, io.cwd)
           return reportGateChecks([...plan.checks, ...estimated], await comparisonsOf(context, dir, { plan }))
         },
+        // The estimate shows the judge of the first estimate gate that may check the fixture, as the run's reporter does.
+        estimateJudgeOf: (dir) => options.estimate.find((_, index) => scoped.estimate[index]?.has(dir) ?? true)?.judge,
       }
     }
     const path = await writeReport(dirs, io.cwd, out, evaluate, gates)
