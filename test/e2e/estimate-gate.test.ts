@@ -126,6 +126,18 @@ describe('the estimate gate', { timeout: 180_000 }, () => {
     expect(run.exitCode).toBe(1)
   })
 
+  test('a fixture split into chunks is checked as a whole, where the chunks meet: a failed estimate fails the run, saying why', async () => {
+    const root = await project(160)
+    const figures = await heldOut(root)
+    const run = await runVitest({ root, plugin: { estimate: { judge: 'ix', min: 0.95 }, chunks: { size: 150 } } })
+    // No chunk module declares the check: it needs every case.
+    expect(gateTests(run)).toEqual([])
+    expect(run.stderr).toContain(
+      ` fixtures/lab (split into 3 chunks): the check "acceptance rate on held-out cases (PPI++ with judge ix) is at least 0.95" failed:\n   PPI++ ${f(figures.estimate)}, 95% interval [${f(figures.low)}, ${f(figures.high)}]: the lower bound ${f(figures.low)} is below 0.950`,
+    )
+    expect(run.exitCode).toBe(1)
+  })
+
   test('the reporter shows each split beside the human-only and judge-only figures, in the terminal, the JSON report and the job summary', async () => {
     const root = await project(160)
     const report = JSON.parse((await bin(root, 'estimate', 'fixtures/lab', '--judge', 'ix', '--json')).stdout)

@@ -54,7 +54,7 @@ export async function estimateGateCheck(evaluation: SomeEvaluation, gate: Estima
   let estimate: FixtureEstimate
   try {
     judgeFile(evaluation.fixture, gate.judge)
-    const report = await estimateFixture(evaluation, { judge: gate.judge, split: gate.split, cwd })
+    const report = await estimateFixture(evaluation, { judge: gate.judge, split: gate.split, cwd, criteria: false })
     estimate = estimateFigures(report, 'named', evaluation.fixture.judges.names)
   } catch (error) {
     if (!(error instanceof RubricError)) throw error

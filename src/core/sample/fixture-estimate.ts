@@ -107,6 +107,7 @@ export async function fixtureEstimate(
   const place = samplePlace(fixture, options.cwd)
   const { sample } = await readSampleFile(place)
   if (sample === undefined) return null
-  const report = estimateFromSample(evaluation, sample, { judge: chosen.judge, sampleFile: `${place.displayDir}/${SAMPLE_FILE}` })
+  // The meets rate of each criterion is `estimate`'s to give: not computed here.
+  const report = estimateFromSample(evaluation, sample, { judge: chosen.judge, sampleFile: `${place.displayDir}/${SAMPLE_FILE}`, criteria: false })
   return estimateFigures(report, chosen.chosen, fixture.judges.names)
 }
