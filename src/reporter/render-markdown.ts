@@ -1,3 +1,4 @@
+import { judgeAssistedLines } from '../core/compare/compare-judge-text.js'
 import { points, pointsInterval, worstCaseLine } from '../core/compare/compare-figures.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import { isOriginPlaceholder } from '../core/common/origin.js'
@@ -123,6 +124,9 @@ function comparisonMarkdown(fixture: string, report: ComparisonGateReport): stri
     `**Comparison** of \`${fixture}\` (B) against \`${report.against}\` (A), ${report.split === 'held_out' ? 'held-out' : 'development'} cases: ${outcome}, ${escapeMarkdown(report.name)}.`,
   ]
   if (report.label !== null) lines.push('', `_${report.label}_`)
+  if (report.judge_assisted !== null) {
+    lines.push('', ...judgeAssistedLines(report.judge_assisted.split, report.judge_assisted.judge).map((line) => `- ${escapeMarkdown(line)}`))
+  }
   const { acceptance, discordant } = report
   if (acceptance === null || discordant === null || acceptance.difference === null) {
     lines.push('', escapeMarkdown(firstLine(report.message)))

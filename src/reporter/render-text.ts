@@ -1,3 +1,4 @@
+import { judgeAssistedLines } from '../core/compare/compare-judge-text.js'
 import { isOriginPlaceholder } from '../core/common/origin.js'
 import { plural } from '../core/common/primitives.js'
 import type { AgreementFigures } from './figures.js'
@@ -104,6 +105,9 @@ export function comparisonLines(report: ComparisonGateReport, colors: Colors): s
   }
   const worst = report.worst_case === null ? null : worstCaseLine(report.worst_case)
   if (worst !== null) lines.push(`${indent}${worst}`)
+  if (report.judge_assisted !== null) {
+    for (const line of judgeAssistedLines(report.judge_assisted.split, report.judge_assisted.judge)) lines.push(`${indent}${line}`)
+  }
   if (discordant !== null) {
     const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
     lines.push(

@@ -5,6 +5,9 @@ import { refuseUnknownKey, unwrapUnions } from './options-issues.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
 import { MIN_BOOTSTRAP_CASES } from '../core/stats/bootstrap.js'
+import type { CompareGateOptions, ResolvedCompareGate } from './compare-options.js'
+
+export type { CompareGateOptions, ResolvedCompareGate } from './compare-options.js'
 
 /** What pending cases do to a run. */
 export type PendingPolicy = 'todo' | 'fail' | { readonly max: number }
@@ -70,43 +73,6 @@ export interface RubricReporterOptions {
   readonly htmlReport?: string | false
   /** Where CI publishes the HTML report: the GitHub job summary links to it. */
   readonly reportUrl?: string
-}
-
-/**
- * One compare gate: each compared fixture (B) is not worse than `against` (A) by more than
- * `margin`, on one split, as `vitest-rubric compare A B` measures it.
- */
-export interface CompareGateOptions {
-  /** Fixture A's directory, relative to the project root: the system B must not fall behind. */
-  readonly against: string
-  /**
-   * The split compared. Held-out cases give the result; development cases are development
-   * material, so their check is always todo, never a pass.
-   * @default 'held_out'
-   */
-  readonly split?: 'held_out' | 'development'
-  /**
-   * How far B's acceptance rate may fall below A's, as a proportion from 0 to 1 (`0.05`: 5 points).
-   * The check passes when the lower bound of the paired 95% interval of B − A (a one-sided test at
-   * the 2.5% level) is at least −margin, over the decided pairs and with every undecided pair
-   * counted against B; it is todo when only the decided pairs clear it.
-   */
-  readonly margin: number
-  /**
-   * Globs of the fixture directories compared with `against`, matched as `include` is; a named
-   * fixture on another rubric or source fails. Left out: every included fixture whose rubric
-   * (and source) are byte-identical to `against`'s, but `against` itself.
-   */
-  readonly fixtures?: string | readonly string[]
-}
-
-/** A compare gate with its defaults applied and its globs as a list. */
-export interface ResolvedCompareGate {
-  readonly against: string
-  readonly split: 'held_out' | 'development'
-  readonly margin: number
-  /** `undefined`: every included fixture on the same rubric and source. */
-  readonly fixtures: readonly string[] | undefined
 }
 
 /** Options of the {@link rubric} plugin. */
@@ -271,6 +237,7 @@ const CompareGateSchema = z.strictObject({
   split: z.enum(['held_out', 'development'], { error: 'one of "held_out", "development"' }).optional(),
   margin: z.number().min(0, { error: 'a proportion from 0 to 1 (0.05 is 5 points)' }).max(1, { error: 'a proportion from 0 to 1 (0.05 is 5 points)' }),
   fixtures: globs.optional(),
+  judge: z.string().regex(REVIEWER_NAME, { error: 'a judge name (the name of its file judges/<name>.json)' }).optional(),
 })
 
 const OptionsSchema = z.strictObject({
@@ -311,7 +278,7 @@ const OptionsSchema = z.strictObject({
     })
     .optional(),
   compare: z
-    .union([CompareGateSchema, z.array(CompareGateSchema)], { error: 'a compare gate { against, margin, split, fixtures }, or a list of them' })
+    .union([CompareGateSchema, z.array(CompareGateSchema)], { error: 'a compare gate { against, margin, split, fixtures, judge }, or a list of them' })
     .optional(),
   estimate: EstimateGatesSchema.optional(),
   seed: z.union([z.string(), z.number().finite()], { error: 'a string or a finite number' }).optional(),
@@ -330,7 +297,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases (≥ 10), maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), compare ({ against, split, margin, fixtures } or a list of them), estimate ({ judge, min, split, fixtures } or a list of them), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases (≥ 10), maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), compare ({ against, split, margin, fixtures, judge } or a list of them), estimate ({ judge, min, split, fixtures } or a list of them), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
       },
       unwrapUnions(parsed.error.issues),
     )
@@ -350,6 +317,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
       split: gate.split ?? 'held_out',
       margin: gate.margin,
       fixtures: gate.fixtures === undefined ? undefined : toList(gate.fixtures).map(trimSlashes),
+      judge: gate.judge,
     })),
     estimate: resolveEstimateGates(value.estimate, (globs) => toList(globs).map(trimSlashes)),
     seed: value.seed,

@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError } from '../core/common/errors.js'
+import { crashPoint } from '../core/json/crash-points.js'
 import { makeFolder } from '../core/json/output-file.js'
 import type { SaveTrail } from './save-trail.js'
 
@@ -58,10 +59,12 @@ export function auditTrail(root: string): SaveTrail {
         await makeFolder(dirname(path), { boundary: root, cwd: root })
         const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o666)
         try {
+          // One append, not the fixture's atomic writer: a whole line or none, and it costs the line, not the log.
           await handle.writeFile(`${JSON.stringify(line)}\n`)
         } finally {
           await handle.close()
         }
+        crashPoint('audit appended')
       } catch (cause) {
         throw new RevisionError({
           code: 'AUDIT_FAILED',

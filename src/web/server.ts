@@ -17,7 +17,7 @@ import { listen } from './listen.js'
 import { readBody, RequestError, requestUrl } from './request.js'
 import { HTTP_STATUS } from './status.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
-import { pageFixture, servedCase, type Viewer } from './page-data.js'
+import { pageFixture, savedCaseFigures, servedCase, type Viewer } from './page-data.js'
 import { pageComparison } from './compare-data.js'
 import { saveIdentity, viewerOf as personViewer, type Person } from './team.js'
 import type { TeamTokens } from './team-tokens.js'
@@ -155,6 +155,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (entry.views.size >= 16) entry.views.clear()
     entry.views.set(key, view)
     return view
+  }
+
+  // A blind reviewer's figures are counted over what they may see: their overview's.
+  const reviewerFigures = async (entry: Extract<LoadedEntry, { fixture: unknown }>, index: number, viewer: Viewer, caseId: string) => {
+    const { page } = await viewOf(entry, index, viewer)
+    return { ...page, row: page.cases.find((each) => each.id === caseId) ?? null }
   }
 
   const overview = async (viewer: Viewer): Promise<Buffer[]> => {
@@ -298,9 +304,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             : { role: 'reviewer', name: save.reviewer }
       // The answer is the case and its fixture's figures, not the whole overview: the page updates its one row.
       const entry = await loaded(save.fixture)
-      const { page } = await viewOf(entry, save.fixture, viewer)
-      const { coverage, agreement, calibration, version } = page
-      const row = page.cases.find((each) => each.id === save.id) ?? null
+      const { coverage, agreement, calibration, version, row } =
+        viewer.role === 'reviewer' ? await reviewerFigures(entry, save.fixture, viewer, save.id) : await savedCaseFigures(entry.fixture, entry.decided, save.id)
       return json(response, 200, {
         decision,
         case: await servedCase(entry.fixture, save.fixture, save.id, viewer, evaluate, entry.decided),

@@ -35,7 +35,7 @@ describe('a bad value in the rubric() options names what is allowed', () => {
       [{ agreement: { min: 2 } }, 'a number from -1 to 1'],
       [{ judges: { j: { minKappa: 2, minCases: 10 } } }, 'a number from -1 to 1'],
       [{ judges: { 'a b': { minKappa: 0, minCases: 10 } } }, 'a judge name (the name of its file judges/<name>.json)'],
-      [{ compare: 3 }, 'a compare gate { against, margin, split, fixtures }, or a list of them'],
+      [{ compare: 3 }, 'a compare gate { against, margin, split, fixtures, judge }, or a list of them'],
       [{ seed: true }, 'a string or a finite number'],
       [{ marginGate: 'upper' }, 'one of "point", "lower-bound"'],
     ]
