@@ -26,6 +26,7 @@ import type { PublicOrigin } from './public-origin.js'
 import { admit, DEFAULT_RATE_LIMIT, TokenBuckets, type RateLimit } from './rate-limit.js'
 import { Assignments, DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE } from './assignment.js'
 import { assignmentProgress, nextCase, releaseCase, savedCase, type AssignmentContext } from './assignment-routes.js'
+import { keepReservations } from './reservation-file.js'
 import { firstLine, headers, isLoopback, json, send } from './respond.js'
 import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
 
@@ -124,6 +125,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
   const buckets = new TokenBuckets(limit)
   const assignments = options.team === undefined ? undefined : new Assignments(assignOptions(options))
+  const kept = options.team === undefined || assignments === undefined ? undefined : await keepReservations(options.team, assignments, dirs)
 
   // The open change streams: each hears "fixture N changed", and nothing of what changed.
   const streams = new Set<ServerResponse>()
@@ -244,6 +246,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     const assigning: AssignmentContext = {
       assignments,
+      kept,
       person: person?.person,
       panel: options.panel ?? { minReviews: 0 },
       cwd: options.cwd,
@@ -295,7 +298,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const recorded = await recordReview(dir, save.draft, pageSource, { ...common, io, replace: save.replace, ...reviewer })
         return { action: 'review', person: save.reviewer, change: recorded.before === null ? 'new' : 'replaced', decision: recorded.decision }
       })
-      savedCase(assigning, save.fixture, save.id)
+      await savedCase(assigning, save.fixture, save.id)
       const viewer: Viewer =
         url.pathname === '/api/adjudicate'
           ? { role: 'adjudicator', name: save.adjudicator }

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { RawFile } from '../json/read.js'
 import { createHash } from 'node:crypto'
-import { styled } from './document-style.js'
+import { styled, styledPieces } from './document-style.js'
 import { CASES_DOC, type DocumentRecord, type Folded, type ItemRecord, type Provenance, RECORDS_DIR } from './records.js'
 
 /** What the store needs to know of a fixture's kind: how an entry names its case and slot, and how a case is left unreviewed. */
@@ -214,7 +214,12 @@ function documentFile(
       return bytes
     },
     get sha256() {
-      sha256 ??= createHash('sha256').update(styled(value, head.style), 'utf8').digest('hex')
+      // Hashed in pieces: a document of a million cases is longer than a JavaScript string can be.
+      if (sha256 === undefined) {
+        const hash = createHash('sha256')
+        for (const piece of styledPieces(value, head.list, head.style)) hash.update(piece, 'utf8')
+        sha256 = hash.digest('hex')
+      }
       return sha256
     },
   }
