@@ -8,6 +8,7 @@ import { kindNamed } from '../core/registry.js'
 import { checkOutcome, type CheckOutcome, type CoverageRow, type RubricFigures } from './figures.js'
 import { NO_CASES } from './render-text.js'
 import type { Outcomes } from '../core/engine/coverage.js'
+import { estimateMarkdown } from './render-estimate.js'
 
 /** The same figures as Markdown tables, for a CI job summary. */
 export function renderMarkdown(figures: RubricFigures): string {
@@ -102,6 +103,9 @@ export function renderMarkdown(figures: RubricFigures): string {
           `Prediction, not review coverage: the judge predicts ${predictions.accepted} accepted, ${predictions.rejected} rejected of ${plural(predictions.pending, 'pending case')}.`,
         )
     }
+  }
+  for (const fixture of figures.fixtures) {
+    if (fixture.status === 'loaded' && fixture.estimate !== null) lines.push(...estimateMarkdown(fixture.fixture, fixture.estimate, escapeMarkdown))
   }
   for (const fixture of figures.fixtures) {
     if (fixture.status !== 'loaded') continue

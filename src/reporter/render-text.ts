@@ -18,6 +18,7 @@ import {
   type TotalFigures,
 } from './figures.js'
 import { rateText, type Outcomes } from '../core/engine/coverage.js'
+import { estimateLines } from './render-estimate.js'
 
 /** What a fixture without cases (just scaffolded) shows in place of its figures. */
 export const NO_CASES = 'no cases yet: nothing executed, nothing graded, no quality figure'
@@ -79,6 +80,7 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   for (const line of definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors)) lines.push(line)
   if (fixture.agreement !== null) for (const line of agreementLines(fixture.agreement, colors)) lines.push(line)
   if (fixture.calibration !== null) for (const line of calibrationLines(fixture.calibration, colors)) lines.push(line)
+  if (fixture.estimate !== null) lines.push(...estimateLines(fixture.estimate, colors))
   for (const check of fixture.checks) {
     const outcome = checkOutcome(check)
     lines.push(`    ${checkMark(outcome, colors)} ${check.name}${outcome === 'todo' ? ' (todo)' : ''}: ${firstLine(check.message)}`)

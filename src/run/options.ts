@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UsageError } from '../core/common/errors.js'
-import { formatLocation } from '../core/common/json-path.js'
-import { closestName } from '../core/common/suggest.js'
+import { EstimateGatesSchema, resolveEstimateGates, type EstimateGateOptions, type ResolvedEstimateGate } from './estimate-options.js'
+import { refuseUnknownKey, unwrapUnions } from './options-issues.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
 import { MIN_BOOTSTRAP_CASES } from '../core/stats/bootstrap.js'
@@ -141,6 +141,13 @@ export interface RubricPluginOptions {
    */
   readonly compare?: CompareGateOptions | readonly CompareGateOptions[]
   /**
+   * The estimate gate, or several: per fixture, a check "acceptance rate on held-out cases (PPI++
+   * with judge <judge>) is at least <min>", passing when the lower bound of the judge-assisted
+   * acceptance rate's 95% interval is at least `min`; failing with the figures; todo while too few
+   * sampled cases are reviewed or more than 10% of them are pending. Off unless given.
+   */
+  readonly estimate?: EstimateGateOptions | readonly EstimateGateOptions[]
+  /**
    * The seed of every bootstrap interval (agreement, calibration, the paired margin).
    * @default 'vitest-rubric'
    */
@@ -193,6 +200,8 @@ export interface ResolvedRubricOptions {
   readonly judges: Readonly<Record<string, ResolvedJudgeGate>> | undefined
   /** The compare gates; empty when none is given. */
   readonly compare: readonly ResolvedCompareGate[]
+  /** The estimate gates; empty when none is given. */
+  readonly estimate: readonly ResolvedEstimateGate[]
   readonly seed: number | string | undefined
   readonly marginGate: 'point' | 'lower-bound' | undefined
   readonly reporter: RubricReporterOptions | false
@@ -271,6 +280,7 @@ const OptionsSchema = z.strictObject({
   compare: z
     .union([CompareGateSchema, z.array(CompareGateSchema)], { error: 'a compare gate { against, margin, split, fixtures, judge }, or a list of them' })
     .optional(),
+  estimate: EstimateGatesSchema.optional(),
   seed: z.union([z.string(), z.number().finite()], { error: 'a string or a finite number' }).optional(),
   marginGate: z.enum(['point', 'lower-bound'], { error: 'one of "point", "lower-bound"' }).optional(),
   chunks: z.strictObject({ size: z.int().min(1) }).optional(),
@@ -280,14 +290,14 @@ const OptionsSchema = z.strictObject({
 export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubricOptions {
   const parsed = OptionsSchema.safeParse(options, { reportInput: true })
   if (!parsed.success) {
-    refuseUnknownKey(parsed.error.issues)
+    refuseUnknownKey(OptionsSchema, parsed.error.issues)
     throw schemaError(
       {
         ErrorClass: UsageError,
         code: 'USAGE',
         file: 'rubric() options',
         basePath: [],
-        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases (≥ 10), maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), compare ({ against, split, margin, fixtures, judge } or a list of them), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
+        hint: 'see the options of rubric() in docs/plugin.md: include, exclude, pending ("todo", "fail" or { max: n }), decisionRecord, expect ("acceptance" or "record"), reviewers ({ min: n }), agreement ({ min: alpha }), judges ({ <name>: { minKappa, minCases (≥ 10), maxFalseAccepts (a count, or { rate }), fixtures (globs) } }), compare ({ against, split, margin, fixtures, judge } or a list of them), estimate ({ judge, min, split, fixtures } or a list of them), seed, marginGate ("point" or "lower-bound"), reporter (true, false or { outputFile, githubSummary, htmlReport, reportUrl }), cache, matchers, chunks ({ size: n }, n ≥ 1 cases per module).',
       },
       unwrapUnions(parsed.error.issues),
     )
@@ -309,6 +319,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
       fixtures: gate.fixtures === undefined ? undefined : toList(gate.fixtures).map(trimSlashes),
       judge: gate.judge,
     })),
+    estimate: resolveEstimateGates(value.estimate, (globs) => toList(globs).map(trimSlashes)),
     seed: value.seed,
     marginGate: value.marginGate,
     cache: value.cache ?? true,
@@ -317,72 +328,6 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
     // Cast: the options schema checked the reporter options' shape just above.
     reporter: value.reporter === false ? false : value.reporter === true || value.reporter === undefined ? {} : (value.reporter as RubricReporterOptions),
   }
-}
-
-const OPTIONS_HINT = 'see the options of rubric() in docs/plugin.md.'
-
-/**
- * An unknown key is named first, with the key it most likely meant: `judges › j › minkappa` would
- * otherwise be reported as a missing `minKappa`, which hides the typo.
- */
-function refuseUnknownKey(issues: readonly z.core.$ZodIssue[]): void {
-  for (const issue of withinUnions(issues)) {
-    if (issue.code !== 'unrecognized_keys') continue
-    const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)))
-    const known = keysAt(OptionsSchema, path)
-    const [key] = issue.keys
-    const meant = key === undefined ? undefined : closestName(key, known)
-    throw new UsageError({
-      code: 'USAGE',
-      file: formatLocation('rubric() options', [...path, ...(key === undefined ? [] : [key])]),
-      summary: `unknown key ${JSON.stringify(key)}${meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`}.`,
-      expected: known.length === 0 ? undefined : `one of ${known.map((name) => JSON.stringify(name)).join(', ')}`,
-      hint: meant === undefined ? OPTIONS_HINT : `write ${JSON.stringify(meant)}; ${OPTIONS_HINT}`,
-    })
-  }
-}
-
-/**
- * A value that matched no option of a union is reported by the one option of its shape (a gate
- * object rather than a list of them), with that option's own issues; when no option or several
- * are of its shape, by the union's message.
- */
-function unwrapUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
-  return issues.flatMap((issue) => {
-    if (issue.code !== 'invalid_union') return [issue]
-    const shaped = issue.errors.filter((option) => !option.every((inner) => inner.code === 'invalid_type' && inner.path.length === 0))
-    if (shaped.length !== 1) return [issue]
-    return unwrapUnions(shaped[0]!.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] })))
-  })
-}
-
-/** The issues and, for a value that matched no option of a union, each option's issues, at their full paths. */
-function withinUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
-  return issues.flatMap((issue) =>
-    issue.code === 'invalid_union'
-      ? [issue, ...withinUnions(issue.errors.flatMap((option) => option.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }))))]
-      : [issue],
-  )
-}
-
-/** The keys an object of the options schema may have at `path`, read through optional values, unions and records. */
-function keysAt(schema: z.ZodType, path: readonly (string | number)[]): string[] {
-  // Cast: zod types the parts of a classic schema with its core types; every part here is a classic schema.
-  if (schema instanceof z.ZodOptional) return keysAt(schema.unwrap() as z.ZodType, path)
-  // Cast: as above, for the options of a union.
-  if (schema instanceof z.ZodUnion) return [...new Set((schema.options as readonly z.ZodType[]).flatMap((option) => keysAt(option, path)))]
-  // Cast: as above, for the elements of an array.
-  if (schema instanceof z.ZodArray) return path.length === 0 ? [] : keysAt(schema.element as z.ZodType, path.slice(1))
-  // Cast: as above, for the values of a record.
-  if (schema instanceof z.ZodRecord) return path.length === 0 ? [] : keysAt(schema.valueType as z.ZodType, path.slice(1))
-  if (schema instanceof z.ZodObject) {
-    // Cast: as above, for the properties of an object.
-    const shape = schema.shape as Record<string, z.ZodType>
-    if (path.length === 0) return Object.keys(shape)
-    const next = shape[String(path[0])]
-    return next === undefined ? [] : keysAt(next, path.slice(1))
-  }
-  return []
 }
 
 function resolveJudges(judges: Readonly<Record<string, z.infer<typeof JudgeGateSchema>>>): Record<string, ResolvedJudgeGate> {

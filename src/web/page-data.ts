@@ -20,6 +20,7 @@ import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
+import { pageEstimate } from './page-estimate.js'
 import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
 
 /** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
@@ -33,7 +34,8 @@ export type Viewer =
  * have not completed a review of as their own review alone decides it (or pending with no review):
  * no other reviewer's rating, no panel reason, no adopted review, no judge's figures; agreement is
  * computed over the cases they have completed only. `decided` is the fixture's evaluation with every
- * binding state, when the caller has it already.
+ * binding state, when the caller has it already. `estimateJudge` names the judge of the estimate
+ * (see {@link pageEstimate}).
  */
 export async function pageFixture<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
@@ -41,6 +43,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   options: EvaluateOptions = {},
   viewer: Viewer = { role: 'reader' },
   decided?: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
+  estimateJudge?: string,
 ): Promise<PageFixture> {
   const { evaluation, assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const definition = fixture.definition
@@ -78,6 +81,8 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     coverage: blindReviewer === undefined ? evaluation.coverage : countCoverage(shown),
     agreement,
     calibration,
+    // The human decisions of the sample are in it: a blind reviewer sees none, as no judge's figures.
+    estimate: blindReviewer === undefined ? await pageEstimate(evaluation, estimateJudge) : null,
     reviewers: fixture.panel.reviewers,
     criteria,
     cases,

@@ -61,6 +61,7 @@ export interface PpiUnsupported extends PpiCounts {
   readonly message: string
 }
 
+/** A prediction-powered estimate, or its refusal with the reason. */
 export type PpiResult = PpiEstimate | PpiUnsupported
 
 function refusalOf(checked: CheckedInput, counts: PpiCounts): { reason: PpiRefusalReason; message: string } | null {
