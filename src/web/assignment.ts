@@ -80,7 +80,8 @@ export class Assignments {
       queue.entries.find((each) => {
         const reviews = fixture.panel.reviews.get(each.caseId)
         if (reviews?.has(reviewer) === true || (skipped.get(`${index}/${each.caseId}`) ?? 0) > now) return false
-        const others = [...(cases.get(each.caseId)?.keys() ?? [])].filter((name) => name !== reviewer)
+        // A person counts once: a reservation still held by someone whose review is in (their save, a moment before its release) is not a second place.
+        const others = [...(cases.get(each.caseId)?.keys() ?? [])].filter((name) => name !== reviewer && reviews?.has(name) !== true)
         return (reviews?.size ?? 0) + others.length < this.reviewsPerCase
       })
     for (const [caseId, by] of [...cases]) if (by.has(reviewer) && caseId !== entry?.caseId) this.release(index, caseId, reviewer)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { AssignmentsAnswer, NextAnswer } from '../../src/web/assignment-protocol.js'
 import type { ServeOptions } from '../../src/web/server.js'
+import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
 import { raw, servedCopy, type RawResponse } from '../helpers/served-fixture.js'
@@ -86,6 +87,16 @@ describe('serve --team: assignment', () => {
     // The case still wants a second review: bob is handed it, alice is not.
     expect((await next(team, 'bob')).id).toBe(alice.id)
     expect((await next(team, 'alice')).id).not.toBe(alice.id)
+  })
+
+  test('a reviewer whose review is in counts once, though their reservation is not released yet', async () => {
+    const team = await team3({ reviewsPerCase: 2 })
+    const alice = await next(team, 'alice')
+    // Her review lands while her reservation is still held (a save just before its release, or the command line).
+    const draft = CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=Checked.`])
+    const saved = await runCli(['review', 'fixtures/lab', '--case', alice.id, '--reviewer', 'alice', ...draft], team.root)
+    expect(saved.code, saved.stderr).toBe(0)
+    expect((await next(team, 'bob')).id).toBe(alice.id)
   })
 
   test('a reservation expires: the case is handed to the next reviewer who asks', async () => {
