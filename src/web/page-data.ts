@@ -13,7 +13,7 @@ import type { SomeKindDefinition } from '../core/engine/kind.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { reviewerViews, type ReviewerView } from '../core/engine/panel-rule.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
-import { caseIndex } from '../core/engine/show.js'
+import { caseIndex } from '../core/engine/case-index.js'
 import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
@@ -120,20 +120,27 @@ export interface CaseReading {
 }
 
 /**
+ * Which case the page shows and to whom: the fixture and its index in the page, the case's id, the
+ * viewer, how it is evaluated, and the fixture's evaluation when the caller holds it already.
+ */
+export type CaseOfFixture<R, C, V, D extends Decision, S> = [
+  fixture: KindFixture<R, C, V, D, S>,
+  index: number,
+  id: string,
+  viewer: Viewer,
+  options?: EvaluateOptions,
+  decided?: CaseDecided<D>,
+]
+
+/**
  * One case for the page, as `viewer` may see it. `decided` is the fixture's evaluation with every
  * binding state, when the caller has it already: the static report shows every case, and deciding
  * the whole fixture again for each of them made it quadratic.
  */
 export function pageCase<R, C, V, D extends Decision, S>(
-  fixture: KindFixture<R, C, V, D, S>,
-  index: number,
-  id: string,
-  viewer: Viewer,
-  options: EvaluateOptions = {},
-  decided?: CaseDecided<D>,
-  reading: CaseReading = {},
+  ...[fixture, index, id, viewer, options = {}, decided, reading = {}]: [...CaseOfFixture<R, C, V, D, S>, reading?: CaseReading]
 ): PageCase {
-  const position = reading.position ?? caseIndex(fixture, id, 'open a case from the overview.')
+  const position = reading.position ?? caseIndex(fixture, id, { hint: 'open a case from the overview.' })
   const definition = fixture.definition
   const context = kindContext(fixture)
   // The case's every binding state: decided alone when the caller keeps the fixture decided, else read from the whole evaluation.
@@ -253,12 +260,7 @@ function shownDecision(decision: Decision): string {
  * `decided` is the fixture's evaluation with every binding state, when the server holds it already.
  */
 export async function servedCase<R, C, V, D extends Decision, S>(
-  fixture: KindFixture<R, C, V, D, S>,
-  index: number,
-  id: string,
-  viewer: Viewer,
-  options: EvaluateOptions = {},
-  decided?: CaseDecided<D>,
+  ...[fixture, index, id, viewer, options, decided]: CaseOfFixture<R, C, V, D, S>
 ): Promise<PageCase> {
   const reviewer = viewer.role === 'reviewer' ? viewer.name : undefined
   const shown = reviewer === undefined ? fixture.reviews.get(id)?.['review'] : fixture.panel.reviews.get(id)?.get(reviewer)?.['review']

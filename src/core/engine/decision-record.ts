@@ -8,7 +8,7 @@ import { displayPath } from '../common/display-path.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { nodeWriteIo, writeFilesAtomically } from '../json/atomic-write.js'
 import { confineToProject, parseJsonFile, projectBoundary } from '../json/read.js'
-import { schemaError } from '../json/schema-error.js'
+import { checkFileDocument } from '../json/schema-error.js'
 import type { SomeEvaluation } from './evaluate.js'
 import type { FixtureIdentities } from './fixture.js'
 import { planFixtureTests, type JsonValue, type PlannedCase, type TestPlan } from './plan.js'
@@ -160,19 +160,11 @@ export async function readRecordedDecisions(path: string, display: string, optio
     })
   }
   const document = parseJsonFile({ display, bytes })
-  const parsed = RecordedDecisionsSchema.safeParse(document, { reportInput: true })
-  if (!parsed.success) {
-    throw schemaError(
-      {
-        ErrorClass: FixtureError,
-        code: 'FILE_SCHEMA',
-        file: display,
-        basePath: [],
-        hint: 'restore the record from version control, or rewrite it from the current decisions with `vitest -u`.',
-      },
-      parsed.error.issues,
-    )
-  }
+  checkFileDocument(RecordedDecisionsSchema, document, {
+    file: display,
+    code: 'FILE_SCHEMA',
+    hint: 'restore the record from version control, or rewrite it from the current decisions with `vitest -u`.',
+  })
   // The document as written, now known to have the record format: zod leaves a case id "__proto__" out of what it returns.
   // Cast: the record schema accepted the document just above (see the line before).
   return document as RecordedDecisions

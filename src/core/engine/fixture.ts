@@ -9,7 +9,7 @@ import { convertedRevisions, type ConvertedRevisions } from '../json/line-ending
 import { confineToProject, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { recoverFixture } from '../json/fixture-lock.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
-import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type Panel } from './panel.js'
+import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type LabelSource, type Panel } from './panel.js'
 import type { Decision } from './decision.js'
 import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from './kind.js'
 import type { KindRegistry } from './registry.js'
@@ -272,8 +272,9 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
     memo === undefined
       ? readReviewDocument(definition, annotationsFile, cases.entries, files.cases.display)
       : memo.reviewDocument(definition, annotationsFile, cases.entries, files.cases.display)
-  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases.display, read, list, memo)
-  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases.display, read, list, memo)
+  const labels: LabelSource = { definition, absolute, display, cases: cases.entries, casesFile: files.cases.display, read, list, memo }
+  const panel = await readPanel(labels)
+  const judges = await readJudges(labels)
   return {
     kind: definition.name,
     definition,
