@@ -77,6 +77,13 @@ export function stringOption(values: ParsedArgs['values'], name: string): string
   return typeof value === 'string' ? value : undefined
 }
 
+/** The value of a string option the command cannot run without; a usage error saying `need` when it was not given. */
+export function requiredOption(command: string, values: ParsedArgs['values'], name: string, need: string): string {
+  const value = stringOption(values, name)
+  if (value === undefined) throw usage(command, need)
+  return value
+}
+
 /** The values of a repeatable string option, as parsed: `undefined` when it was not given. */
 export function stringsOption(values: ParsedArgs['values'], name: string): string[] | undefined {
   const value = values[name]

@@ -4,7 +4,7 @@ import { adjudicateCase, adjudicateConsensus, openAdjudication, type Adjudicatio
 import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
 import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, minReviewsOption, oneDir, usage, stringOption, stringsOption, type Command } from '../command.js'
+import { keyedValues, minReviewsOption, oneDir, requiredOption, usage, stringOption, stringsOption, type Command } from '../command.js'
 import { interactiveAdjudicationOf, slotGiven, slotOptions } from '../kinds.js'
 import { keepDraft } from '../drafts.js'
 import type { AdjudicationChoice } from '../prompts/prompt.js'
@@ -70,8 +70,7 @@ written; 2 on a usage error.`,
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('adjudicate', positionals)
-    const adjudicator = stringOption(values, 'adjudicator')
-    if (adjudicator === undefined) throw usage('adjudicate', 'name who adjudicates with --adjudicator <name>: the adoption records it.')
+    const adjudicator = requiredOption('adjudicate', values, 'adjudicator', 'name who adjudicates with --adjudicator <name>: the adoption records it.')
     const dryRun = values['dry-run'] === true
     const caseId = stringOption(values, 'case')
     if (values['consensus'] === true) {

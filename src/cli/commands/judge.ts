@@ -12,7 +12,7 @@ import {
   type JudgeRunResult,
 } from '../../core/judges/judge-run.js'
 import { formatShard, MAX_SHARDS, parseShard } from '../../core/judges/judge-shard.js'
-import { oneDir, stringOption, usage, type CliIo, type Command } from '../command.js'
+import { oneDir, requiredOption, stringOption, usage, type CliIo, type Command } from '../command.js'
 
 /** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
 export const judge: Command = {
@@ -82,10 +82,8 @@ when stopped by Ctrl-C (SIGTERM).`,
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('judge', positionals)
-    const name = stringOption(values, 'judge')
-    const path = stringOption(values, 'run')
-    if (name === undefined) throw usage('judge', 'name the judge with --judge <name>: its labels go to judges/<name>.json.')
-    if (path === undefined) throw usage('judge', 'give the judge module with --run <module>.')
+    const name = requiredOption('judge', values, 'judge', 'name the judge with --judge <name>: its labels go to judges/<name>.json.')
+    const path = requiredOption('judge', values, 'run', 'give the judge module with --run <module>.')
     const concurrency = count('concurrency', values['concurrency'], 1)
     const retries = count('retries', values['retries'], 0)
     const batchSize = count('batch', values['batch'], 1)
