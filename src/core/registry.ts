@@ -29,7 +29,7 @@ import {
   type LoadFixtureOptions,
   type SomeFixture,
 } from './engine/fixture.js'
-import type { KindDefinition, SomeKindDefinition } from './engine/kind.js'
+import type { KindDefinition, SomeKindDefinition } from './contract/kind.js'
 import type { TestPlan as PlanOfSummary } from './engine/plan.js'
 import { createRegistry, type KindRegistry } from './engine/registry.js'
 import type { DirectoryLister } from './engine/panel.js'

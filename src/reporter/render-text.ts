@@ -5,7 +5,7 @@ import type { CalibrationReport } from '../core/engine/calibration.js'
 import { points, pointsInterval, worstCaseLine } from '../core/compare/compare-figures.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { Colors } from '../core/common/colors.js'
-import type { OutcomeWords } from '../core/engine/kind.js'
+import type { OutcomeWords } from '../core/contract/kind.js'
 import { kindNamed } from '../core/registry.js'
 import {
   checkOutcome,

@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError } from '../core/common/errors.js'
 import { makeFolder } from '../core/json/output-file.js'
-import type { SaveTrail } from './save-trail.js'
+import type { SaveTrail } from './save-change.js'
 
 // The audit log of `serve` without `--commit`: one JSON line per accepted save, appended under the
 // fixture's lock before the save is acknowledged. With `--commit`, the commits are the trail.

@@ -9,7 +9,7 @@ import type { Decision } from '../core/engine/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
 import { type Evaluation, evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from '../core/engine/fixture.js'
-import type { SomeKindDefinition } from '../core/engine/kind.js'
+import type { SomeKindDefinition } from '../core/contract/kind.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { reviewerViews, type ReviewerView } from '../core/engine/panel-rule.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
@@ -18,13 +18,10 @@ import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
-import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
+import type { Viewer } from './viewer.js'
 
-/** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
-export type Viewer =
-  | { readonly role: 'reviewer'; readonly name: string }
-  | { readonly role: 'adjudicator'; readonly name?: string | undefined }
-  | { readonly role: 'reader' }
+export type { Viewer } from './viewer.js'
+import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
 
 /**
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they

@@ -9,7 +9,7 @@ import { interactiveAdjudicationOf, slotGiven, slotOptions } from '../kinds.js'
 import { keepDraft } from '../drafts.js'
 import type { AdjudicationChoice } from '../prompts/prompt.js'
 import { RevisionError } from '../../core/common/errors.js'
-import { slotOptionOf } from '../../core/engine/kind.js'
+import { slotOptionOf } from '../../core/engine/slot-option.js'
 
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
 const JUDGEMENT_OPTION_NAMES = ['rating', 'reason', 'span'] as const satisfies readonly (keyof typeof JUDGEMENT_OPTIONS)[]

@@ -12,7 +12,7 @@ import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, oneDir, usage, stringOption, stringsOption, type CliIo, type Command, type ParsedArgs } from '../command.js'
 import { interactiveReviewOf, slotGiven, slotOptions } from '../kinds.js'
 import { keepDraft } from '../drafts.js'
-import { slotOptionOf } from '../../core/engine/kind.js'
+import { slotOptionOf } from '../../core/engine/slot-option.js'
 import { RevisionError } from '../../core/common/errors.js'
 
 /** The judgement fields the options fill, by option. */

@@ -1,43 +1,11 @@
-import type { RubricErrorCode } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject, valueAt } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT, sha256Hex } from '../json/canonical-json.js'
 import { explainStaleBytes } from '../json/line-endings.js'
-import type { CaseAt, FileRole, KindContext, Problem } from './kind.js'
+import type { CaseAt, KindContext, Problem } from '../contract/kind.js'
+import type { BindingRow } from '../contract/bindings.js'
 
-/**
- * What a recorded hash describes, as its kind names it (`answer`, `output`, `rubric`; `review` for
- * the acknowledgement row). `status` groups stale hashes by it, in the order of the kind's targets.
- */
-export type BindingTarget = string
-
-/** How the current value of a recorded hash is computed. */
-export type BindingSource =
-  /** SHA-256 of a file's raw bytes. */
-  | { readonly bytesOf: FileRole }
-  /** The fingerprint of a value of the case, as written (not as a parser copied it). */
-  | { readonly fingerprintOf: (slot: string) => readonly PathSegment[] }
-  /** The fingerprint of the slot's review as written, or of `null` when it has none: the case's acknowledgement. */
-  | { readonly reviewOf: 'slot' }
-
-/**
- * One recorded hash of a case or of its review: where it is, how its current value is computed,
- * what a mismatch means and how to fix it. Evaluation's refusals, `status`'s groups and `bind`'s
- * edits are all read from these rows.
- */
-export interface BindingRow {
-  /** The entry that records the hash: the case in `cases.json`, or the slot's review. */
-  readonly in: 'case' | 'review'
-  /** The hash's path inside that entry; a function when it depends on the review slot. */
-  readonly path: readonly string[] | ((slot: string) => readonly string[])
-  readonly source: BindingSource
-  readonly target: BindingTarget
-  readonly code: RubricErrorCode
-  /** What a mismatch means, as a clause: `the answer changed since it was reviewed`. */
-  readonly meaning: string
-  /** What a reviewer does about it before binding again: `re-read the answer and revise the review`. */
-  readonly fix: string
-}
+export type { BindingRow, BindingSource, BindingTarget } from '../contract/bindings.js'
 
 /**
  * The row every kind has: the case records the fingerprint of each of its reviews (or of `null`),

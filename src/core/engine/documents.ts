@@ -4,8 +4,8 @@ import type { PathSegment } from '../common/json-path.js'
 import { isObject, NonEmptyText, quoteSome, SchemaReferenceSchema, valueAt } from '../common/primitives.js'
 import { parseJsonFile, type RawFile } from '../json/read.js'
 import { checkFileDocument, describeValue } from '../json/schema-error.js'
-import type { CaseEntry, ReviewEntry, ReviewIndex } from './fixture.js'
-import type { SomeKindDefinition } from './kind.js'
+import type { CaseEntry, ReviewEntry, ReviewIndex } from './entries.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
 
 /** What each file's JSON Schema says it leaves to evaluation. */
 export const BOUND_ELSEWHERE = 'Hashes, excerpts and references between files are checked when the fixture is evaluated, not by this schema.'

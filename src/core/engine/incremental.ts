@@ -28,7 +28,7 @@ import {
   type ReviewEntry,
   type SomeFixture,
 } from './fixture.js'
-import type { FileRole } from './kind.js'
+import type { FileRole } from '../contract/kind.js'
 import { JUDGES_DIR, listDirectory, REVIEWS_DIR, type Adoption } from './panel.js'
 import { RECORDS_DIR } from '../store/records.js'
 import { ParseMemo } from './parse-memo.js'

@@ -7,9 +7,9 @@ import { errnoCode, quoteSome, Sha256Schema } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { parseJsonFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { checkFileDocument } from '../json/schema-error.js'
-import type { SomeKindDefinition } from './kind.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
 import { readReviewDocument } from './documents.js'
-import type { CaseEntry, ReviewEntry, SomeFixture } from './fixture.js'
+import type { CaseEntry, ReviewEntry } from './entries.js'
 import { RECORDS_DIR } from '../store/records.js'
 import type { ParseMemo } from './parse-memo.js'
 
@@ -187,7 +187,7 @@ function readAdoptions(definition: SomeKindDefinition, file: RawFile, cases: rea
 export const JUDGES_DIR = 'judges'
 
 /** A judge's file as messages name it, before it exists too: `<dir>/judges/<judge>.json`, in the records layout `<dir>/records/judges/<judge>.json`. */
-export function judgeFileDisplay(fixture: SomeFixture, judge: string): string {
+export function judgeFileDisplay(fixture: { readonly displayDir: string; readonly judges: LabelSet; readonly records?: unknown }, judge: string): string {
   return fixture.judges.files[judge]?.display ?? join(fixture.displayDir, ...(fixture.records === undefined ? [] : [RECORDS_DIR]), JUDGES_DIR, `${judge}.json`)
 }
 

@@ -7,7 +7,7 @@ import { makeFolder } from '../json/output-file.js'
 import { projectBoundary } from '../json/read.js'
 import { readFixtureFile } from '../json/read.js'
 import { fixtureKindsIn } from './fixture.js'
-import type { SomeKindDefinition } from './kind.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
 import type { KindRegistry } from './registry.js'
 
 /** Options of {@link initFixture}. */

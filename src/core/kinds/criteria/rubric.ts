@@ -4,7 +4,7 @@ import { convertedRevisions } from '../../json/line-endings.js'
 import { isIntegerLiteral, numberAsWritten, requireWellFormedRubric } from '../../json/literals.js'
 import { decodeText, parseJsonText, type RawFile } from '../../json/read.js'
 import { checkFileDocument } from '../../json/schema-error.js'
-import type { KindContext } from '../../engine/kind.js'
+import type { KindContext } from '../../contract/kind.js'
 import { RubricSchema, type Criterion, type Rubric } from './schemas.js'
 
 /** A criteria fixture's rubric, validated, with the source its criteria quote. */

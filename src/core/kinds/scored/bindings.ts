@@ -1,5 +1,5 @@
 import { acknowledgementRow, type BindingRow, type BindingTarget } from '../../engine/bindings.js'
-import type { StatusGroup } from '../../engine/kind.js'
+import type { StatusGroup } from '../../contract/kind.js'
 
 /**
  * Every recorded hash of a scored case and its two reviews. The case records the rubric it was
