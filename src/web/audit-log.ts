@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto'
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
-import { dirname, join, relative } from 'node:path'
+import { join, relative } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError } from '../core/common/errors.js'
-import { makeFolder } from '../core/json/output-file.js'
+import { appendToLog } from '../core/json/append-file.js'
 import type { SaveTrail } from './save-change.js'
 
 // The audit log of `serve` without `--commit`: one JSON line per accepted save, appended under the
@@ -55,13 +53,7 @@ export function auditTrail(root: string): SaveTrail {
         files: change.files.map((file) => displayPath(root, file)),
       }
       try {
-        await makeFolder(dirname(path), { boundary: root, cwd: root })
-        const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o666)
-        try {
-          await handle.writeFile(`${JSON.stringify(line)}\n`)
-        } finally {
-          await handle.close()
-        }
+        await appendToLog(path, `${JSON.stringify(line)}\n`, { boundary: root, cwd: root })
       } catch (cause) {
         throw new RevisionError({
           code: 'AUDIT_FAILED',

@@ -3,7 +3,9 @@ import { relative, sep } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError, RubricError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
-import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../core/json/atomic-write.js'
+import { nodeWriteIo, type FileWrite, type WriteIo } from '../core/json/atomic-write.js'
+import { writeProjectFiles } from '../core/json/project-write.js'
+import { projectBoundary } from '../core/json/read.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import { LOCK_NAME, withFixtureLock } from '../core/json/fixture-lock.js'
 import { auditTrail } from './audit-log.js'
@@ -78,7 +80,7 @@ async function rollBack(dir: string, before: ReadonlyMap<string, Buffer | null>,
     writes.push({ path, display: displayPath(cwd, path), contents: bytes, basedOn: sha256Hex(now) })
   }
   try {
-    await writeFilesAtomically(writes, nodeWriteIo, { lockDir: dir })
+    await writeProjectFiles(writes, { boundary: projectBoundary(cwd, dir), lockDir: dir, cwd })
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
     throw new RevisionError({

@@ -6,7 +6,7 @@ import { FixtureError } from '../common/errors.js'
 import { errnoCode, isObject, own } from '../common/primitives.js'
 import { displayPath } from '../common/display-path.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { nodeWriteIo, writeFilesAtomically } from '../json/atomic-write.js'
+import { writeProjectFiles } from '../json/project-write.js'
 import { confineToProject, parseJsonFile, projectBoundary } from '../json/read.js'
 import { checkFileDocument } from '../json/schema-error.js'
 import type { SomeEvaluation } from './evaluate.js'
@@ -206,8 +206,10 @@ export async function writeRecordedDecisions(path: string, record: RecordedDecis
   })
   const contents = `${JSON.stringify(record, null, 2)}\n`
   // The record replaces whatever it held (that is the request); only a save in between is refused.
-  await writeFilesAtomically([{ path, display, contents, basedOn: before === undefined ? null : sha256Hex(before) }], nodeWriteIo, {
+  await writeProjectFiles([{ path, display, contents, basedOn: before === undefined ? null : sha256Hex(before) }], {
+    boundary: recordBoundary(path, options),
     lockDir: dirname(path),
+    cwd: options.root ?? process.cwd(),
   })
 }
 
