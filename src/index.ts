@@ -122,7 +122,7 @@ export type {
   JudgeProgress,
   JudgeRunResult,
   JudgeVerdict,
-} from './core/judges/judge-run.js'
+} from './core/judges/judge-types.js'
 export { inShard, parseShard, type JudgeShard } from './core/judges/judge-shard.js'
 export { loadJudgeModule, type LoadedJudgeModule } from './core/judges/judge-module.js'
 

@@ -14,6 +14,11 @@ export interface CliIo {
 /** The options a command takes, as `node:util` parses them. */
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>
 
+/** Options that each take one string value (`--judge <name>`), by name. */
+export function stringOptions(...names: readonly string[]): CommandOptions {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }]))
+}
+
 /** A command's arguments once parsed. */
 export interface ParsedArgs {
   readonly values: Record<string, string | boolean | string[] | undefined>

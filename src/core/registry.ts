@@ -18,7 +18,8 @@ import {
   type RecordedJudgeLabels,
   type RecordJudgeLabelsOptions as EngineRecordJudgeLabelsOptions,
 } from './judges/judge-labels.js'
-import { runJudge as runJudgeIn, type JudgeRunResult, type RunJudgeOptions as EngineRunJudgeOptions } from './judges/judge-run.js'
+import { runJudge as runJudgeIn } from './judges/judge-run.js'
+import type { JudgeRunResult, RunJudgeOptions as EngineRunJudgeOptions } from './judges/judge-types.js'
 import {
   detectFixtureKind as detectIn,
   fileNamesOf as filesOf,

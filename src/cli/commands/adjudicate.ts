@@ -4,7 +4,7 @@ import { adjudicateCase, adjudicateConsensus, openAdjudication, type Adjudicatio
 import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
 import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, minReviewsOption, oneDir, requiredOption, usage, stringOption, stringsOption, type Command } from '../command.js'
+import { keyedValues, minReviewsOption, oneDir, requiredOption, usage, stringOption, stringOptions, stringsOption, type Command } from '../command.js'
 import { interactiveAdjudicationOf, slotGiven, slotOptions } from '../kinds.js'
 import { keepDraft } from '../drafts.js'
 import type { AdjudicationChoice } from '../prompts/prompt.js'
@@ -55,17 +55,13 @@ Options:
 Exit codes: 0 when adopted (or, with --consensus, nothing to adopt); 1 when refused, with nothing
 written; 2 on a usage error.`,
   options: {
-    case: { type: 'string' },
+    ...stringOptions('case', 'adjudicator', 'take', 'from', 'min-reviews'),
     consensus: { type: 'boolean', default: false },
-    adjudicator: { type: 'string' },
-    take: { type: 'string' },
     pick: { type: 'string', multiple: true },
     rating: { type: 'string', multiple: true },
     reason: { type: 'string', multiple: true },
     span: { type: 'string', multiple: true },
-    from: { type: 'string' },
     ...slotOptions(),
-    'min-reviews': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {

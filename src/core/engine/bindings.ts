@@ -1,3 +1,4 @@
+import type { RubricErrorCode } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject, valueAt } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT, sha256Hex } from '../json/canonical-json.js'
@@ -20,6 +21,31 @@ export function acknowledgementRow(path: BindingRow['path']): BindingRow {
     code: 'REVIEW_EDIT_UNACKNOWLEDGED',
     meaning: 'the review changed since the case recorded it',
     fix: 'check the edit',
+  }
+}
+
+/** The code of each file-hash row's refusal, by the entry that records the hash and the file hashed. */
+const FILE_HASH_CODES = {
+  'case:source': 'CASE_SOURCE_STALE',
+  'case:rubric': 'CASE_RUBRIC_STALE',
+  'review:source': 'REVIEW_SOURCE_STALE',
+  'review:rubric': 'REVIEW_RUBRIC_STALE',
+} as const satisfies Record<`${BindingRow['in']}:${'source' | 'rubric'}`, RubricErrorCode>
+
+/**
+ * The row of a hash of a fixture file's bytes that a case or review records, as the format names
+ * it: `expected.<file>_sha256` in a case, `<file>_sha256` in a review, refused as
+ * `CASE_<FILE>_STALE` or `REVIEW_<FILE>_STALE` when the file changed since.
+ */
+export function fileHashRow(entry: BindingRow['in'], file: 'source' | 'rubric', words: { readonly meaning: string; readonly fix: string }): BindingRow {
+  const hash = `${file}_sha256`
+  return {
+    in: entry,
+    path: entry === 'case' ? ['expected', hash] : [hash],
+    source: { bytesOf: file },
+    target: file,
+    code: FILE_HASH_CODES[`${entry}:${file}`],
+    ...words,
   }
 }
 

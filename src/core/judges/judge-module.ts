@@ -6,7 +6,7 @@ import { readGivenFile } from '../common/given-file.js'
 import { judgeModuleOrigin } from '../common/origin.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { checkOrigin } from '../engine/authoring/authors.js'
-import type { JudgeFunction, JudgeModule } from './judge-run.js'
+import type { JudgeFunction, JudgeModule } from './judge-types.js'
 
 /** A judge module as `vitest-rubric judge --run` loaded it: the function to call and the origin it records. */
 export interface LoadedJudgeModule {

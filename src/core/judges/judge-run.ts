@@ -14,19 +14,6 @@ import type { JudgeRunResult, RunJudgeOptions } from './judge-types.js'
 
 export { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
 export { DEFAULT_JUDGE_TIMEOUT_MS } from './judge-calls.js'
-export type {
-  CaseJudge,
-  CriterionJudge,
-  JudgeCaseInput,
-  JudgeCriterionInput,
-  JudgeFailure,
-  JudgeFunction,
-  JudgeModule,
-  JudgeProgress,
-  JudgeRunResult,
-  JudgeVerdict,
-  RunJudgeOptions,
-} from './judge-types.js'
 
 /**
  * Runs an automated judge over a criteria fixture and records its labels in `judges/<judge>.json`.
