@@ -17,6 +17,7 @@ export type {
   ResolvedRubricOptions,
   RubricPluginOptions,
 } from './run/options.js'
+export type { EstimateGateOptions, ResolvedEstimateGate } from './run/estimate-options.js'
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from './runtime/meta.js'
 export type { DiscoveredFixture } from './core/engine/discover.js'
 export { discoverFixtures, type RubricPluginApi } from './plugin/vite-plugin.js'

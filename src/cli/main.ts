@@ -19,6 +19,7 @@ import { evaluate } from './commands/evaluate.js'
 import { init } from './commands/init.js'
 import { judge } from './commands/judge.js'
 import { origin } from './commands/origin.js'
+import { compact } from './commands/compact.js'
 import { convert } from './commands/convert.js'
 import { resolve } from './commands/resolve.js'
 import { review } from './commands/review.js'
@@ -53,6 +54,7 @@ export const COMMANDS: ReadonlyMap<string, Command> = new Map(
     decisions,
     convert,
     resolve,
+    compact,
   ].map((command) => [command.name, command]),
 )
 

@@ -25,6 +25,7 @@ import { JUDGES_DIR, listDirectory } from '../core/engine/panel.js'
 import { jsonModule } from './json-module.js'
 import { comparisonCheck } from '../core/compare/gate.js'
 import { comparisonsOf } from '../run/comparisons.js'
+import { estimatesOf } from '../run/estimates.js'
 import { gateScopes, NO_SCOPES, planOptions } from '../run/gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
 import { KeptEvaluations } from '../run/kept.js'
@@ -100,6 +101,7 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
         scopes: gateScopes(resolved, root),
         comparisons: new Map(),
         compared: new Set(),
+        estimates: new Map(),
         // Evaluating a fixture reads no gate: the gates' scopes do not matter to it.
         kept: vitest.config.watch ? new KeptEvaluations(root, evaluateOptionsOf(planOptions(resolved, NO_SCOPES, root))) : undefined,
       }
@@ -109,6 +111,7 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
         context.sessions.clear()
         context.comparisons.clear()
         context.compared.clear()
+        context.estimates.clear()
         context.scopes = gateScopes(resolved, root)
       })
       const problems = [
@@ -192,9 +195,11 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
       const dir = dirname(id)
       const result = await planWithContext(context, dir)
       context.plans.set(id, result)
-      // The compare gates' checks depend on another fixture too: they are added to the tests, never to the cached plan or the decision record.
+      // The compare gates' checks depend on another fixture, the estimate gates' on sample.json too: they are added to the tests,
+      // never to the cached plan or the decision record.
       const compared = await comparisonsOf(context, dir, result)
-      return { code: await fixtureModuleCode(dir, result, { ...codeOptions, extraChecks: compared.map(comparisonCheck) }), moduleType: 'js' }
+      const { checks: estimated } = await estimatesOf(context, dir, result)
+      return { code: await fixtureModuleCode(dir, result, { ...codeOptions, extraChecks: [...compared.map(comparisonCheck), ...estimated] }), moduleType: 'js' }
     },
   }
 }
@@ -213,12 +218,19 @@ async function lostComparisons(root: string, options: ResolvedRubricOptions): Pr
 }
 
 /**
- * A judge gate without `fixtures` globs checks the fixtures that hold its judge's labels: when none
- * does, it adds no check at all, so a misspelt name (`kW` for the labels of `kw`) would pass the run.
- * Said at startup, with the judge whose labels the run has that the name most likely meant.
+ * A judge or estimate gate without `fixtures` globs checks the fixtures that hold its judge's labels:
+ * when none does, it adds no check at all, so a misspelt name (`kW` for the labels of `kw`) would
+ * pass the run. Said at startup, with the judge whose labels the run has that the name most likely meant.
  */
 async function lostJudgeGates(root: string, options: ResolvedRubricOptions, fixtures: readonly DiscoveredFixture[]): Promise<string[]> {
-  const gates = Object.entries(options.judges ?? {}).filter(([, gate]) => gate.fixtures === undefined)
+  const gates: [string, string][] = [
+    ...Object.entries(options.judges ?? {})
+      .filter(([, gate]) => gate.fixtures === undefined)
+      .map(([judge]): [string, string] => [judge, `the judge gate ${JSON.stringify(judge)}`]),
+    ...options.estimate
+      .filter((gate) => gate.fixtures === undefined)
+      .map((gate): [string, string] => [gate.judge, `the estimate gate on judge ${JSON.stringify(gate.judge)}`]),
+  ]
   if (gates.length === 0) return []
   const labelled = new Map<string, string>()
   for (const fixture of fixtures) {
@@ -228,11 +240,11 @@ async function lostJudgeGates(root: string, options: ResolvedRubricOptions, fixt
     }
   }
   const problems: string[] = []
-  for (const [judge] of gates) {
+  for (const [judge, gate] of gates) {
     if (labelled.has(judge)) continue
     const meant = closestName(judge, [...labelled.keys()])
     problems.push(
-      `vitest-rubric: the judge gate ${JSON.stringify(judge)} checks nothing: no fixture under ${root} holds its labels (${JUDGES_DIR}/${judge}.json), so it would add no check. ` +
+      `vitest-rubric: ${gate} checks nothing: no fixture under ${root} holds its labels (${JUDGES_DIR}/${judge}.json), so it would add no check. ` +
         (meant === undefined
           ? `Record the judge's labels (vitest-rubric judge, or review --judge), or give the gate fixtures globs, so that the fixtures it names fail without them.`
           : `Did you mean ${JSON.stringify(meant)} (${labelled.get(meant)})? Name the gate as the judge's file is named.`),

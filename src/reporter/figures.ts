@@ -7,6 +7,8 @@ import type { CalibrationReport } from '../core/engine/calibration.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { PlannedCheck, TestPlan } from '../core/engine/plan.js'
 import type { CaseRun } from '../run/case-runs.js'
+import type { EstimateRefusal, FixtureEstimates } from '../run/estimates.js'
+import type { FixtureEstimate } from '../core/sample/fixture-estimate.js'
 
 /** What the run did with a fixture's test module, read from Vitest's report. */
 export interface ModuleRun {
@@ -55,7 +57,7 @@ export interface LoadedFixtureFigures {
   readonly splits: readonly CoverageRow[]
   readonly pendingCases: readonly { readonly id: string; readonly split: Split; readonly reason: string }[]
   readonly refusedCases: readonly { readonly id: string; readonly split: Split; readonly code: string; readonly message: string }[]
-  /** Fixture-level checks (benchmark gates) with their outcome. */
+  /** Fixture-level checks (benchmark gates, the estimate gates) with their outcome. */
   readonly checks: readonly PlannedCheck[]
   readonly notes: readonly FixtureNote[]
   /** The plan, for the kind's own lines (failures by criterion, a benchmark), and for the JSON report's record of decisions. */
@@ -66,6 +68,8 @@ export interface LoadedFixtureFigures {
   readonly calibration: CalibrationReport | null
   /** The compare gates' reports on this fixture (B) against their `against` fixture (A); empty without any. */
   readonly comparisons: readonly ComparisonGateReport[]
+  /** The judge-assisted estimate of each split's acceptance rate; `null` without a sample and a judge. */
+  readonly estimate: FixtureEstimate | EstimateRefusal | null
 }
 
 /** The review agreement of a fixture, as the reporter shows it. */
@@ -111,10 +115,12 @@ export interface RubricFigures {
 }
 
 /** A fixture of a project: its plan, or the error that refused it. */
-export type FixtureSource = { readonly project: string; readonly fixture: string; readonly comparisons?: readonly ComparisonGateReport[] } & (
-  | { readonly plan: TestPlan }
-  | { readonly error: SerializedRubricError }
-)
+export type FixtureSource = {
+  readonly project: string
+  readonly fixture: string
+  readonly comparisons?: readonly ComparisonGateReport[]
+  readonly estimates?: FixtureEstimates
+} & ({ readonly plan: TestPlan } | { readonly error: SerializedRubricError })
 
 /** The key of a fixture in a run: its project and its directory. */
 /** What a fixture-level check came to, as its test did: a check with no figure yet is todo, never a failure. */
@@ -172,12 +178,13 @@ function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
     splits: SPLITS.filter((split) => plan.coverage.splits[split].candidates > 0).map((split) => rowOf(split, plan.coverage.splits[split])),
     pendingCases: plan.coverage.pendingCases,
     refusedCases: plan.coverage.refusedCases,
-    checks: plan.checks,
+    checks: [...plan.checks, ...(source.estimates?.checks ?? [])],
     notes: plan.notes,
     plan,
     agreement: agreementFigures(plan),
     calibration: plan.calibration ?? null,
     comparisons: source.comparisons ?? [],
+    estimate: source.estimates?.figures ?? null,
   }
 }
 

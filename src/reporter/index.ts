@@ -14,6 +14,9 @@ export type {
 } from './figures.js'
 export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runtime/meta.js'
 export type { ComparisonGateReport } from '../core/compare/gate.js'
+export type { EstimateJudgeChoice, FixtureEstimate, SplitEstimateFigures } from '../core/sample/fixture-estimate.js'
+export type { EstimateRefusal } from '../run/estimates.js'
+export type { PpiEstimate, PpiResult, PpiUnsupported, PpiRefusalReason, PpiCounts, RateInterval } from '../core/stats/ppi.js'
 export type { PlannedCase, PlannedCaseDetail, PlannedCheck, TestPlan } from '../core/engine/plan.js'
 
 /** `reporters: ['vitest-rubric/reporter']` loads this. */

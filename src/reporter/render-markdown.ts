@@ -1,3 +1,4 @@
+import { judgeAssistedLines } from '../core/compare/compare-judge-text.js'
 import { points, pointsInterval, worstCaseLine } from '../core/compare/compare-figures.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import { isOriginPlaceholder } from '../core/common/origin.js'
@@ -7,6 +8,7 @@ import { kindNamed } from '../core/registry.js'
 import { checkOutcome, type CheckOutcome, type CoverageRow, type RubricFigures } from './figures.js'
 import { NO_CASES } from './render-text.js'
 import type { Outcomes } from '../core/engine/coverage.js'
+import { estimateMarkdown } from './render-estimate.js'
 
 /** The same figures as Markdown tables, for a CI job summary. */
 export function renderMarkdown(figures: RubricFigures): string {
@@ -103,6 +105,9 @@ export function renderMarkdown(figures: RubricFigures): string {
     }
   }
   for (const fixture of figures.fixtures) {
+    if (fixture.status === 'loaded' && fixture.estimate !== null) lines.push(...estimateMarkdown(fixture.fixture, fixture.estimate, escapeMarkdown))
+  }
+  for (const fixture of figures.fixtures) {
     if (fixture.status !== 'loaded') continue
     for (const report of fixture.comparisons) lines.push(...comparisonMarkdown(fixture.fixture, report))
   }
@@ -119,6 +124,9 @@ function comparisonMarkdown(fixture: string, report: ComparisonGateReport): stri
     `**Comparison** of \`${fixture}\` (B) against \`${report.against}\` (A), ${report.split === 'held_out' ? 'held-out' : 'development'} cases: ${outcome}, ${escapeMarkdown(report.name)}.`,
   ]
   if (report.label !== null) lines.push('', `_${report.label}_`)
+  if (report.judge_assisted !== null) {
+    lines.push('', ...judgeAssistedLines(report.judge_assisted.split, report.judge_assisted.judge).map((line) => `- ${escapeMarkdown(line)}`))
+  }
   const { acceptance, discordant } = report
   if (acceptance === null || discordant === null || acceptance.difference === null) {
     lines.push('', escapeMarkdown(firstLine(report.message)))

@@ -1,3 +1,4 @@
+import { judgeAssistedLines } from '../core/compare/compare-judge-text.js'
 import { isOriginPlaceholder } from '../core/common/origin.js'
 import { plural } from '../core/common/primitives.js'
 import type { AgreementFigures } from './figures.js'
@@ -17,6 +18,7 @@ import {
   type TotalFigures,
 } from './figures.js'
 import { rateText, type Outcomes } from '../core/engine/coverage.js'
+import { estimateLines } from './render-estimate.js'
 
 /** What a fixture without cases (just scaffolded) shows in place of its figures. */
 export const NO_CASES = 'no cases yet: nothing executed, nothing graded, no quality figure'
@@ -78,6 +80,7 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   for (const line of definition.present.reportLines(fixture.plan.cases, fixture.plan.summary, colors)) lines.push(line)
   if (fixture.agreement !== null) for (const line of agreementLines(fixture.agreement, colors)) lines.push(line)
   if (fixture.calibration !== null) for (const line of calibrationLines(fixture.calibration, colors)) lines.push(line)
+  if (fixture.estimate !== null) lines.push(...estimateLines(fixture.estimate, colors))
   for (const check of fixture.checks) {
     const outcome = checkOutcome(check)
     lines.push(`    ${checkMark(outcome, colors)} ${check.name}${outcome === 'todo' ? ' (todo)' : ''}: ${firstLine(check.message)}`)
@@ -102,6 +105,9 @@ export function comparisonLines(report: ComparisonGateReport, colors: Colors): s
   }
   const worst = report.worst_case === null ? null : worstCaseLine(report.worst_case)
   if (worst !== null) lines.push(`${indent}${worst}`)
+  if (report.judge_assisted !== null) {
+    for (const line of judgeAssistedLines(report.judge_assisted.split, report.judge_assisted.judge)) lines.push(`${indent}${line}`)
+  }
   if (discordant !== null) {
     const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
     lines.push(

@@ -52,8 +52,8 @@ export class RubricReporter implements Reporter {
     const projects = attached.length > 0 ? attached.filter((project) => project.printed) : [standalone(vitest)]
     const sources: FixtureSource[] = []
     for (const project of projects) {
-      for (const { fixture, result, comparisons } of await planAllFixtures(project))
-        sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), comparisons, ...result })
+      for (const { fixture, result, comparisons, estimates } of await planAllFixtures(project))
+        sources.push({ project: project.name, fixture: relative(project.root, fixture.dir), comparisons, estimates, ...result })
     }
     const figures = countFigures(sources, readRuns(testModules, projects))
     // Cast: Vitest types the stream as Writable; a terminal's has isTTY, which colours depend on.
@@ -97,12 +97,19 @@ export class RubricReporter implements Reporter {
       const checks = new Map<string, ReportGateCheck[]>()
       for (const source of sources)
         if ('plan' in source)
-          checks.set(dirOf(source), [...(checks.get(dirOf(source)) ?? []), ...reportGateChecks(source.plan.checks, source.comparisons ?? [])])
+          checks.set(dirOf(source), [
+            ...(checks.get(dirOf(source)) ?? []),
+            ...reportGateChecks([...source.plan.checks, ...(source.estimates?.checks ?? [])], source.comparisons ?? []),
+          ])
       const configFile = vitest.vite.config.configFile
       const gates = {
         config: configFile === undefined ? 'the Vitest config' : displayPath(root, configFile),
         requirements: [...new Set(projects.flatMap((project) => gateRequirements(project.options)))],
         checksOf: (dir: string) => Promise.resolve(checks.get(dir) ?? []),
+        estimateJudgeOf: (dir: string) => {
+          const figures = sources.find((source) => dirOf(source) === dir)?.estimates?.figures
+          return figures === null || figures === undefined || 'error' in figures ? undefined : figures.judge
+        },
       }
       await writeReport(dirs, root, this.options.htmlReport, { panel: { minReviews } }, gates)
     }
@@ -124,6 +131,7 @@ function standalone(vitest: Vitest): ProjectContext {
     scopes: Promise.resolve(NO_SCOPES),
     comparisons: new Map(),
     compared: new Set(),
+    estimates: new Map(),
     kept: undefined,
   }
 }

@@ -40,7 +40,7 @@ async function compareWithEachGate(context: CompareContext, dir: string): Promis
     if (against === dir || (scope !== undefined && !scope.has(dir))) continue
     const report = await compareGate(
       dir,
-      { against, split: gate.split, margin: gate.margin },
+      { against, split: gate.split, margin: gate.margin, judge: gate.judge },
       {
         cwd: context.root,
         named: scope !== undefined,

@@ -11,10 +11,12 @@ export interface GateScopes {
   readonly judges: ReadonlyMap<string, ReadonlySet<string>>
   /** By compare gate, in the options' order: `undefined` for a gate without `fixtures` globs. */
   readonly compare: readonly (ReadonlySet<string> | undefined)[]
+  /** By estimate gate, in the options' order: `undefined` for a gate without `fixtures` globs. */
+  readonly estimate: readonly (ReadonlySet<string> | undefined)[]
 }
 
 /** No gate names any fixture. */
-export const NO_SCOPES: GateScopes = { judges: new Map(), compare: [] }
+export const NO_SCOPES: GateScopes = { judges: new Map(), compare: [], estimate: [] }
 
 /**
  * Matches each gate's `fixtures` globs below the root, as the `include` globs are matched: a glob
@@ -27,7 +29,9 @@ export async function gateScopes(options: ResolvedRubricOptions, root: string): 
   }
   const compare: (ReadonlySet<string> | undefined)[] = []
   for (const gate of options.compare) compare.push(gate.fixtures === undefined ? undefined : await namedFixtures(root, gate.fixtures))
-  return { judges, compare }
+  const estimate: (ReadonlySet<string> | undefined)[] = []
+  for (const gate of options.estimate) estimate.push(gate.fixtures === undefined ? undefined : await namedFixtures(root, gate.fixtures))
+  return { judges, compare, estimate }
 }
 
 /** The fixture directories the globs name, absolute. */

@@ -3,6 +3,7 @@ import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discove
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { ChunkLayout } from './chunks.js'
 import { comparisonsOf } from './comparisons.js'
+import { estimatesOf, type FixtureEstimates } from './estimates.js'
 import { FixtureSession } from './fixture-session.js'
 import type { KeptEvaluations } from './kept.js'
 import type { ResolvedRubricOptions } from './options.js'
@@ -45,6 +46,8 @@ export interface ProjectContext {
   readonly comparisons: Map<string, Promise<readonly ComparisonGateReport[]>>
   /** The fixture directories some compare gate compared in this run. */
   readonly compared: Set<string>
+  /** This run's estimates and estimate gate checks by fixture directory, each computed once. */
+  readonly estimates: Map<string, Promise<FixtureEstimates>>
   /** In watch mode, each fixture kept loaded and decided from one run to the next; `undefined` in a single run. */
   readonly kept: KeptEvaluations | undefined
 }
@@ -68,11 +71,12 @@ export function sessionOf(context: ProjectContext, dir: string): FixtureSession 
   return session
 }
 
-/** A fixture on disk with its plan and its compare gates' reports. */
+/** A fixture on disk with its plan, its compare gates' reports and its estimate. */
 export interface PlannedFixture {
   readonly fixture: DiscoveredFixture
   readonly result: PlanResult
   readonly comparisons: readonly ComparisonGateReport[]
+  readonly estimates: FixtureEstimates
 }
 
 /** Every fixture of a project on disk with its plan: the denominators, whatever part of them ran. */
@@ -82,7 +86,12 @@ export async function planAllFixtures(context: ProjectContext): Promise<PlannedF
   const planned: PlannedFixture[] = []
   for (const fixture of found) {
     const result = context.plans.get(fixture.moduleId) ?? (await sessionOf(context, fixture.dir).finalPlan())
-    planned.push({ fixture, result, comparisons: await comparisonsOf(context, fixture.dir, result) })
+    planned.push({
+      fixture,
+      result,
+      comparisons: await comparisonsOf(context, fixture.dir, result),
+      estimates: await estimatesOf(context, fixture.dir, result),
+    })
   }
   return planned
 }

@@ -4,6 +4,7 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { comparisonCheck } from '../core/compare/gate.js'
 import { attachedProjects } from './attach.js'
 import { comparisonsOf } from './comparisons.js'
+import { estimatesOf } from './estimates.js'
 import { settleSplitRecord } from './split-record.js'
 import { sessionOf, type ProjectContext } from './project.js'
 
@@ -54,7 +55,8 @@ export async function splitFixtureFailures(
     const where = `${relative(context.root, dir)} (split into ${plural(chunks.length, 'chunk')})`
     // The compare gates' checks too, which no chunk declares: they compare the whole fixture.
     const compared = (await comparisonsOf(context, dir, result)).map(comparisonCheck)
-    for (const check of [...result.plan.checks, ...compared]) {
+    const { checks: estimated } = await estimatesOf(context, dir, result)
+    for (const check of [...result.plan.checks, ...compared, ...estimated]) {
       // A check with nothing to decide on yet is todo, never a failure; a -t filter leaves out the checks it does not name, as it would their tests.
       if (check.ok || check.todo === true || (pattern !== undefined && !pattern.test(check.name))) continue
       failures.push(` ${where}: the check "${check.name}" failed:\n${indent(check.message)}`)

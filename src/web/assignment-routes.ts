@@ -5,6 +5,7 @@ import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { readSampleFile } from '../core/sample/sample-file.js'
 import { samplePlace } from '../core/sample/sample.js'
 import type { Assignments } from './assignment.js'
+import type { KeptReservations } from './reservation-file.js'
 import type { AssignmentsAnswer, NextAnswer, ReleaseAnswer } from './assignment-protocol.js'
 import { readBody, RequestError } from './request.js'
 import type { Person } from './team.js'
@@ -14,6 +15,8 @@ import type { Person } from './team.js'
 
 export interface AssignmentContext {
   readonly assignments: Assignments | undefined
+  /** Where the reservations are kept for other processes to read (`status`). */
+  readonly kept: KeptReservations | undefined
   readonly person: Person | undefined
   readonly panel: PanelPolicy
   readonly cwd: string
@@ -27,7 +30,9 @@ export async function nextCase(context: AssignmentContext, url: URL): Promise<Ne
   const index = fixtureNumber(url.searchParams.get('fixture'))
   const fixture = await context.loaded(index)
   const { sample } = await readSampleFile(samplePlace(fixture, context.cwd))
-  return assignments.next(index, fixture, reviewer, context.panel, sample)
+  const answer = assignments.next(index, fixture, reviewer, context.panel, sample)
+  await context.kept?.write()
+  return answer
 }
 
 const ReleaseBody = z.strictObject({ fixture: z.int().min(0), id: z.string().min(1) })
@@ -37,7 +42,9 @@ export async function releaseCase(context: AssignmentContext, request: IncomingM
   const { assignments, reviewer } = reviewerOnly(context, 'holds no case to release')
   const body = ReleaseBody.safeParse(await readBody(request, 4096))
   if (!body.success) throw new RequestError('BAD_REQUEST', 'the request body must be { "fixture": <n>, "id": "<case id>" }.')
-  return { released: assignments.release(body.data.fixture, body.data.id, reviewer, true) }
+  const released = assignments.release(body.data.fixture, body.data.id, reviewer, true)
+  if (released) await context.kept?.write()
+  return { released }
 }
 
 /** `GET /api/assignments`: progress per reviewer and per fixture, for anyone of the team. */
@@ -47,9 +54,17 @@ export async function assignmentProgress(context: AssignmentContext, people: rea
   return context.assignments.progress(people, fixtures)
 }
 
-/** Ends the reviewer's reservation of a case they saved. */
-export function savedCase(context: Pick<AssignmentContext, 'assignments' | 'person'>, fixture: number, caseId: string): void {
-  if (context.person?.role === 'reviewer') context.assignments?.release(fixture, caseId, context.person.name)
+/**
+ * Ends the reviewer's reservation of a case they saved. The save stands whatever becomes of the file
+ * of reservations, so a failure to write it is told on the terminal rather than answered.
+ */
+export async function savedCase(context: Pick<AssignmentContext, 'assignments' | 'person' | 'kept'>, fixture: number, caseId: string): Promise<void> {
+  if (context.person?.role !== 'reviewer' || context.assignments?.release(fixture, caseId, context.person.name) !== true) return
+  await context.kept?.write().catch((error: unknown) => {
+    console.error(
+      `vitest-rubric serve: the open reservations could not be written, so status shows them as before: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    )
+  })
 }
 
 function reviewerOnly(context: AssignmentContext, what: string): { assignments: Assignments; reviewer: string } {

@@ -8,8 +8,8 @@ import type { Person } from './team.js'
 // Assignment under `serve --team`: each reviewer is handed their next case from their own review
 // queue, and it is reserved for them for a while. A case is handed out only while its independent
 // reviews and live reservations number fewer than the reviews each case needs, so no case gets more
-// reviewers than it needs while others wait. Reservations live in the server's memory: a restart
-// releases them all.
+// reviewers than it needs while others wait. Reservations live in the server's memory, which the
+// server copies to a file after each change (reservation-file.ts) and reads back when it starts.
 
 /** The reviews each case needs when neither `--reviews-per-case` nor `--min-reviews` says. */
 export const DEFAULT_REVIEWS_PER_CASE = 2
@@ -32,6 +32,12 @@ void reasonsAreTheQueues
 interface Reservation {
   readonly reviewer: string
   readonly until: number
+}
+
+/** A case a reviewer holds, until a time in milliseconds. */
+export interface HeldCase extends Reservation {
+  readonly fixture: number
+  readonly caseId: string
 }
 
 /** The live reservations of the served fixtures, and the rule that hands cases out. */
@@ -100,6 +106,24 @@ export class Assignments {
     const had = by?.delete(reviewer) === true
     if (by !== undefined && by.size === 0) cases.delete(caseId)
     return had
+  }
+
+  /** Every live reservation, by fixture position, case and reviewer: what the server keeps on disk. */
+  held(): readonly HeldCase[] {
+    const all: HeldCase[] = []
+    for (const index of [...this.#held.keys()].sort((a, b) => a - b))
+      for (const [caseId, by] of this.#live(index))
+        for (const held of by.values()) all.push({ fixture: index, caseId, reviewer: held.reviewer, until: held.until })
+    return all
+  }
+
+  /** Takes up a reservation held before a restart, unless its time has run out. */
+  restore(held: HeldCase): void {
+    if (held.until <= this.#now()) return
+    const cases = this.#live(held.fixture)
+    const by = cases.get(held.caseId) ?? new Map<string, Reservation>()
+    by.set(held.reviewer, { reviewer: held.reviewer, until: held.until })
+    cases.set(held.caseId, by)
   }
 
   /** Progress per reviewer and per fixture, from the loaded fixtures (`undefined` for one that does not load). */

@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError } from '../core/common/errors.js'
 import { appendToLog } from '../core/json/append-file.js'
+import { crashPoint } from '../core/json/crash-points.js'
 import type { SaveTrail } from './save-change.js'
 
 // The audit log of `serve` without `--commit`: one JSON line per accepted save, appended under the
@@ -53,7 +54,9 @@ export function auditTrail(root: string): SaveTrail {
         files: change.files.map((file) => displayPath(root, file)),
       }
       try {
+        // One append, not the fixture's atomic writer: a whole line or none, and it costs the line, not the log.
         await appendToLog(path, `${JSON.stringify(line)}\n`, { boundary: root, cwd: root })
+        crashPoint('audit appended')
       } catch (cause) {
         throw new RevisionError({
           code: 'AUDIT_FAILED',

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { sha256Hex } from '../core/json/canonical-json.js'
+import { RECORDS_DIR } from '../core/store/records.js'
 import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
@@ -9,7 +11,7 @@ import type { Decision } from '../core/engine/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
 import { type Evaluation, evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from '../core/engine/fixture.js'
-import type { SomeKindDefinition } from '../core/contract/kind.js'
+import type { KindContext, SomeKindDefinition } from '../core/contract/kind.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { reviewerViews, type ReviewerView } from '../core/engine/panel-rule.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
@@ -18,6 +20,7 @@ import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
+import { pageEstimate } from './page-estimate.js'
 import type { Viewer } from './viewer.js'
 
 export type { Viewer } from './viewer.js'
@@ -28,7 +31,8 @@ import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJ
  * have not completed a review of as their own review alone decides it (or pending with no review):
  * no other reviewer's rating, no panel reason, no adopted review, no judge's figures; agreement is
  * computed over the cases they have completed only. `decided` is the fixture's evaluation with every
- * binding state, when the caller has it already.
+ * binding state, when the caller has it already. `estimateJudge` names the judge of the estimate
+ * (see {@link pageEstimate}).
  */
 export async function pageFixture<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
@@ -36,6 +40,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   options: EvaluateOptions = {},
   viewer: Viewer = { role: 'reader' },
   decided?: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
+  estimateJudge?: string,
 ): Promise<PageFixture> {
   const { evaluation, assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const definition = fixture.definition
@@ -59,28 +64,10 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     return ownDecision(fixture, views, blindReviewer, entry)
   })
   const visible = blindReviewer === undefined ? fixture : withReviewsOf(fixture, completed)
-  const agreement = visible.panel.reviewers.length === 0 || visible.panel.reviews.size === 0 ? null : panelAgreement(visible)
-  const calibration =
-    blindReviewer !== undefined || fixture.judges.names.length === 0 || calibrationRatingsOf(definition) === undefined ? null : calibrateJudges(evaluation)
-  const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
+  const { agreement, calibration, disagreeing } = figuresOf(visible, evaluation, blindReviewer !== undefined)
   const cases = fixture.cases.map((entry, position): CaseRow => {
     const assessed = assessment(assessments, position)
-    const decision = shown[position] ?? assessed.decision
-    const own = decision !== assessed.decision
-    const facts = definition.page.row(context, entry.value, decision)
-    return {
-      id: entry.id,
-      split: entry.split,
-      status: decision.status,
-      reason: decision.status === 'refused' ? firstLine(decision.error.message) : decision.reason,
-      waiting: decision.status === 'pending' ? (panelWaiting(own ? undefined : assessed.panelWait) ?? definition.page.waiting(decision)) : null,
-      // The bindings checked are the adopted review's: a blind reviewer is not told of them.
-      stale: !own && assessed.states.some((state) => isStale(state)),
-      disagreement: disagreeing.has(entry.id),
-      failed: facts.failed,
-      flagged: [...new Set([...facts.failed, ...facts.uncertain, ...facts.missing])],
-      text: facts.text,
-    }
+    return rowOf(definition, context, entry, assessed, shown[position] ?? assessed.decision, disagreeing)
   })
   return {
     index,
@@ -91,11 +78,73 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     coverage: blindReviewer === undefined ? evaluation.coverage : countCoverage(shown),
     agreement,
     calibration,
+    // The human decisions of the sample are in it: a blind reviewer sees none, as no judge's figures.
+    estimate: blindReviewer === undefined ? await pageEstimate(evaluation, estimateJudge) : null,
     reviewers: fixture.panel.reviewers,
     criteria,
     cases,
     version: await fixtureVersion(fixture),
   }
+}
+
+/** The figures of a fixture a page answer holds beside the coverage, and the cases whose reviewers disagree. */
+function figuresOf<R, C, V, D extends Decision, S>(
+  visible: KindFixture<R, C, V, D, S>,
+  evaluation: Evaluation<R, C, V, D, S>,
+  blind: boolean,
+): Pick<PageFixture, 'agreement' | 'calibration'> & { readonly disagreeing: ReadonlySet<string> } {
+  const agreement = visible.panel.reviewers.length === 0 || visible.panel.reviews.size === 0 ? null : panelAgreement(visible)
+  const calibration = blind || visible.judges.names.length === 0 || calibrationRatingsOf(visible.definition) === undefined ? null : calibrateJudges(evaluation)
+  const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
+  return { agreement, calibration, disagreeing }
+}
+
+/** A case's row of the overview, `decision` being what the viewer is shown (a blind reviewer's own, where it is not the fixture's). */
+function rowOf<R, C, V, D extends Decision, S>(
+  definition: KindFixture<R, C, V, D, S>['definition'],
+  context: KindContext<R>,
+  entry: CaseEntry,
+  assessed: CaseAssessment<D>,
+  decision: D,
+  disagreeing: ReadonlySet<string>,
+): CaseRow {
+  const own = decision !== assessed.decision
+  const facts = definition.page.row(context, entry.value, decision)
+  return {
+    id: entry.id,
+    split: entry.split,
+    status: decision.status,
+    reason: decision.status === 'refused' ? firstLine(decision.error.message) : decision.reason,
+    waiting: decision.status === 'pending' ? (panelWaiting(own ? undefined : assessed.panelWait) ?? definition.page.waiting(decision)) : null,
+    // The bindings checked are the adopted review's: a blind reviewer is not told of them.
+    stale: !own && assessed.states.some((state) => isStale(state)),
+    disagreement: disagreeing.has(entry.id),
+    failed: facts.failed,
+    flagged: [...new Set([...facts.failed, ...facts.uncertain, ...facts.missing])],
+    text: facts.text,
+  }
+}
+
+/**
+ * What a save answers of its fixture to a viewer who sees every review (a reader or an
+ * adjudicator): the overview's figures and the saved case's row, as {@link pageFixture} makes them,
+ * without the rows of every other case. A blind reviewer's figures are counted over what they may
+ * see, case by case: theirs are the overview's.
+ */
+export async function savedCaseFigures<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
+  decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
+  caseId: string,
+): Promise<Pick<PageFixture, 'coverage' | 'agreement' | 'calibration' | 'version'> & { readonly row: CaseRow | null }> {
+  const { agreement, calibration, disagreeing } = figuresOf(fixture, decided.evaluation, false)
+  const position = fixture.cases.findIndex((entry) => entry.id === caseId)
+  const entry = fixture.cases[position]
+  let row: CaseRow | null = null
+  if (entry !== undefined) {
+    const assessed = assessment(decided.assessments, position)
+    row = rowOf(fixture.definition, kindContext(fixture), entry, assessed, assessed.decision, disagreeing)
+  }
+  return { coverage: decided.evaluation.coverage, agreement, calibration, version: await fixtureVersion(fixture), row }
 }
 
 /**
@@ -268,6 +317,15 @@ export async function servedCase<R, C, V, D extends Decision, S>(
 /** SHA-256 over the fixture's files (reviewers' and judges' included): what changes when any of them is edited. */
 export async function fixtureVersion(fixture: SomeFixture): Promise<string> {
   const hash = createHash('sha256')
+  // In the records layout the record files are what changes: the documents they make would cost their whole text to hash.
+  if (fixture.records !== undefined) {
+    for (const role of ['rubric', 'source'] as const) {
+      const file = fixture.files[role]
+      if (file !== undefined) hash.update(`${file.name}\u0000${file.sha256}\n`)
+    }
+    for (const [name, file] of fixture.records.recordFiles()) hash.update(`${RECORDS_DIR}/${name}\u0000${file.sha256 ?? sha256Hex(file.bytes)}\n`)
+    return hash.digest('hex')
+  }
   for (const file of Object.values(fixture.files)) hash.update(`${file.name}\u0000${file.sha256}\n`)
   for (const [name, file] of Object.entries(fixture.panel.files)) hash.update(`${REVIEWS_DIR}/${name}\u0000${file.sha256}\n`)
   for (const [name, file] of Object.entries(fixture.judges.files)) hash.update(`${JUDGES_DIR}/${name}\u0000${file.sha256}\n`)

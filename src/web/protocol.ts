@@ -1,9 +1,11 @@
 // The review page's wire protocol: every JSON shape the server sends and the page reads, and the
-// one body the page sends. Types only, importing nothing, so that both sides compile against it:
+// one body the page sends. Types only, importing nothing but its own parts, so that both sides compile against it:
 // the server's builders (page-data.ts, compare-data.ts, report.ts, server.ts) return these types
 // and the page (client/) reads them, so a field renamed on one side fails the build of the other.
 // Where the server sends one of the engine's reports whole (coverage, agreement, calibration),
 // the shape here is the part the page reads: the engine's report must still be assignable to it.
+
+import type { PageEstimate } from './estimate-protocol.js'
 
 /** A case's decision status, as every kind decides it. */
 export type Status = 'accepted' | 'rejected' | 'pending' | 'refused'
@@ -119,6 +121,8 @@ export interface PageFixture {
   readonly coverage: Coverage
   readonly agreement: Agreement | null
   readonly calibration: Calibration | null
+  /** Each split's judge-assisted acceptance rate, for a fixture with a review sample and a judge; `null` otherwise, and for a blind reviewer. */
+  readonly estimate: PageEstimate | null
   /** The reviewers with independent reviews: with any, the page reviews blind. */
   readonly reviewers: readonly string[]
   /** The criteria (or dimensions) a case is judged on, in the rubric's order. */
@@ -381,3 +385,4 @@ export interface ReportCase extends Omit<PageCase, 'source' | 'criteria' | 'bind
 
 /** The answers of assignment's routes (`serve --team`): kept in their own file, part of the one protocol. */
 export type { AssignmentsAnswer, NextAnswer, NextReason, ReleaseAnswer } from './assignment-protocol.js'
+export type { PageEstimate, PageSplitEstimate, RateRange } from './estimate-protocol.js'

@@ -3,6 +3,7 @@ import { comparisonCheck, type ComparisonGateReport } from '../core/compare/gate
 import type { SomeEvaluation } from '../core/engine/evaluate.js'
 import type { PlannedCheck } from '../core/engine/plan.js'
 import type { ResolvedRubricOptions } from '../run/options.js'
+import { estimateGateRequirement } from '../core/sample/estimate-gate.js'
 
 /** A gate's check of one fixture, as the run decides it: passed, failed, or todo while it has no figure. */
 export interface ReportGateCheck {
@@ -25,6 +26,8 @@ export interface ReportGates {
   readonly requirements: readonly string[]
   /** Every gate's checks of the fixture in `dir` (absolute), given its evaluation. */
   readonly checksOf: (dir: string, evaluation: SomeEvaluation) => Promise<readonly ReportGateCheck[]>
+  /** The judge of the fixture's estimate, as the run chose it (its first estimate gate's); by default as the page chooses. */
+  readonly estimateJudgeOf?: (dir: string) => string | undefined
 }
 
 /** No Vitest config was found: no gate is set, and the report says so. */
@@ -39,7 +42,7 @@ export function reportGateChecks(checks: readonly PlannedCheck[], comparisons: r
   }))
 }
 
-/** What each gate of the options requires, in words and figures: the agreement gate, each judge's, each compare gate. */
+/** What each gate of the options requires, in words and figures: the agreement gate, each judge's, each compare gate, each estimate gate. */
 export function gateRequirements(options: ResolvedRubricOptions): string[] {
   const lines: string[] = []
   if (options.agreement !== undefined)
@@ -63,5 +66,6 @@ export function gateRequirements(options: ResolvedRubricOptions): string[] {
       `compare: ${where} (B) is not worse than ${gate.against} (A) on ${gate.split === 'held_out' ? 'held-out' : 'development'} cases: the lower bound of the 95% interval of B − A (acceptance, paired) is at least −${plural(margin, 'point')}`,
     )
   }
+  for (const gate of options.estimate) lines.push(estimateGateRequirement(gate))
   return lines
 }

@@ -26,7 +26,7 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
     try {
       const fixture = await loadFixture(kinds, dir, { cwd })
       const decided = evaluateWithStates(fixture, { ...options, allStates: true })
-      const page = await pageFixture(fixture, index, options, { role: 'reader' }, decided)
+      const page = await pageFixture(fixture, index, options, { role: 'reader' }, decided, gates.estimateJudgeOf?.(fixture.dir))
       fixtures.push(gates.config === null ? page : { ...page, gates: await gates.checksOf(fixture.dir, decided.evaluation) })
       for (const [position, row] of page.cases.entries()) {
         // A read-only view: no versions to save with, and the bindings as the page shows them.

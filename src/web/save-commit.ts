@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { relative } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError } from '../core/common/errors.js'
+import { crashPoint } from '../core/json/crash-points.js'
 import type { SavedChange, SaveTrail } from './save-change.js'
 
 // `serve --commit`: each accepted save becomes one git commit of exactly the files it wrote, by the
@@ -84,8 +85,12 @@ async function commitSave(change: SavedChange, cwd: string): Promise<void> {
   const { subject, body } = commitMessage(change, cwd)
   const author = change.person === undefined ? [] : [`--author=${authorOf(change.person, change.email)}`]
   try {
-    if (fresh.length > 0) await git(change.dir, ['add', '--', ...fresh])
+    if (fresh.length > 0) {
+      await git(change.dir, ['add', '--', ...fresh])
+      crashPoint('git added')
+    }
     await git(change.dir, ['commit', '--only', '--no-verify', '--quiet', ...author, '-m', subject, '-m', body, '--', ...paths])
+    crashPoint('git committed')
   } catch (error) {
     if (fresh.length > 0) await git(change.dir, ['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...fresh]).catch(() => undefined)
     throw commitFailed(

@@ -17,7 +17,7 @@ import { listen } from './listen.js'
 import { readBody, RequestError, requestUrl } from './request.js'
 import { HTTP_STATUS } from './status.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
-import { pageFixture, servedCase, type Viewer } from './page-data.js'
+import { pageFixture, savedCaseFigures, servedCase, type Viewer } from './page-data.js'
 import { pageComparison } from './compare-data.js'
 import { saveIdentity, viewerOf as personViewer, type Person } from './team.js'
 import type { TeamTokens } from './team-tokens.js'
@@ -26,6 +26,7 @@ import type { PublicOrigin } from './public-origin.js'
 import { admit, DEFAULT_RATE_LIMIT, TokenBuckets, type RateLimit } from './rate-limit.js'
 import { Assignments, DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE } from './assignment.js'
 import { assignmentProgress, nextCase, releaseCase, savedCase, type AssignmentContext } from './assignment-routes.js'
+import { keepReservations } from './reservation-file.js'
 import { firstLine, headers, isLoopback, json, send } from './respond.js'
 import type { ChangedEvent, ErrorAnswer, RefusedFixture, SaveAnswer, SaveRequest, VersionAnswer } from './protocol.js'
 
@@ -124,6 +125,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT
   const buckets = new TokenBuckets(limit)
   const assignments = options.team === undefined ? undefined : new Assignments(assignOptions(options))
+  const kept = options.team === undefined || assignments === undefined ? undefined : await keepReservations(options.team, assignments, dirs)
 
   // The open change streams: each hears "fixture N changed", and nothing of what changed.
   const streams = new Set<ServerResponse>()
@@ -155,6 +157,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (entry.views.size >= 16) entry.views.clear()
     entry.views.set(key, view)
     return view
+  }
+
+  // A blind reviewer's figures are counted over what they may see: their overview's.
+  const reviewerFigures = async (entry: Extract<LoadedEntry, { fixture: unknown }>, index: number, viewer: Viewer, caseId: string) => {
+    const { page } = await viewOf(entry, index, viewer)
+    return { ...page, row: page.cases.find((each) => each.id === caseId) ?? null }
   }
 
   const overview = async (viewer: Viewer): Promise<Buffer[]> => {
@@ -238,6 +246,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     const assigning: AssignmentContext = {
       assignments,
+      kept,
       person: person?.person,
       panel: options.panel ?? { minReviews: 0 },
       cwd: options.cwd,
@@ -289,7 +298,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const recorded = await recordReview(dir, save.draft, pageSource, { ...common, io, replace: save.replace, ...reviewer })
         return { action: 'review', person: save.reviewer, change: recorded.before === null ? 'new' : 'replaced', decision: recorded.decision }
       })
-      savedCase(assigning, save.fixture, save.id)
+      await savedCase(assigning, save.fixture, save.id)
       const viewer: Viewer =
         url.pathname === '/api/adjudicate'
           ? { role: 'adjudicator', name: save.adjudicator }
@@ -298,9 +307,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             : { role: 'reviewer', name: save.reviewer }
       // The answer is the case and its fixture's figures, not the whole overview: the page updates its one row.
       const entry = await loaded(save.fixture)
-      const { page } = await viewOf(entry, save.fixture, viewer)
-      const { coverage, agreement, calibration, version } = page
-      const row = page.cases.find((each) => each.id === save.id) ?? null
+      const { coverage, agreement, calibration, version, row } =
+        viewer.role === 'reviewer' ? await reviewerFigures(entry, save.fixture, viewer, save.id) : await savedCaseFigures(entry.fixture, entry.decided, save.id)
       return json(response, 200, {
         decision,
         case: await servedCase(entry.fixture, save.fixture, save.id, viewer, evaluate, entry.decided),

@@ -110,9 +110,10 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   HOST_NOT_LOCAL: 500,
   PORT_NOT_PERMITTED: 500,
   LISTEN_FAILED: 500,
-  // the team file of serve --team, and the file of its token hashes
+  // the team file of serve --team, the file of its token hashes, and the file of its reservations
   TEAM_INVALID: 500,
   TEAM_TOKENS_INVALID: 500,
+  TEAM_RESERVATIONS_INVALID: 500,
   // the plugin's planning process (a large fixture planned apart from Vitest)
   PLANNING_FAILED: 500,
   PLANNING_TIMED_OUT: 500,

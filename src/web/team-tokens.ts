@@ -5,8 +5,10 @@ import { z } from 'zod'
 import { displayPath } from '../core/common/display-path.js'
 import { UsageError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
+import { crashPoint } from '../core/json/crash-points.js'
+import { withFixtureLock } from '../core/json/fixture-lock.js'
 import { parseJsonText } from '../core/json/read.js'
-import { readOutputFile, writeOutputFile } from '../core/json/output-file.js'
+import { makeFolder, readOutputFile, writeOutputFile } from '../core/json/output-file.js'
 import { safeParseReporting, schemaError } from '../core/json/schema-error.js'
 import type { LoadedTeam, Person } from './team.js'
 
@@ -14,6 +16,8 @@ import type { LoadedTeam, Person } from './team.js'
 // the project's `.vitest-rubric/` (outside every fixture, ignored by git), one per team file, and is
 // written and read only as the package's own outputs are (never through a symbolic link). A token
 // is shown once, when it is issued; a restart keeps the hashes, so the links printed earlier work.
+// Every change is read, made and written under the lock of the team folder, so that two commands at
+// once (`--revoke alice` and `--reissue bob`) each keep the other's change.
 
 /** The folder of the token files, below the project root. */
 export const TEAM_TOKENS_DIR = '.vitest-rubric/team'
@@ -65,9 +69,27 @@ export async function readTokenFile(root: string, team: LoadedTeam): Promise<Tok
   return parsed.data
 }
 
-export async function writeTokenFile(root: string, team: LoadedTeam, file: TokenFile): Promise<void> {
-  const path = tokenFilePath(root, team)
-  await writeOutputFile({ path, display: displayPath(root, path), contents: `${JSON.stringify(file, null, 2)}\n` }, { boundary: root, cwd: root })
+/**
+ * Runs `work` holding the lock of the team folder (`.vitest-rubric/team/`), across processes: the
+ * token files and the reservation files are each read, changed and written by one writer at a time.
+ */
+export async function withTeamLock<T>(root: string, work: () => Promise<T>): Promise<T> {
+  const folder = join(root, TEAM_TOKENS_DIR)
+  await makeFolder(folder, { boundary: root, cwd: root })
+  return withFixtureLock(folder, work, TEAM_TOKENS_DIR)
+}
+
+/** Reads the team's token file, changes it, and writes it, under the team folder's lock. */
+export async function updateTokenFile<T>(root: string, team: LoadedTeam, change: (file: TokenFile) => { file: TokenFile; result: T }): Promise<T> {
+  return withTeamLock(root, async () => {
+    const before = await readTokenFile(root, team)
+    // The seam of the test of two commands at once: one stopped here holds the lock, having read the file.
+    crashPoint('team tokens read')
+    const { file, result } = change(before)
+    const path = tokenFilePath(root, team)
+    await writeOutputFile({ path, display: displayPath(root, path), contents: `${JSON.stringify(file, null, 2)}\n` }, { boundary: root, cwd: root })
+    return result
+  })
 }
 
 /** A person's link, as serve prints it: the token when it was issued just now, else whether an earlier one still works. */
@@ -78,30 +100,28 @@ export type TeamLink = Person & ({ readonly state: 'issued'; readonly token: str
  * hashes, and writes the file. Returns every person's link state, in the team file's order.
  */
 export async function issueTokens(root: string, team: LoadedTeam, reissue: readonly string[] = []): Promise<readonly TeamLink[]> {
-  const file = await readTokenFile(root, team)
-  const people = { ...file.people }
-  const links = team.people.map((person): TeamLink => {
-    const kept = people[person.name]
-    if (kept === null && !reissue.includes(person.name)) return { ...person, state: 'revoked' }
-    if (kept !== undefined && kept !== null && !reissue.includes(person.name)) return { ...person, state: 'kept' }
-    const token = newToken()
-    people[person.name] = { token_sha256: tokenHash(token), issued: new Date().toISOString() }
-    return { ...person, state: 'issued', token }
+  return updateTokenFile(root, team, (file) => {
+    const people = { ...file.people }
+    const links = team.people.map((person): TeamLink => {
+      const kept = people[person.name]
+      if (kept === null && !reissue.includes(person.name)) return { ...person, state: 'revoked' }
+      if (kept !== undefined && kept !== null && !reissue.includes(person.name)) return { ...person, state: 'kept' }
+      const token = newToken()
+      people[person.name] = { token_sha256: tokenHash(token), issued: new Date().toISOString() }
+      return { ...person, state: 'issued', token }
+    })
+    return { file: { ...file, team: team.display, people }, result: links }
   })
-  await writeTokenFile(root, team, { ...file, team: team.display, people })
-  return links
 }
 
 /** Revokes a person's link: the running server refuses it from its next request. */
 export async function revokeToken(root: string, team: LoadedTeam, name: string): Promise<void> {
-  const file = await readTokenFile(root, team)
-  await writeTokenFile(root, team, { ...file, people: { ...file.people, [name]: null } })
+  await updateTokenFile(root, team, (file) => ({ file: { ...file, people: { ...file.people, [name]: null } }, result: undefined }))
 }
 
 /** Records where the server listens, for the links a later `--reissue` prints. */
 export async function recordOrigin(root: string, team: LoadedTeam, origin: string): Promise<void> {
-  const file = await readTokenFile(root, team)
-  await writeTokenFile(root, team, { ...file, origin })
+  await updateTokenFile(root, team, (file) => ({ file: { ...file, origin }, result: undefined }))
 }
 
 /**
@@ -120,6 +140,16 @@ export class TeamTokens {
     this.#root = root
     this.#team = team
     this.#people = new Map(team.people.map((person) => [person.name, person]))
+  }
+
+  /** The project root the token file lies in. */
+  get root(): string {
+    return this.#root
+  }
+
+  /** The team file. */
+  get team(): LoadedTeam {
+    return this.#team
   }
 
   /** The people of the team file, in its order. */

@@ -12,3 +12,5 @@ export function generateFixture(
   },
 ): Promise<void>
 export function generatePlainTests(file: string, n: number): Promise<void>
+/** The same fixture as generateFixture, written in the records layout record by record (no seed document is made). */
+export function generateRecordsFixture(dir: string, n: number, options?: Parameters<typeof generateFixture>[2]): Promise<void>

@@ -1,6 +1,7 @@
 /** Types of ppi-simulation.mjs, for the coverage test that runs it against the sources. */
 import type { createRandom as CreateRandom } from '../../src/core/stats/random.js'
 import type { ppiMean as PpiMean } from '../../src/core/stats/ppi.js'
+import type { ppiDifference as PpiDifference, PpiPairedCase } from '../../src/core/stats/ppi-difference.js'
 import type { PpiSampledCase } from '../../src/core/stats/ppi-input.js'
 
 export interface Judge {
@@ -8,6 +9,8 @@ export interface Judge {
   /** The judge's confidence is uniform in [floor, 1]; it is right with that probability. */
   readonly floor: number
   readonly bias?: 'accept' | 'reject'
+  /** Paired splits only: calibrated on A's answers, biased to accept on B's. */
+  readonly favours?: 'b'
 }
 export type Design = 'uniform' | 'stratified' | 'active'
 export const JUDGES: readonly Judge[]
@@ -50,3 +53,37 @@ export function coverage(
     readonly estimand?: 'split' | 'system'
   },
 ): Coverage
+
+export const PAIRED_JUDGES: readonly Judge[]
+/** The probabilities of the paired 2×2 table: both accepted, A only, B only, neither. */
+export interface PairedTable {
+  readonly both: number
+  readonly aOnly: number
+  readonly bOnly: number
+  readonly neither: number
+}
+export const PAIRED_TABLE: PairedTable
+export interface PairedSplit {
+  readonly truth: number
+  readonly judge: { readonly a: number[]; readonly b: number[] }
+  readonly human: { readonly a: number[]; readonly b: number[] }
+  readonly sample: PpiPairedCase[]
+}
+export function simulatePairedSplit(
+  random: () => number,
+  settings: { readonly cases: number; readonly table?: PairedTable; readonly judge: Judge; readonly design: Design; readonly size: number },
+): PairedSplit
+export function pairedCoverage(
+  stats: { readonly ppiDifference: typeof PpiDifference; readonly createRandom: typeof CreateRandom },
+  settings: {
+    readonly seed: number | string
+    readonly replicates: number
+    readonly cases: number
+    readonly size: number
+    readonly table?: PairedTable
+    readonly judge: Judge
+    readonly design: Design
+    readonly level?: number
+    readonly estimand?: 'split' | 'system'
+  },
+): Coverage & { readonly refusals: Readonly<Record<string, number>> }

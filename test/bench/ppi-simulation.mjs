@@ -140,3 +140,125 @@ export function coverage({ ppiMean, createRandom }, { seed, replicates, cases, s
     reviews: tally.decided / k,
   }
 }
+
+// Paired splits, for the prediction-powered estimate of B − A (ppiDifference). Each of N tasks has
+// two answers, A's and B's, whose human labels fall in the paired 2×2 table with the probabilities
+// `table` (both accepted, A only, B only, neither): by default A's rate is 0.70, B's 0.72, and 18% of
+// tasks are decided differently. The judge labels each answer on its own, as above, with its own
+// confidence. Designs draw tasks, and both answers of a drawn task are reviewed:
+// - uniform: n tasks without replacement, π = n/N;
+// - stratified: by the judge's B − A (−1, 0, 1), proportional allocation, π = n_h/N_h;
+// - active: Poisson, πᵢ = min(1, n·(0.2/N + 0.8·uᵢ/Σu)), uᵢ = (1 − c_Aᵢ) + (1 − c_Bᵢ), the judge's
+//   uncertainty about the task's two answers.
+
+/**
+ * The judges of the paired grid: those above, labelling both systems' answers alike, and one that
+ * favours B (a judge of B's own family, say): calibrated on A's answers, biased to accept on B's.
+ */
+export const PAIRED_JUDGES = [...JUDGES, { name: 'favours B', floor: 0.7, favours: 'b' }]
+
+/** The paired table of the simulation: A's rate 0.70, B's 0.72, 18% discordant. */
+export const PAIRED_TABLE = { both: 0.62, aOnly: 0.08, bOnly: 0.1, neither: 0.2 }
+
+function judgeLabel(random, judge, y) {
+  const c = judge.floor + (1 - judge.floor) * random()
+  let f = y
+  if (judge.bias === undefined) f = random() < c ? y : 1 - y
+  else if ((judge.bias === 'accept' && y === 0) || (judge.bias === 'reject' && y === 1)) f = random() < 2 * (1 - c) ? 1 - y : y
+  return [f, c]
+}
+
+/** One paired split: both systems' human and judge labels on N tasks, and the sample of tasks its design draws. */
+export function simulatePairedSplit(random, { cases, table = PAIRED_TABLE, judge, design, size }) {
+  const humanA = new Array(cases)
+  const humanB = new Array(cases)
+  const judgeA = new Array(cases)
+  const judgeB = new Array(cases)
+  const uncertainty = new Array(cases)
+  for (let i = 0; i < cases; i++) {
+    const u = random()
+    const a = u < table.both + table.aOnly ? 1 : 0
+    const b = u < table.both || (u >= table.both + table.aOnly && u < table.both + table.aOnly + table.bOnly) ? 1 : 0
+    const [fa, ca] = judgeLabel(random, judge.favours === 'b' ? { floor: judge.floor } : judge, a)
+    const [fb, cb] = judgeLabel(random, judge.favours === 'b' ? { floor: judge.floor, bias: 'accept' } : judge, b)
+    humanA[i] = a
+    humanB[i] = b
+    judgeA[i] = fa
+    judgeB[i] = fb
+    uncertainty[i] = 2 - ca - cb
+  }
+  const sample = []
+  const drawn = (index, probability, stratum) => {
+    const pair = { index, probability, a: humanA[index], b: humanB[index] }
+    sample.push(stratum === undefined ? pair : { ...pair, stratum })
+  }
+  if (design === 'uniform') {
+    for (const index of choose(random, cases, size)) drawn(index, size / cases)
+  } else if (design === 'stratified') {
+    for (const value of [-1, 0, 1]) {
+      const members = []
+      for (let i = 0; i < cases; i++) if (judgeB[i] - judgeA[i] === value) members.push(i)
+      const take = Math.min(members.length, Math.round((size * members.length) / cases))
+      for (const index of choose(random, cases, take, members)) drawn(index, take / members.length, String(value))
+    }
+  } else {
+    let total = 0
+    for (const u of uncertainty) total += u
+    for (let i = 0; i < cases; i++) {
+      const probability = Math.min(1, size * (0.2 / cases + (0.8 * uncertainty[i]) / total))
+      if (random() < probability) drawn(i, probability)
+    }
+  }
+  let truth = 0
+  for (let i = 0; i < cases; i++) truth += humanB[i] - humanA[i]
+  return { truth: truth / cases, judge: { a: judgeA, b: judgeB }, human: { a: humanA, b: humanB }, sample }
+}
+
+/**
+ * Runs `replicates` paired splits through `ppiDifference` and tallies how often each interval of
+ * B − A covers the truth (the split's own difference, or the table's), with the widths, the
+ * effective reviews, the judge's mean kappa (over both systems' answers) and the judge-only error.
+ */
+export function pairedCoverage(
+  { ppiDifference, createRandom },
+  { seed, replicates, cases, size, table = PAIRED_TABLE, judge, design, level = 0.95, estimand = 'split' },
+) {
+  const random = createRandom(seed)
+  const tally = { judgeError: 0, estimates: 0, refused: 0, ppi: 0, classical: 0, ppiWidth: 0, classicalWidth: 0, effectiveReviews: 0, decided: 0, kappa: 0 }
+  const refusals = {}
+  for (let r = 0; r < replicates; r++) {
+    const split = simulatePairedSplit(random, { cases, table, judge, design, size })
+    const result = ppiDifference({ judge: split.judge, sample: split.sample }, { level, estimand })
+    const truth = estimand === 'system' ? table.bOnly - table.aOnly : split.truth
+    tally.kappa += (judgeKappa({ judge: split.judge.a, human: split.human.a }) + judgeKappa({ judge: split.judge.b, human: split.human.b })) / 2 / replicates
+    let judged = 0
+    for (let i = 0; i < cases; i++) judged += split.judge.b[i] - split.judge.a[i]
+    tally.judgeError += (judged / cases - truth) / replicates
+    if (result.status !== 'estimate') {
+      tally.refused++
+      refusals[result.reason] = (refusals[result.reason] ?? 0) + 1
+      continue
+    }
+    tally.estimates++
+    if (result.low <= truth && truth <= result.high) tally.ppi++
+    if (result.classical.low <= truth && truth <= result.classical.high) tally.classical++
+    tally.ppiWidth += result.high - result.low
+    tally.classicalWidth += result.classical.high - result.classical.low
+    tally.effectiveReviews += result.effectiveReviews
+    tally.decided += result.decided
+  }
+  const k = tally.estimates
+  return {
+    estimates: k,
+    refused: tally.refused,
+    refusals,
+    kappa: tally.kappa,
+    judgeError: tally.judgeError,
+    ppiCoverage: tally.ppi / k,
+    classicalCoverage: tally.classical / k,
+    ppiWidth: tally.ppiWidth / k,
+    classicalWidth: tally.classicalWidth / k,
+    effectiveReviews: tally.effectiveReviews / k,
+    reviews: tally.decided / k,
+  }
+}

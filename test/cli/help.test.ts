@@ -24,6 +24,7 @@ const COMMANDS = [
   'decisions',
   'convert',
   'resolve',
+  'compact',
 ]
 
 describe('vitest-rubric --help', () => {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
@@ -11,7 +11,9 @@ import { scratchDir } from '../helpers/scratch.js'
 /**
  * Every writing command, killed (`kill -9`) after step k of its write for every k: afterwards the
  * next command decides the fixture exactly as before that save or exactly as after it, and no lock
- * or temporary file is left. The steps are the crash points of the writer (src/core/json/crash-points.ts).
+ * or temporary file is left. The steps are the crash points of the writer (src/core/json/crash-points.ts),
+ * and, for the page's save, of what records it (the audit log's append, or `serve --commit`'s git
+ * commit): a page's save killed at any step is never acknowledged.
  */
 const BIN = join(ROOT, 'dist/cli/bin.js')
 const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 'support']
@@ -28,9 +30,50 @@ interface Scenario {
   readonly through?: 'cli' | 'page'
   /** The fixture's layout when the command runs (after `setup`). */
   readonly layout?: 'seed' | 'records'
+  /** The page's server records each save as a git commit (`serve --commit`), in a repository made of the fixture. */
+  readonly commit?: boolean
 }
 
 const KEYWORD_JUDGE = join(ROOT, 'examples/judges/keyword-judge.mjs')
+
+/** Makes the fixture a git repository with one commit, for `serve --commit`. */
+async function gitRepository(fixture: FixtureCopy): Promise<void> {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: fixture.dir, stdio: 'ignore' })
+  git('init', '-q', '-b', 'main')
+  git('config', 'user.email', 'lab@example.org')
+  git('config', 'user.name', 'Lab')
+  git('config', 'commit.gpgsign', 'false')
+  git('add', '-A')
+  git('commit', '-q', '-m', 'base')
+}
+
+/**
+ * The fixture in the records layout with case not-reviewed reviewed on two machines and merged as
+ * git's union merge would: two revisions of its records, by saves aaaaaaaaaaaa and bbbbbbbbbbbb.
+ */
+async function forked(fixture: FixtureCopy): Promise<void> {
+  const cli = async (argv: readonly string[]) => {
+    const run = await runCli(argv, fixture.dir)
+    expect(run.code, run.stderr).toBe(0)
+  }
+  await cli(['convert', '.', '--to', 'records'])
+  const folder = join(fixture.dir, 'records')
+  const snapshot = async () =>
+    new Map(await Promise.all((await readdir(folder)).map(async (name) => [name, await readFile(join(folder, name), 'utf8')] as const)))
+  const base = await snapshot()
+  await cli(['review', '.', '--case', 'not-reviewed', ...ratings('meets', 'On the laptop')])
+  const laptop = await snapshot()
+  for (const [name, text] of base) await writeFile(join(folder, name), text)
+  await cli(['review', '.', '--case', 'not-reviewed', ...ratings('does_not_meet', 'On the desktop')])
+  const desktop = await snapshot()
+  const save = (text: string, token: string) => text.replaceAll(/"save":"[0-9a-f]{12}"/g, `"save":"${token}"`)
+  for (const [name, text] of desktop) {
+    const before = base.get(name) ?? ''
+    if (text === before) continue
+    const theirs = laptop.get(name)!.slice(before.length)
+    await writeFile(join(folder, name), before + save(text.slice(before.length), 'bbbbbbbbbbbb') + save(theirs, 'aaaaaaaaaaaa'))
+  }
+}
 
 const SCENARIOS: readonly Scenario[] = [
   { name: 'review of an unreviewed case (annotations.json and cases.json)', argv: ['review', '.', '--case', 'not-reviewed', ...ratings('meets', 'Stated')] },
@@ -95,8 +138,25 @@ const SCENARIOS: readonly Scenario[] = [
   },
   { name: 'judge --run, one batch', argv: ['judge', '.', '--judge', 'kw', '--run', KEYWORD_JUDGE, '--batch', '100'] },
   { name: "the page's save of a review", argv: ['not-reviewed'], through: 'page' },
+  { name: "the page's save, recorded as a git commit (serve --commit)", argv: ['not-reviewed'], through: 'page', commit: true, setup: gitRepository },
+  { name: 'sample, writing sample.json', argv: ['sample', '.', '--size', '3', '--seed', 'crash'] },
   { name: 'convert to the records layout', argv: ['convert', '.', '--to', 'records'] },
   { name: 'records: convert back to the seed layout', argv: ['convert', '.', '--to', 'seed'], layout: 'records' },
+  { name: 'records: resolve a fork, keeping one revision', argv: ['resolve', '.', 'not-reviewed', '--keep', 'bbbbbbbbbbbb'], setup: forked },
+  {
+    name: 'records: compact, after a review revised twice',
+    argv: ['compact', '.'],
+    setup: async (fixture) => {
+      for (const argv of [
+        ['convert', '.', '--to', 'records'],
+        ['review', '.', '--case', 'uncertain-wording', '--replace', ...ratings('does_not_meet', 'First')],
+        ['review', '.', '--case', 'uncertain-wording', '--replace', ...ratings('meets', 'Second')],
+      ]) {
+        const run = await runCli(argv, fixture.dir)
+        expect(run.code, run.stderr).toBe(0)
+      }
+    },
+  },
 ]
 
 /** The writers again on a fixture in the records layout, whose saves are new lines of bucket files. */
@@ -115,8 +175,17 @@ const RECORDS_SCENARIOS: readonly Scenario[] = SCENARIOS.filter((scenario) =>
 ).map((scenario) => ({ ...scenario, name: `records: ${scenario.name.replace(/ \(.*\)$/, '')}`, layout: 'records' as const }))
 
 /** Serves the fixture in a process of its own and posts one review of the case `caseId`; resolves with how the server ended. */
-async function pageSave(dir: string, caseId: string, env: Record<string, string>): Promise<{ status: number | null; signal: string | null; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '.', '--port', '0'], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+async function pageSave(
+  dir: string,
+  caseId: string,
+  env: Record<string, string>,
+  commit: boolean,
+): Promise<{ status: number | null; signal: string | null; stderr: string; acknowledged: boolean }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '.', '--port', '0', ...(commit ? ['--commit'] : [])], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stderr = ''
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const ended = new Promise<{ status: number | null; signal: string | null }>((resolve) => child.on('close', (status, signal) => resolve({ status, signal })))
@@ -138,11 +207,15 @@ async function pageSave(dir: string, caseId: string, env: Record<string, string>
   }).catch(() => undefined)
   if (saved !== undefined && saved.status !== 200) throw new Error(`the save was refused (${saved.status}): ${await saved.text()}`)
   child.kill('SIGTERM')
-  return { ...(await ended), stderr }
+  return { ...(await ended), stderr, acknowledged: saved !== undefined }
 }
 
-function runScenario(scenario: Scenario, dir: string, env: Record<string, string>): Promise<{ status: number | null; signal: string | null; stderr: string }> {
-  if (scenario.through === 'page') return pageSave(dir, scenario.argv[0]!, env)
+function runScenario(
+  scenario: Scenario,
+  dir: string,
+  env: Record<string, string>,
+): Promise<{ status: number | null; signal: string | null; stderr: string; acknowledged?: boolean }> {
+  if (scenario.through === 'page') return pageSave(dir, scenario.argv[0]!, env, scenario.commit === true)
   const run = runBin(dir, scenario.argv, env)
   return Promise.resolve({ status: run.status, signal: run.signal, stderr: run.stderr })
 }
@@ -172,11 +245,12 @@ async function decisionsOf(dir: string): Promise<{ decisions: unknown; stderr: s
   const files: Record<string, string> = {}
   for (const entry of (await readdir(dir, { recursive: true, withFileTypes: true })).filter((each) => each.isFile())) {
     const path = join(entry.parentPath, entry.name)
-    // The page's audit log (serve runs in the fixture here) is the server's record of saves, not the fixture.
-    if (relative(dir, path).startsWith(`.vitest-rubric${sep}`)) continue
-    files[relative(dir, path)] = createHash('sha256')
-      .update(await readFile(path))
-      .digest('hex')
+    // The page's audit log (serve runs in the fixture here) and git's repository are records of saves, not the fixture.
+    if (relative(dir, path).startsWith(`.vitest-rubric${sep}`) || relative(dir, path).startsWith(`.git${sep}`)) continue
+    // A draw records when it was made, which differs run to run: sample.json is compared without it.
+    const bytes =
+      relative(dir, path) === 'sample.json' ? (await readFile(path, 'utf8')).replace(/"drawn_at": "[^"]*"/g, '"drawn_at": <time>') : await readFile(path)
+    files[relative(dir, path)] = createHash('sha256').update(bytes).digest('hex')
   }
   return { decisions: { decisions: parsed.decisions, files }, stderr: run.stderr }
 }
@@ -185,6 +259,10 @@ async function decisionsOf(dir: string): Promise<{ decisions: unknown; stderr: s
 async function leftovers(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true })
   return entries.filter((name) => name.includes('.rubric.lock') || name.endsWith('.tmp'))
+}
+
+function commits(dir: string): number {
+  return Number(execFileSync('git', ['rev-list', '--count', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim())
 }
 
 function runBin(dir: string, argv: readonly string[], env: Record<string, string>) {
@@ -211,14 +289,21 @@ describe('a writing command killed at every step of its write', () => {
     expect(after.decisions).not.toEqual(before.decisions)
     const steps = (await readFile(trace, 'utf8')).trim().split('\n')
     expect(steps.map((line) => line.split(' ').slice(1).join(' '))).toEqual(expect.arrayContaining(['staged', 'committed', 'renamed']))
+    // The page's save is recorded after it is written, by a git commit or an audit line: those are steps too.
+    if (scenario.through === 'page')
+      expect(steps.map((line) => line.split(' ').slice(1).join(' '))).toContain(scenario.commit ? 'git committed' : 'audit appended')
 
     const seen = { before: 0, after: 0, finished: 0, discarded: 0 }
     for (let step = 1; step <= steps.length; step++) {
       const fixture = await prepared(scenario)
       const killed = await runScenario(scenario, fixture.dir, { VITEST_RUBRIC_CRASH_AT: String(step) })
       expect(killed.signal, `step ${step}: ${steps[step - 1]}`).toBe('SIGKILL')
+      // A page's save killed before its answer is never acknowledged, whatever it had written or committed.
+      expect(killed.acknowledged ?? false, `step ${step}: ${steps[step - 1]}`).toBe(false)
       const next = await decisionsOf(fixture.dir)
       const as = JSON.stringify(next.decisions)
+      // A save committed to git is one on disk: a fixture as before has no commit of it.
+      if (scenario.commit === true && as === JSON.stringify(before.decisions)) expect(commits(fixture.dir), `step ${step}: ${steps[step - 1]}`).toBe(1)
       if (as === JSON.stringify(before.decisions)) seen.before++
       else if (as === JSON.stringify(after.decisions)) seen.after++
       else expect.fail(`killed after step ${step} (${steps[step - 1]}), the fixture decides neither as before nor as after the save`)

@@ -116,6 +116,35 @@ describe.runIf(process.platform === 'linux')('a writer paused while it holds the
     expect(await leftovers(fixture.dir)).toEqual([])
   })
 
+  test('compact paused before its commit: the writer that takes over saves to the same file, and the paused compaction writes nothing', async () => {
+    const fixture = await copyFixture()
+    for (const argv of [['convert', '.', '--to', 'records'], reviewArgs('uncertain-wording', 'first', true), reviewArgs('uncertain-wording', 'second', true)]) {
+      const run = await runCli(argv, fixture.dir)
+      expect(run.code, run.stderr).toBe(0)
+    }
+    // uncertain-wording and missing-verification share a bucket file: the compaction's and the other save's.
+    const bucket = join(fixture.dir, 'records', 'd.jsonl')
+    expect(await readFile(bucket, 'utf8')).toContain('"case":"missing-verification"')
+    const paused = start(fixture.dir, ['compact', '.'], { VITEST_RUBRIC_STOP_AT: 'staged' })
+    await stopped(paused.child.pid!)
+    await makeStale(fixture.dir)
+
+    const other = await runCli(reviewArgs('missing-verification', 'other writer', true), fixture.dir)
+    expect(other.code, other.stderr).toBe(0)
+    const saved = await readFile(bucket, 'utf8')
+
+    paused.child.kill('SIGCONT')
+    const compacted = await paused.exited
+    expect(compacted.code).toBe(1)
+    expect(compacted.stderr).toMatch(/this command lost the fixture's lock .*This command wrote nothing after that, so the other writer's save is kept\./)
+    expect(await readFile(bucket, 'utf8')).toBe(saved)
+    expect(saved).not.toContain('{"superseded"')
+    const evaluated = await runCli(['evaluate', '.', '--json'], fixture.dir)
+    const decisions = (JSON.parse(evaluated.stdout) as { decisions: Record<string, { status: string }> }).decisions
+    expect(decisions['missing-verification']?.status).toBe('accepted')
+    expect(await leftovers(fixture.dir)).toEqual([])
+  })
+
   test('a live holder is waited for, and the waiting command says who holds the lock and for how long', async () => {
     const fixture = await copyFixture()
     const paused = start(fixture.dir, reviewArgs('not-reviewed', 'first writer'), { VITEST_RUBRIC_STOP_AT: 'staged' })

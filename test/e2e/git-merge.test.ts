@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { cp, readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -208,4 +209,90 @@ test('three reviewers of one case, each on a branch, merged in turn: every revie
   const agreement = await runCli(['agreement', FIX], root)
   expect(agreement.code, agreement.stderr).toBe(0)
   expect(agreement.stdout).toMatch(/carol/)
+})
+
+describe('a compaction on one branch merges with work on another', () => {
+  const compact: Step = ['compact', FIX]
+
+  /** Every record line of the fixture and the SHA-256s its compaction lines name. */
+  async function recordLines(root: string): Promise<{ lines: string[]; named: Set<string> }> {
+    const folder = join(root, FIX, 'records')
+    const lines: string[] = []
+    const named = new Set<string>()
+    for (const name of (await readdir(folder)).filter((each) => each.endsWith('.jsonl'))) {
+      for (const line of (await readFile(join(folder, name), 'utf8')).split('\n').filter(Boolean)) {
+        if (line.startsWith('{"superseded"')) for (const hash of (JSON.parse(line) as { superseded: string[] }).superseded) named.add(hash)
+        else lines.push(line)
+      }
+    }
+    return { lines, named }
+  }
+
+  test('compacted on main after two revisions, merged with a branch made before that appends to the same file: no conflict, decided as on one branch', async () => {
+    const root = await repository()
+    // The base ends the case's bucket file with its review, so both branches change the file's end.
+    await run(root, [review('not-reviewed')])
+    git(root, 'commit', '-q', '-am', 'reviewed')
+    git(root, 'add', '-A')
+    const mainSteps = [review('not-reviewed', ['--replace'], ['command']), review('not-reviewed', ['--replace'], ['support']), compact]
+    const benSteps = [review('not-reviewed', ['--reviewer', 'bob']), add('added-by-ben')]
+    await onBranch(root, 'ben', benSteps)
+    await run(root, mainSteps)
+    git(root, 'add', '-A')
+    git(root, 'commit', '-q', '-m', 'revised and compacted')
+    git(root, 'merge', '-q', '--no-edit', 'ben')
+    expect(git(root, 'status', '--porcelain')).toBe('')
+
+    // The merge brought back lines the compaction removed: the compaction line keeps them superseded.
+    const { lines, named } = await recordLines(root)
+    expect(lines.some((line) => named.has(createHash('sha256').update(line).digest('hex')))).toBe(true)
+
+    const single = await repository()
+    await run(single, [review('not-reviewed'), ...mainSteps.slice(0, 2), ...benSteps])
+    expect(await decisions(root)).toEqual(await decisions(single))
+    const status = await runCli(['status', FIX], root)
+    expect(status.stdout).not.toMatch(/revised apart/)
+
+    // Compacting the merged fixture removes what the merge brought back, and decides the same.
+    const before = await decisions(root)
+    await run(root, [compact])
+    const after = await recordLines(root)
+    expect(after.lines.some((line) => after.named.has(createHash('sha256').update(line).digest('hex')))).toBe(false)
+    expect(await decisions(root)).toEqual(before)
+  })
+
+  test('compacted on both branches, each after its own revisions of a case of the same bucket file: the merge decides as on one branch', async () => {
+    // uncertain-wording and missing-verification share a bucket file, which both compactions rewrite.
+    const ana = [review('uncertain-wording', ['--replace'], ['support']), review('uncertain-wording', ['--replace']), compact]
+    const ben = [review('missing-verification', ['--replace'], ['command']), review('missing-verification', ['--replace'], ['verification']), compact]
+    const { root, merged, sequential } = await mergeAndCompare({ ana, ben })
+    expect(merged).toEqual(sequential)
+    expect(merged).toEqual(expect.arrayContaining([{ id: 'missing-verification', status: 'rejected', reason: 'verification' }]))
+    expect(merged).toEqual(expect.arrayContaining([{ id: 'uncertain-wording', status: 'accepted', reason: '' }]))
+    expect((await runCli(['status', FIX], root)).stdout).not.toMatch(/revised apart/)
+  })
+
+  test('a record revised on a compacted branch and on another is a fork, kept by a compaction, until resolve keeps one', async () => {
+    const root = await repository()
+    await onBranch(root, 'laptop', [review('not-reviewed'), review('not-reviewed', ['--replace'], ['command']), compact])
+    await onBranch(root, 'desktop', [review('not-reviewed', [], ['verification'])])
+    git(root, 'merge', '-q', '--no-edit', 'laptop')
+    git(root, 'merge', '-q', '--no-edit', 'desktop')
+    expect(git(root, 'status', '--porcelain')).toBe('')
+    const forked = await runCli(['status', FIX], root)
+    expect(forked.stdout).toMatch(/case "not-reviewed" was revised apart/)
+    const saves = new Set([...forked.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!))
+    expect(saves.size).toBe(2)
+
+    // Compacted while forked: both revisions stay, and status names the same saves.
+    await run(root, [compact])
+    const still = await runCli(['status', FIX], root)
+    expect(still.code).toBe(1)
+    expect(new Set([...still.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!))).toEqual(saves)
+
+    const desktop = [...saves].find((save) => git(root, 'log', '-p', 'desktop', '-1').includes(save))!
+    const resolved = await runCli(['resolve', FIX, 'not-reviewed', '--keep', desktop], root)
+    expect(resolved.code, resolved.stderr).toBe(0)
+    expect(await decisions(root)).toEqual(expect.arrayContaining([{ id: 'not-reviewed', status: 'rejected', reason: 'verification' }]))
+  })
 })

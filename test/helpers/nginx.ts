@@ -27,10 +27,12 @@ export async function documentedNginxServer(): Promise<string> {
 
 /**
  * Runs the documented nginx server block in front of the server at `upstream`, on a free loopback
- * port and over plain HTTP (the TLS lines are dropped: a test has no certificate), with its own
- * prefix, configuration, logs and temporary files in a scratch folder, until the test ends.
+ * port, with its own prefix, configuration, logs and temporary files in a scratch folder, until the
+ * test ends. Over plain HTTP (the TLS lines are dropped), unless `tls` names the host of a
+ * certificate: then nginx terminates TLS as documented, with a self-signed certificate for that
+ * host made by openssl in the scratch folder (a browser takes it with `ignoreHTTPSErrors`).
  */
-export async function behindNginx(nginx: string, upstream: number): Promise<{ port: number; dir: string }> {
+export async function behindNginx(nginx: string, upstream: number, options: { readonly tls?: string } = {}): Promise<{ port: number; dir: string }> {
   const dir = await scratchDir('nginx')
   // Run as root, nginx's workers are `nobody`: they write their temporary files here.
   for (const sub of ['logs', 'body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
@@ -38,10 +40,29 @@ export async function behindNginx(nginx: string, upstream: number): Promise<{ po
     await chmod(join(dir, sub), 0o777)
   }
   const port = await freePort()
+  if (options.tls !== undefined) {
+    const made = spawnSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${options.tls}`, '-addext', `subjectAltName=DNS:${options.tls}`].concat([
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ]),
+      { encoding: 'utf8' },
+    )
+    if (made.status !== 0) throw new Error(`openssl could not make a test certificate: ${made.stderr || made.error?.message}`)
+  }
   const server = (await documentedNginxServer())
     .split('\n')
-    .filter((line) => !/^\s*ssl_/.test(line))
-    .map((line) => line.replace(/listen 443 ssl;/, `listen 127.0.0.1:${port};`).replace(/127\.0\.0\.1:5178/g, `127.0.0.1:${upstream}`))
+    .filter((line) => options.tls !== undefined || !/^\s*ssl_/.test(line))
+    .map((line) =>
+      line
+        .replace(/listen 443 ssl;/, `listen 127.0.0.1:${port}${options.tls === undefined ? '' : ' ssl'};`)
+        .replace(/ssl_certificate (\S+);/, `ssl_certificate ${join(dir, 'cert.pem')};`)
+        .replace(/ssl_certificate_key (\S+);/, `ssl_certificate_key ${join(dir, 'key.pem')};`)
+        .replace(/127\.0\.0\.1:5178/g, `127.0.0.1:${upstream}`),
+    )
     .join('\n')
   const conf = `worker_processes 1;
 error_log ${dir}/logs/error.log;

@@ -35,7 +35,7 @@ describe('a bad value in the rubric() options names what is allowed', () => {
       [{ agreement: { min: 2 } }, 'a number from -1 to 1'],
       [{ judges: { j: { minKappa: 2, minCases: 10 } } }, 'a number from -1 to 1'],
       [{ judges: { 'a b': { minKappa: 0, minCases: 10 } } }, 'a judge name (the name of its file judges/<name>.json)'],
-      [{ compare: 3 }, 'a compare gate { against, margin, split, fixtures }, or a list of them'],
+      [{ compare: 3 }, 'a compare gate { against, margin, split, fixtures, judge }, or a list of them'],
       [{ seed: true }, 'a string or a finite number'],
       [{ marginGate: 'upper' }, 'one of "point", "lower-bound"'],
     ]
@@ -55,5 +55,27 @@ describe('judges › minCases', () => {
         found:    5"
     `)
     expect(resolveOptions({ judges: { j: { minKappa: 0.6, minCases: 10 } } }).judges?.['j']?.minCases).toBe(10)
+  })
+})
+
+describe('estimate', () => {
+  test('a min outside 0 to 1, a missing judge, a bad split or an unknown key is refused, saying what is allowed', () => {
+    expect(refusal({ estimate: { judge: 'ix', min: 1.5 } })).toMatchInlineSnapshot(`
+      "rubric() options › estimate › min: the value breaks a rule of the format.
+        expected: an acceptance rate from 0 to 1 (0.7 is 70%)
+        found:    1.5"
+    `)
+    expect(refusal({ estimate: { min: 0.7 } })).toContain('estimate › judge')
+    expect(refusal({ estimate: [{ judge: 'ix', min: 0.7, split: 'test' }] })).toContain('expected: one of "held_out", "development"')
+    expect(refusal({ estimate: 'ix' })).toContain('expected: an estimate gate { judge, min, split, fixtures }, or a list of them')
+    expect(refusal({ estimate: { judge: 'ix', min: 0.7, minimum: 0.8 } })).toContain('unknown key "minimum"')
+  })
+
+  test('one gate or a list, held-out by default, globs trimmed', () => {
+    expect(resolveOptions({ estimate: { judge: 'ix', min: 0.7 } }).estimate).toEqual([{ judge: 'ix', split: 'held_out', min: 0.7, fixtures: undefined }])
+    expect(resolveOptions({ estimate: [{ judge: 'ix', min: 0.7, split: 'development', fixtures: './fixtures/lab/' }] }).estimate).toEqual([
+      { judge: 'ix', split: 'development', min: 0.7, fixtures: ['fixtures/lab'] },
+    ])
+    expect(resolveOptions({}).estimate).toEqual([])
   })
 })

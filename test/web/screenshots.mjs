@@ -2,7 +2,7 @@
 // Serves copies of the bundled fixtures and a generated one of 20,000 cases, and writes
 // docs/images/page-overview.png, page-case.png, page-adjudication.png, page-reading-adjudicated.png,
 // page-kept-form.png, page-compare.png, page-compare-offer.png, page-report-gates.png,
-// page-overview-20k.png and page-case-20k.png. `node test/web/screenshots.mjs page-adjudication.png` writes the ones named.
+// page-overview-20k.png, page-case-20k.png and page-team.png. `node test/web/screenshots.mjs page-adjudication.png` writes the ones named.
 import { execFileSync } from 'node:child_process'
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path'
 import { chromium } from 'playwright-core'
 import { ensureChromium } from '../../scripts/ensure-chromium.mjs'
 import { startServer } from '../../dist/web/server.js'
+import { openTeam } from '../../dist/cli/commands/serve-team.js'
 import { generateFixture } from '../bench/generate.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -43,6 +44,25 @@ for (const [author, ratings] of Object.entries(disputed)) {
   const who = author === 'gpt-judge' ? ['--judge', author, '--origin', 'gpt-x-2026-10, prompt r3'] : ['--reviewer', author]
   execFileSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'review', 'fixtures/lab', '--case', 'not-reviewed', ...who, ...judged], { cwd: scratch })
 }
+// serve --team on a copy of its own: bob has reviewed a case, and alice is handed her next one.
+await cp(join(root, 'fixtures/docuctl-rollback'), join(scratch, 'fixtures/team'), { recursive: true })
+const people = [
+  { name: 'alice', role: 'reviewer' },
+  { name: 'bob', role: 'reviewer' },
+  { name: 'dana', role: 'adjudicator' },
+]
+await writeFile(join(scratch, 'team.json'), JSON.stringify({ people }))
+const bobsReview = ['command', 'preconditions', 'database_scope', 'verification', 'support'].flatMap((criterion) => [
+  '--rating',
+  `${criterion}=meets`,
+  '--reason',
+  `${criterion}=As the runbook says.`,
+])
+execFileSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'review', 'fixtures/team', '--case', 'not-reviewed', '--reviewer', 'bob', ...bobsReview], {
+  cwd: scratch,
+})
+const team = await openTeam('team.json', scratch)
+const teamServer = await startServer({ dirs: ['fixtures/team'], cwd: scratch, port: 0, team: team.tokens, assign: { reviewsPerCase: 2 } })
 const server = await startServer({ dirs: ['fixtures/docuctl-rollback', 'fixtures/debate-benchmark'], cwd: scratch, port: 0 })
 const adjudicated = await startServer({ dirs: ['fixtures/lab'], cwd: scratch, port: 0 })
 const compared = await startServer({ dirs: ['examples/compare/answers-v1', 'examples/compare/answers-v2'], cwd: scratch, port: 0 })
@@ -122,6 +142,16 @@ try {
     await page.waitForSelector('table.gates')
     await page.screenshot({ path: join(root, 'docs/images/page-report-gates.png'), clip: { x: 0, y: 0, width: 1200, height: 900 } })
   }
+  if (wanted('page-team.png')) {
+    const alice = team.links.find((link) => link.name === 'alice')
+    await page.goto(`${new URL(teamServer.url).origin}/?token=${alice.token}`)
+    await page.waitForSelector('#assignments table.progress-people')
+    await page.keyboard.press('n')
+    await page.waitForSelector('#assignment strong')
+    // The case opens scrolled to its first criterion; the shot shows the page's head, who is viewing and why the case is next.
+    await page.evaluate('document.activeElement?.blur(); window.scrollTo(0, 0)')
+    await page.screenshot({ path: join(root, 'docs/images/page-team.png'), clip: { x: 0, y: 0, width: 1200, height: 900 } })
+  }
   await shoot(large.url, 'tr.case-row', 'page-overview-20k.png', true)
   await shoot(`${large.url}#/f/0/c/case-000007`, '#criteria', 'page-case-20k.png', false)
 } finally {
@@ -130,8 +160,9 @@ try {
   await adjudicated.close()
   await compared.close()
   await large.close()
+  await teamServer.close()
   await rm(scratch, { recursive: true, force: true })
 }
 console.log(
-  `wrote ${only.length === 0 ? 'docs/images/page-overview.png, page-case.png, page-adjudication.png, page-reading-adjudicated.png, page-kept-form.png, page-compare.png, page-compare-offer.png, page-report-gates.png, page-overview-20k.png and page-case-20k.png' : only.map((name) => `docs/images/${name}`).join(', ')}`,
+  `wrote ${only.length === 0 ? 'docs/images/page-overview.png, page-case.png, page-adjudication.png, page-reading-adjudicated.png, page-kept-form.png, page-compare.png, page-compare-offer.png, page-report-gates.png, page-overview-20k.png, page-case-20k.png and page-team.png' : only.map((name) => `docs/images/${name}`).join(', ')}`,
 )

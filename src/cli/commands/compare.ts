@@ -1,14 +1,16 @@
 import { compareFixtures, DEVELOPMENT_LABEL, type CompareSplit, type FixtureComparison } from '../../core/compare/compare.js'
 import { comparisonText, CRITERION_HEAD, type ComparisonText, type SplitText } from '../../core/compare/compare-text.js'
+import { MIN_PPI_DISCORDANT } from '../../core/stats/ppi-difference.js'
+import { MIN_PPI_REVIEWS } from '../../core/stats/ppi.js'
 import { stringOption, usage, type Command } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
 
-/** `vitest-rubric compare <A> <B> [--split held_out|development|all] [--json] [--seed <s>]`: two systems on one rubric, paired by case. */
+/** `vitest-rubric compare <A> <B> [--split held_out|development|all] [--judge <name>] [--json] [--seed <s>]`: two systems on one rubric, paired by case. */
 export const compare: Command = {
   name: 'compare',
   summary: 'compare two systems on one rubric: paired acceptance and per-criterion figures, held-out apart from development',
-  help: `Usage: vitest-rubric compare <A> <B> [--split held_out|development|all] [--json] [--seed <s>]
+  help: `Usage: vitest-rubric compare <A> <B> [--split held_out|development|all] [--judge <name>] [--json] [--seed <s>]
 
 Compares two criteria fixtures that answer the same tasks under the same rubric: system A's
 answers and system B's. Their rubric.json and source.txt must be byte-identical (both hashes are
@@ -35,24 +37,41 @@ per-case mean scores over the cases scoreable in both, with its standard error a
 percentile bootstrap interval that resamples those cases (none below 10). How to read the
 figures: docs/compare.md.
 
+With --judge, each split also gets B − A over EVERY paired task by prediction-powered
+inference (PPI++): the judge's decision on both answers to every task (judges/<name>.json in
+each fixture), corrected by the human decisions of the tasks drawn in both fixtures' samples
+(sample.json, drawn by \`vitest-rubric sample\` in each with the same --size, --seed and method,
+so that they are one draw of the tasks). Beside it: the human-only interval on the same pairs,
+the judge-only difference (biased by the judge's errors), the effective reviews, the pending
+pairs with the interval's worst case over them, and the reviewed tasks outside the sample left
+out. Where it cannot be trusted it says why instead: the samples drew different tasks, a judge
+decision is stale or missing, fewer than ${MIN_PPI_REVIEWS} sampled tasks decided in both, fewer than
+${MIN_PPI_DISCORDANT} of them decided differently. Definitions: docs/statistics.md.
+
 Options:
   --split <split>   held_out, development or all (the default: each split on its own)
   --json            print the comparison as JSON (docs/compare.md)
+  --judge <name>    add the judge-assisted B − A of each split, from the judge's decisions on
+                    every task and the two samples' reviews
   --seed <s>        the seed of a scored comparison's bootstrap (default "vitest-rubric"); a
                     criteria comparison draws nothing at random
 
-Exit codes: 0 when compared; 1 when the fixtures are refused or not comparable; 2 on a usage error.`,
-  options: { json: { type: 'boolean', default: false }, split: { type: 'string' }, seed: { type: 'string' } },
+Exit codes: 0 when compared (a judge-assisted estimate refused is reported, not an error); 1
+when the fixtures are refused or not comparable, or with --judge when a fixture has no
+sample.json (SAMPLE_MISSING) or an invalid one; 2 on a usage error (a judge without labels).`,
+  options: { json: { type: 'boolean', default: false }, split: { type: 'string' }, seed: { type: 'string' }, judge: { type: 'string' } },
   async run({ values, positionals }, io) {
     if (positionals.length !== 2) throw usage('compare', 'compare takes exactly two fixture directories, A and B.')
     const given = stringOption(values, 'split') ?? 'all'
     const split = SPLITS.find((each) => each === given)
     if (split === undefined) throw usage('compare', `--split takes held_out, development or all, not ${JSON.stringify(given)}.`)
     const seed = stringOption(values, 'seed')
+    const judge = stringOption(values, 'judge')
     const comparison = await compareFixtures(positionals[0]!, positionals[1]!, {
       cwd: io.cwd,
       split,
       ...(seed === undefined ? {} : { seed }),
+      ...(judge === undefined ? {} : { judge }),
     })
     io.stdout(values['json'] === true ? JSON.stringify(comparison, null, 2) : formatComparison(comparison))
     return 0
@@ -69,6 +88,7 @@ function formatSplit(section: SplitText, nouns: ComparisonText['nouns']): string
   if (t !== null) lines.push(`  paired table: both ${nouns.accepted} ${t.both}, A only ${t.a_only}, B only ${t.b_only}, both ${nouns.rejected} ${t.neither}`)
   if (section.discordant !== null) lines.push(...section.discordant.map((line) => `  ${line}`))
   if (section.scores !== null) lines.push(`  ${section.scores}`)
+  if (section.judgeAssisted !== null) lines.push(...section.judgeAssisted.map((line) => `  ${line}`))
   if (section.criteria.length > 0) {
     const width = Math.max('criterion'.length, ...section.criteria.map((row) => row.criterion.length)) + 2
     // The columns of CRITERION_HEAD, the last two as one: `fixed by B / broken by B`.

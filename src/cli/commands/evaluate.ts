@@ -5,6 +5,9 @@ import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { evaluationJson, type EvaluationJson } from '../../core/engine/evaluation-json.js'
 import { kinds, loadFixture } from '../../core/registry.js'
 import { rateText, type CoverageCounts } from '../../core/engine/coverage.js'
+import { judgeFile } from '../../core/engine/calibration.js'
+import { estimateHead, estimateWarnings, splitEstimateText } from '../../core/sample/estimate-text.js'
+import { fixtureEstimate, type FixtureEstimate } from '../../core/sample/fixture-estimate.js'
 import { minReviewsOption, needDirs, usage, stringOption, type Command } from '../command.js'
 
 /**
@@ -15,10 +18,13 @@ import { minReviewsOption, needDirs, usage, stringOption, type Command } from '.
 export const evaluate: Command = {
   name: 'evaluate',
   summary: 'decide every case of each fixture and print the decisions and coverage',
-  help: `Usage: vitest-rubric evaluate <dir...> [--json]
+  help: `Usage: vitest-rubric evaluate <dir...> [--json] [--judge <name>]
 
 Decides every case of each fixture directory and prints its review coverage and decisions.
-Rejected and pending cases are results, not errors.
+Rejected and pending cases are results, not errors. A fixture with a review sample (sample.json,
+drawn by \`vitest-rubric sample\`) and a judge's labels also gets each split's judge-assisted
+acceptance rate over every case (PPI++, as \`vitest-rubric estimate\` gives it): with its only
+judge, the one --judge names, or else the first of its judges by name.
 
 Options:
   --json              print the evaluation as JSON (an array when several directories are given);
@@ -27,17 +33,31 @@ Options:
   --seed <s>          the seed of the bootstrap intervals (default "vitest-rubric")
   --margin-gate <g>   scored fixtures: "point" (the rubric's gate, the default) or "lower-bound"
                       (the paired interval's lower bound must clear the margin too)
+  --judge <name>      the judge of the estimate, for a fixture with a sample and several judges;
+                      a fixture without its labels is a usage error
 
 Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixture is refused.`,
-  options: { json: { type: 'boolean', default: false }, 'min-reviews': { type: 'string' }, seed: { type: 'string' }, 'margin-gate': { type: 'string' } },
+  options: {
+    json: { type: 'boolean', default: false },
+    'min-reviews': { type: 'string' },
+    seed: { type: 'string' },
+    'margin-gate': { type: 'string' },
+    judge: { type: 'string' },
+  },
   async run({ values, positionals }, io) {
-    const documents: EvaluationJson[] = []
+    const documents: EvaluationDocument[] = []
     const panel = { minReviews: minReviewsOption('evaluate', values['min-reviews']) }
     const gate = stringOption(values, 'margin-gate')
     if (gate !== undefined && !isMarginGate(gate)) throw usage('evaluate', `--margin-gate takes "point" or "lower-bound", not ${JSON.stringify(gate)}.`)
     const seed = stringOption(values, 'seed')
     const options = { panel, ...(seed === undefined ? {} : { seed }), ...(gate === undefined ? {} : { marginGate: gate }) }
-    for (const dir of needDirs('evaluate', positionals)) documents.push(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), options)))
+    const judge = stringOption(values, 'judge')
+    for (const dir of needDirs('evaluate', positionals)) {
+      const evaluation = evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), options)
+      if (judge !== undefined) judgeFile(evaluation.fixture, judge)
+      const estimate = await fixtureEstimate(evaluation, { cwd: io.cwd, judge })
+      documents.push({ ...evaluationJson(evaluation), ...(estimate === null ? {} : { estimate }) })
+    }
     io.stdout(
       values['json'] === true ? JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2) : documents.map(formatEvaluation).join('\n\n'),
     )
@@ -45,8 +65,11 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
   },
 }
 
+/** `evaluate --json`'s document: the evaluation, and the estimate of a fixture with a sample and a judge. */
+export type EvaluationDocument = EvaluationJson & { readonly estimate?: FixtureEstimate }
+
 /** The human-readable report of one evaluated fixture: its name, origin and coverage, then what its kind shows. */
-export function formatEvaluation(json: EvaluationJson): string {
+export function formatEvaluation(json: EvaluationDocument): string {
   const { fixture } = json
   const lines = [
     `${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`,
@@ -55,6 +78,7 @@ export function formatEvaluation(json: EvaluationJson): string {
   ]
   const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)
   if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts)}`)
+  if (json.estimate !== undefined) lines.push(...estimateLines(json.estimate))
   // One line per case: a loop, since a spread of a large fixture's lines would overflow the call stack.
   for (const line of kinds.get(fixture.kind)?.present.evaluationLines(json) ?? []) lines.push(line)
   for (const note of json.notes ?? []) lines.push(`  note on ${note.file}: ${note.text}`)
@@ -67,6 +91,14 @@ export function formatReviewCoverage(counts: CoverageCounts): string {
   return counts.outcomes === null
     ? `${head} — no completed reviews, so no quality figure`
     : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}; ${rateText(counts.outcomes, 'accepted')}`
+}
+
+/** The estimate under the coverage: what it rests on, then a line per split. */
+function estimateLines(estimate: FixtureEstimate): string[] {
+  const lines = [`  estimate (acceptance rate over every case, 95% intervals): ${estimateHead(estimate)}`]
+  for (const split of estimate.splits) lines.push(`    ${split.split}: ${splitEstimateText(split)}`)
+  for (const warning of estimateWarnings(estimate)) lines.push(`    ${warning}`)
+  return lines
 }
 
 function isMarginGate(value: string): value is 'point' | 'lower-bound' {

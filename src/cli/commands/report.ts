@@ -2,6 +2,7 @@ import { displayPath } from '../../core/common/display-path.js'
 import { resolveOptions } from '../../run/options.js'
 import { planFixtureTests } from '../../core/engine/plan.js'
 import { comparisonsOf } from '../../run/comparisons.js'
+import { estimateChecks } from '../../run/estimates.js'
 import { gateScopes, planOptions } from '../../run/gate-scope.js'
 import { writeReport } from '../../web/report.js'
 import { gateRequirements, reportGateChecks, type ReportGates } from '../../web/report-gates.js'
@@ -19,7 +20,7 @@ export const report: Command = {
 Writes one self-contained HTML file with the review page's overview and case views, without its
 forms and without a server: it opens from file:// and can be uploaded as a CI artifact. Without
 directories it reports the fixtures \`status\` finds under fixtures/. The gates that rubric() sets in
-the Vitest config \`vitest\` loads here (agreement, judges, compare) are shown with each one's
+the Vitest config \`vitest\` loads here (agreement, judges, compare, estimate) are shown with each one's
 outcome; without such a config the report says that no gate is set.
 
 Options:
@@ -51,6 +52,7 @@ Exit codes: 0 when written; 1 when the Vitest config cannot be read; 2 on a usag
     let gates: ReportGates | undefined
     if (configFile !== undefined) {
       const scopes = gateScopes(options, io.cwd)
+      const scoped = await scopes
       const context = { options, root: io.cwd, scopes, comparisons: new Map(), compared: new Set<string>() }
       gates = {
         config: configFile,
@@ -58,8 +60,11 @@ Exit codes: 0 when written; 1 when the Vitest config cannot be read; 2 on a usag
         // The run's own checks of the fixture, from the evaluation the report made of it.
         async checksOf(dir, evaluation) {
           const plan = planFixtureTests(evaluation, planOptions(options, await scopes, dir))
-          return reportGateChecks(plan.checks, await comparisonsOf(context, dir, { plan }))
+          const estimated = await estimateChecks(options, await scopes, dir, evaluation, io.cwd)
+          return reportGateChecks([...plan.checks, ...estimated], await comparisonsOf(context, dir, { plan }))
         },
+        // The estimate shows the judge of the first estimate gate that may check the fixture, as the run's reporter does.
+        estimateJudgeOf: (dir) => options.estimate.find((_, index) => scoped.estimate[index]?.has(dir) ?? true)?.judge,
       }
     }
     const path = await writeReport(dirs, io.cwd, out, evaluate, gates)

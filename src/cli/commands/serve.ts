@@ -38,8 +38,8 @@ the single token is refused. Only each token's SHA-256 is kept, in .vitest-rubri
 current folder; a link is printed once, when issued, and a restart keeps the links printed before.
 A reviewer's "next" (the n key) hands them the next case of their review queue that still needs a
 review, and reserves it for them: a case is handed out only while its independent reviews and
-reservations number fewer than --reviews-per-case. Reservations are kept in memory: a restart
-releases them.
+reservations number fewer than --reviews-per-case. Reservations are kept beside the token hashes:
+a restart keeps them, and \`vitest-rubric status\` lists them.
 
 Options:
   --port <n>          the port (default 5178, or the next free one above it; 0 for any free

@@ -8,12 +8,21 @@ import { loadFixture } from '../../core/registry.js'
 import { fixtureHistory } from '../../core/engine/fixture-history.js'
 import { fixtureStatus, type FixtureStatus } from '../../core/engine/status.js'
 import { NULL_FINGERPRINT } from '../../core/json/canonical-json.js'
+import { openReservations, reservedIn } from '../../web/reservation-file.js'
 import { minReviewsOption, type Command } from '../command.js'
 
 /** A fixture that could not be loaded: nothing in it is decided until the defect is fixed. */
 export interface RefusedFixture {
   readonly dir: string
   readonly refused: SerializedRubricError
+}
+
+/** A case a reviewer holds under `serve --team`, as `status` lists it. */
+export interface ListedReservation {
+  readonly person: string
+  readonly case: string
+  /** When the reservation ends, as an ISO time. */
+  readonly until: string
 }
 
 /**
@@ -28,8 +37,9 @@ export const status: Command = {
 For every case, what a reviewer must do next, grouped by action: a stale answer, source or rubric
 (with the criteria a rubric change affects: when the rubric a review was bound to is committed in
 git, which rules were reworded and which criteria are unchanged), a new or edited review not bound yet, a refused case,
-an unreviewed, incomplete or uncertain review, or nothing. Without directories, checks every
-fixture below fixtures/.
+an unreviewed, incomplete or uncertain review, or nothing. Then the cases that a running (or
+stopped) serve --team has reserved for a reviewer and whose time has not run out: person, case,
+until. Without directories, checks every fixture below fixtures/.
 
 Options:
   --json              print the status as JSON
@@ -41,16 +51,19 @@ to check: use it in CI or a pre-commit hook.`,
   options: { json: { type: 'boolean', default: false }, 'min-reviews': { type: 'string' } },
   async run({ values, positionals }, io) {
     const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
-    const results: (FixtureStatus | RefusedFixture)[] = []
+    const results: ((FixtureStatus | RefusedFixture) & { reservations: readonly ListedReservation[] })[] = []
+    const reservations = await openReservations(io.cwd)
+    const reservedHere = (dir: string): ListedReservation[] =>
+      reservations.filter((each) => reservedIn(io.cwd, each, dir, io.cwd)).map((each) => ({ person: each.person, case: each.case, until: each.until }))
     const minReviews = minReviewsOption('status', values['min-reviews'])
     // One entry per directory, even when several marker files found it; a refused fixture does not hide the others.
     for (const dir of new Set(dirs)) {
       try {
         const fixture = await loadFixture(dir, { cwd: io.cwd })
-        results.push(fixtureStatus(fixture, { panel: { minReviews } }, await fixtureHistory(fixture)))
+        results.push({ ...fixtureStatus(fixture, { panel: { minReviews } }, await fixtureHistory(fixture)), reservations: reservedHere(dir) })
       } catch (error) {
         if (!(error instanceof FixtureError)) throw error
-        results.push({ dir: displayPath(io.cwd, dir), refused: error.toJSON() })
+        results.push({ dir: displayPath(io.cwd, dir), refused: error.toJSON(), reservations: reservedHere(dir) })
       }
     }
     const ok = results.length > 0 && results.every((result) => !('refused' in result) && !result.blocked)
@@ -60,7 +73,10 @@ to check: use it in CI or a pre-commit hook.`,
       io.stdout(
         'no fixture directory found below fixtures/, so nothing was checked: pass the fixture directories to check, or create one with `vitest-rubric init <dir>`',
       )
-    } else io.stdout(results.map((result) => ('refused' in result ? formatRefused(result) : formatStatus(result))).join('\n\n'))
+    } else
+      io.stdout(
+        results.map((result) => ('refused' in result ? formatRefused(result) : formatStatus(result)) + formatReservations(result.reservations)).join('\n\n'),
+      )
     return ok ? 0 : 1
   },
 }
@@ -70,6 +86,16 @@ to check: use it in CI or a pre-commit hook.`,
 export async function fixtureDirs(cwd: string): Promise<string[]> {
   const scan = await scanFixtures(kinds, cwd, ['fixtures/**'], [])
   return [...scan.fixtures.map((found) => found.dir), ...scan.incomplete].map((dir) => relative(cwd, dir))
+}
+
+/** The open reservations of a fixture, one line a person; nothing when there are none. */
+function formatReservations(reservations: readonly ListedReservation[]): string {
+  if (reservations.length === 0) return ''
+  const byPerson = new Map<string, ListedReservation[]>()
+  for (const each of reservations) byPerson.set(each.person, [...(byPerson.get(each.person) ?? []), each])
+  const lines = [`\n  reserved by serve --team (${reservations.length}): held for each reviewer until the time shown, unless they save or skip the case first`]
+  for (const [person, held] of byPerson) lines.push(`    ${person}: ${held.map((each) => `${each.case} until ${each.until}`).join(', ')}`)
+  return lines.join('\n')
 }
 
 function formatRefused(result: RefusedFixture): string {

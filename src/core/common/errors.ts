@@ -108,9 +108,10 @@ export const RUBRIC_ERROR_CODES = [
   'HOST_NOT_LOCAL',
   'PORT_NOT_PERMITTED',
   'LISTEN_FAILED',
-  // the team file of serve --team, and the file of its token hashes
+  // the team file of serve --team, the file of its token hashes, and the file of its reservations
   'TEAM_INVALID',
   'TEAM_TOKENS_INVALID',
+  'TEAM_RESERVATIONS_INVALID',
   // the plugin's planning process (a large fixture planned apart from Vitest)
   'PLANNING_FAILED',
   'PLANNING_TIMED_OUT',

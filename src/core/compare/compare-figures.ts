@@ -192,3 +192,19 @@ export function differenceLine(figures: PairedFigures): string {
     `McNemar exact p = ${pValue(figures.mcnemar.p_value)} on ${plural(figures.mcnemar.discordant, 'discordant pair')}`
   )
 }
+
+/** The level of a compare gate, as its messages say it. @internal */
+export const ONE_SIDED = 'a one-sided test at the 2.5% level'
+
+/** `the lower bound −3.1 is at least −5.0`, with the digits that tell the two apart. @internal */
+export function versus(lower: number | null, threshold: number): string {
+  if (lower === null) return 'there is no lower bound'
+  const [bound, least] = boundAndThreshold(lower, threshold)
+  return `the lower bound ${bound} ${lower >= threshold ? 'is at least' : 'is below'} ${least}`
+}
+
+/** A margin in points: `5 points`, `2.5 points`, `1 point`. @internal */
+export function pointsText(margin: number): string {
+  const value = Number((100 * margin).toFixed(2))
+  return `${value} point${value === 1 ? '' : 's'}`
+}

@@ -2,6 +2,7 @@ import { plural } from '../common/primitives.js'
 import type { FixtureComparison, ScoredSplitComparison, SplitComparison } from './compare.js'
 import { differenceLine, idList, interval, percent, points, pointsInterval, pValue, worstCaseLine } from './compare-figures.js'
 import { scoreLine } from './compare-scored.js'
+import { judgeAssistedLines } from './compare-judge-text.js'
 
 /** The words of a comparison that depend on its kind. */
 interface KindWords {
@@ -51,6 +52,8 @@ export interface SplitText {
   readonly criteria: readonly { readonly criterion: string; readonly cells: readonly string[] }[]
   /** The mean score line (scored fixtures). */
   readonly scores: string | null
+  /** The judge-assisted (PPI++) lines of B − A, when the comparison was asked with a judge; `null` otherwise. */
+  readonly judgeAssisted: readonly string[] | null
 }
 
 /** A comparison, worded once for every front end: the CLI prints it, the page shows it. */
@@ -76,9 +79,12 @@ export function comparisonText(comparison: FixtureComparison): ComparisonText {
       `in A only: ${idList(comparison.unpaired.a_only)}; in B only: ${idList(comparison.unpaired.b_only)}`,
       ...comparison.split_mismatch.map((mismatch) => `not paired: ${mismatch.case} is ${mismatch.a} in A but ${mismatch.b} in B`),
       ...(comparison.kind === 'scored' ? comparison.spec_mismatch.map((id) => `not paired: ${id} has a different spec in A and in B`) : []),
+      ...populationNotes(comparison),
     ],
     splits: comparison.splits.map((section) => splitText(section, comparison, words)),
-    footer: `figures per split, never pooled; intervals at ${100 * comparison.level}%; definitions and how to read them: docs/compare.md`,
+    footer:
+      `figures per split, never pooled; intervals at ${100 * comparison.level}%; definitions and how to read them: docs/compare.md` +
+      (comparison.judge_assisted === undefined ? '' : '; the judge-assisted figures: docs/statistics.md#judge-assisted-paired-comparison'),
   }
 }
 
@@ -127,5 +133,26 @@ function splitText(section: SplitComparison | ScoredSplitComparison, comparison:
           }))
         : [],
     scores: 'scores' in section ? scoreLine(section) : null,
+    judgeAssisted: judgedLines(comparison, section.split),
   }
+}
+
+function judgedLines(comparison: FixtureComparison, split: string): readonly string[] | null {
+  const judged = comparison.judge_assisted
+  const section = judged?.splits.find((each) => each.split === split)
+  return judged === undefined || section === undefined ? null : judgeAssistedLines(section, judged.judge)
+}
+
+/** A fixture whose cases changed since its sample was drawn, for the judge-assisted figures. */
+function populationNotes(comparison: FixtureComparison): string[] {
+  const judged = comparison.judge_assisted
+  if (judged === undefined) return []
+  return (['a', 'b'] as const).flatMap((side) => {
+    const changed = judged.population_changed[side]
+    if (changed === null) return []
+    return [
+      `judge-assisted: the cases of ${side.toUpperCase()} changed since the last draw of ${judged.samples[side]} (${changed.atDraw} then, ${changed.now} now): ` +
+        'the inclusion probabilities describe the cases as they were; draw both samples again with `vitest-rubric sample <dir> --size <n> --seed <s> --new`',
+    ]
+  })
 }

@@ -4,13 +4,16 @@ import type { CriteriaDecision } from '../kinds/criteria/decision.js'
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { coverageOf, figures, standingOf, undecidedCase, type ComparisonCoverage, type PairedFigures, type UndecidedCase } from './compare-figures.js'
 import { compareScoredSplit, specMismatches, specText, type ScoredSplitComparison } from './compare-scored.js'
+import { judgeAssistedComparison, type JudgeAssistedComparison } from './compare-judge.js'
 import { evaluateFixture } from '../engine/evaluate.js'
 import type { PanelPolicy } from '../engine/panel-rule.js'
+import type { Decision } from '../engine/decision.js'
 import type { CaseEntry } from '../engine/fixture.js'
 import { loadFixture, type Fixture, type LoadedFixture } from '../registry.js'
 
 export { DEVELOPMENT_LABEL, type ComparisonCoverage, type PairedFigures, type RateFigure, type UndecidedCase } from './compare-figures.js'
 export type { ScoreDifference, ScoredSplitComparison } from './compare-scored.js'
+export type { JudgeAssistedComparison, JudgeAssistedRefusal, JudgeAssistedSplit, JudgeGaps } from './compare-judge.js'
 
 /** What to do about a `FIXTURES_NOT_COMPARABLE` error (docs/errors.md). */
 export const NOT_COMPARABLE_HINT =
@@ -34,6 +37,12 @@ export interface CompareOptions {
   readonly seed?: number | string
   /** The several-reviewer rule both fixtures' cases are decided under (the plugin's `reviewers`). @default { minReviews: 0 } */
   readonly panel?: PanelPolicy
+  /**
+   * A judge whose decisions cover both fixtures' cases: the comparison then also gives the
+   * judge-assisted (prediction-powered) B − A of each split over every paired task, from the tasks
+   * both fixtures' `sample.json` drew ({@link JudgeAssistedComparison}).
+   */
+  readonly judge?: string
 }
 
 /** One fixture of a comparison. */
@@ -95,6 +104,8 @@ export interface ComparisonBase {
   /** Case ids in both fixtures but in different splits: listed, in no split's figures. */
   readonly split_mismatch: readonly { readonly case: string; readonly a: Split; readonly b: Split }[]
   readonly leaks: readonly Leak[]
+  /** With the `judge` option: B − A by prediction-powered inference, per split. Absent otherwise. */
+  readonly judge_assisted?: JudgeAssistedComparison
 }
 
 /** The comparison of two criteria fixtures on one rubric (`vitest-rubric compare`). */
@@ -132,11 +143,24 @@ export async function compareFixtures(dirA: string, dirB: string, options: Compa
   const a = await loadFixture(dirA, loadOptions)
   const b = await loadFixture(dirB, loadOptions)
   checkComparable(a, b)
-  if (a.kind === 'criteria' && b.kind === 'criteria') return compareCriteria(a, b, options)
-  if (a.kind === 'scored' && b.kind === 'scored') return compareScored(a, b, options)
+  let compared: { comparison: FixtureComparison; pairs: Map<Split, [PairedDecision, PairedDecision][]> }
+  if (a.kind === 'criteria' && b.kind === 'criteria') compared = compareCriteria(a, b, options)
+  else if (a.kind === 'scored' && b.kind === 'scored') compared = compareScored(a, b, options)
   // checkComparable refuses two fixtures of different kinds.
-  throw new Error(`internal error: fixtures of kinds ${a.kind} and ${b.kind} reached the comparison`)
+  else throw new Error(`internal error: fixtures of kinds ${a.kind} and ${b.kind} reached the comparison`)
+  const { comparison, pairs } = compared
+  if (options.judge === undefined) return comparison
+  const judged = await judgeAssistedComparison(
+    { a, b },
+    // A split without a paired task has nothing to estimate.
+    comparison.splits.map(({ split }) => ({ split, pairs: pairs.get(split)! })).filter((each) => each.pairs.length > 0),
+    { judge: options.judge, cwd: options.cwd ?? process.cwd(), level: comparison.level },
+  )
+  return { ...comparison, judge_assisted: judged }
 }
+
+/** A decision as pairing reads it. */
+type PairedDecision = Decision & { readonly id: string; readonly split: Split }
 
 function checkComparable(a: Fixture, b: Fixture): void {
   if (a.kind !== b.kind) {
@@ -211,13 +235,17 @@ function base(a: Fixture, b: Fixture, options: CompareOptions) {
   }
 }
 
-function compareCriteria(a: LoadedFixture<'criteria'>, b: LoadedFixture<'criteria'>, options: CompareOptions): CriteriaFixtureComparison {
+function compareCriteria(
+  a: LoadedFixture<'criteria'>,
+  b: LoadedFixture<'criteria'>,
+  options: CompareOptions,
+): { comparison: CriteriaFixtureComparison; pairs: Map<Split, [CriteriaDecision, CriteriaDecision][]> } {
   const level = options.level ?? 0.95
   const criteria = a.rubric.document.criteria.map((criterion) => criterion.id)
   const evaluate = evaluateOptions(options)
   const { pairs, ...paired } = pairUp(evaluateFixture(a, evaluate).decisions, evaluateFixture(b, evaluate).decisions)
   const { a: fixtureA, b: fixtureB, rubric_sha256, split } = base(a, b, options)
-  return {
+  const comparison: CriteriaFixtureComparison = {
     kind: 'criteria',
     a: fixtureA,
     b: fixtureB,
@@ -229,16 +257,21 @@ function compareCriteria(a: LoadedFixture<'criteria'>, b: LoadedFixture<'criteri
     leaks: findLeaks(a, b, criteriaText),
     splits: splitsOf(split).map((each) => compareSplit(each, pairs.get(each)!, criteria, level)),
   }
+  return { comparison, pairs }
 }
 
-function compareScored(a: LoadedFixture<'scored'>, b: LoadedFixture<'scored'>, options: CompareOptions): ScoredFixtureComparison {
+function compareScored(
+  a: LoadedFixture<'scored'>,
+  b: LoadedFixture<'scored'>,
+  options: CompareOptions,
+): { comparison: ScoredFixtureComparison; pairs: Map<Split, [PairedDecision, PairedDecision][]> } {
   const level = options.level ?? 0.95
   const seed = options.seed ?? DEFAULT_SEED
   const mismatched = specMismatches(a, b)
   const evaluate = evaluateOptions(options)
   const { pairs, ...paired } = pairUp(evaluateFixture(a, evaluate).decisions, evaluateFixture(b, evaluate).decisions, mismatched)
   const { a: fixtureA, b: fixtureB, rubric_sha256, split } = base(a, b, options)
-  return {
+  const comparison: ScoredFixtureComparison = {
     kind: 'scored',
     a: fixtureA,
     b: fixtureB,
@@ -251,6 +284,7 @@ function compareScored(a: LoadedFixture<'scored'>, b: LoadedFixture<'scored'>, o
     leaks: findLeaks(a, b, specText),
     splits: splitsOf(split).map((each) => compareScoredSplit(each, pairs.get(each)!, level, seed)),
   }
+  return { comparison, pairs }
 }
 
 function compareSplit(split: Split, pairs: readonly [CriteriaDecision, CriteriaDecision][], criteria: readonly string[], level: number): SplitComparison {

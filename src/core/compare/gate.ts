@@ -4,7 +4,19 @@ import { plural, type Split } from '../common/primitives.js'
 import type { PanelPolicy } from '../engine/panel-rule.js'
 import type { PlannedCheck } from '../engine/plan.js'
 import { compareFixtures, FixturesNotComparableError, type SplitComparison } from './compare.js'
-import { boundAndThreshold, DEVELOPMENT_LABEL, points, pointsInterval, type PairedFigures, type UndecidedCase } from './compare-figures.js'
+import type { JudgeAssistedSplit } from './compare-judge.js'
+import { judgeAssistedVerdict } from './gate-judge.js'
+import {
+  boundAndThreshold,
+  DEVELOPMENT_LABEL,
+  ONE_SIDED,
+  points,
+  pointsInterval,
+  pointsText,
+  versus,
+  type PairedFigures,
+  type UndecidedCase,
+} from './compare-figures.js'
 
 /** One compare gate: fixture B (the one checked) is not worse than `against` (A) by more than `margin`. */
 export interface CompareGate {
@@ -14,6 +26,8 @@ export interface CompareGate {
   readonly split: Split
   /** The largest drop of B's acceptance rate below A's the gate allows, as a proportion (0.05: 5 points). */
   readonly margin: number
+  /** A judge: the gate then reads the judge-assisted (PPI++) interval of B − A over every paired task instead of the decided pairs' Newcombe interval. */
+  readonly judge?: string | undefined
 }
 
 /** What a compare gate found for one fixture: its check's outcome, and the paired figures it rests on. */
@@ -54,6 +68,8 @@ export interface ComparisonGateReport {
   readonly holds_regardless: boolean | null
   /** The discordant cases, A accepted and B rejected first. `null` when not compared. */
   readonly discordant: { readonly a_accepted_b_rejected: readonly string[]; readonly b_accepted_a_rejected: readonly string[] } | null
+  /** The judge whose decisions the gate reads, with its judge-assisted figures of the split; `null` for a gate without a judge or when not compared. */
+  readonly judge_assisted: { readonly judge: string; readonly split: JudgeAssistedSplit } | null
 }
 
 /** Options of {@link compareGate}. */
@@ -68,7 +84,8 @@ export interface CompareGateOptions {
 
 /** The name of a compare gate's check on one fixture. */
 export function compareGateName(fixtureDir: string, gate: CompareGate): string {
-  return `${basename(fixtureDir)} is not worse than ${basename(gate.against)} by more than ${pointsText(gate.margin)} on ${gate.split === 'held_out' ? 'held-out' : 'development'} cases`
+  const judged = gate.judge === undefined ? '' : `, judge-assisted by ${gate.judge}`
+  return `${basename(fixtureDir)} is not worse than ${basename(gate.against)} by more than ${pointsText(gate.margin)} on ${gate.split === 'held_out' ? 'held-out' : 'development'} cases${judged}`
 }
 
 /**
@@ -88,6 +105,7 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
       cwd: options.cwd,
       ...(options.panel === undefined ? {} : { panel: options.panel }),
       ...(options.seed === undefined ? {} : { seed: options.seed }),
+      ...(gate.judge === undefined ? {} : { judge: gate.judge }),
     })
   } catch (error) {
     if (!(error instanceof RubricError)) throw error
@@ -102,9 +120,11 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
       worst_case: null,
       holds_regardless: null,
       discordant: null,
+      judge_assisted: null,
     }
   }
   const section = comparison.splits[0]!
+  const judged = comparison.judge_assisted?.splits[0]
   return {
     ...shown,
     against: comparison.a.dir,
@@ -114,7 +134,8 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
     acceptance: section.acceptance,
     worst_case: section.worst_case,
     discordant: section.discordant,
-    ...gateVerdict(section, gate),
+    judge_assisted: gate.judge === undefined || judged === undefined ? null : { judge: gate.judge, split: judged },
+    ...(gate.judge === undefined || judged === undefined ? gateVerdict(section, gate) : judgeAssistedVerdict(judged, gate.judge, gate)),
   }
 }
 
@@ -178,13 +199,6 @@ export function gateVerdict(
   return { holds_regardless: holds, status: 'failed', message }
 }
 
-/** `the lower bound −3.1 is at least −5.0`, with the digits that tell the two apart. */
-function versus(lower: number | null, threshold: number): string {
-  if (lower === null) return 'there is no lower bound'
-  const [bound, least] = boundAndThreshold(lower, threshold)
-  return `the lower bound ${bound} ${lower >= threshold ? 'is at least' : 'is below'} ${least}`
-}
-
 /** The coverage, the paired table and the discordant cases: the lines under a failed gate. */
 function details(section: GatedSplit): string[] {
   const { table } = section.acceptance
@@ -197,16 +211,7 @@ function details(section: GatedSplit): string[] {
   ]
 }
 
-/** The level of the gate, as its messages say it. */
-const ONE_SIDED = 'a one-sided test at the 2.5% level'
-
 /** The report as the fixture's check: todo while it has nothing to decide, else passed or failed with the message. */
 export function comparisonCheck(report: ComparisonGateReport): PlannedCheck {
   return { name: report.name, ok: report.status === 'passed', message: report.message, ...(report.status === 'todo' ? { todo: true } : {}) }
-}
-
-/** A margin in points: `5 points`, `2.5 points`, `1 point`. */
-function pointsText(margin: number): string {
-  const value = Number((100 * margin).toFixed(2))
-  return `${value} point${value === 1 ? '' : 's'}`
 }

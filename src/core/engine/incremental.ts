@@ -193,7 +193,8 @@ export class IncrementalEvaluation {
       return raw
     }
     const casesPath = this.loaded === undefined ? undefined : `${this.loaded.dir}/${this.loaded.definition.files.cases}`
-    if (casesPath !== undefined && !everything) {
+    // In the records layout `cases.json` is made from the records: the memo checks each review document's cases against it.
+    if (casesPath !== undefined && !everything && this.loaded?.records === undefined) {
       const before = this.read.get(casesPath)
       everything = before === undefined || before.stamp !== (await stampOf(casesPath))
     }
@@ -230,7 +231,9 @@ export class IncrementalEvaluation {
       const adoptions = fixture.panel.adoptions.get(entry.id)
       if (!all && before !== undefined && sameEntry(before.entry, entry) && sameSlots(before.reviews, reviews)) {
         if (samePanelReviews(before.panelReviews, panelReviews) && sameAdoptions(before.adoptions, adoptions)) {
-          next.set(entry.id, { ...before, entry, reviews, panelReviews, adoptions })
+          // Read into the very same values (the parse of unchanged files is kept): the state stands as it was.
+          const unchanged = before.entry === entry && before.reviews === reviews && before.panelReviews === panelReviews && before.adoptions === adoptions
+          next.set(entry.id, unchanged ? before : { ...before, entry, reviews, panelReviews, adoptions })
           return
         }
       }

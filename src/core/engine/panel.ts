@@ -8,7 +8,7 @@ import { sha256Hex } from '../json/canonical-json.js'
 import { parseJsonFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { checkFileDocument } from '../json/schema-error.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
-import { readReviewDocument } from './documents.js'
+import { readReviewDocument, type ReviewDocument } from './documents.js'
 import type { CaseEntry, ReviewEntry } from './entries.js'
 import { RECORDS_DIR } from '../store/records.js'
 import type { ParseMemo } from './parse-memo.js'
@@ -126,7 +126,12 @@ export async function readPanel(source: LabelSource): Promise<Panel> {
   let adjudications: Panel['adjudications']
   if (hasAdjudications) {
     const file = await read(adjudicationsPath, join(display, ADJUDICATIONS_FILE))
-    adjudications = { display: file.display, sha256: file.sha256 ?? sha256Hex(file.bytes) }
+    adjudications = {
+      display: file.display,
+      get sha256() {
+        return file.sha256 ?? sha256Hex(file.bytes)
+      },
+    }
     adoptions =
       memo === undefined
         ? readAdoptions(definition, file, cases, casesFile)
@@ -219,8 +224,7 @@ async function readLabelDirectory(source: LabelSource, subdir: string): Promise<
   const names = (await list(directory)).filter((name) => name.endsWith('.json')).sort()
   if (names.length === 0) return EMPTY_LABELS
   const author = subdir === JUDGES_DIR ? 'judge' : 'reviewer'
-  const files: Record<string, { display: string; sha256: string; origin: string }> = {}
-  const reviews = new Map<string, Map<string, Readonly<Record<string, ReviewEntry>>>>()
+  const read_: { readonly who: string; readonly file: RawFile; readonly document: ReviewDocument }[] = []
   for (const name of names) {
     const who = name.slice(0, -'.json'.length)
     const shown = join(display, subdir, name)
@@ -235,7 +239,31 @@ async function readLabelDirectory(source: LabelSource, subdir: string): Promise<
     }
     const file = await read(join(directory, name), shown)
     const document = memo === undefined ? readReviewDocument(definition, file, cases, casesFile) : memo.reviewDocument(definition, file, cases, casesFile)
-    files[who] = { display: file.display, sha256: file.sha256 ?? sha256Hex(file.bytes), origin: document.origin }
+    read_.push({ who, file, document })
+  }
+  // The same parsed documents as at the last read (none of their bytes changed): the same labels.
+  return memo === undefined
+    ? labelSet(read_)
+    : memo.derivedOf(
+        subdir,
+        read_.map((each) => each.document),
+        () => labelSet(read_),
+      )
+}
+
+/** The labels of the documents of a directory, by case, then author. */
+function labelSet(documents: readonly { readonly who: string; readonly file: RawFile; readonly document: ReviewDocument }[]): LabelSet {
+  const files: Record<string, { display: string; sha256: string; origin: string }> = {}
+  const reviews = new Map<string, Map<string, Readonly<Record<string, ReviewEntry>>>>()
+  for (const { who, file, document } of documents) {
+    // Taken when asked for: a document the records make is hashed only if its identity is shown.
+    files[who] = {
+      display: file.display,
+      origin: document.origin,
+      get sha256() {
+        return file.sha256 ?? sha256Hex(file.bytes)
+      },
+    }
     for (const [caseId, bySlot] of document.reviews) {
       const byAuthor = reviews.get(caseId) ?? new Map<string, Readonly<Record<string, ReviewEntry>>>()
       byAuthor.set(who, bySlot)

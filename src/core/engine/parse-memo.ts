@@ -17,10 +17,13 @@ import type { SomeKindDefinition } from '../contract/kind.js'
 export class ParseMemo {
   private rubricEntry: { readonly key: string; readonly value: unknown } | undefined
   private casesEntry: { readonly key: string; readonly value: CaseEntries; readonly ids: ReadonlySet<string> } | undefined
-  private readonly documents = new Map<string, { readonly sha: string; readonly value: ReviewDocument }>()
+  /** Each review document parsed, with the case ids (`casesEntry.ids`) every case it names was last found in. */
+  private readonly documents = new Map<string, { readonly sha: string; readonly value: ReviewDocument; readonly ids?: ReadonlySet<string> }>()
   private readonly extra = new Map<string, { readonly sha: string; readonly value: ReadonlyMap<string, unknown> }>()
   /** The parsed lines of the bucket files of a fixture in the records layout. */
   readonly buckets = new BucketCache()
+  /** What {@link derivedOf} made, by name. */
+  private readonly made = new Map<string, { readonly parts: readonly object[]; readonly value: unknown }>()
   /** The last whole document the records made, by its display path. */
   private readonly derived = new Map<string, RawFile>()
 
@@ -46,9 +49,15 @@ export class ParseMemo {
   reviewDocument(definition: SomeKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): ReviewDocument {
     const sha = shaOf(file)
     const kept = this.documents.get(file.display)
-    if (kept !== undefined && kept.sha === sha && this.allKnown(kept.value.reviews.keys(), cases)) return kept.value
+    const ids = this.casesEntry?.value.entries === cases ? this.casesEntry.ids : undefined
+    // Checked against these very case ids before: every case it names is known still.
+    if (kept !== undefined && kept.sha === sha && ids !== undefined && kept.ids === ids) return kept.value
+    if (kept !== undefined && kept.sha === sha && this.allKnown(kept.value.reviews.keys(), cases)) {
+      if (ids !== undefined) this.documents.set(file.display, { ...kept, ids })
+      return kept.value
+    }
     const value = readReviewDocument(definition, file, cases, casesFile)
-    this.documents.set(file.display, { sha, value })
+    this.documents.set(file.display, { sha, value, ...(ids === undefined ? {} : { ids }) })
     return value
   }
 
@@ -66,36 +75,66 @@ export class ParseMemo {
     before: { readonly sha: string; readonly text: string },
     after: { readonly sha: string; readonly text: string },
   ): void {
-    if (this.casesEntry?.key === `${display}:${before.sha}`) {
-      const edited = editedElement(before.text, after.text, 'cases')
-      if (edited === undefined || edited.insert) return
-      const value = editedCases(definition, this.casesEntry.value, edited.index, edited.value)
-      if (value !== undefined) this.casesEntry = { key: `${display}:${after.sha}`, value, ids: this.casesEntry.ids }
-      return
-    }
-    const kept = this.documents.get(display)
-    if (kept === undefined || kept.sha !== before.sha) return
-    const edited = editedElement(before.text, after.text, 'reviews')
-    const ids = this.casesEntry?.ids
-    if (edited === undefined || ids === undefined) return
-    const value = editedReviews(definition, kept.value, edited, ids)
-    if (value !== undefined) this.documents.set(display, { sha: after.sha, value })
+    const list = this.casesEntry?.key === `${display}:${before.sha}` ? 'cases' : 'reviews'
+    this.primeElement(definition, display, before.sha, after.sha, editedElement(before.text, after.text, list))
   }
 
   /**
    * Primes the memo with a document the records layout made (`cases.json`, `annotations.json`, …,
-   * folded from record lines): its text against the one made at the last read, as
-   * {@link primeEdit} does for a revision's edit. A save of one case through the page or the command
-   * line then costs its element's parse, not the whole document's. Only whole documents are kept:
-   * a read of some bucket files makes partial ones, which prime nothing.
+   * folded from record lines), against the one made at the last read: the same entries (the very
+   * objects the records were read into) carry their parse over, and one entry replaced or added is
+   * parsed alone, as {@link primeEdit} does for a revision's edit. A save of one case through the
+   * page or the command line then costs its entry's parse, not the whole document's. Only whole
+   * documents are kept: a read of some bucket files makes partial ones, which prime nothing.
    */
   primeDerived(definition: SomeKindDefinition, file: RawFile): void {
     const before = this.derived.get(file.display)
     this.derived.set(file.display, file)
     if (before === undefined) return
-    const [beforeSha, afterSha] = [shaOf(before), shaOf(file)]
-    if (beforeSha === afterSha) return
-    this.primeEdit(definition, file.display, { sha: beforeSha, text: textOf(before) }, { sha: afterSha, text: textOf(file) })
+    const [beforeKey, afterKey] = [shaOf(before), shaOf(file)]
+    if (beforeKey === afterKey) return
+    const list = this.casesEntry?.key === `${file.display}:${beforeKey}` ? 'cases' : 'reviews'
+    const edit = editedEntry(before.json?.value, file.json?.value, list)
+    if (edit === 'same') this.rekey(file.display, beforeKey, afterKey)
+    else this.primeElement(definition, file.display, beforeKey, afterKey, edit)
+  }
+
+  /** Carries what was parsed of a document over to the same contents under another key. */
+  private rekey(display: string, before: string, after: string): void {
+    if (this.casesEntry?.key === `${display}:${before}`) this.casesEntry = { ...this.casesEntry, key: `${display}:${after}` }
+    const kept = this.documents.get(display)
+    if (kept?.sha === before) this.documents.set(display, { ...kept, sha: after })
+    for (const [name, extra] of this.extra) if (extra.sha === before) this.extra.set(name, { sha: after, value: extra.value })
+  }
+
+  /** Gives the memo the parse of a document whose one element `edited` differs from the one parsed under `before`. */
+  private primeElement(definition: SomeKindDefinition, display: string, before: string, after: string, edited: EditedElement | undefined): void {
+    if (edited === undefined) return
+    if (this.casesEntry?.key === `${display}:${before}`) {
+      if (edited.insert) return
+      const value = editedCases(definition, this.casesEntry.value, edited.index, edited.value)
+      if (value !== undefined) this.casesEntry = { key: `${display}:${after}`, value, ids: this.casesEntry.ids }
+      return
+    }
+    const kept = this.documents.get(display)
+    if (kept === undefined || kept.sha !== before) return
+    const ids = this.casesEntry?.ids
+    if (ids === undefined) return
+    const value = editedReviews(definition, kept.value, edited, ids)
+    // The entry edited names a case of `ids`, and the others were checked against them: so is the whole.
+    if (value !== undefined) this.documents.set(display, { sha: after, value, ...(kept.ids === ids ? { ids } : {}) })
+  }
+
+  /**
+   * What is made of several parsed documents (a directory's labels, by case): made again only when
+   * one of them is not the very value it was at the last call under the same name.
+   */
+  derivedOf<T>(name: string, parts: readonly object[], make: () => T): T {
+    const kept = this.made.get(name)
+    if (kept !== undefined && kept.parts.length === parts.length && kept.parts.every((part, index) => part === parts[index])) return kept.value as T // Cast: stored by this method under the same name, by the same maker.
+    const value = make()
+    this.made.set(name, { parts, value })
+    return value
   }
 
   /** Anything else read of one file by case id (the adoptions), by a name of its own: reused like a review file. */
@@ -115,8 +154,37 @@ export class ParseMemo {
   }
 }
 
+interface EditedElement {
+  readonly index: number
+  readonly insert: boolean
+  readonly value: unknown
+}
+
+/**
+ * How document value `after` differs from `before`, by identity, not by content: `'same'` when
+ * every member and entry is the very value it was; the one entry of the list `key` replaced or
+ * appended; `undefined` for any other difference (which parses the document whole).
+ */
+function editedEntry(before: unknown, after: unknown, key: string): EditedElement | 'same' | undefined {
+  if (!isObject(before) || !isObject(after)) return undefined
+  const [was, now] = [before[key], after[key]]
+  const names = Object.keys(after)
+  if (!Array.isArray(was) || !Array.isArray(now) || names.length !== Object.keys(before).length) return undefined
+  // The other members are a few small values, made anew at each read: compared as JSON.
+  for (const name of names) if (name !== key && JSON.stringify(before[name]) !== JSON.stringify(after[name])) return undefined
+  if (now.length !== was.length && now.length !== was.length + 1) return undefined
+  let changed = -1
+  for (let index = 0; index < was.length; index++) {
+    if (was[index] === now[index]) continue
+    if (changed !== -1) return undefined
+    changed = index
+  }
+  if (now.length === was.length) return changed === -1 ? 'same' : { index: changed, insert: false, value: now[changed] }
+  return changed === -1 ? { index: was.length, insert: true, value: now[was.length] } : undefined
+}
+
 /** The one element of the top-level list `key` that `after` replaces or appends in `before`, parsed; `undefined` for any other difference. */
-function editedElement(before: string, after: string, key: string): { readonly index: number; readonly insert: boolean; readonly value: unknown } | undefined {
+function editedElement(before: string, after: string, key: string): EditedElement | undefined {
   const items = topLevelListItems(before, key)
   if (items === undefined || items.length === 0) return undefined
   const shorter = Math.min(before.length, after.length)
@@ -164,12 +232,7 @@ function editedCases(definition: SomeKindDefinition, cases: CaseEntries, index: 
 }
 
 /** The reviews with the one at `index` replaced, or one appended, when it names a case `cases.json` holds and a slot free for it. */
-function editedReviews(
-  definition: SomeKindDefinition,
-  document: ReviewDocument,
-  edited: { readonly index: number; readonly insert: boolean; readonly value: unknown },
-  ids: ReadonlySet<string>,
-): ReviewDocument | undefined {
+function editedReviews(definition: SomeKindDefinition, document: ReviewDocument, edited: EditedElement, ids: ReadonlySet<string>): ReviewDocument | undefined {
   const { caseKey, slotKey, slots } = definition.reviews
   const { value } = edited
   if (!isObject(value)) return undefined
@@ -184,11 +247,7 @@ function editedReviews(
   return { origin: document.origin, reviews }
 }
 
+/** The key of a file's contents: a document made from records is known by its version, which costs nothing. */
 function shaOf(file: RawFile): string {
-  return file.sha256 ?? sha256Hex(file.bytes)
-}
-
-/** A document made from records: UTF-8 the store encoded itself. */
-function textOf(file: RawFile): string {
-  return new TextDecoder().decode(file.bytes)
+  return file.version ?? file.sha256 ?? sha256Hex(file.bytes)
 }

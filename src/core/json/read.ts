@@ -20,6 +20,12 @@ export interface RawFile {
    * `bytes` again; frozen, since the records it is made of are shared.
    */
   readonly json?: { readonly value: unknown }
+  /**
+   * An identity of the file's contents that costs less than its SHA-256, for a document made from
+   * records: no two documents made with different contents share one (the same contents made twice
+   * may have two). Caches key by it in place of the SHA-256.
+   */
+  readonly version?: string
 }
 
 /** How a loader reads a fixture file: from disk, or from contents already read (to check an edit before writing it). */

@@ -91,6 +91,8 @@ export interface EstimateOptions {
   readonly split?: Split | undefined
   /** The sample file as shown. */
   readonly sampleFile: string
+  /** Estimate each criterion's meets rate too (`criteria` `null` without). @default true */
+  readonly criteria?: boolean
 }
 
 /**
@@ -149,11 +151,14 @@ export function estimateFromSample(evaluation: SomeEvaluation, sample: SampleFil
     })
   }
   const inputs = estimateInputs(evaluation, sample, options)
-  const criteria = criterionEstimates(
-    evaluation,
-    options.judge,
-    inputs.map(({ ids, input }) => ({ ids, sample: input.sample })),
-  )
+  const criteria =
+    options.criteria === false
+      ? inputs.map(() => null)
+      : criterionEstimates(
+          evaluation,
+          options.judge,
+          inputs.map(({ ids, input }) => ({ ids, sample: input.sample })),
+        )
   const splits = inputs.map(
     ({ split, input, ids, pending, outsideReviews }, position): SplitEstimate => ({
       split,
@@ -206,5 +211,10 @@ export async function estimateFixture(
       hint: `draw one with \`vitest-rubric sample ${place.displayDir} --size <n> --seed <s>\`, review the cases it names, then estimate again.`,
     })
   }
-  return estimateFromSample(evaluation, sample, { judge: options.judge, split: options.split, sampleFile })
+  return estimateFromSample(evaluation, sample, {
+    judge: options.judge,
+    split: options.split,
+    sampleFile,
+    ...(options.criteria === undefined ? {} : { criteria: options.criteria }),
+  })
 }

@@ -44,3 +44,13 @@ export {
 } from './ppi.js'
 export { designMoments, type DesignMoments, type WeightedUnit } from './ppi-design.js'
 export type { PpiInput, PpiOptions, PpiSampledCase } from './ppi-input.js'
+export {
+  MIN_PPI_DISCORDANT,
+  ppiDifference,
+  type PpiDifferenceEstimate,
+  type PpiDifferenceInput,
+  type PpiDifferenceRefusalReason,
+  type PpiDifferenceResult,
+  type PpiDifferenceUnsupported,
+  type PpiPairedCase,
+} from './ppi-difference.js'

@@ -3,22 +3,16 @@
  * the judge's labels on all N cases, corrected by the human labels of a sample drawn with known
  * inclusion probabilities.
  */
-import { designMoments, judgeRate, strataOf, type DesignMoments, type WeightedUnit } from './ppi-design.js'
-import { checkPpiInput, type CheckedInput, type PpiInput, type PpiOptions } from './ppi-input.js'
-import { twoSidedZ } from './normal-quantile.js'
+import { judgeRate, type WeightedUnit } from './ppi-design.js'
+import { checkPpiInput, type CheckedInput, type PpiInput, type PpiOptions, type PpiSampledCase } from './ppi-input.js'
+import { rectifiedEstimate, type RateInterval } from './ppi-rectified.js'
+
+export { tunedLambda, type RateInterval } from './ppi-rectified.js'
 
 /** Below this many decided sampled cases the estimate is refused: the normal approximation is not to be trusted. */
 export const MIN_PPI_REVIEWS = 30
 /** Below this many decided sampled cases of either human label (0 or 1) the estimate is refused. */
 export const MIN_PPI_PER_LABEL = 5
-
-/** A point estimate, its standard error and its interval, clipped to [0, 1]. */
-export interface RateInterval {
-  readonly estimate: number
-  readonly se: number
-  readonly low: number
-  readonly high: number
-}
 
 /** How many cases an estimate was computed from. */
 export interface PpiCounts {
@@ -67,29 +61,8 @@ export interface PpiUnsupported extends PpiCounts {
   readonly message: string
 }
 
+/** A prediction-powered estimate, or its refusal with the reason. */
 export type PpiResult = PpiEstimate | PpiUnsupported
-
-function clip(x: number): number {
-  return Math.min(1, Math.max(0, x))
-}
-
-function interval(estimate: number, variance: number, z: number): RateInterval {
-  const se = Math.sqrt(variance)
-  return { estimate, se, low: clip(estimate - z * se), high: clip(estimate + z * se) }
-}
-
-/**
- * PPI++'s power tuning for this setting: the λ in [0, 1] that minimises the estimated variance
- * v(Ȳ_w) − 2λ·v(Ȳ_w, f̄_w) + λ²·v(f̄_w), that is v(Ȳ_w, f̄_w) / v(f̄_w); 0 when the judge labels
- * of the sample do not vary within any stratum (`judgeVaries` false: then λ changes nothing the
- * design can see, and v(f̄_w) is a rounding residue). PPI++'s Cov(Y, f) / ((1 + n/N)·Var(f)) (Angelopoulos, Duchi & Zrnic
- * 2023) is for an unlabelled set drawn apart from the labelled one; here the judge's mean is taken
- * over every case, the sampled ones included, and the (1 + n/N) drops out (docs/statistics.md).
- */
-export function tunedLambda(moments: DesignMoments, judgeVaries: boolean): number {
-  if (!judgeVaries || !(moments.judgeVariance > 0)) return 0
-  return clip(moments.covariance / moments.judgeVariance)
-}
 
 function refusalOf(checked: CheckedInput, counts: PpiCounts): { reason: PpiRefusalReason; message: string } | null {
   const missing = checked.judge.reduce<number>((sum, f) => sum + (f === null ? 1 : 0), 0)
@@ -130,53 +103,6 @@ function refusalOf(checked: CheckedInput, counts: PpiCounts): { reason: PpiRefus
   return null
 }
 
-function constantWithinStrata(units: readonly Unit[], value: (unit: Unit) => number): boolean {
-  return strataOf(units).every((stratum) => stratum.every((unit) => value(unit) === value(stratum[0]!)))
-}
-
-interface Unit extends WeightedUnit {
-  readonly pending: boolean
-}
-
-/**
- * Bounds on the interval that the complete sample would give at λ, over every labelling of the
- * pending cases. The point estimate is increasing in each label, so it lies between all-0 and all-1.
- * Each zⱼ = wⱼ(eⱼ − R̂)/W lies in [Lⱼ, Uⱼ], over either label of a pending case and R̂ anywhere
- * between those two rectifier means; so zⱼ − z̄_h lies in [Lⱼ − mean_h U, Uⱼ − mean_h L], and the
- * variance is bounded term by term by the larger square of its ends (and s²_Y, for the system, by n/(n − 1)·¼).
- */
-function worstCaseBounds(units: readonly Unit[], lambda: number, judgeMean: number, spreadCases: number | null, z: number): { low: number; high: number } {
-  let weight = 0
-  let lowSum = 0
-  let highSum = 0
-  for (const unit of units) {
-    weight += 1 / unit.probability
-    lowSum += ((unit.pending ? 0 : unit.human) - lambda * unit.judge) / unit.probability
-    highSum += ((unit.pending ? 1 : unit.human) - lambda * unit.judge) / unit.probability
-  }
-  const rectifierLow = lowSum / weight
-  const rectifierHigh = highSum / weight
-  let variance = spreadCases === null ? 0 : units.length / (units.length - 1) / 4 / spreadCases
-  for (const stratum of strataOf(units)) {
-    const ranges = stratum.map((unit) => {
-      const low = (unit.pending ? 0 : unit.human) - lambda * unit.judge
-      const high = (unit.pending ? 1 : unit.human) - lambda * unit.judge
-      const scale = 1 / unit.probability / weight
-      return { low: scale * (low - rectifierHigh), high: scale * (high - rectifierLow) }
-    })
-    const meanLow = ranges.reduce((sum, range) => sum + range.low, 0) / stratum.length
-    const meanHigh = ranges.reduce((sum, range) => sum + range.high, 0) / stratum.length
-    let squares = 0
-    for (const [j, unit] of stratum.entries()) {
-      const { low, high } = ranges[j]!
-      squares += (1 - unit.probability) * Math.max((low - meanHigh) ** 2, (high - meanLow) ** 2)
-    }
-    variance += (stratum.length / (stratum.length - 1)) * squares
-  }
-  const spread = z * Math.sqrt(variance)
-  return { low: clip(lambda * judgeMean + rectifierLow - spread), high: clip(lambda * judgeMean + rectifierHigh + spread) }
-}
-
 /**
  * The prediction-powered estimate of a rate over all N cases of a split (PPI++, Angelopoulos,
  * Duchi & Zrnic 2023), with inverse-probability weights for non-uniform designs:
@@ -197,58 +123,46 @@ export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
   if (refusal !== null) return { status: 'unsupported', ...refusal, ...counts }
   const judge = checked.judge as readonly number[]
   const judgeMean = judgeRate(judge)
-  const unitOf = (drawn: (typeof checked.decided)[number], pending: boolean): Unit => ({
+  const unitOf = (drawn: PpiSampledCase): WeightedUnit => ({
     probability: drawn.probability,
     human: drawn.human ?? 0,
     judge: judge[drawn.index]!,
     stratum: drawn.stratum ?? '',
-    pending,
   })
-  const decided = checked.decided.map((drawn) => unitOf(drawn, false))
-  const moments = designMoments(decided)
-  const lambda = checked.lambda === 'tuned' ? tunedLambda(moments, !constantWithinStrata(decided, (unit) => unit.judge)) : checked.lambda
-  // Tested on the labels, not on the computed variance: a variance that is 0 comes out of the
-  // arithmetic as a rounding residue of either sign.
-  const humanConstant = constantWithinStrata(decided, (unit) => unit.human)
-  if (humanConstant || constantWithinStrata(decided, (unit) => unit.human - lambda * unit.judge)) {
+  const result = rectifiedEstimate({
+    decided: checked.decided.map(unitOf),
+    // A pending case's label is still 0 or 1.
+    pending: checked.pending.map((drawn) => ({ ...unitOf(drawn), low: 0, high: 1 })),
+    judgeMean,
+    cases: counts.cases,
+    level: checked.level,
+    lambda: checked.lambda,
+    estimand: checked.estimand,
+    worstCase: checked.worstCase,
+    range: [0, 1],
+  })
+  if (result.status === 'degenerate') {
     return {
       status: 'unsupported',
       reason: 'degenerate-variance',
-      message: humanConstant
-        ? 'the human labels do not vary within any stratum, so the normal interval would have no width: review more of the sample, or draw it with fewer strata'
-        : `the judge agrees with every decided review (human − λ·judge is constant within every stratum, λ = ${lambda}), so the sample cannot tell how often it errs and the interval would have no width: review more of the sample, or read the human-only interval`,
+      message:
+        result.constant === 'human'
+          ? 'the human labels do not vary within any stratum, so the normal interval would have no width: review more of the sample, or draw it with fewer strata'
+          : `the judge agrees with every decided review (human − λ·judge is constant within every stratum, λ = ${result.lambda}), so the sample cannot tell how often it errs and the interval would have no width: review more of the sample, or read the human-only interval`,
       ...counts,
     }
   }
-  const system = checked.estimand === 'system'
-  // Over the process the N cases were drawn from, the split's own rate varies by s²_Y/N.
-  const spread = system ? moments.humanSpread / counts.cases : 0
-  // v(λ) from the rectified labels themselves, a sum of squares, rather than from the parabola,
-  // whose terms cancel to a rounding residue of either sign when the judge is good.
-  const rectified = designMoments(decided.map((unit) => ({ ...unit, human: unit.human - lambda * unit.judge })))
-  const variance = spread + rectified.humanVariance
-  const classicalVariance = spread + moments.humanVariance
-  const z = twoSidedZ(checked.level)
-  const estimate = lambda * judgeMean + rectified.humanMean
-  const ppi = interval(estimate, variance, z)
-  const bounds =
-    checked.worstCase && counts.pending > 0
-      ? worstCaseBounds([...decided, ...checked.pending.map((drawn) => unitOf(drawn, true))], lambda, judgeMean, system ? counts.cases : null, z)
-      : null
-  // The decided cases' own interval is one that the pending ones could leave standing: it is kept inside.
-  const worstCase = bounds === null ? null : { low: Math.min(bounds.low, ppi.low), high: Math.max(bounds.high, ppi.high) }
   return {
     status: 'estimate',
     level: checked.level,
     estimand: checked.estimand,
-    lambda,
+    lambda: result.lambda,
     ...counts,
-    ...ppi,
-    classical: interval(moments.humanMean, classicalVariance, z),
+    ...result.interval,
+    classical: result.classical,
     judgeOnly: { rate: judgeMean, biased: true },
-    // Every case reviewed with certainty (π = 1) leaves no variance: the judge is worth nothing more.
-    effectiveReviews: variance > 0 ? (counts.decided * classicalVariance) / variance : counts.decided,
+    effectiveReviews: result.effectiveReviews,
     complete: counts.pending === 0,
-    worstCase,
+    worstCase: result.worstCase,
   }
 }

@@ -5,6 +5,8 @@ import { bucketNames, checkItemRecord, fold, type ItemRecord, LAYOUT_FILE, parse
 
 /** How a case's record line begins, as the store writes it (`doc` first, then `case`). */
 const CASE_LINE = '{"doc":"cases.json","case":'
+/** How a compaction line begins (docs/format.md#compaction). */
+const SUPERSEDED_LINE = '{"superseded":'
 
 /**
  * The number of cases a fixture in the records layout holds, counted from its case records alone
@@ -20,6 +22,7 @@ export async function countRecordCases(dir: string): Promise<number | undefined>
     if (!names.has(LAYOUT_FILE)) return undefined
     const layout = parseLayout(await readFile(join(folder, LAYOUT_FILE), 'utf8'), join(folder, LAYOUT_FILE))
     const lines: Stored<ItemRecord>[] = []
+    const superseded = new Set<string>()
     for (const name of bucketNames(layout.buckets).filter((each) => names.has(each))) {
       const text = await readFile(join(folder, name), 'utf8')
       let start = 0
@@ -29,7 +32,9 @@ export async function countRecordCases(dir: string): Promise<number | undefined>
         if (text.startsWith(CASE_LINE, start)) {
           const line = text.slice(start, end)
           const record = caseRecord(line)
-          if (record !== undefined) lines.push({ record, hash: sha256Hex(line), at: name })
+          if (record !== undefined) lines.push({ record, line, hash: sha256Hex(line), at: name })
+        } else if (text.startsWith(SUPERSEDED_LINE, start)) {
+          for (const hash of supersededHashes(text.slice(start, end))) superseded.add(hash)
         }
         start = end + 1
       }
@@ -39,6 +44,7 @@ export async function countRecordCases(dir: string): Promise<number | undefined>
       lines,
       (record) => record.case,
       () => false,
+      superseded,
     ).values())
       if (heads.some((head) => head.record.removed !== true)) cases++
     return cases
@@ -55,5 +61,16 @@ function caseRecord(line: string): ItemRecord | undefined {
     return checkItemRecord(value) === undefined ? (value as ItemRecord) : undefined
   } catch {
     return undefined
+  }
+}
+
+/** The SHA-256s a compaction line names; none for a line the loader will refuse. */
+function supersededHashes(line: string): readonly string[] {
+  try {
+    const value: unknown = JSON.parse(line)
+    const hashes = typeof value === 'object' && value !== null ? (value as { superseded?: unknown }).superseded : undefined
+    return Array.isArray(hashes) ? hashes.filter((hash): hash is string => typeof hash === 'string') : []
+  } catch {
+    return []
   }
 }

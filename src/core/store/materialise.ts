@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { RawFile } from '../json/read.js'
 import { createHash } from 'node:crypto'
-import { styled } from './document-style.js'
+import { styled, styledPieces } from './document-style.js'
 import { CASES_DOC, type DocumentRecord, type Folded, type ItemRecord, type Provenance, RECORDS_DIR } from './records.js'
 
 /** What the store needs to know of a fixture's kind: how an entry names its case and slot, and how a case is left unreviewed. */
@@ -40,10 +40,41 @@ export function forksOf(items: ReadonlyMap<string, Folded<ItemRecord>>): Fork[] 
   return [...byCase].map(([caseId, records]) => ({ caseId, records }))
 }
 
+/** What {@link materialise} made: the documents, and what it keeps to make them again after a save. */
+export interface Materialised {
+  /** The seed documents, by absolute path. */
+  readonly files: ReadonlyMap<string, RawFile>
+  /** Each entry as the seed documents show it, by key; `undefined` for one they leave out. */
+  readonly shown: (key: string) => unknown
+  readonly state: MaterialisedState
+}
+
+/** The lists a materialisation made, by document: kept by a reader to make only what a save changed. */
+export interface MaterialisedState {
+  readonly dir: string
+  /** The head of each document record (its hash), joined: a change there makes every document again. */
+  readonly heads: string
+  readonly lists: ReadonlyMap<string, DocumentList>
+  readonly files: ReadonlyMap<string, RawFile>
+}
+
+interface DocumentList {
+  /** The records shown, in the document's order. */
+  readonly records: ItemRecord[]
+  /** The position of each record in `records`, by key. */
+  readonly index: Map<string, number>
+}
+
 /**
  * The seed documents the records make. A forked case is shown unreviewed (its review bindings
  * those of no review, its adopted reviews and forked records left out), so it stays pending until
  * a person resolves the fork.
+ *
+ * Given what the last one made of the same records (`previous`) and the keys of the records
+ * appended since (`appended`), it makes again only the documents those records are in, each from
+ * the last one's list with those entries replaced or added at the end: what a save does. Any other
+ * change (a fork, a removal, an entry placed before the end, a document's members) makes every
+ * document whole, as a first read does.
  */
 export function materialise(
   dir: string,
@@ -52,50 +83,150 @@ export function materialise(
   items: ReadonlyMap<string, Folded<ItemRecord>>,
   forks: readonly Fork[],
   keys: StoreKeys,
-): { files: Map<string, RawFile>; shown: Map<string, unknown> } {
-  const shown = new Map<string, unknown>()
+  previous?: { readonly state: MaterialisedState; readonly appended: ReadonlySet<string> },
+): Materialised {
   const forked = new Set(forks.map((fork) => fork.caseId))
-  const byDoc = new Map<string, ItemRecord[]>()
+  const shown = (key: string): unknown => {
+    const folded = items.get(key)
+    return folded === undefined ? undefined : shownRecord(folded, forked, keys)?.item
+  }
+  const heads = [...documents.values()].map((folded) => folded.heads.map((head) => head.hash).join('+')).join(',')
+  if (previous !== undefined && forked.size === 0 && previous.state.dir === dir && previous.state.heads === heads) {
+    const state = again(previous.state, previous.appended, items, documents, display)
+    if (state !== undefined) return { files: state.files, shown, state }
+  }
+  const byDoc = new Map<string, { key: string; record: ItemRecord }[]>()
   for (const folded of items.values()) {
-    const heads = folded.heads
-    let record = heads[0]!.record
-    if (forked.has(record.case)) {
-      if (record.doc === 'annotations.json') continue
-      if (heads.length > 1) {
-        if (record.doc !== CASES_DOC) continue
-        record = [...heads].sort((a, b) => (a.record.at < b.record.at ? -1 : a.record.at > b.record.at ? 1 : a.hash < b.hash ? -1 : 1))[0]!.record
-      }
-      if (record.doc === CASES_DOC && record.removed !== true) record = { ...record, item: keys.unreviewed(record.item) }
-    }
-    if (record.removed === true) continue
-    shown.set(folded.key, record.item)
+    const record = shownRecord(folded, forked, keys)
+    if (record === undefined) continue
     const list = byDoc.get(record.doc) ?? []
-    list.push(record)
+    list.push({ key: folded.key, record })
     byDoc.set(record.doc, list)
   }
+  const lists = new Map<string, DocumentList>()
   const files = new Map<string, RawFile>()
   for (const [doc, folded] of documents) {
-    const head = folded.heads[0]!.record
-    const entries = (byDoc.get(doc) ?? []).sort((a, b) => a.n - b.n || compareKeys(a, b)).map((record) => record.item)
-    const value = deepFreeze({ ...head.members, [head.list]: entries })
-    // Its text is made, hashed and encoded only when asked for (an identity shown, a revision's edit, a convert): a read needs only the value.
-    let bytes: Uint8Array | undefined
-    let sha256: string | undefined
-    files.set(join(dir, doc), {
-      display: join(display, RECORDS_DIR, doc),
-      json: { value },
-      get bytes() {
-        bytes ??= new TextEncoder().encode(styled(value, head.style))
-        return bytes
-      },
-      get sha256() {
-        sha256 ??= createHash('sha256').update(styled(value, head.style), 'utf8').digest('hex')
-        return sha256
-      },
-    })
+    const sorted = (byDoc.get(doc) ?? []).sort((a, b) => a.record.n - b.record.n || compareKeys(a.record, b.record))
+    const list: DocumentList = { records: sorted.map((each) => each.record), index: new Map(sorted.map((each, position) => [each.key, position])) }
+    lists.set(doc, list)
+    files.set(join(dir, doc), documentFile(display, doc, folded, list.records))
   }
-  return { files, shown }
+  // A state made with forks shows their cases unreviewed: never made again from, even once they are resolved.
+  return { files, shown, state: { dir, heads: forked.size === 0 ? heads : `${heads}|forked`, lists, files } }
 }
+
+/** The record of a key the documents show, as they show it; `undefined` for one they leave out. */
+function shownRecord(folded: Folded<ItemRecord>, forked: ReadonlySet<string>, keys: StoreKeys): ItemRecord | undefined {
+  const heads = folded.heads
+  let record = heads[0]!.record
+  if (forked.has(record.case)) {
+    if (record.doc === 'annotations.json') return undefined
+    if (heads.length > 1) {
+      if (record.doc !== CASES_DOC) return undefined
+      record = [...heads].sort((a, b) => (a.record.at < b.record.at ? -1 : a.record.at > b.record.at ? 1 : a.hash < b.hash ? -1 : 1))[0]!.record
+    }
+    if (record.doc === CASES_DOC && record.removed !== true) record = { ...record, item: keys.unreviewed(record.item) }
+  }
+  return record.removed === true ? undefined : record
+}
+
+/** The documents after records of `appended` keys were added to those `state` was made of; `undefined` when the change is not one a save makes. */
+function again(
+  state: MaterialisedState,
+  appended: ReadonlySet<string>,
+  items: ReadonlyMap<string, Folded<ItemRecord>>,
+  documents: ReadonlyMap<string, Folded<DocumentRecord>>,
+  display: string,
+): MaterialisedState | undefined {
+  const replaced = new Map<string, Map<number, ItemRecord>>()
+  const added = new Map<string, { key: string; record: ItemRecord }[]>()
+  for (const key of appended) {
+    const heads = items.get(key)?.heads
+    if (heads === undefined || heads.length !== 1 || heads[0]!.record.removed === true) return undefined
+    const record = heads[0]!.record
+    const list = state.lists.get(record.doc)
+    if (list === undefined) return undefined
+    const position = list.index.get(key)
+    if (position !== undefined) {
+      if (list.records[position]!.n !== record.n) return undefined
+      if (list.records[position] === record) continue
+      const changes = replaced.get(record.doc) ?? new Map<number, ItemRecord>()
+      changes.set(position, record)
+      replaced.set(record.doc, changes)
+    } else {
+      const doc = added.get(record.doc) ?? []
+      doc.push({ key, record })
+      added.set(record.doc, doc)
+    }
+  }
+  for (const [doc, records] of added) {
+    const list = state.lists.get(doc)!
+    const last = list.records[list.records.length - 1]
+    records.sort((a, b) => a.record.n - b.record.n || compareKeys(a.record, b.record))
+    // Placed after every entry: otherwise the entries after its place move, and the document is made whole.
+    if (last !== undefined && (records[0]!.record.n < last.n || (records[0]!.record.n === last.n && compareKeys(records[0]!.record, last) < 0)))
+      return undefined
+  }
+  const lists = new Map(state.lists)
+  const files = new Map(state.files)
+  for (const doc of new Set([...replaced.keys(), ...added.keys()])) {
+    const list = state.lists.get(doc)!
+    const records = [...list.records]
+    for (const [position, record] of replaced.get(doc) ?? []) records[position] = record
+    const index = list.index
+    const fresh = [...(replaced.get(doc)?.values() ?? [])]
+    for (const { key, record } of added.get(doc) ?? []) {
+      index.set(key, records.length)
+      records.push(record)
+      fresh.push(record)
+    }
+    lists.set(doc, { records, index })
+    files.set(join(state.dir, doc), documentFile(display, doc, documents.get(doc)!, records, fresh))
+  }
+  return { dir: state.dir, heads: state.heads, lists, files }
+}
+
+/** A seed document made of its shown records, its text made only when asked for. */
+function documentFile(
+  display: string,
+  doc: string,
+  folded: Folded<DocumentRecord>,
+  records: readonly ItemRecord[],
+  fresh: readonly ItemRecord[] | 'all' = 'all',
+): RawFile {
+  const head = folded.heads[0]!.record
+  const entries = records.map((record) => record.item)
+  // The entries kept from the last documents are frozen already: only the new ones are walked.
+  const value =
+    fresh === 'all'
+      ? deepFreeze({ ...head.members, [head.list]: entries })
+      : Object.freeze({ ...deepFreeze(head.members), [head.list]: Object.freeze(entries) })
+  if (fresh !== 'all') for (const record of fresh) deepFreeze(record.item)
+  // Its text is made, hashed and encoded only when asked for (an identity shown, a revision's edit, a convert): a read needs only the value.
+  let bytes: Uint8Array | undefined
+  let sha256: string | undefined
+  return {
+    display: join(display, RECORDS_DIR, doc),
+    json: { value },
+    version: `records:${++made}`,
+    get bytes() {
+      bytes ??= new TextEncoder().encode(styled(value, head.style))
+      return bytes
+    },
+    get sha256() {
+      // Hashed in pieces: a document of a million cases is longer than a JavaScript string can be.
+      if (sha256 === undefined) {
+        const hash = createHash('sha256')
+        for (const piece of styledPieces(value, head.list, head.style)) hash.update(piece, 'utf8')
+        sha256 = hash.digest('hex')
+      }
+      return sha256
+    },
+  }
+}
+
+/** How many documents this process made from records: each one's {@link RawFile.version}. */
+let made = 0
 
 function compareKeys(a: ItemRecord, b: ItemRecord): number {
   const left = `${a.case}\u0000${a.slot ?? ''}`

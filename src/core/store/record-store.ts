@@ -27,7 +27,7 @@ import {
 } from './records.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
-import { type Fork, forksOf, materialise, type StoreKeys } from './materialise.js'
+import { type Fork, forksOf, materialise, type MaterialisedState, type StoreKeys } from './materialise.js'
 
 export type { Fork, StoreKeys } from './materialise.js'
 
@@ -53,7 +53,7 @@ export class RecordStore {
     /** The seed documents, by absolute path. */
     private readonly virtualFiles: ReadonlyMap<string, RawFile>,
     /** Each entry as the seed documents show it, by key (compared as stable JSON when a save is written, never when read). */
-    private readonly shown: ReadonlyMap<string, unknown>,
+    private readonly shown: (key: string) => unknown,
     readonly forks: readonly Fork[],
     /** Whether `records/.gitattributes` has git keep both sides' lines of a record file on a merge. */
     readonly mergesByLine: boolean,
@@ -95,27 +95,26 @@ export class RecordStore {
     }
     const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
     const documentLines: Stored<DocumentRecord>[] = []
+    const documentsSuperseded = new Set<string>()
     if (names.includes(DOCUMENTS_FILE)) {
       const file = await read(path(DOCUMENTS_FILE), shown(DOCUMENTS_FILE))
       files.set(DOCUMENTS_FILE, file)
-      documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord))
+      documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord, documentsSuperseded))
     }
-    const itemLines: Stored<ItemRecord>[] = []
+    // A case's records are all in its bucket file, so each bucket folds alone (and a bucket whose bytes did not change is not folded again).
+    const items = new Map<string, Folded<ItemRecord>>()
     const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       files.set(name, file)
-      itemLines.push(...(cache === undefined ? bucketLines(file, name, layout, display) : cache.lines(file, name, layout, display)))
+      const folded = cache === undefined ? foldItems(bucketLines(file, name, layout, display)) : cache.folded(file, name, layout, display)
+      for (const [key, each] of folded) items.set(key, each)
     }
     const documents = fold(
       documentLines,
       (record) => record.doc,
       (a, b) => stableStringify([a.members, a.style, a.list]) === stableStringify([b.members, b.style, b.list]),
-    )
-    const items = fold(
-      itemLines,
-      (record) => itemKey(record.doc, record.case, record.slot),
-      (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
+      documentsSuperseded,
     )
     for (const folded of documents.values()) {
       if (folded.heads.length > 1 && !tolerateDocumentForks) {
@@ -128,7 +127,11 @@ export class RecordStore {
       }
     }
     const forks = forksOf(items)
-    const { files: virtualFiles, shown: entries } = materialise(dir, display, documents, items, forks, keys)
+    // A whole read after others through the same cache makes again only the documents the lines appended since then are in.
+    const changes = scope === undefined ? cache?.takeChanges([...files.keys()].join('\u0000')) : undefined
+    const previous = cache?.materialised === undefined || changes === undefined ? undefined : { state: cache.materialised, appended: changes }
+    const { files: virtualFiles, shown: entries, state } = materialise(dir, display, documents, items, forks, keys, previous)
+    if (cache !== undefined && scope === undefined) cache.materialised = state
     let mergesByLine = false
     if (names.includes('.gitattributes')) {
       const attributes = text(await read(path('.gitattributes'), shown('.gitattributes')))
@@ -191,8 +194,9 @@ export class RecordStore {
         if (key === undefined) throw unkeyed(this.display, doc)
         const id = itemKey(doc, key.case, key.slot)
         seen.add(id)
-        const was = this.shown.get(id)
-        if (was !== undefined && stableStringify(was) === stableStringify(item)) continue
+        const was = this.shown(id)
+        // Most entries come back as they were, their keys in the same order: the cheap comparison first.
+        if (was !== undefined && (JSON.stringify(was) === JSON.stringify(item) || stableStringify(was) === stableStringify(item))) continue
         if (forked.has(key.case)) throw forkedWrite(this.display, key.case)
         const heads = this.items.get(id)?.heads ?? []
         const head = heads[0]?.record
@@ -319,29 +323,99 @@ export class RecordStore {
 }
 
 /**
- * The parsed lines of a fixture's bucket files, by file name, kept with the SHA-256 of the bytes
- * they were parsed from: a fixture read again (by the page's server, or in watch mode) parses only
- * the bucket files whose bytes changed. One per reader of a fixture; at most one entry per bucket.
+ * The parsed and folded lines of a fixture's bucket files, by file name, kept with the SHA-256 of
+ * the bytes they were parsed from: a fixture read again (by the page's server, or in watch mode)
+ * parses only the bucket files whose bytes changed, and of a file that only grew (a save appends)
+ * only the lines added, keeping the records read before as they were (the same objects, so a
+ * reader can tell what changed by identity). One per reader of a fixture; at most one entry per bucket.
  */
 export class BucketCache {
-  private readonly kept = new Map<
-    string,
-    { readonly sha: string; readonly buckets: number; readonly display: string; readonly lines: readonly Stored<ItemRecord>[] }
-  >()
+  private readonly kept = new Map<string, KeptBucket>()
+  /** The keys of the records appended to the buckets read since {@link takeChanges}; `undefined` once a bucket was read whole. */
+  private appended: Set<string> | undefined = new Set()
+  /** What the last whole read made of the records. */
+  materialised: MaterialisedState | undefined
 
-  lines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
+  /** The names of the record files of the last whole read. */
+  private names: string | undefined
+
+  /**
+   * The keys of the records appended since the last call, or `undefined` when a bucket was read
+   * whole meanwhile, or the record files read now (`names`) are not those read then.
+   */
+  takeChanges(names: string): ReadonlySet<string> | undefined {
+    const changes = this.names === names ? this.appended : undefined
+    this.appended = new Set()
+    this.names = names
+    return changes
+  }
+
+  /** The records of a bucket file, folded by key. */
+  folded(file: RawFile, name: string, layout: Layout, display: string): ReadonlyMap<string, Folded<ItemRecord>> {
     const sha = file.sha256 ?? sha256Hex(file.bytes)
     const kept = this.kept.get(name)
-    if (kept !== undefined && kept.sha === sha && kept.buckets === layout.buckets && kept.display === file.display) return kept.lines
-    const lines = bucketLines(file, name, layout, display)
-    this.kept.set(name, { sha, buckets: layout.buckets, display: file.display, lines })
-    return lines
+    const usable = kept !== undefined && kept.buckets === layout.buckets && kept.display === file.display
+    if (usable && kept.sha === sha) return kept.folded
+    let read: BucketLines
+    let lineCount: number
+    if (usable && file.bytes.length > kept.length && sha256Hex(file.bytes.subarray(0, kept.length)) === kept.sha) {
+      // Grown by whole lines after what was read: only those are parsed, numbered after the lines before them.
+      const tail = file.bytes.subarray(kept.length)
+      const added = bucketLines({ display: file.display, bytes: tail }, name, layout, display, kept.lineCount)
+      for (const stored of added.lines) this.appended?.add(itemKey(stored.record.doc, stored.record.case, stored.record.slot))
+      // A compaction line among them can make a line read before superseded: the documents are made whole again.
+      if (added.superseded.size > 0) this.appended = undefined
+      read = { lines: [...kept.read.lines, ...added.lines], superseded: new Set([...kept.read.superseded, ...added.superseded]) }
+      lineCount = kept.lineCount + newlines(tail)
+    } else {
+      this.appended = undefined
+      read = bucketLines(file, name, layout, display)
+      lineCount = newlines(file.bytes)
+    }
+    const folded = foldItems(read)
+    this.kept.set(name, { sha, length: file.bytes.length, lineCount, buckets: layout.buckets, display: file.display, read, folded })
+    return folded
   }
 }
 
+interface KeptBucket {
+  readonly sha: string
+  /** The length of the bytes read, in bytes. */
+  readonly length: number
+  /** How many lines those bytes hold. */
+  readonly lineCount: number
+  readonly buckets: number
+  readonly display: string
+  readonly read: BucketLines
+  readonly folded: ReadonlyMap<string, Folded<ItemRecord>>
+}
+
+function newlines(bytes: Uint8Array): number {
+  let count = 0
+  for (let index = bytes.indexOf(10); index !== -1; index = bytes.indexOf(10, index + 1)) count++
+  return count
+}
+
+/** The item records of a bucket, each key's current ones. */
+function foldItems(read: BucketLines): Map<string, Folded<ItemRecord>> {
+  return fold(
+    read.lines,
+    (record) => itemKey(record.doc, record.case, record.slot),
+    (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
+    read.superseded,
+  )
+}
+
+/** The records of a bucket file, and the lines its compaction lines name. */
+interface BucketLines {
+  readonly lines: readonly Stored<ItemRecord>[]
+  readonly superseded: ReadonlySet<string>
+}
+
 /** The records of a bucket file, each checked to be in the right bucket. */
-function bucketLines(file: RawFile, name: string, layout: Layout, display: string): readonly Stored<ItemRecord>[] {
-  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord)
+export function bucketLines(file: Pick<RawFile, 'display' | 'bytes'>, name: string, layout: Layout, display: string, linesBefore = 0): BucketLines {
+  const superseded = new Set<string>()
+  const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord, superseded, linesBefore)
   for (const stored of lines) {
     if (bucketOf(stored.record.case, layout.buckets) !== name) {
       throw new FixtureError({
@@ -353,7 +427,7 @@ function bucketLines(file: RawFile, name: string, layout: Layout, display: strin
       })
     }
   }
-  return lines
+  return { lines, superseded }
 }
 
 function describeHead(head: Stored<Provenance>): string {

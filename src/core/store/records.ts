@@ -73,9 +73,20 @@ export interface ItemRecord extends Provenance {
   readonly replaces: readonly string[]
 }
 
+/**
+ * A line `compact` writes in place of the lines it removed: their SHA-256s. A line it names is
+ * superseded wherever it turns up again (a git merge with a branch made before the compaction may
+ * bring it back), as if the line replacing it were still there. See docs/format.md#compaction.
+ */
+export interface SupersededRecord extends Provenance {
+  readonly superseded: readonly string[]
+}
+
 /** A line as read, with where it was and the SHA-256 of its bytes (what `replaces` names). */
 export interface Stored<R> {
   readonly record: R
+  /** The line's text, without its line break. */
+  readonly line: string
   readonly hash: string
   /** `records/3.jsonl:12`, relative to the fixture directory. */
   readonly at: string
@@ -122,7 +133,7 @@ export function itemKey(doc: string, caseId: string, slot: string | undefined): 
 }
 
 /** One line as written: the record's JSON and a line break. */
-export function recordLine(record: DocumentRecord | ItemRecord): string {
+export function recordLine(record: DocumentRecord | ItemRecord | SupersededRecord): string {
   return `${JSON.stringify(record)}\n`
 }
 
@@ -168,19 +179,30 @@ export function parseLayout(text: string, display: string): Layout {
   return { layout: LAYOUT_NAME, version: LAYOUT_VERSION, buckets }
 }
 
-/** Parses the lines of a record file; a line that is not a record refuses the fixture, naming it. */
-export function parseRecordLines<R>(text: string, display: string, check: (value: unknown) => string | undefined): Stored<R>[] {
+/**
+ * Parses the lines of a record file; a line that is not a record refuses the fixture, naming it. The
+ * SHA-256s a compaction line names are added to `superseded`. `linesBefore` is how many lines come
+ * before `text` in the file (lines appended to a file already read are parsed alone, numbered as in
+ * the whole file).
+ */
+export function parseRecordLines<R>(
+  text: string,
+  display: string,
+  check: (value: unknown) => string | undefined,
+  superseded: Set<string>,
+  linesBefore = 0,
+): Stored<R>[] {
   const found: Stored<R>[] = []
   if (text.length > 0 && !text.endsWith('\n')) {
     throw malformed(
       display,
-      text.split('\n').length,
+      linesBefore + text.split('\n').length,
       'the last line has no line break: the file was cut off or edited by hand.',
       text.slice(text.lastIndexOf('\n') + 1),
     )
   }
   let start = 0
-  let number = 0
+  let number = linesBefore
   while (start < text.length) {
     const end = text.indexOf('\n', start)
     const line = text.slice(start, end)
@@ -206,6 +228,12 @@ export function parseRecordLines<R>(text: string, display: string, check: (value
     // A record holds its entry one level down, where a document holds it two: the same entry is as deep in both.
     const structure = jsonStructureProblem(line, MAX_JSON_DEPTH - 1)
     if (structure !== undefined) throw new FixtureError(jsonStructureDetails(structure, `${display}:${number}`, (offset) => `column ${offset + 1}`))
+    if (isObject(value) && 'superseded' in value) {
+      if (!isHashList(value['superseded']) || !PROVENANCE({ ...value, replaces: [] }))
+        throw malformed(display, number, 'a compaction line holds superseded (a list of SHA-256s), save, at and by.', line)
+      for (const hash of value['superseded'] as readonly string[]) superseded.add(hash)
+      continue
+    }
     const problem = check(value)
     if (problem !== undefined) throw malformed(display, number, problem, line)
     found.push(stored(value as R, line, `${display.split('/').slice(-2).join('/')}:${number}`))
@@ -218,6 +246,7 @@ function stored<R>(record: R, line: string, at: string): Stored<R> {
   let hash: string | undefined
   return {
     record,
+    line,
     at,
     get hash() {
       hash ??= sha256Hex(line)
@@ -278,13 +307,16 @@ export function checkItemRecord(value: unknown): string | undefined {
 }
 
 /**
- * Each key's current records: those that no other record replaces. A line kept twice (both sides of
- * a merge) counts once; heads with the same content are one head.
+ * Each key's current records: those that no other record replaces, and no compaction line names
+ * (`superseded`). A line kept twice (both sides of a merge) counts once; heads with the same content
+ * are one head. A `replaces` naming a line that is not there (a compaction removed it) names
+ * nothing more: the line holding it is current as any other.
  */
 export function fold<R extends { readonly replaces: readonly string[] }>(
   records: readonly Stored<R>[],
   keyOf: (record: R) => string,
   sameContent: (a: R, b: R) => boolean,
+  superseded: ReadonlySet<string> = new Set(),
 ): Map<string, Folded<R>> {
   const byKey = new Map<string, Stored<R>[]>()
   for (const stored of records) {
@@ -296,6 +328,7 @@ export function fold<R extends { readonly replaces: readonly string[] }>(
   const folded = new Map<string, Folded<R>>()
   for (const [key, lines] of byKey) {
     // A record replaces records of its own key: a key of one line is its own head, and its bytes need no hash.
+    // A line a compaction named comes back (a merge) only beside a current line of its key, so it is never alone.
     if (lines.length === 1) {
       folded.set(key, { key, heads: lines })
       continue
@@ -309,7 +342,7 @@ export function fold<R extends { readonly replaces: readonly string[] }>(
     }
     const heads: Stored<R>[] = []
     for (const stored of unique.values()) {
-      if (replaced.has(stored.hash)) continue
+      if (replaced.has(stored.hash) || superseded.has(stored.hash)) continue
       if (!heads.some((head) => sameContent(head.record, stored.record))) heads.push(stored)
     }
     // Every line replaced by another (a cycle, made by hand): none is current, as before this fold grouped by key.

@@ -6,6 +6,7 @@ import { badge, counted, el, percent } from './dom.js'
 import { header } from './header.js'
 import { gatesBlock, gatesOfReport } from './report-mode.js'
 import { statisticsBlocks } from './statistics.js'
+import { estimateBlock } from './estimate.js'
 import { app, caseIndex, filtersChanged, fixtureAt, mode, PAGE_SIZE, state, visibleCases } from './state.js'
 
 export function renderOverview(): void {
@@ -150,6 +151,8 @@ function fixtureSection(fixture: PageFixture): HTMLElement {
     )
   }
   section.append(table)
+  const estimate = estimateBlock(fixture)
+  if (estimate !== null) section.append(estimate)
   if (fixture.gates !== undefined) section.append(gatesBlock(fixture, fixture.gates))
   // The pending and the failed cases, each group one click from its list.
   const byReason = new Map<string, number>()

@@ -5,8 +5,9 @@
 // grid whose table is in docs/statistics.md.
 import { describe, expect, test } from 'vitest'
 import { ppiMean } from '../../../src/core/stats/ppi.js'
+import { ppiDifference } from '../../../src/core/stats/ppi-difference.js'
 import { createRandom } from '../../../src/core/stats/random.js'
-import { coverage, JUDGES, type Design } from '../../bench/ppi-simulation.mjs'
+import { coverage, JUDGES, PAIRED_JUDGES, pairedCoverage, type Design } from '../../bench/ppi-simulation.mjs'
 
 const REPLICATES = 1000
 // Three binomial standard deviations of a coverage of 95% over REPLICATES intervals: a correct
@@ -43,4 +44,27 @@ test('the judge-only rate of a biased judge misses the truth, which the PPI inte
   )
   expect(figures.judgeError).toBeGreaterThan(0.05)
   expect(figures.ppiCoverage).toBeGreaterThanOrEqual(0.95 - 3 * Math.sqrt((0.95 * 0.05) / 200))
+})
+
+describe.each<Design>(['uniform', 'active'])('coverage of the 95%% interval of the paired difference B − A, %s design', (design) => {
+  test.each(['good', 'favours B'])('a %s judge: the split’s B − A is covered in 95% of 1,000 paired splits, within a binomial tolerance', (name) => {
+    const figures = pairedCoverage(
+      { ppiDifference, createRandom },
+      { seed: `paired ${design} ${name}`, replicates: REPLICATES, cases: 2000, size: 200, judge: PAIRED_JUDGES.find((j) => j.name === name)!, design },
+    )
+    expect(figures.refused).toBe(0)
+    expect(figures.ppiCoverage).toBeGreaterThanOrEqual(0.95 - TOLERANCE)
+    expect(figures.ppiCoverage).toBeLessThanOrEqual(0.95 + TOLERANCE)
+    expect(figures.classicalCoverage).toBeGreaterThanOrEqual(0.95 - TOLERANCE)
+  })
+})
+
+test('the paired difference: a judge that favours B makes the judge-only B − A miss the truth, which the PPI interval covers, narrower than the human-only one', () => {
+  const figures = pairedCoverage(
+    { ppiDifference, createRandom },
+    { seed: 'paired bias', replicates: 300, cases: 2000, size: 200, judge: PAIRED_JUDGES.find((j) => j.name === 'favours B')!, design: 'uniform' },
+  )
+  expect(figures.judgeError).toBeGreaterThan(0.05)
+  expect(figures.ppiCoverage).toBeGreaterThanOrEqual(0.95 - 3 * Math.sqrt((0.95 * 0.05) / 300))
+  expect(figures.ppiWidth).toBeLessThan(figures.classicalWidth)
 })

@@ -1,0 +1,164 @@
+/**
+ * The prediction-powered estimator once its input is checked: the judge's mean over every case plus
+ * the design-weighted rectifier of the sample, PPI++'s tuned λ, the interval and its worst case
+ * over the pending cases. ppiMean (a rate, outcomes in [0, 1]) and ppiDifference (a paired
+ * difference of rates, outcomes in [−1, 1]) each check their own input and refusals and share this.
+ */
+import { designMoments, strataOf, type DesignMoments, type WeightedUnit } from './ppi-design.js'
+import { twoSidedZ } from './normal-quantile.js'
+
+/** A point estimate, its standard error and its interval, clipped to the outcome's range. */
+export interface RateInterval {
+  readonly estimate: number
+  readonly se: number
+  readonly low: number
+  readonly high: number
+}
+
+/** A sampled case still pending: the least and the greatest human outcome it can still get. */
+export interface PendingUnit extends WeightedUnit {
+  readonly low: number
+  readonly high: number
+}
+
+/** What the estimator is computed from. */
+export interface RectifiedInput {
+  /** The decided sampled cases: human outcome, judge outcome, π and stratum. */
+  readonly decided: readonly WeightedUnit[]
+  /** The pending sampled cases, with the range of outcomes each can still get (its `human` is unused). */
+  readonly pending: readonly PendingUnit[]
+  /** The judge's mean outcome over every case. */
+  readonly judgeMean: number
+  /** N, the cases the estimate is over. */
+  readonly cases: number
+  readonly level: number
+  readonly lambda: 'tuned' | number
+  readonly estimand: 'split' | 'system'
+  readonly worstCase: boolean
+  /** The range of an outcome: [0, 1] for a rate, [−1, 1] for a difference of two. */
+  readonly range: readonly [number, number]
+}
+
+/** The estimate, or why the sample gives an interval of no width. */
+export type RectifiedResult =
+  | {
+      readonly status: 'estimate'
+      readonly lambda: number
+      readonly interval: RateInterval
+      readonly classical: RateInterval
+      readonly effectiveReviews: number
+      readonly worstCase: { readonly low: number; readonly high: number } | null
+    }
+  /** The human outcomes (`human`) or the rectified ones (`rectified`, at λ) do not vary within any stratum. */
+  | { readonly status: 'degenerate'; readonly constant: 'human' | 'rectified'; readonly lambda: number }
+
+/**
+ * PPI++'s power tuning for this setting: the λ in [0, 1] that minimises the estimated variance
+ * v(Ȳ_w) − 2λ·v(Ȳ_w, f̄_w) + λ²·v(f̄_w), that is v(Ȳ_w, f̄_w) / v(f̄_w); 0 when the judge labels
+ * of the sample do not vary within any stratum (`judgeVaries` false: then λ changes nothing the
+ * design can see, and v(f̄_w) is a rounding residue). PPI++'s Cov(Y, f) / ((1 + n/N)·Var(f)) (Angelopoulos, Duchi & Zrnic
+ * 2023) is for an unlabelled set drawn apart from the labelled one; here the judge's mean is taken
+ * over every case, the sampled ones included, and the (1 + n/N) drops out (docs/statistics.md).
+ */
+export function tunedLambda(moments: DesignMoments, judgeVaries: boolean): number {
+  if (!judgeVaries || !(moments.judgeVariance > 0)) return 0
+  return Math.min(1, Math.max(0, moments.covariance / moments.judgeVariance))
+}
+
+function constantWithinStrata<T extends WeightedUnit>(units: readonly T[], value: (unit: T) => number): boolean {
+  return strataOf(units).every((stratum) => stratum.every((unit) => value(unit) === value(stratum[0]!)))
+}
+
+interface RangedUnit extends PendingUnit {}
+
+/**
+ * Bounds on the interval that the complete sample would give at λ, over every outcome of the
+ * pending cases in their ranges. The point estimate is increasing in each outcome, so it lies between
+ * all-low and all-high. Each zⱼ = wⱼ(eⱼ − R̂)/W lies in [Lⱼ, Uⱼ], over the outcomes of a pending case
+ * and R̂ anywhere between those two rectifier means; so zⱼ − z̄_h lies in [Lⱼ − mean_h U, Uⱼ − mean_h L],
+ * and the variance is bounded term by term by the larger square of its ends (and s²_Y, for the
+ * system, by n/(n − 1)·(range width)²/4).
+ */
+function worstCaseBounds(
+  units: readonly RangedUnit[],
+  lambda: number,
+  judgeMean: number,
+  spreadCases: number | null,
+  z: number,
+  clip: (x: number) => number,
+  width: number,
+): { low: number; high: number } {
+  let weight = 0
+  let lowSum = 0
+  let highSum = 0
+  for (const unit of units) {
+    weight += 1 / unit.probability
+    lowSum += (unit.low - lambda * unit.judge) / unit.probability
+    highSum += (unit.high - lambda * unit.judge) / unit.probability
+  }
+  const rectifierLow = lowSum / weight
+  const rectifierHigh = highSum / weight
+  let variance = spreadCases === null ? 0 : ((units.length / (units.length - 1)) * (width * width)) / 4 / spreadCases
+  for (const stratum of strataOf(units)) {
+    const ranges = stratum.map((unit) => {
+      const scale = 1 / unit.probability / weight
+      return { low: scale * (unit.low - lambda * unit.judge - rectifierHigh), high: scale * (unit.high - lambda * unit.judge - rectifierLow) }
+    })
+    const meanLow = ranges.reduce((sum, range) => sum + range.low, 0) / stratum.length
+    const meanHigh = ranges.reduce((sum, range) => sum + range.high, 0) / stratum.length
+    let squares = 0
+    for (const [j, unit] of stratum.entries()) {
+      const { low, high } = ranges[j]!
+      squares += (1 - unit.probability) * Math.max((low - meanHigh) ** 2, (high - meanLow) ** 2)
+    }
+    variance += (stratum.length / (stratum.length - 1)) * squares
+  }
+  const spread = z * Math.sqrt(variance)
+  return { low: clip(lambda * judgeMean + rectifierLow - spread), high: clip(lambda * judgeMean + rectifierHigh + spread) }
+}
+
+/**
+ * θ̂ = λ·f̄_N + Σ wⱼ(Yⱼ − λfⱼ) / Σ wⱼ over the decided sampled cases, wⱼ = 1/πⱼ, and its normal
+ * interval θ̂ ± z·√v, v the design variance of the rectifier's Hájek mean (plus s²_Y/N for the
+ * system's figure), beside the human-only figure (λ = 0). The caller has refused what it must
+ * (too few reviews, a stratum of one); this refuses only an interval of no width.
+ */
+export function rectifiedEstimate(input: RectifiedInput): RectifiedResult {
+  const { decided, judgeMean, range } = input
+  const clip = (x: number) => Math.min(range[1], Math.max(range[0], x))
+  const moments = designMoments(decided)
+  const lambda = input.lambda === 'tuned' ? tunedLambda(moments, !constantWithinStrata(decided, (unit) => unit.judge)) : input.lambda
+  // Tested on the outcomes, not on the computed variance: a variance that is 0 comes out of the
+  // arithmetic as a rounding residue of either sign.
+  if (constantWithinStrata(decided, (unit) => unit.human)) return { status: 'degenerate', constant: 'human', lambda }
+  if (constantWithinStrata(decided, (unit) => unit.human - lambda * unit.judge)) return { status: 'degenerate', constant: 'rectified', lambda }
+  const system = input.estimand === 'system'
+  // Over the process the N cases were drawn from, the mean over N cases varies by s²_Y/N.
+  const spread = system ? moments.humanSpread / input.cases : 0
+  // v(λ) from the rectified outcomes themselves, a sum of squares, rather than from the parabola,
+  // whose terms cancel to a rounding residue of either sign when the judge is good.
+  const rectified = designMoments(decided.map((unit) => ({ ...unit, human: unit.human - lambda * unit.judge })))
+  const variance = spread + rectified.humanVariance
+  const classicalVariance = spread + moments.humanVariance
+  const z = twoSidedZ(input.level)
+  const interval = (estimate: number, v: number): RateInterval => {
+    const se = Math.sqrt(v)
+    return { estimate, se, low: clip(estimate - z * se), high: clip(estimate + z * se) }
+  }
+  const ppi = interval(lambda * judgeMean + rectified.humanMean, variance)
+  const ranged: RangedUnit[] = decided.map((unit) => ({ ...unit, low: unit.human, high: unit.human }))
+  const bounds =
+    input.worstCase && input.pending.length > 0
+      ? worstCaseBounds([...ranged, ...input.pending], lambda, judgeMean, system ? input.cases : null, z, clip, range[1] - range[0])
+      : null
+  return {
+    status: 'estimate',
+    lambda,
+    interval: ppi,
+    classical: interval(moments.humanMean, classicalVariance),
+    // Every case reviewed with certainty (π = 1) leaves no variance: the judge is worth nothing more.
+    effectiveReviews: variance > 0 ? (decided.length * classicalVariance) / variance : decided.length,
+    // The decided cases' own interval is one that the pending ones could leave standing: it is kept inside.
+    worstCase: bounds === null ? null : { low: Math.min(bounds.low, ppi.low), high: Math.max(bounds.high, ppi.high) },
+  }
+}
