@@ -47,7 +47,7 @@ export type { PanelPolicy } from './core/engine/panel-rule.js'
 export type { JsonValue } from './core/engine/plan.js'
 export type { RawFile } from './core/json/read.js'
 export type { IntervalReport } from './core/stats/bootstrap.js'
-export type { EarlierRevision, FileRole, StatusGroup } from './core/engine/kind.js'
+export type { EarlierRevision, FileRole, StatusGroup } from './core/contract/kind.js'
 export { evaluationJson, type DecisionJson, type EvaluationJson } from './core/engine/evaluation-json.js'
 export type { Coverage, CoverageCounts, Outcomes } from './core/engine/coverage.js'
 export type { Decision, DecisionCommon, DecisionStatus, RefusedDecision, UnrefusedDecision } from './core/engine/decision.js'
@@ -126,7 +126,7 @@ export type {
   JudgeProgress,
   JudgeRunResult,
   JudgeVerdict,
-} from './core/judges/judge-run.js'
+} from './core/judges/judge-types.js'
 export { inShard, parseShard, type JudgeShard } from './core/judges/judge-shard.js'
 export { loadJudgeModule, type LoadedJudgeModule } from './core/judges/judge-module.js'
 

@@ -14,6 +14,11 @@ export interface CliIo {
 /** The options a command takes, as `node:util` parses them. */
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>
 
+/** Options that each take one string value (`--judge <name>`), by name. */
+export function stringOptions(...names: readonly string[]): CommandOptions {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }]))
+}
+
 /** A command's arguments once parsed. */
 export interface ParsedArgs {
   readonly values: Record<string, string | boolean | string[] | undefined>
@@ -75,6 +80,13 @@ export function minReviewsOption(command: string, value: string | boolean | stri
 export function stringOption(values: ParsedArgs['values'], name: string): string | undefined {
   const value = values[name]
   return typeof value === 'string' ? value : undefined
+}
+
+/** The value of a string option the command cannot run without; a usage error saying `need` when it was not given. */
+export function requiredOption(command: string, values: ParsedArgs['values'], name: string, need: string): string {
+  const value = stringOption(values, name)
+  if (value === undefined) throw usage(command, need)
+  return value
 }
 
 /** The values of a repeatable string option, as parsed: `undefined` when it was not given. */

@@ -1,5 +1,5 @@
 import type { KindRegistry } from '../core/engine/registry.js'
-import { slotOptionOf } from '../core/engine/kind.js'
+import { slotOptionOf } from '../core/engine/slot-option.js'
 import { kinds } from '../core/registry.js'
 import { INTERACTIVE_ADJUDICATION, INTERACTIVE_REVIEW } from './prompts/index.js'
 import type { InteractiveAdjudication, InteractiveReview } from './prompts/prompt.js'

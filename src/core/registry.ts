@@ -18,7 +18,8 @@ import {
   type RecordedJudgeLabels,
   type RecordJudgeLabelsOptions as EngineRecordJudgeLabelsOptions,
 } from './judges/judge-labels.js'
-import { runJudge as runJudgeIn, type JudgeRunResult, type RunJudgeOptions as EngineRunJudgeOptions } from './judges/judge-run.js'
+import { runJudge as runJudgeIn } from './judges/judge-run.js'
+import type { JudgeRunResult, RunJudgeOptions as EngineRunJudgeOptions } from './judges/judge-types.js'
 import {
   detectFixtureKind as detectIn,
   fileNamesOf as filesOf,
@@ -29,7 +30,7 @@ import {
   type LoadFixtureOptions,
   type SomeFixture,
 } from './engine/fixture.js'
-import type { KindDefinition, SomeKindDefinition } from './engine/kind.js'
+import type { KindDefinition, SomeKindDefinition } from './contract/kind.js'
 import type { TestPlan as PlanOfSummary } from './engine/plan.js'
 import { createRegistry, type KindRegistry } from './engine/registry.js'
 import type { DirectoryLister } from './engine/panel.js'

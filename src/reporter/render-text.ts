@@ -6,7 +6,7 @@ import type { CalibrationReport } from '../core/engine/calibration.js'
 import { points, pointsInterval, worstCaseLine } from '../core/compare/compare-figures.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { Colors } from '../core/common/colors.js'
-import type { OutcomeWords } from '../core/engine/kind.js'
+import type { OutcomeWords } from '../core/contract/kind.js'
 import { kindNamed } from '../core/registry.js'
 import {
   checkOutcome,
@@ -167,14 +167,17 @@ function firstLine(text: string): string {
   return text.split('\n')[0] ?? ''
 }
 
+/** The width of a block's label column: 18, or the longest label and two spaces when that is wider. */
+function labelWidth(labels: readonly string[]): number {
+  return Math.max(18, ...labels.map((label) => label.length + 2))
+}
+
 /** The review agreement block: alpha with its interval per item, the cases it rests on, and the disagreements still pending. */
 function agreementLines(agreement: AgreementFigures, colors: Colors): string[] {
   const lines = [
     `    review agreement    ${plural(agreement.reviewers.length, 'reviewer')} (${agreement.reviewers.join(', ')}) · ${plural(agreement.cases, 'case')} · ${agreement.level} α`,
   ]
-  const names = Object.keys(agreement.items)
-  let width = 18
-  for (const name of names) width = Math.max(width, name.length + 2)
+  const width = labelWidth(Object.keys(agreement.items))
   for (const [name, item] of Object.entries(agreement.items)) {
     const figure =
       item.alpha === null
@@ -195,9 +198,7 @@ function calibrationLines(calibration: CalibrationReport, colors: Colors): strin
     lines.push(
       `    judge calibration   ${name} (${isOriginPlaceholder(judge.origin) ? 'origin not given' : judge.origin}) · ${plural(judge.cases, 'case')} with a current review and label`,
     )
-    const ids = Object.keys(judge.criteria)
-    let width = 18
-    for (const id of ids) width = Math.max(width, id.length + 2)
+    const width = labelWidth(Object.keys(judge.criteria))
     for (const [id, item] of Object.entries(judge.criteria)) {
       const kappa =
         item.kappa === null

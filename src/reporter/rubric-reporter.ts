@@ -1,9 +1,9 @@
-import { appendFile } from 'node:fs/promises'
 import { relative, resolve } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import { colorsFor } from '../core/common/colors.js'
 import { displayPath } from '../core/common/display-path.js'
 import { RubricError } from '../core/common/errors.js'
+import { appendToNamedFile } from '../core/json/append-file.js'
 import { outputBoundary, writeOutputFile } from '../core/json/output-file.js'
 import { fixtureDirOfModule, NO_CHUNKS } from '../run/chunks.js'
 import { NO_SCOPES } from '../run/gate-scope.js'
@@ -86,7 +86,7 @@ export class RubricReporter implements Reporter {
       const link = this.options.reportUrl === '' ? '' : `\n[The HTML report](${this.options.reportUrl}): every case with its answer, spans and criteria.\n`
       // The job summary is the CI runner's file, named by its environment outside the project: appended to as named, as
       // every step of the job appends to it (a rename would drop what the steps before wrote).
-      await appendFile(summary, renderMarkdown(figures) + link)
+      await appendToNamedFile(summary, renderMarkdown(figures) + link)
     }
     if (this.options.htmlReport !== false) {
       const dirOf = (source: FixtureSource) =>

@@ -1,11 +1,11 @@
-import { lstat, readdir, readFile, rm } from 'node:fs/promises'
+import { lstat, readdir, readFile } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import type { DiscoveredFixture } from '../core/engine/discover.js'
 import { kindOfModule, literalGlob } from '../core/engine/discover.js'
 import type { CaseChunk } from '../core/engine/plan.js'
 import { kinds } from '../core/registry.js'
 import { parseJson, valueAt } from '../core/common/primitives.js'
-import { makeFolder, writeOutputFile } from '../core/json/output-file.js'
+import { makeFolder, removeOutputFiles, writeOutputFile } from '../core/json/output-file.js'
 import { countRecordCases } from '../core/store/case-count.js'
 
 /**
@@ -118,9 +118,7 @@ async function writeChunkFiles(root: string, shown: string, fixture: DiscoveredF
     )
       present.push(name)
   const marker = `${basename(fixture.moduleId)}.`
-  await Promise.all(
-    entries.filter((name) => name.startsWith(marker) && /\.\d+-of-\d+$/.test(name) && !wanted.has(name)).map((name) => rm(join(dir, name), { force: true })),
-  )
+  await removeOutputFiles(entries.filter((name) => name.startsWith(marker) && /\.\d+-of-\d+$/.test(name) && !wanted.has(name)).map((name) => join(dir, name)))
   await Promise.all(
     chunks
       .filter((chunk) => !present.includes(basename(chunk.moduleId)))

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { lstat, readdir, rm } from 'node:fs/promises'
+import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { PlannedCase } from '../core/engine/plan.js'
-import { makeFolder, writeOutputFile } from '../core/json/output-file.js'
+import { makeFolder, removeOutputFiles, writeOutputFile } from '../core/json/output-file.js'
 
 /**
  * The JSON a test worker declares a module's tests from: the plan less each case's figures
@@ -36,10 +36,8 @@ export async function writePayload(cacheDir: string, moduleId: string, payload: 
       () => false,
     ))
   if (!written) await writeOutputFile({ path, display: path, contents: payload }, place)
-  await Promise.all(
-    entries
-      .filter((entry) => entry.startsWith(`${prefix}-`) && entry !== name && entry.endsWith('.json'))
-      .map((entry) => rm(join(dir, entry), { force: true })),
+  await removeOutputFiles(
+    entries.filter((entry) => entry.startsWith(`${prefix}-`) && entry !== name && entry.endsWith('.json')).map((entry) => join(dir, entry)),
   )
   return path
 }

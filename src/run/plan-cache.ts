@@ -1,6 +1,6 @@
 import { kinds } from '../core/registry.js'
 import { createHash } from 'node:crypto'
-import { lstat, readdir, readFile, rm, stat } from 'node:fs/promises'
+import { lstat, readdir, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -8,7 +8,7 @@ import { fileNamesOf, fixtureKindsIn } from '../core/engine/fixture.js'
 import type { SerializedRubricError } from '../core/common/errors.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import type { RawFile } from '../core/json/read.js'
-import { makeFolder, readOutputFile, writeOutputFile, type OutputPlace } from '../core/json/output-file.js'
+import { makeFolder, readOutputFile, removeOutputFiles, writeOutputFile, type OutputPlace } from '../core/json/output-file.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 import type { PlannedCase, PlanOptions, TestPlan } from '../core/engine/plan.js'
 import { planningChild, startPlanning, type HashedFile } from './plan-process.js'
@@ -291,7 +291,7 @@ async function store(
     for (const [path, text] of written) await writeOutputFile({ path, display: relative(place.cwd, path), contents: text }, place)
     const current = new Set([...written.map(([path]) => path), ...keep])
     const stale = (await readdir(folder)).filter((entry) => entry.startsWith(`${prefix}-`) && !current.has(join(folder, entry)))
-    await Promise.all(stale.map((entry) => rm(join(folder, entry), { force: true })))
+    await removeOutputFiles(stale.map((entry) => join(folder, entry)))
     return true
   } catch {
     return false // a cache that cannot be written costs time, never correctness

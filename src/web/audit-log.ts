@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto'
-import { constants } from 'node:fs'
-import { open } from 'node:fs/promises'
-import { dirname, join, relative } from 'node:path'
+import { join, relative } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError } from '../core/common/errors.js'
+import { appendToLog } from '../core/json/append-file.js'
 import { crashPoint } from '../core/json/crash-points.js'
-import { makeFolder } from '../core/json/output-file.js'
-import type { SaveTrail } from './save-trail.js'
+import type { SaveTrail } from './save-change.js'
 
 // The audit log of `serve` without `--commit`: one JSON line per accepted save, appended under the
 // fixture's lock before the save is acknowledged. With `--commit`, the commits are the trail.
@@ -56,14 +54,8 @@ export function auditTrail(root: string): SaveTrail {
         files: change.files.map((file) => displayPath(root, file)),
       }
       try {
-        await makeFolder(dirname(path), { boundary: root, cwd: root })
-        const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o666)
-        try {
-          // One append, not the fixture's atomic writer: a whole line or none, and it costs the line, not the log.
-          await handle.writeFile(`${JSON.stringify(line)}\n`)
-        } finally {
-          await handle.close()
-        }
+        // One append, not the fixture's atomic writer: a whole line or none, and it costs the line, not the log.
+        await appendToLog(path, `${JSON.stringify(line)}\n`, { boundary: root, cwd: root })
         crashPoint('audit appended')
       } catch (cause) {
         throw new RevisionError({

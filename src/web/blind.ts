@@ -2,7 +2,7 @@ import type { RubricError } from '../core/common/errors.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import { REVIEWS_DIR } from '../core/engine/panel.js'
 import type { ReviewerView } from '../core/engine/panel-rule.js'
-import type { Viewer } from './page-data.js'
+import type { Viewer } from './viewer.js'
 
 // What a blind reviewer may see of a case. Until their own review of it is complete (every
 // criterion or dimension judged, and not refused), nothing about another reviewer's review, the

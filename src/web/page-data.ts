@@ -11,23 +11,20 @@ import type { Decision } from '../core/engine/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
 import { type Evaluation, evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from '../core/engine/fixture.js'
-import type { KindContext, SomeKindDefinition } from '../core/engine/kind.js'
+import type { KindContext, SomeKindDefinition } from '../core/contract/kind.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { reviewerViews, type ReviewerView } from '../core/engine/panel-rule.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
-import { caseIndex } from '../core/engine/show.js'
+import { caseIndex } from '../core/engine/case-index.js'
 import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
 import { pageEstimate } from './page-estimate.js'
-import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
+import type { Viewer } from './viewer.js'
 
-/** Who looks at the page: a reviewer (blind), or an adjudicator or reader (who sees every review). */
-export type Viewer =
-  | { readonly role: 'reviewer'; readonly name: string }
-  | { readonly role: 'adjudicator'; readonly name?: string | undefined }
-  | { readonly role: 'reader' }
+export type { Viewer } from './viewer.js'
+import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
 
 /**
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they
@@ -169,20 +166,27 @@ export interface CaseReading {
 }
 
 /**
+ * Which case the page shows and to whom: the fixture and its index in the page, the case's id, the
+ * viewer, how it is evaluated, and the fixture's evaluation when the caller holds it already.
+ */
+export type CaseOfFixture<R, C, V, D extends Decision, S> = [
+  fixture: KindFixture<R, C, V, D, S>,
+  index: number,
+  id: string,
+  viewer: Viewer,
+  options?: EvaluateOptions,
+  decided?: CaseDecided<D>,
+]
+
+/**
  * One case for the page, as `viewer` may see it. `decided` is the fixture's evaluation with every
  * binding state, when the caller has it already: the static report shows every case, and deciding
  * the whole fixture again for each of them made it quadratic.
  */
 export function pageCase<R, C, V, D extends Decision, S>(
-  fixture: KindFixture<R, C, V, D, S>,
-  index: number,
-  id: string,
-  viewer: Viewer,
-  options: EvaluateOptions = {},
-  decided?: CaseDecided<D>,
-  reading: CaseReading = {},
+  ...[fixture, index, id, viewer, options = {}, decided, reading = {}]: [...CaseOfFixture<R, C, V, D, S>, reading?: CaseReading]
 ): PageCase {
-  const position = reading.position ?? caseIndex(fixture, id, 'open a case from the overview.')
+  const position = reading.position ?? caseIndex(fixture, id, { hint: 'open a case from the overview.' })
   const definition = fixture.definition
   const context = kindContext(fixture)
   // The case's every binding state: decided alone when the caller keeps the fixture decided, else read from the whole evaluation.
@@ -302,12 +306,7 @@ function shownDecision(decision: Decision): string {
  * `decided` is the fixture's evaluation with every binding state, when the server holds it already.
  */
 export async function servedCase<R, C, V, D extends Decision, S>(
-  fixture: KindFixture<R, C, V, D, S>,
-  index: number,
-  id: string,
-  viewer: Viewer,
-  options: EvaluateOptions = {},
-  decided?: CaseDecided<D>,
+  ...[fixture, index, id, viewer, options, decided]: CaseOfFixture<R, C, V, D, S>
 ): Promise<PageCase> {
   const reviewer = viewer.role === 'reviewer' ? viewer.name : undefined
   const shown = reviewer === undefined ? fixture.reviews.get(id)?.['review'] : fixture.panel.reviews.get(id)?.get(reviewer)?.['review']

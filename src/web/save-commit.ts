@@ -3,7 +3,7 @@ import { relative } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError } from '../core/common/errors.js'
 import { crashPoint } from '../core/json/crash-points.js'
-import type { SavedChange, SaveTrail } from './save-trail.js'
+import type { SavedChange, SaveTrail } from './save-change.js'
 
 // `serve --commit`: each accepted save becomes one git commit of exactly the files it wrote, by the
 // person who saved, made under the fixture's lock before the save is acknowledged.

@@ -3,42 +3,20 @@ import { relative, sep } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError, RubricError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
-import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../core/json/atomic-write.js'
+import { nodeWriteIo, type FileWrite, type WriteIo } from '../core/json/atomic-write.js'
+import { writeProjectFiles } from '../core/json/project-write.js'
+import { projectBoundary } from '../core/json/read.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import { LOCK_NAME, withFixtureLock } from '../core/json/fixture-lock.js'
-import type { TeamRole } from './team.js'
 import { auditTrail } from './audit-log.js'
 import { checkCommitable, commitTrail } from './save-commit.js'
+import type { SavedChange, SaveTrail } from './save-change.js'
+
+export type { SavedChange, SaveTrail } from './save-change.js'
 
 // A save of the review page, and what records it: a git commit (`serve --commit`) or a line of the
 // audit log. Both run under the fixture's lock, right after the write; a save that cannot be recorded
 // is rolled back, so that the files and their record never disagree.
-
-/** One accepted save, as its record names it. */
-export interface SavedChange {
-  /** The fixture directory, absolute. */
-  readonly dir: string
-  /** The fixture as the server was given it (`fixtures/lab`). */
-  readonly fixture: string
-  readonly caseId: string
-  readonly action: 'review' | 'adjudicate'
-  /** Who saved: the person of a team link, else the name the save carries; `undefined` for an unnamed save. */
-  readonly person: string | undefined
-  /** The person's email from the team file, if it gives one. */
-  readonly email?: string | undefined
-  /** The person's role in the team; `undefined` outside team mode. */
-  readonly role: TeamRole | undefined
-  /** What changed: `new` (a first review), `replaced` (a review revised), `adopted` (an adjudication). */
-  readonly change: 'new' | 'replaced' | 'adopted'
-  readonly decision: string
-  /** The files the save wrote, absolute, in the order written. */
-  readonly files: readonly string[]
-}
-
-/** Where accepted saves are recorded. A throw refuses the save: it is rolled back and the page shown the error. */
-export interface SaveTrail {
-  record(change: SavedChange): Promise<void>
-}
 
 /** The trail of a server: with `commit`, git (refused unless each fixture is in a git work tree); else the audit log. */
 export async function openSaveTrail(commit: boolean, dirs: readonly string[], displays: readonly string[], cwd: string): Promise<SaveTrail> {
@@ -102,7 +80,7 @@ async function rollBack(dir: string, before: ReadonlyMap<string, Buffer | null>,
     writes.push({ path, display: displayPath(cwd, path), contents: bytes, basedOn: sha256Hex(now) })
   }
   try {
-    await writeFilesAtomically(writes, nodeWriteIo, { lockDir: dir })
+    await writeProjectFiles(writes, { boundary: projectBoundary(cwd, dir), lockDir: dir, cwd })
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
     throw new RevisionError({

@@ -1,8 +1,6 @@
-import { readFile } from 'node:fs/promises'
-import { resolve } from 'node:path'
 import { z } from 'zod'
-import { displayPath } from '../core/common/display-path.js'
 import { RubricError, UsageError } from '../core/common/errors.js'
+import { readGivenFile } from '../core/common/given-file.js'
 import { errnoCode } from '../core/common/primitives.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
 import { parseJsonText } from '../core/json/read.js'
@@ -55,20 +53,19 @@ const TEAM_FIX =
 
 /** Reads and checks `team.json`; every mistake is a `TEAM_INVALID` naming the file and the JSON path. */
 export async function loadTeam(file: string, cwd: string): Promise<LoadedTeam> {
-  const path = resolve(cwd, file)
-  const display = displayPath(cwd, path)
-  let bytes: Buffer
-  try {
-    bytes = await readFile(path)
-  } catch (cause) {
+  const {
+    absolute: path,
+    display,
+    bytes,
+  } = await readGivenFile(cwd, file, (shown, cause) => {
     const code = errnoCode(cause)
-    throw new UsageError({
+    return new UsageError({
       code: 'TEAM_INVALID',
-      file: display,
+      file: shown,
       summary: code === 'ENOENT' ? 'the team file is missing.' : `the team file cannot be read (${code ?? String(cause)}).`,
       hint: `give --team the path of a team file; ${TEAM_FIX}`,
     })
-  }
+  })
   let value: unknown
   try {
     value = parseJsonText({ display, bytes }).value

@@ -39,6 +39,25 @@ describe('import circles in src/, over type and value imports', () => {
     expectNoCircle('core/engine', 'core/kinds')
   })
 
+  test('none anywhere in src/', () => {
+    const circles = circlesBetween(
+      graph,
+      () => true,
+      () => true,
+    )
+    expect(circles, `import circles in src/:\n${circles.map((circle) => `  ${circle}`).join('\n')}\n`).toEqual([])
+  })
+
+  test('the kind contract (core/contract/) imports no engine module and no kind', () => {
+    const crossing = [...graph].flatMap(([module, targets]) =>
+      module.startsWith('core/contract/')
+        ? targets.filter((target) => under('core/engine')(target) || under('core/kinds')(target)).map((target) => `${module} → ${target}`)
+        : [],
+    )
+    expect(graph.get('core/contract/kind.ts')).toBeDefined()
+    expect(crossing).toEqual([])
+  })
+
   test('no file in core/engine/ imports core/kinds/', () => {
     const crossing = [...graph].flatMap(([module, targets]) =>
       module.startsWith('core/engine/') ? targets.filter(under('core/kinds')).map((target) => `${module} → ${target}`) : [],

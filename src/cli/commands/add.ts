@@ -5,7 +5,7 @@ import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.
 import type { AddResult } from '../../core/engine/authoring/add.js'
 import { addCases } from '../../core/registry.js'
 import { decodeText, parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { oneDir, usage, stringOption, type Command } from '../command.js'
+import { oneDir, usage, stringOption, stringOptions, type Command } from '../command.js'
 
 /** The options that become fields of the case: each names its field, and how a problem of it is named back. */
 const FIELDS = ['id', 'answer', 'citation', 'split', 'question'] as const
@@ -42,15 +42,7 @@ Options:
 
 Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage error.`,
   options: {
-    id: { type: 'string' },
-    answer: { type: 'string' },
-    'answer-file': { type: 'string' },
-    citation: { type: 'string' },
-    split: { type: 'string' },
-    question: { type: 'string' },
-    spec: { type: 'string' },
-    outputs: { type: 'string' },
-    from: { type: 'string' },
+    ...stringOptions('id', 'answer', 'answer-file', 'citation', 'split', 'question', 'spec', 'outputs', 'from'),
     'dry-run': { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {

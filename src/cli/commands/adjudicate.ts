@@ -4,12 +4,12 @@ import { adjudicateCase, adjudicateConsensus, openAdjudication, type Adjudicatio
 import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
 import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, minReviewsOption, oneDir, usage, stringOption, stringsOption, type Command } from '../command.js'
+import { keyedValues, minReviewsOption, oneDir, requiredOption, usage, stringOption, stringOptions, stringsOption, type Command } from '../command.js'
 import { interactiveAdjudicationOf, slotGiven, slotOptions } from '../kinds.js'
 import { keepDraft } from '../drafts.js'
 import type { AdjudicationChoice } from '../prompts/prompt.js'
 import { RevisionError } from '../../core/common/errors.js'
-import { slotOptionOf } from '../../core/engine/kind.js'
+import { slotOptionOf } from '../../core/engine/slot-option.js'
 
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
 const JUDGEMENT_OPTION_NAMES = ['rating', 'reason', 'span'] as const satisfies readonly (keyof typeof JUDGEMENT_OPTIONS)[]
@@ -55,23 +55,18 @@ Options:
 Exit codes: 0 when adopted (or, with --consensus, nothing to adopt); 1 when refused, with nothing
 written; 2 on a usage error.`,
   options: {
-    case: { type: 'string' },
+    ...stringOptions('case', 'adjudicator', 'take', 'from', 'min-reviews'),
     consensus: { type: 'boolean', default: false },
-    adjudicator: { type: 'string' },
-    take: { type: 'string' },
     pick: { type: 'string', multiple: true },
     rating: { type: 'string', multiple: true },
     reason: { type: 'string', multiple: true },
     span: { type: 'string', multiple: true },
-    from: { type: 'string' },
     ...slotOptions(),
-    'min-reviews': { type: 'string' },
     'dry-run': { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('adjudicate', positionals)
-    const adjudicator = stringOption(values, 'adjudicator')
-    if (adjudicator === undefined) throw usage('adjudicate', 'name who adjudicates with --adjudicator <name>: the adoption records it.')
+    const adjudicator = requiredOption('adjudicate', values, 'adjudicator', 'name who adjudicates with --adjudicator <name>: the adoption records it.')
     const dryRun = values['dry-run'] === true
     const caseId = stringOption(values, 'case')
     if (values['consensus'] === true) {

@@ -3,16 +3,10 @@ import { ReadStream } from 'node:tty'
 import { progress } from '@clack/prompts'
 import { kinds } from '../../core/registry.js'
 import { loadJudgeModule } from '../../core/judges/judge-module.js'
-import {
-  DEFAULT_JUDGE_TIMEOUT_MS,
-  MAX_REASON_CHARACTERS,
-  MAX_VERDICT_CHARACTERS,
-  runJudge,
-  type JudgeProgress,
-  type JudgeRunResult,
-} from '../../core/judges/judge-run.js'
+import { DEFAULT_JUDGE_TIMEOUT_MS, MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS, runJudge } from '../../core/judges/judge-run.js'
+import type { JudgeProgress, JudgeRunResult } from '../../core/judges/judge-types.js'
 import { formatShard, MAX_SHARDS, parseShard } from '../../core/judges/judge-shard.js'
-import { oneDir, stringOption, usage, type CliIo, type Command } from '../command.js'
+import { oneDir, requiredOption, stringOption, stringOptions, usage, type CliIo, type Command } from '../command.js'
 
 /** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
 export const judge: Command = {
@@ -71,21 +65,13 @@ others are written), or the fixture is refused; 2 on a usage error; 3 when the j
 the run (it called process.exit, or threw outside a call: what was finished is written); 130 (143)
 when stopped by Ctrl-C (SIGTERM).`,
   options: {
-    judge: { type: 'string' },
-    run: { type: 'string' },
-    concurrency: { type: 'string' },
-    retries: { type: 'string' },
-    timeout: { type: 'string' },
-    batch: { type: 'string' },
-    shard: { type: 'string' },
+    ...stringOptions('judge', 'run', 'concurrency', 'retries', 'timeout', 'batch', 'shard'),
     'dry-run': { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('judge', positionals)
-    const name = stringOption(values, 'judge')
-    const path = stringOption(values, 'run')
-    if (name === undefined) throw usage('judge', 'name the judge with --judge <name>: its labels go to judges/<name>.json.')
-    if (path === undefined) throw usage('judge', 'give the judge module with --run <module>.')
+    const name = requiredOption('judge', values, 'judge', 'name the judge with --judge <name>: its labels go to judges/<name>.json.')
+    const path = requiredOption('judge', values, 'run', 'give the judge module with --run <module>.')
     const concurrency = count('concurrency', values['concurrency'], 1)
     const retries = count('retries', values['retries'], 0)
     const batchSize = count('batch', values['batch'], 1)

@@ -4,7 +4,7 @@ import { QUEUE_REASONS, reviewQueue, type QueueFor, type QueueReason, type Revie
 import { loadFixture } from '../../core/registry.js'
 import { readSampleFile } from '../../core/sample/sample-file.js'
 import { samplePlace } from '../../core/sample/sample.js'
-import { minReviewsOption, oneDir, stringOption, usage, type Command } from '../command.js'
+import { minReviewsOption, oneDir, stringOption, stringOptions, usage, type Command } from '../command.js'
 
 /** How many entries are listed unless `--limit` says otherwise. */
 const DEFAULT_LIMIT = 20
@@ -51,10 +51,7 @@ Options:
 Exit codes: 0 when listed, also when the queue is empty ("nothing to review"); 1 when the fixture or
 its sample.json is refused; 2 on a usage error.`,
   options: {
-    reviewer: { type: 'string' },
-    adjudicator: { type: 'string' },
-    limit: { type: 'string' },
-    'min-reviews': { type: 'string' },
+    ...stringOptions('reviewer', 'adjudicator', 'limit', 'min-reviews'),
     json: { type: 'boolean', default: false },
   },
   async run({ values, positionals }, io) {

@@ -9,10 +9,10 @@ import { readJudgeLabelFile } from '../../core/judges/judge-label-file.js'
 import { recordJudgeLabels, type RecordedJudgeLabels } from '../../core/judges/judge-labels.js'
 import { kinds, openReviewTarget, recordReview } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, oneDir, usage, stringOption, stringsOption, type CliIo, type Command, type ParsedArgs } from '../command.js'
+import { keyedValues, oneDir, usage, stringOption, stringOptions, stringsOption, type CliIo, type Command, type ParsedArgs } from '../command.js'
 import { interactiveReviewOf, slotGiven, slotOptions } from '../kinds.js'
 import { keepDraft } from '../drafts.js'
-import { slotOptionOf } from '../../core/engine/kind.js'
+import { slotOptionOf } from '../../core/engine/slot-option.js'
 import { RevisionError } from '../../core/common/errors.js'
 
 /** The judgement fields the options fill, by option. */
@@ -83,15 +83,11 @@ Options:
 Exit codes: 0 when recorded; 1 when refused, with nothing written; 2 on a usage error (also
 when there is no terminal to ask on and neither --rating nor --from is given).`,
   options: {
-    case: { type: 'string' },
+    ...stringOptions('case', 'from', 'reviewer', 'judge', 'origin'),
     rating: { type: 'string', multiple: true },
     reason: { type: 'string', multiple: true },
     span: { type: 'string', multiple: true },
-    from: { type: 'string' },
     ...slotOptions(),
-    reviewer: { type: 'string' },
-    judge: { type: 'string' },
-    origin: { type: 'string' },
     replace: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
   },

@@ -1,7 +1,7 @@
 import { plural } from '../../core/common/primitives.js'
 import { kinds } from '../../core/registry.js'
 import { sampleFixture, type SampleResult } from '../../core/sample/sample.js'
-import { oneDir, stringOption, usage, type Command } from '../command.js'
+import { oneDir, requiredOption, stringOption, usage, type Command } from '../command.js'
 
 /** `vitest-rubric sample <dir> --size <n> --seed <s> [--by split] [--new] [--dry-run] [--json]`: draws cases for human review. */
 export const sample: Command = {
@@ -41,10 +41,8 @@ Exit codes: 0 when drawn; 1 when the fixture is refused or the cases changed sin
   },
   async run({ values, positionals }, io) {
     const dir = oneDir('sample', positionals)
-    const sizeText = stringOption(values, 'size')
-    const seed = stringOption(values, 'seed')
-    if (sizeText === undefined) throw usage('sample', 'sample needs --size <n>: how many cases to draw.')
-    if (seed === undefined) throw usage('sample', 'sample needs --seed <s>: the draw is made from it, and recorded with it.')
+    const sizeText = requiredOption('sample', values, 'size', 'sample needs --size <n>: how many cases to draw.')
+    const seed = requiredOption('sample', values, 'seed', 'sample needs --seed <s>: the draw is made from it, and recorded with it.')
     const size = Number(sizeText)
     if (!/^\d+$/.test(sizeText) || !Number.isSafeInteger(size) || size < 1)
       throw usage('sample', `--size takes a whole number of 1 or more, not ${JSON.stringify(sizeText)}.`)

@@ -3,7 +3,7 @@ import { ListenError } from '../../web/listen.js'
 import { startServer, type RunningServer } from '../../web/server.js'
 import { parsePublicOrigin } from '../../web/public-origin.js'
 import { parseRateLimit } from '../../web/rate-limit.js'
-import { minReviewsOption, usage, stringOption, type Command } from '../command.js'
+import { minReviewsOption, usage, stringOption, stringOptions, type Command } from '../command.js'
 import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
 import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
@@ -77,19 +77,10 @@ Options:
 Exit codes: 0 when stopped; 1 when it cannot listen, or with --commit cannot commit; 2 on a
 usage error.`,
   options: {
-    port: { type: 'string' },
-    host: { type: 'string' },
+    ...stringOptions('port', 'host', 'min-reviews', 'team', 'revoke', 'reissue', 'public-origin', 'rate-limit', 'reviews-per-case', 'reserve-minutes'),
     open: { type: 'boolean', default: false },
-    'min-reviews': { type: 'string' },
     compare: { type: 'boolean', default: false },
-    team: { type: 'string' },
-    revoke: { type: 'string' },
-    reissue: { type: 'string' },
     commit: { type: 'boolean', default: false },
-    'public-origin': { type: 'string' },
-    'rate-limit': { type: 'string' },
-    'reviews-per-case': { type: 'string' },
-    'reserve-minutes': { type: 'string' },
   },
   async run({ values, positionals }, io) {
     const teamFile = stringOption(values, 'team')

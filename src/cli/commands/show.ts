@@ -1,7 +1,7 @@
 import { ANSI, PLAIN } from '../../core/common/colors.js'
 import { loadFixture } from '../../core/registry.js'
 import { caseView, type CaseView } from '../../core/engine/show.js'
-import { oneDir, usage, stringOption, type Command } from '../command.js'
+import { oneDir, requiredOption, type Command } from '../command.js'
 
 /** `vitest-rubric show <dir> --case <id> [--json]`: one case for a reader. */
 export const show: Command = {
@@ -22,8 +22,7 @@ Exit codes: 0 when shown; 1 when the fixture is refused or there is no such case
   options: { case: { type: 'string' }, json: { type: 'boolean', default: false } },
   async run({ values, positionals }, io) {
     const dir = oneDir('show', positionals)
-    const id = stringOption(values, 'case')
-    if (id === undefined) throw usage('show', 'name the case to show with --case <id>.')
+    const id = requiredOption('show', values, 'case', 'name the case to show with --case <id>.')
     const json = values['json'] === true
     const colors = !json && io.terminal !== undefined && process.env['NO_COLOR'] === undefined ? ANSI : PLAIN
     const view = caseView(await loadFixture(dir, { cwd: io.cwd }), id, colors)

@@ -16,9 +16,11 @@ import {
   type BindingSubject,
 } from './bindings.js'
 import type { Decision } from './decision.js'
-import type { PanelWait } from './panel-rule.js'
-import type { CaseEntry, ReviewEntry } from './fixture.js'
-import type { CaseAt, KindContext, KindDefinition, Problem, SlotOutcome, SomeKindDefinition } from './kind.js'
+import type { CaseEntry, ReviewEntry } from './entries.js'
+import type { CaseAt, KindContext, KindDefinition, Problem, SlotOutcome, SomeKindDefinition } from '../contract/kind.js'
+
+/** Why the several-reviewer rule keeps a case pending: what `status` groups it by. */
+export type PanelWait = 'too-few-reviews' | 'disagreement' | 'uncertain' | 'not-adopted'
 
 /** Where the case and its reviews stand, for messages. */
 export interface AssessSite {

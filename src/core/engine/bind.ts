@@ -5,6 +5,7 @@ import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings, type StringEdit } from '../json/json-edit.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
 import { acknowledgement, boundReview, isStale, perSlot, shellWord, type BindingState } from './bindings.js'
+import { caseIndex } from './case-index.js'
 import type { Decision } from './decision.js'
 import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
 import type { KindRegistry } from './registry.js'
@@ -315,19 +316,7 @@ function checkReviewers(fixture: SomeFixture, reviewers: readonly string[]): rea
 function selectCases(fixture: SomeFixture, cases: readonly string[] | 'all'): string[] {
   const ids = fixture.cases.map((entry) => entry.id)
   if (cases === 'all') return ids
-  const known = new Set(ids)
-  for (const id of cases) {
-    if (!known.has(id)) {
-      throw new RevisionError({
-        code: 'CASE_NOT_FOUND',
-        file: fixture.files.cases?.display,
-        summary: `there is no case "${id}"; nothing was written.`,
-        expected: ids.length === 0 ? 'a case id (the fixture has no cases yet)' : `one of ${quoteSome(ids)}`,
-        found: JSON.stringify(id),
-        hint: 'pass the id of a case in cases.json, or --all.',
-      })
-    }
-  }
+  for (const id of cases) caseIndex(fixture, id, { hint: 'pass the id of a case in cases.json, or --all.', writing: true })
   return [...new Set(cases)]
 }
 

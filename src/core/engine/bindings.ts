@@ -3,41 +3,10 @@ import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject, valueAt } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT, sha256Hex } from '../json/canonical-json.js'
 import { explainStaleBytes } from '../json/line-endings.js'
-import type { CaseAt, FileRole, KindContext, Problem } from './kind.js'
+import type { CaseAt, KindContext, Problem } from '../contract/kind.js'
+import type { BindingRow } from '../contract/bindings.js'
 
-/**
- * What a recorded hash describes, as its kind names it (`answer`, `output`, `rubric`; `review` for
- * the acknowledgement row). `status` groups stale hashes by it, in the order of the kind's targets.
- */
-export type BindingTarget = string
-
-/** How the current value of a recorded hash is computed. */
-export type BindingSource =
-  /** SHA-256 of a file's raw bytes. */
-  | { readonly bytesOf: FileRole }
-  /** The fingerprint of a value of the case, as written (not as a parser copied it). */
-  | { readonly fingerprintOf: (slot: string) => readonly PathSegment[] }
-  /** The fingerprint of the slot's review as written, or of `null` when it has none: the case's acknowledgement. */
-  | { readonly reviewOf: 'slot' }
-
-/**
- * One recorded hash of a case or of its review: where it is, how its current value is computed,
- * what a mismatch means and how to fix it. Evaluation's refusals, `status`'s groups and `bind`'s
- * edits are all read from these rows.
- */
-export interface BindingRow {
-  /** The entry that records the hash: the case in `cases.json`, or the slot's review. */
-  readonly in: 'case' | 'review'
-  /** The hash's path inside that entry; a function when it depends on the review slot. */
-  readonly path: readonly string[] | ((slot: string) => readonly string[])
-  readonly source: BindingSource
-  readonly target: BindingTarget
-  readonly code: RubricErrorCode
-  /** What a mismatch means, as a clause: `the answer changed since it was reviewed`. */
-  readonly meaning: string
-  /** What a reviewer does about it before binding again: `re-read the answer and revise the review`. */
-  readonly fix: string
-}
+export type { BindingRow, BindingSource, BindingTarget } from '../contract/bindings.js'
 
 /**
  * The row every kind has: the case records the fingerprint of each of its reviews (or of `null`),
@@ -52,6 +21,31 @@ export function acknowledgementRow(path: BindingRow['path']): BindingRow {
     code: 'REVIEW_EDIT_UNACKNOWLEDGED',
     meaning: 'the review changed since the case recorded it',
     fix: 'check the edit',
+  }
+}
+
+/** The code of each file-hash row's refusal, by the entry that records the hash and the file hashed. */
+const FILE_HASH_CODES = {
+  'case:source': 'CASE_SOURCE_STALE',
+  'case:rubric': 'CASE_RUBRIC_STALE',
+  'review:source': 'REVIEW_SOURCE_STALE',
+  'review:rubric': 'REVIEW_RUBRIC_STALE',
+} as const satisfies Record<`${BindingRow['in']}:${'source' | 'rubric'}`, RubricErrorCode>
+
+/**
+ * The row of a hash of a fixture file's bytes that a case or review records, as the format names
+ * it: `expected.<file>_sha256` in a case, `<file>_sha256` in a review, refused as
+ * `CASE_<FILE>_STALE` or `REVIEW_<FILE>_STALE` when the file changed since.
+ */
+export function fileHashRow(entry: BindingRow['in'], file: 'source' | 'rubric', words: { readonly meaning: string; readonly fix: string }): BindingRow {
+  const hash = `${file}_sha256`
+  return {
+    in: entry,
+    path: entry === 'case' ? ['expected', hash] : [hash],
+    source: { bytesOf: file },
+    target: file,
+    code: FILE_HASH_CODES[`${entry}:${file}`],
+    ...words,
   }
 }
 

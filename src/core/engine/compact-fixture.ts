@@ -1,8 +1,9 @@
 import { join, resolve } from 'node:path'
 import { displayPath } from '../common/display-path.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { type FileWrite, nodeWriteIo, writeFilesAtomically, type WriteIo } from '../json/atomic-write.js'
-import { confineToProject, projectBoundary, type RawFile, readFixtureFile } from '../json/read.js'
+import type { FileWrite, WriteIo } from '../json/atomic-write.js'
+import { writeProjectFiles } from '../json/project-write.js'
+import { projectBoundary, type RawFile, readFixtureFile } from '../json/read.js'
 import { compactRecordLines } from '../store/compact.js'
 import { bucketLines, RecordStore } from '../store/record-store.js'
 import {
@@ -115,9 +116,7 @@ export async function compactFixture(dir: string, options: CompactOptions): Prom
       // The compaction removes only lines the fold passes over: a difference is a fault of this package.
       throw new Error(`compacting ${display} would change what its records hold; nothing was written`)
     }
-    const boundary = projectBoundary(cwd, absolute)
-    for (const write of writes) await confineToProject(write.path, write.display, boundary)
-    await writeFilesAtomically(writes, options.io ?? nodeWriteIo, { lockDir: absolute, display })
+    await writeProjectFiles(writes, { boundary: projectBoundary(cwd, absolute), lockDir: absolute, display, cwd, io: options.io })
     return { dir: display, layout: 'records', compacted, files, before, after }
   })
 }

@@ -2,10 +2,11 @@ import { lstat, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { displayPath } from '../common/display-path.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
-import { makeFolder } from '../json/output-file.js'
-import { confineToProject, projectBoundary } from '../json/read.js'
-import { recordsOf, removeIfEmpty, toRecordsWrites, toSeedWrites, type SeedDocument } from '../store/convert.js'
+import type { FileWrite, WriteIo } from '../json/atomic-write.js'
+import { removeEmptyFolder } from '../json/output-file.js'
+import { writeProjectFiles } from '../json/project-write.js'
+import { projectBoundary } from '../json/read.js'
+import { recordsOf, toRecordsWrites, toSeedWrites, type SeedDocument } from '../store/convert.js'
 import { GIT_ATTRIBUTES, RECORDS_DIR } from '../store/records.js'
 import { loadFixtureReading, type SomeFixture } from './fixture.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWS_DIR } from './panel.js'
@@ -67,19 +68,18 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
         contents: `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${GIT_ATTRIBUTES}`,
         basedOn: before === undefined ? null : sha256Hex(before),
       }
-      await confineToProject(write.path, write.display, boundary)
-      await writeFilesAtomically([write], options.io ?? nodeWriteIo, { lockDir: absolute, display })
+      await writeProjectFiles([write], { boundary, lockDir: absolute, display, cwd, io: options.io })
       return { ...base, written: [write.display], removed: [], buckets: records.layout.buckets }
     }
-    const place = { boundary, cwd }
     let writes: FileWrite[]
+    const folders: string[] = []
     let buckets: number | undefined
     if (to === 'records') {
       const documents = await seedDocuments(fixture, absolute)
       const records = await recordsOf(absolute, display, documents, storeKeys(fixture.definition), options.buckets)
       buckets = records.buckets
       writes = await toRecordsWrites(absolute, display, documents, records.files)
-      await makeFolder(join(absolute, RECORDS_DIR), place)
+      folders.push(join(absolute, RECORDS_DIR))
     } else {
       const store = fixture.records!
       const documents: SeedDocument[] = store.documentNames().map((doc) => ({ doc, text: new TextDecoder().decode(store.virtual(join(absolute, doc))!.bytes) }))
@@ -91,12 +91,10 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
       )
       if (kept)
         writes.push({ path: attributes, display: join(display, RECORDS_DIR, '.gitattributes'), contents: null, basedOn: sha256Hex(await readFile(attributes)) })
-      for (const folder of [REVIEWS_DIR, JUDGES_DIR])
-        if (documents.some((each) => each.doc.startsWith(`${folder}/`))) await makeFolder(join(absolute, folder), place)
+      for (const folder of [REVIEWS_DIR, JUDGES_DIR]) if (documents.some((each) => each.doc.startsWith(`${folder}/`))) folders.push(join(absolute, folder))
     }
-    for (const write of writes) await confineToProject(write.path, write.display, boundary)
-    await writeFilesAtomically(writes, options.io ?? nodeWriteIo, { lockDir: absolute, display })
-    for (const folder of to === 'records' ? [REVIEWS_DIR, JUDGES_DIR] : [RECORDS_DIR]) await removeIfEmpty(join(absolute, folder))
+    await writeProjectFiles(writes, { boundary, lockDir: absolute, display, folders, cwd, io: options.io })
+    for (const folder of to === 'records' ? [REVIEWS_DIR, JUDGES_DIR] : [RECORDS_DIR]) await removeEmptyFolder(join(absolute, folder))
     return {
       ...base,
       written: writes.filter((write) => write.contents !== null).map((write) => write.display),

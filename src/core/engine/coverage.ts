@@ -2,6 +2,9 @@ import type { RubricErrorCode } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
 import type { DecisionStatus } from './decision.js'
 import { wilsonInterval } from '../stats/intervals.js'
+import type { Coverage, CoverageCounts, Outcomes } from '../contract/results.js'
+
+export type { Coverage, CoverageCounts, Outcomes } from '../contract/results.js'
 
 /** The least a decision must say for coverage to be counted from it: a refused one, its error. */
 export type CountedDecision =
@@ -14,44 +17,12 @@ export type CountedDecision =
       readonly error: { readonly code: RubricErrorCode; readonly message: string }
     }
 
-/** Accepted and rejected among graded cases; `null` when nothing was graded. */
-export interface Outcomes {
-  readonly accepted: number
-  readonly rejected: number
-  /** `accepted / (accepted + rejected)`. */
-  readonly rate: number
-  /** The Wilson 95% score interval of the rate: a rate over 3 cases is not one over 3,000. */
-  readonly interval: readonly [number, number]
-}
-
 /** The outcomes of graded cases, with the acceptance rate and its Wilson 95% interval; `null` when nothing was graded. */
 export function outcomesOf(accepted: number, rejected: number): Outcomes | null {
   const graded = accepted + rejected
   if (graded === 0) return null
   const interval = wilsonInterval(accepted, graded)!
   return { accepted, rejected, rate: accepted / graded, interval: [interval.low, interval.high] }
-}
-
-/** The counts of one split, or of all cases. */
-export interface CoverageCounts {
-  /** Every case on disk. */
-  readonly candidates: number
-  /** Accepted plus rejected: cases with a completed review. */
-  readonly graded: number
-  /** Cases awaiting review: never a pass, never a fail. */
-  readonly pending: number
-  /** Cases refused by a binding or provenance check: counted apart from graded and pending. */
-  readonly refused: number
-  /** `null` when no case was graded: zero completed reviews are not a quality figure. */
-  readonly outcomes: Outcomes | null
-}
-
-/** A fixture's review coverage: what is graded, what is pending and why, what is refused and why. */
-export interface Coverage extends CoverageCounts {
-  readonly pendingCases: readonly { readonly id: string; readonly split: Split; readonly reason: string }[]
-  readonly refusedCases: readonly { readonly id: string; readonly split: Split; readonly code: RubricErrorCode; readonly message: string }[]
-  /** The same counts for each split; `development` and `held_out` are never merged. */
-  readonly splits: Readonly<Record<Split, CoverageCounts>>
 }
 
 /** Counts review coverage from a fixture's decisions. */

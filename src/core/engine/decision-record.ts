@@ -6,9 +6,9 @@ import { FixtureError } from '../common/errors.js'
 import { errnoCode, isObject, own } from '../common/primitives.js'
 import { displayPath } from '../common/display-path.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { nodeWriteIo, writeFilesAtomically } from '../json/atomic-write.js'
+import { writeProjectFiles } from '../json/project-write.js'
 import { confineToProject, parseJsonFile, projectBoundary } from '../json/read.js'
-import { schemaError } from '../json/schema-error.js'
+import { checkFileDocument } from '../json/schema-error.js'
 import type { SomeEvaluation } from './evaluate.js'
 import type { FixtureIdentities } from './fixture.js'
 import { planFixtureTests, type JsonValue, type PlannedCase, type TestPlan } from './plan.js'
@@ -160,19 +160,11 @@ export async function readRecordedDecisions(path: string, display: string, optio
     })
   }
   const document = parseJsonFile({ display, bytes })
-  const parsed = RecordedDecisionsSchema.safeParse(document, { reportInput: true })
-  if (!parsed.success) {
-    throw schemaError(
-      {
-        ErrorClass: FixtureError,
-        code: 'FILE_SCHEMA',
-        file: display,
-        basePath: [],
-        hint: 'restore the record from version control, or rewrite it from the current decisions with `vitest -u`.',
-      },
-      parsed.error.issues,
-    )
-  }
+  checkFileDocument(RecordedDecisionsSchema, document, {
+    file: display,
+    code: 'FILE_SCHEMA',
+    hint: 'restore the record from version control, or rewrite it from the current decisions with `vitest -u`.',
+  })
   // The document as written, now known to have the record format: zod leaves a case id "__proto__" out of what it returns.
   // Cast: the record schema accepted the document just above (see the line before).
   return document as RecordedDecisions
@@ -214,8 +206,10 @@ export async function writeRecordedDecisions(path: string, record: RecordedDecis
   })
   const contents = `${JSON.stringify(record, null, 2)}\n`
   // The record replaces whatever it held (that is the request); only a save in between is refused.
-  await writeFilesAtomically([{ path, display, contents, basedOn: before === undefined ? null : sha256Hex(before) }], nodeWriteIo, {
+  await writeProjectFiles([{ path, display, contents, basedOn: before === undefined ? null : sha256Hex(before) }], {
+    boundary: recordBoundary(path, options),
     lockDir: dirname(path),
+    cwd: options.root ?? process.cwd(),
   })
 }
 

@@ -3,9 +3,9 @@ import { duplicateIdDetails, FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
 import { isObject, NonEmptyText, quoteSome, SchemaReferenceSchema, valueAt } from '../common/primitives.js'
 import { parseJsonFile, type RawFile } from '../json/read.js'
-import { describeValue, schemaError } from '../json/schema-error.js'
-import type { CaseEntry, ReviewEntry, ReviewIndex } from './fixture.js'
-import type { SomeKindDefinition } from './kind.js'
+import { checkFileDocument, describeValue } from '../json/schema-error.js'
+import type { CaseEntry, ReviewEntry, ReviewIndex } from './entries.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
 
 /** What each file's JSON Schema says it leaves to evaluation. */
 export const BOUND_ELSEWHERE = 'Hashes, excerpts and references between files are checked when the fixture is evaluated, not by this schema.'
@@ -35,13 +35,7 @@ export interface CaseEntries {
  */
 export function readCaseEntries(definition: SomeKindDefinition, file: RawFile): CaseEntries {
   const document = parseJsonFile(file)
-  const envelope = definition.schemas.casesEnvelope.safeParse(document, { reportInput: true })
-  if (!envelope.success) {
-    throw schemaError(
-      { ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: file.display, basePath: [], hint: definition.schemas.casesHint },
-      envelope.error.issues,
-    )
-  }
+  checkFileDocument(definition.schemas.casesEnvelope, document, { file: file.display, code: 'FILE_SCHEMA', hint: definition.schemas.casesHint })
   // The envelope holds: the document is an object whose cases are a list, and whose name is a string.
   const { $schema: _, cases, ...members } = isObject(document) ? document : {}
   const raw: readonly unknown[] = Array.isArray(cases) ? cases : []
@@ -74,13 +68,11 @@ export interface ReviewDocument {
  */
 export function readReviewDocument(definition: SomeKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): ReviewDocument {
   const document = parseJsonFile(file)
-  const envelope = definition.schemas.annotationsEnvelope.safeParse(document, { reportInput: true })
-  if (!envelope.success) {
-    throw schemaError(
-      { ErrorClass: FixtureError, code: 'FILE_SCHEMA', file: file.display, basePath: [], hint: definition.schemas.annotationsHint },
-      envelope.error.issues,
-    )
-  }
+  const envelope = checkFileDocument(definition.schemas.annotationsEnvelope, document, {
+    file: file.display,
+    code: 'FILE_SCHEMA',
+    hint: definition.schemas.annotationsHint,
+  })
   const { caseKey, slotKey, slots } = definition.reviews
   const ids = new Set(cases.map((entry) => entry.id))
   const listed = valueAt(document, ['reviews'])
@@ -116,7 +108,7 @@ export function readReviewDocument(definition: SomeKindDefinition, file: RawFile
     bySlot[slot] = { caseId, slot, value, path: ['reviews', index] }
     reviews.set(caseId, bySlot)
   })
-  return { origin: String(valueAt(envelope.data, ['origin'])), reviews }
+  return { origin: String(valueAt(envelope, ['origin'])), reviews }
 }
 
 function slotOf(value: unknown, key: string, slots: readonly string[], file: string, index: number): string {

@@ -10,7 +10,7 @@ import { countCoverage, type Coverage } from './coverage.js'
 import { isGraded, type Decision } from './decision.js'
 import { recordNotes } from './records-view.js'
 import { kindContext, type CaseEntry, type FixtureIdentities, type FixtureNote, type KindFixture, type SomeFixture } from './fixture.js'
-import type { FileRole, Problem } from './kind.js'
+import type { FileRole, Problem } from '../contract/kind.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 import { decideWithPanel, NO_PANEL_POLICY, type PanelPolicy } from './panel-rule.js'
 

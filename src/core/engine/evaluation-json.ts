@@ -1,38 +1,9 @@
-import type { Coverage } from './coverage.js'
-import type { Decision, DecisionStatus } from './decision.js'
+import type { Decision } from './decision.js'
 import type { SomeEvaluation } from './evaluate.js'
-import { kindContext, type FixtureIdentities, type FixtureNote } from './fixture.js'
-import type { Split } from '../common/primitives.js'
+import { kindContext } from './fixture.js'
+import type { DecisionJson, EvaluationJson } from '../contract/results.js'
 
-/** One case of `evaluate --json`: its status, split and reason, then what its kind adds (`ratings`, `scores`, …). */
-export interface DecisionJson {
-  readonly status: DecisionStatus
-  readonly split: Split
-  readonly reason: string
-  readonly [detail: string]: unknown
-}
-
-/**
- * What `vitest-rubric evaluate --json` prints for a fixture: a stable, documented interface that
- * other tools read (see docs/cli.md). Each case is under `decisions[<id>]`; `coverage` counts
- * them. A kind may add its summary under a key of its own (`benchmark`).
- */
-export interface EvaluationJson {
-  readonly fixture: {
-    readonly kind: string
-    readonly dir: string
-    readonly name: string
-    /** The rubric and its revision: `staging-rollback-explanation@1`. */
-    readonly rubric: string
-    readonly origin: string
-  }
-  readonly identities: FixtureIdentities
-  readonly coverage: Coverage
-  readonly decisions: Readonly<Record<string, DecisionJson>>
-  /** Explanations given once for the fixture; absent when there are none. */
-  readonly notes?: readonly FixtureNote[]
-  readonly [summary: string]: unknown
-}
+export type { DecisionJson, EvaluationJson } from '../contract/results.js'
 
 /** One decision as `evaluate --json` prints it under `decisions[<id>]`. */
 export function decisionJson<D extends Decision>(

@@ -6,7 +6,7 @@ import type { PathSegment } from '../common/json-path.js'
 import { bindingState, isStale, rowPath, type BindingRow, type BindingState } from './bindings.js'
 import { committedRevisions } from './file-history.js'
 import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
-import type { EarlierRevision, FileRole } from './kind.js'
+import type { EarlierRevision, FileRole } from '../contract/kind.js'
 
 /** What the git history of a fixture's files holds of the revisions its stale review hashes were recorded against. */
 export interface FixtureHistory {

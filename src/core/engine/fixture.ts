@@ -2,59 +2,23 @@ import { displayPath } from '../common/display-path.js'
 import { stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { FixtureError } from '../common/errors.js'
-import type { PathSegment } from '../common/json-path.js'
-import type { Split } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { convertedRevisions, type ConvertedRevisions } from '../json/line-endings.js'
 import { confineToProject, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { recoverFixture } from '../json/fixture-lock.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
-import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type Panel } from './panel.js'
+import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type LabelSource, type Panel } from './panel.js'
 import type { Decision } from './decision.js'
-import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from './kind.js'
+import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from '../contract/kind.js'
 import type { KindRegistry } from './registry.js'
 import type { ParseMemo } from './parse-memo.js'
 import { type BucketCache, RecordStore, type FixtureRecords } from '../store/record-store.js'
 import { RECORDS_DIR } from '../store/records.js'
 import { storeKeys, type RecordsOverlay } from './records-view.js'
 
-/** A case entry of `cases.json`: its id and split, its value as written, checked only when it is assessed. */
-export interface CaseEntry {
-  readonly id: string
-  readonly split: Split
-  readonly value: unknown
-  /** `['cases', 3]`. */
-  readonly path: readonly PathSegment[]
-}
-
-/** A review entry of a review file: the case and slot it fills, its value as written, checked with its case. */
-export interface ReviewEntry {
-  readonly caseId: string
-  readonly slot: string
-  readonly value: unknown
-  /** `['reviews', 2]`. */
-  readonly path: readonly PathSegment[]
-}
-
-/** Reviews by case id, then by slot. */
-export type ReviewIndex = ReadonlyMap<string, Readonly<Record<string, ReviewEntry>>>
-
-/** The identities of what a set of decisions was made from. */
-export interface FixtureIdentities {
-  /** Fingerprint of the full case set (the `cases.json` document less `$schema`); `null` if a case has no canonical form. */
-  readonly caseSetSha256: string | null
-  /** Fingerprint of the array of graded cases (accepted or rejected), as they stand in `cases.json`. */
-  readonly gradedSetSha256: string | null
-  /** SHA-256 of the raw bytes of each fixture file, by file name. */
-  readonly files: Readonly<Record<string, string>>
-}
-
-/** An explanation that holds for a whole fixture, given once rather than with every case it touches. */
-export interface FixtureNote {
-  /** The file it is about, as shown. */
-  readonly file: string
-  readonly text: string
-}
+export type { FixtureIdentities, FixtureNote } from '../contract/results.js'
+export type { CaseEntry, ReviewEntry, ReviewIndex } from './entries.js'
+import type { CaseEntry, ReviewIndex } from './entries.js'
 
 /**
  * A fixture directory of one kind, loaded: its rubric bound to its bytes, its cases and reviews as
@@ -272,8 +236,9 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
     memo === undefined
       ? readReviewDocument(definition, annotationsFile, cases.entries, files.cases.display)
       : memo.reviewDocument(definition, annotationsFile, cases.entries, files.cases.display)
-  const panel = await readPanel(definition, absolute, display, cases.entries, files.cases.display, read, list, memo)
-  const judges = await readJudges(definition, absolute, display, cases.entries, files.cases.display, read, list, memo)
+  const labels: LabelSource = { definition, absolute, display, cases: cases.entries, casesFile: files.cases.display, read, list, memo }
+  const panel = await readPanel(labels)
+  const judges = await readJudges(labels)
   return {
     kind: definition.name,
     definition,

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs'
-import { stat } from 'node:fs/promises'
-import { join } from 'node:path'
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { sha256Hex } from '../json/canonical-json.js'
@@ -28,12 +25,12 @@ import {
   type ReviewEntry,
   type SomeFixture,
 } from './fixture.js'
-import type { FileRole } from './kind.js'
-import { JUDGES_DIR, listDirectory, REVIEWS_DIR, type Adoption } from './panel.js'
-import { RECORDS_DIR } from '../store/records.js'
+import type { FileRole } from '../contract/kind.js'
+import type { Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
+import { FileMovedError, listingsOf, retained, stampOf } from './fixture-files-seen.js'
 
 /** Options of {@link IncrementalEvaluation.open}: where messages are relative to, and what each evaluation asks beyond the files. */
 export interface IncrementalOptions extends EvaluateOptions, LoadFixtureOptions {
@@ -326,20 +323,6 @@ function fingerprints(fixture: SomeFixture, states: readonly CaseState[]): CaseS
 
 const NO_CHANGE: EvaluationChange = { files: [], decided: [], removed: [] }
 
-/** The file names in a fixture's directory and its `reviews/` and `judges/` (a writer's hidden temporary files aside), sorted and joined: a file added or removed there moves them. */
-async function listingsOf(dir: string): Promise<Map<string, string>> {
-  const listings = new Map<string, string>()
-  for (const folder of [dir, join(dir, REVIEWS_DIR), join(dir, JUDGES_DIR), join(dir, RECORDS_DIR)])
-    listings.set(
-      folder,
-      (await listDirectory(folder))
-        .filter((name) => !name.startsWith('.'))
-        .sort()
-        .join('\n'),
-    )
-  return listings
-}
-
 /** `make`, called once, when first asked for. */
 function once<T>(make: () => T): () => T {
   let made: { readonly value: T } | undefined
@@ -367,37 +350,3 @@ function staleOf(assessment: CaseAssessment<Decision>): readonly (readonly [File
 }
 
 const NONE: readonly (readonly [FileRole, string])[] = Object.freeze([])
-
-/** A file's stat stamp: its size, times and inode; `undefined` when it cannot be stat'ed (the reader then says why). */
-async function stampOf(path: string): Promise<string | undefined> {
-  const stats = await stat(path, { bigint: true }).catch(() => undefined)
-  return stats === undefined ? undefined : `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`
-}
-
-/**
- * What is kept of a file read: a large file's bytes are let go once parsed, since the parse is
- * kept and the bytes would double the memory; asked for again, they are read again, and a file
- * whose bytes changed since is {@link FileMovedError}. A small file (the rubric, the source) keeps them.
- */
-function retained(path: string, raw: RawFile & { readonly sha256: string }): RawFile {
-  if (raw.bytes.length <= RETAINED_BYTES) return raw
-  const { display, sha256 } = raw
-  return {
-    display,
-    sha256,
-    get bytes(): Uint8Array {
-      const bytes = readFileSync(path)
-      if (sha256Hex(bytes) !== sha256) throw new FileMovedError(display)
-      return bytes
-    },
-  }
-}
-
-/** A file's bytes changed between its stat and a read of it: the refresh starts over, reading every file. */
-class FileMovedError extends Error {
-  constructor(display: string) {
-    super(`${display} changed while it was read`)
-  }
-}
-
-const RETAINED_BYTES = 1 << 20

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { isObject, valueAt } from '../common/primitives.js'
-import type { JsonSchemaSource } from './kind.js'
+import type { JsonSchemaSource } from '../contract/kind.js'
 import type { KindRegistry } from './registry.js'
 
 /** A JSON Schema document (draft 2020-12). */

@@ -3,11 +3,14 @@ import { BindingError, CanonicalJsonError, type SerializedRubricError } from '..
 import { formatLocation } from '../common/json-path.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { shortSha as shortHash, plural } from '../common/primitives.js'
-import { assessEntry, type AssessSite, type CaseAssessment } from './assess.js'
+import { assessEntry, type AssessSite, type CaseAssessment, type PanelWait } from './assess.js'
+
+export type { PanelWait } from './assess.js'
 import { shellWord } from './bindings.js'
 import type { Decision } from './decision.js'
-import type { CaseEntry, ReviewEntry } from './fixture.js'
-import { slotOptionOf, type KindContext, type KindDefinition, type PanelItem, type SomeKindDefinition } from './kind.js'
+import type { CaseEntry, ReviewEntry } from './entries.js'
+import { slotOptionOf } from './slot-option.js'
+import type { KindContext, KindDefinition, PanelItem, SomeKindDefinition } from '../contract/kind.js'
 import { ADJUDICATIONS_FILE, type Panel } from './panel.js'
 
 /** What the several-reviewer rule asks of every case. */
@@ -17,9 +20,6 @@ export interface PanelPolicy {
 }
 
 export const NO_PANEL_POLICY: PanelPolicy = { minReviews: 0 }
-
-/** Why the several-reviewer rule keeps a case pending: what `status` groups it by. */
-export type PanelWait = 'too-few-reviews' | 'disagreement' | 'uncertain' | 'not-adopted'
 
 /** One reviewer's independent review of a case: the decision it alone gives, and what it says of each item. */
 export interface ReviewerView<D extends Decision = Decision> {

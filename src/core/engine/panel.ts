@@ -6,10 +6,10 @@ import type { PathSegment } from '../common/json-path.js'
 import { errnoCode, quoteSome, Sha256Schema } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { parseJsonFile, type FixtureFileReader, type RawFile } from '../json/read.js'
-import { schemaError } from '../json/schema-error.js'
-import type { SomeKindDefinition } from './kind.js'
+import { checkFileDocument } from '../json/schema-error.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
 import { readReviewDocument, type ReviewDocument } from './documents.js'
-import type { CaseEntry, ReviewEntry, SomeFixture } from './fixture.js'
+import type { CaseEntry, ReviewEntry } from './entries.js'
 import { RECORDS_DIR } from '../store/records.js'
 import type { ParseMemo } from './parse-memo.js'
 
@@ -95,25 +95,30 @@ const AdjudicationsSchema = z.strictObject({
   ),
 })
 
+/** Where a fixture's label files are read from: its folder, as found and as shown, its cases, and how files are read. */
+export interface LabelSource {
+  readonly definition: SomeKindDefinition
+  readonly absolute: string
+  readonly display: string
+  readonly cases: readonly CaseEntry[]
+  /** `cases.json` as shown, for messages. */
+  readonly casesFile: string
+  readonly read: FixtureFileReader
+  readonly list: DirectoryLister
+  readonly memo?: ParseMemo | undefined
+}
+
 /**
  * Reads a fixture's independent reviews (`reviews/<reviewer>.json`, each in the format of
  * `annotations.json`) and its adoptions (`adjudications.json`). A file in the wrong format, a
  * review of an unknown case, a reviewer reviewing one case twice, or an adoption of an unknown case
  * refuses the fixture, naming the file and the JSON path; nothing is guessed.
  */
-export async function readPanel(
-  definition: SomeKindDefinition,
-  absolute: string,
-  display: string,
-  cases: readonly CaseEntry[],
-  casesFile: string,
-  read: FixtureFileReader,
-  list: DirectoryLister,
-  memo?: ParseMemo,
-): Promise<Panel> {
+export async function readPanel(source: LabelSource): Promise<Panel> {
+  const { definition, absolute, display, cases, casesFile, read, list, memo } = source
   const adjudicationsPath = join(absolute, ADJUDICATIONS_FILE)
   const hasAdjudications = (await list(absolute)).includes(ADJUDICATIONS_FILE)
-  const set = await readLabelDirectory(definition, absolute, display, REVIEWS_DIR, cases, casesFile, read, list, memo)
+  const set = await readLabelDirectory(source, REVIEWS_DIR)
   if (set.names.length === 0 && !hasAdjudications) return EMPTY_PANEL
   const { files, reviews } = set
 
@@ -138,21 +143,13 @@ export async function readPanel(
 /** The adoptions of `adjudications.json`, each of a case the fixture holds, at most one per case and slot. */
 function readAdoptions(definition: SomeKindDefinition, file: RawFile, cases: readonly CaseEntry[], casesFile: string): Map<string, Record<string, Adoption>> {
   const adoptions = new Map<string, Record<string, Adoption>>()
-  const parsed = AdjudicationsSchema.safeParse(parseJsonFile(file), { reportInput: true })
-  if (!parsed.success) {
-    throw schemaError(
-      {
-        ErrorClass: FixtureError,
-        code: 'FILE_SCHEMA',
-        file: file.display,
-        basePath: [],
-        hint: `${ADJUDICATIONS_FILE} holds adoptions, each { case_id, slot, adjudicator, review_sha256, resolved: { <reviewer>: <sha256> } }; it is written by vitest-rubric adjudicate.`,
-      },
-      parsed.error.issues,
-    )
-  }
+  const { adoptions: recorded } = checkFileDocument(AdjudicationsSchema, parseJsonFile(file), {
+    file: file.display,
+    code: 'FILE_SCHEMA',
+    hint: `${ADJUDICATIONS_FILE} holds adoptions, each { case_id, slot, adjudicator, review_sha256, resolved: { <reviewer>: <sha256> } }; it is written by vitest-rubric adjudicate.`,
+  })
   const ids = new Set(cases.map((entry) => entry.id))
-  parsed.data.adoptions.forEach((adoption, index) => {
+  recorded.forEach((adoption, index) => {
     const path = ['adoptions', index]
     if (!ids.has(adoption.case_id) || !definition.reviews.slots.includes(adoption.slot)) {
       const unknownCase = !ids.has(adoption.case_id)
@@ -195,7 +192,7 @@ function readAdoptions(definition: SomeKindDefinition, file: RawFile, cases: rea
 export const JUDGES_DIR = 'judges'
 
 /** A judge's file as messages name it, before it exists too: `<dir>/judges/<judge>.json`, in the records layout `<dir>/records/judges/<judge>.json`. */
-export function judgeFileDisplay(fixture: SomeFixture, judge: string): string {
+export function judgeFileDisplay(fixture: { readonly displayDir: string; readonly judges: LabelSet; readonly records?: unknown }, judge: string): string {
   return fixture.judges.files[judge]?.display ?? join(fixture.displayDir, ...(fixture.records === undefined ? [] : [RECORDS_DIR]), JUDGES_DIR, `${judge}.json`)
 }
 
@@ -212,17 +209,8 @@ export interface LabelSet {
 export const EMPTY_LABELS: LabelSet = { names: [], files: {}, reviews: new Map() }
 
 /** A fixture's automated judges' labels (`judges/<judge>.json`): checked like reviews, never deciding a case. */
-export function readJudges(
-  definition: SomeKindDefinition,
-  absolute: string,
-  display: string,
-  cases: readonly CaseEntry[],
-  casesFile: string,
-  read: FixtureFileReader,
-  list: DirectoryLister,
-  memo?: ParseMemo,
-): Promise<LabelSet> {
-  return readLabelDirectory(definition, absolute, display, JUDGES_DIR, cases, casesFile, read, list, memo)
+export function readJudges(source: LabelSource): Promise<LabelSet> {
+  return readLabelDirectory(source, JUDGES_DIR)
 }
 
 /**
@@ -230,17 +218,8 @@ export function readJudges(
  * name, a file in the wrong format, a review of an unknown case or an author reviewing one case
  * twice refuses the fixture, naming the file and the JSON path; nothing is guessed.
  */
-async function readLabelDirectory(
-  definition: SomeKindDefinition,
-  absolute: string,
-  display: string,
-  subdir: string,
-  cases: readonly CaseEntry[],
-  casesFile: string,
-  read: FixtureFileReader,
-  list: DirectoryLister,
-  memo?: ParseMemo,
-): Promise<LabelSet> {
+async function readLabelDirectory(source: LabelSource, subdir: string): Promise<LabelSet> {
+  const { definition, absolute, display, cases, casesFile, read, list, memo } = source
   const directory = join(absolute, subdir)
   const names = (await list(directory)).filter((name) => name.endsWith('.json')).sort()
   if (names.length === 0) return EMPTY_LABELS

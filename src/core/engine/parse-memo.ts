@@ -5,8 +5,8 @@ import type { RawFile } from '../json/read.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { BucketCache } from '../store/record-store.js'
 import { readCaseEntries, readReviewDocument, type CaseEntries, type ReviewDocument } from './documents.js'
-import type { CaseEntry } from './fixture.js'
-import type { SomeKindDefinition } from './kind.js'
+import type { CaseEntry } from './entries.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
 
 /**
  * What a loader parsed of each file, by the SHA-256 of its bytes: a fixture loaded again through

@@ -1,47 +1,16 @@
 import { plural } from '../common/primitives.js'
-import type { RubricErrorCode } from '../common/errors.js'
-import type { Split } from '../common/primitives.js'
 import { countCoverage, type Coverage } from './coverage.js'
-import type { Decision, DecisionStatus } from './decision.js'
+import type { Decision } from './decision.js'
 import { evaluateCases, type SomeEvaluation } from './evaluate.js'
 import { kindContext, type FixtureIdentities, type FixtureNote, type KindFixture, type SomeFixture } from './fixture.js'
 import { panelAgreement, type AgreementReport } from './agreement.js'
 import { calibrateJudges, calibrationRatingsOf, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
-import type { CalibrationRatings } from './kind.js'
+import type { CalibrationRatings } from '../contract/kind.js'
 import { JUDGES_DIR } from './panel.js'
 import type { PanelPolicy } from './panel-rule.js'
+import type { PlannedCase, PlannedCheck } from '../contract/results.js'
 
-/** A JSON value, as a plan holds it. */
-export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue }
-
-/** What a kind adds to a planned case: its failure text, and its ratings or scores as JSON. */
-export interface PlannedCaseDetail {
-  /** The full failure text of a rejected or refused case. */
-  readonly message?: string
-  /** Kind-specific figures of the case, copied to its test's meta and to the decision record: `{ ratings }`, `{ scores }`. */
-  readonly detail: Readonly<Record<string, JsonValue>>
-}
-
-/** One case as a test: plain JSON, computed in the main process and handed to the test worker. */
-export interface PlannedCase extends PlannedCaseDetail {
-  readonly id: string
-  readonly split: Split
-  readonly status: DecisionStatus
-  /** One line: the failed criteria, the pending reason or the refusal summary. */
-  readonly reason: string
-  /** The error code of a refused case. */
-  readonly code?: RubricErrorCode
-}
-
-/** A fixture-level test beside the cases (a benchmark gate, a baseline margin). */
-export interface PlannedCheck {
-  readonly name: string
-  readonly ok: boolean
-  /** Why the check passed or failed, with the figures. */
-  readonly message: string
-  /** The check has nothing to decide on yet (no figure): a todo test, never a pass or a fail. */
-  readonly todo?: boolean
-}
+export type { JsonValue, PlannedCase, PlannedCaseDetail, PlannedCheck } from '../contract/results.js'
 
 /** What a plan asks of its fixture beyond the files: the several-reviewer rule and the agreement gate. */
 export interface PlanOptions {

@@ -4,8 +4,8 @@ import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
 import type { FixtureRecords, StoreKeys } from '../store/record-store.js'
 import { rowPath } from './bindings.js'
-import type { SomeKindDefinition } from './kind.js'
-import type { FixtureNote, SomeFixture } from './fixture.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
+import type { FixtureNote } from '../contract/results.js'
 import { join } from 'node:path'
 import { RECORDS_DIR } from '../store/records.js'
 
@@ -14,6 +14,12 @@ export interface RecordsOverlay {
   readonly store: FixtureRecords
   /** New texts of seed documents, by absolute path, read before the store's. */
   readonly overrides?: ReadonlyMap<string, RawFile>
+}
+
+/** What these views read of a loaded fixture: its directory as shown, and its records when it keeps them. */
+export interface RecordsOfFixture {
+  readonly displayDir: string
+  readonly records?: FixtureRecords | undefined
 }
 
 /** What the store needs of a kind: how an entry names its case and slot, and a case's entry with no review acknowledged. */
@@ -55,7 +61,7 @@ function setAt(target: unknown, path: readonly string[], value: unknown): void {
  * revisions and who made them, and a `records/.gitattributes` that would let git merge record files
  * line by line.
  */
-export function recordNotes(fixture: SomeFixture): FixtureNote[] {
+export function recordNotes(fixture: RecordsOfFixture): FixtureNote[] {
   const store = fixture.records
   if (store === undefined) return []
   const file = join(fixture.displayDir, RECORDS_DIR)
@@ -85,7 +91,7 @@ export function recordNotes(fixture: SomeFixture): FixtureNote[] {
  * its cases holds, of each document, the entries of those buckets alone: an entry's place among them
  * is not its place in the document, so it is left out (`cases[…]`), as the case it is in is named.
  */
-export function entryLocation(fixture: SomeFixture, file: string | undefined, path: readonly PathSegment[]): string {
+export function entryLocation(fixture: RecordsOfFixture, file: string | undefined, path: readonly PathSegment[]): string {
   const [list, place, ...rest] = path
   if (fixture.records?.partial !== true || typeof list !== 'string' || typeof place !== 'number') return formatLocation(file, path)
   return formatLocation(file, [`${list}[…]`, ...rest])

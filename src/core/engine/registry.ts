@@ -1,4 +1,4 @@
-import type { SomeKindDefinition } from './kind.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
 
 /**
  * The kinds a front end knows, by name and by marker file. The engine never holds one of its own:

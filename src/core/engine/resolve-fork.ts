@@ -1,8 +1,9 @@
 import { resolve } from 'node:path'
 import { displayPath } from '../common/display-path.js'
 import { UsageError } from '../common/errors.js'
-import { type FileWrite, nodeWriteIo, writeFilesAtomically, type WriteIo } from '../json/atomic-write.js'
-import { confineToProject, projectBoundary, readFixtureFile } from '../json/read.js'
+import type { FileWrite, WriteIo } from '../json/atomic-write.js'
+import { writeProjectFiles } from '../json/project-write.js'
+import { projectBoundary, readFixtureFile } from '../json/read.js'
 import { RecordStore } from '../store/record-store.js'
 import { fixtureKindsIn, loadFixtureReading } from './fixture.js'
 import { listDirectory } from './panel.js'
@@ -57,8 +58,7 @@ export async function resolveFork(
       }
       write = fixture.records.resolution(target.caseId, keep)
     }
-    await confineToProject(write.path, write.display, projectBoundary(cwd, absolute))
-    await writeFilesAtomically([write], options.io ?? nodeWriteIo, { lockDir: absolute, display })
+    await writeProjectFiles([write], { boundary: projectBoundary(cwd, absolute), lockDir: absolute, display, cwd, io: options.io })
     return { written: [write.display] }
   })
 }

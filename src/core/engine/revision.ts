@@ -4,9 +4,9 @@ import { displayPath } from '../common/display-path.js'
 import { RubricError } from '../common/errors.js'
 import { withFixtureLock } from '../json/fixture-lock.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../json/atomic-write.js'
-import { makeFolder } from '../json/output-file.js'
-import { confineToProject, decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
+import { nodeWriteIo, type FileWrite, type WriteIo } from '../json/atomic-write.js'
+import { writeProjectFiles } from '../json/project-write.js'
+import { decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision } from './decision.js'
 import { caseDecider, evaluateWithStates, type DecidedEntry, type SomeEvaluation } from './evaluate.js'
@@ -231,15 +231,18 @@ export class FixtureRevision {
     const store = this.store
     if (store !== undefined) {
       const records = store.writesFor(new Map([...updated].map(([path, file]) => [documentName(dir, path), decodeText(file)])))
-      for (const write of records) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
-      await writeFilesAtomically(records, io, { lockDir: resolve(this.cwd, this.dir) })
+      await writeProjectFiles(records, { boundary: projectBoundary(this.cwd, dir), lockDir: resolve(this.cwd, this.dir), cwd: this.cwd, io })
       return records.map((write) => write.display)
     }
-    for (const write of writes) await confineToProject(write.path, write.display, projectBoundary(this.cwd, dir))
     // A reviewer's first review creates reviews/: only the directory is made ahead of the write, and a link there that
     // leads nowhere is refused by name.
-    for (const path of created) await makeFolder(dirname(path), { boundary: projectBoundary(this.cwd, dir), cwd: this.cwd })
-    await writeFilesAtomically(writes, io, { lockDir: resolve(this.cwd, this.dir) })
+    await writeProjectFiles(writes, {
+      boundary: projectBoundary(this.cwd, dir),
+      lockDir: resolve(this.cwd, this.dir),
+      folders: [...created].map((path) => dirname(path)),
+      cwd: this.cwd,
+      io,
+    })
     return writes.map((write) => write.display)
   }
 

@@ -2,12 +2,12 @@ import { displayPath } from '../common/display-path.js'
 import { readdir, stat } from 'node:fs/promises'
 import { basename, join, relative, resolve, sep } from 'node:path'
 import { RevisionError } from '../common/errors.js'
-import { writeFilesAtomically, type FileWrite } from '../json/atomic-write.js'
-import { makeFolder } from '../json/output-file.js'
+import type { FileWrite } from '../json/atomic-write.js'
+import { writeProjectFiles } from '../json/project-write.js'
 import { projectBoundary } from '../json/read.js'
 import { readFixtureFile } from '../json/read.js'
 import { fixtureKindsIn } from './fixture.js'
-import type { SomeKindDefinition } from './kind.js'
+import type { SomeKindDefinition } from '../contract/kind.js'
 import type { KindRegistry } from './registry.js'
 
 /** Options of {@link initFixture}. */
@@ -57,15 +57,14 @@ export async function initFixture(dir: string, options: InitOptions): Promise<In
   files[cases] = json(scaffold.emptyCases(name, schema))
   files[annotations] = json(scaffold.emptyAnnotations(schema))
 
-  // Never made through a symbolic link that leads outside the project.
-  await makeFolder(target, { boundary: projectBoundary(options.cwd, target), cwd: options.cwd })
   const writes: FileWrite[] = Object.entries(files).map(([file, contents]) => ({
     path: join(target, file),
     display: join(display, file),
     contents,
     basedOn: null,
   }))
-  await writeFilesAtomically(writes)
+  // The folder is never made through a symbolic link that leads outside the project.
+  await writeProjectFiles(writes, { boundary: projectBoundary(options.cwd, target), lockDir: target, display, folders: [target], cwd: options.cwd })
   return {
     dir: display,
     kind: kind.name,

@@ -1,10 +1,9 @@
-import { RevisionError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
-import { quoteSome } from '../common/primitives.js'
 import type { Colors } from '../common/colors.js'
 import { isStale } from './bindings.js'
 import { decisionJson, type DecisionJson } from './evaluation-json.js'
 import { evaluateWithStates } from './evaluate.js'
+import { caseIndex } from './case-index.js'
 import { kindContext, type SomeFixture } from './fixture.js'
 
 /** One recorded hash of a case or its reviews, as `show` lists it. */
@@ -33,25 +32,10 @@ export interface CaseView {
   readonly lines: readonly string[]
 }
 
-/** The position of case `id` in the fixture, or a `CASE_NOT_FOUND` error listing the ids there are. */
-export function caseIndex(fixture: SomeFixture, id: string, hint: string): number {
-  const index = fixture.cases.findIndex((entry) => entry.id === id)
-  if (index !== -1) return index
-  const ids = fixture.cases.map((entry) => entry.id)
-  throw new RevisionError({
-    code: 'CASE_NOT_FOUND',
-    file: fixture.files.cases?.display,
-    summary: `there is no case "${id}".`,
-    expected: ids.length === 0 ? 'a case id (the fixture has no cases yet)' : `one of ${quoteSome(ids)}`,
-    found: JSON.stringify(id),
-    hint,
-  })
-}
-
 /** One case of a loaded fixture as a reader wants it: what was judged, how it is bound, and the decision. */
 export function caseView(fixture: SomeFixture, id: string, colors: Colors): CaseView {
   const definition = fixture.definition
-  const index = caseIndex(fixture, id, 'pass the id of a case in cases.json.')
+  const index = caseIndex(fixture, id, { hint: 'pass the id of a case in cases.json.' })
   const { assessments } = evaluateWithStates(fixture, { allStates: true })
   const assessment = assessments[index]!
   const { decision } = assessment

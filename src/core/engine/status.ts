@@ -9,7 +9,7 @@ import { evaluateWithStates, type EvaluateOptions } from './evaluate.js'
 import { kindContext, type CaseEntry, type SomeFixture, type FixtureNote } from './fixture.js'
 import { earlierRevisions, NO_HISTORY, type FixtureHistory } from './fixture-history.js'
 import type { LabelSet } from './panel.js'
-import type { SomeKindDefinition, StaleChange, StatusGroup } from './kind.js'
+import type { SomeKindDefinition, StaleChange, StatusGroup } from '../contract/kind.js'
 
 /** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
 

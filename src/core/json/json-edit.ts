@@ -2,6 +2,7 @@ import { applyEdits, findNodeAtLocation, modify, parseTree, visit } from 'jsonc-
 import { RevisionError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
 import { parseJson } from '../common/primitives.js'
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipString } from './json-scan.js'
 
 /** Replace the string at `path`, which must currently be `from`, with `to`. */
 export interface StringEdit {
@@ -292,34 +293,12 @@ export function topLevelListItems(text: string, key: string): [number, number][]
   }
 }
 
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
-const QUOTE = 0x22
-const COLON = 0x3a
-const COMMA = 0x2c
-const BACKSLASH = 0x5c
-
 function skipSpace(text: string, from: number): number {
   let at = from
   for (;;) {
     const code = text.charCodeAt(at)
     if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) return at
     at++
-  }
-}
-
-/** The offset after the string that starts at `from` (its opening quote); -1 when it does not end. */
-function skipString(text: string, from: number): number {
-  let search = from + 1
-  for (;;) {
-    const quote = text.indexOf('"', search)
-    if (quote === -1) return -1
-    let backslashes = 0
-    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++
-    if (backslashes % 2 === 0) return quote + 1
-    search = quote + 1
   }
 }
 

@@ -1,5 +1,6 @@
 import { preview, type RubricErrorDetails } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, skipString } from './json-scan.js'
 
 /**
  * How deep a JSON document the package reads may nest, arrays and objects alike. The format's
@@ -34,14 +35,6 @@ const SHOWN_DEPTH = 8
 
 /** Past this many keys an object's keys are compared through a set rather than one by one. */
 const FEW_KEYS = 16
-
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
-const QUOTE = 0x22
-const COMMA = 0x2c
-const BACKSLASH = 0x5c
 
 /**
  * The first place where a JSON text nests deeper than `maxDepth`, or an object holds one key twice,
@@ -175,16 +168,9 @@ function nextBackslash(text: string, from: number): number {
 
 /** The offset after the string whose opening quote is at `from`. */
 function stringEnd(text: string, from: number): number {
-  let search = from + 1
-  for (;;) {
-    const quote = text.indexOf('"', search)
-    // The text parsed, so every string ends; a text that did not is read to its end.
-    if (quote === -1) return text.length
-    let backslashes = 0
-    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++
-    if (backslashes % 2 === 0) return quote + 1
-    search = quote + 1
-  }
+  const end = skipString(text, from)
+  // The text parsed, so every string ends; a text that did not is read to its end.
+  return end === -1 ? text.length : end
 }
 
 /** A key as `JSON.parse` reads it, from its quoted text at `[start, end)`. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { constants, type Stats } from 'node:fs'
-import { lstat, mkdir, open, readlink, realpath, rename, stat, unlink } from 'node:fs/promises'
+import { lstat, mkdir, open, readlink, realpath, rename, rm, rmdir, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import { displayPath } from '../common/display-path.js'
 import { RevisionError } from '../common/errors.js'
@@ -103,6 +103,20 @@ export async function readOutputFile(path: string, place: OutputPlace): Promise<
   } finally {
     await handle.close()
   }
+}
+
+/**
+ * Removes outputs the package wrote earlier and no longer needs (a stale cache entry, a chunk module
+ * of another chunk count). A symbolic link in an output's place is removed itself, never followed;
+ * an output already gone is no error.
+ */
+export async function removeOutputFiles(paths: readonly string[]): Promise<void> {
+  await Promise.all(paths.map((path) => rm(path, { force: true })))
+}
+
+/** Removes a folder the package emptied (a fixture converted to the records layout); a folder still holding something stays. */
+export async function removeEmptyFolder(folder: string): Promise<void> {
+  await rmdir(folder).catch(() => undefined)
 }
 
 /**

@@ -1,6 +1,6 @@
 import { plural } from '../common/primitives.js'
 import type { z } from 'zod'
-import { preview, type RubricError, type RubricErrorCode, type RubricErrorDetails } from '../common/errors.js'
+import { FixtureError, preview, type RubricError, type RubricErrorCode, type RubricErrorDetails } from '../common/errors.js'
 import { formatLocation, type PathSegment } from '../common/json-path.js'
 
 type ErrorClass<E extends RubricError> = new (details: RubricErrorDetails) => E
@@ -24,6 +24,21 @@ export function safeParseReporting<T extends z.ZodType>(schema: T, value: unknow
   const parsed = schema.safeParse(value)
   // Cast: schema.safeParse's result is ReturnType<T['safeParse']>; TypeScript cannot tie the two for a generic T.
   return (parsed.success ? parsed : schema.safeParse(value, { reportInput: true })) as ReturnType<T['safeParse']>
+}
+
+/**
+ * A whole document of a fixture file checked against its schema: its value as the schema returns
+ * it, or a {@link FixtureError} with `code` that points at the first issue, since a file in the
+ * wrong format refuses the fixture.
+ */
+export function checkFileDocument<T extends z.ZodType>(
+  schema: T,
+  document: unknown,
+  where: { readonly file: string; readonly code: RubricErrorCode; readonly hint: string },
+): z.output<T> {
+  const parsed = schema.safeParse(document, { reportInput: true })
+  if (!parsed.success) throw schemaError({ ErrorClass: FixtureError, basePath: [], ...where }, parsed.error.issues)
+  return parsed.data
 }
 
 /** What a schema failure is reported as, before it becomes an error of some class. */

@@ -1,7 +1,7 @@
 import { isObject } from '../common/primitives.js'
 import { carriedOver, fixtureHistory, NO_HISTORY } from '../engine/fixture-history.js'
 import type { SomeFixture } from '../engine/fixture.js'
-import type { KindContext } from '../engine/kind.js'
+import type { KindContext } from '../contract/kind.js'
 import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
 import { isCurrentLabel } from './judge-labels.js'
 

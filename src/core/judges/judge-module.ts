@@ -1,12 +1,12 @@
-import { displayPath } from '../common/display-path.js'
 import { readFile } from 'node:fs/promises'
-import { dirname, join, resolve, sep } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { UsageError } from '../common/errors.js'
+import { readGivenFile } from '../common/given-file.js'
 import { judgeModuleOrigin } from '../common/origin.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { checkOrigin } from '../engine/authoring/authors.js'
-import type { JudgeFunction, JudgeModule } from './judge-run.js'
+import type { JudgeFunction, JudgeModule } from './judge-types.js'
 
 /** A judge module as `vitest-rubric judge --run` loaded it: the function to call and the origin it records. */
 export interface LoadedJudgeModule {
@@ -22,19 +22,17 @@ export interface LoadedJudgeModule {
  * file: a changed module is named as another revision.
  */
 export async function loadJudgeModule(path: string, cwd: string): Promise<LoadedJudgeModule> {
-  const absolute = resolve(cwd, path)
-  const display = displayPath(cwd, absolute)
-  let bytes: Uint8Array
-  try {
-    bytes = await readFile(absolute)
-  } catch {
-    throw new UsageError({
-      code: 'USAGE',
-      file: '--run',
-      summary: `there is no judge module ${display}; nothing was judged.`,
-      hint: 'pass the path of a JavaScript module that exports the judge.',
-    })
-  }
+  const { absolute, display, bytes } = await readGivenFile(
+    cwd,
+    path,
+    (shown) =>
+      new UsageError({
+        code: 'USAGE',
+        file: '--run',
+        summary: `there is no judge module ${shown}; nothing was judged.`,
+        hint: 'pass the path of a JavaScript module that exports the judge.',
+      }),
+  )
   let exported: Record<string, unknown>
   try {
     // Cast: an imported module is its namespace object. import-graph: a module the user names, outside src/.

@@ -6,7 +6,7 @@
 import { adoptedItems, calibrationRatingsOf, judgeView } from '../engine/calibration.js'
 import type { SomeEvaluation } from '../engine/evaluate.js'
 import { kindContext } from '../engine/fixture.js'
-import type { CalibrationRatings, PanelItem } from '../engine/kind.js'
+import type { CalibrationRatings, PanelItem } from '../contract/kind.js'
 import { ppiMean, type PpiResult } from '../stats/ppi.js'
 import type { PpiInput } from '../stats/ppi-input.js'
 

@@ -8,7 +8,8 @@ import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
 import { errnoCode, Sha256Schema, SplitSchema } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { nodeWriteIo, writeFilesAtomically, type WriteIo } from '../json/atomic-write.js'
+import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
+import { writeProjectFiles } from '../json/project-write.js'
 import { confineToProject, parseJsonFile, projectBoundary } from '../json/read.js'
 import { schemaError } from '../json/schema-error.js'
 
@@ -156,7 +157,12 @@ export function sampleText(sample: SampleFile): string {
  */
 export async function writeSampleFile(place: SamplePlace, sample: SampleFile, basedOn: string | null, io: WriteIo = nodeWriteIo): Promise<string> {
   const { path, display } = samplePath(place)
-  await confineToProject(path, display, projectBoundary(place.root, place.dir))
-  await writeFilesAtomically([{ path, display, contents: sampleText(sample), basedOn }], io, { lockDir: place.dir, display: place.displayDir })
+  await writeProjectFiles([{ path, display, contents: sampleText(sample), basedOn }], {
+    boundary: projectBoundary(place.root, place.dir),
+    lockDir: place.dir,
+    display: place.displayDir,
+    cwd: place.root,
+    io,
+  })
   return display
 }

@@ -1,4 +1,4 @@
-import { readFile, rmdir } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { RevisionError } from '../common/errors.js'
 import { sha256Hex } from '../json/canonical-json.js'
@@ -144,11 +144,6 @@ export function toSeedWrites(store: FixtureRecords, dir: string, display: string
     })
   }
   return writes
-}
-
-/** Removes a folder the conversion emptied; one still holding something (a file of the user's) stays. */
-export async function removeIfEmpty(folder: string): Promise<void> {
-  await rmdir(folder).catch(() => undefined)
 }
 
 function notLossless(display: string, doc: string, why: string, hint: string): RevisionError {

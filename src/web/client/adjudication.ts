@@ -112,11 +112,9 @@ export function disputesBlock(data: ShownCase, disputes: Disputes): HTMLElement 
       const label = hint.current ? hint.judgements[criterion] : undefined
       if (label === undefined) continue
       list.append(
-        el(
+        judgeHint(
           'li',
-          { class: 'judge-hint', 'data-judge': hint.judge },
-          el('span', { class: 'badge prediction' }, 'prediction'),
-          ' ',
+          hint.judge,
           el('strong', {}, `judge ${hint.judge}`),
           ' ',
           el('span', { class: `badge ${label.rating}` }, label.rating),
@@ -132,17 +130,20 @@ export function disputesBlock(data: ShownCase, disputes: Disputes): HTMLElement 
   }
   for (const hint of judges)
     block.append(
-      el(
+      judgeHint(
         'p',
-        { class: 'judge-hint', 'data-judge': hint.judge },
-        el('span', { class: 'badge prediction' }, 'prediction'),
-        ' ',
+        hint.judge,
         hint.current
           ? `judge ${hint.judge}${hint.origin === '' ? '' : ` (${hint.origin})`} predicts ${hint.prediction}. An automated label is a hint: it is never adopted by itself.`
           : `judge ${hint.judge}'s label is stale and not shown: ${hint.reason}`,
       ),
     )
   return block
+}
+
+/** An automated judge's hint, marked as a prediction: never a review. */
+function judgeHint(tag: 'li' | 'p', judge: string, ...content: (string | Node)[]): HTMLElement {
+  return el(tag, { class: 'judge-hint', 'data-judge': judge }, el('span', { class: 'badge prediction' }, 'prediction'), ' ', ...content)
 }
 
 function spanText(span: string, data: ShownCase): HTMLElement {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { criterionFigures } from '../../../src/core/engine/calibration.js'
 import { criteriaPanel } from '../../../src/core/kinds/criteria/panel.js'
-import type { CalibrationRatings } from '../../../src/core/engine/kind.js'
+import type { CalibrationRatings } from '../../../src/core/contract/kind.js'
 
 const RATINGS = criteriaPanel.calibration as CalibrationRatings
 

@@ -4,7 +4,7 @@ import { SchemaReferenceSchema, type Split } from '../../../src/core/common/prim
 import { acknowledgementRow, type BindingRow } from '../../../src/core/engine/bindings.js'
 import type { RefusedDecision } from '../../../src/core/engine/decision.js'
 import { ReviewFileEnvelopeSchema } from '../../../src/core/engine/documents.js'
-import type { KindDefinition, PanelItem } from '../../../src/core/engine/kind.js'
+import type { KindDefinition, PanelItem } from '../../../src/core/contract/kind.js'
 import { parseJsonFile } from '../../../src/core/json/read.js'
 import { schemaError } from '../../../src/core/json/schema-error.js'
 

@@ -4,7 +4,7 @@ import { valueAt } from '../../common/primitives.js'
 import { malformedStringPath } from '../../json/literals.js'
 import { safeParseReporting, schemaProblem } from '../../json/schema-error.js'
 import type { z } from 'zod'
-import type { DraftProblem } from '../kind.js'
+import type { DraftProblem } from '../../contract/kind.js'
 
 /**
  * Where a draft came from, so a problem is named as the user gave it: an option

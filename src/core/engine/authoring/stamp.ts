@@ -2,7 +2,7 @@ import type { PathSegment } from '../../common/json-path.js'
 import { isObject, valueAt } from '../../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../../json/canonical-json.js'
 import { rowPath, type BindingRow } from '../bindings.js'
-import type { KindContext } from '../kind.js'
+import type { KindContext } from '../../contract/kind.js'
 import type { ReviewTarget } from './target.js'
 
 /** Sets every hash of `entry` that the binding table records there to the files' current value. */

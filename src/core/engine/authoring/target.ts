@@ -4,11 +4,13 @@ import type { PathSegment } from '../../common/json-path.js'
 import { quoteSome } from '../../common/primitives.js'
 import { safeParseReporting } from '../../json/schema-error.js'
 import { bindCommand, isStale, shellWord } from '../bindings.js'
+import { caseIndex } from '../case-index.js'
 import { caseVersions, type CaseVersions } from '../case-versions.js'
 import type { Decision } from '../decision.js'
 import { kindContext, type SomeFixture } from '../fixture.js'
 import { carriedOver, fixtureHistory, type CarriedOver } from '../fixture-history.js'
-import { slotOptionOf, type KindContext, type SomeKindDefinition } from '../kind.js'
+import { slotOptionOf } from '../slot-option.js'
+import type { KindContext, SomeKindDefinition } from '../../contract/kind.js'
 import { judgeFileDisplay, REVIEWS_DIR } from '../panel.js'
 import type { KindRegistry } from '../registry.js'
 import { FixtureRevision, type RevisionBase } from '../revision.js'
@@ -105,18 +107,11 @@ export function reviewTarget(
   const { fixture } = base
   const definition = fixture.definition
   const context = kindContext(fixture)
-  const index = fixture.cases.findIndex((each) => each.id === caseId)
-  const ids = fixture.cases.map((each) => each.id)
-  if (index === -1) {
-    throw new RevisionError({
-      code: 'CASE_NOT_FOUND',
-      file: fixture.files.cases?.display,
-      summary: `there is no case "${caseId}"; nothing was written.`,
-      expected: ids.length === 0 ? 'a case id (the fixture has no cases yet: add one with `vitest-rubric add`)' : `one of ${quoteSome(ids)}`,
-      found: JSON.stringify(caseId),
-      hint: 'pass the id of a case in cases.json.',
-    })
-  }
+  const index = caseIndex(fixture, caseId, {
+    hint: 'pass the id of a case in cases.json.',
+    writing: true,
+    noCases: 'a case id (the fixture has no cases yet: add one with `vitest-rubric add`)',
+  })
   const { slots } = definition.reviews
   const slot = wantedSlot ?? (slots.length === 1 ? slots[0] : undefined)
   if (slot === undefined || !slots.includes(slot)) {

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { preview } from '../../common/errors.js'
 import { isObject, SplitSchema } from '../../common/primitives.js'
-import type { DraftProblem, Drafted, KindAuthoring, KindContext } from '../../engine/kind.js'
+import type { DraftProblem, Drafted, KindAuthoring, KindContext } from '../../contract/kind.js'
 import type { CriteriaRubric } from './rubric.js'
 import type { Case } from './schemas.js'
 

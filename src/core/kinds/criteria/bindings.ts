@@ -1,5 +1,5 @@
-import { acknowledgementRow, type BindingRow, type BindingTarget } from '../../engine/bindings.js'
-import type { StatusGroup } from '../../engine/kind.js'
+import { acknowledgementRow, fileHashRow, type BindingRow, type BindingTarget } from '../../engine/bindings.js'
+import type { StatusGroup } from '../../contract/kind.js'
 
 /**
  * Every recorded hash of a criteria case and its review. The case records the source and rubric
@@ -7,24 +7,8 @@ import type { StatusGroup } from '../../engine/kind.js'
  * and rubric it judged. Order is the order a refusal lists them in.
  */
 export const CRITERIA_BINDINGS: readonly BindingRow[] = [
-  {
-    in: 'case',
-    path: ['expected', 'source_sha256'],
-    source: { bytesOf: 'source' },
-    target: 'source',
-    code: 'CASE_SOURCE_STALE',
-    meaning: 'the source changed since the case was written',
-    fix: 'review the answer against the changed source',
-  },
-  {
-    in: 'case',
-    path: ['expected', 'rubric_sha256'],
-    source: { bytesOf: 'rubric' },
-    target: 'rubric',
-    code: 'CASE_RUBRIC_STALE',
-    meaning: 'the rubric changed since the case was written',
-    fix: 'review the answer against the changed criteria',
-  },
+  fileHashRow('case', 'source', { meaning: 'the source changed since the case was written', fix: 'review the answer against the changed source' }),
+  fileHashRow('case', 'rubric', { meaning: 'the rubric changed since the case was written', fix: 'review the answer against the changed criteria' }),
   acknowledgementRow(['expected', 'review_sha256']),
   {
     in: 'review',
@@ -35,24 +19,11 @@ export const CRITERIA_BINDINGS: readonly BindingRow[] = [
     meaning: 'the answer changed since it was reviewed: the judgement describes another answer',
     fix: 're-read the answer and revise the review',
   },
-  {
-    in: 'review',
-    path: ['source_sha256'],
-    source: { bytesOf: 'source' },
-    target: 'source',
-    code: 'REVIEW_SOURCE_STALE',
-    meaning: 'the source changed since the review was made',
-    fix: 'check the judgements against the changed source',
-  },
-  {
-    in: 'review',
-    path: ['rubric_sha256'],
-    source: { bytesOf: 'rubric' },
-    target: 'rubric',
-    code: 'REVIEW_RUBRIC_STALE',
+  fileHashRow('review', 'source', { meaning: 'the source changed since the review was made', fix: 'check the judgements against the changed source' }),
+  fileHashRow('review', 'rubric', {
     meaning: "the rubric's criteria changed since the review judged them",
     fix: 'revise the judgements of the affected criteria',
-  },
+  }),
 ]
 
 /** How `status` names each stale binding and what it asks. */

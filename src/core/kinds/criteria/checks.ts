@@ -1,7 +1,7 @@
 import { preview } from '../../common/errors.js'
 import { formatLocation } from '../../common/json-path.js'
 import { isObject } from '../../common/primitives.js'
-import type { CaseAt, KindContext, Problem, ReviewUnderCheck } from '../../engine/kind.js'
+import type { CaseAt, KindContext, Problem, ReviewUnderCheck } from '../../contract/kind.js'
 import type { CriteriaRubric } from './rubric.js'
 import type { Case, Review } from './schemas.js'
 

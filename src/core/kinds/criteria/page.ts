@@ -1,5 +1,5 @@
 import { valueAt } from '../../common/primitives.js'
-import type { KindPage, PageCriterion, PageJudgement } from '../../engine/kind.js'
+import type { KindPage, PageCriterion, PageJudgement } from '../../../web/kind-page.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'
 import { RATINGS } from './schemas.js'

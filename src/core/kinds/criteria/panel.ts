@@ -1,4 +1,4 @@
-import type { KindPanel, PanelItem } from '../../engine/kind.js'
+import type { KindPanel, PanelItem } from '../../contract/kind.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'
 import { RATINGS, type Rating } from './schemas.js'

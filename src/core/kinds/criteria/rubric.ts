@@ -3,8 +3,8 @@ import { sha256Hex } from '../../json/canonical-json.js'
 import { convertedRevisions } from '../../json/line-endings.js'
 import { isIntegerLiteral, numberAsWritten, requireWellFormedRubric } from '../../json/literals.js'
 import { decodeText, parseJsonText, type RawFile } from '../../json/read.js'
-import { schemaError } from '../../json/schema-error.js'
-import type { KindContext } from '../../engine/kind.js'
+import { checkFileDocument } from '../../json/schema-error.js'
+import type { KindContext } from '../../contract/kind.js'
 import { RubricSchema, type Criterion, type Rubric } from './schemas.js'
 
 /** A criteria fixture's rubric, validated, with the source its criteria quote. */
@@ -68,10 +68,7 @@ export function bindCriteriaRubric(files: { readonly rubric: RawFile; readonly s
   if (sourceFile === undefined) throw new Error('a criteria rubric is bound with its source')
   const source = decodeText(sourceFile)
   const { text, value } = parseJsonText(rubricFile)
-  const parsed = RubricSchema.safeParse(value, { reportInput: true })
-  if (!parsed.success) {
-    throw schemaError({ ErrorClass: FixtureError, code: 'RUBRIC_INVALID', file: rubricFile.display, basePath: [], hint: RUBRIC_HINT }, parsed.error.issues)
-  }
+  const parsed = checkFileDocument(RubricSchema, value, { file: rubricFile.display, code: 'RUBRIC_INVALID', hint: RUBRIC_HINT })
   const written = numberAsWritten(text, ['version'])
   if (written !== undefined && !isIntegerLiteral(written)) {
     throw new FixtureError({
@@ -79,13 +76,13 @@ export function bindCriteriaRubric(files: { readonly rubric: RawFile; readonly s
       file: rubricFile.display,
       path: ['version'],
       summary: 'the version is written as a decimal number, and the format asks for an integer.',
-      expected: `an integer ≥ 1, written without a fraction or exponent (${String(parsed.data.version)})`,
+      expected: `an integer ≥ 1, written without a fraction or exponent (${String(parsed.version)})`,
       found: written,
       hint: 'write the version as digits only: the reference reads 1.0 as a float and refuses it.',
     })
   }
   requireWellFormedRubric(value, rubricFile.display)
-  const rubric = parsed.data
+  const rubric = parsed
   const criteria = new Map<string, Criterion>()
   rubric.criteria.forEach((criterion, index) => {
     if (criterion.id === '__proto__') {

@@ -1,5 +1,5 @@
 import type { Split } from '../../common/primitives.js'
-import type { KindContext, RuleInput } from '../../engine/kind.js'
+import type { KindContext, RuleInput } from '../../contract/kind.js'
 import type { CriteriaDecision, JudgedCriterion, PendingDecision } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'
 import type { Case, Rating, Review } from './schemas.js'

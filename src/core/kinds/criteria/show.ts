@@ -1,6 +1,6 @@
 import type { Colors } from '../../common/colors.js'
 import { isObject, valueAt } from '../../common/primitives.js'
-import type { CaseShown, KindContext } from '../../engine/kind.js'
+import type { CaseShown, KindContext } from '../../contract/kind.js'
 import type { CriteriaRubric } from './rubric.js'
 
 /** One criterion of a case as `show` lists it: the rubric's rule and quote, and the judgement if there is one. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { isObject } from '../../common/primitives.js'
-import type { KindAuthoring } from '../../engine/kind.js'
+import type { KindAuthoring } from '../../contract/kind.js'
 import type { ScoredRubric } from './rubric.js'
 import { BaselineReviewSchema, CaseSpecSchema, DebateReviewSchema, ScoredCaseSchema, type ScoredCase } from './schemas.js'
 

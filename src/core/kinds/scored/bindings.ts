@@ -1,5 +1,5 @@
-import { acknowledgementRow, type BindingRow, type BindingTarget } from '../../engine/bindings.js'
-import type { StatusGroup } from '../../engine/kind.js'
+import { acknowledgementRow, fileHashRow, type BindingRow, type BindingTarget } from '../../engine/bindings.js'
+import type { StatusGroup } from '../../contract/kind.js'
 
 /**
  * Every recorded hash of a scored case and its two reviews. The case records the rubric it was
@@ -7,25 +7,15 @@ import type { StatusGroup } from '../../engine/kind.js'
  * case spec it was judged against and the output it describes.
  */
 export const SCORED_BINDINGS: readonly BindingRow[] = [
-  {
-    in: 'case',
-    path: ['expected', 'rubric_sha256'],
-    source: { bytesOf: 'rubric' },
-    target: 'rubric',
-    code: 'CASE_RUBRIC_STALE',
+  fileHashRow('case', 'rubric', {
     meaning: 'the rubric changed since the case was written; it is fixed once execution begins',
     fix: 'restore the rubric the benchmark was run under; if it really changed, re-review every output under it',
-  },
+  }),
   acknowledgementRow((slot) => ['expected', `${slot}_review_sha256`]),
-  {
-    in: 'review',
-    path: ['rubric_sha256'],
-    source: { bytesOf: 'rubric' },
-    target: 'rubric',
-    code: 'REVIEW_RUBRIC_STALE',
+  fileHashRow('review', 'rubric', {
     meaning: 'the review applied another revision of the rubric, which is fixed once execution begins, so the review cannot carry over',
     fix: 'restore the rubric the review was made under; if the rubric really changed, re-review under it',
-  },
+  }),
   {
     in: 'review',
     path: ['spec_sha256'],

@@ -1,5 +1,5 @@
 import { duplicateIdDetails } from '../../common/errors.js'
-import type { CaseAt, KindContext, Problem, ReviewUnderCheck } from '../../engine/kind.js'
+import type { CaseAt, KindContext, Problem, ReviewUnderCheck } from '../../contract/kind.js'
 import { checkBaselineProvenance, checkDebateProvenance } from './provenance.js'
 import type { ScoredRubric } from './rubric.js'
 import type { BaselineReview, DebateReview, ScoredCase } from './schemas.js'

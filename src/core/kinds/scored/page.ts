@@ -1,4 +1,4 @@
-import type { KindPage } from '../../engine/kind.js'
+import type { KindPage } from '../../../web/kind-page.js'
 import type { ScoredDecision } from './decision.js'
 import { baselineJson, cardJson } from './present.js'
 import type { ScoredRubric } from './rubric.js'

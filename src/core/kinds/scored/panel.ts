@@ -1,4 +1,4 @@
-import type { KindPanel, PanelItem } from '../../engine/kind.js'
+import type { KindPanel, PanelItem } from '../../contract/kind.js'
 import type { ScoredDecision } from './decision.js'
 import { formatFigure } from './dimensions/score.js'
 import type { ScoredRubric } from './rubric.js'

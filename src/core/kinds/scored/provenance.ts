@@ -1,6 +1,6 @@
 import { duplicateIdDetails, preview } from '../../common/errors.js'
 import { formatLocation, type PathSegment } from '../../common/json-path.js'
-import type { Problem } from '../../engine/kind.js'
+import type { Problem } from '../../contract/kind.js'
 import { lastRoundOf } from './transcript.js'
 import { concedes } from './dimensions/calibration.js'
 import type { BaselineReview, Claim, DebateReview, ScoredCase, Turn } from './schemas.js'

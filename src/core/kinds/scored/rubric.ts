@@ -3,7 +3,7 @@ import { FixtureError, preview } from '../../common/errors.js'
 import { SchemaReferenceSchema, plural } from '../../common/primitives.js'
 import { requireWellFormedRubric } from '../../json/literals.js'
 import { parseJsonFile, type RawFile } from '../../json/read.js'
-import { schemaError } from '../../json/schema-error.js'
+import { checkFileDocument } from '../../json/schema-error.js'
 import { DIMENSION_NAMES, isDimensionName, type DimensionName } from './dimensions/index.js'
 
 // The two figures the rubric states only in prose, read by an exact phrase.
@@ -82,21 +82,13 @@ export interface ScoredRubric {
 export function bindScoredRubric(files: { readonly rubric: RawFile }): ScoredRubric {
   const file = files.rubric
   const document = parseJsonFile(file)
-  const parsed = EvaluationRubricSchema.safeParse(document, { reportInput: true })
-  if (!parsed.success) {
-    throw schemaError(
-      {
-        ErrorClass: FixtureError,
-        code: 'RUBRIC_INVALID',
-        file: file.display,
-        basePath: [],
-        hint: 'an evaluation rubric holds scoring_dimensions (name → definition), pass_fail_rule, score_thresholds { per_dimension_pass, overall_case_pass, benchmark_pass_fraction } (numbers in 0..1), trivial_baseline_definition and optional notes.',
-      },
-      parsed.error.issues,
-    )
-  }
+  const parsedRubric = checkFileDocument(EvaluationRubricSchema, document, {
+    file: file.display,
+    code: 'RUBRIC_INVALID',
+    hint: 'an evaluation rubric holds scoring_dimensions (name → definition), pass_fail_rule, score_thresholds { per_dimension_pass, overall_case_pass, benchmark_pass_fraction } (numbers in 0..1), trivial_baseline_definition and optional notes.',
+  })
   requireWellFormedRubric(document, file.display)
-  const rubric = parsed.data
+  const rubric = parsedRubric
   // The names as written: zod leaves a "__proto__" key out of what it returns, and it must be refused like any unknown name.
   // Cast: the rubric schema accepted the document, so scoring_dimensions is an object.
   const names = Object.keys((document as { scoring_dimensions: object }).scoring_dimensions)

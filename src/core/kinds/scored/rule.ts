@@ -1,5 +1,5 @@
 import type { Split } from '../../common/primitives.js'
-import type { KindContext, RuleInput, SlotOutcome } from '../../engine/kind.js'
+import type { KindContext, RuleInput, SlotOutcome } from '../../contract/kind.js'
 import { summarizeCard, type ScoreCard } from './case-rule.js'
 import type { BaselineOutcome, ScoredDecision } from './decision.js'
 import type { ScoredRubric } from './rubric.js'

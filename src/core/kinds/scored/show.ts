@@ -1,6 +1,6 @@
 import type { Colors } from '../../common/colors.js'
 import { isObject, valueAt, plural } from '../../common/primitives.js'
-import type { CaseShown, KindContext } from '../../engine/kind.js'
+import type { CaseShown, KindContext } from '../../contract/kind.js'
 import type { ScoredRubric } from './rubric.js'
 
 /**

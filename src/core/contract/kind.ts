@@ -1,29 +1,22 @@
+// The kind contract: what a kind definition is (its files, schemas, binding table, decision rule,
+// presentation, authoring, panel and page), and what the engine hands its functions. Types only: it
+// imports no engine module, so the engine and every kind compile against it without a circle.
 import type { z } from 'zod'
+import type { Colors } from '../common/colors.js'
 import type { RubricErrorDetails, SerializedRubricError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
 import type { Split } from '../common/primitives.js'
-import type { ConvertedRevisions } from '../json/line-endings.js'
 import type { RawFile } from '../json/read.js'
+import type { KindPage } from '../../web/kind-page.js'
 import type { BindingRow, BindingTarget } from './bindings.js'
+import type { CaseAt, KindContext } from './context.js'
 import type { Decision } from './decision.js'
-import type { Colors } from '../common/colors.js'
-import type { EvaluationJson } from './evaluation-json.js'
-import type { PlannedCase, PlannedCaseDetail, PlannedCheck } from './plan.js'
+import type { FileRole } from './files.js'
+import type { EvaluationJson, PlannedCase, PlannedCaseDetail, PlannedCheck } from './results.js'
 
-/**
- * What each file of a fixture is for. `rubric` is the marker: the file that makes a directory a
- * fixture of its kind. `source` is the text a rubric quotes (criteria fixtures only).
- */
-export type FileRole = 'rubric' | 'source' | 'cases' | 'annotations'
-
-/** A file of a loaded fixture: how messages name it and the SHA-256 of its bytes. */
-export interface FixtureFile {
-  /** Its name in the fixture directory: `rubric.json`. */
-  readonly name: string
-  /** As messages show it: relative to the working directory (`fixtures/docuctl-rollback/rubric.json`). */
-  readonly display: string
-  readonly sha256: string
-}
+export type { BindingRow, BindingSource, BindingTarget } from './bindings.js'
+export type { CaseAt, KindContext } from './context.js'
+export type { FileRole, FixtureFile } from './files.js'
 
 /** A file's JSON Schema: the file it is named after, the zod schema it is generated from, how an editor titles it. */
 export interface JsonSchemaSource {
@@ -36,23 +29,6 @@ export interface JsonSchemaSource {
 
 /** One problem found in a case or a review: a refusal when it stands alone, one line among others when not. */
 export type Problem = RubricErrorDetails
-
-/** Where a case stands in its fixture. */
-export interface CaseAt {
-  readonly id: string
-  /** `['cases', 3]`. */
-  readonly path: readonly PathSegment[]
-}
-
-/** What a kind's checks and rule see of the fixture beside the case: its bound rubric and its files. */
-export interface KindContext<R> {
-  readonly rubric: R
-  /** The fixture directory as messages show it. */
-  readonly dir: string
-  readonly files: Readonly<Partial<Record<FileRole, FixtureFile>>>
-  /** What the rubric and source would hash to with converted line endings, to explain a stale hash. */
-  readonly conversions: Readonly<Partial<Record<FileRole, ConvertedRevisions>>>
-}
 
 /** What became of one review slot of a case once its review was checked. */
 export type SlotOutcome<V> =
@@ -189,76 +165,6 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
   readonly authoring: KindAuthoring<R, C>
   readonly panel: KindPanel<R, D>
   readonly page: KindPage<R, D>
-}
-
-/** One criterion of a case as the review page shows it, with the judgement of the review shown. */
-export interface PageCriterion {
-  readonly criterion: string
-  readonly marker: number
-  readonly rule: string
-  readonly referenceQuote: string
-  /** Where the reference quote occurs in the source, `[start, end)` in UTF-16 units; `null` when it does not. */
-  readonly quoteAt: readonly [number, number] | null
-  readonly rating: string | null
-  readonly reason: string | null
-  readonly answerSpan: string | null
-  readonly spanAt: readonly [number, number] | null
-}
-
-/** One judgement of a reviewer's review, side by side with the others'. */
-export interface PageJudgement {
-  readonly rating: string
-  readonly reason: string
-  readonly answer_span: string
-}
-
-/** What the page shows of a case as a kind reads it: the text of its question, answer and source, and its criteria. */
-export interface PageCaseView {
-  readonly question: string | null
-  readonly answer: string | null
-  readonly citation: string | null
-  readonly source: string | null
-  /** The criteria, each with the judgement of the review shown; empty for a kind shown as a table. */
-  readonly criteria: readonly PageCriterion[]
-}
-
-/** A read-only table of a case (a scored case's dimensions beside its baseline's). */
-export interface PageTable {
-  readonly caption: string
-  readonly head: readonly string[]
-  /** Each row's cells; `low` marks a row the page shows as a weak one. */
-  readonly rows: readonly { readonly cells: readonly string[]; readonly low: boolean }[]
-}
-
-/** What the overview's filters read of a case. */
-export interface PageRowFacts {
-  /** Items rated as failing, uncertain, or not judged. */
-  readonly failed: readonly string[]
-  readonly uncertain: readonly string[]
-  readonly missing: readonly string[]
-  /** The text a search looks in. */
-  readonly text: string
-}
-
-/**
- * How the review page shows a kind's cases: the engine and the page add the decision, the
- * bindings, the reviewers side by side and what a save replaces.
- */
-export interface KindPage<R, D> {
-  /** `form`: a card per criterion, reviewed and adjudicated on the page; `table`: read-only, the kind's table and the decision. */
-  readonly view: 'form' | 'table'
-  /** The ratings the page's form offers an item, in the order of its keys 1, 2, 3…; empty for a `table` view. */
-  readonly ratings: readonly string[]
-  /** What the overview's filters read of a case and its decision (the one shown). */
-  row(context: KindContext<R>, caseValue: unknown, decision: D): PageRowFacts
-  /** Why a pending case waits when the several-reviewer rule does not say: `no review`, `missing criteria`, `manual review`, … */
-  waiting(decision: D): string
-  /** The case as shown, with the judgements of `review` (as written; `undefined` for none). */
-  caseView(context: KindContext<R>, caseValue: unknown, review: unknown): PageCaseView
-  /** A review's judgements by item, as the side-by-side view lists them. */
-  judgements(review: unknown): Readonly<Record<string, PageJudgement>>
-  /** The table of a `table` view from the decision shown; `null` when there is nothing to tabulate. */
-  table(decision: D): PageTable | null
 }
 
 /** What one reviewer's review says of one item it judges (a criterion, a dimension). */
@@ -436,9 +342,4 @@ export interface KindPresentation<R, D extends Decision, S> {
 export interface CaseShown {
   readonly json: Readonly<Record<string, unknown>>
   readonly lines: readonly string[]
-}
-
-/** The command-line option that names a slot of a kind with several (`system`): the kind's own, else its reviews' slot key. */
-export function slotOptionOf(definition: { readonly reviews: { readonly slotOption?: string; readonly slotKey?: string } }): string {
-  return definition.reviews.slotOption ?? definition.reviews.slotKey ?? 'slot'
 }

@@ -1,0 +1,57 @@
+// How an incremental evaluation notices that a fixture's files changed, and what it keeps of a file
+// it read: each file's stat stamp, the listing of each folder, and a large file's bytes let go once parsed.
+import { readFileSync } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import { sha256Hex } from '../json/canonical-json.js'
+import type { RawFile } from '../json/read.js'
+import { RECORDS_DIR } from '../store/records.js'
+import { JUDGES_DIR, listDirectory, REVIEWS_DIR } from './panel.js'
+
+/** The file names in a fixture's directory and its `reviews/` and `judges/` (a writer's hidden temporary files aside), sorted and joined: a file added or removed there moves them. */
+export async function listingsOf(dir: string): Promise<Map<string, string>> {
+  const listings = new Map<string, string>()
+  for (const folder of [dir, join(dir, REVIEWS_DIR), join(dir, JUDGES_DIR), join(dir, RECORDS_DIR)])
+    listings.set(
+      folder,
+      (await listDirectory(folder))
+        .filter((name) => !name.startsWith('.'))
+        .sort()
+        .join('\n'),
+    )
+  return listings
+}
+
+/** A file's stat stamp: its size, times and inode; `undefined` when it cannot be stat'ed (the reader then says why). */
+export async function stampOf(path: string): Promise<string | undefined> {
+  const stats = await stat(path, { bigint: true }).catch(() => undefined)
+  return stats === undefined ? undefined : `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`
+}
+
+/**
+ * What is kept of a file read: a large file's bytes are let go once parsed, since the parse is
+ * kept and the bytes would double the memory; asked for again, they are read again, and a file
+ * whose bytes changed since is {@link FileMovedError}. A small file (the rubric, the source) keeps them.
+ */
+export function retained(path: string, raw: RawFile & { readonly sha256: string }): RawFile {
+  if (raw.bytes.length <= RETAINED_BYTES) return raw
+  const { display, sha256 } = raw
+  return {
+    display,
+    sha256,
+    get bytes(): Uint8Array {
+      const bytes = readFileSync(path)
+      if (sha256Hex(bytes) !== sha256) throw new FileMovedError(display)
+      return bytes
+    },
+  }
+}
+
+/** A file's bytes changed between its stat and a read of it: the refresh starts over, reading every file. */
+export class FileMovedError extends Error {
+  constructor(display: string) {
+    super(`${display} changed while it was read`)
+  }
+}
+
+const RETAINED_BYTES = 1 << 20

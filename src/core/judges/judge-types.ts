@@ -1,0 +1,167 @@
+// What a judge module and the caller of a judge run see: the inputs a judge is called with, the
+// verdict it returns, the options of a run and its result. Types only.
+import type { WriteIo } from '../json/atomic-write.js'
+import type { Case, Criterion, Rating, Rubric } from '../kinds/criteria/schemas.js'
+import type { KindRegistry } from '../engine/registry.js'
+import type { inShard, JudgeShard } from './judge-shard.js'
+
+/** What a judge is shown of one criterion of one case. */
+export interface JudgeCriterionInput {
+  /** The case's question: the rubric's task. */
+  readonly question: string
+  /** The answer under judgement: its text and the source it cites. */
+  readonly answer: { readonly text: string; readonly citation: string }
+  /** `source.txt`, the text the criteria quote. */
+  readonly source: string
+  /** The criterion to judge: its id, its rule and its reference quote. */
+  readonly criterion: Criterion
+  /** `rubric.json` as parsed. */
+  readonly rubric: Rubric
+  /** The case as `cases.json` holds it. */
+  readonly case: Case
+}
+
+/** What a judge called once per case is shown: every criterion still to judge for that case. */
+export interface JudgeCaseInput extends Omit<JudgeCriterionInput, 'criterion'> {
+  /** The criteria to judge, in the rubric's order: those without a current label. */
+  readonly criteria: readonly Criterion[]
+}
+
+/** A judge's verdict on one criterion. */
+export interface JudgeVerdict {
+  readonly rating: Rating
+  /** Why: for an omission, the requirement the answer leaves out. Not empty; at most 4,000 characters, and the whole verdict at most 32,000 as JSON. */
+  readonly reason: string
+  /**
+   * An exact excerpt of the answer the rating rests on.
+   * @default "" (an omission)
+   */
+  readonly span?: string | undefined
+}
+
+/** A judge called once per case × criterion: the default export of a judge module. */
+export type CriterionJudge = (input: JudgeCriterionInput) => JudgeVerdict | Promise<JudgeVerdict>
+
+/**
+ * A judge called once per case, returning a verdict for each criterion asked: a module's `judgeCase`
+ * export. A verdict under an id the rubric does not define refuses the call.
+ */
+export type CaseJudge = (input: JudgeCaseInput) => Readonly<Record<string, JudgeVerdict>> | Promise<Readonly<Record<string, JudgeVerdict>>>
+
+/** A module `vitest-rubric judge --run` loads: a default export judging one criterion, or a `judgeCase` export judging a case. */
+export interface JudgeModule {
+  readonly default?: CriterionJudge
+  readonly judgeCase?: CaseJudge
+  /** Named in the judge file's `origin`, before the module and its version: the model, the prompt's revision. */
+  readonly description?: string
+}
+
+/** The judge a run calls: per criterion or per case. */
+export type JudgeFunction = { readonly perCriterion: CriterionJudge } | { readonly perCase: CaseJudge }
+
+/** How far a run has got, reported after each call. */
+export interface JudgeProgress {
+  /** Case × criterion pairs the run has to judge. */
+  readonly total: number
+  readonly done: number
+  readonly failed: number
+  readonly remaining: number
+  /** Labels (case × criterion) written so far. */
+  readonly written: number
+}
+
+/** A case × criterion the judge gave no valid verdict for, after every retry: never written as a label. */
+export interface JudgeFailure {
+  readonly caseId: string
+  readonly criterion: string
+  readonly attempts: number
+  /** The last error, or what was wrong with the last result. */
+  readonly error: string
+}
+
+/** Options of {@link runJudge}. */
+export interface RunJudgeOptions {
+  /** Paths in messages are shown relative to this directory. */
+  readonly cwd: string
+  /** The kinds the directory may hold: the registry of the front end that starts from it. */
+  readonly kinds: KindRegistry
+  /** The judge's name: its labels go to `judges/<judge>.json`. */
+  readonly judge: string
+  readonly run: JudgeFunction
+  /** The judge file's `origin`: the model, the prompt's revision, the module and its version. */
+  readonly origin?: string | undefined
+  /**
+   * Calls in flight at once.
+   * @default 4
+   */
+  readonly concurrency?: number | undefined
+  /**
+   * Further calls after one that throws or returns an invalid verdict, with exponential backoff.
+   * @default 2
+   */
+  readonly retries?: number | undefined
+  /**
+   * The first retry's delay in milliseconds; each further one doubles it.
+   * @default 500
+   */
+  readonly backoffMs?: number | undefined
+  /**
+   * How long one call may take, in milliseconds: a call with no verdict by then is given up (its
+   * result, should it come later, is ignored) and counts as a failed call, retried like one.
+   * @default 60000
+   */
+  readonly timeoutMs?: number | undefined
+  /**
+   * Write the finished labels once this many are waiting…
+   * @default 200
+   */
+  readonly batchSize?: number | undefined
+  /**
+   * …or once this many milliseconds have passed since the last write.
+   * @default 2000
+   */
+  readonly batchMs?: number | undefined
+  /**
+   * Say what would be judged, call nothing, write nothing.
+   * @default false
+   */
+  readonly dryRun?: boolean | undefined
+  /** Judge only the cases of this shard ({@link inShard}): the other shards, run anywhere, judge the rest. */
+  readonly shard?: JudgeShard | undefined
+  /** Stops the run: no new call is made, the finished labels are written, and the run resolves with `interrupted`. */
+  readonly signal?: AbortSignal | undefined
+  readonly onProgress?: ((progress: JudgeProgress) => void) | undefined
+  /** @internal the filesystem calls of the writes, replaced in tests */
+  readonly io?: WriteIo
+}
+
+/** What {@link runJudge} did. */
+export interface JudgeRunResult {
+  readonly dir: string
+  readonly judge: string
+  /** The judge's file, as shown. */
+  readonly file: string
+  /** The cases the run covers: every case of the fixture, or those of its shard. */
+  readonly cases: number
+  /** The shard run, and how many cases the fixture has in all. */
+  readonly shard?: (JudgeShard & { readonly fixtureCases: number }) | undefined
+  /** Case × criterion pairs with a current label: not judged again. */
+  readonly current: number
+  /** Pairs the run had to judge, and the cases they are of. */
+  readonly total: number
+  readonly casesToJudge: number
+  /** Pairs judged and written. */
+  readonly written: number
+  /**
+   * Pairs of a per-criterion judge's stale labels carried over without a call: the label was bound
+   * to an earlier rubric found in git, and the criterion's rule and reference quote are unchanged.
+   * They are re-bound to the rubric as it is, and the judge file's `origin` says so.
+   */
+  readonly carried: number
+  readonly failures: readonly JudgeFailure[]
+  /** Cases that cannot be labelled as they are (malformed, another question), with why. */
+  readonly skipped: readonly { readonly caseId: string; readonly reason: string }[]
+  /** The run was stopped before it finished: what it finished is written. */
+  readonly interrupted: boolean
+  readonly dryRun: boolean
+}
