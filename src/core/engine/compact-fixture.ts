@@ -5,7 +5,8 @@ import type { FileWrite, WriteIo } from '../json/atomic-write.js'
 import { writeProjectFiles } from '../json/project-write.js'
 import { projectBoundary, type RawFile, readFixtureFile } from '../json/read.js'
 import { compactRecordLines } from '../store/compact.js'
-import { bucketLines, RecordStore } from '../store/record-store.js'
+import { bucketLines } from '../store/bucket-cache.js'
+import { RecordStore } from '../store/record-store.js'
 import {
   checkDocumentRecord,
   type DocumentRecord,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { BucketCache } from '../../../src/core/store/record-store.js'
+import { BucketCache } from '../../../src/core/store/bucket-cache.js'
 import { bucketOf, type ItemRecord, LAYOUT_NAME, LAYOUT_VERSION, lineHash, recordLine } from '../../../src/core/store/records.js'
 
 /**
