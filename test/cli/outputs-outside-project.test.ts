@@ -77,8 +77,9 @@ describe('a file the package writes is never written or read through a symbolic 
     await symlink(outside, join(root, 'fixtures/shared'))
     const init = await runCli(['init', 'fixtures/shared/new'], root)
     expect(init.code).toBe(1)
+    // Named by the first file it would write, with where the link leads it: every file is confined before any folder is made.
     expect(shown(init.stderr, root)).toContain(
-      'fixtures/shared: the path leads outside the project through a symbolic link, so nothing is written through it.\n  expected: a folder whose real path lies inside <scratch>/project\n  found:    <scratch>/elsewhere',
+      'fixtures/shared/new/rubric.json: the path leads outside the project through a symbolic link, so it is neither read nor written.\n  expected: a file or folder whose real path lies inside <scratch>/project\n  found:    <scratch>/elsewhere/new/rubric.json',
     )
     expect(await readdir(outside)).toEqual(['.bashrc'])
   })
