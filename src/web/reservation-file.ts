@@ -6,8 +6,7 @@ import { RubricError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
 import { readOutputFile, writeOutputFile } from '../core/json/output-file.js'
-import { parseJsonText } from '../core/json/read.js'
-import { safeParseReporting, schemaError } from '../core/json/schema-error.js'
+import { checkedJsonFile } from '../core/json/checked-json.js'
 import type { Assignments } from './assignment.js'
 import type { LoadedTeam } from './team.js'
 import { TEAM_TOKENS_DIR, tokenFilePath, withTeamLock, type TeamTokens } from './team-tokens.js'
@@ -54,15 +53,12 @@ export async function readReservationFile(root: string, path: string): Promise<{
   if (bytes === undefined) return { team: undefined, reservations: [] }
   const display = displayPath(root, path)
   const hint = `remove ${display}: the reservations it held are released, and a running serve --team writes it again at its next change.`
-  let value: unknown
-  try {
-    value = parseJsonText({ display, bytes }).value
-  } catch {
-    throw new RubricError({ code: 'TEAM_RESERVATIONS_INVALID', file: display, summary: 'the file of open reservations is not JSON.', hint })
-  }
-  const parsed = safeParseReporting(ReservationFileSchema, value)
-  if (!parsed.success) throw schemaError({ ErrorClass: RubricError, code: 'TEAM_RESERVATIONS_INVALID', file: display, basePath: [], hint }, parsed.error.issues)
-  return parsed.data
+  return checkedJsonFile({ display, bytes }, ReservationFileSchema, {
+    ErrorClass: RubricError,
+    code: 'TEAM_RESERVATIONS_INVALID',
+    notJson: 'the file of open reservations is not JSON.',
+    hint,
+  })
 }
 
 /**

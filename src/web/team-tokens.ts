@@ -7,9 +7,8 @@ import { UsageError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
 import { crashPoint } from '../core/json/crash-points.js'
 import { withFixtureLock } from '../core/json/fixture-lock.js'
-import { parseJsonText } from '../core/json/read.js'
+import { checkedJsonFile } from '../core/json/checked-json.js'
 import { makeFolder, readOutputFile, writeOutputFile } from '../core/json/output-file.js'
-import { safeParseReporting, schemaError } from '../core/json/schema-error.js'
 import type { LoadedTeam, Person } from './team.js'
 
 // The team's links, kept as the SHA-256 of each token and never the token itself: the file lies in
@@ -58,15 +57,12 @@ export async function readTokenFile(root: string, team: LoadedTeam): Promise<Tok
   if (bytes === undefined) return empty
   const display = displayPath(root, path)
   const hint = `remove ${display} and start serve --team again: every person is issued a new link.`
-  let value: unknown
-  try {
-    value = parseJsonText({ display, bytes }).value
-  } catch {
-    throw new UsageError({ code: 'TEAM_TOKENS_INVALID', file: display, summary: 'the file of token hashes is not JSON.', hint })
-  }
-  const parsed = safeParseReporting(TokenFileSchema, value)
-  if (!parsed.success) throw schemaError({ ErrorClass: UsageError, code: 'TEAM_TOKENS_INVALID', file: display, basePath: [], hint }, parsed.error.issues)
-  return parsed.data
+  return checkedJsonFile({ display, bytes }, TokenFileSchema, {
+    ErrorClass: UsageError,
+    code: 'TEAM_TOKENS_INVALID',
+    notJson: 'the file of token hashes is not JSON.',
+    hint,
+  })
 }
 
 /**

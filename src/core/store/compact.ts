@@ -1,4 +1,4 @@
-import { type Provenance, recordLine, type Stored } from './records.js'
+import { groupByKey, type Provenance, recordLine, type Stored } from './records.js'
 
 /** What compacting one record file gives. */
 export interface CompactedText {
@@ -30,13 +30,7 @@ export function compactRecordLines<R extends { readonly replaces: readonly strin
   provenance: Provenance,
 ): CompactedText {
   const before = countLines(text)
-  const byKey = new Map<string, Stored<R>[]>()
-  for (const stored of lines) {
-    const key = keyOf(stored.record)
-    const group = byKey.get(key)
-    if (group === undefined) byKey.set(key, [stored])
-    else group.push(stored)
-  }
+  const byKey = groupByKey(lines, keyOf)
   const removed = new Set<Stored<R>>()
   const named = new Set(superseded)
   for (const group of byKey.values()) {

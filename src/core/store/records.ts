@@ -318,13 +318,7 @@ export function fold<R extends { readonly replaces: readonly string[] }>(
   sameContent: (a: R, b: R) => boolean,
   superseded: ReadonlySet<string> = new Set(),
 ): Map<string, Folded<R>> {
-  const byKey = new Map<string, Stored<R>[]>()
-  for (const stored of records) {
-    const key = keyOf(stored.record)
-    const lines = byKey.get(key)
-    if (lines === undefined) byKey.set(key, [stored])
-    else lines.push(stored)
-  }
+  const byKey = groupByKey(records, keyOf)
   const folded = new Map<string, Folded<R>>()
   for (const [key, lines] of byKey) {
     // A record replaces records of its own key: a key of one line is its own head, and its bytes need no hash.
@@ -349,6 +343,18 @@ export function fold<R extends { readonly replaces: readonly string[] }>(
     if (heads.length > 0) folded.set(key, { key, heads })
   }
   return folded
+}
+
+/** The lines of each key, in the order read. */
+export function groupByKey<R>(records: readonly Stored<R>[], keyOf: (record: R) => string): Map<string, Stored<R>[]> {
+  const byKey = new Map<string, Stored<R>[]>()
+  for (const stored of records) {
+    const key = keyOf(stored.record)
+    const lines = byKey.get(key)
+    if (lines === undefined) byKey.set(key, [stored])
+    else lines.push(stored)
+  }
+  return byKey
 }
 
 /** The path of a file of the records directory. */
