@@ -96,6 +96,17 @@ describe('status: the open reservations of serve --team', () => {
     expect((await statusJson(team.root))[0]!.reservations.map((each) => each.case)).toContain(alice.id)
   })
 
+  test('a file of reservations that is not JSON stops status, naming the file and the fix', async () => {
+    const team = await servedTeam(undefined, { assign: { reviewsPerCase: 1 } })
+    await next(team, 'alice')
+    const name = (await readdir(join(team.root, '.vitest-rubric/team'))).find((each) => each.endsWith('.reservations.json'))!
+    await writeFile(join(team.root, '.vitest-rubric/team', name), '{"version": 1, "reservations": [')
+    const { stderr, code } = await runCli(['status', 'fixtures/lab'], team.root)
+    expect(code).not.toBe(0)
+    expect(stderr).toContain(`.vitest-rubric/team/${name}: the file of open reservations is not JSON.`)
+    expect(stderr).toContain(`fix:      remove .vitest-rubric/team/${name}`)
+  })
+
   test('a file of reservations that is not as the server wrote it stops status, naming the file, the JSON path and the fix', async () => {
     const team = await servedTeam(undefined, { assign: { reviewsPerCase: 1 } })
     await next(team, 'alice')
