@@ -266,6 +266,23 @@ describe('the team file', () => {
     `)
   })
 
+  test('a file of token hashes that is not JSON, or not as written, stops --revoke, naming the file and the fix; nothing is changed', async () => {
+    const team = await servedTeam()
+    const folder = join(team.root, '.vitest-rubric/team')
+    const name = (await readdir(folder)).find((each) => each.endsWith('.json') && !each.endsWith('.reservations.json'))!
+    for (const [broken, said] of [
+      ['{"version": 1, "people": {', `.vitest-rubric/team/${name}: the file of token hashes is not JSON.`],
+      ['{"version": 1, "team": "team.json", "origin": null, "people": {"bob": {"token_sha256": "x"}}}', `.vitest-rubric/team/${name} › people › bob`],
+    ] as const) {
+      await writeFile(join(folder, name), broken)
+      const run = await runCli(['serve', '--team', 'team.json', '--revoke', 'bob'], team.root)
+      expect(run.code).not.toBe(0)
+      expect(run.stderr).toContain(said)
+      expect(run.stderr).toContain(`remove .vitest-rubric/team/${name} and start serve --team again`)
+      expect(await readFile(join(folder, name), 'utf8')).toBe(broken)
+    }
+  })
+
   test('serve --team refuses to start on a mistake, naming it', async () => {
     const root = await scratchDir('team-file')
     await writeFile(join(root, 'team.json'), '{ "people": [ { "name": "bob", "role": "admin" } ] }')
