@@ -16,7 +16,9 @@ export type { RubricCaseMeta, RubricCheckMeta, RubricFixtureMeta } from '../runt
 export type { ComparisonGateReport } from '../core/compare/gate.js'
 export type { EstimateJudgeChoice, FixtureEstimate, SplitEstimateFigures } from '../core/sample/fixture-estimate.js'
 export type { EstimateRefusal } from '../run/estimates.js'
-export type { PpiEstimate, PpiResult, PpiUnsupported, PpiRefusalReason, PpiCounts, RateInterval } from '../core/stats/ppi.js'
+export type { PpiEstimate, PpiResult, PpiUnsupported, PpiRefusalReason, PpiRefused, PpiStanding, PpiCounts, RateInterval } from '../core/stats/ppi.js'
+export type { PpiDifferenceEstimate, PpiDifferenceRefusalReason, PpiDifferenceResult, PpiDifferenceUnsupported } from '../core/stats/ppi-difference.js'
+export type { SampleMethod } from '../core/sample/sample-file.js'
 export type { PlannedCase, PlannedCaseDetail, PlannedCheck, TestPlan } from '../core/engine/plan.js'
 
 /** `reporters: ['vitest-rubric/reporter']` loads this. */

@@ -8,7 +8,7 @@
  */
 import { StatisticsInputError } from './errors.js'
 import { checkLevel } from './normal-quantile.js'
-import { MIN_PPI_REVIEWS, type PpiCounts } from './ppi.js'
+import { MIN_PPI_REVIEWS, type PpiCounts, type PpiRefused, type PpiStanding } from './ppi.js'
 import type { WeightedUnit } from './ppi-design.js'
 import type { PpiOptions } from './ppi-input.js'
 import { rectifiedEstimate, type RateInterval } from './ppi-rectified.js'
@@ -38,8 +38,8 @@ export interface PpiDifferenceInput {
   readonly sample: readonly PpiPairedCase[]
 }
 
-/** A prediction-powered estimate of B − A, beside the figures it improves on. */
-export interface PpiDifferenceEstimate extends PpiCounts, RateInterval {
+/** A prediction-powered estimate of B − A, beside the figures it improves on; a pair is pending while a side of it is not decided. */
+export interface PpiDifferenceEstimate extends PpiCounts, RateInterval, PpiStanding {
   readonly status: 'estimate'
   readonly level: number
   readonly estimand: 'split' | 'system'
@@ -50,23 +50,13 @@ export interface PpiDifferenceEstimate extends PpiCounts, RateInterval {
   readonly judgeOnly: { readonly a: number; readonly b: number; readonly difference: number; readonly biased: true }
   /** Decided sampled pairs whose human labels differ: the pairs that carry the difference. */
   readonly discordant: number
-  /** n · v_classical / v_ppi. */
-  readonly effectiveReviews: number
-  /** False while sampled pairs are pending (a side not decided). */
-  readonly complete: boolean
-  /** Bounds containing the interval the complete sample would give at this λ, whatever the pending sides turn out to be; `null` without pending pairs. */
-  readonly worstCase: { readonly low: number; readonly high: number } | null
 }
 
 /** Why an estimate of B − A was refused. */
 export type PpiDifferenceRefusalReason = 'judge-missing' | 'too-few-reviews' | 'too-few-discordant' | 'stratum-too-small' | 'degenerate-variance'
 
-/** No number, and why. */
-export interface PpiDifferenceUnsupported extends PpiCounts {
-  readonly status: 'unsupported'
-  readonly reason: PpiDifferenceRefusalReason
-  readonly message: string
-}
+/** A refused estimate of B − A. */
+export type PpiDifferenceUnsupported = PpiRefused<PpiDifferenceRefusalReason>
 
 export type PpiDifferenceResult = PpiDifferenceEstimate | PpiDifferenceUnsupported
 

@@ -27,7 +27,7 @@ export interface PpiCounts {
 }
 
 /** A prediction-powered estimate of a rate, beside the figures it improves on. */
-export interface PpiEstimate extends PpiCounts, RateInterval {
+export interface PpiEstimate extends PpiCounts, RateInterval, PpiStanding {
   readonly status: 'estimate'
   readonly level: number
   /** What the interval is about: the split's own rate, or the system's (see {@link PpiOptions}). */
@@ -38,6 +38,10 @@ export interface PpiEstimate extends PpiCounts, RateInterval {
   readonly classical: RateInterval
   /** The judge's rate over all N cases: biased by the judge's errors, never an estimate of the human rate. */
   readonly judgeOnly: { readonly rate: number; readonly biased: true }
+}
+
+/** What every prediction-powered estimate says of its own weight and completeness. */
+export interface PpiStanding {
   /** n · v_classical / v_ppi: how many human reviews, sampled alike, the human-only interval would need to be as narrow. */
   readonly effectiveReviews: number
   /** False while sampled cases are pending: the estimate then treats them as missing at random. */
@@ -54,12 +58,15 @@ export interface PpiEstimate extends PpiCounts, RateInterval {
 export type PpiRefusalReason = 'judge-missing' | 'too-few-reviews' | 'too-few-per-label' | 'stratum-too-small' | 'degenerate-variance'
 
 /** No number, and why: the estimate could not be trusted. */
-export interface PpiUnsupported extends PpiCounts {
+export interface PpiRefused<Reason extends string> extends PpiCounts {
   readonly status: 'unsupported'
-  readonly reason: PpiRefusalReason
+  readonly reason: Reason
   /** The reason in words, with the figures that caused it and what to do. */
   readonly message: string
 }
+
+/** A refused estimate of a rate. */
+export type PpiUnsupported = PpiRefused<PpiRefusalReason>
 
 /** A prediction-powered estimate, or its refusal with the reason. */
 export type PpiResult = PpiEstimate | PpiUnsupported
