@@ -20,6 +20,7 @@ export const SAMPLE_FORMAT = 'vitest-rubric/sample'
 
 /** How a draw chose its cases. */
 export const SAMPLE_METHODS = ['uniform', 'stratified'] as const
+/** How a draw chose its cases: uniformly, or within strata (by split). */
 export type SampleMethod = (typeof SAMPLE_METHODS)[number]
 
 const Count = z.number().int().min(0)

@@ -58,6 +58,7 @@ export type PpiDifferenceRefusalReason = 'judge-missing' | 'too-few-reviews' | '
 /** A refused estimate of B − A. */
 export type PpiDifferenceUnsupported = PpiRefused<PpiDifferenceRefusalReason>
 
+/** A prediction-powered estimate of B − A, or its refusal with the reason. */
 export type PpiDifferenceResult = PpiDifferenceEstimate | PpiDifferenceUnsupported
 
 function fail(message: string): never {
