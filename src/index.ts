@@ -104,6 +104,7 @@ export {
   type ScoredSplitComparison,
   type SplitComparison,
   type UndecidedCase,
+  type PairedSplitFigures,
 } from './core/compare/compare.js'
 
 // Automated judges: bulk labels and the judge runner

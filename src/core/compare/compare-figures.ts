@@ -208,3 +208,19 @@ export function pointsText(margin: number): string {
   const value = Number((100 * margin).toFixed(2))
   return `${value} point${value === 1 ? '' : 's'}`
 }
+
+/** What the comparison of one split gives for either kind: its standing, its coverage and the acceptance of the case, paired. */
+export interface PairedSplitFigures {
+  readonly split: Split
+  /** `'result'` for held-out cases; `'development'` for development material, which is no result. */
+  readonly standing: 'result' | 'development'
+  /** The label of development cases; `null` for held-out ones. */
+  readonly label: string | null
+  readonly coverage: ComparisonCoverage
+  /** Acceptance of the case, paired, over the pairs decided (or scoreable) in both. */
+  readonly acceptance: PairedFigures
+  /** Acceptance with every pair not decided in both counted against B: what the result is if the undecided pairs go as badly for B as they can. */
+  readonly worst_case: UndecidedCase
+  /** The reverse: every undecided pair counted for B (B accepted, A rejected where undecided). */
+  readonly best_case: UndecidedCase
+}

@@ -4,7 +4,7 @@ import { canonicalJson } from '../json/canonical-json.js'
 import type { ScoredDecision } from '../kinds/scored/decision.js'
 import { DEFAULT_BOOTSTRAP_SAMPLES, MIN_BOOTSTRAP_CASES } from '../stats/bootstrap.js'
 import { pairedDifference } from '../stats/intervals.js'
-import { coverageOf, figures, standingOf, undecidedCase, type ComparisonCoverage, type PairedFigures, type UndecidedCase } from './compare-figures.js'
+import { coverageOf, figures, standingOf, undecidedCase, type PairedSplitFigures } from './compare-figures.js'
 import type { LoadedFixture } from '../registry.js'
 
 /** The paired difference of per-case mean scores, B − A, over the cases scoreable for both. */
@@ -26,17 +26,7 @@ export interface ScoreDifference {
 }
 
 /** The comparison of one split of two scored fixtures. */
-export interface ScoredSplitComparison {
-  readonly split: Split
-  readonly standing: 'result' | 'development'
-  readonly label: string | null
-  readonly coverage: ComparisonCoverage
-  /** Passing the per-case rule, paired, over the pairs scoreable in both. */
-  readonly acceptance: PairedFigures
-  /** Passing with every pair not scoreable in both counted against B (B failed, A passed where not scoreable). */
-  readonly worst_case: UndecidedCase
-  /** The reverse: every undecided pair counted for B (B accepted, A rejected where undecided). */
-  readonly best_case: UndecidedCase
+export interface ScoredSplitComparison extends PairedSplitFigures {
   readonly scores: ScoreDifference
   /** Passed by A and failed by B first, then the reverse. */
   readonly discordant: { readonly a_accepted_b_rejected: readonly string[]; readonly b_accepted_a_rejected: readonly string[] }

@@ -2,7 +2,7 @@ import { RubricError } from '../common/errors.js'
 import { valueAt, type Split } from '../common/primitives.js'
 import type { CriteriaDecision } from '../kinds/criteria/decision.js'
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
-import { coverageOf, figures, standingOf, undecidedCase, type ComparisonCoverage, type PairedFigures, type UndecidedCase } from './compare-figures.js'
+import { coverageOf, figures, standingOf, undecidedCase, type PairedFigures, type PairedSplitFigures } from './compare-figures.js'
 import { compareScoredSplit, specMismatches, specText, type ScoredSplitComparison } from './compare-scored.js'
 import { judgeAssistedComparison, type JudgeAssistedComparison } from './compare-judge.js'
 import { evaluateFixture } from '../engine/evaluate.js'
@@ -11,7 +11,14 @@ import type { Decision } from '../engine/decision.js'
 import type { CaseEntry } from '../engine/fixture.js'
 import { loadFixture, type Fixture, type LoadedFixture } from '../registry.js'
 
-export { DEVELOPMENT_LABEL, type ComparisonCoverage, type PairedFigures, type RateFigure, type UndecidedCase } from './compare-figures.js'
+export {
+  DEVELOPMENT_LABEL,
+  type ComparisonCoverage,
+  type PairedFigures,
+  type PairedSplitFigures,
+  type RateFigure,
+  type UndecidedCase,
+} from './compare-figures.js'
 export type { ScoreDifference, ScoredSplitComparison } from './compare-scored.js'
 export type { JudgeAssistedComparison, JudgeAssistedRefusal, JudgeAssistedSplit, JudgeGaps } from './compare-judge.js'
 
@@ -64,19 +71,7 @@ export interface CriterionComparison extends PairedFigures {
 }
 
 /** The comparison of one split of two criteria fixtures. */
-export interface SplitComparison {
-  readonly split: Split
-  /** `'result'` for held-out cases; `'development'` for development material, which is no result. */
-  readonly standing: 'result' | 'development'
-  /** {@link DEVELOPMENT_LABEL} for development cases; `null` for held-out ones. */
-  readonly label: string | null
-  readonly coverage: ComparisonCoverage
-  /** Acceptance of the case, paired, over the pairs decided in both. */
-  readonly acceptance: PairedFigures
-  /** Acceptance with every pair not decided in both counted against B: what the result is if the undecided pairs go as badly for B as they can. */
-  readonly worst_case: UndecidedCase
-  /** The reverse: every undecided pair counted for B (B accepted, A rejected where undecided). */
-  readonly best_case: UndecidedCase
+export interface SplitComparison extends PairedSplitFigures {
   /** Per criterion, in the rubric's order: meeting it, paired. */
   readonly criteria: Readonly<Record<string, CriterionComparison>>
   /** The discordant cases: accepted by A and rejected by B first, then the reverse. */
