@@ -1,7 +1,7 @@
+import { runBuiltCli } from '../helpers/cli.js'
 // `vitest-rubric compare A B --judge <name>` and the compare gate with a judge, end to end: two
 // generated fixtures of 400 held-out tasks answered by two systems, a judge of known errors on each
 // system's answers, and a sample drawn alike in both.
-import { spawn } from 'node:child_process'
 import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -12,25 +12,14 @@ import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { SampleFile } from '../../src/core/sample/sample-file.js'
 import { ppiDifference, type PpiDifferenceEstimate } from '../../src/core/stats/ppi-difference.js'
 import { generateFixture } from '../bench/generate.mjs'
-import { ROOT, type AnnotationsJson, type CasesJson } from '../helpers/fixture-copy.js'
+import type { AnnotationsJson, CasesJson } from '../helpers/fixture-copy.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
 import { comparisonLines } from '../../src/reporter/render-text.js'
 
 afterAll(removeFileScratch)
 
-const BIN = join(ROOT, 'dist/cli/bin.js')
-
-function bin(cwd: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+/** The built command line, in a process of its own. */
+const bin = runBuiltCli
 
 const N = 400
 /** System A's answers: a quarter rejected. System B's: a fifth rejected, one in twenty pending (with an uncertain review). */

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { runBuiltCli } from '../helpers/cli.js'
 import { copyFile, cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -7,7 +7,6 @@ import type { FixtureEstimate } from '../../src/core/sample/fixture-estimate.js'
 import type { PpiEstimate } from '../../src/core/stats/ppi.js'
 import { generateFixture } from '../bench/generate.mjs'
 import { main } from '../../src/cli/main.js'
-import { ROOT } from '../helpers/fixture-copy.js'
 import { runVitest, type VitestRun } from '../helpers/run-vitest.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
 
@@ -16,19 +15,8 @@ afterEach(() => {
   vi.unstubAllEnvs()
 })
 
-const BIN = join(ROOT, 'dist/cli/bin.js')
-
-function bin(cwd: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+/** The built command line, in a process of its own. */
+const bin = runBuiltCli
 
 /** A quarter of the cases rejected, one in twenty pending (with an uncertain review). */
 const outcomeOf = (index: number) => (index % 20 === 6 ? 'pending' : index % 4 === 1 ? 'rejected' : 'accepted')

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { runBuiltCli } from '../helpers/cli.js'
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -11,19 +11,8 @@ import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
 
 afterAll(removeFileScratch)
 
-const BIN = join(ROOT, 'dist/cli/bin.js')
-
-function bin(cwd: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+/** The built command line, in a process of its own. */
+const bin = runBuiltCli
 
 const N = 400
 const DEVELOPMENT = 360

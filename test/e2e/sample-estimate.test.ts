@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { runBuiltCli } from '../helpers/cli.js'
 import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -6,24 +6,13 @@ import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { SampleFile } from '../../src/core/sample/sample-file.js'
 import { ppiMean } from '../../src/core/stats/ppi.js'
 import { generateFixture } from '../bench/generate.mjs'
-import { ROOT, type AnnotationsJson, type CasesJson } from '../helpers/fixture-copy.js'
+import type { AnnotationsJson, CasesJson } from '../helpers/fixture-copy.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
 
 afterAll(removeFileScratch)
 
-const BIN = join(ROOT, 'dist/cli/bin.js')
-
-function bin(cwd: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+/** The built command line, in a process of its own. */
+const bin = runBuiltCli
 
 /** The human outcome of each generated case: a quarter rejected, one in twenty pending (each of those with an uncertain review). */
 const outcomeOf = (index: number) => (index % 20 === 6 ? 'pending' : index % 4 === 1 ? 'rejected' : 'accepted')

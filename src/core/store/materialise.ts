@@ -173,6 +173,7 @@ function again(
     const list = state.lists.get(doc)!
     const records = [...list.records]
     for (const [position, record] of replaced.get(doc) ?? []) records[position] = record
+    // The index is carried over and added to in place: the state it belonged to is superseded by this one, and nothing reads it again.
     const index = list.index
     const fresh = [...(replaced.get(doc)?.values() ?? [])]
     for (const { key, record } of added.get(doc) ?? []) {
