@@ -4,7 +4,7 @@ import type { SomeFixture } from '../engine/fixture.js'
 import type { KindContext } from '../contract/kind.js'
 import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
 import { isCurrentLabel } from './judge-labels.js'
-import { isConfidence } from '../kinds/criteria/confidence.js'
+import { isConfidence } from '../common/confidence.js'
 
 import type { JudgedCriterion as Verdict } from './judge-confidence.js'
 

@@ -1,6 +1,6 @@
 // A judge module's confidence in a verdict: checked apart from the rest of the verdict, so that a
 // refusal names the judge, the case, the criterion, the value and what was expected.
-import { CONFIDENCE_EXPECTED, isConfidence } from '../kinds/criteria/confidence.js'
+import { CONFIDENCE_EXPECTED, isConfidence } from '../common/confidence.js'
 
 /** A judgement as a run writes it into a label's draft: the verdict, its span defaulted, and its confidence when given. */
 export interface JudgedCriterion {
