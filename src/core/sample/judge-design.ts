@@ -77,7 +77,7 @@ export function judgeDesign(fixture: SomeFixture, judge: string): JudgeDesign {
       const item = Object.hasOwn(view.items, criterion) ? view.items[criterion] : undefined
       const confidence = item === undefined ? null : recordedConfidence(labels, criterion)
       if (confidence !== null) confidences++
-      const decided = item !== undefined && item.settled && item.value !== null
+      const decided = item?.settled === true && item.value !== null
       const u = decided && confidence !== null ? 1 - confidence : 1
       if (u > uncertainty) {
         uncertainty = u
