@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { Split } from '../../../src/core/common/primitives.js'
 import { drawSample, type DrawRequest, type Population } from '../../../src/core/sample/draw.js'
 import { ACTIVE_FLOOR, activeProbabilities } from '../../../src/core/sample/draw-judge.js'
-import type { JudgeCaseDesign } from '../../../src/core/sample/judge-design.js'
+import { requireConfidences, type JudgeCaseDesign } from '../../../src/core/sample/judge-design.js'
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0)
 
@@ -128,5 +128,13 @@ describe('drawSample: stratified by the judge', () => {
     expect(() => drawSample(undefined, population(120, 20), request(7, '4', { method: 'stratified', strata: 'decision' }))).toThrow(
       /at least 2 cases \(or all\) of each of the 4 strata with cases none of which is drawn yet, 8 in all, and --size is 7/,
     )
+  })
+})
+
+describe('requireConfidences', () => {
+  test('refuses a judge none of whose current labels gives a confidence, with SAMPLE_NO_CONFIDENCE naming its file', () => {
+    const design = { judge: 'plain', file: 'lab/judges/plain.json', cases: new Map(), confidences: 0, unlabelled: 0 }
+    expect(() => requireConfidences(design, 'an active draw')).toThrow(expect.objectContaining({ code: 'SAMPLE_NO_CONFIDENCE', file: 'lab/judges/plain.json' }))
+    expect(() => requireConfidences({ ...design, confidences: 1 }, 'an active draw')).not.toThrow()
   })
 })
