@@ -81,7 +81,7 @@ describe('vitest-rubric sample: designs drawn by the judge', { timeout: 120_000 
     for (const decision of [1, 0]) {
       const stratum = `development/${decision === 1 ? 'accepted' : 'rejected'}`
       const size = development.filter((index) => judgeLabel(index) === decision).length
-      const ys = sample.cases.filter((entry) => entry.stratum === stratum).map((entry) => humanLabel(indexOf(entry.id)))
+      const ys = sample.cases.filter((entry) => entry.stratum === stratum).map((entry): number => humanLabel(indexOf(entry.id)))
       const n = ys.length
       expect(sample.cases.filter((entry) => entry.stratum === stratum).every((entry) => entry.probability === n / size)).toBe(true)
       const mean = ys.reduce((sum, y) => sum + y, 0) / n
