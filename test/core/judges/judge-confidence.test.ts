@@ -1,4 +1,4 @@
-import { cp, readFile } from 'node:fs/promises'
+import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { convertFixture } from '../../../src/core/engine/convert-layout.js'
@@ -7,6 +7,7 @@ import type { CriterionJudge } from '../../../src/core/judges/judge-types.js'
 import { kinds, loadFixture } from '../../../src/core/registry.js'
 import { DOCUCTL } from '../../helpers/fixture-copy.js'
 import { scratchDir } from '../../helpers/scratch.js'
+import { runCli } from '../../helpers/cli.js'
 
 /** A judge that meets every criterion, with a confidence that depends on the criterion (or the value given). */
 const judgeWith =
@@ -79,5 +80,30 @@ describe('a judge module’s confidence', () => {
     )
     const labels = await recorded(root)
     expect(Object.values(labels).every((judged) => !('support' in judged) && judged['command'] === 0.8)).toBe(true)
+  })
+})
+
+describe('a confidence kept and imported', () => {
+  test('a second run that completes a label keeps the confidences the first recorded', async () => {
+    const root = await lab('seed')
+    // The first run's support verdicts are refused, so its labels lack support.
+    await runJudge('lab', { cwd: root, kinds, judge: 'kw', run: { perCriterion: judgeWith((id) => (id === 'support' ? 2 : 0.8)) }, retries: 0 })
+    await runJudge('lab', { cwd: root, kinds, judge: 'kw', run: { perCriterion: judgeWith(() => 0.3) } })
+    for (const judged of Object.values(await recorded(root)))
+      expect(judged).toEqual({ command: 0.8, preconditions: 0.8, database_scope: 0.8, verification: 0.8, support: 0.3 })
+  })
+
+  test('review --judge --from records a confidence, and refuses one outside 0 to 1 naming its path, writing nothing', async () => {
+    const root = await lab('seed')
+    const valid = join(root, 'labels.json')
+    await writeFile(valid, JSON.stringify({ complete: { support: { rating: 'meets', reason: 'Met.', confidence: 0.25 } } }))
+    expect((await runCli(['review', 'lab', '--judge', 'kw', '--from', valid], root)).code).toBe(0)
+    expect((await recorded(root))['complete']).toEqual({ support: 0.25 })
+    const invalid = join(root, 'bad.json')
+    await writeFile(invalid, JSON.stringify({ paraphrase: { support: { rating: 'meets', reason: 'Met.', confidence: 2 } } }))
+    const refused = await runCli(['review', 'lab', '--judge', 'kw', '--from', invalid], root)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('bad.json › paraphrase › support › confidence: the confidence is 2, outside 0 to 1; nothing was written.')
+    expect(Object.keys(await recorded(root))).toEqual(['complete'])
   })
 })
