@@ -75,3 +75,14 @@ export function refuseEmptyDraw(expected: number, file: string): never {
     hint: `draw again with another --seed, or a larger --size than ${plural(expected, 'case')}.`,
   })
 }
+
+/** Refuses to extend a sample that copies another's design: extended alone, it would no longer be one draw with the other. */
+export function refuseCopyExtension(copied: string, file: string): never {
+  throw new UsageError({
+    code: 'USAGE',
+    file,
+    summary: `the sample copies the design of ${copied} (\`sample --like\`); extended alone, the two would no longer be one draw of the tasks.`,
+    expected: `an extension of ${copied}, copied again`,
+    hint: `extend ${copied} (\`vitest-rubric sample <its dir> --size <n> --seed <s>\`), then copy it again with \`--like <its dir> --new\`.`,
+  })
+}

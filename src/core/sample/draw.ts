@@ -7,7 +7,7 @@ import { RevisionError, UsageError } from '../common/errors.js'
 import { plural, SPLITS, type Split } from '../common/primitives.js'
 import { compareCodePoints, fingerprint } from '../json/canonical-json.js'
 import { createRandom, randomIndex, type Random } from '../stats/random.js'
-import { ACTIVE_FLOOR, activeProbabilities, judgeStratum, poissonDraw, refuseEmptyDraw, refuseExtension } from './draw-judge.js'
+import { ACTIVE_FLOOR, activeProbabilities, judgeStratum, poissonDraw, refuseCopyExtension, refuseEmptyDraw, refuseExtension } from './draw-judge.js'
 import type { JudgeCaseDesign } from './judge-design.js'
 import { SAMPLE_FORMAT, type SampledCase, type SampleDraw, type SampleFile, type SampleMethod, type SampleStrata } from './sample-file.js'
 
@@ -154,6 +154,8 @@ export function drawSample(previous: SampleFile | undefined, population: Populat
     const first = earlier.draws[0]!
     const design = designOf(first.method, first.strata)
     if (design.byJudge) refuseExtension(design.words, request.file)
+    const like = earlier.draws.find((draw) => draw.like !== undefined)?.like
+    if (like !== undefined) refuseCopyExtension(like.file, request.file)
     if (first.method !== request.method || (first.strata ?? 'split') !== (strata ?? 'split')) {
       throw new UsageError({
         code: 'USAGE',

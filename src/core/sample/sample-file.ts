@@ -32,7 +32,11 @@ const Count = z.number().int().min(0)
 /** One run of `vitest-rubric sample`: the first draw, or an extension of the sample. */
 export const SampleDrawSchema = z.strictObject({
   seed: z.string().describe('The seed the draw was made from, as given.'),
-  method: z.enum(SAMPLE_METHODS).describe('"uniform": a simple random sample without replacement; "stratified": by split, proportional allocation.'),
+  method: z
+    .enum(SAMPLE_METHODS)
+    .describe(
+      '"uniform": a simple random sample without replacement; "stratified": within strata (see strata), proportional allocation; "active": each case on its own, with a probability from the judge\'s uncertainty.',
+    ),
   size: z.number().int().min(1).describe('How many cases this draw added.'),
   drawn_at: z.string().describe('When the draw was made (ISO 8601).'),
   population: Count.describe('N: the cases of the fixture at the draw.'),
@@ -62,7 +66,12 @@ export const SampledCaseSchema = z.strictObject({
     .gt(0, { error: 'an inclusion probability in (0, 1]' })
     .lte(1, { error: 'an inclusion probability in (0, 1]' })
     .describe('Its inclusion probability under the design of every draw so far.'),
-  stratum: z.string().nullable().describe('The stratum it was drawn from (its split) for a stratified design; null for a uniform one.'),
+  stratum: z
+    .string()
+    .nullable()
+    .describe(
+      'The stratum it was drawn from for a stratified design (its split, or <split>/<decision or criterion> by the judge); null for a uniform or active one.',
+    ),
   split: SplitSchema,
   answer_sha256: Sha256Schema.nullable().describe('The fingerprint of its answer at the draw, as reviews bind it; null when it had none.'),
   least_sure: z

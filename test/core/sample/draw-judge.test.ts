@@ -138,3 +138,14 @@ describe('requireConfidences', () => {
     expect(() => requireConfidences({ ...design, confidences: 1 }, 'an active draw')).not.toThrow()
   })
 })
+
+describe('drawSample: a copied design', () => {
+  test('is not extended alone: the copy would no longer be one draw with the sample it copies', () => {
+    const plain = population(50).cases.map(({ judge: _, ...entry }) => entry)
+    const first = drawSample(undefined, { cases: plain, caseSetSha256: null }, request(10, '1', { method: 'uniform', judge: undefined })).sample
+    const copy = { ...first, draws: first.draws.map((draw) => ({ ...draw, like: { file: 'a/sample.json', sha256: '0'.repeat(64) } })) }
+    expect(() => drawSample(copy, { cases: plain, caseSetSha256: null }, request(5, '2', { method: 'uniform', judge: undefined }))).toThrow(
+      /the sample copies the design of a\/sample\.json \(`sample --like`\); extended alone, the two would no longer be one draw of the tasks/,
+    )
+  })
+})
