@@ -199,7 +199,7 @@ function refusal(
       message:
         `${samples.a.file} and ${samples.b.file} are not one draw of the paired tasks: ${parts.join('; ')}. ` +
         'A paired estimate needs each task drawn in both samples or in neither, with one inclusion probability: ' +
-        'draw both with the same --size, --seed and method over the same cases in the same order (`vitest-rubric sample <dir> … --new`), and review both answers of every drawn task',
+        'draw both with the same --size, --seed and method over the same cases in the same order (`vitest-rubric sample <dir> … --new`), or draw A and copy its design to B (`vitest-rubric sample <B> --like <A> --new`), and review both answers of every drawn task',
       ...counts,
     }
   }
