@@ -191,6 +191,6 @@ function staleDetail(fields: readonly StaleField[], author: string): string {
 function judgeUncertainty(leastSure: SampledCase['least_sure']): string {
   if (leastSure === undefined) return ''
   if (leastSure.criterion === null) return ', the judge is uncertain: no current label by it'
-  const confidence = leastSure.confidence === null ? 'no confidence given' : `confidence ${leastSure.confidence}`
+  const confidence = leastSure.confidence === null ? 'no confidence' : `confidence ${leastSure.confidence}`
   return `, the judge is uncertain: ${leastSure.criterion}, ${confidence}`
 }

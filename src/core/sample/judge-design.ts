@@ -16,7 +16,7 @@ export type JudgeDecisionStratum = 'accepted' | 'rejected' | 'pending'
 export interface LeastSure {
   /** `null` when the judge has no current label of the case. */
   readonly criterion: string | null
-  /** `null` when the judge gave no confidence (or rated the criterion uncertain with none). */
+  /** `null` when the judge gave no confidence, or rated the criterion uncertain. */
   readonly confidence: number | null
 }
 
@@ -81,7 +81,8 @@ export function judgeDesign(fixture: SomeFixture, judge: string): JudgeDesign {
       const u = decided && confidence !== null ? 1 - confidence : 1
       if (u > uncertainty) {
         uncertainty = u
-        leastSure = { criterion, confidence }
+        // A confidence in an undecided rating (uncertain) is no confidence in a decision.
+        leastSure = { criterion, confidence: decided ? confidence : null }
       }
     }
     cases.set(entry.id, { decision, uncertainty: Math.max(0, uncertainty), leastSure })

@@ -81,7 +81,7 @@ export const SampledCaseSchema = z.strictObject({
     })
     .optional()
     .describe(
-      "For a design drawn by the judge's confidence: the criterion it was least sure of at the draw (null: no current label) and its confidence (null: none given).",
+      "For a design drawn by the judge's confidence: the criterion it was least sure of at the draw (null: no current label) and its confidence (null: none given, or the rating uncertain).",
     ),
 })
 export type SampledCase = z.infer<typeof SampledCaseSchema>
