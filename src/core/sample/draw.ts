@@ -167,7 +167,6 @@ export function drawSample(previous: SampleFile | undefined, population: Populat
     }
     checkSamePopulation(earlier, figures, new Set(population.cases.map((entry) => entry.id)), request.file)
   }
-  if (request.method === 'active' || (strata !== undefined && strata !== 'split')) return drawByJudge(population, request, figures, strata)
   const kept = earlier?.cases ?? []
   const taken = new Set(kept.map((drawn) => drawn.id))
   const undrawn = population.cases.filter((entry) => !taken.has(entry.id))
@@ -180,6 +179,7 @@ export function drawSample(previous: SampleFile | undefined, population: Populat
       hint: undrawn.length === 0 ? 'every case is drawn: review them, or start a new sample with --new.' : `pass a --size of at most ${undrawn.length}.`,
     })
   }
+  if (request.method === 'active' || (strata !== undefined && strata !== 'split')) return drawByJudge(population, request, figures, strata)
   const random = createRandom(request.seed)
   const drawIndex = earlier?.draws.length ?? 0
   let chosen: PopulationCase[]

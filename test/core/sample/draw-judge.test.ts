@@ -149,3 +149,11 @@ describe('drawSample: a copied design', () => {
     )
   })
 })
+
+test('a size beyond the cases is a usage error for the designs drawn by the judge too', () => {
+  for (const more of [{}, { method: 'stratified', strata: 'decision' }] as const) {
+    expect(() => drawSample(undefined, population(20), request(21, '1', more))).toThrow(
+      /--size must be a whole number from 1 to the 20 cases not drawn yet; found 21/,
+    )
+  }
+})
