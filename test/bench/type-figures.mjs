@@ -10,7 +10,7 @@
 //   their line or the line above), and how many name `LoadedFixture<…>`;
 // - !: non-null assertions in `src/`.
 //
-// node test/bench/type-figures.mjs [--json]
+// node test/bench/type-figures.mjs [--json] [--list]   (--list: each cast without a reason, by place)
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -32,6 +32,7 @@ const known = new Set(files)
 const imports = new Map()
 const figures = { any: 0, as: 0, asWithoutReason: 0, asLoadedFixture: 0, nonNull: 0, definitionOfInEngine: 0 }
 const asByFile = new Map()
+const unexplained = []
 const inEngine = (file) => file.startsWith(`${join(src, 'core/engine')}/`)
 const inKinds = (file) => file.startsWith(`${join(src, 'core/kinds')}/`)
 
@@ -61,7 +62,10 @@ for (const file of files) {
         // A reason is a comment naming the cast on its line or the line above.
         const { line } = source.getLineAndCharacterOfPosition(node.getStart(source))
         const lines = text.split('\n')
-        if (!/\/\/.*\bcast\b/i.test(`${lines[line - 1] ?? ''}\n${lines[line] ?? ''}`)) figures.asWithoutReason++
+        if (!/\/\/.*\bcast\b/i.test(`${lines[line - 1] ?? ''}\n${lines[line] ?? ''}`)) {
+          figures.asWithoutReason++
+          unexplained.push(`${relative(root, file)}:${line + 1}: ${node.getText(source).replace(/\s+/g, ' ').slice(0, 120)}`)
+        }
         if (type.getText(source).startsWith('LoadedFixture<')) figures.asLoadedFixture++
       }
     }
@@ -120,6 +124,7 @@ const result = {
   'as LoadedFixture<…> casts': figures.asLoadedFixture,
   'non-null ! in src/': figures.nonNull,
 }
+if (process.argv.includes('--list')) for (const place of unexplained) console.log(place)
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify({ ...result, cycles, engineImportsKinds: engineImportsKinds.map((file) => relative(src, file)) }, null, 2))
 } else {
