@@ -22,8 +22,6 @@ import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '..
 import { isComplete, withReviewsOf } from './blind.js'
 import { pageEstimate } from './page-estimate.js'
 import type { Viewer } from './viewer.js'
-
-export type { Viewer } from './viewer.js'
 import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
 
 /**

@@ -20,7 +20,7 @@ import { firstLine, isLoopback, json } from './respond.js'
 import type { ErrorAnswer } from './protocol.js'
 import { ServedFixtures } from './served-fixtures.js'
 import type { Viewer } from './viewer.js'
-import type { Route, ServedTeam } from './routes/route.js'
+import type { Route, ServedTeam, ServerSettings } from './routes/route.js'
 import { ASSETS_PATH, pageAsset, pageShell } from './routes/page.js'
 import { changes, overview, versions } from './routes/overview.js'
 import { caseView } from './routes/case.js'
@@ -129,7 +129,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (options.publicOrigin !== undefined && !isLoopback(host))
     throw new Error(`serve behind a reverse proxy listens on loopback only, not on ${host}: the proxy reaches it at 127.0.0.1.`)
   const admission = new Admission({ token, team: options.team, publicOrigin: options.publicOrigin, rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT })
-  const server = {
+  const server: ServerSettings = {
     cwd: options.cwd,
     evaluate,
     kinds,
