@@ -5,6 +5,7 @@ import type { TestProject, Vitest } from 'vitest/node'
 import { markerFiles, scanFixtures } from '../core/engine/discover.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import { chunkRange } from '../core/engine/plan.js'
+import { SAMPLE_FILE } from '../core/sample/sample-file.js'
 import { RECORDS_DIR } from '../core/store/records.js'
 import type { KeptEvaluations } from '../run/kept.js'
 import type { ResolvedRubricOptions } from '../run/options.js'
@@ -35,6 +36,16 @@ export function fixtureWatchTrigger(
       // A reviewer's or a judge's file is one level down, in the fixture's reviews/ or judges/ directory; a record file in its records/.
       const parent = basename(dirname(file))
       const dir = parent === REVIEWS_DIR || parent === JUDGES_DIR || parent === RECORDS_DIR ? dirname(dirname(file)) : dirname(file)
+      // The sample decides no case, only the estimate gates' checks: the fixture's module reruns (a split fixture's first
+      // chunk, after which its gates are checked where the chunks meet), with the checks made again from the new sample.
+      if (name === SAMPLE_FILE && dir === dirname(file)) {
+        const modules = (chunkModulesOf(dir) ?? MARKERS.map((marker) => join(dir, marker)).filter((each) => existsSync(each) && isFixtureModule(each))).slice(
+          0,
+          1,
+        )
+        for (const module of modules) vitest.invalidateFile(module)
+        return modules.length === 0 ? undefined : [...modules]
+      }
       // A fixture kept from the last run: its files are read again, and only the modules of the cases that changed rerun.
       if (kept?.has(dir) === true) {
         const module = MARKERS.map((marker) => join(dir, marker)).find((each) => existsSync(each) && isFixtureModule(each))

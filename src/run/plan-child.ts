@@ -6,10 +6,15 @@
 import { readFixtureFiles, servingReader } from './plan-cache.js'
 import { planFixture } from './plan-fixture.js'
 import { payloadText } from './payload.js'
-import type { PlanRequest, PlanReply } from './plan-process.js'
+import { PLANNING_HEARTBEAT_MS, type PlanHeartbeat, type PlanReply, type PlanRequest } from './plan-process.js'
 
 process.once('message', (request: PlanRequest) => {
-  void reply(request).then((message) => process.send!(message, () => process.disconnect()))
+  // Between its steps the event loop turns, and the heartbeat tells Vitest it is still working.
+  const heartbeat = setInterval(() => process.send!({ alive: true } satisfies PlanHeartbeat), PLANNING_HEARTBEAT_MS)
+  void reply(request).then((message) => {
+    clearInterval(heartbeat)
+    process.send!(message, () => process.disconnect())
+  })
 })
 // Its answer sent, or Vitest gone: nothing is left to do.
 process.once('disconnect', () => process.exit())

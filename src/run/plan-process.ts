@@ -27,6 +27,17 @@ export type PlanReply =
   | { readonly plan: string; readonly payload: string; readonly files: readonly HashedFile[] | undefined }
   | { readonly error: SerializedRubricError }
 
+/**
+ * What the planning process sends while it works, every `PLANNING_HEARTBEAT_MS`: a process that
+ * sends it is busy, not stuck, however long the fixture takes to plan.
+ */
+export interface PlanHeartbeat {
+  readonly alive: true
+}
+
+/** How often the planning process says it is still working. */
+export const PLANNING_HEARTBEAT_MS = 5_000
+
 /** A plan being made in its own process. */
 export interface PlanningProcess {
   readonly reply: Promise<PlanReply>
@@ -58,8 +69,9 @@ export function planningChild(): string | undefined {
 }
 
 /**
- * How long a planning process may take before it is stopped: planning 100,000 cases takes
- * seconds, so a process silent for this long is stuck, not busy.
+ * How long a planning process may stay silent (no plan and no heartbeat) before it is stopped. It
+ * sends a heartbeat every few seconds between its steps, so a process silent for this long is
+ * stuck, not busy: planning 1,000,000 cases takes minutes, and is never stopped for its size.
  */
 export const PLANNING_TIMEOUT_MS = 10 * 60 * 1000
 
@@ -76,7 +88,8 @@ export function withoutInspector(nodeOptions: string | undefined): string | unde
  * Starts a process that plans the fixture. It gets Node's flags but not a debugger's, neither from
  * the command line nor from NODE_OPTIONS (a second process cannot listen on the same port, and
  * `--inspect-brk` would wait for a debugger forever); its output is kept only to explain a crash.
- * One that gives no plan within `timeoutMs` is stopped, and the plan fails naming the fixture.
+ * One silent for `timeoutMs` (neither a plan nor a heartbeat) is stopped, and the plan fails
+ * naming the fixture.
  */
 export function startPlanning(child: string, request: PlanRequest, { timeoutMs = PLANNING_TIMEOUT_MS }: { readonly timeoutMs?: number } = {}): PlanningProcess {
   const env = { ...process.env }
@@ -96,7 +109,7 @@ export function startPlanning(child: string, request: PlanRequest, { timeoutMs =
   let answered = false
   let timer: NodeJS.Timeout | undefined
   const reply = new Promise<PlanReply>((resolve, reject) => {
-    timer = setTimeout(() => {
+    const silent = () => {
       if (answered) return
       answered = true
       process_.kill()
@@ -104,16 +117,23 @@ export function startPlanning(child: string, request: PlanRequest, { timeoutMs =
         new PlanningError(
           'PLANNING_TIMED_OUT',
           request.dir,
-          `the process planning ${request.dir} gave no plan within ${timeoutMs / 1000} s, so it was stopped.`,
+          `the process planning ${request.dir} was silent for ${timeoutMs / 1000} s (no plan, and no sign that it was still working), so it was stopped.`,
           "Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest's own process with rubric({ cache: false }).",
           stderr,
         ),
       )
-    }, timeoutMs)
-    timer.unref()
-    process_.once('message', (message: PlanReply) => {
+    }
+    const wait = () => {
+      clearTimeout(timer)
+      timer = setTimeout(silent, timeoutMs)
+      timer.unref()
+    }
+    wait()
+    process_.on('message', (message: PlanReply | PlanHeartbeat) => {
       if (answered) return
+      if ('alive' in message) return wait()
       answered = true
+      clearTimeout(timer)
       resolve(message)
     })
     process_.once('error', (error) => {

@@ -85,6 +85,9 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   SAMPLE_MISSING: 404,
   SAMPLE_INVALID: 422,
   SAMPLE_POPULATION_CHANGED: 409,
+  // the judge's confidences a design draws by: none recorded, or one a judge module gave outside [0, 1]
+  SAMPLE_NO_CONFIDENCE: 422,
+  JUDGE_CONFIDENCE_INVALID: 422,
   // comparing two fixtures (vitest-rubric compare): their rubric or source differ, or their kind cannot be compared yet
   FIXTURES_NOT_COMPARABLE: 422,
   // the plugin's decision record (expect: 'record') is missing

@@ -26,7 +26,11 @@ const { values } = parseArgs({
     dist: { type: 'string', default: 'dist' },
   },
 })
-const stats = await import(pathToFileURL(resolve(values.dist, 'core/stats/index.js')).href)
+const stats = {
+  ...(await import(pathToFileURL(resolve(values.dist, 'core/stats/index.js')).href)),
+  // The active design as \`vitest-rubric sample --method active\` draws it.
+  activeProbabilities: (await import(pathToFileURL(resolve(values.dist, 'core/sample/draw-judge.js')).href)).activeProbabilities,
+}
 const settings = {
   replicates: Number(values.replicates),
   cases: Number(values.cases),

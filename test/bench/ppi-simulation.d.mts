@@ -3,6 +3,7 @@ import type { createRandom as CreateRandom } from '../../src/core/stats/random.j
 import type { ppiMean as PpiMean } from '../../src/core/stats/ppi.js'
 import type { ppiDifference as PpiDifference, PpiPairedCase } from '../../src/core/stats/ppi-difference.js'
 import type { PpiSampledCase } from '../../src/core/stats/ppi-input.js'
+import type { activeProbabilities as ActiveProbabilities } from '../../src/core/sample/draw-judge.js'
 
 export interface Judge {
   readonly name: string
@@ -23,7 +24,15 @@ export interface Split {
 }
 export function simulateSplit(
   random: () => number,
-  settings: { readonly cases: number; readonly rate: number; readonly judge: Judge; readonly design: Design; readonly size: number },
+  settings: {
+    readonly cases: number
+    readonly rate: number
+    readonly judge: Judge
+    readonly design: Design
+    readonly size: number
+    /** The active design's probabilities from the uncertainties 1 − c and n: `vitest-rubric sample --method active`'s. */
+    readonly activeProbabilities?: typeof ActiveProbabilities | undefined
+  },
 ): Split
 export function judgeKappa(split: Split): number
 export interface Coverage {
@@ -40,7 +49,7 @@ export interface Coverage {
   readonly reviews: number
 }
 export function coverage(
-  stats: { readonly ppiMean: typeof PpiMean; readonly createRandom: typeof CreateRandom },
+  stats: { readonly ppiMean: typeof PpiMean; readonly createRandom: typeof CreateRandom; readonly activeProbabilities?: typeof ActiveProbabilities },
   settings: {
     readonly seed: number | string
     readonly replicates: number

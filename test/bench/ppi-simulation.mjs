@@ -13,7 +13,9 @@
 // - uniform: n cases without replacement, π = n/N;
 // - stratified: by the judge's label, n_h = round(n·N_h/N) without replacement in each, π = n_h/N_h;
 // - active (Zrnic & Candès 2024): each case independently (Poisson sampling) with
-//   πᵢ = min(1, n·(0.2/N + 0.8·(1 − cᵢ)/Σ(1 − c))), a mixture with the uniform design that bounds the weights.
+//   πᵢ = min(1, n·(0.2/N + 0.8·(1 − cᵢ)/Σ(1 − c))), a mixture with the uniform design that bounds the weights;
+//   given `activeProbabilities` (the one `vitest-rubric sample --method active` draws with), those
+//   probabilities instead, whose cap at 1 spreads the rest of n over the other cases.
 //
 // The truth is the rate of the human labels over the N cases (the estimand 'split'), or the true
 // rate p (the estimand 'system').
@@ -43,7 +45,7 @@ function choose(random, total, count, pool = Array.from({ length: total }, (_, i
 }
 
 /** One split: the human labels, the judge's labels and confidences, and the sample its design draws. */
-export function simulateSplit(random, { cases, rate, judge, design, size }) {
+export function simulateSplit(random, { cases, rate, judge, design, size, activeProbabilities }) {
   const human = new Array(cases)
   const labels = new Array(cases)
   const confidence = new Array(cases)
@@ -69,6 +71,12 @@ export function simulateSplit(random, { cases, rate, judge, design, size }) {
         sample.push({ index, probability: take / members.length, human: human[index], stratum: value === 1 ? 'accept' : 'reject' })
       }
     }
+  } else if (activeProbabilities !== undefined) {
+    const probabilities = activeProbabilities(
+      confidence.map((c) => 1 - c),
+      size,
+    )
+    for (let i = 0; i < cases; i++) if (random() < probabilities[i]) sample.push({ index: i, probability: probabilities[i], human: human[i] })
   } else {
     let uncertainty = 0
     for (const c of confidence) uncertainty += 1 - c
@@ -102,11 +110,14 @@ export function judgeKappa({ judge, human }) {
  * their mean widths, the mean effective number of reviews, the judge's mean kappa and the mean
  * error of the judge-only rate.
  */
-export function coverage({ ppiMean, createRandom }, { seed, replicates, cases, size, rate, judge, design, level = 0.95, estimand = 'split' }) {
+export function coverage(
+  { ppiMean, createRandom, activeProbabilities },
+  { seed, replicates, cases, size, rate, judge, design, level = 0.95, estimand = 'split' },
+) {
   const random = createRandom(seed)
   const tally = { judgeError: 0, estimates: 0, refused: 0, ppi: 0, classical: 0, ppiWidth: 0, classicalWidth: 0, effectiveReviews: 0, decided: 0, kappa: 0 }
   for (let r = 0; r < replicates; r++) {
-    const split = simulateSplit(random, { cases, rate, judge, design, size })
+    const split = simulateSplit(random, { cases, rate, judge, design, size, activeProbabilities })
     const result = ppiMean({ judge: split.judge, sample: split.sample }, { level, estimand })
     // The split's own rate, or the rate of the process it was drawn from.
     const truth = estimand === 'system' ? rate : split.truth

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
@@ -74,6 +75,18 @@ describe('vitest-rubric next', () => {
     expect((await runCli(['sample', '.', '--size', '8', '--seed', 'queue'], fixture.dir)).code).toBe(0)
     const { stdout } = await runCli(['next', '.', '--limit', '1'], fixture.dir)
     expect(stdout).toContain('wrong-command  sampled, not reviewed: drawn in draw 1; no review')
+  })
+
+  test('a case an active sample drew says the judge is uncertain, naming the criterion it is least sure of and its confidence', async () => {
+    const fixture = await queueFixture()
+    await writeFile(
+      join(fixture.dir, 'judge.mjs'),
+      "export default async ({ criterion }) => ({ rating: 'meets', reason: 'Met.', confidence: criterion.id === 'support' ? 0.6 : 0.95 })\n",
+    )
+    expect((await runCli(['judge', '.', '--judge', 'kw', '--run', 'judge.mjs'], fixture.dir)).code).toBe(0)
+    expect((await runCli(['sample', '.', '--method', 'active', '--judge', 'kw', '--size', '8', '--seed', 'queue'], fixture.dir)).code).toBe(0)
+    const { stdout } = await runCli(['next', '.', '--limit', '1'], fixture.dir)
+    expect(stdout).toContain('wrong-command  sampled, not reviewed: drawn in draw 1, the judge is uncertain: support, confidence 0.6; no review')
   })
 
   test('an empty queue says "nothing to review" and exits 0', async () => {

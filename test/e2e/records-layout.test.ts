@@ -155,7 +155,7 @@ describe('records a person edited or merged wrongly are refused, naming the file
     expect(evaluated.stdout).toMatch(/records\/annotations\.json › reviews\[0\] changed since the case recorded it: an unacknowledged label edit/)
   })
 
-  test('a line that is not a record, a record in the wrong bucket, both layouts at once', async () => {
+  test('a line that is not a record, a layout of another version, a record in the wrong bucket, both layouts at once', async () => {
     const root = await project()
     const dir = join(root, FIX, 'records')
     const buckets = (await readdir(dir)).filter((name) => /^[0-9a-f]+\.jsonl$/.test(name)).sort()
@@ -174,6 +174,18 @@ describe('records a person edited or merged wrongly are refused, naming the file
     result = await runCli(['evaluate', FIX], root)
     expect(result.code).toBe(1)
     expect(result.stderr).toContain(`${FIX}/records/${buckets[0]}:1 › n: the key "n" occurs twice in one object`)
+
+    // A layout of another version (one written by a later release) is refused by name, and read no further.
+    const layoutFile = join(dir, 'layout.json')
+    const layout = await readFile(layoutFile, 'utf8')
+    await writeFile(first, original)
+    await writeFile(layoutFile, layout.replace('"version": 1', '"version": 2'))
+    result = await runCli(['evaluate', FIX], root)
+    expect(result.code).toBe(1)
+    expect(result.stderr).toContain(`${FIX}/records/layout.json`)
+    expect(result.stderr).toContain('the layout file is not one this version reads.')
+    expect(result.stderr).toContain('"version": 1')
+    await writeFile(layoutFile, layout)
 
     const [line] = original.split('\n')
     const other = join(dir, buckets[1]!)

@@ -1,11 +1,14 @@
-import { appendFile, cp, rm } from 'node:fs/promises'
+import { appendFile, cp, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import type { Reporter, TestModule } from 'vitest/node'
 import { startVitest } from 'vitest/node'
 import { convertFixture } from '../../src/core/engine/convert-layout.js'
+import { fingerprint } from '../../src/core/json/canonical-json.js'
 import { bindFixture, kinds, recordReview } from '../../src/core/registry.js'
 import { rubric, type RubricPluginOptions } from '../../src/plugin.js'
+import { generateFixture } from '../bench/generate.mjs'
+import { runBuiltCli } from '../helpers/cli.js'
 import { editableFixture, ROOT } from '../helpers/fixture-copy.js'
 import { makeProject } from '../helpers/scratch.js'
 import { sink, summarize, type VitestRun } from '../helpers/run-vitest.js'
@@ -254,6 +257,40 @@ test('watch mode reruns the fixtures a compare gate compares when its against fi
     await a.acknowledgeReview('held-approval')
     const rerun = await runs.until('that compared B with the revised A', (run) => stateOf(run, 'fixtures/answers-v2/rubric.json', gate) === 'failed')
     expect(rerun.tests.find((item) => item.name === gate)?.errors[0]).toContain('the lower bound −30.3 is below −30.0')
+  } finally {
+    await vitest.close()
+    process.exitCode = exitCode
+  }
+})
+
+test('watch mode reruns the estimate gate when a sample is drawn, with no case changed', { timeout: 240_000 }, async () => {
+  const root = await makeProject({})
+  const outcomeOf = (index: number) => (index % 4 === 1 ? 'rejected' : 'accepted')
+  await generateFixture(join(root, 'fixtures/lab'), 120, { fingerprint, outcomeOf, splitOf: (index) => (index < 20 ? undefined : 'held_out') })
+  // A judge that fails verification where the review rejects the case, and errs on one case in ten.
+  await writeFile(
+    join(root, 'judge.mjs'),
+    [
+      'export default async function judge({ answer, criterion }) {',
+      '  const index = Number(/^Answer (\\d+):/.exec(answer.text)[1])',
+      "  if (criterion.id === 'verification' && (index % 4 === 1) !== (index % 10 === 3)) return { rating: 'does_not_meet', reason: 'No health check.', span: '' }",
+      "  return { rating: 'meets', reason: 'Met.', span: 'check service health' }",
+      '}',
+      '',
+    ].join('\n'),
+  )
+  expect((await runBuiltCli(root, 'judge', 'fixtures/lab', '--judge', 'ix', '--run', 'judge.mjs')).code).toBe(0)
+  const runs = new RunQueue()
+  const exitCode = process.exitCode
+  const vitest = await startWatching(root, runs, { estimate: { judge: 'ix', min: 0.5 } })
+  const gate = 'acceptance rate on held-out cases (PPI++ with judge ix) is at least 0.5'
+  try {
+    const first = await runs.until('to end', () => true)
+    expect(stateOf(first, 'fixtures/lab/rubric.json', gate)).toBe('failed')
+
+    expect((await runBuiltCli(root, 'sample', 'fixtures/lab', '--size', '80', '--seed', '1', '--by', 'split')).code).toBe(0)
+    const rerun = await runs.until('with the sample drawn', (run) => stateOf(run, 'fixtures/lab/rubric.json', gate) === 'passed')
+    expect(rerun.tests.filter((item) => item.module === 'fixtures/lab/rubric.json' && item.name.startsWith(gate))).toHaveLength(1)
   } finally {
     await vitest.close()
     process.exitCode = exitCode

@@ -103,9 +103,24 @@ describe('a fixture planned in its own process', () => {
     const planning = startPlanning(child, { dir: '/fixtures/large', root: '/', options: {} }, { timeoutMs: 500 })
     await expect(planning.reply).rejects.toMatchObject({ code: 'PLANNING_TIMED_OUT', file: '/fixtures/large' })
     await expect(planning.reply).rejects.toThrowErrorMatchingInlineSnapshot(`
-      [PlanningError: vitest-rubric: the process planning /fixtures/large gave no plan within 0.5 s, so it was stopped. Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest's own process with rubric({ cache: false }).
+      [PlanningError: vitest-rubric: the process planning /fixtures/large was silent for 0.5 s (no plan, and no sign that it was still working), so it was stopped. Look for what it waits on (a flag in NODE_OPTIONS, a file on a stalled network drive), or plan the fixture in Vitest's own process with rubric({ cache: false }).
       waiting for something]
     `)
+  })
+
+  test('a planning process that takes longer than the timeout but says it is working is waited for', async () => {
+    // It sends a heartbeat every 100 ms and answers after 1.5 s, three times the 0.5 s of silence allowed.
+    const child = join(await scratchDir('slow'), 'slow.mjs')
+    await writeFile(
+      child,
+      [
+        "const beat = setInterval(() => process.send({ alive: true }), 100)",
+        "setTimeout(() => { clearInterval(beat); process.send({ error: { code: 'DUPLICATE_CASE', file: 'cases.json', summary: 'late', hint: 'none' } }, () => process.disconnect()) }, 1500)",
+        '',
+      ].join('\n'),
+    )
+    const planning = startPlanning(child, { dir: '/fixtures/large', root: '/', options: {} }, { timeoutMs: 500 })
+    await expect(planning.reply).resolves.toMatchObject({ error: { code: 'DUPLICATE_CASE', summary: 'late' } })
   })
 
   test('a plan already cached is served without waiting for the planning process', async () => {

@@ -83,6 +83,9 @@ export const RUBRIC_ERROR_CODES = [
   'SAMPLE_MISSING',
   'SAMPLE_INVALID',
   'SAMPLE_POPULATION_CHANGED',
+  // the judge's confidences a design draws by: none recorded, or one a judge module gave outside [0, 1]
+  'SAMPLE_NO_CONFIDENCE',
+  'JUDGE_CONFIDENCE_INVALID',
   // comparing two fixtures (vitest-rubric compare): their rubric or source differ, or their kind cannot be compared yet
   'FIXTURES_NOT_COMPARABLE',
   // the plugin's decision record (expect: 'record') is missing

@@ -11,7 +11,7 @@ import type { Decision } from '../contract/decision.js'
 import { kindContext, type SomeFixture } from '../engine/fixture.js'
 import { populationFigures } from '../sample/draw.js'
 import { decisionLabel } from '../sample/estimate.js'
-import { samplePlace } from '../sample/sample.js'
+import { answerBindings, samplePlace } from '../sample/sample.js'
 import { readSampleFile, SAMPLE_FILE, type SampleFile } from '../sample/sample-file.js'
 import { ppiDifference, type PpiDifferenceResult, type PpiPairedCase } from '../stats/ppi-difference.js'
 import type { PpiCounts } from '../stats/ppi.js'
@@ -69,6 +69,12 @@ export interface JudgeAssistedComparison {
     readonly a: { readonly atDraw: number; readonly now: number } | null
     readonly b: { readonly atDraw: number; readonly now: number } | null
   }
+  /**
+   * Per fixture, the sampled tasks whose answer changed since the draw (or since `sample --like`
+   * copied the design): its fingerprint differs from the one the sample recorded, so a review made
+   * before describes another answer.
+   */
+  readonly answers_changed: { readonly a: readonly string[]; readonly b: readonly string[] }
   readonly splits: readonly JudgeAssistedSplit[]
 }
 
@@ -168,6 +174,7 @@ export async function judgeAssistedComparison(
     judge_files: files,
     samples: { a: samples.a.file, b: samples.b.file },
     population_changed: { a: changed(a, samples.a.sample), b: changed(b, samples.b.sample) },
+    answers_changed: { a: changedAnswers(a, samples.a.sample), b: changedAnswers(b, samples.b.sample) },
     splits,
   }
 }
@@ -192,7 +199,7 @@ function refusal(
       message:
         `${samples.a.file} and ${samples.b.file} are not one draw of the paired tasks: ${parts.join('; ')}. ` +
         'A paired estimate needs each task drawn in both samples or in neither, with one inclusion probability: ' +
-        'draw both with the same --size, --seed and method over the same cases in the same order (`vitest-rubric sample <dir> … --new`), and review both answers of every drawn task',
+        'draw both with the same --size, --seed and method over the same cases in the same order (`vitest-rubric sample <dir> … --new`), or draw A and copy its design to B (`vitest-rubric sample <B> --like <A> --new`), and review both answers of every drawn task',
       ...counts,
     }
   }
@@ -217,4 +224,10 @@ function refusal(
     }
   }
   return null
+}
+
+/** The sampled tasks of a fixture whose answer's fingerprint is not the one its sample recorded. */
+function changedAnswers(fixture: SomeFixture, sample: SampleFile): string[] {
+  const bindings = answerBindings(fixture)
+  return sample.cases.filter((entry) => bindings.has(entry.id) && bindings.get(entry.id) !== entry.answer_sha256).map((entry) => entry.id)
 }

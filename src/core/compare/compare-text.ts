@@ -149,10 +149,20 @@ function populationNotes(comparison: FixtureComparison): string[] {
   if (judged === undefined) return []
   return (['a', 'b'] as const).flatMap((side) => {
     const changed = judged.population_changed[side]
-    if (changed === null) return []
+    const answers = judged.answers_changed[side]
     return [
-      `judge-assisted: the cases of ${side.toUpperCase()} changed since the last draw of ${judged.samples[side]} (${changed.atDraw} then, ${changed.now} now): ` +
-        'the inclusion probabilities describe the cases as they were; draw both samples again with `vitest-rubric sample <dir> --size <n> --seed <s> --new`',
+      ...(changed === null
+        ? []
+        : [
+            `judge-assisted: the cases of ${side.toUpperCase()} changed since the last draw of ${judged.samples[side]} (${changed.atDraw} then, ${changed.now} now): ` +
+              'the inclusion probabilities describe the cases as they were; draw both samples again with `vitest-rubric sample <dir> --size <n> --seed <s> --new`',
+          ]),
+      ...(answers.length === 0
+        ? []
+        : [
+            `judge-assisted: ${answers.length} sampled ${answers.length === 1 ? 'task has' : 'tasks have'} another answer in ${side.toUpperCase()} than at the draw of ${judged.samples[side]} ` +
+              `(${answers.slice(0, 10).join(', ')}${answers.length > 10 ? ', …' : ''}): a review made before describes the answer drawn; they wait for review again`,
+          ]),
     ]
   })
 }

@@ -3,7 +3,7 @@
  * what `status` finds for each case (its groups are the classification) and adds the sample, the
  * criteria reviewers disagree on and the reviews stale after an edit. It never shows a rating.
  */
-import type { SampleFile } from '../sample/sample-file.js'
+import type { SampledCase, SampleFile } from '../sample/sample-file.js'
 import { assessEntry } from './assess.js'
 import { isStale } from './bindings.js'
 import type { EvaluateOptions } from './evaluate.js'
@@ -69,6 +69,7 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
   const pendingGroups = new Set(['disagreement', 'not-adopted', 'too-few-reviews', 'uncertain', ...Object.keys(fixture.definition.present.pendingGroups)])
   const staleGroups = Object.keys(fixture.definition.targets).map((target) => `stale-${target}`)
   const sampled = new Map((options.sample?.cases ?? []).map((each) => [each.id, each.draw]))
+  const uncertain = new Map((options.sample?.cases ?? []).map((each) => [each.id, judgeUncertainty(each.least_sure)]))
   const who = options.for
   const entries: QueueEntry[] = []
   fixture.cases.forEach((entry, index) => {
@@ -77,7 +78,7 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
     const found = (keys: ReadonlySet<string>) => findings.find((finding) => keys.has(finding.group))
     const panelReviews = fixture.panel.reviews.get(entry.id)
     const draw = sampled.get(entry.id)
-    const drawn = draw === undefined ? '' : `drawn in draw ${draw + 1}; `
+    const drawn = draw === undefined ? '' : `drawn in draw ${draw + 1}${uncertain.get(entry.id) ?? ''}; `
     const pending = [...groups].some((group) => pendingGroups.has(group))
     // `status` lists every stale review under its target's group: only then is a review checked again, to say whose it is.
     const anyStale = staleGroups.some((group) => groups.has(group))
@@ -181,4 +182,15 @@ function staleDetail(fields: readonly StaleField[], author: string): string {
   const seen = new Map<string, string>()
   for (const state of fields) if (!seen.has(state.row.code)) seen.set(state.row.code, `${state.row.target} changed (${state.row.code})`)
   return `${author}: ${[...seen.values()].join(', ')}`
+}
+
+/**
+ * Why a design drawn by the judge's confidence drew the case, as the sample recorded it:
+ * `, the judge is uncertain: support, confidence 0.55`; empty for other designs.
+ */
+function judgeUncertainty(leastSure: SampledCase['least_sure']): string {
+  if (leastSure === undefined) return ''
+  if (leastSure.criterion === null) return ', the judge is uncertain: no current label by it'
+  const confidence = leastSure.confidence === null ? 'no confidence' : `confidence ${leastSure.confidence}`
+  return `, the judge is uncertain: ${leastSure.criterion}, ${confidence}`
 }

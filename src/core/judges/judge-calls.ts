@@ -14,6 +14,7 @@ import { recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
 import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS, verdictSize } from './verdict-limits.js'
 import { abortion, pause } from './stoppable-wait.js'
 import type { JudgeFailure, JudgeCriterionInput, RunJudgeOptions } from './judge-types.js'
+import { checkedConfidence, type JudgedCriterion } from './judge-confidence.js'
 
 /** One call to make: a case, and the criteria it judges (one for a per-criterion judge). */
 export interface Task {
@@ -34,6 +35,8 @@ const VerdictSchema = z.strictObject({
     .min(1, { error: 'a non-empty reason' })
     .max(MAX_REASON_CHARACTERS, { error: `a reason of at most ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} characters` }),
   span: z.string().optional(),
+  // Checked on its own (judge-confidence.ts), so that its refusal names the judge, the case, the criterion and the value.
+  confidence: z.unknown().optional(),
 })
 
 /** One run's calls, its verdicts waiting to be written, and its writes, one at a time. */
@@ -42,10 +45,10 @@ export class Run {
   readonly failures: JudgeFailure[] = []
   interrupted = false
   private done = 0
-  private readonly waiting = new Map<string, Record<string, { rating: string; reason: string; answer_span: string }>>()
+  private readonly waiting = new Map<string, Record<string, JudgedCriterion>>()
   private waitingCount = 0
   /** Carried-over judgements by case, not yet among those waiting: written, but not counted as judged. */
-  private readonly carried = new Map<string, Record<string, { rating: string; reason: string; answer_span: string }>>()
+  private readonly carried = new Map<string, Record<string, JudgedCriterion>>()
   private writing: Promise<void> | undefined
   private lastWrite = Date.now()
   private lastWriteTook = 0
@@ -60,7 +63,7 @@ export class Run {
   ) {}
 
   /** Keeps a label's carried-over judgements, to be written with the case's first verdict, or with the run's last write. */
-  carry(caseId: string, judgements: Record<string, { rating: string; reason: string; answer_span: string }>): void {
+  carry(caseId: string, judgements: Record<string, JudgedCriterion>): void {
     this.carried.set(caseId, judgements)
   }
 
@@ -119,7 +122,7 @@ export class Run {
   }
 
   /** Calls the judge and checks every verdict: a wrong one throws, so the call is retried. */
-  private async call(task: Task): Promise<Record<string, { rating: string; reason: string; answer_span: string }>> {
+  private async call(task: Task): Promise<Record<string, JudgedCriterion>> {
     const { run } = this.options
     const raw: unknown =
       'perCase' in run
@@ -136,7 +139,7 @@ export class Run {
           `${meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`}`,
       )
     }
-    const verdicts: Record<string, { rating: string; reason: string; answer_span: string }> = {}
+    const verdicts: Record<string, JudgedCriterion> = {}
     for (const criterion of task.criteria) {
       const size = verdictSize(raw[criterion.id])
       if (size > MAX_VERDICT_CHARACTERS)
@@ -148,7 +151,13 @@ export class Run {
         const issue = parsed.error.issues[0]!
         throw new Error(`invalid verdict for ${criterion.id}${issue.path.length === 0 ? '' : ` › ${issue.path.join(' › ')}`}: ${issue.message}`)
       }
-      const judgement = { rating: parsed.data.rating, reason: parsed.data.reason, answer_span: parsed.data.span ?? '' }
+      const confidence = checkedConfidence(parsed.data.confidence, { judge: this.judge, caseId: task.caseId, criterion: criterion.id })
+      const judgement: JudgedCriterion = {
+        rating: parsed.data.rating,
+        reason: parsed.data.reason,
+        answer_span: parsed.data.span ?? '',
+        ...(confidence === undefined ? {} : { confidence }),
+      }
       // A text with no UTF-8 encoding would refuse the whole batch it is written in: it fails its own case instead.
       const malformed = malformedStringPath(judgement)
       if (malformed !== undefined)
@@ -175,7 +184,7 @@ export class Run {
     }
   }
 
-  private accept(task: Task, verdicts: Record<string, { rating: string; reason: string; answer_span: string }>): void {
+  private accept(task: Task, verdicts: Record<string, JudgedCriterion>): void {
     this.takeCarried([task.caseId])
     const waiting = this.waiting.get(task.caseId) ?? {}
     Object.assign(waiting, verdicts)

@@ -4,9 +4,9 @@ import type { SomeFixture } from '../engine/fixture.js'
 import type { KindContext } from '../contract/kind.js'
 import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
 import { isCurrentLabel } from './judge-labels.js'
+import { isConfidence } from '../common/confidence.js'
 
-/** A judgement as a label's draft holds it. */
-type Verdict = { rating: string; reason: string; answer_span: string }
+import type { JudgedCriterion as Verdict } from './judge-confidence.js'
 
 /** The labels of a per-criterion judge that a run carries over rather than calls again. */
 export interface CarriedLabels {
@@ -48,8 +48,9 @@ export async function carriedLabels(
     for (const id of items) {
       const judgement = written[id]
       if (!isObject(judgement)) continue
-      const { rating, reason, answer_span: span } = judgement
-      if (typeof rating === 'string' && typeof reason === 'string' && typeof span === 'string') kept[id] = { rating, reason, answer_span: span }
+      const { rating, reason, answer_span: span, confidence } = judgement
+      if (typeof rating === 'string' && typeof reason === 'string' && typeof span === 'string')
+        kept[id] = { rating, reason, answer_span: span, ...(isConfidence(confidence) ? { confidence } : {}) }
     }
     if (Object.keys(kept).length === 0) continue
     judgements.set(entry.id, kept)

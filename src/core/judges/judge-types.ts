@@ -37,6 +37,13 @@ export interface JudgeVerdict {
    * @default "" (an omission)
    */
   readonly span?: string | undefined
+  /**
+   * The judge's probability, from 0 to 1, that its rating is right: recorded with the label, it is
+   * what `vitest-rubric sample --method active` draws by. Anything else fails the call
+   * (`JUDGE_CONFIDENCE_INVALID`).
+   * @default none
+   */
+  readonly confidence?: number | undefined
 }
 
 /** A judge called once per case × criterion: the default export of a judge module. */

@@ -7,7 +7,9 @@ import { RevisionError, UsageError } from '../common/errors.js'
 import { plural, SPLITS, type Split } from '../common/primitives.js'
 import { compareCodePoints, fingerprint } from '../json/canonical-json.js'
 import { createRandom, randomIndex, type Random } from '../stats/random.js'
-import { SAMPLE_FORMAT, type SampledCase, type SampleDraw, type SampleFile, type SampleMethod } from './sample-file.js'
+import { ACTIVE_FLOOR, activeProbabilities, judgeStratum, poissonDraw, refuseCopyExtension, refuseEmptyDraw, refuseExtension } from './draw-judge.js'
+import type { JudgeCaseDesign } from './judge-design.js'
+import { SAMPLE_FORMAT, type SampledCase, type SampleDraw, type SampleFile, type SampleMethod, type SampleStrata } from './sample-file.js'
 
 /** A case of the fixture as a draw sees it. */
 export interface PopulationCase {
@@ -15,6 +17,8 @@ export interface PopulationCase {
   readonly split: Split
   /** The fingerprint of its answer as reviews bind it; `null` when it has none. */
   readonly answerSha256: string | null
+  /** The judge's decision and uncertainty of it, for a design drawn by the judge. */
+  readonly judge?: JudgeCaseDesign | undefined
 }
 
 /** What a draw is made from: every case of the fixture, in the order of `cases.json`. */
@@ -30,6 +34,10 @@ export interface DrawRequest {
   readonly size: number
   readonly seed: string
   readonly method: SampleMethod
+  /** A stratified draw's strata. @default 'split' */
+  readonly strata?: SampleStrata | undefined
+  /** The judge a design drawn by the judge reads (every population case then has `judge`). */
+  readonly judge?: string | undefined
   /** Start a new sample, replacing the one there is. */
   readonly fresh: boolean
   readonly now: Date
@@ -96,16 +104,22 @@ function drawFrom<T>(items: readonly T[], count: number, random: Random): T[] {
  * split: each split's total is brought towards its share (total drawn · N_h / N), one case at a time
  * to the split furthest below its share that has cases left.
  */
-export function allocate(size: number, strata: readonly { readonly size: number; readonly drawn: number }[], file: string): number[] {
+export function allocate(
+  size: number,
+  strata: readonly { readonly size: number; readonly drawn: number }[],
+  file: string,
+  least: { readonly count: number; readonly of: string } = { count: 1, of: 'splits' },
+): number[] {
   const population = strata.reduce((sum, stratum) => sum + stratum.size, 0)
   const total = strata.reduce((sum, stratum) => sum + stratum.drawn, 0) + size
-  const added = strata.map((stratum): number => (stratum.size > 0 && stratum.drawn === 0 ? 1 : 0))
+  const added = strata.map((stratum): number => (stratum.size > 0 && stratum.drawn === 0 ? Math.min(least.count, stratum.size) : 0))
   const floor = added.reduce((sum, count) => sum + count, 0)
   if (floor > size) {
+    const strataCount = added.filter((count) => count > 0).length
     throw new UsageError({
       code: 'USAGE',
       file,
-      summary: `a stratified draw takes at least one case of each of the ${floor} splits with cases none of which is drawn yet, and --size is ${size}.`,
+      summary: `a stratified draw takes at least ${least.count === 1 ? 'one case' : `${least.count} cases (or all)`} of each of the ${strataCount} ${least.of} with cases none of which is drawn yet, ${floor} in all, and --size is ${size}.`,
       expected: `--size ${floor} or more`,
       hint: `pass --size ${floor} or more, or draw a uniform sample (without --by).`,
     })
@@ -135,15 +149,20 @@ export function allocate(size: number, strata: readonly { readonly size: number;
 export function drawSample(previous: SampleFile | undefined, population: Population, request: DrawRequest): DrawResult {
   const figures = populationFigures(population.cases)
   const earlier = request.fresh ? undefined : previous
+  const strata = request.method === 'stratified' ? (request.strata ?? 'split') : undefined
   if (earlier !== undefined) {
-    const method = earlier.draws[0]!.method
-    if (method !== request.method) {
+    const first = earlier.draws[0]!
+    const design = designOf(first.method, first.strata)
+    if (design.byJudge) refuseExtension(design.words, request.file)
+    const like = earlier.draws.find((draw) => draw.like !== undefined)?.like
+    if (like !== undefined) refuseCopyExtension(like.file, request.file)
+    if (first.method !== request.method || (first.strata ?? 'split') !== (strata ?? 'split')) {
       throw new UsageError({
         code: 'USAGE',
         file: request.file,
-        summary: `the sample was drawn ${method === 'uniform' ? 'uniformly' : 'stratified by split'}, and an extension keeps its design.`,
-        expected: method === 'uniform' ? 'no --by' : '--by split',
-        hint: `extend it ${method === 'uniform' ? 'without --by' : 'with --by split'}, or start a new sample with --new.`,
+        summary: `the sample was drawn ${design.words}, and an extension keeps its design.`,
+        expected: design.options,
+        hint: `extend it with ${design.options}, or start a new sample with --new.`,
       })
     }
     checkSamePopulation(earlier, figures, new Set(population.cases.map((entry) => entry.id)), request.file)
@@ -160,6 +179,7 @@ export function drawSample(previous: SampleFile | undefined, population: Populat
       hint: undrawn.length === 0 ? 'every case is drawn: review them, or start a new sample with --new.' : `pass a --size of at most ${undrawn.length}.`,
     })
   }
+  if (request.method === 'active' || (strata !== undefined && strata !== 'split')) return drawByJudge(population, request, figures, strata)
   const random = createRandom(request.seed)
   const drawIndex = earlier?.draws.length ?? 0
   let chosen: PopulationCase[]
@@ -200,4 +220,78 @@ export function drawSample(previous: SampleFile | undefined, population: Populat
     sample: { format: SAMPLE_FORMAT, version: 1, draws: [...(earlier?.draws ?? []), draw], cases },
     drawn: cases.slice(kept.length),
   }
+}
+
+/** A design in words, the options that draw it, and whether the judge's labels define it. */
+export function designOf(method: SampleMethod, strata: SampleStrata | undefined): { words: string; options: string; byJudge: boolean } {
+  if (method === 'uniform') return { words: 'uniformly', options: 'no --by or --method', byJudge: false }
+  if (method === 'active') return { words: "actively (by the judge's uncertainty)", options: '--method active', byJudge: true }
+  const by = strata ?? 'split'
+  const words =
+    by === 'split' ? 'stratified by split' : `stratified by the judge's ${by === 'decision' ? 'decision' : 'least-sure criterion'} within each split`
+  return { words, options: `--by ${by}`, byJudge: by !== 'split' }
+}
+
+/** The recorded design of a draw made by the judge: an active (Poisson) draw, or a stratified one with the judge's strata. */
+function drawByJudge(
+  population: Population,
+  request: DrawRequest,
+  figures: ReturnType<typeof populationFigures>,
+  strata: SampleStrata | undefined,
+): DrawResult {
+  const cases = population.cases
+  if (request.judge === undefined || cases.some((entry) => entry.judge === undefined))
+    throw new Error('a design drawn by the judge needs its design of every case')
+  const random = createRandom(request.seed)
+  let chosen: { entry: PopulationCase; probability: number; stratum: string | null }[]
+  if (request.method === 'active') {
+    const probabilities = activeProbabilities(
+      cases.map((entry) => entry.judge!.uncertainty),
+      request.size,
+    )
+    chosen = poissonDraw(probabilities, random).map((i) => ({ entry: cases[i]!, probability: probabilities[i]!, stratum: null }))
+    if (chosen.length === 0) refuseEmptyDraw(request.size, request.file)
+  } else {
+    const by = strata as Exclude<SampleStrata, 'split'>
+    const groups = new Map<string, PopulationCase[]>()
+    for (const entry of cases) {
+      const key = judgeStratum(entry.split, entry.judge!, by)
+      let group = groups.get(key)
+      if (group === undefined) groups.set(key, (group = []))
+      group.push(entry)
+    }
+    const keys = [...groups.keys()]
+    // Two a stratum: its variance needs two reviewed cases.
+    const counts = allocate(
+      request.size,
+      keys.map((key) => ({ size: groups.get(key)!.length, drawn: 0 })),
+      request.file,
+      { count: 2, of: 'strata' },
+    )
+    chosen = keys.flatMap((key, h) => {
+      const group = groups.get(key)!
+      return drawFrom(group, counts[h]!, random).map((entry) => ({ entry, probability: counts[h]! / group.length, stratum: key }))
+    })
+  }
+  const draw: SampleDraw = {
+    seed: request.seed,
+    method: request.method,
+    size: chosen.length,
+    drawn_at: request.now.toISOString(),
+    ...figures,
+    case_set_sha256: population.caseSetSha256,
+    ...(strata === undefined ? {} : { strata }),
+    judge: request.judge,
+    ...(request.method === 'active' ? { floor: ACTIVE_FLOOR, expected_size: request.size } : {}),
+  }
+  const drawn: SampledCase[] = chosen.map(({ entry, probability, stratum }) => ({
+    id: entry.id,
+    draw: 0,
+    probability,
+    stratum,
+    split: entry.split,
+    answer_sha256: entry.answerSha256,
+    ...(request.method === 'active' || strata === 'criterion' ? { least_sure: { ...entry.judge!.leastSure } } : {}),
+  }))
+  return { sample: { format: SAMPLE_FORMAT, version: 1, draws: [draw], cases: drawn }, drawn }
 }

@@ -19,22 +19,41 @@ export const SAMPLE_FILE = 'sample.json'
 export const SAMPLE_FORMAT = 'vitest-rubric/sample'
 
 /** How a draw chose its cases. */
-export const SAMPLE_METHODS = ['uniform', 'stratified'] as const
-/** How a draw chose its cases: uniformly, or within strata (by split). */
+export const SAMPLE_METHODS = ['uniform', 'stratified', 'active'] as const
+/** How a draw chose its cases: uniformly, within strata, or each case on its own with a probability from the judge's uncertainty (active). */
 export type SampleMethod = (typeof SAMPLE_METHODS)[number]
+
+/** What a stratified design's strata are: the splits, or within each split the judge's decision or the criterion it is least sure of. */
+export const SAMPLE_STRATA = ['split', 'decision', 'criterion'] as const
+export type SampleStrata = (typeof SAMPLE_STRATA)[number]
 
 const Count = z.number().int().min(0)
 
 /** One run of `vitest-rubric sample`: the first draw, or an extension of the sample. */
 export const SampleDrawSchema = z.strictObject({
   seed: z.string().describe('The seed the draw was made from, as given.'),
-  method: z.enum(SAMPLE_METHODS).describe('"uniform": a simple random sample without replacement; "stratified": by split, proportional allocation.'),
+  method: z
+    .enum(SAMPLE_METHODS)
+    .describe(
+      '"uniform": a simple random sample without replacement; "stratified": within strata (see strata), proportional allocation; "active": each case on its own, with a probability from the judge\'s uncertainty.',
+    ),
   size: z.number().int().min(1).describe('How many cases this draw added.'),
   drawn_at: z.string().describe('When the draw was made (ISO 8601).'),
   population: Count.describe('N: the cases of the fixture at the draw.'),
   splits: z.partialRecord(SplitSchema, Count).describe('N_h: the cases of each split at the draw; the strata of a stratified draw.'),
   population_sha256: Sha256Schema.describe("Fingerprint of the cases' ids and splits at the draw: what an extension must find unchanged."),
   case_set_sha256: Sha256Schema.nullable().describe('The evaluation identity caseSetSha256 of the fixture at the draw.'),
+  strata: z
+    .enum(SAMPLE_STRATA)
+    .optional()
+    .describe('A stratified draw\'s strata: "split" (also when left out), or "decision" or "criterion" of the judge within each split.'),
+  judge: z.string().min(1).optional().describe('The judge whose labels the design was drawn by (active, or strata by decision or criterion).'),
+  floor: z.number().gt(0).lte(1).optional().describe("An active draw's floor τ: the share of the expected size spread evenly over every case."),
+  expected_size: z.number().int().min(1).optional().describe("An active draw's expected size: the sum of its inclusion probabilities."),
+  like: z
+    .strictObject({ file: z.string().min(1), sha256: Sha256Schema })
+    .optional()
+    .describe('The sample this one copies the design of (`sample --like`): its file as shown and the SHA-256 of its bytes at the copy.'),
 })
 export type SampleDraw = z.infer<typeof SampleDrawSchema>
 
@@ -47,9 +66,23 @@ export const SampledCaseSchema = z.strictObject({
     .gt(0, { error: 'an inclusion probability in (0, 1]' })
     .lte(1, { error: 'an inclusion probability in (0, 1]' })
     .describe('Its inclusion probability under the design of every draw so far.'),
-  stratum: z.string().nullable().describe('The stratum it was drawn from (its split) for a stratified design; null for a uniform one.'),
+  stratum: z
+    .string()
+    .nullable()
+    .describe(
+      'The stratum it was drawn from for a stratified design (its split, or <split>/<decision or criterion> by the judge); null for a uniform or active one.',
+    ),
   split: SplitSchema,
   answer_sha256: Sha256Schema.nullable().describe('The fingerprint of its answer at the draw, as reviews bind it; null when it had none.'),
+  least_sure: z
+    .strictObject({
+      criterion: z.string().nullable(),
+      confidence: z.number().min(0).max(1).nullable(),
+    })
+    .optional()
+    .describe(
+      "For a design drawn by the judge's confidence: the criterion it was least sure of at the draw (null: no current label) and its confidence (null: none given, or the rating uncertain).",
+    ),
 })
 export type SampledCase = z.infer<typeof SampledCaseSchema>
 
@@ -130,9 +163,16 @@ function checkConsistent(sample: SampleFile, file: string): void {
   const fail = (path: (string | number)[], summary: string, expected: string): never => {
     throw new FixtureError({ code: 'SAMPLE_INVALID', file, path, summary, expected, hint: FIX })
   }
+  const strata = sample.draws[0]!.strata ?? 'split'
   for (const [index, draw] of sample.draws.entries()) {
     if (draw.method !== method)
       fail(['draws', index, 'method'], `the draw is ${draw.method} where the first is ${method}.`, `"${method}": a sample has one design`)
+    if ((draw.strata ?? 'split') !== strata)
+      fail(
+        ['draws', index, 'strata'],
+        `the draw is stratified by ${draw.strata ?? 'split'} where the first is by ${strata}.`,
+        `"${strata}": a sample has one design`,
+      )
   }
   const seen = new Map<string, number>()
   for (const [index, drawn] of sample.cases.entries()) {
@@ -141,8 +181,12 @@ function checkConsistent(sample: SampleFile, file: string): void {
     seen.set(drawn.id, index)
     if (drawn.draw >= sample.draws.length)
       fail(['cases', index, 'draw'], `draw ${drawn.draw} does not exist.`, `an index of draws, below ${sample.draws.length}`)
-    if ((drawn.stratum === null) !== (method === 'uniform')) {
-      fail(['cases', index, 'stratum'], `the stratum does not fit the ${method} design.`, method === 'uniform' ? 'null' : 'the split the case was drawn from')
+    if ((drawn.stratum === null) !== (method !== 'stratified')) {
+      fail(
+        ['cases', index, 'stratum'],
+        `the stratum does not fit the ${method} design.`,
+        method !== 'stratified' ? 'null' : 'the stratum the case was drawn from',
+      )
     }
   }
 }

@@ -10,8 +10,19 @@ import { evaluateFixture } from '../engine/evaluate.js'
 import { loadFixture, type CaseEntry, type SomeFixture } from '../engine/fixture.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
 import type { KindRegistry } from '../engine/registry.js'
-import { drawSample, type Population } from './draw.js'
-import { readSampleFile, SAMPLE_FILE, writeSampleFile, type SampledCase, type SampleFile, type SampleMethod, type SamplePlace } from './sample-file.js'
+import { designOf, drawSample, type Population } from './draw.js'
+import { judgeDesign, requireConfidences, type JudgeDesign } from './judge-design.js'
+import {
+  readSampleFile,
+  SAMPLE_FILE,
+  writeSampleFile,
+  type SampledCase,
+  type SampleFile,
+  type SampleMethod,
+  type SamplePlace,
+  type SampleStrata,
+} from './sample-file.js'
+import { UsageError } from '../common/errors.js'
 
 /**
  * The fingerprint of a case's answer as its reviews bind it: the value each review binding that
@@ -50,6 +61,10 @@ export interface SampleOptions {
   readonly seed: string
   /** @default 'uniform' */
   readonly method?: SampleMethod
+  /** A stratified draw's strata: `decision` and `criterion` are the judge's, within each split. @default 'split' */
+  readonly strata?: SampleStrata
+  /** The judge whose labels an active draw, or one stratified by decision or criterion, is drawn by. */
+  readonly judge?: string
   /** Replace the sample there is instead of extending it. @default false */
   readonly fresh?: boolean
   /** Draw, but write nothing. @default false */
@@ -87,18 +102,27 @@ export async function sampleFixture(kinds: KindRegistry, dir: string, options: S
       const fixture = await loadFixture(kinds, dir, { cwd: options.cwd })
       const evaluation = evaluateFixture(fixture)
       const bindings = answerBindings(fixture)
-      const population: Population = {
-        cases: fixture.cases.map((entry) => ({ id: entry.id, split: entry.split, answerSha256: bindings.get(entry.id) ?? null })),
-        caseSetSha256: evaluation.identities.caseSetSha256,
-      }
       const place = samplePlace(fixture, options.cwd)
       const file = `${fixture.displayDir}/${SAMPLE_FILE}`
+      const method = options.method ?? 'uniform'
+      const design = judgeDesignFor(fixture, method, options.strata, options.judge, file)
+      const population: Population = {
+        cases: fixture.cases.map((entry) => ({
+          id: entry.id,
+          split: entry.split,
+          answerSha256: bindings.get(entry.id) ?? null,
+          ...(design === undefined ? {} : { judge: design.cases.get(entry.id)! }),
+        })),
+        caseSetSha256: evaluation.identities.caseSetSha256,
+      }
       const before = await readSampleFile(place)
       const fresh = options.fresh === true
       const { sample, drawn } = drawSample(before.sample, population, {
         size: options.size,
         seed: options.seed,
-        method: options.method ?? 'uniform',
+        method,
+        strata: options.strata,
+        judge: design?.judge,
         fresh,
         now: options.now ?? new Date(),
         file,
@@ -117,4 +141,42 @@ export async function sampleFixture(kinds: KindRegistry, dir: string, options: S
     },
     displayPath(options.cwd, absolute),
   )
+}
+
+/**
+ * The judge's design inputs for a design drawn by the judge (`undefined` for the others): a usage
+ * error without a judge, or with one for a design that does not read it; `SAMPLE_NO_CONFIDENCE` for
+ * a design drawn by confidence when the judge recorded none.
+ */
+function judgeDesignFor(
+  fixture: SomeFixture,
+  method: SampleMethod,
+  strata: SampleStrata | undefined,
+  judge: string | undefined,
+  file: string,
+): JudgeDesign | undefined {
+  const design = designOf(method, method === 'stratified' ? strata : undefined)
+  if (!design.byJudge) {
+    if (judge === undefined) return undefined
+    throw new UsageError({
+      code: 'USAGE',
+      file,
+      summary: `a sample drawn ${design.words} does not read a judge's labels, and --judge ${judge} was given.`,
+      expected: '--judge with --method active, --by decision or --by criterion',
+      hint: 'leave --judge out, or draw with --method active, --by decision or --by criterion.',
+    })
+  }
+  if (judge === undefined) {
+    throw new UsageError({
+      code: 'USAGE',
+      file,
+      summary: `a sample drawn ${design.words} is drawn by a judge's labels, and no --judge was given.`,
+      expected: '--judge <name>: a judge with labels in judges/<name>.json (or the records layout)',
+      hint: `pass --judge <name>${fixture.judges.names.length === 0 ? '' : ` (${fixture.judges.names.join(', ')})`}.`,
+    })
+  }
+  const found = judgeDesign(fixture, judge)
+  if (method === 'active') requireConfidences(found, 'an active draw')
+  if (strata === 'criterion') requireConfidences(found, 'a draw stratified by the least-sure criterion')
+  return found
 }

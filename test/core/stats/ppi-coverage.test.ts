@@ -7,6 +7,7 @@ import { describe, expect, test } from 'vitest'
 import { ppiMean } from '../../../src/core/stats/ppi.js'
 import { ppiDifference } from '../../../src/core/stats/ppi-difference.js'
 import { createRandom } from '../../../src/core/stats/random.js'
+import { activeProbabilities } from '../../../src/core/sample/draw-judge.js'
 import { coverage, JUDGES, PAIRED_JUDGES, pairedCoverage, type Design } from '../../bench/ppi-simulation.mjs'
 
 const REPLICATES = 1000
@@ -20,6 +21,25 @@ describe.each<Design>(['uniform', 'active'])('coverage of the 95%% interval, %s 
     const figures = coverage(
       { ppiMean, createRandom },
       { seed: `${design} ${name}`, replicates: REPLICATES, cases: 2000, size: 200, rate: 0.7, judge: judge(name), design },
+    )
+    expect(figures.refused).toBe(0)
+    expect(figures.ppiCoverage).toBeGreaterThanOrEqual(0.95 - TOLERANCE)
+    expect(figures.ppiCoverage).toBeLessThanOrEqual(0.95 + TOLERANCE)
+    expect(figures.classicalCoverage).toBeGreaterThanOrEqual(0.95 - TOLERANCE)
+  })
+})
+
+// The designs `vitest-rubric sample` draws by the judge: `--method active` with its own probabilities
+// (activeProbabilities, capped at 1), and `--by decision` (the simulation's stratified design: strata
+// the judge's label, proportional allocation).
+describe.each([
+  ['active, as sample --method active draws it', 'active'],
+  ['stratified by the judge’s decision, as sample --by decision draws it', 'stratified'],
+] as const)('coverage of the 95%% interval, %s', (_, design) => {
+  test.each(['good', 'biased to accept', 'poor'])('a %s judge: the truth is covered in 95% of 1,000 splits, within a binomial tolerance', (name) => {
+    const figures = coverage(
+      { ppiMean, createRandom, activeProbabilities },
+      { seed: `sample ${design} ${name}`, replicates: REPLICATES, cases: 2000, size: 200, rate: 0.7, judge: judge(name), design },
     )
     expect(figures.refused).toBe(0)
     expect(figures.ppiCoverage).toBeGreaterThanOrEqual(0.95 - TOLERANCE)

@@ -4,6 +4,7 @@ import { isObject, SplitSchema } from '../../common/primitives.js'
 import type { DraftProblem, Drafted, KindAuthoring, KindContext } from '../../contract/kind.js'
 import type { CriteriaRubric } from './rubric.js'
 import type { Case } from './schemas.js'
+import { confidenceProblem } from './confidence.js'
 
 /** A new case as `add` takes it: the answer and its citation; the question defaults to the rubric's task. */
 export const CriteriaCaseDraftSchema = z.strictObject({
@@ -19,6 +20,7 @@ const JudgementDraftSchema = z.strictObject({
   rating: z.string(),
   reason: z.string(),
   answer_span: z.string().optional(),
+  confidence: z.number().optional(),
 })
 
 /** A review as a reviewer or a judge gives it: a judgement per criterion, by criterion id. */
@@ -91,6 +93,8 @@ export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
           hint: 'say why the answer meets the criterion or not: a rating without a reason cannot be reviewed.',
         })
       }
+      const confidence = confidenceProblem(judgement.confidence, criterion)
+      if (confidence !== undefined) problems.push(confidence)
       const span = judgement.answer_span ?? ''
       if (!answer.includes(span)) {
         problems.push({
@@ -113,6 +117,7 @@ export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
         reason: judgement.reason,
         reference_quote: criterion.reference_quote,
         answer_span: judgement.answer_span ?? '',
+        ...(judgement.confidence === undefined ? {} : { confidence: judgement.confidence }),
       }
     }
     return {
@@ -128,7 +133,12 @@ export const criteriaAuthoring: KindAuthoring<CriteriaRubric, Case> = {
     for (const [criterion, judgement] of Object.entries(judgements)) {
       if (!isObject(judgement)) continue
       Object.defineProperty(draft, criterion, {
-        value: { rating: judgement['rating'], reason: judgement['reason'], answer_span: judgement['answer_span'] },
+        value: {
+          rating: judgement['rating'],
+          reason: judgement['reason'],
+          answer_span: judgement['answer_span'],
+          ...(judgement['confidence'] === undefined ? {} : { confidence: judgement['confidence'] }),
+        },
         enumerable: true,
         writable: true,
         configurable: true,

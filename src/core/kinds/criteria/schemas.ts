@@ -115,6 +115,13 @@ export const JudgementSchema = z.strictObject({
   reference_quote: text.describe("The criterion's reference_quote, exactly as rubric.json gives it."),
   /** An excerpt of the answer text, or `""` for an omission. */
   answer_span: z.string().describe('The excerpt of the answer text the rating rests on, or "" for an omission.'),
+  /** An automated judge's probability that its rating is right; left out by people and by judges that give none. */
+  confidence: z
+    .number()
+    .min(0, { error: 'a confidence from 0 to 1' })
+    .max(1, { error: 'a confidence from 0 to 1' })
+    .optional()
+    .describe("An automated judge's probability, from 0 to 1, that its rating is right; optional."),
 })
 /** A reviewer's judgement of one criterion: rating, reason, reference quote and answer span. */
 export type Judgement = z.infer<typeof JudgementSchema>
