@@ -41,16 +41,20 @@ export {
   type RubricOf,
   type SummaryOf,
 } from './core/registry.js'
-export type { FixtureIdentities, FixtureNote, LoadFixtureOptions } from './core/engine/fixture.js'
+export type { LoadFixtureOptions } from './core/engine/fixture.js'
+export type { FixtureIdentities, FixtureNote } from './core/contract/results.js'
 export { evaluateFixture, type EvaluateOptions, type EvaluationOf } from './core/engine/evaluate.js'
 export type { PanelPolicy } from './core/engine/panel-rule.js'
-export type { JsonValue } from './core/engine/plan.js'
+export type { JsonValue } from './core/contract/results.js'
 export type { RawFile } from './core/json/read.js'
 export type { IntervalReport } from './core/stats/bootstrap.js'
 export type { EarlierRevision, FileRole, StatusGroup } from './core/contract/kind.js'
-export { evaluationJson, type DecisionJson, type EvaluationJson } from './core/engine/evaluation-json.js'
-export type { Coverage, CoverageCounts, Outcomes } from './core/engine/coverage.js'
-export type { Decision, DecisionCommon, DecisionStatus, RefusedDecision, UnrefusedDecision } from './core/engine/decision.js'
+export type { KindContext } from './core/contract/context.js'
+export type { FixtureFile } from './core/contract/files.js'
+export type { ConvertedRevisions } from './core/json/line-endings.js'
+export { evaluationJson } from './core/engine/evaluation-json.js'
+export type { Coverage, CoverageCounts, DecisionJson, EvaluationJson, Outcomes } from './core/contract/results.js'
+export type { Decision, DecisionCommon, DecisionStatus, RefusedDecision, UnrefusedDecision } from './core/contract/decision.js'
 
 // Status, bind, init
 export { fixtureStatus, type CaseFinding, type CaseStatus, type FixtureStatus, type NextCommand, type StatusGroupEntry } from './core/engine/status.js'

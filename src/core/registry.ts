@@ -1,5 +1,6 @@
 import { addCases as addIn, type AddResult } from './engine/authoring/add.js'
-import { openReviewTarget as openIn, type ReviewTarget } from './engine/authoring/target.js'
+import { openReviewTarget as openIn } from './engine/authoring/open-target.js'
+import type { ReviewTarget } from './engine/authoring/target.js'
 import { recordReview as recordIn, type RecordedReview, type RecordReviewOptions as EngineRecordReviewOptions } from './engine/authoring/review.js'
 import type { AuthoringOptions as EngineAuthoringOptions } from './engine/authoring/options.js'
 import type { DraftSource } from './engine/authoring/draft.js'

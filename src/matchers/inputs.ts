@@ -1,4 +1,4 @@
-import type { Coverage } from '../core/engine/coverage.js'
+import type { Coverage } from '../core/contract/results.js'
 import { assessFixtureCase, type FixtureCase, type FixtureReview } from '../core/kinds/criteria/access.js'
 import { assessAnswer, type Located } from '../core/kinds/criteria/answer.js'
 import type { CriteriaDecision } from '../core/kinds/criteria/decision.js'

@@ -1,4 +1,4 @@
-import type { Coverage } from '../core/engine/coverage.js'
+import type { Coverage } from '../core/contract/results.js'
 import { evaluateFixture } from '../core/engine/evaluate.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import type { Split } from '../core/common/primitives.js'

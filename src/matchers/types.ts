@@ -1,4 +1,4 @@
-import type { Coverage } from '../core/engine/coverage.js'
+import type { Coverage } from '../core/contract/results.js'
 import type { FixtureCase, FixtureReview } from '../core/kinds/criteria/access.js'
 import type { Fixture, FixtureEvaluation } from '../core/registry.js'
 import type { BoundRubric, FileContents } from '../core/kinds/criteria/rubric.js'

@@ -12,7 +12,8 @@ import {
   type RecordedDecision,
   type RecordedDecisions,
 } from '../core/engine/decision-record.js'
-import type { ChunkPlan, PlannedCheck, TestPlan } from '../core/engine/plan.js'
+import type { ChunkPlan, TestPlan } from '../core/engine/plan.js'
+import type { PlannedCheck } from '../core/contract/results.js'
 import type { ExpectedDecisions, RecordComparison } from '../runtime/index.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { payloadText, writePayload } from '../run/payload.js'

@@ -19,7 +19,8 @@ export type { EstimateRefusal } from '../run/estimates.js'
 export type { PpiEstimate, PpiResult, PpiUnsupported, PpiRefusalReason, PpiRefused, PpiStanding, PpiCounts, RateInterval } from '../core/stats/ppi.js'
 export type { PpiDifferenceEstimate, PpiDifferenceRefusalReason, PpiDifferenceResult, PpiDifferenceUnsupported } from '../core/stats/ppi-difference.js'
 export type { SampleMethod } from '../core/sample/sample-file.js'
-export type { PlannedCase, PlannedCaseDetail, PlannedCheck, TestPlan } from '../core/engine/plan.js'
+export type { TestPlan } from '../core/engine/plan.js'
+export type { PlannedCase, PlannedCaseDetail, PlannedCheck } from '../core/contract/results.js'
 
 /** `reporters: ['vitest-rubric/reporter']` loads this. */
 export default RubricReporter

@@ -7,7 +7,7 @@ import { rateText } from '../core/engine/coverage.js'
 import { kindNamed } from '../core/registry.js'
 import { checkOutcome, type CheckOutcome, type CoverageRow, type RubricFigures } from './figures.js'
 import { NO_CASES } from './render-text.js'
-import type { Outcomes } from '../core/engine/coverage.js'
+import type { Outcomes } from '../core/contract/results.js'
 import { estimateMarkdown } from './render-estimate.js'
 
 /** The same figures as Markdown tables, for a CI job summary. */

@@ -17,7 +17,8 @@ import {
   type RubricFigures,
   type TotalFigures,
 } from './figures.js'
-import { rateText, type Outcomes } from '../core/engine/coverage.js'
+import { rateText } from '../core/engine/coverage.js'
+import type { Outcomes } from '../core/contract/results.js'
 import { estimateLines } from './render-estimate.js'
 
 /** What a fixture without cases (just scaffolded) shows in place of its figures. */

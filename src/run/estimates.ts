@@ -1,7 +1,7 @@
 import { RubricError } from '../core/common/errors.js'
 import { loadFixtureReading } from '../core/engine/fixture.js'
 import type { SomeEvaluation } from '../core/engine/evaluate.js'
-import type { PlannedCheck } from '../core/engine/plan.js'
+import type { PlannedCheck } from '../core/contract/results.js'
 import { readFixtureFile } from '../core/json/read.js'
 import { kinds } from '../core/registry.js'
 import { estimateGateCheck } from '../core/sample/estimate-gate.js'

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { lstat, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import type { PlannedCase } from '../core/engine/plan.js'
+import type { PlannedCase } from '../core/contract/results.js'
 import { makeFolder, removeOutputFiles, writeOutputFile } from '../core/json/output-file.js'
 
 /**

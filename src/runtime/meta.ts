@@ -2,8 +2,8 @@
 // `TaskMeta` as 'vitest/node' gives it carries them too.
 /// <reference types="vitest" preserve="true" />
 import type { Split } from '../core/common/primitives.js'
-import type { Coverage } from '../core/engine/coverage.js'
-import type { DecisionStatus } from '../core/engine/decision.js'
+import type { Coverage } from '../core/contract/results.js'
+import type { DecisionStatus } from '../core/contract/decision.js'
 
 /**
  * What a case test carries for reporters: its decision, and its kind's figures (`ratings` for a

@@ -5,9 +5,9 @@ import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
 import { disputeOf } from '../core/engine/adjudicate.js'
-import { independentReviewersOf } from '../core/engine/authoring/target.js'
+import { independentReviewersOf } from '../core/engine/authoring/refusals.js'
 import { calibrateJudges, calibrationRatingsOf } from '../core/engine/calibration.js'
-import type { Decision } from '../core/engine/decision.js'
+import type { Decision } from '../core/contract/decision.js'
 import { decisionJson } from '../core/engine/evaluation-json.js'
 import { type Evaluation, evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from '../core/engine/fixture.js'
@@ -22,8 +22,6 @@ import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '..
 import { isComplete, withReviewsOf } from './blind.js'
 import { pageEstimate } from './page-estimate.js'
 import type { Viewer } from './viewer.js'
-
-export type { Viewer } from './viewer.js'
 import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
 
 /**

@@ -1,6 +1,6 @@
 // The review page's wire protocol: every JSON shape the server sends and the page reads, and the
 // one body the page sends. Types only, importing nothing but its own parts, so that both sides compile against it:
-// the server's builders (page-data.ts, compare-data.ts, report.ts, server.ts) return these types
+// the server's builders (page-data.ts, compare-data.ts, report.ts, routes/) return these types
 // and the page (client/) reads them, so a field renamed on one side fails the build of the other.
 // Where the server sends one of the engine's reports whole (coverage, agreement, calibration),
 // the shape here is the part the page reads: the engine's report must still be assignable to it.

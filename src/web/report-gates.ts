@@ -1,7 +1,7 @@
 import { plural } from '../core/common/primitives.js'
 import { comparisonCheck, type ComparisonGateReport } from '../core/compare/gate.js'
 import type { SomeEvaluation } from '../core/engine/evaluate.js'
-import type { PlannedCheck } from '../core/engine/plan.js'
+import type { PlannedCheck } from '../core/contract/results.js'
 import type { ResolvedRubricOptions } from '../run/options.js'
 import { estimateGateRequirement } from '../core/sample/estimate-gate.js'
 

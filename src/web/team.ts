@@ -5,7 +5,7 @@ import { errnoCode } from '../core/common/primitives.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
 import { parseJsonText } from '../core/json/read.js'
 import { safeParseReporting, schemaError } from '../core/json/schema-error.js'
-import type { Viewer } from './page-data.js'
+import type { Viewer } from './viewer.js'
 import { RequestError } from './request.js'
 
 // The people of `serve --team`: who they are and what each may do. The server knows a person by

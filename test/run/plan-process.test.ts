@@ -114,7 +114,7 @@ describe('a fixture planned in its own process', () => {
     await writeFile(
       child,
       [
-        "const beat = setInterval(() => process.send({ alive: true }), 100)",
+        'const beat = setInterval(() => process.send({ alive: true }), 100)',
         "setTimeout(() => { clearInterval(beat); process.send({ error: { code: 'DUPLICATE_CASE', file: 'cases.json', summary: 'late', hint: 'none' } }, () => process.disconnect()) }, 1500)",
         '',
       ].join('\n'),

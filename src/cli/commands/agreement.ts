@@ -1,7 +1,7 @@
 import { plural } from '../../core/common/primitives.js'
 import { panelAgreement, type AgreementReport, type ItemAgreement } from '../../core/engine/agreement.js'
 import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES, MIN_POOLED_INTERVAL_CASES } from '../../core/stats/index.js'
-import type { Decision } from '../../core/engine/decision.js'
+import type { Decision } from '../../core/contract/decision.js'
 import type { KindPanel } from '../../core/contract/kind.js'
 import type { KindRegistry } from '../../core/engine/registry.js'
 import { kinds, loadFixture } from '../../core/registry.js'

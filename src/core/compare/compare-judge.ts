@@ -7,7 +7,7 @@
 import { FixtureError } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
 import { judgeFile, judgeView } from '../engine/calibration.js'
-import type { Decision } from '../engine/decision.js'
+import type { Decision } from '../contract/decision.js'
 import { kindContext, type SomeFixture } from '../engine/fixture.js'
 import { populationFigures } from '../sample/draw.js'
 import { decisionLabel } from '../sample/estimate.js'

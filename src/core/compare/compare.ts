@@ -7,7 +7,7 @@ import { compareScoredSplit, specMismatches, specText, type ScoredSplitCompariso
 import { judgeAssistedComparison, type JudgeAssistedComparison } from './compare-judge.js'
 import { evaluateFixture } from '../engine/evaluate.js'
 import type { PanelPolicy } from '../engine/panel-rule.js'
-import type { Decision } from '../engine/decision.js'
+import type { Decision } from '../contract/decision.js'
 import type { CaseEntry } from '../engine/fixture.js'
 import { loadFixture, type Fixture, type LoadedFixture } from '../registry.js'
 

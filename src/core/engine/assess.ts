@@ -11,11 +11,11 @@ import {
   recordedHash,
   staleProblem,
   stateOf,
-  type BindingRow,
   type BindingState,
   type BindingSubject,
 } from './bindings.js'
-import type { Decision } from './decision.js'
+import type { BindingRow } from '../contract/bindings.js'
+import type { Decision } from '../contract/decision.js'
 import type { CaseEntry, ReviewEntry } from './entries.js'
 import type { CaseAt, KindContext, KindDefinition, Problem, SlotOutcome, SomeKindDefinition } from '../contract/kind.js'
 

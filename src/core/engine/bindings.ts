@@ -6,8 +6,6 @@ import { explainStaleBytes } from '../json/line-endings.js'
 import type { CaseAt, KindContext, Problem } from '../contract/kind.js'
 import type { BindingRow } from '../contract/bindings.js'
 
-export type { BindingRow, BindingSource, BindingTarget } from '../contract/bindings.js'
-
 /**
  * The row every kind has: the case records the fingerprint of each of its reviews (or of `null`),
  * so that an edited, added or removed review is refused until someone acknowledges it.

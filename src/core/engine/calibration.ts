@@ -3,7 +3,7 @@ import { cohenKappa, confusionMatrix, kappaBootstrap, reportInterval, type Inter
 import { assessEntry } from './assess.js'
 import type { SomeEvaluation } from './evaluate.js'
 import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
-import type { Decision } from './decision.js'
+import type { Decision } from '../contract/decision.js'
 import type { CalibrationRatings, KindContext, PanelItem, SomeKindDefinition } from '../contract/kind.js'
 import { JUDGES_DIR } from './panel.js'
 import { reviewerViews, type ReviewerView } from './panel-rule.js'

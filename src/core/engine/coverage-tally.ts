@@ -1,6 +1,7 @@
 import type { Split } from '../common/primitives.js'
-import { outcomesOf, type Coverage, type CountedDecision, type CoverageCounts } from './coverage.js'
-import type { DecisionStatus } from './decision.js'
+import { outcomesOf, type CountedDecision } from './coverage.js'
+import type { Coverage, CoverageCounts } from '../contract/results.js'
+import type { DecisionStatus } from '../contract/decision.js'
 
 type Counts = Record<DecisionStatus, number>
 

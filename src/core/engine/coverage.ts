@@ -1,10 +1,8 @@
 import type { RubricErrorCode } from '../common/errors.js'
 import type { Split } from '../common/primitives.js'
-import type { DecisionStatus } from './decision.js'
+import type { DecisionStatus } from '../contract/decision.js'
 import { wilsonInterval } from '../stats/intervals.js'
 import type { Coverage, CoverageCounts, Outcomes } from '../contract/results.js'
-
-export type { Coverage, CoverageCounts, Outcomes } from '../contract/results.js'
 
 /** The least a decision must say for coverage to be counted from it: a refused one, its error. */
 export type CountedDecision =

@@ -10,8 +10,9 @@ import { writeProjectFiles } from '../json/project-write.js'
 import { confineToProject, parseJsonFile, projectBoundary } from '../json/read.js'
 import { checkFileDocument } from '../json/schema-error.js'
 import type { SomeEvaluation } from './evaluate.js'
-import type { FixtureIdentities } from './fixture.js'
-import { planFixtureTests, type JsonValue, type PlannedCase, type TestPlan } from './plan.js'
+import type { FixtureIdentities } from '../contract/results.js'
+import { planFixtureTests, type TestPlan } from './plan.js'
+import type { JsonValue, PlannedCase } from '../contract/results.js'
 
 /**
  * The committed record of a fixture's decisions and of the revisions they were made from, kept in

@@ -1,7 +1,5 @@
 import type { Decision, DecisionStatus } from '../contract/decision.js'
 
-export type { Decision, DecisionCommon, DecisionStatus, RefusedDecision, UnrefusedDecision } from '../contract/decision.js'
-
 /** The statuses, in the order reports list them. */
 export const DECISION_STATUSES = ['accepted', 'rejected', 'pending', 'refused'] as const satisfies readonly DecisionStatus[]
 

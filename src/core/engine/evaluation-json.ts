@@ -1,9 +1,7 @@
-import type { Decision } from './decision.js'
+import type { Decision } from '../contract/decision.js'
 import type { SomeEvaluation } from './evaluate.js'
 import { kindContext } from './fixture.js'
 import type { DecisionJson, EvaluationJson } from '../contract/results.js'
-
-export type { DecisionJson, EvaluationJson } from '../contract/results.js'
 
 /** One decision as `evaluate --json` prints it under `decisions[<id>]`. */
 export function decisionJson<D extends Decision>(

@@ -8,7 +8,7 @@ import { confineToProject, projectBoundary, readFixtureFile, type FixtureFileRea
 import { recoverFixture } from '../json/fixture-lock.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
 import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type LabelSource, type Panel } from './panel.js'
-import type { Decision } from './decision.js'
+import type { Decision } from '../contract/decision.js'
 import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from '../contract/kind.js'
 import type { KindRegistry } from './registry.js'
 import type { ParseMemo } from './parse-memo.js'
@@ -17,7 +17,6 @@ import { RecordStore, type FixtureRecords } from '../store/record-store.js'
 import { RECORDS_DIR } from '../store/records.js'
 import { storeKeys, type RecordsOverlay } from './records-view.js'
 
-export type { FixtureIdentities, FixtureNote } from '../contract/results.js'
 export type { CaseEntry, ReviewEntry, ReviewIndex } from './entries.js'
 import type { CaseEntry, ReviewIndex } from './entries.js'
 

@@ -3,7 +3,8 @@ import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/r
 import { sha256Hex } from '../json/canonical-json.js'
 import type { CaseAssessment } from './assess.js'
 import { CoverageTally } from './coverage-tally.js'
-import { isGraded, type Decision } from './decision.js'
+import { isGraded } from './decision.js'
+import type { Decision } from '../contract/decision.js'
 import {
   caseDecider,
   caseSetEnds,
@@ -15,16 +16,8 @@ import {
   type EvaluateOptions,
   type SomeEvaluation,
 } from './evaluate.js'
-import {
-  kindContext,
-  loadFixtureReading,
-  recoverInFixture,
-  type CaseEntry,
-  type FixtureIdentities,
-  type LoadFixtureOptions,
-  type ReviewEntry,
-  type SomeFixture,
-} from './fixture.js'
+import { kindContext, loadFixtureReading, recoverInFixture, type CaseEntry, type LoadFixtureOptions, type ReviewEntry, type SomeFixture } from './fixture.js'
+import type { FixtureIdentities } from '../contract/results.js'
 import type { FileRole } from '../contract/kind.js'
 import type { Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'

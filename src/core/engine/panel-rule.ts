@@ -7,7 +7,7 @@ import { assessEntry, type AssessSite, type CaseAssessment, type PanelWait } fro
 
 export type { PanelWait } from './assess.js'
 import { shellWord } from './bindings.js'
-import type { Decision } from './decision.js'
+import type { Decision } from '../contract/decision.js'
 import type { CaseEntry, ReviewEntry } from './entries.js'
 import { slotOptionOf } from './slot-option.js'
 import type { KindContext, KindDefinition, PanelItem, SomeKindDefinition } from '../contract/kind.js'

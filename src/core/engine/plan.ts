@@ -1,16 +1,16 @@
 import { plural } from '../common/primitives.js'
-import { countCoverage, type Coverage } from './coverage.js'
-import type { Decision } from './decision.js'
+import { countCoverage } from './coverage.js'
+import type { Coverage } from '../contract/results.js'
+import type { Decision } from '../contract/decision.js'
 import { evaluateCases, type SomeEvaluation } from './evaluate.js'
-import { kindContext, type FixtureIdentities, type FixtureNote, type KindFixture, type SomeFixture } from './fixture.js'
+import { kindContext, type KindFixture, type SomeFixture } from './fixture.js'
+import type { FixtureIdentities, FixtureNote } from '../contract/results.js'
 import { panelAgreement, type AgreementReport } from './agreement.js'
 import { calibrateJudges, calibrationRatingsOf, matrixLines, type CalibrationReport, type CriterionCalibration, type JudgeCalibration } from './calibration.js'
 import type { CalibrationRatings } from '../contract/kind.js'
 import { JUDGES_DIR } from './panel.js'
 import type { PanelPolicy } from './panel-rule.js'
 import type { PlannedCase, PlannedCheck } from '../contract/results.js'
-
-export type { JsonValue, PlannedCase, PlannedCaseDetail, PlannedCheck } from '../contract/results.js'
 
 /** What a plan asks of its fixture beyond the files: the several-reviewer rule and the agreement gate. */
 export interface PlanOptions {

@@ -8,7 +8,7 @@ import { nodeWriteIo, type FileWrite, type WriteIo } from '../json/atomic-write.
 import { writeProjectFiles } from '../json/project-write.js'
 import { decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import type { CaseAssessment } from './assess.js'
-import type { Decision } from './decision.js'
+import type { Decision } from '../contract/decision.js'
 import { caseDecider, evaluateWithStates, type DecidedEntry, type SomeEvaluation } from './evaluate.js'
 import { loadFixtureReading, type CaseEntry, type SomeFixture } from './fixture.js'
 import { ParseMemo } from './parse-memo.js'

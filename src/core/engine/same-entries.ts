@@ -1,4 +1,4 @@
-import type { Decision } from './decision.js'
+import type { Decision } from '../contract/decision.js'
 import { isGraded } from './decision.js'
 import type { CaseEntry, ReviewEntry } from './fixture.js'
 import type { Adoption } from './panel.js'

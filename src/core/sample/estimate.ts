@@ -6,7 +6,7 @@
 import { SPLITS, type Split } from '../common/primitives.js'
 import { FixtureError } from '../common/errors.js'
 import { judgeFile, judgeView } from '../engine/calibration.js'
-import type { Decision } from '../engine/decision.js'
+import type { Decision } from '../contract/decision.js'
 import type { SomeEvaluation } from '../engine/evaluate.js'
 import { kindContext } from '../engine/fixture.js'
 import { ppiMean, type PpiResult } from '../stats/ppi.js'

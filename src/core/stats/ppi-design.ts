@@ -41,12 +41,38 @@ export function strataOf<T extends { readonly stratum: string }>(units: readonly
 }
 
 /**
+ * The refusal of a sample with a stratum of fewer than two decided units, whose design variance
+ * cannot be computed (an unstratified sample is one stratum); `null` when every stratum has two.
+ * `unit` names a unit in the message: `case`, `task`.
+ */
+export function smallStratumRefusal<T extends { readonly stratum?: string | undefined }>(
+  sample: readonly T[],
+  isDecided: (unit: T) => boolean,
+  unit: 'case' | 'task',
+): { reason: 'stratum-too-small'; message: string } | null {
+  const decidedPerStratum = new Map<string, number>()
+  for (const drawn of sample) {
+    const key = drawn.stratum ?? ''
+    decidedPerStratum.set(key, (decidedPerStratum.get(key) ?? 0) + (isDecided(drawn) ? 1 : 0))
+  }
+  for (const [stratum, decided] of decidedPerStratum) {
+    if (decided < 2) {
+      return {
+        reason: 'stratum-too-small',
+        message: `stratum ${JSON.stringify(stratum)} has ${decided} decided sampled ${unit}${decided === 1 ? '' : 's'}; each stratum needs 2 for its variance: review more of it`,
+      }
+    }
+  }
+  return null
+}
+
+/**
  * Hájek means and the linearised variance of each under the design (Särndal, Swensson & Wretman
  * 1992: the weighted mean as a ratio of two π-estimators): with zⱼ = wⱼ(aⱼ − ā_w)/W,
  * v(ā_w, b̄_w) = Σ_h n_h/(n_h − 1) · Σ_{j∈h} (1 − πⱼ)(zᵃⱼ − z̄ᵃ_h)(zᵇⱼ − z̄ᵇ_h).
  * Under simple random sampling without replacement it is the textbook (1 − n/N)·s²_a/n, under
  * stratified sampling Σ_h (N_h/N)²(1 − n_h/N_h)·s²_{a,h}/n_h, under Poisson sampling n/(n − 1) times
- * the Poisson-design estimator Σ (1 − πⱼ)·zⱼ². Every stratum needs two units (the caller refuses otherwise).
+ * the Poisson-design estimator Σ (1 − πⱼ)·zⱼ². Every stratum needs two units (the caller refuses otherwise: {@link smallStratumRefusal}).
  */
 export function designMoments(units: readonly WeightedUnit[]): DesignMoments {
   let weight = 0

@@ -8,8 +8,8 @@
  */
 import { StatisticsInputError } from './errors.js'
 import { checkLevel } from './normal-quantile.js'
-import { MIN_PPI_REVIEWS, type PpiCounts, type PpiRefused, type PpiStanding } from './ppi.js'
-import type { WeightedUnit } from './ppi-design.js'
+import { degenerateRefusal, estimatedFigures, MIN_PPI_REVIEWS, type PpiCounts, type PpiRefused, type PpiStanding } from './ppi.js'
+import { smallStratumRefusal, type WeightedUnit } from './ppi-design.js'
 import type { PpiOptions } from './ppi-input.js'
 import { rectifiedEstimate, type RateInterval } from './ppi-rectified.js'
 
@@ -134,20 +134,7 @@ function refusalOf(
       message: `${discordant} of the ${counts.decided} decided sampled tasks are decided differently in A and in B; an estimate needs at least ${MIN_PPI_DISCORDANT} such pairs, or the normal approximation fails (the difference rests on them alone): review more of the sample`,
     }
   }
-  const perStratum = new Map<string, number>()
-  for (const drawn of input.sample) {
-    const key = drawn.stratum ?? ''
-    perStratum.set(key, (perStratum.get(key) ?? 0) + (drawn.a === null || drawn.b === null ? 0 : 1))
-  }
-  for (const [stratum, count] of perStratum) {
-    if (count < 2) {
-      return {
-        reason: 'stratum-too-small',
-        message: `stratum ${JSON.stringify(stratum)} has ${count} decided sampled task${count === 1 ? '' : 's'}; each stratum needs 2 for its variance: review more of it`,
-      }
-    }
-  }
-  return null
+  return smallStratumRefusal(input.sample, (drawn) => drawn.a !== null && drawn.b !== null, 'task')
 }
 
 function mean(values: readonly number[]): number {
@@ -194,29 +181,20 @@ export function ppiDifference(input: PpiDifferenceInput, options: PpiOptions = {
     worstCase: options.worstCase ?? true,
     range: [-1, 1],
   })
-  if (result.status === 'degenerate') {
-    return {
-      status: 'unsupported',
-      reason: 'degenerate-variance',
-      message:
-        result.constant === 'human'
-          ? 'B − A of the human labels does not vary within any stratum, so the normal interval would have no width: review more of the sample'
-          : `the judge's B − A agrees with every decided pair (human − λ·judge is constant within every stratum, λ = ${result.lambda}), so the sample cannot tell how often it errs and the interval would have no width: review more of the sample, or read the human-only interval`,
-      ...counts,
-    }
-  }
+  if (result.status === 'degenerate')
+    return degenerateRefusal(
+      counts,
+      result.constant === 'human'
+        ? 'B − A of the human labels does not vary within any stratum, so the normal interval would have no width: review more of the sample'
+        : `the judge's B − A agrees with every decided pair (human − λ·judge is constant within every stratum, λ = ${result.lambda}), so the sample cannot tell how often it errs and the interval would have no width: review more of the sample, or read the human-only interval`,
+    )
   return {
     status: 'estimate',
     level,
     estimand,
-    lambda: result.lambda,
-    ...counts,
-    ...result.interval,
-    classical: result.classical,
-    judgeOnly: { a: rateA, b: rateB, difference: rateB - rateA, biased: true },
-    discordant: decided.filter((pair) => pair.a !== pair.b).length,
-    effectiveReviews: result.effectiveReviews,
-    complete: counts.pending === 0,
-    worstCase: result.worstCase,
+    ...estimatedFigures(result, counts, {
+      judgeOnly: { a: rateA, b: rateB, difference: rateB - rateA, biased: true } as const,
+      discordant: decided.filter((pair) => pair.a !== pair.b).length,
+    }),
   }
 }

@@ -3,9 +3,9 @@
  * the judge's labels on all N cases, corrected by the human labels of a sample drawn with known
  * inclusion probabilities.
  */
-import { judgeRate, type WeightedUnit } from './ppi-design.js'
+import { judgeRate, smallStratumRefusal, type WeightedUnit } from './ppi-design.js'
 import { checkPpiInput, type CheckedInput, type PpiInput, type PpiOptions, type PpiSampledCase } from './ppi-input.js'
-import { rectifiedEstimate, type RateInterval } from './ppi-rectified.js'
+import { rectifiedEstimate, type RateInterval, type RectifiedResult } from './ppi-rectified.js'
 
 export { tunedLambda, type RateInterval } from './ppi-rectified.js'
 
@@ -94,20 +94,7 @@ function refusalOf(checked: CheckedInput, counts: PpiCounts): { reason: PpiRefus
       message: `${accepted} of the ${counts.decided} decided sampled cases have the human label 1 and ${counts.decided - accepted} the label 0; an estimate needs at least ${MIN_PPI_PER_LABEL} of each, or the normal approximation fails near 0 and 1: review more of the sample`,
     }
   }
-  const decidedPerStratum = new Map<string, number>()
-  for (const { stratum, human } of [...checked.decided, ...checked.pending]) {
-    const key = stratum ?? ''
-    decidedPerStratum.set(key, (decidedPerStratum.get(key) ?? 0) + (human === null ? 0 : 1))
-  }
-  for (const [stratum, decided] of decidedPerStratum) {
-    if (decided < 2) {
-      return {
-        reason: 'stratum-too-small',
-        message: `stratum ${JSON.stringify(stratum)} has ${decided} decided sampled case${decided === 1 ? '' : 's'}; each stratum needs 2 for its variance: review more of it`,
-      }
-    }
-  }
-  return null
+  return smallStratumRefusal([...checked.decided, ...checked.pending], ({ human }) => human !== null, 'case')
 }
 
 /**
@@ -148,26 +135,41 @@ export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
     worstCase: checked.worstCase,
     range: [0, 1],
   })
-  if (result.status === 'degenerate') {
-    return {
-      status: 'unsupported',
-      reason: 'degenerate-variance',
-      message:
-        result.constant === 'human'
-          ? 'the human labels do not vary within any stratum, so the normal interval would have no width: review more of the sample, or draw it with fewer strata'
-          : `the judge agrees with every decided review (human − λ·judge is constant within every stratum, λ = ${result.lambda}), so the sample cannot tell how often it errs and the interval would have no width: review more of the sample, or read the human-only interval`,
-      ...counts,
-    }
-  }
+  if (result.status === 'degenerate')
+    return degenerateRefusal(
+      counts,
+      result.constant === 'human'
+        ? 'the human labels do not vary within any stratum, so the normal interval would have no width: review more of the sample, or draw it with fewer strata'
+        : `the judge agrees with every decided review (human − λ·judge is constant within every stratum, λ = ${result.lambda}), so the sample cannot tell how often it errs and the interval would have no width: review more of the sample, or read the human-only interval`,
+    )
   return {
     status: 'estimate',
     level: checked.level,
     estimand: checked.estimand,
+    ...estimatedFigures(result, counts, { judgeOnly: { rate: judgeMean, biased: true } as const }),
+  }
+}
+
+/** @internal The refusal of an estimate whose interval would have no width, worded for what is estimated. */
+export function degenerateRefusal(counts: PpiCounts, message: string): PpiRefused<'degenerate-variance'> {
+  return { status: 'unsupported', reason: 'degenerate-variance', message, ...counts }
+}
+
+/**
+ * @internal What every estimate that was not refused says of itself: its λ, counts, interval, the
+ * human-only one, then what is its `own` (the judge-only figures), then its standing.
+ */
+export function estimatedFigures<Own extends object>(
+  result: Extract<RectifiedResult, { status: 'estimate' }>,
+  counts: PpiCounts,
+  own: Own,
+): PpiCounts & RateInterval & PpiStanding & { readonly lambda: number; readonly classical: RateInterval } & Own {
+  return {
     lambda: result.lambda,
     ...counts,
     ...result.interval,
     classical: result.classical,
-    judgeOnly: { rate: judgeMean, biased: true },
+    ...own,
     effectiveReviews: result.effectiveReviews,
     complete: counts.pending === 0,
     worstCase: result.worstCase,

@@ -3,7 +3,7 @@
 // to skip it. The overview shows the team's progress (GET /api/assignments) to everyone of the team.
 import type { AssignmentsAnswer, NextAnswer } from '../protocol.js'
 import { api } from './api.js'
-import { el, messageOf } from './dom.js'
+import { el, headRow, messageOf } from './dom.js'
 import { go, identity, mode, redraw, state, type ShownCase } from './state.js'
 
 /** Whether `n` asks the server: a team's reviewer is handed their cases, everyone else walks the pending ones. */
@@ -76,14 +76,10 @@ export function progressBlock(): HTMLElement | null {
 
 function progressTables(progress: AssignmentsAnswer): HTMLElement[] {
   const names = new Map(state.fixtures.map((entry) => [entry.index, 'refused' in entry ? entry.dir : entry.name]))
-  const people = el('table', { class: 'progress-people' }, el('tr', {}, el('th', {}, 'reviewer'), el('th', {}, 'reviews done'), el('th', {}, 'reserved now')))
+  const people = el('table', { class: 'progress-people' }, headRow('reviewer', 'reviews done', 'reserved now'))
   for (const person of progress.people)
     people.append(el('tr', {}, el('td', {}, person.name), el('td', {}, String(person.reviews)), el('td', {}, String(person.reservations))))
-  const fixtures = el(
-    'table',
-    { class: 'progress-fixtures' },
-    el('tr', {}, el('th', {}, 'fixture'), el('th', {}, `cases with ${progress.reviewsPerCase} reviews`), el('th', {}, 'reserved now')),
-  )
+  const fixtures = el('table', { class: 'progress-fixtures' }, headRow('fixture', `cases with ${progress.reviewsPerCase} reviews`, 'reserved now'))
   for (const fixture of progress.fixtures)
     fixtures.append(
       el(

@@ -4,7 +4,7 @@ import { disputesBlock, disputesOf } from './adjudication.js'
 import { assignmentLine } from './assignment.js'
 import { keptNotice } from './changes.js'
 import { criteriaBlock, focusActive, takeSelection } from './criteria-form.js'
-import { badge, el, highlighted } from './dom.js'
+import { badge, el, headRow, highlighted } from './dom.js'
 import { header } from './header.js'
 import { app, fixtureAt, keyOf, kindOf, state, visibleCases, type ShownCase } from './state.js'
 
@@ -94,7 +94,7 @@ function tableBlock(data: ShownCase): HTMLElement[] {
   const blocks: HTMLElement[] = []
   if (data.table !== null) {
     const table = el('table', { class: 'scores', id: 'scores' }, el('caption', {}, data.table.caption))
-    table.append(el('tr', {}, ...data.table.head.map((cell) => el('th', {}, cell))))
+    table.append(headRow(...data.table.head))
     for (const row of data.table.rows) table.append(el('tr', { class: row.low ? 'low' : '' }, ...row.cells.map((cell) => el('td', {}, cell))))
     blocks.push(table)
   }

@@ -2,7 +2,7 @@
 // them, each task's two decisions, and a selected task's two answers side by side.
 import type { CompareSide, PageComparison } from '../protocol.js'
 import { api, readCase } from './api.js'
-import { badge, el, highlighted, messageOf } from './dom.js'
+import { badge, el, headRow, highlighted, messageOf } from './dom.js'
 import { header } from './header.js'
 import { app, kindOf, mode, type ShownCase } from './state.js'
 
@@ -62,7 +62,7 @@ export async function renderComparison(at: { a: number; b: number; id: string | 
       const t = section.table
       const table = el('table', { class: 'paired' }, el('caption', {}, 'Paired table: tasks decided in both'))
       table.append(
-        el('tr', {}, el('th', {}, ''), el('th', {}, `B ${accepted}`), el('th', {}, `B ${rejected}`)),
+        headRow('', `B ${accepted}`, `B ${rejected}`),
         el('tr', {}, el('th', {}, `A ${accepted}`), el('td', {}, String(t.both)), el('td', { class: 'discordant' }, String(t.a_only))),
         el('tr', {}, el('th', {}, `A ${rejected}`), el('td', { class: 'discordant' }, String(t.b_only)), el('td', {}, String(t.neither))),
       )
@@ -70,7 +70,7 @@ export async function renderComparison(at: { a: number; b: number; id: string | 
     }
     if (section.criteria.length > 0) {
       const table = el('table', { class: 'compare-criteria' }, el('caption', {}, 'Per criterion, over the same pairs'))
-      table.append(el('tr', {}, ...data.itemHead.map((head) => el('th', {}, head))))
+      table.append(headRow(...data.itemHead))
       for (const row of section.criteria) table.append(el('tr', {}, el('td', {}, row.criterion), ...row.cells.map((cell) => el('td', {}, cell))))
       block.append(table)
     }
@@ -81,7 +81,7 @@ export async function renderComparison(at: { a: number; b: number; id: string | 
     'table',
     { class: 'compare-tasks', id: 'compare-tasks' },
     el('caption', {}, `Both systems' decisions per task: A ${accepted} and B ${rejected} first, then B ${accepted} and A ${rejected}`),
-    el('tr', {}, el('th', {}, 'task'), el('th', {}, 'split'), el('th', {}, 'A'), el('th', {}, 'B')),
+    headRow('task', 'split', 'A', 'B'),
   )
   const sideCell = (side: CompareSide | null) =>
     el('td', {}, ...(side === null ? [el('span', { class: 'dim' }, 'not in this fixture')] : [badge(side.status), ' ', side.reason]))

@@ -15,6 +15,9 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node
 }
 
+/** A table's header row: one `th` a column, each its name. */
+export const headRow = (...names: readonly string[]) => el('tr', {}, ...names.map((name) => el('th', {}, name)))
+
 export const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
 export const percent = (value: number) => `${(value * 100).toFixed(0)}%`
 export const badge = (status: string) => el('span', { class: `badge ${status}` }, status)

@@ -2,7 +2,7 @@
 // acceptance rate over every case with its interval, the human-only interval on the same sample and
 // the judge-only rate, in figures and on one axis.
 import type { PageEstimate, PageFixture, PageSplitEstimate } from '../protocol.js'
-import { counted, el } from './dom.js'
+import { counted, el, headRow } from './dom.js'
 
 const SVG = 'http://www.w3.org/2000/svg'
 const WIDTH = 240
@@ -111,16 +111,7 @@ export function estimateBlock(fixture: Pick<PageFixture, 'index' | 'estimate'>):
       {},
       `acceptance rate over every case, judge-assisted (PPI++, 95% intervals): ${judge} · ${estimate.sample.file}: ${counted(estimate.sample.cases, 'case')}, ${estimate.sample.method}`,
     ),
-    el(
-      'tr',
-      {},
-      el('th', {}, 'split'),
-      el('th', {}, 'PPI++'),
-      el('th', {}, 'human-only, same sample'),
-      el('th', {}, 'judge-only (biased)'),
-      el('th', {}, 'on one axis'),
-      el('th', {}, 'sampled'),
-    ),
+    headRow('split', 'PPI++', 'human-only, same sample', 'judge-only (biased)', 'on one axis', 'sampled'),
     ...estimate.splits.map((split) => splitRow(split, axis)),
   )
   const key = el(

@@ -2,7 +2,7 @@
 // pending and failed cases one click from their lists, a window of its cases and its statistics.
 import type { Counts, PageFixture } from '../protocol.js'
 import { progressBlock } from './assignment.js'
-import { badge, counted, el, percent } from './dom.js'
+import { badge, counted, el, headRow, percent } from './dom.js'
 import { header } from './header.js'
 import { gatesBlock, gatesOfReport } from './report-mode.js'
 import { statisticsBlocks } from './statistics.js'
@@ -126,11 +126,7 @@ function filtersBar(): HTMLElement {
 
 function fixtureSection(fixture: PageFixture): HTMLElement {
   const section = el('section', { class: 'fixture' }, el('h2', {}, `${fixture.name} `, el('span', { class: 'dim' }, `${fixture.dir} · ${fixture.kind}`)))
-  const table = el(
-    'table',
-    { class: 'figures' },
-    el('tr', {}, el('th', {}, 'split'), el('th', {}, 'graded'), el('th', {}, 'pending'), el('th', {}, 'refused'), el('th', {}, 'outcomes')),
-  )
+  const table = el('table', { class: 'figures' }, headRow('split', 'graded', 'pending', 'refused', 'outcomes'))
   const rows: [string, Counts][] = [['all', fixture.coverage], ...Object.entries(fixture.coverage.splits).filter(([, counts]) => counts.candidates > 0)]
   for (const [split, counts] of rows) {
     const outcome =
@@ -200,7 +196,7 @@ function caseList(fixture: PageFixture): HTMLElement[] {
   const rows = visibleCases().byFixture.get(fixture.index) ?? []
   const first = Math.min(state.pages[fixture.index] ?? 0, Math.max(0, rows.length - 1))
   const last = Math.min(rows.length, first + PAGE_SIZE)
-  const list = el('table', { class: 'cases' }, el('tr', {}, el('th', {}, 'case'), el('th', {}, 'split'), el('th', {}, 'decision'), el('th', {}, 'why')))
+  const list = el('table', { class: 'cases' }, headRow('case', 'split', 'decision', 'why'))
   for (let at = first; at < last; at++) {
     const { row } = rows[at]!
     const link = el('a', { href: `#/f/${fixture.index}/c/${encodeURIComponent(row.id)}` }, row.id)

@@ -1,7 +1,7 @@
 // The static report: one file, read-only. Its data is two JSON blocks (report.ts): the overview,
 // read before the script runs, and the cases, parsed only when a case is first opened.
 import type { GateCheck, PageFixture, ReportCase, ReportData } from '../protocol.js'
-import { badge, counted, el } from './dom.js'
+import { badge, counted, el, headRow } from './dom.js'
 import { embedded, keyOf, type ShownCase } from './state.js'
 
 /** The report's cases, parsed on the first case opened: the overview is drawn without waiting for them. */
@@ -56,11 +56,7 @@ function gatesSet(gates: ReportData['gates']): HTMLElement {
 export function gatesBlock(fixture: PageFixture, checks: readonly GateCheck[]): HTMLElement {
   if (checks.length === 0) return el('p', { class: 'dim gates', id: `gates-${fixture.index}` }, 'No gate checks this fixture.')
   const count = (status: GateCheck['status']) => checks.filter((check) => check.status === status).length
-  const table = el(
-    'table',
-    { class: 'gates', id: `gates-${fixture.index}` },
-    el('tr', {}, el('th', {}, 'gate'), el('th', {}, 'outcome'), el('th', {}, 'figure')),
-  )
+  const table = el('table', { class: 'gates', id: `gates-${fixture.index}` }, headRow('gate', 'outcome', 'figure'))
   for (const check of checks)
     table.append(
       el(

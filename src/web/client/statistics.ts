@@ -1,17 +1,13 @@
 // A fixture's statistics on the overview: the reviewers' agreement and each judge's calibration,
 // each a table that folds away.
 import type { PageFixture } from '../protocol.js'
-import { counted, el, figure } from './dom.js'
+import { counted, el, figure, headRow } from './dom.js'
 
 /** The agreement and calibration tables of a fixture, after its cases. */
 export function statisticsBlocks(fixture: PageFixture): HTMLElement[] {
   const blocks: HTMLElement[] = []
   if (fixture.agreement !== null) {
-    const agreement = el(
-      'table',
-      { class: 'agreement' },
-      el('tr', {}, el('th', {}, 'criterion'), el('th', {}, 'α'), el('th', {}, '95% interval'), el('th', {}, 'cases'), el('th', {}, 'disagreements')),
-    )
+    const agreement = el('table', { class: 'agreement' }, headRow('criterion', 'α', '95% interval', 'cases', 'disagreements'))
     for (const [name, item] of Object.entries(fixture.agreement.items)) {
       agreement.append(
         el(
@@ -29,20 +25,7 @@ export function statisticsBlocks(fixture: PageFixture): HTMLElement[] {
   }
   if (fixture.calibration !== null) {
     for (const [judge, figures] of Object.entries(fixture.calibration.judges)) {
-      const calibration = el(
-        'table',
-        { class: 'calibration' },
-        el(
-          'tr',
-          {},
-          el('th', {}, 'criterion'),
-          el('th', {}, 'n'),
-          el('th', {}, 'κ'),
-          el('th', {}, '95% interval'),
-          el('th', {}, 'failure recall'),
-          el('th', {}, 'false accepts'),
-        ),
-      )
+      const calibration = el('table', { class: 'calibration' }, headRow('criterion', 'n', 'κ', '95% interval', 'failure recall', 'false accepts'))
       for (const [name, item] of Object.entries(figures.criteria)) {
         calibration.append(
           el(

@@ -10,7 +10,8 @@ import {
   type SerializedRubricError,
 } from '../../../src/core/common/errors.js'
 import { formatLocation, formatPath } from '../../../src/core/common/json-path.js'
-import { isGraded, type Decision, type RefusedDecision } from '../../../src/core/engine/decision.js'
+import { isGraded } from '../../../src/core/engine/decision.js'
+import type { Decision, RefusedDecision } from '../../../src/core/contract/decision.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
 import { fingerprint } from '../../../src/core/json/canonical-json.js'
 import { DOCUCTL, type CasesJson } from '../../helpers/fixture-copy.js'

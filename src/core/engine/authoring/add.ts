@@ -1,7 +1,7 @@
 import { RevisionError } from '../../common/errors.js'
 import { isObject } from '../../common/primitives.js'
 import { appendToList } from '../../json/json-edit.js'
-import type { Decision } from '../decision.js'
+import type { Decision } from '../../contract/decision.js'
 import { kindContext } from '../fixture.js'
 import { FixtureRevision, reviseUnderLock } from '../revision.js'
 import { drafted, draftError, type DraftSource } from './draft.js'

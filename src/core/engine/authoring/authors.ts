@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { preview, RevisionError, UsageError } from '../../common/errors.js'
 import type { SomeFixture } from '../fixture.js'
-import { caseTwinOf, type JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from '../panel.js'
+import { caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from '../panel.js'
 
 /** A reviewer's name as given, in NFC: a safe file name, or a usage error naming the option. */
 export function checkReviewer(given: string, option: string): string {
@@ -48,4 +48,37 @@ export function refuseCaseTwin(fixture: SomeFixture, name: string | undefined, s
     found: JSON.stringify(name),
     hint: `a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two authors' reviews: pass ${option} ${twin} if they are the same person, or a name of their own.`,
   })
+}
+
+/**
+ * Who a review is by, from its options: the adopted review (neither), a reviewer's or a judge's
+ * (never both), each name checked and not a case twin of another author's file; `--origin` goes
+ * with a judge only.
+ */
+export function reviewAuthor(
+  fixture: SomeFixture,
+  options: { readonly reviewer?: string | undefined; readonly judge?: string | undefined; readonly origin?: string | undefined },
+): { readonly reviewer: string | undefined; readonly judge: string | undefined } {
+  if (options.reviewer !== undefined && options.judge !== undefined) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: '--judge',
+      summary: 'a review is by a reviewer or by a judge, not both; nothing was written.',
+      hint: 'pass --reviewer or --judge.',
+    })
+  }
+  if (options.origin !== undefined && options.judge === undefined) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: '--origin',
+      summary: "--origin names a judge's model and prompt; nothing was written.",
+      hint: 'pass it with --judge <name>.',
+    })
+  }
+  checkOrigin(options.origin, '--origin')
+  const reviewer = options.reviewer === undefined ? undefined : checkReviewer(options.reviewer, '--reviewer')
+  const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
+  refuseCaseTwin(fixture, reviewer, REVIEWS_DIR, '--reviewer')
+  refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
+  return { reviewer, judge }
 }

@@ -1,4 +1,4 @@
-import type { Decision } from '../decision.js'
+import type { Decision } from '../../contract/decision.js'
 
 /** `accepted`, `rejected (verification)`, `pending (no review)`. */
 export function describe(decision: Decision): string {

@@ -1,13 +1,12 @@
-import { UsageError } from '../../common/errors.js'
 import { checkCaseVersions, type CaseVersions } from '../case-versions.js'
-import { JUDGES_DIR, REVIEWS_DIR } from '../panel.js'
 import { FixtureRevision, reviseUnderLock } from '../revision.js'
-import { checkOrigin, checkReviewer, refuseCaseTwin } from './authors.js'
+import { reviewAuthor } from './authors.js'
 import { drafted, type DraftSource } from './draft.js'
 import { describe } from './messages.js'
 import type { AuthoringOptions } from './options.js'
 import { stamp } from './stamp.js'
-import { refuseDirectReview, refuseExistingReview, reviewTarget } from './target.js'
+import { refuseDirectReview, refuseExistingReview } from './refusals.js'
+import { reviewTarget } from './target.js'
 import { writeReviews, type Destination } from './write.js'
 
 /** Options of {@link recordReview}: which case and slot, and where the review goes. */
@@ -80,27 +79,7 @@ export async function recordReview(dir: string, draft: unknown, source: DraftSou
 async function recordReviewNow(dir: string, draft: unknown, source: DraftSource, options: RecordReviewOptions): Promise<RecordedReview> {
   const scope = options.caseId === undefined ? undefined : [options.caseId]
   const { revision, base } = await FixtureRevision.open(options.kinds, dir, options.cwd, options.memo, scope)
-  if (options.reviewer !== undefined && options.judge !== undefined) {
-    throw new UsageError({
-      code: 'USAGE',
-      file: '--judge',
-      summary: 'a review is by a reviewer or by a judge, not both; nothing was written.',
-      hint: 'pass --reviewer or --judge.',
-    })
-  }
-  if (options.origin !== undefined && options.judge === undefined) {
-    throw new UsageError({
-      code: 'USAGE',
-      file: '--origin',
-      summary: "--origin names a judge's model and prompt; nothing was written.",
-      hint: 'pass it with --judge <name>.',
-    })
-  }
-  checkOrigin(options.origin, '--origin')
-  const reviewer = options.reviewer === undefined ? undefined : checkReviewer(options.reviewer, '--reviewer')
-  const judge = options.judge === undefined ? undefined : checkReviewer(options.judge, '--judge')
-  refuseCaseTwin(base.fixture, reviewer, REVIEWS_DIR, '--reviewer')
-  refuseCaseTwin(base.fixture, judge, JUDGES_DIR, '--judge')
+  const { reviewer, judge } = reviewAuthor(base.fixture, options)
   const target = reviewTarget(base, options.caseId, options.slot, reviewer, judge)
   const { fixture, definition, context, entry, slot, existing } = target
   if (options.expected !== undefined) checkCaseVersions(fixture, entry.id, [slot], reviewer === undefined ? { adopted: true } : { reviewer }, options.expected)

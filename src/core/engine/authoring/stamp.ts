@@ -1,7 +1,8 @@
 import type { PathSegment } from '../../common/json-path.js'
 import { isObject, valueAt } from '../../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../../json/canonical-json.js'
-import { rowPath, type BindingRow } from '../bindings.js'
+import { rowPath } from '../bindings.js'
+import type { BindingRow } from '../../contract/bindings.js'
 import type { KindContext } from '../../contract/kind.js'
 import type { ReviewTarget } from './target.js'
 

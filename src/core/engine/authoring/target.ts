@@ -3,19 +3,21 @@ import { RevisionError, UsageError } from '../../common/errors.js'
 import type { PathSegment } from '../../common/json-path.js'
 import { quoteSome } from '../../common/primitives.js'
 import { safeParseReporting } from '../../json/schema-error.js'
-import { bindCommand, isStale, shellWord } from '../bindings.js'
+import { bindCommand, isStale } from '../bindings.js'
 import { caseIndex } from '../case-index.js'
 import { caseVersions, type CaseVersions } from '../case-versions.js'
-import type { Decision } from '../decision.js'
+import type { Decision } from '../../contract/decision.js'
 import { kindContext, type SomeFixture } from '../fixture.js'
-import { carriedOver, fixtureHistory, type CarriedOver } from '../fixture-history.js'
+import type { CarriedOver } from '../fixture-history.js'
 import { slotOptionOf } from '../slot-option.js'
 import type { KindContext, SomeKindDefinition } from '../../contract/kind.js'
 import { judgeFileDisplay, REVIEWS_DIR } from '../panel.js'
-import type { KindRegistry } from '../registry.js'
-import { FixtureRevision, type RevisionBase } from '../revision.js'
-import { checkReviewer, refuseCaseTwin } from './authors.js'
+import type { RevisionBase } from '../revision.js'
 import { indent } from './messages.js'
+
+// Finding what a review is of: the case and its slot in a fixture as read, the review it would
+// replace, and what it is checked against when it is recorded; a case that is itself refused, or
+// bound to other files, is refused here.
 
 /** What a front end shows a reviewer before asking: the case, its current review and decision, its kind's context. */
 export interface ReviewTarget {
@@ -41,54 +43,6 @@ export interface ReviewTarget {
    * and what changed. Set by `openReviewTarget`; empty when nothing is known.
    */
   readonly carried?: CarriedOver
-}
-
-/** Opens a fixture and finds the case (and slot) to review, refusing what cannot be reviewed now. */
-export async function openReviewTarget(
-  kinds: KindRegistry,
-  dir: string,
-  caseId: string,
-  slot: string | undefined,
-  cwd: string,
-  reviewer?: string,
-): Promise<ReviewTarget> {
-  // A judge's labels come from its own run (--from, --rating): there is no interactive judge.
-  const { base } = await FixtureRevision.open(kinds, dir, cwd)
-  const name = reviewer === undefined ? undefined : checkReviewer(reviewer, '--reviewer')
-  refuseCaseTwin(base.fixture, name, REVIEWS_DIR, '--reviewer')
-  const target = reviewTarget(base, caseId, slot, name)
-  if (reviewer === undefined) refuseDirectReview(target)
-  if (target.existing === undefined) return target
-  const existing = { ...target.existing, slot: target.slot, file: target.file }
-  return { ...target, carried: carriedOver(base.fixture, target.entry, existing, await fixtureHistory(base.fixture, [existing])) }
-}
-
-/**
- * Refuses a review written straight to `annotations.json` for a slot that independent reviews have:
- * only an adjudication adopts a review of such a case, so that the adoption records what it resolved.
- */
-export function refuseDirectReview(target: ReviewTarget): void {
-  const { fixture, entry, slot, definition } = target
-  const reviewers = independentReviewersOf(fixture, entry.id, slot)
-  if (reviewers.length === 0) return
-  const system = definition.reviews.slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`
-  throw new RevisionError({
-    code: 'ADJUDICATION_REQUIRED',
-    file: fixture.files.annotations?.display,
-    caseId: entry.id,
-    summary: `case "${entry.id}" has independent reviews (${reviewers.join(', ')}), so only an adjudication adopts its review; nothing was written.`,
-    expected: 'a review by a reviewer (--reviewer <name>), or an adjudication of the reviews',
-    found: 'a review without --reviewer, which would decide the case with no adjudication recorded',
-    hint: `adjudicate the case: \`vitest-rubric adjudicate ${shellWord(fixture.displayDir)} --case ${shellWord(entry.id)}${system} --adjudicator <name>\`, or record your own review with --reviewer <name>.`,
-  })
-}
-
-/**
- * The reviewers with an independent review of the case's slot: with any, a review written straight
- * to `annotations.json` is refused (`ADJUDICATION_REQUIRED`) and only an adjudication adopts one.
- */
-export function independentReviewersOf(fixture: SomeFixture, caseId: string, slot: string): string[] {
-  return [...(fixture.panel.reviews.get(caseId) ?? [])].filter(([, reviews]) => reviews[slot] !== undefined).map(([name]) => name)
 }
 
 /**
@@ -172,21 +126,4 @@ export function reviewTarget(
           : (fixture.panel.files[reviewer]?.display ?? join(fixture.displayDir, REVIEWS_DIR, `${reviewer}.json`)),
     by: reviewer ?? (judge === undefined ? undefined : `judge ${judge}`),
   }
-}
-
-/**
- * Refuses to add a review to a case that has one already, unless `replace` is given: the same
- * refusal (exit 1, with the fix) whether the review comes from options, a file or the terminal.
- */
-export function refuseExistingReview(target: ReviewTarget, replace: boolean | undefined): void {
-  const { existing, definition, slot, entry, by } = target
-  if (existing === undefined || replace === true) return
-  throw new RevisionError({
-    code: 'REVIEW_EXISTS',
-    file: target.file,
-    path: existing.path,
-    caseId: entry.id,
-    summary: `the case has ${by === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${by}`} already; nothing was written.`,
-    hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
-  })
 }

@@ -1,4 +1,5 @@
-import { acknowledgementRow, fileHashRow, type BindingRow, type BindingTarget } from '../../engine/bindings.js'
+import { acknowledgementRow, fileHashRow } from '../../engine/bindings.js'
+import type { BindingRow, BindingTarget } from '../../contract/bindings.js'
 import type { StatusGroup } from '../../contract/kind.js'
 
 /**

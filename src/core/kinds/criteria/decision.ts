@@ -1,4 +1,4 @@
-import type { RefusedDecision } from '../../engine/decision.js'
+import type { RefusedDecision } from '../../contract/decision.js'
 import type { Split } from '../../common/primitives.js'
 import type { Rating } from './schemas.js'
 

@@ -1,5 +1,5 @@
 import type { Split } from '../../common/primitives.js'
-import type { RefusedDecision } from '../../engine/decision.js'
+import type { RefusedDecision } from '../../contract/decision.js'
 import type { SerializedRubricError } from '../../common/errors.js'
 import type { ScoreCard } from './case-rule.js'
 

@@ -1,7 +1,7 @@
 import { plural } from '../../common/primitives.js'
 import { showScoredCase } from './show.js'
 import type { Colors } from '../../common/colors.js'
-import type { DecisionJson, EvaluationJson } from '../../engine/evaluation-json.js'
+import type { DecisionJson, EvaluationJson } from '../../contract/results.js'
 import type { KindPresentation } from '../../contract/kind.js'
 import type { BenchmarkFigures, SystemFigures } from './benchmark.js'
 import type { CaseVerdict, ScoreCard } from './case-rule.js'

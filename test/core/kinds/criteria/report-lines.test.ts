@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { PLAIN } from '../../../../src/core/common/colors.js'
-import type { PlannedCase } from '../../../../src/core/engine/plan.js'
+import type { PlannedCase } from '../../../../src/core/contract/results.js'
 import { criteriaKind } from '../../../../src/core/kinds/criteria/index.js'
 
 // The rubric block's line of failed and uncertain ratings, counted from the plan's cases.

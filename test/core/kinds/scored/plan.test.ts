@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { evaluateFixture } from '../../../../src/core/engine/evaluate.js'
 import { planFixtureTests } from '../../../../src/core/engine/plan.js'
-import type { PlannedCase } from '../../../../src/core/engine/plan.js'
+import type { PlannedCase } from '../../../../src/core/contract/results.js'
 import { ROOT } from '../../../helpers/fixture-copy.js'
 import { loadFixtureOfKind } from '../../../helpers/load-kind.js'
 import { copyDebate, DEBATE } from '../../../helpers/scored-copy.js'
