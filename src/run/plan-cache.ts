@@ -157,9 +157,9 @@ export async function cachedResult<P extends { readonly cases: readonly PlannedC
   let cached: P | undefined
   try {
     // Decoded whole rather than as it is read: a text pieced together from chunks parses slower (at 100k cases 180 ms against 140).
-    // Cast: a cache entry is a P this cache wrote, under a key that names the package and the files.
     // Read as written: a symbolic link there is no entry of this cache, and never followed.
     const bytes = await readOutputFile(entry.path, entry.place)
+    // Cast: a cache entry is a P this cache wrote, under a key that names the package and the files.
     if (bytes !== undefined) cached = JSON.parse(bytes.toString('utf8')) as P
   } catch {
     // not cached yet, or unreadable: decide afresh

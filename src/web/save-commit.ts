@@ -135,7 +135,7 @@ function git(dir: string, args: readonly string[]): Promise<string> {
       { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
       (error, stdout, stderr) => {
         if (error === null) return resolve(stdout)
-        reject(new GitError((error as NodeJS.ErrnoException).code === 'ENOENT' ? 'git is not installed (or not on the PATH)' : error.message, stderr))
+        reject(new GitError(error.code === 'ENOENT' ? 'git is not installed (or not on the PATH)' : error.message, stderr))
       },
     )
   })

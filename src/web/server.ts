@@ -100,10 +100,12 @@ export const ROUTES = {
   'GET /api/assignments': assignmentProgress,
 } as const satisfies Record<`${'GET' | 'POST'} /${string}`, Route>
 
+const isRouteKey = (key: string): key is keyof typeof ROUTES => Object.hasOwn(ROUTES, key)
+
 /** The route of a method and path: one of {@link ROUTES}, or a page asset under {@link ASSETS_PATH}. */
 function routeOf(method: string | undefined, path: string): Route {
   const key = `${method} ${path}`
-  if (Object.hasOwn(ROUTES, key)) return ROUTES[key as keyof typeof ROUTES]
+  if (isRouteKey(key)) return ROUTES[key]
   if (method === 'GET' && path.startsWith(ASSETS_PATH)) return pageAsset
   throw method === 'GET' || method === 'POST'
     ? new RequestError('NOT_FOUND', 'no such page.')

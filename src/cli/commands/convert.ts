@@ -1,4 +1,5 @@
 import { convertFixture, type FixtureLayout } from '../../core/engine/convert-layout.js'
+import { isOneOf } from '../../core/common/primitives.js'
 import { kinds } from '../../core/registry.js'
 import { oneDir, stringOption, usage, type Command } from '../command.js'
 
@@ -32,14 +33,14 @@ Exit codes: 0 when converted (or already in that layout); 1 when the fixture is 
   async run({ values, positionals }, io) {
     const dir = oneDir('convert', positionals)
     const to = stringOption(values, 'to')
-    if (to === undefined || !LAYOUTS.includes(to as FixtureLayout))
+    if (to === undefined || !isOneOf(LAYOUTS, to))
       throw usage('convert', `--to takes ${LAYOUTS.join(' or ')}${to === undefined ? '' : `, not ${JSON.stringify(to)}`}.`)
     const given = stringOption(values, 'buckets')
     const buckets = given === undefined ? undefined : Number(given)
     if (buckets !== undefined && (!/^[1-9][0-9]*$/.test(given ?? '') || buckets > 4096 || (buckets & (buckets - 1)) !== 0))
       throw usage('convert', `--buckets takes a power of two from 1 to 4096, not ${JSON.stringify(given)}.`)
     if (buckets !== undefined && to !== 'records') throw usage('convert', '--buckets applies to --to records only.')
-    const result = await convertFixture(dir, to as FixtureLayout, { cwd: io.cwd, kinds, ...(buckets === undefined ? {} : { buckets }) })
+    const result = await convertFixture(dir, to, { cwd: io.cwd, kinds, ...(buckets === undefined ? {} : { buckets }) })
     if (result.from === result.to) {
       io.stdout(`${result.dir}: already in the ${result.to} layout; ${result.written.length === 0 ? 'nothing written' : `wrote ${result.written.join(', ')}`}`)
       return 0

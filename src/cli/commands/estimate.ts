@@ -1,4 +1,4 @@
-import { plural, SPLITS, type Split } from '../../core/common/primitives.js'
+import { isOneOf, plural, SPLITS } from '../../core/common/primitives.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
 import { loadFixture } from '../../core/registry.js'
 import type { CriterionEstimate } from '../../core/sample/criterion-estimate.js'
@@ -45,11 +45,11 @@ error); 1 when the fixture is refused or has no sample.json (SAMPLE_MISSING) or 
     const dir = oneDir('estimate', positionals)
     const judge = requiredOption('estimate', values, 'judge', 'estimate needs --judge <name>: the judge whose decisions cover every case.')
     const split = stringOption(values, 'split')
-    if (split !== undefined && !(SPLITS as readonly string[]).includes(split)) {
+    if (split !== undefined && !isOneOf(SPLITS, split)) {
       throw usage('estimate', `--split takes ${SPLITS.map((name) => JSON.stringify(name)).join(' or ')}, not ${JSON.stringify(split)}.`)
     }
     const evaluation = evaluateFixture(await loadFixture(dir, { cwd: io.cwd }))
-    const report = await estimateFixture(evaluation, { judge, split: split as Split | undefined, cwd: io.cwd })
+    const report = await estimateFixture(evaluation, { judge, split, cwd: io.cwd })
     io.stdout(values['json'] === true ? JSON.stringify(report, null, 2) : formatEstimate(report))
     return 0
   },

@@ -164,6 +164,7 @@ class ModuleGuard {
 
   constructor(private readonly abort: () => void) {
     const guard = this
+    // Cast: process.exit's type says it never returns; this one throws instead, which is as good, but a function expression's type cannot say so.
     process.exit = function exit(code?: string | number | null) {
       guard.end(`the judge module called process.exit(${code === undefined || code === null ? '' : JSON.stringify(code)})`)
       throw new ModuleExit()

@@ -1,8 +1,8 @@
-import { plural } from '../../core/common/primitives.js'
+import { isOneOf, plural, type Split } from '../../core/common/primitives.js'
 import { kinds } from '../../core/registry.js'
 import { designOf } from '../../core/sample/draw.js'
 import { sampleFixture, type SampleResult } from '../../core/sample/sample.js'
-import { SAMPLE_STRATA, type SampleStrata } from '../../core/sample/sample-file.js'
+import { SAMPLE_STRATA } from '../../core/sample/sample-file.js'
 import { sampleLike } from '../../core/sample/sample-like.js'
 import { oneDir, requiredOption, stringOption, usage, type Command } from '../command.js'
 
@@ -75,8 +75,7 @@ usage error.`,
     if (!/^\d+$/.test(sizeText) || !Number.isSafeInteger(size) || size < 1)
       throw usage('sample', `--size takes a whole number of 1 or more, not ${JSON.stringify(sizeText)}.`)
     const by = stringOption(values, 'by')
-    if (by !== undefined && !SAMPLE_STRATA.some((strata) => strata === by))
-      throw usage('sample', `--by takes "split", "decision" or "criterion", not ${JSON.stringify(by)}.`)
+    if (by !== undefined && !isOneOf(SAMPLE_STRATA, by)) throw usage('sample', `--by takes "split", "decision" or "criterion", not ${JSON.stringify(by)}.`)
     const method = stringOption(values, 'method')
     if (method !== undefined && method !== 'active' && method !== 'uniform')
       throw usage('sample', `--method takes "active" (or "uniform", the default), not ${JSON.stringify(method)}.`)
@@ -86,7 +85,7 @@ usage error.`,
       size,
       seed,
       method: method === 'active' ? 'active' : by === undefined ? 'uniform' : 'stratified',
-      ...(by === undefined ? {} : { strata: by as SampleStrata }),
+      ...(by === undefined ? {} : { strata: by }),
       ...(stringOption(values, 'judge') === undefined ? {} : { judge: stringOption(values, 'judge')! }),
       fresh: values['new'] === true,
       dryRun: values['dry-run'] === true,
@@ -115,7 +114,7 @@ export function formatSample(result: SampleResult): string {
   const lines = [
     `${result.fixture}: ${result.written ? done : would} ${plural(result.drawn.length, 'case')} of ${draw.population}, ${design}, seed ${JSON.stringify(draw.seed)}${copied}`,
   ]
-  const bySplit = new Map<string, { total: number; drawn: number; low: number; high: number }>()
+  const bySplit = new Map<Split, { total: number; drawn: number; low: number; high: number }>()
   const added = new Set(result.drawn.map((entry) => entry.id))
   for (const entry of result.sample.cases) {
     const figures = bySplit.get(entry.split) ?? { total: 0, drawn: 0, low: entry.probability, high: entry.probability }
@@ -130,9 +129,7 @@ export function formatSample(result: SampleResult): string {
       figures.low === figures.high
         ? `inclusion probability ${figures.low.toFixed(4)}`
         : `inclusion probabilities ${figures.low.toFixed(4)} to ${figures.high.toFixed(4)}`
-    lines.push(
-      `  ${split}: ${figures.drawn} drawn now, ${figures.total} in the sample of ${draw.splits[split as keyof typeof draw.splits] ?? 0} cases (${probability})`,
-    )
+    lines.push(`  ${split}: ${figures.drawn} drawn now, ${figures.total} in the sample of ${draw.splits[split] ?? 0} cases (${probability})`)
   }
   lines.push(`  drawn: ${result.drawn.map((entry) => entry.id).join(', ')}`)
   lines.push(result.written ? `  wrote ${result.file}` : `  dry run: ${result.file} was not written`)

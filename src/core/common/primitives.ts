@@ -23,6 +23,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
+/** Whether `value` is one of `options`: a string a user typed, narrowed to the names a union allows. */
+export function isOneOf<const T extends string>(options: readonly T[], value: string): value is T {
+  return options.some((option) => option === value)
+}
+
 /** The value under a key an object itself holds: a key such as "constructor" never finds Object.prototype's. */
 export function own<T>(record: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined

@@ -53,7 +53,7 @@ function setAt(target: unknown, path: readonly string[], value: unknown): void {
     at = at[key]
   }
   const last = path[path.length - 1]
-  if (isObject(at) && last !== undefined) (at as Record<string, unknown>)[last] = value
+  if (isObject(at) && last !== undefined) at[last] = value
 }
 
 /**

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { lstat, mkdir, readdir, readFile, rename, rm, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { RevisionError } from '../common/errors.js'
-import { errnoCode } from '../common/primitives.js'
+import { errnoCode, isObject } from '../common/primitives.js'
 import { crashPoint } from './crash-points.js'
 import { describeOwner, type Holder, type LockOwner, newOwner, OWNER_FILE, readHolder, readOwner, seconds, STALE_LOCK_MS, verdictOn } from './lock-owner.js'
 
@@ -185,12 +185,7 @@ async function acquire(key: string, display: string): Promise<Acquired> {
   let counter = 0
   const ownerPath = join(lockPath, OWNER_FILE)
   const check = async (during: string): Promise<void> => {
-    let now: LockOwner | undefined
-    try {
-      now = JSON.parse(await readFile(ownerPath, 'utf8')) as LockOwner
-    } catch {
-      now = undefined
-    }
+    const now = await readOwner(lockPath)
     if (now?.token === owner.token) return
     throw new RevisionError({
       code: 'LOCK_LOST',
@@ -315,14 +310,26 @@ export interface Journal {
   readonly writes: readonly { readonly staged: string | null; readonly target: string }[]
 }
 
+function isJournal(value: unknown): value is Journal {
+  return (
+    isObject(value) &&
+    Array.isArray(value['writes']) &&
+    value['writes'].every(
+      (write: unknown) => isObject(write) && typeof write['target'] === 'string' && (write['staged'] === null || typeof write['staged'] === 'string'),
+    )
+  )
+}
+
 /** Renames every staged file the journal names that is still there; `undefined` without a journal. */
 async function rollForward(key: string, lockDir: string, token: string): Promise<string[] | undefined> {
-  let journal: Journal
+  let journal: unknown
   try {
-    journal = JSON.parse(await readFile(join(lockDir, `${token}.journal.json`), 'utf8')) as Journal
+    journal = JSON.parse(await readFile(join(lockDir, `${token}.journal.json`), 'utf8'))
   } catch {
     return undefined
   }
+  // A journal is data found on disk: one that is not a list of writes is read as no journal.
+  if (!isJournal(journal)) return undefined
   const done: string[] = []
   for (const write of journal.writes) {
     const to = resolve(key, write.target)

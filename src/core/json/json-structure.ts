@@ -175,6 +175,7 @@ function stringEnd(text: string, from: number): number {
 
 /** A key as `JSON.parse` reads it, from its quoted text at `[start, end)`. */
 function keyName(text: string, start: number, end: number, escaped: boolean): string {
+  // Cast: the slice is a string literal the scanner delimited, quotes included, so JSON.parse gives a string.
   return escaped ? (JSON.parse(text.slice(start, end)) as string) : text.slice(start + 1, end - 1)
 }
 

@@ -3,7 +3,7 @@ import { lstat, readFile, stat } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
-import { errnoCode } from '../common/primitives.js'
+import { errnoCode, isObject } from '../common/primitives.js'
 
 // Who holds a fixture's lock, and whether that holder is alive: the part of the lock that reads processes.
 
@@ -75,15 +75,17 @@ export async function readOwner(lockPath: string): Promise<LockOwner | undefined
   try {
     // Only a real directory: a link planted under a lock's name is never read through.
     if (!(await lstat(lockPath)).isDirectory()) return undefined
-    const owner = JSON.parse(await readFile(join(lockPath, OWNER_FILE), 'utf8')) as Partial<LockOwner>
-    if (typeof owner.pid !== 'number' || typeof owner.host !== 'string' || typeof owner.token !== 'string') return undefined
+    const owner: unknown = JSON.parse(await readFile(join(lockPath, OWNER_FILE), 'utf8'))
+    if (!isObject(owner)) return undefined
+    const { pid, host, started, token, since, command } = owner
+    if (typeof pid !== 'number' || typeof host !== 'string' || typeof token !== 'string') return undefined
     return {
-      pid: owner.pid,
-      host: owner.host,
-      started: typeof owner.started === 'string' ? owner.started : null,
-      token: owner.token,
-      since: typeof owner.since === 'number' ? owner.since : 0,
-      command: typeof owner.command === 'string' ? owner.command : 'a vitest-rubric command',
+      pid,
+      host,
+      started: typeof started === 'string' ? started : null,
+      token,
+      since: typeof since === 'number' ? since : 0,
+      command: typeof command === 'string' ? command : 'a vitest-rubric command',
     }
   } catch {
     return undefined

@@ -252,7 +252,8 @@ function drawByJudge(
     chosen = poissonDraw(probabilities, random).map((i) => ({ entry: cases[i]!, probability: probabilities[i]!, stratum: null }))
     if (chosen.length === 0) refuseEmptyDraw(request.size, request.file)
   } else {
-    const by = strata as Exclude<SampleStrata, 'split'>
+    if (strata === undefined || strata === 'split') throw new Error('a stratified draw by the judge needs strata by decision or by criterion')
+    const by = strata
     const groups = new Map<string, PopulationCase[]>()
     for (const entry of cases) {
       const key = judgeStratum(entry.split, entry.judge!, by)

@@ -157,7 +157,9 @@ export function ppiDifference(input: PpiDifferenceInput, options: PpiOptions = {
   const counts: PpiCounts = { cases: input.judge.a.length, sampled: input.sample.length, decided: decided.length, pending: pending.length }
   const refusal = refusalOf(input, decided, counts)
   if (refusal !== null) return { status: 'unsupported', ...refusal, ...counts }
+  // Cast: refusalOf refused a task without a judge label of either answer ('judge-missing'), so every label is a number.
   const judgeA = input.judge.a as readonly number[]
+  // Cast: as judgeA.
   const judgeB = input.judge.b as readonly number[]
   const unitOf = (pair: PpiPairedCase): WeightedUnit => ({
     probability: pair.probability,

@@ -115,6 +115,7 @@ export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {
   }
   const refusal = refusalOf(checked, counts)
   if (refusal !== null) return { status: 'unsupported', ...refusal, ...counts }
+  // Cast: refusalOf refused a case without a judge label ('judge-missing'), so every label is a number.
   const judge = checked.judge as readonly number[]
   const judgeMean = judgeRate(judge)
   const unitOf = (drawn: PpiSampledCase): WeightedUnit => ({
