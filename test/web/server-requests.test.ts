@@ -29,6 +29,26 @@ describe('requests the server refuses', () => {
     expect(terminal.printed).not.toHaveBeenCalled()
   })
 
+  test('a case or a comparison asked without a fixture number is a 400, never fixture 0', async () => {
+    using terminal = quietTerminal()
+    const { server } = await servedCopy()
+    const headers = { 'x-rubric-token': server.token }
+    for (const [path, message] of [
+      ['/api/case?id=complete', 'fixture must be a fixture number.'],
+      ['/api/case?fixture=&id=complete', 'fixture must be a fixture number.'],
+      ['/api/case?fixture=%20&id=complete', 'fixture must be a fixture number.'],
+      ['/api/compare?a=0', 'b must be a fixture number.'],
+      ['/api/compare?a=&b=0', 'a must be a fixture number.'],
+    ]) {
+      const answer = await raw(server.port, path!, { headers })
+      expect(answer.status, path).toBe(400)
+      expect(JSON.parse(answer.body), path).toEqual({ error: { code: 'BAD_REQUEST', message } })
+    }
+    // Fixture 0 asked by its number is served.
+    expect((await raw(server.port, '/api/case?fixture=0&id=complete', { headers })).status).toBe(200)
+    expect(terminal.printed).not.toHaveBeenCalled()
+  })
+
   test('a method other than GET and POST is a 405 with a code of its own', async () => {
     using terminal = quietTerminal()
     const { server } = await servedCopy()

@@ -5,7 +5,7 @@ import type { AssignmentsAnswer, NextAnswer, ReleaseAnswer } from '../assignment
 import { readBody, RequestError } from '../request.js'
 import { json } from '../respond.js'
 import type { Person } from '../team.js'
-import type { Route, RouteContext, ServedTeam } from './route.js'
+import { fixtureNumber, type Route, type RouteContext, type ServedTeam } from './route.js'
 
 // The routes of assignment (`GET /api/next`, `POST /api/release`, `GET /api/assignments`): who may
 // ask, what they name, and the answers. The rule itself is `Assignments`'.
@@ -13,7 +13,7 @@ import type { Route, RouteContext, ServedTeam } from './route.js'
 /** `GET /api/next?fixture=<n>`: the reviewer's next case of the fixture, reserved for them. */
 export const nextCase: Route = async (context) => {
   const { team, reviewer } = reviewerOnly(context, 'is handed no case to review')
-  const index = fixtureNumber(context.url.searchParams.get('fixture'))
+  const index = fixtureNumber(context.url)
   const fixture = (await context.fixtures.loaded(index)).fixture
   const { sample } = await readSampleFile(samplePlace(fixture, context.server.cwd))
   const answer = team.assignments.next(index, fixture, reviewer, context.server.panel ?? { minReviews: 0 }, sample)
@@ -71,10 +71,4 @@ function reviewerOnly(context: RouteContext, what: string): { team: ServedTeam; 
 
 function notTeam(): RequestError {
   return new RequestError('NOT_FOUND', 'cases are handed out only by serve --team: this server serves one person.')
-}
-
-function fixtureNumber(text: string | null): number {
-  const index = Number(text)
-  if (text === null || text === '' || !Number.isInteger(index) || index < 0) throw new RequestError('BAD_REQUEST', 'fixture must be a fixture number.')
-  return index
 }

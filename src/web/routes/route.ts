@@ -64,3 +64,14 @@ export function queryViewer(context: RouteContext): Viewer {
   if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return { role, name }
   throw new RequestError('BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
 }
+
+/**
+ * A served fixture's number from the query parameter `name`: a whole number from 0. Missing or
+ * empty is refused as any other wrong value (`Number('')` would be fixture 0).
+ */
+export function fixtureNumber(url: URL, name = 'fixture'): number {
+  const text = url.searchParams.get(name)
+  const index = Number(text)
+  if (text === null || text.trim() === '' || !Number.isInteger(index) || index < 0) throw new RequestError('BAD_REQUEST', `${name} must be a fixture number.`)
+  return index
+}
