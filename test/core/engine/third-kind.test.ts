@@ -7,6 +7,8 @@ import { fileSource } from '../../../src/core/engine/authoring/draft.js'
 import { recordReview } from '../../../src/core/engine/authoring/review.js'
 import { bindFixture } from '../../../src/core/engine/bind.js'
 import { calibrateJudges } from '../../../src/core/engine/calibration.js'
+import { compareKindFixtures } from '../../../src/core/compare/compare.js'
+import { comparisonText } from '../../../src/core/compare/compare-text.js'
 import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
 import { evaluationJson } from '../../../src/core/engine/evaluation-json.js'
 import { loadFixture } from '../../../src/core/engine/fixture.js'
@@ -147,6 +149,63 @@ describe('a third kind, registered only in this test', () => {
     expect(pageCase(shown, 0, 'open', { role: 'reviewer', name: 'carol' })).toMatchObject({
       decision: { status: 'pending', reason: 'no review by carol yet' },
       reviewers: 'hidden',
+    })
+  })
+
+  test('is compared with its own figures and words, and a kind without a comparison is refused', async () => {
+    const cwd = await scratchDir('verdict-compare')
+    const question = 'Does the answer name the capital of France?'
+    for (const dir of ['a', 'b']) {
+      await mkdir(join(cwd, dir))
+      await writeFile(join(cwd, dir, 'verdict.json'), `${JSON.stringify({ id: 'capital', version: 1, question }, null, 2)}\n`)
+      await writeFile(join(cwd, dir, 'cases.json'), `${JSON.stringify({ name: `answers-${dir}`, cases: [] }, null, 2)}\n`)
+      await writeFile(join(cwd, dir, 'annotations.json'), `${JSON.stringify({ origin: 'a reviewer', reviews: [] }, null, 2)}\n`)
+    }
+    const options = { cwd, kinds: registry }
+    const answers = { a: ['Paris.', 'Lyon.', 'Nice.'], b: ['Paris, the capital.', 'Paris.', 'Nice?'] }
+    const verdicts = { a: ['yes', 'no', 'no'], b: ['yes', 'yes', 'unsure'] }
+    for (const dir of ['a', 'b'] as const) {
+      const ids = ['paris', 'lyon', 'nice']
+      await addCases(
+        dir,
+        ids.map((id, i) => ({ id, answer: answers[dir][i]! })),
+        source,
+        options,
+      )
+      for (const [i, caseId] of ids.entries())
+        await recordReview(dir, { verdict: verdicts[dir][i]!, reason: 'as read' }, source, { ...options, caseId, replace: false })
+    }
+
+    const comparison = await compareKindFixtures('a', 'b', { cwd, kinds: registry })
+    // The kind's own figure of the two fixtures stands beside what every comparison says.
+    expect(comparison).toMatchObject({ kind: 'verdict', question, unpaired: { a_only: [], b_only: [] }, split_mismatch: [], leaks: [] })
+    expect(comparison.splits.map((section) => section.split)).toEqual(['held_out', 'development'])
+    // Every case is a development case: B says yes to lyon where A said no, and leaves nice unsure.
+    expect(comparison.splits[1]).toMatchObject({
+      standing: 'development',
+      coverage: { paired: 3, decided: 2, pending: { a: 0, b: 1 }, line: '2 of 3 tasks decided in both; 1 pending in B' },
+      acceptance: { n: 2, table: { both: 1, a_only: 0, b_only: 1, neither: 0 }, a: { passed: 1 }, b: { passed: 2 }, difference: 0.5 },
+      worst_case: { undecided: 1, n: 3, table: { both: 1, a_only: 0, b_only: 1, neither: 1 } },
+      discordant: { a_accepted_b_rejected: [], b_accepted_a_rejected: ['lyon'] },
+      same_verdict: { pairs: 1, of: 2 },
+    })
+
+    // Its words: the page's and the command's one text.
+    const text = comparisonText(comparison, registry)
+    expect(text.same).toBe(`same verdict.json (SHA-256 ${comparison.rubric_sha256}), asking "${question}"`)
+    expect(text.nouns).toEqual({ accepted: 'yes', rejected: 'no' })
+    expect(text.splits[0]?.scores).toBeNull()
+    expect(text.splits[1]).toMatchObject({
+      discordant: ['A yes, B no: none', 'B yes, A no: lyon'],
+      scores: 'the same verdict on 1 of 2 pairs decided in both',
+      criteria: [],
+    })
+
+    // A kind that defines no comparison cannot be compared, and says so.
+    const { compare: _, ...uncomparable } = verdictKind
+    await expect(compareKindFixtures('a', 'b', { cwd, kinds: createRegistry([...kinds.kinds, uncomparable]) })).rejects.toMatchObject({
+      code: 'FIXTURES_NOT_COMPARABLE',
+      message: expect.stringContaining('fixtures of the verdict kind cannot be compared'),
     })
   })
 })
