@@ -5,7 +5,7 @@ import { isConfidence } from '../../common/confidence.js'
 import { isObject } from '../../common/primitives.js'
 import type { KindJudging } from '../../contract/kind.js'
 import { safeParseReporting } from '../../json/schema-error.js'
-import { checkedConfidence } from '../../judges/judge-confidence.js'
+import { checkedConfidence, type JudgedCriterion } from '../../judges/judge-confidence.js'
 import { MAX_REASON_CHARACTERS } from '../../judges/verdict-limits.js'
 import type { CriteriaRubric } from './rubric.js'
 import { RatingSchema, type Case } from './schemas.js'
@@ -56,7 +56,7 @@ export const criteriaJudging: KindJudging<CriteriaRubric, Case> = {
         reason: parsed.data.reason,
         answer_span: parsed.data.span ?? '',
         ...(confidence === undefined ? {} : { confidence }),
-      },
+      } satisfies JudgedCriterion,
     }
   },
   // A criteria review's draft holds a judgement per criterion, as a label does.
