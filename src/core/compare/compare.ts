@@ -59,7 +59,7 @@ export interface CompareOptions {
  * {@link FixturesNotComparableError} when the rubric or the source differ, naming the file.
  */
 export async function compareFixtures(dirA: string, dirB: string, options: CompareOptions = {}): Promise<FixtureComparison> {
-  // A shipped kind's comparison is built by its own definition: it is that kind's member of the union.
+  // Cast: a shipped kind's comparison is built by its own definition, so it is that kind's member of the union.
   return (await compareKindFixtures(dirA, dirB, { ...options, kinds })) as FixtureComparison
 }
 

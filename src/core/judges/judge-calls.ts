@@ -120,11 +120,12 @@ export class Run {
   private async call(task: Task): Promise<Judgements> {
     const { run } = this.options
     const criterion = task.criteria[0]!
-    // Casts: a judge module is typed against the criteria kind's input; the fixture's kind built this one, under the same keys.
+    // Cast: a judge module is typed against the criteria kind's input; the fixture's kind built this one, under the same keys.
+    const caseInput = () => ({ ...task.input, criteria: task.criteria.map((item) => item.shown) }) as unknown as JudgeCaseInput
+    // Cast: as above, with the one criterion a per-criterion judge is shown.
+    const criterionInput = () => ({ ...task.input, criterion: criterion.shown }) as unknown as JudgeCriterionInput
     const raw: unknown =
-      'perCase' in run
-        ? await this.timed(() => run.perCase({ ...task.input, criteria: task.criteria.map((item) => item.shown) } as unknown as JudgeCaseInput))
-        : { [criterion.id]: await this.timed(() => run.perCriterion({ ...task.input, criterion: criterion.shown } as unknown as JudgeCriterionInput)) }
+      'perCase' in run ? await this.timed(() => run.perCase(caseInput())) : { [criterion.id]: await this.timed(() => run.perCriterion(criterionInput())) }
     if (!isObject(raw)) throw new Error(`the judge returned ${preview(raw)}, not verdicts by criterion id`)
     const { context, definition, judging, items } = this.kind
     const ids = items.map((item) => item.id)
