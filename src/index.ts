@@ -93,8 +93,6 @@ export {
   type CompareOptions,
   type CompareSplit,
   type ComparisonCoverage,
-  type CriteriaFixtureComparison,
-  type CriterionComparison,
   type FixtureComparison,
   type JudgeAssistedComparison,
   type JudgeAssistedRefusal,
@@ -103,13 +101,23 @@ export {
   type Leak,
   type PairedFigures,
   type RateFigure,
-  type ScoreDifference,
-  type ScoredFixtureComparison,
-  type ScoredSplitComparison,
-  type SplitComparison,
   type UndecidedCase,
   type PairedSplitFigures,
 } from './core/compare/compare.js'
+export type {
+  CriteriaFixtureComparison,
+  CriteriaSharedFigures,
+  CriteriaSplitFigures,
+  CriterionComparison,
+  SplitComparison,
+} from './core/kinds/criteria/compare.js'
+export type {
+  ScoreDifference,
+  ScoredFixtureComparison,
+  ScoredSharedFigures,
+  ScoredSplitComparison,
+  ScoredSplitFigures,
+} from './core/kinds/scored/compare.js'
 
 // Automated judges: bulk labels and the judge runner
 export type {

@@ -38,7 +38,9 @@ import type { DirectoryLister } from './engine/panel.js'
 import type { FixtureFileReader } from './json/read.js'
 import { jsonSchemasOf, schemaNamesOf, type FixtureSchemaName, type JsonSchema } from './engine/json-schemas.js'
 import { criteriaKind } from './kinds/criteria/index.js'
+import type { CriteriaFixtureComparison } from './kinds/criteria/compare.js'
 import { scoredKind } from './kinds/scored/index.js'
+import type { ScoredFixtureComparison } from './kinds/scored/compare.js'
 
 /**
  * Every kind of fixture directory this package ships, each defined once. The entry points, the
@@ -84,6 +86,9 @@ export type LoadedFixture<K extends FixtureKind> = FixtureOf<(typeof KINDS)[K]> 
 
 /** A loaded fixture of any shipped kind, tagged by its kind. */
 export type Fixture = { readonly [K in FixtureKind]: LoadedFixture<K> }[FixtureKind]
+
+/** The comparison of two fixtures of a shipped kind (`vitest-rubric compare`), tagged by its kind. */
+export type FixtureComparison = CriteriaFixtureComparison | ScoredFixtureComparison
 
 /** The evaluation of a fixture of a shipped kind. */
 export type EvaluationOfKind<K extends FixtureKind> = Evaluation<RubricOf<K>, CaseOf<K>, ReviewOf<K>, DecisionOf<K>, SummaryOf<K>, LoadedFixture<K>>

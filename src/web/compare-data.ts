@@ -1,5 +1,5 @@
 import { compareFixtures, type CompareOptions } from '../core/compare/compare.js'
-import { comparisonText, CRITERION_HEAD } from '../core/compare/compare-text.js'
+import { comparisonText } from '../core/compare/compare-text.js'
 import type { CaseRow, CompareSection, CompareSide, CompareTask, PageComparison, PageFixture } from './protocol.js'
 
 /**
@@ -37,7 +37,7 @@ export async function pageComparison(
     same: text.same,
     notes: text.notes,
     nouns: text.nouns,
-    itemHead: [...CRITERION_HEAD],
+    itemHead: [...text.itemHead],
     sections: text.splits.map(({ discordant: _, ...section }): CompareSection => section),
     tasks,
   }

@@ -1,5 +1,6 @@
-import { compareFixtures, DEVELOPMENT_LABEL, type CompareSplit, type FixtureComparison } from '../../core/compare/compare.js'
-import { comparisonText, CRITERION_HEAD, type ComparisonText, type SplitText } from '../../core/compare/compare-text.js'
+import { compareFixtures, DEVELOPMENT_LABEL, type CompareSplit, type SomeFixtureComparison } from '../../core/compare/compare.js'
+import type { KindRegistry } from '../../core/engine/registry.js'
+import { comparisonText, type ComparisonText, type SplitText } from '../../core/compare/compare-text.js'
 import { MIN_PPI_DISCORDANT } from '../../core/stats/ppi-difference.js'
 import { MIN_PPI_REVIEWS } from '../../core/stats/ppi.js'
 import { stringOption, usage, type Command } from '../command.js'
@@ -78,7 +79,8 @@ sample.json (SAMPLE_MISSING) or an invalid one; 2 on a usage error (a judge with
   },
 }
 
-function formatSplit(section: SplitText, nouns: ComparisonText['nouns']): string[] {
+function formatSplit(section: SplitText, text: ComparisonText): string[] {
+  const { nouns } = text
   const development = section.standing === 'development'
   const lines = [`${section.split}: ${development ? DEVELOPMENT_LABEL : 'the result'}`, `  ${section.coverage}`, ...section.leaks.map((leak) => `  ${leak}`)]
   lines.push(`  ${section.difference}`)
@@ -90,21 +92,22 @@ function formatSplit(section: SplitText, nouns: ComparisonText['nouns']): string
   if (section.scores !== null) lines.push(`  ${section.scores}`)
   if (section.judgeAssisted !== null) lines.push(...section.judgeAssisted.map((line) => `  ${line}`))
   if (section.criteria.length > 0) {
-    const width = Math.max('criterion'.length, ...section.criteria.map((row) => row.criterion.length)) + 2
-    // The columns of CRITERION_HEAD, the last two as one: `fixed by B / broken by B`.
+    const width = Math.max(text.itemHead[0]?.length ?? 0, ...section.criteria.map((row) => row.criterion.length)) + 2
+    const widths = text.itemWidths
+    // The first column as wide as its longest cell, the next as the kind says, the rest as one: `fixed by B / broken by B`.
     const row = (cells: readonly string[]) =>
-      `  ${cells[0]!.padEnd(width)}${cells[1]!.padEnd(9)}${cells[2]!.padEnd(9)}${cells[3]!.padEnd(8)}${cells[4]!.padEnd(17)}${cells[5]!.padEnd(11)}${cells[6]} / ${cells[7]}`
-    lines.push(row(CRITERION_HEAD))
+      `  ${cells[0]!.padEnd(width)}${widths.map((each, i) => (cells[i + 1] ?? '').padEnd(each)).join('')}${cells.slice(widths.length + 1).join(' / ')}`
+    lines.push(row(text.itemHead))
     for (const each of section.criteria) lines.push(row([each.criterion, ...each.cells]))
   }
   return lines
 }
 
 /** The comparison as text: what was compared, then each split, held-out first. */
-export function formatComparison(comparison: FixtureComparison): string {
-  const text = comparisonText(comparison)
+export function formatComparison(comparison: SomeFixtureComparison, registry?: KindRegistry): string {
+  const text = comparisonText(comparison, registry)
   const lines = [...text.sides, text.same, ...text.notes]
-  for (const section of text.splits) lines.push('', ...formatSplit(section, text.nouns))
+  for (const section of text.splits) lines.push('', ...formatSplit(section, text))
   lines.push('', text.footer)
   return lines.join('\n')
 }

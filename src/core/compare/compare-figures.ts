@@ -209,7 +209,7 @@ export function pointsText(margin: number): string {
   return `${value} point${value === 1 ? '' : 's'}`
 }
 
-/** What the comparison of one split gives for either kind: its standing, its coverage and the acceptance of the case, paired. */
+/** What the comparison of one split gives for every kind: its standing, its coverage, the acceptance of the case, paired, and the discordant cases. */
 export interface PairedSplitFigures {
   readonly split: Split
   /** `'result'` for held-out cases; `'development'` for development material, which is no result. */
@@ -223,4 +223,6 @@ export interface PairedSplitFigures {
   readonly worst_case: UndecidedCase
   /** The reverse: every undecided pair counted for B (B accepted, A rejected where undecided). */
   readonly best_case: UndecidedCase
+  /** The discordant cases of the pairs decided in both: accepted by A and rejected by B first, then the reverse. */
+  readonly discordant: { readonly a_accepted_b_rejected: readonly string[]; readonly b_accepted_a_rejected: readonly string[] }
 }

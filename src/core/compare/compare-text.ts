@@ -1,36 +1,10 @@
 import { plural } from '../common/primitives.js'
-import type { FixtureComparison, ScoredSplitComparison, SplitComparison } from './compare.js'
-import { differenceLine, idList, interval, percent, points, pointsInterval, pValue, worstCaseLine } from './compare-figures.js'
-import { scoreLine } from './compare-scored.js'
+import type { KindComparisonText } from '../contract/kind.js'
+import type { KindRegistry } from '../engine/registry.js'
+import { kinds } from '../registry.js'
+import type { SomeFixtureComparison } from './comparison.js'
+import { differenceLine, idList, interval, percent, worstCaseLine } from './compare-figures.js'
 import { judgeAssistedLines } from './compare-judge-text.js'
-
-/** The words of a comparison that depend on its kind. */
-interface KindWords {
-  /** A decision's two outcomes. */
-  readonly nouns: { readonly accepted: string; readonly rejected: string }
-  /** What a held-out case that leaks shares with a development case. */
-  readonly leaked: string
-  /** What the two fixtures share, byte for byte, and what is compared. */
-  readonly same: (comparison: FixtureComparison) => string
-}
-
-const WORDS: Readonly<Record<FixtureComparison['kind'], KindWords>> = {
-  criteria: {
-    nouns: { accepted: 'accepted', rejected: 'rejected' },
-    leaked: 'the question and answer text',
-    same: (comparison) =>
-      `same rubric.json (SHA-256 ${comparison.rubric_sha256}) and source.txt (SHA-256 ${comparison.kind === 'criteria' ? comparison.source_sha256 : ''})`,
-  },
-  scored: {
-    nouns: { accepted: 'passed', rejected: 'failed' },
-    leaked: 'the spec',
-    same: (comparison) =>
-      `same evaluation_rubric.json (SHA-256 ${comparison.rubric_sha256}); the debate system of each fixture is compared, its baseline left out`,
-  },
-}
-
-/** The head of a split's per-criterion table. */
-export const CRITERION_HEAD = ['criterion', 'A meets', 'B meets', 'B − A', '95% interval', 'McNemar p', 'fixed by B', 'broken by B'] as const
 
 /** One split of a comparison, worded: each line as `compare` prints it and the page shows it. */
 export interface SplitText {
@@ -48,9 +22,9 @@ export interface SplitText {
   readonly table: { readonly both: number; readonly a_only: number; readonly b_only: number; readonly neither: number } | null
   /** The discordant cases, A's win first: `null` without a decided pair. */
   readonly discordant: readonly [string, string] | null
-  /** Per criterion, under {@link CRITERION_HEAD}: criteria fixtures with decided pairs. */
+  /** Per item (a criteria fixture's criteria), under {@link ComparisonText.itemHead}: empty without a decided pair, or for a kind without items. */
   readonly criteria: readonly { readonly criterion: string; readonly cells: readonly string[] }[]
-  /** The mean score line (scored fixtures). */
+  /** The line of the kind's own figures of the split (a scored fixture's mean score); `null` for a kind without one. */
   readonly scores: string | null
   /** The judge-assisted (PPI++) lines of B − A, when the comparison was asked with a judge; `null` otherwise. */
   readonly judgeAssisted: readonly string[] | null
@@ -58,19 +32,26 @@ export interface SplitText {
 
 /** A comparison, worded once for every front end: the CLI prints it, the page shows it. */
 export interface ComparisonText {
-  readonly nouns: KindWords['nouns']
+  readonly nouns: KindComparisonText<object, object>['nouns']
   /** `A: name (dir), n cases` and the same for B. */
   readonly sides: readonly [string, string]
   readonly same: string
   /** The unpaired cases, and each pair refused. */
   readonly notes: readonly string[]
+  /** The head of each split's per-item table; empty for a kind without one. */
+  readonly itemHead: readonly string[]
+  /** How wide `compare` prints each column of the per-item table after the first; the columns past them are printed as one. */
+  readonly itemWidths: readonly number[]
   readonly splits: readonly SplitText[]
   readonly footer: string
 }
 
-export function comparisonText(comparison: FixtureComparison): ComparisonText {
-  const words = WORDS[comparison.kind]
-  const side = (name: 'A' | 'B', of: FixtureComparison['a']) => `${name}: ${of.name} (${of.dir}), ${plural(of.cases, 'case')}`
+/** The words of a comparison, from its kind's definition in `registry` (the shipped kinds unless told). */
+export function comparisonText(comparison: SomeFixtureComparison, registry: KindRegistry = kinds): ComparisonText {
+  const words = registry.get(comparison.kind)?.compare?.text
+  // A comparison is only made of fixtures whose kind defines one.
+  if (words === undefined) throw new TypeError(`no kind named ${JSON.stringify(comparison.kind)} defines a comparison`)
+  const side = (name: 'A' | 'B', of: SomeFixtureComparison['a']) => `${name}: ${of.name} (${of.dir}), ${plural(of.cases, 'case')}`
   return {
     nouns: words.nouns,
     sides: [side('A', comparison.a), side('B', comparison.b)],
@@ -78,9 +59,11 @@ export function comparisonText(comparison: FixtureComparison): ComparisonText {
     notes: [
       `in A only: ${idList(comparison.unpaired.a_only)}; in B only: ${idList(comparison.unpaired.b_only)}`,
       ...comparison.split_mismatch.map((mismatch) => `not paired: ${mismatch.case} is ${mismatch.a} in A but ${mismatch.b} in B`),
-      ...(comparison.kind === 'scored' ? comparison.spec_mismatch.map((id) => `not paired: ${id} has a different spec in A and in B`) : []),
+      ...words.notes(comparison),
       ...populationNotes(comparison),
     ],
+    itemHead: words.items?.head ?? [],
+    itemWidths: words.items?.widths ?? [],
     splits: comparison.splits.map((section) => splitText(section, comparison, words)),
     footer:
       `figures per split, never pooled; intervals at ${100 * comparison.level}%; definitions and how to read them: docs/compare.md` +
@@ -88,7 +71,7 @@ export function comparisonText(comparison: FixtureComparison): ComparisonText {
   }
 }
 
-function splitText(section: SplitComparison | ScoredSplitComparison, comparison: FixtureComparison, words: KindWords): SplitText {
+function splitText(section: SomeFixtureComparison['splits'][number], comparison: SomeFixtureComparison, words: KindComparisonText<object, object>): SplitText {
   const { nouns } = words
   const development = section.standing === 'development'
   const { acceptance } = section
@@ -117,34 +100,20 @@ function splitText(section: SplitComparison | ScoredSplitComparison, comparison:
           `B ${nouns.accepted}, A ${nouns.rejected}: ${idList(section.discordant.b_accepted_a_rejected)}`,
         ]
       : null,
-    criteria:
-      'criteria' in section && decided
-        ? Object.entries(section.criteria).map(([criterion, item]) => ({
-            criterion,
-            cells: [
-              `${item.a.passed}/${item.n}`,
-              `${item.b.passed}/${item.n}`,
-              item.difference === null ? '—' : points(item.difference),
-              pointsInterval(item.difference_interval),
-              pValue(item.mcnemar.p_value),
-              idList(item.fixed_by_b),
-              idList(item.broken_by_b),
-            ],
-          }))
-        : [],
-    scores: 'scores' in section ? scoreLine(section) : null,
+    criteria: decided ? words.rows(section).map((row) => ({ criterion: row.item, cells: row.cells })) : [],
+    scores: words.line(section),
     judgeAssisted: judgedLines(comparison, section.split),
   }
 }
 
-function judgedLines(comparison: FixtureComparison, split: string): readonly string[] | null {
+function judgedLines(comparison: SomeFixtureComparison, split: string): readonly string[] | null {
   const judged = comparison.judge_assisted
   const section = judged?.splits.find((each) => each.split === split)
   return judged === undefined || section === undefined ? null : judgeAssistedLines(section, judged.judge)
 }
 
 /** A fixture whose cases changed since its sample was drawn, for the judge-assisted figures. */
-function populationNotes(comparison: FixtureComparison): string[] {
+function populationNotes(comparison: SomeFixtureComparison): string[] {
   const judged = comparison.judge_assisted
   if (judged === undefined) return []
   return (['a', 'b'] as const).flatMap((side) => {

@@ -3,7 +3,7 @@ import { RubricError } from '../common/errors.js'
 import { plural, type Split } from '../common/primitives.js'
 import type { PanelPolicy } from '../engine/panel-rule.js'
 import type { PlannedCheck } from '../contract/results.js'
-import { compareFixtures, FixturesNotComparableError, type SplitComparison } from './compare.js'
+import { compareFixtures, FixturesNotComparableError } from './compare.js'
 import type { JudgeAssistedSplit } from './compare-judge.js'
 import { judgeAssistedVerdict } from './gate-judge.js'
 import {
@@ -15,6 +15,7 @@ import {
   pointsText,
   versus,
   type PairedFigures,
+  type PairedSplitFigures,
   type UndecidedCase,
 } from './compare-figures.js'
 
@@ -140,7 +141,7 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
 }
 
 /** The split's figures a gate reads. */
-export type GatedSplit = Pick<SplitComparison, 'coverage' | 'acceptance' | 'worst_case' | 'best_case' | 'discordant'>
+export type GatedSplit = Pick<PairedSplitFigures, 'coverage' | 'acceptance' | 'worst_case' | 'best_case' | 'discordant'>
 
 /**
  * What a compare gate decides on one split's figures: passed when the lower bound of B − A over the

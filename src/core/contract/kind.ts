@@ -9,6 +9,8 @@ import type { Split } from '../common/primitives.js'
 import type { RawFile } from '../json/read.js'
 import type { KindPage } from '../../web/kind-page.js'
 import type { BindingRow, BindingTarget } from './bindings.js'
+import type { KindComparison } from './compare.js'
+import type { KindJudging } from './judge.js'
 import type { CaseAt, KindContext } from './context.js'
 import type { Decision } from './decision.js'
 import type { FileRole } from './files.js'
@@ -16,6 +18,8 @@ import type { EvaluationJson, PlannedCase, PlannedCaseDetail, PlannedCheck } fro
 
 export type { BindingRow, BindingSource, BindingTarget } from './bindings.js'
 export type { CaseAt, KindContext } from './context.js'
+export type { ComparedItemRow, ComparedSide, CompareParameters, KindComparison, KindComparisonText } from './compare.js'
+export type { JudgedItem, KindJudging, VerdictProblem } from './judge.js'
 export type { FileRole, FixtureFile } from './files.js'
 
 /** A file's JSON Schema: the file it is named after, the zod schema it is generated from, how an editor titles it. */
@@ -165,6 +169,10 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
   readonly authoring: KindAuthoring<R, C>
   readonly panel: KindPanel<R, D>
   readonly page: KindPage<R, D>
+  /** How two fixtures of the kind are compared (`vitest-rubric compare`); a kind without one cannot be compared. */
+  readonly compare?: KindComparison<R, D>
+  /** What an automated judge that `judge --run` calls is shown, and how its verdicts become labels; a kind without one is labelled by `review --judge` only. */
+  readonly judging?: KindJudging<R, C>
 }
 
 /** What one reviewer's review says of one item it judges (a criterion, a dimension). */

@@ -1,43 +1,38 @@
 // A judge run's calls: each made with a timeout and retried with backoff, each verdict checked, and the labels written in batches as they come.
-import { z } from 'zod'
 import { formatLocation } from '../common/json-path.js'
 import { malformedStringPath } from '../json/literals.js'
 import { isObject } from '../common/primitives.js'
 import { closestName } from '../common/suggest.js'
-import { safeParseReporting } from '../json/schema-error.js'
-import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
-import { RatingSchema, type Case, type Criterion } from '../kinds/criteria/schemas.js'
-import { criteriaKind } from '../kinds/criteria/index.js'
 import type { DraftSource } from '../engine/authoring/draft.js'
-import type { KindContext } from '../contract/kind.js'
+import type { JudgedItem, KindContext, KindJudging, SomeKindDefinition } from '../contract/kind.js'
 import { recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
-import { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS, verdictSize } from './verdict-limits.js'
+import { MAX_VERDICT_CHARACTERS, verdictSize } from './verdict-limits.js'
 import { abortion, pause } from './stoppable-wait.js'
-import type { JudgeFailure, JudgeCriterionInput, RunJudgeOptions } from './judge-types.js'
-import { checkedConfidence, type JudgedCriterion } from './judge-confidence.js'
+import type { JudgeCaseInput, JudgeCriterionInput, JudgeFailure, RunJudgeOptions } from './judge-types.js'
 
 /** One call to make: a case, and the criteria it judges (one for a per-criterion judge). */
 export interface Task {
   readonly caseId: string
-  readonly input: Omit<JudgeCriterionInput, 'criterion'>
-  readonly criteria: readonly Criterion[]
-  readonly parsedCase: Case
+  /** What the judge is shown of the case beside its criteria, as the kind gives it. */
+  readonly input: Readonly<Record<string, unknown>>
+  readonly criteria: readonly JudgedItem[]
+  /** The case as its kind parsed it. */
+  readonly parsedCase: unknown
+}
+
+/** The kind of the fixture a run judges: its definition, its judging, and the items a judge labels. */
+export interface JudgedKind {
+  readonly context: KindContext<unknown>
+  readonly definition: SomeKindDefinition
+  readonly judging: KindJudging<unknown, unknown>
+  readonly items: readonly JudgedItem[]
 }
 
 /** How long one call may take by default: 60 s. */
 export const DEFAULT_JUDGE_TIMEOUT_MS = 60_000
 
-const VerdictSchema = z.strictObject({
-  rating: RatingSchema,
-  reason: z
-    .string()
-    .trim()
-    .min(1, { error: 'a non-empty reason' })
-    .max(MAX_REASON_CHARACTERS, { error: `a reason of at most ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} characters` }),
-  span: z.string().optional(),
-  // Checked on its own (judge-confidence.ts), so that its refusal names the judge, the case, the criterion and the value.
-  confidence: z.unknown().optional(),
-})
+/** A label's judgements by item, as they wait to be written. */
+type Judgements = Record<string, unknown>
 
 /** One run's calls, its verdicts waiting to be written, and its writes, one at a time. */
 export class Run {
@@ -45,10 +40,10 @@ export class Run {
   readonly failures: JudgeFailure[] = []
   interrupted = false
   private done = 0
-  private readonly waiting = new Map<string, Record<string, JudgedCriterion>>()
+  private readonly waiting = new Map<string, Judgements>()
   private waitingCount = 0
   /** Carried-over judgements by case, not yet among those waiting: written, but not counted as judged. */
-  private readonly carried = new Map<string, Record<string, JudgedCriterion>>()
+  private readonly carried = new Map<string, Readonly<Judgements>>()
   private writing: Promise<void> | undefined
   private lastWrite = Date.now()
   private lastWriteTook = 0
@@ -57,13 +52,13 @@ export class Run {
   constructor(
     private readonly dir: string,
     private readonly judge: string,
-    private readonly context: KindContext<CriteriaRubric>,
+    private readonly kind: JudgedKind,
     private readonly options: RunJudgeOptions,
     private readonly total: number,
   ) {}
 
   /** Keeps a label's carried-over judgements, to be written with the case's first verdict, or with the run's last write. */
-  carry(caseId: string, judgements: Record<string, JudgedCriterion>): void {
+  carry(caseId: string, judgements: Readonly<Judgements>): void {
     this.carried.set(caseId, judgements)
   }
 
@@ -122,50 +117,48 @@ export class Run {
   }
 
   /** Calls the judge and checks every verdict: a wrong one throws, so the call is retried. */
-  private async call(task: Task): Promise<Record<string, JudgedCriterion>> {
+  private async call(task: Task): Promise<Judgements> {
     const { run } = this.options
+    const criterion = task.criteria[0]!
+    // Cast: a judge module is typed against the criteria kind's input; the fixture's kind built this one, under the same keys.
+    const caseInput = () => ({ ...task.input, criteria: task.criteria.map((item) => item.shown) }) as unknown as JudgeCaseInput
+    // Cast: as above, with the one criterion a per-criterion judge is shown.
+    const criterionInput = () => ({ ...task.input, criterion: criterion.shown }) as unknown as JudgeCriterionInput
     const raw: unknown =
-      'perCase' in run
-        ? await this.timed(() => run.perCase({ ...task.input, criteria: task.criteria }))
-        : { [task.criteria[0]!.id]: await this.timed(() => run.perCriterion({ ...task.input, criterion: task.criteria[0]! })) }
+      'perCase' in run ? await this.timed(() => run.perCase(caseInput())) : { [criterion.id]: await this.timed(() => run.perCriterion(criterionInput())) }
     if (!isObject(raw)) throw new Error(`the judge returned ${preview(raw)}, not verdicts by criterion id`)
-    const { criteria } = this.context.rubric
+    const { context, definition, judging, items } = this.kind
+    const ids = items.map((item) => item.id)
     // A verdict under an id the rubric does not define is a judge that misnamed a criterion: never dropped unseen.
     for (const id of Object.keys(raw)) {
-      if (criteria.has(id)) continue
-      const meant = closestName(id, [...criteria.keys()])
+      if (ids.includes(id)) continue
+      const meant = closestName(id, ids)
       throw new Error(
-        `the judge returned a verdict for ${JSON.stringify(id)}, a criterion ${this.context.files.rubric?.display ?? 'rubric.json'} does not define` +
+        `the judge returned a verdict for ${JSON.stringify(id)}, a ${definition.panel.words.item} ${context.files.rubric?.display ?? definition.files.rubric} does not define` +
           `${meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`}`,
       )
     }
-    const verdicts: Record<string, JudgedCriterion> = {}
-    for (const criterion of task.criteria) {
-      const size = verdictSize(raw[criterion.id])
+    const verdicts: Judgements = {}
+    for (const { id } of task.criteria) {
+      const size = verdictSize(raw[id])
       if (size > MAX_VERDICT_CHARACTERS)
         throw new Error(
-          `invalid verdict for ${criterion.id}: it is ${size.toLocaleString('en-US')} characters as JSON, more than the ${MAX_VERDICT_CHARACTERS.toLocaleString('en-US')} a verdict may have`,
+          `invalid verdict for ${id}: it is ${size.toLocaleString('en-US')} characters as JSON, more than the ${MAX_VERDICT_CHARACTERS.toLocaleString('en-US')} a verdict may have`,
         )
-      const parsed = safeParseReporting(VerdictSchema, raw[criterion.id])
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!
-        throw new Error(`invalid verdict for ${criterion.id}${issue.path.length === 0 ? '' : ` › ${issue.path.join(' › ')}`}: ${issue.message}`)
+      const parsed = judging.judgement(raw[id], { judge: this.judge, caseId: task.caseId, item: id })
+      if ('problem' in parsed) {
+        const { path, message } = parsed.problem
+        throw new Error(`invalid verdict for ${id}${path.length === 0 ? '' : ` › ${path.join(' › ')}`}: ${message}`)
       }
-      const confidence = checkedConfidence(parsed.data.confidence, { judge: this.judge, caseId: task.caseId, criterion: criterion.id })
-      const judgement: JudgedCriterion = {
-        rating: parsed.data.rating,
-        reason: parsed.data.reason,
-        answer_span: parsed.data.span ?? '',
-        ...(confidence === undefined ? {} : { confidence }),
-      }
+      const { judgement } = parsed
       // A text with no UTF-8 encoding would refuse the whole batch it is written in: it fails its own case instead.
       const malformed = malformedStringPath(judgement)
       if (malformed !== undefined)
-        throw new Error(`invalid verdict for ${criterion.id} › ${malformed.join(' › ')}: the text holds a lone surrogate, which has no UTF-8 encoding`)
+        throw new Error(`invalid verdict for ${id} › ${malformed.join(' › ')}: the text holds a lone surrogate, which has no UTF-8 encoding`)
       // The kind's own check of a label (a span must occur in the answer): a verdict it would refuse is retried, never written.
-      const checked = criteriaKind.authoring.newReview(this.context, task.parsedCase, 'review', { [criterion.id]: judgement })
-      if (checked.value === undefined) throw new Error(`invalid verdict for ${criterion.id}: ${checked.problems[0]!.summary}`)
-      verdicts[criterion.id] = judgement
+      const checked = definition.authoring.newReview(context, task.parsedCase, 'review', judging.draft({ [id]: judgement }))
+      if (checked.value === undefined) throw new Error(`invalid verdict for ${id}: ${checked.problems[0]!.summary}`)
+      verdicts[id] = judgement
     }
     return verdicts
   }
@@ -184,7 +177,7 @@ export class Run {
     }
   }
 
-  private accept(task: Task, verdicts: Record<string, JudgedCriterion>): void {
+  private accept(task: Task, verdicts: Judgements): void {
     this.takeCarried([task.caseId])
     const waiting = this.waiting.get(task.caseId) ?? {}
     Object.assign(waiting, verdicts)
@@ -208,9 +201,9 @@ export class Run {
     this.waiting.clear()
     this.waitingCount = 0
     const started = Date.now()
-    const labels: JudgeLabelDraft[] = batch.map(([caseId, draft]) => ({
+    const labels: JudgeLabelDraft[] = batch.map(([caseId, judgements]) => ({
       caseId,
-      draft,
+      draft: this.kind.judging.draft(judgements),
       source: runSource(caseId),
       at: [],
       place: `the judge's verdicts for case "${caseId}"`,

@@ -1,17 +1,13 @@
-import { isObject } from '../common/primitives.js'
+import { valueAt } from '../common/primitives.js'
 import { carriedOver, fixtureHistory, NO_HISTORY } from '../engine/fixture-history.js'
 import type { SomeFixture } from '../engine/fixture.js'
-import type { KindContext } from '../contract/kind.js'
-import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
+import type { KindContext, KindJudging } from '../contract/kind.js'
 import { isCurrentLabel } from './judge-labels.js'
-import { isConfidence } from '../common/confidence.js'
-
-import type { JudgedCriterion as Verdict } from './judge-confidence.js'
 
 /** The labels of a per-criterion judge that a run carries over rather than calls again. */
 export interface CarriedLabels {
   /** By case id, the judgements kept. */
-  readonly judgements: ReadonlyMap<string, Readonly<Record<string, Verdict>>>
+  readonly judgements: ReadonlyMap<string, Readonly<Record<string, unknown>>>
   /** The earlier rubrics they were bound to, as the origin names them: `3a8dcd22e9f4… (1a2b3c4)`. */
   readonly from: ReadonlySet<string>
   /** Judgements kept, over every case. */
@@ -27,14 +23,15 @@ export interface CarriedLabels {
  */
 export async function carriedLabels(
   fixture: SomeFixture,
-  context: KindContext<CriteriaRubric>,
+  context: KindContext<unknown>,
+  judging: KindJudging<unknown, unknown>,
   judge: string,
   file: string,
   covered: (caseId: string) => boolean = () => true,
 ): Promise<CarriedLabels> {
   const labels = [...fixture.judges.reviews.values()].flatMap((byJudge) => Object.values(byJudge.get(judge) ?? {}))
   const history = labels.length === 0 ? NO_HISTORY : await fixtureHistory(fixture, labels)
-  const judgements = new Map<string, Record<string, Verdict>>()
+  const judgements = new Map<string, Record<string, unknown>>()
   const from = new Set<string>()
   let count = 0
   if (history === NO_HISTORY) return { judgements, from, count }
@@ -43,19 +40,16 @@ export async function carriedLabels(
     const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']
     if (label === undefined || isCurrentLabel(fixture.definition.bindings, context, entry.value, label.value, 'review')) continue
     const { items } = carriedOver(fixture, entry, { ...label, file }, history)
-    const written = isObject(label.value) && isObject(label.value['judgements']) ? label.value['judgements'] : {}
-    const kept: Record<string, Verdict> = {}
+    const written = judging.judgementsOf(label.value)
+    const kept: Record<string, unknown> = {}
     for (const id of items) {
-      const judgement = written[id]
-      if (!isObject(judgement)) continue
-      const { rating, reason, answer_span: span, confidence } = judgement
-      if (typeof rating === 'string' && typeof reason === 'string' && typeof span === 'string')
-        kept[id] = { rating, reason, answer_span: span, ...(isConfidence(confidence) ? { confidence } : {}) }
+      const judgement = judging.redraft(written[id])
+      if (judgement !== undefined) kept[id] = judgement
     }
     if (Object.keys(kept).length === 0) continue
     judgements.set(entry.id, kept)
     count += Object.keys(kept).length
-    const recorded = isObject(label.value) ? label.value['rubric_sha256'] : undefined
+    const recorded = valueAt(label.value, ['rubric_sha256'])
     const found = typeof recorded === 'string' ? history.find('rubric', recorded) : undefined
     if (typeof recorded === 'string' && found !== undefined) from.add(`${recorded.slice(0, 12)}… (${found.commit.slice(0, 7)})`)
   }
@@ -63,10 +57,10 @@ export async function carriedLabels(
 }
 
 /** A run's origin with what it carried over said, in place of what an earlier run's origin said of its own carrying over. */
-export function carriedOrigin(origin: string | undefined, carried: CarriedLabels, context: KindContext<CriteriaRubric>): string {
+export function carriedOrigin(origin: string | undefined, carried: CarriedLabels, fixture: SomeFixture, context: KindContext<unknown>): string {
   const base = (origin ?? '').replace(/; carried over \d+ labels? .*$/, '')
   const now = context.files.rubric?.sha256.slice(0, 12) ?? ''
   const labels = `${carried.count} ${carried.count === 1 ? 'label' : 'labels'}`
-  const note = `carried over ${labels} of criteria a rubric revision left unchanged, from rubric.json ${[...carried.from].join(', ')}, re-bound to ${now}…`
+  const note = `carried over ${labels} of ${fixture.definition.panel.words.items} a rubric revision left unchanged, from ${fixture.files.rubric.name} ${[...carried.from].join(', ')}, re-bound to ${now}…`
   return base === '' ? `Labels by an automated judge; ${note}` : `${base}; ${note}`
 }

@@ -1,11 +1,7 @@
 import { UsageError } from '../common/errors.js'
-import { isObject } from '../common/primitives.js'
-import type { CriteriaRubric } from '../kinds/criteria/rubric.js'
-import type { Case } from '../kinds/criteria/schemas.js'
 import { checkReviewer, refuseCaseTwin } from '../engine/authoring/authors.js'
 import { kindContext } from '../engine/fixture.js'
 import { carriedLabels, carriedOrigin } from './judge-carry.js'
-import type { KindContext } from '../contract/kind.js'
 import { isCurrentLabel, judgeableCase, openForLabels } from './judge-labels.js'
 import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
 import { inShard } from './judge-shard.js'
@@ -16,8 +12,9 @@ export { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.
 export { DEFAULT_JUDGE_TIMEOUT_MS } from './judge-calls.js'
 
 /**
- * Runs an automated judge over a criteria fixture and records its labels in `judges/<judge>.json`.
- * The judge is called only for the case × criterion pairs without a current label (one bound to
+ * Runs an automated judge over a fixture of a kind that defines judging (criteria) and records its
+ * labels in `judges/<judge>.json`. The judge is called only for the case × criterion pairs without
+ * a current label (one bound to
  * the answer, the source and the rubric as they are): a second run calls nothing, and after an
  * answer is edited only that case is judged again. Finished labels are written in batches through
  * the same locked, compare-and-swap revision as `review --judge`, so a run stopped midway keeps
@@ -26,20 +23,22 @@ export { DEFAULT_JUDGE_TIMEOUT_MS } from './judge-calls.js'
  */
 export async function runJudge(dir: string, options: RunJudgeOptions): Promise<JudgeRunResult> {
   const fixture = await openForLabels(options.kinds, dir, options.cwd)
-  if (fixture.kind !== 'criteria') {
+  const definition = fixture.definition
+  const judging = definition.judging
+  if (judging === undefined) {
+    const judged = options.kinds.kinds.filter((kind) => kind.judging !== undefined).map((kind) => kind.name)
+    const slot = definition.reviews.slotOption === undefined ? '' : ` --${definition.reviews.slotOption} <${definition.reviews.slotOption}>`
     throw new UsageError({
       code: 'USAGE',
       file: fixture.displayDir,
-      summary: `a judge runs on a criteria fixture; this one is ${fixture.kind}, and its judges' labels are not calibrated yet. Nothing was judged.`,
-      hint: "run a judge on a criteria fixture; record a scored case's label with `vitest-rubric review <dir> --case <id> --system <system> --judge <name> --from <file>`.",
+      summary: `a judge runs on a ${judged.join(' or ')} fixture; this one is ${fixture.kind}, and its judges' labels are not calibrated yet. Nothing was judged.`,
+      hint: `run a judge on a ${judged.join(' or ')} fixture; record a ${fixture.kind} case's label with \`vitest-rubric review <dir> --case <id>${slot} --judge <name> --from <file>\`.`,
     })
   }
   const judge = checkReviewer(options.judge, '--judge')
   refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
-  const definition = fixture.definition
-  // Cast: the runner refuses any fixture but a criteria one above, so this is its rubric.
-  const context = kindContext(fixture) as KindContext<CriteriaRubric>
-  const { rubric } = context
+  const context = kindContext(fixture)
+  const items = judging.items(context)
   const tasks: Task[] = []
   const skipped: { caseId: string; reason: string }[] = []
   const file = judgeFileDisplay(fixture, judge)
@@ -47,7 +46,9 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
   const { shard } = options
   const covered = (caseId: string) => shard === undefined || inShard(caseId, shard)
   const carried =
-    'perCriterion' in options.run ? await carriedLabels(fixture, context, judge, file, covered) : { judgements: new Map(), from: new Set<string>(), count: 0 }
+    'perCriterion' in options.run
+      ? await carriedLabels(fixture, context, judging, judge, file, covered)
+      : { judgements: new Map(), from: new Set<string>(), count: 0 }
   let current = 0
   let cases = 0
   fixture.cases.forEach((entry, index) => {
@@ -58,15 +59,14 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
       skipped.push({ caseId: entry.id, reason: judgeable.reason })
       return
     }
-    // Cast: as above, a criteria case as its schema parsed it.
-    const parsedCase = judgeable.value as Case
+    const parsedCase = judgeable.value
     const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']?.value
-    const labelled = label !== undefined && isCurrentLabel(definition.bindings, context, entry.value, label, 'review') ? judgementsOf(label) : {}
+    const labelled = label !== undefined && isCurrentLabel(definition.bindings, context, entry.value, label, 'review') ? judging.judgementsOf(label) : {}
     const carriedHere = carried.judgements.get(entry.id) ?? {}
-    const criteria = [...rubric.criteria.values()].filter((criterion) => !Object.hasOwn(labelled, criterion.id) && !Object.hasOwn(carriedHere, criterion.id))
-    current += rubric.criteria.size - criteria.length - Object.keys(carriedHere).length
+    const criteria = items.filter((item) => !Object.hasOwn(labelled, item.id) && !Object.hasOwn(carriedHere, item.id))
+    current += items.length - criteria.length - Object.keys(carriedHere).length
     if (criteria.length === 0) return
-    const input = { question: parsedCase.input.question, answer: parsedCase.input.answer, source: rubric.source, rubric: rubric.document, case: parsedCase }
+    const input = judging.input(context, parsedCase)
     if ('perCase' in options.run) tasks.push({ caseId: entry.id, input, criteria, parsedCase })
     else for (const criterion of criteria) tasks.push({ caseId: entry.id, input, criteria: [criterion], parsedCase })
   })
@@ -90,16 +90,11 @@ export async function runJudge(dir: string, options: RunJudgeOptions): Promise<J
 
   // Shards carry over different counts: noted in the origin, they would fork the judge file's origin when merged.
   const origin =
-    carriedCount === 0 || shard !== undefined ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, context)
-  const run = new Run(dir, judge, context, { ...options, origin }, total)
+    carriedCount === 0 || shard !== undefined ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, fixture, context)
+  const run = new Run(dir, judge, { context, definition, judging, items }, { ...options, origin }, total)
   // A case's carried judgements are written with its first verdict, so that its label is rewritten once; those left (no call
   // to make, a call that failed, a run stopped midway) with the last write.
   for (const [caseId, judgements] of carried.judgements) run.carry(caseId, judgements)
   await run.judgeAll(tasks)
   return { ...base, written: run.written, failures: run.failures, interrupted: run.interrupted }
-}
-
-function judgementsOf(label: unknown): Record<string, unknown> {
-  const judgements = isObject(label) ? label['judgements'] : undefined
-  return isObject(judgements) ? judgements : {}
 }

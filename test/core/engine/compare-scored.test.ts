@@ -1,8 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { compareFixtures, type ScoredFixtureComparison } from '../../../src/core/compare/compare.js'
-import { compareScoredSplit } from '../../../src/core/compare/compare-scored.js'
+import { compareFixtures, compareSplit } from '../../../src/core/compare/compare.js'
+import { scoredComparison, type ScoredFixtureComparison } from '../../../src/core/kinds/scored/compare.js'
+import { kindContext } from '../../../src/core/engine/fixture.js'
+import { loadFixture } from '../../../src/core/registry.js'
 import type { ScoredDecision } from '../../../src/core/kinds/scored/decision.js'
 import { pairedDifference } from '../../../src/core/stats/intervals.js'
 import { copyDebate, DEBATE } from '../../helpers/scored-copy.js'
@@ -66,14 +68,17 @@ describe('compareFixtures on scored fixtures', () => {
   })
 })
 
-describe('compareScoredSplit', () => {
-  test('the paired mean difference B − A, its SE by hand, and the baseline margin’s bootstrap over the pairs', () => {
+describe("the scored kind's comparison of a split", () => {
+  test('the paired mean difference B − A, its SE by hand, and the baseline margin’s bootstrap over the pairs', async () => {
     // A's means 0.5 on twelve cases; B's 0.5 + 0.1·(i mod 3): differences 0, 0.1, 0.2 four times each.
     const pairs = Array.from({ length: 12 }, (_unused, i): [ScoredDecision, ScoredDecision] => [
       decided(`c${i}`, 'rejected', 0.5),
       decided(`c${i}`, i % 3 === 0 ? 'rejected' : 'accepted', 0.5 + 0.1 * (i % 3)),
     ])
-    const { scores, acceptance, discordant } = compareScoredSplit('held_out', pairs, 0.95, 'seed')
+    const context = kindContext(await loadFixture(DEBATE, { cwd: ROOT, kind: 'scored' }))
+    const { scores, acceptance, discordant } = compareSplit('held_out', pairs, 0.95, (decided) =>
+      scoredComparison.split(decided, context, { level: 0.95, seed: 'seed' }),
+    )
     expect(scores.difference).toBeCloseTo(0.1, 12)
     // Σ(dᵢ − d̄)² = 8 · 0.01 = 0.08; SE = √(0.08 / (12 · 11)).
     expect(scores.se).toBeCloseTo(Math.sqrt(0.08 / 132), 12)

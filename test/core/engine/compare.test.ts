@@ -1,7 +1,8 @@
 import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { compareFixtures, DEVELOPMENT_LABEL, type CompareOptions, type CriteriaFixtureComparison } from '../../../src/core/compare/compare.js'
+import { compareFixtures, DEVELOPMENT_LABEL, type CompareOptions } from '../../../src/core/compare/compare.js'
+import type { CriteriaFixtureComparison } from '../../../src/core/kinds/criteria/compare.js'
 import { editableFixture, ROOT, DOCUCTL } from '../../helpers/fixture-copy.js'
 import { scratchDir } from '../../helpers/scratch.js'
 

@@ -8,6 +8,8 @@ import { ReviewFileEnvelopeSchema } from '../../../src/core/engine/documents.js'
 import type { KindDefinition, PanelItem } from '../../../src/core/contract/kind.js'
 import { parseJsonFile } from '../../../src/core/json/read.js'
 import { schemaError } from '../../../src/core/json/schema-error.js'
+import { verdictComparison } from './compare.js'
+import { verdictJudging } from './judge.js'
 
 // A third kind of fixture, as small as a kind can be: one yes-or-no question (`verdict.json`),
 // cases that each hold an answer, and reviews that each say `yes`, `no` or `unsure` about it.
@@ -195,6 +197,8 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
     refuse: (_context, { id, split }, refusal) => ({ status: 'refused', id, split, reason: refusal.reason, error: refusal.error }),
     unreviewed: (_context, { id, split }, reason) => ({ status: 'pending', id, split, reason, verdict: null }),
   },
+  compare: verdictComparison,
+  judging: verdictJudging,
   page: {
     view: 'table',
     ratings: [],

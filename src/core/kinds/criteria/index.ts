@@ -1,5 +1,7 @@
 import { ORIGIN_PLACEHOLDER } from '../../common/origin.js'
 import { valueAt } from '../../common/primitives.js'
+import { criteriaComparison } from './compare.js'
+import { criteriaJudging } from './judge.js'
 import { criteriaPage } from './page.js'
 import { criteriaPanel } from './panel.js'
 import type { KindDefinition } from '../../contract/kind.js'
@@ -70,6 +72,8 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
   authoring: criteriaAuthoring,
   page: criteriaPage,
   panel: criteriaPanel,
+  compare: criteriaComparison,
+  judging: criteriaJudging,
   scaffold: {
     nextSteps: (dir) => [
       `  vitest-rubric add ${dir} --id <id> --answer <text> --citation <text>   # a case, pending until reviewed`,

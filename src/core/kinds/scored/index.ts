@@ -1,5 +1,6 @@
 import { ORIGIN_PLACEHOLDER } from '../../common/origin.js'
 import { valueAt } from '../../common/primitives.js'
+import { scoredComparison } from './compare.js'
 import { scoredPage } from './page.js'
 import { scoredPanel } from './panel.js'
 import { BOUND_ELSEWHERE, ReviewFileEnvelopeSchema } from '../../engine/documents.js'
@@ -81,6 +82,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   authoring: scoredAuthoring,
   page: scoredPage,
   panel: scoredPanel,
+  compare: scoredComparison,
   scaffold: {
     nextSteps: (dir) => [
       `  vitest-rubric add ${dir} --id <id> --spec <spec.json> --outputs <outputs.json>   # a case, pending until reviewed`,

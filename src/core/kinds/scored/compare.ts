@@ -1,11 +1,16 @@
-import { CanonicalJsonError } from '../common/errors.js'
-import { plural, type Split } from '../common/primitives.js'
-import { canonicalJson } from '../json/canonical-json.js'
-import type { ScoredDecision } from '../kinds/scored/decision.js'
-import { DEFAULT_BOOTSTRAP_SAMPLES, MIN_BOOTSTRAP_CASES } from '../stats/bootstrap.js'
-import { pairedDifference } from '../stats/intervals.js'
-import { coverageOf, figures, standingOf, undecidedCase, type PairedSplitFigures } from './compare-figures.js'
-import type { LoadedFixture } from '../registry.js'
+// How two scored fixtures are compared: their debate systems, the baseline left out. Beside the
+// paired pass figures every kind gets, the paired difference of per-case mean scores; a case whose
+// spec differs in the two fixtures is not the same task, so not a pair.
+import { CanonicalJsonError } from '../../common/errors.js'
+import { plural } from '../../common/primitives.js'
+import type { ComparisonBase } from '../../compare/comparison.js'
+import type { PairedSplitFigures } from '../../compare/compare-figures.js'
+import type { ComparedSide, KindComparison } from '../../contract/kind.js'
+import { canonicalJson } from '../../json/canonical-json.js'
+import { DEFAULT_BOOTSTRAP_SAMPLES, MIN_BOOTSTRAP_CASES } from '../../stats/bootstrap.js'
+import { pairedDifference } from '../../stats/intervals.js'
+import type { ScoredDecision } from './decision.js'
+import type { ScoredRubric } from './rubric.js'
 
 /** The paired difference of per-case mean scores, B − A, over the cases scoreable for both. */
 export interface ScoreDifference {
@@ -25,54 +30,31 @@ export interface ScoreDifference {
   readonly bootstrap: { readonly resampled: 'cases'; readonly cases: number; readonly replicates: number; readonly seed: string } | null
 }
 
-/** The comparison of one split of two scored fixtures. */
-export interface ScoredSplitComparison extends PairedSplitFigures {
-  readonly scores: ScoreDifference
-  /** Passed by A and failed by B first, then the reverse. */
-  readonly discordant: { readonly a_accepted_b_rejected: readonly string[]; readonly b_accepted_a_rejected: readonly string[] }
+/** What a scored comparison says of the two fixtures beside what every comparison says. */
+export interface ScoredSharedFigures {
+  /** The seed of the bootstrap intervals. */
+  readonly seed: string
+  /** Case ids in both fixtures whose specs differ: not the same task, so in no split's figures. */
+  readonly spec_mismatch: readonly string[]
 }
 
-// The per-case rule decided the case: its mean is a score of the benchmark (manual review and no review are not).
-function isScoreable(decision: { readonly status: string }): boolean {
-  return decision.status === 'accepted' || decision.status === 'rejected'
+/** What a scored comparison says of a split beside what every comparison says. */
+export interface ScoredSplitFigures {
+  readonly scores: ScoreDifference
+}
+
+/** The comparison of one split of two scored fixtures. */
+export interface ScoredSplitComparison extends PairedSplitFigures, ScoredSplitFigures {}
+
+/** The comparison of the debate systems of two scored fixtures on one `evaluation_rubric.json`. */
+export interface ScoredFixtureComparison extends ComparisonBase, ScoredSharedFigures {
+  readonly kind: 'scored'
+  /** The splits compared, held-out first. */
+  readonly splits: readonly ScoredSplitComparison[]
 }
 
 function meanOf(decision: ScoredDecision): number {
   return decision.status === 'accepted' || decision.status === 'rejected' ? (decision.card.mean ?? 0) : 0
-}
-
-/**
- * One split of two scored fixtures: the paired pass figures and the paired difference of mean
- * scores, with the same bootstrap as the baseline margin (pairs resampled, seeded).
- * @internal
- */
-export function compareScoredSplit(
-  split: Split,
-  pairs: readonly [ScoredDecision, ScoredDecision][],
-  level: number,
-  seed: number | string,
-): ScoredSplitComparison {
-  const decided = pairs.filter(([left, right]) => isScoreable(left) && isScoreable(right))
-  const aAccepted = decided.filter(([x, y]) => x.status === 'accepted' && y.status === 'rejected').map(([x]) => x.id)
-  const bAccepted = decided.filter(([x, y]) => x.status === 'rejected' && y.status === 'accepted').map(([x]) => x.id)
-  const both = decided.filter(([x, y]) => x.status === 'accepted' && y.status === 'accepted').length
-  const acceptance = figures(
-    { both, aOnly: aAccepted.length, bOnly: bAccepted.length, neither: decided.length - both - aAccepted.length - bAccepted.length },
-    level,
-  )
-  return {
-    split,
-    ...standingOf(split),
-    coverage: coverageOf(pairs, isScoreable),
-    acceptance,
-    worst_case: undecidedCase(pairs, isScoreable, level),
-    best_case: undecidedCase(pairs, isScoreable, level, 'a'),
-    scores: scoreDifference(
-      decided.map(([x, y]) => [meanOf(x), meanOf(y)] as const),
-      seed,
-    ),
-    discordant: { a_accepted_b_rejected: aAccepted, b_accepted_a_rejected: bAccepted },
-  }
 }
 
 function scoreDifference(means: readonly (readonly [number, number])[], seed: number | string): ScoreDifference {
@@ -100,8 +82,8 @@ function scoreDifference(means: readonly (readonly [number, number])[], seed: nu
   }
 }
 
-/** The case ids, in A's order, paired in both fixtures whose specs differ: not the same task, so not a pair. @internal */
-export function specMismatches(a: LoadedFixture<'scored'>, b: LoadedFixture<'scored'>): Set<string> {
+/** The case ids, in A's order, paired in both fixtures whose specs differ: not the same task, so not a pair. */
+function specMismatches(a: ComparedSide<ScoredRubric>, b: ComparedSide<ScoredRubric>): Set<string> {
   const specs = new Map(b.cases.map((entry) => [entry.id, specText(entry.value)]))
   const mismatched = new Set<string>()
   for (const entry of a.cases) {
@@ -112,8 +94,8 @@ export function specMismatches(a: LoadedFixture<'scored'>, b: LoadedFixture<'sco
   return mismatched
 }
 
-/** A case's spec as canonical JSON; `undefined` when it has none that can be written so (the case is refused). @internal */
-export function specText(value: unknown): string | undefined {
+/** A case's spec as canonical JSON; `undefined` when it has none that can be written so (the case is refused). */
+function specText(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || !('spec' in value)) return undefined
   try {
     return canonicalJson(value.spec)
@@ -123,9 +105,8 @@ export function specText(value: unknown): string | undefined {
   }
 }
 
-/** The paired difference of mean scores, in words: the means, the difference, its SE and bootstrap interval, or why there is none. @internal */
-export function scoreLine(section: ScoredSplitComparison): string {
-  const { scores } = section
+/** The paired difference of mean scores, in words: the means, the difference, its SE and bootstrap interval, or why there is none. */
+function scoreLine({ scores }: ScoredSplitFigures): string {
   if (scores.difference === null) return 'mean score: no figure: no case is scoreable for both systems'
   const figure = (value: number | null) => (value === null ? '—' : value.toFixed(4))
   const signed = (value: number) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${Math.abs(value).toFixed(4)}`
@@ -134,4 +115,32 @@ export function scoreLine(section: ScoredSplitComparison): string {
       ? `no interval: ${scores.interval_reason ?? ''}`
       : `95% paired bootstrap interval [${signed(scores.interval[0])}, ${signed(scores.interval[1])}] (${plural(scores.bootstrap?.replicates ?? 0, 'replicate')} resampling the ${plural(scores.n, 'case')}, seed ${JSON.stringify(scores.bootstrap?.seed ?? '')})`
   return `mean score over ${plural(scores.n, 'case')} scoreable in both: A ${figure(scores.a_mean)}, B ${figure(scores.b_mean)}; B − A = ${signed(scores.difference)}, SE ${figure(scores.se)}; ${interval}`
+}
+
+/**
+ * Two scored fixtures compared: their debate systems' pass figures, and the paired difference of
+ * per-case mean scores over the pairs scoreable in both (passed or failed by the per-case rule),
+ * with the same bootstrap as the baseline margin (pairs resampled, seeded).
+ */
+export const scoredComparison: KindComparison<ScoredRubric, ScoredDecision, ScoredSharedFigures, ScoredSplitFigures> = {
+  leakText: specText,
+  shared: (a, b, { seed }) => {
+    const mismatched = specMismatches(a, b)
+    return { figures: { seed: String(seed), spec_mismatch: [...mismatched] }, notPaired: mismatched }
+  },
+  split: (decided, _context, { seed }) => ({
+    scores: scoreDifference(
+      decided.map(([x, y]) => [meanOf(x), meanOf(y)] as const),
+      seed,
+    ),
+  }),
+  text: {
+    nouns: { accepted: 'passed', rejected: 'failed' },
+    leaked: 'the spec',
+    same: (shared) => `same evaluation_rubric.json (SHA-256 ${shared.rubric_sha256}); the debate system of each fixture is compared, its baseline left out`,
+    notes: (shared) => shared.spec_mismatch.map((id) => `not paired: ${id} has a different spec in A and in B`),
+    items: null,
+    rows: () => [],
+    line: scoreLine,
+  },
 }
