@@ -7,6 +7,7 @@ import { samplePlace } from '../core/sample/sample.js'
 import type { Assignments } from './assignment.js'
 import type { KeptReservations } from './reservation-file.js'
 import type { AssignmentsAnswer, NextAnswer, ReleaseAnswer } from './assignment-protocol.js'
+import { queuedCase, type QueueContext } from './queue-routes.js'
 import { readBody, RequestError } from './request.js'
 import type { Person } from './team.js'
 
@@ -22,10 +23,17 @@ export interface AssignmentContext {
   readonly cwd: string
   /** The fixture served at a position, loaded (a `RequestError` for a position not served). */
   readonly loaded: (index: number) => Promise<SomeFixture>
+  /** Outside a team: whose review queue `GET /api/next` follows, and the fixtures as decided. */
+  readonly queue: QueueContext
 }
 
-/** `GET /api/next?fixture=<n>`: the reviewer's next case of the fixture, reserved for them. */
+/**
+ * `GET /api/next?fixture=<n>`: a team's reviewer's next case of the fixture, reserved for them; on
+ * the page of one person, the viewer's next case in the review queue (after the case `after`).
+ */
 export async function nextCase(context: AssignmentContext, url: URL): Promise<NextAnswer> {
+  if (context.assignments === undefined && context.person === undefined)
+    return queuedCase(context.queue, fixtureNumber(url.searchParams.get('fixture')), url.searchParams.get('after'))
   const { assignments, reviewer } = reviewerOnly(context, 'is handed no case to review')
   const index = fixtureNumber(url.searchParams.get('fixture'))
   const fixture = await context.loaded(index)

@@ -20,11 +20,12 @@ import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
-import { pageEstimate } from './page-estimate.js'
+import { pageEstimate, type EstimateJudge } from './page-estimate.js'
+import { sampleProgress } from './sample-progress.js'
 import type { Viewer } from './viewer.js'
 
 export type { Viewer } from './viewer.js'
-import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
+import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer, SavedFixture } from './protocol.js'
 
 /**
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they
@@ -40,7 +41,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   options: EvaluateOptions = {},
   viewer: Viewer = { role: 'reader' },
   decided?: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
-  estimateJudge?: string,
+  estimateJudge?: EstimateJudge,
 ): Promise<PageFixture> {
   const { evaluation, assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const definition = fixture.definition
@@ -80,6 +81,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     calibration,
     // The human decisions of the sample are in it: a blind reviewer sees none, as no judge's figures.
     estimate: blindReviewer === undefined ? await pageEstimate(evaluation, estimateJudge) : null,
+    sample: await sampleProgress(evaluation, viewer),
     reviewers: fixture.panel.reviewers,
     criteria,
     cases,
@@ -135,7 +137,8 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
   decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
   caseId: string,
-): Promise<Pick<PageFixture, 'coverage' | 'agreement' | 'calibration' | 'version'> & { readonly row: CaseRow | null }> {
+  estimateJudge?: EstimateJudge,
+): Promise<Omit<SavedFixture, 'index'>> {
   const { agreement, calibration, disagreeing } = figuresOf(fixture, decided.evaluation, false)
   const position = fixture.cases.findIndex((entry) => entry.id === caseId)
   const entry = fixture.cases[position]
@@ -144,7 +147,10 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
     const assessed = assessment(decided.assessments, position)
     row = rowOf(fixture.definition, kindContext(fixture), entry, assessed, assessed.decision, disagreeing)
   }
-  return { coverage: decided.evaluation.coverage, agreement, calibration, version: await fixtureVersion(fixture), row }
+  // The estimate is made again only with a sample, which the progress reads first.
+  const sample = await sampleProgress(decided.evaluation, { role: 'reader' })
+  const estimate = sample === null ? null : await pageEstimate(decided.evaluation, estimateJudge)
+  return { coverage: decided.evaluation.coverage, agreement, calibration, sample, estimate, version: await fixtureVersion(fixture), row }
 }
 
 /**

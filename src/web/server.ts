@@ -8,7 +8,6 @@ import { recordReview } from '../core/engine/authoring/review.js'
 import type { DraftSource } from '../core/engine/authoring/draft.js'
 import type { KindRegistry } from '../core/engine/registry.js'
 import { kinds as shippedKinds } from '../core/registry.js'
-import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { givenTokens, isAuthorized, OpenCodes, tokenCookie } from './auth.js'
 import { ASSET_FILES, readAsset, servedPage, type AssetName } from './html.js'
@@ -18,6 +17,7 @@ import { readBody, RequestError, requestUrl } from './request.js'
 import { HTTP_STATUS } from './status.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
 import { pageFixture, savedCaseFigures, servedCase, type Viewer } from './page-data.js'
+import { viewerOf } from './viewer.js'
 import { pageComparison } from './compare-data.js'
 import { saveIdentity, viewerOf as personViewer, type Person } from './team.js'
 import type { TeamTokens } from './team-tokens.js'
@@ -66,6 +66,8 @@ export interface ServeOptions {
   readonly publicOrigin?: PublicOrigin
   /** Each token's rate limit (the single token's, or each person's). @default 50 a second, bursts of 500 */
   readonly rateLimit?: RateLimit
+  /** The judge of the overview's estimate and the comparison view's judge-assisted figures. @default a fixture's only judge, or the first by name; no judge-assisted comparison */
+  readonly judge?: string
   /** Team mode: how cases are handed out to reviewers (`GET /api/next`). @default 2 reviews a case (or `panel.minReviews`), reserved for 30 minutes */
   readonly assign?: { readonly reviewsPerCase?: number; readonly reserveMs?: number; readonly now?: () => number }
 }
@@ -115,6 +117,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const dirs = options.dirs.map((dir) => resolve(options.cwd, dir))
   const evaluate = options.panel === undefined ? {} : { panel: options.panel }
   const kinds = options.kinds ?? shippedKinds
+  const judged = options.judge === undefined ? undefined : { required: options.judge }
   let allowedHosts: Set<string> = new Set()
   let port = 0
   const codes = new OpenCodes()
@@ -152,7 +155,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const key = viewer.role === 'reviewer' ? `reviewer:${viewer.name}` : 'all'
     const kept = entry.views.get(key)
     if (kept !== undefined) return kept
-    const page = await pageFixture(entry.fixture, index, evaluate, viewer, entry.decided)
+    const page = await pageFixture(entry.fixture, index, evaluate, viewer, entry.decided, judged)
     const view = { page, json: Buffer.from(JSON.stringify(page)) }
     if (entry.views.size >= 16) entry.views.clear()
     entry.views.set(key, view)
@@ -211,7 +214,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (!isAssetName(name)) throw new RequestError('NOT_FOUND', 'no such file.')
       return send(response, 200, ASSET_FILES[name].type, await readAsset(name))
     }
-    if (person === undefined && request.method === 'GET' && (url.pathname === '/api/overview' || url.pathname === '/api/case'))
+    if (person === undefined && request.method === 'GET' && ['/api/overview', '/api/case', '/api/next'].includes(url.pathname))
       seen.viewer = viewerOf(url.searchParams.get('viewer'))
     if (request.method === 'GET' && url.pathname === '/api/overview') {
       // Written piece by piece: each fixture's overview as kept, never joined into one copy.
@@ -251,6 +254,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       panel: options.panel ?? { minReviews: 0 },
       cwd: options.cwd,
       loaded: async (at) => (await loaded(at)).fixture,
+      queue: { viewer: seen.viewer, panel: options.panel, cwd: options.cwd, loaded },
     }
     if (request.method === 'GET' && url.pathname === '/api/next') return json(response, 200, await nextCase(assigning, url))
     if (request.method === 'POST' && url.pathname === '/api/release') return json(response, 200, await releaseCase(assigning, request))
@@ -264,7 +268,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const reader: Viewer = person === undefined ? { role: 'reader' } : seen.viewer
       const [entryA, entryB] = [await loaded(a!), await loaded(b!)]
       const overviews = { a: (await viewOf(entryA, a!, reader)).page, b: (await viewOf(entryB, b!, reader)).page }
-      return json(response, 200, await pageComparison({ a: options.dirs[a!]!, b: options.dirs[b!]! }, overviews, { cwd: options.cwd, ...evaluate }))
+      const judge = reader.role === 'reviewer' ? undefined : options.judge
+      return json(response, 200, await pageComparison({ a: options.dirs[a!]!, b: options.dirs[b!]! }, overviews, { cwd: options.cwd, ...evaluate }, judge))
     }
     if (request.method === 'POST' && (url.pathname === '/api/review' || url.pathname === '/api/adjudicate')) {
       const body = SaveBody.safeParse(await readBody(request, maxBody))
@@ -307,12 +312,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
             : { role: 'reviewer', name: save.reviewer }
       // The answer is the case and its fixture's figures, not the whole overview: the page updates its one row.
       const entry = await loaded(save.fixture)
-      const { coverage, agreement, calibration, version, row } =
-        viewer.role === 'reviewer' ? await reviewerFigures(entry, save.fixture, viewer, save.id) : await savedCaseFigures(entry.fixture, entry.decided, save.id)
+      const shown =
+        viewer.role === 'reviewer' ? reviewerFigures(entry, save.fixture, viewer, save.id) : savedCaseFigures(entry.fixture, entry.decided, save.id, judged)
+      const { coverage, agreement, calibration, sample, estimate, version, row } = await shown
       return json(response, 200, {
         decision,
         case: await servedCase(entry.fixture, save.fixture, save.id, viewer, evaluate, entry.decided),
-        fixture: { index: save.fixture, version, coverage, agreement, calibration, row },
+        fixture: { index: save.fixture, version, coverage, agreement, calibration, sample, estimate, row },
       } satisfies SaveAnswer)
     }
     throw request.method === 'GET' || request.method === 'POST'
@@ -385,14 +391,6 @@ async function personOf(team: TeamTokens, request: IncomingMessage, url: URL, po
     if (person !== undefined) return { person, token }
   }
   return undefined
-}
-
-function viewerOf(text: string | null): Viewer {
-  if (text === null || text === '' || text === 'reader') return { role: 'reader' }
-  const [role, ...rest] = text.split(':')
-  const name = reviewerName(rest.join(':'))
-  if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return { role, name }
-  throw new RequestError('BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
 }
 
 function isAssetName(name: string): name is AssetName {

@@ -5,7 +5,7 @@ import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { acknowledgement, isStale, rowPath, shellWord, type BindingState, type BindingTarget } from './bindings.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
 import type { Decision } from './decision.js'
-import { evaluateWithStates, type EvaluateOptions } from './evaluate.js'
+import { evaluateWithStates, type DecidedWithStates, type EvaluateOptions } from './evaluate.js'
 import { kindContext, type CaseEntry, type SomeFixture, type FixtureNote } from './fixture.js'
 import { earlierRevisions, NO_HISTORY, type FixtureHistory } from './fixture-history.js'
 import type { LabelSet } from './panel.js'
@@ -129,12 +129,18 @@ export function statusGroups(definition: SomeKindDefinition): StatusGroupEntry[]
  * Every case of a fixture with what a reviewer must do next, read from the binding table. With the
  * `history` of the fixture's files (see `fixtureHistory`), a review bound to an earlier revision of
  * a file found there is told what changed since (for a rubric, which rule); without it, everything
- * such a review judged is said to need re-reading.
+ * such a review judged is said to need re-reading. `decided` is the fixture's evaluation under `options`, its
+ * assessments with at least their stale binding states, when the caller holds it (the page's server).
  */
-export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {}, history: FixtureHistory = NO_HISTORY): FixtureStatus {
+export function fixtureStatus(
+  fixture: SomeFixture,
+  options: EvaluateOptions = {},
+  history: FixtureHistory = NO_HISTORY,
+  decided?: DecidedWithStates,
+): FixtureStatus {
   const definition = fixture.definition
   const context = kindContext(fixture)
-  const { assessments, evaluation } = evaluateWithStates(fixture, { ...options, allStates: true })
+  const { assessments, evaluation } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const noted = new Set(evaluation.notes.map((note) => note.file))
   const groups = statusGroups(fixture.definition)
   const blockingKeys = new Set(groups.filter((group) => group.blocking).map((group) => group.key))

@@ -1,5 +1,5 @@
 // Opening a case into the form, and saving the form: a review, a revision or an adoption.
-import { isAssigned } from './assignment.js'
+import { followsQueue, isAssigned } from './assignment.js'
 import type { SaveAnswer, SaveRequest, SavedFixture } from '../protocol.js'
 import { disputesOf } from './adjudication.js'
 import { api, readAhead } from './api.js'
@@ -102,7 +102,7 @@ export async function saveReview(confirmed = false): Promise<void> {
     openCase(result.case)
     const next = nextPending()
     setStatus(
-      `saved: ${result.decision}.${isAssigned() ? ' Press n for your next case.' : next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`,
+      `saved: ${result.decision}.${isAssigned() ? ' Press n for your next case.' : followsQueue() ? ' Press n for the next case in the review queue.' : next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`,
       'ok',
     )
   } catch (error) {
