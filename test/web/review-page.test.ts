@@ -329,7 +329,7 @@ describe('the review page, in a real browser', () => {
     expect(await report.locator('tr.case-row').count()).toBe(8)
     // The header names only the keys that work in a report, and they do; the page's names rating and saving too.
     expect(await report.textContent('header .keys')).toBe('j/k next/previous case · n next pending · Esc overview')
-    expect(await servedPage.textContent('header .keys')).toBe('j/k next/previous case · n next pending · 1/2/3 rate · s save')
+    expect(await servedPage.textContent('header .keys')).toBe('j/k next/previous case · n next in the review queue · 1/2/3 rate · s save')
     const first = (await report.locator('tr.case-row').first().getAttribute('data-case')) ?? ''
     const second = (await report.locator('tr.case-row').nth(1).getAttribute('data-case')) ?? ''
     await report.click(`a:text-is("${first}")`)
