@@ -130,15 +130,16 @@ function rowOf<R, C, V, D extends Decision, S>(
 /**
  * What a save answers of its fixture to a viewer who sees every review (a reader or an
  * adjudicator): the overview's figures and the saved case's row, as {@link pageFixture} makes them,
- * without the rows of every other case. A blind reviewer's figures are counted over what they may
+ * without the rows of every other case; the estimate when the save asks for it. A blind reviewer's figures are counted over what they may
  * see, case by case: theirs are the overview's.
  */
 export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
   decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
-  caseId: string,
+  saved: { readonly id: string; readonly estimate?: boolean | undefined },
   estimateJudge?: EstimateJudge,
 ): Promise<Omit<SavedFixture, 'index'>> {
+  const caseId = saved.id
   const { agreement, calibration, disagreeing } = figuresOf(fixture, decided.evaluation, false)
   const position = fixture.cases.findIndex((entry) => entry.id === caseId)
   const entry = fixture.cases[position]
@@ -147,10 +148,10 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
     const assessed = assessment(decided.assessments, position)
     row = rowOf(fixture.definition, kindContext(fixture), entry, assessed, assessed.decision, disagreeing)
   }
-  // The estimate is made again only with a sample, which the progress reads first.
+  // The estimate is made again when the save asks for it, and only with a sample, which the progress reads first.
   const sample = await sampleProgress(decided.evaluation, { role: 'reader' })
-  const estimate = sample === null ? null : await pageEstimate(decided.evaluation, estimateJudge)
-  return { coverage: decided.evaluation.coverage, agreement, calibration, sample, estimate, version: await fixtureVersion(fixture), row }
+  const estimate = saved.estimate !== true ? {} : { estimate: sample === null ? null : await pageEstimate(decided.evaluation, estimateJudge) }
+  return { coverage: decided.evaluation.coverage, agreement, calibration, sample, ...estimate, version: await fixtureVersion(fixture), row }
 }
 
 /**

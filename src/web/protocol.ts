@@ -280,13 +280,17 @@ export interface SaveRequest {
   readonly reviewer?: string | undefined
   /** An adoption, by this adjudicator. */
   readonly adjudicator?: string | undefined
+  /** Answer with the fixture's judge-assisted estimate made again (a pass over every case): the page asks while it shows one. */
+  readonly estimate?: boolean | undefined
 }
 
 /**
- * A saved case's fixture: its new figures (the sample's progress and the estimate among them) and
+ * A saved case's fixture: its new figures (the sample's progress and, when asked for, the estimate among them) and
  * the case's new row (`null` when it has none), put in place of the old ones.
  */
-export type SavedFixture = Pick<PageFixture, 'index' | 'version' | 'coverage' | 'agreement' | 'calibration' | 'sample' | 'estimate'> & {
+export type SavedFixture = Pick<PageFixture, 'index' | 'version' | 'coverage' | 'agreement' | 'calibration' | 'sample'> & {
+  /** Present when the save asked for it (`estimate: true`) and its fixture has a sample. */
+  readonly estimate?: PageFixture['estimate'] | undefined
   readonly row: CaseRow | null
 }
 

@@ -93,6 +93,7 @@ const SaveBody = z.strictObject({
   replace: z.boolean(),
   reviewer: z.string().optional(),
   adjudicator: z.string().optional(),
+  estimate: z.boolean().optional(),
 })
 /** The body the server reads is the one the protocol says the page sends: each is assignable to the other, or the build fails. */
 const saveBodyIsTheProtocols: SameType<z.infer<typeof SaveBody>, SaveRequest> = true
@@ -313,7 +314,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // The answer is the case and its fixture's figures, not the whole overview: the page updates its one row.
       const entry = await loaded(save.fixture)
       const shown =
-        viewer.role === 'reviewer' ? reviewerFigures(entry, save.fixture, viewer, save.id) : savedCaseFigures(entry.fixture, entry.decided, save.id, judged)
+        viewer.role === 'reviewer' ? reviewerFigures(entry, save.fixture, viewer, save.id) : savedCaseFigures(entry.fixture, entry.decided, save, judged)
       const { coverage, agreement, calibration, sample, estimate, version, row } = await shown
       return json(response, 200, {
         decision,

@@ -117,7 +117,7 @@ async function judgedProject(): Promise<string> {
 }
 
 describe('serve --judge', { timeout: 120_000 }, () => {
-  test('the overview’s estimate is the named judge’s; a save of a sampled case answers the new progress and estimate', async () => {
+  test('the overview’s estimate is the named judge’s; a save that asks answers the new progress and estimate, one that does not the progress', async () => {
     const root = await judgedProject()
     const unnamed = await serve(root, ['fixtures/lab'])
     const first = await fixtureOf(unnamed)
@@ -142,7 +142,7 @@ describe('serve --judge', { timeout: 120_000 }, () => {
         { rating: 'meets', reason: 'Met.', answer_span: '' },
       ]),
     )
-    const saved = await postSave(server, { fixture: 0, id, draft, versions: shownCase.versions, replace: shownCase.existing })
+    const saved = await postSave(server, { fixture: 0, id, draft, versions: shownCase.versions, replace: shownCase.existing, estimate: true })
     expect(saved.status, saved.body).toBe(200)
     const answer = JSON.parse(saved.body) as SaveAnswer
     expect(answer.fixture.sample).toEqual({
@@ -152,10 +152,17 @@ describe('serve --judge', { timeout: 120_000 }, () => {
       reviewed: answer.fixture.sample!.reviewed,
     })
     const after = JSON.parse((await runCli(['evaluate', 'fixtures/lab', '--judge', 'ix', '--json'], root)).stdout)
+    const estimateOf = (shown: PageFixture['estimate'] | undefined) => (shown != null && 'splits' in shown ? shown.splits.map((split) => split.result) : null)
+    expect(estimateOf(answer.fixture.estimate)).toEqual(after.estimate.splits.map((split: { result: unknown }) => split.result))
     expect(answer.fixture.estimate).toEqual((await fixtureOf(server)).estimate)
-    expect(
-      answer.fixture.estimate !== null && 'splits' in answer.fixture.estimate ? answer.fixture.estimate.splits.map((split) => split.result) : null,
-    ).toEqual(after.estimate.splits.map((split: { result: unknown }) => split.result))
+    // A save that does not ask for the estimate answers the progress alone.
+    const other = sample.cases.map((entry) => entry.id).filter((each) => Number(each.slice('case-'.length)) % 20 === 6)[1]!
+    const otherCase = await get<{ versions: Record<string, string | null>; existing: boolean }>(server, `/api/case?fixture=0&id=${other}`)
+    const plain = JSON.parse(
+      (await postSave(server, { fixture: 0, id: other, draft, versions: otherCase.versions, replace: otherCase.existing })).body,
+    ) as SaveAnswer
+    expect(plain.fixture.sample?.decided).toBe(answer.fixture.sample!.decided + 1)
+    expect('estimate' in plain.fixture).toBe(false)
   })
 
   test('a fixture with a sample but without the named judge’s labels says so, rather than show another judge', async () => {

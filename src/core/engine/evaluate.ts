@@ -42,6 +42,12 @@ export interface DecidedWithStates {
   readonly assessments: readonly CaseAssessment<Decision>[]
 }
 
+/** How `fixtureStatus` reads a fixture: from the evaluation the caller holds, if any, and with the judges' stale labels unless `judges` is `false`. */
+export interface StatusReading {
+  readonly decided?: DecidedWithStates | undefined
+  readonly judges?: boolean
+}
+
 /** The evaluation type of a fixture type: a criteria fixture gives a criteria evaluation. */
 export type EvaluationOf<F extends SomeFixture> = F extends KindFixture<infer R, infer C, infer V, infer D, infer S> ? Evaluation<R, C, V, D, S, F> : never
 

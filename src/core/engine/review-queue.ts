@@ -67,7 +67,8 @@ const WANTS_ADOPTION = new Set(['not-adopted', 'uncertain'])
 
 /** The ordered review queue of a fixture. */
 export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = {}): ReviewQueue {
-  const status = fixtureStatus(fixture, options.panel === undefined ? {} : { panel: options.panel }, undefined, options.decided)
+  // A judge's stale label is no review work: the queue reads the status without the judges.
+  const status = fixtureStatus(fixture, options.panel === undefined ? {} : { panel: options.panel }, undefined, { decided: options.decided, judges: false })
   const pendingGroups = new Set(['disagreement', 'not-adopted', 'too-few-reviews', 'uncertain', ...Object.keys(fixture.definition.present.pendingGroups)])
   const staleGroups = Object.keys(fixture.definition.targets).map((target) => `stale-${target}`)
   const sampled = new Map((options.sample?.cases ?? []).map((each) => [each.id, each.draw]))

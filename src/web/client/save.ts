@@ -94,6 +94,8 @@ export async function saveReview(confirmed = false): Promise<void> {
     replace: data.existing,
     ...(state.viewer.role === 'reviewer' ? { reviewer: state.viewer.name } : {}),
     ...(adjudicating ? { adjudicator: state.viewer.name || 'page' } : {}),
+    // The estimate shown is made again with the save, so the overview moves with the sample's review.
+    ...(fixtureAt(data.fixture)?.estimate ? { estimate: true } : {}),
   }
   setStatus('saving…', 'ok')
   try {
@@ -121,8 +123,10 @@ export async function saveReview(confirmed = false): Promise<void> {
 function savedInto(saved: SavedFixture): void {
   const fixture = fixtureAt(saved.index)
   if (fixture === null) return
-  const { row, ...figures } = saved
+  const { row, estimate, ...figures } = saved
   const cases = row === null ? fixture.cases : fixture.cases.map((each) => (each.id === row.id ? row : each))
-  state.fixtures = state.fixtures.map((entry) => (entry.index === saved.index ? { ...fixture, ...figures, cases } : entry))
+  // An estimate the save did not ask for is kept as shown.
+  const shown = { ...fixture, ...figures, cases, estimate: estimate === undefined ? fixture.estimate : estimate }
+  state.fixtures = state.fixtures.map((entry) => (entry.index === saved.index ? shown : entry))
   dataChanged()
 }
