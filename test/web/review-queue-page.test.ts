@@ -1,6 +1,7 @@
 import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { judgeAssistedLines } from '../../src/core/compare/compare-judge-text.js'
 import { QUEUE_REASONS } from '../../src/core/engine/review-queue.js'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { SampleFile } from '../../src/core/sample/sample-file.js'
@@ -172,6 +173,35 @@ describe('serve --judge', { timeout: 120_000 }, () => {
       error:
         'fixtures/lab: judge kw has no labels here (its judges are aa, ix): run `vitest-rubric judge fixtures/lab --judge kw --run <module>`, or serve with another --judge.',
     })
+  })
+
+  test('the comparison view gives the named judge’s B − A over every paired task, in the words of compare --judge', async () => {
+    const root = await scratchDir('compare-judge-view')
+    const outcomes = {
+      a: (index: number) => (index % 4 === 1 ? 'rejected' : 'accepted'),
+      b: (index: number) => (index % 5 === 1 ? 'rejected' : 'accepted'),
+    } as const
+    for (const side of ['a', 'b'] as const) {
+      await generateFixture(join(root, side), 200, { fingerprint, outcomeOf: outcomes[side], splitOf: () => 'held_out' })
+      await writeFile(
+        join(root, `judge-${side}.mjs`),
+        `const outcomeOf = ${outcomes[side].toString()}
+export default async function judge({ answer, criterion }) {
+  const index = Number(/^Answer (\\d+):/.exec(answer.text)[1])
+  if (criterion.id === 'verification' && (outcomeOf(index) === 'rejected') !== (index % 10 === 3)) return { rating: 'does_not_meet', reason: 'No health check.', span: '' }
+  return { rating: 'meets', reason: 'Met.', span: 'check service health' }
+}
+`,
+      )
+      expect((await runCli(['judge', side, '--judge', 'ix', '--run', `judge-${side}.mjs`], root)).code).toBe(0)
+      expect((await runCli(['sample', side, '--size', '100', '--seed', '7'], root)).code).toBe(0)
+    }
+    const compared = JSON.parse((await runCli(['compare', 'a', 'b', '--judge', 'ix', '--json'], root)).stdout)
+    const expected = compared.judge_assisted.splits.find((split: { split: string }) => split.split === 'held_out')
+    const view = await get<PageComparison>(await serve(root, ['a', 'b'], { judge: 'ix' }), '/api/compare?a=0&b=1')
+    const section = view.sections.find((each) => each.split === 'held_out')!
+    expect(section.judgeAssisted).toEqual(judgeAssistedLines(expected, 'ix'))
+    expect(section.judgeAssisted![1]).toMatch(/^judge-assisted: B − A = /)
   })
 
   test('the comparison view names why it has no judge-assisted figures when the fixtures have no sample', async () => {
