@@ -73,8 +73,10 @@ async function reviewOnPage(page: Page, id: string): Promise<void> {
 
 const shownCase = (page: Page) => page.locator('nav.crumbs strong').textContent()
 
+// A guard against a hang, not a budget: each of the 300 saves at 10,000 cases re-reads the fixture and
+// its judge's calibration (about half a second alone on the 2-core machine), so the test takes minutes.
 test('10,000 cases judged, 300 sampled and reviewed in the queue’s order on the page: the estimate holds the true rate, narrower than the human-only interval', {
-  timeout: 600_000,
+  timeout: 1_200_000,
 }, async () => {
   const root = await scratchDir('walkthrough')
   await generateFixture(join(root, 'fixtures/lab'), N, { fingerprint, outcomeOf: () => 'unreviewed' })
