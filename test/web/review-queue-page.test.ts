@@ -166,6 +166,12 @@ describe('serve --judge', { timeout: 120_000 }, () => {
     expect('estimate' in plain.fixture).toBe(false)
   })
 
+  test('a --judge that is not a judge’s name is a usage error', async () => {
+    const refused = await runCli(['serve', '.', '--judge', '../ix', '--port', '0'], ROOT)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--judge takes a judge\'s name (judges/<name>.json): letters, digits, ".", "_" and "-", not "../ix".')
+  })
+
   test('a fixture with a sample but without the named judge’s labels says so, rather than show another judge', async () => {
     const root = await judgedProject()
     const server = await serve(root, ['fixtures/lab'], { judge: 'kw' })
