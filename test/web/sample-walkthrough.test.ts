@@ -91,6 +91,7 @@ test('10,000 cases judged, 300 sampled and reviewed in the queue’s order on th
   // A few cases through the form: n opens the queue's next case, which says why it is next.
   const { page } = await chromium.open(server, '', { waitFor: '#sample-progress-0' })
   expect(await page.textContent('#sample-progress-0 strong')).toBe(`0 of ${SIZE} sampled cases reviewed`)
+  expect(await page.textContent('tr.estimate-row')).toContain(`0 of ${SIZE} decided, ${SIZE} pending (of 10000 cases)`)
   const throughForm: string[] = []
   for (let round = 0; round < 3; round++) {
     const before = await shownCase(page).catch(() => null)
@@ -114,6 +115,8 @@ test('10,000 cases judged, 300 sampled and reviewed in the queue’s order on th
   await page.keyboard.press('Escape')
   await page.waitForSelector('#sample-progress-0')
   expect(await page.textContent('#sample-progress-0 strong')).toBe(`3 of ${SIZE} sampled cases reviewed`)
+  // The estimate moved with the saves, without a reload: each save answered it made again.
+  expect(await page.textContent('tr.estimate-row')).toContain(`3 of ${SIZE} decided, ${SIZE - 3} pending (of 10000 cases)`)
   // The page is closed: the rest of the sample is saved as the page saves, without an open page reading each change.
   await page.close()
 
