@@ -284,12 +284,9 @@ export interface SaveRequest {
   readonly estimate?: boolean | undefined
 }
 
-/**
- * A saved case's fixture: its new figures (the sample's progress and, when asked for, the estimate among them) and
- * the case's new row (`null` when it has none), put in place of the old ones.
- */
+/** A saved case's fixture: its new figures and the case's new row (`null` when it has none), put in place of the old ones. */
 export type SavedFixture = Pick<PageFixture, 'index' | 'version' | 'coverage' | 'agreement' | 'calibration' | 'sample'> & {
-  /** Present when the save asked for it (`estimate: true`) and its fixture has a sample. */
+  /** The estimate made again: only when the save asked for it (`estimate: true`). */
   readonly estimate?: PageFixture['estimate'] | undefined
   readonly row: CaseRow | null
 }
