@@ -4,7 +4,10 @@
 /** Why a case is next: the review queue's reasons (core/engine/review-queue.ts `QUEUE_REASONS`). */
 export type NextReason = 'sampled' | 'disagreement' | 'adjudication' | 'stale' | 'unreviewed' | 'unsettled'
 
-/** The answer of `GET /api/next?fixture=<n>`: the reviewer's next case, or `null` when nothing is left for them. */
+/**
+ * The answer of `GET /api/next?fixture=<n>`: a team's reviewer's next case, reserved for them, or on
+ * the page of one person the viewer's next case in the review queue; `null` when nothing is left.
+ */
 export interface NextAnswer {
   readonly next: {
     readonly fixture: number
@@ -12,8 +15,10 @@ export interface NextAnswer {
     readonly reason: NextReason
     /** One line naming no rating: why the case is next. */
     readonly detail: string
-    /** When the reservation ends, as an ISO time, unless the reviewer saves or skips the case first. */
-    readonly expires: string
+    /** When the reservation ends, as an ISO time, unless the reviewer saves or skips the case first; `null` on the page of one person, which reserves nothing. */
+    readonly expires: string | null
+    /** On the page of one person: how many cases the viewer's queue holds, this one included. */
+    readonly queued?: number
   } | null
 }
 

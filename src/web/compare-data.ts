@@ -1,5 +1,7 @@
+import { RubricError } from '../core/common/errors.js'
 import { compareFixtures, type CompareOptions } from '../core/compare/compare.js'
 import { comparisonText } from '../core/compare/compare-text.js'
+import type { FixtureComparison } from '../core/registry.js'
 import type { CaseRow, CompareSection, CompareSide, CompareTask, PageComparison, PageFixture } from './protocol.js'
 
 /**
@@ -11,8 +13,9 @@ export async function pageComparison(
   dirs: { readonly a: string; readonly b: string },
   overviews: { readonly a: PageFixture; readonly b: PageFixture },
   options: CompareOptions,
+  judge?: string,
 ): Promise<PageComparison> {
-  const comparison = await compareFixtures(dirs.a, dirs.b, options)
+  const { comparison, refused } = await compared(dirs, options, judge)
   const discordant = new Map<string, CompareTask['discordant']>()
   for (const section of comparison.splits) {
     for (const id of section.discordant.a_accepted_b_rejected) discordant.set(id, 'a_accepted_b_rejected')
@@ -35,10 +38,29 @@ export async function pageComparison(
     a: { fixture: overviews.a.index, ...comparison.a },
     b: { fixture: overviews.b.index, ...comparison.b },
     same: text.same,
-    notes: text.notes,
+    notes: refused === null ? text.notes : [...text.notes, refused],
     nouns: text.nouns,
     itemHead: [...text.itemHead],
     sections: text.splits.map(({ discordant: _, ...section }): CompareSection => section),
     tasks,
+  }
+}
+
+/**
+ * The comparison, with the judge's judge-assisted figures when a judge is named (`serve --judge`).
+ * A fixture without a sample or the judge's labels leaves them out, and says why, rather than the view.
+ */
+async function compared(
+  dirs: { readonly a: string; readonly b: string },
+  options: CompareOptions,
+  judge: string | undefined,
+): Promise<{ comparison: FixtureComparison; refused: string | null }> {
+  if (judge === undefined) return { comparison: await compareFixtures(dirs.a, dirs.b, options), refused: null }
+  try {
+    return { comparison: await compareFixtures(dirs.a, dirs.b, { ...options, judge }), refused: null }
+  } catch (error) {
+    if (!(error instanceof RubricError)) throw error
+    const refused = `no judge-assisted figures (judge ${judge}): ${error.message.split('\n')[0] ?? ''}`
+    return { comparison: await compareFixtures(dirs.a, dirs.b, options), refused }
   }
 }

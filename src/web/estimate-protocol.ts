@@ -41,3 +41,19 @@ export type PageEstimate =
       readonly splits: readonly PageSplitEstimate[]
     }
   | { readonly error: string }
+
+/**
+ * How far the review of a fixture's sample has come, for every viewer (counts only): its cases now
+ * in the fixture, those with a review, those decided (accepted or rejected) and those not
+ * (`sampled − decided`: pending or refused); `yours`, a reviewer's own reviews of them.
+ */
+export interface PageSampleProgress {
+  /** The sample file, as shown. */
+  readonly file: string
+  readonly sampled: number
+  readonly reviewed: number
+  readonly decided: number
+  readonly pending: number
+  /** The viewing reviewer's own independent reviews of sampled cases; `null` for anyone else. */
+  readonly yours: number | null
+}

@@ -20,9 +20,10 @@ import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
 import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
-import { pageEstimate } from './page-estimate.js'
+import { pageEstimate, type EstimateJudge } from './page-estimate.js'
+import { sampleProgress } from './sample-progress.js'
 import type { Viewer } from './viewer.js'
-import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
+import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer, SavedFixture } from './protocol.js'
 
 /**
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they
@@ -38,7 +39,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   options: EvaluateOptions = {},
   viewer: Viewer = { role: 'reader' },
   decided?: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
-  estimateJudge?: string,
+  estimateJudge?: EstimateJudge,
 ): Promise<PageFixture> {
   const { evaluation, assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const definition = fixture.definition
@@ -78,6 +79,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     calibration,
     // The human decisions of the sample are in it: a blind reviewer sees none, as no judge's figures.
     estimate: blindReviewer === undefined ? await pageEstimate(evaluation, estimateJudge) : null,
+    sample: await sampleProgress(evaluation, viewer),
     reviewers: fixture.panel.reviewers,
     criteria,
     cases,
@@ -126,14 +128,16 @@ function rowOf<R, C, V, D extends Decision, S>(
 /**
  * What a save answers of its fixture to a viewer who sees every review (a reader or an
  * adjudicator): the overview's figures and the saved case's row, as {@link pageFixture} makes them,
- * without the rows of every other case. A blind reviewer's figures are counted over what they may
+ * without the rows of every other case; the estimate when the save asks for it. A blind reviewer's figures are counted over what they may
  * see, case by case: theirs are the overview's.
  */
 export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
   decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
-  caseId: string,
-): Promise<Pick<PageFixture, 'coverage' | 'agreement' | 'calibration' | 'version'> & { readonly row: CaseRow | null }> {
+  saved: { readonly id: string; readonly estimate?: boolean | undefined },
+  estimateJudge?: EstimateJudge,
+): Promise<Omit<SavedFixture, 'index'>> {
+  const caseId = saved.id
   const { agreement, calibration, disagreeing } = figuresOf(fixture, decided.evaluation, false)
   const position = fixture.cases.findIndex((entry) => entry.id === caseId)
   const entry = fixture.cases[position]
@@ -142,7 +146,10 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
     const assessed = assessment(decided.assessments, position)
     row = rowOf(fixture.definition, kindContext(fixture), entry, assessed, assessed.decision, disagreeing)
   }
-  return { coverage: decided.evaluation.coverage, agreement, calibration, version: await fixtureVersion(fixture), row }
+  // The estimate is made again when the save asks for it, and only with a sample, which the progress reads first.
+  const sample = await sampleProgress(decided.evaluation, { role: 'reader' })
+  const estimate = saved.estimate !== true ? {} : { estimate: sample === null ? null : await pageEstimate(decided.evaluation, estimateJudge) }
+  return { coverage: decided.evaluation.coverage, agreement, calibration, sample, ...estimate, version: await fixtureVersion(fixture), row }
 }
 
 /**

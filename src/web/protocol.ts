@@ -5,7 +5,7 @@
 // Where the server sends one of the engine's reports whole (coverage, agreement, calibration),
 // the shape here is the part the page reads: the engine's report must still be assignable to it.
 
-import type { PageEstimate } from './estimate-protocol.js'
+import type { PageEstimate, PageSampleProgress } from './estimate-protocol.js'
 
 /** A case's decision status, as every kind decides it. */
 export type Status = 'accepted' | 'rejected' | 'pending' | 'refused'
@@ -123,6 +123,8 @@ export interface PageFixture {
   readonly calibration: Calibration | null
   /** Each split's judge-assisted acceptance rate, for a fixture with a review sample and a judge; `null` otherwise, and for a blind reviewer. */
   readonly estimate: PageEstimate | null
+  /** How far the review of the fixture's sample has come (counts only, for every viewer); `null` without a sample. */
+  readonly sample: PageSampleProgress | null
   /** The reviewers with independent reviews: with any, the page reviews blind. */
   readonly reviewers: readonly string[]
   /** The criteria (or dimensions) a case is judged on, in the rubric's order. */
@@ -278,10 +280,16 @@ export interface SaveRequest {
   readonly reviewer?: string | undefined
   /** An adoption, by this adjudicator. */
   readonly adjudicator?: string | undefined
+  /** Answer with the fixture's judge-assisted estimate made again (a pass over every case): the page asks while it shows one. */
+  readonly estimate?: boolean | undefined
 }
 
 /** A saved case's fixture: its new figures and the case's new row (`null` when it has none), put in place of the old ones. */
-export type SavedFixture = Pick<PageFixture, 'index' | 'version' | 'coverage' | 'agreement' | 'calibration'> & { readonly row: CaseRow | null }
+export type SavedFixture = Pick<PageFixture, 'index' | 'version' | 'coverage' | 'agreement' | 'calibration' | 'sample'> & {
+  /** The estimate made again: only when the save asked for it (`estimate: true`). */
+  readonly estimate?: PageFixture['estimate'] | undefined
+  readonly row: CaseRow | null
+}
 
 /** The answer to a save: the decision it gives, the case as it is now and its fixture's figures. */
 export interface SaveAnswer {
@@ -343,6 +351,8 @@ export interface CompareSection {
   readonly criteria: readonly { readonly criterion: string; readonly cells: readonly string[] }[]
   /** The mean score line (scored fixtures). */
   readonly scores: string | null
+  /** With `serve --judge`: the judge-assisted (PPI++) lines of B − A over every paired task, as `compare --judge` prints them; `null` otherwise. */
+  readonly judgeAssisted: readonly string[] | null
 }
 
 /** `GET /api/compare`: the comparison view of two served fixtures, and each task's two decisions. */
@@ -385,4 +395,4 @@ export interface ReportCase extends Omit<PageCase, 'source' | 'criteria' | 'bind
 
 /** The answers of assignment's routes (`serve --team`): kept in their own file, part of the one protocol. */
 export type { AssignmentsAnswer, NextAnswer, NextReason, ReleaseAnswer } from './assignment-protocol.js'
-export type { PageEstimate, PageSplitEstimate, RateRange } from './estimate-protocol.js'
+export type { PageEstimate, PageSampleProgress, PageSplitEstimate, RateRange } from './estimate-protocol.js'

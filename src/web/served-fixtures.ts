@@ -5,6 +5,7 @@ import type { KindRegistry } from '../core/engine/registry.js'
 import { refusalFor } from './blind.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
 import { pageFixture } from './page-data.js'
+import type { EstimateJudge } from './page-estimate.js'
 import type { CaseRow, ChangedEvent, PageFixture, RefusedFixture } from './protocol.js'
 import { RequestError } from './request.js'
 import type { Viewer } from './viewer.js'
@@ -20,6 +21,8 @@ export interface ServedFixturesOptions {
   readonly named: readonly string[]
   readonly cwd: string
   readonly evaluate: EvaluateOptions
+  /** The judge `serve --judge` named, which the overview's estimate must use. */
+  readonly judge?: string | undefined
 }
 
 /** How many viewers' overviews of one fixture are kept before they are all made again. */
@@ -48,6 +51,11 @@ export class ServedFixtures {
     })
   }
 
+  /** The overview's judge: the one named, required to have labels, else the fixture's only or first judge. */
+  get estimateJudge(): EstimateJudge | undefined {
+    return this.options.judge === undefined ? undefined : { required: this.options.judge }
+  }
+
   /** How many fixtures are served. */
   get count(): number {
     return this.options.dirs.length
@@ -71,7 +79,7 @@ export class ServedFixtures {
     const key = viewer.role === 'reviewer' ? `reviewer:${viewer.name}` : 'all'
     const kept = entry.views.get(key)
     if (kept !== undefined) return kept
-    const page = await pageFixture(entry.fixture, index, this.options.evaluate, viewer, entry.decided)
+    const page = await pageFixture(entry.fixture, index, this.options.evaluate, viewer, entry.decided, this.estimateJudge)
     const view = { page, json: Buffer.from(JSON.stringify(page)) }
     if (entry.views.size >= KEPT_VIEWS) entry.views.clear()
     entry.views.set(key, view)

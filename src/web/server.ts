@@ -65,6 +65,8 @@ export interface ServeOptions {
   readonly publicOrigin?: PublicOrigin
   /** Each token's rate limit (the single token's, or each person's). @default 50 a second, bursts of 500 */
   readonly rateLimit?: RateLimit
+  /** The judge of the overview's estimate and the comparison view's judge-assisted figures. @default a fixture's only judge, or the first by name; no judge-assisted comparison */
+  readonly judge?: string
   /** Team mode: how cases are handed out to reviewers (`GET /api/next`). @default 2 reviews a case (or `panel.minReviews`), reserved for 30 minutes */
   readonly assign?: { readonly reviewsPerCase?: number; readonly reserveMs?: number; readonly now?: () => number }
 }
@@ -139,8 +141,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     maxBody: options.maxBody ?? 1024 * 1024,
     trail,
     team: options.team === undefined ? undefined : await servedTeam(options, options.team, dirs),
+    judge: options.judge,
   }
-  const fixtures = new ServedFixtures({ kinds, dirs, named: options.dirs, cwd: options.cwd, evaluate })
+  const fixtures = new ServedFixtures({ kinds, dirs, named: options.dirs, cwd: options.cwd, evaluate, judge: options.judge })
 
   const handle = async (request: IncomingMessage, response: ServerResponse, seen: { viewer: Viewer }): Promise<void> => {
     const url = requestUrl(request.url)

@@ -5,7 +5,8 @@ export function generateFixture(
   n: number,
   options?: {
     readonly fingerprint?: (value: unknown) => string
-    readonly outcomeOf?: (index: number) => 'accepted' | 'rejected' | 'pending'
+    /** `unreviewed`: the case has no review at all. */
+    readonly outcomeOf?: (index: number) => 'accepted' | 'rejected' | 'pending' | 'unreviewed'
     readonly splitOf?: (index: number) => 'development' | 'held_out' | undefined
     /** Whether the review of a case also rates this criterion does_not_meet. */
     readonly failsOf?: (index: number, criterion: string) => boolean

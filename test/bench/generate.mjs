@@ -19,7 +19,7 @@ export function outcomeOf(index) {
 /**
  * Writes a criteria fixture of n cases to dir. The benchmarks fingerprint with the build; a test
  * passes the fingerprint of the sources (`options.fingerprint`), so that it needs no build. A test
- * may give its own outcome mix (`options.outcomeOf`, index → outcome) and put cases in a split
+ * may give its own outcome mix (`options.outcomeOf`, index → outcome; 'unreviewed' for a case with no review) and put cases in a split
  * (`options.splitOf`, index → 'development' | 'held_out' | undefined for the default), and fail
  * further criteria (`options.failsOf`, (index, criterion id) → whether the review rates it does_not_meet).
  */
@@ -103,7 +103,8 @@ async function caseMaker(options) {
     const outcome = (options.outcomeOf ?? outcomeOf)(index)
     const split = options.splitOf?.(index)
     let review = null
-    if (outcome !== 'pending' || index % 2 === 0) {
+    // An unreviewed case has no review; a pending one has an uncertain review on every other case.
+    if (outcome !== 'unreviewed' && (outcome !== 'pending' || index % 2 === 0)) {
       const judgements = {}
       for (const criterion of rubric.criteria) {
         const failed = (outcome === 'rejected' && criterion.id === 'verification') || (options.failsOf?.(index, criterion.id) ?? false)

@@ -144,9 +144,16 @@ describe('serve --team: assignment', () => {
     }
   })
 
-  test('the single-person page hands out nothing', async () => {
+  test('the single-person page reserves nothing: its next is the review queue’s, with no end to a reservation', async () => {
     const served = await servedCopy()
     const answer = await raw(served.server.port, '/api/next?fixture=0', { headers: { 'x-rubric-token': served.server.token } })
-    expect(answer.status).toBe(404)
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({ next: { fixture: 0, id: 'not-reviewed', reason: 'unreviewed', detail: 'no review', expires: null, queued: 2 } })
+    const released = await raw(served.server.port, '/api/release', {
+      method: 'POST',
+      headers: { 'x-rubric-token': served.server.token, 'content-type': 'application/json' },
+      body: JSON.stringify({ fixture: 0, id: 'not-reviewed' }),
+    })
+    expect(released.status).toBe(404)
   })
 })

@@ -76,10 +76,13 @@ describe('the review page, in a real browser', () => {
   test('a review recorded with the keyboard alone: the decision changes, the file is bound, evaluate agrees', async () => {
     const { root, open } = await served()
     const page = await open()
-    // n: the first pending case, then the next one.
+    // n: the review queue's first case (not reviewed comes before a review not settled), then the next one, then back.
     await page.keyboard.press('n')
     await page.waitForSelector('#criteria')
-    expect(await page.locator('nav.crumbs strong').textContent()).toBe('uncertain-wording')
+    expect(await page.locator('nav.crumbs strong').textContent()).toBe('not-reviewed')
+    expect(await page.textContent('#assignment')).toBe('next in the queue: unreviewed — no review. 2 cases are in the queue; n opens the next.')
+    await page.keyboard.press('n')
+    await page.waitForFunction(() => document.querySelector('nav.crumbs strong')?.textContent === 'uncertain-wording')
     await page.keyboard.press('n')
     await page.waitForFunction(() => document.querySelector('nav.crumbs strong')?.textContent === 'not-reviewed')
     expect(await page.textContent('#decision')).toBe('pending no review')
@@ -100,7 +103,7 @@ describe('the review page, in a real browser', () => {
     }
     await page.keyboard.press('s')
     await page.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('saved') === true)
-    expect(await page.textContent('#save-status')).toBe('saved: accepted. Press n for the next pending case.')
+    expect(await page.textContent('#save-status')).toBe('saved: accepted. Press n for the next case in the review queue.')
     expect(await page.textContent('#decision')).toBe('accepted every criterion meets')
     expect((await page.locator('#answer mark[data-criteria~="command"]').allTextContents()).join('')).toBe(spans[0])
 
@@ -326,7 +329,7 @@ describe('the review page, in a real browser', () => {
     expect(await report.locator('tr.case-row').count()).toBe(8)
     // The header names only the keys that work in a report, and they do; the page's names rating and saving too.
     expect(await report.textContent('header .keys')).toBe('j/k next/previous case · n next pending · Esc overview')
-    expect(await servedPage.textContent('header .keys')).toBe('j/k next/previous case · n next pending · 1/2/3 rate · s save')
+    expect(await servedPage.textContent('header .keys')).toBe('j/k next/previous case · n next in the review queue · 1/2/3 rate · s save')
     const first = (await report.locator('tr.case-row').first().getAttribute('data-case')) ?? ''
     const second = (await report.locator('tr.case-row').nth(1).getAttribute('data-case')) ?? ''
     await report.click(`a:text-is("${first}")`)

@@ -10,7 +10,7 @@ import { minReviewsOption, oneDir, stringOption, stringOptions, usage, type Comm
 const DEFAULT_LIMIT = 20
 
 /** How each reason reads in the header and on each line. */
-const REASON_WORDS: Record<QueueReason, string> = {
+export const REASON_WORDS: Record<QueueReason, string> = {
   sampled: 'sampled, not reviewed',
   disagreement: 'reviewers disagree',
   adjudication: 'waiting for adjudication',

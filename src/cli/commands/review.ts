@@ -11,6 +11,7 @@ import { kinds, openReviewTarget, recordReview } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, oneDir, usage, stringOption, stringOptions, stringsOption, type CliIo, type Command, type ParsedArgs } from '../command.js'
 import { interactiveReviewOf, slotGiven, slotOptions } from '../kinds.js'
+import { reviewQueued } from './review-queued.js'
 import { keepDraft } from '../drafts.js'
 import { slotOptionOf } from '../../core/engine/slot-option.js'
 import { RevisionError } from '../../core/common/errors.js'
@@ -23,7 +24,8 @@ const JUDGEMENT_OPTION_NAMES = ['rating', 'reason', 'span'] as const satisfies r
 export const review: Command = {
   name: 'review',
   summary: 'record a review of a case: interactively on a terminal, or from options or a file',
-  help: `Usage: vitest-rubric review <dir> --case <id> [--replace] [--dry-run]
+  help: `Usage: vitest-rubric review <dir> [--reviewer <name>] [--replace]     (on a terminal: the review queue)
+       vitest-rubric review <dir> --case <id> [--replace] [--dry-run]
        vitest-rubric review <dir> --case <id> --rating <criterion>=<rating> --reason <criterion>=<text>
                             [--span <criterion>=<text>] ... [--replace] [--dry-run]
        vitest-rubric review <dir> --case <id> [--system debate|baseline] --from <review.json> [--replace]
@@ -38,6 +40,11 @@ claim (the excerpt, the validity, the planted issue and credit, the reason, and 
 response or the answer's handling, each where it applies), then for the resolution, the empirical
 test and the final verdict; an excerpt must occur where the review quotes it from. It shows the
 decision the review would give and asks before writing.
+
+On a terminal without --case, it reviews the cases of the review queue in turn (\`vitest-rubric
+next\`'s order: sampled cases first; with --reviewer, that reviewer's queue), saying of each why it
+is next, and offers the next after each review. Disagreements and reviews waiting for adoption are
+adjudicate's; a stale or unsettled review is offered only with --replace.
 
 Without a terminal, the review comes from options (each repeatable, one per criterion) or from a
 JSON file: { "<criterion>": { "rating", "reason", "answer_span" } } for a criteria fixture; for a
@@ -95,7 +102,11 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     const dir = oneDir('review', positionals)
     const caseId = stringOption(values, 'case')
     if (caseId === undefined && values['judge'] !== undefined && values['from'] !== undefined) return importLabels(dir, values, io)
-    if (caseId === undefined) throw usage('review', 'name the case to review with --case <id>.')
+    if (caseId === undefined && io.terminal !== undefined && !['from', 'rating', 'reason', 'span', 'judge'].some((name) => values[name] !== undefined)) {
+      const each = { slot: slotGiven(values), reviewer: stringOption(values, 'reviewer'), replace: values['replace'] === true, cwd: io.cwd }
+      return reviewQueued(dir, each, io, (id) => reviewOnTerminal(dir, { ...each, caseId: id, dryRun: values['dry-run'] === true }, io))
+    }
+    if (caseId === undefined) throw usage('review', 'name the case to review with --case <id> (on a terminal, without it: the review queue’s cases in turn).')
     const options = {
       caseId,
       slot: slotGiven(values),
@@ -126,35 +137,45 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     }
     if (options.judge !== undefined)
       throw usage('review', "a judge's labels come from its own run: give them with --from <file> or with --rating, --reason and --span.")
-    if (io.terminal === undefined) {
-      throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
-    }
-    const target = await openReviewTarget(dir, caseId, options.slot, io.cwd, options.reviewer)
-    const prompt = interactiveReviewOf(target.fixture.kind)
-    if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
-    refuseExistingReview(target, options.replace)
-    let typed: unknown
-    const outcome = await prompt(target, io.terminal, (draft, dryRun) => {
-      typed = draft
-      return recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun })
-    }).catch(async (error: unknown) => {
-      // The case changed while the questions were answered: on a terminal, what was typed would be lost with the refusal.
-      if (!(error instanceof RevisionError) || error.code !== 'CASE_CHANGED_MEANWHILE' || typed === undefined) throw error
-      const named = [
-        ...(options.slot === undefined ? [] : [`--${slotOptionOf(target.fixture.definition)}`, options.slot]),
-        ...(options.reviewer === undefined ? [] : ['--reviewer', options.reviewer]),
-      ]
-      const command = ['vitest-rubric', 'review', dir, '--case', caseId, ...named, '--replace']
-      const names = named.filter((word) => !word.startsWith('--'))
-      throw await keepDraft(error, { dir, caseId, names, command, draft: typed }, io.cwd)
-    })
-    if (outcome === 'cancelled') {
-      io.stderr('review cancelled: nothing was written')
-      return 1
-    }
-    io.stdout(formatReview(outcome, options.dryRun))
-    return 0
+    return reviewOnTerminal(dir, options, io)
   },
+}
+
+/** One case reviewed on the terminal: the questions, the decision, and the review written after confirmation. */
+async function reviewOnTerminal(
+  dir: string,
+  options: { caseId: string; slot: string | undefined; reviewer: string | undefined; replace: boolean; cwd: string; dryRun: boolean },
+  io: CliIo,
+): Promise<number> {
+  const caseId = options.caseId
+  if (io.terminal === undefined) {
+    throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
+  }
+  const target = await openReviewTarget(dir, caseId, options.slot, io.cwd, options.reviewer)
+  const prompt = interactiveReviewOf(target.fixture.kind)
+  if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
+  refuseExistingReview(target, options.replace)
+  let typed: unknown
+  const outcome = await prompt(target, io.terminal, (draft, dryRun) => {
+    typed = draft
+    return recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun })
+  }).catch(async (error: unknown) => {
+    // The case changed while the questions were answered: on a terminal, what was typed would be lost with the refusal.
+    if (!(error instanceof RevisionError) || error.code !== 'CASE_CHANGED_MEANWHILE' || typed === undefined) throw error
+    const named = [
+      ...(options.slot === undefined ? [] : [`--${slotOptionOf(target.fixture.definition)}`, options.slot]),
+      ...(options.reviewer === undefined ? [] : ['--reviewer', options.reviewer]),
+    ]
+    const command = ['vitest-rubric', 'review', dir, '--case', caseId, ...named, '--replace']
+    const names = named.filter((word) => !word.startsWith('--'))
+    throw await keepDraft(error, { dir, caseId, names, command, draft: typed }, io.cwd)
+  })
+  if (outcome === 'cancelled') {
+    io.stderr('review cancelled: nothing was written')
+    return 1
+  }
+  io.stdout(formatReview(outcome, options.dryRun))
+  return 0
 }
 
 /** `review <dir> --judge <name> --from <file>` without `--case`: many cases' labels in one revision of the judge's file. */

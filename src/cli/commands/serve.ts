@@ -3,6 +3,7 @@ import { ListenError } from '../../web/listen.js'
 import { startServer, type RunningServer } from '../../web/server.js'
 import { parsePublicOrigin } from '../../web/public-origin.js'
 import { parseRateLimit } from '../../web/rate-limit.js'
+import { REVIEWER_NAME as JUDGE_NAME } from '../../core/engine/panel.js'
 import { minReviewsOption, usage, stringOption, stringOptions, type Command } from '../command.js'
 import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
 import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
@@ -14,7 +15,7 @@ export const serve: Command = {
   name: 'serve',
   summary: 'a local web page to read, review and adjudicate cases (loopback only, with a token)',
   help: `Usage: vitest-rubric serve [dir...] [--port <n>] [--host <host>] [--open] [--min-reviews <n>]
-                            [--public-origin <url>] [--rate-limit <n>] [--commit]
+                            [--judge <name>] [--public-origin <url>] [--rate-limit <n>] [--commit]
        vitest-rubric serve <A> <B> --compare [options]
        vitest-rubric serve [dir...] --team <team.json> [--reviews-per-case <n>]
                             [--reserve-minutes <n>] [options]
@@ -24,7 +25,10 @@ Starts a local server for the review page and prints its URL, which carries a ra
 page shows every fixture's figures and cases, each case with its answer (spans highlighted), its
 source (reference quotes highlighted), its criteria and its decision; it records reviews and
 adjudications through the same path as \`review\` and \`adjudicate\`. Without directories it serves
-the fixtures \`status\` finds under fixtures/. Ctrl-C stops it.
+the fixtures \`status\` finds under fixtures/. Ctrl-C stops it. The n key opens the next case of the
+review queue (\`vitest-rubric next\`'s order: sampled cases first), and the case says why it is next.
+A fixture with a sample (sample.json) shows how far its review has come; with a judge's labels too,
+the judge-assisted estimate (the fixture's only judge, the first by name, or --judge).
 
 With --compare and two fixtures, the URL printed (and opened) is the comparison view of their
 systems, as \`vitest-rubric compare <A> <B>\` compares them: both decisions per task, discordant
@@ -49,6 +53,9 @@ Options:
   --open              open the page in the default browser, through a one-time link that
                       holds no token
   --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
+  --judge <name>      the judge of the overview's judge-assisted estimate (a fixture with a
+                      sample but without its labels says so), and of the comparison view's
+                      judge-assisted B − A
   --compare           open on the comparison view of the two fixtures given
   --team <file>       serve a team: one personal link per person of the team file
   --reviews-per-case <n>
@@ -77,7 +84,7 @@ Options:
 Exit codes: 0 when stopped; 1 when it cannot listen, or with --commit cannot commit; 2 on a
 usage error.`,
   options: {
-    ...stringOptions('port', 'host', 'min-reviews', 'team', 'revoke', 'reissue', 'public-origin', 'rate-limit', 'reviews-per-case', 'reserve-minutes'),
+    ...stringOptions('port', 'host', 'min-reviews', 'judge', 'team', 'revoke', 'reissue', 'public-origin', 'rate-limit', 'reviews-per-case', 'reserve-minutes'),
     open: { type: 'boolean', default: false },
     compare: { type: 'boolean', default: false },
     commit: { type: 'boolean', default: false },
@@ -114,6 +121,9 @@ usage error.`,
         'serve',
         `--public-origin serves through a reverse proxy on this machine: serve listens on loopback, so --host ${host} cannot be used with it.`,
       )
+    const judge = stringOption(values, 'judge')
+    if (judge !== undefined && !JUDGE_NAME.test(judge))
+      throw usage('serve', `--judge takes a judge's name (judges/<name>.json): letters, digits, ".", "_" and "-", not ${JSON.stringify(judge)}.`)
     const assign = await assignOptions(values, teamFile !== undefined, io.cwd)
     const team = teamFile === undefined ? undefined : await openTeam(teamFile, io.cwd)
     let server: RunningServer
@@ -130,6 +140,7 @@ usage error.`,
         ...(publicOrigin === undefined ? {} : { publicOrigin }),
         ...(rateLimit === undefined ? {} : { rateLimit }),
         ...(assign === undefined ? {} : { assign }),
+        ...(judge === undefined ? {} : { judge }),
       })
     } catch (error) {
       if (!(error instanceof ListenError)) throw error

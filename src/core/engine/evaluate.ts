@@ -39,6 +39,18 @@ export interface Evaluation<
 /** The evaluation of a fixture of some kind. */
 export type SomeEvaluation = Evaluation
 
+/** A fixture's evaluation and each case's assessment, with at least its stale binding states: what `status` and the queue read. */
+export interface DecidedWithStates {
+  readonly evaluation: SomeEvaluation
+  readonly assessments: readonly CaseAssessment<Decision>[]
+}
+
+/** How `fixtureStatus` reads a fixture: from the evaluation the caller holds, if any, and with the judges' stale labels unless `judges` is `false`. */
+export interface StatusReading {
+  readonly decided?: DecidedWithStates | undefined
+  readonly judges?: boolean
+}
+
 /** The evaluation type of a fixture type: a criteria fixture gives a criteria evaluation. */
 export type EvaluationOf<F extends SomeFixture> = F extends KindFixture<infer R, infer C, infer V, infer D, infer S> ? Evaluation<R, C, V, D, S, F> : never
 

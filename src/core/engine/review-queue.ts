@@ -6,7 +6,7 @@
 import type { SampledCase, SampleFile } from '../sample/sample-file.js'
 import { assessEntry } from './assess.js'
 import { isStale } from './bindings.js'
-import type { EvaluateOptions } from './evaluate.js'
+import type { DecidedWithStates, EvaluateOptions } from './evaluate.js'
 import { kindContext, type CaseEntry, type ReviewEntry, type SomeFixture } from './fixture.js'
 import { disagreeingItems, reviewerViews } from './panel-rule.js'
 import { fixtureStatus, type CaseFinding } from './status.js'
@@ -47,6 +47,8 @@ export interface ReviewQueueOptions {
   readonly for?: QueueFor
   /** The several-reviewer rule, as `status --min-reviews` takes it. */
   readonly panel?: EvaluateOptions['panel']
+  /** The fixture's evaluation under `panel`, when the caller holds it: the queue then decides no case again. */
+  readonly decided?: DecidedWithStates
 }
 
 export interface ReviewQueue {
@@ -65,7 +67,8 @@ const WANTS_ADOPTION = new Set(['not-adopted', 'uncertain'])
 
 /** The ordered review queue of a fixture. */
 export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = {}): ReviewQueue {
-  const status = fixtureStatus(fixture, options.panel === undefined ? {} : { panel: options.panel })
+  // A judge's stale label is no review work: the queue reads the status without the judges.
+  const status = fixtureStatus(fixture, options.panel === undefined ? {} : { panel: options.panel }, undefined, { decided: options.decided, judges: false })
   const pendingGroups = new Set(['disagreement', 'not-adopted', 'too-few-reviews', 'uncertain', ...Object.keys(fixture.definition.present.pendingGroups)])
   const staleGroups = Object.keys(fixture.definition.targets).map((target) => `stale-${target}`)
   const sampled = new Map((options.sample?.cases ?? []).map((each) => [each.id, each.draw]))

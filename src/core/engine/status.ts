@@ -6,7 +6,7 @@ import { acknowledgement, isStale, rowPath, shellWord, type BindingState } from 
 import type { BindingTarget } from '../contract/bindings.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
 import type { Decision } from '../contract/decision.js'
-import { evaluateWithStates, type EvaluateOptions } from './evaluate.js'
+import { evaluateWithStates, type EvaluateOptions, type StatusReading } from './evaluate.js'
 import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
 import type { FixtureNote } from '../contract/results.js'
 import { earlierRevisions, NO_HISTORY, type FixtureHistory } from './fixture-history.js'
@@ -131,22 +131,19 @@ export function statusGroups(definition: SomeKindDefinition): StatusGroupEntry[]
  * Every case of a fixture with what a reviewer must do next, read from the binding table. With the
  * `history` of the fixture's files (see `fixtureHistory`), a review bound to an earlier revision of
  * a file found there is told what changed since (for a rubric, which rule); without it, everything
- * such a review judged is said to need re-reading.
+ * such a review judged is said to need re-reading. `reading` may hand it the evaluation, and leave the judges out.
  */
-export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {}, history: FixtureHistory = NO_HISTORY): FixtureStatus {
+export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {}, history = NO_HISTORY, reading: StatusReading = {}): FixtureStatus {
   const definition = fixture.definition
   const context = kindContext(fixture)
-  const { assessments, evaluation } = evaluateWithStates(fixture, { ...options, allStates: true })
+  const { assessments, evaluation } = reading.decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const noted = new Set(evaluation.notes.map((note) => note.file))
   const groups = statusGroups(fixture.definition)
   const blockingKeys = new Set(groups.filter((group) => group.blocking).map((group) => group.key))
   const cases = fixture.cases.map((entry, index): CaseStatus => {
     const assessment = assessments[index]!
-    const reviews = fixture.reviews.get(entry.id)
-    return {
-      id: entry.id,
-      findings: withPanelFindings(fixture, entry, assessment, caseFindings(fixture, assessment, reviews !== undefined, noted, history), history),
-    }
+    const own = caseFindings(fixture, assessment, fixture.reviews.get(entry.id) !== undefined, noted, history)
+    return { id: entry.id, findings: withPanelFindings(fixture, entry, assessment, own, history, reading.judges) }
   })
   const newCase: Record<string, string> = {}
   for (const row of definition.bindings) {
@@ -260,9 +257,10 @@ function withPanelFindings(
   assessment: CaseAssessment<Decision>,
   findings: CaseFinding[],
   history: FixtureHistory,
+  withJudges = true,
 ): CaseFinding[] {
   const { panel, judges } = fixture
-  if (!panel.reviews.has(entry.id) && !judges.reviews.has(entry.id) && !panel.adoptions.has(entry.id)) return findings
+  if (!panel.reviews.has(entry.id) && !(withJudges && judges.reviews.has(entry.id)) && !panel.adoptions.has(entry.id)) return findings
   const definition = fixture.definition
   const context = kindContext(fixture)
   const dir = shellWord(fixture.displayDir)
@@ -333,7 +331,7 @@ function withPanelFindings(
       detail: `${formatLocation(panel.adjudications!.display, adoption.path)} (by ${adoption.adjudicator}, resolving ${Object.keys(adoption.resolved).join(', ')}); next, once the reviews are current: \`vitest-rubric adjudicate ${dir} --case ${id}\``,
     })
   }
-  for (const judge of judges.reviews.get(entry.id)?.keys() ?? []) {
+  for (const judge of withJudges ? (judges.reviews.get(entry.id)?.keys() ?? []) : []) {
     const states = staleOf(judges, judge)
     if (states.length === 0) continue
     const command = judgeCommand(dir, judge, judges.files[judge]?.origin)

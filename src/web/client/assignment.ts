@@ -1,13 +1,18 @@
-// Assignment, for a team's reviewer: n asks the server for their next case (GET /api/next), which
-// it reserves for them, and the case shows why it is next and until when it is theirs, with a way
-// to skip it. The overview shows the team's progress (GET /api/assignments) to everyone of the team.
+// The review queue and assignment: n asks the server for the next case (GET /api/next). A team's
+// reviewer is handed their next case, reserved for them, and the case shows why it is next and until
+// when it is theirs, with a way to skip it; on the page of one person n follows the viewer's review
+// queue (`vitest-rubric next`'s order) and the case shows why it is next. The overview shows the
+// team's progress (GET /api/assignments) to everyone of the team.
 import type { AssignmentsAnswer, NextAnswer } from '../protocol.js'
-import { api } from './api.js'
+import { api, viewerParam } from './api.js'
 import { el, headRow, messageOf } from './dom.js'
 import { go, identity, mode, redraw, state, type ShownCase } from './state.js'
 
 /** Whether `n` asks the server: a team's reviewer is handed their cases, everyone else walks the pending ones. */
 export const isAssigned = (): boolean => mode === 'serve' && identity?.role === 'reviewer'
+
+/** Whether `n` follows the review queue: on the page of one person; a team's readers and adjudicators walk the pending cases. */
+export const followsQueue = (): boolean => mode === 'serve' && identity === null
 
 /** The case last handed out, while it is the one shown. */
 let handed: NonNullable<NextAnswer['next']> | null = null
@@ -20,18 +25,22 @@ export async function askNext(): Promise<void> {
   const start = Math.max(0, fixtures.indexOf(state.current?.fixture ?? -1))
   try {
     for (const index of [...fixtures.slice(start), ...fixtures.slice(0, start)]) {
-      const { next } = await api<NextAnswer>(`/api/next?fixture=${index}`)
+      // One person's queue goes on from the case shown; a team's reviewer is handed the case they hold first.
+      const after = followsQueue() && state.current?.fixture === index ? `&after=${encodeURIComponent(state.current.id)}` : ''
+      const { next } = await api<NextAnswer>(`/api/next?fixture=${index}${followsQueue() ? `&viewer=${encodeURIComponent(viewerParam())}` : ''}${after}`)
       if (next === null) continue
       handed = next
       notice = null
       if (state.current?.fixture === next.fixture && state.current.id === next.id) {
-        notice = 'This case is reserved for you: save your review, or skip it.'
+        notice = followsQueue() ? 'No other case is in the queue.' : 'This case is reserved for you: save your review, or skip it.'
         redraw.case()
       } else go(next.fixture, next.id)
       return
     }
     handed = null
-    notice = 'No case is left for you to review: each has the reviews it needs, or is reserved by another reviewer.'
+    notice = followsQueue()
+      ? 'The review queue is empty: no case is sampled and unreviewed, disputed, waiting for adjudication, stale or pending.'
+      : 'No case is left for you to review: each has the reviews it needs, or is reserved by another reviewer.'
   } catch (error) {
     notice = `no next case: ${messageOf(error)}`
   }
@@ -39,8 +48,28 @@ export async function askNext(): Promise<void> {
   else redraw.case()
 }
 
+/** On the page of one person, the line of a case the queue gave: why it is next, and how many cases the queue holds. */
+function queueLine(data: ShownCase): HTMLElement | null {
+  const mine = handed !== null && handed.fixture === data.fixture && handed.id === data.id ? handed : null
+  if (mine === null) return notice === null ? null : el('p', { class: 'assignment dim', id: 'assignment', role: 'status' }, notice)
+  const queued = mine.queued === undefined ? '' : ` ${mine.queued === 1 ? '1 case is' : `${mine.queued} cases are`} in the queue; n opens the next.`
+  return el(
+    'p',
+    { class: 'assignment queue', id: 'assignment', role: 'status' },
+    el('strong', {}, `next in the queue: ${mine.reason}`),
+    ` — ${mine.detail}.${queued}`,
+    ...(notice === null ? [] : [' ', el('span', { class: 'dim' }, notice)]),
+  )
+}
+
+/** The line above the overview when n found nothing: outside a team, where the team's progress does not show it. */
+export function queueNotice(): HTMLElement | null {
+  return followsQueue() && notice !== null && state.current === null ? el('p', { class: 'assignment dim', id: 'assignment', role: 'status' }, notice) : null
+}
+
 /** The line of a case handed out: why it is next, until when it is reserved, and a skip. */
 export function assignmentLine(data: ShownCase): HTMLElement | null {
+  if (followsQueue()) return queueLine(data)
   if (!isAssigned()) return null
   const mine = handed !== null && handed.fixture === data.fixture && handed.id === data.id ? handed : null
   if (mine === null) return notice === null ? null : el('p', { class: 'assignment dim', id: 'assignment', role: 'status' }, notice)
@@ -51,7 +80,7 @@ export function assignmentLine(data: ShownCase): HTMLElement | null {
       redraw.case()
     })
   })
-  const until = new Date(mine.expires).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  const until = new Date(mine.expires ?? 0).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
   return el(
     'p',
     { class: 'assignment', id: 'assignment', role: 'status' },

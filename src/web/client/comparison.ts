@@ -58,6 +58,7 @@ export async function renderComparison(at: { a: number; b: number; id: string | 
     if (section.worstCase !== null) block.append(el('p', { class: 'worst-case' }, section.worstCase))
     for (const leak of section.leaks) block.append(el('p', { class: 'leak' }, leak))
     if (section.rates !== null) block.append(el('p', { class: 'rates' }, section.rates))
+    if (section.judgeAssisted !== null) block.append(el('div', { class: 'judge-assisted' }, ...section.judgeAssisted.map((line) => el('p', {}, line.trim()))))
     if (section.table !== null) {
       const t = section.table
       const table = el('table', { class: 'paired' }, el('caption', {}, 'Paired table: tasks decided in both'))

@@ -127,3 +127,22 @@ export function estimateBlock(fixture: Pick<PageFixture, 'index' | 'estimate'>):
   )
   return el('div', { class: 'estimate', id: `estimate-${fixture.index}` }, table, key)
 }
+
+/**
+ * How far the review of the sample has come, for every viewer: `142 of 300 sampled cases reviewed`,
+ * with the decided and pending among them (and a reviewer's own); `null` without a sample.
+ */
+export function sampleProgressBlock(fixture: Pick<PageFixture, 'index' | 'sample'>): HTMLElement | null {
+  const progress = fixture.sample
+  if (progress === null) return null
+  const bar = el('progress', { max: String(Math.max(1, progress.sampled)), value: String(progress.decided), 'aria-label': 'sampled cases decided' })
+  const yours = progress.yours === null ? '' : ` · ${progress.yours} reviewed by you`
+  return el(
+    'p',
+    { class: 'sample-progress', id: `sample-progress-${fixture.index}` },
+    el('strong', {}, `${progress.reviewed} of ${counted(progress.sampled, 'sampled case')} reviewed`),
+    ` · ${progress.decided} decided · ${progress.pending} pending${yours} `,
+    bar,
+    el('span', { class: 'dim' }, ` ${progress.file}`),
+  )
+}

@@ -39,7 +39,7 @@ export function header(): HTMLElement {
       'span',
       { class: 'keys' },
       mode === 'serve'
-        ? `j/k next/previous case · n ${identity?.role === 'reviewer' ? 'your next case' : 'next pending'} · 1/2/3 rate · s save`
+        ? `j/k next/previous case · n ${identity?.role === 'reviewer' ? 'your next case' : identity === null ? 'next in the review queue' : 'next pending'} · 1/2/3 rate · s save`
         : 'j/k next/previous case · n next pending · Esc overview',
     ),
   )

@@ -1,8 +1,8 @@
-// The keys: j and k move through the cases shown, n opens the next pending one (a team's reviewer's
-// next case as the server hands it out), 1, 2, 3… rate the
+// The keys: j and k move through the cases shown, n opens the next case of the review queue (a team's
+// reviewer's next case as the server hands it out; a team's reader's next pending one), 1, 2, 3… rate the
 // active criterion with the kind's ratings and 0 leaves it out, the arrows move between criteria,
 // s or Ctrl+Enter saves, Esc goes back to the overview. A key typed in a field is text, never a shortcut.
-import { askNext, isAssigned } from './assignment.js'
+import { askNext, followsQueue, isAssigned } from './assignment.js'
 import { activate, focusActive, setRating } from './criteria-form.js'
 import { saveReview } from './save.js'
 import { go, keyOf, kindOf, nextPending, state, visibleCases } from './state.js'
@@ -48,7 +48,7 @@ function onKey(event: KeyboardEvent): void {
   if (event.key === 'j' || event.key === 'k') {
     const item = list[event.key === 'j' ? at + 1 : at === -1 ? list.length - 1 : at - 1]
     if (item !== undefined) go(item.fixture, item.row.id)
-  } else if (event.key === 'n' && isAssigned()) {
+  } else if (event.key === 'n' && (isAssigned() || followsQueue())) {
     void askNext()
   } else if (event.key === 'n') {
     const next = nextPending()

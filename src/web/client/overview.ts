@@ -1,12 +1,12 @@
 // The overview: the filters, the way to the comparison view, and per fixture its figures, its
 // pending and failed cases one click from their lists, a window of its cases and its statistics.
 import type { Counts, PageFixture } from '../protocol.js'
-import { progressBlock } from './assignment.js'
+import { progressBlock, queueNotice } from './assignment.js'
 import { badge, counted, el, headRow, percent } from './dom.js'
 import { header } from './header.js'
 import { gatesBlock, gatesOfReport } from './report-mode.js'
 import { statisticsBlocks } from './statistics.js'
-import { estimateBlock } from './estimate.js'
+import { estimateBlock, sampleProgressBlock } from './estimate.js'
 import { app, caseIndex, filtersChanged, fixtureAt, mode, PAGE_SIZE, state, visibleCases } from './state.js'
 
 export function renderOverview(): void {
@@ -14,7 +14,7 @@ export function renderOverview(): void {
   main.append(filtersBar())
   const offer = compareOffer()
   if (offer !== null) main.append(offer)
-  const progress = progressBlock()
+  const progress = progressBlock() ?? queueNotice()
   if (progress !== null) main.append(progress)
   const gates = gatesOfReport()
   if (gates !== null) main.append(gates)
@@ -147,6 +147,8 @@ function fixtureSection(fixture: PageFixture): HTMLElement {
     )
   }
   section.append(table)
+  const sampled = sampleProgressBlock(fixture)
+  if (sampled !== null) section.append(sampled)
   const estimate = estimateBlock(fixture)
   if (estimate !== null) section.append(estimate)
   if (fixture.gates !== undefined) section.append(gatesBlock(fixture, fixture.gates))

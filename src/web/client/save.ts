@@ -1,5 +1,5 @@
 // Opening a case into the form, and saving the form: a review, a revision or an adoption.
-import { isAssigned } from './assignment.js'
+import { followsQueue, isAssigned } from './assignment.js'
 import type { SaveAnswer, SaveRequest, SavedFixture } from '../protocol.js'
 import { disputesOf } from './adjudication.js'
 import { api, readAhead } from './api.js'
@@ -94,6 +94,8 @@ export async function saveReview(confirmed = false): Promise<void> {
     replace: data.existing,
     ...(state.viewer.role === 'reviewer' ? { reviewer: state.viewer.name } : {}),
     ...(adjudicating ? { adjudicator: state.viewer.name || 'page' } : {}),
+    // The estimate shown is made again with the save, so the overview moves with the sample's review.
+    ...(fixtureAt(data.fixture)?.estimate ? { estimate: true } : {}),
   }
   setStatus('saving…', 'ok')
   try {
@@ -102,7 +104,7 @@ export async function saveReview(confirmed = false): Promise<void> {
     openCase(result.case)
     const next = nextPending()
     setStatus(
-      `saved: ${result.decision}.${isAssigned() ? ' Press n for your next case.' : next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`,
+      `saved: ${result.decision}.${isAssigned() ? ' Press n for your next case.' : followsQueue() ? ' Press n for the next case in the review queue.' : next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`,
       'ok',
     )
   } catch (error) {
@@ -121,8 +123,10 @@ export async function saveReview(confirmed = false): Promise<void> {
 function savedInto(saved: SavedFixture): void {
   const fixture = fixtureAt(saved.index)
   if (fixture === null) return
-  const { row, ...figures } = saved
+  const { row, estimate, ...figures } = saved
   const cases = row === null ? fixture.cases : fixture.cases.map((each) => (each.id === row.id ? row : each))
-  state.fixtures = state.fixtures.map((entry) => (entry.index === saved.index ? { ...fixture, ...figures, cases } : entry))
+  // An estimate the save did not ask for is kept as shown.
+  const shown = { ...fixture, ...figures, cases, estimate: estimate === undefined ? fixture.estimate : estimate }
+  state.fixtures = state.fixtures.map((entry) => (entry.index === saved.index ? shown : entry))
   dataChanged()
 }

@@ -5,13 +5,24 @@ import type { AssignmentsAnswer, NextAnswer, ReleaseAnswer } from '../assignment
 import { readBody, RequestError } from '../request.js'
 import { json } from '../respond.js'
 import type { Person } from '../team.js'
-import { fixtureNumber, type Route, type RouteContext, type ServedTeam } from './route.js'
+import { queuedCase } from '../queue-routes.js'
+import { fixtureNumber, queryViewer, type Route, type RouteContext, type ServedTeam } from './route.js'
 
 // The routes of assignment (`GET /api/next`, `POST /api/release`, `GET /api/assignments`): who may
 // ask, what they name, and the answers. The rule itself is `Assignments`'.
 
-/** `GET /api/next?fixture=<n>`: the reviewer's next case of the fixture, reserved for them. */
+/**
+ * `GET /api/next?fixture=<n>`: a team's reviewer's next case of the fixture, reserved for them; on
+ * the page of one person, the viewer's next case in the review queue (after the case `after`).
+ */
 export const nextCase: Route = async (context) => {
+  if (context.server.team === undefined && context.caller.person === undefined) {
+    const viewer = queryViewer(context)
+    context.seen.viewer = viewer
+    const { server, fixtures, url } = context
+    const queue = { viewer, panel: server.panel, cwd: server.cwd, loaded: (index: number) => fixtures.loaded(index) }
+    return json(context.response, 200, (await queuedCase(queue, fixtureNumber(url), url.searchParams.get('after'))) satisfies NextAnswer)
+  }
   const { team, reviewer } = reviewerOnly(context, 'is handed no case to review')
   const index = fixtureNumber(context.url)
   const fixture = (await context.fixtures.loaded(index)).fixture

@@ -11,5 +11,7 @@ export const comparison: Route = async ({ response, url, caller, seen, fixtures,
   const [entryA, entryB] = [await fixtures.loaded(a), await fixtures.loaded(b)]
   const overviews = { a: (await fixtures.viewOf(entryA, a, reader)).page, b: (await fixtures.viewOf(entryB, b, reader)).page }
   const named = fixtures.options.named
-  json(response, 200, await pageComparison({ a: named[a]!, b: named[b]! }, overviews, { cwd: server.cwd, ...server.evaluate }))
+  // A blind reviewer sees no judge's figures, as on the overview.
+  const judge = reader.role === 'reviewer' ? undefined : server.judge
+  json(response, 200, await pageComparison({ a: named[a]!, b: named[b]! }, overviews, { cwd: server.cwd, ...server.evaluate }, judge))
 }

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { EvaluateOptions } from '../../core/engine/evaluate.js'
 import type { PanelPolicy } from '../../core/engine/panel-rule.js'
-import { REVIEWER_NAME, reviewerName } from '../../core/engine/panel.js'
 import type { KindRegistry } from '../../core/engine/registry.js'
 import type { Caller } from '../admission.js'
 import type { Assignments } from '../assignment.js'
@@ -10,7 +9,7 @@ import { RequestError } from '../request.js'
 import type { SaveTrail } from '../save-trail.js'
 import type { ServedFixtures } from '../served-fixtures.js'
 import type { Person } from '../team.js'
-import type { Viewer } from '../viewer.js'
+import { viewerOf, type Viewer } from '../viewer.js'
 
 // What every route of the server is handed: the request, who made it, the served fixtures and the
 // server's settings. A route reads a fixture by its position and a case by its id, never a path.
@@ -27,6 +26,8 @@ export interface ServerSettings {
   readonly trail: SaveTrail
   /** With a team, the people links were issued to, and the cases handed out to them; `undefined` otherwise. */
   readonly team: ServedTeam | undefined
+  /** The judge `serve --judge` named: the overview's estimate and the comparison's judge-assisted figures use it. */
+  readonly judge: string | undefined
 }
 
 /** A team's part of a server's state: its people, and the cases handed out to them. */
@@ -57,12 +58,7 @@ export type Route = (context: RouteContext) => Promise<void>
  */
 export function queryViewer(context: RouteContext): Viewer {
   if (context.caller.person !== undefined) return context.seen.viewer
-  const text = context.url.searchParams.get('viewer')
-  if (text === null || text === '' || text === 'reader') return { role: 'reader' }
-  const [role, ...rest] = text.split(':')
-  const name = reviewerName(rest.join(':'))
-  if ((role === 'reviewer' || role === 'adjudicator') && REVIEWER_NAME.test(name)) return { role, name }
-  throw new RequestError('BAD_REQUEST', `viewer must be "reader", "reviewer:<name>" or "adjudicator:<name>", with a name of letters, digits, ".", "_" and "-".`)
+  return viewerOf(context.url.searchParams.get('viewer'))
 }
 
 /**

@@ -26,6 +26,7 @@ const SaveBody = z.strictObject({
   replace: z.boolean(),
   reviewer: z.string().optional(),
   adjudicator: z.string().optional(),
+  estimate: z.boolean().optional(),
 })
 /** The body the server reads is the one the protocol says the page sends: each is assignable to the other, or the build fails. */
 const saveBodyIsTheProtocols: SameType<z.infer<typeof SaveBody>, SaveRequest> = true
@@ -78,14 +79,14 @@ export function saveRoute(action: SaveAction): Route {
     if (server.team !== undefined) await savedCase(server.team, person, save.fixture, save.id)
     const viewer = action.viewer(save)
     const entry = await fixtures.loaded(save.fixture)
-    const { coverage, agreement, calibration, version, row } =
+    const { coverage, agreement, calibration, sample, estimate, version, row } =
       viewer.role === 'reviewer'
         ? await fixtures.reviewerFigures(entry, save.fixture, viewer, save.id)
-        : await savedCaseFigures(entry.fixture, entry.decided, save.id)
+        : await savedCaseFigures(entry.fixture, entry.decided, save, fixtures.estimateJudge)
     json(response, 200, {
       decision,
       case: await servedCase(entry.fixture, save.fixture, save.id, viewer, server.evaluate, entry.decided),
-      fixture: { index: save.fixture, version, coverage, agreement, calibration, row },
+      fixture: { index: save.fixture, version, coverage, agreement, calibration, sample, estimate, row },
     } satisfies SaveAnswer)
   }
 }
