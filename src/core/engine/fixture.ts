@@ -1,3 +1,4 @@
+import { confinement } from '../json/confinement.js'
 import { displayPath } from '../common/display-path.js'
 import { stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
@@ -133,8 +134,9 @@ export async function loadFixtureReading(
   // Every file and folder of the fixture, the directory itself included, must lie in the project: a link never reads what lies outside.
   const boundary = projectBoundary(cwd, absolute)
   await confineToProject(absolute, display, boundary)
+  const confine = confinement(boundary)
   const confinedRead: FixtureFileReader = async (path, shown) => {
-    await confineToProject(path, shown, boundary)
+    await confine(path, shown)
     return read(path, shown)
   }
   const confinedList: DirectoryLister = async (folder) => {

@@ -4,17 +4,7 @@ import { sha256Hex } from '../json/canonical-json.js'
 import type { CaseAssessment } from './assess.js'
 import { CoverageTally } from './coverage-tally.js'
 import { isGraded, type Decision } from './decision.js'
-import {
-  caseDecider,
-  caseSetEnds,
-  conversionNotes,
-  fileIdentities,
-  isPanelActive,
-  SetFingerprint,
-  staleHashesOf,
-  type EvaluateOptions,
-  type SomeEvaluation,
-} from './evaluate.js'
+import { caseDecider, caseSetEnds, conversionNotes, fileIdentities, SetFingerprint, type EvaluateOptions, type SomeEvaluation } from './evaluate.js'
 import {
   kindContext,
   loadFixtureReading,
@@ -31,6 +21,16 @@ import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
 import { FileMovedError, listingsOf, retained, stampOf } from './fixture-files-seen.js'
+import {
+  changedPositions,
+  decidesEverything,
+  movesGraded,
+  patchedCaseLists,
+  patchedDecisions,
+  staleFilesOf,
+  staleOf,
+  type DecisionChange,
+} from './incremental-patch.js'
 
 /** Options of {@link IncrementalEvaluation.open}: where messages are relative to, and what each evaluation asks beyond the files. */
 export interface IncrementalOptions extends EvaluateOptions, LoadFixtureOptions {
@@ -92,6 +92,8 @@ export class IncrementalEvaluation {
   private listings: ReadonlyMap<string, string> | undefined
   private listed: readonly CaseAssessment<Decision>[] | undefined
   private decideWithStates: ((entry: CaseEntry) => { readonly assessment: CaseAssessment<Decision> }) | undefined
+  /** The stale recorded hashes of the cases as decided, by the file's role, in the order of `cases.json`. */
+  private staleFiles = new Map<FileRole, string[]>()
 
   private constructor(
     private readonly kinds: KindRegistry,
@@ -199,7 +201,7 @@ export class IncrementalEvaluation {
     const fixture = await loadFixtureReading(this.kinds, this.dir, this.options, reader, undefined, this.memo)
     for (const path of [...this.read.keys()]) if (!seen.has(path)) this.read.delete(path)
     this.listings = await listingsOf(fixture.dir)
-    return this.update(fixture, changedFiles.sort())
+    return this.update(fixture, changedFiles.sort(), this.memo.takeChangedCases())
   }
 
   /** Whether every file last read has its stamp, and the fixture's folders the names, they had then. */
@@ -211,10 +213,15 @@ export class IncrementalEvaluation {
     return true
   }
 
-  /** Decides the cases of a newly read fixture that differ from the last one read. */
-  private update(fixture: SomeFixture, files: readonly string[]): EvaluationChange {
+  /**
+   * Decides the cases of a newly read fixture that differ from the last one read: those the parse
+   * memo gave anew (`changedCases`) when it parsed no file whole, else every case is compared.
+   */
+  private update(fixture: SomeFixture, files: readonly string[], changedCases: ReadonlySet<string> | undefined): EvaluationChange {
     const previous = this.loaded
     const all = previous === undefined || decidesEverything(previous, fixture, this.options)
+    const positions = all || changedCases === undefined ? undefined : changedPositions(previous, fixture, changedCases, this.positions)
+    if (positions !== undefined) return this.updateCases(fixture, files, positions)
     const decide = caseDecider(fixture, this.options)
     const next = new Map<string, CaseState>()
     const decided: string[] = []
@@ -261,41 +268,92 @@ export class IncrementalEvaluation {
     return { files, decided: all ? 'all' : decided, removed }
   }
 
+  /**
+   * {@link update} of a fixture that holds every case but those at `positions` as the last one read
+   * did: only those are compared and decided again, and the evaluation before is patched with them.
+   */
+  private updateCases(fixture: SomeFixture, files: readonly string[], positions: readonly number[]): EvaluationChange {
+    const decide = caseDecider(fixture, this.options)
+    const decided: string[] = []
+    const changes: (DecisionChange & { readonly state: CaseState; readonly was: CaseState })[] = []
+    let textMoved = false
+    for (const position of positions) {
+      const entry = fixture.cases[position]!
+      const before = this.states.get(entry.id)!
+      const reviews = fixture.reviews.get(entry.id)
+      const panelReviews = fixture.panel.reviews.get(entry.id)
+      const adoptions = fixture.panel.adoptions.get(entry.id)
+      if (
+        sameEntry(before.entry, entry) &&
+        sameSlots(before.reviews, reviews) &&
+        samePanelReviews(before.panelReviews, panelReviews) &&
+        sameAdoptions(before.adoptions, adoptions)
+      ) {
+        this.states.set(entry.id, { ...before, entry, reviews, panelReviews, adoptions })
+        continue
+      }
+      const { assessment, text } = decide(entry)
+      this.tally.remove(before.decision)
+      this.tally.add(assessment.decision)
+      const state: CaseState = { entry, text, decision: assessment.decision, assessment, stale: staleOf(assessment), reviews, panelReviews, adoptions }
+      this.states.set(entry.id, state)
+      decided.push(entry.id)
+      changes.push({ position, before: before.decision, after: assessment.decision, state, was: before })
+      if (before.text !== text) textMoved = true
+    }
+    if (changes.length === 0 && this.current !== undefined && files.length === 0) return { files, decided, removed: [] }
+    if (this.listed !== undefined) {
+      const listed = this.listed.slice()
+      for (const { position, state } of changes) listed[position] = state.assessment
+      this.listed = listed
+    }
+    this.decideWithStates = undefined
+    this.loaded = fixture
+    const previous = this.current!
+    const decisions = patchedDecisions(previous.decisions, changes)
+    if (textMoved || movesGraded(changes)) this.caseSet = undefined
+    // A change of a case's stale hashes can reorder the notes' hashes: they are gathered again.
+    if (changes.some(({ state, was }) => state.stale.length > 0 || was.stale.length > 0)) this.staleFiles = staleFilesOf(this.states.values())
+    const lists = patchedCaseLists(previous.coverage, changes, (id) => this.positions.get(id)!)
+    this.current = this.evaluationOf(fixture, decisions, this.tally.coverageListing(lists))
+    return { files, decided, removed: [] }
+  }
+
   /** The evaluation of the cases as decided: identities reused unless a case's text or the graded set moved. */
   private evaluate(fixture: SomeFixture, casesMoved: boolean): SomeEvaluation {
-    const states = [...this.states.values()]
-    const decisions = states.map((state) => state.decision)
+    const decisions = [...this.states.values()].map((state) => state.decision)
     const previous = this.current
-    if (casesMoved || previous === undefined || this.caseSet === undefined || !sameGraded(previous.decisions, decisions))
+    if (casesMoved || previous === undefined || !sameGraded(previous.decisions, decisions)) this.caseSet = undefined
+    this.staleFiles = staleFilesOf(this.states.values())
+    return this.evaluationOf(fixture, decisions, this.tally.coverage(decisions))
+  }
+
+  /** The evaluation of `decisions`, the cases as decided: what needs every case (the case-set fingerprints, the kind's summary) made when first read. */
+  private evaluationOf(fixture: SomeFixture, decisions: readonly Decision[], coverage: SomeEvaluation['coverage']): SomeEvaluation {
+    if (this.caseSet === undefined) {
+      // The states as they are now, in the order of `cases.json`: a later save replaces the map's values, so they are listed here.
+      const states = [...this.states.values()]
       this.caseSet = once(() => fingerprints(fixture, states))
+    }
     const caseSet = this.caseSet
-    const staleFiles = new Map<FileRole, string[]>()
-    for (const state of states) {
-      for (const [role, hash] of state.stale) {
-        const hashes = staleFiles.get(role)
-        if (hashes === undefined) staleFiles.set(role, [hash])
-        else hashes.push(hash)
-      }
-    }
     const definition = fixture.definition
+    const options = { seed: this.options.seed ?? DEFAULT_SEED, marginGate: this.options.marginGate ?? 'point' } as const
     let identities: FixtureIdentities | undefined
-    const identify = (): FixtureIdentities => {
-      identities ??= { ...caseSet(), files: fileIdentities(fixture) }
-      return identities
-    }
-    // The case-set fingerprints hash every case's text: taken when first read, not on every save.
+    let summary: { readonly value: unknown } | undefined
+    // The case-set fingerprints hash every case's text, and a kind's summary reads every decision: each made when first read, not on every save.
     return {
       fixture,
       decisions,
-      coverage: this.tally.coverage(decisions),
+      coverage,
       get identities() {
-        return identify()
+        identities ??= { ...caseSet(), files: fileIdentities(fixture) }
+        return identities
       },
-      summary: definition.summarize(kindContext(fixture), decisions, {
-        seed: this.options.seed ?? DEFAULT_SEED,
-        marginGate: this.options.marginGate ?? 'point',
-      }),
-      notes: conversionNotes(fixture, staleFiles),
+      get summary() {
+        summary ??= { value: definition.summarize(kindContext(fixture), decisions, options) }
+        return summary.value
+      },
+      notes: conversionNotes(fixture, this.staleFiles),
     }
   }
 }
@@ -331,22 +389,3 @@ function once<T>(make: () => T): () => T {
     return made.value
   }
 }
-
-/** Whether an edit between two reads of a fixture can change every case's decision. */
-function decidesEverything(before: SomeFixture, after: SomeFixture, options: EvaluateOptions): boolean {
-  return (
-    before.definition !== after.definition ||
-    before.rubric !== after.rubric ||
-    JSON.stringify(before.casesDocument) !== JSON.stringify(after.casesDocument) ||
-    isPanelActive(before, options) !== isPanelActive(after, options) ||
-    before.panel.reviewers.join('\u0000') !== after.panel.reviewers.join('\u0000') ||
-    (before.panel.adjudications === undefined) !== (after.panel.adjudications === undefined)
-  )
-}
-
-function staleOf(assessment: CaseAssessment<Decision>): readonly (readonly [FileRole, string])[] {
-  const found = staleHashesOf(assessment)
-  return found.length === 0 ? NONE : found
-}
-
-const NONE: readonly (readonly [FileRole, string])[] = Object.freeze([])

@@ -65,6 +65,24 @@ interface DocumentList {
   readonly index: Map<string, number>
 }
 
+/** How a document {@link materialise} made again differs from the one it was made from: the positions of its list put in place or added. */
+export interface DocumentEdit {
+  readonly from: RawFile
+  readonly positions: readonly number[]
+}
+
+/** The edit each document made again is, by the document. */
+const edits = new WeakMap<RawFile, DocumentEdit>()
+
+/**
+ * What changed between the document `file` and the one it was made from, when a save's records
+ * made it from that one (the other entries being the very values they were): a reader that parsed
+ * the one before parses only the entries at these positions. `undefined` for a document made whole.
+ */
+export function documentEdit(file: RawFile): DocumentEdit | undefined {
+  return edits.get(file)
+}
+
 /**
  * The seed documents the records make. A forked case is shown unreviewed (its review bindings
  * those of no review, its adopted reviews and forked records left out), so it stays pending until
@@ -171,18 +189,31 @@ function again(
   const files = new Map(state.files)
   for (const doc of new Set([...replaced.keys(), ...added.keys()])) {
     const list = state.lists.get(doc)!
-    const records = [...list.records]
-    for (const [position, record] of replaced.get(doc) ?? []) records[position] = record
-    // The index is carried over and added to in place: the state it belonged to is superseded by this one, and nothing reads it again.
-    const index = list.index
-    const fresh = [...(replaced.get(doc)?.values() ?? [])]
+    const path = join(state.dir, doc)
+    const before = state.files.get(path)!
+    // The records and their index are carried over and changed in place: the state they belonged to is superseded by this
+    // one, and nothing reads it again. The document's list is a copy, since the document made before is still read.
+    const { records, index } = list
+    const entries = (before.json!.value as Readonly<Record<string, readonly unknown[]>>)[documents.get(doc)!.heads[0]!.record.list]!.slice()
+    const positions: number[] = []
+    const fresh: ItemRecord[] = []
+    for (const [position, record] of replaced.get(doc) ?? []) {
+      records[position] = record
+      entries[position] = record.item
+      positions.push(position)
+      fresh.push(record)
+    }
     for (const { key, record } of added.get(doc) ?? []) {
       index.set(key, records.length)
+      positions.push(records.length)
       records.push(record)
+      entries.push(record.item)
       fresh.push(record)
     }
     lists.set(doc, { records, index })
-    files.set(join(state.dir, doc), documentFile(display, doc, documents.get(doc)!, records, fresh))
+    const file = documentFile(display, doc, documents.get(doc)!, entries, fresh)
+    edits.set(file, { from: before, positions: positions.sort((a, b) => a - b) })
+    files.set(path, file)
   }
   return { dir: state.dir, heads: state.heads, lists, files }
 }
@@ -192,11 +223,12 @@ function documentFile(
   display: string,
   doc: string,
   folded: Folded<DocumentRecord>,
-  records: readonly ItemRecord[],
+  listed: readonly ItemRecord[] | unknown[],
   fresh: readonly ItemRecord[] | 'all' = 'all',
 ): RawFile {
   const head = folded.heads[0]!.record
-  const entries = records.map((record) => record.item)
+  // Made whole: from the records shown; made again: the entries are given, those of `fresh` put in place.
+  const entries = fresh === 'all' ? (listed as readonly ItemRecord[]).map((record) => record.item) : listed
   // The entries kept from the last documents are frozen already: only the new ones are walked.
   const value =
     fresh === 'all'

@@ -26,7 +26,8 @@ import {
 } from './records.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
-import { type Fork, forksOf, materialise, type StoreKeys } from './materialise.js'
+import { type Fork, materialise, type StoreKeys } from './materialise.js'
+import { BucketItems } from './bucket-items.js'
 import { type BucketCache, bucketLines, foldItems } from './bucket-cache.js'
 
 export type { Fork, StoreKeys } from './materialise.js'
@@ -102,14 +103,16 @@ export class RecordStore {
       documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord, documentsSuperseded))
     }
     // A case's records are all in its bucket file, so each bucket folds alone (and a bucket whose bytes did not change is not folded again).
-    const items = new Map<string, Folded<ItemRecord>>()
+    const bucketFolds: ReadonlyMap<string, Folded<ItemRecord>>[] = []
     const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       files.set(name, file)
-      const folded = cache === undefined ? foldItems(bucketLines(file, name, layout, display)) : cache.folded(file, name, layout, display)
-      for (const [key, each] of folded) items.set(key, each)
+      bucketFolds.push(cache === undefined ? foldItems(bucketLines(file, name, layout, display)) : cache.folded(file, name, layout, display))
     }
+    // A whole read through a cache takes over the index of every key the last one made, changing only the buckets that changed.
+    const items = BucketItems.of(bucketFolds, scope === undefined ? cache?.items : undefined)
+    if (cache !== undefined && scope === undefined) cache.items = items
     const documents = fold(
       documentLines,
       (record) => record.doc,
@@ -126,7 +129,7 @@ export class RecordStore {
         })
       }
     }
-    const forks = forksOf(items)
+    const forks = items.forks()
     // A whole read after others through the same cache makes again only the documents the lines appended since then are in.
     const changes = scope === undefined ? cache?.takeChanges([...files.keys()].join('\u0000')) : undefined
     const previous = cache?.materialised === undefined || changes === undefined ? undefined : { state: cache.materialised, appended: changes }
