@@ -235,7 +235,12 @@ function documentFile(
       ? deepFreeze({ ...head.members, [head.list]: entries })
       : Object.freeze({ ...deepFreeze(head.members), [head.list]: Object.freeze(entries) })
   if (fresh !== 'all') for (const record of fresh) deepFreeze(record.item)
-  // Its text is made, hashed and encoded only when asked for (an identity shown, a revision's edit, a convert): a read needs only the value.
+  return valueFile(display, doc, head, value)
+}
+
+/** A seed document of the records with the value `value` (a revision's, before it is written): its text made, hashed and encoded only when asked for. */
+export function valueFile(display: string, doc: string, head: DocumentRecord, value: Readonly<Record<string, unknown>>): RawFile {
+  // An identity shown, a revision's edit of the text, a convert ask for the text: a read needs only the value.
   let bytes: Uint8Array | undefined
   let sha256: string | undefined
   return {
