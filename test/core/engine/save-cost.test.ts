@@ -39,7 +39,7 @@ function countingKinds() {
 
 describe.each(['seed', 'records'] as const)('a save of one case, as the review page makes it, in the %s layout', (layout) => {
   test('decides that case alone, and every other case keeps the very decision it had', async () => {
-    const root = await scratchDir()
+    const root = await scratchDir(`save-cost-${layout}`)
     const dir = join(root, 'fixtures/lab')
     await generateFixture(dir, CASES, { fingerprint })
     if (layout === 'records') await convertFixture(dir, 'records', { cwd: root, kinds })
