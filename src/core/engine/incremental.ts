@@ -175,7 +175,9 @@ export class IncrementalEvaluation {
 
   private async refreshOnce(readAll: boolean): Promise<EvaluationChange> {
     // Nothing moved since the last read (every file's stamp, the names in the folders read): nothing is loaded.
-    if (!readAll && this.loaded !== undefined && (await this.unmoved(this.loaded.dir))) return NO_CHANGE
+    // The stamps taken to tell whether anything moved are those the read compares: each file is stat'ed once.
+    const stamps = new Map<string, string | undefined>()
+    if (!readAll && this.loaded !== undefined && (await this.unmoved(this.loaded.dir, stamps))) return NO_CHANGE
     const changedFiles: string[] = []
     const seen = new Set<string>()
     // A changed `cases.json` can change the case ids every review file is checked against: then every file is read.
@@ -183,7 +185,7 @@ export class IncrementalEvaluation {
     const reader: FixtureFileReader = async (path, display) => {
       seen.add(path)
       const before = this.read.get(path)
-      const stamp = await stampOf(path)
+      const stamp = stamps.has(path) ? stamps.get(path) : await stampOf(path)
       if (!everything && before !== undefined && stamp !== undefined && before.stamp === stamp) return before.raw
       const file = await readFixtureFile(path, display)
       const raw = { display: file.display, bytes: file.bytes, sha256: sha256Hex(file.bytes) }
@@ -205,11 +207,14 @@ export class IncrementalEvaluation {
   }
 
   /** Whether every file last read has its stamp, and the fixture's folders the names, they had then. */
-  private async unmoved(dir: string): Promise<boolean> {
+  private async unmoved(dir: string, stamps: Map<string, string | undefined>): Promise<boolean> {
     if (this.listings === undefined) return false
-    for (const [path, { stamp }] of this.read) if ((await stampOf(path)) !== stamp) return false
-    const now = await listingsOf(dir)
-    for (const [folder, names] of now) if (this.listings.get(folder) !== names) return false
+    const read = [...this.read]
+    const now = await Promise.all(read.map(([path]) => stampOf(path)))
+    for (const [index, [path]] of read.entries()) stamps.set(path, now[index])
+    if (read.some(([, { stamp }], index) => now[index] !== stamp)) return false
+    const listed = await listingsOf(dir)
+    for (const [folder, names] of listed) if (this.listings.get(folder) !== names) return false
     return true
   }
 
