@@ -122,7 +122,12 @@ export async function recoverInFixture(dir: string, cwd: string): Promise<void> 
 export async function loadFixtureReading(
   kinds: KindRegistry,
   dir: string,
-  options: LoadFixtureOptions & { readonly kind?: string; readonly scope?: readonly string[] },
+  options: LoadFixtureOptions & {
+    readonly kind?: string
+    readonly scope?: readonly string[]
+    /** Whether a file was confined to the project at an earlier read and is still the file it was then: it is not resolved again. */
+    readonly confined?: (path: string) => boolean
+  },
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
   memo?: ParseMemo,
@@ -136,7 +141,7 @@ export async function loadFixtureReading(
   await confineToProject(absolute, display, boundary)
   const confine = confinement(boundary)
   const confinedRead: FixtureFileReader = async (path, shown) => {
-    await confine(path, shown)
+    if (options.confined?.(path) !== true) await confine(path, shown)
     return read(path, shown)
   }
   const confinedList: DirectoryLister = async (folder) => {

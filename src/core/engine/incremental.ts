@@ -20,7 +20,7 @@ import type { Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
-import { FileMovedError, listingsOf, retained, stampOf } from './fixture-files-seen.js'
+import { FileMovedError, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
 import {
   changedPositions,
   decidesEverything,
@@ -200,7 +200,9 @@ export class IncrementalEvaluation {
       everything = before === undefined || before.stamp !== (await stampOf(casesPath))
     }
     await recoverInFixture(this.dir, this.options.cwd ?? process.cwd())
-    const fixture = await loadFixtureReading(this.kinds, this.dir, this.options, reader, undefined, this.memo)
+    // A file confined to the project when it was read, whose stamp (its inode and change time among it) has not moved since, is the same file where it was.
+    const confined = (path: string) => stamps.get(path) !== undefined && stamps.get(path) === this.read.get(path)?.stamp
+    const fixture = await loadFixtureReading(this.kinds, this.dir, { ...this.options, confined }, reader, undefined, this.memo)
     for (const path of [...this.read.keys()]) if (!seen.has(path)) this.read.delete(path)
     this.listings = await listingsOf(fixture.dir)
     return this.update(fixture, changedFiles.sort(), this.memo.takeChangedCases())
@@ -210,7 +212,7 @@ export class IncrementalEvaluation {
   private async unmoved(dir: string, stamps: Map<string, string | undefined>): Promise<boolean> {
     if (this.listings === undefined) return false
     const read = [...this.read]
-    const now = await Promise.all(read.map(([path]) => stampOf(path)))
+    const now = stampsOf(read.map(([path]) => path))
     for (const [index, [path]] of read.entries()) stamps.set(path, now[index])
     if (read.some(([, { stamp }], index) => now[index] !== stamp)) return false
     const listed = await listingsOf(dir)

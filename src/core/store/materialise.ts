@@ -63,6 +63,8 @@ interface DocumentList {
   readonly records: ItemRecord[]
   /** The position of each record in `records`, by key. */
   readonly index: Map<string, number>
+  /** Each record's entry, in the same order: what a document made again copies (a copy of the frozen list a document holds costs several times as much). */
+  readonly entries: unknown[]
 }
 
 /** How a document {@link materialise} made again differs from the one it was made from: the positions of its list put in place or added. */
@@ -125,7 +127,8 @@ export function materialise(
   const files = new Map<string, RawFile>()
   for (const [doc, folded] of documents) {
     const sorted = (byDoc.get(doc) ?? []).sort((a, b) => a.record.n - b.record.n || compareKeys(a.record, b.record))
-    const list: DocumentList = { records: sorted.map((each) => each.record), index: new Map(sorted.map((each, position) => [each.key, position])) }
+    const records = sorted.map((each) => each.record)
+    const list: DocumentList = { records, index: new Map(sorted.map((each, position) => [each.key, position])), entries: records.map((record) => record.item) }
     lists.set(doc, list)
     files.set(join(dir, doc), documentFile(display, doc, folded, list.records))
   }
@@ -191,10 +194,9 @@ function again(
     const list = state.lists.get(doc)!
     const path = join(state.dir, doc)
     const before = state.files.get(path)!
-    // The records and their index are carried over and changed in place: the state they belonged to is superseded by this
-    // one, and nothing reads it again. The document's list is a copy, since the document made before is still read.
-    const { records, index } = list
-    const entries = (before.json!.value as Readonly<Record<string, readonly unknown[]>>)[documents.get(doc)!.heads[0]!.record.list]!.slice()
+    // The records, their index and their entries are carried over and changed in place: the state they belonged to is
+    // superseded by this one, and nothing reads it again. The document's list is a copy, since the document made before is still read.
+    const { records, index, entries } = list
     const positions: number[] = []
     const fresh: ItemRecord[] = []
     for (const [position, record] of replaced.get(doc) ?? []) {
@@ -210,8 +212,8 @@ function again(
       entries.push(record.item)
       fresh.push(record)
     }
-    lists.set(doc, { records, index })
-    const file = documentFile(display, doc, documents.get(doc)!, entries, fresh)
+    lists.set(doc, { records, index, entries })
+    const file = documentFile(display, doc, documents.get(doc)!, entries.slice(), fresh)
     edits.set(file, { from: before, positions: positions.sort((a, b) => a - b) })
     files.set(path, file)
   }
