@@ -25,14 +25,22 @@ export class CoverageTally {
 
   /** The coverage of `decisions`, which must be the decisions added and not removed, in the order of `cases.json`. */
   coverage(decisions: readonly CountedDecision[]): Coverage {
-    const all = empty()
-    for (const split of SPLITS) for (const status of STATUSES) all[status] += this.counts[split][status]
-    return {
-      ...countsOf(all),
+    return this.coverageListing({
       pendingCases: decisions.filter((decision) => decision.status === 'pending').map(({ id, split, reason }) => ({ id, split, reason })),
       refusedCases: decisions.flatMap((decision) =>
         decision.status === 'refused' ? [{ id: decision.id, split: decision.split, code: decision.error.code, message: decision.error.message }] : [],
       ),
+    })
+  }
+
+  /** The coverage of the decisions added and not removed, whose pending and refused cases are `lists`. */
+  coverageListing(lists: Pick<Coverage, 'pendingCases' | 'refusedCases'>): Coverage {
+    const all = empty()
+    for (const split of SPLITS) for (const status of STATUSES) all[status] += this.counts[split][status]
+    return {
+      ...countsOf(all),
+      pendingCases: lists.pendingCases,
+      refusedCases: lists.refusedCases,
       splits: { development: countsOf(this.counts.development), held_out: countsOf(this.counts.held_out) },
     }
   }

@@ -1,6 +1,6 @@
 // How an incremental evaluation notices that a fixture's files changed, and what it keeps of a file
 // it read: each file's stat stamp, the listing of each folder, and a large file's bytes let go once parsed.
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sha256Hex } from '../json/canonical-json.js'
@@ -26,6 +26,18 @@ export async function listingsOf(dir: string): Promise<Map<string, string>> {
 export async function stampOf(path: string): Promise<string | undefined> {
   const stats = await stat(path, { bigint: true }).catch(() => undefined)
   return stats === undefined ? undefined : `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`
+}
+
+/**
+ * The stamps of many files at once (every bucket file of a records fixture, at each refresh), as
+ * {@link stampOf} gives them: stat'ed synchronously, since a hundred stats and more cost about
+ * three times the CPU as promises, and a stat does not wait on anything but the file system.
+ */
+export function stampsOf(paths: readonly string[]): (string | undefined)[] {
+  return paths.map((path) => {
+    const stats = statSync(path, { bigint: true, throwIfNoEntry: false })
+    return stats === undefined ? undefined : `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`
+  })
 }
 
 /**

@@ -1,3 +1,4 @@
+import { confinement } from '../json/confinement.js'
 import { displayPath } from '../common/display-path.js'
 import { stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
@@ -120,7 +121,12 @@ export async function recoverInFixture(dir: string, cwd: string): Promise<void> 
 export async function loadFixtureReading(
   kinds: KindRegistry,
   dir: string,
-  options: LoadFixtureOptions & { readonly kind?: string; readonly scope?: readonly string[] },
+  options: LoadFixtureOptions & {
+    readonly kind?: string
+    readonly scope?: readonly string[]
+    /** Whether a file was confined to the project at an earlier read and is still the file it was then: it is not resolved again. */
+    readonly confined?: (path: string) => boolean
+  },
   read: FixtureFileReader,
   list: DirectoryLister = listDirectory,
   memo?: ParseMemo,
@@ -132,8 +138,9 @@ export async function loadFixtureReading(
   // Every file and folder of the fixture, the directory itself included, must lie in the project: a link never reads what lies outside.
   const boundary = projectBoundary(cwd, absolute)
   await confineToProject(absolute, display, boundary)
+  const confine = confinement(boundary)
   const confinedRead: FixtureFileReader = async (path, shown) => {
-    await confineToProject(path, shown, boundary)
+    if (options.confined?.(path) !== true) await confine(path, shown)
     return read(path, shown)
   }
   const confinedList: DirectoryLister = async (folder) => {

@@ -5,17 +5,7 @@ import type { CaseAssessment } from './assess.js'
 import { CoverageTally } from './coverage-tally.js'
 import { isGraded } from './decision.js'
 import type { Decision } from '../contract/decision.js'
-import {
-  caseDecider,
-  caseSetEnds,
-  conversionNotes,
-  fileIdentities,
-  isPanelActive,
-  SetFingerprint,
-  staleHashesOf,
-  type EvaluateOptions,
-  type SomeEvaluation,
-} from './evaluate.js'
+import { caseDecider, caseSetEnds, conversionNotes, fileIdentities, SetFingerprint, type EvaluateOptions, type SomeEvaluation } from './evaluate.js'
 import { kindContext, loadFixtureReading, recoverInFixture, type CaseEntry, type LoadFixtureOptions, type ReviewEntry, type SomeFixture } from './fixture.js'
 import type { FixtureIdentities } from '../contract/results.js'
 import type { FileRole } from '../contract/kind.js'
@@ -23,7 +13,17 @@ import type { Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
-import { FileMovedError, listingsOf, retained, stampOf } from './fixture-files-seen.js'
+import { FileMovedError, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
+import {
+  changedPositions,
+  decidesEverything,
+  movesGraded,
+  patchedCaseLists,
+  patchedDecisions,
+  staleFilesOf,
+  staleOf,
+  type DecisionChange,
+} from './incremental-patch.js'
 
 /** Options of {@link IncrementalEvaluation.open}: where messages are relative to, and what each evaluation asks beyond the files. */
 export interface IncrementalOptions extends EvaluateOptions, LoadFixtureOptions {
@@ -85,6 +85,8 @@ export class IncrementalEvaluation {
   private listings: ReadonlyMap<string, string> | undefined
   private listed: readonly CaseAssessment<Decision>[] | undefined
   private decideWithStates: ((entry: CaseEntry) => { readonly assessment: CaseAssessment<Decision> }) | undefined
+  /** The stale recorded hashes of the cases as decided, by the file's role, in the order of `cases.json`. */
+  private staleFiles = new Map<FileRole, string[]>()
 
   private constructor(
     private readonly kinds: KindRegistry,
@@ -166,7 +168,9 @@ export class IncrementalEvaluation {
 
   private async refreshOnce(readAll: boolean): Promise<EvaluationChange> {
     // Nothing moved since the last read (every file's stamp, the names in the folders read): nothing is loaded.
-    if (!readAll && this.loaded !== undefined && (await this.unmoved(this.loaded.dir))) return NO_CHANGE
+    // The stamps taken to tell whether anything moved are those the read compares: each file is stat'ed once.
+    const stamps = new Map<string, string | undefined>()
+    if (!readAll && this.loaded !== undefined && (await this.unmoved(this.loaded.dir, stamps))) return NO_CHANGE
     const changedFiles: string[] = []
     const seen = new Set<string>()
     // A changed `cases.json` can change the case ids every review file is checked against: then every file is read.
@@ -174,7 +178,7 @@ export class IncrementalEvaluation {
     const reader: FixtureFileReader = async (path, display) => {
       seen.add(path)
       const before = this.read.get(path)
-      const stamp = await stampOf(path)
+      const stamp = stamps.has(path) ? stamps.get(path) : await stampOf(path)
       if (!everything && before !== undefined && stamp !== undefined && before.stamp === stamp) return before.raw
       const file = await readFixtureFile(path, display)
       const raw = { display: file.display, bytes: file.bytes, sha256: sha256Hex(file.bytes) }
@@ -189,25 +193,35 @@ export class IncrementalEvaluation {
       everything = before === undefined || before.stamp !== (await stampOf(casesPath))
     }
     await recoverInFixture(this.dir, this.options.cwd ?? process.cwd())
-    const fixture = await loadFixtureReading(this.kinds, this.dir, this.options, reader, undefined, this.memo)
+    // A file confined to the project when it was read, whose stamp (its inode and change time among it) has not moved since, is the same file where it was.
+    const confined = (path: string) => stamps.get(path) !== undefined && stamps.get(path) === this.read.get(path)?.stamp
+    const fixture = await loadFixtureReading(this.kinds, this.dir, { ...this.options, confined }, reader, undefined, this.memo)
     for (const path of [...this.read.keys()]) if (!seen.has(path)) this.read.delete(path)
     this.listings = await listingsOf(fixture.dir)
-    return this.update(fixture, changedFiles.sort())
+    return this.update(fixture, changedFiles.sort(), this.memo.takeChangedCases())
   }
 
   /** Whether every file last read has its stamp, and the fixture's folders the names, they had then. */
-  private async unmoved(dir: string): Promise<boolean> {
+  private async unmoved(dir: string, stamps: Map<string, string | undefined>): Promise<boolean> {
     if (this.listings === undefined) return false
-    for (const [path, { stamp }] of this.read) if ((await stampOf(path)) !== stamp) return false
-    const now = await listingsOf(dir)
-    for (const [folder, names] of now) if (this.listings.get(folder) !== names) return false
+    const read = [...this.read]
+    const now = stampsOf(read.map(([path]) => path))
+    for (const [index, [path]] of read.entries()) stamps.set(path, now[index])
+    if (read.some(([, { stamp }], index) => now[index] !== stamp)) return false
+    const listed = await listingsOf(dir)
+    for (const [folder, names] of listed) if (this.listings.get(folder) !== names) return false
     return true
   }
 
-  /** Decides the cases of a newly read fixture that differ from the last one read. */
-  private update(fixture: SomeFixture, files: readonly string[]): EvaluationChange {
+  /**
+   * Decides the cases of a newly read fixture that differ from the last one read: those the parse
+   * memo gave anew (`changedCases`) when it parsed no file whole, else every case is compared.
+   */
+  private update(fixture: SomeFixture, files: readonly string[], changedCases: ReadonlySet<string> | undefined): EvaluationChange {
     const previous = this.loaded
     const all = previous === undefined || decidesEverything(previous, fixture, this.options)
+    const positions = all || changedCases === undefined ? undefined : changedPositions(previous, fixture, changedCases, this.positions)
+    if (positions !== undefined) return this.updateCases(fixture, files, positions)
     const decide = caseDecider(fixture, this.options)
     const next = new Map<string, CaseState>()
     const decided: string[] = []
@@ -254,41 +268,92 @@ export class IncrementalEvaluation {
     return { files, decided: all ? 'all' : decided, removed }
   }
 
+  /**
+   * {@link update} of a fixture that holds every case but those at `positions` as the last one read
+   * did: only those are compared and decided again, and the evaluation before is patched with them.
+   */
+  private updateCases(fixture: SomeFixture, files: readonly string[], positions: readonly number[]): EvaluationChange {
+    const decide = caseDecider(fixture, this.options)
+    const decided: string[] = []
+    const changes: (DecisionChange & { readonly state: CaseState; readonly was: CaseState })[] = []
+    let textMoved = false
+    for (const position of positions) {
+      const entry = fixture.cases[position]!
+      const before = this.states.get(entry.id)!
+      const reviews = fixture.reviews.get(entry.id)
+      const panelReviews = fixture.panel.reviews.get(entry.id)
+      const adoptions = fixture.panel.adoptions.get(entry.id)
+      if (
+        sameEntry(before.entry, entry) &&
+        sameSlots(before.reviews, reviews) &&
+        samePanelReviews(before.panelReviews, panelReviews) &&
+        sameAdoptions(before.adoptions, adoptions)
+      ) {
+        this.states.set(entry.id, { ...before, entry, reviews, panelReviews, adoptions })
+        continue
+      }
+      const { assessment, text } = decide(entry)
+      this.tally.remove(before.decision)
+      this.tally.add(assessment.decision)
+      const state: CaseState = { entry, text, decision: assessment.decision, assessment, stale: staleOf(assessment), reviews, panelReviews, adoptions }
+      this.states.set(entry.id, state)
+      decided.push(entry.id)
+      changes.push({ position, before: before.decision, after: assessment.decision, state, was: before })
+      if (before.text !== text) textMoved = true
+    }
+    if (changes.length === 0 && this.current !== undefined && files.length === 0) return { files, decided, removed: [] }
+    if (this.listed !== undefined) {
+      const listed = this.listed.slice()
+      for (const { position, state } of changes) listed[position] = state.assessment
+      this.listed = listed
+    }
+    this.decideWithStates = undefined
+    this.loaded = fixture
+    const previous = this.current!
+    const decisions = patchedDecisions(previous.decisions, changes)
+    if (textMoved || movesGraded(changes)) this.caseSet = undefined
+    // A change of a case's stale hashes can reorder the notes' hashes: they are gathered again.
+    if (changes.some(({ state, was }) => state.stale.length > 0 || was.stale.length > 0)) this.staleFiles = staleFilesOf(this.states.values())
+    const lists = patchedCaseLists(previous.coverage, changes, (id) => this.positions.get(id)!)
+    this.current = this.evaluationOf(fixture, decisions, this.tally.coverageListing(lists))
+    return { files, decided, removed: [] }
+  }
+
   /** The evaluation of the cases as decided: identities reused unless a case's text or the graded set moved. */
   private evaluate(fixture: SomeFixture, casesMoved: boolean): SomeEvaluation {
-    const states = [...this.states.values()]
-    const decisions = states.map((state) => state.decision)
+    const decisions = [...this.states.values()].map((state) => state.decision)
     const previous = this.current
-    if (casesMoved || previous === undefined || this.caseSet === undefined || !sameGraded(previous.decisions, decisions))
+    if (casesMoved || previous === undefined || !sameGraded(previous.decisions, decisions)) this.caseSet = undefined
+    this.staleFiles = staleFilesOf(this.states.values())
+    return this.evaluationOf(fixture, decisions, this.tally.coverage(decisions))
+  }
+
+  /** The evaluation of `decisions`, the cases as decided: what needs every case (the case-set fingerprints, the kind's summary) made when first read. */
+  private evaluationOf(fixture: SomeFixture, decisions: readonly Decision[], coverage: SomeEvaluation['coverage']): SomeEvaluation {
+    if (this.caseSet === undefined) {
+      // The states as they are now, in the order of `cases.json`: a later save replaces the map's values, so they are listed here.
+      const states = [...this.states.values()]
       this.caseSet = once(() => fingerprints(fixture, states))
+    }
     const caseSet = this.caseSet
-    const staleFiles = new Map<FileRole, string[]>()
-    for (const state of states) {
-      for (const [role, hash] of state.stale) {
-        const hashes = staleFiles.get(role)
-        if (hashes === undefined) staleFiles.set(role, [hash])
-        else hashes.push(hash)
-      }
-    }
     const definition = fixture.definition
+    const options = { seed: this.options.seed ?? DEFAULT_SEED, marginGate: this.options.marginGate ?? 'point' } as const
     let identities: FixtureIdentities | undefined
-    const identify = (): FixtureIdentities => {
-      identities ??= { ...caseSet(), files: fileIdentities(fixture) }
-      return identities
-    }
-    // The case-set fingerprints hash every case's text: taken when first read, not on every save.
+    let summary: { readonly value: unknown } | undefined
+    // The case-set fingerprints hash every case's text, and a kind's summary reads every decision: each made when first read, not on every save.
     return {
       fixture,
       decisions,
-      coverage: this.tally.coverage(decisions),
+      coverage,
       get identities() {
-        return identify()
+        identities ??= { ...caseSet(), files: fileIdentities(fixture) }
+        return identities
       },
-      summary: definition.summarize(kindContext(fixture), decisions, {
-        seed: this.options.seed ?? DEFAULT_SEED,
-        marginGate: this.options.marginGate ?? 'point',
-      }),
-      notes: conversionNotes(fixture, staleFiles),
+      get summary() {
+        summary ??= { value: definition.summarize(kindContext(fixture), decisions, options) }
+        return summary.value
+      },
+      notes: conversionNotes(fixture, this.staleFiles),
     }
   }
 }
@@ -324,22 +389,3 @@ function once<T>(make: () => T): () => T {
     return made.value
   }
 }
-
-/** Whether an edit between two reads of a fixture can change every case's decision. */
-function decidesEverything(before: SomeFixture, after: SomeFixture, options: EvaluateOptions): boolean {
-  return (
-    before.definition !== after.definition ||
-    before.rubric !== after.rubric ||
-    JSON.stringify(before.casesDocument) !== JSON.stringify(after.casesDocument) ||
-    isPanelActive(before, options) !== isPanelActive(after, options) ||
-    before.panel.reviewers.join('\u0000') !== after.panel.reviewers.join('\u0000') ||
-    (before.panel.adjudications === undefined) !== (after.panel.adjudications === undefined)
-  )
-}
-
-function staleOf(assessment: CaseAssessment<Decision>): readonly (readonly [FileRole, string])[] {
-  const found = staleHashesOf(assessment)
-  return found.length === 0 ? NONE : found
-}
-
-const NONE: readonly (readonly [FileRole, string])[] = Object.freeze([])

@@ -7,6 +7,8 @@ import { BucketCache } from '../store/bucket-cache.js'
 import { readCaseEntries, readReviewDocument, type CaseEntries, type ReviewDocument } from './documents.js'
 import type { CaseEntry } from './entries.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
+import { OverlayMap } from './overlay-map.js'
+import { documentEdit } from '../store/materialise.js'
 
 /**
  * What a loader parsed of each file, by the SHA-256 of its bytes: a fixture loaded again through
@@ -26,12 +28,27 @@ export class ParseMemo {
   private readonly made = new Map<string, { readonly parts: readonly object[]; readonly value: unknown }>()
   /** The last whole document the records made, by its display path. */
   private readonly derived = new Map<string, RawFile>()
+  /** The ids of the cases whose parsed entries were put in place since {@link takeChangedCases}; `undefined` once a file was parsed whole. */
+  private changed: Set<string> | undefined = new Set()
+
+  /**
+   * The ids of the cases whose entries (a case, a review of one) this memo gave anew since the last
+   * call, every other entry it gave being the very value it gave before; `undefined` when a file was
+   * parsed whole meanwhile, which may have changed any case. An evaluation kept up to date asks it
+   * after each read, so that a save of one case decides that case without comparing every other.
+   */
+  takeChangedCases(): ReadonlySet<string> | undefined {
+    const changed = this.changed
+    this.changed = new Set()
+    return changed
+  }
 
   /** The bound rubric of these rubric (and source) bytes, bound again only when they changed. */
   rubric<R>(files: { readonly rubric: RawFile; readonly source?: RawFile }, bind: () => R): R {
     const key = `${shaOf(files.rubric)}:${files.source === undefined ? '' : shaOf(files.source)}`
     if (this.rubricEntry?.key === key) return this.rubricEntry.value as R // Cast: stored by this method for the same kind, under the same key.
     const value = bind()
+    this.changed = undefined
     this.rubricEntry = { key, value }
     return value
   }
@@ -41,6 +58,7 @@ export class ParseMemo {
     const key = `${file.display}:${shaOf(file)}`
     if (this.casesEntry?.key === key) return this.casesEntry.value
     const value = readCaseEntries(definition, file)
+    this.changed = undefined
     this.casesEntry = { key, value, ids: new Set(value.entries.map((entry) => entry.id)) }
     return value
   }
@@ -57,6 +75,7 @@ export class ParseMemo {
       return kept.value
     }
     const value = readReviewDocument(definition, file, cases, casesFile)
+    this.changed = undefined
     this.documents.set(file.display, { sha, value, ...(ids === undefined ? {} : { ids }) })
     return value
   }
@@ -94,7 +113,10 @@ export class ParseMemo {
     const [beforeKey, afterKey] = [shaOf(before), shaOf(file)]
     if (beforeKey === afterKey) return
     const list = this.casesEntry?.key === `${file.display}:${beforeKey}` ? 'cases' : 'reviews'
-    const edit = editedEntry(before.json?.value, file.json?.value, list)
+    // Made again by a save from the very document before: the records say which entries they put in place, and nothing is compared.
+    const made = documentEdit(file)
+    const edit =
+      made?.from === before ? madeEntry(before.json?.value, file.json?.value, list, made.positions) : editedEntry(before.json?.value, file.json?.value, list)
     if (edit === 'same') this.rekey(file.display, beforeKey, afterKey)
     else this.primeElement(definition, file.display, beforeKey, afterKey, edit)
   }
@@ -113,16 +135,20 @@ export class ParseMemo {
     if (this.casesEntry?.key === `${display}:${before}`) {
       if (edited.insert) return
       const value = editedCases(definition, this.casesEntry.value, edited.index, edited.value)
-      if (value !== undefined) this.casesEntry = { key: `${display}:${after}`, value, ids: this.casesEntry.ids }
+      if (value === undefined) return
+      this.casesEntry = { key: `${display}:${after}`, value, ids: this.casesEntry.ids }
+      this.changed?.add(value.entries[edited.index]!.id)
       return
     }
     const kept = this.documents.get(display)
     if (kept === undefined || kept.sha !== before) return
     const ids = this.casesEntry?.ids
     if (ids === undefined) return
-    const value = editedReviews(definition, kept.value, edited, ids)
+    const edit = editedReviews(definition, kept.value, edited, ids)
+    if (edit === undefined) return
     // The entry edited names a case of `ids`, and the others were checked against them: so is the whole.
-    if (value !== undefined) this.documents.set(display, { sha: after, value, ...(kept.ids === ids ? { ids } : {}) })
+    this.documents.set(display, { sha: after, value: edit.value, ...(kept.ids === ids ? { ids } : {}) })
+    this.changed?.add(edit.caseId)
   }
 
   /**
@@ -133,6 +159,7 @@ export class ParseMemo {
     const kept = this.made.get(name)
     if (kept !== undefined && kept.parts.length === parts.length && kept.parts.every((part, index) => part === parts[index])) return kept.value as T // Cast: stored by this method under the same name, by the same maker.
     const value = make()
+    this.changed = undefined
     this.made.set(name, { parts, value })
     return value
   }
@@ -143,6 +170,7 @@ export class ParseMemo {
     const kept = this.extra.get(name)
     if (kept !== undefined && kept.sha === sha && this.allKnown(kept.value.keys(), cases)) return kept.value as T // Cast: stored by this method under the same name, by the same reader.
     const value = make()
+    this.changed = undefined
     this.extra.set(name, { sha, value })
     return value
   }
@@ -181,6 +209,15 @@ function editedEntry(before: unknown, after: unknown, key: string): EditedElemen
   }
   if (now.length === was.length) return changed === -1 ? 'same' : { index: changed, insert: false, value: now[changed] }
   return changed === -1 ? { index: was.length, insert: true, value: now[was.length] } : undefined
+}
+
+/** The entry at `positions` of the list `key` of a document made again from the one before, as {@link editedEntry} tells it. */
+function madeEntry(before: unknown, after: unknown, key: string, positions: readonly number[]): EditedElement | 'same' | undefined {
+  const [was, now] = [isObject(before) ? before[key] : undefined, isObject(after) ? after[key] : undefined]
+  if (!Array.isArray(was) || !Array.isArray(now) || positions.length > 1) return undefined
+  const index = positions[0]
+  if (index === undefined) return 'same'
+  return { index, insert: index >= was.length, value: now[index] }
 }
 
 /** The one element of the top-level list `key` that `after` replaces or appends in `before`, parsed; `undefined` for any other difference. */
@@ -226,13 +263,18 @@ const NOT_PARSED = Symbol('not parsed')
 function editedCases(definition: SomeKindDefinition, cases: CaseEntries, index: number, value: unknown): CaseEntries | undefined {
   const before = cases.entries[index]
   if (before === undefined || !isObject(value) || value['id'] !== before.id) return undefined
-  const entries = [...cases.entries]
+  const entries = cases.entries.slice()
   entries[index] = { id: before.id, split: definition.splitOf(value, cases.members), value, path: before.path }
   return { name: cases.name, entries, members: cases.members }
 }
 
 /** The reviews with the one at `index` replaced, or one appended, when it names a case `cases.json` holds and a slot free for it. */
-function editedReviews(definition: SomeKindDefinition, document: ReviewDocument, edited: EditedElement, ids: ReadonlySet<string>): ReviewDocument | undefined {
+function editedReviews(
+  definition: SomeKindDefinition,
+  document: ReviewDocument,
+  edited: EditedElement,
+  ids: ReadonlySet<string>,
+): { readonly value: ReviewDocument; readonly caseId: string } | undefined {
   const { caseKey, slotKey, slots } = definition.reviews
   const { value } = edited
   if (!isObject(value)) return undefined
@@ -242,9 +284,9 @@ function editedReviews(definition: SomeKindDefinition, document: ReviewDocument,
   const bySlot = document.reviews.get(caseId)
   const earlier = bySlot?.[slot]
   if (edited.insert ? earlier !== undefined : earlier?.path[1] !== edited.index) return undefined
-  const reviews = new Map(document.reviews)
-  reviews.set(caseId, { ...bySlot, [slot]: { caseId, slot, value, path: ['reviews', edited.index] } })
-  return { origin: document.origin, reviews }
+  // The other cases' reviews are shared with the document before, not copied: one review saved costs one entry.
+  const reviews = OverlayMap.withEntries(document.reviews, [[caseId, { ...bySlot, [slot]: { caseId, slot, value, path: ['reviews', edited.index] } }]])
+  return { value: { origin: document.origin, reviews }, caseId }
 }
 
 /** The key of a file's contents: a document made from records is known by its version, which costs nothing. */

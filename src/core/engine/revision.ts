@@ -14,6 +14,8 @@ import { loadFixtureReading, type CaseEntry, type SomeFixture } from './fixture.
 import { ParseMemo } from './parse-memo.js'
 import type { KindRegistry } from './registry.js'
 import { listDirectory, type DirectoryLister } from './panel.js'
+import { editedValue, type EntryChanges } from './entry-edits.js'
+import { isObject } from '../common/primitives.js'
 
 /** The two files a revision may write; the rubric and the source are never among them. */
 export type WrittenFile = 'cases' | 'annotations'
@@ -38,12 +40,20 @@ export interface RevisionCandidate extends RevisionBase {
   readonly commit: (io?: WriteIo) => Promise<readonly string[]>
 }
 
+/** The new texts a revision proposes, by file; and, for `cases.json` and `annotations.json`, changes given entry by entry. */
+export type ProposedTexts = { readonly [F in WrittenFile]?: string | undefined } & {
+  readonly files?: Readonly<Record<string, string>>
+  readonly entries?: { readonly [F in WrittenFile]?: EntryChanges | undefined }
+}
+
 /** The files a revision writes, made from its new texts before anything is written. */
 interface StagedWrites {
   /** The fixture directory, as loaded. */
   readonly dir: string
-  /** The new bytes of each file that changes, by path. */
+  /** The new contents of each file that changes, by path. */
   readonly updated: ReadonlyMap<string, RawFile>
+  /** In the records layout, the entries changed of each document made from its entries (by its name in the fixture directory), in the order of its list. */
+  readonly entries: ReadonlyMap<string, readonly unknown[]>
   /** The files the revision creates. */
   readonly created: ReadonlySet<string>
   /** Each file that existed and changes, its text before and after, for the parse memo. */
@@ -52,7 +62,6 @@ interface StagedWrites {
     readonly before: { readonly sha: string; readonly text: string }
     readonly after: { readonly sha: string; readonly text: string }
   }[]
-  readonly writes: readonly FileWrite[]
 }
 
 /** How many times a revision is made again from the files as they are now, when one changed on disk while it was made. */
@@ -138,11 +147,9 @@ export class FixtureRevision {
    * `commit`. `files` names other files by their path in the fixture directory (a reviewer's
    * `reviews/alice.json`, `adjudications.json`), which may not exist yet.
    */
-  async propose(
-    base: RevisionBase,
-    texts: { readonly [F in WrittenFile]?: string | undefined } & { readonly files?: Readonly<Record<string, string>> },
-  ): Promise<RevisionCandidate> {
-    const staged = this.stage(base, texts)
+  async propose(base: RevisionBase, proposed: ProposedTexts): Promise<RevisionCandidate> {
+    const { texts, values } = this.entryTexts(base, proposed)
+    const staged = this.stage(base, texts, values)
     const { updated, created } = staged
     // One case or one review changed: the memo is given its parse from the parse of the text read, not the new text parsed whole.
     for (const edit of staged.edits) this.memo.primeEdit(base.fixture.definition, edit.display, edit.before, edit.after)
@@ -171,7 +178,10 @@ export class FixtureRevision {
         return decided.assessments
       },
       assess: decided.assess,
-      text: (file) => texts[file] ?? decided.text(file),
+      text: (file) => {
+        const written = updated.get(join(decided.fixture.dir, decided.fixture.definition.files[file]))
+        return written === undefined ? decided.text(file) : decodeText(written)
+      },
       commit: (io = nodeWriteIo) => this.commit(staged, io),
     }
   }
@@ -185,16 +195,41 @@ export class FixtureRevision {
     return this.commit(this.stage(base, { files }), io)
   }
 
+  /**
+   * The changes given entry by entry made into new values of their documents, in the records
+   * layout, where the edit is one the value shows; into new texts otherwise.
+   */
+  private entryTexts(base: RevisionBase, proposed: ProposedTexts): { texts: ProposedTexts; values: Map<string, ReturnType<typeof editedValue>> } {
+    const { entries, ...given } = proposed
+    const texts: { -readonly [F in WrittenFile]?: string | undefined } = {}
+    const values = new Map<string, ReturnType<typeof editedValue>>()
+    for (const file of ['annotations', 'cases'] as const) {
+      const change = entries?.[file]
+      if (change === undefined) continue
+      const path = join(base.fixture.dir, base.fixture.definition.files[file])
+      const document = this.store === undefined ? undefined : this.raw(path)?.json?.value
+      const edited = isObject(document) ? editedValue(document, change.list, change.edits) : undefined
+      if (edited === undefined) texts[file] = change.text()
+      else values.set(path, edited)
+    }
+    return { texts: { ...given, ...texts }, values }
+  }
+
   /** The new texts as the files to write, each against the file as it was read; a text the same as the file read is left out. */
-  private stage(
-    base: RevisionBase,
-    texts: { readonly [F in WrittenFile]?: string | undefined } & { readonly files?: Readonly<Record<string, string>> },
-  ): StagedWrites {
+  private stage(base: RevisionBase, texts: ProposedTexts, values: ReadonlyMap<string, ReturnType<typeof editedValue>> = new Map()): StagedWrites {
     const definition = base.fixture.definition
     const { dir } = base.fixture
     const updated = new Map<string, RawFile>()
+    const entries = new Map<string, readonly unknown[]>()
     const created = new Set<string>()
     const edits: StagedWrites['edits'][number][] = []
+    for (const [path, edited] of values) {
+      // Made from the document's value: no text is made, hashed or compared, and the entries changed are what is written.
+      const file = edited === undefined ? undefined : this.store?.documentWith(documentName(dir, path), edited.value)
+      if (edited === undefined || file === undefined || edited.changed.length === 0) continue
+      updated.set(path, file)
+      entries.set(documentName(dir, path), edited.changed)
+    }
     const stage = (path: string, display: string, text: string) => {
       const original = this.raw(path)
       if (original === undefined) created.add(path)
@@ -203,7 +238,8 @@ export class FixtureRevision {
       const bytes = new TextEncoder().encode(text)
       const sha256 = sha256Hex(bytes)
       updated.set(path, { display: original?.display ?? display, bytes, sha256 })
-      if (original !== undefined && before !== undefined)
+      // A document the records make is known to the memo by its version, never by the hash of a text: nothing to prime.
+      if (original !== undefined && before !== undefined && this.store === undefined)
         edits.push({ display: original.display, before: { sha: original.sha256 ?? sha256Hex(original.bytes), text: before }, after: { sha: sha256, text } })
     }
     // annotations first: the review, then the case that acknowledges it (the order messages list them in).
@@ -212,14 +248,7 @@ export class FixtureRevision {
       const text = texts[file]
       if (text !== undefined) stage(join(dir, definition.files[file]), '', text)
     }
-    const writes: FileWrite[] = [...updated].map(([path, file]) => ({
-      path,
-      display: file.display,
-      contents: file.bytes,
-      // A file this revision creates must still not exist when it is written.
-      basedOn: created.has(path) ? null : (this.raw(path)!.sha256 ?? sha256Hex(this.raw(path)!.bytes)),
-    }))
-    return { dir, updated, created, edits, writes }
+    return { dir, updated, entries, created, edits }
   }
 
   /**
@@ -227,13 +256,22 @@ export class FixtureRevision {
    * here, as the fixture's records when it is in the records layout, each confined to the project
    * and replaced atomically, refusing one that changed on disk since it was read.
    */
-  private async commit({ dir, updated, created, writes }: StagedWrites, io: WriteIo): Promise<readonly string[]> {
+  private async commit({ dir, updated, entries, created }: StagedWrites, io: WriteIo): Promise<readonly string[]> {
     const store = this.store
     if (store !== undefined) {
-      const records = store.writesFor(new Map([...updated].map(([path, file]) => [documentName(dir, path), decodeText(file)])))
+      const texts = new Map<string, string>()
+      for (const [path, file] of updated) if (!entries.has(documentName(dir, path))) texts.set(documentName(dir, path), decodeText(file))
+      const records = store.writesFor(texts, entries)
       await writeProjectFiles(records, { boundary: projectBoundary(this.cwd, dir), lockDir: resolve(this.cwd, this.dir), cwd: this.cwd, io })
       return records.map((write) => write.display)
     }
+    const writes: FileWrite[] = [...updated].map(([path, file]) => ({
+      path,
+      display: file.display,
+      contents: file.bytes,
+      // A file this revision creates must still not exist when it is written.
+      basedOn: created.has(path) ? null : (this.raw(path)!.sha256 ?? sha256Hex(this.raw(path)!.bytes)),
+    }))
     // A reviewer's first review creates reviews/: only the directory is made ahead of the write, and a link there that
     // leads nowhere is refused by name.
     await writeProjectFiles(writes, {

@@ -92,7 +92,7 @@ export async function confineToProject(path: string, display: string, boundary: 
 }
 
 /** The real path of `path`, or of its nearest existing folder joined with the rest; `undefined` for a link that does not resolve. */
-async function realPathOf(path: string): Promise<string | undefined> {
+export async function realPathOf(path: string): Promise<string | undefined> {
   try {
     return await realpath(path)
   } catch (error) {

@@ -3,6 +3,7 @@ import stableStringify from 'fast-json-stable-stringify'
 import { FixtureError } from '../common/errors.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
+import type { BucketItems } from './bucket-items.js'
 import type { MaterialisedState } from './materialise.js'
 import { bucketOf, checkItemRecord, type Folded, fold, type ItemRecord, itemKey, type Layout, parseRecordLines, RECORDS_DIR, type Stored } from './records.js'
 
@@ -19,6 +20,8 @@ export class BucketCache {
   private appended: Set<string> | undefined = new Set()
   /** What the last whole read made of the records. */
   materialised: MaterialisedState | undefined
+  /** The records of every bucket the last whole read folded, by key. */
+  items: BucketItems | undefined
 
   /** The names of the record files of the last whole read. */
   private names: string | undefined

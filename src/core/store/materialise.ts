@@ -63,6 +63,26 @@ interface DocumentList {
   readonly records: ItemRecord[]
   /** The position of each record in `records`, by key. */
   readonly index: Map<string, number>
+  /** Each record's entry, in the same order: what a document made again copies (a copy of the frozen list a document holds costs several times as much). */
+  readonly entries: unknown[]
+}
+
+/** How a document {@link materialise} made again differs from the one it was made from: the positions of its list put in place or added. */
+export interface DocumentEdit {
+  readonly from: RawFile
+  readonly positions: readonly number[]
+}
+
+/** The edit each document made again is, by the document. */
+const edits = new WeakMap<RawFile, DocumentEdit>()
+
+/**
+ * What changed between the document `file` and the one it was made from, when a save's records
+ * made it from that one (the other entries being the very values they were): a reader that parsed
+ * the one before parses only the entries at these positions. `undefined` for a document made whole.
+ */
+export function documentEdit(file: RawFile): DocumentEdit | undefined {
+  return edits.get(file)
 }
 
 /**
@@ -107,7 +127,8 @@ export function materialise(
   const files = new Map<string, RawFile>()
   for (const [doc, folded] of documents) {
     const sorted = (byDoc.get(doc) ?? []).sort((a, b) => a.record.n - b.record.n || compareKeys(a.record, b.record))
-    const list: DocumentList = { records: sorted.map((each) => each.record), index: new Map(sorted.map((each, position) => [each.key, position])) }
+    const records = sorted.map((each) => each.record)
+    const list: DocumentList = { records, index: new Map(sorted.map((each, position) => [each.key, position])), entries: records.map((record) => record.item) }
     lists.set(doc, list)
     files.set(join(dir, doc), documentFile(display, doc, folded, list.records))
   }
@@ -171,18 +192,30 @@ function again(
   const files = new Map(state.files)
   for (const doc of new Set([...replaced.keys(), ...added.keys()])) {
     const list = state.lists.get(doc)!
-    const records = [...list.records]
-    for (const [position, record] of replaced.get(doc) ?? []) records[position] = record
-    // The index is carried over and added to in place: the state it belonged to is superseded by this one, and nothing reads it again.
-    const index = list.index
-    const fresh = [...(replaced.get(doc)?.values() ?? [])]
-    for (const { key, record } of added.get(doc) ?? []) {
-      index.set(key, records.length)
-      records.push(record)
+    const path = join(state.dir, doc)
+    const before = state.files.get(path)!
+    // The records, their index and their entries are carried over and changed in place: the state they belonged to is
+    // superseded by this one, and nothing reads it again. The document's list is a copy, since the document made before is still read.
+    const { records, index, entries } = list
+    const positions: number[] = []
+    const fresh: ItemRecord[] = []
+    for (const [position, record] of replaced.get(doc) ?? []) {
+      records[position] = record
+      entries[position] = record.item
+      positions.push(position)
       fresh.push(record)
     }
-    lists.set(doc, { records, index })
-    files.set(join(state.dir, doc), documentFile(display, doc, documents.get(doc)!, records, fresh))
+    for (const { key, record } of added.get(doc) ?? []) {
+      index.set(key, records.length)
+      positions.push(records.length)
+      records.push(record)
+      entries.push(record.item)
+      fresh.push(record)
+    }
+    lists.set(doc, { records, index, entries })
+    const file = documentFile(display, doc, documents.get(doc)!, entries.slice(), fresh)
+    edits.set(file, { from: before, positions: positions.sort((a, b) => a - b) })
+    files.set(path, file)
   }
   return { dir: state.dir, heads: state.heads, lists, files }
 }
@@ -192,18 +225,24 @@ function documentFile(
   display: string,
   doc: string,
   folded: Folded<DocumentRecord>,
-  records: readonly ItemRecord[],
+  listed: readonly ItemRecord[] | unknown[],
   fresh: readonly ItemRecord[] | 'all' = 'all',
 ): RawFile {
   const head = folded.heads[0]!.record
-  const entries = records.map((record) => record.item)
+  // Made whole: from the records shown; made again: the entries are given, those of `fresh` put in place.
+  const entries = fresh === 'all' ? (listed as readonly ItemRecord[]).map((record) => record.item) : listed
   // The entries kept from the last documents are frozen already: only the new ones are walked.
   const value =
     fresh === 'all'
       ? deepFreeze({ ...head.members, [head.list]: entries })
       : Object.freeze({ ...deepFreeze(head.members), [head.list]: Object.freeze(entries) })
   if (fresh !== 'all') for (const record of fresh) deepFreeze(record.item)
-  // Its text is made, hashed and encoded only when asked for (an identity shown, a revision's edit, a convert): a read needs only the value.
+  return valueFile(display, doc, head, value)
+}
+
+/** A seed document of the records with the value `value` (a revision's, before it is written): its text made, hashed and encoded only when asked for. */
+export function valueFile(display: string, doc: string, head: DocumentRecord, value: Readonly<Record<string, unknown>>): RawFile {
+  // An identity shown, a revision's edit of the text, a convert ask for the text: a read needs only the value.
   let bytes: Uint8Array | undefined
   let sha256: string | undefined
   return {

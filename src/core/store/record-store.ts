@@ -26,7 +26,8 @@ import {
 } from './records.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
-import { type Fork, forksOf, materialise, type StoreKeys } from './materialise.js'
+import { type Fork, materialise, type StoreKeys, valueFile } from './materialise.js'
+import { BucketItems } from './bucket-items.js'
 import { type BucketCache, bucketLines, foldItems } from './bucket-cache.js'
 
 export type { Fork, StoreKeys } from './materialise.js'
@@ -102,14 +103,16 @@ export class RecordStore {
       documentLines.push(...parseRecordLines<DocumentRecord>(text(file), file.display, checkDocumentRecord, documentsSuperseded))
     }
     // A case's records are all in its bucket file, so each bucket folds alone (and a bucket whose bytes did not change is not folded again).
-    const items = new Map<string, Folded<ItemRecord>>()
+    const bucketFolds: ReadonlyMap<string, Folded<ItemRecord>>[] = []
     const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       files.set(name, file)
-      const folded = cache === undefined ? foldItems(bucketLines(file, name, layout, display)) : cache.folded(file, name, layout, display)
-      for (const [key, each] of folded) items.set(key, each)
+      bucketFolds.push(cache === undefined ? foldItems(bucketLines(file, name, layout, display)) : cache.folded(file, name, layout, display))
     }
+    // A whole read through a cache takes over the index of every key the last one made, changing only the buckets that changed.
+    const items = BucketItems.of(bucketFolds, scope === undefined ? cache?.items : undefined)
+    if (cache !== undefined && scope === undefined) cache.items = items
     const documents = fold(
       documentLines,
       (record) => record.doc,
@@ -126,7 +129,7 @@ export class RecordStore {
         })
       }
     }
-    const forks = forksOf(items)
+    const forks = items.forks()
     // A whole read after others through the same cache makes again only the documents the lines appended since then are in.
     const changes = scope === undefined ? cache?.takeChanges([...files.keys()].join('\u0000')) : undefined
     const previous = cache?.materialised === undefined || changes === undefined ? undefined : { state: cache.materialised, appended: changes }
@@ -143,6 +146,12 @@ export class RecordStore {
   /** A seed document of the fixture (its absolute path), as the records make it. */
   virtual(path: string): RawFile | undefined {
     return this.virtualFiles.get(path)
+  }
+
+  /** The seed document `doc` (its path relative to the fixture directory) with the value `value`, as a revision proposes it; `undefined` for a document the records do not hold. */
+  documentWith(doc: string, value: Readonly<Record<string, unknown>>): RawFile | undefined {
+    const head = this.documents.get(doc)?.heads[0]?.record
+    return head === undefined ? undefined : valueFile(this.display, doc, head, value)
   }
 
   /** The names of seed documents in a directory of the fixture (`reviews/` lists its reviewers' documents). */
@@ -167,13 +176,23 @@ export class RecordStore {
 
   /**
    * The writes that record `texts` (new texts of seed documents, by path relative to the fixture
-   * directory): new lines appended to the bucket files of the cases that changed, and to
+   * directory) and `entries` (entries of seed documents put in place or added, the document's other
+   * entries as they were): new lines appended to the bucket files of the cases that changed, and to
    * `documents.jsonl` for a document's other members. A change to a forked case is refused.
    */
-  writesFor(texts: ReadonlyMap<string, string>, provenance: Provenance = newProvenance()): FileWrite[] {
+  writesFor(
+    texts: ReadonlyMap<string, string>,
+    entries: ReadonlyMap<string, readonly unknown[]> = new Map(),
+    provenance: Provenance = newProvenance(),
+  ): FileWrite[] {
     const appended = new Map<string, string[]>()
     const append = (file: string, line: string) => appended.set(file, [...(appended.get(file) ?? []), line])
     const forked = new Set(this.forks.map((fork) => fork.caseId))
+    for (const [doc, items] of entries) {
+      // A partial read does not see every entry's place: a new entry is placed by the time, after every earlier one.
+      const next = { n: this.partial ? Math.max(this.maxN(doc) + 1, Date.now()) : this.maxN(doc) + 1 }
+      for (const item of items) this.recordItem(doc, item, next, forked, provenance, append)
+    }
     for (const [doc, text] of texts) {
       const parsed = parseDocument(doc, text)
       const before = this.documents.get(doc)?.heads[0]
@@ -188,30 +207,8 @@ export class RecordStore {
       }
       const seen = new Set<string>()
       // A partial read does not see every entry's place: a new entry is placed by the time, after every earlier one.
-      let next = this.partial ? Math.max(this.maxN(doc) + 1, Date.now()) : this.maxN(doc) + 1
-      for (const item of parsed.items) {
-        const key = this.keys.keyOf(doc, item)
-        if (key === undefined) throw unkeyed(this.display, doc)
-        const id = itemKey(doc, key.case, key.slot)
-        seen.add(id)
-        const was = this.shown(id)
-        // Most entries come back as they were, their keys in the same order: the cheap comparison first.
-        if (was !== undefined && (JSON.stringify(was) === JSON.stringify(item) || stableStringify(was) === stableStringify(item))) continue
-        if (forked.has(key.case)) throw forkedWrite(this.display, key.case)
-        const heads = this.items.get(id)?.heads ?? []
-        const head = heads[0]?.record
-        const n = head === undefined || head.removed === true ? next++ : head.n
-        const record: ItemRecord = {
-          doc,
-          case: key.case,
-          ...(key.slot === undefined ? {} : { slot: key.slot }),
-          n,
-          item,
-          replaces: heads.map((each) => each.hash),
-          ...provenance,
-        }
-        append(bucketOf(key.case, this.layout.buckets), recordLine(record))
-      }
+      const next = { n: this.partial ? Math.max(this.maxN(doc) + 1, Date.now()) : this.maxN(doc) + 1 }
+      for (const item of parsed.items) seen.add(this.recordItem(doc, item, next, forked, provenance, append))
       for (const [id, folded] of this.items) {
         const head = folded.heads[0]!.record
         if (head.doc !== doc || seen.has(id) || forked.has(head.case) || folded.heads.every((each) => each.record.removed === true)) continue
@@ -237,6 +234,38 @@ export class RecordStore {
         basedOn: file === undefined ? null : (file.sha256 ?? sha256Hex(file.bytes)),
       }
     })
+  }
+
+  /** The record of an entry of `doc` as written now, appended unless the entry is as the documents show it; its key. */
+  private recordItem(
+    doc: string,
+    item: unknown,
+    next: { n: number },
+    forked: ReadonlySet<string>,
+    provenance: Provenance,
+    append: (file: string, line: string) => void,
+  ): string {
+    const key = this.keys.keyOf(doc, item)
+    if (key === undefined) throw unkeyed(this.display, doc)
+    const id = itemKey(doc, key.case, key.slot)
+    const was = this.shown(id)
+    // Most entries come back as they were, their keys in the same order: the cheap comparison first.
+    if (was !== undefined && (JSON.stringify(was) === JSON.stringify(item) || stableStringify(was) === stableStringify(item))) return id
+    if (forked.has(key.case)) throw forkedWrite(this.display, key.case)
+    const heads = this.items.get(id)?.heads ?? []
+    const head = heads[0]?.record
+    const n = head === undefined || head.removed === true ? next.n++ : head.n
+    const record: ItemRecord = {
+      doc,
+      case: key.case,
+      ...(key.slot === undefined ? {} : { slot: key.slot }),
+      n,
+      item,
+      replaces: heads.map((each) => each.hash),
+      ...provenance,
+    }
+    append(bucketOf(key.case, this.layout.buckets), recordLine(record))
+    return id
   }
 
   /** Every line of a bucket file that `writesFor` would add: how many lines a change costs (for tests). */

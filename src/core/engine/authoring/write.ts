@@ -10,6 +10,7 @@ import { kindContext } from '../fixture.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWS_DIR } from '../panel.js'
 import { reviewerViews } from '../panel-rule.js'
 import type { FixtureRevision, RevisionBase } from '../revision.js'
+import type { EntryEdit } from '../entry-edits.js'
 import type { DraftSource } from './draft.js'
 import { indent } from './messages.js'
 import type { AuthoringOptions } from './options.js'
@@ -47,8 +48,9 @@ export async function writeReviews(
 ): Promise<{ decisions: readonly Decision[]; files: readonly string[] }> {
   const { fixture } = base
   const definition = fixture.definition
-  let annotations: string | undefined
-  let cases: string | undefined
+  // The adopted reviews and the cases' acknowledgements, entry by entry: in the records layout no document's text is made.
+  const reviewEdits: EntryEdit[] = []
+  const caseEdits: EntryEdit[] = []
   const files: Record<string, string> = {}
   for (const { target, review, destination } of writes) {
     const { entry, slot, existing } = target
@@ -64,19 +66,27 @@ export async function writeReviews(
       continue
     }
     const adopted = fixture.reviews.get(entry.id)?.[slot]
-    annotations ??= base.text('annotations')
-    const index = adopted === undefined ? listLength(annotations, 'reviews') : Number(adopted.path[1])
-    annotations = putListItem(annotations, 'reviews', index, review, FORMAT, adopted === undefined)
+    reviewEdits.push({ kind: 'put', index: adopted === undefined ? 'end' : Number(adopted.path[1]), value: review })
     const acknowledgement = definition.bindings.find((row) => 'reviewOf' in row.source)!
     const recorded = valueAt(entry.value, rowPath(acknowledgement, slot))
     const edits = [{ path: [...entry.path, ...rowPath(acknowledgement, slot)], from: typeof recorded === 'string' ? recorded : '', to: fingerprint(review) }]
     // An adjudication makes the adopted review anew from reviews of the files as they are: the case records them too.
     if ('adoption' in destination && destination.adoption !== undefined) edits.push(...caseRestamps(definition.bindings, target))
-    cases = editJsonStrings(cases ?? base.text('cases'), fixture.files.cases.display, edits)
+    caseEdits.push({ kind: 'strings', edits })
     if (destination.adoption !== undefined)
       files[ADJUDICATIONS_FILE] = withAdoption(files[ADJUDICATIONS_FILE] ?? revision.textOf(ADJUDICATIONS_FILE, base), destination.adoption)
   }
-  const after = await revision.propose(base, { annotations, cases, files })
+  const entries = {
+    annotations:
+      reviewEdits.length === 0
+        ? undefined
+        : { list: 'reviews', edits: reviewEdits, text: () => editedText(base.text('annotations'), 'reviews', '', reviewEdits) },
+    cases:
+      caseEdits.length === 0
+        ? undefined
+        : { list: 'cases', edits: caseEdits, text: () => editedText(base.text('cases'), 'cases', fixture.files.cases.display, caseEdits) },
+  }
+  const after = await revision.propose(base, { files, entries })
   const context = kindContext(after.fixture)
   const decisions = writes.map(({ target, destination }) => {
     const index = after.fixture.cases.findIndex((each) => each.id === target.entry.id)
@@ -99,6 +109,16 @@ export async function writeReviews(
     })
   }
   return { decisions, files: options.dryRun === true ? [] : await after.commit(options.io) }
+}
+
+/** A document's text with `edits` made in turn: only the characters of the entries they change. */
+function editedText(text: string, list: 'cases' | 'reviews', display: string, edits: readonly EntryEdit[]): string {
+  let edited = text
+  for (const edit of edits) {
+    if (edit.kind === 'strings') edited = editJsonStrings(edited, display, edit.edits)
+    else edited = putListItem(edited, list, edit.index === 'end' ? listLength(edited, list) : edit.index, edit.value, FORMAT, edit.index === 'end')
+  }
+  return edited
 }
 
 /** `adjudications.json` with one adoption of a case's slot added, or put in place of the case's earlier one. */

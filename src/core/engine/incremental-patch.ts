@@ -1,0 +1,107 @@
+import type { FileRole } from '../contract/kind.js'
+import type { CaseAssessment } from './assess.js'
+import type { Coverage } from '../contract/results.js'
+import { isGraded } from './decision.js'
+import type { Decision } from '../contract/decision.js'
+import { isPanelActive, staleHashesOf, type EvaluateOptions } from './evaluate.js'
+import type { SomeFixture } from './fixture.js'
+
+// What an incremental evaluation makes of a save of a few cases without a pass over every case:
+// where the cases changed are found, and the figures of the evaluation before patched by them.
+
+/**
+ * The positions in `cases.json` of the cases `changed` names, in the order of `cases.json`, when
+ * the newly read `after` holds every other case as `before` did: the same number of cases, the
+ * same independent reviews and adoptions (the very values), and each named case where it was.
+ * `undefined` when that is not so, and every case is compared.
+ */
+export function changedPositions(
+  before: SomeFixture,
+  after: SomeFixture,
+  changed: ReadonlySet<string>,
+  positionOf: ReadonlyMap<string, number>,
+): readonly number[] | undefined {
+  if (before.cases.length !== after.cases.length || before.panel.reviews !== after.panel.reviews || before.panel.adoptions !== after.panel.adoptions)
+    return undefined
+  const positions: number[] = []
+  for (const id of changed) {
+    const position = positionOf.get(id)
+    if (position === undefined || after.cases[position]?.id !== id) return undefined
+    positions.push(position)
+  }
+  return positions.sort((a, b) => a - b)
+}
+
+/** One case decided again: where it is, and its decision before and after. */
+export interface DecisionChange {
+  readonly position: number
+  readonly before: Decision
+  readonly after: Decision
+}
+
+/** `decisions` with the changed ones put in place (a copy: an evaluation given out before keeps its own). */
+export function patchedDecisions(decisions: readonly Decision[], changes: readonly DecisionChange[]): Decision[] {
+  const patched = decisions.slice()
+  for (const { position, after } of changes) patched[position] = after
+  return patched
+}
+
+/** Whether a change moves a case into or out of the graded set. */
+export function movesGraded(changes: readonly DecisionChange[]): boolean {
+  return changes.some(({ before, after }) => isGraded(before) !== isGraded(after))
+}
+
+/**
+ * The pending and refused cases of `previous` with the changed cases taken out and put back as they
+ * are decided now, in the order of `cases.json`: the lists a recount would make, at the cost of the
+ * lists, not of every case.
+ */
+export function patchedCaseLists(
+  previous: Pick<Coverage, 'pendingCases' | 'refusedCases'>,
+  changes: readonly DecisionChange[],
+  positionOf: (id: string) => number,
+): Pick<Coverage, 'pendingCases' | 'refusedCases'> {
+  const listed = (decision: Decision) => decision.status === 'pending' || decision.status === 'refused'
+  if (!changes.some(({ before, after }) => listed(before) || listed(after))) return previous
+  const ids = new Set(changes.map(({ after }) => after.id))
+  const pendingCases = previous.pendingCases.filter((each) => !ids.has(each.id))
+  const refusedCases = previous.refusedCases.filter((each) => !ids.has(each.id))
+  for (const { after } of changes) {
+    if (after.status === 'pending') pendingCases.push({ id: after.id, split: after.split, reason: after.reason })
+    if (after.status === 'refused') refusedCases.push({ id: after.id, split: after.split, code: after.error.code, message: after.error.message })
+  }
+  const inOrder = (a: { readonly id: string }, b: { readonly id: string }) => positionOf(a.id) - positionOf(b.id)
+  return { pendingCases: pendingCases.sort(inOrder), refusedCases: refusedCases.sort(inOrder) }
+}
+
+/** Whether an edit between two reads of a fixture can change every case's decision. */
+export function decidesEverything(before: SomeFixture, after: SomeFixture, options: EvaluateOptions): boolean {
+  return (
+    before.definition !== after.definition ||
+    before.rubric !== after.rubric ||
+    JSON.stringify(before.casesDocument) !== JSON.stringify(after.casesDocument) ||
+    isPanelActive(before, options) !== isPanelActive(after, options) ||
+    before.panel.reviewers.join('\u0000') !== after.panel.reviewers.join('\u0000') ||
+    (before.panel.adjudications === undefined) !== (after.panel.adjudications === undefined)
+  )
+}
+
+export function staleOf(assessment: CaseAssessment<Decision>): readonly (readonly [FileRole, string])[] {
+  const found = staleHashesOf(assessment)
+  return found.length === 0 ? NONE : found
+}
+
+const NONE: readonly (readonly [FileRole, string])[] = Object.freeze([])
+
+/** The stale recorded hashes of the cases' states, by the file's role, in their order. */
+export function staleFilesOf(states: Iterable<{ readonly stale: readonly (readonly [FileRole, string])[] }>): Map<FileRole, string[]> {
+  const staleFiles = new Map<FileRole, string[]>()
+  for (const state of states) {
+    for (const [role, hash] of state.stale) {
+      const hashes = staleFiles.get(role)
+      if (hashes === undefined) staleFiles.set(role, [hash])
+      else hashes.push(hash)
+    }
+  }
+  return staleFiles
+}

@@ -1,0 +1,88 @@
+import { type Fork, forksOf } from './materialise.js'
+import type { Folded, ItemRecord } from './records.js'
+
+type FoldedItems = ReadonlyMap<string, Folded<ItemRecord>>
+
+/**
+ * The folded records of every bucket read, as one map by key: listed bucket by bucket in the order
+ * the buckets were read (the order one map filled from each bucket in turn would have), and looked
+ * up in an index of every key. Given the index built at the last read of the same fixture, only
+ * the buckets whose folds changed are taken out of it and put back, so a save of one case costs
+ * its bucket, not a merge of every bucket.
+ */
+export class BucketItems implements ReadonlyMap<string, Folded<ItemRecord>> {
+  private constructor(
+    private readonly buckets: readonly FoldedItems[],
+    private readonly index: ReadonlyMap<string, Folded<ItemRecord>>,
+  ) {}
+
+  /**
+   * The items of `buckets`, in their order. `previous` is what the last read made, whose index is
+   * taken over and changed in place: that read is superseded by this one, and nothing reads it again.
+   */
+  static of(buckets: readonly FoldedItems[], previous?: BucketItems): BucketItems {
+    if (previous === undefined) return new BucketItems(buckets, merged(buckets))
+    const before = new Set(previous.buckets)
+    const now = new Set(buckets)
+    const index = previous.index as Map<string, Folded<ItemRecord>>
+    for (const bucket of previous.buckets) {
+      if (now.has(bucket)) continue
+      for (const [key, folded] of bucket) if (index.get(key) === folded) index.delete(key)
+    }
+    for (const bucket of buckets) if (!before.has(bucket)) for (const [key, folded] of bucket) index.set(key, folded)
+    return new BucketItems(buckets, index)
+  }
+
+  get size(): number {
+    return this.index.size
+  }
+
+  get(key: string): Folded<ItemRecord> | undefined {
+    return this.index.get(key)
+  }
+
+  has(key: string): boolean {
+    return this.index.has(key)
+  }
+
+  *entries(): MapIterator<[string, Folded<ItemRecord>]> {
+    for (const bucket of this.buckets) yield* bucket.entries()
+  }
+
+  *keys(): MapIterator<string> {
+    for (const bucket of this.buckets) yield* bucket.keys()
+  }
+
+  *values(): MapIterator<Folded<ItemRecord>> {
+    for (const bucket of this.buckets) yield* bucket.values()
+  }
+
+  [Symbol.iterator](): MapIterator<[string, Folded<ItemRecord>]> {
+    return this.entries()
+  }
+
+  forEach(visit: (value: Folded<ItemRecord>, key: string, map: ReadonlyMap<string, Folded<ItemRecord>>) => void, thisArg?: unknown): void {
+    for (const [key, value] of this.entries()) visit.call(thisArg, value, key, this)
+  }
+
+  /** The forked records of each case, bucket by bucket: a case's records are all in its bucket, so a bucket's forks are found once, when it is folded. */
+  forks(): Fork[] {
+    return this.buckets.flatMap((bucket) => {
+      let forks = forksByBucket.get(bucket)
+      if (forks === undefined) {
+        forks = forksOf(bucket)
+        forksByBucket.set(bucket, forks)
+      }
+      return forks
+    })
+  }
+}
+
+/** The forks of each bucket's folds, by the very map of them. */
+const forksByBucket = new WeakMap<FoldedItems, Fork[]>()
+
+function merged(buckets: readonly FoldedItems[]): Map<string, Folded<ItemRecord>> {
+  const index = new Map<string, Folded<ItemRecord>>()
+  for (const bucket of buckets) for (const [key, folded] of bucket) index.set(key, folded)
+  return index
+}

@@ -1,0 +1,94 @@
+// The CPU time of one review save through the page's server, the server in this process: each
+// size's median against the first size's, measured in the same run. Wall times on a shared
+// machine move by tens of percent between runs; the CPU time of the process over a save does less.
+//
+//   npm run build && LAYOUT=records node test/bench/save-cpu.mjs [sizes…]   (default: 100 20000)
+//   PROFILE=dir …                                          (a CPU profile of each size's saves)
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { Session } from 'node:inspector/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { generateFixture } from './generate.mjs'
+
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
+const { startServer } = await import(new URL('../../dist/web/server.js', import.meta.url).href)
+const sizes = process.argv.slice(2).map(Number)
+const SIZES = sizes.length > 0 ? sizes : [100, 20_000]
+const SAVES = 20
+const LAYOUT = process.env.LAYOUT ?? 'seed'
+const CRITERIA = JSON.parse(readFileSync(new URL('../../fixtures/docuctl-rollback/rubric.json', import.meta.url), 'utf8')).criteria.map((item) => item.id)
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+function http(server, path, body) {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body)
+    const headers = { 'x-rubric-token': server.token, 'content-type': 'application/json' }
+    const call = request({ host: '127.0.0.1', port: server.port, path, method: text === undefined ? 'GET' : 'POST', headers }, (response) => {
+      const chunks = []
+      response.on('data', (chunk) => chunks.push(chunk))
+      response.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8')
+        if (response.statusCode !== 200) reject(new Error(`${path}: ${response.statusCode} ${raw}`))
+        else resolve(JSON.parse(raw))
+      })
+    })
+    call.on('error', reject)
+    call.end(text)
+  })
+}
+
+let floor
+for (const n of SIZES) {
+  const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-save-'))
+  const dir = join(root, 'fixtures/bench')
+  await generateFixture(dir, n)
+  if (LAYOUT === 'records') {
+    const converted = spawnSync(process.execPath, [BIN, 'convert', dir, '--to', 'records'], { encoding: 'utf8' })
+    if (converted.status !== 0) throw new Error(`convert exited ${converted.status}: ${converted.stderr}`)
+  }
+  const server = await startServer({ dirs: ['fixtures/bench'], cwd: root, port: 0 })
+  try {
+    const caseUrl = (id) => `/api/case?fixture=0&id=${id}&viewer=reader`
+    await http(server, caseUrl('case-000042'))
+    await http(server, '/api/overview?viewer=reader')
+    const session = new Session()
+    if (process.env.PROFILE !== undefined) {
+      session.connect()
+      await session.post('Profiler.enable')
+      await session.post('Profiler.start')
+    }
+    const cpu = []
+    const wall = []
+    for (let repeat = 0; repeat < SAVES; repeat++) {
+      // A pending case, its review replaced (saved as uncertain every other time, so that it stays pending), its versions read first.
+      const id = `case-${String(42 + 100 * (repeat % Math.max(1, Math.floor(n / 100)))).padStart(6, '0')}`
+      const shown = await http(server, caseUrl(id))
+      const rating = repeat % 2 === 0 ? 'uncertain' : 'meets'
+      const draft = Object.fromEntries(
+        CRITERIA.map((criterion) => [criterion, { rating, reason: 'Read in the benchmark.', answer_span: 'check service health' }]),
+      )
+      const start = process.hrtime.bigint()
+      const before = process.cpuUsage()
+      await http(server, '/api/review', { fixture: 0, id, draft, versions: shown.versions, replace: shown.existing })
+      const used = process.cpuUsage(before)
+      cpu.push((used.user + used.system) / 1000)
+      wall.push(Number(process.hrtime.bigint() - start) / 1e6)
+    }
+    if (process.env.PROFILE !== undefined) {
+      const { profile } = await session.post('Profiler.stop')
+      writeFileSync(join(process.env.PROFILE, `save-${LAYOUT}-${n}.cpuprofile`), JSON.stringify(profile))
+      session.disconnect()
+    }
+    const [cpuTime, wallTime] = [median(cpu), median(wall)]
+    floor ??= cpuTime
+    const ratio = cpuTime === floor && n === SIZES[0] ? 'the floor' : `${(cpuTime / floor).toFixed(2)}× the floor`
+    console.log(`${n} cases, ${LAYOUT} layout: a save's CPU time ${cpuTime.toFixed(1)} ms (${ratio}); wall ${wallTime.toFixed(1)} ms (median of ${SAVES})`)
+  } finally {
+    await server.close()
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+process.exit(0)
