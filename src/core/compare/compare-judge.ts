@@ -120,11 +120,11 @@ export async function judgeAssistedComparison(
   const entries = { a: new Map(a.cases.map((entry) => [entry.id, entry])), b: new Map(b.cases.map((entry) => [entry.id, entry])) }
   const drawn = { a: new Map(samples.a.sample.cases.map((entry) => [entry.id, entry])), b: new Map(samples.b.sample.cases.map((entry) => [entry.id, entry])) }
   const splits = pairsBySplit.map(({ split, pairs }): JudgeAssistedSplit => {
-    const judge = { a: [] as (0 | 1 | null)[], b: [] as (0 | 1 | null)[] }
+    const judge: { a: (0 | 1 | null)[]; b: (0 | 1 | null)[] } = { a: [], b: [] }
     const gaps = { a: noGaps(), b: noGaps() }
     const sample: PpiPairedCase[] = []
     const pending: { id: string; a: string; b: string }[] = []
-    const differ = { a_only: [] as string[], b_only: [] as string[], design: [] as string[] }
+    const differ: { a_only: string[]; b_only: string[]; design: string[] } = { a_only: [], b_only: [], design: [] }
     const unlabelled: string[] = []
     let outside = 0
     for (const [left, right] of pairs) {

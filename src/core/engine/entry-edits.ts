@@ -55,13 +55,25 @@ export function editedValue(
         copied.add(index)
       }
       let holder: unknown = entries[index]
-      for (const segment of inside.slice(0, -1))
-        holder = isObject(holder) || Array.isArray(holder) ? (holder as Record<string | number, unknown>)[segment] : undefined
+      for (const segment of inside.slice(0, -1)) holder = childOf(holder, segment)
       const last = inside[inside.length - 1]!
-      if (!(isObject(holder) || Array.isArray(holder)) || (holder as Record<string | number, unknown>)[last] !== from) return undefined
-      ;(holder as Record<string | number, unknown>)[last] = to
+      if (childOf(holder, last) !== from || !setChild(holder, last, to)) return undefined
       changed.add(index)
     }
   }
   return { value: { ...document, [list]: entries }, changed: [...changed].sort((a, b) => a - b).map((index) => entries[index]) }
+}
+
+/** The value a JSON path's segment names in an array (by index) or an object (by key); `undefined` in anything else. */
+function childOf(holder: unknown, segment: string | number): unknown {
+  if (Array.isArray(holder)) return typeof segment === 'number' ? holder[segment] : undefined
+  return isObject(holder) ? holder[String(segment)] : undefined
+}
+
+/** Sets what {@link childOf} reads; `false` where there is no array or object to hold it. */
+function setChild(holder: unknown, segment: string | number, value: unknown): boolean {
+  if (Array.isArray(holder) && typeof segment === 'number') holder[segment] = value
+  else if (isObject(holder)) holder[String(segment)] = value
+  else return false
+  return true
 }

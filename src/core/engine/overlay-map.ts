@@ -23,6 +23,7 @@ export class OverlayMap<K, V> extends Map<K, V> {
    */
   static withEntries<K, V>(base: ReadonlyMap<K, V>, changes: Iterable<readonly [K, V]>): ReadonlyMap<K, V> {
     if (!(base instanceof OverlayMap)) return new OverlayMap(base, changes)
+    // Cast: instanceof gives an overlay of unknown keys and values; one over a map of K to V holds K to V.
     const { base: under } = base as OverlayMap<K, V>
     const merged = new Map<K, V>(base.own())
     for (const [key, value] of changes) merged.set(key, value)

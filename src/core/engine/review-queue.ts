@@ -134,6 +134,7 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
     const unsettled = findings.find((finding: CaseFinding) => pendingGroups.has(finding.group))
     if (unsettled !== undefined) add('unsettled', unsettled.detail)
   })
+  // Cast: Object.fromEntries types its keys as strings; they are the QUEUE_REASONS, every one of them.
   const counts = Object.fromEntries(QUEUE_REASONS.map((reason) => [reason, entries.filter((each) => each.reason === reason).length])) as Record<
     QueueReason,
     number

@@ -24,6 +24,7 @@ export class BucketItems implements ReadonlyMap<string, Folded<ItemRecord>> {
     if (previous === undefined) return new BucketItems(buckets, merged(buckets))
     const before = new Set(previous.buckets)
     const now = new Set(buckets)
+    // Cast: the index is this class's own Map, read-only to its readers; the previous items are let go, and this takes it over.
     const index = previous.index as Map<string, Folded<ItemRecord>>
     for (const bucket of previous.buckets) {
       if (now.has(bucket)) continue

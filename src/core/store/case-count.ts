@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isObject } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { bucketNames, checkItemRecord, fold, type ItemRecord, LAYOUT_FILE, parseLayout, RECORDS_DIR, type Stored } from './records.js'
 
@@ -68,7 +69,7 @@ function caseRecord(line: string): ItemRecord | undefined {
 function supersededHashes(line: string): readonly string[] {
   try {
     const value: unknown = JSON.parse(line)
-    const hashes = typeof value === 'object' && value !== null ? (value as { superseded?: unknown }).superseded : undefined
+    const hashes = isObject(value) ? value['superseded'] : undefined
     return Array.isArray(hashes) ? hashes.filter((hash): hash is string => typeof hash === 'string') : []
   } catch {
     return []

@@ -10,8 +10,8 @@ export function listOf(doc: string): string {
 export function parseDocument(doc: string, text: string): { list: string; members: Record<string, unknown>; items: readonly unknown[] } {
   const value: unknown = JSON.parse(text)
   const list = listOf(doc)
-  if (!isObject(value) || !Array.isArray(value[list])) throw new TypeError(`${doc}: a document without its ${list} list cannot be recorded`)
-  const items = value[list] as unknown[]
+  const items: unknown = isObject(value) ? value[list] : undefined
+  if (!isObject(value) || !Array.isArray(items)) throw new TypeError(`${doc}: a document without its ${list} list cannot be recorded`)
   return { list, members: { ...value, [list]: [] }, items }
 }
 
@@ -52,7 +52,7 @@ export function* styledPieces(value: Readonly<Record<string, unknown>>, list: st
   yield '{'
   for (const [index, [key, member]] of entries.entries()) {
     const head = `${index === 0 ? '' : ','}${at(1)}${toAscii(JSON.stringify(key))}${colon}`
-    const items = key === list && Array.isArray(member) ? (member as readonly unknown[]) : undefined
+    const items: readonly unknown[] | undefined = key === list && Array.isArray(member) ? member : undefined
     if (items === undefined || items.length === 0) {
       yield head + toAscii(nested(member, 1))
       continue

@@ -230,6 +230,7 @@ function documentFile(
 ): RawFile {
   const head = folded.heads[0]!.record
   // Made whole: from the records shown; made again: the entries are given, those of `fresh` put in place.
+  // Cast: made whole (`fresh` is 'all'), the list is of records; made again, of entries.
   const entries = fresh === 'all' ? (listed as readonly ItemRecord[]).map((record) => record.item) : listed
   // The entries kept from the last documents are frozen already: only the new ones are walked.
   const value =

@@ -231,11 +231,12 @@ export function parseRecordLines<R>(
     if (isObject(value) && 'superseded' in value) {
       if (!isHashList(value['superseded']) || !PROVENANCE({ ...value, replaces: [] }))
         throw malformed(display, number, 'a compaction line holds superseded (a list of SHA-256s), save, at and by.', line)
-      for (const hash of value['superseded'] as readonly string[]) superseded.add(hash)
+      for (const hash of value['superseded']) superseded.add(hash)
       continue
     }
     const problem = check(value)
     if (problem !== undefined) throw malformed(display, number, problem, line)
+    // Cast: check found no problem, and it checks every field of a record.
     found.push(stored(value as R, line, `${display.split('/').slice(-2).join('/')}:${number}`))
   }
   return found
@@ -269,7 +270,7 @@ function malformed(display: string, line: number, summary: string, found: string
 const PROVENANCE = (value: Record<string, unknown>) =>
   typeof value['save'] === 'string' && typeof value['at'] === 'string' && typeof value['by'] === 'string' && isHashList(value['replaces'])
 
-function isHashList(value: unknown): boolean {
+function isHashList(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.every((each) => typeof each === 'string' && /^[0-9a-f]{64}$/.test(each))
 }
 
