@@ -4,6 +4,7 @@
 //
 //   npm run build && LAYOUT=records node test/bench/save-cpu.mjs [sizes…]   (default: 100 20000)
 //   PROFILE=dir …                                          (a CPU profile of each size's saves)
+//   CASES_PER_BUCKET=n …   (records: convert with --buckets so that each bucket file holds about n cases)
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
@@ -46,7 +47,11 @@ for (const n of SIZES) {
   const dir = join(root, 'fixtures/bench')
   await generateFixture(dir, n)
   if (LAYOUT === 'records') {
-    const converted = spawnSync(process.execPath, [BIN, 'convert', dir, '--to', 'records'], { encoding: 'utf8' })
+    const perBucket = Number(process.env.CASES_PER_BUCKET ?? 0)
+    let buckets = 16
+    while (perBucket > 0 && buckets * perBucket < n && buckets < 4096) buckets *= 2
+    const bucketArgs = perBucket > 0 ? ['--buckets', String(buckets)] : []
+    const converted = spawnSync(process.execPath, [BIN, 'convert', dir, '--to', 'records', ...bucketArgs], { encoding: 'utf8' })
     if (converted.status !== 0) throw new Error(`convert exited ${converted.status}: ${converted.stderr}`)
   }
   const server = await startServer({ dirs: ['fixtures/bench'], cwd: root, port: 0 })
