@@ -51,4 +51,26 @@ describe('the page’s keys and addresses', () => {
     await page.waitForSelector('[role="alert"]')
     expect(errors).toEqual([])
   })
+
+  test('the page reads ahead the cases j and k open; n asks the review queue, so the next pending case is not read ahead', async () => {
+    const { server } = await servedCopy()
+    const page = await chromium.newPage()
+    const read: string[] = []
+    page.page.on('request', (request) => {
+      const url = new URL(request.url())
+      if (url.pathname === '/api/case') read.push(url.searchParams.get('id') ?? '')
+    })
+    const paraphrase = page.page.waitForResponse((response) => new URL(response.url()).searchParams.get('id') === 'paraphrase')
+    await page.page.goto(`${server.url}#/f/0/c/complete`)
+    await page.page.waitForSelector('#criteria')
+    // j's case (the first case has none above it) is read ahead; the first pending case, uncertain-wording, is not.
+    await paraphrase
+    await page.page.waitForTimeout(300)
+    expect([...new Set(read)].sort()).toEqual(['complete', 'paraphrase'])
+    // n still opens the first case of the queue.
+    await page.page.keyboard.press('n')
+    await page.page.waitForFunction(() => location.hash !== '#/f/0/c/complete')
+    expect(await page.page.evaluate(() => location.hash)).toMatch(/^#\/f\/0\/c\//)
+    expect(page.errors).toEqual([])
+  })
 })

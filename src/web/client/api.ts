@@ -43,15 +43,15 @@ export async function loadCase(fixture: number, id: string): Promise<ShownCase> 
   return readCase(fixture, id)
 }
 
-/** Reads the cases j, k and n would open from `data`, so that the key draws at once. */
-export function readAhead(data: ShownCase): void {
+/** Reads the cases j and k would open from `data`, and with `pending` the one n would open, so that the key draws at once. */
+export function readAhead(data: ShownCase, { pending: withPending }: { readonly pending: boolean }): void {
   if (mode !== 'serve') return
   const { list, at } = visibleCases()
   const position = at.get(keyOf(data.fixture, data.id))
   const near = [position === undefined ? undefined : list[position + 1], position === undefined ? undefined : list[position - 1]].flatMap((item) =>
     item === undefined ? [] : [{ fixture: item.fixture, id: item.row.id }],
   )
-  const pending = nextPending()
+  const pending = withPending ? nextPending() : null
   if (pending !== null) near.push(pending)
   ahead.clear()
   for (const item of near) {

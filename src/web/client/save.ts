@@ -35,7 +35,8 @@ export function openCase(data: ShownCase): void {
   state.dirty = false
   state.kept = null
   redraw.case()
-  readAhead(data)
+  // n asks the server for the next case when it follows the review queue or hands out cases: the next pending one is not read ahead then.
+  readAhead(data, { pending: !(isAssigned() || followsQueue()) })
 }
 
 export function setStatus(text: string, kind: 'ok' | 'error'): void {
