@@ -6,6 +6,7 @@
 //   npm run build && node test/bench/ppi-coverage.mjs [--replicates 1000] [--cases 10000] [--size 300]
 //                                                     [--rate 0.7] [--estimand split|system] [--paired]
 //                                                     [--table both,aOnly,bOnly,neither] [--dist dist]
+//                                                     [--design uniform|stratified|active]   (one design's rows only)
 //
 // Runs against the built package (dist/ by default), seeded: each cell of the grid is its own seed,
 // so a cell's figures do not depend on the others. Not part of `npm test`.
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     paired: { type: 'boolean', default: false },
     table: { type: 'string' },
     dist: { type: 'string', default: 'dist' },
+    design: { type: 'string' },
   },
 })
 const stats = {
@@ -56,7 +58,8 @@ console.log(
 )
 console.log('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|')
 let worst = 1
-for (const design of DESIGNS) {
+if (values.design !== undefined && !DESIGNS.includes(values.design)) throw new Error(`--design takes ${DESIGNS.join(', ')}, not ${values.design}`)
+for (const design of DESIGNS.filter((name) => values.design === undefined || name === values.design)) {
   for (const judge of paired ? PAIRED_JUDGES : JUDGES) {
     const figures = paired
       ? pairedCoverage(stats, { ...settings, seed: `paired ${design} ${judge.name}`, judge, design })
