@@ -4,6 +4,7 @@ import { plural, type Split } from '../common/primitives.js'
 import type { PanelPolicy } from '../engine/panel-rule.js'
 import type { PlannedCheck } from '../contract/results.js'
 import { compareFixtures, FixturesNotComparableError } from './compare.js'
+import { comparisonText } from './compare-text.js'
 import type { JudgeAssistedSplit } from './compare-judge.js'
 import { judgeAssistedVerdict } from './gate-judge.js'
 import {
@@ -136,7 +137,7 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
     worst_case: section.worst_case,
     discordant: section.discordant,
     judge_assisted: gate.judge === undefined || judged === undefined ? null : { judge: gate.judge, split: judged },
-    ...(gate.judge === undefined || judged === undefined ? gateVerdict(section, gate) : judgeAssistedVerdict(judged, gate.judge, gate)),
+    ...(gate.judge === undefined || judged === undefined ? gateVerdict(section, gate, comparisonText(comparison).nouns) : judgeAssistedVerdict(judged, gate.judge, gate)),
   }
 }
 
@@ -152,6 +153,7 @@ export type GatedSplit = Pick<PairedSplitFigures, 'coverage' | 'acceptance' | 'w
 export function gateVerdict(
   section: GatedSplit,
   gate: Pick<CompareGate, 'split' | 'margin'>,
+  nouns: DecisionNouns = { accepted: 'accepted', rejected: 'rejected' },
 ): Pick<ComparisonGateReport, 'status' | 'message' | 'holds_regardless'> {
   const figures = section.acceptance
   const worst = section.worst_case
@@ -195,20 +197,23 @@ export function gateVerdict(
     worst.undecided === 0 ? '' : `; ${holds ? 'it holds regardless' : 'not regardless'} of the ${undecided}: counted for B, ${versus(bestLower, threshold)}`
   const message = [
     `${shown}: the lower bound ${bound} is below ${least} (${ONE_SIDED}), so B may be more than ${pointsText(gate.margin)} worse than A${regardless}`,
-    ...details(section),
+    ...details(section, nouns),
   ].join('\n')
   return { holds_regardless: holds, status: 'failed', message }
 }
 
-/** The coverage, the paired table and the discordant cases: the lines under a failed gate. */
-function details(section: GatedSplit): string[] {
+/** A decision's two outcomes in the kind's words (`accepted` and `rejected`, or `passed` and `failed`), as `compare` prints them. */
+type DecisionNouns = { readonly accepted: string; readonly rejected: string }
+
+/** The coverage, the paired table and the discordant cases: the lines under a failed gate, in the kind's words. */
+function details(section: GatedSplit, { accepted, rejected }: DecisionNouns): string[] {
   const { table } = section.acceptance
   const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
   return [
     section.coverage.line,
-    `paired table: both accepted ${table.both}, A only ${table.a_only}, B only ${table.b_only}, both rejected ${table.neither}`,
-    `A accepted, B rejected: ${list(section.discordant.a_accepted_b_rejected)}`,
-    `B accepted, A rejected: ${list(section.discordant.b_accepted_a_rejected)}`,
+    `paired table: both ${accepted} ${table.both}, A only ${table.a_only}, B only ${table.b_only}, both ${rejected} ${table.neither}`,
+    `A ${accepted}, B ${rejected}: ${list(section.discordant.a_accepted_b_rejected)}`,
+    `B ${accepted}, A ${rejected}: ${list(section.discordant.b_accepted_a_rejected)}`,
   ]
 }
 

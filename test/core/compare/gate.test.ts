@@ -1,3 +1,4 @@
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { compareGate, type ComparisonGateReport } from '../../../src/core/compare/gate.js'
@@ -127,4 +128,18 @@ test('the bundled pair: a 15-point margin clears the decided pairs but not the p
   )
   const thirty = await gate(0.3)
   expect([thirty?.status, thirty?.holds_regardless]).toEqual(['passed', true])
+})
+
+test('a failed gate on two scored fixtures words its paired table as compare does, passed and failed', async () => {
+  // The bundled debate fixture twice, held out: B − A is ±0.0 with a lower bound of −20.8 points, below a 10-point margin.
+  const held = async ({ dir }: { readonly dir: string }) => {
+    const file = join(dir, 'cases.json')
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"split": "development"', '"split": "held_out"'))
+  }
+  const debate = join(ROOT, 'fixtures/debate-benchmark')
+  const root = await makeProject({ 'fixtures/a': { from: debate, edit: held }, 'fixtures/b': { from: debate, edit: held } })
+  const report = await compareGate(join(root, 'fixtures/b'), { against: join(root, 'fixtures/a'), split: 'held_out', margin: 0.1 }, { cwd: root, named: true })
+  expect(report?.status).toBe('failed')
+  const lines = report!.message.split('\n')
+  expect(lines.slice(-3)).toEqual(['paired table: both passed 6, A only 0, B only 0, both failed 3', 'A passed, B failed: none', 'B passed, A failed: none'])
 })
