@@ -137,7 +137,9 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
     worst_case: section.worst_case,
     discordant: section.discordant,
     judge_assisted: gate.judge === undefined || judged === undefined ? null : { judge: gate.judge, split: judged },
-    ...(gate.judge === undefined || judged === undefined ? gateVerdict(section, gate, comparisonText(comparison).nouns) : judgeAssistedVerdict(judged, gate.judge, gate)),
+    ...(gate.judge === undefined || judged === undefined
+      ? gateVerdict(section, gate, comparisonText(comparison).nouns)
+      : judgeAssistedVerdict(judged, gate.judge, gate)),
   }
 }
 
