@@ -127,7 +127,8 @@ function comparisonMarkdown(fixture: string, report: ComparisonGateReport): stri
   if (report.judge_assisted !== null) {
     lines.push('', ...judgeAssistedLines(report.judge_assisted.split, report.judge_assisted.judge).map((line) => `- ${escapeMarkdown(line)}`))
   }
-  const { acceptance, discordant } = report
+  const { acceptance, discordant, outcomes } = report
+  const { accepted, rejected } = outcomes
   if (acceptance === null || discordant === null || acceptance.difference === null) {
     lines.push('', escapeMarkdown(firstLine(report.message)))
     return lines
@@ -135,13 +136,13 @@ function comparisonMarkdown(fixture: string, report: ComparisonGateReport): stri
   const { table } = acceptance
   lines.push(
     '',
-    '| pairs | A accepted | B accepted | B − A | 95% interval | both accepted | A only | B only | both rejected |',
+    `| pairs | A ${accepted} | B ${accepted} | B − A | 95% interval | both ${accepted} | A only | B only | both ${rejected} |`,
     '|--:|--:|--:|--:|---|--:|--:|--:|--:|',
     `| ${acceptance.n} | ${acceptance.a.passed} | ${acceptance.b.passed} | ${points(acceptance.difference)} | ${pointsInterval(acceptance.difference_interval)} | ${table.both} | ${table.a_only} | ${table.b_only} | ${table.neither} |`,
     '',
-    `${escapeMarkdown(report.coverage ?? '')}. A accepted, B rejected: ${escapeMarkdown(discordant.a_accepted_b_rejected.join(', ')) || 'none'}; B accepted, A rejected: ${escapeMarkdown(discordant.b_accepted_a_rejected.join(', ')) || 'none'}.`,
+    `${escapeMarkdown(report.coverage ?? '')}. A ${accepted}, B ${rejected}: ${escapeMarkdown(discordant.a_accepted_b_rejected.join(', ')) || 'none'}; B ${accepted}, A ${rejected}: ${escapeMarkdown(discordant.b_accepted_a_rejected.join(', ')) || 'none'}.`,
   )
-  const worst = report.worst_case === null ? null : worstCaseLine(report.worst_case)
+  const worst = report.worst_case === null ? null : worstCaseLine(report.worst_case, outcomes)
   if (worst !== null) lines.push('', `${escapeMarkdown(worst)}.`)
   // The gate's reading of the figures: the bound against the margin, and whether it holds regardless of the undecided pairs.
   if (report.label === null) lines.push('', escapeMarkdown(firstLine(report.message)))

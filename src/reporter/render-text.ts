@@ -95,16 +95,16 @@ export function comparisonLines(report: ComparisonGateReport, colors: Colors): s
   const indent = ' '.repeat(24)
   const lines = [`    comparison          against ${report.against} · ${report.split} · margin ${(100 * report.margin).toFixed(1)} points`]
   if (report.label !== null) lines.push(`${indent}${colors.yellow(report.label)}`)
-  const { acceptance, discordant } = report
+  const { acceptance, discordant, outcomes } = report
   if (report.coverage !== null) lines.push(`${indent}${report.coverage}`)
   if (acceptance !== null && acceptance.difference !== null) {
     const { table } = acceptance
     lines.push(
       `${indent}B − A = ${points(acceptance.difference)} points, 95% interval ${pointsInterval(acceptance.difference_interval)} (Newcombe, paired) · A ${acceptance.a.passed} of ${acceptance.n} · B ${acceptance.b.passed} of ${acceptance.n}`,
-      `${indent}paired table: both accepted ${table.both}, A only ${table.a_only}, B only ${table.b_only}, both rejected ${table.neither}`,
+      `${indent}paired table: both ${outcomes.accepted} ${table.both}, A only ${table.a_only}, B only ${table.b_only}, both ${outcomes.rejected} ${table.neither}`,
     )
   }
-  const worst = report.worst_case === null ? null : worstCaseLine(report.worst_case)
+  const worst = report.worst_case === null ? null : worstCaseLine(report.worst_case, outcomes)
   if (worst !== null) lines.push(`${indent}${worst}`)
   if (report.judge_assisted !== null) {
     for (const line of judgeAssistedLines(report.judge_assisted.split, report.judge_assisted.judge)) lines.push(`${indent}${line}`)
@@ -112,8 +112,8 @@ export function comparisonLines(report: ComparisonGateReport, colors: Colors): s
   if (discordant !== null) {
     const list = (ids: readonly string[]) => (ids.length === 0 ? 'none' : ids.join(', '))
     lines.push(
-      `${indent}A accepted, B rejected: ${list(discordant.a_accepted_b_rejected)}`,
-      `${indent}B accepted, A rejected: ${list(discordant.b_accepted_a_rejected)}`,
+      `${indent}A ${outcomes.accepted}, B ${outcomes.rejected}: ${list(discordant.a_accepted_b_rejected)}`,
+      `${indent}B ${outcomes.accepted}, A ${outcomes.rejected}: ${list(discordant.b_accepted_a_rejected)}`,
     )
   }
   lines.push(`    ${checkMark(report.status, colors)} ${report.name}${report.status === 'todo' ? ' (todo)' : ''}: ${firstLine(report.message)}`)

@@ -72,7 +72,18 @@ export interface ComparisonGateReport {
   readonly discordant: { readonly a_accepted_b_rejected: readonly string[]; readonly b_accepted_a_rejected: readonly string[] } | null
   /** The judge whose decisions the gate reads, with its judge-assisted figures of the split; `null` for a gate without a judge or when not compared. */
   readonly judge_assisted: { readonly judge: string; readonly split: JudgeAssistedSplit } | null
+  /** A decision's two outcomes in the fixtures' kind's words, as `compare` prints them: `accepted` and `rejected`, or `passed` and `failed` (scored). */
+  readonly outcomes: { readonly accepted: string; readonly rejected: string }
 }
+
+/** A decision's two outcomes in a kind's words (`accepted` and `rejected`, or `passed` and `failed`). */
+interface DecisionNouns {
+  readonly accepted: string
+  readonly rejected: string
+}
+
+/** The words of a comparison that was not made (the fixtures could not be compared). */
+const CRITERIA_NOUNS: DecisionNouns = { accepted: 'accepted', rejected: 'rejected' }
 
 /** Options of {@link compareGate}. */
 export interface CompareGateOptions {
@@ -123,10 +134,12 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
       holds_regardless: null,
       discordant: null,
       judge_assisted: null,
+      outcomes: CRITERIA_NOUNS,
     }
   }
   const section = comparison.splits[0]!
   const judged = comparison.judge_assisted?.splits[0]
+  const { nouns: outcomes } = comparisonText(comparison)
   return {
     ...shown,
     against: comparison.a.dir,
@@ -137,9 +150,8 @@ export async function compareGate(dir: string, gate: CompareGate, options: Compa
     worst_case: section.worst_case,
     discordant: section.discordant,
     judge_assisted: gate.judge === undefined || judged === undefined ? null : { judge: gate.judge, split: judged },
-    ...(gate.judge === undefined || judged === undefined
-      ? gateVerdict(section, gate, comparisonText(comparison).nouns)
-      : judgeAssistedVerdict(judged, gate.judge, gate)),
+    outcomes,
+    ...(gate.judge === undefined || judged === undefined ? gateVerdict(section, gate, outcomes) : judgeAssistedVerdict(judged, gate.judge, gate)),
   }
 }
 
@@ -155,7 +167,7 @@ export type GatedSplit = Pick<PairedSplitFigures, 'coverage' | 'acceptance' | 'w
 export function gateVerdict(
   section: GatedSplit,
   gate: Pick<CompareGate, 'split' | 'margin'>,
-  nouns: DecisionNouns = { accepted: 'accepted', rejected: 'rejected' },
+  nouns: DecisionNouns = CRITERIA_NOUNS,
 ): Pick<ComparisonGateReport, 'status' | 'message' | 'holds_regardless'> {
   const figures = section.acceptance
   const worst = section.worst_case
@@ -203,9 +215,6 @@ export function gateVerdict(
   ].join('\n')
   return { holds_regardless: holds, status: 'failed', message }
 }
-
-/** A decision's two outcomes in the kind's words (`accepted` and `rejected`, or `passed` and `failed`), as `compare` prints them. */
-type DecisionNouns = { readonly accepted: string; readonly rejected: string }
 
 /** The coverage, the paired table and the discordant cases: the lines under a failed gate, in the kind's words. */
 function details(section: GatedSplit, { accepted, rejected }: DecisionNouns): string[] {

@@ -1,7 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { PLAIN } from '../../../src/core/common/colors.js'
 import { compareGate, type ComparisonGateReport } from '../../../src/core/compare/gate.js'
+import { comparisonLines } from '../../../src/reporter/render-text.js'
 import { fingerprint } from '../../../src/core/json/canonical-json.js'
 import { ROOT, type AnnotationsJson, type CasesJson } from '../../helpers/fixture-copy.js'
 import { makeProject } from '../../helpers/scratch.js'
@@ -142,4 +144,11 @@ test('a failed gate on two scored fixtures words its paired table as compare doe
   expect(report?.status).toBe('failed')
   const lines = report!.message.split('\n')
   expect(lines.slice(-3)).toEqual(['paired table: both passed 6, A only 0, B only 0, both failed 3', 'A passed, B failed: none', 'B passed, A failed: none'])
+  // The reporter's block and the job summary's table say it in the same words.
+  expect(report!.outcomes).toEqual({ accepted: 'passed', rejected: 'failed' })
+  const block = comparisonLines(report!, PLAIN).join('\n')
+  expect(block).toContain('paired table: both passed 6, A only 0, B only 0, both failed 3')
+  expect(block).toContain('worst case for B: with the 1 undecided pair counted against B (B failed, A passed where undecided)')
+  expect(block).toContain('A passed, B failed: none')
+  expect(block).not.toMatch(/accepted|rejected/)
 })
