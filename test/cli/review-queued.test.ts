@@ -12,6 +12,14 @@ const meetsAll = CRITERIA.flatMap((criterion) => [
   { expect: 'The span of the answer', keys: KEY.enter },
 ])
 
+/** `vitest-rubric <args>` in `cwd` on the scripted terminal, to its end: the exit code and what it printed. */
+async function onTerminal(args: readonly string[], cwd: string, script: ReturnType<typeof scriptedTerminal>): Promise<{ code: number; stdout: string }> {
+  let stdout = ''
+  const code = await main([...args], { stdout: (text) => (stdout += `${text}\n`), stderr: () => {}, cwd, terminal: script.terminal })
+  script.finished()
+  return { code, stdout }
+}
+
 test('review on a terminal without --case: the queue’s cases in turn, each said with why, the next offered after each review', async () => {
   const fixture = await copyFixture()
   expect((await runCli(['sample', '.', '--size', '8', '--seed', 'all'], fixture.dir)).code).toBe(0)
@@ -25,14 +33,7 @@ test('review on a terminal without --case: the queue’s cases in turn, each sai
     ...meetsAll,
     { expect: 'Write the review', keys: KEY.enter },
   ])
-  let stdout = ''
-  const code = await main(['review', '.', '--reviewer', 'alice'], {
-    stdout: (text) => (stdout += `${text}\n`),
-    stderr: () => {},
-    cwd: fixture.dir,
-    terminal: script.terminal,
-  })
-  script.finished()
+  const { code, stdout } = await onTerminal(['review', '.', '--reviewer', 'alice'], fixture.dir, script)
   expect(code).toBe(0)
   // The offer says which case and why, as drawn on a terminal of 80 columns.
   expect(script.screen().replace(/[\s│◆◇●○]+/g, ' ')).toContain(
@@ -54,14 +55,7 @@ test('declining the next case stops there, with what was reviewed written', asyn
     { expect: 'Write the review', keys: KEY.enter },
     { expect: 'Review the next case in the queue', keys: `n${KEY.enter}` },
   ])
-  let stdout = ''
-  const code = await main(['review', '.', '--reviewer', 'alice'], {
-    stdout: (text) => (stdout += `${text}\n`),
-    stderr: () => {},
-    cwd: fixture.dir,
-    terminal: script.terminal,
-  })
-  script.finished()
+  const { code, stdout } = await onTerminal(['review', '.', '--reviewer', 'alice'], fixture.dir, script)
   expect(code).toBe(0)
   expect(stdout).toMatch(/^next in the queue for alice \(1 of 2\): \S+, not reviewed: not reviewed by alice\n/)
   expect(JSON.parse((await runCli(['next', '.', '--reviewer', 'alice', '--json'], fixture.dir)).stdout).total).toBe(1)
