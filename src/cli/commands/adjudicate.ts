@@ -5,9 +5,9 @@ import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.
 import { kinds } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, minReviewsOption, oneDir, requiredOption, usage, stringOption, stringOptions, stringsOption, type Command } from '../command.js'
-import { interactiveAdjudicationOf, slotGiven, slotOptions } from '../kinds.js'
+import { slotGiven, slotOptions } from '../kinds.js'
 import { keepDraft } from '../drafts.js'
-import type { AdjudicationChoice } from '../prompts/prompt.js'
+import type { AdjudicationChoice } from '../../core/contract/terminal.js'
 import { RevisionError } from '../../core/common/errors.js'
 import { slotOptionOf } from '../../core/engine/slot-option.js'
 
@@ -123,34 +123,36 @@ written; 2 on a usage error.`,
     if (io.terminal === undefined)
       throw usage('adjudicate', 'there is no terminal to ask on: say what to adopt with --take, --pick or --rating/--reason/--span, or pass --from <file>.')
     const view = await openAdjudication(kinds, dir, caseId, slot, io.cwd)
-    const prompt = interactiveAdjudicationOf(view.target.fixture.kind)
-    if (prompt === undefined) throw usage('adjudicate', `a ${view.target.fixture.kind} review is adopted whole: pass --take <reviewer>.`)
+    const prompts = view.target.definition.terminal
+    if (prompts?.adjudicate === undefined) throw usage('adjudicate', `a ${view.target.fixture.kind} review is adopted whole: pass --take <reviewer>.`)
     let chosen: AdjudicationChoice | undefined
-    const outcome = await prompt(view, io.terminal, (choice, preview) => {
-      chosen = choice
-      return adjudicateCase(
-        dir,
-        { ...options, expected: view.versions, dryRun: preview || dryRun, ...choice },
-        { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` },
-      )
-    }).catch(async (error: unknown) => {
-      // The case changed while the adjudicator chose: on a terminal, what was chosen and typed would be lost with the refusal.
-      if (!(error instanceof RevisionError) || error.code !== 'CASE_CHANGED_MEANWHILE' || chosen === undefined) throw error
-      const slotWords = slot === undefined ? [] : [`--${slotOptionOf(view.target.fixture.definition)}`, slot]
-      const command = [
-        'vitest-rubric',
-        'adjudicate',
-        dir,
-        '--case',
-        caseId,
-        '--adjudicator',
-        adjudicator,
-        ...slotWords,
-        ...(chosen.take === undefined ? [] : ['--take', chosen.take]),
-        ...Object.entries(chosen.picks ?? {}).flatMap(([item, reviewer]) => ['--pick', `${item}=${reviewer}`]),
-      ]
-      throw await keepDraft(error, { dir, caseId, names: ['adjudication', ...(slot === undefined ? [] : [slot])], command, draft: chosen.written }, io.cwd)
-    })
+    const outcome = await prompts
+      .adjudicate(view, io.terminal, (choice, preview) => {
+        chosen = choice
+        return adjudicateCase(
+          dir,
+          { ...options, expected: view.versions, dryRun: preview || dryRun, ...choice },
+          { label: 'the adjudication', locate: (path) => `the adjudication of ${path.map(String).join(' › ')}` },
+        )
+      })
+      .catch(async (error: unknown) => {
+        // The case changed while the adjudicator chose: on a terminal, what was chosen and typed would be lost with the refusal.
+        if (!(error instanceof RevisionError) || error.code !== 'CASE_CHANGED_MEANWHILE' || chosen === undefined) throw error
+        const slotWords = slot === undefined ? [] : [`--${slotOptionOf(view.target.fixture.definition)}`, slot]
+        const command = [
+          'vitest-rubric',
+          'adjudicate',
+          dir,
+          '--case',
+          caseId,
+          '--adjudicator',
+          adjudicator,
+          ...slotWords,
+          ...(chosen.take === undefined ? [] : ['--take', chosen.take]),
+          ...Object.entries(chosen.picks ?? {}).flatMap(([item, reviewer]) => ['--pick', `${item}=${reviewer}`]),
+        ]
+        throw await keepDraft(error, { dir, caseId, names: ['adjudication', ...(slot === undefined ? [] : [slot])], command, draft: chosen.written }, io.cwd)
+      })
     if (outcome === 'cancelled') {
       io.stderr('adjudication cancelled: nothing was written')
       return 1

@@ -3,18 +3,15 @@ import { plural } from '../../core/common/primitives.js'
 import { resolve } from 'node:path'
 import type { PathSegment } from '../../core/common/json-path.js'
 import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
-import { refuseExistingReview } from '../../core/engine/authoring/refusals.js'
 import type { RecordedReview } from '../../core/engine/authoring/review.js'
 import { readJudgeLabelFile } from '../../core/judges/judge-label-file.js'
 import { recordJudgeLabels, type RecordedJudgeLabels } from '../../core/judges/judge-labels.js'
-import { kinds, openReviewTarget, recordReview } from '../../core/registry.js'
+import { kinds, recordReview } from '../../core/registry.js'
 import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
 import { keyedValues, oneDir, usage, stringOption, stringOptions, stringsOption, type CliIo, type Command, type ParsedArgs } from '../command.js'
-import { interactiveReviewOf, slotGiven, slotOptions } from '../kinds.js'
+import { slotGiven, slotOptions } from '../kinds.js'
+import { reviewOnTerminal } from './review-terminal.js'
 import { reviewQueued } from './review-queued.js'
-import { keepDraft } from '../drafts.js'
-import { slotOptionOf } from '../../core/engine/slot-option.js'
-import { RevisionError } from '../../core/common/errors.js'
 
 /** The judgement fields the options fill, by option. */
 const JUDGEMENT_OPTIONS = { rating: 'rating', reason: 'reason', span: 'answer_span' } as const
@@ -104,7 +101,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     if (caseId === undefined && values['judge'] !== undefined && values['from'] !== undefined) return importLabels(dir, values, io)
     if (caseId === undefined && io.terminal !== undefined && !['from', 'rating', 'reason', 'span', 'judge'].some((name) => values[name] !== undefined)) {
       const each = { slot: slotGiven(values), reviewer: stringOption(values, 'reviewer'), replace: values['replace'] === true, cwd: io.cwd }
-      return reviewQueued(dir, each, io, (id) => reviewOnTerminal(dir, { ...each, caseId: id, dryRun: values['dry-run'] === true }, io))
+      return reviewQueued(dir, each, io, (id) => reviewCase(dir, { ...each, caseId: id, dryRun: values['dry-run'] === true }, io))
     }
     if (caseId === undefined) throw usage('review', 'name the case to review with --case <id> (on a terminal, without it: the review queue’s cases in turn).')
     const options = {
@@ -137,39 +134,20 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     }
     if (options.judge !== undefined)
       throw usage('review', "a judge's labels come from its own run: give them with --from <file> or with --rating, --reason and --span.")
-    return reviewOnTerminal(dir, options, io)
+    return reviewCase(dir, options, io)
   },
 }
 
 /** One case reviewed on the terminal: the questions, the decision, and the review written after confirmation. */
-async function reviewOnTerminal(
+async function reviewCase(
   dir: string,
   options: { caseId: string; slot: string | undefined; reviewer: string | undefined; replace: boolean; cwd: string; dryRun: boolean },
   io: CliIo,
 ): Promise<number> {
-  const caseId = options.caseId
   if (io.terminal === undefined) {
     throw usage('review', 'there is no terminal to ask on: give the judgements with --rating, --reason and --span, or with --from <file>.')
   }
-  const target = await openReviewTarget(dir, caseId, options.slot, io.cwd, options.reviewer)
-  const prompt = interactiveReviewOf(target.fixture.kind)
-  if (prompt === undefined) throw usage('review', `a ${target.fixture.kind} review is recorded from a file: pass --from <review.json>.`)
-  refuseExistingReview(target, options.replace)
-  let typed: unknown
-  const outcome = await prompt(target, io.terminal, (draft, dryRun) => {
-    typed = draft
-    return recordReview(dir, draft, promptSource, { ...options, expected: target.versions, dryRun: dryRun || options.dryRun })
-  }).catch(async (error: unknown) => {
-    // The case changed while the questions were answered: on a terminal, what was typed would be lost with the refusal.
-    if (!(error instanceof RevisionError) || error.code !== 'CASE_CHANGED_MEANWHILE' || typed === undefined) throw error
-    const named = [
-      ...(options.slot === undefined ? [] : [`--${slotOptionOf(target.fixture.definition)}`, options.slot]),
-      ...(options.reviewer === undefined ? [] : ['--reviewer', options.reviewer]),
-    ]
-    const command = ['vitest-rubric', 'review', dir, '--case', caseId, ...named, '--replace']
-    const names = named.filter((word) => !word.startsWith('--'))
-    throw await keepDraft(error, { dir, caseId, names, command, draft: typed }, io.cwd)
-  })
+  const outcome = await reviewOnTerminal(dir, { ...options, kinds }, io.terminal)
   if (outcome === 'cancelled') {
     io.stderr('review cancelled: nothing was written')
     return 1
@@ -230,8 +208,6 @@ const optionSource: DraftSource = {
     return `${field === undefined ? '--rating' : (OPTION_OF[String(field)] ?? `--${String(field)}`)} ${String(criterion)}`
   },
 }
-
-const promptSource: DraftSource = { label: 'the review', locate: (path) => `the review of ${path.map(String).join(' › ') || 'the case'}` }
 
 /** What `review` did: the case, the old and new ratings of a replaced review, the decision, the files. */
 export function formatReview(result: RecordedReview, dryRun: boolean): string {

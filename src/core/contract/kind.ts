@@ -11,6 +11,7 @@ import type { KindPage } from '../../web/kind-page.js'
 import type { BindingRow, BindingTarget } from './bindings.js'
 import type { KindComparison } from './compare.js'
 import type { KindJudging } from './judge.js'
+import type { KindTerminal } from './terminal.js'
 import type { CaseAt, KindContext } from './context.js'
 import type { Decision } from './decision.js'
 import type { FileRole } from './files.js'
@@ -20,6 +21,19 @@ export type { BindingRow, BindingSource, BindingTarget } from './bindings.js'
 export type { CaseAt, KindContext } from './context.js'
 export type { ComparedItemRow, ComparedSide, CompareParameters, KindComparison, KindComparisonText } from './compare.js'
 export type { JudgedItem, KindJudging, VerdictProblem } from './judge.js'
+export type {
+  AdjudicationChoice,
+  AdoptChoice,
+  AdoptedChoice,
+  InteractiveAdjudication,
+  InteractiveReview,
+  KindTerminal,
+  RecordDraft,
+  RecordedDraft,
+  Terminal,
+  TerminalAdjudicationView,
+  TerminalTarget,
+} from './terminal.js'
 export type { FileRole, FixtureFile } from './files.js'
 
 /** A file's JSON Schema: the file it is named after, the zod schema it is generated from, how an editor titles it. */
@@ -173,6 +187,8 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
   readonly compare?: KindComparison<R, D>
   /** What an automated judge that `judge --run` calls is shown, and how its verdicts become labels; a kind without one is labelled by `review --judge` only. */
   readonly judging?: KindJudging<R, C>
+  /** How a case is reviewed and adjudicated on a terminal, its prompts loaded when asked; a kind without one is reviewed from options or a file. */
+  readonly terminal?: KindTerminal<R, C>
 }
 
 /** What one reviewer's review says of one item it judges (a criterion, a dimension). */

@@ -73,6 +73,11 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
   page: criteriaPage,
   panel: criteriaPanel,
   compare: criteriaComparison,
+  // Loaded when a terminal asks: the prompt library stays out of what the engine and the plugin load.
+  terminal: {
+    review: async (target, terminal, record) => (await import('./terminal/review.js')).promptCriteriaReview(target, terminal, record),
+    adjudicate: async (view, terminal, adopt) => (await import('./terminal/adjudicate.js')).promptCriteriaAdjudication(view, terminal, adopt),
+  },
   judging: criteriaJudging,
   scaffold: {
     nextSteps: (dir) => [

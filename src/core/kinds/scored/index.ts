@@ -83,6 +83,11 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   page: scoredPage,
   panel: scoredPanel,
   compare: scoredComparison,
+  // Loaded when a terminal asks: the prompt library stays out of what the engine and the plugin load.
+  terminal: {
+    review: async (target, terminal, record) => (await import('./terminal/review.js')).promptScoredReview(target, terminal, record),
+    adjudicate: async (view, terminal, adopt) => (await import('./terminal/adjudicate.js')).promptScoredAdjudication(view, terminal, adopt),
+  },
   scaffold: {
     nextSteps: (dir) => [
       `  vitest-rubric add ${dir} --id <id> --spec <spec.json> --outputs <outputs.json>   # a case, pending until reviewed`,

@@ -1,9 +1,9 @@
-import { plural } from '../../core/common/primitives.js'
-import { preview } from '../../core/common/errors.js'
-import type { ScoredReviewDraftSchemas } from '../../core/kinds/scored/authoring.js'
-import type { BaselineClaim, DebateClaim, ScoredCase, System } from '../../core/kinds/scored/schemas.js'
+import { plural } from '../../../common/primitives.js'
+import { preview } from '../../../common/errors.js'
+import type { ScoredReviewDraftSchemas } from '../authoring.js'
+import type { BaselineClaim, DebateClaim, ScoredCase, System } from '../schemas.js'
 import type { z } from 'zod'
-import { numberTexts, numberedAnswer, type NumberedText } from './sentences.js'
+import { numberTexts, numberedAnswer, type NumberedText } from '../../../common/sentences.js'
 
 /** A scored review as a reviewer gives it: everything but its case, system and hashes. */
 export type DebateDraft = z.infer<(typeof ScoredReviewDraftSchemas)['debate']>

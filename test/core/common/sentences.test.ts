@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { numberedAnswer, numberTexts, resolveSpan, resolveSpanAmong, sentencesOf } from '../../../src/cli/prompts/sentences.js'
+import { numberedAnswer, numberTexts, resolveSpan, resolveSpanAmong, sentencesOf } from '../../../src/core/common/sentences.js'
 
 const ANSWER =
   'Get release approval and confirm you are on staging, then run `docuctl releases rollback r41 --environment staging`. It changes the service version and leaves database contents as they are. Check service health afterwards.'

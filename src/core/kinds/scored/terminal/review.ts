@@ -1,11 +1,12 @@
 import { confirm, intro, isCancel, log, note, outro, select, text } from '@clack/prompts'
-import { isObject } from '../../core/common/primitives.js'
-import { concedes } from '../../core/kinds/scored/dimensions/calibration.js'
-import { CREDITS, HANDLINGS, RESOLUTION_TYPES, RESPONSES, TEST_QUALITIES, VALIDITIES, type ScoredCase, type System } from '../../core/kinds/scored/schemas.js'
-import { lastRoundOf } from '../../core/kinds/scored/transcript.js'
-import type { InteractiveReview, Terminal } from './prompt.js'
-import { numberedOutput, outputNote, specNote } from './scored-view.js'
-import { resolveSpanAmong, type NumberedText } from './sentences.js'
+import { isObject } from '../../../common/primitives.js'
+import { concedes } from '../dimensions/calibration.js'
+import { CREDITS, HANDLINGS, RESOLUTION_TYPES, RESPONSES, TEST_QUALITIES, VALIDITIES, type ScoredCase, type System } from '../schemas.js'
+import { lastRoundOf } from '../transcript.js'
+import type { InteractiveReview, Terminal } from '../../../contract/terminal.js'
+import type { ScoredRubric } from '../rubric.js'
+import { numberedOutput, outputNote, specNote } from './view.js'
+import { resolveSpanAmong, type NumberedText } from '../../../common/sentences.js'
 
 /** Thrown by {@link answer} when the reviewer cancels a question: nothing is written. */
 class Cancelled extends Error {}
@@ -74,10 +75,9 @@ function quotable(theCase: ScoredCase, system: System): Quotable {
  * them, and asked again when they do not. A replaced review's values are the starting values. It
  * shows the decision the review would give and writes only after the reviewer confirms.
  */
-export const promptScoredReview: InteractiveReview = async (target, terminal, record) => {
+export const promptScoredReview: InteractiveReview<ScoredRubric, ScoredCase> = async (target, terminal, record) => {
   const io = { input: terminal.input, output: terminal.output }
-  // Cast: the CLI asks this prompt only of a scored fixture (src/cli/kinds.ts), whose case this is.
-  const theCase = target.parsedCase as ScoredCase
+  const theCase = target.parsedCase
   // Cast: the slot of a scored review is one of its systems.
   const system = target.slot as System
   const previous: Previous = isObject(target.existing?.value) ? target.existing.value : {}

@@ -1,9 +1,9 @@
 import { confirm, intro, isCancel, log, note, outro, select, text } from '@clack/prompts'
-import { isObject } from '../../core/common/primitives.js'
-import { RATINGS, type Case } from '../../core/kinds/criteria/schemas.js'
-import type { CriteriaRubric } from '../../core/kinds/criteria/rubric.js'
-import type { InteractiveReview, Terminal } from './prompt.js'
-import { numberedAnswer, resolveSpan, sentencesOf } from './sentences.js'
+import { isObject } from '../../../common/primitives.js'
+import { RATINGS, type Case } from '../schemas.js'
+import type { CriteriaRubric } from '../rubric.js'
+import type { InteractiveReview, Terminal } from '../../../contract/terminal.js'
+import { numberedAnswer, resolveSpan, sentencesOf } from '../../../common/sentences.js'
 
 const LEAVE_OUT = 'leave out'
 const BACK = '\u0000back'
@@ -25,12 +25,10 @@ const RATING_HINTS: Record<(typeof RATINGS)[number], string> = {
  * asked as any other. It shows the decision the review would give and writes only after the
  * reviewer confirms.
  */
-export const promptCriteriaReview: InteractiveReview = async (target, terminal, record) => {
+export const promptCriteriaReview: InteractiveReview<CriteriaRubric, Case> = async (target, terminal, record) => {
   const io = { input: terminal.input, output: terminal.output }
-  // Cast: the CLI asks this prompt only of a criteria fixture (src/cli/kinds.ts), whose case and rubric these are.
-  const theCase = target.parsedCase as Case
-  // Cast: as above, the rubric.
-  const rubric = target.context.rubric as CriteriaRubric
+  const theCase = target.parsedCase
+  const rubric = target.context.rubric
   const answer = theCase.input.answer.text
   const previous = isObject(target.existing?.value) && isObject(target.existing.value['judgements']) ? target.existing.value['judgements'] : {}
 

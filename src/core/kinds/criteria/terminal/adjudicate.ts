@@ -1,11 +1,13 @@
 import { confirm, intro, isCancel, log, note, outro, select, text } from '@clack/prompts'
-import { isOriginPlaceholder } from '../../core/common/origin.js'
-import { listWords, plural } from '../../core/common/primitives.js'
-import { disputeOf, type AdjudicationView, type Dispute } from '../../core/engine/adjudicate.js'
-import { RATINGS, type Case } from '../../core/kinds/criteria/schemas.js'
-import type { CriteriaRubric } from '../../core/kinds/criteria/rubric.js'
-import type { InteractiveAdjudication, Terminal } from './prompt.js'
-import { numberedAnswer, resolveSpan, sentencesOf, type Sentence } from './sentences.js'
+import { isOriginPlaceholder } from '../../../common/origin.js'
+import { listWords, plural } from '../../../common/primitives.js'
+import { disputeOf, type Dispute } from '../../../engine/adjudicate.js'
+import { RATINGS, type Case } from '../schemas.js'
+import type { CriteriaRubric } from '../rubric.js'
+import type { InteractiveAdjudication, Terminal, TerminalAdjudicationView } from '../../../contract/terminal.js'
+import { numberedAnswer, resolveSpan, sentencesOf, type Sentence } from '../../../common/sentences.js'
+
+type View = TerminalAdjudicationView<CriteriaRubric, Case>
 
 // Option values no reviewer name can take: a reviewer is named by letters, digits, ".", "_" and "-".
 const WRITE = '\u0000write'
@@ -44,12 +46,10 @@ type Step = { readonly item: Item } | { readonly agreed: readonly Item[] }
  * step can go back to the one before. It shows the decision the adopted review would give, and
  * adopts after confirmation.
  */
-export const promptCriteriaAdjudication: InteractiveAdjudication = async (view, terminal, adopt) => {
+export const promptCriteriaAdjudication: InteractiveAdjudication<CriteriaRubric, Case> = async (view, terminal, adopt) => {
   const io = { input: terminal.input, output: terminal.output }
-  // Cast: the CLI asks this prompt only of a criteria fixture (src/cli/kinds.ts), whose case and rubric these are.
-  const theCase = view.target.parsedCase as Case
-  // Cast: as above, the rubric.
-  const rubric = view.target.context.rubric as CriteriaRubric
+  const theCase = view.target.parsedCase
+  const rubric = view.target.context.rubric
   const answer = theCase.input.answer.text
   const sentences = sentencesOf(answer)
   const reviewers = view.views.map((each) => each.reviewer)
@@ -157,7 +157,7 @@ export const promptCriteriaAdjudication: InteractiveAdjudication = async (view, 
   return result
 }
 
-function itemOf(view: AdjudicationView, reviewers: readonly string[], id: string, rule: string): Item {
+function itemOf(view: View, reviewers: readonly string[], id: string, rule: string): Item {
   // Cast: a reviewer's draft of this kind holds judgements by criterion, as its schema parsed them.
   const judged = reviewers.map((reviewer) => [reviewer, view.drafts[reviewer]![id] as Judgement | undefined] as const)
   return {
@@ -189,7 +189,7 @@ function reviewLines(item: Item): string[] {
   )
 }
 
-function agreedLine(item: Item, view: AdjudicationView): string {
+function agreedLine(item: Item, view: View): string {
   const [reviewer, judgement] = item.judged[0]!
   const predicted = predictionLines(view, item.id).map((line) => `\n    ${line}`)
   return `${item.id}: ${judgement?.rating ?? ''} — ${reviewer}: ${judgement?.reason ?? ''}${judgement === undefined ? '' : spanText(judgement)}${predicted.join('')}`
@@ -200,7 +200,7 @@ function spanText(judgement: Judgement): string {
 }
 
 /** The judges' labels of a criterion, each labelled as a prediction. */
-function predictionLines(view: AdjudicationView, id: string): string[] {
+function predictionLines(view: View, id: string): string[] {
   return view.predictions.flatMap((prediction) => {
     if (prediction.draft === undefined) return []
     // Cast: a judge's label is a draft of the kind, as a review is.
@@ -210,7 +210,7 @@ function predictionLines(view: AdjudicationView, id: string): string[] {
 }
 
 /** What the judges' files say about the case as a whole: whose labels are shown, and which are not current. */
-function predictionNotes(view: AdjudicationView): string[] {
+function predictionNotes(view: View): string[] {
   return view.predictions.map((prediction) => {
     const origin = isOriginPlaceholder(prediction.origin) ? 'origin not given' : prediction.origin
     return prediction.draft === undefined

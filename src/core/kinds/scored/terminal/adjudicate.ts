@@ -1,9 +1,10 @@
 import { confirm, intro, isCancel, log, note, outro, select } from '@clack/prompts'
-import { fingerprint } from '../../core/json/canonical-json.js'
-import { ScoredReviewDraftSchemas } from '../../core/kinds/scored/authoring.js'
-import type { ScoredCase, System } from '../../core/kinds/scored/schemas.js'
-import type { InteractiveAdjudication, Terminal } from './prompt.js'
-import { draftLines, outputNote, specNote } from './scored-view.js'
+import { fingerprint } from '../../../json/canonical-json.js'
+import { ScoredReviewDraftSchemas } from '../authoring.js'
+import type { ScoredCase, System } from '../schemas.js'
+import type { InteractiveAdjudication, Terminal, TerminalAdjudicationView } from '../../../contract/terminal.js'
+import type { ScoredRubric } from '../rubric.js'
+import { draftLines, outputNote, specNote } from './view.js'
 
 /**
  * Shows an adjudicator each reviewer's scored review side by side (their dimension scores, then
@@ -11,10 +12,9 @@ import { draftLines, outputNote, specNote } from './scored-view.js'
  * review is adopted whole, as `--take` does. Each choice shows the decision it would give; it
  * adopts after confirmation.
  */
-export const promptScoredAdjudication: InteractiveAdjudication = async (view, terminal, adopt) => {
+export const promptScoredAdjudication: InteractiveAdjudication<ScoredRubric, ScoredCase> = async (view, terminal, adopt) => {
   const io = { input: terminal.input, output: terminal.output }
-  // Cast: the CLI asks this prompt only of a scored fixture (src/cli/kinds.ts), whose case this is.
-  const theCase = view.target.parsedCase as ScoredCase
+  const theCase = view.target.parsedCase
   // Cast: the slot of a scored review is one of its systems.
   const system = view.target.slot as System
   const reviewers = view.views.map((each) => each.reviewer)
@@ -48,7 +48,7 @@ export const promptScoredAdjudication: InteractiveAdjudication = async (view, te
 }
 
 /** One row per dimension, one column per reviewer: the scores each review gives the debate system. */
-function scoreTable(views: Parameters<InteractiveAdjudication>[0]['views']): string | undefined {
+function scoreTable(views: TerminalAdjudicationView<ScoredRubric, ScoredCase>['views']): string | undefined {
   const dimensions = [...new Set(views.flatMap((each) => Object.keys(each.items)))]
   if (dimensions.length === 0) return undefined
   const first = Math.max(...dimensions.map((dimension) => dimension.length))
