@@ -18,6 +18,7 @@ import { fixtureStatus } from '../../../src/core/engine/status.js'
 import { kinds } from '../../../src/core/registry.js'
 import { pageCase, pageFixture } from '../../../src/web/page-data.js'
 import { scratchDir } from '../../helpers/scratch.js'
+import { verdictFixture } from '../../kinds/verdict/fixture.js'
 import { verdictKind } from '../../kinds/verdict/index.js'
 
 // A kind is its folder and one entry in a registry: the verdict kind (test/kinds/verdict/) is
@@ -26,19 +27,6 @@ import { verdictKind } from '../../kinds/verdict/index.js'
 
 const registry = createRegistry([...kinds.kinds, verdictKind])
 const source = fileSource('the test')
-
-async function verdictFixture(): Promise<{ cwd: string; dir: string }> {
-  const cwd = await scratchDir('verdict')
-  const dir = join(cwd, 'lab')
-  await mkdir(dir)
-  await writeFile(
-    join(dir, 'verdict.json'),
-    `${JSON.stringify({ id: 'capital', version: 1, question: 'Does the answer name the capital of France?' }, null, 2)}\n`,
-  )
-  await writeFile(join(dir, 'cases.json'), `${JSON.stringify({ name: 'capitals', cases: [] }, null, 2)}\n`)
-  await writeFile(join(dir, 'annotations.json'), `${JSON.stringify({ origin: 'two reviewers', reviews: [] }, null, 2)}\n`)
-  return { cwd, dir: 'lab' }
-}
 
 /** A verdict fixture with three answers, each pending until it is reviewed. */
 async function capitals(): Promise<{ cwd: string; dir: string; options: { cwd: string; kinds: typeof registry } }> {

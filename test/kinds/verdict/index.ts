@@ -199,6 +199,10 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
   },
   compare: verdictComparison,
   judging: verdictJudging,
+  // Loaded when a terminal asks, as the shipped kinds' prompts are.
+  terminal: {
+    review: async (target, terminal, record) => (await import('./terminal.js')).promptVerdictReview(target, terminal, record),
+  },
   page: {
     view: 'table',
     ratings: [],
