@@ -30,11 +30,23 @@ const AWAITING_JSDOC = [
   'FixtureStatus',
 ]
 
-test("no public declaration names the package's internal seams: the kinds registry, the writer, the parse cache, the run's state", () => {
+test("no public declaration names the package's internal seams: the kinds registry, the writer, the caches, the record store, the run's state", () => {
   // The public entries work among the shipped kinds, and write and cache as the package does: a
-  // test's injected writer, the review server's parse cache and the plugin's project context stay
-  // on the engine's and the run's own paths.
-  const named = ['KindRegistry', 'WriteIo', 'ParseMemo', 'ProjectContext'].filter((name) => new RegExp(`\\b${name}\\b`).test(report))
+  // test's injected writer, the review server's parse cache, the record store behind a loaded
+  // fixture's records, the evaluation the review queue hands status and the plugin's project
+  // context stay on the engine's and the run's own paths.
+  const seams = [
+    'KindRegistry',
+    'WriteIo',
+    'ParseMemo',
+    'BucketCache',
+    'RecordStore',
+    'FixtureRecords',
+    'CaseAssessment',
+    'DecidedWithStates',
+    'ProjectContext',
+  ]
+  const named = seams.filter((name) => new RegExp(`\\b${name}\\b`).test(report))
   expect(named).toEqual([])
 })
 
