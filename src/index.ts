@@ -140,6 +140,7 @@ export type {
   JudgeRunResult,
   JudgeVerdict,
 } from './core/judges/judge-types.js'
+export type { JudgeItemInput, JudgeItemsInput } from './core/judges/judge-types.js'
 export { inShard, parseShard, type JudgeShard } from './core/judges/judge-shard.js'
 export { loadJudgeModule, type LoadedJudgeModule } from './core/judges/judge-module.js'
 
@@ -158,3 +159,47 @@ export {
 // The fixture files' JSON Schemas
 export type { FixtureSchemaName, JsonSchema } from './core/engine/json-schemas.js'
 export { FIXTURE_SCHEMA_NAMES, fixtureJsonSchemas } from './core/registry.js'
+
+// The kind contract, types only: what a kind definition gives the engine, and what a loaded
+// fixture and its evaluation hold, so that code working on any kind can name them.
+export type { Evaluation, SomeEvaluation } from './core/engine/evaluate.js'
+export type { CaseEntry, FixtureFiles, FixtureOf, KindFixture, ReviewEntry, ReviewIndex, SomeFixture } from './core/engine/fixture.js'
+export type { FixtureRecordsView } from './core/engine/records-view.js'
+export type { Adoption, LabelSet, Panel } from './core/engine/panel.js'
+export type {
+  BindingRow,
+  BindingSource,
+  BindingTarget,
+  CalibrationRatings,
+  CaseAt,
+  CaseShown,
+  ComparedItemRow,
+  ComparedSide,
+  CompareParameters,
+  DraftProblem,
+  Drafted,
+  JsonSchemaSource,
+  JudgedItem,
+  KindAuthoring,
+  KindComparison,
+  KindComparisonText,
+  KindDefinition,
+  KindJudging,
+  KindPanel,
+  KindPresentation,
+  KindScaffold,
+  OutcomeWords,
+  PanelItem,
+  PendingFinding,
+  Problem,
+  ReviewUnderCheck,
+  RuleInput,
+  SlotOutcome,
+  SomeKindDefinition,
+  StaleChange,
+  SummaryOptions,
+  VerdictProblem,
+} from './core/contract/kind.js'
+export type { PlannedCase, PlannedCaseDetail, PlannedCheck } from './core/contract/results.js'
+export type { Colors } from './core/common/colors.js'
+export type { KindPage, PageCaseView, PageCriterion, PageJudgement, PageRowFacts, PageTable } from './web/kind-page.js'

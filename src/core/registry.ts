@@ -20,7 +20,7 @@ import {
   type RecordJudgeLabelsOptions as EngineRecordJudgeLabelsOptions,
 } from './judges/judge-labels.js'
 import { runJudge as runJudgeIn } from './judges/judge-run.js'
-import type { JudgeRunResult, RunJudgeOptions as EngineRunJudgeOptions } from './judges/judge-types.js'
+import type { JudgeCaseInput, JudgeCriterionInput, JudgeRunResult, JudgeVerdict, RunJudgeOptions as EngineRunJudgeOptions } from './judges/judge-types.js'
 import {
   detectFixtureKind as detectIn,
   fileNamesOf as filesOf,
@@ -158,7 +158,10 @@ export type RecordReviewOptions = Omit<EngineRecordReviewOptions, 'kinds' | 'io'
 export type InitOptions = Omit<EngineInitOptions, 'kinds'>
 
 /** Options of {@link runJudge}: the judge, its function, and how it is run. */
-export type RunJudgeOptions = Omit<EngineRunJudgeOptions, 'kinds' | 'io'>
+export type RunJudgeOptions<ItemInput = JudgeCriterionInput, CaseInput = JudgeCaseInput, Verdict = JudgeVerdict> = Omit<
+  EngineRunJudgeOptions<ItemInput, CaseInput, Verdict>,
+  'kinds' | 'io'
+>
 
 /** Options of {@link adjudicateCase}: the case, the adjudicator and what they take. */
 export type AdjudicateOptions = Omit<EngineAdjudicateOptions, 'kinds' | 'io' | 'memo'>
@@ -184,8 +187,18 @@ export function recordReview(dir: string, draft: unknown, source: DraftSource, o
   return recordIn(dir, draft, source, { ...options, kinds })
 }
 
-/** Runs an automated judge over a fixture of a shipped kind (see the engine's `runJudge`). */
-export function runJudge(dir: string, options: RunJudgeOptions): Promise<JudgeRunResult> {
+/**
+ * Runs an automated judge over a fixture of a shipped kind (see the engine's `runJudge`): a judge
+ * of the criteria kind, or of the kind whose judge's input and verdict types are given
+ * (`runJudge<ItemInput, CaseInput, Verdict>(…)`, see {@link JudgeItemInput}).
+ */
+export function runJudge(dir: string, options: RunJudgeOptions): Promise<JudgeRunResult>
+// The types default to `never`, which no judge returns: another kind's judge is run only with its kind's types said.
+export function runJudge<ItemInput = never, CaseInput = never, Verdict = never>(
+  dir: string,
+  options: RunJudgeOptions<NoInfer<ItemInput>, NoInfer<CaseInput>, NoInfer<Verdict>>,
+): Promise<JudgeRunResult>
+export function runJudge(dir: string, options: RunJudgeOptions<never, never, unknown>): Promise<JudgeRunResult> {
   return runJudgeIn(dir, { ...options, kinds })
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import { RECORDS_DIR } from '../core/store/records.js'
+import { recordStoreOf } from '../core/engine/records-view.js'
 import { formatLocation } from '../core/common/json-path.js'
 import { panelAgreement } from '../core/engine/agreement.js'
 import { isStale } from '../core/engine/bindings.js'
@@ -323,12 +324,13 @@ export async function servedCase<R, C, V, D extends Decision, S>(
 export async function fixtureVersion(fixture: SomeFixture): Promise<string> {
   const hash = createHash('sha256')
   // In the records layout the record files are what changes: the documents they make would cost their whole text to hash.
-  if (fixture.records !== undefined) {
+  const store = recordStoreOf(fixture)
+  if (store !== undefined) {
     for (const role of ['rubric', 'source'] as const) {
       const file = fixture.files[role]
       if (file !== undefined) hash.update(`${file.name}\u0000${file.sha256}\n`)
     }
-    for (const [name, file] of fixture.records.recordFiles()) hash.update(`${RECORDS_DIR}/${name}\u0000${file.sha256 ?? sha256Hex(file.bytes)}\n`)
+    for (const [name, file] of store.recordFiles()) hash.update(`${RECORDS_DIR}/${name}\u0000${file.sha256 ?? sha256Hex(file.bytes)}\n`)
     return hash.digest('hex')
   }
   for (const file of Object.values(fixture.files)) hash.update(`${file.name}\u0000${file.sha256}\n`)

@@ -56,7 +56,7 @@ export function apiReport(root: string): string {
   }
   const unexported = unexportedTypes(program, checker, root, entries)
   if (unexported.length > 0) {
-    lines.push('', '## Types public declarations name that no entry exports', '')
+    lines.push('', UNEXPORTED_HEADING, '')
     for (const { name, file, namedBy } of unexported) lines.push(`- \`${name}\` (\`${file}\`), named by ${namedBy.map((by) => `\`${by}\``).join(', ')}`)
   }
   const augmentations = program
@@ -110,6 +110,15 @@ export function apiReport(root: string): string {
   function print(node: ts.Node, file: ts.SourceFile): string {
     return printer.printNode(ts.EmitHint.Unspecified, node, file)
   }
+}
+
+/** The report's section of the types public declarations name that no entry exports (left out when there are none). */
+const UNEXPORTED_HEADING = '## Types public declarations name that no entry exports'
+
+/** The types a report lists as named by a public declaration and exported by no entry. */
+export function unexportedTypeNames(report: string): string[] {
+  const section = report.split(`\n${UNEXPORTED_HEADING}\n`)[1]?.split('\n## ')[0] ?? ''
+  return [...section.matchAll(/^- `(\w+)`/gm)].map((match) => match[1]!)
 }
 
 /** A type alias the report prints expanded (a zod schema's type, an `Omit` of an engine type): the names in its text are not the API. */

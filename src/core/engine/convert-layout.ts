@@ -10,7 +10,7 @@ import { recordsOf, toRecordsWrites, toSeedWrites, type SeedDocument } from '../
 import { GIT_ATTRIBUTES, RECORDS_DIR } from '../store/records.js'
 import { loadFixtureReading, type SomeFixture } from './fixture.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWS_DIR } from './panel.js'
-import { storeKeys } from './records-view.js'
+import { recordStoreOf, storeKeys } from './records-view.js'
 import type { KindRegistry } from './registry.js'
 import { reviseUnderLock } from './revision.js'
 import { readFixtureFile } from '../json/read.js'
@@ -55,7 +55,7 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
     const base = { dir: display, from, to }
     const boundary = projectBoundary(cwd, absolute)
     if (from === to) {
-      const records = fixture.records
+      const records = recordStoreOf(fixture)
       if (records === undefined || records.mergesByLine)
         return { ...base, written: [], removed: [], ...(records === undefined ? {} : { buckets: records.layout.buckets }) }
       // Already converted, but git would merge its records line by line: the attribute is added.
@@ -81,7 +81,7 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
       writes = await toRecordsWrites(absolute, display, documents, records.files)
       folders.push(join(absolute, RECORDS_DIR))
     } else {
-      const store = fixture.records!
+      const store = recordStoreOf(fixture)!
       const documents: SeedDocument[] = store.documentNames().map((doc) => ({ doc, text: new TextDecoder().decode(store.virtual(join(absolute, doc))!.bytes) }))
       writes = toSeedWrites(store, absolute, display, documents)
       const attributes = join(absolute, RECORDS_DIR, '.gitattributes')

@@ -14,9 +14,9 @@ import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefini
 import type { KindRegistry } from './registry.js'
 import type { ParseMemo } from './parse-memo.js'
 import type { BucketCache } from '../store/bucket-cache.js'
-import { RecordStore, type FixtureRecords } from '../store/record-store.js'
+import { RecordStore } from '../store/record-store.js'
 import { RECORDS_DIR } from '../store/records.js'
-import { storeKeys, type RecordsOverlay } from './records-view.js'
+import { storeKeys, type FixtureRecordsView, type RecordsOverlay } from './records-view.js'
 
 export type { CaseEntry, ReviewEntry, ReviewIndex } from './entries.js'
 import type { CaseEntry, ReviewIndex } from './entries.js'
@@ -52,7 +52,7 @@ export interface KindFixture<R = unknown, C = unknown, V = unknown, D extends De
   /** Automated judges' labels (`judges/<judge>.json`): calibrated against the adopted reviews, never deciding a case. */
   readonly judges: LabelSet
   /** The fixture's records, when it is in the records layout (`records/`), whose documents the other members were read from. */
-  readonly records?: FixtureRecords
+  readonly records?: FixtureRecordsView
 }
 
 /** Each file of a loaded fixture by role: every kind has a rubric, cases and annotations; a source only some. */

@@ -16,10 +16,25 @@ export interface RecordsOverlay {
   readonly overrides?: ReadonlyMap<string, RawFile>
 }
 
+/**
+ * What a loaded fixture in the records layout (`records/`) shows of its records: the cases revised
+ * apart. The store behind it, with its folded records, its caches and its writes, is the engine's.
+ */
+export interface FixtureRecordsView {
+  /** The cases whose records were revised apart: each is pending until `vitest-rubric resolve` keeps one revision. */
+  readonly forks: readonly { readonly caseId: string }[]
+}
+
 /** What these views read of a loaded fixture: its directory as shown, and its records when it keeps them. */
 export interface RecordsOfFixture {
   readonly displayDir: string
-  readonly records?: FixtureRecords | undefined
+  readonly records?: FixtureRecordsView | undefined
+}
+
+/** The store behind a loaded fixture's records, which only the loader sets, and always to its store. */
+export function recordStoreOf(fixture: { readonly records?: FixtureRecordsView | undefined }): FixtureRecords | undefined {
+  // Cast: the loader sets a fixture's records to its store, which the fixture's type shows only in part.
+  return fixture.records as FixtureRecords | undefined
 }
 
 /** What the store needs of a kind: how an entry names its case and slot, and a case's entry with no review acknowledged. */
@@ -62,7 +77,7 @@ function setAt(target: unknown, path: readonly string[], value: unknown): void {
  * line by line.
  */
 export function recordNotes(fixture: RecordsOfFixture): FixtureNote[] {
-  const store = fixture.records
+  const store = recordStoreOf(fixture)
   if (store === undefined) return []
   const file = join(fixture.displayDir, RECORDS_DIR)
   const notes: FixtureNote[] = []
@@ -93,6 +108,6 @@ export function recordNotes(fixture: RecordsOfFixture): FixtureNote[] {
  */
 export function entryLocation(fixture: RecordsOfFixture, file: string | undefined, path: readonly PathSegment[]): string {
   const [list, place, ...rest] = path
-  if (fixture.records?.partial !== true || typeof list !== 'string' || typeof place !== 'number') return formatLocation(file, path)
+  if (recordStoreOf(fixture)?.partial !== true || typeof list !== 'string' || typeof place !== 'number') return formatLocation(file, path)
   return formatLocation(file, [`${list}[…]`, ...rest])
 }

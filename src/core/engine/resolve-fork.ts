@@ -7,7 +7,7 @@ import { projectBoundary, readFixtureFile } from '../json/read.js'
 import { RecordStore } from '../store/record-store.js'
 import { fixtureKindsIn, loadFixtureReading } from './fixture.js'
 import { listDirectory } from './panel.js'
-import { storeKeys } from './records-view.js'
+import { recordStoreOf, storeKeys } from './records-view.js'
 import type { KindRegistry } from './registry.js'
 import { reviseUnderLock } from './revision.js'
 
@@ -46,8 +46,9 @@ export async function resolveFork(
       write = store.documentResolution(target.document, keep)
     } else {
       const fixture = await loadFixtureReading(kinds, dir, { cwd }, readFixtureFile)
-      if (fixture.records === undefined) throw notRecords(display)
-      if (!fixture.records.forks.some((fork) => fork.caseId === target.caseId)) {
+      const store = recordStoreOf(fixture)
+      if (store === undefined) throw notRecords(display)
+      if (!store.forks.some((fork) => fork.caseId === target.caseId)) {
         throw new UsageError({
           code: 'USAGE',
           file: display,
@@ -56,7 +57,7 @@ export async function resolveFork(
           hint: `\`vitest-rubric status ${display}\` names every forked case.`,
         })
       }
-      write = fixture.records.resolution(target.caseId, keep)
+      write = store.resolution(target.caseId, keep)
     }
     await writeProjectFiles([write], { boundary: projectBoundary(cwd, absolute), lockDir: absolute, display, cwd, io: options.io })
     return { written: [write.display] }

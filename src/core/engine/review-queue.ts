@@ -9,7 +9,8 @@ import { isStale } from './bindings.js'
 import type { DecidedWithStates, EvaluateOptions } from './evaluate.js'
 import { kindContext, type CaseEntry, type ReviewEntry, type SomeFixture } from './fixture.js'
 import { disagreeingItems, reviewerViews } from './panel-rule.js'
-import { fixtureStatus, type CaseFinding } from './status.js'
+import { statusReading, type CaseFinding } from './status.js'
+import { NO_HISTORY } from './fixture-history.js'
 
 /**
  * Why a case is in the queue, in the order the queue lists them (a case is listed once, for the
@@ -68,7 +69,7 @@ const WANTS_ADOPTION = new Set(['not-adopted', 'uncertain'])
 /** The ordered review queue of a fixture. */
 export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = {}): ReviewQueue {
   // A judge's stale label is no review work: the queue reads the status without the judges.
-  const status = fixtureStatus(fixture, options.panel === undefined ? {} : { panel: options.panel }, undefined, { decided: options.decided, judges: false })
+  const status = statusReading(fixture, options.panel === undefined ? {} : { panel: options.panel }, NO_HISTORY, { decided: options.decided, judges: false })
   const pendingGroups = new Set(['disagreement', 'not-adopted', 'too-few-reviews', 'uncertain', ...Object.keys(fixture.definition.present.pendingGroups)])
   const staleGroups = Object.keys(fixture.definition.targets).map((target) => `stale-${target}`)
   const sampled = new Map((options.sample?.cases ?? []).map((each) => [each.id, each.draw]))

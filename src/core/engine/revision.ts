@@ -1,5 +1,6 @@
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 import type { FixtureRecords } from '../store/record-store.js'
+import { recordStoreOf } from './records-view.js'
 import { displayPath } from '../common/display-path.js'
 import { RubricError } from '../common/errors.js'
 import { withFixtureLock } from '../json/fixture-lock.js'
@@ -138,7 +139,7 @@ export class FixtureRevision {
       revision = new FixtureRevision(kinds, dir, cwd, memo)
       fixture = await loadFixtureReading(kinds, dir, { cwd }, (path, display) => revision.reader(path, display), undefined, revision.memo)
     }
-    revision.store = fixture.records
+    revision.store = recordStoreOf(fixture)
     return { revision, base: revision.decide(fixture) }
   }
 

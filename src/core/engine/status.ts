@@ -131,9 +131,14 @@ export function statusGroups(definition: SomeKindDefinition): StatusGroupEntry[]
  * Every case of a fixture with what a reviewer must do next, read from the binding table. With the
  * `history` of the fixture's files (see `fixtureHistory`), a review bound to an earlier revision of
  * a file found there is told what changed since (for a rubric, which rule); without it, everything
- * such a review judged is said to need re-reading. `reading` may hand it the evaluation, and leave the judges out.
+ * such a review judged is said to need re-reading.
  */
-export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {}, history = NO_HISTORY, reading: StatusReading = {}): FixtureStatus {
+export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {}, history = NO_HISTORY): FixtureStatus {
+  return statusReading(fixture, options, history, {})
+}
+
+/** {@link fixtureStatus}, from the evaluation `reading` hands it, if any, and leaving the judges out if it says so: the queue's reading. */
+export function statusReading(fixture: SomeFixture, options: EvaluateOptions, history: FixtureHistory, reading: StatusReading): FixtureStatus {
   const definition = fixture.definition
   const context = kindContext(fixture)
   const { assessments, evaluation } = reading.decided ?? evaluateWithStates(fixture, { ...options, allStates: true })

@@ -8,7 +8,7 @@ import type { JudgedItem, KindContext, KindJudging, SomeKindDefinition } from '.
 import { recordJudgeLabels, type JudgeLabelDraft } from './judge-labels.js'
 import { MAX_VERDICT_CHARACTERS, verdictSize } from './verdict-limits.js'
 import { abortion, pause } from './stoppable-wait.js'
-import type { JudgeCaseInput, JudgeCriterionInput, JudgeFailure, RunJudgeOptions } from './judge-types.js'
+import type { JudgeFailure, SomeRunJudgeOptions } from './judge-types.js'
 
 /** One call to make: a case, and the criteria it judges (one for a per-criterion judge). */
 export interface Task {
@@ -53,7 +53,7 @@ export class Run {
     private readonly dir: string,
     private readonly judge: string,
     private readonly kind: JudgedKind,
-    private readonly options: RunJudgeOptions,
+    private readonly options: SomeRunJudgeOptions,
     private readonly total: number,
   ) {}
 
@@ -120,10 +120,10 @@ export class Run {
   private async call(task: Task): Promise<Judgements> {
     const { run } = this.options
     const criterion = task.criteria[0]!
-    // Cast: a judge module is typed against the criteria kind's input; the fixture's kind built this one, under the same keys.
-    const caseInput = () => ({ ...task.input, criteria: task.criteria.map((item) => item.shown) }) as unknown as JudgeCaseInput
-    // Cast: as above, with the one criterion a per-criterion judge is shown.
-    const criterionInput = () => ({ ...task.input, criterion: criterion.shown }) as unknown as JudgeCriterionInput
+    // Cast: the judge is typed against its kind's input (`JudgeItemsInput`, `JudgeItemInput` of what `KindJudging` shows), which the fixture's kind built here.
+    const caseInput = () => ({ ...task.input, criteria: task.criteria.map((item) => item.shown) }) as never
+    // Cast: as above, with the one item a per-item judge is shown.
+    const criterionInput = () => ({ ...task.input, criterion: criterion.shown }) as never
     const raw: unknown =
       'perCase' in run ? await this.timed(() => run.perCase(caseInput())) : { [criterion.id]: await this.timed(() => run.perCriterion(criterionInput())) }
     if (!isObject(raw)) throw new Error(`the judge returned ${preview(raw)}, not verdicts by criterion id`)

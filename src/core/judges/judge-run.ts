@@ -6,7 +6,7 @@ import { isCurrentLabel, judgeableCase, openForLabels } from './judge-labels.js'
 import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
 import { inShard } from './judge-shard.js'
 import { Run, type Task } from './judge-calls.js'
-import type { JudgeRunResult, RunJudgeOptions } from './judge-types.js'
+import type { JudgeRunResult, SomeRunJudgeOptions } from './judge-types.js'
 
 export { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
 export { DEFAULT_JUDGE_TIMEOUT_MS } from './judge-calls.js'
@@ -21,7 +21,7 @@ export { DEFAULT_JUDGE_TIMEOUT_MS } from './judge-calls.js'
  * them and the next run resumes. A call that throws or returns an invalid verdict is retried with
  * backoff; in the end it is reported as a failure, never written as a label.
  */
-export async function runJudge(dir: string, options: RunJudgeOptions): Promise<JudgeRunResult> {
+export async function runJudge(dir: string, options: SomeRunJudgeOptions): Promise<JudgeRunResult> {
   const fixture = await openForLabels(options.kinds, dir, options.cwd)
   const definition = fixture.definition
   const judging = definition.judging

@@ -1,11 +1,26 @@
 // What a judge module and the caller of a judge run see: the inputs a judge is called with, the
-// verdict it returns, the options of a run and its result. Types only.
+// verdict it returns, the options of a run and its result. Types only. The judge types are generic
+// over the kind (what `KindJudging` shows a judge and takes back), their defaults the criteria kind's.
 import type { WriteIo } from '../json/atomic-write.js'
 import type { Case, Criterion, Rating, Rubric } from '../kinds/criteria/schemas.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { inShard, JudgeShard } from './judge-shard.js'
 
-/** What a judge is shown of one criterion of one case. */
+/**
+ * What a judge called once per item of a case is shown, for a fixture of any kind: the kind's input
+ * for the case (`KindJudging.input`) and the item to judge under `criterion` (`JudgedItem.shown`).
+ * For the criteria kind it is {@link JudgeCriterionInput}.
+ */
+export type JudgeItemInput<CaseInput extends object, Item> = CaseInput & { readonly criterion: Item }
+
+/**
+ * What a judge called once per case is shown, for a fixture of any kind: the kind's input for the
+ * case (`KindJudging.input`) and the items still to judge under `criteria`, in the rubric's order.
+ * For the criteria kind it is {@link JudgeCaseInput}.
+ */
+export type JudgeItemsInput<CaseInput extends object, Item> = CaseInput & { readonly criteria: readonly Item[] }
+
+/** What a judge is shown of one criterion of one case of a criteria fixture. */
 export interface JudgeCriterionInput {
   /** The case's question: the rubric's task. */
   readonly question: string
@@ -21,13 +36,13 @@ export interface JudgeCriterionInput {
   readonly case: Case
 }
 
-/** What a judge called once per case is shown: every criterion still to judge for that case. */
+/** What a judge called once per case of a criteria fixture is shown: every criterion still to judge for that case. */
 export interface JudgeCaseInput extends Omit<JudgeCriterionInput, 'criterion'> {
   /** The criteria to judge, in the rubric's order: those without a current label. */
   readonly criteria: readonly Criterion[]
 }
 
-/** A judge's verdict on one criterion. */
+/** A judge's verdict on one criterion of a criteria fixture: what the criteria kind's `KindJudging.judgement` takes. */
 export interface JudgeVerdict {
   readonly rating: Rating
   /** Why: for an omission, the requirement the answer leaves out. Not empty; at most 4,000 characters, and the whole verdict at most 32,000 as JSON. */
@@ -46,25 +61,38 @@ export interface JudgeVerdict {
   readonly confidence?: number | undefined
 }
 
-/** A judge called once per case × criterion: the default export of a judge module. */
-export type CriterionJudge = (input: JudgeCriterionInput) => JudgeVerdict | Promise<JudgeVerdict>
+/**
+ * A judge called once per case × criterion (item): the default export of a judge module. Its input
+ * and verdict default to the criteria kind's; a judge of another kind's fixture is a
+ * `CriterionJudge<JudgeItemInput<CaseInput, Item>, Verdict>`, in that kind's types.
+ */
+export type CriterionJudge<Input = JudgeCriterionInput, Verdict = JudgeVerdict> = (input: Input) => Verdict | Promise<Verdict>
 
 /**
- * A judge called once per case, returning a verdict for each criterion asked: a module's `judgeCase`
- * export. A verdict under an id the rubric does not define refuses the call.
+ * A judge called once per case, returning a verdict for each criterion (item) asked, by its id: a
+ * module's `judgeCase` export. A verdict under an id the rubric does not define refuses the call.
+ * Its input and verdict default to the criteria kind's; a judge of another kind's fixture is a
+ * `CaseJudge<JudgeItemsInput<CaseInput, Item>, Verdict>`, in that kind's types.
  */
-export type CaseJudge = (input: JudgeCaseInput) => Readonly<Record<string, JudgeVerdict>> | Promise<Readonly<Record<string, JudgeVerdict>>>
+export type CaseJudge<Input = JudgeCaseInput, Verdict = JudgeVerdict> = (
+  input: Input,
+) => Readonly<Record<string, Verdict>> | Promise<Readonly<Record<string, Verdict>>>
 
-/** A module `vitest-rubric judge --run` loads: a default export judging one criterion, or a `judgeCase` export judging a case. */
-export interface JudgeModule {
-  readonly default?: CriterionJudge
-  readonly judgeCase?: CaseJudge
+/**
+ * A module `vitest-rubric judge --run` loads: a default export judging one criterion, or a
+ * `judgeCase` export judging a case. Its types default to the criteria kind's.
+ */
+export interface JudgeModule<ItemInput = JudgeCriterionInput, CaseInput = JudgeCaseInput, Verdict = JudgeVerdict> {
+  readonly default?: CriterionJudge<ItemInput, Verdict>
+  readonly judgeCase?: CaseJudge<CaseInput, Verdict>
   /** Named in the judge file's `origin`, before the module and its version: the model, the prompt's revision. */
   readonly description?: string
 }
 
-/** The judge a run calls: per criterion or per case. */
-export type JudgeFunction = { readonly perCriterion: CriterionJudge } | { readonly perCase: CaseJudge }
+/** The judge a run calls: per criterion or per case. Its types default to the criteria kind's. */
+export type JudgeFunction<ItemInput = JudgeCriterionInput, CaseInput = JudgeCaseInput, Verdict = JudgeVerdict> =
+  | { readonly perCriterion: CriterionJudge<ItemInput, Verdict> }
+  | { readonly perCase: CaseJudge<CaseInput, Verdict> }
 
 /** How far a run has got, reported after each call. */
 export interface JudgeProgress {
@@ -86,15 +114,15 @@ export interface JudgeFailure {
   readonly error: string
 }
 
-/** Options of {@link runJudge}. */
-export interface RunJudgeOptions {
+/** Options of {@link runJudge}; the judge's types default to the criteria kind's. */
+export interface RunJudgeOptions<ItemInput = JudgeCriterionInput, CaseInput = JudgeCaseInput, Verdict = JudgeVerdict> {
   /** Paths in messages are shown relative to this directory. */
   readonly cwd: string
   /** The kinds the directory may hold: the registry of the front end that starts from it. */
   readonly kinds: KindRegistry
   /** The judge's name: its labels go to `judges/<judge>.json`. */
   readonly judge: string
-  readonly run: JudgeFunction
+  readonly run: JudgeFunction<ItemInput, CaseInput, Verdict>
   /** The judge file's `origin`: the model, the prompt's revision, the module and its version. */
   readonly origin?: string | undefined
   /**
@@ -141,6 +169,12 @@ export interface RunJudgeOptions {
   /** @internal the filesystem calls of the writes, replaced in tests */
   readonly io?: WriteIo
 }
+
+/**
+ * A run's options as the runner holds them, for a judge of any kind: the fixture's `KindJudging`
+ * builds the judge's input and checks its verdicts, so the runner needs neither type.
+ */
+export type SomeRunJudgeOptions = RunJudgeOptions<never, never, unknown>
 
 /** What {@link runJudge} did. */
 export interface JudgeRunResult {
