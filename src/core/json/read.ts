@@ -13,9 +13,10 @@ import { sha256Hex } from './canonical-json.js'
  * Every case binds the rubric's and the source's hash, so a hash taken on each ask is one per case.
  */
 export function hashOnce(file: RawFile): () => string {
-  let sha256 = file.sha256
+  // Not read before it is asked: a document the records make takes its hash in a getter of its own.
+  let sha256: string | undefined
   return () => {
-    sha256 ??= sha256Hex(file.bytes)
+    sha256 ??= file.sha256 ?? sha256Hex(file.bytes)
     return sha256
   }
 }
