@@ -3,9 +3,8 @@ import { displayPath } from '../common/display-path.js'
 import { stat } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { FixtureError } from '../common/errors.js'
-import { sha256Hex } from '../json/canonical-json.js'
 import { convertedRevisions, type ConvertedRevisions } from '../json/line-endings.js'
-import { confineToProject, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
+import { confineToProject, hashOnce, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { recoverFixture } from '../json/fixture-lock.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
 import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type LabelSource, type Panel } from './panel.js'
@@ -222,14 +221,15 @@ export async function loadFixtureAs<R, C, V, D extends Decision, S>(
   roles.forEach(([role, name], index) => {
     const file = raw[index]
     // Taken when asked for: a document the records make is hashed only if its identity is shown (`evaluate --json`, a decision record).
-    if (file !== undefined)
-      found[role] = {
-        name,
-        display: file.display,
-        get sha256() {
-          return file.sha256 ?? sha256Hex(file.bytes)
-        },
-      }
+    if (file === undefined) return
+    const sha256 = hashOnce(file)
+    found[role] = {
+      name,
+      display: file.display,
+      get sha256() {
+        return sha256()
+      },
+    }
   })
   const files = completeFiles(definition.name, found)
   const conversions: Partial<Record<FileRole, ConvertedRevisions>> = { rubric: convertedRevisions(rubricFile.bytes) }

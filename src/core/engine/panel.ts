@@ -4,8 +4,7 @@ import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
 import { errnoCode, quoteSome, Sha256Schema } from '../common/primitives.js'
-import { sha256Hex } from '../json/canonical-json.js'
-import { parseJsonFile, type FixtureFileReader, type RawFile } from '../json/read.js'
+import { hashOnce, parseJsonFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { checkFileDocument } from '../json/schema-error.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
 import { readReviewDocument, type ReviewDocument } from './documents.js'
@@ -126,10 +125,11 @@ export async function readPanel(source: LabelSource): Promise<Panel> {
   let adjudications: Panel['adjudications']
   if (hasAdjudications) {
     const file = await read(adjudicationsPath, join(display, ADJUDICATIONS_FILE))
+    const sha256 = hashOnce(file)
     adjudications = {
       display: file.display,
       get sha256() {
-        return file.sha256 ?? sha256Hex(file.bytes)
+        return sha256()
       },
     }
     adoptions =
@@ -257,11 +257,12 @@ function labelSet(documents: readonly { readonly who: string; readonly file: Raw
   const reviews = new Map<string, Map<string, Readonly<Record<string, ReviewEntry>>>>()
   for (const { who, file, document } of documents) {
     // Taken when asked for: a document the records make is hashed only if its identity is shown.
+    const sha256 = hashOnce(file)
     files[who] = {
       display: file.display,
       origin: document.origin,
       get sha256() {
-        return file.sha256 ?? sha256Hex(file.bytes)
+        return sha256()
       },
     }
     for (const [caseId, bySlot] of document.reviews) {

@@ -6,6 +6,20 @@ import { locateInvalidUtf8 } from './invalid-utf8.js'
 import { lineAndColumn, locateJsonSyntaxError } from './json-syntax.js'
 import { jsonStructureDetails, jsonStructureProblem } from './json-structure.js'
 import { errnoCode, parseJson } from '../common/primitives.js'
+import { sha256Hex } from './canonical-json.js'
+
+/**
+ * The SHA-256 of a file's bytes, taken when first asked and kept: the reader's own when it took one.
+ * Every case binds the rubric's and the source's hash, so a hash taken on each ask is one per case.
+ */
+export function hashOnce(file: RawFile): () => string {
+  // Not read before it is asked: a document the records make takes its hash in a getter of its own.
+  let sha256: string | undefined
+  return () => {
+    sha256 ??= file.sha256 ?? sha256Hex(file.bytes)
+    return sha256
+  }
+}
 
 /** A fixture file's raw bytes, read once: hashes are taken from exactly these bytes. */
 export interface RawFile {
