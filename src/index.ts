@@ -201,5 +201,18 @@ export type {
   VerdictProblem,
 } from './core/contract/kind.js'
 export type { PlannedCase, PlannedCaseDetail, PlannedCheck } from './core/contract/results.js'
+export type {
+  AdjudicationChoice,
+  AdoptChoice,
+  AdoptedChoice,
+  InteractiveAdjudication,
+  InteractiveReview,
+  KindTerminal,
+  RecordDraft,
+  RecordedDraft,
+  Terminal,
+  TerminalAdjudicationView,
+  TerminalTarget,
+} from './core/contract/terminal.js'
 export type { Colors } from './core/common/colors.js'
 export type { KindPage, PageCaseView, PageCriterion, PageJudgement, PageRowFacts, PageTable } from './web/kind-page.js'
