@@ -8,10 +8,11 @@ import { assessEntry, type CaseAssessment } from './assess.js'
 import type { Decision } from '../contract/decision.js'
 import { evaluateWithStates, type EvaluateOptions, type StatusReading } from './evaluate.js'
 import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
+import { staleDetail } from './stale-detail.js'
 import type { FixtureNote } from '../contract/results.js'
 import { earlierRevisions, NO_HISTORY, type FixtureHistory } from './fixture-history.js'
 import type { LabelSet } from './panel.js'
-import type { SomeKindDefinition, StaleChange, StatusGroup } from '../contract/kind.js'
+import type { SomeKindDefinition, StatusGroup } from '../contract/kind.js'
 
 /** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
 
@@ -362,40 +363,6 @@ function judgeCommand(dir: string, judge: string, origin: string | undefined): s
   return module === undefined
     ? `vitest-rubric review ${dir} --judge ${who} --replace --from <labels.jsonl>`
     : `vitest-rubric judge ${dir} --judge ${who} --run ${shellWord(module)}`
-}
-
-function staleDetail(
-  fixture: SomeFixture,
-  fields: readonly BindingState[],
-  reviewed: boolean,
-  target: BindingTarget,
-  reviews: Readonly<Record<string, { value: unknown }>> | undefined,
-  noted: ReadonlySet<string>,
-  history: FixtureHistory,
-): Pick<CaseFinding, 'detail' | 'changes'> {
-  const definition = fixture.definition
-  const context = kindContext(fixture)
-  const where = fields.map(
-    (state) => `${formatLocation(state.file, state.path)} ${state.recorded === undefined ? 'nothing' : shortSha(state.recorded)} → ${shortSha(state.current)}`,
-  )
-  // The explanation of a converted file is the fixture's note, listed once; a case only points at it.
-  const notes = new Set<string>()
-  for (const state of fields) {
-    if (!('bytesOf' in state.row.source)) continue
-    const file = fixture.files[state.row.source.bytesOf]
-    if (file !== undefined && noted.has(file.display)) notes.add(`see the note on ${file.display}`)
-  }
-  const unreviewed = reviewed ? '' : ' (no review yet: nothing was judged, so `bind` records the files as they are now)'
-  // One change per slot's review, each told the earlier revisions its own hashes recorded; the same words said once.
-  const changes = new Map<string, StaleChange>()
-  for (const slot of new Set(fields.map((state) => state.slot))) {
-    const own = fields.filter((state) => state.slot === slot)
-    const change = definition.present.staleDetail?.(target, context, reviews?.[slot]?.value, earlierRevisions(own, history))
-    if (change !== undefined && !changes.has(change.text)) changes.set(change.text, change)
-  }
-  const change = [...changes.keys()]
-  const detail = `${where.join('; ')}${change.length === 0 ? '' : `; ${change.join('; ')}`}${unreviewed}${notes.size === 0 ? '' : ` (${[...notes].join('; ')})`}`
-  return changes.size === 0 ? { detail } : { detail, changes: [...changes.values()].map((each) => each.json) }
 }
 
 function firstLine(text: string): string {
