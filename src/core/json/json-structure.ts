@@ -47,12 +47,11 @@ const FEW_KEYS = 16
 export function jsonStructureProblem(text: string, maxDepth: number = MAX_JSON_DEPTH): JsonStructureProblem | undefined {
   // Per open container, by depth from 1: whether it is an object, the index of its current
   // element (an array's), and where its keys begin on the key stack (an object's).
-  const isObject = new Uint8Array(maxDepth + 1)
-  const index = new Int32Array(maxDepth + 1)
-  const keysFrom = new Int32Array(maxDepth + 2)
-  const wide: (Set<string> | undefined)[] = []
+  const scratch = maxDepth <= MAX_JSON_DEPTH ? shared : newScratch(maxDepth)
+  const { isObject, index, keysFrom, wide } = scratch
+  wide.length = 0
   // The keys of every open object, innermost last: each key's opening quote and end, and whether it holds an escape.
-  let keys: KeyStack = { start: new Int32Array(64), end: new Int32Array(64), escaped: new Uint8Array(64) }
+  let keys = scratch.keys
   let keyCount = 0
   let depth = 0
   let expectKey = false
@@ -93,7 +92,10 @@ export function jsonStructureProblem(text: string, maxDepth: number = MAX_JSON_D
           const path = pathTo(text, { isObject, index, keysFrom, keys }, depth - 1, depth, keyCount)
           return { kind: 'duplicate-key', path: [...path, key], key, offset: at, earlier }
         }
-        if (keyCount === keys.start.length) keys = grown(keys)
+        if (keyCount === keys.start.length) {
+          keys = grown(keys)
+          scratch.keys = keys
+        }
         keys.start[keyCount] = at
         keys.end[keyCount] = end
         keys.escaped[keyCount] = escaped
@@ -124,6 +126,32 @@ export function jsonStructureProblem(text: string, maxDepth: number = MAX_JSON_D
   }
   return undefined
 }
+
+/**
+ * The scan's state per depth and its key stack. Reused from one scan to the next (a scan runs to its
+ * end without yielding): a records fixture scans each of its lines, and allocating these for every
+ * line cost more than the scan itself. Every slot is written before it is read, and `wide` is emptied.
+ */
+interface Scratch {
+  readonly isObject: Uint8Array
+  readonly index: Int32Array
+  readonly keysFrom: Int32Array
+  readonly wide: (Set<string> | undefined)[]
+  keys: KeyStack
+}
+
+function newScratch(maxDepth: number): Scratch {
+  return {
+    isObject: new Uint8Array(maxDepth + 1),
+    index: new Int32Array(maxDepth + 1),
+    keysFrom: new Int32Array(maxDepth + 2),
+    wide: [],
+    keys: { start: new Int32Array(64), end: new Int32Array(64), escaped: new Uint8Array(64) },
+  }
+}
+
+/** The scratch of every scan at most {@link MAX_JSON_DEPTH} deep. */
+const shared = newScratch(MAX_JSON_DEPTH)
 
 /** The keys of the open objects: typed arrays, grown by doubling, so that a key costs no allocation. */
 interface KeyStack {

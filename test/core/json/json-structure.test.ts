@@ -174,3 +174,21 @@ describe('the scan agrees with a reference on generated documents', () => {
     )
   })
 })
+
+describe('one scan after another', () => {
+  // Scans share their state (a records fixture scans each of its lines): one that stops at a problem
+  // must leave nothing behind that the next scan would read as its own.
+  const wide = (names: readonly string[]) => `{"outer": {${names.map((name, at) => `"${name}": ${at}`).join(', ')}}}`
+  const keys = Array.from({ length: 20 }, (_, at) => `k${at}`)
+
+  test('a scan stopped at a key held twice in a wide object leaves no key to the next', () => {
+    expect(jsonStructureProblem(wide([...keys, 'k3']))).toMatchObject({ kind: 'duplicate-key', path: ['outer', 'k3'] })
+    expect(jsonStructureProblem(wide(keys))).toBeUndefined()
+    expect(jsonStructureProblem(wide(['k3', ...keys.slice(0, 4)]))).toMatchObject({ kind: 'duplicate-key', path: ['outer', 'k3'] })
+  })
+
+  test('a scan stopped too deep leaves no open container to the next', () => {
+    expect(jsonStructureProblem(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`)).toMatchObject({ kind: 'too-deep' })
+    expect(jsonStructureProblem('{"a": [1, {"b": 2, "a": 3}], "b": 4}')).toBeUndefined()
+  })
+})
