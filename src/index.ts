@@ -42,6 +42,7 @@ export {
   type SummaryOf,
 } from './core/registry.js'
 export type { LoadFixtureOptions } from './core/engine/fixture.js'
+export { assessFixtureCase, getCase, getReview, type FixtureCase, type FixtureCaseOf, type FixtureReview, type FixtureReviewOf } from './core/cases.js'
 export type { FixtureIdentities, FixtureNote } from './core/contract/results.js'
 export { evaluateFixture, type EvaluateOptions, type EvaluationOf } from './core/engine/evaluate.js'
 export type { PanelPolicy } from './core/engine/panel-rule.js'
