@@ -43,7 +43,9 @@ export function statusLine(decided: Decided): string {
 /** The evidence behind a decision, in the kind's words: its ratings, what failed, what is pending, or the refusal. */
 export function decisionDetails(decided: Decided): string {
   const { decision, definition, context } = decided
-  if (decision.status === 'refused' || context === undefined) return decision.status === 'refused' ? decision.error.message : decision.reason
+  if (decision.status === 'refused') return decision.error.message
+  // Only a refused decision lacks its rubric (one that could not be bound).
+  if (context === undefined) return decision.reason
   switch (decision.status) {
     case 'accepted':
       return `ratings: ${Object.entries(itemRatings(decided))

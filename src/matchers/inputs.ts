@@ -43,7 +43,7 @@ export function decideReceived(matcher: string, received: unknown, args: readonl
       throw usage(
         matcher,
         `${fixture.displayDir} is a ${fixture.kind} fixture, and the ${fixture.kind} kind does not say how the rubric matchers read its decisions.`,
-        `a case of a kind the matchers read (${kindsWith((part) => part !== undefined).join(', ')})`,
+        `a case of a kind the matchers read (${kinds.kinds.flatMap((kind) => (kind.matchers === undefined ? [] : [kind.name])).join(', ')})`,
         `case ${JSON.stringify(id)} of a ${fixture.kind} fixture`,
       )
     }
@@ -64,11 +64,6 @@ export function decideReceived(matcher: string, received: unknown, args: readonl
   }
   const answered = form.answer.decide(received, args, call)
   return { ...answered, definition, matchers: form, form: 'answer' }
-}
-
-/** The shipped kinds whose matcher part passes `test`, by name. */
-function kindsWith(test: (part: KindMatchers<unknown, Decision> | undefined) => boolean): string[] {
-  return kinds.kinds.filter((kind) => test(kind.matchers)).map((kind) => kind.name)
 }
 
 /** A review as received: a fixture's review, a review object, or `null`. */
