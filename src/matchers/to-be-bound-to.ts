@@ -44,9 +44,10 @@ export function toBeBoundTo(this: MatcherContext, received: unknown, target: unk
   if (review === null) {
     throw usage(MATCHER, 'there is no review to check.', 'getReview(fixture, id) or a review object', 'null')
   }
-  const bindings = bindingsOf(kindOf(received), target)
+  const kind = kindOf(received)
+  const bindings = bindingsOf(kind, target)
   const hint = this.utils.matcherHint(MATCHER, 'review', 'target', { isNot: this.isNot, promise: this.promise })
-  const subject = reviewSubject(review, kindOf(received))
+  const subject = reviewSubject(review, kind)
   const held = (binding: Binding) => valueAt(review.value, binding.path)
   const malformed = bindings.filter((binding) => {
     const hash = held(binding)
@@ -97,10 +98,11 @@ function kindOf(received: unknown): SomeKindDefinition | undefined {
 }
 
 function bindingsOf(kind: SomeKindDefinition | undefined, target: unknown): Binding[] {
-  if (isLoadedFixture(target)) return fileBindings(target.definition, kindContext(target))
+  if (isLoadedFixture(target)) return fileBindings(sameKind(kind, target.definition), kindContext(target))
   const bound = boundRubricOf(target)
-  if (bound !== undefined) return fileBindings(bound.definition, bound.context)
-  if (isFixtureCase(target)) return [...caseBindings(target), ...fileBindings(target.fixture.definition, kindContext(target.fixture))]
+  if (bound !== undefined) return fileBindings(sameKind(kind, bound.definition), bound.context)
+  if (isFixtureCase(target))
+    return [...caseBindings(target, sameKind(kind, target.fixture.definition)), ...fileBindings(target.fixture.definition, kindContext(target.fixture))]
   const expected = 'a fixture, a bound rubric, a fixture case, or { answer?, source?, rubric? } with at least one'
   if (!isRecord(target)) throw usage(MATCHER, 'the target names no content to check the review against.', expected, preview(target))
   const keys = Object.keys(target)
@@ -126,7 +128,7 @@ function bindingsOf(kind: SomeKindDefinition | undefined, target: unknown): Bind
   const bindings: Binding[] = []
   const { answer, source, rubric } = target
   if (answer !== undefined) {
-    if (isFixtureCase(answer)) bindings.push(...caseBindings(answer))
+    if (isFixtureCase(answer)) bindings.push(...caseBindings(answer, sameKind(kind, answer.fixture.definition)))
     else if (isRecord(answer)) bindings.push(...reviewRows(kind, 'fingerprint').map((row) => binding(kind, row, fingerprint(answer), 'the given answer')))
     else
       throw usage(
@@ -171,9 +173,19 @@ function fileBindings(kind: SomeKindDefinition, context: KindContext<unknown>): 
   })
 }
 
+/** The target's kind, when it is the review's: a review's hashes are read by its own kind's binding table. */
+function sameKind(review: SomeKindDefinition | undefined, target: SomeKindDefinition): SomeKindDefinition {
+  if (review === undefined || review === target) return target
+  throw usage(
+    MATCHER,
+    `the review is a ${review.name} review and the target is of the ${target.name} kind: a review is bound to content of its own kind.`,
+    `a target of the ${review.name} kind`,
+    `a target of the ${target.name} kind`,
+  )
+}
+
 /** The review's bindings to what it judged of a fixture's case (its answer). */
-function caseBindings(fixtureCase: FixtureCaseOf): Binding[] {
-  const kind = fixtureCase.fixture.definition
+function caseBindings(fixtureCase: FixtureCaseOf, kind: SomeKindDefinition): Binding[] {
   const slot = kind.reviews.slots[0]
   return kind.bindings.flatMap((row) => {
     if (row.in !== 'review' || !('fingerprintOf' in row.source)) return []

@@ -10,6 +10,7 @@ import { recordReview } from '../../../src/core/engine/authoring/review.js'
 import { loadFixture, type SomeFixture } from '../../../src/core/engine/fixture.js'
 import { createRegistry } from '../../../src/core/engine/registry.js'
 import { kinds } from '../../../src/core/registry.js'
+import { DOCUCTL, ROOT } from '../../helpers/fixture-copy.js'
 import { failureOf } from '../../helpers/matcher-failure.js'
 import { removeFileScratch, scratchDir } from '../../helpers/scratch.js'
 import { verdictKind } from '../../kinds/verdict/index.js'
@@ -131,6 +132,28 @@ describe('the rubric matchers on a case of a third kind', () => {
     expect(getReview(fixture, 'paris')).toBeBoundTo(getCase(fixture, 'paris'))
     expect(getReview(fixture, 'paris')).toBeBoundTo({ answer: { text: 'Paris.' } })
     expect(getReview(fixture, 'paris')).not.toBeBoundTo({ answer: { text: 'Paris, France.' } })
+    const stale = failureOf(() => expect(getReview(fixture, 'paris')).toBeBoundTo({ answer: { text: 'Paris, France.' } }))
+    expect(stale).toMatchInlineSnapshot(`
+      "expect(review).toBeBoundTo(target)
+
+      the review of case "paris" (lab/annotations.json › reviews[0]) is stale: 1 of 1 binding no longer holds.
+
+      ✗ answer_sha256  stale: the given answer changed since the review
+          review holds: "78d266d4efb36ec21fb5353b2eb5a6e9801b0febe8b13ace049f374d93ec82b4"
+          content now:  "01dce08df62b781ac52b00c3c07361594fedac0ff14b816ec78500ab16c941a8"
+
+      fix: re-review the answer against the changed answer, then run \`vitest-rubric bind lab --case paris\`: it records the content's hashes and acknowledges the new review revision. A stale review is never reused."
+    `)
+  })
+
+  test('toBeBoundTo refuses a target of another kind than the review', async () => {
+    const docuctl = await loadFixture(kinds, DOCUCTL, { cwd: ROOT })
+    expect(() => expect(getReview(fixture, 'paris')).toBeBoundTo(docuctl)).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: toBeBoundTo: the review is a verdict review and the target is of the criteria kind: a review is bound to content of its own kind.
+        expected: a target of the verdict kind
+        found:    a target of the criteria kind
+        fix:      docs/matchers.md says what toBeBoundTo accepts.]
+    `)
   })
 
   test('a kind without a matchers part is not decided by them, and the matcher says so', async () => {
