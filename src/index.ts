@@ -211,6 +211,7 @@ export type {
   SummaryOptions,
   VerdictProblem,
 } from './core/contract/kind.js'
+export type { AnswerDecided, KindAnswerForm, KindMatchers, MatcherCall, ReceivedReview } from './core/contract/matchers.js'
 export type { PlannedCase, PlannedCaseDetail, PlannedCheck } from './core/contract/results.js'
 export type {
   AdjudicationChoice,
