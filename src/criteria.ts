@@ -1,5 +1,7 @@
 /** The criteria kind: hard criteria with hash-bound reviews (`rubric.json`, `source.txt`, `cases.json`, `annotations.json`). */
-export { assessFixtureCase, getCase, getReview, type CriteriaFixture, type FixtureCase, type FixtureReview } from './core/kinds/criteria/access.js'
+// The case accessors read a fixture of any kind (they are in the main entry too); their types default to this kind.
+export { assessFixtureCase, getCase, getReview, type FixtureCase, type FixtureReview } from './core/cases.js'
+export type { CriteriaFixture } from './core/kinds/criteria/access.js'
 export type { CaseEntry, ReviewEntry } from './core/engine/fixture.js'
 export { assessAnswer, type Located } from './core/kinds/criteria/answer.js'
 export { bindRubricContents, type BoundRubric, type CriteriaRubric, type FileContents, type RubricFileNames } from './core/kinds/criteria/rubric.js'

@@ -42,6 +42,17 @@ export {
   type SummaryOf,
 } from './core/registry.js'
 export type { LoadFixtureOptions } from './core/engine/fixture.js'
+export {
+  assessFixtureCase,
+  getCase,
+  getReview,
+  type FixtureCase,
+  type FixtureCaseIn,
+  type FixtureCaseOf,
+  type FixtureReview,
+  type FixtureReviewIn,
+  type FixtureReviewOf,
+} from './core/cases.js'
 export type { FixtureIdentities, FixtureNote } from './core/contract/results.js'
 export { evaluateFixture, type EvaluateOptions, type EvaluationOf } from './core/engine/evaluate.js'
 export type { PanelPolicy } from './core/engine/panel-rule.js'
@@ -200,6 +211,7 @@ export type {
   SummaryOptions,
   VerdictProblem,
 } from './core/contract/kind.js'
+export type { AnswerDecided, KindAnswerForm, KindMatchers, MatcherCall, ReceivedReview } from './core/contract/matchers.js'
 export type { PlannedCase, PlannedCaseDetail, PlannedCheck } from './core/contract/results.js'
 export type {
   AdjudicationChoice,

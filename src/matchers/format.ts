@@ -1,7 +1,6 @@
 import { bindCommand } from '../core/engine/bindings.js'
 import type { MatcherState } from 'vitest'
-import type { CriteriaDecision, JudgedCriterion, PendingDecision } from '../core/kinds/criteria/decision.js'
-import { formatJudged, formatRejection } from '../core/kinds/criteria/present.js'
+import type { SomeKindDefinition } from '../core/contract/kind.js'
 import type { Decided } from './inputs.js'
 
 /** The `this` of a matcher: Vitest's matcher state with its printing utilities. */
@@ -24,12 +23,16 @@ export function decisionHint(context: MatcherContext, matcher: string, form: Dec
 }
 
 /** One line saying what became of the answer: `case "x" of dir is rejected on support.` */
-export function statusLine({ decision, subject }: Decided): string {
+export function statusLine(decided: Decided): string {
+  const { decision, subject } = decided
   switch (decision.status) {
-    case 'accepted':
-      return `${subject} is accepted: every criterion is judged "meets".`
+    case 'accepted': {
+      const pass = ratingWords(decided.definition)?.pass
+      const item = decided.definition.panel.words.item
+      return `${subject} is accepted: every ${item} is ${pass === undefined ? 'judged to pass' : `judged ${JSON.stringify(pass)}`}.`
+    }
     case 'rejected':
-      return `${subject} is rejected on ${decision.reason}.`
+      return `${subject} is rejected on ${failedItems(decided).join(', ')}.`
     case 'pending':
       return `${subject} is pending (${decision.reason}): not a pass and not a fail until its review is complete.`
     case 'refused':
@@ -37,57 +40,62 @@ export function statusLine({ decision, subject }: Decided): string {
   }
 }
 
-/** The evidence behind a decision: failed criteria, what is missing or uncertain, or the refusal. */
-export function decisionDetails(decision: CriteriaDecision): string {
+/** The evidence behind a decision, in the kind's words: its ratings, what failed, what is pending, or the refusal. */
+export function decisionDetails(decided: Decided): string {
+  const { decision, definition, context } = decided
+  if (decision.status === 'refused') return decision.error.message
+  // Only a refused decision lacks its rubric (one that could not be bound).
+  if (context === undefined) return decision.reason
   switch (decision.status) {
     case 'accepted':
-      return `ratings: ${Object.entries(decision.ratings)
-        .map(([criterion, rating]) => `${criterion} ${rating}`)
+      return `ratings: ${Object.entries(itemRatings(decided))
+        .map(([item, rating]) => `${item} ${rating}`)
         .join(', ')}`
     case 'rejected':
-      return formatRejection(decision.failed)
+      // The failure message a case test of the kind carries: the matcher and the reporter show one text.
+      return definition.present.plannedCase(decision, context).message ?? decision.reason
     case 'pending':
-      return pendingDetails(decision)
-    case 'refused':
-      return decision.error.message
+      return decided.matchers.pending(context, decision)
   }
 }
 
-function pendingDetails(decision: PendingDecision): string {
-  if (!decision.reviewed) return 'Nobody has reviewed this answer.'
-  const lines: string[] = []
-  if (decision.missing.length > 0) lines.push(`not judged: ${decision.missing.join(', ')}`)
-  if (decision.uncertain.length > 0) {
-    lines.push(
-      `uncertain: ${decision.uncertain.length} ${decision.uncertain.length === 1 ? 'criterion needs' : 'criteria need'} adjudication or a clearer rule`,
-    )
-    for (const item of decision.uncertain) lines.push(...marked('?', item))
-  }
-  if (decision.failed.length > 0) {
-    lines.push('already judged does_not_meet (not a rejection while the review is incomplete):')
-    for (const item of decision.failed) lines.push(...formatJudged(item))
-  }
-  return lines.join('\n')
+/** The items a decision fails, in the rubric's order, as the kind's review page lists them. */
+export function failedItems({ definition, context, caseValue, decision }: Decided): readonly string[] {
+  return context === undefined ? [] : definition.page.row(context, caseValue, decision).failed
 }
 
-function marked(marker: string, item: JudgedCriterion): string[] {
-  const [head = '', ...rest] = formatJudged(item)
-  return [head.replace('✗', marker), ...rest]
+/** Each judged item's rating as a reader sees it (`meets`), in the rubric's order. */
+export function itemRatings({ definition, context, decision }: Decided): Readonly<Record<string, string>> {
+  if (context === undefined) return {}
+  return Object.fromEntries(Object.entries(definition.panel.items(context, decision)).map(([item, { shown }]) => [item, shown]))
+}
+
+/** The rating a passing and a failing item is given (`meets`, `does_not_meet`); `undefined` for a kind whose items are scored, not rated. */
+export function ratingWords(definition: SomeKindDefinition): { readonly pass: string; readonly fail: string } | undefined {
+  const { calibration } = definition.panel
+  return 'pass' in calibration ? calibration : undefined
 }
 
 /** What to do about a decision that is not the one asserted. */
-export function fixFor({ decision, bound, form }: Decided): string {
-  const annotations = bound?.files.annotations?.display ?? 'the annotations'
+export function fixFor(decided: Decided): string {
+  const { decision, context, form } = decided
+  const annotations = context?.files.annotations?.display ?? 'the annotations'
+  const { item, items } = decided.definition.panel.words
   switch (decision.status) {
-    case 'accepted':
-      return 'fix: if the answer should fail, a reviewer must judge the failing criterion does_not_meet; the matcher does not re-judge text.'
-    case 'rejected':
-      return `fix: revise the answer until it meets ${decision.failed.length === 1 ? 'that criterion' : 'those criteria'} and have it reviewed again; if it is a contrast meant to fail, assert toFailCriteria([${decision.failed.map((item) => JSON.stringify(item.criterion)).join(', ')}]).`
+    case 'accepted': {
+      const fail = ratingWords(decided.definition)?.fail
+      return `fix: if the answer should fail, a reviewer must judge the failing ${item} ${fail ?? 'as failing'}; the matcher does not re-judge text.`
+    }
+    case 'rejected': {
+      const failed = failedItems(decided)
+      return `fix: revise the answer until it meets ${failed.length === 1 ? `that ${item}` : `those ${items}`} and have it reviewed again; if it is a contrast meant to fail, assert toFailCriteria([${failed.map((each) => JSON.stringify(each)).join(', ')}]).`
+    }
     case 'pending':
-      if (!decision.reviewed) return `fix: review the answer and add the review to ${annotations}.`
+      if (context !== undefined && decided.definition.page.waiting(decision) === 'no review')
+        return `fix: review the answer and add the review to ${annotations}.`
       // A fixture's case is bound by a command; an answer checked in memory has no file to bind.
-      return form === 'case' && bound !== undefined
-        ? `fix: complete the review (${decision.reason}) in ${annotations}, then run \`${bindCommand(bound.dir, decision.id)}\` to acknowledge the new review revision.`
+      return form === 'case' && context !== undefined
+        ? `fix: complete the review (${decision.reason}) in ${annotations}, then run \`${bindCommand(context.dir, decision.id)}\` to acknowledge the new review revision.`
         : `fix: complete the review (${decision.reason}), then record the new review revision.`
     case 'refused':
       return 'a refused case is an error, not a decision: no assertion about its decision passes, with or without .not.'

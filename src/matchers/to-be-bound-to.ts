@@ -1,22 +1,29 @@
-import { bindCommand } from '../core/engine/bindings.js'
+import type { BindingRow } from '../core/contract/bindings.js'
+import type { KindContext } from '../core/contract/context.js'
+import type { SomeKindDefinition } from '../core/contract/kind.js'
+import type { ReceivedReview } from '../core/contract/matchers.js'
+import { bindCommand, rowPath } from '../core/engine/bindings.js'
+import type { FixtureCaseOf } from '../core/engine/fixture-case.js'
 import { fingerprint, sha256Hex } from '../core/json/canonical-json.js'
-import type { FixtureCase } from '../core/kinds/criteria/access.js'
-import type { BoundRubric } from '../core/kinds/criteria/rubric.js'
 import { preview } from '../core/common/errors.js'
 import { formatLocation } from '../core/common/json-path.js'
+import { valueAt } from '../core/common/primitives.js'
 import { kindContext } from '../core/engine/fixture.js'
+import { kinds } from '../core/registry.js'
 import { failEitherWay, paragraphs, type MatcherContext, type MatcherOutcome } from './format.js'
-import { criteriaFixture } from '../core/kinds/criteria/access.js'
-import { isBoundRubric, isContents, isFixture, isFixtureCase, isOtherKindFixture, isRecord, locateReview, usage, type LocatedReview } from './inputs.js'
+import { boundRubricOf, isContents, isFixtureCase, isFixtureReview, isLoadedFixture, isRecord, locateReview, usage } from './inputs.js'
 
-type Field = 'answer_sha256' | 'source_sha256' | 'rubric_sha256'
-
-/** One binding to check: the hash the content has now and what the content is. */
+/** One binding to check: where the review holds its hash, the hash the content has now and what the content is. */
 interface Binding {
-  readonly field: Field
+  /** The hash's path in the review: `['answer_sha256']`. */
+  readonly path: readonly string[]
+  /** `answer_sha256`. */
+  readonly field: string
   readonly now: string
   /** `fixtures/docuctl-rollback/source.txt`, `the answer of case "complete"`, `the given rubric`. */
   readonly content: string
+  /** What changed, as a re-review names it: `answer`, `source`, `criteria`. */
+  readonly changed: string
 }
 
 const SHA256 = /^[0-9a-f]{64}$/
@@ -37,28 +44,32 @@ export function toBeBoundTo(this: MatcherContext, received: unknown, target: unk
   if (review === null) {
     throw usage(MATCHER, 'there is no review to check.', 'getReview(fixture, id) or a review object', 'null')
   }
-  const bindings = bindingsOf(target)
+  const kind = kindOf(received)
+  const bindings = bindingsOf(kind, target)
   const hint = this.utils.matcherHint(MATCHER, 'review', 'target', { isNot: this.isNot, promise: this.promise })
-  const subject = reviewSubject(review)
-  const value = isRecord(review.value) ? review.value : {}
-  const malformed = bindings.filter(({ field }) => typeof value[field] !== 'string' || !SHA256.test(value[field]))
+  const subject = reviewSubject(review, kind)
+  const held = (binding: Binding) => valueAt(review.value, binding.path)
+  const malformed = bindings.filter((binding) => {
+    const hash = held(binding)
+    return typeof hash !== 'string' || !SHA256.test(hash)
+  })
   if (malformed.length > 0) {
     return failEitherWay(this, () =>
       paragraphs(
         hint,
         `${subject} holds no valid ${malformed.map(({ field }) => field).join(', ')}, so whether it is bound cannot be told.`,
-        malformed.map(({ field }) => `${field}: ${this.utils.printReceived(value[field])}`).join('\n'),
+        malformed.map((binding) => `${binding.field}: ${this.utils.printReceived(held(binding))}`).join('\n'),
         'fix: a review binds each revision with a SHA-256 digest (64 lowercase hexadecimal characters).',
       ),
     )
   }
-  const stale = bindings.filter(({ field, now }) => value[field] !== now)
+  const stale = bindings.filter((binding) => held(binding) !== binding.now)
   const lines = bindings.map((binding) => {
-    const held = value[binding.field]
-    if (held === binding.now) return `✓ ${binding.field}  ${this.utils.printReceived(held)}  (${binding.content})`
+    const hash = held(binding)
+    if (hash === binding.now) return `✓ ${binding.field}  ${this.utils.printReceived(hash)}  (${binding.content})`
     return [
       `✗ ${binding.field}  stale: ${binding.content} changed since the review`,
-      `    review holds: ${this.utils.printReceived(held)}`,
+      `    review holds: ${this.utils.printReceived(hash)}`,
       `    content now:  ${this.utils.printExpected(binding.now)}`,
     ].join('\n')
   })
@@ -81,11 +92,17 @@ export function toBeBoundTo(this: MatcherContext, received: unknown, target: unk
   }
 }
 
-function bindingsOf(target: unknown): Binding[] {
-  if (isOtherKindFixture(target)) criteriaFixture(target, MATCHER)
-  if (isFixture(target)) return rubricBindings(kindContext(target))
-  if (isBoundRubric(target)) return rubricBindings(target)
-  if (isFixtureCase(target)) return [answerBinding(target), ...rubricBindings(kindContext(target.fixture))]
+/** The kind whose binding table a review is checked by: a fixture review's own, else the shipped kind whose answers are reviewed in memory. */
+function kindOf(received: unknown): SomeKindDefinition | undefined {
+  return isFixtureReview(received) ? received.fixture.definition : kinds.kinds.find((kind) => kind.matchers?.answer !== undefined)
+}
+
+function bindingsOf(kind: SomeKindDefinition | undefined, target: unknown): Binding[] {
+  if (isLoadedFixture(target)) return fileBindings(sameKind(kind, target.definition), kindContext(target))
+  const bound = boundRubricOf(target)
+  if (bound !== undefined) return fileBindings(sameKind(kind, bound.definition), bound.context)
+  if (isFixtureCase(target))
+    return [...caseBindings(target, sameKind(kind, target.fixture.definition)), ...fileBindings(target.fixture.definition, kindContext(target.fixture))]
   const expected = 'a fixture, a bound rubric, a fixture case, or { answer?, source?, rubric? } with at least one'
   if (!isRecord(target)) throw usage(MATCHER, 'the target names no content to check the review against.', expected, preview(target))
   const keys = Object.keys(target)
@@ -111,8 +128,8 @@ function bindingsOf(target: unknown): Binding[] {
   const bindings: Binding[] = []
   const { answer, source, rubric } = target
   if (answer !== undefined) {
-    if (isFixtureCase(answer)) bindings.push(answerBinding(answer))
-    else if (isRecord(answer)) bindings.push({ field: 'answer_sha256', now: fingerprint(answer), content: 'the given answer' })
+    if (isFixtureCase(answer)) bindings.push(...caseBindings(answer, sameKind(kind, answer.fixture.definition)))
+    else if (isRecord(answer)) bindings.push(...reviewRows(kind, 'fingerprint').map((row) => binding(kind, row, fingerprint(answer), 'the given answer')))
     else
       throw usage(
         MATCHER,
@@ -121,39 +138,70 @@ function bindingsOf(target: unknown): Binding[] {
         preview(answer),
       )
   }
-  for (const [field, contents, name] of [
-    ['source_sha256', source, 'source'],
-    ['rubric_sha256', rubric, 'rubric'],
+  for (const [role, contents] of [
+    ['source', source],
+    ['rubric', rubric],
   ] as const) {
     if (contents === undefined) continue
     if (!isContents(contents))
-      throw usage(MATCHER, `the ${name} is not file contents.`, `the bytes of the ${name} file (a Buffer) or its text`, preview(contents))
-    bindings.push({ field, now: sha256Hex(contents), content: `the given ${name}` })
+      throw usage(MATCHER, `the ${role} is not file contents.`, `the bytes of the ${role} file (a Buffer) or its text`, preview(contents))
+    bindings.push(...reviewRows(kind, role).map((row) => binding(kind, row, sha256Hex(contents), `the given ${role}`)))
   }
   return bindings
 }
 
-function rubricBindings(bound: BoundRubric): Binding[] {
-  return [
-    { field: 'source_sha256', now: bound.files.source?.sha256 ?? '', content: bound.files.source?.display ?? 'the source' },
-    { field: 'rubric_sha256', now: bound.files.rubric?.sha256 ?? '', content: bound.files.rubric?.display ?? 'the rubric' },
-  ]
+/** The rows of a kind's binding table that a review records: of a file's bytes, or the fingerprint of the case's answer. */
+function reviewRows(kind: SomeKindDefinition | undefined, of: 'source' | 'rubric' | 'fingerprint'): readonly BindingRow[] {
+  return (kind?.bindings ?? []).filter(
+    ({ in: entry, source }) => entry === 'review' && (of === 'fingerprint' ? 'fingerprintOf' in source : 'bytesOf' in source && source.bytesOf === of),
+  )
 }
 
-function answerBinding(fixtureCase: FixtureCase): Binding {
-  const value = fixtureCase.entry.value
-  const answer = isRecord(value) && isRecord(value['input']) ? value['input']['answer'] : undefined
-  return { field: 'answer_sha256', now: fingerprint(answer ?? null), content: `the answer of case ${JSON.stringify(fixtureCase.id)}` }
+function binding(kind: SomeKindDefinition | undefined, row: BindingRow, now: string, content: string): Binding {
+  const path = rowPath(row, kind?.reviews.slots[0] ?? 'review')
+  // A re-review reads what changed in the kind's words: a rubric's change is a change of its items (criteria).
+  const changed = 'bytesOf' in row.source && row.source.bytesOf === 'rubric' ? (kind?.panel.words.items ?? row.target) : row.target
+  return { path, field: path.join(' › '), now, content, changed }
 }
 
-function reviewSubject(review: LocatedReview): string {
+/** The review's bindings to the source and rubric files of a fixture or bound rubric. */
+function fileBindings(kind: SomeKindDefinition, context: KindContext<unknown>): Binding[] {
+  return kind.bindings.flatMap((row) => {
+    if (row.in !== 'review' || !('bytesOf' in row.source)) return []
+    const file = context.files[row.source.bytesOf]
+    return [binding(kind, row, file?.sha256 ?? '', file?.display ?? `the ${row.source.bytesOf}`)]
+  })
+}
+
+/** The target's kind, when it is the review's: a review's hashes are read by its own kind's binding table. */
+function sameKind(review: SomeKindDefinition | undefined, target: SomeKindDefinition): SomeKindDefinition {
+  if (review === undefined || review === target) return target
+  throw usage(
+    MATCHER,
+    `the review is a ${review.name} review and the target is of the ${target.name} kind: a review is bound to content of its own kind.`,
+    `a target of the ${review.name} kind`,
+    `a target of the ${target.name} kind`,
+  )
+}
+
+/** The review's bindings to what it judged of a fixture's case (its answer). */
+function caseBindings(fixtureCase: FixtureCaseOf, kind: SomeKindDefinition): Binding[] {
+  const slot = kind.reviews.slots[0]
+  return kind.bindings.flatMap((row) => {
+    if (row.in !== 'review' || !('fingerprintOf' in row.source)) return []
+    const value = valueAt(fixtureCase.entry.value, row.source.fingerprintOf(slot))
+    return [binding(kind, row, fingerprint(value ?? null), `the ${row.target} of case ${JSON.stringify(fixtureCase.id)}`)]
+  })
+}
+
+function reviewSubject(review: ReceivedReview, kind: SomeKindDefinition | undefined): string {
   if (review.caseId !== undefined) return `the review of case ${JSON.stringify(review.caseId)} (${formatLocation(review.file, review.path)})`
-  const id = isRecord(review.value) ? review.value['answer_id'] : undefined
+  const id = valueAt(review.value, [kind?.reviews.caseKey ?? 'answer_id'])
   return typeof id === 'string' ? `the review of ${JSON.stringify(id)}` : 'the review'
 }
 
-function fix(stale: readonly Binding[], review: LocatedReview): string {
-  const changed = stale.map(({ field }) => ({ answer_sha256: 'answer', source_sha256: 'source', rubric_sha256: 'criteria' })[field])
+function fix(stale: readonly Binding[], review: ReceivedReview): string {
+  const changed = stale.map((binding) => binding.changed)
   const reread = `re-review the answer against the changed ${changed.join(' and ')}`
   // A review read from a fixture is bound by a command, which computes every hash; a bare object has no file to write.
   if (review.dir !== undefined && review.caseId !== undefined) {

@@ -4,7 +4,8 @@ import { decisionDetails, decisionHint, failEitherWay, fixFor, paragraphs, statu
 /**
  * `expect(case).toBePendingReview()`, `expect(answer).toBePendingReview(rubric, { review })`:
  * after every binding and provenance check, the answer awaits review (no review, a criterion
- * without a judgement, or an `uncertain` rating); the message gives the reason.
+ * without a judgement, or an `uncertain` rating, or what else keeps its kind's decision pending);
+ * the message gives the reason.
  *
  * `.not` passes for a completed review, accepted or rejected. A refused answer is an error, not
  * a pending one: it fails with and without `.not`.
@@ -15,14 +16,14 @@ export function toBePendingReview(this: MatcherContext, received: unknown, ...ar
   const hint = decisionHint(this, 'toBePendingReview', decided.form)
   switch (decision.status) {
     case 'pending':
-      return { pass: true, message: () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decided)) }
+      return { pass: true, message: () => paragraphs(hint, statusLine(decided), decisionDetails(decided), fixFor(decided)) }
     case 'accepted':
     case 'rejected':
       return {
         pass: false,
-        message: () => paragraphs(hint, statusLine(decided), decisionDetails(decision), 'Its review is complete, so it is graded, not pending.'),
+        message: () => paragraphs(hint, statusLine(decided), decisionDetails(decided), 'Its review is complete, so it is graded, not pending.'),
       }
     case 'refused':
-      return failEitherWay(this, () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decided)))
+      return failEitherWay(this, () => paragraphs(hint, statusLine(decided), decisionDetails(decided), fixFor(decided)))
   }
 }

@@ -1,14 +1,16 @@
-import type { BoundRubric } from '../core/kinds/criteria/rubric.js'
 import { preview } from '../core/common/errors.js'
-import { decideReceived, usage } from './inputs.js'
+import { decideReceived, usage, type Decided } from './inputs.js'
 import {
   decisionDetails,
   decisionHint,
   failEitherWay,
+  failedItems,
   fixFor,
+  itemRatings,
   paragraphs,
   printIds,
   ratingsDiff,
+  ratingWords,
   statusLine,
   type MatcherContext,
   type MatcherOutcome,
@@ -17,7 +19,8 @@ import {
 /**
  * `expect(case).toFailCriteria(['support'])`, `expect(answer).toFailCriteria(['support'], rubric, { review })`:
  * after every binding and provenance check, a completed review rejects the answer on exactly these
- * criteria, in any order — the assertion for a contrast answer that isolates one criterion.
+ * criteria (the items of its kind: a criteria fixture's criteria), in any order — the assertion for
+ * a contrast answer that isolates one criterion.
  *
  * `.not` passes for a completed review that fails other criteria, or none. A pending answer is
  * not rejected yet (its known `does_not_meet` ratings are not a rejection) and a refused one is
@@ -26,28 +29,30 @@ import {
 export function toFailCriteria(this: MatcherContext, received: unknown, criteria: unknown, ...args: unknown[]): MatcherOutcome {
   const expected = criterionIds(criteria)
   const decided = decideReceived('toFailCriteria', received, args)
-  const { decision, bound } = decided
+  const { decision, context, definition } = decided
   const hint = decisionHint(this, 'toFailCriteria', decided.form, true)
-  if (decision.status === 'refused' || bound === undefined) {
-    return failEitherWay(this, () => paragraphs(hint, statusLine(decided), decisionDetails(decision), fixFor(decided)))
+  if (decision.status === 'refused' || context === undefined) {
+    return failEitherWay(this, () => paragraphs(hint, statusLine(decided), decisionDetails(decided), fixFor(decided)))
   }
   // A typo in a criterion id must not read as a mismatch (nor pass under .not).
-  checkKnown(expected, bound)
+  const inOrder = definition.panel.order(context)
+  checkKnown(expected, inOrder, decided)
+  const { items } = definition.panel.words
   if (decision.status === 'pending') {
     return failEitherWay(this, () =>
       paragraphs(
         hint,
         statusLine(decided),
-        decisionDetails(decision),
-        'toFailCriteria compares the failed criteria of a completed review, with or without .not; a pending review has none yet.',
+        decisionDetails(decided),
+        `toFailCriteria compares the failed ${items} of a completed review, with or without .not; a pending review has none yet.`,
         fixFor(decided),
       ),
     )
   }
-  const failed = decision.status === 'rejected' ? decision.failed.map((item) => item.criterion) : []
-  const pass = failed.length === expected.length && expected.every((criterion) => failed.includes(criterion))
-  const inOrder = [...bound.rubric.criteria.keys()]
-  const expectedRatings = Object.fromEntries(inOrder.map((criterion) => [criterion, expected.includes(criterion) ? 'does_not_meet' : 'meets']))
+  const failed = decision.status === 'rejected' ? failedItems(decided) : []
+  const pass = failed.length === expected.length && expected.every((item) => failed.includes(item))
+  const words = ratingWords(definition)
+  const expectedRatings = words === undefined ? undefined : Object.fromEntries(inOrder.map((item) => [item, expected.includes(item) ? words.fail : words.pass]))
   return {
     pass,
     message: () =>
@@ -55,14 +60,14 @@ export function toFailCriteria(this: MatcherContext, received: unknown, criteria
         hint,
         statusLine(decided),
         pass
-          ? `It fails exactly ${printIds(this, failed, 'received')}: .not.toFailCriteria passes only when the failed criteria differ.`
-          : `Expected failed criteria: ${printIds(
+          ? `It fails exactly ${printIds(this, failed, 'received')}: .not.toFailCriteria passes only when the failed ${items} differ.`
+          : `Expected failed ${items}: ${printIds(
               this,
-              inOrder.filter((criterion) => expected.includes(criterion)),
+              inOrder.filter((item) => expected.includes(item)),
               'expected',
-            )}\nReceived failed criteria: ${printIds(this, failed, 'received')}`,
-        !pass && ratingsDiff(this, expectedRatings, decision.ratings),
-        decision.status === 'rejected' && decisionDetails(decision),
+            )}\nReceived failed ${items}: ${printIds(this, failed, 'received')}`,
+        !pass && expectedRatings !== undefined && ratingsDiff(this, expectedRatings, itemRatings(decided)),
+        decision.status === 'rejected' && decisionDetails(decided),
       ),
   }
 }
@@ -81,13 +86,13 @@ function criterionIds(criteria: unknown): string[] {
   return ids
 }
 
-function checkKnown(expected: readonly string[], bound: BoundRubric): void {
-  const unknown = expected.filter((criterion) => !bound.rubric.criteria.has(criterion))
+function checkKnown(expected: readonly string[], known: readonly string[], { definition, context }: Decided): void {
+  const unknown = expected.filter((item) => !known.includes(item))
   if (unknown.length > 0) {
     throw usage(
       'toFailCriteria',
-      `${bound.files.rubric?.display ?? 'the rubric'} defines no criterion ${unknown.map((criterion) => JSON.stringify(criterion)).join(', ')}.`,
-      `ids among ${[...bound.rubric.criteria.keys()].map((criterion) => JSON.stringify(criterion)).join(', ')}`,
+      `${context?.files.rubric?.display ?? 'the rubric'} defines no ${definition.panel.words.item} ${unknown.map((item) => JSON.stringify(item)).join(', ')}.`,
+      `ids among ${known.map((item) => JSON.stringify(item)).join(', ')}`,
       preview(expected),
     )
   }

@@ -4,8 +4,10 @@ import {
   decisionHint,
   failEitherWay,
   fixFor,
+  itemRatings,
   paragraphs,
   ratingsDiff,
+  ratingWords,
   statusLine,
   type MatcherContext,
   type MatcherOutcome,
@@ -13,22 +15,28 @@ import {
 
 /**
  * `expect(case).toMeetRubric()`, `expect(answer).toMeetRubric(rubric, { review, source? })`:
- * after every binding and provenance check, the answer is accepted under the all-criteria rule.
+ * after every binding and provenance check, the answer is accepted under its kind's decision rule
+ * (the criteria kind's: every criterion meets).
  *
  * `.not` passes only when a completed review rejects the answer. A pending answer is neither a
  * pass nor a fail, and a refused one is an error: both fail with and without `.not`.
  */
 export function toMeetRubric(this: MatcherContext, received: unknown, ...args: unknown[]): MatcherOutcome {
   const decided = decideReceived('toMeetRubric', received, args)
-  const { decision, bound } = decided
+  const { decision } = decided
   const hint = decisionHint(this, 'toMeetRubric', decided.form)
-  const head = () => [hint, statusLine(decided), decisionDetails(decision)] as const
+  const head = () => [hint, statusLine(decided), decisionDetails(decided)] as const
   switch (decision.status) {
     case 'accepted':
       return { pass: true, message: () => paragraphs(...head(), '.not.toMeetRubric passes only when a completed review rejects the answer.') }
     case 'rejected': {
-      const allMeet = Object.fromEntries([...(bound?.rubric.criteria.keys() ?? [])].map((criterion) => [criterion, 'meets']))
-      return { pass: false, message: () => paragraphs(...head(), ratingsDiff(this, allMeet, decision.ratings), fixFor(decided)) }
+      const { definition, context } = decided
+      const pass = ratingWords(definition)?.pass
+      const allPass = pass === undefined || context === undefined ? undefined : Object.fromEntries(definition.panel.order(context).map((item) => [item, pass]))
+      return {
+        pass: false,
+        message: () => paragraphs(...head(), allPass !== undefined && ratingsDiff(this, allPass, itemRatings(decided)), fixFor(decided)),
+      }
     }
     case 'pending':
       return failEitherWay(this, () =>

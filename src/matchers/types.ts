@@ -1,9 +1,10 @@
 import type { Coverage } from '../core/contract/results.js'
-import type { FixtureCase, FixtureReview } from '../core/kinds/criteria/access.js'
+import type { FixtureCaseOf, FixtureReviewOf } from '../core/engine/fixture-case.js'
+import type { SomeFixture } from '../core/engine/fixture.js'
 import type { Fixture, FixtureEvaluation } from '../core/registry.js'
-import type { BoundRubric, FileContents } from '../core/kinds/criteria/rubric.js'
 import type { Split } from '../core/common/primitives.js'
-import type { Answer } from '../core/kinds/criteria/schemas.js'
+// The answer form is the criteria kind's: its typings name the types its public entry exports.
+import type { Answer, BoundRubric, FileContents } from '../criteria.js'
 
 /** A review object as written in `annotations.json`; checked in full when an answer is decided. */
 export interface ReviewObject {
@@ -14,11 +15,11 @@ export interface ReviewObject {
   readonly judgements: Readonly<Record<string, unknown>>
 }
 
-/** A review: one of a loaded fixture (`getReview(fixture, id)`), or a review object. */
-export type ReviewInput = FixtureReview | ReviewObject
+/** A review: one of a loaded fixture of any kind (`getReview(fixture, id)`), or a review object. */
+export type ReviewInput = FixtureReviewOf | ReviewObject
 
 /** An answer `{ text, citation }`, or the answer of a fixture's case. */
-export type AnswerInput = Answer | FixtureCase
+export type AnswerInput = Answer | FixtureCaseOf
 
 /** The rubric and source an answer is decided under: a loaded fixture's, or a bound rubric. */
 export type RubricInput = Fixture | BoundRubric
@@ -28,8 +29,8 @@ export type AtLeastOne<T> = { [K in keyof T]-?: Required<Pick<T, K>> & Partial<T
 
 /** Contents to check a review's bindings against: any of the three, at least one. */
 export type BindingContents = AtLeastOne<{
-  /** Checked against `answer_sha256` (the fingerprint of the answer). */
-  readonly answer: AnswerInput
+  /** Checked against `answer_sha256` (the fingerprint of the answer); the answer of another kind as its cases hold it. */
+  readonly answer: AnswerInput | Readonly<Record<string, unknown>>
   /** Checked against `source_sha256` (SHA-256 of the bytes; a string is taken as UTF-8). */
   readonly source: FileContents
   /** Checked against `rubric_sha256` (SHA-256 of the bytes; a string is taken as UTF-8). */
@@ -37,10 +38,11 @@ export type BindingContents = AtLeastOne<{
 }>
 
 /**
- * What `toBeBoundTo` checks a review against: a loaded fixture or a bound rubric (source and
- * rubric), a fixture's case (its answer, source and rubric), or any of the three contents.
+ * What `toBeBoundTo` checks a review against: a loaded fixture of any kind or a bound rubric
+ * (source and rubric), a fixture's case (its answer, source and rubric), or any of the three
+ * contents. Which hashes a review holds is its kind's binding table.
  */
-export type BindingTarget = Fixture | BoundRubric | FixtureCase | BindingContents
+export type BindingTarget = SomeFixture | BoundRubric | FixtureCaseOf | BindingContents
 
 /** The review an answer is decided with; `null` for an answer nobody has reviewed (pending). */
 export interface AnswerReviewOptions {
@@ -91,7 +93,7 @@ export type ReceivedAs<T, Allowed, Args extends unknown[], Problem extends unkno
 export type DecisionMatcherArgs<T> =
   IsAny<T> extends true
     ? [] | AnswerDecisionArgs
-    : [Awaited<T>] extends [FixtureCase]
+    : [Awaited<T>] extends [FixtureCaseOf]
       ? []
       : [Awaited<T>] extends [Answer]
         ? AnswerDecisionArgs
@@ -130,7 +132,8 @@ export interface RubricMatchers<T = unknown> {
    */
   toBePendingReview(...args: DecisionMatcherArgs<T>): void
   /**
-   * The answer is rejected on exactly these criteria (in any order), after every check.
+   * The answer is rejected on exactly these criteria (in any order), after every check: a
+   * criteria fixture's criteria, or the items another kind judges (its review page's failed items).
    * `.not` passes for a completed review that fails other criteria or none; pending and refused
    * fail both ways.
    * @example expect(getCase(fixture, 'unsupported-guarantee')).toFailCriteria(['support'])

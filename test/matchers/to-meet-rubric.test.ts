@@ -216,3 +216,15 @@ describe('toMeetRubric on an answer with a rubric and a review', () => {
     expect(() => expect(42).toMeetRubric()).toThrow(UsageError)
   })
 })
+
+describe('a case of a kind without matcher support', () => {
+  test('is a usage error naming its kind: a scored case is decided by evaluateFixture, not by the matchers', async () => {
+    const scored = await loadFixture(join(ROOT, 'fixtures/debate-benchmark'), { cwd: ROOT })
+    expect(() => expect(getCase(scored, 'partial-recall')).not.toMeetRubric()).toThrowErrorMatchingInlineSnapshot(`
+      [UsageError: toMeetRubric: fixtures/debate-benchmark is a scored fixture, and the scored kind does not say how the rubric matchers read its decisions.
+        expected: a case of a kind the matchers read (criteria)
+        found:    case "partial-recall" of a scored fixture
+        fix:      docs/matchers.md says what toMeetRubric accepts.]
+    `)
+  })
+})

@@ -12,6 +12,7 @@ import type { BindingRow, BindingTarget } from './bindings.js'
 import type { KindComparison } from './compare.js'
 import type { KindJudging } from './judge.js'
 import type { KindTerminal } from './terminal.js'
+import type { KindMatchers } from './matchers.js'
 import type { CaseAt, KindContext } from './context.js'
 import type { Decision } from './decision.js'
 import type { FileRole } from './files.js'
@@ -34,6 +35,7 @@ export type {
   TerminalAdjudicationView,
   TerminalTarget,
 } from './terminal.js'
+export type { AnswerDecided, KindAnswerForm, KindMatchers, MatcherCall, ReceivedReview } from './matchers.js'
 export type { FileRole, FixtureFile } from './files.js'
 
 /** A file's JSON Schema: the file it is named after, the zod schema it is generated from, how an editor titles it. */
@@ -189,6 +191,8 @@ export interface KindDefinition<R, C, V, D extends Decision, S> {
   readonly judging?: KindJudging<R, C>
   /** How a case is reviewed and adjudicated on a terminal, its prompts loaded when asked; a kind without one is reviewed from options or a file. */
   readonly terminal?: KindTerminal<R, C>
+  /** How the rubric matchers word the kind's decisions, and its answer form; a kind without it is not decided by `toMeetRubric` and the others. */
+  readonly matchers?: KindMatchers<R, D>
 }
 
 /** What one reviewer's review says of one item it judges (a criterion, a dimension). */

@@ -10,6 +10,7 @@ import { parseJsonFile } from '../../../src/core/json/read.js'
 import { schemaError } from '../../../src/core/json/schema-error.js'
 import { verdictComparison } from './compare.js'
 import { verdictJudging } from './judge.js'
+import { verdictMatchers } from './matchers.js'
 
 // A third kind of fixture, as small as a kind can be: one yes-or-no question (`verdict.json`),
 // cases that each hold an answer, and reviews that each say `yes`, `no` or `unsure` about it.
@@ -203,6 +204,7 @@ export const verdictKind: KindDefinition<VerdictRubric, VerdictCase, VerdictRevi
   terminal: {
     review: async (target, terminal, record) => (await import('./terminal.js')).promptVerdictReview(target, terminal, record),
   },
+  matchers: verdictMatchers,
   page: {
     view: 'table',
     ratings: [],

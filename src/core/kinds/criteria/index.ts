@@ -2,6 +2,7 @@ import { ORIGIN_PLACEHOLDER } from '../../common/origin.js'
 import { valueAt } from '../../common/primitives.js'
 import { criteriaComparison } from './compare.js'
 import { criteriaJudging } from './judge.js'
+import { criteriaMatchers } from './matchers.js'
 import { criteriaPage } from './page.js'
 import { criteriaPanel } from './panel.js'
 import type { KindDefinition } from '../../contract/kind.js'
@@ -79,6 +80,7 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
     adjudicate: async (view, terminal, adopt) => (await import('./terminal/adjudicate.js')).promptCriteriaAdjudication(view, terminal, adopt),
   },
   judging: criteriaJudging,
+  matchers: criteriaMatchers,
   scaffold: {
     nextSteps: (dir) => [
       `  vitest-rubric add ${dir} --id <id> --answer <text> --citation <text>   # a case, pending until reviewed`,

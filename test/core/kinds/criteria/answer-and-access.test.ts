@@ -91,21 +91,15 @@ describe('getCase and getReview', () => {
     expect(() => getCase(fixture, 'negations')).toThrow(expect.objectContaining({ name: 'UsageError', code: 'USAGE' }))
   })
 
-  test('a scored fixture is a usage error naming the function it was given to', async () => {
+  test("read a fixture of any kind: a scored fixture's case is decided as evaluateFixture decides it", async () => {
     const scored = await loadFixture(join(ROOT, 'fixtures/debate-benchmark'), { cwd: ROOT })
-    expect(() => getCase(scored, 'partial-recall')).toThrowErrorMatchingInlineSnapshot(`
-      [UsageError: getCase: fixtures/debate-benchmark is a scored fixture; getCase reads criteria fixtures (rubric.json, source.txt, cases.json, annotations.json).
-        expected: a criteria fixture
-        found:    a scored fixture
-        fix:      pass a criteria fixture; a scored fixture is decided by evaluateFixture.]
-    `)
-    expect(() => getReview(scored, 'partial-recall')).toThrowErrorMatchingInlineSnapshot(`
-      [UsageError: getReview: fixtures/debate-benchmark is a scored fixture; getReview reads criteria fixtures (rubric.json, source.txt, cases.json, annotations.json).
-        expected: a criteria fixture
-        found:    a scored fixture
-        fix:      pass a criteria fixture; a scored fixture is decided by evaluateFixture.]
-    `)
-    expect(() => getCase(scored, 'partial-recall')).toThrow(expect.objectContaining({ name: 'UsageError', code: 'USAGE' }))
+    const recall = getCase(scored, 'partial-recall')
+    expect(recall).toMatchObject({ kind: 'case', id: 'partial-recall', review: { kind: 'review', caseId: 'partial-recall' } })
+    expect(getReview(scored, 'partial-recall')).toEqual(recall.review)
+    expect(assessFixtureCase(recall)).toEqual(evaluateFixture(scored).decisions.find((decision) => decision.id === 'partial-recall'))
+    expect(() => getCase(scored, 'partial')).toThrow(
+      expect.objectContaining({ name: 'UsageError', message: expect.stringContaining('getCase: the fixture holds no case "partial"') }),
+    )
   })
 
   test('a held-out case keeps its split', async () => {
