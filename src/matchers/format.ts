@@ -27,12 +27,16 @@ export function statusLine(decided: Decided): string {
   const { decision, subject } = decided
   switch (decision.status) {
     case 'accepted': {
+      const own = decided.context === undefined ? undefined : decided.matchers.accepted?.(decided.context, decision)
+      if (own !== undefined) return `${subject} is accepted: ${own}.`
       const pass = ratingWords(decided.definition)?.pass
       const item = decided.definition.panel.words.item
       return `${subject} is accepted: every ${item} is ${pass === undefined ? 'judged to pass' : `judged ${JSON.stringify(pass)}`}.`
     }
-    case 'rejected':
-      return `${subject} is rejected on ${failedItems(decided).join(', ')}.`
+    case 'rejected': {
+      const failed = failedItems(decided)
+      return failed.length === 0 ? `${subject} is rejected: ${decision.reason}.` : `${subject} is rejected on ${failed.join(', ')}.`
+    }
     case 'pending':
       return `${subject} is pending (${decision.reason}): not a pass and not a fail until its review is complete.`
     case 'refused':
@@ -60,8 +64,9 @@ export function decisionDetails(decided: Decided): string {
 }
 
 /** The items a decision fails, in the rubric's order, as the kind's review page lists them. */
-export function failedItems({ definition, context, caseValue, decision }: Decided): readonly string[] {
-  return context === undefined ? [] : definition.page.row(context, caseValue, decision).failed
+export function failedItems({ definition, matchers, context, caseValue, decision }: Decided): readonly string[] {
+  if (context === undefined) return []
+  return matchers.failed?.(context, decision) ?? definition.page.row(context, caseValue, decision).failed
 }
 
 /** Each judged item's rating as a reader sees it (`meets`), in the rubric's order. */
@@ -88,6 +93,9 @@ export function fixFor(decided: Decided): string {
     }
     case 'rejected': {
       const failed = failedItems(decided)
+      // A rejection that names no item (a mean below its threshold) has no list to assert.
+      if (failed.length === 0)
+        return 'fix: revise the answer until it meets the rule and have it reviewed again; if it is a contrast meant to fail, assert .not.toMeetRubric().'
       return `fix: revise the answer until it meets ${failed.length === 1 ? `that ${item}` : `those ${items}`} and have it reviewed again; if it is a contrast meant to fail, assert toFailCriteria([${failed.map((each) => JSON.stringify(each)).join(', ')}]).`
     }
     case 'pending':

@@ -217,14 +217,39 @@ describe('toMeetRubric on an answer with a rubric and a review', () => {
   })
 })
 
-describe('a case of a kind without matcher support', () => {
-  test('is a usage error naming its kind: a scored case is decided by evaluateFixture, not by the matchers', async () => {
-    const scored = await loadFixture(join(ROOT, 'fixtures/debate-benchmark'), { cwd: ROOT })
-    expect(() => expect(getCase(scored, 'partial-recall')).not.toMeetRubric()).toThrowErrorMatchingInlineSnapshot(`
-      [UsageError: toMeetRubric: fixtures/debate-benchmark is a scored fixture, and the scored kind does not say how the rubric matchers read its decisions.
-        expected: a case of a kind the matchers read (criteria)
-        found:    case "partial-recall" of a scored fixture
-        fix:      docs/matchers.md says what toMeetRubric accepts.]
-    `)
+describe('a scored case', () => {
+  // The scored kind's rule decides, and its words say why: the matchers only read its decision.
+  const scored = () => loadFixture(join(ROOT, 'fixtures/debate-benchmark'), { cwd: ROOT })
+
+  test('passes toMeetRubric when accepted, and fails it with the rule that rejected it', async () => {
+    const fixture = await scored()
+    expect(getCase(fixture, 'partial-recall')).toMeetRubric()
+    const failure = failureOf(() => expect(getCase(fixture, 'never-terminates')).toMeetRubric())
+    expect(failure).toContain(
+      'case "never-terminates" of fixtures/debate-benchmark is rejected on defense_calibration, debate_resolution_quality, final_verdict_correctness.',
+    )
+    expect(failure).toContain('mean 0.4 is below overall_case_pass 0.65')
+    expect(getCase(fixture, 'never-terminates')).not.toMeetRubric()
+    const accepted = failureOf(() => expect(getCase(fixture, 'partial-recall')).not.toMeetRubric())
+    expect(accepted).toContain('is accepted: mean 0.95 of 5 applicable dimensions; none below 0.50.')
+  })
+
+  test('toFailCriteria compares the dimensions below per_dimension_pass', async () => {
+    const fixture = await scored()
+    expect(getCase(fixture, 'never-terminates')).toFailCriteria(['final_verdict_correctness', 'defense_calibration', 'debate_resolution_quality'])
+    expect(getCase(fixture, 'required-test-missing')).toFailCriteria(['empirical_test_diagnosticity'])
+    const failure = failureOf(() => expect(getCase(fixture, 'required-test-missing')).toFailCriteria(['defense_calibration']))
+    expect(failure).toContain('Received failed dimensions: ["empirical_test_diagnosticity"]')
+    const rejected = failureOf(() => expect(getCase(fixture, 'required-test-missing')).toMeetRubric())
+    expect(rejected).toContain('assert toFailCriteria(["empirical_test_diagnosticity"])')
+    expect(getCase(fixture, 'partial-recall')).not.toFailCriteria(['issue_discovery_recall'])
+  })
+
+  test("a case a person must decide is pending, and says why in the kind's words", async () => {
+    const fixture = await scored()
+    expect(getCase(fixture, 'unscoreable-silent-critique')).toBePendingReview()
+    const failure = failureOf(() => expect(getCase(fixture, 'unscoreable-silent-critique')).toMeetRubric())
+    expect(failure).toContain('A person decides this case: manual review: only 2 of 6 dimensions applicable (at least 4 needed).')
+    expect(() => expect(getCase(fixture, 'partial-recall')).toBePendingReview()).toThrow()
   })
 })

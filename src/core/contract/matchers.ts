@@ -62,4 +62,15 @@ export interface KindMatchers<R, D> {
   pending(context: KindContext<R>, decision: D): string
   /** The kind's answer form, when its answers can be decided in memory. */
   readonly answer?: KindAnswerForm<R, D>
+  /**
+   * Why an accepted decision passes, said after `is accepted: `; by default every item is judged
+   * the panel's passing rating. A kind whose items are scored, not rated, words its own rule.
+   */
+  accepted?(context: KindContext<R>, decision: D): string
+  /**
+   * The items a rejected decision fails, in the rubric's order (`toFailCriteria` compares them); by
+   * default those the kind's review page lists as failed. A rejection that names no item (a mean
+   * below its threshold) is worded by the decision's reason.
+   */
+  failed?(context: KindContext<R>, decision: D): readonly string[]
 }

@@ -162,7 +162,7 @@ describe('the rubric matchers on a case of a third kind', () => {
     expect(() => expect(getCase(bare, 'paris')).toMeetRubric()).toThrow(UsageError)
     expect(() => expect(getCase(bare, 'paris')).toMeetRubric()).toThrowErrorMatchingInlineSnapshot(`
       [UsageError: toMeetRubric: lab is a verdict fixture, and the verdict kind does not say how the rubric matchers read its decisions.
-        expected: a case of a kind the matchers read (criteria)
+        expected: a case of a kind the matchers read (criteria, scored)
         found:    case "paris" of a verdict fixture
         fix:      docs/matchers.md says what toMeetRubric accepts.]
     `)

@@ -11,6 +11,7 @@ import { checkScoredCase, checkScoredReview } from './checks.js'
 import type { ScoredDecision } from './decision.js'
 import { scoredAuthoring } from './authoring.js'
 import { scoredPresentation } from './present.js'
+import { scoredMatchers } from './matchers.js'
 import { bindScoredRubric, EvaluationRubricSchema, type ScoredRubric } from './rubric.js'
 import { decideScored } from './rule.js'
 import {
@@ -83,6 +84,7 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   page: scoredPage,
   panel: scoredPanel,
   compare: scoredComparison,
+  matchers: scoredMatchers,
   // Loaded when a terminal asks: the prompt library stays out of what the engine and the plugin load.
   terminal: {
     review: async (target, terminal, record) => (await import('./terminal/review.js')).promptScoredReview(target, terminal, record),
