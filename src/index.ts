@@ -178,6 +178,9 @@ export type { CaseEntry, FixtureFiles, FixtureOf, KindFixture, ReviewEntry, Revi
 export type { FixtureRecordsView } from './core/engine/records-view.js'
 export type { Adoption, LabelSet, Panel } from './core/engine/panel.js'
 export type {
+  AdjudicationChoice,
+  AdoptChoice,
+  AdoptedChoice,
   BindingRow,
   BindingSource,
   BindingTarget,
@@ -187,8 +190,10 @@ export type {
   ComparedItemRow,
   ComparedSide,
   CompareParameters,
-  DraftProblem,
   Drafted,
+  DraftProblem,
+  InteractiveAdjudication,
+  InteractiveReview,
   JsonSchemaSource,
   JudgedItem,
   KindAuthoring,
@@ -199,32 +204,25 @@ export type {
   KindPanel,
   KindPresentation,
   KindScaffold,
+  KindTerminal,
   OutcomeWords,
   PanelItem,
   PendingFinding,
   Problem,
+  RecordDraft,
+  RecordedDraft,
   ReviewUnderCheck,
   RuleInput,
   SlotOutcome,
   SomeKindDefinition,
   StaleChange,
   SummaryOptions,
+  Terminal,
+  TerminalAdjudicationView,
+  TerminalTarget,
   VerdictProblem,
 } from './core/contract/kind.js'
 export type { AnswerDecided, KindAnswerForm, KindMatchers, MatcherCall, ReceivedReview } from './core/contract/matchers.js'
 export type { PlannedCase, PlannedCaseDetail, PlannedCheck } from './core/contract/results.js'
-export type {
-  AdjudicationChoice,
-  AdoptChoice,
-  AdoptedChoice,
-  InteractiveAdjudication,
-  InteractiveReview,
-  KindTerminal,
-  RecordDraft,
-  RecordedDraft,
-  Terminal,
-  TerminalAdjudicationView,
-  TerminalTarget,
-} from './core/contract/terminal.js'
 export type { Colors } from './core/common/colors.js'
 export type { KindPage, PageCaseView, PageCriterion, PageJudgement, PageRowFacts, PageTable } from './web/kind-page.js'
