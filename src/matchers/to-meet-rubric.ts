@@ -1,17 +1,6 @@
 import { decideReceived } from './inputs.js'
-import {
-  decisionDetails,
-  decisionHint,
-  failEitherWay,
-  fixFor,
-  itemRatings,
-  paragraphs,
-  ratingsDiff,
-  ratingWords,
-  statusLine,
-  type MatcherContext,
-  type MatcherOutcome,
-} from './format.js'
+import { decisionDetails, decisionHint, failEitherWay, fixFor, itemRatings, paragraphs, ratingsDiff, ratingWords, statusLine } from './format.js'
+import type { MatcherContext, MatcherOutcome } from './format.js'
 
 /**
  * `expect(case).toMeetRubric()`, `expect(answer).toMeetRubric(rubric, { review, source? })`:

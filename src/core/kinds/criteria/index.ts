@@ -16,6 +16,7 @@ import { bindCriteriaRubric, type CriteriaRubric } from './rubric.js'
 import { decideCriteria } from './rule.js'
 import { AnnotationsFileSchema, CaseSchema, CasesEnvelopeSchema, CasesFileSchema, ReviewSchema, RubricSchema, type Case, type Review } from './schemas.js'
 import { BOUND_ELSEWHERE, ReviewFileEnvelopeSchema } from '../../engine/documents.js'
+import { lazyTerminal } from '../lazy-terminal.js'
 
 /**
  * Hard criteria with hash-bound reviews, as the docuctl lab defines them: `rubric.json` quotes
@@ -74,11 +75,10 @@ export const criteriaKind: KindDefinition<CriteriaRubric, Case, Review, Criteria
   page: criteriaPage,
   panel: criteriaPanel,
   compare: criteriaComparison,
-  // Loaded when a terminal asks: the prompt library stays out of what the engine and the plugin load.
-  terminal: {
-    review: async (target, terminal, record) => (await import('./terminal/review.js')).promptCriteriaReview(target, terminal, record),
-    adjudicate: async (view, terminal, adopt) => (await import('./terminal/adjudicate.js')).promptCriteriaAdjudication(view, terminal, adopt),
-  },
+  terminal: lazyTerminal(
+    async () => (await import('./terminal/review.js')).promptCriteriaReview,
+    async () => (await import('./terminal/adjudicate.js')).promptCriteriaAdjudication,
+  ),
   judging: criteriaJudging,
   matchers: criteriaMatchers,
   scaffold: {

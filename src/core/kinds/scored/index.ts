@@ -14,6 +14,7 @@ import { scoredPresentation } from './present.js'
 import { scoredMatchers } from './matchers.js'
 import { bindScoredRubric, EvaluationRubricSchema, type ScoredRubric } from './rubric.js'
 import { decideScored } from './rule.js'
+import { lazyTerminal } from '../lazy-terminal.js'
 import {
   BaselineReviewSchema,
   DebateReviewSchema,
@@ -85,11 +86,10 @@ export const scoredKind: KindDefinition<ScoredRubric, ScoredCase, DebateReview |
   panel: scoredPanel,
   compare: scoredComparison,
   matchers: scoredMatchers,
-  // Loaded when a terminal asks: the prompt library stays out of what the engine and the plugin load.
-  terminal: {
-    review: async (target, terminal, record) => (await import('./terminal/review.js')).promptScoredReview(target, terminal, record),
-    adjudicate: async (view, terminal, adopt) => (await import('./terminal/adjudicate.js')).promptScoredAdjudication(view, terminal, adopt),
-  },
+  terminal: lazyTerminal(
+    async () => (await import('./terminal/review.js')).promptScoredReview,
+    async () => (await import('./terminal/adjudicate.js')).promptScoredAdjudication,
+  ),
   scaffold: {
     nextSteps: (dir) => [
       `  vitest-rubric add ${dir} --id <id> --spec <spec.json> --outputs <outputs.json>   # a case, pending until reviewed`,
