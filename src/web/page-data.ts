@@ -93,9 +93,12 @@ function figuresOf<R, C, V, D extends Decision, S>(
   visible: KindFixture<R, C, V, D, S>,
   evaluation: Evaluation<R, C, V, D, S>,
   blind: boolean,
+  calibrate = true,
 ): Pick<PageFixture, 'agreement' | 'calibration'> & { readonly disagreeing: ReadonlySet<string> } {
   const agreement = visible.panel.reviewers.length === 0 || visible.panel.reviews.size === 0 ? null : panelAgreement(visible)
-  const calibration = blind || visible.judges.names.length === 0 || calibrationRatingsOf(visible.definition) === undefined ? null : calibrateJudges(evaluation)
+  // Calibration is a pass over every case with each judge's labels: a save makes it only when asked.
+  const calibration =
+    !calibrate || blind || visible.judges.names.length === 0 || calibrationRatingsOf(visible.definition) === undefined ? null : calibrateJudges(evaluation)
   const disagreeing = new Set(agreement === null ? [] : Object.values(agreement.items).flatMap((item) => item.disagreements))
   return { agreement, calibration, disagreeing }
 }
@@ -129,17 +132,17 @@ function rowOf<R, C, V, D extends Decision, S>(
 /**
  * What a save answers of its fixture to a viewer who sees every review (a reader or an
  * adjudicator): the overview's figures and the saved case's row, as {@link pageFixture} makes them,
- * without the rows of every other case; the estimate when the save asks for it. A blind reviewer's figures are counted over what they may
+ * without the rows of every other case; the calibration and the estimate when the save asks for them. A blind reviewer's figures are counted over what they may
  * see, case by case: theirs are the overview's.
  */
 export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
   decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
-  saved: { readonly id: string; readonly estimate?: boolean | undefined },
+  saved: { readonly id: string; readonly estimate?: boolean | undefined; readonly calibration?: boolean | undefined },
   estimateJudge?: EstimateJudge,
 ): Promise<Omit<SavedFixture, 'index'>> {
   const caseId = saved.id
-  const { agreement, calibration, disagreeing } = figuresOf(fixture, decided.evaluation, false)
+  const { agreement, calibration, disagreeing } = figuresOf(fixture, decided.evaluation, false, saved.calibration === true)
   const position = fixture.cases.findIndex((entry) => entry.id === caseId)
   const entry = fixture.cases[position]
   let row: CaseRow | null = null
@@ -150,7 +153,8 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   // The estimate is made again when the save asks for it, and only with a sample, which the progress reads first.
   const sample = await sampleProgress(decided.evaluation, { role: 'reader' })
   const estimate = saved.estimate !== true ? {} : { estimate: sample === null ? null : await pageEstimate(decided.evaluation, estimateJudge) }
-  return { coverage: decided.evaluation.coverage, agreement, calibration, sample, ...estimate, version: await fixtureVersion(fixture), row }
+  const calibrated = saved.calibration === true ? { calibration } : {}
+  return { coverage: decided.evaluation.coverage, agreement, ...calibrated, sample, ...estimate, version: await fixtureVersion(fixture), row }
 }
 
 /**

@@ -142,6 +142,32 @@ describe('vitest-rubric sample: designs drawn by the judge', { timeout: 120_000 
     expect(new Set(sample.cases.map((entry) => entry.stratum))).toEqual(new Set(['development/verification', 'held_out/verification']))
   })
 
+  test('--by criterion: a criterion the judge doubts in one case only is merged into its split’s largest stratum, and the estimate gives a number', async () => {
+    const root = await project()
+    // Judge odd is ix, but unsure (0.5) of every criterion other than verification in case 7 alone.
+    await writeFile(
+      join(root, 'odd.mjs'),
+      `import judge from './judge.mjs'
+export default async (input) => {
+  const verdict = await judge(input)
+  return /^Answer 7:/.test(input.answer.text) && input.criterion.id !== 'verification' ? { ...verdict, confidence: 0.5 } : verdict
+}
+`,
+    )
+    expect((await bin(root, 'judge', 'lab', '--judge', 'odd', '--run', 'odd.mjs')).code).toBe(0)
+    const rubric = JSON.parse(await readFile(join(root, 'lab', 'rubric.json'), 'utf8')) as { criteria: { id: string }[] }
+    const doubted = rubric.criteria.find((criterion) => criterion.id !== 'verification')!.id
+    const drawn = await bin(root, 'sample', 'lab', '--by', 'criterion', '--judge', 'odd', '--size', '40', '--seed', '5')
+    expect(drawn.code).toBe(0)
+    expect(drawn.stdout).toContain(`stratum development/${doubted} has fewer than 2 cases: merged into development/verification`)
+    const sample = await readSample(root)
+    expect(sample.draws[0]!.merged_strata).toEqual({ [`development/${doubted}`]: 'development/verification' })
+    expect(new Set(sample.cases.map((entry) => entry.stratum))).toEqual(new Set(['development/verification', 'held_out/verification']))
+    const report = JSON.parse((await bin(root, 'estimate', 'lab', '--judge', 'odd', '--split', 'development', '--json')).stdout)
+    expect(report.splits[0].result.status).toBe('estimate')
+    expect(report.splits[0].result.low).toBeLessThanOrEqual(report.splits[0].result.estimate)
+  })
+
   test('--like: B copies A’s design over the same tasks, compare --judge pairs them, and names B’s answers changed since', async () => {
     const root = await project()
     await cp(join(root, 'lab'), join(root, 'lab-b'), { recursive: true })

@@ -5,7 +5,8 @@ A second implementation of the prediction-powered estimate of a rate (docs/stati
 "Prediction-powered estimate of a rate"), written from the papers and the definitions on that
 page, not from the TypeScript: NumPy arrays, the power-tuning parameter found as the vertex of the
 variance's parabola in λ (evaluated at λ = -1, 0, 1) rather than from its closed form, and the
-variance computed from the rectifier's residuals rather than from the moments of Y and f.
+variance computed from the rectifier's residuals rather than from the moments of Y and f, the
+interval's quantile Student's t (SciPy) at Satterthwaite's degrees of freedom of that variance.
 
 The inputs are drawn from a fixed seed: hundreds of splits, uniform, stratified and active
 (Poisson) designs, hard and soft judge labels, pending cases, fixed and tuned λ, and the refusals
@@ -28,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import scipy
 from scipy.special import ndtri
+from scipy.stats import t as student_t
 
 SEED = 37
 HERE = Path(__file__).resolve().parent
@@ -127,6 +129,25 @@ def rectifier_variance(pi, e, strata):
     return mean, variance
 
 
+def satterthwaite(pi, e, strata, spread):
+    """Degrees of freedom 2v² / var(v) of v = spread + Σ terms, each unit's term of the design variance of the
+    Hájek mean of e; var(v) is n_h times the sample variance of the terms within each stratum, plus 2·spread²/(n - 1)."""
+    w = 1 / pi
+    u = w * (e - (w * e).sum() / w.sum()) / w.sum()
+    v, var_v = spread, 2 * spread**2 / (len(e) - 1)
+    for name in np.unique(strata):
+        chosen = strata == name
+        k = chosen.sum()
+        terms = k / (k - 1) * (1 - pi[chosen]) * (u[chosen] - u[chosen].mean()) ** 2
+        v += terms.sum()
+        var_v += k * np.var(terms, ddof=1)
+    return np.inf if var_v <= 0 else 2 * v**2 / var_v
+
+
+def quantile(level, df):
+    return float(ndtri((1 + level) / 2)) if np.isinf(df) else float(student_t.ppf((1 + level) / 2, df))
+
+
 def estimate(case):
     judge_text, sample, options = case['judge'], case['sample'], case['options']
     counts = {'cases': len(judge_text), 'sampled': len(sample)}
@@ -182,31 +203,32 @@ def estimate(case):
     # is then a rounding residue, not 0).
     if constant_within_strata(y) or constant_within_strata(y - lam * f):
         return {'status': 'unsupported', 'reason': 'degenerate-variance', **counts}
-    z = float(ndtri((1 + options['level']) / 2))
     point = lam * f_all.mean() + rectifier_variance(pi, y - lam * f, strata)[0]
 
-    def bounded(centre, var):
+    def bounded(centre, var, e):
+        # Student's t at Satterthwaite's degrees of freedom of the variance.
         se = float(np.sqrt(var))
-        return {'estimate': float(centre), 'se': se, 'low': min(1.0, max(0.0, centre - z * se)), 'high': min(1.0, max(0.0, centre + z * se))}
+        q = quantile(options['level'], satterthwaite(pi, e, strata, spread))
+        return {'estimate': float(centre), 'se': se, 'low': min(1.0, max(0.0, centre - q * se)), 'high': min(1.0, max(0.0, centre + q * se))}
 
     result = {
         'status': 'estimate',
         'lambda': float(lam),
         **counts,
-        **bounded(point, variance),
-        'classical': bounded(classical_mean, classical_variance),
+        **bounded(point, variance, y - lam * f),
+        'classical': bounded(classical_mean, classical_variance, y),
         'judgeOnly': float(f_all.mean()),
         'effectiveReviews': float(n * classical_variance / variance) if variance > 0 else float(n),
         'worstCase': None,
     }
     if options['worstCase'] and counts['pending'] > 0:
-        bounds = worst_case(sample, f_all, lam, options['estimand'] == 'system', z)
+        bounds = worst_case(sample, f_all, lam, options['estimand'] == 'system', options['level'])
         # The worst case holds the decided cases' own interval too.
         result['worstCase'] = {'low': min(bounds['low'], result['low']), 'high': max(bounds['high'], result['high'])}
     return result
 
 
-def worst_case(sample, f_all, lam, system, z):
+def worst_case(sample, f_all, lam, system, level):
     pi = np.array([s[1] for s in sample])
     w = 1 / pi
     f = f_all[np.array([s[0] for s in sample])]
@@ -217,17 +239,29 @@ def worst_case(sample, f_all, lam, system, z):
     high_labels = np.where(pending, 1.0, y)
     r_low = (w * (low_labels - lam * f)).sum() / w.sum()
     r_high = (w * (high_labels - lam * f)).sum() / w.sum()
-    # Each unit's z = w (e - R) / W over its possible labels and R between the two extremes, then
-    # z - (stratum mean of z) over the ranges of both: the larger square of the ends.
-    z_low = w * (low_labels - lam * f - r_high) / w.sum()
-    z_high = w * (high_labels - lam * f - r_low) / w.sum()
-    # A rate's spread s²_Y is at most n/(n - 1) · 1/4.
-    variance = len(sample) / (len(sample) - 1) / 4 / len(f_all) if system else 0.0
+    # z - (stratum mean of z) = (w e - mean(w e) - R (w - mean w)) / W: the unit's own term, the stratum's
+    # mean of w e and R each over their ranges, on their own.
+    e_low = low_labels - lam * f
+    e_high = high_labels - lam * f
+    spread_high = len(sample) / (len(sample) - 1) / 4 / len(f_all) if system else 0.0
+    variance = spread_high
+    # The degrees of freedom at their least: the least the terms can sum to, squared, over the most
+    # their squares can sum to.
+    least_sum, most_squares = 0.0, 2 * spread_high**2 / (len(sample) - 1)
     for name in np.unique(strata):
         chosen = strata == name
-        ends = np.maximum((z_low[chosen] - z_high[chosen].mean()) ** 2, (z_high[chosen] - z_low[chosen].mean()) ** 2)
-        variance += chosen.sum() / (chosen.sum() - 1) * ((1 - pi[chosen]) * ends).sum()
-    spread = z * np.sqrt(variance)
+        k = chosen.sum()
+        wc = w[chosen]
+        shift = np.stack([r_low * (wc - wc.mean()), r_high * (wc - wc.mean())])
+        lo = (wc * e_low[chosen] - (wc * e_high[chosen]).mean() - shift.max(axis=0)) / w.sum()
+        hi = (wc * e_high[chosen] - (wc * e_low[chosen]).mean() - shift.min(axis=0)) / w.sum()
+        most = k / (k - 1) * (1 - pi[chosen]) * np.maximum(lo**2, hi**2)
+        least = np.where((lo <= 0) & (hi >= 0), 0.0, k / (k - 1) * (1 - pi[chosen]) * np.minimum(lo**2, hi**2))
+        variance += most.sum()
+        least_sum += least.sum()
+        most_squares += k / (k - 1) * (most**2).sum()
+    df = np.inf if most_squares <= 0 else 2 * least_sum**2 / most_squares
+    spread = 0.0 if variance == 0 else (quantile(level, df) * np.sqrt(variance) if df > 0 else np.inf)
     centre = lam * f_all.mean()
     return {'low': float(min(1.0, max(0.0, centre + r_low - spread))), 'high': float(min(1.0, max(0.0, centre + r_high + spread)))}
 

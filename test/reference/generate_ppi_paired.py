@@ -6,14 +6,16 @@ A second implementation of the prediction-powered estimate of a paired differenc
 not from the TypeScript: NumPy arrays of each task's two human and two judge labels, the difference
 taken per task, the power-tuning parameter found as the vertex of the variance's parabola in lambda
 (evaluated at lambda = -1, 0, 1) rather than from its closed form, the variance computed from the
-rectifier's residuals, and the normal quantile from Python's statistics.NormalDist.
+rectifier's residuals, and the interval's quantile Student's t (SciPy) at Satterthwaite's degrees
+of freedom of that variance, the normal quantile from Python's statistics.NormalDist when they are
+infinite.
 
 The inputs are drawn from a fixed seed: hundreds of paired splits, uniform, stratified and active
 (Poisson) designs, hard and soft judge labels, pending sides, fixed and tuned lambda, both estimands,
 and the refusals (missing judge labels, too few decided pairs, too few discordant pairs, a stratum
 too small, no variation).
 
-Run it with a python3 that has NumPy:
+Run it with a python3 that has NumPy and SciPy:
 
     python3 test/reference/generate_ppi_paired.py
 
@@ -28,6 +30,8 @@ from pathlib import Path
 from statistics import NormalDist
 
 import numpy as np
+import scipy
+from scipy.stats import t as student_t
 
 SEED = 3703
 HERE = Path(__file__).resolve().parent
@@ -146,6 +150,30 @@ def hajek(pi, e, strata):
     return mean, variance
 
 
+def degrees_of_freedom(pi, e, strata, spread):
+    """Satterthwaite's 2v^2 / var(v): v the spread plus the per-task terms of the design variance of the
+    Hajek mean of e, var(v) their spread within each stratum (n_h/(n_h - 1) times the sum of squared
+    deviations from the stratum's mean term) plus 2 spread^2 / (n - 1)."""
+    w = 1 / pi
+    centre = (w * e).sum() / w.sum()
+    total, variance_of_total = spread, 2 * spread * spread / (len(e) - 1)
+    for name in sorted(set(strata.tolist())):
+        members = [j for j in range(len(e)) if strata[j] == name]
+        k = len(members)
+        u = [w[j] * (e[j] - centre) / w.sum() for j in members]
+        u_mean = sum(u) / k
+        terms = [k / (k - 1) * (1 - pi[j]) * (u[m] - u_mean) ** 2 for m, j in enumerate(members)]
+        t_mean = sum(terms) / k
+        total += sum(terms)
+        variance_of_total += k / (k - 1) * sum((term - t_mean) ** 2 for term in terms)
+    return float('inf') if variance_of_total <= 0 else 2 * total * total / variance_of_total
+
+
+def critical(level, df):
+    p = (1 + level) / 2
+    return NormalDist().inv_cdf(p) if df == float('inf') else float(student_t.ppf(p, df))
+
+
 def estimate(case):
     options, sample = case['options'], case['sample']
     decided = [s for s in sample if s[2] is not None and s[3] is not None]
@@ -198,31 +226,31 @@ def estimate(case):
     variance = total_variance(lam)
     classical_mean, classical_variance = hajek(pi, d, strata)
     classical_variance += spread
-    z = NormalDist().inv_cdf((1 + options['level']) / 2)
     point = lam * g_all.mean() + hajek(pi, d - lam * g, strata)[0]
 
-    def bounded(centre, var):
+    def bounded(centre, var, e):
         se = float(np.sqrt(var))
-        return {'estimate': float(centre), 'se': se, 'low': min(1.0, max(-1.0, centre - z * se)), 'high': min(1.0, max(-1.0, centre + z * se))}
+        q = critical(options['level'], degrees_of_freedom(pi, e, strata, spread))
+        return {'estimate': float(centre), 'se': se, 'low': min(1.0, max(-1.0, centre - q * se)), 'high': min(1.0, max(-1.0, centre + q * se))}
 
     result = {
         'status': 'estimate',
         'lambda': float(lam),
         **counts,
-        **bounded(point, variance),
-        'classical': bounded(classical_mean, classical_variance),
+        **bounded(point, variance, d - lam * g),
+        'classical': bounded(classical_mean, classical_variance, d),
         'judgeOnly': {'a': float(fa.mean()), 'b': float(fb.mean()), 'difference': float(fb.mean() - fa.mean())},
         'discordant': int(sum(1 for s in decided if s[2] != s[3])),
         'effectiveReviews': float(n * classical_variance / variance) if variance > 0 else float(n),
         'worstCase': None,
     }
     if options['worstCase'] and counts['pending'] > 0:
-        bounds = worst_case(sample, g_all, lam, options['estimand'] == 'system', z)
+        bounds = worst_case(sample, g_all, lam, options['estimand'] == 'system', options['level'])
         result['worstCase'] = {'low': min(bounds['low'], result['low']), 'high': max(bounds['high'], result['high'])}
     return result
 
 
-def worst_case(sample, g_all, lam, system, z):
+def worst_case(sample, g_all, lam, system, level):
     """Bounds over every label of the pending sides: a pending side is 0 or 1, so B - A ranges over [b_low - a_high, b_high - a_low]."""
     pi = np.array([s[1] for s in sample])
     w = 1 / pi
@@ -235,15 +263,28 @@ def worst_case(sample, g_all, lam, system, z):
     strata = np.array([s[4] or '' for s in sample])
     r_low = (w * (low_labels - lam * g)).sum() / w.sum()
     r_high = (w * (high_labels - lam * g)).sum() / w.sum()
-    z_low = w * (low_labels - lam * g - r_high) / w.sum()
-    z_high = w * (high_labels - lam * g - r_low) / w.sum()
     # A difference's spread is at most n/(n - 1) times (its range, 2)^2 / 4.
-    variance = len(sample) / (len(sample) - 1) * 1.0 / len(g_all) if system else 0.0
+    spread_most = len(sample) / (len(sample) - 1) * 1.0 / len(g_all) if system else 0.0
+    variance = spread_most
+    # The least the degrees of freedom can be: each term's least (0 where its range holds 0), summed and
+    # squared, over the most the squared terms can sum to.
+    least, most_squared = 0.0, 2 * spread_most**2 / (len(sample) - 1)
     for name in np.unique(strata):
         chosen = strata == name
-        ends = np.maximum((z_low[chosen] - z_high[chosen].mean()) ** 2, (z_high[chosen] - z_low[chosen].mean()) ** 2)
-        variance += chosen.sum() / (chosen.sum() - 1) * ((1 - pi[chosen]) * ends).sum()
-    spread = z * np.sqrt(variance)
+        k = chosen.sum()
+        # z - its stratum's mean = (w e - mean(w e) - R (w - mean w)) / W, each part over its range.
+        wk = w[chosen]
+        own_low, own_high = wk * (low_labels - lam * g)[chosen], wk * (high_labels - lam * g)[chosen]
+        centred = wk - wk.mean()
+        below = (own_low - own_high.mean() - np.maximum(r_low * centred, r_high * centred)) / w.sum()
+        above = (own_high - own_low.mean() - np.minimum(r_low * centred, r_high * centred)) / w.sum()
+        ends = np.maximum(below**2, above**2)
+        variance += k / (k - 1) * ((1 - pi[chosen]) * ends).sum()
+        most_squared += k / (k - 1) * ((k / (k - 1) * (1 - pi[chosen]) * ends) ** 2).sum()
+        nearest = np.where(below * above <= 0, 0.0, np.minimum(below**2, above**2))
+        least += k / (k - 1) * ((1 - pi[chosen]) * nearest).sum()
+    df = float('inf') if most_squared <= 0 else 2 * least**2 / most_squared
+    spread = 0.0 if variance == 0 else (critical(level, df) * np.sqrt(variance) if df > 0 else float('inf'))
     centre = lam * g_all.mean()
     return {'low': float(min(1.0, max(-1.0, centre + r_low - spread))), 'high': float(min(1.0, max(-1.0, centre + r_high + spread)))}
 
@@ -258,7 +299,7 @@ def main():
         'generatedBy': 'test/reference/generate_ppi_paired.py',
         'scriptSha256': hashlib.sha256((HERE / 'generate_ppi_paired.py').read_bytes()).hexdigest(),
         'seed': SEED,
-        'computedBy': f'NumPy {np.__version__}, Python {sys.version.split()[0]} statistics.NormalDist',
+        'computedBy': f'NumPy {np.__version__}, SciPy {scipy.__version__}, Python {sys.version.split()[0]} statistics.NormalDist',
     }
     lines = ['{'] + [f'  {json.dumps(k)}: {json.dumps(v)},' for k, v in header.items()] + ['  "cases": [']
     lines += [f'    {json.dumps(c, allow_nan=False, separators=(",", ":"))}{"," if i < len(cases) - 1 else ""}' for i, c in enumerate(cases)]

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const GENERATORS = new Set(['test/reference/generate.py', 'test/reference/generate_ppi.py'])
+const GENERATORS = new Set(['test/reference/generate.py', 'test/reference/generate_ppi.py', 'test/reference/generate_ppi_paired.py'])
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

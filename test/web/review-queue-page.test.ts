@@ -118,7 +118,7 @@ async function judgedProject(): Promise<string> {
 }
 
 describe('serve --judge', { timeout: 120_000 }, () => {
-  test('the overview’s estimate is the named judge’s; a save that asks answers the new progress and estimate, one that does not the progress', async () => {
+  test('the overview’s estimate is the named judge’s; a save that asks answers the new progress, estimate and calibration, one that does not the progress', async () => {
     const root = await judgedProject()
     const unnamed = await serve(root, ['fixtures/lab'])
     const first = await fixtureOf(unnamed)
@@ -143,7 +143,15 @@ describe('serve --judge', { timeout: 120_000 }, () => {
         { rating: 'meets', reason: 'Met.', answer_span: '' },
       ]),
     )
-    const saved = await postSave(server, { fixture: 0, id, draft, versions: shownCase.versions, replace: shownCase.existing, estimate: true })
+    const saved = await postSave(server, {
+      fixture: 0,
+      id,
+      draft,
+      versions: shownCase.versions,
+      replace: shownCase.existing,
+      estimate: true,
+      calibration: true,
+    })
     expect(saved.status, saved.body).toBe(200)
     const answer = JSON.parse(saved.body) as SaveAnswer
     expect(answer.fixture.sample).toEqual({
@@ -155,7 +163,11 @@ describe('serve --judge', { timeout: 120_000 }, () => {
     const after = JSON.parse((await runCli(['evaluate', 'fixtures/lab', '--judge', 'ix', '--json'], root)).stdout)
     const estimateOf = (shown: PageFixture['estimate'] | undefined) => (shown != null && 'splits' in shown ? shown.splits.map((split) => split.result) : null)
     expect(estimateOf(answer.fixture.estimate)).toEqual(after.estimate.splits.map((split: { result: unknown }) => split.result))
-    expect(answer.fixture.estimate).toEqual((await fixtureOf(server)).estimate)
+    const overview = await fixtureOf(server)
+    expect(answer.fixture.estimate).toEqual(overview.estimate)
+    // The calibration asked for is the judge's over the reviews as they are after the save, as the overview has it.
+    expect(answer.fixture.calibration).not.toBeNull()
+    expect(answer.fixture.calibration).toEqual(overview.calibration)
     // A save that does not ask for the estimate answers the progress alone.
     const other = sample.cases.map((entry) => entry.id).filter((each) => Number(each.slice('case-'.length)) % 20 === 6)[1]!
     const otherCase = await get<{ versions: Record<string, string | null>; existing: boolean }>(server, `/api/case?fixture=0&id=${other}`)
@@ -164,6 +176,7 @@ describe('serve --judge', { timeout: 120_000 }, () => {
     ) as SaveAnswer
     expect(plain.fixture.sample?.decided).toBe(answer.fixture.sample!.decided + 1)
     expect('estimate' in plain.fixture).toBe(false)
+    expect('calibration' in plain.fixture).toBe(false)
   })
 
   test('a --judge that is not a judge’s name is a usage error', async () => {

@@ -45,8 +45,8 @@ describe('the served fixtures, kept loaded', () => {
     expect(saved.status).toBe(200)
     const answer = JSON.parse(saved.body)
     expect(Object.keys(answer).sort()).toEqual(['case', 'decision', 'fixture'])
-    // The sample's progress (none here) and no estimate: this save did not ask for one.
-    expect(Object.keys(answer.fixture).sort()).toEqual(['agreement', 'calibration', 'coverage', 'index', 'row', 'sample', 'version'])
+    // The sample's progress (none here), and no estimate or calibration: this save did not ask for them.
+    expect(Object.keys(answer.fixture).sort()).toEqual(['agreement', 'coverage', 'index', 'row', 'sample', 'version'])
     expect(answer.fixture.sample).toBeNull()
     expect(answer.case.decision.status).toBe('accepted')
     const overview = JSON.parse((await raw(server.port, '/api/overview', { headers })).body)

@@ -40,8 +40,9 @@ decision the review would give and asks before writing.
 
 On a terminal without --case, it reviews the cases of the review queue in turn (\`vitest-rubric
 next\`'s order: sampled cases first; with --reviewer, that reviewer's queue), saying of each why it
-is next, and offers the next after each review. Disagreements and reviews waiting for adoption are
-adjudicate's; a stale or unsettled review is offered only with --replace.
+is next, and offers the next after each review; a scored case's reviews not made yet are asked in
+turn (debate, then baseline; only --system's when given). Disagreements and reviews waiting for
+adoption are adjudicate's; a stale or unsettled review is offered only with --replace.
 
 Without a terminal, the review comes from options (each repeatable, one per criterion) or from a
 JSON file: { "<criterion>": { "rating", "reason", "answer_span" } } for a criteria fixture; for a
@@ -101,7 +102,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     if (caseId === undefined && values['judge'] !== undefined && values['from'] !== undefined) return importLabels(dir, values, io)
     if (caseId === undefined && io.terminal !== undefined && !['from', 'rating', 'reason', 'span', 'judge'].some((name) => values[name] !== undefined)) {
       const each = { slot: slotGiven(values), reviewer: stringOption(values, 'reviewer'), replace: values['replace'] === true, cwd: io.cwd }
-      return reviewQueued(dir, each, io, (id) => reviewCase(dir, { ...each, caseId: id, dryRun: values['dry-run'] === true }, io))
+      return reviewQueued(dir, each, io, (id, slot) => reviewCase(dir, { ...each, slot, caseId: id, dryRun: values['dry-run'] === true }, io))
     }
     if (caseId === undefined) throw usage('review', 'name the case to review with --case <id> (on a terminal, without it: the review queue’s cases in turn).')
     const options = {

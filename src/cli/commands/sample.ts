@@ -33,6 +33,7 @@ Options:
   --by decision       stratified, within each split, by the judge's decision (accepted, rejected,
                       pending): proportional allocation, at least two cases a stratum
   --by criterion      stratified, within each split, by the criterion the judge is least sure of
+                      (by decision or criterion, a stratum of one case joins its split's largest)
   --method active     each case drawn on its own, with probability min(1, s·(0.2/N + 0.8·u/Σu)),
                       u the judge's uncertainty of the case (1 − its least confidence), s so that
                       the probabilities add up to n
@@ -130,6 +131,9 @@ export function formatSample(result: SampleResult): string {
         ? `inclusion probability ${figures.low.toFixed(4)}`
         : `inclusion probabilities ${figures.low.toFixed(4)} to ${figures.high.toFixed(4)}`
     lines.push(`  ${split}: ${figures.drawn} drawn now, ${figures.total} in the sample of ${draw.splits[split] ?? 0} cases (${probability})`)
+  }
+  for (const [small, into] of Object.entries(draw.merged_strata ?? {})) {
+    lines.push(`  stratum ${small} has fewer than 2 cases: merged into ${into}, so that every stratum gives a variance`)
   }
   lines.push(`  drawn: ${result.drawn.map((entry) => entry.id).join(', ')}`)
   lines.push(result.written ? `  wrote ${result.file}` : `  dry run: ${result.file} was not written`)

@@ -54,6 +54,40 @@ export function judgeStratum(split: string, design: JudgeCaseDesign, strata: Exc
   return `${split}/${design.leastSure.criterion ?? '(unlabelled)'}`
 }
 
+/** The fewest cases of a stratum whose variance the estimate can compute: two reviewed cases. */
+export const MIN_STRATUM_CASES = 2
+
+/**
+ * Merges each stratum of fewer than {@link MIN_STRATUM_CASES} cases into the largest stratum of its
+ * split (the first of the largest on a tie), so that every stratum of a split with two cases or more
+ * can give a variance. The merge depends on the judge's labels only, never on the draw, so the
+ * merged strata are a stratification like any other. `groups` maps a stratum (`<split>/…`) to its
+ * cases, in order of first appearance; `merged` names each stratum merged and the one it went into.
+ */
+export function mergeSmallStrata<T extends { readonly split: string }>(
+  groups: ReadonlyMap<string, readonly T[]>,
+): { groups: Map<string, T[]>; merged: Record<string, string> } {
+  const result = new Map<string, T[]>([...groups].map(([key, group]) => [key, [...group]]))
+  const merged: Record<string, string> = {}
+  const splits = new Map<string, string[]>()
+  for (const [key, group] of groups) {
+    const split = group[0]!.split
+    splits.set(split, [...(splits.get(split) ?? []), key])
+  }
+  for (const keys of splits.values()) {
+    const small = keys.filter((key) => groups.get(key)!.length < MIN_STRATUM_CASES)
+    if (small.length === 0 || keys.length === 1) continue
+    const into = keys.reduce((largest, key) => (groups.get(key)!.length > groups.get(largest)!.length ? key : largest))
+    for (const key of small) {
+      if (key === into) continue
+      result.get(into)!.push(...result.get(key)!)
+      result.delete(key)
+      merged[key] = into
+    }
+  }
+  return { groups: result, merged }
+}
+
 /** A design drawn by the judge is drawn once: its probabilities rest on the labels as they were at the draw. */
 export function refuseExtension(design: string, file: string): never {
   throw new UsageError({

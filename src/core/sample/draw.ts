@@ -7,7 +7,16 @@ import { RevisionError, UsageError } from '../common/errors.js'
 import { plural, SPLITS, type Split } from '../common/primitives.js'
 import { compareCodePoints, fingerprint } from '../json/canonical-json.js'
 import { createRandom, randomIndex, type Random } from '../stats/random.js'
-import { ACTIVE_FLOOR, activeProbabilities, judgeStratum, poissonDraw, refuseCopyExtension, refuseEmptyDraw, refuseExtension } from './draw-judge.js'
+import {
+  ACTIVE_FLOOR,
+  activeProbabilities,
+  judgeStratum,
+  mergeSmallStrata,
+  poissonDraw,
+  refuseCopyExtension,
+  refuseEmptyDraw,
+  refuseExtension,
+} from './draw-judge.js'
 import type { JudgeCaseDesign } from './judge-design.js'
 import { SAMPLE_FORMAT, type SampledCase, type SampleDraw, type SampleFile, type SampleMethod, type SampleStrata } from './sample-file.js'
 
@@ -244,6 +253,7 @@ function drawByJudge(
     throw new Error('a design drawn by the judge needs its design of every case')
   const random = createRandom(request.seed)
   let chosen: { entry: PopulationCase; probability: number; stratum: string | null }[]
+  let mergedStrata: Record<string, string> | undefined
   if (request.method === 'active') {
     const probabilities = activeProbabilities(
       cases.map((entry) => entry.judge!.uncertainty),
@@ -254,13 +264,16 @@ function drawByJudge(
   } else {
     if (strata === undefined || strata === 'split') throw new Error('a stratified draw by the judge needs strata by decision or by criterion')
     const by = strata
-    const groups = new Map<string, PopulationCase[]>()
+    const byJudge = new Map<string, PopulationCase[]>()
     for (const entry of cases) {
       const key = judgeStratum(entry.split, entry.judge!, by)
-      let group = groups.get(key)
-      if (group === undefined) groups.set(key, (group = []))
+      let group = byJudge.get(key)
+      if (group === undefined) byJudge.set(key, (group = []))
       group.push(entry)
     }
+    // A stratum of one case would be drawn whole and give no variance: it joins its split's largest.
+    const { groups, merged } = mergeSmallStrata(byJudge)
+    if (Object.keys(merged).length > 0) mergedStrata = merged
     const keys = [...groups.keys()]
     // Two a stratum: its variance needs two reviewed cases.
     const counts = allocate(
@@ -282,6 +295,7 @@ function drawByJudge(
     ...figures,
     case_set_sha256: population.caseSetSha256,
     ...(strata === undefined ? {} : { strata }),
+    ...(mergedStrata === undefined ? {} : { merged_strata: mergedStrata }),
     judge: request.judge,
     ...(request.method === 'active' ? { floor: ACTIVE_FLOOR, expected_size: request.size } : {}),
   }

@@ -47,6 +47,10 @@ export const SampleDrawSchema = z.strictObject({
     .enum(SAMPLE_STRATA)
     .optional()
     .describe('A stratified draw\'s strata: "split" (also when left out), or "decision" or "criterion" of the judge within each split.'),
+  merged_strata: z
+    .record(z.string().min(1), z.string().min(1))
+    .optional()
+    .describe("A draw stratified by the judge: each stratum of fewer than 2 cases, and the stratum of its split it was merged into (the cases' stratum)."),
   judge: z.string().min(1).optional().describe('The judge whose labels the design was drawn by (active, or strata by decision or criterion).'),
   floor: z.number().gt(0).lte(1).optional().describe("An active draw's floor τ: the share of the expected size spread evenly over every case."),
   expected_size: z.number().int().min(1).optional().describe("An active draw's expected size: the sum of its inclusion probabilities."),

@@ -146,7 +146,7 @@ function mean(values: readonly number[]): number {
 /**
  * The prediction-powered estimate of B − A over all N tasks of a split: with dⱼ = Y_B − Y_A on the
  * decided sampled tasks and gᵢ = f_B − f_A on every task, θ̂ = λ·ḡ_N + Σ wⱼ(dⱼ − λgⱼ) / Σ wⱼ and
- * θ̂ ± z·√v, clipped to [−1, 1]. A task counts as decided when both of its answers are; one with a
+ * θ̂ ± t_ν·√v, clipped to [−1, 1]. A task counts as decided when both of its answers are; one with a
  * side pending is pending, and the worst case bounds it over the labels its pending sides can get.
  * Refused, with the reason, where it cannot be trusted. Throws a `StatisticsInputError` on malformed input.
  */

@@ -5,7 +5,8 @@
  * difference of rates, outcomes in [−1, 1]) each check their own input and refusals and share this.
  */
 import { designMoments, strataOf, type DesignMoments, type WeightedUnit } from './ppi-design.js'
-import { twoSidedZ } from './normal-quantile.js'
+import { varianceDegrees, varianceDegreesBound } from './ppi-degrees.js'
+import { twoSidedT } from './student-t.js'
 
 /** A point estimate, its standard error and its interval, clipped to the outcome's range. */
 export interface RateInterval {
@@ -74,17 +75,18 @@ interface RangedUnit extends PendingUnit {}
 /**
  * Bounds on the interval that the complete sample would give at λ, over every outcome of the
  * pending cases in their ranges. The point estimate is increasing in each outcome, so it lies between
- * all-low and all-high. Each zⱼ = wⱼ(eⱼ − R̂)/W lies in [Lⱼ, Uⱼ], over the outcomes of a pending case
- * and R̂ anywhere between those two rectifier means; so zⱼ − z̄_h lies in [Lⱼ − mean_h U, Uⱼ − mean_h L],
+ * all-low and all-high. zⱼ − z̄_h = (wⱼeⱼ − mean_h(we) − R̂·(wⱼ − w̄_h))/W, each part over the outcomes
+ * of the pending cases and R̂ anywhere between those two rectifier means, bounds it in an interval,
  * and the variance is bounded term by term by the larger square of its ends (and s²_Y, for the
- * system, by n/(n − 1)·(range width)²/4).
+ * system, by n/(n − 1)·(range width)²/4). The t quantile is taken at a lower bound of the degrees
+ * of freedom, from the least and the greatest each term can be ({@link varianceDegreesBound}).
  */
 function worstCaseBounds(
   units: readonly RangedUnit[],
   lambda: number,
   judgeMean: number,
   spreadCases: number | null,
-  z: number,
+  level: number,
   clip: (x: number) => number,
   width: number,
 ): { low: number; high: number } {
@@ -98,29 +100,41 @@ function worstCaseBounds(
   }
   const rectifierLow = lowSum / weight
   const rectifierHigh = highSum / weight
-  let variance = spreadCases === null ? 0 : ((units.length / (units.length - 1)) * (width * width)) / 4 / spreadCases
+  const spreadHigh = spreadCases === null ? 0 : ((units.length / (units.length - 1)) * (width * width)) / 4 / spreadCases
+  let variance = spreadHigh
+  const terms: { low: number; high: number; scale: number }[] = []
   for (const stratum of strataOf(units)) {
-    const ranges = stratum.map((unit) => {
-      const scale = 1 / unit.probability / weight
-      return { low: scale * (unit.low - lambda * unit.judge - rectifierHigh), high: scale * (unit.high - lambda * unit.judge - rectifierLow) }
-    })
-    const meanLow = ranges.reduce((sum, range) => sum + range.low, 0) / stratum.length
-    const meanHigh = ranges.reduce((sum, range) => sum + range.high, 0) / stratum.length
-    let squares = 0
+    // zⱼ − z̄_h = (wⱼeⱼ − mean_h(we) − R̂·(wⱼ − w̄_h)) / W: each of its three parts ranges on its own.
+    const weights = stratum.map((unit) => 1 / unit.probability)
+    const meanWeight = weights.reduce((sum, w) => sum + w, 0) / stratum.length
+    const meanLow = stratum.reduce((sum, unit, j) => sum + weights[j]! * (unit.low - lambda * unit.judge), 0) / stratum.length
+    const meanHigh = stratum.reduce((sum, unit, j) => sum + weights[j]! * (unit.high - lambda * unit.judge), 0) / stratum.length
+    const scale = stratum.length / (stratum.length - 1)
     for (const [j, unit] of stratum.entries()) {
-      const { low, high } = ranges[j]!
-      squares += (1 - unit.probability) * Math.max((low - meanHigh) ** 2, (high - meanLow) ** 2)
+      const w = weights[j]!
+      const shifts = [rectifierLow * (w - meanWeight), rectifierHigh * (w - meanWeight)]
+      const least = (w * (unit.low - lambda * unit.judge) - meanHigh - Math.max(...shifts)) / weight
+      const most = (w * (unit.high - lambda * unit.judge) - meanLow - Math.min(...shifts)) / weight
+      const term = {
+        low: least <= 0 && most >= 0 ? 0 : scale * (1 - unit.probability) * Math.min(least ** 2, most ** 2),
+        high: scale * (1 - unit.probability) * Math.max(least ** 2, most ** 2),
+        scale,
+      }
+      terms.push(term)
+      variance += term.high
     }
-    variance += (stratum.length / (stratum.length - 1)) * squares
   }
-  const spread = z * Math.sqrt(variance)
+  const degrees = varianceDegreesBound(terms, spreadHigh)
+  // No term bounded away from 0 leaves no bound on the quantile: the interval could be anywhere.
+  const spread = variance === 0 ? 0 : degrees > 0 ? twoSidedT(level, degrees) * Math.sqrt(variance) : Number.POSITIVE_INFINITY
   return { low: clip(lambda * judgeMean + rectifierLow - spread), high: clip(lambda * judgeMean + rectifierHigh + spread) }
 }
 
 /**
- * θ̂ = λ·f̄_N + Σ wⱼ(Yⱼ − λfⱼ) / Σ wⱼ over the decided sampled cases, wⱼ = 1/πⱼ, and its normal
- * interval θ̂ ± z·√v, v the design variance of the rectifier's Hájek mean (plus s²_Y/N for the
- * system's figure), beside the human-only figure (λ = 0). The caller has refused what it must
+ * θ̂ = λ·f̄_N + Σ wⱼ(Yⱼ − λfⱼ) / Σ wⱼ over the decided sampled cases, wⱼ = 1/πⱼ, and its
+ * interval θ̂ ± t_ν·√v, v the design variance of the rectifier's Hájek mean (plus s²_Y/N for the
+ * system's figure) and ν its Satterthwaite degrees of freedom ({@link varianceDegrees}), beside the
+ * human-only figure (λ = 0). The caller has refused what it must
  * (too few reviews, a stratum of one); this refuses only an interval of no width.
  */
 export function rectifiedEstimate(input: RectifiedInput): RectifiedResult {
@@ -137,25 +151,28 @@ export function rectifiedEstimate(input: RectifiedInput): RectifiedResult {
   const spread = system ? moments.humanSpread / input.cases : 0
   // v(λ) from the rectified outcomes themselves, a sum of squares, rather than from the parabola,
   // whose terms cancel to a rounding residue of either sign when the judge is good.
-  const rectified = designMoments(decided.map((unit) => ({ ...unit, human: unit.human - lambda * unit.judge })))
+  const rectifiedUnits = decided.map((unit) => ({ ...unit, human: unit.human - lambda * unit.judge }))
+  const rectified = designMoments(rectifiedUnits)
   const variance = spread + rectified.humanVariance
   const classicalVariance = spread + moments.humanVariance
-  const z = twoSidedZ(input.level)
-  const interval = (estimate: number, v: number): RateInterval => {
+  // Student's t at Satterthwaite's degrees of freedom of the variance, not the normal quantile: a
+  // variance carried by a few cases (rare disagreements, uneven weights) is itself unsure.
+  const interval = (estimate: number, v: number, degrees: number): RateInterval => {
     const se = Math.sqrt(v)
-    return { estimate, se, low: clip(estimate - z * se), high: clip(estimate + z * se) }
+    const t = twoSidedT(input.level, degrees)
+    return { estimate, se, low: clip(estimate - t * se), high: clip(estimate + t * se) }
   }
-  const ppi = interval(lambda * judgeMean + rectified.humanMean, variance)
+  const ppi = interval(lambda * judgeMean + rectified.humanMean, variance, varianceDegrees(rectifiedUnits, spread))
   const ranged: RangedUnit[] = decided.map((unit) => ({ ...unit, low: unit.human, high: unit.human }))
   const bounds =
     input.worstCase && input.pending.length > 0
-      ? worstCaseBounds([...ranged, ...input.pending], lambda, judgeMean, system ? input.cases : null, z, clip, range[1] - range[0])
+      ? worstCaseBounds([...ranged, ...input.pending], lambda, judgeMean, system ? input.cases : null, input.level, clip, range[1] - range[0])
       : null
   return {
     status: 'estimate',
     lambda,
     interval: ppi,
-    classical: interval(moments.humanMean, classicalVariance),
+    classical: interval(moments.humanMean, classicalVariance, varianceDegrees(decided, spread)),
     // Every case reviewed with certainty (π = 1) leaves no variance: the judge is worth nothing more.
     effectiveReviews: variance > 0 ? (decided.length * classicalVariance) / variance : decided.length,
     // The decided cases' own interval is one that the pending ones could leave standing: it is kept inside.

@@ -100,9 +100,9 @@ function refusalOf(checked: CheckedInput, counts: PpiCounts): { reason: PpiRefus
 /**
  * The prediction-powered estimate of a rate over all N cases of a split (PPI++, Angelopoulos,
  * Duchi & Zrnic 2023), with inverse-probability weights for non-uniform designs:
- * θ̂ = λ·f̄_N + Σ wⱼ(Yⱼ − λfⱼ) / Σ wⱼ over the decided sampled cases, wⱼ = 1/πⱼ, and its normal
- * interval θ̂ ± z·√v, v the design variance of the rectifier's Hájek mean (plus s²_Y/N for the
- * system's rate). Refused, with the reason, where it cannot be trusted.
+ * θ̂ = λ·f̄_N + Σ wⱼ(Yⱼ − λfⱼ) / Σ wⱼ over the decided sampled cases, wⱼ = 1/πⱼ, and its
+ * interval θ̂ ± t_ν·√v, v the design variance of the rectifier's Hájek mean (plus s²_Y/N for the
+ * system's rate) and t_ν Student's t at Satterthwaite's degrees of freedom of v. Refused, with the reason, where it cannot be trusted.
  * Throws a `StatisticsInputError` on malformed input.
  */
 export function ppiMean(input: PpiInput, options: PpiOptions = {}): PpiResult {

@@ -97,6 +97,8 @@ export async function saveReview(confirmed = false): Promise<void> {
     ...(adjudicating ? { adjudicator: state.viewer.name || 'page' } : {}),
     // The estimate shown is made again with the save, so the overview moves with the sample's review.
     ...(fixtureAt(data.fixture)?.estimate ? { estimate: true } : {}),
+    // So is the judges' calibration, only where the overview shows it: each is a pass over every case.
+    ...(fixtureAt(data.fixture)?.calibration ? { calibration: true } : {}),
   }
   setStatus('saving…', 'ok')
   try {
@@ -124,10 +126,16 @@ export async function saveReview(confirmed = false): Promise<void> {
 function savedInto(saved: SavedFixture): void {
   const fixture = fixtureAt(saved.index)
   if (fixture === null) return
-  const { row, estimate, ...figures } = saved
+  const { row, estimate, calibration, ...figures } = saved
   const cases = row === null ? fixture.cases : fixture.cases.map((each) => (each.id === row.id ? row : each))
-  // An estimate the save did not ask for is kept as shown.
-  const shown = { ...fixture, ...figures, cases, estimate: estimate === undefined ? fixture.estimate : estimate }
+  // An estimate or a calibration the save did not ask for is kept as shown.
+  const shown = {
+    ...fixture,
+    ...figures,
+    cases,
+    estimate: estimate === undefined ? fixture.estimate : estimate,
+    calibration: calibration === undefined ? fixture.calibration : calibration,
+  }
   state.fixtures = state.fixtures.map((entry) => (entry.index === saved.index ? shown : entry))
   dataChanged()
 }

@@ -27,6 +27,7 @@ const SaveBody = z.strictObject({
   reviewer: z.string().optional(),
   adjudicator: z.string().optional(),
   estimate: z.boolean().optional(),
+  calibration: z.boolean().optional(),
 })
 /** The body the server reads is the one the protocol says the page sends: each is assignable to the other, or the build fails. */
 const saveBodyIsTheProtocols: SameType<z.infer<typeof SaveBody>, SaveRequest> = true

@@ -124,6 +124,30 @@ describe('drawSample: stratified by the judge', () => {
     for (const drawn of sample.cases) expect(drawn.stratum).toBe(`development/${drawn.least_sure!.criterion}`)
   })
 
+  test('by criterion: a stratum of one case is merged into the largest of its split, recorded in the draw, and its case drawn as one of it', () => {
+    // Case c7 is the only one the judge is least sure of `clarity` in: 90 development cases are 18
+    // `support`, 71 `command` and 1 `clarity`; the 10 held out are 2 `support` and 8 `command`.
+    const odd = population(100, 10)
+    const cases = odd.cases.map((entry) =>
+      entry.id === 'c7' ? { ...entry, judge: { ...entry.judge!, leastSure: { criterion: 'clarity', confidence: 0.5 } } } : entry,
+    )
+    const { sample } = drawSample(undefined, { ...odd, cases }, request(30, '4', { method: 'stratified', strata: 'criterion' }))
+    expect(sample.draws[0]!.merged_strata).toEqual({ 'development/clarity': 'development/command' })
+    expect(new Set(sample.cases.map((drawn) => drawn.stratum))).toEqual(
+      new Set(['development/support', 'development/command', 'held_out/support', 'held_out/command']),
+    )
+    const command = sample.cases.filter((drawn) => drawn.stratum === 'development/command')
+    expect(command.every((drawn) => drawn.probability === command.length / 72)).toBe(true)
+    // Drawn whole, c7 is a case of the merged stratum; it keeps the criterion it was least sure of.
+    const census = drawSample(undefined, { ...odd, cases }, request(100, '4', { method: 'stratified', strata: 'criterion' })).sample
+    expect(census.cases.find((drawn) => drawn.id === 'c7')).toMatchObject({ stratum: 'development/command', least_sure: { criterion: 'clarity' } })
+  })
+
+  test('no merge is recorded when every stratum has two cases', () => {
+    const { sample } = drawSample(undefined, population(100), request(20, '4', { method: 'stratified', strata: 'criterion' }))
+    expect(sample.draws[0]).not.toHaveProperty('merged_strata')
+  })
+
   test('a size below two a stratum is a usage error naming the least size', () => {
     expect(() => drawSample(undefined, population(120, 20), request(7, '4', { method: 'stratified', strata: 'decision' }))).toThrow(
       /at least 2 cases \(or all\) of each of the 4 strata with cases none of which is drawn yet, 8 in all, and --size is 7/,

@@ -26,15 +26,22 @@ function estimateOf(result: PpiResult): PpiEstimate {
 const Z95 = 1.959963984540054
 
 describe('ppiMean: the estimate', () => {
-  test('a uniform sample, by hand: λ = 0.7, θ̂ = 0.62, v = 0.075/39, the human-only v = 0.6·9.9/(40·39), n_eff = 79.2', () => {
+  test('a uniform sample, by hand: λ = 0.7, θ̂ = 0.62, v = 0.075/39 on ν = 1950/94.12 degrees of freedom, the human-only v = 0.6·9.9/(40·39), n_eff = 79.2', () => {
     const result = estimateOf(ppiMean(handExample()))
     expect(result.lambda).toBeCloseTo(0.7, 14)
     expect(result.estimate).toBeCloseTo(0.62, 14)
     expect(result.se).toBeCloseTo(Math.sqrt(0.075 / 39), 14)
-    expect(result.low).toBeCloseTo(0.62 - Z95 * Math.sqrt(0.075 / 39), 12)
-    expect(result.high).toBeCloseTo(0.62 + Z95 * Math.sqrt(0.075 / 39), 12)
+    // The rectifier's deviations from its mean 0.2 are 0.1 (18 cases), −0.9 (2), 0.8 (4), −0.2 (16), each
+    // case's term of v is ∝ their square, and Satterthwaite's ν = 2v²/var̂(v) = 2·5²/((40/39)·2.353) =
+    // 1950/94.12 ≈ 20.7: scipy.stats.t.ppf(0.975, 1950 / 94.12) = 2.0813373233740258.
+    expect(result.low).toBeCloseTo(0.62 - 2.0813373233740258 * Math.sqrt(0.075 / 39), 12)
+    expect(result.high).toBeCloseTo(0.62 + 2.0813373233740258 * Math.sqrt(0.075 / 39), 12)
+    expect(result.low).toBeLessThan(0.62 - Z95 * Math.sqrt(0.075 / 39))
     expect(result.classical.estimate).toBeCloseTo(0.55, 14)
     expect(result.classical.se).toBeCloseTo(Math.sqrt((0.6 * 9.9) / (40 * 39)), 14)
+    // The human labels' deviations, 0.45 (22) and −0.55 (18), give ν = 2·9.9²/((40/39)·0.099) = 1930.5:
+    // scipy.stats.t.ppf(0.975, 1930.5) = 1.9611935799671774, all but the normal quantile.
+    expect(result.classical.low).toBeCloseTo(0.55 - 1.9611935799671774 * Math.sqrt((0.6 * 9.9) / (40 * 39)), 12)
     expect(result.effectiveReviews).toBeCloseTo(79.2, 10)
     expect(result.judgeOnly).toEqual({ rate: 0.6, biased: true })
     expect(result).toMatchObject({

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { StatisticsInputError } from '../../../src/core/stats/errors.js'
 import { normalQuantile, twoSidedZ } from '../../../src/core/stats/normal-quantile.js'
 import { percentileInterval, quantileSorted } from '../../../src/core/stats/percentile.js'
+import { twoSidedT } from '../../../src/core/stats/student-t.js'
 
 describe('normalQuantile', () => {
   test('published critical values of the standard normal', () => {
@@ -24,6 +25,35 @@ describe('normalQuantile', () => {
 
   test('refuses probabilities outside (0, 1)', () => {
     for (const p of [0, 1, -0.1, Number.NaN]) expect(() => normalQuantile(p)).toThrow(StatisticsInputError)
+  })
+})
+
+describe("twoSidedT: Student's t quantile for any degrees of freedom", () => {
+  test('the closed forms for 1 and 2 degrees of freedom, at several levels', () => {
+    for (const level of [0.5, 0.9, 0.95, 0.99]) {
+      const p = (1 + level) / 2
+      expect(twoSidedT(level, 1)).toBeCloseTo(Math.tan(Math.PI * (p - 0.5)), 11)
+      expect(twoSidedT(level, 2)).toBeCloseTo((2 * p - 1) / Math.sqrt(2 * p * (1 - p)), 12)
+    }
+  })
+
+  test("tabulated and fractional degrees of freedom (SciPy's t.ppf(0.975, ν)), and the normal quantile at infinity", () => {
+    expect(twoSidedT(0.95, 9)).toBeCloseTo(2.262157162798205, 12)
+    expect(twoSidedT(0.95, 30)).toBeCloseTo(2.0422724563012378, 12)
+    expect(twoSidedT(0.95, 10.7)).toBeCloseTo(2.208537614849555, 12)
+    expect(twoSidedT(0.95, 0.5)).toBeCloseTo(164.55767348048818, 9)
+    expect(twoSidedT(0.95, 1000)).toBeCloseTo(1.9623390808264083, 11)
+    expect(twoSidedT(0.95, Number.POSITIVE_INFINITY)).toBe(twoSidedZ(0.95))
+  })
+
+  test('falls towards the normal quantile as the degrees of freedom grow', () => {
+    const values = [3, 10, 100, 10_000].map((degrees) => twoSidedT(0.95, degrees))
+    for (let k = 1; k < values.length; k++) expect(values[k]).toBeLessThan(values[k - 1]!)
+    expect(values.at(-1)).toBeGreaterThan(twoSidedZ(0.95))
+  })
+
+  test('refuses a level outside (0, 1)', () => {
+    expect(() => twoSidedT(1, 10)).toThrow(StatisticsInputError)
   })
 })
 
