@@ -24,7 +24,8 @@ import { isComplete, withReviewsOf } from './blind.js'
 import { pageEstimate, type EstimateJudge } from './page-estimate.js'
 import { sampleProgress } from './sample-progress.js'
 import type { Viewer } from './viewer.js'
-import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer, SavedFixture } from './protocol.js'
+import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
+import type { SavedFixture } from './save-protocol.js'
 
 /**
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they

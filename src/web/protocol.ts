@@ -1,5 +1,5 @@
 // The review page's wire protocol: every JSON shape the server sends and the page reads, and the
-// one body the page sends. Types only, importing nothing but its own parts, so that both sides compile against it:
+// one body the page sends (its save: save-protocol.ts). Types only, importing nothing but its own parts, so that both sides compile against it:
 // the server's builders (page-data.ts, compare-data.ts, report.ts, routes/) return these types
 // and the page (client/) reads them, so a field renamed on one side fails the build of the other.
 // Where the server sends one of the engine's reports whole (coverage, agreement, calibration),
@@ -266,8 +266,6 @@ export interface DraftJudgement {
   readonly reason: string
   readonly answer_span: string
 }
-
-export type { SaveAnswer, SavedFixture, SaveRequest } from './save-protocol.js'
 
 /** `GET /api/version`: each served fixture's version, `null` for one refused. */
 export interface VersionAnswer {

@@ -1,5 +1,5 @@
 // The review page's save: the body the page posts and the answer it reads, part of the wire
-// protocol (protocol.ts re-exports it). The answer's costly figures, the judge's calibration and
+// protocol beside protocol.ts, which it reads. The answer's costly figures, the judge's calibration and
 // the judge-assisted estimate, each a pass over every case, are made again only when the save asks.
 
 import type { CaseRow, CaseVersions, PageCase, PageFixture } from './protocol.js'

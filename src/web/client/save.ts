@@ -1,6 +1,6 @@
 // Opening a case into the form, and saving the form: a review, a revision or an adoption.
 import { followsQueue, isAssigned } from './assignment.js'
-import type { SaveAnswer, SaveRequest, SavedFixture } from '../protocol.js'
+import type { SaveAnswer, SaveRequest, SavedFixture } from '../save-protocol.js'
 import { disputesOf } from './adjudication.js'
 import { api, readAhead } from './api.js'
 import { rereadKept } from './changes.js'
