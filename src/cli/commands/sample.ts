@@ -23,10 +23,15 @@ Run it again to extend the sample: it draws more of the cases not drawn yet, and
 inclusion probability becomes what the draws together give (the cases drawn / N, per split
 when stratified). That holds only for the same cases: when cases were added, removed or moved
 between splits since the draw, an extension is refused; --new starts a new sample instead.
-A design drawn by the judge (--method active, --by decision, --by criterion) is drawn once.
+An active sample is extended by a further draw, each case on its own again, by the judge's
+labels as they are now (--method active --judge <the same judge>); --size is then how many
+cases it adds in expectation, and each case's probability becomes 1 − (1 − π)(1 − π2), π the
+draws so far and π2 this one's. A sample stratified by the judge (--by decision, --by
+criterion) is drawn once.
 
 Options:
-  --size <n>          how many cases to draw (required; for --method active, the expected number)
+  --size <n>          how many cases to draw, or to add to the sample (required; for --method
+                      active, the expected number)
   --seed <s>          the seed of the draw, any text (required): record it to draw the same again
   --by split          stratified by split: proportional allocation, at least one case of each split
                       (default: a simple random sample of all cases, without replacement)
@@ -135,7 +140,9 @@ export function formatSample(result: SampleResult): string {
   for (const [small, into] of Object.entries(draw.merged_strata ?? {})) {
     lines.push(`  stratum ${small} has fewer than 2 cases: merged into ${into}, so that every stratum gives a variance`)
   }
-  lines.push(`  drawn: ${result.drawn.map((entry) => entry.id).join(', ')}`)
+  lines.push(
+    `  drawn: ${result.drawn.length === 0 ? 'none (each case is drawn on its own; the probabilities are brought up all the same)' : result.drawn.map((entry) => entry.id).join(', ')}`,
+  )
   lines.push(result.written ? `  wrote ${result.file}` : `  dry run: ${result.file} was not written`)
   return lines.join('\n')
 }

@@ -17,6 +17,7 @@ import {
   refuseEmptyDraw,
   refuseExtension,
 } from './draw-judge.js'
+import { extendActive, extensionBase, inIdOrder } from './draw-active.js'
 import type { JudgeCaseDesign } from './judge-design.js'
 import { SAMPLE_FORMAT, type SampledCase, type SampleDraw, type SampleFile, type SampleMethod, type SampleStrata } from './sample-file.js'
 
@@ -152,17 +153,21 @@ export function allocate(
 /**
  * The sample after drawing `request.size` more cases of `population`: a new sample when there is
  * none (or `request.fresh`), otherwise the given one extended from the cases it does not hold, with
- * every inclusion probability brought to the design of all draws together (n/N, or n_h/N_h by split).
+ * every inclusion probability brought to the design of all draws together (n/N, or n_h/N_h by split;
+ * for an active design, a further Poisson phase and 1 − (1 − π)(1 − π2)).
  * Deterministic for a seed, given the same cases in the same order and the same earlier sample.
  */
 export function drawSample(previous: SampleFile | undefined, population: Population, request: DrawRequest): DrawResult {
   const figures = populationFigures(population.cases)
   const earlier = request.fresh ? undefined : previous
   const strata = request.method === 'stratified' ? (request.strata ?? 'split') : undefined
+  let recorded: readonly number[] | undefined
   if (earlier !== undefined) {
     const first = earlier.draws[0]!
     const design = designOf(first.method, first.strata)
-    if (design.byJudge) refuseExtension(design.words, request.file)
+    // Strata by the judge's labels are fixed at the draw; an active design extends by a further Poisson phase.
+    if (design.byJudge && first.method !== 'active') refuseExtension(design.words, request.file)
+    if (first.method === 'active') recorded = extensionBase(earlier, request, request.file)
     const like = earlier.draws.find((draw) => draw.like !== undefined)?.like
     if (like !== undefined) refuseCopyExtension(like.file, request.file)
     if (first.method !== request.method || (first.strata ?? 'split') !== (strata ?? 'split')) {
@@ -175,6 +180,7 @@ export function drawSample(previous: SampleFile | undefined, population: Populat
       })
     }
     checkSamePopulation(earlier, figures, new Set(population.cases.map((entry) => entry.id)), request.file)
+    if (recorded !== undefined) return extendActive(earlier, recorded, population, request, figures)
   }
   const kept = earlier?.cases ?? []
   const taken = new Set(kept.map((drawn) => drawn.id))
@@ -254,6 +260,7 @@ function drawByJudge(
   const random = createRandom(request.seed)
   let chosen: { entry: PopulationCase; probability: number; stratum: string | null }[]
   let mergedStrata: Record<string, string> | undefined
+  let everyCase: number[] = []
   if (request.method === 'active') {
     const probabilities = activeProbabilities(
       cases.map((entry) => entry.judge!.uncertainty),
@@ -261,6 +268,7 @@ function drawByJudge(
     )
     chosen = poissonDraw(probabilities, random).map((i) => ({ entry: cases[i]!, probability: probabilities[i]!, stratum: null }))
     if (chosen.length === 0) refuseEmptyDraw(request.size, request.file)
+    everyCase = inIdOrder(cases, probabilities)
   } else {
     if (strata === undefined || strata === 'split') throw new Error('a stratified draw by the judge needs strata by decision or by criterion')
     const by = strata
@@ -297,7 +305,7 @@ function drawByJudge(
     ...(strata === undefined ? {} : { strata }),
     ...(mergedStrata === undefined ? {} : { merged_strata: mergedStrata }),
     judge: request.judge,
-    ...(request.method === 'active' ? { floor: ACTIVE_FLOOR, expected_size: request.size } : {}),
+    ...(request.method === 'active' ? { floor: ACTIVE_FLOOR, expected_size: request.size, inclusion_probabilities: everyCase } : {}),
   }
   const drawn: SampledCase[] = chosen.map(({ entry, probability, stratum }) => ({
     id: entry.id,

@@ -37,7 +37,7 @@ export const SampleDrawSchema = z.strictObject({
     .describe(
       '"uniform": a simple random sample without replacement; "stratified": within strata (see strata), proportional allocation; "active": each case on its own, with a probability from the judge\'s uncertainty.',
     ),
-  size: z.number().int().min(1).describe('How many cases this draw added.'),
+  size: z.number().int().min(0).describe('How many cases this draw added: 1 or more, or 0 for a further phase of an active design that drew none.'),
   drawn_at: z.string().describe('When the draw was made (ISO 8601).'),
   population: Count.describe('N: the cases of the fixture at the draw.'),
   splits: z.partialRecord(SplitSchema, Count).describe('N_h: the cases of each split at the draw; the strata of a stratified draw.'),
@@ -53,7 +53,18 @@ export const SampleDrawSchema = z.strictObject({
     .describe("A draw stratified by the judge: each stratum of fewer than 2 cases, and the stratum of its split it was merged into (the cases' stratum)."),
   judge: z.string().min(1).optional().describe('The judge whose labels the design was drawn by (active, or strata by decision or criterion).'),
   floor: z.number().gt(0).lte(1).optional().describe("An active draw's floor τ: the share of the expected size spread evenly over every case."),
-  expected_size: z.number().int().min(1).optional().describe("An active draw's expected size: the sum of its inclusion probabilities."),
+  expected_size: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("An active draw's expected size: how many cases it adds in expectation (the first, the sum of its inclusion probabilities)."),
+  inclusion_probabilities: z
+    .array(z.number().gt(0, { error: 'an inclusion probability in (0, 1]' }).lte(1, { error: 'an inclusion probability in (0, 1]' }))
+    .optional()
+    .describe(
+      "An active draw: every case's inclusion probability under the draws up to this one, in the code-point order of the case ids (the order population_sha256 fingerprints); what an extension starts from.",
+    ),
   like: z
     .strictObject({ file: z.string().min(1), sha256: Sha256Schema })
     .optional()
@@ -176,6 +187,14 @@ function checkConsistent(sample: SampleFile, file: string): void {
         ['draws', index, 'strata'],
         `the draw is stratified by ${draw.strata ?? 'split'} where the first is by ${strata}.`,
         `"${strata}": a sample has one design`,
+      )
+    if (draw.size === 0 && (method !== 'active' || index === 0))
+      fail(['draws', index, 'size'], 'the draw added no case.', 'a size of 1 or more (0 only for a further phase of an active design)')
+    if (draw.inclusion_probabilities !== undefined && draw.inclusion_probabilities.length !== draw.population)
+      fail(
+        ['draws', index, 'inclusion_probabilities'],
+        `${draw.inclusion_probabilities.length} probabilities for a population of ${draw.population} cases.`,
+        'one probability for every case of the population, in the order of the case ids',
       )
   }
   const seen = new Map<string, number>()

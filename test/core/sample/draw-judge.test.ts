@@ -87,14 +87,6 @@ describe('drawSample: active', () => {
     // Each share within 4 standard errors of its π over 4,000 draws.
     for (const [i, count] of counts.entries()) expect(Math.abs(count / seeds - pi[i]!)).toBeLessThan(4 * Math.sqrt((pi[i]! * (1 - pi[i]!)) / seeds) + 1e-9)
   })
-
-  test('is drawn once: an extension is refused, and --new draws again', () => {
-    const first = drawSample(undefined, population(50), request(10, '1')).sample
-    expect(() => drawSample(first, population(50), request(5, '2'))).toThrow(
-      /the sample was drawn actively \(by the judge's uncertainty\), by the judge's labels as they were at the draw; it cannot be extended/,
-    )
-    expect(drawSample(first, population(50), request(5, '2', { fresh: true })).sample.draws).toHaveLength(1)
-  })
 })
 
 describe('drawSample: stratified by the judge', () => {
@@ -146,6 +138,15 @@ describe('drawSample: stratified by the judge', () => {
   test('no merge is recorded when every stratum has two cases', () => {
     const { sample } = drawSample(undefined, population(100), request(20, '4', { method: 'stratified', strata: 'criterion' }))
     expect(sample.draws[0]).not.toHaveProperty('merged_strata')
+  })
+
+  test('is drawn once: an extension is refused, and --new draws again', () => {
+    const byDecision = { method: 'stratified', strata: 'decision' } as const
+    const first = drawSample(undefined, population(50), request(10, '1', byDecision)).sample
+    expect(() => drawSample(first, population(50), request(5, '2', byDecision))).toThrow(
+      /the sample was drawn stratified by the judge's decision within each split, by the judge's labels as they were at the draw; it cannot be extended/,
+    )
+    expect(drawSample(first, population(50), request(10, '2', { ...byDecision, fresh: true })).sample.draws).toHaveLength(1)
   })
 
   test('a size below two a stratum is a usage error naming the least size', () => {

@@ -50,6 +50,17 @@ describe('sample.json', () => {
     expect(await message(at)).toMatch(/^lab\/sample\.json › version: .*\n {2}expected: 1\n/)
   })
 
+  test('refuses an empty draw other than a further active phase, and probabilities that are not one for every case', async () => {
+    const at = await place()
+    const path = join(at.dir, 'sample.json')
+    await writeFile(path, JSON.stringify({ ...sample, draws: [{ ...sample.draws[0]!, size: 0 }] }))
+    expect(await message(at)).toMatch(
+      /^lab\/sample\.json › draws\[0\] › size: the draw added no case\.\n {2}expected: a size of 1 or more \(0 only for a further phase of an active design\)\n/,
+    )
+    await writeFile(path, JSON.stringify({ ...sample, draws: [{ ...sample.draws[0]!, inclusion_probabilities: [0.3, 0.3] }] }))
+    expect(await message(at)).toMatch(/^lab\/sample\.json › draws\[0\] › inclusion_probabilities: 2 probabilities for a population of 10 cases\./)
+  })
+
   test('is neither read nor written through a link leading outside the project', async () => {
     const at = await place()
     const outside = join(await scratchDir('sample-outside'), 'elsewhere.json')
