@@ -122,6 +122,48 @@ describe('vitest-rubric sample: designs drawn by the judge', { timeout: 120_000 
     expect(report.splits[0].result.se).toBeCloseTo((direct as { se: number }).se, 12)
   })
 
+  test('--method active, extended: every first case stays, each case gets 1 − (1 − π1)(1 − π2), and the estimate is ppiMean over those probabilities', async () => {
+    const root = await project()
+    expect((await bin(root, 'sample', 'lab', '--method', 'active', '--judge', 'ix', '--size', '80', '--seed', '5')).code).toBe(0)
+    const first = await readSample(root)
+    const extended = await bin(root, 'sample', 'lab', '--method', 'active', '--judge', 'ix', '--size', '40', '--seed', '6')
+    expect(extended.code).toBe(0)
+    expect(extended.stdout).toContain(`active by judge ix's uncertainty (Poisson, expected size 40, floor ${ACTIVE_FLOOR})`)
+    const sample = await readSample(root)
+    expect(sample.draws).toHaveLength(2)
+    expect(sample.cases.slice(0, first.cases.length).map(({ id, draw }) => ({ id, draw }))).toEqual(first.cases.map(({ id, draw }) => ({ id, draw })))
+    expect(sample.cases.slice(first.cases.length).every((entry) => entry.draw === 1)).toBe(true)
+    // By hand: the same labels, so the same shares; s₂ so that Σ (1 − π1)·π2 = 40, none reaching 1.
+    const all = Array.from({ length: N }, (_, index) => index)
+    const total = all.reduce((sum, index) => sum + uncertaintyOf(index), 0)
+    const share = (index: number) => ACTIVE_FLOOR / N + ((1 - ACTIVE_FLOOR) * uncertaintyOf(index)) / total
+    const pi1 = (index: number) => 80 * share(index)
+    const s2 = 40 / all.reduce((sum, index) => sum + (1 - pi1(index)) * share(index), 0)
+    const combined = (index: number) => 1 - (1 - pi1(index)) * (1 - s2 * share(index))
+    expect(Math.max(...all.map((index) => s2 * share(index)))).toBeLessThan(1)
+    for (const entry of sample.cases) expect(entry.probability).toBeCloseTo(combined(indexOf(entry.id)), 12)
+    // Ids case-000000 … case-000399: their code-point order is the index order.
+    expect(sample.draws[1]!.inclusion_probabilities).toEqual(all.map((index) => expect.closeTo(combined(index), 12)))
+
+    const report = JSON.parse((await bin(root, 'estimate', 'lab', '--judge', 'ix', '--split', 'development', '--json')).stdout)
+    expect(report.splits[0].result.status).toBe('estimate')
+    const sampled = sample.cases.filter((entry) => entry.split === 'development').sort((a, b) => indexOf(a.id) - indexOf(b.id))
+    const direct = ppiMean({
+      judge: all.slice(0, 360).map(judgeLabel),
+      sample: sampled.map((entry) => ({ index: indexOf(entry.id), probability: entry.probability, human: humanLabel(indexOf(entry.id)) })),
+    })
+    expect(report.splits[0].result.estimate).toBeCloseTo((direct as { estimate: number }).estimate, 12)
+    expect(report.splits[0].result.se).toBeCloseTo((direct as { se: number }).se, 12)
+
+    // A sample written without every case's probability is drawn once.
+    const old = { ...sample, draws: sample.draws.map(({ inclusion_probabilities: _, ...draw }) => draw) }
+    await writeFile(join(root, 'lab/sample.json'), `${JSON.stringify(old, null, 2)}\n`)
+    const refused = await bin(root, 'sample', 'lab', '--method', 'active', '--judge', 'ix', '--size', '40', '--seed', '7')
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('it cannot be extended')
+    expect(refused.stderr).toContain('expected: --new, to draw a new sample in its place')
+  })
+
   test('--method active and --by criterion refuse a judge without confidences (SAMPLE_NO_CONFIDENCE), and write nothing', async () => {
     const root = await project()
     for (const design of [

@@ -171,12 +171,13 @@ export function drawSample(previous: SampleFile | undefined, population: Populat
     const like = earlier.draws.find((draw) => draw.like !== undefined)?.like
     if (like !== undefined) refuseCopyExtension(like.file, request.file)
     if (first.method !== request.method || (first.strata ?? 'split') !== (strata ?? 'split')) {
+      const options = `${design.options}${first.judge === undefined ? '' : ` --judge ${first.judge}`}`
       throw new UsageError({
         code: 'USAGE',
         file: request.file,
         summary: `the sample was drawn ${design.words}, and an extension keeps its design.`,
-        expected: design.options,
-        hint: `extend it with ${design.options}, or start a new sample with --new.`,
+        expected: options,
+        hint: `extend it with ${options}, or start a new sample with --new.`,
       })
     }
     checkSamePopulation(earlier, figures, new Set(population.cases.map((entry) => entry.id)), request.file)
