@@ -61,6 +61,26 @@ describe('sample.json', () => {
     expect(await message(at)).toMatch(/^lab\/sample\.json › draws\[0\] › inclusion_probabilities: 2 probabilities for a population of 10 cases\./)
   })
 
+  test('reads back a further active phase that drew no case: its size 0, the probabilities brought up', async () => {
+    const at = await place()
+    const cases = Array.from({ length: 20 }, (_, index) => ({
+      id: `c${index}`,
+      split: 'development' as const,
+      answerSha256: null,
+      judge: { decision: 'accepted' as const, uncertainty: index % 5 === 0 ? 0.4 : 0.05, leastSure: { criterion: null, confidence: null } },
+    }))
+    const active = { method: 'active' as const, judge: 'ix', fresh: false, now: new Date('2026-01-01T00:00:00Z'), file: 'lab/sample.json' }
+    const first = drawSample(undefined, { cases, caseSetSha256: null }, { ...active, size: 6, seed: '1' }).sample
+    // A phase expected to add one case draws none about a third of the time: the first seed that does.
+    const empty = Array.from({ length: 100 }, (_, seed) => drawSample(first, { cases, caseSetSha256: null }, { ...active, size: 1, seed: `e${seed}` }))
+      .map((result) => result.sample)
+      .find((extended) => extended.cases.length === first.cases.length)!
+    expect(empty.draws[1]!.size).toBe(0)
+    expect(empty.cases.every((entry, index) => entry.probability > first.cases[index]!.probability)).toBe(true)
+    await writeSampleFile(at, empty, null)
+    expect((await readSampleFile(at)).sample).toEqual(empty)
+  })
+
   test('is neither read nor written through a link leading outside the project', async () => {
     const at = await place()
     const outside = join(await scratchDir('sample-outside'), 'elsewhere.json')
