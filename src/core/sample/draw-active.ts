@@ -8,7 +8,7 @@ import { UsageError } from '../common/errors.js'
 import { compareCodePoints } from '../json/canonical-json.js'
 import { createRandom } from '../stats/random.js'
 import { ACTIVE_FLOOR, poissonDraw, refuseExtension } from './draw-judge.js'
-import type { DrawRequest, DrawResult, Population, PopulationCase, populationFigures } from './draw.js'
+import type { DrawRequest, DrawResult, Population, PopulationCase, PopulationFigures } from './draw-types.js'
 import type { SampledCase, SampleDraw, SampleFile } from './sample-file.js'
 
 /** The positions of the cases in code-point order of their ids: the order `population_sha256` fingerprints, whatever the order of `cases.json`. */
@@ -101,7 +101,7 @@ export function extendActive(
   recorded: readonly number[],
   population: Population,
   request: DrawRequest,
-  figures: ReturnType<typeof populationFigures>,
+  figures: PopulationFigures,
 ): DrawResult {
   const cases = population.cases
   if (cases.some((entry) => entry.judge === undefined)) throw new Error('an active extension needs the judge design of every case')

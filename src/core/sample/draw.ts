@@ -18,51 +18,12 @@ import {
   refuseExtension,
 } from './draw-judge.js'
 import { extendActive, extensionBase, inIdOrder } from './draw-active.js'
-import type { JudgeCaseDesign } from './judge-design.js'
+export type { DrawRequest, DrawResult, Population, PopulationCase } from './draw-types.js'
+import type { DrawRequest, DrawResult, Population, PopulationCase, PopulationFigures } from './draw-types.js'
 import { SAMPLE_FORMAT, type SampledCase, type SampleDraw, type SampleFile, type SampleMethod, type SampleStrata } from './sample-file.js'
 
-/** A case of the fixture as a draw sees it. */
-export interface PopulationCase {
-  readonly id: string
-  readonly split: Split
-  /** The fingerprint of its answer as reviews bind it; `null` when it has none. */
-  readonly answerSha256: string | null
-  /** The judge's decision and uncertainty of it, for a design drawn by the judge. */
-  readonly judge?: JudgeCaseDesign | undefined
-}
-
-/** What a draw is made from: every case of the fixture, in the order of `cases.json`. */
-export interface Population {
-  readonly cases: readonly PopulationCase[]
-  /** The evaluation identity `caseSetSha256`, recorded with the draw. */
-  readonly caseSetSha256: string | null
-}
-
-/** What `vitest-rubric sample` asks for. */
-export interface DrawRequest {
-  /** How many cases to add to the sample. */
-  readonly size: number
-  readonly seed: string
-  readonly method: SampleMethod
-  /** A stratified draw's strata. @default 'split' */
-  readonly strata?: SampleStrata | undefined
-  /** The judge a design drawn by the judge reads (every population case then has `judge`). */
-  readonly judge?: string | undefined
-  /** Start a new sample, replacing the one there is. */
-  readonly fresh: boolean
-  readonly now: Date
-  /** The sample file as messages show it. */
-  readonly file: string
-}
-
-/** The sample after a draw, and the cases this draw added, in the order drawn. */
-export interface DrawResult {
-  readonly sample: SampleFile
-  readonly drawn: readonly SampledCase[]
-}
-
 /** N, N_h and the fingerprint of the cases' ids and splits, whatever their order. */
-export function populationFigures(cases: readonly PopulationCase[]): Pick<SampleDraw, 'population' | 'splits' | 'population_sha256'> {
+export function populationFigures(cases: readonly PopulationCase[]): PopulationFigures {
   const splits: Partial<Record<Split, number>> = {}
   for (const entry of cases) splits[entry.split] = (splits[entry.split] ?? 0) + 1
   const pairs = cases.map((entry) => [entry.id, entry.split]).sort((a, b) => compareCodePoints(a[0]!, b[0]!))
