@@ -23,7 +23,7 @@ import { isComplete, withReviewsOf } from './blind.js'
 import { pageEstimate, type EstimateJudge } from './page-estimate.js'
 import { sampleProgress } from './sample-progress.js'
 import type { Viewer } from './viewer.js'
-import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer, SavedFixture } from './protocol.js'
+import type { CaseRow, Coverage, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer, SavedFixture } from './protocol.js'
 
 /**
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they
@@ -74,7 +74,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     name: fixture.name,
     kind: fixture.kind,
     page: kindView(definition),
-    coverage: blindReviewer === undefined ? evaluation.coverage : countCoverage(shown),
+    coverage: pageCoverage(blindReviewer === undefined ? evaluation.coverage : countCoverage(shown)),
     agreement,
     calibration,
     // The human decisions of the sample are in it: a blind reviewer sees none, as no judge's figures.
@@ -149,7 +149,7 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   // The estimate is made again when the save asks for it, and only with a sample, which the progress reads first.
   const sample = await sampleProgress(decided.evaluation, { role: 'reader' })
   const estimate = saved.estimate !== true ? {} : { estimate: sample === null ? null : await pageEstimate(decided.evaluation, estimateJudge) }
-  return { coverage: decided.evaluation.coverage, agreement, calibration, sample, ...estimate, version: await fixtureVersion(fixture), row }
+  return { coverage: pageCoverage(decided.evaluation.coverage), agreement, calibration, sample, ...estimate, version: await fixtureVersion(fixture), row }
 }
 
 /**
@@ -336,6 +336,11 @@ export async function fixtureVersion(fixture: SomeFixture): Promise<string> {
   for (const [name, file] of Object.entries(fixture.judges.files)) hash.update(`${JUDGES_DIR}/${name}\u0000${file.sha256}\n`)
   if (fixture.panel.adjudications !== undefined) hash.update(`adjudications\u0000${fixture.panel.adjudications.sha256}\n`)
   return hash.digest('hex')
+}
+
+/** A fixture's coverage as the page shows it: its counts, all and by split, without the lists of pending and refused cases (the page reads the rows). */
+function pageCoverage({ pendingCases: _pending, refusedCases: _refused, ...counts }: Evaluation['coverage']): Coverage {
+  return counts
 }
 
 /** What the several-reviewer rule says a pending case waits for; `undefined` when it says nothing. */
