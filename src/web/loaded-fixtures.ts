@@ -82,6 +82,11 @@ export class LoadedFixtures {
     return next
   }
 
+  /** The fixture at `index` as last read, its files not checked again: `undefined` before the first read. */
+  last(index: number): LoadedEntry | undefined {
+    return this.entries[index]
+  }
+
   /** Watches each served directory and its `reviews/` and `judges/`, so that an edit made elsewhere is seen at once. */
   watch(): void {
     for (const [index, dir] of this.options.dirs.entries()) this.watchDirs(index, dir)
