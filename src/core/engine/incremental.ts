@@ -1,11 +1,11 @@
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { sha256Hex } from '../json/canonical-json.js'
+import { caseSetFingerprints, type CaseSetIdentity } from './case-set-fingerprints.js'
 import type { CaseAssessment } from './assess.js'
 import { CoverageTally } from './coverage-tally.js'
-import { isGraded } from './decision.js'
 import type { Decision } from '../contract/decision.js'
-import { caseDecider, caseSetEnds, conversionNotes, fileIdentities, SetFingerprint, type EvaluateOptions, type SomeEvaluation } from './evaluate.js'
+import { caseDecider, conversionNotes, fileIdentities, type EvaluateOptions, type SomeEvaluation } from './evaluate.js'
 import { kindContext, loadFixtureReading, recoverInFixture, type CaseEntry, type LoadFixtureOptions, type ReviewEntry, type SomeFixture } from './fixture.js'
 import type { FixtureIdentities } from '../contract/results.js'
 import type { FileRole } from '../contract/kind.js'
@@ -331,9 +331,9 @@ export class IncrementalEvaluation {
   /** The evaluation of `decisions`, the cases as decided: what needs every case (the case-set fingerprints, the kind's summary) made when first read. */
   private evaluationOf(fixture: SomeFixture, decisions: readonly Decision[], coverage: SomeEvaluation['coverage']): SomeEvaluation {
     if (this.caseSet === undefined) {
-      // The states as they are now, in the order of `cases.json`: a later save replaces the map's values, so they are listed here.
-      const states = [...this.states.values()]
-      this.caseSet = once(() => fingerprints(fixture, states))
+      // The map of states, not a list of them: a later save replaces some of its values, whose texts are made again then.
+      const states = this.states
+      this.caseSet = once(() => caseSetFingerprints(fixture, decisions, states))
     }
     const caseSet = this.caseSet
     const definition = fixture.definition
@@ -356,27 +356,6 @@ export class IncrementalEvaluation {
       notes: conversionNotes(fixture, this.staleFiles),
     }
   }
-}
-
-/** The fingerprints of the full case set and of its graded cases. */
-type CaseSetIdentity = Pick<FixtureIdentities, 'caseSetSha256' | 'gradedSetSha256'>
-
-/** The fingerprints of the full case set and of its graded cases, from each case's text. */
-function fingerprints(fixture: SomeFixture, states: readonly CaseState[]): CaseSetIdentity {
-  const { head, tail, broken } = caseSetEnds(fixture)
-  const full = new SetFingerprint(head)
-  full.broken = broken
-  const graded = new SetFingerprint('[')
-  for (const { text, decision } of states) {
-    if (text === undefined) {
-      full.broken = true
-      continue
-    }
-    const separated = `,${text}`
-    full.add(text, separated)
-    if (isGraded(decision)) graded.add(text, separated)
-  }
-  return { caseSetSha256: full.digest(tail), gradedSetSha256: graded.digest(']') }
 }
 
 const NO_CHANGE: EvaluationChange = { files: [], decided: [], removed: [] }
