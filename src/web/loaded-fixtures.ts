@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { RubricError } from '../core/common/errors.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
 import type { Decision } from '../core/contract/decision.js'
-import type { EvaluateOptions, SomeEvaluation } from '../core/engine/evaluate.js'
+import { evaluateWithStates, type EvaluateOptions, type SomeEvaluation } from '../core/engine/evaluate.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import { IncrementalEvaluation } from '../core/engine/incremental.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
@@ -21,6 +21,8 @@ import type { PageFixture } from './protocol.js'
 export interface Decided {
   readonly evaluation: SomeEvaluation
   readonly assessments: readonly CaseAssessment<Decision>[]
+  /** The assessment of the case at `position`, as `assessments` lists it, without listing every case. */
+  readonly assessmentAt: (position: number) => CaseAssessment<Decision>
   readonly assess: (position: number) => CaseAssessment<Decision>
 }
 
@@ -43,6 +45,12 @@ export type LoadedEntry =
       readonly error?: undefined
     }
   | { readonly error: RubricError; readonly version: null; readonly fixture?: undefined }
+
+function assessmentIn(assessments: readonly CaseAssessment<Decision>[], position: number): CaseAssessment<Decision> {
+  const found = assessments[position]
+  if (found === undefined) throw new RangeError(`no assessment of the case at ${position}`)
+  return found
+}
 
 /** How long a burst of file events is let settle before the files are checked (a save writes several). */
 const SETTLE_MS = 30
@@ -157,8 +165,21 @@ export class LoadedFixtures {
         if (change.files.length === 0 && before !== undefined && before.error === undefined) return before
       }
       const evaluated = kept
-      const decided: Decided = { evaluation: evaluated.evaluation, assessments: evaluated.assessments, assess: (position) => evaluated.assess(position) }
-      return { fixture: evaluated.fixture, decided, version: await fixtureVersion(evaluated.fixture), views: new Map(), parsed: evaluated.parsed }
+      const { evaluation, fixture } = evaluated
+      // Listed when an overview first reads them, not at each read: a save's answer reads its one case. Read once the
+      // evaluation has moved on (a request begun before a later read), they are listed from the fixture this entry holds.
+      const current = () => evaluated.evaluation === evaluation
+      let assessments: readonly CaseAssessment<Decision>[] | undefined
+      const decided: Decided = {
+        evaluation,
+        get assessments() {
+          assessments ??= current() ? evaluated.assessments : evaluateWithStates(fixture, evaluate).assessments
+          return assessments
+        },
+        assessmentAt: (position) => (current() && assessments === undefined ? evaluated.assessmentAt(position) : assessmentIn(decided.assessments, position)),
+        assess: (position) => evaluated.assess(position),
+      }
+      return { fixture, decided, version: await fixtureVersion(fixture), views: new Map(), parsed: evaluated.parsed }
     } catch (error) {
       if (!(error instanceof RubricError)) throw error
       // Opened again from the files once they are fixed: a refused fixture keeps nothing.

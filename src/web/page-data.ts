@@ -133,7 +133,7 @@ function rowOf<R, C, V, D extends Decision, S>(
  */
 export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
-  decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
+  decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessmentAt: (position: number) => CaseAssessment<D> },
   saved: { readonly id: string; readonly estimate?: boolean | undefined },
   estimateJudge?: EstimateJudge,
 ): Promise<Omit<SavedFixture, 'index'>> {
@@ -143,7 +143,7 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   const entry = fixture.cases[position]
   let row: CaseRow | null = null
   if (entry !== undefined) {
-    const assessed = assessment(decided.assessments, position)
+    const assessed = decided.assessmentAt(position)
     row = rowOf(fixture.definition, kindContext(fixture), entry, assessed, assessed.decision, disagreeing)
   }
   // The estimate is made again when the save asks for it, and only with a sample, which the progress reads first.

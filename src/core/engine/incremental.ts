@@ -129,6 +129,14 @@ export class IncrementalEvaluation {
     return this.listed
   }
 
+  /** The assessment of the case at `position` as last read, as {@link assessments} lists it, without listing every case. */
+  assessmentAt(position: number): CaseAssessment<Decision> {
+    const entry = this.fixture.cases[position]
+    const state = entry === undefined ? undefined : this.states.get(entry.id)
+    if (state === undefined) throw new RangeError(`no case at ${position}`)
+    return state.assessment
+  }
+
   /**
    * The assessment of the case at `position` with every binding state, current ones too (what a
    * view of one case shows): that case decided alone, as the evaluation decides it.
@@ -302,11 +310,8 @@ export class IncrementalEvaluation {
       if (before.text !== text) textMoved = true
     }
     if (changes.length === 0 && this.current !== undefined && files.length === 0) return { files, decided, removed: [] }
-    if (this.listed !== undefined) {
-      const listed = this.listed.slice()
-      for (const { position, state } of changes) listed[position] = state.assessment
-      this.listed = listed
-    }
+    // Listed again when next read (an overview of every case), not copied here: a save's answer reads its one case.
+    this.listed = undefined
     this.decideWithStates = undefined
     this.loaded = fixture
     const previous = this.current!
