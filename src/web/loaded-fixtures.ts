@@ -24,6 +24,8 @@ export interface Decided {
   /** The assessment of the case at `position`, as `assessments` lists it, without listing every case. */
   readonly assessmentAt: (position: number) => CaseAssessment<Decision>
   readonly assess: (position: number) => CaseAssessment<Decision>
+  /** Where a case is in `cases.json` as last read (the caller checks it against its fixture). */
+  readonly positionOf: (id: string) => number | undefined
 }
 
 /** One viewer's overview of a loaded fixture, and its JSON as served: bytes, so that a request copies nothing. */
@@ -178,6 +180,7 @@ export class LoadedFixtures {
         },
         assessmentAt: (position) => (current() && assessments === undefined ? evaluated.assessmentAt(position) : assessmentIn(decided.assessments, position)),
         assess: (position) => evaluated.assess(position),
+        positionOf: (id) => evaluated.positionOf(id),
       }
       return { fixture, decided, version: await fixtureVersion(fixture), views: new Map(), parsed: evaluated.parsed }
     } catch (error) {

@@ -133,13 +133,17 @@ function rowOf<R, C, V, D extends Decision, S>(
  */
 export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
-  decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessmentAt: (position: number) => CaseAssessment<D> },
+  decided: {
+    readonly evaluation: Evaluation<R, C, V, D, S>
+    readonly assessmentAt: (position: number) => CaseAssessment<D>
+    readonly positionOf?: (id: string) => number | undefined
+  },
   saved: { readonly id: string; readonly estimate?: boolean | undefined },
   estimateJudge?: EstimateJudge,
 ): Promise<Omit<SavedFixture, 'index'>> {
   const caseId = saved.id
   const { agreement, calibration, disagreeing } = figuresOf(fixture, decided.evaluation, false)
-  const position = fixture.cases.findIndex((entry) => entry.id === caseId)
+  const position = knownPosition(fixture, decided, caseId) ?? fixture.cases.findIndex((entry) => entry.id === caseId)
   const entry = fixture.cases[position]
   let row: CaseRow | null = null
   if (entry !== undefined) {
@@ -158,7 +162,7 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
  */
 export type CaseDecided<D extends Decision> =
   | { readonly assessments: readonly CaseAssessment<D>[] }
-  | { readonly assess: (position: number) => CaseAssessment<D> }
+  | { readonly assess: (position: number) => CaseAssessment<D>; readonly positionOf?: (id: string) => number | undefined }
 
 /** How {@link pageCase} is read: a caller going through every case knows each one's position; a read-only view saves nothing. */
 export interface CaseReading {
@@ -191,7 +195,7 @@ export type CaseOfFixture<R, C, V, D extends Decision, S> = [
 export function pageCase<R, C, V, D extends Decision, S>(
   ...[fixture, index, id, viewer, options = {}, decided, reading = {}]: [...CaseOfFixture<R, C, V, D, S>, reading?: CaseReading]
 ): PageCase {
-  const position = reading.position ?? caseIndex(fixture, id, { hint: 'open a case from the overview.' })
+  const position = reading.position ?? knownPosition(fixture, decided, id) ?? caseIndex(fixture, id, { hint: 'open a case from the overview.' })
   const definition = fixture.definition
   const context = kindContext(fixture)
   // The case's every binding state: decided alone when the caller keeps the fixture decided, else read from the whole evaluation.
@@ -361,6 +365,12 @@ function ownDecision<R, C, V, D extends Decision, S>(
 ): D {
   const mine = views.find((view) => view.reviewer === reviewer)
   return mine?.decision ?? fixture.definition.panel.unreviewed(kindContext(fixture), entry, `no review by ${reviewer} yet`)
+}
+
+/** Where case `id` is, as the caller's evaluation knows it and the fixture confirms, without a pass over every case; `undefined` when it does not know. */
+function knownPosition(fixture: SomeFixture, decided: object | undefined, id: string): number | undefined {
+  const position = decided !== undefined && 'positionOf' in decided && typeof decided.positionOf === 'function' ? decided.positionOf(id) : undefined
+  return typeof position === 'number' && fixture.cases[position]?.id === id ? position : undefined
 }
 
 function assessment<D extends Decision>(assessments: readonly CaseAssessment<D>[], position: number): CaseAssessment<D> {
