@@ -39,13 +39,6 @@ export interface DecisionChange {
   readonly after: Decision
 }
 
-/** `decisions` with the changed ones put in place (a copy: an evaluation given out before keeps its own). */
-export function patchedDecisions(decisions: readonly Decision[], changes: readonly DecisionChange[]): Decision[] {
-  const patched = decisions.slice()
-  for (const { position, after } of changes) patched[position] = after
-  return patched
-}
-
 /** Whether a change moves a case into or out of the graded set. */
 export function movesGraded(changes: readonly DecisionChange[]): boolean {
   return changes.some(({ before, after }) => isGraded(before) !== isGraded(after))

@@ -2,6 +2,7 @@ import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { caseSetFingerprints, type CaseSetIdentity } from './case-set-fingerprints.js'
+import { DecisionList } from './decision-list.js'
 import type { CaseAssessment } from './assess.js'
 import { CoverageTally } from './coverage-tally.js'
 import type { Decision } from '../contract/decision.js'
@@ -14,16 +15,7 @@ import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
 import { FileMovedError, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
-import {
-  changedPositions,
-  decidesEverything,
-  movesGraded,
-  patchedCaseLists,
-  patchedDecisions,
-  staleFilesOf,
-  staleOf,
-  type DecisionChange,
-} from './incremental-patch.js'
+import { changedPositions, decidesEverything, movesGraded, patchedCaseLists, staleFilesOf, staleOf, type DecisionChange } from './incremental-patch.js'
 
 /** Options of {@link IncrementalEvaluation.open}: where messages are relative to, and what each evaluation asks beyond the files. */
 export interface IncrementalOptions extends EvaluateOptions, LoadFixtureOptions {
@@ -85,6 +77,8 @@ export class IncrementalEvaluation {
   private listings: ReadonlyMap<string, string> | undefined
   private listed: readonly CaseAssessment<Decision>[] | undefined
   private decideWithStates: ((entry: CaseEntry) => { readonly assessment: CaseAssessment<Decision> }) | undefined
+  /** The decisions of the evaluation as last made, made when first read. */
+  private decisionList: DecisionList | undefined
   /** The stale recorded hashes of the cases as decided, by the file's role, in the order of `cases.json`. */
   private staleFiles = new Map<FileRole, string[]>()
 
@@ -315,7 +309,8 @@ export class IncrementalEvaluation {
     this.decideWithStates = undefined
     this.loaded = fixture
     const previous = this.current!
-    const decisions = patchedDecisions(previous.decisions, changes)
+    const decisions = (this.decisionList ?? DecisionList.of(previous.decisions)).patched(changes)
+    this.decisionList = decisions
     if (textMoved || movesGraded(changes)) this.caseSet = undefined
     // A change of a case's stale hashes can reorder the notes' hashes: they are gathered again.
     if (changes.some(({ state, was }) => state.stale.length > 0 || was.stale.length > 0)) this.staleFiles = staleFilesOf(this.states.values())
@@ -330,15 +325,16 @@ export class IncrementalEvaluation {
     const previous = this.current
     if (casesMoved || previous === undefined || !sameGraded(previous.decisions, decisions)) this.caseSet = undefined
     this.staleFiles = staleFilesOf(this.states.values())
-    return this.evaluationOf(fixture, decisions, this.tally.coverage(decisions))
+    this.decisionList = DecisionList.of(decisions)
+    return this.evaluationOf(fixture, this.decisionList, this.tally.coverage(decisions))
   }
 
   /** The evaluation of `decisions`, the cases as decided: what needs every case (the case-set fingerprints, the kind's summary) made when first read. */
-  private evaluationOf(fixture: SomeFixture, decisions: readonly Decision[], coverage: SomeEvaluation['coverage']): SomeEvaluation {
+  private evaluationOf(fixture: SomeFixture, decisions: DecisionList, coverage: SomeEvaluation['coverage']): SomeEvaluation {
     if (this.caseSet === undefined) {
       // The map of states, not a list of them: a later save replaces some of its values, whose texts are made again then.
       const states = this.states
-      this.caseSet = once(() => caseSetFingerprints(fixture, decisions, states))
+      this.caseSet = once(() => caseSetFingerprints(fixture, decisions.list, states))
     }
     const caseSet = this.caseSet
     const definition = fixture.definition
@@ -348,14 +344,16 @@ export class IncrementalEvaluation {
     // The case-set fingerprints hash every case's text, and a kind's summary reads every decision: each made when first read, not on every save.
     return {
       fixture,
-      decisions,
+      get decisions() {
+        return decisions.list
+      },
       coverage,
       get identities() {
         identities ??= { ...caseSet(), files: fileIdentities(fixture) }
         return identities
       },
       get summary() {
-        summary ??= { value: definition.summarize(kindContext(fixture), decisions, options) }
+        summary ??= { value: definition.summarize(kindContext(fixture), decisions.list, options) }
         return summary.value
       },
       notes: conversionNotes(fixture, this.staleFiles),
