@@ -81,6 +81,9 @@ export class LoadedFixtures {
   private readonly timers = new Map<number, NodeJS.Timeout>()
   private readonly announced: (string | null | undefined)[] = []
   private closed = false
+  /** Watch events and checks counted in the order they happened; the count at each fixture's last check. */
+  private events = 0
+  private readonly checked: number[] = []
 
   constructor(private readonly options: LoadedFixturesOptions) {}
 
@@ -128,18 +131,22 @@ export class LoadedFixtures {
 
   private changed(index: number, dir: string): void {
     if (this.closed) return
+    const event = ++this.events
     clearTimeout(this.timers.get(index))
     this.timers.set(
       index,
       setTimeout(() => {
         this.timers.delete(index)
         this.watchDirs(index, dir)
+        // A check begun since the last event saw what it told of (a save's own read after its write): the files are not stat'ed again.
+        if ((this.checked[index] ?? 0) > event) return
         this.current(index).catch(() => undefined)
       }, SETTLE_MS),
     )
   }
 
   private async refresh(index: number): Promise<LoadedEntry> {
+    this.checked[index] = ++this.events
     const before = this.entries[index]
     const entry = await this.load(index)
     if (entry === before) return entry
