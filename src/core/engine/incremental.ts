@@ -1,6 +1,5 @@
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
-import { sha256Hex } from '../json/canonical-json.js'
 import { caseSetFingerprints, type CaseSetIdentity } from './case-set-fingerprints.js'
 import { DecisionList } from './decision-list.js'
 import type { CaseAssessment } from './assess.js'
@@ -14,7 +13,7 @@ import type { Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
-import { FileMovedError, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
+import { FileMovedError, hashRead, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
 import { changedPositions, decidesEverything, movesGraded, patchedCaseLists, staleFilesOf, staleOf, type DecisionChange } from './incremental-patch.js'
 
 /** Options of {@link IncrementalEvaluation.open}: where messages are relative to, and what each evaluation asks beyond the files. */
@@ -54,6 +53,8 @@ interface CaseState {
 interface ReadFile {
   readonly stamp: string
   readonly raw: RawFile
+  /** The length of the bytes read (kept apart: a large file's bytes are let go once parsed). */
+  readonly length: number
 }
 
 /**
@@ -183,9 +184,9 @@ export class IncrementalEvaluation {
       const stamp = stamps.has(path) ? stamps.get(path) : await stampOf(path)
       if (!everything && before !== undefined && stamp !== undefined && before.stamp === stamp) return before.raw
       const file = await readFixtureFile(path, display)
-      const raw = { display: file.display, bytes: file.bytes, sha256: sha256Hex(file.bytes) }
+      const raw = { display: file.display, bytes: file.bytes, ...hashRead(file.bytes, before && { length: before.length, sha256: before.raw.sha256 }) }
       if (before?.raw.sha256 !== raw.sha256) changedFiles.push(display)
-      this.read.set(path, { stamp: stamp ?? '', raw: retained(path, raw) })
+      this.read.set(path, { stamp: stamp ?? '', raw: retained(path, raw), length: file.bytes.length })
       return raw
     }
     const casesPath = this.loaded === undefined ? undefined : `${this.loaded.dir}/${this.loaded.definition.files.cases}`
