@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { RubricError } from '../core/common/errors.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
 import type { Decision } from '../core/contract/decision.js'
-import type { EvaluateOptions, SomeEvaluation } from '../core/engine/evaluate.js'
+import { evaluateWithStates, type EvaluateOptions, type SomeEvaluation } from '../core/engine/evaluate.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import { IncrementalEvaluation } from '../core/engine/incremental.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
@@ -21,7 +21,11 @@ import type { PageFixture } from './protocol.js'
 export interface Decided {
   readonly evaluation: SomeEvaluation
   readonly assessments: readonly CaseAssessment<Decision>[]
+  /** The assessment of the case at `position`, as `assessments` lists it, without listing every case. */
+  readonly assessmentAt: (position: number) => CaseAssessment<Decision>
   readonly assess: (position: number) => CaseAssessment<Decision>
+  /** Where a case is in `cases.json` as last read (the caller checks it against its fixture). */
+  readonly positionOf: (id: string) => number | undefined
 }
 
 /** One viewer's overview of a loaded fixture, and its JSON as served: bytes, so that a request copies nothing. */
@@ -43,6 +47,12 @@ export type LoadedEntry =
       readonly error?: undefined
     }
   | { readonly error: RubricError; readonly version: null; readonly fixture?: undefined }
+
+function assessmentIn(assessments: readonly CaseAssessment<Decision>[], position: number): CaseAssessment<Decision> {
+  const found = assessments[position]
+  if (found === undefined) throw new RangeError(`no assessment of the case at ${position}`)
+  return found
+}
 
 /** How long a burst of file events is let settle before the files are checked (a save writes several). */
 const SETTLE_MS = 30
@@ -71,6 +81,9 @@ export class LoadedFixtures {
   private readonly timers = new Map<number, NodeJS.Timeout>()
   private readonly announced: (string | null | undefined)[] = []
   private closed = false
+  /** Watch events and checks counted in the order they happened; the count at each fixture's last check. */
+  private events = 0
+  private readonly checked: number[] = []
 
   constructor(private readonly options: LoadedFixturesOptions) {}
 
@@ -80,6 +93,11 @@ export class LoadedFixtures {
     const next = (this.queues[index] ?? Promise.resolve()).then(() => this.refresh(index))
     this.queues[index] = next.catch(() => undefined)
     return next
+  }
+
+  /** The fixture at `index` as last read, its files not checked again: `undefined` before the first read. */
+  last(index: number): LoadedEntry | undefined {
+    return this.entries[index]
   }
 
   /** Watches each served directory and its `reviews/` and `judges/`, so that an edit made elsewhere is seen at once. */
@@ -113,18 +131,22 @@ export class LoadedFixtures {
 
   private changed(index: number, dir: string): void {
     if (this.closed) return
+    const event = ++this.events
     clearTimeout(this.timers.get(index))
     this.timers.set(
       index,
       setTimeout(() => {
         this.timers.delete(index)
         this.watchDirs(index, dir)
+        // A check begun since the last event saw what it told of (a save's own read after its write): the files are not stat'ed again.
+        if ((this.checked[index] ?? 0) > event) return
         this.current(index).catch(() => undefined)
       }, SETTLE_MS),
     )
   }
 
   private async refresh(index: number): Promise<LoadedEntry> {
+    this.checked[index] = ++this.events
     const before = this.entries[index]
     const entry = await this.load(index)
     if (entry === before) return entry
@@ -152,8 +174,22 @@ export class LoadedFixtures {
         if (change.files.length === 0 && before !== undefined && before.error === undefined) return before
       }
       const evaluated = kept
-      const decided: Decided = { evaluation: evaluated.evaluation, assessments: evaluated.assessments, assess: (position) => evaluated.assess(position) }
-      return { fixture: evaluated.fixture, decided, version: await fixtureVersion(evaluated.fixture), views: new Map(), parsed: evaluated.parsed }
+      const { evaluation, fixture } = evaluated
+      // Listed when an overview first reads them, not at each read: a save's answer reads its one case. Read once the
+      // evaluation has moved on (a request begun before a later read), they are listed from the fixture this entry holds.
+      const current = () => evaluated.evaluation === evaluation
+      let assessments: readonly CaseAssessment<Decision>[] | undefined
+      const decided: Decided = {
+        evaluation,
+        get assessments() {
+          assessments ??= current() ? evaluated.assessments : evaluateWithStates(fixture, evaluate).assessments
+          return assessments
+        },
+        assessmentAt: (position) => (current() && assessments === undefined ? evaluated.assessmentAt(position) : assessmentIn(decided.assessments, position)),
+        assess: (position) => evaluated.assess(position),
+        positionOf: (id) => evaluated.positionOf(id),
+      }
+      return { fixture, decided, version: await fixtureVersion(fixture), views: new Map(), parsed: evaluated.parsed }
     } catch (error) {
       if (!(error instanceof RubricError)) throw error
       // Opened again from the files once they are fixed: a refused fixture keeps nothing.

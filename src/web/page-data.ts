@@ -24,7 +24,7 @@ import { isComplete, withReviewsOf } from './blind.js'
 import { pageEstimate, type EstimateJudge } from './page-estimate.js'
 import { sampleProgress } from './sample-progress.js'
 import type { Viewer } from './viewer.js'
-import type { CaseRow, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
+import type { CaseRow, Coverage, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
 import type { SavedFixture } from './save-protocol.js'
 
 /**
@@ -76,7 +76,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     name: fixture.name,
     kind: fixture.kind,
     page: kindView(definition),
-    coverage: blindReviewer === undefined ? evaluation.coverage : countCoverage(shown),
+    coverage: pageCoverage(blindReviewer === undefined ? evaluation.coverage : countCoverage(shown)),
     agreement,
     calibration,
     // The human decisions of the sample are in it: a blind reviewer sees none, as no judge's figures.
@@ -138,24 +138,28 @@ function rowOf<R, C, V, D extends Decision, S>(
  */
 export async function savedCaseFigures<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
-  decided: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
+  decided: {
+    readonly evaluation: Evaluation<R, C, V, D, S>
+    readonly assessmentAt: (position: number) => CaseAssessment<D>
+    readonly positionOf?: (id: string) => number | undefined
+  },
   saved: { readonly id: string; readonly estimate?: boolean | undefined; readonly calibration?: boolean | undefined },
   estimateJudge?: EstimateJudge,
 ): Promise<Omit<SavedFixture, 'index'>> {
   const caseId = saved.id
   const { agreement, calibration, disagreeing } = figuresOf(fixture, decided.evaluation, false, saved.calibration === true)
-  const position = fixture.cases.findIndex((entry) => entry.id === caseId)
+  const position = knownPosition(fixture, decided, caseId) ?? fixture.cases.findIndex((entry) => entry.id === caseId)
   const entry = fixture.cases[position]
   let row: CaseRow | null = null
   if (entry !== undefined) {
-    const assessed = assessment(decided.assessments, position)
+    const assessed = decided.assessmentAt(position)
     row = rowOf(fixture.definition, kindContext(fixture), entry, assessed, assessed.decision, disagreeing)
   }
   // The estimate is made again when the save asks for it, and only with a sample, which the progress reads first.
   const sample = await sampleProgress(decided.evaluation, { role: 'reader' })
   const estimate = saved.estimate !== true ? {} : { estimate: sample === null ? null : await pageEstimate(decided.evaluation, estimateJudge) }
   const calibrated = saved.calibration === true ? { calibration } : {}
-  return { coverage: decided.evaluation.coverage, agreement, ...calibrated, sample, ...estimate, version: await fixtureVersion(fixture), row }
+  return { coverage: pageCoverage(decided.evaluation.coverage), agreement, ...calibrated, sample, ...estimate, version: await fixtureVersion(fixture), row }
 }
 
 /**
@@ -164,7 +168,7 @@ export async function savedCaseFigures<R, C, V, D extends Decision, S>(
  */
 export type CaseDecided<D extends Decision> =
   | { readonly assessments: readonly CaseAssessment<D>[] }
-  | { readonly assess: (position: number) => CaseAssessment<D> }
+  | { readonly assess: (position: number) => CaseAssessment<D>; readonly positionOf?: (id: string) => number | undefined }
 
 /** How {@link pageCase} is read: a caller going through every case knows each one's position; a read-only view saves nothing. */
 export interface CaseReading {
@@ -197,7 +201,7 @@ export type CaseOfFixture<R, C, V, D extends Decision, S> = [
 export function pageCase<R, C, V, D extends Decision, S>(
   ...[fixture, index, id, viewer, options = {}, decided, reading = {}]: [...CaseOfFixture<R, C, V, D, S>, reading?: CaseReading]
 ): PageCase {
-  const position = reading.position ?? caseIndex(fixture, id, { hint: 'open a case from the overview.' })
+  const position = reading.position ?? knownPosition(fixture, decided, id) ?? caseIndex(fixture, id, { hint: 'open a case from the overview.' })
   const definition = fixture.definition
   const context = kindContext(fixture)
   // The case's every binding state: decided alone when the caller keeps the fixture decided, else read from the whole evaluation.
@@ -345,6 +349,11 @@ export async function fixtureVersion(fixture: SomeFixture): Promise<string> {
   return hash.digest('hex')
 }
 
+/** A fixture's coverage as the page shows it: its counts, all and by split, without the lists of pending and refused cases (the page reads the rows). */
+function pageCoverage({ pendingCases: _pending, refusedCases: _refused, ...counts }: Evaluation['coverage']): Coverage {
+  return counts
+}
+
 /** What the several-reviewer rule says a pending case waits for; `undefined` when it says nothing. */
 function panelWaiting(wait: string | undefined): string | undefined {
   if (wait === 'disagreement') return 'reviewers disagree'
@@ -363,6 +372,12 @@ function ownDecision<R, C, V, D extends Decision, S>(
 ): D {
   const mine = views.find((view) => view.reviewer === reviewer)
   return mine?.decision ?? fixture.definition.panel.unreviewed(kindContext(fixture), entry, `no review by ${reviewer} yet`)
+}
+
+/** Where case `id` is, as the caller's evaluation knows it and the fixture confirms, without a pass over every case; `undefined` when it does not know. */
+function knownPosition(fixture: SomeFixture, decided: object | undefined, id: string): number | undefined {
+  const position = decided !== undefined && 'positionOf' in decided && typeof decided.positionOf === 'function' ? decided.positionOf(id) : undefined
+  return typeof position === 'number' && fixture.cases[position]?.id === id ? position : undefined
 }
 
 function assessment<D extends Decision>(assessments: readonly CaseAssessment<D>[], position: number): CaseAssessment<D> {

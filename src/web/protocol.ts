@@ -2,7 +2,7 @@
 // one body the page sends (its save: save-protocol.ts). Types only, importing nothing but its own parts, so that both sides compile against it:
 // the server's builders (page-data.ts, compare-data.ts, report.ts, routes/) return these types
 // and the page (client/) reads them, so a field renamed on one side fails the build of the other.
-// Where the server sends one of the engine's reports whole (coverage, agreement, calibration),
+// Where the server sends one of the engine's reports whole (agreement, calibration),
 // the shape here is the part the page reads: the engine's report must still be assignable to it.
 
 import type { PageEstimate, PageSampleProgress } from './estimate-protocol.js'
@@ -20,10 +20,9 @@ export interface Counts {
   readonly outcomes: { readonly accepted: number; readonly rejected: number; readonly rate: number; readonly interval: readonly [number, number] } | null
 }
 
-/** A fixture's review coverage, and each split's. */
+/** A fixture's review coverage, and each split's: counts only, since the lists of pending and refused cases would make every answer grow with the fixture. */
 export interface Coverage extends Counts {
   readonly splits: Readonly<Record<string, Counts>>
-  readonly pendingCases: readonly { readonly id: string; readonly reason: string }[]
 }
 
 /** One item's agreement between the independent reviewers (`agreement --json`'s item). */

@@ -74,6 +74,12 @@ export class ServedFixtures {
     return entry
   }
 
+  /** The fixture at `index` as last read and loaded, its files not checked again: `undefined` before its first read, and while it is refused. */
+  lastLoaded(index: number): LoadedFixture | undefined {
+    const entry = this.#fixtures.last(index)
+    return entry?.error === undefined ? entry : undefined
+  }
+
   /** The overview of a loaded fixture as `viewer` may see it. A reader's and an adjudicator's are the same; a blind reviewer's is their own. */
   async viewOf(entry: LoadedFixture, index: number, viewer: Viewer): Promise<OverviewView> {
     const key = viewer.role === 'reviewer' ? `reviewer:${viewer.name}` : 'all'

@@ -1,5 +1,6 @@
 // How an incremental evaluation notices that a fixture's files changed, and what it keeps of a file
 // it read: each file's stat stamp, the listing of each folder, and a large file's bytes let go once parsed.
+import { createHash } from 'node:crypto'
 import { readFileSync, statSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -38,6 +39,22 @@ export function stampsOf(paths: readonly string[]): (string | undefined)[] {
     const stats = statSync(path, { bigint: true, throwIfNoEntry: false })
     return stats === undefined ? undefined : `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`
   })
+}
+
+/**
+ * The SHA-256 of `bytes` and, when they begin with the bytes of the last read (`before`: their
+ * length and SHA-256), that they do: a file a save appended to is hashed once, the prefix and the
+ * whole in one pass, and a reader of the lines appended need not hash the prefix again.
+ */
+export function hashRead(
+  bytes: Uint8Array,
+  before: { readonly length: number; readonly sha256: string | undefined } | undefined,
+): Pick<RawFile, 'sha256' | 'grownFrom'> & { readonly sha256: string } {
+  if (before?.sha256 === undefined || before.length === 0 || bytes.length <= before.length) return { sha256: sha256Hex(bytes) }
+  const hash = createHash('sha256').update(bytes.subarray(0, before.length))
+  const grown = hash.copy().digest('hex') === before.sha256
+  const sha256 = hash.update(bytes.subarray(before.length)).digest('hex')
+  return grown ? { sha256, grownFrom: { length: before.length, sha256: before.sha256 } } : { sha256 }
 }
 
 /**

@@ -1,11 +1,11 @@
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
-import { sha256Hex } from '../json/canonical-json.js'
+import { caseSetFingerprints, type CaseSetIdentity } from './case-set-fingerprints.js'
+import { DecisionList } from './decision-list.js'
 import type { CaseAssessment } from './assess.js'
 import { CoverageTally } from './coverage-tally.js'
-import { isGraded } from './decision.js'
 import type { Decision } from '../contract/decision.js'
-import { caseDecider, caseSetEnds, conversionNotes, fileIdentities, SetFingerprint, type EvaluateOptions, type SomeEvaluation } from './evaluate.js'
+import { caseDecider, conversionNotes, fileIdentities, type EvaluateOptions, type SomeEvaluation } from './evaluate.js'
 import { kindContext, loadFixtureReading, recoverInFixture, type CaseEntry, type LoadFixtureOptions, type ReviewEntry, type SomeFixture } from './fixture.js'
 import type { FixtureIdentities } from '../contract/results.js'
 import type { FileRole } from '../contract/kind.js'
@@ -13,17 +13,8 @@ import type { Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
-import { FileMovedError, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
-import {
-  changedPositions,
-  decidesEverything,
-  movesGraded,
-  patchedCaseLists,
-  patchedDecisions,
-  staleFilesOf,
-  staleOf,
-  type DecisionChange,
-} from './incremental-patch.js'
+import { FileMovedError, hashRead, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
+import { changedPositions, decidesEverything, movesGraded, patchedCaseLists, staleFilesOf, staleOf, type DecisionChange } from './incremental-patch.js'
 
 /** Options of {@link IncrementalEvaluation.open}: where messages are relative to, and what each evaluation asks beyond the files. */
 export interface IncrementalOptions extends EvaluateOptions, LoadFixtureOptions {
@@ -62,6 +53,8 @@ interface CaseState {
 interface ReadFile {
   readonly stamp: string
   readonly raw: RawFile
+  /** The length of the bytes read (kept apart: a large file's bytes are let go once parsed). */
+  readonly length: number
 }
 
 /**
@@ -85,6 +78,8 @@ export class IncrementalEvaluation {
   private listings: ReadonlyMap<string, string> | undefined
   private listed: readonly CaseAssessment<Decision>[] | undefined
   private decideWithStates: ((entry: CaseEntry) => { readonly assessment: CaseAssessment<Decision> }) | undefined
+  /** The decisions of the evaluation as last made, made when first read. */
+  private decisionList: DecisionList | undefined
   /** The stale recorded hashes of the cases as decided, by the file's role, in the order of `cases.json`. */
   private staleFiles = new Map<FileRole, string[]>()
 
@@ -127,6 +122,14 @@ export class IncrementalEvaluation {
   get assessments(): readonly CaseAssessment<Decision>[] {
     this.listed ??= [...this.states.values()].map((state) => state.assessment)
     return this.listed
+  }
+
+  /** The assessment of the case at `position` as last read, as {@link assessments} lists it, without listing every case. */
+  assessmentAt(position: number): CaseAssessment<Decision> {
+    const entry = this.fixture.cases[position]
+    const state = entry === undefined ? undefined : this.states.get(entry.id)
+    if (state === undefined) throw new RangeError(`no case at ${position}`)
+    return state.assessment
   }
 
   /**
@@ -181,9 +184,9 @@ export class IncrementalEvaluation {
       const stamp = stamps.has(path) ? stamps.get(path) : await stampOf(path)
       if (!everything && before !== undefined && stamp !== undefined && before.stamp === stamp) return before.raw
       const file = await readFixtureFile(path, display)
-      const raw = { display: file.display, bytes: file.bytes, sha256: sha256Hex(file.bytes) }
+      const raw = { display: file.display, bytes: file.bytes, ...hashRead(file.bytes, before && { length: before.length, sha256: before.raw.sha256 }) }
       if (before?.raw.sha256 !== raw.sha256) changedFiles.push(display)
-      this.read.set(path, { stamp: stamp ?? '', raw: retained(path, raw) })
+      this.read.set(path, { stamp: stamp ?? '', raw: retained(path, raw), length: file.bytes.length })
       return raw
     }
     const casesPath = this.loaded === undefined ? undefined : `${this.loaded.dir}/${this.loaded.definition.files.cases}`
@@ -302,15 +305,13 @@ export class IncrementalEvaluation {
       if (before.text !== text) textMoved = true
     }
     if (changes.length === 0 && this.current !== undefined && files.length === 0) return { files, decided, removed: [] }
-    if (this.listed !== undefined) {
-      const listed = this.listed.slice()
-      for (const { position, state } of changes) listed[position] = state.assessment
-      this.listed = listed
-    }
+    // Listed again when next read (an overview of every case), not copied here: a save's answer reads its one case.
+    this.listed = undefined
     this.decideWithStates = undefined
     this.loaded = fixture
     const previous = this.current!
-    const decisions = patchedDecisions(previous.decisions, changes)
+    const decisions = (this.decisionList ?? DecisionList.of(previous.decisions)).patched(changes)
+    this.decisionList = decisions
     if (textMoved || movesGraded(changes)) this.caseSet = undefined
     // A change of a case's stale hashes can reorder the notes' hashes: they are gathered again.
     if (changes.some(({ state, was }) => state.stale.length > 0 || was.stale.length > 0)) this.staleFiles = staleFilesOf(this.states.values())
@@ -325,15 +326,16 @@ export class IncrementalEvaluation {
     const previous = this.current
     if (casesMoved || previous === undefined || !sameGraded(previous.decisions, decisions)) this.caseSet = undefined
     this.staleFiles = staleFilesOf(this.states.values())
-    return this.evaluationOf(fixture, decisions, this.tally.coverage(decisions))
+    this.decisionList = DecisionList.of(decisions)
+    return this.evaluationOf(fixture, this.decisionList, this.tally.coverage(decisions))
   }
 
   /** The evaluation of `decisions`, the cases as decided: what needs every case (the case-set fingerprints, the kind's summary) made when first read. */
-  private evaluationOf(fixture: SomeFixture, decisions: readonly Decision[], coverage: SomeEvaluation['coverage']): SomeEvaluation {
+  private evaluationOf(fixture: SomeFixture, decisions: DecisionList, coverage: SomeEvaluation['coverage']): SomeEvaluation {
     if (this.caseSet === undefined) {
-      // The states as they are now, in the order of `cases.json`: a later save replaces the map's values, so they are listed here.
-      const states = [...this.states.values()]
-      this.caseSet = once(() => fingerprints(fixture, states))
+      // The map of states, not a list of them: a later save replaces some of its values, whose texts are made again then.
+      const states = this.states
+      this.caseSet = once(() => caseSetFingerprints(fixture, decisions.list, states))
     }
     const caseSet = this.caseSet
     const definition = fixture.definition
@@ -343,40 +345,21 @@ export class IncrementalEvaluation {
     // The case-set fingerprints hash every case's text, and a kind's summary reads every decision: each made when first read, not on every save.
     return {
       fixture,
-      decisions,
+      get decisions() {
+        return decisions.list
+      },
       coverage,
       get identities() {
         identities ??= { ...caseSet(), files: fileIdentities(fixture) }
         return identities
       },
       get summary() {
-        summary ??= { value: definition.summarize(kindContext(fixture), decisions, options) }
+        summary ??= { value: definition.summarize(kindContext(fixture), decisions.list, options) }
         return summary.value
       },
       notes: conversionNotes(fixture, this.staleFiles),
     }
   }
-}
-
-/** The fingerprints of the full case set and of its graded cases. */
-type CaseSetIdentity = Pick<FixtureIdentities, 'caseSetSha256' | 'gradedSetSha256'>
-
-/** The fingerprints of the full case set and of its graded cases, from each case's text. */
-function fingerprints(fixture: SomeFixture, states: readonly CaseState[]): CaseSetIdentity {
-  const { head, tail, broken } = caseSetEnds(fixture)
-  const full = new SetFingerprint(head)
-  full.broken = broken
-  const graded = new SetFingerprint('[')
-  for (const { text, decision } of states) {
-    if (text === undefined) {
-      full.broken = true
-      continue
-    }
-    const separated = `,${text}`
-    full.add(text, separated)
-    if (isGraded(decision)) graded.add(text, separated)
-  }
-  return { caseSetSha256: full.digest(tail), gradedSetSha256: graded.digest(']') }
 }
 
 const NO_CHANGE: EvaluationChange = { files: [], decided: [], removed: [] }

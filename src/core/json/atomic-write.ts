@@ -19,6 +19,8 @@ export interface FileWrite {
    * changed since it was read (an editor saved it meanwhile). `null`: the file must not exist yet.
    */
   readonly basedOn: string | null
+  /** The bytes `basedOn` is the hash of, when the writer holds them: the file is compared with them byte for byte, not hashed again. */
+  readonly basedOnBytes?: Uint8Array
 }
 
 /** The filesystem calls the writer makes; replaced in tests to interrupt a write. */
@@ -211,8 +213,11 @@ async function checkUnchanged(write: FileWrite): Promise<{ mode: number | undefi
       })
     }
   }
-  const now = bytes === undefined ? null : sha256Hex(bytes)
-  if (now !== write.basedOn) {
+  const unchanged =
+    bytes === undefined
+      ? write.basedOn === null
+      : write.basedOn !== null && (write.basedOnBytes === undefined ? sha256Hex(bytes) === write.basedOn : Buffer.compare(bytes, write.basedOnBytes) === 0)
+  if (!unchanged) {
     throw new RevisionError({
       code: 'FILE_CHANGED_MEANWHILE',
       file: write.display,

@@ -28,6 +28,8 @@ export interface RawFile {
   readonly bytes: Uint8Array
   /** The SHA-256 of `bytes`, when the reader took it already (the plugin hashes every file for its cache key). */
   readonly sha256?: string
+  /** The length and SHA-256 of the bytes this file held when it was read before, when these bytes begin with them (a file appended to). */
+  readonly grownFrom?: { readonly length: number; readonly sha256: string }
   /**
    * The file's JSON, when it was made from values already parsed and checked: a document the
    * records layout folds from its record lines, whose text is `bytes`. Read in place of parsing

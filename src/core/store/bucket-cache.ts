@@ -45,7 +45,9 @@ export class BucketCache {
     if (usable && kept.sha === sha) return kept.folded
     let read: BucketLines
     let lineCount: number
-    if (usable && file.bytes.length > kept.length && sha256Hex(file.bytes.subarray(0, kept.length)) === kept.sha) {
+    // The reader may have found already that the file begins with the bytes it read before: then they are not hashed again.
+    const grown = file.grownFrom !== undefined && file.grownFrom.length === kept?.length && file.grownFrom.sha256 === kept.sha
+    if (usable && file.bytes.length > kept.length && (grown || sha256Hex(file.bytes.subarray(0, kept.length)) === kept.sha)) {
       // Grown by whole lines after what was read: only those are parsed, numbered after the lines before them.
       const tail = file.bytes.subarray(kept.length)
       const added = bucketLines({ display: file.display, bytes: tail }, name, layout, display, kept.lineCount)

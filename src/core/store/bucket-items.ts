@@ -26,11 +26,13 @@ export class BucketItems implements ReadonlyMap<string, Folded<ItemRecord>> {
     const now = new Set(buckets)
     // Cast: the index is this class's own Map, read-only to its readers; the previous items are let go, and this takes it over.
     const index = previous.index as Map<string, Folded<ItemRecord>>
+    // The new folds put first, then the old ones' keys that none of them holds taken out: a key kept (almost every key of a
+    // bucket a save appended to) is put once, not taken out and put back.
+    for (const bucket of buckets) if (!before.has(bucket)) for (const [key, folded] of bucket) index.set(key, folded)
     for (const bucket of previous.buckets) {
       if (now.has(bucket)) continue
       for (const [key, folded] of bucket) if (index.get(key) === folded) index.delete(key)
     }
-    for (const bucket of buckets) if (!before.has(bucket)) for (const [key, folded] of bucket) index.set(key, folded)
     return new BucketItems(buckets, index)
   }
 

@@ -226,13 +226,14 @@ export class RecordStore {
     }
     return [...appended].map(([name, lines]) => {
       const file = this.files.get(name)
-      const before = file === undefined ? '' : new TextDecoder().decode(file.bytes)
-      return {
-        path: join(this.dir, RECORDS_DIR, name),
-        display: join(this.display, RECORDS_DIR, name),
-        contents: before + lines.join(''),
-        basedOn: file === undefined ? null : (file.sha256 ?? sha256Hex(file.bytes)),
-      }
+      const added = new TextEncoder().encode(lines.join(''))
+      const path = join(this.dir, RECORDS_DIR, name)
+      const display = join(this.display, RECORDS_DIR, name)
+      if (file === undefined) return { path, display, contents: added, basedOn: null }
+      const bytes = file.bytes
+      // The lines put after the bytes read, which are not decoded and encoded again (the file is still replaced whole),
+      // and the file on disk compared with those bytes before it is replaced, not hashed again.
+      return { path, display, contents: Buffer.concat([bytes, added]), basedOn: file.sha256 ?? sha256Hex(bytes), basedOnBytes: bytes }
     })
   }
 

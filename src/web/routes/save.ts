@@ -70,9 +70,9 @@ export function saveRoute(action: SaveAction): Route {
     if (Object.keys(save.draft).length === 0)
       throw new RequestError('EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
     // The versions are checked under the fixture's lock, against the files as they are then; what the server parsed
-    // of the files already is not parsed again, only the files the save changes.
-    const kept = await fixtures.loaded(save.fixture).catch(() => undefined)
-    const memo = kept?.error === undefined ? kept?.parsed : undefined
+    // of the files already is not parsed again, only the files the save changes. The memo knows each parse by the
+    // file's bytes, so the one last read serves as well as one checked now: the save is not preceded by a check of every file.
+    const memo = fixtures.lastLoaded(save.fixture)?.parsed
     const common = { caseId: save.id, cwd: server.cwd, expected: save.versions, kinds: server.kinds, ...(memo === undefined ? {} : { memo }) }
     // Each save is recorded (a commit, or a line of the audit log) under the fixture's lock, or undone.
     const base = { dir, fixture: fixtures.options.named[save.fixture]!, caseId: save.id, role: person?.role, email: person?.email }

@@ -201,6 +201,19 @@ describe('the incremental evaluation', () => {
     expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
   })
 
+  test('in the records layout, an evaluation read only after the next save still gives the fingerprints of the files it was made from', async () => {
+    const fixture = await copyFixture()
+    await convertFixture(fixture.dir, 'records', { cwd: fixture.dir, kinds })
+    const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
+    await apply(fixture.dir, { kind: 'review', id: 'not-reviewed', ratings: ['meets', 'meets', 'meets', 'meets', 'meets'] }, incremental.parsed)
+    await incremental.refresh()
+    const [earlier, itsFiles] = [incremental.evaluation, await fullEvaluation(fixture.dir)]
+    await apply(fixture.dir, { kind: 'replace', id: 'not-reviewed', ratings: ['meets', 'meets', 'uncertain', 'meets', 'meets'] }, incremental.parsed)
+    expect((await incremental.refresh()).decided).toEqual(['not-reviewed'])
+    expect(evaluationJson(earlier)).toEqual(itsFiles)
+    expect(evaluationJson(incremental.evaluation)).not.toEqual(itsFiles)
+  })
+
   test('a file whose bytes are rewritten unchanged is read again but parses nothing and decides nothing', async () => {
     const fixture = await copyFixture()
     const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
