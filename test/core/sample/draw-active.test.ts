@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest'
+import { activeRequest } from '../../helpers/draw-request.js'
 import type { Split } from '../../../src/core/common/primitives.js'
 import { compareCodePoints } from '../../../src/core/json/canonical-json.js'
 import { activeExtensionProbabilities } from '../../../src/core/sample/draw-active.js'
-import { drawSample, type DrawRequest, type Population } from '../../../src/core/sample/draw.js'
+import { drawSample, type Population } from '../../../src/core/sample/draw.js'
 import { ACTIVE_FLOOR, activeProbabilities } from '../../../src/core/sample/draw-judge.js'
 import type { JudgeCaseDesign } from '../../../src/core/sample/judge-design.js'
 import type { SampleFile } from '../../../src/core/sample/sample-file.js'
@@ -25,16 +26,7 @@ function population(n: number, offset = 0): Population {
   }
 }
 
-const request = (size: number, seed: string, more: Partial<DrawRequest> = {}): DrawRequest => ({
-  size,
-  seed,
-  method: 'active',
-  judge: 'ix',
-  fresh: false,
-  now: new Date('2026-01-01T00:00:00Z'),
-  file: 'lab/sample.json',
-  ...more,
-})
+const request = activeRequest
 
 /** πᵢ = n·(τ/N + (1 − τ)·uᵢ/Σu), written out for a design where none reaches 1. */
 const uncapped = (u: readonly number[], scale: number) => u.map((ui) => scale * (ACTIVE_FLOOR / u.length + ((1 - ACTIVE_FLOOR) * ui) / sum(u)))

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
+import { activeRequest } from '../../helpers/draw-request.js'
 import type { Split } from '../../../src/core/common/primitives.js'
-import { drawSample, type DrawRequest, type Population } from '../../../src/core/sample/draw.js'
+import { drawSample, type Population } from '../../../src/core/sample/draw.js'
 import { ACTIVE_FLOOR, activeProbabilities } from '../../../src/core/sample/draw-judge.js'
 import { requireConfidences, type JudgeCaseDesign } from '../../../src/core/sample/judge-design.js'
 
@@ -22,16 +23,7 @@ function population(n: number, held = 0): Population {
   }
 }
 
-const request = (size: number, seed: string, more: Partial<DrawRequest> = {}): DrawRequest => ({
-  size,
-  seed,
-  method: 'active',
-  judge: 'ix',
-  fresh: false,
-  now: new Date('2026-01-01T00:00:00Z'),
-  file: 'lab/sample.json',
-  ...more,
-})
+const request = activeRequest
 
 describe('activeProbabilities', () => {
   test('πᵢ = n·(τ/N + (1 − τ)·uᵢ/Σu) when none reaches 1: they add up to n, and each is at least τ·n/N', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest'
+import { drawRequest } from '../../helpers/draw-request.js'
 import { RubricError } from '../../../src/core/common/errors.js'
 import type { Split } from '../../../src/core/common/primitives.js'
-import { allocate, drawSample, type DrawRequest, type Population } from '../../../src/core/sample/draw.js'
+import { allocate, drawSample, type Population } from '../../../src/core/sample/draw.js'
 import type { SampleFile } from '../../../src/core/sample/sample-file.js'
 
 /** n cases, the first `development` of them in development and the rest held out. */
@@ -16,15 +17,7 @@ function population(n: number, development = n): Population {
   }
 }
 
-const request = (size: number, seed: string, more: Partial<DrawRequest> = {}): DrawRequest => ({
-  size,
-  seed,
-  method: 'uniform',
-  fresh: false,
-  now: new Date('2026-01-01T00:00:00Z'),
-  file: 'lab/sample.json',
-  ...more,
-})
+const request = drawRequest
 
 const ids = (sample: SampleFile) => sample.cases.map((entry) => entry.id)
 
