@@ -5,6 +5,9 @@
 //   npm run build && LAYOUT=records node test/bench/save-cpu.mjs [sizes…]   (default: 100 20000)
 //   PROFILE=dir …                                          (a CPU profile of each size's saves)
 //   CASES_PER_BUCKET=n …   (records: convert with --buckets so that each bucket file holds about n cases)
+//   WARMUP=n …             (saves made and not measured first, at every size: default 5, so that what is
+//                           measured is a save to a server that has settled after reading the fixture, not
+//                           the collection of the garbage the first read left; WARMUP=0 measures from the first save)
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
@@ -19,6 +22,7 @@ const { startServer } = await import(new URL('../../dist/web/server.js', import.
 const sizes = process.argv.slice(2).map(Number)
 const SIZES = sizes.length > 0 ? sizes : [100, 20_000]
 const SAVES = 20
+const WARMUP = Number(process.env.WARMUP ?? 5)
 const LAYOUT = process.env.LAYOUT ?? 'seed'
 const CRITERIA = JSON.parse(readFileSync(new URL('../../fixtures/docuctl-rollback/rubric.json', import.meta.url), 'utf8')).criteria.map((item) => item.id)
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
@@ -67,9 +71,9 @@ for (const n of SIZES) {
     }
     const cpu = []
     const wall = []
-    for (let repeat = 0; repeat < SAVES; repeat++) {
+    for (let repeat = -WARMUP; repeat < SAVES; repeat++) {
       // A pending case, its review replaced (saved as uncertain every other time, so that it stays pending), its versions read first.
-      const id = `case-${String(42 + 100 * (repeat % Math.max(1, Math.floor(n / 100)))).padStart(6, '0')}`
+      const id = `case-${String(42 + 100 * ((repeat + WARMUP) % Math.max(1, Math.floor(n / 100)))).padStart(6, '0')}`
       const shown = await http(server, caseUrl(id))
       const rating = repeat % 2 === 0 ? 'uncertain' : 'meets'
       const draft = Object.fromEntries(
@@ -79,6 +83,7 @@ for (const n of SIZES) {
       const before = process.cpuUsage()
       await http(server, '/api/review', { fixture: 0, id, draft, versions: shown.versions, replace: shown.existing })
       const used = process.cpuUsage(before)
+      if (repeat < 0) continue
       cpu.push((used.user + used.system) / 1000)
       wall.push(Number(process.hrtime.bigint() - start) / 1e6)
     }

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { bindFixture as bindWithKinds } from '../../src/core/engine/bind.js'
 import { kinds } from '../../src/core/registry.js'
-import { nodeWriteIo } from '../../src/core/json/atomic-write.js'
+import { type FileContents, nodeWriteIo } from '../../src/core/json/atomic-write.js'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
 import { RevisionError } from '../../src/core/common/errors.js'
 import { runCli } from '../helpers/cli.js'
@@ -196,7 +196,7 @@ describe('vitest-rubric bind', () => {
       kinds,
       io: {
         ...nodeWriteIo,
-        async writeNew(path: string, contents: string | Uint8Array, mode: number | undefined) {
+        async writeNew(path: string, contents: FileContents, mode: number | undefined) {
           if (++writes === 2) throw Object.assign(new Error('disk full'), { code: 'ENOSPC' })
           return nodeWriteIo.writeNew(path, contents, mode)
         },

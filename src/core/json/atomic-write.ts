@@ -1,6 +1,6 @@
-import { chmod, open, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { chmod, type FileHandle, open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, relative, sep } from 'node:path'
-import { sha256Hex } from './canonical-json.js'
 import { crashPoint } from './crash-points.js'
 import { heldFixtureLock, withFixtureLock, type HeldLock, type Journal } from './fixture-lock.js'
 import { RevisionError, RubricError } from '../common/errors.js'
@@ -12,8 +12,12 @@ export interface FileWrite {
   readonly path: string
   /** The file as shown in messages. */
   readonly display: string
-  /** The new contents; `null` removes the file, as part of the same all-or-nothing save. */
-  readonly contents: string | Uint8Array | null
+  /**
+   * The new contents; `null` removes the file, as part of the same all-or-nothing save. A list of
+   * byte arrays is written one after another (a record file's bytes read and the lines appended to
+   * them), never joined into one copy.
+   */
+  readonly contents: FileContents | null
   /**
    * SHA-256 of the bytes the new contents were derived from: the write is refused when the file
    * changed since it was read (an editor saved it meanwhile). `null`: the file must not exist yet.
@@ -23,6 +27,9 @@ export interface FileWrite {
   readonly basedOnBytes?: Uint8Array
 }
 
+/** What a file is written with: text, bytes, or byte arrays written one after another. */
+export type FileContents = string | Uint8Array | readonly Uint8Array[]
+
 /** The filesystem calls the writer makes; replaced in tests to interrupt a write. */
 export interface WriteIo {
   /**
@@ -30,7 +37,7 @@ export interface WriteIo {
    * a `mode` (the file it replaces has one), the new file gets exactly that mode; without one, the
    * mode a new file gets from the user's umask.
    */
-  readonly writeNew: (path: string, contents: string | Uint8Array, mode: number | undefined) => Promise<void>
+  readonly writeNew: (path: string, contents: FileContents, mode: number | undefined) => Promise<void>
   readonly rename: (from: string, to: string) => Promise<void>
   readonly unlink: (path: string) => Promise<void>
 }
@@ -39,7 +46,8 @@ export const nodeWriteIo: WriteIo = {
   async writeNew(path, contents, mode) {
     const handle = await open(path, 'wx', 0o666)
     try {
-      await handle.writeFile(contents)
+      if (typeof contents === 'string' || contents instanceof Uint8Array) await handle.writeFile(contents)
+      else for (const part of contents) await handle.writeFile(part)
       await handle.sync()
     } finally {
       await handle.close()
@@ -198,11 +206,9 @@ function commonDirectory(paths: readonly string[]): string {
 
 /** The mode of the file replaced (none for a new file); refuses when the file is not the revision the edit was made from. */
 async function checkUnchanged(write: FileWrite): Promise<{ mode: number | undefined }> {
-  let bytes: Uint8Array | undefined
-  let mode: number | undefined
+  let found: { readonly mode: number; readonly same: boolean } | undefined
   try {
-    bytes = await readFile(write.path)
-    mode = (await stat(write.path)).mode & 0o7777
+    found = await compareFile(write.path, write.basedOn, write.basedOnBytes)
   } catch (cause) {
     if (errnoCode(cause) !== 'ENOENT') {
       throw new RevisionError({
@@ -213,10 +219,7 @@ async function checkUnchanged(write: FileWrite): Promise<{ mode: number | undefi
       })
     }
   }
-  const unchanged =
-    bytes === undefined
-      ? write.basedOn === null
-      : write.basedOn !== null && (write.basedOnBytes === undefined ? sha256Hex(bytes) === write.basedOn : Buffer.compare(bytes, write.basedOnBytes) === 0)
+  const unchanged = found === undefined ? write.basedOn === null : found.same
   if (!unchanged) {
     throw new RevisionError({
       code: 'FILE_CHANGED_MEANWHILE',
@@ -228,8 +231,55 @@ async function checkUnchanged(write: FileWrite): Promise<{ mode: number | undefi
       hint: 'run the command again once the file is saved.',
     })
   }
-  return { mode }
+  return { mode: found?.mode }
 }
+
+/**
+ * Whether the file at `path` holds the bytes `basedOn` is the SHA-256 of (compared with `bytes`
+ * byte for byte when given), and its mode. The file is read a slice at a time into a buffer kept
+ * for the next check: a save checks its files twice, and a bucket file of a large fixture is megabytes,
+ * which read whole each time would be garbage for the collector to find.
+ */
+async function compareFile(path: string, basedOn: string | null, bytes: Uint8Array | undefined): Promise<{ mode: number; same: boolean }> {
+  const handle = await open(path, 'r')
+  const scratch = scratchBuffers.pop() ?? Buffer.allocUnsafe(1 << 18)
+  try {
+    const stats = await handle.stat()
+    const mode = stats.mode & 0o7777
+    // A file found where none should be is still read first: one that cannot be read (a folder) is named as such.
+    if (basedOn === null) await handle.read(scratch, 0, 1, 0)
+    if (basedOn === null || (bytes !== undefined && stats.size !== bytes.length)) return { mode, same: false }
+    if (bytes === undefined) {
+      const hash = createHash('sha256')
+      await readSlices(handle, scratch, (slice) => hash.update(slice) !== undefined)
+      return { mode, same: hash.digest('hex') === basedOn }
+    }
+    let offset = 0
+    const same = await readSlices(handle, scratch, (slice) => {
+      const end = offset + slice.length
+      const matches = end <= bytes.length && Buffer.compare(slice, bytes.subarray(offset, end)) === 0
+      offset = end
+      return matches
+    })
+    return { mode, same: same && offset === bytes.length }
+  } finally {
+    await handle.close()
+    if (scratchBuffers.length < 4) scratchBuffers.push(scratch)
+  }
+}
+
+/** Reads a file a slice at a time into `scratch`, giving each slice to `visit` until it returns false; whether none did. */
+async function readSlices(handle: FileHandle, scratch: Buffer, visit: (slice: Buffer) => boolean): Promise<boolean> {
+  for (let offset = 0; ; ) {
+    const { bytesRead } = await handle.read(scratch, 0, scratch.length, offset)
+    if (bytesRead === 0) return true
+    if (!visit(scratch.subarray(0, bytesRead))) return false
+    offset += bytesRead
+  }
+}
+
+/** The buffers {@link compareFile} reads into, each lent to one check at a time (saves of several fixtures may check at once). */
+const scratchBuffers: Buffer[] = []
 
 async function removeAll(paths: readonly string[], io: WriteIo): Promise<void> {
   await Promise.all(paths.map((path) => io.unlink(path).catch(() => undefined)))

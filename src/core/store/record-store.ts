@@ -231,9 +231,9 @@ export class RecordStore {
       const display = join(this.display, RECORDS_DIR, name)
       if (file === undefined) return { path, display, contents: added, basedOn: null }
       const bytes = file.bytes
-      // The lines put after the bytes read, which are not decoded and encoded again (the file is still replaced whole),
-      // and the file on disk compared with those bytes before it is replaced, not hashed again.
-      return { path, display, contents: Buffer.concat([bytes, added]), basedOn: file.sha256 ?? sha256Hex(bytes), basedOnBytes: bytes }
+      // The lines written after the bytes read, which are neither decoded and encoded again nor copied into one array (the
+      // file is still replaced whole), and the file on disk compared with those bytes before it is replaced, not hashed again.
+      return { path, display, contents: [bytes, added], basedOn: file.sha256 ?? sha256Hex(bytes), basedOnBytes: bytes }
     })
   }
 

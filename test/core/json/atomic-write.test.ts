@@ -200,4 +200,32 @@ describe('writeFilesAtomically', () => {
     `)
     await expectUntouched(dir, before)
   })
+
+  test('a large file is checked byte for byte, a change anywhere in it refusing the write, and new contents given in parts are written in order', async () => {
+    const dir = await scratchDir('write')
+    const path = join(dir, '00.jsonl')
+    // Several of the slices the check reads at a time, and not a whole number of them.
+    const read = Buffer.alloc(700_000 + 17, 'a')
+    const appended = Buffer.from('{"line":"appended"}\n')
+    const write: FileWrite = { path, display: '00.jsonl', contents: [read, appended], basedOn: sha256Hex(read), basedOnBytes: read }
+    const changed = [
+      ['the last byte', Buffer.concat([read.subarray(0, read.length - 1), Buffer.from('b')])],
+      ['a byte in a middle slice', Buffer.from(read).fill('b', 300_000, 300_001)],
+      ['a line appended', Buffer.concat([read, Buffer.from('{"line":"other"}\n')])],
+      ['a byte cut off', read.subarray(0, read.length - 1)],
+    ] as const
+    for (const [what, onDisk] of changed) {
+      await writeFile(path, onDisk)
+      const error = await writeFilesAtomically([write]).catch((caught: unknown) => caught)
+      expect(error, what).toMatchObject({ code: 'FILE_CHANGED_MEANWHILE', file: '00.jsonl' })
+      expect(Buffer.compare(await readFile(path), onDisk), what).toBe(0)
+      // Checked by its hash when the bytes read are not held.
+      const { basedOnBytes: _held, ...hashOnly } = write
+      expect(await writeFilesAtomically([hashOnly]).catch((caught: unknown) => caught), what).toMatchObject({ code: 'FILE_CHANGED_MEANWHILE' })
+    }
+    await writeFile(path, read)
+    await writeFilesAtomically([write])
+    expect(Buffer.compare(await readFile(path), Buffer.concat([read, appended]))).toBe(0)
+    expect(await readdir(dir)).toEqual(['00.jsonl'])
+  })
 })
