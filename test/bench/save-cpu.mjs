@@ -3,11 +3,15 @@
 // machine move by tens of percent between runs; the CPU time of the process over a save does less.
 //
 //   npm run build && LAYOUT=records node test/bench/save-cpu.mjs [sizes…]   (default: 100 20000)
-//   PROFILE=dir …                                          (a CPU profile of each size's saves)
+//   PROFILE=dir …          (a CPU profile of the saves measured at each size)
 //   CASES_PER_BUCKET=n …   (records: convert with --buckets so that each bucket file holds about n cases)
-//   WARMUP=n …             (saves made and not measured first, at every size: default 5, so that what is
-//                           measured is a save to a server that has settled after reading the fixture, not
-//                           the collection of the garbage the first read left; WARMUP=0 measures from the first save)
+//   WARMUP=n …             (saves made and not measured first, at every size: default 5)
+//   SAVES=n …              (saves measured at each size: default 20)
+//
+// The saves measured come after the warm-up ones, at every size. At 100,000 cases, V8 still collects
+// the garbage of the server's first read (some 300 MB of file bytes) during the first saves after it,
+// and a collection of the whole 1 GB heap costs some 500 ms of CPU time, which falls on one save or
+// another: the median is the measure, and the mean, printed beside it, shows what the collections add.
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
@@ -15,13 +19,13 @@ import { Session } from 'node:inspector/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { generateFixture } from './generate.mjs'
 
+const GENERATE = new URL('./generate.mjs', import.meta.url).href
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
 const { startServer } = await import(new URL('../../dist/web/server.js', import.meta.url).href)
 const sizes = process.argv.slice(2).map(Number)
 const SIZES = sizes.length > 0 ? sizes : [100, 20_000]
-const SAVES = 20
+const SAVES = Number(process.env.SAVES ?? 20)
 const WARMUP = Number(process.env.WARMUP ?? 5)
 const LAYOUT = process.env.LAYOUT ?? 'seed'
 const CRITERIA = JSON.parse(readFileSync(new URL('../../fixtures/docuctl-rollback/rubric.json', import.meta.url), 'utf8')).criteria.map((item) => item.id)
@@ -49,7 +53,13 @@ let floor
 for (const n of SIZES) {
   const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-save-'))
   const dir = join(root, 'fixtures/bench')
-  await generateFixture(dir, n)
+  // Generated in a process of its own: its garbage would be collected during the saves measured, at some sizes and not others.
+  const generated = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `import { generateFixture } from ${JSON.stringify(GENERATE)}; await generateFixture(${JSON.stringify(dir)}, ${n})`],
+    { encoding: 'utf8' },
+  )
+  if (generated.status !== 0) throw new Error(`generating ${n} cases exited ${generated.status}: ${generated.stderr}`)
   if (LAYOUT === 'records') {
     const perBucket = Number(process.env.CASES_PER_BUCKET ?? 0)
     let buckets = 16
@@ -64,11 +74,6 @@ for (const n of SIZES) {
     await http(server, caseUrl('case-000042'))
     await http(server, '/api/overview?viewer=reader')
     const session = new Session()
-    if (process.env.PROFILE !== undefined) {
-      session.connect()
-      await session.post('Profiler.enable')
-      await session.post('Profiler.start')
-    }
     const cpu = []
     const wall = []
     for (let repeat = -WARMUP; repeat < SAVES; repeat++) {
@@ -79,6 +84,12 @@ for (const n of SIZES) {
       const draft = Object.fromEntries(
         CRITERIA.map((criterion) => [criterion, { rating, reason: 'Read in the benchmark.', answer_span: 'check service health' }]),
       )
+      if (repeat === 0 && process.env.PROFILE !== undefined) {
+        // The saves measured alone are profiled.
+        session.connect()
+        await session.post('Profiler.enable')
+        await session.post('Profiler.start')
+      }
       const start = process.hrtime.bigint()
       const before = process.cpuUsage()
       await http(server, '/api/review', { fixture: 0, id, draft, versions: shown.versions, replace: shown.existing })
@@ -93,9 +104,12 @@ for (const n of SIZES) {
       session.disconnect()
     }
     const [cpuTime, wallTime] = [median(cpu), median(wall)]
+    const mean = cpu.reduce((sum, each) => sum + each, 0) / cpu.length
     floor ??= cpuTime
     const ratio = cpuTime === floor && n === SIZES[0] ? 'the floor' : `${(cpuTime / floor).toFixed(2)}× the floor`
-    console.log(`${n} cases, ${LAYOUT} layout: a save's CPU time ${cpuTime.toFixed(1)} ms (${ratio}); wall ${wallTime.toFixed(1)} ms (median of ${SAVES})`)
+    console.log(
+      `${n} cases, ${LAYOUT} layout: a save's CPU time ${cpuTime.toFixed(1)} ms (${ratio}); wall ${wallTime.toFixed(1)} ms (median of ${SAVES}); mean CPU ${mean.toFixed(1)} ms`,
+    )
   } finally {
     await server.close()
     rmSync(root, { recursive: true, force: true })

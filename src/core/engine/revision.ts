@@ -7,6 +7,7 @@ import { withFixtureLock } from '../json/fixture-lock.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { nodeWriteIo, type FileWrite, type WriteIo } from '../json/atomic-write.js'
 import { writeProjectFiles } from '../json/project-write.js'
+import { readGrownFile } from '../json/file-slices.js'
 import { decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision } from '../contract/decision.js'
@@ -315,9 +316,14 @@ export class FixtureRevision {
   private async reader(path: string, display: string): Promise<RawFile> {
     let file = this.read.get(path)
     if (file === undefined) {
-      // Hashed once: the parse memo, the check before the write and the proposed fixture's identities read it.
-      const read = await readFixtureFile(path, display)
-      file = { ...read, sha256: sha256Hex(read.bytes) }
+      // A bucket file the fixture's reader parsed before: only the lines appended since are read (and the rest hashed).
+      const before = this.memo.buckets.readBefore(basename(path), display)
+      const grown = before === undefined ? undefined : await readGrownFile(path, display, before)
+      if (grown === undefined) {
+        // Hashed once: the parse memo, the check before the write and the proposed fixture's identities read it.
+        const read = await readFixtureFile(path, display)
+        file = { ...read, sha256: sha256Hex(read.bytes) }
+      } else file = grown
       this.read.set(path, file)
     }
     return file

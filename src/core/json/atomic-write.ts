@@ -1,10 +1,11 @@
-import { createHash } from 'node:crypto'
-import { chmod, type FileHandle, open, rename, unlink } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { chmod, copyFile, open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, relative, sep } from 'node:path'
 import { crashPoint } from './crash-points.js'
 import { heldFixtureLock, withFixtureLock, type HeldLock, type Journal } from './fixture-lock.js'
 import { RevisionError, RubricError } from '../common/errors.js'
 import { errnoCode } from '../common/primitives.js'
+import { holds, prefixEquals } from './file-slices.js'
 
 /** One file to replace (or create) as a whole, or to remove. */
 export interface FileWrite {
@@ -12,11 +13,7 @@ export interface FileWrite {
   readonly path: string
   /** The file as shown in messages. */
   readonly display: string
-  /**
-   * The new contents; `null` removes the file, as part of the same all-or-nothing save. A list of
-   * byte arrays is written one after another (a record file's bytes read and the lines appended to
-   * them), never joined into one copy.
-   */
+  /** The new contents; `null` removes the file, as part of the same all-or-nothing save. */
   readonly contents: FileContents | null
   /**
    * SHA-256 of the bytes the new contents were derived from: the write is refused when the file
@@ -27,8 +24,23 @@ export interface FileWrite {
   readonly basedOnBytes?: Uint8Array
 }
 
-/** What a file is written with: text, bytes, or byte arrays written one after another. */
-export type FileContents = string | Uint8Array | readonly Uint8Array[]
+/** What a file is written with: text, bytes, or the file as it is with bytes appended. */
+export type FileContents = string | Uint8Array | AppendedContents
+
+/**
+ * The file replaced, as it is on disk, followed by `append`: a record file a save adds lines to.
+ * The file system copies it (`copyOf`, the path of the file replaced), so that a save of one case
+ * does not hold a whole bucket file in memory; the copy is checked to hold the bytes `basedOn`
+ * names, followed by `append`, before the save is committed.
+ */
+export interface AppendedContents {
+  readonly copyOf: string
+  readonly append: Uint8Array
+}
+
+function isAppended(contents: FileContents): contents is AppendedContents {
+  return typeof contents === 'object' && !(contents instanceof Uint8Array)
+}
 
 /** The filesystem calls the writer makes; replaced in tests to interrupt a write. */
 export interface WriteIo {
@@ -44,10 +56,11 @@ export interface WriteIo {
 
 export const nodeWriteIo: WriteIo = {
   async writeNew(path, contents, mode) {
-    const handle = await open(path, 'wx', 0o666)
+    // Copied, the copy failing if anything is at `path` already, as opening it with `wx` does.
+    if (isAppended(contents)) await copyFile(contents.copyOf, path, constants.COPYFILE_EXCL)
+    const handle = await open(path, isAppended(contents) ? 'a' : 'wx', 0o666)
     try {
-      if (typeof contents === 'string' || contents instanceof Uint8Array) await handle.writeFile(contents)
-      else for (const part of contents) await handle.writeFile(part)
+      await handle.writeFile(isAppended(contents) ? contents.append : contents)
       await handle.sync()
     } finally {
       await handle.close()
@@ -123,7 +136,8 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: Held
 
   // Writing and flushing the staged files takes a while: an editor may have saved meanwhile.
   try {
-    for (const write of writes) await checkUnchanged(write)
+    let next = 0
+    for (const write of writes) await checkUnchanged(write, write.contents === null ? undefined : staged[next++])
   } catch (error) {
     await removeAll(staged, io)
     throw error
@@ -204,11 +218,16 @@ function commonDirectory(paths: readonly string[]): string {
   return common
 }
 
-/** The mode of the file replaced (none for a new file); refuses when the file is not the revision the edit was made from. */
-async function checkUnchanged(write: FileWrite): Promise<{ mode: number | undefined }> {
+/**
+ * The mode of the file replaced (none for a new file); refuses when the file is not the revision the
+ * edit was made from. Before its contents are staged, a file the save appends to is only stat'ed:
+ * it is checked once, after the copy (`staged`), which must then be that revision followed by the
+ * bytes appended.
+ */
+async function checkUnchanged(write: FileWrite, staged?: string): Promise<{ mode: number | undefined }> {
   let found: { readonly mode: number; readonly same: boolean } | undefined
   try {
-    found = await compareFile(write.path, write.basedOn, write.basedOnBytes)
+    found = await compareFile(write, staged)
   } catch (cause) {
     if (errnoCode(cause) !== 'ENOENT') {
       throw new RevisionError({
@@ -235,51 +254,34 @@ async function checkUnchanged(write: FileWrite): Promise<{ mode: number | undefi
 }
 
 /**
- * Whether the file at `path` holds the bytes `basedOn` is the SHA-256 of (compared with `bytes`
- * byte for byte when given), and its mode. The file is read a slice at a time into a buffer kept
- * for the next check: a save checks its files twice, and a bucket file of a large fixture is megabytes,
- * which read whole each time would be garbage for the collector to find.
+ * Whether the file `write` replaces is still the file it was made from (compared byte for byte
+ * when the writer holds those bytes, else by SHA-256), and its mode; given the staged copy of a
+ * file appended to, whether that copy is the file followed by the bytes appended. The files are
+ * read a slice at a time: a bucket file of a large fixture is megabytes.
  */
-async function compareFile(path: string, basedOn: string | null, bytes: Uint8Array | undefined): Promise<{ mode: number; same: boolean }> {
-  const handle = await open(path, 'r')
-  const scratch = scratchBuffers.pop() ?? Buffer.allocUnsafe(1 << 18)
+async function compareFile(write: FileWrite, staged: string | undefined): Promise<{ mode: number; same: boolean }> {
+  const { basedOn, basedOnBytes, contents } = write
+  const handle = await open(write.path, 'r')
   try {
-    const stats = await handle.stat()
-    const mode = stats.mode & 0o7777
+    const { mode, size } = await handle.stat()
     // A file found where none should be is still read first: one that cannot be read (a folder) is named as such.
-    if (basedOn === null) await handle.read(scratch, 0, 1, 0)
-    if (basedOn === null || (bytes !== undefined && stats.size !== bytes.length)) return { mode, same: false }
-    if (bytes === undefined) {
-      const hash = createHash('sha256')
-      await readSlices(handle, scratch, (slice) => hash.update(slice) !== undefined)
-      return { mode, same: hash.digest('hex') === basedOn }
+    if (basedOn === null) await handle.read(Buffer.alloc(1), 0, 1, 0)
+    const appended = contents !== null && isAppended(contents) ? contents : undefined
+    if (basedOn === null || (basedOnBytes !== undefined && size !== basedOnBytes.length)) return { mode: mode & 0o7777, same: false }
+    if (appended !== undefined && staged === undefined) return { mode: mode & 0o7777, same: true }
+    const same = await holds(handle, basedOnBytes === undefined ? { sha256: basedOn } : { bytes: basedOnBytes })
+    if (!same || appended === undefined || staged === undefined) return { mode: mode & 0o7777, same }
+    const copy = await open(staged, 'r')
+    try {
+      const copied = (await copy.stat()).size === size + appended.append.length && (await prefixEquals(copy, handle, size))
+      return { mode: mode & 0o7777, same: copied }
+    } finally {
+      await copy.close()
     }
-    let offset = 0
-    const same = await readSlices(handle, scratch, (slice) => {
-      const end = offset + slice.length
-      const matches = end <= bytes.length && Buffer.compare(slice, bytes.subarray(offset, end)) === 0
-      offset = end
-      return matches
-    })
-    return { mode, same: same && offset === bytes.length }
   } finally {
     await handle.close()
-    if (scratchBuffers.length < 4) scratchBuffers.push(scratch)
   }
 }
-
-/** Reads a file a slice at a time into `scratch`, giving each slice to `visit` until it returns false; whether none did. */
-async function readSlices(handle: FileHandle, scratch: Buffer, visit: (slice: Buffer) => boolean): Promise<boolean> {
-  for (let offset = 0; ; ) {
-    const { bytesRead } = await handle.read(scratch, 0, scratch.length, offset)
-    if (bytesRead === 0) return true
-    if (!visit(scratch.subarray(0, bytesRead))) return false
-    offset += bytesRead
-  }
-}
-
-/** The buffers {@link compareFile} reads into, each lent to one check at a time (saves of several fixtures may check at once). */
-const scratchBuffers: Buffer[] = []
 
 async function removeAll(paths: readonly string[], io: WriteIo): Promise<void> {
   await Promise.all(paths.map((path) => io.unlink(path).catch(() => undefined)))

@@ -31,6 +31,11 @@ export interface RawFile {
   /** The length and SHA-256 of the bytes this file held when it was read before, when these bytes begin with them (a file appended to). */
   readonly grownFrom?: { readonly length: number; readonly sha256: string }
   /**
+   * The bytes after `grownFrom.length`, when the reader read only those (a save reading a bucket file
+   * it read before): `bytes` is then read again when asked for, and refused if it is not these.
+   */
+  readonly tail?: Uint8Array
+  /**
    * The file's JSON, when it was made from values already parsed and checked: a document the
    * records layout folds from its record lines, whose text is `bytes`. Read in place of parsing
    * `bytes` again; frozen, since the records it is made of are shared.

@@ -5,7 +5,20 @@ import { sha256Hex } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
 import type { BucketItems } from './bucket-items.js'
 import type { MaterialisedState } from './materialise.js'
-import { bucketOf, checkItemRecord, type Folded, fold, type ItemRecord, itemKey, type Layout, parseRecordLines, RECORDS_DIR, type Stored } from './records.js'
+import {
+  bucketOf,
+  checkItemRecord,
+  type Folded,
+  fold,
+  foldKey,
+  groupByKey,
+  type ItemRecord,
+  itemKey,
+  type Layout,
+  parseRecordLines,
+  RECORDS_DIR,
+  type Stored,
+} from './records.js'
 
 /**
  * The parsed and folded lines of a fixture's bucket files, by file name, kept with the SHA-256 of
@@ -43,27 +56,82 @@ export class BucketCache {
     const kept = this.kept.get(name)
     const usable = kept !== undefined && kept.buckets === layout.buckets && kept.display === file.display
     if (usable && kept.sha === sha) return kept.folded
-    let read: BucketLines
-    let lineCount: number
-    // The reader may have found already that the file begins with the bytes it read before: then they are not hashed again.
+    // The reader may have found already that the file begins with the bytes it read before: then they are not hashed again,
+    // and when it read only the bytes after them (`tail`), the whole bytes are not asked for.
     const grown = file.grownFrom !== undefined && file.grownFrom.length === kept?.length && file.grownFrom.sha256 === kept.sha
-    if (usable && file.bytes.length > kept.length && (grown || sha256Hex(file.bytes.subarray(0, kept.length)) === kept.sha)) {
+    const tail = !usable
+      ? undefined
+      : grown && file.tail !== undefined
+        ? file.tail
+        : file.bytes.length > kept.length && (grown || sha256Hex(file.bytes.subarray(0, kept.length)) === kept.sha)
+          ? file.bytes.subarray(kept.length)
+          : undefined
+    if (usable && tail !== undefined) {
       // Grown by whole lines after what was read: only those are parsed, numbered after the lines before them.
-      const tail = file.bytes.subarray(kept.length)
       const added = bucketLines({ display: file.display, bytes: tail }, name, layout, display, kept.lineCount)
-      for (const stored of added.lines) this.appended?.add(itemKey(stored.record.doc, stored.record.case, stored.record.slot))
-      // A compaction line among them can make a line read before superseded: the documents are made whole again.
-      if (added.superseded.size > 0) this.appended = undefined
-      read = { lines: [...kept.read.lines, ...added.lines], superseded: new Set([...kept.read.superseded, ...added.superseded]) }
-      lineCount = kept.lineCount + newlines(tail)
-    } else {
+      const lineCount = kept.lineCount + newlines(tail)
+      const length = kept.length + tail.length
+      if (added.superseded.size === 0) {
+        // Only the keys of the lines added are folded again: every other key keeps the very record it had (a reader tells what changed by identity).
+        const { byKey } = kept
+        const touched = new Set<string>()
+        for (const stored of added.lines) {
+          const key = keyOfItem(stored.record)
+          this.appended?.add(key)
+          touched.add(key)
+          // A new list, not the old one grown: a key of one line has that list as its heads, which the last fold gave out.
+          byKey.set(key, [...(byKey.get(key) ?? []), stored])
+        }
+        const folded = new Map(kept.folded)
+        for (const key of touched) {
+          const one = foldKey(key, byKey.get(key)!, sameItem, kept.superseded)
+          if (one === undefined) folded.delete(key)
+          else folded.set(key, one)
+        }
+        this.kept.set(name, { ...kept, sha, length, lineCount, byKey, folded })
+        return folded
+      }
+      // A compaction line among them can make a line read before superseded: every key is folded again, and the documents made whole.
       this.appended = undefined
-      read = bucketLines(file, name, layout, display)
-      lineCount = newlines(file.bytes)
+      const lines = [...[...kept.byKey.values()].flat(), ...added.lines]
+      return this.keep(
+        name,
+        { sha, length, lineCount, buckets: layout.buckets, display: file.display },
+        lines,
+        new Set([...kept.superseded, ...added.superseded]),
+      )
     }
-    const folded = foldItems(read)
-    this.kept.set(name, { sha, length: file.bytes.length, lineCount, buckets: layout.buckets, display: file.display, read, folded })
+    this.appended = undefined
+    const read = bucketLines(file, name, layout, display)
+    return this.keep(
+      name,
+      { sha, length: file.bytes.length, lineCount: newlines(file.bytes), buckets: layout.buckets, display: file.display },
+      read.lines,
+      read.superseded,
+    )
+  }
+
+  /** Folds a bucket's lines whole and keeps what was read. */
+  private keep(
+    name: string,
+    stamp: Pick<KeptBucket, 'sha' | 'length' | 'lineCount' | 'buckets' | 'display'>,
+    lines: readonly Stored<ItemRecord>[],
+    superseded: ReadonlySet<string>,
+  ): ReadonlyMap<string, Folded<ItemRecord>> {
+    const byKey = groupByKey(lines, keyOfItem)
+    const folded = new Map<string, Folded<ItemRecord>>()
+    for (const [key, keyLines] of byKey) {
+      const one = foldKey(key, keyLines, sameItem, superseded)
+      if (one !== undefined) folded.set(key, one)
+    }
+    this.kept.set(name, { ...stamp, byKey, superseded, folded })
     return folded
+  }
+
+  /** The length and SHA-256 of the bytes of the bucket file `name` as last parsed, shown as `display`: a reader need read only what follows them. */
+  readBefore(name: string, display: string): { readonly length: number; readonly sha256: string } | undefined {
+    const kept = this.kept.get(name)
+    return kept === undefined || kept.display !== display ? undefined : { length: kept.length, sha256: kept.sha }
   }
 }
 
@@ -75,7 +143,10 @@ interface KeptBucket {
   readonly lineCount: number
   readonly buckets: number
   readonly display: string
-  readonly read: BucketLines
+  /** The lines read, by key in the order their keys first came; the lists are never changed once a fold gave them out. */
+  readonly byKey: Map<string, readonly Stored<ItemRecord>[]>
+  /** The lines the compaction lines read name. */
+  readonly superseded: ReadonlySet<string>
   readonly folded: ReadonlyMap<string, Folded<ItemRecord>>
 }
 
@@ -87,12 +158,16 @@ function newlines(bytes: Uint8Array): number {
 
 /** The item records of a bucket, each key's current ones. */
 export function foldItems(read: BucketLines): Map<string, Folded<ItemRecord>> {
-  return fold(
-    read.lines,
-    (record) => itemKey(record.doc, record.case, record.slot),
-    (a, b) => a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null),
-    read.superseded,
-  )
+  return fold(read.lines, keyOfItem, sameItem, read.superseded)
+}
+
+function keyOfItem(record: ItemRecord): string {
+  return itemKey(record.doc, record.case, record.slot)
+}
+
+/** Whether two heads of a key hold the same content: one head, not a fork. */
+function sameItem(a: ItemRecord, b: ItemRecord): boolean {
+  return a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null)
 }
 
 /** The records of a bucket file, and the lines its compaction lines name. */

@@ -27,11 +27,12 @@ export class BucketItems implements ReadonlyMap<string, Folded<ItemRecord>> {
     // Cast: the index is this class's own Map, read-only to its readers; the previous items are let go, and this takes it over.
     const index = previous.index as Map<string, Folded<ItemRecord>>
     // The new folds put first, then the old ones' keys that none of them holds taken out: a key kept (almost every key of a
-    // bucket a save appended to) is put once, not taken out and put back.
-    for (const bucket of buckets) if (!before.has(bucket)) for (const [key, folded] of bucket) index.set(key, folded)
+    // bucket a save appended to, with the very record it had) is neither put again nor taken out.
+    const added = buckets.filter((bucket) => !before.has(bucket))
+    for (const bucket of added) for (const [key, folded] of bucket) if (index.get(key) !== folded) index.set(key, folded)
     for (const bucket of previous.buckets) {
       if (now.has(bucket)) continue
-      for (const [key, folded] of bucket) if (index.get(key) === folded) index.delete(key)
+      for (const [key, folded] of bucket) if (index.get(key) === folded && !added.some((each) => each.has(key))) index.delete(key)
     }
     return new BucketItems(buckets, index)
   }

@@ -230,10 +230,9 @@ export class RecordStore {
       const path = join(this.dir, RECORDS_DIR, name)
       const display = join(this.display, RECORDS_DIR, name)
       if (file === undefined) return { path, display, contents: added, basedOn: null }
-      const bytes = file.bytes
-      // The lines written after the bytes read, which are neither decoded and encoded again nor copied into one array (the
-      // file is still replaced whole), and the file on disk compared with those bytes before it is replaced, not hashed again.
-      return { path, display, contents: [bytes, added], basedOn: file.sha256 ?? sha256Hex(bytes), basedOnBytes: bytes }
+      // The file as it is, copied by the file system, with the lines after it: the file is still replaced whole, but its
+      // bytes are not held, decoded or encoded again (a save through the page reads only the lines added since it last read).
+      return { path, display, contents: { copyOf: path, append: added }, basedOn: file.sha256 ?? sha256Hex(file.bytes) }
     })
   }
 

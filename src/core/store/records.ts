@@ -320,31 +320,38 @@ export function fold<R extends { readonly replaces: readonly string[] }>(
   sameContent: (a: R, b: R) => boolean,
   superseded: ReadonlySet<string> = new Set(),
 ): Map<string, Folded<R>> {
-  const byKey = groupByKey(records, keyOf)
   const folded = new Map<string, Folded<R>>()
-  for (const [key, lines] of byKey) {
-    // A record replaces records of its own key: a key of one line is its own head, and its bytes need no hash.
-    // A line a compaction named comes back (a merge) only beside a current line of its key, so it is never alone.
-    if (lines.length === 1) {
-      folded.set(key, { key, heads: lines })
-      continue
-    }
-    const replaced = new Set<string>()
-    const unique = new Map<string, Stored<R>>()
-    for (const stored of lines) {
-      if (unique.has(stored.hash)) continue
-      unique.set(stored.hash, stored)
-      for (const hash of stored.record.replaces) replaced.add(hash)
-    }
-    const heads: Stored<R>[] = []
-    for (const stored of unique.values()) {
-      if (replaced.has(stored.hash) || superseded.has(stored.hash)) continue
-      if (!heads.some((head) => sameContent(head.record, stored.record))) heads.push(stored)
-    }
-    // Every line replaced by another (a cycle, made by hand): none is current, as before this fold grouped by key.
-    if (heads.length > 0) folded.set(key, { key, heads })
+  for (const [key, lines] of groupByKey(records, keyOf)) {
+    const one = foldKey(key, lines, sameContent, superseded)
+    if (one !== undefined) folded.set(key, one)
   }
   return folded
+}
+
+/** The current records of one key, from its lines in the order read, as {@link fold} finds them; `undefined` when none is current. */
+export function foldKey<R extends { readonly replaces: readonly string[] }>(
+  key: string,
+  lines: readonly Stored<R>[],
+  sameContent: (a: R, b: R) => boolean,
+  superseded: ReadonlySet<string>,
+): Folded<R> | undefined {
+  // A record replaces records of its own key: a key of one line is its own head, and its bytes need no hash.
+  // A line a compaction named comes back (a merge) only beside a current line of its key, so it is never alone.
+  if (lines.length === 1) return { key, heads: lines }
+  const replaced = new Set<string>()
+  const unique = new Map<string, Stored<R>>()
+  for (const stored of lines) {
+    if (unique.has(stored.hash)) continue
+    unique.set(stored.hash, stored)
+    for (const hash of stored.record.replaces) replaced.add(hash)
+  }
+  const heads: Stored<R>[] = []
+  for (const stored of unique.values()) {
+    if (replaced.has(stored.hash) || superseded.has(stored.hash)) continue
+    if (!heads.some((head) => sameContent(head.record, stored.record))) heads.push(stored)
+  }
+  // Every line replaced by another (a cycle, made by hand): none is current, as before this fold grouped by key.
+  return heads.length > 0 ? { key, heads } : undefined
 }
 
 /** The lines of each key, in the order read. */

@@ -201,13 +201,13 @@ describe('writeFilesAtomically', () => {
     await expectUntouched(dir, before)
   })
 
-  test('a large file is checked byte for byte, a change anywhere in it refusing the write, and new contents given in parts are written in order', async () => {
+  test('a large file is checked byte for byte, a change anywhere in it refusing the write, and a file appended to is copied with the new lines after it', async () => {
     const dir = await scratchDir('write')
     const path = join(dir, '00.jsonl')
     // Several of the slices the check reads at a time, and not a whole number of them.
     const read = Buffer.alloc(700_000 + 17, 'a')
     const appended = Buffer.from('{"line":"appended"}\n')
-    const write: FileWrite = { path, display: '00.jsonl', contents: [read, appended], basedOn: sha256Hex(read), basedOnBytes: read }
+    const write: FileWrite = { path, display: '00.jsonl', contents: { copyOf: path, append: appended }, basedOn: sha256Hex(read), basedOnBytes: read }
     const changed = [
       ['the last byte', Buffer.concat([read.subarray(0, read.length - 1), Buffer.from('b')])],
       ['a byte in a middle slice', Buffer.from(read).fill('b', 300_000, 300_001)],
@@ -222,6 +222,24 @@ describe('writeFilesAtomically', () => {
       // Checked by its hash when the bytes read are not held.
       const { basedOnBytes: _held, ...hashOnly } = write
       expect(await writeFilesAtomically([hashOnly]).catch((caught: unknown) => caught), what).toMatchObject({ code: 'FILE_CHANGED_MEANWHILE' })
+    }
+    // An editor's save while the copy is made, before it or after it: the copy is not committed, and the edit is kept.
+    // One undone after the copy leaves the file as it was read, but not the copy: it is not committed either.
+    for (const when of ['before the copy', 'after the copy', 'and undone after the copy'] as const) {
+      await writeFile(path, read)
+      const edited = Buffer.concat([read, Buffer.from(`{"line":"edited ${when}"}\n`)])
+      const io: WriteIo = {
+        ...nodeWriteIo,
+        async writeNew(staged, contents, mode) {
+          if (when !== 'after the copy') await writeFile(path, edited)
+          await nodeWriteIo.writeNew(staged, contents, mode)
+          await writeFile(path, when === 'and undone after the copy' ? read : edited)
+        },
+      }
+      const { basedOnBytes: _held, ...hashOnly } = write
+      expect(await writeFilesAtomically([hashOnly], io).catch((caught: unknown) => caught), when).toMatchObject({ code: 'FILE_CHANGED_MEANWHILE' })
+      expect(Buffer.compare(await readFile(path), when === 'and undone after the copy' ? read : edited), when).toBe(0)
+      expect(await readdir(dir), when).toEqual(['00.jsonl'])
     }
     await writeFile(path, read)
     await writeFilesAtomically([write])

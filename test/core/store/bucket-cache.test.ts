@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { BucketCache } from '../../../src/core/store/bucket-cache.js'
+import { BucketItems } from '../../../src/core/store/bucket-items.js'
 import { bucketOf, type ItemRecord, LAYOUT_NAME, LAYOUT_VERSION, lineHash, recordLine } from '../../../src/core/store/records.js'
 
 /**
@@ -34,6 +35,43 @@ describe('BucketCache', () => {
     // t2's record was not parsed again: the same object.
     expect(after.get('annotations.json\u0000t2\u0000review')?.heads[0]?.record).toBe(before.get('annotations.json\u0000t2\u0000review')?.heads[0]?.record)
     expect(after.get('annotations.json\u0000t3\u0000review')?.heads[0]?.at).toBe(`records/${NAME}:4`)
+    // Only the keys of the lines added are folded again: t2 keeps its fold, and the fold given out before is as it was.
+    expect(after.get('annotations.json\u0000t2\u0000review')).toBe(before.get('annotations.json\u0000t2\u0000review'))
+    expect(heads(before).map((records) => records.map((record) => (record.item as { reason: string }).reason))).toEqual([['first'], ['second']])
+  })
+
+  test('lines appended that fork a record, or compact the file, fold as a first read of the whole file does', () => {
+    const original = recordLine(review('t1', 'first'))
+    const forked = `${first}${recordLine(review('t1', 'on one machine', [lineHash(original)]))}${recordLine(review('t1', 'on another', [lineHash(original)]))}`
+    const compaction = recordLine({ superseded: [lineHash(original)], ...provenance })
+    for (const grown of [forked, `${forked}${compaction}`]) {
+      const cache = new BucketCache()
+      cache.folded(file(first), NAME, layout, 'fx')
+      expect(heads(cache.folded(file(grown), NAME, layout, 'fx'))).toEqual(heads(new BucketCache().folded(file(grown), NAME, layout, 'fx')))
+    }
+    const cache = new BucketCache()
+    cache.folded(file(first), NAME, layout, 'fx')
+    expect(heads(cache.folded(file(forked), NAME, layout, 'fx'))[0]).toHaveLength(2)
+  })
+
+  test('the index of every bucket, taken over by the next read, still finds every key of a bucket that grew', () => {
+    const two = { ...layout, buckets: 2 } as const
+    const names = ['t1', 't2', 't3', 't4', 't5', 't6'].map((id) => bucketOf(id, 2))
+    const [a, b] = [...new Set(names)].sort()
+    const linesOf = (name: string | undefined) =>
+      ['t1', 't2', 't3', 't4', 't5', 't6'].filter((id) => bucketOf(id, 2) === name).map((id) => recordLine(review(id, `reason of ${id}`)))
+    const fileOf = (name: string, text: string) => ({ display: `fx/records/${name}`, bytes: new TextEncoder().encode(text) })
+    const cache = new BucketCache()
+    const textA = linesOf(a).join('')
+    const textB = linesOf(b).join('')
+    const foldedA = cache.folded(fileOf(a!, textA), a!, two, 'fx')
+    const first = BucketItems.of([foldedA, cache.folded(fileOf(b!, textB), b!, two, 'fx')])
+    // One bucket appended to: its keys kept share their folds with the bucket before.
+    const addedCase = ['t7', 't8', 't9', 't10', 't11', 't12'].find((id) => bucketOf(id, 2) === b)!
+    const grownB = cache.folded(fileOf(b!, `${textB}${recordLine(review(addedCase, 'added'))}`), b!, two, 'fx')
+    const next = BucketItems.of([foldedA, grownB], first)
+    for (const [key, folded] of [...foldedA, ...grownB]) expect(next.get(key), key).toBe(folded)
+    expect(next.size).toBe(foldedA.size + grownB.size)
   })
 
   test('a bad line appended is named by its line in the whole file', () => {

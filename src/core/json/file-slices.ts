@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { type FileHandle, open } from 'node:fs/promises'
+import { RevisionError } from '../common/errors.js'
+import { sha256Hex } from './canonical-json.js'
+import type { RawFile } from './read.js'
+
+/**
+ * Reads the file open at `handle` a slice at a time, from `start`, giving each slice to `visit`
+ * until it returns false; whether none did. The slices are read into a buffer lent for the call:
+ * a bucket file of a large fixture is megabytes, and a whole copy of it read at each save is memory
+ * outside the JavaScript heap that V8 collects only with the whole heap, every 64 MB of it.
+ */
+export async function readSlices(handle: FileHandle, visit: (slice: Buffer) => boolean, start = 0): Promise<boolean> {
+  const scratch = lent.pop() ?? Buffer.allocUnsafe(SLICE_BYTES)
+  try {
+    for (let offset = start; ; ) {
+      const { bytesRead } = await handle.read(scratch, 0, scratch.length, offset)
+      if (bytesRead === 0) return true
+      // A slice is visited before the next read into the same buffer, and never kept.
+      if (!visit(scratch.subarray(0, bytesRead))) return false
+      offset += bytesRead
+    }
+  } finally {
+    if (lent.length < 4) lent.push(scratch)
+  }
+}
+
+/**
+ * A file that begins with bytes read before (`before`: their length and SHA-256), read without
+ * holding its whole bytes: the SHA-256 of the whole, and the bytes after `before` when the file
+ * begins with them. `undefined` when it does not (it was rewritten, or cut), or is no longer than
+ * before: the caller reads it whole.
+ */
+export async function readGrown(
+  path: string,
+  before: { readonly length: number; readonly sha256: string },
+): Promise<{ readonly sha256: string; readonly length: number; readonly tail: Uint8Array } | undefined> {
+  const handle = await open(path, 'r')
+  try {
+    const { size } = await handle.stat()
+    if (size < before.length) return undefined
+    const hash = createHash('sha256')
+    let offset = 0
+    await readSlices(handle, (slice) => {
+      const wanted = Math.min(slice.length, before.length - offset)
+      hash.update(slice.subarray(0, wanted))
+      offset += wanted
+      return offset < before.length
+    })
+    if (offset < before.length || hash.copy().digest('hex') !== before.sha256) return undefined
+    // The bytes after the prefix: what a save appended, a few lines (read whole, and kept by the caller).
+    const chunks: Buffer[] = []
+    await readSlices(
+      handle,
+      (slice) => {
+        hash.update(slice)
+        chunks.push(Buffer.from(slice))
+        return true
+      },
+      before.length,
+    )
+    const tail = Buffer.concat(chunks)
+    return { sha256: hash.digest('hex'), length: before.length + tail.length, tail }
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * A file read as {@link readGrown} reads it, as a fixture file: its SHA-256, the bytes read before
+ * and those after them (`tail`). Its whole bytes are read again only when asked for, and refused
+ * when they are no longer those hashed. `undefined` when the file does not begin with `before`.
+ */
+export async function readGrownFile(path: string, display: string, before: { readonly length: number; readonly sha256: string }): Promise<RawFile | undefined> {
+  const grown = await readGrown(path, before).catch(() => undefined)
+  if (grown === undefined) return undefined
+  const { sha256, tail } = grown
+  return {
+    display,
+    sha256,
+    grownFrom: before,
+    tail,
+    get bytes(): Uint8Array {
+      const bytes = readFileSync(path)
+      if (sha256Hex(bytes) !== sha256) {
+        throw new RevisionError({
+          code: 'FILE_CHANGED_MEANWHILE',
+          file: display,
+          summary: 'the file changed on disk while the command ran; nothing was changed, so that edit is not lost.',
+          hint: 'run the command again once the file is saved.',
+        })
+      }
+      return bytes
+    },
+  }
+}
+
+/**
+ * Whether the file open at `handle` holds exactly `bytes` (compared slice by slice), or, given
+ * `sha256` in their place, bytes of that SHA-256.
+ */
+export async function holds(handle: FileHandle, expected: { readonly bytes: Uint8Array } | { readonly sha256: string }): Promise<boolean> {
+  if ('sha256' in expected) {
+    const hash = createHash('sha256')
+    await readSlices(handle, (slice) => hash.update(slice) !== undefined)
+    return hash.digest('hex') === expected.sha256
+  }
+  const { bytes } = expected
+  let offset = 0
+  const same = await readSlices(handle, (slice) => {
+    const end = offset + slice.length
+    const matches = end <= bytes.length && Buffer.compare(slice, bytes.subarray(offset, end)) === 0
+    offset = end
+    return matches
+  })
+  return same && offset === bytes.length
+}
+
+/** Whether the first `length` bytes of the files open at `a` and `b` are the same (both at least that long). */
+export async function prefixEquals(a: FileHandle, b: FileHandle, length: number): Promise<boolean> {
+  const left = lent.pop() ?? Buffer.allocUnsafe(SLICE_BYTES)
+  const right = lent.pop() ?? Buffer.allocUnsafe(SLICE_BYTES)
+  try {
+    for (let offset = 0; offset < length; ) {
+      const wanted = Math.min(SLICE_BYTES, length - offset)
+      const [fromA, fromB] = await Promise.all([a.read(left, 0, wanted, offset), b.read(right, 0, wanted, offset)])
+      if (fromA.bytesRead !== wanted || fromB.bytesRead !== wanted || Buffer.compare(left.subarray(0, wanted), right.subarray(0, wanted)) !== 0) return false
+      offset += wanted
+    }
+    return true
+  } finally {
+    for (const buffer of [left, right]) if (lent.length < 4) lent.push(buffer)
+  }
+}
+
+/** The size of a slice: a bucket file of a large fixture is read in a few of them. */
+const SLICE_BYTES = 1 << 18
+
+/** Buffers lent to reads, one each at a time (saves of several fixtures may read at once). */
+const lent: Buffer[] = []
