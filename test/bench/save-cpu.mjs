@@ -77,8 +77,9 @@ for (const n of SIZES) {
     const cpu = []
     const wall = []
     for (let repeat = -WARMUP; repeat < SAVES; repeat++) {
-      // A pending case, its review replaced (saved as uncertain every other time, so that it stays pending), its versions read first.
-      const id = `case-${String(42 + 100 * ((repeat + WARMUP) % Math.max(1, Math.floor(n / 100)))).padStart(6, '0')}`
+      // A case's review replaced (saved as uncertain every other time), its versions read first.
+      // At every size, each save is the first of its case, the cases spread over the fixture (and its bucket files).
+      const id = `case-${String(Math.floor(((repeat + WARMUP) * n) / (WARMUP + SAVES))).padStart(6, '0')}`
       const shown = await http(server, caseUrl(id))
       const rating = repeat % 2 === 0 ? 'uncertain' : 'meets'
       const draft = Object.fromEntries(

@@ -76,11 +76,25 @@ export async function readGrownFile(path: string, display: string, before: { rea
   const grown = await readGrown(path, before).catch(() => undefined)
   if (grown === undefined) return undefined
   const { sha256, tail } = grown
+  // Not spread from another object: a spread would read the bytes through their getter.
+  return readAgainWhenAsked(path, display, sha256, { grownFrom: before, tail })
+}
+
+/**
+ * A file read, its bytes let go when they are more than `limit` (a bucket file of a large fixture,
+ * kept by a store that needs only its SHA-256 once it is parsed): asked for again, they are read
+ * again, and refused when they are no longer the bytes `sha256` names.
+ */
+export function heldLightly(path: string, file: RawFile & { readonly sha256: string }): RawFile {
+  return file.bytes.length <= HELD_BYTES ? file : readAgainWhenAsked(path, file.display, file.sha256)
+}
+
+/** A file whose bytes, of SHA-256 `sha256`, are read when asked for, and refused if they are no longer those. */
+function readAgainWhenAsked(path: string, display: string, sha256: string, grown?: Pick<RawFile, 'grownFrom' | 'tail'>): RawFile {
   return {
     display,
     sha256,
-    grownFrom: before,
-    tail,
+    ...grown,
     get bytes(): Uint8Array {
       const bytes = readFileSync(path)
       if (sha256Hex(bytes) !== sha256) {
@@ -95,6 +109,9 @@ export async function readGrownFile(path: string, display: string, before: { rea
     },
   }
 }
+
+/** Past this many bytes, a file held lightly lets its bytes go. */
+const HELD_BYTES = 1 << 20
 
 /**
  * Whether the file open at `handle` holds exactly `bytes` (compared slice by slice), or, given

@@ -28,6 +28,7 @@ import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
 import { type Fork, materialise, type StoreKeys, valueFile } from './materialise.js'
 import { BucketItems } from './bucket-items.js'
+import { heldLightly } from '../json/file-slices.js'
 import { type BucketCache, bucketLines, foldItems } from './bucket-cache.js'
 
 export type { Fork, StoreKeys } from './materialise.js'
@@ -107,8 +108,14 @@ export class RecordStore {
     const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
-      files.set(name, file)
       bucketFolds.push(cache === undefined ? foldItems(bucketLines(file, name, layout, display)) : cache.folded(file, name, layout, display))
+      // Parsed, a large bucket file is kept by its SHA-256 when the reader took one (a store of the page's server would
+      // otherwise hold every bucket's bytes: some 300 MB at 100,000 cases); its bytes are read again if a write asks.
+      // A file whose bytes are read when asked for (one not read again since, or a save's, read from where it was read before)
+      // holds none to let go: its getter is not called.
+      const sha256 = file.sha256
+      const held: unknown = Object.getOwnPropertyDescriptor(file, 'bytes')?.value
+      files.set(name, sha256 === undefined || !(held instanceof Uint8Array) ? file : heldLightly(path(name), { display: file.display, sha256, bytes: held }))
     }
     // A whole read through a cache takes over the index of every key the last one made, changing only the buckets that changed.
     const items = BucketItems.of(bucketFolds, scope === undefined ? cache?.items : undefined)
