@@ -261,7 +261,7 @@ export function pageCase<R, C, V, D extends Decision, S>(
     )
   const scope: SaveScope =
     blindReviewer !== undefined ? { reviewer: blindReviewer } : viewer.role === 'adjudicator' ? { adjudication: true } : { adopted: true }
-  const versions = reading.readOnly === true ? {} : caseVersions(fixture, id, [definition.reviews.slots[0]], scope)
+  const versions = reading.readOnly === true ? {} : caseVersions(fixture, id, [definition.reviews.slots[0]], scope, entry)
   return {
     fixture: index,
     id,

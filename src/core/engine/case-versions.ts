@@ -15,9 +15,18 @@ export type CaseVersions = Readonly<Record<string, string | null>>
 /** Whose save it is: the adopted review, one reviewer's own review, or an adjudication. */
 export type SaveScope = { readonly adopted: true } | { readonly reviewer: string } | { readonly adjudication: true }
 
-/** The versions of what a save of `scope` replaces in case `caseId`, read from the fixture as loaded. */
-export function caseVersions(fixture: SomeFixture, caseId: string, slots: readonly string[], scope: SaveScope): Record<string, string | null> {
-  const entry = fixture.cases.find((each) => each.id === caseId)
+/**
+ * The versions of what a save of `scope` replaces in case `caseId`, read from the fixture as loaded.
+ * A caller that holds the case's entry gives it (`known`): the fixture's cases are not searched.
+ */
+export function caseVersions(
+  fixture: SomeFixture,
+  caseId: string,
+  slots: readonly string[],
+  scope: SaveScope,
+  known?: SomeFixture['cases'][number],
+): Record<string, string | null> {
+  const entry = known?.id === caseId ? known : fixture.cases.find((each) => each.id === caseId)
   const { cases, annotations } = fixture.files
   const versions: Record<string, string | null> = {}
   versions[`${cases?.name ?? 'cases.json'} › ${caseId}`] = entry === undefined ? null : fingerprint(entry.value)
