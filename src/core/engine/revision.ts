@@ -267,13 +267,18 @@ export class FixtureRevision {
       await writeProjectFiles(records, { boundary: projectBoundary(this.cwd, dir), lockDir: resolve(this.cwd, this.dir), cwd: this.cwd, io })
       return records.map((write) => write.display)
     }
-    const writes: FileWrite[] = [...updated].map(([path, file]) => ({
-      path,
-      display: file.display,
-      contents: file.bytes,
-      // A file this revision creates must still not exist when it is written.
-      basedOn: created.has(path) ? null : (this.raw(path)!.sha256 ?? sha256Hex(this.raw(path)!.bytes)),
-    }))
+    const writes: FileWrite[] = [...updated].map(([path, file]) => {
+      const original = this.raw(path)
+      return {
+        path,
+        display: file.display,
+        contents: file.bytes,
+        // A file this revision creates must still not exist when it is written.
+        basedOn: created.has(path) || original === undefined ? null : (original.sha256 ?? sha256Hex(original.bytes)),
+        // The bytes read, held anyway: the file on disk is compared with them rather than hashed.
+        ...(created.has(path) || original === undefined ? {} : { basedOnBytes: original.bytes }),
+      }
+    })
     // A reviewer's first review creates reviews/: only the directory is made ahead of the write, and a link there that
     // leads nowhere is refused by name.
     await writeProjectFiles(writes, {
