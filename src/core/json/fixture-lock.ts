@@ -5,7 +5,19 @@ import { join, resolve } from 'node:path'
 import { RevisionError } from '../common/errors.js'
 import { errnoCode, isObject } from '../common/primitives.js'
 import { crashPoint } from './crash-points.js'
-import { describeOwner, type Holder, type LockOwner, newOwner, OWNER_FILE, readHolder, readOwner, seconds, STALE_LOCK_MS, verdictOn } from './lock-owner.js'
+import {
+  describeOwner,
+  type Holder,
+  type LockOwner,
+  newOwner,
+  OWNER_FILE,
+  processRuns,
+  readHolder,
+  readOwner,
+  seconds,
+  STALE_LOCK_MS,
+  verdictOn,
+} from './lock-owner.js'
 
 export { describeOwner, type LockOwner, STALE_LOCK_MS } from './lock-owner.js'
 
@@ -136,7 +148,8 @@ interface Acquired {
 async function acquire(key: string, display: string): Promise<Acquired> {
   const lockPath = join(key, LOCK_NAME)
   const owner = newOwner()
-  const staging = join(key, `${LOCK_NAME}-${owner.token}.new`)
+  // The process id in the name: a writer killed before its owner file is whole is still known by it.
+  const staging = join(key, `${LOCK_NAME}-${owner.token}.${process.pid}.new`)
   try {
     await mkdir(staging)
     await writeFile(join(staging, OWNER_FILE), `${JSON.stringify(owner)}\n`)
@@ -297,9 +310,13 @@ async function recoverLeftovers(key: string, display: string, token: string): Pr
     } else if (name.endsWith('.released')) {
       await rm(path, { recursive: true, force: true })
     } else if (name.endsWith('.new') && !name.includes(token)) {
-      // A lock being taken: left alone while its writer may still be about to rename it in.
+      // A lock being taken: left alone while its writer may still be about to rename it in. One whose owner file is not
+      // whole yet (its writer killed while writing it) is its writer's by the process id in its name.
       const holder = await readHolder(path)
-      if (holder === undefined || verdictOn(holder) !== 'alive') await rm(path, { recursive: true, force: true })
+      const pid = /\.([0-9]+)\.new$/.exec(name)?.[1]
+      const abandoned =
+        holder === undefined ? true : holder.owner === undefined && pid !== undefined ? !processRuns(Number(pid)) : verdictOn(holder) !== 'alive'
+      if (abandoned) await rm(path, { recursive: true, force: true })
     }
   }
 }

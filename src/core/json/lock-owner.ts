@@ -92,7 +92,8 @@ export async function readOwner(lockPath: string): Promise<LockOwner | undefined
   }
 }
 
-function processRuns(pid: number): boolean {
+/** Whether a process of this id runs on this machine (one of another user counts). */
+export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

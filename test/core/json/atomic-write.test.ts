@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { readdir, readFile, stat, writeFile, chmod } from 'node:fs/promises'
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
@@ -245,5 +245,19 @@ describe('writeFilesAtomically', () => {
     await writeFilesAtomically([write])
     expect(Buffer.compare(await readFile(path), Buffer.concat([read, appended]))).toBe(0)
     expect(await readdir(dir)).toEqual(['00.jsonl'])
+  })
+
+  test('a lock being taken by a writer killed before its owner file was whole is removed by the next command, and a live one is left', async () => {
+    const dir = await scratchDir('write')
+    // A process that has ended: its id runs no more.
+    const ended = spawnSync(process.execPath, ['-e', '']).pid
+    const killed = join(dir, `.rubric.lock-0123456789abcdef.${ended}.new`)
+    const live = join(dir, `.rubric.lock-fedcba9876543210.${process.pid}.new`)
+    for (const path of [killed, live]) {
+      await mkdir(path)
+      await writeFile(join(path, 'owner.json'), '{"pid":')
+    }
+    await recoverFixture(dir)
+    expect((await readdir(dir)).sort()).toEqual([`.rubric.lock-fedcba9876543210.${process.pid}.new`])
   })
 })
