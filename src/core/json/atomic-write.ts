@@ -5,7 +5,7 @@ import { crashPoint } from './crash-points.js'
 import { heldFixtureLock, withFixtureLock, type HeldLock, type Journal } from './fixture-lock.js'
 import { RevisionError, RubricError } from '../common/errors.js'
 import { errnoCode } from '../common/primitives.js'
-import { holds, prefixEquals } from './file-slices.js'
+import { fileChangedMeanwhile, holds, prefixEquals } from './file-slices.js'
 
 /** One file to replace (or create) as a whole, or to remove. */
 export interface FileWrite {
@@ -239,14 +239,12 @@ async function checkUnchanged(write: FileWrite, staged?: string): Promise<{ mode
     }
   }
   const unchanged = found === undefined ? write.basedOn === null : found.same
+  if (!unchanged && write.basedOn !== null) throw fileChangedMeanwhile(write.display)
   if (!unchanged) {
     throw new RevisionError({
       code: 'FILE_CHANGED_MEANWHILE',
       file: write.display,
-      summary:
-        write.basedOn === null
-          ? 'the file appeared while the command ran; it was left alone, and nothing was changed.'
-          : 'the file changed on disk while the command ran; nothing was changed, so that edit is not lost.',
+      summary: 'the file appeared while the command ran; it was left alone, and nothing was changed.',
       hint: 'run the command again once the file is saved.',
     })
   }

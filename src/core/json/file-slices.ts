@@ -81,7 +81,7 @@ export async function readGrownFile(path: string, display: string, before: { rea
 }
 
 /**
- * A file read, its bytes let go when they are more than `limit` (a bucket file of a large fixture,
+ * A file read, its bytes let go when they are more than 1 MB (a bucket file of a large fixture,
  * kept by a store that needs only its SHA-256 once it is parsed): asked for again, they are read
  * again, and refused when they are no longer the bytes `sha256` names.
  */
@@ -97,17 +97,20 @@ function readAgainWhenAsked(path: string, display: string, sha256: string, grown
     ...grown,
     get bytes(): Uint8Array {
       const bytes = readFileSync(path)
-      if (sha256Hex(bytes) !== sha256) {
-        throw new RevisionError({
-          code: 'FILE_CHANGED_MEANWHILE',
-          file: display,
-          summary: 'the file changed on disk while the command ran; nothing was changed, so that edit is not lost.',
-          hint: 'run the command again once the file is saved.',
-        })
-      }
+      if (sha256Hex(bytes) !== sha256) throw fileChangedMeanwhile(display)
       return bytes
     },
   }
+}
+
+/** A file that is no longer the revision a write was made from: the write is refused, and the edit kept. */
+export function fileChangedMeanwhile(display: string): RevisionError {
+  return new RevisionError({
+    code: 'FILE_CHANGED_MEANWHILE',
+    file: display,
+    summary: 'the file changed on disk while the command ran; nothing was changed, so that edit is not lost.',
+    hint: 'run the command again once the file is saved.',
+  })
 }
 
 /** Past this many bytes, a file held lightly lets its bytes go. */
