@@ -3,7 +3,7 @@ import stableStringify from 'fast-json-stable-stringify'
 import { FixtureError } from '../common/errors.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
-import type { BucketItems } from './bucket-items.js'
+import { type BucketItems, foldedFrom } from './bucket-items.js'
 import type { MaterialisedState } from './materialise.js'
 import {
   bucketOf,
@@ -89,6 +89,7 @@ export class BucketCache {
           else folded.set(key, one)
         }
         this.kept.set(name, { ...kept, sha, length, lineCount, byKey, folded })
+        foldedFrom(folded, kept.folded, touched)
         return folded
       }
       // A compaction line among them can make a line read before superseded: every key is folded again, and the documents made whole.

@@ -29,9 +29,24 @@ export class BucketItems implements ReadonlyMap<string, Folded<ItemRecord>> {
     // The new folds put first, then the old ones' keys that none of them holds taken out: a key kept (almost every key of a
     // bucket a save appended to, with the very record it had) is neither put again nor taken out.
     const added = buckets.filter((bucket) => !before.has(bucket))
-    for (const bucket of added) for (const [key, folded] of bucket) if (index.get(key) !== folded) index.set(key, folded)
+    // A bucket folded again from one the last read listed, with only some keys folded anew (a save appended to it): every
+    // other key has the very fold it had, so only those keys are looked up, not every key of the bucket twice.
+    const taken = new Set<FoldedItems>()
+    for (const bucket of added) {
+      const derived = derivedFolds.get(bucket)
+      if (derived !== undefined && before.has(derived.from) && !now.has(derived.from) && !taken.has(derived.from)) {
+        taken.add(derived.from)
+        for (const key of derived.touched) {
+          const folded = bucket.get(key)
+          if (folded !== undefined) index.set(key, folded)
+          else if (index.get(key) === derived.from.get(key) && !added.some((each) => each.has(key))) index.delete(key)
+        }
+        continue
+      }
+      for (const [key, folded] of bucket) if (index.get(key) !== folded) index.set(key, folded)
+    }
     for (const bucket of previous.buckets) {
-      if (now.has(bucket)) continue
+      if (now.has(bucket) || taken.has(bucket)) continue
       for (const [key, folded] of bucket) if (index.get(key) === folded && !added.some((each) => each.has(key))) index.delete(key)
     }
     return new BucketItems(buckets, index)
@@ -81,6 +96,18 @@ export class BucketItems implements ReadonlyMap<string, Folded<ItemRecord>> {
     })
   }
 }
+
+/**
+ * Records that the folds `next` were made from the folds `from` by folding again only the keys
+ * `touched`, every other key keeping its very fold: {@link BucketItems.of} then puts only those keys
+ * in place.
+ */
+export function foldedFrom(next: FoldedItems, from: FoldedItems, touched: ReadonlySet<string>): void {
+  derivedFolds.set(next, { from, touched })
+}
+
+/** What {@link foldedFrom} recorded, by the folds made. */
+const derivedFolds = new WeakMap<FoldedItems, { readonly from: FoldedItems; readonly touched: ReadonlySet<string> }>()
 
 /** The forks of each bucket's folds, by the very map of them. */
 const forksByBucket = new WeakMap<FoldedItems, Fork[]>()

@@ -68,10 +68,15 @@ describe('BucketCache', () => {
     const first = BucketItems.of([foldedA, cache.folded(fileOf(b!, textB), b!, two, 'fx')])
     // One bucket appended to: its keys kept share their folds with the bucket before.
     const addedCase = ['t7', 't8', 't9', 't10', 't11', 't12'].find((id) => bucketOf(id, 2) === b)!
-    const grownB = cache.folded(fileOf(b!, `${textB}${recordLine(review(addedCase, 'added'))}`), b!, two, 'fx')
+    // …and one of its cases revised: only the keys of the lines appended are put in the index again.
+    const revisedCase = ['t1', 't2', 't3', 't4', 't5', 't6'].find((id) => bucketOf(id, 2) === b)!
+    const revision = recordLine(review(revisedCase, 'revised', [lineHash(recordLine(review(revisedCase, `reason of ${revisedCase}`)))]))
+    const grownB = cache.folded(fileOf(b!, `${textB}${recordLine(review(addedCase, 'added'))}${revision}`), b!, two, 'fx')
     const next = BucketItems.of([foldedA, grownB], first)
     for (const [key, folded] of [...foldedA, ...grownB]) expect(next.get(key), key).toBe(folded)
     expect(next.size).toBe(foldedA.size + grownB.size)
+    expect(next.get(`annotations.json\u0000${revisedCase}\u0000review`)?.heads[0]?.record.item).toMatchObject({ reason: 'revised' })
+    expect([...next.keys()]).toEqual([...foldedA.keys(), ...grownB.keys()])
   })
 
   test('a bad line appended is named by its line in the whole file', () => {
