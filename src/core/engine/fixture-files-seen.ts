@@ -6,6 +6,7 @@ import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
+import { statStamp, type WrittenContents } from '../json/known-files.js'
 import { RECORDS_DIR } from '../store/records.js'
 import { JUDGES_DIR, listDirectory, REVIEWS_DIR } from './panel.js'
 
@@ -26,7 +27,7 @@ export async function listingsOf(dir: string): Promise<Map<string, string>> {
 /** A file's stat stamp: its size, times and inode; `undefined` when it cannot be stat'ed (the reader then says why). */
 export async function stampOf(path: string): Promise<string | undefined> {
   const stats = await stat(path, { bigint: true }).catch(() => undefined)
-  return stats === undefined ? undefined : `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`
+  return stats === undefined ? undefined : statStamp(stats)
 }
 
 /**
@@ -37,7 +38,7 @@ export async function stampOf(path: string): Promise<string | undefined> {
 export function stampsOf(paths: readonly string[]): (string | undefined)[] {
   return paths.map((path) => {
     const stats = statSync(path, { bigint: true, throwIfNoEntry: false })
-    return stats === undefined ? undefined : `${stats.size}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.ino}`
+    return stats === undefined ? undefined : statStamp(stats)
   })
 }
 
@@ -68,6 +69,26 @@ export function retained(path: string, raw: RawFile & { readonly sha256: string 
   return {
     display,
     sha256,
+    get bytes(): Uint8Array {
+      const bytes = readFileSync(path)
+      if (sha256Hex(bytes) !== sha256) throw new FileMovedError(display)
+      return bytes
+    },
+  }
+}
+
+/**
+ * A file this process appended to and noted (`written`), read again without reading it: the bytes
+ * before, which the last read parsed, and those appended after them. Asked for whole, they are read,
+ * and a file whose bytes are no longer those is {@link FileMovedError}.
+ */
+export function knownFile(path: string, display: string, written: WrittenContents): RawFile & { readonly sha256: string } {
+  const { sha256, grownFrom, tail } = written
+  return {
+    display,
+    sha256,
+    grownFrom,
+    tail,
     get bytes(): Uint8Array {
       const bytes = readFileSync(path)
       if (sha256Hex(bytes) !== sha256) throw new FileMovedError(display)

@@ -13,7 +13,8 @@ import type { Adoption } from './panel.js'
 import { ParseMemo } from './parse-memo.js'
 import { sameAdoptions, sameEntry, sameGraded, samePanelReviews, sameSlots } from './same-entries.js'
 import type { KindRegistry } from './registry.js'
-import { FileMovedError, hashRead, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
+import { FileMovedError, hashRead, knownFile, listingsOf, retained, stampOf, stampsOf } from './fixture-files-seen.js'
+import { appendedTo, knownAs, noteRead } from '../json/known-files.js'
 import { changedPositions, decidesEverything, movesGraded, patchedCaseLists, staleFilesOf, staleOf, type DecisionChange } from './incremental-patch.js'
 
 /** Options of {@link IncrementalEvaluation.open}: where messages are relative to, and what each evaluation asks beyond the files. */
@@ -183,8 +184,20 @@ export class IncrementalEvaluation {
       const before = this.read.get(path)
       const stamp = stamps.has(path) ? stamps.get(path) : await stampOf(path)
       if (!everything && before !== undefined && stamp !== undefined && before.stamp === stamp) return before.raw
+      // Appended to by this process since it was read (a save through the page), and unchanged since: only the lines appended are new.
+      const appended =
+        everything || before === undefined || stamp === undefined
+          ? undefined
+          : appendedTo(knownAs(path, stamp), { length: before.length, sha256: before.raw.sha256 })
+      if (appended !== undefined && stamp !== undefined) {
+        const raw = knownFile(path, display, appended)
+        changedFiles.push(display)
+        this.read.set(path, { stamp, raw, length: appended.length })
+        return raw
+      }
       const file = await readFixtureFile(path, display)
       const raw = { display: file.display, bytes: file.bytes, ...hashRead(file.bytes, before && { length: before.length, sha256: before.raw.sha256 }) }
+      if (stamp !== undefined) noteRead(path, stamp, { sha256: raw.sha256, length: file.bytes.length })
       if (before?.raw.sha256 !== raw.sha256) changedFiles.push(display)
       this.read.set(path, { stamp: stamp ?? '', raw: retained(path, raw), length: file.bytes.length })
       return raw

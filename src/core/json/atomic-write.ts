@@ -5,7 +5,8 @@ import { crashPoint } from './crash-points.js'
 import { heldFixtureLock, withFixtureLock, type HeldLock, type Journal } from './fixture-lock.js'
 import { RevisionError, RubricError } from '../common/errors.js'
 import { errnoCode } from '../common/primitives.js'
-import { fileChangedMeanwhile, holds, prefixEquals } from './file-slices.js'
+import { fileChangedMeanwhile, hashWithPrefix, holds, prefixEquals } from './file-slices.js'
+import { forgetKnown, noteWritten, type WrittenContents } from './known-files.js'
 
 /** One file to replace (or create) as a whole, or to remove. */
 export interface FileWrite {
@@ -110,6 +111,8 @@ export async function writeFilesAtomically(writes: readonly FileWrite[], io: Wri
 }
 
 async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: HeldLock): Promise<void> {
+  // Until this save is done, nothing is known of a file it writes but what is on disk.
+  for (const write of writes) forgetKnown(write.path)
   const modes: (number | undefined)[] = []
   for (const write of writes) modes.push((await checkUnchanged(write)).mode)
 
@@ -135,9 +138,11 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: Held
   }
 
   // Writing and flushing the staged files takes a while: an editor may have saved meanwhile.
+  // What a file appended to holds once written: known from that check, and noted once the save is done.
+  const written: (WrittenContents | undefined)[] = []
   try {
     let next = 0
-    for (const write of writes) await checkUnchanged(write, write.contents === null ? undefined : staged[next++])
+    for (const write of writes) written.push((await checkUnchanged(write, write.contents === null ? undefined : staged[next++])).written)
   } catch (error) {
     await removeAll(staged, io)
     throw error
@@ -189,6 +194,10 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: Held
       })
     }
   }
+  for (const [index, write] of writes.entries()) {
+    const contents = written[index]
+    if (contents !== undefined) await noteWritten(write.path, contents)
+  }
   await unlink(lock.journal).catch(() => undefined)
   crashPoint('journal removed')
 }
@@ -224,8 +233,8 @@ function commonDirectory(paths: readonly string[]): string {
  * it is checked once, after the copy (`staged`), which must then be that revision followed by the
  * bytes appended.
  */
-async function checkUnchanged(write: FileWrite, staged?: string): Promise<{ mode: number | undefined }> {
-  let found: { readonly mode: number; readonly same: boolean } | undefined
+async function checkUnchanged(write: FileWrite, staged?: string): Promise<{ mode: number | undefined; written?: WrittenContents }> {
+  let found: Awaited<ReturnType<typeof compareFile>> | undefined
   try {
     found = await compareFile(write, staged)
   } catch (cause) {
@@ -248,16 +257,19 @@ async function checkUnchanged(write: FileWrite, staged?: string): Promise<{ mode
       hint: 'run the command again once the file is saved.',
     })
   }
-  return { mode: found?.mode }
+  return { mode: found?.mode, ...(found?.written === undefined ? {} : { written: found.written }) }
 }
 
 /**
  * Whether the file `write` replaces is still the file it was made from (compared byte for byte
  * when the writer holds those bytes, else by SHA-256), and its mode; given the staged copy of a
- * file appended to, whether that copy is the file followed by the bytes appended. The files are
- * read a slice at a time: a bucket file of a large fixture is megabytes.
+ * file appended to, whether that copy is the file followed by the bytes appended. The copy of a
+ * file checked by SHA-256 is hashed, not the file: its first bytes must be the revision read and
+ * the file as it is now (compared), and the hash of the whole (`written`) is what the file holds
+ * once the save is done. The files are read a slice at a time: a bucket file of a large fixture is
+ * megabytes.
  */
-async function compareFile(write: FileWrite, staged: string | undefined): Promise<{ mode: number; same: boolean }> {
+async function compareFile(write: FileWrite, staged: string | undefined): Promise<{ mode: number; same: boolean; written?: WrittenContents }> {
   const { basedOn, basedOnBytes, contents } = write
   const handle = await open(write.path, 'r')
   try {
@@ -267,12 +279,25 @@ async function compareFile(write: FileWrite, staged: string | undefined): Promis
     const appended = contents !== null && isAppended(contents) ? contents : undefined
     if (basedOn === null || (basedOnBytes !== undefined && size !== basedOnBytes.length)) return { mode: mode & 0o7777, same: false }
     if (appended !== undefined && staged === undefined) return { mode: mode & 0o7777, same: true }
-    const same = await holds(handle, basedOnBytes === undefined ? { sha256: basedOn } : { bytes: basedOnBytes })
-    if (!same || appended === undefined || staged === undefined) return { mode: mode & 0o7777, same }
+    if (appended === undefined || staged === undefined || basedOnBytes !== undefined) {
+      const same = await holds(handle, basedOnBytes === undefined ? { sha256: basedOn } : { bytes: basedOnBytes })
+      if (!same || appended === undefined || staged === undefined) return { mode: mode & 0o7777, same }
+    }
+    // The copy hashed once: its first `size` bytes must be the revision read and the file as it is now, and the
+    // hash of the whole is what the file holds once the copy is renamed over it.
     const copy = await open(staged, 'r')
     try {
-      const copied = (await copy.stat()).size === size + appended.append.length && (await prefixEquals(copy, handle, size))
-      return { mode: mode & 0o7777, same: copied }
+      if ((await copy.stat()).size !== size + appended.append.length) return { mode: mode & 0o7777, same: false }
+      const hashed = basedOnBytes === undefined ? await hashWithPrefix(copy, size) : undefined
+      if (hashed !== undefined && hashed.prefix !== basedOn) return { mode: mode & 0o7777, same: false }
+      if (!(await prefixEquals(copy, handle, size))) return { mode: mode & 0o7777, same: false }
+      const written = hashed && {
+        sha256: hashed.whole,
+        length: size + appended.append.length,
+        grownFrom: { length: size, sha256: basedOn },
+        tail: appended.append,
+      }
+      return { mode: mode & 0o7777, same: true, ...(written === undefined ? {} : { written }) }
     } finally {
       await copy.close()
     }

@@ -4,6 +4,7 @@ import { type FileHandle, open } from 'node:fs/promises'
 import { RevisionError } from '../common/errors.js'
 import { sha256Hex } from './canonical-json.js'
 import type { RawFile } from './read.js'
+import { appendedTo, knownNow } from './known-files.js'
 
 /**
  * Reads the file open at `handle` a slice at a time, from `start`, giving each slice to `visit`
@@ -73,6 +74,12 @@ export async function readGrown(
  * when they are no longer those hashed. `undefined` when the file does not begin with `before`.
  */
 export async function readGrownFile(path: string, display: string, before: { readonly length: number; readonly sha256: string }): Promise<RawFile | undefined> {
+  // Read or written by this process and unchanged since: its bytes are known without reading them (the bytes read
+  // before, or those followed by lines this process appended).
+  const known = await knownNow(path)
+  if (known !== undefined && known.sha256 === before.sha256 && known.length === before.length) return readAgainWhenAsked(path, display, before.sha256)
+  const appended = appendedTo(known, before)
+  if (appended !== undefined) return readAgainWhenAsked(path, display, appended.sha256, { grownFrom: before, tail: appended.tail })
   const grown = await readGrown(path, before).catch(() => undefined)
   if (grown === undefined) return undefined
   const { sha256, tail } = grown
@@ -135,6 +142,25 @@ export async function holds(handle: FileHandle, expected: { readonly bytes: Uint
     return matches
   })
   return same && offset === bytes.length
+}
+
+/** The SHA-256 of the file open at `handle`, and of its first `length` bytes, read in one pass. */
+export async function hashWithPrefix(handle: FileHandle, length: number): Promise<{ readonly prefix: string; readonly whole: string }> {
+  const hash = createHash('sha256')
+  let offset = 0
+  let prefix = length === 0 ? hash.copy().digest('hex') : undefined
+  await readSlices(handle, (slice) => {
+    const wanted = Math.max(0, Math.min(slice.length, length - offset))
+    if (prefix === undefined && offset + slice.length >= length) {
+      hash.update(slice.subarray(0, wanted))
+      prefix = hash.copy().digest('hex')
+      hash.update(slice.subarray(wanted))
+    } else hash.update(slice)
+    offset += slice.length
+    return true
+  })
+  // Shorter than `length`: no prefix of that length, which no SHA-256 names.
+  return { prefix: prefix ?? '', whole: hash.digest('hex') }
 }
 
 /** Whether the first `length` bytes of the files open at `a` and `b` are the same (both at least that long). */
