@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises'
-import { relative, sep } from 'node:path'
+import { link, readFile } from 'node:fs/promises'
+import { basename, relative, sep } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError, RubricError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
@@ -7,7 +7,7 @@ import { nodeWriteIo, type FileWrite, type WriteIo } from '../core/json/atomic-w
 import { writeProjectFiles } from '../core/json/project-write.js'
 import { projectBoundary } from '../core/json/read.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
-import { LOCK_NAME, withFixtureLock } from '../core/json/fixture-lock.js'
+import { type HeldLock, heldFixtureLock, LOCK_NAME, withFixtureLock } from '../core/json/fixture-lock.js'
 import { auditTrail } from './audit-log.js'
 import { checkCommitable, commitTrail } from './save-commit.js'
 import type { SavedChange, SaveTrail } from './save-change.js'
@@ -42,11 +42,11 @@ export async function recordedSave(
 ): Promise<SaveOutcome> {
   const dir = base.dir
   return withFixtureLock(dir, async () => {
-    const before = new Map<string, Buffer | null>()
+    const before = new Map<string, Kept>()
     const keep = async (path: string) => {
       // The writer's own staged files live in the lock directory: only fixture files are the save's.
       if (before.has(path) || relative(dir, path).split(sep).includes(LOCK_NAME)) return
-      before.set(path, await readFile(path).catch((cause: unknown) => (errnoCode(cause) === 'ENOENT' ? null : Promise.reject(cause))))
+      before.set(path, await kept(path, heldFixtureLock(dir)))
     }
     const io: WriteIo = {
       writeNew: nodeWriteIo.writeNew,
@@ -71,22 +71,46 @@ export async function recordedSave(
   })
 }
 
-/** Puts each file back as it was before the save (a file the save made is removed). */
-async function rollBack(dir: string, before: ReadonlyMap<string, Buffer | null>, cwd: string, cause: unknown): Promise<void> {
-  const writes: FileWrite[] = []
-  for (const [path, bytes] of before) {
-    const now = await readFile(path).catch(() => null)
-    if (now === null) continue
-    writes.push({ path, display: displayPath(cwd, path), contents: bytes, basedOn: sha256Hex(now) })
+/** A file as it was before the save replaced it: its bytes, or a link to them in the lock directory; `null` for a file the save made. */
+type Kept = Buffer | { readonly link: string } | null
+
+/**
+ * Keeps the file at `path` as it is, before a save replaces it: by a hard link to it in the lock
+ * directory, which costs nothing however large the file (a save replaces it by renaming another
+ * file over it, so the bytes linked stay as they were); where links cannot be made, by its bytes.
+ * The link goes with the lock directory when the lock is released, or taken over.
+ */
+async function kept(path: string, lock: HeldLock | undefined): Promise<Kept> {
+  if (lock !== undefined) {
+    const linked = lock.stage(`${basename(path)}.kept`)
+    try {
+      await link(path, linked)
+      return { link: linked }
+    } catch (cause) {
+      if (errnoCode(cause) === 'ENOENT') return null
+    }
   }
+  return readFile(path).catch((cause: unknown) => (errnoCode(cause) === 'ENOENT' ? null : Promise.reject(cause)))
+}
+
+/** Puts each file back as it was before the save (a file the save made is removed). */
+async function rollBack(dir: string, before: ReadonlyMap<string, Kept>, cwd: string, cause: unknown): Promise<void> {
+  const writes: FileWrite[] = []
   try {
+    for (const [path, kept] of before) {
+      const now = await readFile(path).catch(() => null)
+      if (now === null) continue
+      // A link kept in a lock directory that was taken over meanwhile is gone: that failure is reported with the files.
+      const bytes = kept === null || Buffer.isBuffer(kept) ? kept : await readFile(kept.link)
+      writes.push({ path, display: displayPath(cwd, path), contents: bytes, basedOn: sha256Hex(now) })
+    }
     await writeProjectFiles(writes, { boundary: projectBoundary(cwd, dir), lockDir: dir, cwd })
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
     throw new RevisionError({
       code: cause instanceof RubricError ? cause.code : 'WRITE_FAILED',
       file: displayPath(cwd, dir),
-      summary: `the save was written but could not be recorded (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}), and putting the files back failed too (${reason}): ${writes.map((write) => write.display).join(', ')} hold the unrecorded save.`,
+      summary: `the save was written but could not be recorded (${cause instanceof Error ? cause.message.split('\n')[0] : String(cause)}), and putting the files back failed too (${reason}): ${[...before.keys()].map((path) => displayPath(cwd, path)).join(', ')} hold the unrecorded save.`,
       hint: 'restore those files from git (git checkout -- <file>) or record the save by hand, then fix the cause.',
     })
   }
