@@ -168,6 +168,23 @@ describe('serve --commit: every save a commit', () => {
     expect(lastCommit(root).files).toEqual(['fixtures/lab/reviews/alice.json'])
   })
 
+  test('in the records layout, a commit that fails puts back the bucket file the save appended to, byte for byte', async () => {
+    const root = await repository('records')
+    const { server, tokens } = await serveTeam(root)
+    const alice = tokens['alice']!
+    const versions = await versionsOf(server, alice)
+    const before = await snapshot(join(root, 'fixtures/lab'))
+    await writeFile(join(root, '.git/index.lock'), '')
+    const refused = await as(server, alice, '/api/review', save({}, versions))
+    expect(refused.status).toBe(500)
+    expect(JSON.parse(refused.body).error.code).toBe('COMMIT_FAILED')
+    // The bucket file existed before the save: kept as it was, and put back from what was kept.
+    expect(await snapshot(join(root, 'fixtures/lab'))).toEqual(before)
+    expect((await readdir(join(root, 'fixtures/lab'))).filter((name) => name.startsWith('.rubric.lock'))).toEqual([])
+    await rm(join(root, '.git/index.lock'))
+    expect(git(root, 'status', '--porcelain')).toBe('')
+  })
+
   test('serve --commit refuses to start on fixtures outside a git work tree', async () => {
     const root = await scratchDir('no-repo')
     await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
