@@ -13,10 +13,18 @@ import { sha256Hex } from './canonical-json.js'
  * Every case binds the rubric's and the source's hash, so a hash taken on each ask is one per case.
  */
 export function hashOnce(file: RawFile): () => string {
-  // Not read before it is asked: a document the records make takes its hash in a getter of its own.
+  // A hash the reader took already is kept, not the file: holding the file would hold its bytes (hundreds of megabytes
+  // at 100,000 cases) as long as the fixture. Otherwise not read before it is asked: a document the records make takes
+  // its hash in a getter of its own.
+  const given = Object.getOwnPropertyDescriptor(file, 'sha256')?.value
+  if (typeof given === 'string') return () => given
   let sha256: string | undefined
+  let unhashed: RawFile | undefined = file
   return () => {
-    sha256 ??= file.sha256 ?? sha256Hex(file.bytes)
+    if (sha256 === undefined) {
+      sha256 = unhashed!.sha256 ?? sha256Hex(unhashed!.bytes)
+      unhashed = undefined
+    }
     return sha256
   }
 }

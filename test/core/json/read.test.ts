@@ -1,13 +1,32 @@
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { decodeText, parseJsonFile, readFixtureFile } from '../../../src/core/json/read.js'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { sha256Hex } from '../../../src/core/json/canonical-json.js'
+import { decodeText, hashOnce, parseJsonFile, type RawFile, readFixtureFile } from '../../../src/core/json/read.js'
 import { scratchDir } from '../../helpers/scratch.js'
 
 const file = (bytes: Uint8Array) => ({ display: 'cases.json', bytes })
 const encode = (text: string) => new TextEncoder().encode(text)
 
 describe('reading a fixture file', () => {
+  test("a file's hash taken by its reader is kept without the file, whose bytes are let go; one not taken is taken when asked for", async () => {
+    setFlagsFromString('--expose-gc')
+    const collect = runInNewContext('gc') as () => void
+    const bytes = encode('{"cases": []}')
+    let read: RawFile | undefined = { display: 'cases.json', bytes: new Uint8Array(1 << 20), sha256: sha256Hex(bytes) }
+    const held = new WeakRef(read.bytes)
+    const given = hashOnce(read)
+    read = undefined
+    // A WeakRef holds its target until the current job ends.
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    collect()
+    expect(held.deref()).toBeUndefined()
+    expect(given()).toBe(sha256Hex(bytes))
+    expect(hashOnce(file(bytes))()).toBe(sha256Hex(bytes))
+  })
+
   test('a path under a regular file cannot be read, and the message says to check the path', async () => {
     const dir = await scratchDir('read')
     await writeFile(join(dir, 'plain'), 'x')
