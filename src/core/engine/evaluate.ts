@@ -125,12 +125,14 @@ export function evaluateWithStates<R, C, V, D extends Decision, S>(
  * record, the page's version), never to decide.
  */
 function identitiesOf(caseSetSha256: string | null, gradedSetSha256: string | null, fixture: SomeFixture): FixtureIdentities {
+  // The files are kept, not the fixture: a test plan holds its identities, and would hold every parsed document with them.
+  const named = identityFiles(fixture)
   let files: Record<string, string> | undefined
   return {
     caseSetSha256,
     gradedSetSha256,
     get files() {
-      files ??= fileIdentities(fixture)
+      files ??= Object.fromEntries(named.map(([name, file]) => [name, file.sha256]))
       return files
     },
   }
@@ -277,11 +279,16 @@ export function staleHashesOf(assessment: CaseAssessment<Decision>): (readonly [
 
 /** SHA-256 of each file the decisions were made from, by its name in the fixture directory. */
 export function fileIdentities(fixture: SomeFixture): Record<string, string> {
-  const files: Record<string, string> = Object.fromEntries(Object.values(fixture.files).map((file) => [file.name, file.sha256]))
+  return Object.fromEntries(identityFiles(fixture).map(([name, file]) => [name, file.sha256]))
+}
+
+/** The files a fixture's identity names, each by its name in the fixture (its hash taken when read from it). */
+function identityFiles(fixture: SomeFixture): (readonly [string, { readonly sha256: string }])[] {
+  const named: (readonly [string, { readonly sha256: string }])[] = Object.values(fixture.files).map((file) => [file.name, file] as const)
   const { panel } = fixture
-  for (const reviewer of panel.reviewers) files[`${REVIEWS_DIR}/${reviewer}.json`] = panel.files[reviewer]!.sha256
-  if (panel.adjudications !== undefined) files[ADJUDICATIONS_FILE] = panel.adjudications.sha256
-  return files
+  for (const reviewer of panel.reviewers) named.push([`${REVIEWS_DIR}/${reviewer}.json`, panel.files[reviewer]!])
+  if (panel.adjudications !== undefined) named.push([ADJUDICATIONS_FILE, panel.adjudications])
+  return named
 }
 
 /** One note per file bound by its bytes whose stale hashes a line-ending or byte-order-mark conversion may explain. */
