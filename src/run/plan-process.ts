@@ -99,7 +99,8 @@ export function startPlanning(child: string, request: PlanRequest, { timeoutMs =
   const process_ = fork(child, [], {
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    execArgv: process.execArgv.filter((flag) => !INSPECTOR_FLAG.test(flag)),
+    // `--expose-gc`: the process collects the garbage of its planning before it sends the plan (see plan-child.ts).
+    execArgv: [...process.execArgv.filter((flag) => !INSPECTOR_FLAG.test(flag)), '--expose-gc'],
     env,
   })
   let stderr = ''
