@@ -36,6 +36,7 @@ async function reply({ dir, root, options }: PlanRequest): Promise<PlanReply> {
 
 /** A full collection, when the process was started with `--expose-gc` (as `startPlanning` starts it). */
 function collectGarbage(): void {
+  // Cast: `gc` is a global only under `--expose-gc`, which Node's types do not declare.
   const gc = (globalThis as { gc?: () => void }).gc
   gc?.()
 }

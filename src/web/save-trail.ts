@@ -1,13 +1,13 @@
-import { link, readFile } from 'node:fs/promises'
-import { basename, relative, sep } from 'node:path'
+import { readFile } from 'node:fs/promises'
+import { relative, sep } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError, RubricError } from '../core/common/errors.js'
-import { errnoCode } from '../core/common/primitives.js'
 import { nodeWriteIo, type FileWrite, type WriteIo } from '../core/json/atomic-write.js'
 import { writeProjectFiles } from '../core/json/project-write.js'
 import { projectBoundary } from '../core/json/read.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
-import { type HeldLock, heldFixtureLock, LOCK_NAME, withFixtureLock } from '../core/json/fixture-lock.js'
+import { heldFixtureLock, LOCK_NAME, withFixtureLock } from '../core/json/fixture-lock.js'
+import { keepFile, keptBytes, type KeptFile } from '../core/json/kept-file.js'
 import { auditTrail } from './audit-log.js'
 import { checkCommitable, commitTrail } from './save-commit.js'
 import type { SavedChange, SaveTrail } from './save-change.js'
@@ -42,11 +42,11 @@ export async function recordedSave(
 ): Promise<SaveOutcome> {
   const dir = base.dir
   return withFixtureLock(dir, async () => {
-    const before = new Map<string, Kept>()
+    const before = new Map<string, KeptFile>()
     const keep = async (path: string) => {
       // The writer's own staged files live in the lock directory: only fixture files are the save's.
       if (before.has(path) || relative(dir, path).split(sep).includes(LOCK_NAME)) return
-      before.set(path, await kept(path, heldFixtureLock(dir)))
+      before.set(path, await keepFile(path, heldFixtureLock(dir)))
     }
     const io: WriteIo = {
       writeNew: nodeWriteIo.writeNew,
@@ -71,37 +71,15 @@ export async function recordedSave(
   })
 }
 
-/** A file as it was before the save replaced it: its bytes, or a link to them in the lock directory; `null` for a file the save made. */
-type Kept = Buffer | { readonly link: string } | null
-
-/**
- * Keeps the file at `path` as it is, before a save replaces it: by a hard link to it in the lock
- * directory, which costs nothing however large the file (a save replaces it by renaming another
- * file over it, so the bytes linked stay as they were); where links cannot be made, by its bytes.
- * The link goes with the lock directory when the lock is released, or taken over.
- */
-async function kept(path: string, lock: HeldLock | undefined): Promise<Kept> {
-  if (lock !== undefined) {
-    const linked = lock.stage(`${basename(path)}.kept`)
-    try {
-      await link(path, linked)
-      return { link: linked }
-    } catch (cause) {
-      if (errnoCode(cause) === 'ENOENT') return null
-    }
-  }
-  return readFile(path).catch((cause: unknown) => (errnoCode(cause) === 'ENOENT' ? null : Promise.reject(cause)))
-}
-
 /** Puts each file back as it was before the save (a file the save made is removed). */
-async function rollBack(dir: string, before: ReadonlyMap<string, Kept>, cwd: string, cause: unknown): Promise<void> {
+async function rollBack(dir: string, before: ReadonlyMap<string, KeptFile>, cwd: string, cause: unknown): Promise<void> {
   const writes: FileWrite[] = []
   try {
     for (const [path, kept] of before) {
       const now = await readFile(path).catch(() => null)
       if (now === null) continue
       // A link kept in a lock directory that was taken over meanwhile is gone: that failure is reported with the files.
-      const bytes = kept === null || Buffer.isBuffer(kept) ? kept : await readFile(kept.link)
+      const bytes = await keptBytes(kept)
       writes.push({ path, display: displayPath(cwd, path), contents: bytes, basedOn: sha256Hex(now) })
     }
     await writeProjectFiles(writes, { boundary: projectBoundary(cwd, dir), lockDir: dir, cwd })
