@@ -144,46 +144,37 @@ describe('serve --commit: every save a commit', () => {
     expect(git(root, 'status', '--porcelain')).toBe('')
   })
 
-  test('a commit that fails is an error, the save is not kept, and the files are as they were', async () => {
-    const root = await repository()
-    const { server, tokens } = await serveTeam(root)
-    const alice = tokens['alice']!
-    const versions = await versionsOf(server, alice)
-    const before = await snapshot(join(root, 'fixtures/lab'))
-    // Another git command at work: git refuses to commit while its index is locked.
-    await writeFile(join(root, '.git/index.lock'), '')
-    const refused = await as(server, alice, '/api/review', save({}, versions))
-    expect(refused.status).toBe(500)
-    const error = JSON.parse(refused.body).error
-    expect(error.code).toBe('COMMIT_FAILED')
-    expect(error.message).toContain(`the save of case "${CASE}" could not be committed`)
-    expect(error.message).toContain('index.lock')
-    expect(await snapshot(join(root, 'fixtures/lab'))).toEqual(before)
-    expect(git(root, 'rev-list', '--count', 'HEAD').trim()).toBe('1')
+  // In the seed layout the reviewer's file is new, and is removed; in the records layout the save appends to a bucket file
+  // that existed, which is put back byte for byte from what the save kept of it.
+  test.for(['seed', 'records'] as const)(
+    'a commit that fails is an error, the save is not kept, and the files are as they were (%s layout)',
+    async (layout) => {
+      const root = await repository(layout)
+      const { server, tokens } = await serveTeam(root)
+      const alice = tokens['alice']!
+      const versions = await versionsOf(server, alice)
+      const before = await snapshot(join(root, 'fixtures/lab'))
+      // Another git command at work: git refuses to commit while its index is locked.
+      await writeFile(join(root, '.git/index.lock'), '')
+      const refused = await as(server, alice, '/api/review', save({}, versions))
+      expect(refused.status).toBe(500)
+      const error = JSON.parse(refused.body).error
+      expect(error.code).toBe('COMMIT_FAILED')
+      expect(error.message).toContain(`the save of case "${CASE}" could not be committed`)
+      expect(error.message).toContain('index.lock')
+      expect(await snapshot(join(root, 'fixtures/lab'))).toEqual(before)
+      expect((await readdir(join(root, 'fixtures/lab'))).filter((name) => name.startsWith('.rubric.lock'))).toEqual([])
+      expect(git(root, 'rev-list', '--count', 'HEAD').trim()).toBe('1')
 
-    await rm(join(root, '.git/index.lock'))
-    expect(git(root, 'status', '--porcelain')).toBe('')
-    const saved = await as(server, alice, '/api/review', save({}, versions))
-    expect(saved.status).toBe(200)
-    expect(lastCommit(root).files).toEqual(['fixtures/lab/reviews/alice.json'])
-  })
-
-  test('in the records layout, a commit that fails puts back the bucket file the save appended to, byte for byte', async () => {
-    const root = await repository('records')
-    const { server, tokens } = await serveTeam(root)
-    const alice = tokens['alice']!
-    const versions = await versionsOf(server, alice)
-    const before = await snapshot(join(root, 'fixtures/lab'))
-    await writeFile(join(root, '.git/index.lock'), '')
-    const refused = await as(server, alice, '/api/review', save({}, versions))
-    expect(refused.status).toBe(500)
-    expect(JSON.parse(refused.body).error.code).toBe('COMMIT_FAILED')
-    // The bucket file existed before the save: kept as it was, and put back from what was kept.
-    expect(await snapshot(join(root, 'fixtures/lab'))).toEqual(before)
-    expect((await readdir(join(root, 'fixtures/lab'))).filter((name) => name.startsWith('.rubric.lock'))).toEqual([])
-    await rm(join(root, '.git/index.lock'))
-    expect(git(root, 'status', '--porcelain')).toBe('')
-  })
+      await rm(join(root, '.git/index.lock'))
+      expect(git(root, 'status', '--porcelain')).toBe('')
+      const saved = await as(server, alice, '/api/review', save({}, versions))
+      expect(saved.status).toBe(200)
+      // The bucket file the save appended to (and, for a reviewer new to the fixture, documents.jsonl, which names their file).
+      if (layout === 'seed') expect(lastCommit(root).files).toEqual(['fixtures/lab/reviews/alice.json'])
+      else expect(lastCommit(root).files).toContainEqual(expect.stringMatching(/^fixtures\/lab\/records\/[0-9a-f]+\.jsonl$/))
+    },
+  )
 
   test('serve --commit refuses to start on fixtures outside a git work tree', async () => {
     const root = await scratchDir('no-repo')

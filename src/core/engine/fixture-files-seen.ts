@@ -1,11 +1,12 @@
 // How an incremental evaluation notices that a fixture's files changed, and what it keeps of a file
 // it read: each file's stat stamp, the listing of each folder, and a large file's bytes let go once parsed.
 import { createHash } from 'node:crypto'
-import { readFileSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
+import { readWhenAsked } from '../json/file-slices.js'
 import { statStamp, type WrittenContents } from '../json/known-files.js'
 import { RECORDS_DIR } from '../store/records.js'
 import { JUDGES_DIR, listDirectory, REVIEWS_DIR } from './panel.js'
@@ -65,16 +66,7 @@ export function hashRead(
  */
 export function retained(path: string, raw: RawFile & { readonly sha256: string }): RawFile {
   if (raw.bytes.length <= RETAINED_BYTES) return raw
-  const { display, sha256 } = raw
-  return {
-    display,
-    sha256,
-    get bytes(): Uint8Array {
-      const bytes = readFileSync(path)
-      if (sha256Hex(bytes) !== sha256) throw new FileMovedError(display)
-      return bytes
-    },
-  }
+  return readWhenAsked(path, raw.display, raw.sha256, undefined, moved)
 }
 
 /**
@@ -83,19 +75,10 @@ export function retained(path: string, raw: RawFile & { readonly sha256: string 
  * and a file whose bytes are no longer those is {@link FileMovedError}.
  */
 export function knownFile(path: string, display: string, written: WrittenContents): RawFile & { readonly sha256: string } {
-  const { sha256, grownFrom, tail } = written
-  return {
-    display,
-    sha256,
-    grownFrom,
-    tail,
-    get bytes(): Uint8Array {
-      const bytes = readFileSync(path)
-      if (sha256Hex(bytes) !== sha256) throw new FileMovedError(display)
-      return bytes
-    },
-  }
+  return readWhenAsked(path, display, written.sha256, { grownFrom: written.grownFrom, tail: written.tail }, moved)
 }
+
+const moved = (display: string): Error => new FileMovedError(display)
 
 /** A file's bytes changed between its stat and a read of it: the refresh starts over, reading every file. */
 export class FileMovedError extends Error {

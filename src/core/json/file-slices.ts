@@ -77,14 +77,14 @@ export async function readGrownFile(path: string, display: string, before: { rea
   // Read or written by this process and unchanged since: its bytes are known without reading them (the bytes read
   // before, or those followed by lines this process appended).
   const known = await knownNow(path)
-  if (known !== undefined && known.sha256 === before.sha256 && known.length === before.length) return readAgainWhenAsked(path, display, before.sha256)
+  if (known !== undefined && known.sha256 === before.sha256 && known.length === before.length) return readWhenAsked(path, display, before.sha256)
   const appended = appendedTo(known, before)
-  if (appended !== undefined) return readAgainWhenAsked(path, display, appended.sha256, { grownFrom: before, tail: appended.tail })
+  if (appended !== undefined) return readWhenAsked(path, display, appended.sha256, { grownFrom: before, tail: appended.tail })
   const grown = await readGrown(path, before).catch(() => undefined)
   if (grown === undefined) return undefined
   const { sha256, tail } = grown
   // Not spread from another object: a spread would read the bytes through their getter.
-  return readAgainWhenAsked(path, display, sha256, { grownFrom: before, tail })
+  return readWhenAsked(path, display, sha256, { grownFrom: before, tail })
 }
 
 /**
@@ -93,18 +93,27 @@ export async function readGrownFile(path: string, display: string, before: { rea
  * again, and refused when they are no longer the bytes `sha256` names.
  */
 export function heldLightly(path: string, file: RawFile & { readonly sha256: string }): RawFile {
-  return file.bytes.length <= HELD_BYTES ? file : readAgainWhenAsked(path, file.display, file.sha256)
+  return file.bytes.length <= HELD_BYTES ? file : readWhenAsked(path, file.display, file.sha256)
 }
 
-/** A file whose bytes, of SHA-256 `sha256`, are read when asked for, and refused if they are no longer those. */
-function readAgainWhenAsked(path: string, display: string, sha256: string, grown?: Pick<RawFile, 'grownFrom' | 'tail'>): RawFile {
+/**
+ * A file whose bytes, of SHA-256 `sha256`, are read when asked for, and refused with `changed(display)`
+ * (by default {@link fileChangedMeanwhile}) if they are no longer those.
+ */
+export function readWhenAsked(
+  path: string,
+  display: string,
+  sha256: string,
+  grown?: Pick<RawFile, 'grownFrom' | 'tail'>,
+  changed: (display: string) => Error = fileChangedMeanwhile,
+): RawFile & { readonly sha256: string } {
   return {
     display,
     sha256,
     ...grown,
     get bytes(): Uint8Array {
       const bytes = readFileSync(path)
-      if (sha256Hex(bytes) !== sha256) throw fileChangedMeanwhile(display)
+      if (sha256Hex(bytes) !== sha256) throw changed(display)
       return bytes
     },
   }
