@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import { lockNoticeText, setLockNoticeListener } from '../core/json/fixture-lock.js'
 import { usage, type CliIo, type Command } from './command.js'
+import { packageFile } from '../package-files.js'
 import { add } from './commands/add.js'
 import { adjudicate } from './commands/adjudicate.js'
 import { agreement } from './commands/agreement.js'
@@ -143,6 +144,6 @@ function isParseArgsError(error: unknown): error is Error {
 
 function readVersion(): string {
   // Cast: the package's own manifest, which has a version.
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  const manifest = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }
   return manifest.version
 }

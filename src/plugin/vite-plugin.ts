@@ -1,7 +1,6 @@
 import { kinds } from '../core/registry.js'
 import { readFile } from 'node:fs/promises'
-import { dirname, extname, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { dirname, join, relative, resolve } from 'node:path'
 import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
 import type {} from 'vitest/config'
@@ -34,16 +33,16 @@ import { attachProject, type PrinterClass } from '../run/attach.js'
 import { evaluateOptionsOf } from '../run/plan-fixture.js'
 import { planWithContext, sessionOf, type ProjectContext } from '../run/project.js'
 import { fixtureWatchTrigger, warnOnLostRubrics } from './watch.js'
+import { ownModule } from '../package-files.js'
 
 /** Finds the fixture directories of the shipped kinds below `root` that the globs match, sorted by path. */
 export function discoverFixtures(root: string, include: readonly string[], exclude: readonly string[]): Promise<DiscoveredFixture[]> {
   return discoverIn(kinds, root, include, exclude)
 }
 
-// The runtime sits beside this file, built (.js) or in source (.ts) alike.
-const here = fileURLToPath(import.meta.url)
-const RUNTIME = fileURLToPath(new URL(`../runtime/index${extname(here)}`, import.meta.url))
-const MATCHERS_SETUP = fileURLToPath(new URL(`../matchers/setup${extname(here)}`, import.meta.url))
+// The modules Vitest loads into its workers: entries of the build, or their sources.
+const RUNTIME = ownModule('runtime/index')
+const MATCHERS_SETUP = ownModule('matchers/setup')
 
 /** What the plugin exposes to whoever resolves the Vitest config (the `decisions` command). */
 export interface RubricPluginApi {

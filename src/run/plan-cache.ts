@@ -2,8 +2,8 @@ import { kinds } from '../core/registry.js'
 import { createHash } from 'node:crypto'
 import { lstat, readdir, readFile, stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join, relative } from 'node:path'
+import { BUILT, packageFile } from '../package-files.js'
 import { fileNamesOf, fixtureKindsIn } from '../core/engine/fixture.js'
 import type { SerializedRubricError } from '../core/common/errors.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
@@ -321,18 +321,21 @@ function zodVersion(): string {
 
 let code: Promise<string> | undefined
 
-/** A hash of the deciding code: every file below `core/`, built or in source. */
+/**
+ * A hash of the deciding code: every built module (the bundle mixes the engine with the rest), or,
+ * run from source, every file below `src/core/`.
+ */
 function codeFingerprint(): Promise<string> {
   code ??= (async () => {
-    const core = join(dirname(fileURLToPath(import.meta.url)), '..', 'core')
-    const entries = (await readdir(core, { recursive: true, withFileTypes: true }))
-      .filter((entry) => entry.isFile())
+    const dir = packageFile(BUILT ? 'dist' : 'src/core')
+    const entries = (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile() && (!BUILT || entry.name.endsWith('.js')))
       .map((entry) => join(entry.parentPath, entry.name))
       .sort()
     const hash = createHash('sha256')
     for (const file of entries)
       hash
-        .update(relative(core, file))
+        .update(relative(dir, file))
         .update('\0')
         .update(await readFile(file))
         .update('\0')

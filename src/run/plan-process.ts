@@ -1,8 +1,7 @@
 import { fork } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { extname } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { RubricError, type SerializedRubricError } from '../core/common/errors.js'
+import { BUILT, ownModule } from '../package-files.js'
 
 /** A fixture file by name, with the SHA-256 of the bytes it was read as: what a cached plan is keyed by. */
 export interface HashedFile {
@@ -59,9 +58,8 @@ export class PlanningError extends RubricError {
 const PLANNING_FAILED_HINT =
   "Its output, below, says why (out of memory: raise --max-old-space-size in NODE_OPTIONS); or plan the fixture in Vitest's own process with rubric({ cache: false })."
 
-// The child is the built module beside this one; run from source (.ts), there is none to start.
-const here = fileURLToPath(import.meta.url)
-const BUILT_CHILD = extname(here) === '.js' ? fileURLToPath(new URL('./plan-child.js', import.meta.url)) : undefined
+// The child is an entry of the build; run from source (.ts), there is none to start.
+const BUILT_CHILD = BUILT ? ownModule('run/plan-child') : undefined
 
 /** The planning process's module, when this copy of the plugin can start one. */
 export function planningChild(): string | undefined {

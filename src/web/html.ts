@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
+import { packageFile } from '../package-files.js'
 import type { ReportData } from './protocol.js'
 
 /** The page's built assets: the script and the style sheet the package ships. */
 export const ASSET_FILES = {
-  'page.js': { file: fileURLToPath(new URL('../../dist/web/client/page.js', import.meta.url)), type: 'text/javascript; charset=utf-8' },
-  'page.css': { file: fileURLToPath(new URL('../../dist/web/client/page.css', import.meta.url)), type: 'text/css; charset=utf-8' },
+  'page.js': { file: packageFile('dist/web/client/page.js'), type: 'text/javascript; charset=utf-8' },
+  'page.css': { file: packageFile('dist/web/client/page.css'), type: 'text/css; charset=utf-8' },
 } as const
 
 export type AssetName = keyof typeof ASSET_FILES

@@ -1,10 +1,10 @@
-import { fileURLToPath } from 'node:url'
+import { BUILT, packageFile } from '../../package-files.js'
 import { initFixture, kinds } from '../../core/registry.js'
 import { convertFixture } from '../../core/engine/convert-layout.js'
 import { usage, stringOption, type Command } from '../command.js'
 
-/** The fixture files' JSON Schemas: `src/schemas` beside `src/cli`, copied to `dist/schemas` beside `dist/cli` by the build. */
-export const SCHEMA_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url))
+/** The fixture files' JSON Schemas: `src/schemas`, copied to `dist/schemas` by the build. */
+export const SCHEMA_DIR = packageFile(BUILT ? 'dist/schemas/' : 'src/schemas/')
 
 /**
  * The rubrics shipped with the package to start from, each the rubric (and source) of a bundled
@@ -14,14 +14,14 @@ export const TEMPLATES: ReadonlyMap<string, { readonly dir: string; readonly abo
   [
     'docuctl',
     {
-      dir: fileURLToPath(new URL('../../../fixtures/docuctl-rollback/', import.meta.url)),
+      dir: packageFile('fixtures/docuctl-rollback/'),
       about: 'criteria: the docuctl staging-rollback rubric and its source (hard criteria, every one must be met)',
     },
   ],
   [
     'debate',
     {
-      dir: fileURLToPath(new URL('../../../fixtures/debate-benchmark/', import.meta.url)),
+      dir: packageFile('fixtures/debate-benchmark/'),
       about: 'scored: the debate benchmark rubric (six dimensions, N/A, benchmark gate, baseline margin)',
     },
   ],

@@ -16,7 +16,9 @@ const VerdictSchema = z.strictObject({
     .string()
     .trim()
     .min(1, { error: 'a non-empty reason' })
-    .max(MAX_REASON_CHARACTERS, { error: `a reason of at most ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} characters` }),
+    // A function, so that the number is formatted only for a refusal: a process's first
+    // toLocaleString loads ICU's data, about 15 ms at every import of the engine.
+    .max(MAX_REASON_CHARACTERS, { error: () => `a reason of at most ${MAX_REASON_CHARACTERS.toLocaleString('en-US')} characters` }),
   span: z.string().optional(),
   // Checked on its own (judge-confidence.ts), so that its refusal names the judge, the case, the criterion and the value.
   confidence: z.unknown().optional(),
