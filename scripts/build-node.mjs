@@ -25,6 +25,9 @@ const ENTRIES = [
   'runtime/index',
   'run/plan-child',
   // What the tests, benchmarks and scripts load by path in a process of their own.
+  'cli/main',
+  'core/stats/index',
+  'core/sample/draw-judge',
   'web/server',
   'cli/commands/serve-team',
   'cli/commands/schema',
