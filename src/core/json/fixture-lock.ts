@@ -75,6 +75,12 @@ const held = new AsyncLocalStorage<ReadonlyMap<string, HeldLock>>()
 const queues = new Map<string, Promise<void>>()
 
 /**
+ * The directories whose lock a context of this process holds, from the moment it is taken until its
+ * release is done: their leftovers were recovered when it was taken.
+ */
+const holding = new Set<string>()
+
+/**
  * Runs `work` holding the lock of the fixture directory `dir`, across processes (the page server, a
  * `review` in a terminal, CI) and within this one (two requests at once). While one writer holds it,
  * the others wait their turn. Taking the lock again inside `work` (a command that writes through a
@@ -96,10 +102,15 @@ export async function withFixtureLock<T>(dir: string, work: () => Promise<T>, di
   try {
     await before
     const lock = await acquire(key, display)
+    holding.add(key)
     try {
       return await held.run(new Map([...(mine ?? []), [key, lock.held]]), work)
     } finally {
-      await lock.release()
+      try {
+        await lock.release()
+      } finally {
+        holding.delete(key)
+      }
     }
   } finally {
     done()
@@ -120,19 +131,23 @@ export function heldFixtureLock(dir: string): HeldLock | undefined {
 /**
  * Finishes or discards what writers that lost their lock left in `dir`, when there is anything: a
  * command that only reads calls this first, so that it never reads a half-written save and no
- * temporary file outlives the next command. A lock held by a live writer is left alone (and nothing
- * waits for it). Costs one `readdir` of the fixture directory when there is nothing to do.
+ * temporary file outlives the next command. A lock held by a live writer, this process included, is
+ * left alone (and nothing waits for it). Costs one `readdir` of the fixture directory when there is nothing to do.
  */
 export async function recoverFixture(dir: string): Promise<void> {
   const key = resolve(dir)
-  if (holdsFixtureLock(key)) return
+  // A context of this process holds the lock, or releases it (the review server reads while it
+  // saves): the lock-named folders are its own, and it recovered what others left when it took it.
+  if (holdsFixtureLock(key) || holding.has(key)) return
   let names: string[]
   try {
     names = await readdir(key)
   } catch {
     return
   }
-  if (!names.some((name) => name === LOCK_NAME || name.startsWith(`${LOCK_NAME}-`))) return
+  // The folder of a lock this process is taking is not a leftover: its process runs.
+  const taking = `.${process.pid}.new`
+  if (!names.some((name) => name === LOCK_NAME || (name.startsWith(`${LOCK_NAME}-`) && !name.endsWith(taking)))) return
   if (names.includes(LOCK_NAME)) {
     const holder = await readHolder(join(key, LOCK_NAME))
     if (holder !== undefined && verdictOn(holder) === 'alive') return

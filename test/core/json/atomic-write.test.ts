@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process'
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, readdir, readFile, rename, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from '../../../src/core/json/atomic-write.js'
 import { sha256Hex } from '../../../src/core/json/canonical-json.js'
-import { recoverFixture, STALE_LOCK_MS } from '../../../src/core/json/fixture-lock.js'
+import { recoverFixture, STALE_LOCK_MS, withFixtureLock } from '../../../src/core/json/fixture-lock.js'
 import { RevisionError } from '../../../src/core/common/errors.js'
 import { scratchDir } from '../../helpers/scratch.js'
 
@@ -259,5 +259,30 @@ describe('writeFilesAtomically', () => {
     }
     await recoverFixture(dir)
     expect((await readdir(dir)).sort()).toEqual([`.rubric.lock-fedcba9876543210.${process.pid}.new`])
+  })
+
+  // The review server reads its fixtures while it saves. A read that came between the lock's
+  // renames (taken, released) saw a lock-named folder and no live lock, and took the lock itself:
+  // its staging folder then showed in the fixture after the save had answered.
+  test("a read in the process that is between the lock's renames leaves the lock to it", async () => {
+    const dir = await scratchDir('write')
+    const order: string[] = []
+    let open!: () => void
+    const gate = new Promise<void>((resolveGate) => (open = resolveGate))
+    const saving = withFixtureLock(dir, async () => {
+      // As between the two renames of a release: the lock is moved aside, and the process still holds its turn.
+      await rename(join(dir, '.rubric.lock'), join(dir, '.rubric.lock-0123456789abcdef.released'))
+      await Promise.race([gate, new Promise((resolveWait) => setTimeout(resolveWait, 1_000))])
+      await rename(join(dir, '.rubric.lock-0123456789abcdef.released'), join(dir, '.rubric.lock'))
+      order.push('saved')
+    })
+    while (!(await readdir(dir)).includes('.rubric.lock-0123456789abcdef.released')) await new Promise((resolveWait) => setTimeout(resolveWait, 5))
+    // Read from outside the save's own context, as a request of the server's is.
+    await recoverFixture(dir)
+    order.push('read')
+    open()
+    await saving
+    expect(order).toEqual(['read', 'saved'])
+    expect(await readdir(dir)).toEqual([])
   })
 })
