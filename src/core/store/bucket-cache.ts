@@ -181,7 +181,11 @@ interface BucketLines {
 export function bucketLines(file: Pick<RawFile, 'display' | 'bytes'>, name: string, layout: Layout, display: string, linesBefore = 0): BucketLines {
   const superseded = new Set<string>()
   const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord, superseded, linesBefore)
+  // A case has several records in its file (the case, each review, an adoption): its bucket is hashed once.
+  const checked = new Set<string>()
   for (const stored of lines) {
+    if (checked.has(stored.record.case)) continue
+    checked.add(stored.record.case)
     if (bucketOf(stored.record.case, layout.buckets) !== name) {
       throw new FixtureError({
         code: 'RECORDS_MALFORMED',

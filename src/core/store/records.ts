@@ -202,6 +202,8 @@ export function parseRecordLines<R>(
       text.slice(text.lastIndexOf('\n') + 1),
     )
   }
+  // Where each line is told: the file's folder and name, then its line number.
+  const place = display.split('/').slice(-2).join('/')
   let start = 0
   let number = linesBefore
   while (start < text.length) {
@@ -238,7 +240,7 @@ export function parseRecordLines<R>(
     const problem = check(value)
     if (problem !== undefined) throw malformed(display, number, problem, line)
     // Cast: check found no problem, and it checks every field of a record.
-    found.push(stored(value as R, line, `${display.split('/').slice(-2).join('/')}:${number}`))
+    found.push(stored(value as R, line, `${place}:${number}`))
   }
   return found
 }
