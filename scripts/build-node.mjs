@@ -3,8 +3,8 @@
 // (Vitest's, the planning process, the workers), and each loaded some 300 modules one by one: the
 // loader's resolving and reading of each cost more than their code. Bundled, each process loads a
 // handful. `npm run build` type-checks first and emits the declarations (tsconfig.build.json);
-// rolldown only strips the types. Rolldown ships with Vite, which Vitest depends on: no dependency
-// is added. Dependencies stay imports (`zod`, `@clack/prompts`, ...), resolved where installed.
+// rolldown only strips the types. Rolldown is a development dependency, pinned to the version Vite
+// itself uses. Dependencies stay imports (`zod`, `@clack/prompts`, ...), resolved where installed.
 import { chmodSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { build } from 'rolldown'

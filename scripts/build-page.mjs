@@ -1,7 +1,7 @@
 // Bundles the review page's modules (src/web/client/) into the one script the served page loads
 // and the static report inlines: dist/web/client/page.js, an IIFE, so nothing leaks into the
 // page's globals. `npm run build` type-checks them first (tsconfig.web.json); rolldown only strips
-// the types. Rolldown ships with Vite, which Vitest depends on: no dependency is added.
+// the types. Rolldown is a development dependency, pinned to the version Vite itself uses.
 import { resolve } from 'node:path'
 import { build } from 'rolldown'
 
