@@ -74,10 +74,7 @@ const held = new AsyncLocalStorage<ReadonlyMap<string, HeldLock>>()
 /** Writers of this process waiting for a directory, in arrival order: the lock is taken once per turn. */
 const queues = new Map<string, Promise<void>>()
 
-/**
- * The directories whose lock a context of this process holds, from the moment it is taken until its
- * release is done: their leftovers were recovered when it was taken.
- */
+/** Directories whose lock a context of this process holds, from its taking to the end of its release. */
 const holding = new Set<string>()
 
 /**
@@ -106,11 +103,7 @@ export async function withFixtureLock<T>(dir: string, work: () => Promise<T>, di
     try {
       return await held.run(new Map([...(mine ?? []), [key, lock.held]]), work)
     } finally {
-      try {
-        await lock.release()
-      } finally {
-        holding.delete(key)
-      }
+      await lock.release().finally(() => holding.delete(key))
     }
   } finally {
     done()
@@ -131,8 +124,8 @@ export function heldFixtureLock(dir: string): HeldLock | undefined {
 /**
  * Finishes or discards what writers that lost their lock left in `dir`, when there is anything: a
  * command that only reads calls this first, so that it never reads a half-written save and no
- * temporary file outlives the next command. A lock held by a live writer, this process included, is
- * left alone (and nothing waits for it). Costs one `readdir` of the fixture directory when there is nothing to do.
+ * temporary file outlives the next command. A lock held by a live writer, this process included,
+ * is left alone (nothing waits for it). One `readdir` of the fixture directory when there is nothing to do.
  */
 export async function recoverFixture(dir: string): Promise<void> {
   const key = resolve(dir)
