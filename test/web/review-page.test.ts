@@ -155,6 +155,24 @@ describe('the review page, in a real browser', () => {
     expect(annotations.reviews.find((item) => item.answer_id === 'uncertain-wording')!.judgements['support']!.reason).toBe('First tab: supported after all.')
   })
 
+  test("a save's answer stays shown when the page is drawn again for a change on disk", async () => {
+    const { root, open } = await served()
+    const page = await open(caseHash('uncertain-wording'))
+    await page.check('#rating-4-meets')
+    await page.fill('#reason-4', 'Supported after all.')
+    await page.click('#save')
+    await page.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('saved') === true)
+    // Another case of the fixture is reviewed elsewhere: the page hears of it and draws the open case again.
+    const result = await runCli(
+      ['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'],
+      root,
+    )
+    expect(result.code).toBe(0)
+    await page.waitForSelector('header .notice')
+    expect(await page.textContent('header .notice')).toBe('Re-read from disk: fixtures/lab changed.')
+    expect(await page.textContent('#save-status')).toMatch(/^saved: /)
+  })
+
   test('a fixture edited on disk while the page is open is re-read, and the page says so', async () => {
     // Two fixtures served; only the edited one is named.
     const root = await fixtureRoot('page-edited', { 'fixtures/lab': DOCUCTL, 'fixtures/other': DOCUCTL })

@@ -56,6 +56,11 @@ export async function rereadKept(): Promise<void> {
 function keepStatus(draw: () => void): void {
   const status = document.getElementById('save-status')
   draw()
+  putBack(status)
+}
+
+/** Puts a save's status line back in place of the one a drawing made, when it said something. */
+function putBack(status: HTMLElement | null): void {
   if (status !== null && status.textContent !== '') document.getElementById('save-status')?.replaceWith(status)
 }
 
@@ -130,8 +135,13 @@ async function changed(): Promise<void> {
       if (compareRoute() !== null) {
         forgetComparison()
         await redraw.page()
-      } else if (state.current !== null && !state.dirty) await redraw.page()
-      else if (state.current === null) redraw.overview()
+      } else if (state.current !== null && !state.dirty) {
+        // The case is drawn as it is now. The answer to the save just made (often the change heard) stays shown.
+        const shown = state.current
+        const status = document.getElementById('save-status')
+        await redraw.page()
+        if (state.current?.fixture === shown.fixture && state.current.id === shown.id) putBack(status)
+      } else if (state.current === null) redraw.overview()
       else {
         const bar = document.querySelector('header.bar')
         if (bar !== null) bar.replaceWith(header())
