@@ -38,6 +38,18 @@ const raw = (server: RunningServer, path: string, options: Parameters<typeof raw
 
 const caseHash = (id: string) => `#/f/0/c/${encodeURIComponent(id)}`
 
+/** Reviews case not-reviewed of fixtures/lab from the command line, and waits for the page's notice that it re-read the fixture. */
+async function reviewedElsewhere(root: string, page: Page): Promise<void> {
+  const result = await runCli(
+    ['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'],
+    root,
+  )
+  expect(result.code).toBe(0)
+  // The server pushes the change to the page: wait for its notice, not for a time.
+  await page.waitForSelector('header .notice')
+  expect(await page.textContent('header .notice')).toBe('Re-read from disk: fixtures/lab changed.')
+}
+
 describe('the review page, in a real browser', () => {
   test('the overview filters to pending; a case shows its spans and quotes highlighted', async () => {
     const { open } = await served()
@@ -163,13 +175,7 @@ describe('the review page, in a real browser', () => {
     await page.click('#save')
     await page.waitForFunction(() => document.getElementById('save-status')?.textContent?.startsWith('saved') === true)
     // Another case of the fixture is reviewed elsewhere: the page hears of it and draws the open case again.
-    const result = await runCli(
-      ['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'],
-      root,
-    )
-    expect(result.code).toBe(0)
-    await page.waitForSelector('header .notice')
-    expect(await page.textContent('header .notice')).toBe('Re-read from disk: fixtures/lab changed.')
+    await reviewedElsewhere(root, page)
     expect(await page.textContent('#save-status')).toMatch(/^saved: /)
   })
 
@@ -177,14 +183,7 @@ describe('the review page, in a real browser', () => {
     // Two fixtures served; only the edited one is named.
     const root = await fixtureRoot('page-edited', { 'fixtures/lab': DOCUCTL, 'fixtures/other': DOCUCTL })
     const { page } = await chromium.open(await serve(root, ['fixtures/lab', 'fixtures/other']), '', { waitFor: 'table.cases' })
-    const result = await runCli(
-      ['review', 'fixtures/lab', '--case', 'not-reviewed', '--rating', 'command=does_not_meet', '--reason', 'command=Edited elsewhere.'],
-      root,
-    )
-    expect(result.code).toBe(0)
-    // The server pushes the change to the page: wait for its notice, not for a time.
-    await page.waitForSelector('header .notice')
-    expect(await page.textContent('header .notice')).toBe('Re-read from disk: fixtures/lab changed.')
+    await reviewedElsewhere(root, page)
     expect(await page.locator('section.fixture').first().locator('tr[data-case="not-reviewed"]').textContent()).toContain('missing criteria')
   })
 
