@@ -22,7 +22,7 @@ export async function rereadKept(): Promise<void> {
     fresh = await readCase(old.fixture, old.id)
   } catch (error) {
     state.kept = { changes: [...(state.kept?.changes ?? []), `the case could not be read again (${messageOf(error)})`], versions: null }
-    keepStatus(redraw.case)
+    redraw.case()
     return
   }
   if (state.current !== old) return
@@ -49,19 +49,7 @@ export async function rereadKept(): Promise<void> {
     versions: changedVersions ? fresh.versions : (state.kept?.versions ?? null),
   }
   state.current = { ...fresh, versions: old.versions }
-  keepStatus(redraw.case)
-}
-
-/** Draws again, keeping the save's status line: a save answered meanwhile is not wiped. */
-function keepStatus(draw: () => void): void {
-  const status = document.getElementById('save-status')
-  draw()
-  putBack(status)
-}
-
-/** Puts a save's status line back in place of the one a drawing made, when it said something. */
-function putBack(status: HTMLElement | null): void {
-  if (status !== null && status.textContent !== '') document.getElementById('save-status')?.replaceWith(status)
+  redraw.case()
 }
 
 /** What differs between two reads of a case, in a few words each: `the answer`, `bob's review`, `the decision (now refused)`. */
@@ -136,11 +124,8 @@ async function changed(): Promise<void> {
         forgetComparison()
         await redraw.page()
       } else if (state.current !== null && !state.dirty) {
-        // The case is drawn as it is now. The answer to the save just made (often the change heard) stays shown.
-        const shown = state.current
-        const status = document.getElementById('save-status')
+        // The case is drawn as it is now, with its status line (the answer to the save just made, often the change heard).
         await redraw.page()
-        if (state.current?.fixture === shown.fixture && state.current.id === shown.id) putBack(status)
       } else if (state.current === null) redraw.overview()
       else {
         const bar = document.querySelector('header.bar')

@@ -26,7 +26,8 @@ export function forgetComparison(): void {
   comparison = null
 }
 
-export async function renderComparison(at: { a: number; b: number; id: string | null }): Promise<void> {
+/** Draws the comparison the address names, unless `latest` says a later drawing of the page began while it read. */
+export async function renderComparison(at: { a: number; b: number; id: string | null }, latest: () => boolean = () => true): Promise<void> {
   if (mode !== 'serve') throw new Error('The comparison view is served by vitest-rubric serve; the static report has none.')
   const key = `${at.a}/${at.b}`
   if (comparison?.key !== key) comparison = { key, data: await api<PageComparison>(`/api/compare?a=${at.a}&b=${at.b}`) }
@@ -103,7 +104,7 @@ export async function renderComparison(at: { a: number; b: number; id: string | 
   const chosen = at.id === null ? undefined : data.tasks.find((task) => task.id === at.id)
   if (chosen !== undefined) main.append(await sideBySide(data, at, chosen))
   main.append(tasks)
-  app.replaceChildren(header(), main)
+  if (latest()) app.replaceChildren(header(), main)
   document.getElementById('compare-case')?.scrollIntoView({ block: 'nearest' })
 }
 

@@ -3,7 +3,7 @@
 import { disputesOf, panelMark } from './adjudication.js'
 import { el } from './dom.js'
 import { setViewer } from './header.js'
-import { saveReview } from './save.js'
+import { saveReview, saveStatusLine } from './save.js'
 import { identity, kindOf, mode, saveBlocked, state, type Draft, type ShownCase } from './state.js'
 
 /** A reader's case that only an adjudication adopts: no form that cannot save, and the role that can, one click away. */
@@ -80,13 +80,8 @@ export function criteriaBlock(data: ShownCase): HTMLElement {
       state.viewer.role === 'adjudicator' ? 'Adopt (s)' : data.existing ? 'Save revision (s)' : 'Save review (s)',
     )
     save.addEventListener('click', () => void saveReview())
-    const status = el('span', { id: 'save-status', role: 'status' }, '')
-    if (blocked !== null) {
-      save.setAttribute('disabled', '')
-      status.className = 'error'
-      status.textContent = `Cannot be saved now: ${blocked}.`
-    }
-    block.append(el('div', { class: 'actions' }, save, status))
+    if (blocked !== null) save.setAttribute('disabled', '')
+    block.append(el('div', { class: 'actions' }, save, saveStatusLine(data, blocked)))
   }
   return block
 }

@@ -6,7 +6,7 @@ import { compareRoute, renderComparison } from './comparison.js'
 import { el, messageOf } from './dom.js'
 import { header } from './header.js'
 import { renderOverview } from './overview.js'
-import { openCase } from './save.js'
+import { forgetStatusLine, openCase } from './save.js'
 import { app, PAGE_SIZE, redraw, state, visibleCases } from './state.js'
 
 /** The case the address names; `malformed` for an address whose case id is not valid percent-encoding. */
@@ -26,19 +26,27 @@ let drawn: string | null = null
 /** Whether the address is the one last drawn. */
 export const isDrawn = (hash: string) => hash === drawn
 
+/** Counts the drawings begun: one that reads from the server draws only if none began while it read. */
+let begun = 0
+
 export async function render(): Promise<void> {
   drawn = location.hash
+  const drawing = ++begun
+  // A drawing begun later (the address changed, or a change on disk was heard) draws the page; this one's read is dropped.
+  const latest = () => drawing === begun
   const compared = compareRoute()
+  const at = route()
+  // A case opened again from elsewhere starts with an empty status line.
+  if (at === null || at === 'malformed' || compared !== null) forgetStatusLine()
   if (compared !== null) {
     state.current = null
     try {
-      await renderComparison(compared)
+      await renderComparison(compared, latest)
     } catch (error) {
-      app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error)), el('a', { href: '#/' }, 'back to the overview'))
+      if (latest()) app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error)), el('a', { href: '#/' }, 'back to the overview'))
     }
     return
   }
-  const at = route()
   if (at === null) {
     // Back from a case: its fixture's list opens at the window that holds it.
     const left = state.current
@@ -64,9 +72,9 @@ export async function render(): Promise<void> {
   }
   try {
     const data = await loadCase(at.fixture, at.id)
-    openCase(data)
+    if (latest()) openCase(data)
   } catch (error) {
-    app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error)), el('a', { href: '#/' }, 'back to the overview'))
+    if (latest()) app.replaceChildren(header(), el('p', { class: 'error', role: 'alert' }, messageOf(error)), el('a', { href: '#/' }, 'back to the overview'))
   }
 }
 

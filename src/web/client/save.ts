@@ -5,7 +5,7 @@ import { disputesOf } from './adjudication.js'
 import { api, readAhead } from './api.js'
 import { rereadKept } from './changes.js'
 import { el, messageOf } from './dom.js'
-import { dataChanged, fixtureAt, mode, nextPending, redraw, saveBlocked, state, type ShownCase } from './state.js'
+import { dataChanged, fixtureAt, keyOf, mode, nextPending, redraw, saveBlocked, state, type ShownCase } from './state.js'
 
 export function openCase(data: ShownCase): void {
   state.current = data
@@ -39,8 +39,35 @@ export function openCase(data: ShownCase): void {
   readAhead(data, { pending: !(isAssigned() || followsQueue()) })
 }
 
-export function setStatus(text: string, kind: 'ok' | 'error'): void {
-  const node = document.getElementById('save-status')
+/**
+ * The save's status line of the case drawn. Every drawing of one case (its save's answer, a change
+ * heard on disk) shows the same element, so what a save writes in it stays, whichever comes first.
+ */
+let statusLine: { key: string; node: HTMLElement } | null = null
+
+/** The status line to draw under the form of `data`: the one already shown for this case, or a new one. */
+export function saveStatusLine(data: ShownCase, blocked: string | null): HTMLElement {
+  const key = keyOf(data.fixture, data.id)
+  if (statusLine?.key !== key) statusLine = { key, node: el('span', { id: 'save-status', role: 'status' }, '') }
+  const node = statusLine.node
+  if (blocked !== null) {
+    node.className = 'error'
+    node.textContent = `Cannot be saved now: ${blocked}.`
+    node.dataset['blocked'] = ''
+  } else if (node.dataset['blocked'] !== undefined) {
+    delete node.dataset['blocked']
+    node.className = ''
+    node.textContent = ''
+  }
+  return node
+}
+
+/** The page shows no case: a case opened again starts with an empty status line. */
+export function forgetStatusLine(): void {
+  statusLine = null
+}
+
+export function setStatus(text: string, kind: 'ok' | 'error', node = document.getElementById('save-status')): void {
   if (node !== null) {
     node.textContent = text
     node.className = kind
@@ -100,25 +127,29 @@ export async function saveReview(confirmed = false): Promise<void> {
     // So is the judges' calibration, only where the overview shows it: each is a pass over every case.
     ...(fixtureAt(data.fixture)?.calibration ? { calibration: true } : {}),
   }
-  setStatus('saving…', 'ok')
+  // The answer is written in this case's status line, even when the page has moved on meanwhile (then it is not seen).
+  const line = document.getElementById('save-status')
+  setStatus('saving…', 'ok', line)
   try {
     const result = await api<SaveAnswer>(adjudicating ? '/api/adjudicate' : '/api/review', body)
     savedInto(result.fixture)
-    openCase(result.case)
+    // A page that opened another case meanwhile stays on it: the answer's case is not drawn over it.
+    if (state.current?.fixture === data.fixture && state.current.id === data.id) openCase(result.case)
     const next = nextPending()
     setStatus(
       `saved: ${result.decision}.${isAssigned() ? ' Press n for your next case.' : followsQueue() ? ' Press n for the next case in the review queue.' : next === null ? ' No pending case is left.' : ' Press n for the next pending case.'}`,
       'ok',
+      line,
     )
   } catch (error) {
     // The form is kept: a conflict or a refusal never loses what was typed.
     const conflict = typeof error === 'object' && error !== null && 'code' in error && error.code === 'CASE_CHANGED_MEANWHILE'
-    setStatus(`${conflict ? 'not saved: ' : 'refused: '}${messageOf(error)}`, 'error')
+    setStatus(`${conflict ? 'not saved: ' : 'refused: '}${messageOf(error)}`, 'error', line)
     if (conflict && state.kept === null) {
       const reread = el('button', { type: 'button', id: 'reread' }, 're-read the case (your form is kept)')
       reread.addEventListener('click', () => void rereadKept())
-      document.getElementById('save-status')?.append(' ', reread)
-    } else if (conflict) document.getElementById('save-status')?.append(' What changed is shown above the form.')
+      line?.append(' ', reread)
+    } else if (conflict) line?.append(' What changed is shown above the form.')
   }
 }
 
