@@ -162,7 +162,20 @@ async function saved(page: Page): Promise<void> {
 
 /** Waits until the page shows case `id` (its name in the crumbs), not the case drawn before. */
 async function showing(page: Page, id: string): Promise<void> {
-  await page.waitForFunction((wanted) => document.querySelector('nav.crumbs strong')?.textContent === wanted && document.getElementById('save') !== null, id)
+  const shown = await page
+    .waitForFunction((wanted) => document.querySelector('nav.crumbs strong')?.textContent === wanted && document.getElementById('save') !== null, id)
+    .then(() => true)
+    .catch(() => false)
+  // A page that never shows the case is described (its address, crumbs and alerts), not left to a bare timeout.
+  if (!shown) {
+    const seen = await page.evaluate(() => ({
+      hash: location.hash,
+      crumbs: document.querySelector('nav.crumbs')?.textContent ?? null,
+      alerts: [...document.querySelectorAll('[role="alert"]')].map((item) => item.textContent),
+      save: document.getElementById('save') !== null,
+    }))
+    expect(seen, `the page shows ${id}`).toEqual({ hash: expect.stringContaining(id), crumbs: expect.stringContaining(id), alerts: [], save: true })
+  }
 }
 
 /** The case the page shows, from its address (`#/f/0/c/<id>`). */
