@@ -1,3 +1,4 @@
+import type { DecidedWithStates } from '../core/engine/evaluate.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import { reviewQueue, type QueueReason } from '../core/engine/review-queue.js'
@@ -66,13 +67,21 @@ export class Assignments {
    * independent reviews and live reservations than each case needs. Synchronous from the choice to
    * the reservation, so two requests at once never take the same place.
    */
-  next(index: number, fixture: SomeFixture, reviewer: string, panel: PanelPolicy, sample: SampleFile | undefined): NextAnswer {
+  next(
+    index: number,
+    fixture: SomeFixture,
+    reviewer: string,
+    panel: PanelPolicy,
+    sample: SampleFile | undefined,
+    decided?: (panel: PanelPolicy) => DecidedWithStates,
+  ): NextAnswer {
     const cases = this.#live(index)
     const now = this.#now()
     const until = now + this.#reserveMs
     const skipped = this.#skipped.get(reviewer) ?? new Map<string, number>()
-    // The queue of a reviewer who must bring each case to the reviews it needs, not fewer.
-    const queue = reviewQueue(fixture, { sample, for: { reviewer }, panel: { ...panel, minReviews: Math.max(panel.minReviews, this.reviewsPerCase) } })
+    // The queue of a reviewer who must bring each case to the reviews it needs, not fewer; decided under that rule by `decided` when given.
+    const policy = { ...panel, minReviews: Math.max(panel.minReviews, this.reviewsPerCase) }
+    const queue = reviewQueue(fixture, { sample, for: { reviewer }, panel: policy, decided: decided?.(policy) })
     // The case they hold, unless they reviewed it meanwhile (from another page, or the CLI).
     const held = [...cases].find(([caseId, by]) => by.has(reviewer) && fixture.panel.reviews.get(caseId)?.has(reviewer) !== true)?.[0]
     const entry =

@@ -4,11 +4,13 @@ import { join } from 'node:path'
 import { RubricError } from '../core/common/errors.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
 import type { Decision } from '../core/contract/decision.js'
-import { evaluateWithStates, type EvaluateOptions, type SomeEvaluation } from '../core/engine/evaluate.js'
+import { DecidedUnder } from '../core/engine/decided-under.js'
+import { evaluateWithStates, type DecidedWithStates, type EvaluateOptions, type SomeEvaluation } from '../core/engine/evaluate.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import { IncrementalEvaluation } from '../core/engine/incremental.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
 import type { ParseMemo } from '../core/engine/parse-memo.js'
+import type { PanelPolicy } from '../core/engine/panel-rule.js'
 import type { KindRegistry } from '../core/engine/registry.js'
 import { fixtureVersion } from './page-data.js'
 import type { PageFixture } from './protocol.js'
@@ -44,6 +46,8 @@ export type LoadedEntry =
       readonly views: Map<string, OverviewView>
       /** What was parsed of the fixture's files: a save given it (`memo`) parses only the files it changes. */
       readonly parsed: ParseMemo
+      /** The fixture decided under another several-reviewer policy (a team's assignment): only its changed cases decided again. */
+      readonly decidedUnder: (panel: PanelPolicy) => DecidedWithStates
       readonly error?: undefined
     }
   | { readonly error: RubricError; readonly version: null; readonly fixture?: undefined }
@@ -76,6 +80,8 @@ export interface LoadedFixturesOptions {
 export class LoadedFixtures {
   private readonly entries: LoadedEntry[] = []
   private readonly kept: (IncrementalEvaluation | undefined)[] = []
+  /** Each kept fixture decided under the other policies asked for, by policy. */
+  private readonly under: (Map<string, DecidedUnder> | undefined)[] = []
   private readonly queues: Promise<unknown>[] = []
   private readonly watchers = new Map<string, FSWatcher>()
   private readonly timers = new Map<number, NodeJS.Timeout>()
@@ -169,6 +175,7 @@ export class LoadedFixtures {
       if (kept === undefined) {
         kept = await IncrementalEvaluation.open(kinds, dir, { cwd, ...evaluate })
         this.kept[index] = kept
+        this.under[index] = undefined
       } else {
         const change = await kept.refresh()
         if (change.files.length === 0 && before !== undefined && before.error === undefined) return before
@@ -189,11 +196,21 @@ export class LoadedFixtures {
         assess: (position) => evaluated.assess(position),
         positionOf: (id) => evaluated.positionOf(id),
       }
-      return { fixture, decided, version: await fixtureVersion(fixture), views: new Map(), parsed: evaluated.parsed }
+      const decidedUnder = (panel: PanelPolicy): DecidedWithStates => {
+        if (!current()) return evaluateWithStates(fixture, { ...evaluate, panel, allStates: true })
+        const key = JSON.stringify(panel)
+        const under = this.under[index] ?? new Map<string, DecidedUnder>()
+        this.under[index] = under
+        const view = under.get(key) ?? new DecidedUnder(evaluate, panel)
+        under.set(key, view)
+        return view.of(evaluated)
+      }
+      return { fixture, decided, version: await fixtureVersion(fixture), views: new Map(), parsed: evaluated.parsed, decidedUnder }
     } catch (error) {
       if (!(error instanceof RubricError)) throw error
       // Opened again from the files once they are fixed: a refused fixture keeps nothing.
       this.kept[index] = undefined
+      this.under[index] = undefined
       return { error, version: null }
     }
   }

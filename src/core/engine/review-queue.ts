@@ -49,7 +49,7 @@ export interface ReviewQueueOptions {
   /** The several-reviewer rule, as `status --min-reviews` takes it. */
   readonly panel?: EvaluateOptions['panel']
   /** The fixture's evaluation under `panel`, when the caller holds it: the queue then decides no case again. */
-  readonly decided?: DecidedWithStates
+  readonly decided?: DecidedWithStates | undefined
 }
 
 export interface ReviewQueue {

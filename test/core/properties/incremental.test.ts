@@ -6,10 +6,12 @@ import { RubricError } from '../../../src/core/common/errors.js'
 import { adjudicateCase } from '../../../src/core/engine/adjudicate.js'
 import { convertFixture } from '../../../src/core/engine/convert-layout.js'
 import type { DraftSource } from '../../../src/core/engine/authoring/draft.js'
-import { evaluateFixture } from '../../../src/core/engine/evaluate.js'
+import { DecidedUnder } from '../../../src/core/engine/decided-under.js'
+import { evaluateFixture, evaluateWithStates } from '../../../src/core/engine/evaluate.js'
 import { evaluationJson } from '../../../src/core/engine/evaluation-json.js'
 import { IncrementalEvaluation } from '../../../src/core/engine/incremental.js'
 import type { ParseMemo } from '../../../src/core/engine/parse-memo.js'
+import { reviewQueue } from '../../../src/core/engine/review-queue.js'
 import { addCases, kinds, loadFixture, recordReview } from '../../../src/core/registry.js'
 import { copyFixture, ROOT, type AnnotationsJson, type CasesJson } from '../../helpers/fixture-copy.js'
 
@@ -181,6 +183,59 @@ describe('the incremental evaluation', () => {
       { numRuns: 15 },
     )
   }, 120_000)
+
+  // A team's assignment asks more reviews of each case than the served rule; the other way round too, where the rule no longer depends on the fixture.
+  test.each([
+    { served: 0, asked: 2, rule: 'two reviews a case, served asking none' },
+    { served: 2, asked: 0, rule: 'no minimum, served asking two' },
+  ])(
+    'decided under another rule ($rule), after every edit it gives the decisions and the queue of a full evaluation under that rule',
+    async ({ served, asked }) => {
+      const panel = { minReviews: asked }
+      await fc.assert(
+        fc.asyncProperty(fc.array(edit, { maxLength: 3 }), fc.array(edit, { minLength: 1, maxLength: 8 }), async (setup, edits) => {
+          const fixture = await copyFixture()
+          for (const change of setup) await apply(fixture.dir, change)
+          const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir, panel: { minReviews: served } })
+          const under = new DecidedUnder({}, panel)
+          for (const change of [undefined, ...edits]) {
+            if (change !== undefined) {
+              await apply(fixture.dir, change, incremental.parsed)
+              await incremental.refresh()
+            }
+            const decided = under.of(incremental)
+            const fresh = await loadFixture(fixture.dir, { cwd: fixture.dir })
+            const full = evaluateWithStates(fresh, { panel })
+            expect(
+              decided.assessments.map((each) => each.decision),
+              JSON.stringify(change),
+            ).toEqual(full.evaluation.decisions)
+            for (const reviewer of ['alice', 'bob']) {
+              const queue = reviewQueue(incremental.fixture, { for: { reviewer }, panel, decided })
+              expect(queue.entries, JSON.stringify(change)).toEqual(reviewQueue(fresh, { for: { reviewer }, panel }).entries)
+            }
+          }
+        }),
+        {
+          numRuns: 20,
+          // An adoption, then its removal by hand: whether the rule applies at all moves under a rule that asks no reviews.
+          examples: [
+            [
+              [
+                { kind: 'reviewer', id: 'complete', reviewer: 'alice', ratings: ['meets', 'meets', 'meets', 'meets', 'meets'] },
+                { kind: 'reviewer', id: 'complete', reviewer: 'bob', ratings: ['meets', 'meets', 'meets', 'meets', 'meets'] },
+              ],
+              [
+                { kind: 'adopt', id: 'complete', take: 'alice' },
+                { kind: 'unadopt', id: 'complete' },
+              ],
+            ],
+          ],
+        },
+      )
+    },
+    120_000,
+  )
 
   test('a review of one case decides that case again, and a rubric edit decides every case', async () => {
     const fixture = await copyFixture()
