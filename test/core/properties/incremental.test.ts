@@ -204,7 +204,7 @@ describe('the incremental evaluation', () => {
               await incremental.refresh()
             }
             const decided = under.of(incremental)
-            const fresh = await loadFixture(fixture.dir, { cwd: fixture.dir })
+            const fresh = await loadFixture(fixture.dir, { cwd: fixture.dir, kind: 'criteria' })
             const full = evaluateWithStates(fresh, { panel })
             expect(
               decided.assessments.map((each) => each.decision),
