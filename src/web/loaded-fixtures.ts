@@ -30,7 +30,7 @@ export interface Decided {
   readonly positionOf: (id: string) => number | undefined
 }
 
-/** One viewer's overview of a loaded fixture, and its JSON as served: bytes, so that a request copies nothing. */
+/** One viewer's overview of a loaded fixture, and its JSON as served (made when first read): bytes, so that a request copies nothing. */
 export interface OverviewView {
   readonly page: PageFixture
   readonly json: Buffer

@@ -86,7 +86,15 @@ export class ServedFixtures {
     const kept = entry.views.get(key)
     if (kept !== undefined) return kept
     const page = await pageFixture(entry.fixture, index, this.options.evaluate, viewer, entry.decided, this.estimateJudge)
-    const view = { page, json: Buffer.from(JSON.stringify(page)) }
+    // Its JSON is made when an overview is first served, not for a save's answer, which reads a few figures and one row.
+    let json: Buffer | undefined
+    const view: OverviewView = {
+      page,
+      get json() {
+        json ??= Buffer.from(JSON.stringify(page))
+        return json
+      },
+    }
     if (entry.views.size >= KEPT_VIEWS) entry.views.clear()
     entry.views.set(key, view)
     return view
