@@ -138,6 +138,14 @@ export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {
   return statusReading(fixture, options, history, {})
 }
 
+/**
+ * Each case's findings without the judges and the history, by its assessment. A kept evaluation
+ * (the page server's) hands the same assessment object for a case until it decides the case again,
+ * which it does whenever anything the findings are made from changed: the case, its reviews, the
+ * reviewers' reviews and adoptions of it, or the rubric and the files every case is bound to.
+ */
+const keptFindings = new WeakMap<CaseAssessment<Decision>, { readonly noted: string; readonly findings: CaseFinding[] }>()
+
 /** {@link fixtureStatus}, from the evaluation `reading` hands it, if any, and leaving the judges out if it says so: the queue's reading. */
 export function statusReading(fixture: SomeFixture, options: EvaluateOptions, history: FixtureHistory, reading: StatusReading): FixtureStatus {
   const definition = fixture.definition
@@ -146,10 +154,17 @@ export function statusReading(fixture: SomeFixture, options: EvaluateOptions, hi
   const noted = new Set(evaluation.notes.map((note) => note.file))
   const groups = statusGroups(fixture.definition)
   const blockingKeys = new Set(groups.filter((group) => group.blocking).map((group) => group.key))
+  // Read from a kept evaluation without the judges and the history (the queue's reading), a case's findings are kept by its assessment.
+  const kept = reading.decided !== undefined && reading.judges === false && history === NO_HISTORY
+  const notedKey = kept ? [...noted].join('\u0000') : ''
   const cases = fixture.cases.map((entry, index): CaseStatus => {
     const assessment = assessments[index]!
+    const known = kept ? keptFindings.get(assessment) : undefined
+    if (known !== undefined && known.noted === notedKey) return { id: entry.id, findings: known.findings }
     const own = caseFindings(fixture, assessment, fixture.reviews.get(entry.id) !== undefined, noted, history)
-    return { id: entry.id, findings: withPanelFindings(fixture, entry, assessment, own, history, reading.judges) }
+    const findings = withPanelFindings(fixture, entry, assessment, own, history, reading.judges)
+    if (kept) keptFindings.set(assessment, { noted: notedKey, findings })
+    return { id: entry.id, findings }
   })
   const newCase: Record<string, string> = {}
   for (const row of definition.bindings) {

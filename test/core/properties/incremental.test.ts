@@ -214,6 +214,12 @@ describe('the incremental evaluation', () => {
               const queue = reviewQueue(incremental.fixture, { for: { reviewer }, panel, decided })
               expect(queue.entries, JSON.stringify(change)).toEqual(reviewQueue(fresh, { for: { reviewer }, panel }).entries)
             }
+            // Everyone's queue under the served rule, read from the kept evaluation itself (serve without a team).
+            const servedRule = { panel: { minReviews: served } }
+            const kept = { evaluation: incremental.evaluation, assessments: incremental.assessments }
+            expect(reviewQueue(incremental.fixture, { ...servedRule, decided: kept }).entries, JSON.stringify(change)).toEqual(
+              reviewQueue(fresh, servedRule).entries,
+            )
           }
         }),
         {
