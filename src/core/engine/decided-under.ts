@@ -9,14 +9,15 @@ import type { PanelPolicy } from './panel-rule.js'
 /**
  * A kept fixture decided under another several-reviewer policy than its own: a team's assignment
  * asks each case for more reviews than the served decision does. Each case's assessment under it
- * is kept by the case's state in the {@link IncrementalEvaluation} (the same object until the case
- * is decided again there), so a case is decided again under the policy only when it was decided
- * again there, or when the whole fixture was.
+ * is kept by the case's assessment in the {@link IncrementalEvaluation}, which hands the same object
+ * until what the case is decided from changes (the case, its reviews, the reviewers' reviews and
+ * adoptions of it, or what every case is bound to): a case is decided again under the policy only
+ * when it was decided again there.
  */
 export class DecidedUnder {
   private fixture: SomeFixture | undefined
   private decide: ((entry: CaseEntry) => { readonly assessment: CaseAssessment<Decision> }) | undefined
-  private byState = new WeakMap<object, CaseAssessment<Decision>>()
+  private byServed = new WeakMap<CaseAssessment<Decision>, CaseAssessment<Decision>>()
   private readonly options: EvaluateOptions
 
   constructor(options: EvaluateOptions, panel: PanelPolicy) {
@@ -28,17 +29,17 @@ export class DecidedUnder {
     const fixture = kept.fixture
     if (fixture !== this.fixture) {
       // What decides every case again under this policy (the rubric, the reviewers, whether the panel rule applies) forgets every case.
-      if (this.fixture === undefined || decidesEverything(this.fixture, fixture, this.options)) this.byState = new WeakMap()
+      if (this.fixture === undefined || decidesEverything(this.fixture, fixture, this.options)) this.byServed = new WeakMap()
       this.fixture = fixture
       this.decide = caseDecider(fixture, this.options)
     }
     const decide = this.decide!
-    const assessments = fixture.cases.map((entry) => {
-      const state = kept.caseState(entry.id)
-      const known = state === undefined ? undefined : this.byState.get(state)
+    const assessments = fixture.cases.map((entry, position) => {
+      const served = kept.assessmentAt(position)
+      const known = this.byServed.get(served)
       if (known !== undefined) return known
       const { assessment } = decide(entry)
-      if (state !== undefined) this.byState.set(state, assessment)
+      this.byServed.set(served, assessment)
       return assessment
     })
     return { evaluation: kept.evaluation, assessments }

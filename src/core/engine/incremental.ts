@@ -144,11 +144,6 @@ export class IncrementalEvaluation {
     return this.decideWithStates(entry).assessment
   }
 
-  /** The case's state as last decided: the same object until the case is decided again (a key for what is made from it). */
-  caseState(id: string): object | undefined {
-    return this.states.get(id)
-  }
-
   /** The decision of one case as last read; `undefined` for an id `cases.json` does not hold. */
   decisionOf(id: string): Decision | undefined {
     return this.states.get(id)?.decision
