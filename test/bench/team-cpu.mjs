@@ -1,0 +1,110 @@
+// The CPU time of a team's reviewer pressing n (`GET /api/next`) and saving the case handed to them,
+// under `serve --team` with two reviewers, the server in this process: each size's medians against
+// the first size's, measured in the same run.
+//
+//   npm run build && LAYOUT=records node test/bench/team-cpu.mjs [sizes…]   (default: 100 20000)
+//   WARMUP=n …   (rounds made and not measured first, at every size: default 4)
+//   ROUNDS=n …   (rounds measured at each size: default 20)
+//
+// A round is one reviewer's n, their read of the case and their save, the two reviewers in turn. The
+// first save of each reviewer makes their review file, which decides every case again (the set of
+// reviewers changed): the warm-up rounds hold those, at every size.
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const GENERATE = new URL('./generate.mjs', import.meta.url).href
+const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
+const { startServer } = await import(new URL('../../dist/web/server.js', import.meta.url).href)
+const { openTeam } = await import(new URL('../../dist/cli/commands/serve-team.js', import.meta.url).href)
+const sizes = process.argv.slice(2).map(Number)
+const SIZES = sizes.length > 0 ? sizes : [100, 20_000]
+const ROUNDS = Number(process.env.ROUNDS ?? 20)
+const WARMUP = Number(process.env.WARMUP ?? 4)
+const LAYOUT = process.env.LAYOUT ?? 'seed'
+const CRITERIA = JSON.parse(readFileSync(new URL('../../fixtures/docuctl-rollback/rubric.json', import.meta.url), 'utf8')).criteria.map((item) => item.id)
+const REVIEWERS = ['alice', 'bob']
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
+
+function http(port, token, path, body) {
+  return new Promise((resolve, reject) => {
+    const text = body === undefined ? undefined : JSON.stringify(body)
+    const headers = { 'x-rubric-token': token, 'content-type': 'application/json' }
+    const call = request({ host: '127.0.0.1', port, path, method: text === undefined ? 'GET' : 'POST', headers }, (response) => {
+      const chunks = []
+      response.on('data', (chunk) => chunks.push(chunk))
+      response.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8')
+        if (response.statusCode !== 200) reject(new Error(`${path}: ${response.statusCode} ${raw}`))
+        else resolve(JSON.parse(raw))
+      })
+    })
+    call.on('error', reject)
+    call.end(text)
+  })
+}
+
+/** The CPU time of this process over `work`, in milliseconds, and what it answered. */
+async function cpuOf(work) {
+  const before = process.cpuUsage()
+  const answer = await work()
+  const used = process.cpuUsage(before)
+  return { ms: (used.user + used.system) / 1000, answer }
+}
+
+const floors = {}
+for (const n of SIZES) {
+  const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-team-'))
+  const dir = join(root, 'fixtures/bench')
+  // Generated in a process of its own: its garbage would be collected during the rounds measured, at some sizes and not others.
+  const generated = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', `import { generateFixture } from ${JSON.stringify(GENERATE)}; await generateFixture(${JSON.stringify(dir)}, ${n})`],
+    { encoding: 'utf8' },
+  )
+  if (generated.status !== 0) throw new Error(`generating ${n} cases exited ${generated.status}: ${generated.stderr}`)
+  if (LAYOUT === 'records') {
+    const converted = spawnSync(process.execPath, [BIN, 'convert', dir, '--to', 'records'], { encoding: 'utf8' })
+    if (converted.status !== 0) throw new Error(`convert exited ${converted.status}: ${converted.stderr}`)
+  }
+  writeFileSync(join(root, 'team.json'), JSON.stringify({ people: REVIEWERS.map((name) => ({ name, role: 'reviewer' })) }))
+  const { tokens, links } = await openTeam('team.json', root)
+  const token = Object.fromEntries(links.map((link) => [link.name, link.token]))
+  const server = await startServer({
+    dirs: ['fixtures/bench'],
+    cwd: root,
+    port: 0,
+    team: tokens,
+    assign: { reviewsPerCase: 2 },
+    rateLimit: { perSecond: 1000, burst: 1000 },
+  })
+  try {
+    const measured = { next: [], save: [] }
+    for (let round = -WARMUP; round < ROUNDS; round++) {
+      const reviewer = REVIEWERS[(round + WARMUP) % REVIEWERS.length]
+      const call = (path, body) => http(server.port, token[reviewer], path, body)
+      const next = await cpuOf(() => call('/api/next?fixture=0'))
+      const id = next.answer.next.id
+      const shown = await call(`/api/case?fixture=0&id=${id}`)
+      const draft = Object.fromEntries(CRITERIA.map((criterion) => [criterion, { rating: 'meets', reason: `${reviewer}'s reason.`, answer_span: '' }]))
+      const save = await cpuOf(() => call('/api/review', { fixture: 0, id, draft, versions: shown.versions, replace: false }))
+      if (round < 0) continue
+      measured.next.push(next.ms)
+      measured.save.push(save.ms)
+    }
+    const line = Object.entries(measured).map(([what, values]) => {
+      const time = median(values)
+      floors[what] ??= time
+      const ratio = n === SIZES[0] ? 'the floor' : `${(time / floors[what]).toFixed(2)}× the floor`
+      return `${what === 'next' ? 'n' : 'a save'} ${time.toFixed(1)} ms (${ratio})`
+    })
+    console.log(`${n} cases, ${LAYOUT} layout, two reviewers: CPU time of ${line.join(', ')}; medians of ${ROUNDS}`)
+  } finally {
+    await server.close()
+    rmSync(root, { recursive: true, force: true })
+  }
+}
+process.exit(0)
