@@ -12,16 +12,12 @@
 // the garbage of the server's first read (some 300 MB of file bytes) during the first saves after it,
 // and a collection of the whole 1 GB heap costs some 500 ms of CPU time, which falls on one save or
 // another: the median is the measure, and the mean, printed beside it, shows what the collections add.
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { request } from 'node:http'
 import { Session } from 'node:inspector/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { call, generateServed } from './served-fixture.mjs'
 
-const GENERATE = new URL('./generate.mjs', import.meta.url).href
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
 const { startServer } = await import(new URL('../../dist/web/server.js', import.meta.url).href)
 const sizes = process.argv.slice(2).map(Number)
 const SIZES = sizes.length > 0 ? sizes : [100, 20_000]
@@ -31,43 +27,16 @@ const LAYOUT = process.env.LAYOUT ?? 'seed'
 const CRITERIA = JSON.parse(readFileSync(new URL('../../fixtures/docuctl-rollback/rubric.json', import.meta.url), 'utf8')).criteria.map((item) => item.id)
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
-function http(server, path, body) {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body)
-    const headers = { 'x-rubric-token': server.token, 'content-type': 'application/json' }
-    const call = request({ host: '127.0.0.1', port: server.port, path, method: text === undefined ? 'GET' : 'POST', headers }, (response) => {
-      const chunks = []
-      response.on('data', (chunk) => chunks.push(chunk))
-      response.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8')
-        if (response.statusCode !== 200) reject(new Error(`${path}: ${response.statusCode} ${raw}`))
-        else resolve(JSON.parse(raw))
-      })
-    })
-    call.on('error', reject)
-    call.end(text)
-  })
-}
+const http = (server, path, body) => call(server.port, server.token, path, body)
 
 let floor
 for (const n of SIZES) {
   const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-save-'))
   const dir = join(root, 'fixtures/bench')
-  // Generated in a process of its own: its garbage would be collected during the saves measured, at some sizes and not others.
-  const generated = spawnSync(
-    process.execPath,
-    ['--input-type=module', '-e', `import { generateFixture } from ${JSON.stringify(GENERATE)}; await generateFixture(${JSON.stringify(dir)}, ${n})`],
-    { encoding: 'utf8' },
-  )
-  if (generated.status !== 0) throw new Error(`generating ${n} cases exited ${generated.status}: ${generated.stderr}`)
-  if (LAYOUT === 'records') {
-    const perBucket = Number(process.env.CASES_PER_BUCKET ?? 0)
-    let buckets = 16
-    while (perBucket > 0 && buckets * perBucket < n && buckets < 4096) buckets *= 2
-    const bucketArgs = perBucket > 0 ? ['--buckets', String(buckets)] : []
-    const converted = spawnSync(process.execPath, [BIN, 'convert', dir, '--to', 'records', ...bucketArgs], { encoding: 'utf8' })
-    if (converted.status !== 0) throw new Error(`convert exited ${converted.status}: ${converted.stderr}`)
-  }
+  const perBucket = Number(process.env.CASES_PER_BUCKET ?? 0)
+  let buckets = 16
+  while (perBucket > 0 && buckets * perBucket < n && buckets < 4096) buckets *= 2
+  generateServed(dir, n, LAYOUT, perBucket > 0 ? ['--buckets', String(buckets)] : [])
   const server = await startServer({ dirs: ['fixtures/bench'], cwd: root, port: 0 })
   try {
     const caseUrl = (id) => `/api/case?fixture=0&id=${id}&viewer=reader`

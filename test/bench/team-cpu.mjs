@@ -9,15 +9,11 @@
 // A round is one reviewer's n, their read of the case and their save, the two reviewers in turn. The
 // first save of each reviewer makes their review file, which decides every case again (the set of
 // reviewers changed): the warm-up rounds hold those, at every size.
-import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { call as http, generateServed } from './served-fixture.mjs'
 
-const GENERATE = new URL('./generate.mjs', import.meta.url).href
-const BIN = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url))
 const { startServer } = await import(new URL('../../dist/web/server.js', import.meta.url).href)
 const { openTeam } = await import(new URL('../../dist/cli/commands/serve-team.js', import.meta.url).href)
 const sizes = process.argv.slice(2).map(Number)
@@ -28,24 +24,6 @@ const LAYOUT = process.env.LAYOUT ?? 'seed'
 const CRITERIA = JSON.parse(readFileSync(new URL('../../fixtures/docuctl-rollback/rubric.json', import.meta.url), 'utf8')).criteria.map((item) => item.id)
 const REVIEWERS = ['alice', 'bob']
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-
-function http(port, token, path, body) {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body)
-    const headers = { 'x-rubric-token': token, 'content-type': 'application/json' }
-    const call = request({ host: '127.0.0.1', port, path, method: text === undefined ? 'GET' : 'POST', headers }, (response) => {
-      const chunks = []
-      response.on('data', (chunk) => chunks.push(chunk))
-      response.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8')
-        if (response.statusCode !== 200) reject(new Error(`${path}: ${response.statusCode} ${raw}`))
-        else resolve(JSON.parse(raw))
-      })
-    })
-    call.on('error', reject)
-    call.end(text)
-  })
-}
 
 /** The CPU time of this process over `work`, in milliseconds, and what it answered. */
 async function cpuOf(work) {
@@ -59,17 +37,7 @@ const floors = {}
 for (const n of SIZES) {
   const root = mkdtempSync(join(tmpdir(), 'vitest-rubric-bench-team-'))
   const dir = join(root, 'fixtures/bench')
-  // Generated in a process of its own: its garbage would be collected during the rounds measured, at some sizes and not others.
-  const generated = spawnSync(
-    process.execPath,
-    ['--input-type=module', '-e', `import { generateFixture } from ${JSON.stringify(GENERATE)}; await generateFixture(${JSON.stringify(dir)}, ${n})`],
-    { encoding: 'utf8' },
-  )
-  if (generated.status !== 0) throw new Error(`generating ${n} cases exited ${generated.status}: ${generated.stderr}`)
-  if (LAYOUT === 'records') {
-    const converted = spawnSync(process.execPath, [BIN, 'convert', dir, '--to', 'records'], { encoding: 'utf8' })
-    if (converted.status !== 0) throw new Error(`convert exited ${converted.status}: ${converted.stderr}`)
-  }
+  generateServed(dir, n, LAYOUT)
   writeFileSync(join(root, 'team.json'), JSON.stringify({ people: REVIEWERS.map((name) => ({ name, role: 'reviewer' })) }))
   const { tokens, links } = await openTeam('team.json', root)
   const token = Object.fromEntries(links.map((link) => [link.name, link.token]))
