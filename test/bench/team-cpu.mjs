@@ -7,8 +7,8 @@
 //   ROUNDS=n …   (rounds measured at each size: default 20)
 //
 // A round is one reviewer's n, their read of the case and their save, the two reviewers in turn. The
-// first save of each reviewer makes their review file, which decides every case again (the set of
-// reviewers changed): the warm-up rounds hold those, at every size.
+// first review of a fixture's first reviewer decides every case again (the several-reviewer rule
+// now applies), and so does the next n under the assignment's rule: the warm-up rounds hold those.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

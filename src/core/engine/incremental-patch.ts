@@ -87,7 +87,6 @@ export function decidesEverything(before: SomeFixture, after: SomeFixture, optio
     before.rubric !== after.rubric ||
     JSON.stringify(before.casesDocument) !== JSON.stringify(after.casesDocument) ||
     isPanelActive(before, options) !== isPanelActive(after, options) ||
-    before.panel.reviewers.join('\u0000') !== after.panel.reviewers.join('\u0000') ||
     (before.panel.adjudications === undefined) !== (after.panel.adjudications === undefined)
   )
 }

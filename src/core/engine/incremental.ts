@@ -29,7 +29,7 @@ export interface EvaluationChange {
   readonly files: readonly string[]
   /**
    * `'all'` when every case was decided again (the rubric, the source, the members of `cases.json`
-   * beside its cases, or the set of reviewers changed); else the ids of the cases decided again, in
+   * beside its cases, or whether the several-reviewer rule applies changed); else the ids of the cases decided again, in
    * the order of `cases.json`, removed cases left out.
    */
   readonly decided: 'all' | readonly string[]

@@ -262,6 +262,22 @@ describe('the incremental evaluation', () => {
     expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
   })
 
+  test.each(['seed', 'records'] as const)(
+    "in the %s layout, a reviewer's first review decides the case they reviewed again, not every case",
+    async (layout) => {
+      const fixture = await copyFixture()
+      const judged = ['meets', 'meets', 'meets', 'meets', 'meets']
+      await apply(fixture.dir, { kind: 'reviewer', id: 'complete', reviewer: 'alice', ratings: judged })
+      if (layout === 'records') await convertFixture(fixture.dir, 'records', { cwd: fixture.dir, kinds })
+      const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
+      // A second reviewer joins: the set of reviewers changes, and only the case bob reviewed is his.
+      await apply(fixture.dir, { kind: 'reviewer', id: 'negation', reviewer: 'bob', ratings: judged })
+      const joined = await incremental.refresh()
+      expect(joined.decided).toEqual(['negation'])
+      expect(evaluationJson(incremental.evaluation)).toEqual(await fullEvaluation(fixture.dir))
+    },
+  )
+
   test('in the records layout, an evaluation read only after the next save still gives the fingerprints of the files it was made from', async () => {
     const fixture = await copyFixture()
     await convertFixture(fixture.dir, 'records', { cwd: fixture.dir, kinds })
