@@ -174,7 +174,9 @@ export class IncrementalEvaluation {
     // Nothing moved since the last read (every file's stamp, the names in the folders read): nothing is loaded.
     // The stamps taken to tell whether anything moved are those the read compares: each file is stat'ed once.
     const stamps = new Map<string, string | undefined>()
-    if (!readAll && this.loaded !== undefined && (await this.unmoved(this.loaded.dir, stamps))) return NO_CHANGE
+    // The folders are listed before the files are read: a file added while they are read moves the listing at the next check, and is read then.
+    const listed = this.loaded === undefined ? undefined : await listingsOf(this.loaded.dir)
+    if (!readAll && listed !== undefined && this.unmoved(listed, stamps)) return NO_CHANGE
     const changedFiles: string[] = []
     const seen = new Set<string>()
     // A changed `cases.json` can change the case ids every review file is checked against: then every file is read.
@@ -213,18 +215,18 @@ export class IncrementalEvaluation {
     const confined = (path: string) => stamps.get(path) !== undefined && stamps.get(path) === this.read.get(path)?.stamp
     const fixture = await loadFixtureReading(this.kinds, this.dir, { ...this.options, confined }, reader, undefined, this.memo)
     for (const path of [...this.read.keys()]) if (!seen.has(path)) this.read.delete(path)
-    this.listings = await listingsOf(fixture.dir)
+    // A first read has no listing from before it (the fixture's folder is confined to the project by the read): the next check reads again.
+    this.listings = listed
     return this.update(fixture, changedFiles.sort(), this.memo.takeChangedCases())
   }
 
-  /** Whether every file last read has its stamp, and the fixture's folders the names, they had then. */
-  private async unmoved(dir: string, stamps: Map<string, string | undefined>): Promise<boolean> {
-    if (this.listings === undefined) return false
+  /** Whether every file last read has its stamp, and the fixture's folders (`listed` now) the names, they had then. */
+  private unmoved(listed: ReadonlyMap<string, string>, stamps: Map<string, string | undefined>): boolean {
     const read = [...this.read]
     const now = stampsOf(read.map(([path]) => path))
     for (const [index, [path]] of read.entries()) stamps.set(path, now[index])
     if (read.some(([, { stamp }], index) => now[index] !== stamp)) return false
-    const listed = await listingsOf(dir)
+    if (this.listings === undefined) return false
     for (const [folder, names] of listed) if (this.listings.get(folder) !== names) return false
     return true
   }
