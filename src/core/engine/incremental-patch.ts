@@ -12,7 +12,8 @@ import type { SomeFixture } from './fixture.js'
 /**
  * The positions in `cases.json` of the cases `changed` names, in the order of `cases.json`, when
  * the newly read `after` holds every other case as `before` did: the same number of cases, the
- * same independent reviews and adoptions (the very values), and each named case where it was.
+ * same reviewers (whose reviews differ in the cases `changed` names alone, as the parse memo that
+ * gave it vouches), the same adoptions (the very values), and each named case where it was.
  * `undefined` when that is not so, and every case is compared.
  */
 export function changedPositions(
@@ -21,8 +22,8 @@ export function changedPositions(
   changed: ReadonlySet<string>,
   positionOf: ReadonlyMap<string, number>,
 ): readonly number[] | undefined {
-  if (before.cases.length !== after.cases.length || before.panel.reviews !== after.panel.reviews || before.panel.adoptions !== after.panel.adoptions)
-    return undefined
+  if (before.cases.length !== after.cases.length || before.panel.adoptions !== after.panel.adoptions) return undefined
+  if (before.panel.reviewers.join('\u0000') !== after.panel.reviewers.join('\u0000')) return undefined
   const positions: number[] = []
   for (const id of changed) {
     const position = positionOf.get(id)

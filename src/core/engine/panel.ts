@@ -79,7 +79,9 @@ export interface Panel {
   readonly adjudications: { readonly display: string; readonly sha256: string } | undefined
 }
 
-export const EMPTY_PANEL: Panel = { reviewers: [], files: {}, reviews: new Map(), adoptions: new Map(), adjudications: undefined }
+const NO_ADOPTIONS: ReadonlyMap<string, Readonly<Record<string, Adoption>>> = new Map()
+
+export const EMPTY_PANEL: Panel = { reviewers: [], files: {}, reviews: new Map(), adoptions: NO_ADOPTIONS, adjudications: undefined }
 
 const AdjudicationsSchema = z.strictObject({
   $schema: z.string().optional(),
@@ -121,7 +123,8 @@ export async function readPanel(source: LabelSource): Promise<Panel> {
   if (set.names.length === 0 && !hasAdjudications) return EMPTY_PANEL
   const { files, reviews } = set
 
-  let adoptions: ReadonlyMap<string, Readonly<Record<string, Adoption>>> = new Map()
+  // The very same empty map at every read: an evaluation kept up to date tells by it that no adoption changed.
+  let adoptions: ReadonlyMap<string, Readonly<Record<string, Adoption>>> = NO_ADOPTIONS
   let adjudications: Panel['adjudications']
   if (hasAdjudications) {
     const file = await read(adjudicationsPath, join(display, ADJUDICATIONS_FILE))

@@ -159,7 +159,9 @@ export class ParseMemo {
     const kept = this.made.get(name)
     if (kept !== undefined && kept.parts.length === parts.length && kept.parts.every((part, index) => part === parts[index])) return kept.value as T // Cast: stored by this method under the same name, by the same maker.
     const value = make()
-    this.changed = undefined
+    // As many parts as before: each part not the very value it was is a document this memo parsed whole (which gave up the changed cases) or edited
+    // in one entry (whose case it noted), so what is made differs from before in those cases alone. Parts added or taken away may change any case.
+    if (kept === undefined || kept.parts.length !== parts.length) this.changed = undefined
     this.made.set(name, { parts, value })
     return value
   }
@@ -245,7 +247,9 @@ function editedElement(before: string, after: string, key: string): EditedElemen
   if (index !== -1) {
     const [start, stop] = items[index]!
     const value = parse(start, stop + grown)
-    return value === NOT_PARSED ? undefined : { index, insert: false, value }
+    if (value !== NOT_PARSED) return { index, insert: false, value }
+    // An element appended after the last one changes the text from that one's very end: it is not an edit of it.
+    if (index !== items.length - 1 || prefix !== stop) return undefined
   }
   // Appended: the new text holds one element more, the others as they were.
   const last = items[items.length - 1]!
