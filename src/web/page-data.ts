@@ -14,7 +14,7 @@ import { type Evaluation, evaluateWithStates, type EvaluateOptions } from '../co
 import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from '../core/engine/fixture.js'
 import type { KindContext, SomeKindDefinition } from '../core/contract/kind.js'
 import { JUDGES_DIR, REVIEWS_DIR } from '../core/engine/panel.js'
-import { reviewerViews, type ReviewerView } from '../core/engine/panel-rule.js'
+import { reviewerViews } from '../core/engine/panel-rule.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
 import { caseIndex } from '../core/engine/case-index.js'
 import { caseVersions, type SaveScope } from '../core/engine/case-versions.js'
@@ -22,6 +22,7 @@ import { countCoverage } from '../core/engine/coverage.js'
 import { carriedOver, fixtureHistory, NO_HISTORY, type FixtureHistory } from '../core/engine/fixture-history.js'
 import { isComplete, withReviewsOf } from './blind.js'
 import { pageEstimate, type EstimateJudge } from './page-estimate.js'
+import { keptCasesOf, ownDecision, type KeptCase, type PageRows } from './page-rows.js'
 import { sampleProgress } from './sample-progress.js'
 import type { Viewer } from './viewer.js'
 import type { CaseRow, Coverage, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
@@ -42,33 +43,27 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   viewer: Viewer = { role: 'reader' },
   decided?: { readonly evaluation: Evaluation<R, C, V, D, S>; readonly assessments: readonly CaseAssessment<D>[] },
   estimateJudge?: EstimateJudge,
+  rows?: PageRows,
 ): Promise<PageFixture> {
   const { evaluation, assessments } = decided ?? evaluateWithStates(fixture, { ...options, allStates: true })
   const definition = fixture.definition
   const context = kindContext(fixture)
   const criteria = definition.panel.order(context)
   const blindReviewer = viewer.role === 'reviewer' ? viewer.name : undefined
-  const completed = new Set<string>()
-  const shown: D[] = fixture.cases.map((entry, position) => {
-    const { decision } = assessment(assessments, position)
-    if (blindReviewer === undefined) return decision
-    const views = reviewerViews(definition, context, entry, fixture.panel, casesFileOf(fixture))
-    if (
-      isComplete(
-        views.find((view) => view.reviewer === blindReviewer),
-        criteria,
-      )
-    ) {
-      completed.add(entry.id)
-      return decision
-    }
-    return ownDecision(fixture, views, blindReviewer, entry)
-  })
-  const visible = blindReviewer === undefined ? fixture : withReviewsOf(fixture, completed)
+  // What an earlier overview made of a case whose assessment has not changed since (see PageRows).
+  const kept = rows?.of<D>(blindReviewer ?? 'all') ?? new WeakMap<CaseAssessment<D>, KeptCase<D>>()
+  const keptCases = keptCasesOf(fixture, casesFileOf(fixture), (position) => assessment(assessments, position), blindReviewer, kept)
+  const shown = keptCases.map((each) => each.shown)
+  const visible =
+    blindReviewer === undefined ? fixture : withReviewsOf(fixture, new Set(fixture.cases.filter((_, at) => keptCases[at]?.completed).map(({ id }) => id)))
   const { agreement, calibration, disagreeing } = figuresOf(visible, evaluation, blindReviewer !== undefined)
-  const cases = fixture.cases.map((entry, position): CaseRow => {
-    const assessed = assessment(assessments, position)
-    return rowOf(definition, context, entry, assessed, shown[position] ?? assessed.decision, disagreeing)
+  const cases = keptCases.map((known, position): CaseRow => {
+    const entry = fixture.cases[position]!
+    const disagreement = disagreeing.has(entry.id)
+    if (known.row?.disagreement === disagreement) return known.row.value
+    const value = rowOf(definition, context, entry, assessment(assessments, position), known.shown, disagreeing)
+    known.row = { disagreement, value }
+    return value
   })
   return {
     index,
@@ -361,17 +356,6 @@ function panelWaiting(wait: string | undefined): string | undefined {
   if (wait === 'too-few-reviews') return 'too few reviews'
   if (wait === 'uncertain') return 'uncertain'
   return undefined
-}
-
-/** The decision the reviewer's own review alone gives the case, or, when they have none, the kind's pending decision of a case they have not reviewed. */
-function ownDecision<R, C, V, D extends Decision, S>(
-  fixture: KindFixture<R, C, V, D, S>,
-  views: readonly ReviewerView<D>[],
-  reviewer: string,
-  entry: CaseEntry,
-): D {
-  const mine = views.find((view) => view.reviewer === reviewer)
-  return mine?.decision ?? fixture.definition.panel.unreviewed(kindContext(fixture), entry, `no review by ${reviewer} yet`)
 }
 
 /** Where case `id` is, as the caller's evaluation knows it and the fixture confirms, without a pass over every case; `undefined` when it does not know. */

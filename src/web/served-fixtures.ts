@@ -5,6 +5,7 @@ import type { KindRegistry } from '../core/engine/registry.js'
 import { refusalFor } from './blind.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
 import { pageFixture } from './page-data.js'
+import { PageRows } from './page-rows.js'
 import type { EstimateJudge } from './page-estimate.js'
 import type { CaseRow, ChangedEvent, PageFixture, RefusedFixture } from './protocol.js'
 import { RequestError } from './request.js'
@@ -35,6 +36,8 @@ const KEPT_VIEWS = 16
  */
 export class ServedFixtures {
   readonly #streams = new Set<ServerResponse>()
+  /** What the overviews made of each case, by fixture: an overview made again after a save makes again only the cases it changed. */
+  readonly #rows = new Map<number, PageRows>()
   readonly #fixtures: LoadedFixtures
 
   constructor(readonly options: ServedFixturesOptions) {
@@ -85,7 +88,9 @@ export class ServedFixtures {
     const key = viewer.role === 'reviewer' ? `reviewer:${viewer.name}` : 'all'
     const kept = entry.views.get(key)
     if (kept !== undefined) return kept
-    const page = await pageFixture(entry.fixture, index, this.options.evaluate, viewer, entry.decided, this.estimateJudge)
+    const rows = this.#rows.get(index) ?? new PageRows()
+    this.#rows.set(index, rows)
+    const page = await pageFixture(entry.fixture, index, this.options.evaluate, viewer, entry.decided, this.estimateJudge, rows)
     // Its JSON is made when an overview is first served, not for a save's answer, which reads a few figures and one row.
     let json: Buffer | undefined
     const view: OverviewView = {
