@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { withFixtureLock } from '../../src/core/json/fixture-lock.js'
 import { kinds, loadFixture } from '../../src/core/registry.js'
 import { LoadedFixtures } from '../../src/web/loaded-fixtures.js'
-import { evaluateFixture } from '../../src/core/engine/evaluate.js'
+import { evaluateFixture, evaluateWithStates } from '../../src/core/engine/evaluate.js'
 import { evaluationJson } from '../../src/core/engine/evaluation-json.js'
 import { runCli } from '../helpers/cli.js'
 import { postSave, raw, servedCopy } from '../helpers/served-fixture.js'
@@ -128,6 +128,25 @@ describe('the served fixtures, kept loaded', () => {
     // Decided again: only the reviewed case; every other decision is the one kept.
     expect(after.filter((decision, index) => decision !== before[index]).map((decision) => decision.id)).toEqual(['not-reviewed'])
     expect(evaluationJson(edited.decided.evaluation)).toEqual(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: root }))))
+    fixtures.close()
+  })
+
+  test('a read begun before a change decides under a team’s rule the fixture it read, and a later read the changed one', async () => {
+    const { root, dir } = await servedCopy()
+    const fixtures = new LoadedFixtures({ kinds, dirs: [dir], cwd: root, evaluate: {}, onChange: () => {} })
+    const first = await fixtures.current(0)
+    if (first.error !== undefined) throw first.error
+    const rule = { minReviews: 0 }
+    const before = evaluateWithStates(await loadFixture(dir, { cwd: root }), { panel: rule, allStates: true }).evaluation.decisions
+    expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', ...judged], root)).code).toBe(0)
+    const edited = await fixtures.current(0)
+    if (edited.error !== undefined) throw edited.error
+    const after = evaluateWithStates(await loadFixture(dir, { cwd: root }), { panel: rule, allStates: true }).evaluation.decisions
+    const statusOf = (decisions: readonly { readonly id: string; readonly status: string }[]) => decisions.find(({ id }) => id === 'not-reviewed')?.status
+    expect([statusOf(before), statusOf(after)]).toEqual(['pending', 'accepted'])
+    // The earlier read's evaluation has moved on: it decides its own fixture afresh, not the kept evaluation's.
+    expect(first.decidedUnder(rule).assessments.map((each) => each.decision)).toEqual(before)
+    expect(edited.decidedUnder(rule).assessments.map((each) => each.decision)).toEqual(after)
     fixtures.close()
   })
 
