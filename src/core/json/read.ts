@@ -149,8 +149,10 @@ export function isWithin(root: string, path: string): boolean {
 
 /** Decodes UTF-8 strictly: a byte sequence that is not UTF-8 is an error, never a U+FFFD. */
 export function decodeText(file: RawFile): string {
-  if (!isUtf8(file.bytes)) {
-    const invalid = locateInvalidUtf8(file.bytes)
+  // Taken once: a file read when asked for (held lightly) reads its bytes at each access, each time into another buffer.
+  const bytes = file.bytes
+  if (!isUtf8(bytes)) {
+    const invalid = locateInvalidUtf8(bytes)
     throw new FixtureError({
       code: 'FILE_NOT_UTF8',
       file: file.display,
@@ -161,7 +163,7 @@ export function decodeText(file: RawFile): string {
     })
   }
   try {
-    return Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength).toString('utf8')
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')
   } catch (cause) {
     if (errnoCode(cause) !== 'ERR_STRING_TOO_LONG') throw cause
     throw new FixtureError({
@@ -169,7 +171,7 @@ export function decodeText(file: RawFile): string {
       file: file.display,
       summary: `the file's text is longer than the longest string Node.js can hold (${constants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters), so it cannot be read as one JSON document.`,
       expected: `at most ${constants.MAX_STRING_LENGTH.toLocaleString('en-US')} characters`,
-      found: `${file.bytes.byteLength.toLocaleString('en-US')} bytes`,
+      found: `${bytes.byteLength.toLocaleString('en-US')} bytes`,
       hint: 'split the cases and their reviews into several fixture directories, each with a copy of the rubric files; the chunks option then spreads each fixture over shards (docs/performance.md, "Past one machine").',
     })
   }

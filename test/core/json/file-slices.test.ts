@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { sha256Hex } from '../../../src/core/json/canonical-json.js'
-import { heldLightly, readGrownFile } from '../../../src/core/json/file-slices.js'
+import { heldLightly, readGrownFile, readWhenAsked } from '../../../src/core/json/file-slices.js'
+import { decodeText } from '../../../src/core/json/read.js'
 import { scratchDir } from '../../helpers/scratch.js'
 
 /**
@@ -52,5 +54,20 @@ describe('file slices', () => {
     expect(() => held.bytes).toThrow(expect.objectContaining({ code: 'FILE_CHANGED_MEANWHILE' }))
     const small = { display: 'small.jsonl', sha256: sha256Hex('s'), bytes: Buffer.from('s') }
     expect(heldLightly(join(dir, 'small.jsonl'), small)).toBe(small)
+  })
+
+  test('a small file read when asked for decodes to its own text, whatever its reads share a buffer with', async () => {
+    // Node reads a small file into a slice of a shared pool of 8 KiB, a new pool once one is full: each read of the file
+    // lies elsewhere, in this pool or the next. Reads of another file between the decodings put other bytes there.
+    const dir = await scratchDir('slices-small')
+    const path = join(dir, 'alice.json')
+    const text = `{"origin":"${'Independent reviews by alice. '.repeat(80)}","reviews":[]}\n`
+    await writeFile(path, text)
+    await writeFile(join(dir, 'bob.json'), `{"origin":"${'Independent reviews by bob. '.repeat(89)}","reviews":[]}\n`)
+    const file = readWhenAsked(path, 'fx/reviews/alice.json', sha256Hex(Buffer.from(text)))
+    for (let time = 0; time < 12; time++) {
+      readFileSync(join(dir, 'bob.json'))
+      expect(decodeText(file)).toBe(text)
+    }
   })
 })
