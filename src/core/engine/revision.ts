@@ -7,7 +7,8 @@ import { withFixtureLock } from '../json/fixture-lock.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { nodeWriteIo, type FileWrite, type WriteIo } from '../json/atomic-write.js'
 import { writeProjectFiles } from '../json/project-write.js'
-import { readGrownFile } from '../json/file-slices.js'
+import { readGrownFile, readWhenAsked } from '../json/file-slices.js'
+import { knownNow } from '../json/known-files.js'
 import { decodeText, projectBoundary, readFixtureFile, type RawFile } from '../json/read.js'
 import type { CaseAssessment } from './assess.js'
 import type { Decision } from '../contract/decision.js'
@@ -324,11 +325,16 @@ export class FixtureRevision {
       // A bucket file the fixture's reader parsed before: only the lines appended since are read (and the rest hashed).
       const before = this.memo.buckets.readBefore(basename(path), display)
       const grown = before === undefined ? undefined : await readGrownFile(path, display, before)
-      if (grown === undefined) {
+      // A file this process read or wrote, with the stat stamp it had then (the page's server read it): its SHA-256 is known, and
+      // its bytes are read when asked for (the parse memo holds their parse), then refused if they are no longer those.
+      const known = grown === undefined ? await knownNow(path) : undefined
+      if (grown !== undefined) file = grown
+      else if (known !== undefined && known.grownFrom === undefined) file = readWhenAsked(path, display, known.sha256)
+      else {
         // Hashed once: the parse memo, the check before the write and the proposed fixture's identities read it.
         const read = await readFixtureFile(path, display)
         file = { ...read, sha256: sha256Hex(read.bytes) }
-      } else file = grown
+      }
       this.read.set(path, file)
     }
     return file
