@@ -137,11 +137,11 @@ describe('the served fixtures, kept loaded', () => {
     const first = await fixtures.current(0)
     if (first.error !== undefined) throw first.error
     const rule = { minReviews: 0 }
-    const before = evaluateWithStates(await loadFixture(dir, { cwd: root }), { panel: rule, allStates: true }).evaluation.decisions
+    const before = evaluateWithStates(await loadFixture(dir, { cwd: root, kind: 'criteria' }), { panel: rule, allStates: true }).evaluation.decisions
     expect((await runCli(['review', 'fixtures/lab', '--case', 'not-reviewed', ...judged], root)).code).toBe(0)
     const edited = await fixtures.current(0)
     if (edited.error !== undefined) throw edited.error
-    const after = evaluateWithStates(await loadFixture(dir, { cwd: root }), { panel: rule, allStates: true }).evaluation.decisions
+    const after = evaluateWithStates(await loadFixture(dir, { cwd: root, kind: 'criteria' }), { panel: rule, allStates: true }).evaluation.decisions
     const statusOf = (decisions: readonly { readonly id: string; readonly status: string }[]) => decisions.find(({ id }) => id === 'not-reviewed')?.status
     expect([statusOf(before), statusOf(after)]).toEqual(['pending', 'accepted'])
     // The earlier read's evaluation has moved on: it decides its own fixture afresh, not the kept evaluation's.
