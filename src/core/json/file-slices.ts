@@ -112,7 +112,13 @@ export function readWhenAsked(
     sha256,
     ...grown,
     get bytes(): Uint8Array {
-      const bytes = readFileSync(path)
+      let bytes: Uint8Array
+      try {
+        bytes = readFileSync(path)
+      } catch {
+        // Read before with these bytes: gone or unreadable since, it changed meanwhile too.
+        throw changed(display)
+      }
       if (sha256Hex(bytes) !== sha256) throw changed(display)
       return bytes
     },

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { writeFile } from 'node:fs/promises'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { sha256Hex } from '../../../src/core/json/canonical-json.js'
@@ -69,5 +69,14 @@ describe('file slices', () => {
       readFileSync(join(dir, 'bob.json'))
       expect(decodeText(file)).toBe(text)
     }
+  })
+
+  test('a file read when asked for that is gone since is refused as changed meanwhile, not as an error of the system', async () => {
+    const dir = await scratchDir('slices-gone')
+    const path = join(dir, 'cases.json')
+    await writeFile(path, '{"cases":[]}\n')
+    const file = readWhenAsked(path, 'fx/cases.json', sha256Hex(Buffer.from('{"cases":[]}\n')))
+    await rm(path)
+    expect(() => file.bytes).toThrow(expect.objectContaining({ code: 'FILE_CHANGED_MEANWHILE', file: 'fx/cases.json' }))
   })
 })
