@@ -5,6 +5,7 @@ import { FixtureError } from '../common/errors.js'
 import { isObject } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { jsonStructureDetails, jsonStructureProblem, MAX_JSON_DEPTH } from '../json/json-structure.js'
+import { OPEN_BRACE } from '../json/json-scan.js'
 
 /**
  * The records layout of a fixture: every case, review, judge label and adoption is one line of a
@@ -211,8 +212,10 @@ export function parseRecordLines<R>(
     const line = text.slice(start, end)
     start = end + 1
     number++
-    if (line.trim() === '') continue
-    if (/^(<{7}|={7}|>{7}|\|{7})( |$)/.test(line)) {
+    // A record's line opens its object at once: only another line can be blank or a conflict marker.
+    const opensRecord = line.charCodeAt(0) === OPEN_BRACE
+    if (!opensRecord && line.trim() === '') continue
+    if (!opensRecord && /^(<{7}|={7}|>{7}|\|{7})( |$)/.test(line)) {
       throw malformed(
         display,
         number,
@@ -240,22 +243,32 @@ export function parseRecordLines<R>(
     const problem = check(value)
     if (problem !== undefined) throw malformed(display, number, problem, line)
     // Cast: check found no problem, and it checks every field of a record.
-    found.push(stored(value as R, line, `${place}:${number}`))
+    found.push(new StoredLine(value as R, line, place, number))
   }
   return found
 }
 
-/** A line as read; the SHA-256 of its bytes is taken when first asked for, which the fold does only for a key with several lines. */
-function stored<R>(record: R, line: string, at: string): Stored<R> {
-  let hash: string | undefined
-  return {
-    record,
-    line,
-    at,
-    get hash() {
-      hash ??= sha256Hex(line)
-      return hash
-    },
+/**
+ * A line as read. The SHA-256 of its bytes is taken when first asked for, which the fold does only
+ * for a key with several lines, and where it was is written out only for a message: a load reads
+ * every record of the fixture, and most are never named.
+ */
+class StoredLine<R> implements Stored<R> {
+  #hash: string | undefined
+  constructor(
+    readonly record: R,
+    readonly line: string,
+    private readonly place: string,
+    private readonly number: number,
+  ) {}
+
+  get hash(): string {
+    this.#hash ??= sha256Hex(this.line)
+    return this.#hash
+  }
+
+  get at(): string {
+    return `${this.place}:${this.number}`
   }
 }
 
