@@ -49,7 +49,7 @@ export async function generateRecordsFixture(dir, n, options = {}) {
   const { bucketOf, bucketsFor, bucketNames } = await import('../../dist/core/store/records.js')
   const { rubricBytes, sourceBytes, caseOf } = await caseMaker(options)
   const buckets = bucketsFor(n)
-  const provenance = { replaces: [], save: 'generated000', at: '2026-01-01T00:00:00.000Z', by: 'bench@generate' }
+  const provenance = { replaces: [], save: '000000000000', at: '2026-01-01T00:00:00.000Z', by: 'bench@generate' }
   const records = join(dir, 'records')
   await mkdir(records, { recursive: true })
   await writeFile(join(dir, 'rubric.json'), rubricBytes)

@@ -42,7 +42,7 @@ describe('vitest-rubric init', () => {
     expect(init.code, init.stderr).toBe(0)
     expect(init.stdout).toContain('created criteria fixture fixtures/lab in the records layout')
     expect((await readdir(join(cwd, 'fixtures/lab'))).sort()).toEqual(['records', 'rubric.json', 'source.txt'])
-    expect(await readFile(join(cwd, 'fixtures/lab/records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union\n')
+    expect(await readFile(join(cwd, 'fixtures/lab/records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union eol=lf\n')
     await writeFile(join(cwd, 'answer.txt'), 'Run `docuctl releases rollback r41 --environment staging`.')
     expect((await runCli(['add', 'fixtures/lab', '--id', 'c1', '--answer-file', 'answer.txt', '--citation', 'the guide'], cwd)).code).toBe(0)
     const status = await runCli(['status', 'fixtures/lab'], cwd)

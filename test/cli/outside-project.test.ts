@@ -160,4 +160,77 @@ describe('a fixture file or folder whose real path lies outside the project', ()
     `)
     expect(await readdir(outside)).toEqual([])
   })
+
+  describe('a file listed by a link or as a folder is never left out', () => {
+    /** The fixture with alice and bob disagreeing on not-reviewed: only both reviews together keep the case pending for that reason. */
+    async function disagreeing(): Promise<{ root: string; dir: string; outside: string }> {
+      const made = await projectAndOutside()
+      for (const [reviewer, rating] of [
+        ['alice', 'meets'],
+        ['bob', 'does_not_meet'],
+      ] as const) {
+        const saved = await runCli(
+          ['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', reviewer, '--rating', `support=${rating}`, '--reason', 'support=Read.'],
+          made.root,
+        )
+        expect(saved.code).toBe(0)
+      }
+      return made
+    }
+
+    test('a reviewer file linked inside the project is read, and one linked outside it is refused', async () => {
+      const { root, dir, outside } = await disagreeing()
+      await mkdir(join(root, 'kept'))
+      await rename(join(dir, 'reviews/bob.json'), join(root, 'kept/bob.json'))
+      await symlink(join(root, 'kept/bob.json'), join(dir, 'reviews/bob.json'))
+      const evaluated = await runCli(['evaluate', 'fixtures/lab'], root)
+      expect(evaluated.stdout).toContain('not-reviewed: pending (reviewers disagree on support (alice: meets, bob: does_not_meet))')
+
+      await rm(join(dir, 'reviews/bob.json'))
+      await cp(join(root, 'kept/bob.json'), join(outside, 'bob.json'))
+      await symlink(join(outside, 'bob.json'), join(dir, 'reviews/bob.json'))
+      const refused = await runCli(['evaluate', 'fixtures/lab'], root)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain('fixtures/lab/reviews/bob.json: the path leads outside the project through a symbolic link')
+    })
+
+    test('a folder where a reviewer file is expected is refused by name', async () => {
+      const { root, dir } = await disagreeing()
+      await rm(join(dir, 'reviews/bob.json'))
+      await mkdir(join(dir, 'reviews/bob.json'))
+      const refused = await runCli(['evaluate', 'fixtures/lab'], root)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain('fixtures/lab/reviews/bob.json: the path is a directory, not a file.')
+    })
+
+    test('in the records layout, a bucket file linked inside the project is read, one linked outside or made a folder is refused', async () => {
+      const { root, dir, outside } = await disagreeing()
+      expect((await runCli(['convert', 'fixtures/lab', '--to', 'records'], root)).code).toBe(0)
+      const buckets = (await readdir(join(dir, 'records'))).filter((name) => name.endsWith('.jsonl') && name !== 'documents.jsonl')
+      const holding = await Promise.all(
+        buckets.map(async (name) => ((await readFile(join(dir, 'records', name), 'utf8')).includes('"case":"not-reviewed"') ? name : undefined)),
+      )
+      const bucket = holding.find((name) => name !== undefined)!
+      const path = join(dir, 'records', bucket)
+      await mkdir(join(root, 'kept'))
+      await rename(path, join(root, 'kept', bucket))
+      await symlink(join(root, 'kept', bucket), path)
+      const evaluated = await runCli(['evaluate', 'fixtures/lab'], root)
+      expect(evaluated.stdout).toContain('not-reviewed: pending (reviewers disagree on support (alice: meets, bob: does_not_meet))')
+      expect(evaluated.stdout).toContain('8 candidates')
+
+      await rm(path)
+      await cp(join(root, 'kept', bucket), join(outside, bucket))
+      await symlink(join(outside, bucket), path)
+      const outsideLink = await runCli(['evaluate', 'fixtures/lab'], root)
+      expect(outsideLink.code).toBe(1)
+      expect(outsideLink.stderr).toContain(`fixtures/lab/records/${bucket}: the path leads outside the project through a symbolic link`)
+
+      await rm(path)
+      await mkdir(path)
+      const folder = await runCli(['evaluate', 'fixtures/lab'], root)
+      expect(folder.code).toBe(1)
+      expect(folder.stderr).toContain(`fixtures/lab/records/${bucket}: the path is a directory, not a file.`)
+    })
+  })
 })

@@ -41,7 +41,7 @@ describe('convert moves a fixture between the layouts losslessly', () => {
     const converted = await runCli(['convert', FIX, '--to', 'records'], root)
     expect(converted.code, converted.stderr).toBe(0)
     expect(await readdir(join(root, FIX))).not.toContain('cases.json')
-    expect(await readFile(join(root, FIX, 'records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union\n')
+    expect(await readFile(join(root, FIX, 'records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union eol=lf\n')
     const recordsDecisions = await evaluateJson(root)
     expect(recordsDecisions.decisions).toEqual(seedDecisions.decisions)
     expect(recordsDecisions.coverage).toEqual(seedDecisions.coverage)
@@ -55,7 +55,7 @@ describe('convert moves a fixture between the layouts losslessly', () => {
     expect((await runCli(['status', FIX], root)).stdout).toMatch(/records\/\.gitattributes does not hold `\*\.jsonl merge=union`/)
     const repaired = await runCli(['convert', FIX, '--to', 'records'], root)
     expect(repaired.stdout).toBe(`${FIX}: already in the records layout; wrote ${FIX}/records/.gitattributes\n`)
-    expect(await readFile(join(root, FIX, 'records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union\n')
+    expect(await readFile(join(root, FIX, 'records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union eol=lf\n')
     expect((await runCli(['status', FIX], root)).stdout).not.toMatch(/gitattributes/)
   })
 

@@ -17,7 +17,7 @@ Moves a fixture's cases, reviews, judge labels and adoptions between the two lay
             adjudications.json, as the seed's reference reads them
   records   records/: one line per case, review, label or adoption, filed by case in bucket
             files, so that a save costs what it changes and git merges work on different cases
-            (records/.gitattributes: *.jsonl merge=union)
+            (records/.gitattributes: *.jsonl merge=union eol=lf)
 
 The rubric and source stay as they are. Under the fixture's lock and all or nothing: the new layout
 is read back first and must give every document byte for byte, so converting back gives the same

@@ -37,8 +37,8 @@ Creates a fixture directory: a rubric (a skeleton, a byte-for-byte copy of anoth
 rubric and source with --from, or one of the rubrics shipped with the package with --template),
 no cases and no reviews. Every file names its JSON Schema, so editors validate and complete it.
 Refuses a directory that is not empty. --layout records makes it in the records layout, for a
-team that shares it through git: records/ with records/.gitattributes (*.jsonl merge=union), so
-that branches that worked on different cases merge with no conflict (docs/teams.md).
+team that shares it through git: records/ with records/.gitattributes (*.jsonl merge=union
+eol=lf), so that branches that worked on different cases merge with no conflict (docs/teams.md).
 
 Options:
   --from <path>       copy the rubric of this fixture directory, rubric.json or evaluation_rubric.json

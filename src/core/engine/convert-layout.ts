@@ -7,7 +7,7 @@ import { removeEmptyFolder } from '../json/output-file.js'
 import { writeProjectFiles } from '../json/project-write.js'
 import { projectBoundary } from '../json/read.js'
 import { recordsOf, toRecordsWrites, toSeedWrites, type SeedDocument } from '../store/convert.js'
-import { GIT_ATTRIBUTES, RECORDS_DIR } from '../store/records.js'
+import { RECORDS_DIR, withRecordsAttributes } from '../store/records.js'
 import { loadFixtureReading, type SomeFixture } from './fixture.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWS_DIR } from './panel.js'
 import { recordStoreOf, storeKeys } from './records-view.js'
@@ -65,7 +65,7 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
       const write: FileWrite = {
         path,
         display: join(display, RECORDS_DIR, '.gitattributes'),
-        contents: `${text}${text === '' || text.endsWith('\n') ? '' : '\n'}${GIT_ATTRIBUTES}`,
+        contents: withRecordsAttributes(text),
         basedOn: before === undefined ? null : sha256Hex(before),
       }
       await writeProjectFiles([write], { boundary, lockDir: absolute, display, cwd, io: options.io })
@@ -80,6 +80,16 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
       buckets = records.buckets
       writes = await toRecordsWrites(absolute, display, documents, records.files)
       folders.push(join(absolute, RECORDS_DIR))
+      // A records/.gitattributes kept from before (a fixture converted back, its attributes left) is kept, the merge line added if it lacks one.
+      const attributes = join(absolute, RECORDS_DIR, '.gitattributes')
+      const before = await lstat(attributes).then(
+        async (stats) => (stats.isFile() ? await readFile(attributes) : undefined),
+        () => undefined,
+      )
+      if (before !== undefined) {
+        const write = writes.find((each) => each.path === attributes)!
+        writes[writes.indexOf(write)] = { ...write, contents: withRecordsAttributes(new TextDecoder().decode(before)), basedOn: sha256Hex(before) }
+      }
     } else {
       const store = recordStoreOf(fixture)!
       const documents: SeedDocument[] = store.documentNames().map((doc) => ({ doc, text: new TextDecoder().decode(store.virtual(join(absolute, doc))!.bytes) }))

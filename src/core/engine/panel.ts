@@ -43,9 +43,18 @@ export function caseTwinOf(name: string, existing: readonly string[]): string | 
 /** Lists a directory's file names, or none when it does not exist; replaced when a revision adds a file. */
 export type DirectoryLister = (dir: string) => Promise<readonly string[]>
 
+/**
+ * The names in a directory that a reader may be asked to read: its files, its symbolic links and
+ * its folders. A link is listed so that its read follows it within the project or refuses it, and a
+ * folder so that where a file is expected it is refused as a folder: left out, either would leave
+ * out what it holds without a word. A FIFO, a socket or a device is no fixture file, and reading
+ * one could wait for ever.
+ */
 export const listDirectory: DirectoryLister = async (dir) => {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isFile()).map((entry) => entry.name)
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((entry) => entry.isFile() || entry.isSymbolicLink() || entry.isDirectory())
+      .map((entry) => entry.name)
   } catch (error) {
     if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return []
     throw error

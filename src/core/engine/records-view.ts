@@ -4,6 +4,7 @@ import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
 import type { FixtureRecords, StoreKeys } from '../store/record-store.js'
 import { rowPath } from './bindings.js'
+import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
 import type { FixtureNote } from '../contract/results.js'
 import { join } from 'node:path'
@@ -49,6 +50,14 @@ export function storeKeys(definition: SomeKindDefinition): StoreKeys {
       if (slotField === undefined) return { case: caseId }
       const slot = text(item, slotField)
       return slot === undefined ? undefined : { case: caseId, slot }
+    },
+    isDocument(doc) {
+      if (doc === definition.files.cases || doc === definition.files.annotations || doc === ADJUDICATIONS_FILE) return true
+      const slash = doc.indexOf('/')
+      const folder = doc.slice(0, slash)
+      const name = doc.slice(slash + 1)
+      // An author's name holds no slash and starts with no dot: the document lies in its folder, as the seed layout reads it.
+      return (folder === REVIEWS_DIR || folder === JUDGES_DIR) && name.endsWith('.json') && REVIEWER_NAME.test(name.slice(0, -'.json'.length))
     },
     unreviewed(caseItem) {
       const copy: unknown = structuredClone(caseItem)

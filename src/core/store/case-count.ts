@@ -21,7 +21,7 @@ export async function countRecordCases(dir: string): Promise<number | undefined>
   try {
     const names = new Set(await readdir(folder))
     if (!names.has(LAYOUT_FILE)) return undefined
-    const layout = parseLayout(await readFile(join(folder, LAYOUT_FILE), 'utf8'), join(folder, LAYOUT_FILE))
+    const layout = parseLayout(await readFile(join(folder, LAYOUT_FILE)), join(folder, LAYOUT_FILE))
     const lines: Stored<ItemRecord>[] = []
     const superseded = new Set<string>()
     for (const name of bucketNames(layout.buckets).filter((each) => names.has(each))) {
@@ -31,7 +31,8 @@ export async function countRecordCases(dir: string): Promise<number | undefined>
         let end = text.indexOf('\n', start)
         if (end === -1) end = text.length
         if (text.startsWith(CASE_LINE, start)) {
-          const line = text.slice(start, end)
+          // Without the CR of a CR LF line break, as the store reads a line.
+          const line = text.slice(start, end > start && text.charCodeAt(end - 1) === 0x0d ? end - 1 : end)
           const record = caseRecord(line)
           if (record !== undefined) lines.push({ record, line, hash: sha256Hex(line), at: name })
         } else if (text.startsWith(SUPERSEDED_LINE, start)) {

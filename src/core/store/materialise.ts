@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import type { RawFile } from '../json/read.js'
 import { createHash } from 'node:crypto'
 import { styled, styledPieces } from './document-style.js'
-import { CASES_DOC, type DocumentRecord, type Folded, type ItemRecord, type Provenance, RECORDS_DIR } from './records.js'
+import { FixtureError } from '../common/errors.js'
+import { CASES_DOC, DOCUMENTS_FILE, type DocumentRecord, type Folded, type ItemRecord, type Provenance, RECORDS_DIR, type Stored } from './records.js'
 
 /** What the store needs to know of a fixture's kind: how an entry names its case and slot, and how a case is left unreviewed. */
 export interface StoreKeys {
@@ -10,6 +11,8 @@ export interface StoreKeys {
   readonly keyOf: (doc: string, item: unknown) => { readonly case: string; readonly slot?: string } | undefined
   /** A case entry with every review binding set to the fingerprint of `null`: what a forked case is shown as while it waits. */
   readonly unreviewed: (caseItem: unknown) => unknown
+  /** Whether `doc` names a seed document of the kind: its cases, its annotations, the adoptions, a reviewer's or a judge's file. */
+  readonly isDocument: (doc: string) => boolean
 }
 
 /** A case whose records forked: two revisions of one record, made apart. */
@@ -112,11 +115,13 @@ export function materialise(
   }
   const heads = [...documents.values()].map((folded) => folded.heads.map((head) => head.hash).join('+')).join(',')
   if (previous !== undefined && forked.size === 0 && previous.state.dir === dir && previous.state.heads === heads) {
-    const state = again(previous.state, previous.appended, items, documents, display)
+    const state = again(previous.state, previous.appended, items, documents, display, keys)
     if (state !== undefined) return { files: state.files, shown, state }
   }
   const byDoc = new Map<string, { key: string; record: ItemRecord }[]>()
   for (const folded of items.values()) {
+    if (!documents.has(folded.heads[0]!.record.doc)) throw withoutDocument(display, folded.heads[0]!)
+    for (const head of folded.heads) checkEntryKey(display, head, keys)
     const record = shownRecord(folded, forked, keys)
     if (record === undefined) continue
     const list = byDoc.get(record.doc) ?? []
@@ -134,6 +139,39 @@ export function materialise(
   }
   // A state made with forks shows their cases unreviewed: never made again from, even once they are resolved.
   return { files, shown, state: { dir, heads: forked.size === 0 ? heads : `${heads}|forked`, lists, files } }
+}
+
+/**
+ * Refuses an entry's record whose entry names another case or slot than the record is filed
+ * under: a writer of that case looks for its entry by the record's key, and would add a second one.
+ * An entry that names none is left to the engine, which refuses it by its JSON path.
+ */
+function checkEntryKey(display: string, head: Stored<ItemRecord>, keys: StoreKeys): void {
+  const { record } = head
+  if (record.removed === true) return
+  const named = keys.keyOf(record.doc, record.item)
+  if (named === undefined || (named.case === record.case && named.slot === record.slot)) return
+  const key = (caseId: string, slot: string | undefined) => `case ${JSON.stringify(caseId)}${slot === undefined ? '' : `, slot ${JSON.stringify(slot)}`}`
+  throw new FixtureError({
+    code: 'RECORDS_MALFORMED',
+    file: join(display, head.at),
+    summary: `the record is filed under ${key(record.case, record.slot)}, but its entry is of ${key(named.case, named.slot)}.`,
+    expected: `an entry of ${key(record.case, record.slot)}`,
+    found: `an entry of ${key(named.case, named.slot)}`,
+    hint: `restore ${join(display, RECORDS_DIR)} from version control: its lines are written by vitest-rubric (docs/format.md#the-records-layout).`,
+  })
+}
+
+/** An entry's record whose document has no record in `documents.jsonl`: no document would show it, and a convert would drop it. */
+function withoutDocument(display: string, head: Stored<ItemRecord>): FixtureError {
+  return new FixtureError({
+    code: 'RECORDS_MALFORMED',
+    file: join(display, head.at),
+    summary: `the record is an entry of ${JSON.stringify(head.record.doc)}, a document ${DOCUMENTS_FILE} holds no record of, so no document would show it.`,
+    expected: `a document ${DOCUMENTS_FILE} holds (its record is written before any of its entries')`,
+    found: JSON.stringify(head.record.doc),
+    hint: `restore ${join(display, RECORDS_DIR)} from version control: its lines are written by vitest-rubric (docs/format.md#the-records-layout).`,
+  })
 }
 
 /** The record of a key the documents show, as they show it; `undefined` for one they leave out. */
@@ -158,6 +196,7 @@ function again(
   items: ReadonlyMap<string, Folded<ItemRecord>>,
   documents: ReadonlyMap<string, Folded<DocumentRecord>>,
   display: string,
+  keys: StoreKeys,
 ): MaterialisedState | undefined {
   const replaced = new Map<string, Map<number, ItemRecord>>()
   const added = new Map<string, { key: string; record: ItemRecord }[]>()
@@ -167,6 +206,7 @@ function again(
     const record = heads[0]!.record
     const list = state.lists.get(record.doc)
     if (list === undefined) return undefined
+    checkEntryKey(display, heads[0]!, keys)
     const position = list.index.get(key)
     if (position !== undefined) {
       if (list.records[position]!.n !== record.n) return undefined

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { FixtureError, RevisionError } from '../common/errors.js'
+import { quoteSome } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { FileWrite } from '../json/atomic-write.js'
 import type { FixtureFileReader, RawFile } from '../json/read.js'
@@ -16,6 +17,7 @@ import {
   itemKey,
   LAYOUT_FILE,
   type Layout,
+  mergesRecordsByLine,
   newProvenance,
   parseLayout,
   parseRecordLines,
@@ -78,13 +80,24 @@ export class RecordStore {
     cache?: BucketCache,
   ): Promise<RecordStore | undefined> {
     const names = await list(join(dir, RECORDS_DIR))
-    if (!names.includes(LAYOUT_FILE)) return undefined
+    if (!names.includes(LAYOUT_FILE)) {
+      // A records/ holding records but no layout is a records fixture with its layout lost: read as the seed layout, its records would be left out.
+      const held = names.filter((name) => !name.startsWith('.'))
+      if (held.length === 0) return undefined
+      throw new FixtureError({
+        code: 'RECORDS_MALFORMED',
+        file: join(display, RECORDS_DIR, LAYOUT_FILE),
+        summary: `the file is missing, while ${join(display, RECORDS_DIR)} holds ${quoteSome(held.sort())}: the records cannot be read without it.`,
+        expected: `{ "layout": "vitest-rubric/records", "version": 1, "buckets": <the number of bucket files> }`,
+        hint: `restore ${join(display, RECORDS_DIR, LAYOUT_FILE)} from version control; \`vitest-rubric convert\` writes it.`,
+      })
+    }
     const shown = (name: string) => join(display, RECORDS_DIR, name)
     const path = (name: string) => join(dir, RECORDS_DIR, name)
     const files = new Map<string, RawFile>()
     const layoutFile = await read(path(LAYOUT_FILE), shown(LAYOUT_FILE))
     files.set(LAYOUT_FILE, layoutFile)
-    const layout = parseLayout(new TextDecoder().decode(layoutFile.bytes), layoutFile.display)
+    const layout = parseLayout(layoutFile.bytes, layoutFile.display)
     const buckets = new Set(bucketNames(layout.buckets))
     for (const name of names) {
       if (name === LAYOUT_FILE || name === DOCUMENTS_FILE || name.startsWith('.') || buckets.has(name)) continue
@@ -127,6 +140,18 @@ export class RecordStore {
       documentsSuperseded,
     )
     for (const folded of documents.values()) {
+      if (!keys.isDocument(folded.key)) {
+        const head = folded.heads[0]!
+        throw new FixtureError({
+          code: 'RECORDS_MALFORMED',
+          file: join(display, head.at),
+          summary: `the record names a document that is none of the fixture's: ${JSON.stringify(folded.key)}.`,
+          expected:
+            'cases.json, annotations.json, adjudications.json, reviews/<reviewer>.json or judges/<judge>.json, an author named by letters, digits, ".", "_" and "-"',
+          found: JSON.stringify(folded.key),
+          hint: `restore ${join(display, RECORDS_DIR)} from version control: its lines are written by vitest-rubric (docs/format.md#the-records-layout).`,
+        })
+      }
       if (folded.heads.length > 1 && !tolerateDocumentForks) {
         throw new FixtureError({
           code: 'RECORDS_FORKED',
@@ -145,7 +170,7 @@ export class RecordStore {
     let mergesByLine = false
     if (names.includes('.gitattributes')) {
       const attributes = text(await read(path('.gitattributes'), shown('.gitattributes')))
-      mergesByLine = attributes.split('\n').some((line) => /^\*\.jsonl\s+(.*\s)?merge=union(\s|$)/.test(line.trim()))
+      mergesByLine = mergesRecordsByLine(attributes)
     }
     return new RecordStore(dir, display, layout, keys, files, documents, items, virtualFiles, entries, forks, mergesByLine, scope !== undefined)
   }

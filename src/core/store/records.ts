@@ -6,6 +6,7 @@ import { isObject } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import { jsonStructureDetails, jsonStructureProblem, MAX_JSON_DEPTH } from '../json/json-structure.js'
 import { OPEN_BRACE } from '../json/json-scan.js'
+import { parseJsonFile } from '../json/read.js'
 
 /**
  * The records layout of a fixture: every case, review, judge label and adoption is one line of a
@@ -21,8 +22,22 @@ export const DOCUMENTS_FILE = 'documents.jsonl'
 export const CASES_DOC = 'cases.json'
 export const LAYOUT_NAME = 'vitest-rubric/records'
 export const LAYOUT_VERSION = 1
-/** What `.gitattributes` in `records/` holds: git keeps both sides' lines of a record file on a merge. */
-export const GIT_ATTRIBUTES = '*.jsonl merge=union\n'
+/**
+ * What `.gitattributes` in `records/` holds: git keeps both sides' lines of a record file on a merge,
+ * and writes its lines with LF on every system (a line's bytes are what a later record names it by).
+ */
+export const GIT_ATTRIBUTES = '*.jsonl merge=union eol=lf\n'
+
+/** Whether a `.gitattributes` text has git merge the record files line by line (`*.jsonl merge=union`). */
+export function mergesRecordsByLine(attributes: string): boolean {
+  return attributes.split('\n').some((line) => /^\*\.jsonl\s+(.*\s)?merge=union(\s|$)/.test(line.trim()))
+}
+
+/** A `.gitattributes` text with {@link GIT_ATTRIBUTES} after it, unless it merges the record files line by line already. */
+export function withRecordsAttributes(attributes: string): string {
+  if (mergesRecordsByLine(attributes)) return attributes
+  return `${attributes}${attributes === '' || attributes.endsWith('\n') ? '' : '\n'}${GIT_ATTRIBUTES}`
+}
 
 /** `records/layout.json`. */
 export interface Layout {
@@ -93,6 +108,8 @@ export interface Stored<R> {
   readonly at: string
 }
 
+const CARRIAGE_RETURN = 0x0d
+
 /** The current records of one key: one head, or several (a fork). */
 export interface Folded<R> {
   readonly key: string
@@ -151,16 +168,13 @@ export function bucketsFor(cases: number): number {
 }
 
 /** Reads `records/layout.json`'s text. */
-export function parseLayout(text: string, display: string): Layout {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    value = undefined
-  }
+export function parseLayout(bytes: Uint8Array, display: string): Layout {
+  // Read as every JSON file is: a byte-order mark, a syntax error or a key held twice is refused by its place.
+  const value = parseJsonFile({ display, bytes })
   const buckets = isObject(value) ? value['buckets'] : undefined
   if (
     !isObject(value) ||
+    Object.keys(value).length !== 3 ||
     value['layout'] !== LAYOUT_NAME ||
     value['version'] !== LAYOUT_VERSION ||
     typeof buckets !== 'number' ||
@@ -174,7 +188,7 @@ export function parseLayout(text: string, display: string): Layout {
       file: display,
       summary: 'the layout file is not one this version reads.',
       expected: `{ "layout": "${LAYOUT_NAME}", "version": ${LAYOUT_VERSION}, "buckets": <a power of two> }`,
-      found: text.trim().slice(0, 120),
+      found: new TextDecoder().decode(bytes).trim().slice(0, 120),
       hint: 'restore records/layout.json from version control; `vitest-rubric convert` writes it.',
     })
   }
@@ -209,7 +223,9 @@ export function parseRecordLines<R>(
   let number = linesBefore
   while (start < text.length) {
     const end = text.indexOf('\n', start)
-    const line = text.slice(start, end)
+    // A line break written as CR LF (a checkout that converts line endings) ends the line before its CR: the line is the record
+    // its writer wrote, and hashes as the record that replaces it names it.
+    const line = text.slice(start, end > start && text.charCodeAt(end - 1) === CARRIAGE_RETURN ? end - 1 : end)
     start = end + 1
     number++
     // A record's line opens its object at once: only another line can be blank or a conflict marker.
@@ -235,8 +251,8 @@ export function parseRecordLines<R>(
     const structure = jsonStructureProblem(line, MAX_JSON_DEPTH - 1)
     if (structure !== undefined) throw new FixtureError(jsonStructureDetails(structure, `${display}:${number}`, (offset) => `column ${offset + 1}`))
     if (isObject(value) && 'superseded' in value) {
-      if (!isHashList(value['superseded']) || !PROVENANCE({ ...value, replaces: [] }))
-        throw malformed(display, number, 'a compaction line holds superseded (a list of SHA-256s), save, at and by.', line)
+      if (!isHashList(value['superseded']) || !PROVENANCE({ ...value, replaces: [] }) || unknownMember(value, COMPACTION_MEMBERS) !== undefined)
+        throw malformed(display, number, 'a compaction line holds superseded (a list of SHA-256s), save, at and by, and nothing else.', line)
       for (const hash of value['superseded']) superseded.add(hash)
       continue
     }
@@ -284,7 +300,31 @@ function malformed(display: string, line: number, summary: string, found: string
 }
 
 const PROVENANCE = (value: Record<string, unknown>) =>
-  typeof value['save'] === 'string' && typeof value['at'] === 'string' && typeof value['by'] === 'string' && isHashList(value['replaces'])
+  typeof value['save'] === 'string' &&
+  SAVE.test(value['save']) &&
+  typeof value['at'] === 'string' &&
+  ISO_TIME.test(value['at']) &&
+  typeof value['by'] === 'string' &&
+  value['by'] !== '' &&
+  isHashList(value['replaces'])
+
+/** A save's token as {@link newProvenance} makes it, and as `resolve --keep` names it: 12 hexadecimal digits. */
+const SAVE = /^[0-9a-f]{12}$/
+/** A time as `Date.prototype.toISOString` writes it. */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/
+
+/** The members each kind of line may hold: a member no writer writes is no record's, and would be dropped by the next rewrite. */
+const DOCUMENT_MEMBERS = new Set(['doc', 'list', 'members', 'style', 'replaces', 'save', 'at', 'by'])
+const ITEM_MEMBERS = new Set(['doc', 'case', 'slot', 'n', 'item', 'removed', 'replaces', 'save', 'at', 'by'])
+const COMPACTION_MEMBERS = new Set(['superseded', 'save', 'at', 'by'])
+
+/** The first member of `value` that `allowed` does not hold; `undefined` when there is none. */
+function unknownMember(value: Record<string, unknown>, allowed: ReadonlySet<string>): string | undefined {
+  for (const key in value) if (!allowed.has(key)) return key
+  return undefined
+}
+
+const PROVENANCE_TEXT = 'save (12 hexadecimal digits), at (an ISO time such as 2026-12-07T09:00:00.000Z) and by (who saved)'
 
 function isHashList(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.every((each) => typeof each === 'string' && /^[0-9a-f]{64}$/.test(each))
@@ -304,8 +344,9 @@ export function checkDocumentRecord(value: unknown): string | undefined {
     typeof style['newline'] !== 'boolean' ||
     !PROVENANCE(value)
   )
-    return 'a document record holds doc, list, members (with the list as []), style { indent, ascii, newline }, replaces, save, at and by.'
-  return undefined
+    return `a document record holds doc, list, members (with the list as []), style { indent, ascii, newline }, replaces, ${PROVENANCE_TEXT}.`
+  const unknown = unknownMember(value, DOCUMENT_MEMBERS)
+  return unknown === undefined ? undefined : `a document record holds no member ${JSON.stringify(unknown)}.`
 }
 
 export function checkItemRecord(value: unknown): string | undefined {
@@ -319,8 +360,9 @@ export function checkItemRecord(value: unknown): string | undefined {
     'item' in value === (value['removed'] === true) ||
     !PROVENANCE(value)
   )
-    return 'an item record holds doc, case, an optional slot, n, either item or "removed": true, replaces, save, at and by.'
-  return undefined
+    return `an item record holds doc, case, an optional slot, n, either item or "removed": true, replaces, ${PROVENANCE_TEXT}.`
+  const unknown = unknownMember(value, ITEM_MEMBERS)
+  return unknown === undefined ? undefined : `an item record holds no member ${JSON.stringify(unknown)}.`
 }
 
 /**

@@ -3,7 +3,16 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { sha256Hex } from '../../../src/core/json/canonical-json.js'
 import { RecordStore } from '../../../src/core/store/record-store.js'
-import { bucketOf, type ItemRecord, LAYOUT_FILE, LAYOUT_NAME, LAYOUT_VERSION, RECORDS_DIR, recordLine } from '../../../src/core/store/records.js'
+import {
+  bucketOf,
+  DOCUMENTS_FILE,
+  type ItemRecord,
+  LAYOUT_FILE,
+  LAYOUT_NAME,
+  LAYOUT_VERSION,
+  RECORDS_DIR,
+  recordLine,
+} from '../../../src/core/store/records.js'
 import { scratchDir } from '../../helpers/scratch.js'
 
 /**
@@ -25,6 +34,7 @@ describe('a record store read by a reader that hashed its files', () => {
   const keys = {
     keyOf: (_doc: string, item: unknown) => ({ case: String((item as { answer_id: string }).answer_id), slot: 'review' }),
     unreviewed: (item: unknown) => item,
+    isDocument: () => true,
   }
 
   test('holds a large bucket file by its hash, and a small one by its bytes', async () => {
@@ -36,6 +46,16 @@ describe('a record store read by a reader that hashed its files', () => {
     const largeName = bucketOf('t1', 2)
     const smallName = bucketOf('t3', 2)
     expect(largeName).not.toBe(smallName)
+    // The document the reviews are entries of, as documents.jsonl holds it.
+    const document = {
+      doc: 'annotations.json',
+      list: 'reviews',
+      members: { reviews: [] },
+      style: { indent: 2, ascii: false, newline: true },
+      replaces: [],
+      ...provenance,
+    }
+    await writeFile(join(dir, RECORDS_DIR, DOCUMENTS_FILE), recordLine(document))
     await writeFile(join(dir, RECORDS_DIR, largeName), recordLine(large))
     await writeFile(join(dir, RECORDS_DIR, smallName), recordLine(small))
     const read = async (path: string, display: string) => {
