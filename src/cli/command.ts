@@ -1,6 +1,9 @@
 import type { Readable, Writable } from 'node:stream'
 import type { ParseArgsConfig } from 'node:util'
-import { UsageError } from '../core/common/errors.js'
+import { readGivenFile } from '../core/common/given-file.js'
+import { RubricError, UsageError } from '../core/common/errors.js'
+import { errnoCode } from '../core/common/primitives.js'
+import type { RawFile } from '../core/json/read.js'
 
 /** Where a command writes and which directory it works in. */
 export interface CliIo {
@@ -40,6 +43,33 @@ export interface Command {
 /** A wrong call of a command: exit 2, with its usage. */
 export function usage(command: string | undefined, summary: string): UsageError {
   return new UsageError({ code: 'USAGE', file: command === undefined ? 'vitest-rubric' : `vitest-rubric ${command}`, summary, hint: 'see the usage below.' })
+}
+
+/** One argument as `parseArgs` reads it with `tokens: true`: an option's token names the option and holds its value. */
+export interface ArgToken {
+  readonly kind: string
+  readonly name?: string
+  readonly value?: string | undefined
+}
+
+/**
+ * Refuses an option given more than once that takes one value (`--case a --case b`): `parseArgs`
+ * keeps the last, so which one was meant would be a guess. Options declared `multiple` repeat by
+ * design; a flag given twice says the same thing twice.
+ */
+export function refuseRepeatedOptions(command: string, options: CommandOptions, tokens: readonly ArgToken[]): void {
+  const given = new Map<string, string[]>()
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined) continue
+    const option = Object.hasOwn(options, token.name) ? options[token.name] : undefined
+    if (option?.type !== 'string' || option.multiple === true) continue
+    given.set(token.name, [...(given.get(token.name) ?? []), token.value ?? ''])
+  }
+  for (const [name, values] of given) {
+    if (values.length < 2) continue
+    const times = values.length === 2 ? 'twice' : `${values.length} times`
+    throw usage(command, `--${name} is given ${times} (${values.map((value) => JSON.stringify(value)).join(', ')}); it takes one value: give it once.`)
+  }
 }
 
 /** The fixture directories a command was given; at least one. */
@@ -93,4 +123,25 @@ export function requiredOption(command: string, values: ParsedArgs['values'], na
 export function stringsOption(values: ParsedArgs['values'], name: string): string[] | undefined {
   const value = values[name]
   return Array.isArray(value) ? value : undefined
+}
+
+/**
+ * Reads a file named on the command line (`--from <file>`), taken from the working directory. A
+ * path that leads to no file is a usage error naming the option and the path, never a file the
+ * fixture lacks; a file that cannot be read (permissions) is refused as `FILE_UNREADABLE`.
+ */
+export async function readOptionFile(cwd: string, option: string, path: string): Promise<RawFile> {
+  const { display, bytes } = await readGivenFile(cwd, path, (shown, cause) => {
+    const code = errnoCode(cause)
+    const where = { file: shown, hint: `check the path given to --${option}: a relative path is taken from the folder the command runs in.` }
+    if (code === 'ENOENT' || code === 'ENOTDIR') return new UsageError({ code: 'USAGE', ...where, summary: `the file given to --${option} does not exist.` })
+    if (code === 'EISDIR') return new UsageError({ code: 'USAGE', ...where, summary: `the path given to --${option} is a directory, not a file.` })
+    return new RubricError({
+      code: 'FILE_UNREADABLE',
+      file: shown,
+      summary: `the file given to --${option} cannot be read (${code ?? String(cause)}).`,
+      hint: 'check the file permissions and that the path is a regular file.',
+    })
+  })
+  return { display, bytes }
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import { lockNoticeText, setLockNoticeListener } from '../core/json/fixture-lock.js'
-import { usage, type CliIo, type Command } from './command.js'
+import { refuseRepeatedOptions, usage, type CliIo, type Command, type CommandOptions } from './command.js'
 import { packageFile } from '../package-files.js'
 import { add } from './commands/add.js'
 import { adjudicate } from './commands/adjudicate.js'
@@ -97,14 +97,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       }
       throw usage(undefined, first === undefined || first.startsWith('-') ? 'no command given.' : `unknown command ${JSON.stringify(first)}.`)
     }
-    const parsed = parseArgs({ args: rest, allowPositionals: true, options: { ...command.options, help: { type: 'boolean', short: 'h', default: false } } })
-    if (parsed.values.help === true) {
+    const options = { ...command.options, help: { type: 'boolean', short: 'h', default: false } } satisfies CommandOptions
+    const { values, positionals, tokens } = parseArgs({ args: rest, allowPositionals: true, tokens: true, options })
+    if (values.help === true) {
       io.stdout(command.help)
       return 0
     }
+    refuseRepeatedOptions(command.name, options, tokens)
     const before = setLockNoticeListener((notice) => io.stderr(lockNoticeText(notice)))
     try {
-      return await command.run(parsed, io)
+      return await command.run({ values, positionals }, io)
     } finally {
       setLockNoticeListener(before)
     }

@@ -279,8 +279,8 @@ describe('a lone surrogate in a text: refused at its path wherever a review or a
   test('add --from: a case whose answer holds one is refused at its path, not written to be refused when read', async () => {
     const fixture = await copyFixture()
     await writeFile(join(fixture.dir, 'new.json'), `[{"id": "new", "answer": "Roll back \\udc00 now.", "citation": "A guide."}]`)
-    // A file of one case names its fields as the options do: the case is the whole draft.
-    expect(await refused(fixture, ['add', '.', '--from', 'new.json'])).toMatch(/^new\.json › answer: the text holds a lone surrogate/)
+    // The file holds a list of one case: its fields are named by their place in the list, as in a list of several.
+    expect(await refused(fixture, ['add', '.', '--from', 'new.json'])).toMatch(/^new\.json › \[0\] › answer: the text holds a lone surrogate/)
   })
 
   test('a reviewer file or a judge file holding one by hand: the review refuses its case, and calibrate does not count the label', async () => {
@@ -300,5 +300,29 @@ describe('a lone surrogate in a text: refused at its path wherever a review or a
     const calibration = JSON.parse((await runCli(['calibrate', '.', '--json'], fixture.dir)).stdout).judges.kw
     expect(calibration.cases).toBe(counted.cases - 1)
     expect(calibration.refused_cases).toEqual([{ id: 'complete', reason: 'the string holds a lone surrogate, which has no UTF-8 encoding.' }])
+  })
+})
+
+describe('a number beyond the range of a double: JSON.parse reads 1e400 as Infinity, which JSON writes as null', () => {
+  test('review --from and review --judge --from: the message says the number is out of range, never "the number null"', async () => {
+    const fixture = await copyFixture()
+    // The support judgement with a confidence written as the text gives it: JSON.stringify cannot write 1e400.
+    const withConfidence = (confidence: string) => JSON.stringify(draft()).replace(/("support":\{[^}]*)\}/, `$1,"confidence":${confidence}}`)
+    await writeFile(join(fixture.dir, 'huge.json'), withConfidence('1e400'))
+    await writeFile(join(fixture.dir, 'below.json'), withConfidence('-1e400'))
+    const huge = await refused(fixture, ['review', '.', '--case', 'not-reviewed', '--judge', 'kw', '--from', 'huge.json'])
+    expect(huge).toMatchInlineSnapshot(`
+      "huge.json › support › confidence: the value has the wrong type; nothing was written.
+        expected: a number
+        found:    the number Infinity (out of range: too large to be a finite number)
+        fix:      give what the command describes (see its --help).
+      "
+    `)
+    expect(await refused(fixture, ['review', '.', '--case', 'not-reviewed', '--from', 'huge.json'])).toContain(
+      'found:    the number Infinity (out of range: too large to be a finite number)',
+    )
+    expect(await refused(fixture, ['review', '.', '--case', 'not-reviewed', '--judge', 'kw', '--from', 'below.json'])).toContain(
+      'found:    the number -Infinity (out of range: too large a negative number to be finite)',
+    )
   })
 })

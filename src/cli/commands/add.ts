@@ -1,11 +1,9 @@
-import { displayPath } from '../../core/common/display-path.js'
-import { resolve } from 'node:path'
 import { formatLocation, type PathSegment } from '../../core/common/json-path.js'
 import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
 import type { AddResult } from '../../core/engine/authoring/add.js'
 import { addCases } from '../../core/registry.js'
-import { decodeText, parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { oneDir, usage, stringOption, stringOptions, type Command } from '../command.js'
+import { decodeText, parseJsonFile } from '../../core/json/read.js'
+import { oneDir, readOptionFile, usage, stringOption, stringOptions, type Command } from '../command.js'
 
 /** The options that become fields of the case: each names its field, and how a problem of it is named back. */
 const FIELDS = ['id', 'answer', 'citation', 'split', 'question'] as const
@@ -52,10 +50,13 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
     const given = [...FIELDS, ...FILE_FIELDS, 'answer-file'].filter((name) => values[name] !== undefined)
     if (from !== undefined) {
       if (given.length > 0) throw usage('add', `--from holds the cases: leave out ${given.map((name) => `--${name}`).join(', ')}.`)
-      const file = await readFixtureFile(resolve(io.cwd, from), displayPath(io.cwd, from))
+      const file = await readOptionFile(io.cwd, 'from', from)
       const list = parseJsonFile(file)
       if (!Array.isArray(list)) throw usage('add', `${file.display} must hold a JSON list of cases, [ { … }, … ].`)
-      io.stdout(formatAdd(await addCases(dir, list, fileSource(file.display), { cwd: io.cwd, dryRun }), dryRun))
+      // The core names a lone draft's fields as the options name them; in a file, the draft is still the list's first element.
+      const source = fileSource(file.display)
+      const listed = list.length === 1 ? { ...source, locate: (path: readonly PathSegment[]) => source.locate([0, ...path]) } : source
+      io.stdout(formatAdd(await addCases(dir, list, listed, { cwd: io.cwd, dryRun }), dryRun))
       return 0
     }
     if (values['id'] === undefined) throw usage('add', 'name the new case with --id <id>, or pass --from <file>.')
@@ -65,15 +66,16 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
     const answerFile = stringOption(values, 'answer-file')
     const files = new Map<string, string>()
     if (answerFile !== undefined) {
-      const file = await readFixtureFile(resolve(io.cwd, answerFile), answerFile)
+      const file = await readOptionFile(io.cwd, 'answer-file', answerFile)
       draft['answer'] = decodeText(file)
       files.set('answer', `--answer-file ${answerFile}`)
     }
     for (const name of FILE_FIELDS) {
       const path = stringOption(values, name)
       if (path === undefined) continue
-      draft[name] = parseJsonFile(await readFixtureFile(resolve(io.cwd, path), path))
-      files.set(name, path)
+      const file = await readOptionFile(io.cwd, name, path)
+      draft[name] = parseJsonFile(file)
+      files.set(name, file.display)
     }
     io.stdout(formatAdd(await addCases(dir, [draft], optionSource(files), { cwd: io.cwd, dryRun }), dryRun))
     return 0

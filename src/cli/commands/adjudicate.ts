@@ -1,10 +1,19 @@
-import { displayPath } from '../../core/common/display-path.js'
-import { resolve } from 'node:path'
 import { adjudicateCase, adjudicateConsensus, openAdjudication, type AdjudicationResult } from '../../core/engine/adjudicate.js'
 import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
 import { kinds } from '../../core/registry.js'
-import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, minReviewsOption, oneDir, requiredOption, usage, stringOption, stringOptions, stringsOption, type Command } from '../command.js'
+import { parseJsonFile } from '../../core/json/read.js'
+import {
+  keyedValues,
+  minReviewsOption,
+  oneDir,
+  readOptionFile,
+  requiredOption,
+  usage,
+  stringOption,
+  stringOptions,
+  stringsOption,
+  type Command,
+} from '../command.js'
 import { slotGiven, slotOptions } from '../kinds.js'
 import { keepDraft } from '../drafts.js'
 import type { AdjudicationChoice } from '../../core/contract/terminal.js'
@@ -94,7 +103,7 @@ written; 2 on a usage error.`,
       locate: (path) => `--${String(path[1] === 'answer_span' ? 'span' : (path[1] ?? 'rating'))} ${String(path[0] ?? '')}`.trim(),
     }
     if (from !== undefined) {
-      const file = await readFixtureFile(resolve(io.cwd, from), displayPath(io.cwd, from))
+      const file = await readOptionFile(io.cwd, 'from', from)
       const document = parseJsonFile(file)
       if (typeof document !== 'object' || document === null || Array.isArray(document))
         throw usage('adjudicate', `${file.display} must hold a JSON object of judgements.`)
@@ -114,7 +123,7 @@ written; 2 on a usage error.`,
       written = judgements
     }
     const take = stringOption(values, 'take')
-    const slot = slotGiven(values)
+    const slot = await slotGiven(values, dir, io.cwd)
     const options = { caseId, slot, adjudicator, cwd: io.cwd, dryRun, kinds }
     if (take !== undefined || Object.keys(picks).length > 0 || written !== undefined) {
       io.stdout(formatAdjudication(await adjudicateCase(dir, { ...options, take, picks, ...(written === undefined ? {} : { written }) }, source), dryRun))

@@ -1,14 +1,23 @@
-import { displayPath } from '../../core/common/display-path.js'
 import { plural } from '../../core/common/primitives.js'
-import { resolve } from 'node:path'
 import type { PathSegment } from '../../core/common/json-path.js'
 import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
 import type { RecordedReview } from '../../core/engine/authoring/review.js'
 import { readJudgeLabelFile } from '../../core/judges/judge-label-file.js'
 import { recordJudgeLabels, type RecordedJudgeLabels } from '../../core/judges/judge-labels.js'
 import { kinds, recordReview } from '../../core/registry.js'
-import { parseJsonFile, readFixtureFile } from '../../core/json/read.js'
-import { keyedValues, oneDir, usage, stringOption, stringOptions, stringsOption, type CliIo, type Command, type ParsedArgs } from '../command.js'
+import { parseJsonFile } from '../../core/json/read.js'
+import {
+  keyedValues,
+  oneDir,
+  readOptionFile,
+  usage,
+  stringOption,
+  stringOptions,
+  stringsOption,
+  type CliIo,
+  type Command,
+  type ParsedArgs,
+} from '../command.js'
 import { slotGiven, slotOptions } from '../kinds.js'
 import { reviewOnTerminal } from './review-terminal.js'
 import { reviewQueued } from './review-queued.js'
@@ -101,13 +110,13 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     const caseId = stringOption(values, 'case')
     if (caseId === undefined && values['judge'] !== undefined && values['from'] !== undefined) return importLabels(dir, values, io)
     if (caseId === undefined && io.terminal !== undefined && !['from', 'rating', 'reason', 'span', 'judge'].some((name) => values[name] !== undefined)) {
-      const each = { slot: slotGiven(values), reviewer: stringOption(values, 'reviewer'), replace: values['replace'] === true, cwd: io.cwd }
+      const each = { slot: await slotGiven(values, dir, io.cwd), reviewer: stringOption(values, 'reviewer'), replace: values['replace'] === true, cwd: io.cwd }
       return reviewQueued(dir, each, io, (id, slot) => reviewCase(dir, { ...each, slot, caseId: id, dryRun: values['dry-run'] === true }, io))
     }
     if (caseId === undefined) throw usage('review', 'name the case to review with --case <id> (on a terminal, without it: the review queue’s cases in turn).')
     const options = {
       caseId,
-      slot: slotGiven(values),
+      slot: await slotGiven(values, dir, io.cwd),
       reviewer: stringOption(values, 'reviewer'),
       judge: stringOption(values, 'judge'),
       origin: stringOption(values, 'origin'),
@@ -125,7 +134,7 @@ when there is no terminal to ask on and neither --rating nor --from is given).`,
     if (from !== undefined && flagged) throw usage('review', '--from holds the judgements: leave out --rating, --reason and --span.')
 
     if (from !== undefined) {
-      const file = await readFixtureFile(resolve(io.cwd, from), displayPath(io.cwd, from))
+      const file = await readOptionFile(io.cwd, 'from', from)
       io.stdout(formatReview(await recordReview(dir, parseJsonFile(file), fileSource(file.display), options), options.dryRun))
       return 0
     }
@@ -164,7 +173,7 @@ async function importLabels(dir: string, values: ParsedArgs['values'], io: CliIo
       throw usage('review', `--${option} does not go with a bulk import (--judge and --from without --case): the file holds every label.`)
   }
   const from = stringOption(values, 'from') ?? ''
-  const file = await readFixtureFile(resolve(io.cwd, from), displayPath(io.cwd, from))
+  const file = await readOptionFile(io.cwd, 'from', from)
   const dryRun = values['dry-run'] === true
   const result = await recordJudgeLabels(dir, readJudgeLabelFile(file), {
     kinds,

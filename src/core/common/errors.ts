@@ -229,6 +229,8 @@ function formatErrorMessage(details: RubricErrorDetails): string {
 
 /** Shortens a value for an error message without hiding that it was shortened. */
 export function preview(value: unknown, max = 120): string {
+  // JSON.stringify writes a number beyond the doubles' range (`1e400` reads as Infinity) as null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return nonFiniteText(value)
   let text: string
   try {
     text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
@@ -236,6 +238,12 @@ export function preview(value: unknown, max = 120): string {
     text = String(value)
   }
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/** A number JSON cannot hold, as a message shows it: what it reads as, and why. */
+function nonFiniteText(value: number): string {
+  if (Number.isNaN(value)) return 'NaN (not a number)'
+  return value > 0 ? 'Infinity (out of range: too large to be a finite number)' : '-Infinity (out of range: too large a negative number to be finite)'
 }
 
 /** The details of an id used twice in one list: where the second use is, and where the first. */
