@@ -180,6 +180,15 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
     expect(resolved.code, resolved.stderr).toBe(0)
     expect(await decisions(root)).toEqual(expect.arrayContaining([{ id: 'not-reviewed', status: 'rejected', reason: 'verification' }]))
     expect((await runCli(['status', FIX], root)).stdout).not.toMatch(/revised apart/)
+
+    // Resolved, the case has no fork left: a second resolve is refused (exit 1, no usage), and so is a case that does not exist.
+    const again = await runCli(['resolve', FIX, 'not-reviewed', '--keep', desktop], root)
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(/^fixtures\/lab \(case "not-reviewed"\): case "not-reviewed" has no records revised apart; nothing was written\./)
+    expect(again.stderr).not.toContain('Usage')
+    const unknown = await runCli(['resolve', FIX, 'nosuch', '--keep', desktop], root)
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toMatch(/there is no case "nosuch"; nothing was written\./)
   })
 
   test('without records/.gitattributes, git conflicts and the fixture names the conflict marker; status says the attributes are missing', async () => {

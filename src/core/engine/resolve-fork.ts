@@ -1,10 +1,11 @@
 import { resolve } from 'node:path'
 import { displayPath } from '../common/display-path.js'
-import { UsageError } from '../common/errors.js'
+import { RevisionError, UsageError } from '../common/errors.js'
 import type { FileWrite, WriteIo } from '../json/atomic-write.js'
 import { writeProjectFiles } from '../json/project-write.js'
 import { projectBoundary, readFixtureFile } from '../json/read.js'
 import { RecordStore } from '../store/record-store.js'
+import { caseIndex } from './case-index.js'
 import { fixtureKindsIn, loadFixtureReading } from './fixture.js'
 import { listDirectory } from './panel.js'
 import { recordStoreOf, storeKeys } from './records-view.js'
@@ -48,9 +49,11 @@ export async function resolveFork(
       const fixture = await loadFixtureReading(kinds, dir, { cwd }, readFixtureFile)
       const store = recordStoreOf(fixture)
       if (store === undefined) throw notRecords(display)
+      caseIndex(fixture, target.caseId, { hint: `name a case of the fixture: \`vitest-rubric status ${display}\` names every forked case.`, writing: true })
       if (!store.forks.some((fork) => fork.caseId === target.caseId)) {
-        throw new UsageError({
-          code: 'USAGE',
+        // A refusal of what the fixture holds, as for a document with no fork: not a wrong argument.
+        throw new RevisionError({
+          code: 'RECORDS_FORKED',
           file: display,
           caseId: target.caseId,
           summary: `case "${target.caseId}" has no records revised apart; nothing was written.`,
