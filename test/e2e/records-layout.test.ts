@@ -79,6 +79,30 @@ describe('convert moves a fixture between the layouts losslessly', () => {
     expect(refused.stderr).toMatch(/nothing was written/)
     expect(await tree(join(root, FIX))).toEqual(before)
   })
+
+  test.each([
+    [
+      'CR LF line breaks',
+      (text: string) => text.replaceAll('\n', '\r\n'),
+      /its line breaks are CR LF, and the records write it back with LF; nothing was written\.\n\s+fix:\s+convert the file's line breaks to LF/,
+    ],
+    [
+      'a second line break at the end',
+      (text: string) => `${text}\n`,
+      /line \d+ reads "" after the end the records write: the file ends with more than they do, such as a second line break\)/,
+    ],
+  ])('a cases.json with %s is refused by what differs, and nothing is written', async (_, edit, message) => {
+    const root = await project(DOCUCTL, 'seed')
+    const path = join(root, FIX, 'cases.json')
+    await writeFile(path, edit(await readFile(path, 'utf8')))
+    const before = await tree(join(root, FIX))
+    // The seed layout reads it as it is.
+    expect((await runCli(['evaluate', FIX], root)).code).toBe(0)
+    const refused = await runCli(['convert', FIX, '--to', 'records'], root)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(message)
+    expect(await tree(join(root, FIX))).toEqual(before)
+  })
 })
 
 describe('a save in the records layout costs what it changes', () => {

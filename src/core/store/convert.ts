@@ -61,6 +61,13 @@ export async function recordsOf(
       )
     }
     const again = styled({ ...parsed.members, [parsed.list]: parsed.items }, style)
+    if (again !== text && text.includes('\r\n'))
+      throw notLossless(
+        display,
+        doc,
+        'its line breaks are CR LF, and the records write it back with LF',
+        `convert the file's line breaks to LF (an editor or git's core.autocrlf wrote CR LF; \`sed -i 's/\\r$//' ${join(display, doc)}\`), then convert it.`,
+      )
     if (again !== text)
       throw notLossless(
         display,
@@ -159,8 +166,12 @@ function firstDifference(a: string, b: string): string {
   const left = a.split('\n')
   const right = b.split('\n')
   for (let index = 0; index < Math.max(left.length, right.length); index++) {
-    if (left[index] !== right[index])
-      return `line ${index + 1} reads ${JSON.stringify((left[index] ?? '').slice(0, 80))} where ${JSON.stringify((right[index] ?? '').slice(0, 80))} is expected`
+    if (left[index] === right[index]) continue
+    const line = (text: string) => JSON.stringify(text.slice(0, 80))
+    if (right[index] === undefined)
+      return `line ${index + 1} reads ${line(left[index]!)} after the end the records write: the file ends with more than they do, such as a second line break`
+    if (left[index] === undefined) return `the file ends before line ${index + 1}, where the records write ${line(right[index]!)}`
+    return `line ${index + 1} reads ${line(left[index]!)} where ${line(right[index]!)} is expected`
   }
   return 'the same lines, other bytes'
 }
