@@ -4,6 +4,8 @@ import { describe, expect, test } from 'vitest'
 import { BUNDLED, filesIn } from '../helpers/bad-input.js'
 import { runCli } from '../helpers/cli.js'
 import { copyFixture } from '../helpers/fixture-copy.js'
+import { recordReview } from '../../src/core/registry.js'
+import { fileSource } from '../../src/core/engine/authoring/draft.js'
 
 /*
  * `--system` names a review of a scored case (debate or baseline). A criteria case has one review:
@@ -37,5 +39,15 @@ describe('--system on a fixture whose cases have one review', () => {
         expected: one of "debate", "baseline"
         fix:      pass --system debate or --system baseline."
     `)
+  })
+
+  test('through the API, a review slot named on a criteria fixture says to leave it out, not to pass a --slot option', async () => {
+    const fixture = await copyFixture()
+    const before = await filesIn(fixture.dir)
+    const draft = { judgements: { support: { rating: 'meets', reason: 'Cited.' } } }
+    const recording = recordReview(fixture.dir, draft, fileSource('review.json'), { caseId: 'not-reviewed', slot: 'debate', replace: false, cwd: fixture.dir })
+    await expect(recording).rejects.toThrow(/a case of this kind has no review "debate"\.[\s\S]*fix:\s+leave the review out: a case of this kind has one\./)
+    await expect(recording).rejects.not.toThrow(/--slot/)
+    expect(await filesIn(fixture.dir)).toEqual(before)
   })
 })

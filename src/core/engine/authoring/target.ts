@@ -74,7 +74,11 @@ export function reviewTarget(
       file: fixture.displayDir,
       summary: wantedSlot === undefined ? 'a case of this kind has several reviews: say which one.' : `a case of this kind has no review "${wantedSlot}".`,
       expected: `one of ${quoteSome(slots)}`,
-      hint: `pass --${slotOptionOf(definition)} ${slots.join(` or --${slotOptionOf(definition)} `)}.`,
+      // A kind of one review has no option naming it: the review is that one, asked for by leaving the slot out.
+      hint:
+        slots.length === 1
+          ? 'leave the review out: a case of this kind has one.'
+          : `pass --${slotOptionOf(definition)} ${slots.join(` or --${slotOptionOf(definition)} `)}.`,
     })
   }
   const entry = fixture.cases[index]!
