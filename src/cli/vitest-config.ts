@@ -2,6 +2,7 @@ import { displayPath } from '../core/common/display-path.js'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { RubricError, UsageError } from '../core/common/errors.js'
+import { isObject } from '../core/common/primitives.js'
 import type { RubricPluginApi } from '../plugin/vite-plugin.js'
 import { resolveOptions, type ResolvedRubricOptions } from '../run/options.js'
 
@@ -31,6 +32,22 @@ export async function configuredRubricOptions(command: string, cwd: string, conf
   try {
     resolved = await resolveConfig({ root: cwd, ...(config === undefined ? {} : { config }), mode: 'test' })
   } catch (error) {
+    // A rubric() option refused as the config loaded: its own message names the option, what it takes and what was found.
+    // The config may import another copy of the package than this command's, whose error class is its own: told by its fields.
+    if (error instanceof RubricError) throw error
+    if (isObject(error) && error['code'] === 'USAGE' && typeof error['summary'] === 'string' && typeof error['hint'] === 'string') {
+      const str = (key: string) => (typeof error[key] === 'string' ? error[key] : undefined)
+      const path = Array.isArray(error['path']) ? error['path'].filter((segment) => typeof segment === 'string' || typeof segment === 'number') : []
+      throw new UsageError({
+        code: 'USAGE',
+        file: str('file'),
+        path,
+        summary: error['summary'],
+        expected: str('expected'),
+        found: str('found'),
+        hint: error['hint'],
+      })
+    }
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
     throw new RubricError({
       code: 'FILE_UNREADABLE',

@@ -68,4 +68,17 @@ describe('decisions', () => {
     const record = JSON.parse(await readFile(join(root, 'fixtures/lab/decisions.record.json'), 'utf8'))
     expect(record.checks).toEqual({})
   })
+
+  test('a decisionRecord naming a fixture file is refused with its own message, and the file is left as it was', { timeout: 60_000 }, async () => {
+    const { root, config } = await gatedProject()
+    const plugin = pathToFileURL(join(ROOT, 'dist/plugin.js')).href
+    await writeFile(config, `import { rubric } from ${JSON.stringify(plugin)}\nexport default { plugins: [rubric({ decisionRecord: 'annotations.json' })] }\n`)
+    const annotations = await readFile(join(root, 'fixtures/lab/annotations.json'))
+    const refused = await runCli(['decisions', 'fixtures/lab'], root)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('rubric() options › decisionRecord: the value breaks a rule of the format.')
+    expect(refused.stderr).toContain('expected: a file name ending in .json that no fixture file has: the record is written over the file it names')
+    expect(refused.stderr).toContain('found:    "annotations.json"')
+    expect(await readFile(join(root, 'fixtures/lab/annotations.json'))).toEqual(annotations)
+  })
 })

@@ -79,3 +79,19 @@ describe('estimate', () => {
     expect(resolveOptions({}).estimate).toEqual([])
   })
 })
+
+describe('decisionRecord', () => {
+  test.each(['cases.json', 'annotations.json', 'rubric.json', 'evaluation_rubric.json', 'sample.json', 'adjudications.json'])(
+    '%s, a fixture file, is refused: the record would be written over it',
+    (name) => {
+      expect(refusal({ decisionRecord: name })).toContain(
+        'expected: a file name ending in .json that no fixture file has: the record is written over the file it names',
+      )
+    },
+  )
+
+  test('a file name of its own, or a path, is taken or refused as before', () => {
+    expect(resolveOptions({ decisionRecord: 'decisions.lab.json' }).decisionRecord).toBe('decisions.lab.json')
+    expect(refusal({ decisionRecord: 'sub/x.json' })).toContain('expected: a file name ending in .json, without a directory')
+  })
+})
