@@ -61,6 +61,17 @@ describe('a file the package writes is never written or read through a symbolic 
     expect(await readFile(join(outside, 'artifacts/report.html'), 'utf8')).toContain('vitest-rubric report')
   })
 
+  test.each(['', '.', './', 'x/..'])('report --html --out %j names the project folder itself: refused as a folder, nothing written', async (out) => {
+    const { root } = await projectAndOutside()
+    const before = (await readdir(root)).sort()
+    const report = await runCli(['report', '--html', 'fixtures/lab', '--out', out], root)
+    expect(report.code).toBe(1)
+    expect(report.stderr).toBe(
+      '.: the path is a folder, so the file cannot be written there; nothing was written.\n  expected: a file, or nothing\n  found:    a folder\n  fix:      remove or rename the folder, or write the file elsewhere.\n',
+    )
+    expect((await readdir(root)).sort()).toEqual(before)
+  })
+
   test('schema --out neither reads nor writes a schema file linked outside the project: the link is replaced', async () => {
     const { root, planted } = await projectAndOutside()
     await mkdir(join(root, 'schemas'))

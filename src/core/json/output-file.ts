@@ -47,19 +47,12 @@ export function outputBoundary(root: string, path: string): string {
  * link planted there (`.vitest-rubric/report.html` → `~/.bashrc`) is replaced, never written through.
  */
 export async function writeOutputFile(file: OutputFile, place: OutputPlace): Promise<void> {
+  // A path that names the boundary itself (`--out .`, `--out ''`, `x/..`) is a folder, with no folder of its own to write in.
+  if (resolve(file.path) === resolve(place.boundary)) throw isFolder(file.display)
   const folder = dirname(file.path)
   await makeFolder(folder, place)
   const existing = await lstatOrUndefined(file.path, file.display)
-  if (existing?.isDirectory()) {
-    throw new RevisionError({
-      code: 'WRITE_FAILED',
-      file: file.display,
-      summary: 'the path is a folder, so the file cannot be written there; nothing was written.',
-      expected: 'a file, or nothing',
-      found: 'a folder',
-      hint: 'remove or rename the folder, or write the file elsewhere.',
-    })
-  }
+  if (existing?.isDirectory()) throw isFolder(file.display)
   const temporary = join(folder, `.${basename(file.path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`)
   try {
     // `wx` creates the file or fails: it never opens a file or a link already there.
@@ -117,6 +110,17 @@ export async function removeOutputFiles(paths: readonly string[]): Promise<void>
 /** Removes a folder the package emptied (a fixture converted to the records layout); a folder still holding something stays. */
 export async function removeEmptyFolder(folder: string): Promise<void> {
   await rmdir(folder).catch(() => undefined)
+}
+
+function isFolder(display: string): RevisionError {
+  return new RevisionError({
+    code: 'WRITE_FAILED',
+    file: display,
+    summary: 'the path is a folder, so the file cannot be written there; nothing was written.',
+    expected: 'a file, or nothing',
+    found: 'a folder',
+    hint: 'remove or rename the folder, or write the file elsewhere.',
+  })
 }
 
 /**
