@@ -25,7 +25,7 @@ import { jsonModule } from './json-module.js'
 import { comparisonCheck } from '../core/compare/gate.js'
 import { comparisonsOf } from '../run/comparisons.js'
 import { estimatesOf } from '../run/estimates.js'
-import { gateScopes, NO_SCOPES, planOptions } from '../run/gate-scope.js'
+import { gateScopes, NO_SCOPES, planOptions, unmatchedGateScopes } from '../run/gate-scope.js'
 import { fixtureModuleCode } from './module-code.js'
 import { KeptEvaluations } from '../run/kept.js'
 import { resolveOptions, type ResolvedRubricOptions, type RubricPluginOptions, type RubricReporterOptions } from '../run/options.js'
@@ -122,6 +122,7 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
         ...scan.incomplete.map((dir) => lostRubricMessage(relative(root, dir))),
         ...(await lostComparisons(root, resolved)),
         ...(await lostJudgeGates(root, resolved, scan.fixtures)),
+        ...unmatchedGateScopes(resolved, await context.scopes, root),
       ]
       if (problems.length > 0) {
         // A run never goes green over fixtures it could not find; in watch mode they may still be added.

@@ -34,6 +34,30 @@ export async function gateScopes(options: ResolvedRubricOptions, root: string): 
   return { judges, compare, estimate }
 }
 
+/**
+ * A gate whose `fixtures` globs name no fixture directory adds no check at all, so a misspelt glob
+ * (`fixture/lab` for `fixtures/lab`) would pass the run: one message for each, said at startup, as
+ * for an `include` glob that matches nothing.
+ */
+export function unmatchedGateScopes(options: ResolvedRubricOptions, scopes: GateScopes, root: string): string[] {
+  const problems: string[] = []
+  const say = (gate: string, globs: readonly string[]) =>
+    problems.push(
+      `vitest-rubric: ${gate} checks nothing: its fixtures ${globs.map((each) => JSON.stringify(each)).join(', ')} match no fixture directory under ${root} ` +
+        '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set its fixtures globs to where the fixtures it checks are.',
+    )
+  for (const [judge, gate] of Object.entries(options.judges ?? {})) {
+    if (gate.fixtures !== undefined && scopes.judges.get(judge)?.size === 0) say(`the judge gate ${JSON.stringify(judge)}`, gate.fixtures)
+  }
+  options.compare.forEach((gate, index) => {
+    if (gate.fixtures !== undefined && scopes.compare[index]?.size === 0) say(`the compare gate against ${JSON.stringify(gate.against)}`, gate.fixtures)
+  })
+  options.estimate.forEach((gate, index) => {
+    if (gate.fixtures !== undefined && scopes.estimate[index]?.size === 0) say(`the estimate gate on judge ${JSON.stringify(gate.judge)}`, gate.fixtures)
+  })
+  return problems
+}
+
 /** The fixture directories the globs name, absolute. */
 export async function namedFixtures(root: string, globs: readonly string[]): Promise<ReadonlySet<string>> {
   const files = await glob(markerGlobs(kinds, globs), { cwd: root, absolute: true, ignore: ['**/node_modules/**', '**/.git/**'] })

@@ -109,6 +109,28 @@ describe('which fixtures a judge gate checks', () => {
     expect(none.exitCode).toBe(1)
   })
 
+  test('a gate whose fixtures globs name no fixture fails the run at startup, for judge, compare and estimate gates alike', { timeout: 180_000 }, async () => {
+    const root = await makeProject({ 'fixtures/docuctl-labelled': null })
+    await label(root, 'fixtures/docuctl-labelled')
+    expect((await runCli(['decisions', 'fixtures/docuctl-labelled'], root)).code).toBe(0)
+    const gates = [
+      [{ judges: { j1: { minKappa: -1, minCases: 10, fixtures: 'fixture/docuctl-*' } } }, 'the judge gate "j1"', '"fixture/docuctl-*"'],
+      [
+        { compare: { against: 'fixtures/docuctl-labelled', margin: 0, fixtures: 'fixture/v2' } },
+        'the compare gate against "fixtures/docuctl-labelled"',
+        '"fixture/v2"',
+      ],
+      [{ estimate: { judge: 'j1', min: 0.1, fixtures: 'fixture/docuctl-labelled' } }, 'the estimate gate on judge "j1"', '"fixture/docuctl-labelled"'],
+    ] as const
+    for (const [options, gate, globs] of gates) {
+      const run = await runVitest({ root, plugin: { expect: 'record', ...options } })
+      expect(run.stderr.replaceAll(root, '<root>')).toContain(
+        `vitest-rubric: ${gate} checks nothing: its fixtures ${globs} match no fixture directory under <root> (a fixture directory holds rubric.json, or evaluation_rubric.json). Set its fixtures globs to where the fixtures it checks are.`,
+      )
+      expect(run.exitCode).toBe(1)
+    }
+  })
+
   test('a scored fixture is skipped with a note, never failed', { timeout: 60_000 }, async () => {
     const root = await makeProject({ 'fixtures/debate-benchmark': { from: join(ROOT, 'fixtures/debate-benchmark') } })
     const run = await runVitest({ root, plugin: { judges: { j1: { minKappa: 0.6, minCases: 20, fixtures: 'fixtures/*' } } } })
