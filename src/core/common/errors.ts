@@ -156,6 +156,9 @@ export interface SerializedRubricError {
  * Base class of every error this package raises on purpose. The message names the file, the
  * JSON path, the case, what was expected, what was found and what to do.
  */
+/** Node's `util.inspect.custom`, by its registered name: this module also runs where `node:util` is not. */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom')
+
 export class RubricError extends Error {
   readonly code: RubricErrorCode
   readonly file: string | undefined
@@ -182,6 +185,15 @@ export class RubricError extends Error {
     this.expected = details.expected
     this.found = details.found
     this.hint = details.hint
+  }
+
+  /**
+   * How Node shows the error where the package does not print it itself (Vitest's startup error for
+   * a bad `rubric()` option, an uncaught throw): its message, which says where, what was expected and
+   * what to do, without the stack of the package's own frames or a dump of its fields.
+   */
+  [INSPECT](): string {
+    return `${this.name}: ${this.message}`
   }
 
   /** Where the problem is: `annotations.json › reviews[2] › answer_sha256`. */

@@ -1,3 +1,5 @@
+import { inspect } from 'node:util'
+import { resolveOptions, type RubricPluginOptions } from '../../../src/run/options.js'
 import { describe, expect, test } from 'vitest'
 import {
   BindingError,
@@ -240,5 +242,24 @@ describe('fingerprints and canonical text of the values of a fixture', () => {
     }
     ;(fixture.cases[0] as { value: unknown }).value = hostile
     expect(() => evaluateFixture(fixture)).toThrow(RangeError)
+  })
+})
+
+describe('an error shown by Node where the package does not print it (Vitest loading a config with a bad rubric() option)', () => {
+  test('is its message alone: no stack of the package’s frames, no dump of its fields', () => {
+    let thrown: unknown
+    try {
+      resolveOptions({ pending: 'warn' } as unknown as RubricPluginOptions)
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toBeInstanceOf(UsageError)
+    const shown = inspect(thrown)
+    expect(shown).toBe(`UsageError: ${(thrown as Error).message}`)
+    expect(shown).toContain('rubric() options › pending: the value breaks a rule of the format.')
+    expect(shown).not.toMatch(/\n\s+at /)
+    expect(shown).not.toContain("code: 'USAGE'")
+    // The stack is still there for whoever reads it on purpose.
+    expect((thrown as Error).stack).toMatch(/\n\s+at /)
   })
 })
