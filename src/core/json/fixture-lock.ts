@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { randomBytes } from 'node:crypto'
-import { lstat, mkdir, readdir, readFile, rename, rm, unlink, utimes, writeFile } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rename, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
-import { RevisionError } from '../common/errors.js'
+import { FixtureError, RevisionError } from '../common/errors.js'
 import { errnoCode, isObject } from '../common/primitives.js'
 import { crashPoint } from './crash-points.js'
 import {
@@ -163,6 +163,15 @@ async function acquire(key: string, display: string): Promise<Acquired> {
     await writeFile(join(staging, OWNER_FILE), `${JSON.stringify(owner)}\n`)
   } catch (cause) {
     await rm(staging, { recursive: true, force: true }).catch(() => undefined)
+    // The fixture's own folder missing: said as a read of it says it, not as a lock that failed.
+    if (errnoCode(cause) === 'ENOENT' && (await stat(key).catch(() => undefined)) === undefined) {
+      throw new FixtureError({
+        code: 'FIXTURE_NOT_FOUND',
+        file: display,
+        summary: 'no such fixture directory; nothing was changed.',
+        hint: 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
+      })
+    }
     throw cannotLock(display, cause)
   }
 
