@@ -98,10 +98,20 @@ function describeProblem(issue: z.core.$ZodIssue): string {
     case 'invalid_format':
       return 'the value is not in the required format.'
     case 'too_small':
-      return issue.origin === 'string' ? 'the text is empty.' : issue.origin === 'array' ? 'the list is too short.' : 'the value is too small.'
+      if (issue.origin === 'string') return Number(issue.minimum) === 1 ? 'the text is empty.' : 'the text is too short.'
+      return issue.origin === 'array' ? 'the list is too short.' : 'the value is too small.'
+    case 'too_big':
+      // A schema's own wording of its bound (`a number from -1 to 1`) stays as it was given.
+      if (!isZodWording(issue)) return 'the value breaks a rule of the format.'
+      return issue.origin === 'string' ? 'the text is too long.' : issue.origin === 'array' ? 'the list is too long.' : 'the value is too large.'
     default:
       return 'the value breaks a rule of the format.'
   }
+}
+
+/** Whether an issue's message is zod's own (`Too big: expected int to be <=9007199254740991`), not one a schema gave. */
+function isZodWording(issue: z.core.$ZodIssue): boolean {
+  return issue.message.startsWith('Too big:')
 }
 
 const typeNames: Record<string, string> = {
@@ -125,6 +135,13 @@ function describeExpected(issue: z.core.$ZodIssue): string {
       if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'a non-empty string'
       if (issue.origin === 'array') return `at least ${plural(Number(issue.minimum), 'item')}`
       return `at least ${String(issue.minimum)}`
+    case 'too_big':
+      if (!isZodWording(issue)) return issue.message
+      if (issue.origin === 'string') return `at most ${plural(Number(issue.maximum), 'character')}`
+      if (issue.origin === 'array') return `at most ${plural(Number(issue.maximum), 'item')}`
+      // An integer's bound is the largest a double holds exactly: named, not written out in 16 digits.
+      if (Number(issue.maximum) === Number.MAX_SAFE_INTEGER) return 'a whole number a JSON number holds exactly (at most 2^53 − 1)'
+      return `at most ${String(issue.maximum)}`
     case 'unrecognized_keys':
       return 'only the keys the format defines (docs/format.md lists them)'
     default:
