@@ -1,9 +1,25 @@
 #!/usr/bin/env node
 import { main } from './main.js'
 
+/**
+ * Writes lines to `stream` until its reader goes away (`vitest-rubric serve | head -4`): a closed
+ * pipe (EPIPE) is no mistake of the user's, so what would follow is dropped without a word and the
+ * command carries on; any other error of the stream stays an error.
+ */
+function lines(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+    closed = true
+  })
+  return (text) => {
+    if (!closed) stream.write(`${text}\n`)
+  }
+}
+
 const code = await main(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${text}\n`),
+  stdout: lines(process.stdout),
+  stderr: lines(process.stderr),
   cwd: process.cwd(),
   terminal: process.stdin.isTTY && process.stdout.isTTY ? { input: process.stdin, output: process.stdout } : undefined,
 })

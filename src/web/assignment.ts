@@ -16,6 +16,10 @@ import type { Person } from './team.js'
 export const DEFAULT_REVIEWS_PER_CASE = 2
 /** How long a case handed out stays reserved, in minutes, unless `--reserve-minutes` says. */
 export const DEFAULT_RESERVE_MINUTES = 30
+/** The longest reservation `--reserve-minutes` takes: a week. A case held longer is a case nobody reviews. */
+export const MAX_RESERVE_MINUTES = 7 * 24 * 60
+/** The most independent reviews `--reviews-per-case` asks of a case. */
+export const MAX_REVIEWS_PER_CASE = 100
 
 export interface AssignmentOptions {
   /** Independent reviews each case needs. */
@@ -52,6 +56,17 @@ export class Assignments {
   readonly #skipped = new Map<string, Map<string, number>>()
 
   constructor(options: AssignmentOptions) {
+    // Checked here too, so that a wrong value stops the server at its start, not a reviewer's "next" (an invalid Date).
+    const { reviewsPerCase, reserveMs } = options
+    if (
+      !Number.isInteger(reviewsPerCase) ||
+      reviewsPerCase < 1 ||
+      reviewsPerCase > MAX_REVIEWS_PER_CASE ||
+      !(reserveMs > 0 && reserveMs <= MAX_RESERVE_MINUTES * 60_000)
+    )
+      throw new Error(
+        `assignment needs 1 to ${MAX_REVIEWS_PER_CASE} reviews per case and a reservation of at most ${MAX_RESERVE_MINUTES} minutes, not ${JSON.stringify({ reviewsPerCase, reserveMs })}.`,
+      )
     this.reviewsPerCase = options.reviewsPerCase
     this.#reserveMs = options.reserveMs
     this.#now = options.now ?? Date.now

@@ -73,12 +73,15 @@ export function admit(buckets: TokenBuckets, limit: RateLimit, token: string, re
   return false
 }
 
-/** Reads `--rate-limit <n>`: `n` requests a second per token, in bursts of ten seconds' worth. */
+/** The highest `--rate-limit`: requests a second per token. */
+export const MAX_RATE_LIMIT = 100_000
+
+/** Reads `--rate-limit <n>`, in decimal digits: `n` requests a second per token, in bursts of ten seconds' worth. */
 export function parseRateLimit(text: string): RateLimit {
-  const perSecond = Number(text)
-  if (text.trim() === '' || !Number.isInteger(perSecond) || perSecond < 1 || perSecond > 100_000)
+  const perSecond = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
+  if (!(perSecond >= 1 && perSecond <= MAX_RATE_LIMIT))
     throw new Error(
-      `--rate-limit takes a whole number of requests a second per link, from 1 (default ${DEFAULT_RATE_LIMIT.perSecond}), not ${JSON.stringify(text)}.`,
+      `--rate-limit takes a whole number of requests a second per link, from 1 to ${MAX_RATE_LIMIT} (default ${DEFAULT_RATE_LIMIT.perSecond}), not ${JSON.stringify(text)}.`,
     )
   return { perSecond, burst: perSecond * 10 }
 }

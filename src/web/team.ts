@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import { readGivenFile } from '../core/common/given-file.js'
 import { errnoCode } from '../core/common/primitives.js'
-import { REVIEWER_NAME } from '../core/engine/panel.js'
+import { formatPath } from '../core/common/json-path.js'
+import { caseTwinOf, REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 import { parseJsonText } from '../core/json/read.js'
 import { safeParseReporting, schemaError } from '../core/json/schema-error.js'
 import type { Viewer } from './viewer.js'
@@ -36,6 +37,7 @@ export const TeamSchema = z
       seen.add(person.name)
     })
   })
+
 export type Team = z.infer<typeof TeamSchema>
 export type Person = Team['people'][number]
 
@@ -84,7 +86,36 @@ export async function loadTeam(file: string, cwd: string): Promise<LoadedTeam> {
   }
   const parsed = safeParseReporting(TeamSchema, value)
   if (!parsed.success) throw schemaError({ ErrorClass: UsageError, code: 'TEAM_INVALID', file: display, basePath: [], hint: TEAM_FIX }, parsed.error.issues)
+  refuseNameTwins(parsed.data.people, display)
   return { path, display, people: parsed.data.people }
+}
+
+/**
+ * Refuses two people whose names differ only in letter case (`Alice`, `alice`) or in Unicode form
+ * (`zoë` composed and decomposed): a reviewer's file is named by the person, and a case-insensitive
+ * file system holds both names as one file, as {@link caseTwinOf} refuses them everywhere else.
+ */
+function refuseNameTwins(people: readonly Person[], display: string): void {
+  const names = people.map((person) => person.name)
+  names.forEach((name, index) => {
+    const earlier = names.slice(0, index)
+    const twin = caseTwinOf(name, earlier)
+    // The very same name twice is the schema's refusal.
+    if (twin === undefined || earlier.includes(name)) return
+    const twinPath = formatPath(['people', earlier.indexOf(twin), 'name'])
+    const sameName = reviewerName(twin) === reviewerName(name)
+    throw new UsageError({
+      code: 'TEAM_INVALID',
+      file: display,
+      path: ['people', index, 'name'],
+      summary: sameName
+        ? `${JSON.stringify(name)} is ${twinPath}, ${JSON.stringify(twin)}, written in another Unicode form (composed or decomposed): the two would be one reviewer with one file.`
+        : `${JSON.stringify(name)} differs only in case from ${twinPath}, ${JSON.stringify(twin)}: a case-insensitive file system (macOS, Windows) holds reviews/${twin}.json and reviews/${name}.json as one file, which would merge two people's reviews.`,
+      expected: sameName ? `a name other than ${JSON.stringify(twin)}` : `a name that is not ${JSON.stringify(twin)} in other letter case`,
+      found: JSON.stringify(name),
+      hint: `keep one of people[${earlier.indexOf(twin)}] and people[${index}] if they are the same person, or give each a name of their own.`,
+    })
+  })
 }
 
 /** What a person is shown: a reviewer is always blind as themselves; an adjudicator and a reader see every review. */

@@ -45,9 +45,9 @@ describe('--rate-limit', () => {
     expect(parseRateLimit('5')).toEqual({ perSecond: 5, burst: 50 })
   })
 
-  test.each(['0', '-1', '1.5', 'fast', '', '1e9'])('refuses %j', (text) => {
+  test.each(['0', '-1', '1.5', 'fast', '', '1e9', '1e3', '0x10', ' 5', 'Infinity', 'NaN', '100001'])('refuses %j', (text) => {
     expect(() => parseRateLimit(text)).toThrow(
-      `--rate-limit takes a whole number of requests a second per link, from 1 (default 50), not ${JSON.stringify(text)}.`,
+      `--rate-limit takes a whole number of requests a second per link, from 1 to 100000 (default 50), not ${JSON.stringify(text)}.`,
     )
   })
 })

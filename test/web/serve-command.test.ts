@@ -100,7 +100,7 @@ test('serve --public-origin prints its link at the public origin; a path, plain 
     ],
     [['--public-origin', 'http://review.example.org'], '--public-origin http://review.example.org: the address must start with https://'],
     [['--public-origin', 'https://review.example.org', '--host', '0.0.0.0'], '--host 0.0.0.0 cannot be used with it.'],
-    [['--rate-limit', 'many'], '--rate-limit takes a whole number of requests a second per link, from 1 (default 50), not "many".'],
+    [['--rate-limit', 'many'], '--rate-limit takes a whole number of requests a second per link, from 1 to 100000 (default 50), not "many".'],
   ] as const) {
     const refused = await serve(['fixtures/lab', '--port', '0', ...args])
     expect({ args, code: refused.outcome.code }).toEqual({ args, code: 2 })
@@ -124,8 +124,8 @@ test('serve --team says how many reviews each case needs and how long a case sta
   expect(byMinimum.stdout()).toContain('each case needs 1 independent review; a case handed to a reviewer (their n) is reserved for them 30 minutes.')
   for (const [args, message] of [
     [['--reviews-per-case', '2'], '--reviews-per-case needs --team <team.json>'],
-    [['--team', 'team.json', '--reviews-per-case', '0'], '--reviews-per-case takes a whole number from 1, not "0".'],
-    [['--team', 'team.json', '--reserve-minutes', 'soon'], '--reserve-minutes takes a whole number from 1, not "soon".'],
+    [['--team', 'team.json', '--reviews-per-case', '0'], '--reviews-per-case takes a whole number of reviews from 1 to 100, not "0".'],
+    [['--team', 'team.json', '--reserve-minutes', 'soon'], '--reserve-minutes takes a whole number of minutes from 1 to 10080 (a week), not "soon".'],
   ] as const) {
     const refused = await serve(['fixtures/lab', '--port', '0', ...args], { 'team.json': team })
     expect({ args, code: refused.outcome.code }).toEqual({ args, code: 2 })

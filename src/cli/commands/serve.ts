@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process'
 import { ListenError } from '../../web/listen.js'
 import { startServer, type RunningServer } from '../../web/server.js'
 import { parsePublicOrigin } from '../../web/public-origin.js'
-import { parseRateLimit } from '../../web/rate-limit.js'
+import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT, parseRateLimit } from '../../web/rate-limit.js'
 import { REVIEWER_NAME as JUDGE_NAME } from '../../core/engine/panel.js'
 import { minReviewsOption, usage, stringOption, stringOptions, type Command } from '../command.js'
 import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
 import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
-import { DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE } from '../../web/assignment.js'
+import { DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE, MAX_RESERVE_MINUTES, MAX_REVIEWS_PER_CASE } from '../../web/assignment.js'
 
 /** `vitest-rubric serve [dirs...]`: the local review page. */
 export const serve: Command = {
@@ -60,11 +60,11 @@ Options:
   --team <file>       serve a team: one personal link per person of the team file
   --reviews-per-case <n>
                       with --team: the independent reviews each case needs before it is
-                      handed out no more (default --min-reviews when given, else
+                      handed out no more, 1 to ${MAX_REVIEWS_PER_CASE} (default --min-reviews when given, else
                       rubric()'s reviewers.min in the Vitest config, else 2)
   --reserve-minutes <n>
                       with --team: how long a case handed out stays reserved for its
-                      reviewer unless they save or skip it (default 30)
+                      reviewer unless they save or skip it, 1 to ${MAX_RESERVE_MINUTES} (a week; default ${DEFAULT_RESERVE_MINUTES})
   --revoke <name>     with --team: revoke the person's link, and exit (a running server
                       refuses it from its next request)
   --reissue <name>    with --team: issue the person a new link in place of the old, print it,
@@ -75,8 +75,8 @@ Options:
                       and Origin and no other (not its loopback address either), and prints
                       links at it
   --rate-limit <n>    requests a second each link (token) may send, in bursts of ten seconds'
-                      worth (default 50); past it, requests are refused with 429 and
-                      Retry-After
+                      worth, 1 to ${MAX_RATE_LIMIT} (default ${DEFAULT_RATE_LIMIT.perSecond}); past it, requests are refused with 429
+                      and Retry-After
   --commit            make each save a git commit of the files it wrote, authored by the
                       person who saved (refused unless the fixtures are in a git work tree);
                       without it, each save is a line of .vitest-rubric/audit/<hash>.jsonl
@@ -108,8 +108,7 @@ usage error.`,
     // The comparison view of fixtures 0 and 1: the address's fragment survives the one-time link's redirect.
     const view = compare ? '#/compare/0/1' : ''
     const portText = stringOption(values, 'port')
-    const port = portText === undefined ? 5178 : Number(portText)
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage('serve', `--port takes a port number, not ${JSON.stringify(portText)}.`)
+    const port = portText === undefined ? 5178 : wholeNumber('port', portText, 0, 65535, 'a port number')
     const host = stringOption(values, 'host') ?? '127.0.0.1'
     if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1' && values['public-origin'] === undefined) {
       io.stderr(`warning: --host ${host} makes the page reachable from other machines; anyone with the URL and its token can write reviews.`)
@@ -175,7 +174,7 @@ usage error.`,
 }
 
 /**
- * `--reviews-per-case` and `--reserve-minutes`: whole numbers from 1, and only with --team. The
+ * `--reviews-per-case` and `--reserve-minutes`: whole numbers from 1 (to their maximum), and only with --team. The
  * reviews per case are, by default, --min-reviews when given, else rubric()'s reviewers.min in the
  * folder's Vitest config when it sets one, else 2.
  */
@@ -188,16 +187,31 @@ async function assignOptions(
     const text = stringOption(values, name)
     if (text === undefined) return undefined
     if (!isTeam) throw usage('serve', `--${name} needs --team <team.json>: cases are handed out only to a team's reviewers.`)
-    const count = Number(text)
-    if (!Number.isInteger(count) || count < 1) throw usage('serve', `--${name} takes a whole number from 1, not ${JSON.stringify(text)}.`)
-    return count
+    return name === 'reviews-per-case'
+      ? wholeNumber(name, text, 1, MAX_REVIEWS_PER_CASE, 'a whole number of reviews')
+      : wholeNumber(name, text, 1, MAX_RESERVE_MINUTES, 'a whole number of minutes', ' (a week)')
   })
   if (!isTeam) return undefined
   const minReviews = minReviewsOption('serve', values['min-reviews'])
   const configured =
     perCase === undefined && minReviews === 0 && hasViteConfig(cwd) ? (await configuredRubricOptions('serve', cwd, undefined)).options.reviewers.min : 0
   const reviewsPerCase = perCase ?? (minReviews > 0 ? minReviews : configured > 0 ? configured : DEFAULT_REVIEWS_PER_CASE)
+  if (reviewsPerCase > MAX_REVIEWS_PER_CASE)
+    throw usage(
+      'serve',
+      `each case would need ${reviewsPerCase} independent reviews (${minReviews > 0 ? `--min-reviews ${minReviews}` : `rubric()'s reviewers.min`}), more than the ${MAX_REVIEWS_PER_CASE} --reviews-per-case allows: give --reviews-per-case.`,
+    )
   return { reviewsPerCase, reserveMs: (minutes ?? DEFAULT_RESERVE_MINUTES) * 60_000 }
+}
+
+/**
+ * A whole-number option, written in decimal digits, from `least` to `most`; anything else (`1e20`,
+ * `0x10`, `2.5`, an empty value) is a usage error rather than a number the server chokes on later.
+ */
+function wholeNumber(name: string, text: string, least: number, most: number, what: string, mostSaid = ''): number {
+  const count = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
+  if (!(count >= least && count <= most)) throw usage('serve', `--${name} takes ${what} from ${least} to ${most}${mostSaid}, not ${JSON.stringify(text)}.`)
+  return count
 }
 
 /** An option read by `parse`, its error a usage error of serve. */
