@@ -98,11 +98,15 @@ export function keyedValues(command: string, option: string, values: readonly st
 }
 
 /** `--min-reviews <n>`: the independent reviews a case needs; 0 when not given. */
+/** The most independent reviews a case may need: as many as `serve --team` may ask of a case. */
+const MAX_MIN_REVIEWS = 100
+
 export function minReviewsOption(command: string, value: string | boolean | string[] | undefined): number {
   if (value === undefined) return 0
-  const count = Number(value)
-  if (typeof value !== 'string' || !Number.isInteger(count) || count < 0)
-    throw usage(command, `--min-reviews takes a whole number, not ${JSON.stringify(value)}.`)
+  // Decimal digits only: Number() reads '' as 0, '1e20' as a count no fixture has and '0x10' as 16.
+  const count = typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : undefined
+  if (count === undefined || count > MAX_MIN_REVIEWS)
+    throw usage(command, `--min-reviews takes a whole number from 0 to ${MAX_MIN_REVIEWS}, not ${JSON.stringify(value)}.`)
   return count
 }
 

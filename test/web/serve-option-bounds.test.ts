@@ -44,10 +44,9 @@ test.each([
   [['--team', 'team.json', '--reviews-per-case', '1e20'], '--reviews-per-case takes a whole number of reviews from 1 to 100, not "1e20".'],
   [['--team', 'team.json', '--reviews-per-case', 'NaN'], '--reviews-per-case takes a whole number of reviews from 1 to 100, not "NaN".'],
   [['--team', 'team.json', '--reviews-per-case', '2.0'], '--reviews-per-case takes a whole number of reviews from 1 to 100, not "2.0".'],
-  [
-    ['--team', 'team.json', '--min-reviews', '1000'],
-    'each case would need 1000 independent reviews (--min-reviews 1000), more than the 100 --reviews-per-case allows: give --reviews-per-case.',
-  ],
+  [['--team', 'team.json', '--min-reviews', '1000'], '--min-reviews takes a whole number from 0 to 100, not "1000".'],
+  [['--team', 'team.json', '--min-reviews', '1e20'], '--min-reviews takes a whole number from 0 to 100, not "1e20".'],
+  [['--team', 'team.json', '--min-reviews', ''], '--min-reviews takes a whole number from 0 to 100, not "".'],
   [['--port', ''], '--port takes a port number from 0 to 65535, not "".'],
   [['--port', '1e3'], '--port takes a port number from 0 to 65535, not "1e3".'],
   [['--port', '0x1f90'], '--port takes a port number from 0 to 65535, not "0x1f90".'],
