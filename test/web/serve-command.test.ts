@@ -99,7 +99,9 @@ test('serve --public-origin prints its link at the public origin; a path, plain 
       '--public-origin https://review.example.org/review: the address must name no path, query or fragment',
     ],
     [['--public-origin', 'http://review.example.org'], '--public-origin http://review.example.org: the address must start with https://'],
-    [['--public-origin', 'https://review.example.org', '--host', '0.0.0.0'], '--host 0.0.0.0 cannot be used with it.'],
+    [['--public-origin', 'https://review.example.org', '--host', '0.0.0.0'], '--host takes a loopback address (127.0.0.1, ::1 or localhost), not "0.0.0.0"'],
+    [['--host', '0.0.0.0'], '--host takes a loopback address (127.0.0.1, ::1 or localhost), not "0.0.0.0": serve answers on this machine only.'],
+    [['--host', '192.0.2.2'], '--host takes a loopback address (127.0.0.1, ::1 or localhost), not "192.0.2.2"'],
     [['--rate-limit', 'many'], '--rate-limit takes a whole number of requests a second per link, from 1 to 100000 (default 50), not "many".'],
   ] as const) {
     const refused = await serve(['fixtures/lab', '--port', '0', ...args])

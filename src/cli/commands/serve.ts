@@ -10,6 +10,9 @@ import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
 import { DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE, MAX_RESERVE_MINUTES, MAX_REVIEWS_PER_CASE } from '../../web/assignment.js'
 
+/** The addresses serve binds to: this machine's own, never one other machines reach. */
+const LOOPBACK = /^(localhost|::1|127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/
+
 /** `vitest-rubric serve [dirs...]`: the local review page. */
 export const serve: Command = {
   name: 'serve',
@@ -48,8 +51,8 @@ a restart keeps them, and \`vitest-rubric status\` lists them.
 Options:
   --port <n>          the port (default 5178, or the next free one above it; 0 for any free
                       port); a port given here that is in use stops serve with an error
-  --host <host>       the address to bind (default 127.0.0.1); anything else is reachable from
-                      other machines, and is warned about
+  --host <host>       the loopback address to bind (default 127.0.0.1; ::1 and localhost too);
+                      other machines reach the page through a proxy (--public-origin)
   --open              open the page in the default browser, through a one-time link that
                       holds no token
   --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
@@ -110,16 +113,14 @@ usage error.`,
     const portText = stringOption(values, 'port')
     const port = portText === undefined ? 5178 : wholeNumber('port', portText, 0, 65535, 'a port number')
     const host = stringOption(values, 'host') ?? '127.0.0.1'
-    if (host !== '127.0.0.1' && host !== 'localhost' && host !== '::1' && values['public-origin'] === undefined) {
-      io.stderr(`warning: --host ${host} makes the page reachable from other machines; anyone with the URL and its token can write reviews.`)
-    }
-    const publicOrigin = optionValue(stringOption(values, 'public-origin'), parsePublicOrigin)
-    const rateLimit = optionValue(stringOption(values, 'rate-limit'), parseRateLimit)
-    if (publicOrigin !== undefined && stringOption(values, 'host') !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(host))
+    // The page writes reviews: it answers on this machine only, and other machines reach it through a proxy that terminates TLS.
+    if (!LOOPBACK.test(host))
       throw usage(
         'serve',
-        `--public-origin serves through a reverse proxy on this machine: serve listens on loopback, so --host ${host} cannot be used with it.`,
+        `--host takes a loopback address (127.0.0.1, ::1 or localhost), not ${JSON.stringify(host)}: serve answers on this machine only. To reach the page from other machines, put a reverse proxy in front of it and give --public-origin (docs/review-page.md#behind-a-reverse-proxy).`,
       )
+    const publicOrigin = optionValue(stringOption(values, 'public-origin'), parsePublicOrigin)
+    const rateLimit = optionValue(stringOption(values, 'rate-limit'), parseRateLimit)
     const judge = stringOption(values, 'judge')
     if (judge !== undefined && !JUDGE_NAME.test(judge))
       throw usage('serve', `--judge takes a judge's name (judges/<name>.json): letters, digits, ".", "_" and "-", not ${JSON.stringify(judge)}.`)
