@@ -34,7 +34,9 @@ import {
 import type { KindDefinition, SomeKindDefinition } from './contract/kind.js'
 import type { TestPlan as PlanOfSummary } from './engine/plan.js'
 import { createRegistry, type KindRegistry } from './engine/registry.js'
-import type { DirectoryLister } from './engine/panel.js'
+import { ADJUDICATIONS_FILE, type DirectoryLister, JUDGES_DIR, REVIEWS_DIR } from './engine/panel.js'
+import { SAMPLE_FILE } from './sample/sample-file.js'
+import { RECORDS_DIR } from './store/records.js'
 import type { FixtureFileReader } from './json/read.js'
 import { jsonSchemasOf, schemaNamesOf, type FixtureSchemaName, type JsonSchema } from './engine/json-schemas.js'
 import { criteriaKind } from './kinds/criteria/index.js'
@@ -57,6 +59,15 @@ export const KINDS = {
 
 /** The registry of the shipped kinds, in the order listings show them. */
 export const kinds: KindRegistry = createRegistry(Object.values(KINDS))
+
+/**
+ * The names of the files a fixture directory holds, of every shipped kind, beside its `reviews/`,
+ * `judges/` and `records/` folders: what no file the package writes of its own may be named in one.
+ */
+export const FIXTURE_FILE_NAMES: ReadonlySet<string> = new Set([...kinds.kinds.flatMap((kind) => Object.values(kind.files)), ADJUDICATIONS_FILE, SAMPLE_FILE])
+
+/** The folders of a fixture directory that hold its files, one per author or bucket. */
+export const FIXTURE_FOLDERS: readonly string[] = [REVIEWS_DIR, JUDGES_DIR, RECORDS_DIR]
 
 /** The kinds of fixture directory, told apart by the file that marks them. */
 export type FixtureKind = keyof typeof KINDS

@@ -3,14 +3,10 @@ import { UsageError } from '../core/common/errors.js'
 import { EstimateGatesSchema, resolveEstimateGates, type EstimateGateOptions, type ResolvedEstimateGate } from './estimate-options.js'
 import { refuseUnknownKey, unwrapUnions } from './options-issues.js'
 import { schemaError } from '../core/json/schema-error.js'
-import { ADJUDICATIONS_FILE, REVIEWER_NAME } from '../core/engine/panel.js'
-import { kinds } from '../core/registry.js'
-import { SAMPLE_FILE } from '../core/sample/sample-file.js'
+import { REVIEWER_NAME } from '../core/engine/panel.js'
+import { FIXTURE_FILE_NAMES } from '../core/registry.js'
 import { MIN_BOOTSTRAP_CASES } from '../core/stats/bootstrap.js'
 import type { CompareGateOptions, ResolvedCompareGate } from './compare-options.js'
-
-/** The files a fixture directory holds, of every kind: a decision record named as one would be written over it. */
-const FIXTURE_FILES: ReadonlySet<string> = new Set([...kinds.kinds.flatMap((kind) => Object.values(kind.files)), ADJUDICATIONS_FILE, SAMPLE_FILE])
 
 export type { CompareGateOptions, ResolvedCompareGate } from './compare-options.js'
 
@@ -256,7 +252,7 @@ const OptionsSchema = z.strictObject({
   decisionRecord: z
     .string()
     .regex(/^[^/\\]+\.json$/, { error: 'a file name ending in .json, without a directory' })
-    .refine((name) => !FIXTURE_FILES.has(name), {
+    .refine((name) => !FIXTURE_FILE_NAMES.has(name), {
       error: 'a file name ending in .json that no fixture file has: the record is written over the file it names',
     })
     .optional(),

@@ -72,6 +72,19 @@ describe('a file the package writes is never written or read through a symbolic 
     expect((await readdir(root)).sort()).toEqual(before)
   })
 
+  test.each(['fixtures/lab/cases.json', 'fixtures/lab/annotations.json', 'fixtures/lab/reviews/alice.json'])(
+    'report --html --out %s, a file of the fixture reported on, is refused and the file left as it was',
+    async (out) => {
+      const { root } = await projectAndOutside()
+      const before = await readFile(join(root, 'fixtures/lab/cases.json'))
+      const report = await runCli(['report', '--html', 'fixtures/lab', '--out', out], root)
+      expect(report.code).toBe(2)
+      expect(report.stderr).toMatch(new RegExp(`^${out.replaceAll('.', '\\.')}: the report would be written over a file of the fixture it reports on`))
+      expect(await readFile(join(root, 'fixtures/lab/cases.json'))).toEqual(before)
+      expect(await readdir(join(root, 'fixtures/lab'))).not.toContain('reviews')
+    },
+  )
+
   test('schema --out neither reads nor writes a schema file linked outside the project: the link is replaced', async () => {
     const { root, planted } = await projectAndOutside()
     await mkdir(join(root, 'schemas'))
