@@ -84,7 +84,7 @@ type Pair = readonly [Decision & { readonly id: string; readonly split: Split },
 async function requiredSample(fixture: SomeFixture, cwd: string): Promise<{ sample: SampleFile; file: string }> {
   const place = samplePlace(fixture, cwd)
   const file = `${place.displayDir}/${SAMPLE_FILE}`
-  const { sample } = await readSampleFile(place)
+  const { sample } = await readSampleFile(place, { cases: fixture.cases })
   if (sample === undefined) {
     throw new FixtureError({
       code: 'SAMPLE_MISSING',

@@ -9,10 +9,10 @@ import { compareCodePoints } from '../json/canonical-json.js'
 import { createRandom } from '../stats/random.js'
 import { ACTIVE_FLOOR, poissonDraw, refuseExtension } from './draw-judge.js'
 import type { DrawRequest, DrawResult, Population, PopulationCase, PopulationFigures } from './draw-types.js'
-import type { SampledCase, SampleDraw, SampleFile } from './sample-file.js'
+import type { SampledCase, SampleDraw, SampleFile } from './sample-format.js'
 
 /** The positions of the cases in code-point order of their ids: the order `population_sha256` fingerprints, whatever the order of `cases.json`. */
-function idOrder(cases: readonly Pick<PopulationCase, 'id'>[]): number[] {
+export function idOrder(cases: readonly Pick<PopulationCase, 'id'>[]): number[] {
   return cases.map((_, index) => index).sort((a, b) => compareCodePoints(cases[a]!.id, cases[b]!.id))
 }
 

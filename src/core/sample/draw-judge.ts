@@ -7,7 +7,7 @@ import { UsageError } from '../common/errors.js'
 import { plural } from '../common/primitives.js'
 import type { Random } from '../stats/random.js'
 import type { JudgeCaseDesign } from './judge-design.js'
-import type { SampleStrata } from './sample-file.js'
+import type { SampleStrata } from './sample-format.js'
 
 /**
  * τ, the active design's floor: this share of the expected size is spread evenly over every case,

@@ -2,7 +2,7 @@
 // result. Types only, shared by the draw and its designs.
 import type { Split } from '../common/primitives.js'
 import type { JudgeCaseDesign } from './judge-design.js'
-import type { SampledCase, SampleDraw, SampleFile, SampleMethod, SampleStrata } from './sample-file.js'
+import type { SampledCase, SampleDraw, SampleFile, SampleMethod, SampleStrata } from './sample-format.js'
 
 /** A case of the fixture as a draw sees it. */
 export interface PopulationCase {

@@ -5,7 +5,6 @@
  */
 import { RevisionError, UsageError } from '../common/errors.js'
 import { plural, SPLITS, type Split } from '../common/primitives.js'
-import { compareCodePoints, fingerprint } from '../json/canonical-json.js'
 import { createRandom, randomIndex, type Random } from '../stats/random.js'
 import {
   ACTIVE_FLOOR,
@@ -18,22 +17,11 @@ import {
   refuseExtension,
 } from './draw-judge.js'
 import { extendActive, extensionBase, inIdOrder } from './draw-active.js'
+import { allocate, figuresText, populationFigures } from './population.js'
+export { allocate, populationFigures } from './population.js'
 export type { DrawRequest, DrawResult, Population, PopulationCase } from './draw-types.js'
-import type { DrawRequest, DrawResult, Population, PopulationCase, PopulationFigures } from './draw-types.js'
+import type { DrawRequest, DrawResult, Population, PopulationCase } from './draw-types.js'
 import { SAMPLE_FORMAT, type SampledCase, type SampleDraw, type SampleFile, type SampleMethod, type SampleStrata } from './sample-file.js'
-
-/** N, N_h and the fingerprint of the cases' ids and splits, whatever their order. */
-export function populationFigures(cases: readonly PopulationCase[]): PopulationFigures {
-  const splits: Partial<Record<Split, number>> = {}
-  for (const entry of cases) splits[entry.split] = (splits[entry.split] ?? 0) + 1
-  const pairs = cases.map((entry) => [entry.id, entry.split]).sort((a, b) => compareCodePoints(a[0]!, b[0]!))
-  return { population: cases.length, splits, population_sha256: fingerprint(pairs) }
-}
-
-function figuresText(population: number, splits: Partial<Record<Split, number>>): string {
-  const parts = SPLITS.filter((split) => (splits[split] ?? 0) > 0).map((split) => `${split} ${splits[split]}`)
-  return `${plural(population, 'case')}${parts.length === 0 ? '' : ` (${parts.join(', ')})`}`
-}
 
 /** Refuses to extend a sample drawn from other cases: its inclusion probabilities would not hold. */
 function checkSamePopulation(previous: SampleFile, figures: ReturnType<typeof populationFigures>, present: ReadonlySet<string>, file: string): void {
@@ -68,47 +56,6 @@ function drawFrom<T>(items: readonly T[], count: number, random: Random): T[] {
     pool[i] = chosen
   }
   return pool.slice(0, count)
-}
-
-/**
- * Proportional allocation of `size` more cases among the splits, at least one in every non-empty
- * split: each split's total is brought towards its share (total drawn · N_h / N), one case at a time
- * to the split furthest below its share that has cases left.
- */
-export function allocate(
-  size: number,
-  strata: readonly { readonly size: number; readonly drawn: number }[],
-  file: string,
-  least: { readonly count: number; readonly of: string } = { count: 1, of: 'splits' },
-): number[] {
-  const population = strata.reduce((sum, stratum) => sum + stratum.size, 0)
-  const total = strata.reduce((sum, stratum) => sum + stratum.drawn, 0) + size
-  const added = strata.map((stratum): number => (stratum.size > 0 && stratum.drawn === 0 ? Math.min(least.count, stratum.size) : 0))
-  const floor = added.reduce((sum, count) => sum + count, 0)
-  if (floor > size) {
-    const strataCount = added.filter((count) => count > 0).length
-    throw new UsageError({
-      code: 'USAGE',
-      file,
-      summary: `a stratified draw takes at least ${least.count === 1 ? 'one case' : `${least.count} cases (or all)`} of each of the ${strataCount} ${least.of} with cases none of which is drawn yet, ${floor} in all, and --size is ${size}.`,
-      expected: `--size ${floor} or more`,
-      hint: `pass --size ${floor} or more, or draw a uniform sample (without --by).`,
-    })
-  }
-  for (let left = size - floor; left > 0; left--) {
-    let best = -1
-    let deficit = Number.NEGATIVE_INFINITY
-    for (const [h, stratum] of strata.entries()) {
-      if (stratum.drawn + added[h]! >= stratum.size) continue
-      const below = (total * stratum.size) / population - (stratum.drawn + added[h]!)
-      if (below > deficit) {
-        best = h
-        deficit = below
-      }
-    }
-    added[best]!++
-  }
-  return added
 }
 
 /**

@@ -201,7 +201,7 @@ export async function estimateFixture(
 ): Promise<EstimateReport> {
   const place = samplePlace(evaluation.fixture, options.cwd)
   const sampleFile = `${place.displayDir}/${SAMPLE_FILE}`
-  const { sample } = await readSampleFile(place)
+  const { sample } = await readSampleFile(place, { cases: evaluation.fixture.cases })
   if (sample === undefined) {
     throw new FixtureError({
       code: 'SAMPLE_MISSING',

@@ -105,7 +105,7 @@ export async function fixtureEstimate(
   const chosen = chooseEstimateJudge(fixture.judges.names, options.judge)
   if (chosen === undefined) return null
   const place = samplePlace(fixture, options.cwd)
-  const { sample } = await readSampleFile(place)
+  const { sample } = await readSampleFile(place, { cases: fixture.cases })
   if (sample === undefined) return null
   // The meets rate of each criterion is `estimate`'s to give: not computed here.
   const report = estimateFromSample(evaluation, sample, { judge: chosen.judge, sampleFile: `${place.displayDir}/${SAMPLE_FILE}`, criteria: false })

@@ -14,7 +14,7 @@ import { loadFixture } from '../engine/fixture.js'
 import type { KindRegistry } from '../engine/registry.js'
 import { populationFigures } from './draw.js'
 import { answerBindings, samplePlace, type SampleResult } from './sample.js'
-import { readSampleFile, SAMPLE_FILE, writeSampleFile, type SampleFile, type SamplePlace } from './sample-file.js'
+import { readSampleFile, SAMPLE_FILE, sampleFileSha256, writeSampleFile, type SampleFile, type SamplePlace } from './sample-file.js'
 
 /** Options of {@link sampleLike}. */
 export interface SampleLikeOptions {
@@ -46,7 +46,8 @@ export async function sampleLike(kinds: KindRegistry, dir: string, like: string,
       const file = `${fixture.displayDir}/${SAMPLE_FILE}`
       if (likeDir === fixture.dir)
         throw new UsageError({ code: 'USAGE', file, summary: '--like names the fixture itself.', hint: 'name the other fixture of the comparison.' })
-      const source = await readSampleFile(likePlace)
+      // This fixture's cases are the other's when they have the fingerprint its draws record: checked against them then.
+      const source = await readSampleFile(likePlace, { cases: fixture.cases })
       if (source.sample === undefined || source.sha256 === null) {
         throw new FixtureError({
           code: 'SAMPLE_MISSING',
@@ -73,8 +74,10 @@ export async function sampleLike(kinds: KindRegistry, dir: string, like: string,
           hint: 'give both fixtures the same tasks, or draw this fixture a sample of its own (its estimate then stands alone; a paired comparison needs one draw of the tasks).',
         })
       }
-      const before = await readSampleFile(place)
-      if (before.sample !== undefined && options.fresh !== true) {
+      const fresh = options.fresh === true
+      // A new copy replaces the file whatever it holds, a file refused as invalid included.
+      const before = fresh ? { sample: undefined, sha256: await sampleFileSha256(place) } : await readSampleFile(place)
+      if (before.sample !== undefined) {
         throw new UsageError({
           code: 'USAGE',
           file,
@@ -101,7 +104,7 @@ export async function sampleLike(kinds: KindRegistry, dir: string, like: string,
         sample: own,
         drawn: own.cases,
         extended: false,
-        replaced: before.sample !== undefined,
+        replaced: fresh && before.sha256 !== null,
         written,
       }
     },

@@ -15,6 +15,7 @@ import { judgeDesign, requireConfidences, type JudgeDesign } from './judge-desig
 import {
   readSampleFile,
   SAMPLE_FILE,
+  sampleFileSha256,
   writeSampleFile,
   type SampledCase,
   type SampleFile,
@@ -115,8 +116,9 @@ export async function sampleFixture(kinds: KindRegistry, dir: string, options: S
         })),
         caseSetSha256: evaluation.identities.caseSetSha256,
       }
-      const before = await readSampleFile(place)
       const fresh = options.fresh === true
+      // A new sample replaces the file whatever it holds, a file refused as invalid included: that is the fix its refusal gives.
+      const before = fresh ? { sample: undefined, sha256: await sampleFileSha256(place) } : await readSampleFile(place, { cases: fixture.cases })
       const { sample, drawn } = drawSample(before.sample, population, {
         size: options.size,
         seed: options.seed,
@@ -134,8 +136,8 @@ export async function sampleFixture(kinds: KindRegistry, dir: string, options: S
         fixture: fixture.displayDir,
         sample,
         drawn,
-        extended: before.sample !== undefined && !fresh,
-        replaced: before.sample !== undefined && fresh,
+        extended: before.sample !== undefined,
+        replaced: fresh && before.sha256 !== null,
         written,
       }
     },
