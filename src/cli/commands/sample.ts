@@ -46,7 +46,7 @@ Options:
                       (--by criterion and --method active need labels that give a confidence)
   --like <dir>        copy the design of <dir>'s sample (same tasks, probabilities and strata), so
                       that \`compare <dir> <this> --judge\` can pair the two
-  --new               replace the sample there is with a new one
+  --new               replace the sample there is with a new one (also one refused as invalid)
   --dry-run           print what would be drawn; write nothing
   --json              print the sample file as it would be written
 
