@@ -156,9 +156,6 @@ export interface SerializedRubricError {
  * Base class of every error this package raises on purpose. The message names the file, the
  * JSON path, the case, what was expected, what was found and what to do.
  */
-/** Node's `util.inspect.custom`, by its registered name: this module also runs where `node:util` is not. */
-const INSPECT = Symbol.for('nodejs.util.inspect.custom')
-
 export class RubricError extends Error {
   readonly code: RubricErrorCode
   readonly file: string | undefined
@@ -187,15 +184,6 @@ export class RubricError extends Error {
     this.hint = details.hint
   }
 
-  /**
-   * How Node shows the error where the package does not print it itself (Vitest's startup error for
-   * a bad `rubric()` option, an uncaught throw): its message, which says where, what was expected and
-   * what to do, without the stack of the package's own frames or a dump of its fields.
-   */
-  [INSPECT](): string {
-    return `${this.name}: ${this.message}`
-  }
-
   /** Where the problem is: `annotations.json › reviews[2] › answer_sha256`. */
   get location(): string {
     return formatLocation(this.file, this.path)
@@ -221,6 +209,19 @@ export class BindingError extends RubricError {}
 
 /** A value that has no canonical JSON form (and so no fingerprint). */
 export class CanonicalJsonError extends RubricError {}
+
+/**
+ * How Node shows a package error where the package does not print it itself (Vitest's startup error
+ * for a bad `rubric()` option, an uncaught throw): its message, which says where, what was expected
+ * and what to do, without the stack of the package's own frames or a dump of its fields. Set on the
+ * prototype under `util.inspect.custom`'s registered name (this module also runs where `node:util`
+ * is not), so that it is no member of the public class.
+ */
+Object.defineProperty(RubricError.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value(this: RubricError): string {
+    return `${this.name}: ${this.message}`
+  },
+})
 
 /** A fixture revision (init, bind) that cannot be made as asked: nothing was written. */
 export class RevisionError extends RubricError {}
