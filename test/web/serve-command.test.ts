@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -7,6 +6,7 @@ import { expect, onTestFinished, test } from 'vitest'
 import { startServer } from '../../src/web/server.js'
 import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { fixtureRoot } from '../helpers/page-browser.js'
+import { serveProcess } from '../helpers/serve-process.js'
 
 /** A port held by another listener until the test ends; `port` 0 for any free one. */
 async function occupied(port = 0): Promise<number | null> {
@@ -21,27 +21,11 @@ async function occupied(port = 0): Promise<number | null> {
   return typeof address === 'object' && address !== null ? address.port : null
 }
 
-/** `vitest-rubric serve` in a child process, until it prints its URL or exits. */
+/** `vitest-rubric serve <args>` on a copy of the bundled fixture, with `files` beside it, until it prints its URL or exits. */
 async function serve(args: readonly string[], files: Readonly<Record<string, string>> = {}) {
   const root = await fixtureRoot('serve-port', { 'fixtures/lab': DOCUCTL })
   for (const [name, text] of Object.entries(files)) await writeFile(join(root, name), text)
-  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', ...args], { cwd: root })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const exited = new Promise<number | null>((done) => child.on('exit', done))
-  const outcome = await Promise.race([
-    exited.then((code) => ({ code })),
-    new Promise<{ code: 'serving' }>((done) => child.stdout.on('data', () => stdout.includes('Ctrl-C') && done({ code: 'serving' }))),
-  ])
-  onTestFinished(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGINT')
-      await exited
-    }
-  })
-  return { outcome, stdout: () => stdout, stderr: () => stderr }
+  return serveProcess(root, args)
 }
 
 test('serve on a busy default port says so and takes the next free port, as Vite does', async () => {

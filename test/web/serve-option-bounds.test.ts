@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { expect, onTestFinished, test } from 'vitest'
+import { expect, test } from 'vitest'
 import { Assignments } from '../../src/web/assignment.js'
-import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
+import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { serveProcess } from '../helpers/serve-process.js'
 import { fixtureRoot } from '../helpers/page-browser.js'
 import { runCli } from '../helpers/cli.js'
 
@@ -12,27 +12,12 @@ import { runCli } from '../helpers/cli.js'
 
 const TEAM = JSON.stringify({ people: [{ name: 'alice', role: 'reviewer' }] })
 
-/** `vitest-rubric serve` in a child process, until it prints its links or exits. */
+/** `vitest-rubric serve fixtures/lab <args>` on a copy of the bundled fixture with a team file, until it prints its links or exits. */
 async function serve(args: readonly string[]) {
   const root = await fixtureRoot('serve-bounds', { 'fixtures/lab': DOCUCTL })
   await writeFile(join(root, 'team.json'), TEAM)
-  const child = spawn(process.execPath, [join(ROOT, 'dist/cli/bin.js'), 'serve', 'fixtures/lab', ...args], { cwd: root })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const exited = new Promise<number | null>((done) => child.on('exit', done))
-  const outcome = await Promise.race([
-    exited.then((code) => ({ code })),
-    new Promise<{ code: 'serving' }>((done) => child.stdout.on('data', () => stdout.includes('Ctrl-C') && done({ code: 'serving' }))),
-  ])
-  onTestFinished(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGINT')
-      await exited
-    }
-  })
-  return { code: outcome.code, stdout, stderr: () => stderr }
+  const run = await serveProcess(root, ['fixtures/lab', ...args])
+  return { code: run.outcome.code, stdout: run.stdout(), stderr: run.stderr }
 }
 
 test.each([
