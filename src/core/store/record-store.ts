@@ -1,6 +1,5 @@
 import { join } from 'node:path'
 import { FixtureError, RevisionError } from '../common/errors.js'
-import { quoteSome } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { FileWrite } from '../json/atomic-write.js'
 import type { FixtureFileReader, RawFile } from '../json/read.js'
@@ -29,6 +28,7 @@ import {
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
 import { type Fork, materialise, type StoreKeys, valueFile } from './materialise.js'
+import { foreignDocument, layoutMissing } from './records-refusals.js'
 import { BucketItems } from './bucket-items.js'
 import { heldLightly } from '../json/file-slices.js'
 import { type BucketCache, bucketLines, foldItems } from './bucket-cache.js'
@@ -84,13 +84,7 @@ export class RecordStore {
       // A records/ holding records but no layout is a records fixture with its layout lost: read as the seed layout, its records would be left out.
       const held = names.filter((name) => !name.startsWith('.'))
       if (held.length === 0) return undefined
-      throw new FixtureError({
-        code: 'RECORDS_MALFORMED',
-        file: join(display, RECORDS_DIR, LAYOUT_FILE),
-        summary: `the file is missing, while ${join(display, RECORDS_DIR)} holds ${quoteSome(held.sort())}: the records cannot be read without it.`,
-        expected: `{ "layout": "vitest-rubric/records", "version": 1, "buckets": <the number of bucket files> }`,
-        hint: `restore ${join(display, RECORDS_DIR, LAYOUT_FILE)} from version control; \`vitest-rubric convert\` writes it.`,
-      })
+      throw layoutMissing(display, held)
     }
     const shown = (name: string) => join(display, RECORDS_DIR, name)
     const path = (name: string) => join(dir, RECORDS_DIR, name)
@@ -140,18 +134,7 @@ export class RecordStore {
       documentsSuperseded,
     )
     for (const folded of documents.values()) {
-      if (!keys.isDocument(folded.key)) {
-        const head = folded.heads[0]!
-        throw new FixtureError({
-          code: 'RECORDS_MALFORMED',
-          file: join(display, head.at),
-          summary: `the record names a document that is none of the fixture's: ${JSON.stringify(folded.key)}.`,
-          expected:
-            'cases.json, annotations.json, adjudications.json, reviews/<reviewer>.json or judges/<judge>.json, an author named by letters, digits, ".", "_" and "-"',
-          found: JSON.stringify(folded.key),
-          hint: `restore ${join(display, RECORDS_DIR)} from version control: its lines are written by vitest-rubric (docs/format.md#the-records-layout).`,
-        })
-      }
+      if (!keys.isDocument(folded.key)) throw foreignDocument(display, folded.heads[0]!)
       if (folded.heads.length > 1 && !tolerateDocumentForks) {
         throw new FixtureError({
           code: 'RECORDS_FORKED',
