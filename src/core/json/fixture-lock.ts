@@ -5,21 +5,11 @@ import { join, resolve } from 'node:path'
 import { FixtureError, RevisionError } from '../common/errors.js'
 import { errnoCode, isObject } from '../common/primitives.js'
 import { crashPoint } from './crash-points.js'
-import {
-  describeOwner,
-  type Holder,
-  type LockOwner,
-  newOwner,
-  OWNER_FILE,
-  processRuns,
-  readHolder,
-  readOwner,
-  seconds,
-  STALE_LOCK_MS,
-  verdictOn,
-} from './lock-owner.js'
+import type { LockNotice } from './lock-notice.js'
+import { describeOwner, type Holder, newOwner, OWNER_FILE, processRuns, readHolder, readOwner, seconds, STALE_LOCK_MS, verdictOn } from './lock-owner.js'
 
 export { describeOwner, type LockOwner, STALE_LOCK_MS } from './lock-owner.js'
+export { type LockNotice, lockNoticeText } from './lock-notice.js'
 
 /**
  * The lock of a fixture directory: a directory of this name inside it, holding `owner.json` (who
@@ -37,12 +27,6 @@ const WAIT_MS = 45_000
 
 /** After this long waiting, a writer says who it waits for. */
 const TELL_AFTER_MS = 1_000
-
-/** What taking a lock found and did, for a front end to tell its user. */
-export type LockNotice =
-  | { readonly kind: 'waiting'; readonly dir: string; readonly owner: LockOwner | undefined; readonly heldMs: number }
-  | { readonly kind: 'finished'; readonly dir: string; readonly owner: LockOwner | undefined; readonly files: readonly string[] }
-  | { readonly kind: 'discarded'; readonly dir: string; readonly owner: LockOwner | undefined }
 
 let noticeListener: ((notice: LockNotice) => void) | undefined
 
@@ -388,16 +372,4 @@ function cannotLock(display: string, cause: unknown): RevisionError {
     summary: `the fixture's lock cannot be taken (${errnoCode(cause) ?? String(cause)}); nothing was changed.`,
     hint: 'check that the fixture directory exists and is writable, and that .rubric.lock, if there, is a directory.',
   })
-}
-
-/** A notice as one line of text, as the CLI prints it. */
-export function lockNoticeText(notice: LockNotice): string {
-  switch (notice.kind) {
-    case 'waiting':
-      return `note: waiting for the lock of ${notice.dir}: ${describeOwner(notice.owner)} has held it for ${seconds(notice.heldMs)}.`
-    case 'finished':
-      return `note: ${notice.dir}: finished the save that ${describeOwner(notice.owner)} had committed when it stopped (${notice.files.length === 0 ? 'nothing left to write' : notice.files.join(', ')}).`
-    case 'discarded':
-      return `note: ${notice.dir}: discarded the unfinished save of ${describeOwner(notice.owner)}, which stopped before committing it; the fixture is as before that save.`
-  }
 }
