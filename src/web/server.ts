@@ -130,8 +130,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const evaluate = options.panel === undefined ? {} : { panel: options.panel }
   const kinds = options.kinds ?? shippedKinds
   const trail = await openSaveTrail(options.commit === true, dirs, options.dirs, options.cwd)
-  if (options.publicOrigin !== undefined && !isLoopback(host))
-    throw new Error(`serve behind a reverse proxy listens on loopback only, not on ${host}: the proxy reaches it at 127.0.0.1.`)
+  // The page writes reviews: it listens on this machine only, and other machines reach it through a reverse proxy.
+  if (!isLoopback(host))
+    throw new Error(`serve listens on a loopback address only (127.0.0.1, ::1 or localhost), not on ${host}: other machines reach it through a reverse proxy.`)
   const admission = new Admission({ token, team: options.team, publicOrigin: options.publicOrigin, rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT })
   const server: ServerSettings = {
     cwd: options.cwd,

@@ -118,3 +118,9 @@ test('serve --team says how many reviews each case needs and how long a case sta
     expect(refused.stderr()).toContain(message)
   }
 })
+
+test('startServer, the API under serve, listens on a loopback address only', async () => {
+  await expect(startServer({ dirs: ['fixtures/docuctl-rollback'], cwd: ROOT, host: '0.0.0.0', port: 0 })).rejects.toThrow(
+    'serve listens on a loopback address only (127.0.0.1, ::1 or localhost), not on 0.0.0.0',
+  )
+})

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { ListenError } from '../../web/listen.js'
 import { startServer, type RunningServer } from '../../web/server.js'
+import { isLoopback } from '../../web/respond.js'
 import { parsePublicOrigin } from '../../web/public-origin.js'
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT, parseRateLimit } from '../../web/rate-limit.js'
 import { REVIEWER_NAME as JUDGE_NAME } from '../../core/engine/panel.js'
@@ -9,9 +10,6 @@ import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
 import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
 import { DEFAULT_RESERVE_MINUTES, DEFAULT_REVIEWS_PER_CASE, MAX_RESERVE_MINUTES, MAX_REVIEWS_PER_CASE } from '../../web/assignment.js'
-
-/** The addresses serve binds to: this machine's own, never one other machines reach. */
-const LOOPBACK = /^(localhost|::1|127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/
 
 /** `vitest-rubric serve [dirs...]`: the local review page. */
 export const serve: Command = {
@@ -114,7 +112,7 @@ usage error.`,
     const port = portText === undefined ? 5178 : wholeNumber('port', portText, 0, 65535, 'a port number')
     const host = stringOption(values, 'host') ?? '127.0.0.1'
     // The page writes reviews: it answers on this machine only, and other machines reach it through a proxy that terminates TLS.
-    if (!LOOPBACK.test(host))
+    if (!isLoopback(host))
       throw usage(
         'serve',
         `--host takes a loopback address (127.0.0.1, ::1 or localhost), not ${JSON.stringify(host)}: serve answers on this machine only. To reach the page from other machines, put a reverse proxy in front of it and give --public-origin (docs/review-page.md#behind-a-reverse-proxy).`,
