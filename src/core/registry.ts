@@ -1,3 +1,6 @@
+import { relative, sep } from 'node:path'
+import { displayPath } from './common/display-path.js'
+import { UsageError } from './common/errors.js'
 import { addCases as addIn, type AddResult } from './engine/authoring/add.js'
 import { openReviewTarget as openIn } from './engine/authoring/open-target.js'
 import type { ReviewTarget } from './engine/authoring/target.js'
@@ -68,6 +71,27 @@ export const FIXTURE_FILE_NAMES: ReadonlySet<string> = new Set([...kinds.kinds.f
 
 /** The folders of a fixture directory that hold its files, one per author or bucket. */
 export const FIXTURE_FOLDERS: readonly string[] = [REVIEWS_DIR, JUDGES_DIR, RECORDS_DIR]
+
+/**
+ * Refuses an output path of the package's own that names a file of one of the fixture directories
+ * `dirs` (`cases.json`, `reviews/alice.json`), where the output would be written over the fixture's
+ * data; `option` is how the user named the path (`--out`, the reporter's `htmlReport`).
+ */
+export function refuseOutputOverFixture(dirs: readonly string[], path: string, place: { readonly option: string; readonly cwd: string }): void {
+  const { option, cwd } = place
+  for (const dir of dirs) {
+    const parts = relative(dir, path).split(sep)
+    const named = parts.length === 1 ? FIXTURE_FILE_NAMES.has(parts[0]!) : parts.length === 2 && FIXTURE_FOLDERS.includes(parts[0]!)
+    if (!named) continue
+    throw new UsageError({
+      code: 'USAGE',
+      file: displayPath(cwd, path),
+      summary: `${option} would be written over a file of the fixture ${displayPath(cwd, dir)} (${parts.join('/')}); nothing was written.`,
+      expected: 'a path that no fixture file has, such as a file in .vitest-rubric/',
+      hint: `give ${option} another path.`,
+    })
+  }
+}
 
 /** The kinds of fixture directory, told apart by the file that marks them. */
 export type FixtureKind = keyof typeof KINDS

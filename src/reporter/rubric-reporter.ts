@@ -16,6 +16,7 @@ import { pendingGates, type PendingGate } from '../run/pending-gate.js'
 import { renderMarkdown } from './render-markdown.js'
 import { renderText } from './render-text.js'
 import { writeReport } from '../web/report.js'
+import { refuseOutputOverFixture } from '../core/registry.js'
 import { gateRequirements, reportGateChecks, type ReportGateCheck } from '../web/report-gates.js'
 
 export type { RubricReporterOptions } from '../run/options.js'
@@ -76,8 +77,14 @@ export class RubricReporter implements Reporter {
     gates: readonly PendingGate[],
   ): Promise<void> {
     const root = vitest.config.root
+    const dirOf = (source: FixtureSource) => resolve(root, projects.find((project) => project.name === source.project)?.root ?? '.', source.fixture)
     if (this.options.outputFile !== false) {
       const path = resolve(root, this.options.outputFile)
+      refuseOutputOverFixture(
+        sources.map((source) => dirOf(source)),
+        path,
+        { option: "the reporter's outputFile", cwd: root },
+      )
       const contents = `${JSON.stringify(reportJson(figures, { pendingGates: gates }), null, 2)}\n`
       await writeOutputFile({ path, display: displayPath(root, path), contents }, { boundary: outputBoundary(root, path), cwd: root })
     }
@@ -89,8 +96,6 @@ export class RubricReporter implements Reporter {
       await appendToNamedFile(summary, renderMarkdown(figures) + link)
     }
     if (this.options.htmlReport !== false) {
-      const dirOf = (source: FixtureSource) =>
-        resolve(vitest.config.root, projects.find((project) => project.name === source.project)?.root ?? '.', source.fixture)
       const dirs = [...new Set(sources.map(dirOf))]
       const minReviews = Math.max(0, ...projects.map((project) => project.options.reviewers.min))
       // The report shows this run's gate checks as the run decided them, not decided again.
@@ -111,7 +116,7 @@ export class RubricReporter implements Reporter {
           return figures === null || figures === undefined || 'error' in figures ? undefined : figures.judge
         },
       }
-      await writeReport(dirs, root, this.options.htmlReport, { panel: { minReviews } }, gates)
+      await writeReport(dirs, root, this.options.htmlReport, { panel: { minReviews } }, gates, "the reporter's htmlReport")
     }
   }
 }

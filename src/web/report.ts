@@ -1,8 +1,8 @@
-import { relative, resolve, sep } from 'node:path'
+import { resolve } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
-import { RubricError, UsageError } from '../core/common/errors.js'
+import { RubricError } from '../core/common/errors.js'
 import { loadFixture } from '../core/engine/fixture.js'
-import { FIXTURE_FILE_NAMES, FIXTURE_FOLDERS, kinds } from '../core/registry.js'
+import { kinds, refuseOutputOverFixture } from '../core/registry.js'
 import { outputBoundary, writeOutputFile } from '../core/json/output-file.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
 import { jsonForScript, reportPage } from './html.js'
@@ -54,13 +54,6 @@ export async function renderReport(dirs: readonly string[], cwd: string, options
   return reportPage(data, `{${cases.join(',')}}`, 'vitest-rubric report')
 }
 
-/** Whether a path relative to a fixture directory names one of its files: a file the format defines, or one in its reviews/, judges/ or records/. */
-function isFixtureFilePath(rel: string): boolean {
-  const parts = rel.split(sep)
-  if (parts.length === 1) return FIXTURE_FILE_NAMES.has(rel)
-  return parts.length === 2 && FIXTURE_FOLDERS.includes(parts[0]!)
-}
-
 /**
  * Writes the report to `out` (made with its folders), returning the path written. A symbolic link
  * at `out` is replaced, never written through, and a folder on the way that leads outside the
@@ -72,19 +65,15 @@ export async function writeReport(
   out: string,
   options: EvaluateOptions = {},
   gates: ReportGates = NO_GATES,
+  option = '--out',
 ): Promise<string> {
   const path = resolve(cwd, out)
   // A report named as a file of a fixture it reports on (`--out fixtures/lab/cases.json`) would be written over that file.
-  const over = dirs.map((dir) => relative(resolve(cwd, dir), path)).find((rel) => isFixtureFilePath(rel))
-  if (over !== undefined) {
-    throw new UsageError({
-      code: 'USAGE',
-      file: displayPath(cwd, path),
-      summary: `the report would be written over a file of the fixture it reports on (${over}); nothing was written.`,
-      expected: 'a path that no fixture file has, such as .vitest-rubric/report.html (the default)',
-      hint: 'give --out another path.',
-    })
-  }
+  refuseOutputOverFixture(
+    dirs.map((dir) => resolve(cwd, dir)),
+    path,
+    { option, cwd },
+  )
   const html = await renderReport(dirs, cwd, options, gates)
   await writeOutputFile({ path, display: displayPath(cwd, path), contents: html }, { boundary: outputBoundary(cwd, path), cwd })
   return path

@@ -6,6 +6,7 @@ import { cachedPlan } from '../../src/run/plan-cache.js'
 import { splitFixtures } from '../../src/run/chunks.js'
 import { writePayload } from '../../src/run/payload.js'
 import { runCli } from '../helpers/cli.js'
+import { runVitest } from '../helpers/run-vitest.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
 
@@ -79,7 +80,7 @@ describe('a file the package writes is never written or read through a symbolic 
       const before = await readFile(join(root, 'fixtures/lab/cases.json'))
       const report = await runCli(['report', '--html', 'fixtures/lab', '--out', out], root)
       expect(report.code).toBe(2)
-      expect(report.stderr).toMatch(new RegExp(`^${out.replaceAll('.', '\\.')}: the report would be written over a file of the fixture it reports on`))
+      expect(report.stderr).toMatch(new RegExp(`^${out.replaceAll('.', '\\.')}: --out would be written over a file of the fixture fixtures/lab`))
       expect(await readFile(join(root, 'fixtures/lab/cases.json'))).toEqual(before)
       expect(await readdir(join(root, 'fixtures/lab'))).not.toContain('reviews')
     },
@@ -132,6 +133,25 @@ describe('a file the package writes is never written or read through a symbolic 
 })
 
 describe("the plugin's own files are never written through a symbolic link", () => {
+  test.each([
+    [{ outputFile: 'fixtures/lab/cases.json' }, "the reporter's outputFile", 'fixtures/lab/cases.json'],
+    [{ outputFile: false, htmlReport: 'fixtures/lab/reviews/alice.json' }, "the reporter's htmlReport", 'fixtures/lab/reviews/alice.json'],
+  ] as const)(
+    'a reporter option naming a fixture file fails the run and leaves the fixture as it was: %j',
+    { timeout: 120_000 },
+    async (reporter, option, out) => {
+      const { root, dir } = await projectAndOutside()
+      const before = await readFile(join(dir, 'cases.json'))
+      const run = await runVitest({ root, plugin: { reporter } })
+      expect(run.exitCode).toBe(1)
+      expect(run.stderr).toContain(
+        `${out}: ${option} would be written over a file of the fixture fixtures/lab (${out.slice('fixtures/lab/'.length)}); nothing was written.`,
+      )
+      expect(await readFile(join(dir, 'cases.json'))).toEqual(before)
+      expect(await readdir(dir)).not.toContain('reviews')
+    },
+  )
+
   test('chunk modules refuse a .vitest-rubric/chunks folder linked outside the project', async () => {
     const { root, dir, outside } = await projectAndOutside()
     await mkdir(join(root, '.vitest-rubric'))
