@@ -72,6 +72,15 @@ export function refuseRepeatedOptions(command: string, options: CommandOptions, 
   }
 }
 
+/**
+ * Refuses an option given an empty value (`--out ''`, `--seed "$UNSET"`): no option takes one, and
+ * reading it as a path, a name or a number would be a guess (`--out ''` was the current folder).
+ */
+export function refuseEmptyOptions(command: string, tokens: readonly ArgToken[]): void {
+  const empty = tokens.find((token) => token.kind === 'option' && token.value === '')
+  if (empty?.name !== undefined) throw usage(command, `--${empty.name} is given an empty value; give it a value, or leave the option out.`)
+}
+
 /** The fixture directories a command was given; at least one. */
 export function needDirs(command: string, positionals: readonly string[]): readonly string[] {
   if (positionals.length === 0) throw usage(command, `${command} needs at least one fixture directory.`)

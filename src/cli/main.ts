@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import { lockNoticeText, setLockNoticeListener } from '../core/json/fixture-lock.js'
-import { refuseRepeatedOptions, usage, type CliIo, type Command, type CommandOptions } from './command.js'
+import { refuseEmptyOptions, refuseRepeatedOptions, usage, type CliIo, type Command, type CommandOptions } from './command.js'
 import { packageFile } from '../package-files.js'
 import { add } from './commands/add.js'
 import { adjudicate } from './commands/adjudicate.js'
@@ -104,6 +104,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       return 0
     }
     refuseRepeatedOptions(command.name, options, tokens)
+    refuseEmptyOptions(command.name, tokens)
     const before = setLockNoticeListener((notice) => io.stderr(lockNoticeText(notice)))
     try {
       return await command.run({ values, positionals }, io)

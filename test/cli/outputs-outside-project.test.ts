@@ -62,7 +62,7 @@ describe('a file the package writes is never written or read through a symbolic 
     expect(await readFile(join(outside, 'artifacts/report.html'), 'utf8')).toContain('vitest-rubric report')
   })
 
-  test.each(['', '.', './', 'x/..'])('report --html --out %j names the project folder itself: refused as a folder, nothing written', async (out) => {
+  test.each(['.', './', 'x/..'])('report --html --out %j names the project folder itself: refused as a folder, nothing written', async (out) => {
     const { root } = await projectAndOutside()
     const before = (await readdir(root)).sort()
     const report = await runCli(['report', '--html', 'fixtures/lab', '--out', out], root)

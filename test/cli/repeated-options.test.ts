@@ -100,3 +100,36 @@ describe('an option that takes one value, given twice', () => {
     expect(reviewed.code).toBe(0)
   })
 })
+
+describe('an option given an empty value', () => {
+  test("schema --out '' is refused (exit 2), and no schema file is written in the current folder", async () => {
+    const cwd = await scratchDir('empty-option')
+    const run = await runCli(['schema', '--out', ''], cwd)
+    expect(run.code).toBe(2)
+    expect(headOf(run.stderr)).toMatchInlineSnapshot(`
+      "vitest-rubric schema: --out is given an empty value; give it a value, or leave the option out.
+        fix:      see the usage below."
+    `)
+    expect(await filesIn(cwd)).toEqual({})
+  })
+
+  test('every command refuses each of its options given an empty value, before it runs', async () => {
+    const fixture = await copyFixture()
+    const before = await filesIn(fixture.dir)
+    let checked = 0
+    for (const command of COMMANDS.values()) {
+      for (const [name, option] of Object.entries(command.options)) {
+        if (option.type !== 'string') continue
+        const run = await runCli([command.name, '.', `--${name}=`], fixture.dir)
+        expect({ command: command.name, code: run.code, head: run.stderr.split('\n')[0] }).toEqual({
+          command: command.name,
+          code: 2,
+          head: `vitest-rubric ${command.name}: --${name} is given an empty value; give it a value, or leave the option out.`,
+        })
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThan(60)
+    expect(await filesIn(fixture.dir)).toEqual(before)
+  })
+})

@@ -37,7 +37,8 @@ Options:
   --judge <name>      only this judge (default: every judge with a file)
   --json              print the report as JSON
   --seed <s>          the seed of the bootstrap (default "vitest-rubric")
-  --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
+  --min-reviews <n>   a case needs n independent reviews (reviews/<name>.json) before it is decided,
+                      as for evaluate (default 0); a case still pending is not compared
 
 Exit codes: 0 when reported; 1 when a fixture is refused; 2 on a usage error (a judge without labels).`,
   options: { judge: { type: 'string' }, json: { type: 'boolean', default: false }, seed: { type: 'string' }, 'min-reviews': { type: 'string' } },

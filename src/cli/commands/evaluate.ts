@@ -32,6 +32,7 @@ Options:
   --json              print the evaluation as JSON (an array when several directories are given);
                       its shape is a stable interface, described in docs/cli.md
   --min-reviews <n>   keep a case pending until it has n independent reviews (reviews/<name>.json)
+                      (default 0: the adopted review in annotations.json decides)
   --seed <s>          the seed of the bootstrap intervals (default "vitest-rubric")
   --margin-gate <g>   scored fixtures: "point" (the rubric's gate, the default) or "lower-bound"
                       (the paired interval's lower bound must clear the margin too)

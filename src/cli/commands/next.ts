@@ -44,7 +44,7 @@ Options:
   --reviewer <name>     the queue of this reviewer (blind)
   --adjudicator <name>  the queue of this adjudicator
   --limit <n>           list at most n entries (default ${DEFAULT_LIMIT}; 0 lists every one); the counts cover all
-  --min-reviews <n>     a case needs n independent reviews before it is decided
+  --min-reviews <n>     a case needs n independent reviews before it is decided (default 0)
   --json                print { fixture, name, reviewer, adjudicator, total, counts, entries: [{ caseId,
                         reason, detail, criteria, codes }] } (see docs/cli.md)
 

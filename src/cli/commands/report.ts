@@ -26,7 +26,8 @@ outcome; without such a config the report says that no gate is set.
 Options:
   --html              write the HTML report (the only format)
   --out <file>        where to write it (default .vitest-rubric/report.html)
-  --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate (default: rubric()'s reviewers.min)
+  --min-reviews <n>   a case needs n independent reviews (reviews/<name>.json) before it is decided,
+                      as for evaluate (default: rubric()'s reviewers.min, else 0)
   --config <file>     the Vitest config to read rubric()'s gates from (default: the one vitest finds)
 
 Exit codes: 0 when written; 1 when the Vitest config cannot be read; 2 on a usage error.`,

@@ -53,7 +53,8 @@ Options:
                       other machines reach the page through a proxy (--public-origin)
   --open              open the page in the default browser, through a one-time link that
                       holds no token
-  --min-reviews <n>   the several-reviewer rule's minimum, as for evaluate
+  --min-reviews <n>   a case needs n independent reviews (reviews/<name>.json) before it is decided,
+                      as for evaluate (default 0)
   --judge <name>      the judge of the overview's judge-assisted estimate (a fixture with a
                       sample but without its labels says so), and of the comparison view's
                       judge-assisted B − A

@@ -44,6 +44,7 @@ until. Without directories, checks every fixture below fixtures/.
 Options:
   --json              print the status as JSON
   --min-reviews <n>   a case needs n independent reviews (reviews/<name>.json) before it is decided
+                      (default 0)
 
 Exit codes: 0 when every review is bound to the files as they are (pending cases included);
 1 when a case is stale, not bound or refused, a fixture is refused, or there is no fixture
