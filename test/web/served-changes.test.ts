@@ -1,4 +1,4 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
@@ -128,6 +128,28 @@ describe('the served fixtures, kept loaded', () => {
     // Decided again: only the reviewed case; every other decision is the one kept.
     expect(after.filter((decision, index) => decision !== before[index]).map((decision) => decision.id)).toEqual(['not-reviewed'])
     expect(evaluationJson(edited.decided.evaluation)).toEqual(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: root }))))
+    fixtures.close()
+  })
+
+  test("a reviewer's file deleted under the server is a change: the fixture is read again and decides as a full evaluation", async () => {
+    const { root, dir } = await servedCopy()
+    expect(
+      (
+        await runCli(
+          ['review', 'fixtures/lab', '--case', 'complete', '--reviewer', 'bob', ...judged.map((arg) => arg.replace('=meets', '=does_not_meet'))],
+          root,
+        )
+      ).code,
+    ).toBe(0)
+    const fixtures = new LoadedFixtures({ kinds, dirs: [dir], cwd: root, evaluate: {}, onChange: () => {} })
+    const first = await fixtures.current(0)
+    expect(first.fixture?.panel.reviewers).toEqual(['bob'])
+    await rm(join(dir, 'reviews/bob.json'))
+    const after = await fixtures.current(0)
+    expect(after.version).not.toBe(first.version)
+    expect(after.fixture?.panel.reviewers).toEqual([])
+    if (after.error !== undefined) throw after.error
+    expect(evaluationJson(after.decided.evaluation)).toEqual(evaluationJson(evaluateFixture(await loadFixture(dir, { cwd: root }))))
     fixtures.close()
   })
 

@@ -214,10 +214,19 @@ export class IncrementalEvaluation {
     // A file confined to the project when it was read, whose stamp (its inode and change time among it) has not moved since, is the same file where it was.
     const confined = (path: string) => stamps.get(path) !== undefined && stamps.get(path) === this.read.get(path)?.stamp
     const fixture = await loadFixtureReading(this.kinds, this.dir, { ...this.options, confined }, reader, undefined, this.memo)
-    for (const path of [...this.read.keys()]) if (!seen.has(path)) this.read.delete(path)
+    // A file read before and gone now (a reviewer's file deleted, adjudications.json removed) is a change of every case it held, which the
+    // memo cannot name: it parsed nothing anew. Every case is compared.
+    let gone = false
+    for (const [path, { raw }] of [...this.read]) {
+      if (seen.has(path)) continue
+      this.read.delete(path)
+      changedFiles.push(raw.display)
+      gone = true
+    }
     // A first read has no listing from before it (the fixture's folder is confined to the project by the read): the next check reads again.
     this.listings = listed
-    return this.update(fixture, changedFiles.sort(), this.memo.takeChangedCases())
+    const changedCases = this.memo.takeChangedCases()
+    return this.update(fixture, changedFiles.sort(), gone ? undefined : changedCases)
   }
 
   /** Whether every file last read has its stamp, and the fixture's folders (`listed` now) the names, they had then. */

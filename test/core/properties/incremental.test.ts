@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
@@ -189,6 +189,32 @@ describe('the incremental evaluation', () => {
     expect((await incremental.refresh()).decided).toEqual(['not-reviewed'])
     expect(evaluationJson(earlier)).toEqual(itsFiles)
     expect(evaluationJson(incremental.evaluation)).not.toEqual(itsFiles)
+  })
+
+  const judged = ['meets', 'meets', 'meets', 'meets', 'meets']
+  test.each([
+    ['reviews/alice.json', "the only reviewer's file", [{ kind: 'reviewer', id: 'complete', reviewer: 'alice', ratings: judged }]],
+    [
+      'adjudications.json',
+      'the adoptions',
+      [
+        { kind: 'reviewer', id: 'complete', reviewer: 'alice', ratings: judged },
+        { kind: 'reviewer', id: 'complete', reviewer: 'bob', ratings: ['does_not_meet', ...judged.slice(1)] },
+        { kind: 'adopt', id: 'complete', take: 'alice' },
+      ],
+    ],
+    ['judges/keyword-judge.json', "the judge's file", [{ kind: 'judge', id: 'complete', ratings: judged }]],
+  ] as const)('%s deleted (%s) is a change that names the file, and it decides as a full evaluation does', async (file, _what, setup) => {
+    const fixture = await copyFixture()
+    for (const change of setup) await apply(fixture.dir, change)
+    const incremental = await IncrementalEvaluation.open(kinds, fixture.dir, { cwd: fixture.dir })
+    const before = evaluationJson(incremental.evaluation)
+    await rm(join(fixture.dir, file))
+    const change = await incremental.refresh()
+    expect(change.files).toEqual([file])
+    const full = await fullEvaluation(fixture.dir)
+    expect(evaluationJson(incremental.evaluation)).toEqual(full)
+    if (file !== 'judges/keyword-judge.json') expect(full).not.toEqual(before)
   })
 
   test('a file whose bytes are rewritten unchanged is read again but parses nothing and decides nothing', async () => {
