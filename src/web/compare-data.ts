@@ -1,7 +1,8 @@
 import { RubricError } from '../core/common/errors.js'
-import { compareFixtures, type CompareOptions } from '../core/compare/compare.js'
+import { compareKindFixtures, type CompareOptions } from '../core/compare/compare.js'
+import type { Decision } from '../core/contract/decision.js'
 import { comparisonText } from '../core/compare/compare-text.js'
-import type { FixtureComparison } from '../core/registry.js'
+import { kinds, type FixtureComparison } from '../core/registry.js'
 import type { CaseRow, CompareSection, CompareSide, CompareTask, PageComparison, PageFixture } from './protocol.js'
 
 /**
@@ -12,7 +13,7 @@ import type { CaseRow, CompareSection, CompareSide, CompareTask, PageComparison,
 export async function pageComparison(
   dirs: { readonly a: string; readonly b: string },
   overviews: { readonly a: PageFixture; readonly b: PageFixture },
-  options: CompareOptions,
+  options: CompareOptions & { readonly shown?: { readonly a: readonly Decision[]; readonly b: readonly Decision[] } },
   judge?: string,
 ): Promise<PageComparison> {
   const { comparison, refused } = await compared(dirs, options, judge)
@@ -52,9 +53,11 @@ export async function pageComparison(
  */
 async function compared(
   dirs: { readonly a: string; readonly b: string },
-  options: CompareOptions,
+  options: CompareOptions & { readonly shown?: { readonly a: readonly Decision[]; readonly b: readonly Decision[] } },
   judge: string | undefined,
 ): Promise<{ comparison: FixtureComparison; refused: string | null }> {
+  // Cast: a shipped kind's comparison is built by its own definition, so it is that kind's member of the union.
+  const compareFixtures = async (a: string, b: string, each: typeof options) => (await compareKindFixtures(a, b, { ...each, kinds })) as FixtureComparison
   if (judge === undefined) return { comparison: await compareFixtures(dirs.a, dirs.b, options), refused: null }
   try {
     return { comparison: await compareFixtures(dirs.a, dirs.b, { ...options, judge }), refused: null }

@@ -84,6 +84,24 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
   }
 }
 
+/** Each case's decision as `viewer` is shown it, in order: a blind reviewer's own where their review is not complete, as their overview shows. */
+export function shownDecisions<R, C, V, D extends Decision, S>(
+  fixture: KindFixture<R, C, V, D, S>,
+  viewer: Viewer,
+  decided: { readonly assessments: readonly CaseAssessment<D>[] },
+  rows: PageRows,
+): readonly D[] {
+  const blindReviewer = viewer.role === 'reviewer' ? viewer.name : undefined
+  const kept = keptCasesOf(
+    fixture,
+    casesFileOf(fixture),
+    (position) => assessment(decided.assessments, position),
+    blindReviewer,
+    rows.of<D>(blindReviewer ?? 'all'),
+  )
+  return kept.map((each) => each.shown)
+}
+
 /** The figures of a fixture a page answer holds beside the coverage, and the cases whose reviewers disagree. */
 function figuresOf<R, C, V, D extends Decision, S>(
   visible: KindFixture<R, C, V, D, S>,

@@ -1,10 +1,11 @@
 import type { ServerResponse } from 'node:http'
 import { RubricError } from '../core/common/errors.js'
+import type { Decision } from '../core/contract/decision.js'
 import type { EvaluateOptions } from '../core/engine/evaluate.js'
 import type { KindRegistry } from '../core/engine/registry.js'
 import { refusalFor } from './blind.js'
 import { LoadedFixtures, type LoadedEntry, type OverviewView } from './loaded-fixtures.js'
-import { pageFixture } from './page-data.js'
+import { pageFixture, shownDecisions } from './page-data.js'
 import { PageRows } from './page-rows.js'
 import type { EstimateJudge } from './page-estimate.js'
 import type { CaseRow, ChangedEvent, PageFixture, RefusedFixture } from './protocol.js'
@@ -103,6 +104,13 @@ export class ServedFixtures {
     if (entry.views.size >= KEPT_VIEWS) entry.views.clear()
     entry.views.set(key, view)
     return view
+  }
+
+  /** The decision of each case of a loaded fixture as `viewer` is shown it: a blind reviewer's own, as their overview shows them. */
+  shownDecisions(entry: LoadedFixture, index: number, viewer: Viewer): readonly Decision[] {
+    const rows = this.#rows.get(index) ?? new PageRows()
+    this.#rows.set(index, rows)
+    return shownDecisions(entry.fixture, viewer, entry.decided, rows)
   }
 
   /** A blind reviewer's figures of a fixture, counted over what they may see (their overview's), and the row of one case. */

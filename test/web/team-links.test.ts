@@ -151,6 +151,32 @@ describe('serve --team: personal links', () => {
     expect(dana.body).toContain('CAROL-SECRET.')
   })
 
+  test("a blind reviewer's comparison view counts what they are shown of each case, never the fixture's own decisions", async () => {
+    const team = await servedTeam()
+    const sections = async (token: string | undefined) =>
+      (JSON.parse((await as(team, token, '/api/compare?a=0&b=0')).body) as { sections: { split: string; coverage: string; rates: string }[] }).sections
+    const development = async (token: string | undefined) => (await sections(token)).find((section) => section.split === 'development')!
+    // The adjudicator is shown the fixture's decisions: six of its eight development cases are decided.
+    expect((await development(team.tokens['dana'])).coverage).toBe('6 of 8 tasks decided in both; 2 pending in A, 2 pending in B')
+    // alice has reviewed nothing: she is shown every case pending, and the comparison counts no decided pair, no rate, no table.
+    expect(await development(team.tokens['alice'])).toMatchObject({
+      coverage: '0 of 8 tasks decided in both; 8 pending in A, 8 pending in B',
+      rates: null,
+      table: null,
+      criteria: [],
+    })
+    // For each person, the pairs counted decided are the cases their own overview shows decided.
+    const decidedShown = async (token: string | undefined) =>
+      (JSON.parse((await as(team, token, '/api/overview')).body) as { fixtures: { cases: { split: string; status: string }[] }[] }).fixtures[0]!.cases.filter(
+        (row) => row.split === 'development' && (row.status === 'accepted' || row.status === 'rejected'),
+      ).length
+    for (const person of ['alice', 'bob', 'dana', 'rita'])
+      expect({ person, coverage: (await development(team.tokens[person])).coverage.split(' of ')[0] }).toEqual({
+        person,
+        coverage: String(await decidedShown(team.tokens[person])),
+      })
+  })
+
   test('an adjudicator’s adoption carries their name, whatever the body says', async () => {
     const team = await servedTeam()
     for (const reviewer of ['alice', 'bob']) {

@@ -71,7 +71,11 @@ export async function compareFixtures(dirA: string, dirB: string, options: Compa
 export async function compareKindFixtures(
   dirA: string,
   dirB: string,
-  options: CompareOptions & { readonly kinds: KindRegistry },
+  options: CompareOptions & {
+    readonly kinds: KindRegistry
+    /** The decisions to pair in place of each fixture's own: what a blind reviewer is shown of each case, never more. */
+    readonly shown?: { readonly a: readonly Decision[]; readonly b: readonly Decision[] }
+  },
 ): Promise<SomeFixtureComparison> {
   const loadOptions = options.cwd === undefined ? {} : { cwd: options.cwd }
   const a = await loadFixture(options.kinds, dirA, loadOptions)
@@ -82,7 +86,8 @@ export async function compareKindFixtures(
   const contexts = { a: kindContext(a), b: kindContext(b) }
   const shared = compare.shared({ context: contexts.a, cases: a.cases }, { context: contexts.b, cases: b.cases }, parameters)
   const evaluate = options.panel === undefined ? {} : { panel: options.panel }
-  const { pairs, ...paired } = pairUp(evaluateFixture(a, evaluate).decisions, evaluateFixture(b, evaluate).decisions, shared.notPaired)
+  const decisions = options.shown ?? { a: evaluateFixture(a, evaluate).decisions, b: evaluateFixture(b, evaluate).decisions }
+  const { pairs, ...paired } = pairUp(decisions.a, decisions.b, shared.notPaired)
   const split = options.split ?? 'all'
   const comparison: SomeFixtureComparison = {
     kind: a.kind,

@@ -13,5 +13,8 @@ export const comparison: Route = async ({ response, url, caller, seen, fixtures,
   const named = fixtures.options.named
   // A blind reviewer sees no judge's figures, as on the overview.
   const judge = reader.role === 'reviewer' ? undefined : server.judge
-  json(response, 200, await pageComparison({ a: named[a]!, b: named[b]! }, overviews, { cwd: server.cwd, ...server.evaluate }, judge))
+  // The figures are counted from what the reviewer is shown of each case, as their overview's are: never the fixture's own decisions.
+  const shown = reader.role === 'reviewer' ? { a: fixtures.shownDecisions(entryA, a, reader), b: fixtures.shownDecisions(entryB, b, reader) } : undefined
+  const options = { cwd: server.cwd, ...server.evaluate, ...(shown === undefined ? {} : { shown }) }
+  json(response, 200, await pageComparison({ a: named[a]!, b: named[b]! }, overviews, options, judge))
 }
