@@ -25,5 +25,6 @@ export interface SavedChange {
 
 /** Where accepted saves are recorded. A throw refuses the save: it is rolled back and the page shown the error. */
 export interface SaveTrail {
-  record(change: SavedChange): Promise<void>
+  /** Records `change`; `before(path)` gives the bytes of a file it wrote as they were before the save (`null` for a file it made). */
+  record(change: SavedChange, before: (path: string) => Promise<Buffer | null>): Promise<void>
 }

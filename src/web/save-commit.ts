@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { relative } from 'node:path'
+import { relative, sep } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
 import { RevisionError } from '../core/common/errors.js'
 import { crashPoint } from '../core/json/crash-points.js'
@@ -54,8 +54,8 @@ let queue: Promise<unknown> = Promise.resolve()
 /** The trail of `serve --commit`. */
 export function commitTrail(cwd: string): SaveTrail {
   return {
-    record(change) {
-      const turn = queue.then(() => commitSave(change, cwd))
+    record(change, before) {
+      const turn = queue.then(() => commitSave(change, cwd, before))
       queue = turn.catch(() => undefined)
       return turn
     },
@@ -69,10 +69,11 @@ export function commitTrail(cwd: string): SaveTrail {
  * repository's pre-commit and commit-msg hooks: they run under the fixture's lock and could rewrite
  * or refuse a save the schemas accepted already; post-commit hooks (a push) still run.
  */
-async function commitSave(change: SavedChange, cwd: string): Promise<void> {
+async function commitSave(change: SavedChange, cwd: string, before: (path: string) => Promise<Buffer | null>): Promise<void> {
   const display = change.fixture
   // Relative to the fixture, where git runs: an absolute path through a symbolic link would be outside the work tree.
   const paths = change.files.map((file) => relative(change.dir, file))
+  await refuseUncommitted(change, cwd, paths, before)
   const fresh: string[] = []
   for (const path of paths)
     if (
@@ -101,6 +102,34 @@ async function commitSave(change: SavedChange, cwd: string): Promise<void> {
   }
 }
 
+/**
+ * Refuses a save whose files held changes no commit has before it wrote them (a save whose server
+ * was killed before its commit, an edit by hand, a command run beside the server): `git commit --only`
+ * takes each file whole, so its commit would carry those changes under this save's name.
+ */
+async function refuseUncommitted(change: SavedChange, cwd: string, paths: readonly string[], before: (path: string) => Promise<Buffer | null>): Promise<void> {
+  const unclean: string[] = []
+  for (const [index, path] of paths.entries()) {
+    const was = await before(change.files[index]!)
+    const gitPath = path.split(sep).join('/')
+    // The file as last committed (`HEAD:./<path>`, relative to the fixture), and what git would store of the bytes before the save, its
+    // filters and line-ending conversion applied as for that path; absent from HEAD, the file must have been absent before the save too.
+    const committed = await git(change.dir, ['rev-parse', '--verify', '--quiet', `HEAD:./${gitPath}`]).then(
+      (out) => out.trim(),
+      () => null,
+    )
+    const stored = was === null ? null : (await git(change.dir, ['hash-object', `--path=${gitPath}`, '--stdin'], was)).trim()
+    if (stored !== committed) unclean.push(displayPath(cwd, change.files[index]!))
+  }
+  if (unclean.length === 0) return
+  throw new RevisionError({
+    code: 'COMMIT_UNCLEAN',
+    file: unclean[0]!,
+    summary: `the save of case "${change.caseId}" was not kept: ${unclean.join(', ')} ${unclean.length === 1 ? 'holds' : 'hold'} changes no commit has (a save the server could not commit before it stopped, an edit by hand or by a command), and this save's commit would carry them under its name; the files are as they were.`,
+    hint: 'see them with git status and git diff; commit them (git commit -- <file>) or discard them (git checkout -- <file>), then save again.',
+  })
+}
+
 function commitFailed(file: string, summary: string, hint: string): RevisionError {
   return new RevisionError({ code: 'COMMIT_FAILED', file, summary, hint })
 }
@@ -126,10 +155,10 @@ class GitError extends Error {
   }
 }
 
-/** Runs git with explicit arguments (no shell), in `dir`, and answers its standard output. */
-function git(dir: string, args: readonly string[]): Promise<string> {
+/** Runs git with explicit arguments (no shell), in `dir`, `input` on its standard input, and answers its standard output. */
+function git(dir: string, args: readonly string[], input?: Buffer): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       'git',
       ['-C', dir, ...args],
       { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
@@ -138,5 +167,8 @@ function git(dir: string, args: readonly string[]): Promise<string> {
         reject(new GitError(error.code === 'ENOENT' ? 'git is not installed (or not on the PATH)' : error.message, stderr))
       },
     )
+    // A git that exits before reading all its input closes the pipe: its exit status says what went wrong, not the pipe.
+    child.stdin?.on('error', () => undefined)
+    child.stdin?.end(input)
   })
 }

@@ -62,7 +62,10 @@ export async function recordedSave(
     const outcome = await work(io)
     if (before.size === 0) return outcome
     try {
-      await trail.record({ ...base, ...outcome, files: [...before.keys()] })
+      await trail.record({ ...base, ...outcome, files: [...before.keys()] }, async (path) => {
+        const kept = before.get(path)
+        return kept === undefined ? readFile(path) : keptBytes(kept)
+      })
     } catch (error) {
       await rollBack(dir, before, cwd, error)
       throw error

@@ -69,6 +69,7 @@ export const HTTP_STATUS: Record<RubricErrorCode, number> = {
   EDIT_NOT_LOCATED: 422,
   WRITE_FAILED: 500,
   COMMIT_FAILED: 500,
+  COMMIT_UNCLEAN: 409,
   AUDIT_FAILED: 500,
   // misuse of the CLI, the plugin or the matchers
   USAGE: 400,

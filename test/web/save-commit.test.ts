@@ -123,6 +123,47 @@ describe('serve --commit: every save a commit', () => {
     expect(git(root, 'status', '--porcelain')).toBe('')
   })
 
+  // The save and the review left uncommitted share a file: alice's file of reviews in the seed layout, the case's bucket in the records layout.
+  test.each([
+    ['seed', 'complete', 'alice'],
+    ['records', CASE, 'bob'],
+  ] as const)(
+    'in the %s layout, a save to a file holding changes no commit has is refused, and nothing is written or committed',
+    async (layout, orphanCase, saver) => {
+      const root = await repository(layout)
+      // alice's review lands, and is never committed: as a server killed between a save's write and its commit leaves it.
+      const ratings = CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=ORPHAN.`])
+      expect((await runCli(['review', 'fixtures/lab', '--case', orphanCase, '--reviewer', 'alice', ...ratings], root)).code).toBe(0)
+      const orphan = git(root, 'status', '--porcelain', '--untracked-files=all')
+      expect(orphan).not.toBe('')
+      const head = git(root, 'rev-parse', 'HEAD')
+      const files = await snapshot(join(root, 'fixtures/lab'))
+      const { server, tokens } = await serveTeam(root)
+      const token = tokens[saver]!
+      const refused = await as(server, token, '/api/review', save({}, await versionsOf(server, token)))
+      expect(refused.status).toBe(409)
+      const { error } = JSON.parse(refused.body) as { error: { code: string; message: string } }
+      expect(error.code).toBe('COMMIT_UNCLEAN')
+      expect(error.message).toMatch(
+        /^fixtures\/lab\/(reviews\/alice\.json|records\/\w+\.jsonl): the save of case "not-reviewed" was not kept: .* changes no commit has/,
+      )
+      expect(error.message).toContain('git status')
+      // No commit, and every file as it was: the orphan is still the user's to commit or discard.
+      expect(git(root, 'rev-parse', 'HEAD')).toBe(head)
+      expect(await snapshot(join(root, 'fixtures/lab'))).toEqual(files)
+      // Once it is committed, the save goes through, a commit of its own.
+      git(root, 'add', 'fixtures/lab')
+      git(root, 'commit', '--quiet', '-m', 'the review saved before the crash')
+      expect((await as(server, token, '/api/review', save({}, await versionsOf(server, token)))).status).toBe(200)
+      expect(lastCommit(root).subject).toBe(`review: fixtures/lab case ${CASE} by ${saver} (new)`)
+      const added = git(root, 'show', '--format=', '--unified=0', 'HEAD')
+        .split('\n')
+        .filter((line) => line.startsWith('+') && !line.startsWith('+++'))
+      expect(added.length).toBeGreaterThan(0)
+      expect(added.filter((line) => line.includes('ORPHAN'))).toEqual([])
+    },
+  )
+
   test("an adoption is one commit by its adjudicator, after each reviewer's own; an email in the team file is the author's", async () => {
     const people = TEAM.map((person) => (person.name === 'dana' ? { ...person, email: 'dana@example.org' } : person))
     const root = await repository('seed', people)

@@ -67,6 +67,7 @@ export const RUBRIC_ERROR_CODES = [
   'WRITE_FAILED',
   // the review server's record of a save (serve --commit, or its audit log): the save is rolled back
   'COMMIT_FAILED',
+  'COMMIT_UNCLEAN',
   'AUDIT_FAILED',
   // misuse of the CLI, the plugin or the matchers
   'USAGE',
