@@ -148,6 +148,30 @@ describe('git merges work on different cases with no conflict', () => {
   })
 })
 
+describe('the very same change made on two branches is one revision', () => {
+  test('the same case added and given the same first review on two machines: no fork, decided as on one branch, and revised once after', async () => {
+    const steps = [add('on-both'), review('on-both')]
+    const root = await repository()
+    await onBranch(root, 'laptop', steps)
+    // A later save is placed later: the two branches' entries differ in their place alone.
+    await new Promise((done) => setTimeout(done, 20))
+    await onBranch(root, 'desktop', steps)
+    git(root, 'merge', '-q', '--no-edit', 'laptop')
+    git(root, 'merge', '-q', '--no-edit', 'desktop')
+    const status = await runCli(['status', FIX], root)
+    expect(status.stdout).not.toMatch(/revised apart/)
+    expect(status.code, status.stdout).toBe(0)
+    const single = await repository()
+    await run(single, steps)
+    expect(await decisions(root)).toEqual(await decisions(single))
+    // A revision after the merge replaces both sides' lines: neither comes back as a fork.
+    await run(root, [review('on-both', ['--replace'], ['support'])])
+    const revised = await runCli(['status', FIX], root)
+    expect(revised.stdout).not.toMatch(/revised apart/)
+    expect(await decisions(root)).toEqual(expect.arrayContaining([{ id: 'on-both', status: 'rejected', reason: 'support' }]))
+  })
+})
+
 describe('one record revised on both sides is a fork, never a silent pick', () => {
   test("alice's review of one case revised on two machines: pending, both revisions named, until resolve keeps one", async () => {
     const root = await repository()

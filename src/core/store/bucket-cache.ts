@@ -84,7 +84,7 @@ export class BucketCache {
         }
         const folded = new Map(kept.folded)
         for (const key of touched) {
-          const one = foldKey(key, byKey.get(key)!, sameItem, kept.superseded)
+          const one = foldKey(key, byKey.get(key)!, sameItem, kept.superseded, placedBefore)
           if (one === undefined) folded.delete(key)
           else folded.set(key, one)
         }
@@ -122,7 +122,7 @@ export class BucketCache {
     const byKey = groupByKey(lines, keyOfItem)
     const folded = new Map<string, Folded<ItemRecord>>()
     for (const [key, keyLines] of byKey) {
-      const one = foldKey(key, keyLines, sameItem, superseded)
+      const one = foldKey(key, keyLines, sameItem, superseded, placedBefore)
       if (one !== undefined) folded.set(key, one)
     }
     this.kept.set(name, { ...stamp, byKey, superseded, folded })
@@ -159,16 +159,24 @@ function newlines(bytes: Uint8Array): number {
 
 /** The item records of a bucket, each key's current ones. */
 export function foldItems(read: BucketLines): Map<string, Folded<ItemRecord>> {
-  return fold(read.lines, keyOfItem, sameItem, read.superseded)
+  return fold(read.lines, keyOfItem, sameItem, read.superseded, placedBefore)
 }
 
 function keyOfItem(record: ItemRecord): string {
   return itemKey(record.doc, record.case, record.slot)
 }
 
-/** Whether two heads of a key hold the same content: one head, not a fork. */
+/**
+ * Whether two heads of a key hold the same content: one head, not a fork. Their places (`n`) may
+ * differ: the same case added, or the same first review saved, on two branches, each placed by the
+ * time of its save. The earlier place is kept ({@link placedBefore}), whichever side of a merge it came from.
+ */
 function sameItem(a: ItemRecord, b: ItemRecord): boolean {
-  return a.removed === b.removed && a.n === b.n && stableStringify(a.item ?? null) === stableStringify(b.item ?? null)
+  return a.removed === b.removed && stableStringify(a.item ?? null) === stableStringify(b.item ?? null)
+}
+
+function placedBefore(a: ItemRecord, b: ItemRecord): boolean {
+  return a.n < b.n
 }
 
 /** The records of a bucket file, and the lines its compaction lines name. */

@@ -4,6 +4,7 @@ import { sha256Hex } from '../json/canonical-json.js'
 import type { FileWrite } from '../json/atomic-write.js'
 import type { FixtureFileReader, RawFile } from '../json/read.js'
 import {
+  currentHashes,
   bucketNames,
   CASES_DOC,
   bucketOf,
@@ -233,7 +234,7 @@ export class RecordStore {
           ...(head.slot === undefined ? {} : { slot: head.slot }),
           n: head.n,
           removed: true,
-          replaces: folded.heads.map((each) => each.hash),
+          replaces: currentHashes(folded),
           ...provenance,
         }
         append(bucketOf(head.case, this.layout.buckets), recordLine(record))
@@ -267,7 +268,8 @@ export class RecordStore {
     // Most entries come back as they were, their keys in the same order: the cheap comparison first.
     if (was !== undefined && (JSON.stringify(was) === JSON.stringify(item) || stableStringify(was) === stableStringify(item))) return id
     if (forked.has(key.case)) throw forkedWrite(this.display, key.case)
-    const heads = this.items.get(id)?.heads ?? []
+    const folded = this.items.get(id)
+    const heads = folded?.heads ?? []
     const head = heads[0]?.record
     const n = head === undefined || head.removed === true ? next.n++ : head.n
     const record: ItemRecord = {
@@ -276,7 +278,7 @@ export class RecordStore {
       ...(key.slot === undefined ? {} : { slot: key.slot }),
       n,
       item,
-      replaces: heads.map((each) => each.hash),
+      replaces: folded === undefined ? [] : currentHashes(folded),
       ...provenance,
     }
     append(bucketOf(key.case, this.layout.buckets), recordLine(record))
@@ -331,7 +333,7 @@ export class RecordStore {
     return {
       path: join(this.dir, RECORDS_DIR, DOCUMENTS_FILE),
       display: join(this.display, RECORDS_DIR, DOCUMENTS_FILE),
-      contents: new TextDecoder().decode(file.bytes) + recordLine({ ...rest, replaces: folded.heads.map((head) => head.hash), ...provenance }),
+      contents: new TextDecoder().decode(file.bytes) + recordLine({ ...rest, replaces: currentHashes(folded), ...provenance }),
       basedOn: file.sha256 ?? sha256Hex(file.bytes),
     }
   }
@@ -353,7 +355,7 @@ export class RecordStore {
         })
       }
       const { save: _s, at: _a, by: _b, replaces: _r, ...rest } = kept.record
-      lines.push(recordLine({ ...rest, replaces: folded.heads.map((head) => head.hash), ...provenance }))
+      lines.push(recordLine({ ...rest, replaces: currentHashes(folded), ...provenance }))
     }
     const name = bucketOf(caseId, this.layout.buckets)
     const file = this.files.get(name)!

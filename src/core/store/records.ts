@@ -115,6 +115,17 @@ const CARRIAGE_RETURN = 0x0d
 export interface Folded<R> {
   readonly key: string
   readonly heads: readonly Stored<R>[]
+  /**
+   * The SHA-256s of every current line of the key, when some line has the same content as a head
+   * (the same change made on two branches): a revision replaces them all, or the other would be
+   * current again beside it. Absent, the heads' own.
+   */
+  readonly current?: readonly string[]
+}
+
+/** The SHA-256s a revision of a folded key names in its `replaces`: every current line of the key. */
+export function currentHashes(folded: Folded<unknown>): readonly string[] {
+  return folded.current ?? folded.heads.map((head) => head.hash)
 }
 
 export function newProvenance(): Provenance {
@@ -313,10 +324,11 @@ export function fold<R extends { readonly replaces: readonly string[] }>(
   keyOf: (record: R) => string,
   sameContent: (a: R, b: R) => boolean,
   superseded: ReadonlySet<string> = new Set(),
+  before?: (a: R, b: R) => boolean,
 ): Map<string, Folded<R>> {
   const folded = new Map<string, Folded<R>>()
   for (const [key, lines] of groupByKey(records, keyOf)) {
-    const one = foldKey(key, lines, sameContent, superseded)
+    const one = foldKey(key, lines, sameContent, superseded, before)
     if (one !== undefined) folded.set(key, one)
   }
   return folded
@@ -328,6 +340,8 @@ export function foldKey<R extends { readonly replaces: readonly string[] }>(
   lines: readonly Stored<R>[],
   sameContent: (a: R, b: R) => boolean,
   superseded: ReadonlySet<string>,
+  /** Of two lines of the same content, whether the first is the head kept (whichever side of a merge it came from); else the first read. */
+  before?: (a: R, b: R) => boolean,
 ): Folded<R> | undefined {
   // A record replaces records of its own key: a key of one line is its own head, and its bytes need no hash.
   // A line a compaction named comes back (a merge) only beside a current line of its key, so it is never alone.
@@ -340,12 +354,17 @@ export function foldKey<R extends { readonly replaces: readonly string[] }>(
     for (const hash of stored.record.replaces) replaced.add(hash)
   }
   const heads: Stored<R>[] = []
+  const current: string[] = []
   for (const stored of unique.values()) {
     if (replaced.has(stored.hash) || superseded.has(stored.hash)) continue
-    if (!heads.some((head) => sameContent(head.record, stored.record))) heads.push(stored)
+    current.push(stored.hash)
+    const same = heads.findIndex((head) => sameContent(head.record, stored.record))
+    if (same === -1) heads.push(stored)
+    else if (before?.(stored.record, heads[same]!.record) === true) heads[same] = stored
   }
   // Every line replaced by another (a cycle, made by hand): none is current, as before this fold grouped by key.
-  return heads.length > 0 ? { key, heads } : undefined
+  if (heads.length === 0) return undefined
+  return current.length === heads.length ? { key, heads } : { key, heads, current }
 }
 
 /** The lines of each key, in the order read. */
