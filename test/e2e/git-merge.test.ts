@@ -193,10 +193,16 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
       `  status: 1 case has records revised apart (not-reviewed): pending until \`vitest-rubric resolve ${FIX} <case> --keep <save>\` keeps one revision`,
     )
 
-    // A change to the forked case waits for the fork to be settled.
-    const refused = await runCli(review('not-reviewed', ['--replace']), root)
-    expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/case "not-reviewed" has records revised apart/)
+    // A change to the forked case waits for the fork to be settled: a review, an adoption, a binding of it.
+    for (const step of [
+      review('not-reviewed', ['--replace']),
+      ['adjudicate', FIX, '--case', 'not-reviewed', '--adjudicator', 'dana', '--take', 'alice'],
+      ['bind', FIX, '--case', 'not-reviewed'],
+    ]) {
+      const refused = await runCli(step, root)
+      expect({ step: step[0], code: refused.code }).toEqual({ step: step[0], code: 1 })
+      expect(refused.stderr).toMatch(/case "not-reviewed" has records revised apart[\s\S]*vitest-rubric resolve fixtures\/lab not-reviewed --keep <save>/)
+    }
 
     // The desktop's save is the one with the failed criterion.
     const desktop = saves.find((save) => git(root, 'log', '-p', 'desktop', '-1').includes(save))!

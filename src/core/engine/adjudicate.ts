@@ -1,3 +1,4 @@
+import { refuseForkedCase } from './records-view.js'
 import { RevisionError, UsageError } from '../common/errors.js'
 import { quoteSome } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
@@ -86,6 +87,7 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
   // The adjudication re-stamps the case's own hashes: a case bound to older files is adjudicated back onto the current ones.
   const target = reviewTarget(base, caseId, slot, undefined, undefined, true)
   const { fixture, definition, entry } = target
+  refuseForkedCase(fixture, caseId)
   const bySlot = fixture.panel.reviews.get(caseId)
   // Only the reviewers of the slot adjudicated: a reviewer who never reviewed the baseline is not resolved by its adoption.
   const views = reviewerViews(definition, kindContext(fixture), entry, fixture.panel, fixture.files.cases.display).filter(

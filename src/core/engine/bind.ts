@@ -11,7 +11,7 @@ import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
 import type { KindRegistry } from './registry.js'
 import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
-import { entryLocation } from './records-view.js'
+import { entryLocation, refuseForkedCase } from './records-view.js'
 import { FixtureRevision, reviseUnderLock, type WrittenFile } from './revision.js'
 
 export interface BindOptions {
@@ -87,6 +87,8 @@ async function bindFixtureNow(dir: string, options: BindOptions): Promise<BindRe
   const byId = new Map(fixture.cases.map((entry, index) => [entry.id, assessments[index]!]))
   const reviewers = options.reviewers === undefined || options.reviewers.length === 0 ? undefined : checkReviewers(fixture, options.reviewers)
   for (const id of selected) {
+    // A case named whose records were revised apart: binding it would build on one revision unsettled.
+    if (options.cases !== 'all') refuseForkedCase(fixture, id)
     const entry = fixture.cases.find((each) => each.id === id)!
     if (reviewers === undefined) planCase(fixture, byId.get(id)!, options.cases === 'all', plan)
     planPanel(fixture, entry, byId.get(id)!, reviewers, options.cases === 'all', plan)

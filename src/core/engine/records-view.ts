@@ -2,7 +2,7 @@ import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
-import type { FixtureRecords, StoreKeys } from '../store/record-store.js'
+import { forkedWrite, type FixtureRecords, type StoreKeys } from '../store/record-store.js'
 import { rowPath } from './bindings.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
@@ -24,6 +24,15 @@ export interface RecordsOverlay {
 export interface FixtureRecordsView {
   /** The cases whose records were revised apart: each is pending until `vitest-rubric resolve` keeps one revision. */
   readonly forks: readonly { readonly caseId: string }[]
+}
+
+/**
+ * Refuses a change to `caseId` while its records are revised apart (`RECORDS_FORKED`, naming
+ * `resolve`): which revision the change would build on is not settled. A command that decides the
+ * change before writing it (an adoption, a binding) checks here, not at the write.
+ */
+export function refuseForkedCase(fixture: RecordsOfFixture, caseId: string): void {
+  if (fixture.records?.forks.some((fork) => fork.caseId === caseId) === true) throw forkedWrite(fixture.displayDir, caseId)
 }
 
 /** What these views read of a loaded fixture: its directory as shown, and its records when it keeps them. */

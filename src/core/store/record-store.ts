@@ -386,7 +386,8 @@ function unkeyed(display: string, doc: string): RevisionError {
   })
 }
 
-function forkedWrite(display: string, caseId: string): RevisionError {
+/** The refusal of a change to a case whose records were revised apart. */
+export function forkedWrite(display: string, caseId: string): RevisionError {
   return new RevisionError({
     code: 'RECORDS_FORKED',
     file: join(display, RECORDS_DIR),
