@@ -92,32 +92,39 @@ export async function updateTokenFile<T>(root: string, team: LoadedTeam, change:
 export type TeamLink = Person & ({ readonly state: 'issued'; readonly token: string } | { readonly state: 'kept' | 'revoked' })
 
 /**
- * Issues a token to each person who never had one (and to each in `reissue`), keeps the others'
- * hashes, and writes the file. Returns every person's link state, in the team file's order.
+ * Issues a token to each person who never had one, keeps the others' hashes, records `origin` (where
+ * the server listens) when given, and writes the file. Returns every person's link state, in the
+ * team file's order. Called once the server listens, so that every token it issues is printed.
  */
-export async function issueTokens(root: string, team: LoadedTeam, reissue: readonly string[] = []): Promise<readonly TeamLink[]> {
+export async function issueTokens(root: string, team: LoadedTeam, origin?: string): Promise<readonly TeamLink[]> {
   return updateTokenFile(root, team, (file) => {
     const people = { ...file.people }
     const links = team.people.map((person): TeamLink => {
       const kept = people[person.name]
-      if (kept === null && !reissue.includes(person.name)) return { ...person, state: 'revoked' }
-      if (kept !== undefined && kept !== null && !reissue.includes(person.name)) return { ...person, state: 'kept' }
+      if (kept === null) return { ...person, state: 'revoked' }
+      if (kept !== undefined) return { ...person, state: 'kept' }
       const token = newToken()
-      people[person.name] = { token_sha256: tokenHash(token), issued: new Date().toISOString() }
+      people[person.name] = issued(token)
       return { ...person, state: 'issued', token }
     })
-    return { file: { ...file, team: team.display, people }, result: links }
+    return { file: { ...file, team: team.display, origin: origin ?? file.origin, people }, result: links }
   })
+}
+
+/** Issues `name` a new token in place of their old one (or none), and no one else; returns the token. */
+export async function reissueToken(root: string, team: LoadedTeam, name: string): Promise<string> {
+  const token = newToken()
+  await updateTokenFile(root, team, (file) => ({ file: { ...file, people: { ...file.people, [name]: issued(token) } }, result: undefined }))
+  return token
+}
+
+function issued(token: string): { token_sha256: string; issued: string } {
+  return { token_sha256: tokenHash(token), issued: new Date().toISOString() }
 }
 
 /** Revokes a person's link: the running server refuses it from its next request. */
 export async function revokeToken(root: string, team: LoadedTeam, name: string): Promise<void> {
   await updateTokenFile(root, team, (file) => ({ file: { ...file, people: { ...file.people, [name]: null } }, result: undefined }))
-}
-
-/** Records where the server listens, for the links a later `--reissue` prints. */
-export async function recordOrigin(root: string, team: LoadedTeam, origin: string): Promise<void> {
-  await updateTokenFile(root, team, (file) => ({ file: { ...file, origin }, result: undefined }))
 }
 
 /**

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { call as http, generateServed } from './served-fixture.mjs'
 
 const { startServer } = await import(new URL('../../dist/web/server.js', import.meta.url).href)
-const { openTeam } = await import(new URL('../../dist/cli/commands/serve-team.js', import.meta.url).href)
+const { announceTeam, openTeam } = await import(new URL('../../dist/cli/commands/serve-team.js', import.meta.url).href)
 const sizes = process.argv.slice(2).map(Number)
 const SIZES = sizes.length > 0 ? sizes : [100, 20_000]
 const ROUNDS = Number(process.env.ROUNDS ?? 20)
@@ -39,8 +39,7 @@ for (const n of SIZES) {
   const dir = join(root, 'fixtures/bench')
   generateServed(dir, n, LAYOUT)
   writeFileSync(join(root, 'team.json'), JSON.stringify({ people: REVIEWERS.map((name) => ({ name, role: 'reviewer' })) }))
-  const { tokens, links } = await openTeam('team.json', root)
-  const token = Object.fromEntries(links.map((link) => [link.name, link.token]))
+  const { team, tokens } = await openTeam('team.json', root)
   const server = await startServer({
     dirs: ['fixtures/bench'],
     cwd: root,
@@ -49,6 +48,8 @@ for (const n of SIZES) {
     assign: { reviewsPerCase: 2 },
     rateLimit: { perSecond: 1000, burst: 1000 },
   })
+  const links = await announceTeam(team, server, root, { cwd: root, stdout: () => undefined, stderr: () => undefined })
+  const token = Object.fromEntries(links.map((link) => [link.name, link.token]))
   try {
     const measured = { next: [], save: [] }
     for (let round = -WARMUP; round < ROUNDS; round++) {

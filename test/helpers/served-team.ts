@@ -34,11 +34,11 @@ export async function servedTeam(root?: string, options: Partial<ServeOptions> =
     await cp(DOCUCTL, join(at, 'fixtures/lab'), { recursive: true })
     await writeFile(join(at, 'team.json'), `${JSON.stringify({ people: TEAM }, null, 2)}\n`)
   }
-  const { team, tokens, links } = await openTeam('team.json', at)
+  const { team, tokens } = await openTeam('team.json', at)
   const server = await startServer({ dirs: ['fixtures/lab'], cwd: at, port: 0, team: tokens, ...options })
   onTestFinished(() => server.close())
-  // As serve does: the address is recorded, for the links --reissue prints.
-  await announceTeam(team, links, server, at, { cwd: at, stdout: () => undefined, stderr: () => undefined })
+  // As serve does: the links are issued once the server listens, and the address recorded for the links --reissue prints.
+  const links = await announceTeam(team, server, at, { cwd: at, stdout: () => undefined, stderr: () => undefined })
   const issued = Object.fromEntries(links.flatMap((link) => (link.state === 'issued' ? [[link.name, link.token]] : [])))
   return { root: at, dir: join(at, 'fixtures/lab'), server, tokens: issued }
 }

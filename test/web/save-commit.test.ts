@@ -40,10 +40,10 @@ async function repository(layout: FixtureLayout = 'seed', people: readonly Perso
 }
 
 async function serveTeam(root: string): Promise<{ server: RunningServer; tokens: Record<string, string> }> {
-  const { team, tokens, links } = await openTeam('team.json', root)
+  const { team, tokens } = await openTeam('team.json', root)
   const server = await startServer({ dirs: ['fixtures/lab'], cwd: root, port: 0, team: tokens, commit: true })
   onTestFinished(() => server.close())
-  await announceTeam(team, links, server, root, { cwd: root, stdout: () => undefined, stderr: () => undefined })
+  const links = await announceTeam(team, server, root, { cwd: root, stdout: () => undefined, stderr: () => undefined })
   return { server, tokens: Object.fromEntries(links.flatMap((link) => (link.state === 'issued' ? [[link.name, link.token]] : []))) }
 }
 

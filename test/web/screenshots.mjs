@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path'
 import { chromium } from 'playwright-core'
 import { ensureChromium } from '../../scripts/ensure-chromium.mjs'
 import { startServer } from '../../dist/web/server.js'
-import { openTeam } from '../../dist/cli/commands/serve-team.js'
+import { announceTeam, openTeam } from '../../dist/cli/commands/serve-team.js'
 import { generateFixture } from '../bench/generate.mjs'
 
 const root = resolve(import.meta.dirname, '../..')
@@ -63,6 +63,7 @@ execFileSync(process.execPath, [join(root, 'dist/cli/bin.js'), 'review', 'fixtur
 })
 const team = await openTeam('team.json', scratch)
 const teamServer = await startServer({ dirs: ['fixtures/team'], cwd: scratch, port: 0, team: team.tokens, assign: { reviewsPerCase: 2 } })
+const teamLinks = await announceTeam(team.team, teamServer, scratch, { cwd: scratch, stdout: () => undefined, stderr: () => undefined })
 const server = await startServer({ dirs: ['fixtures/docuctl-rollback', 'fixtures/debate-benchmark'], cwd: scratch, port: 0 })
 const adjudicated = await startServer({ dirs: ['fixtures/lab'], cwd: scratch, port: 0 })
 const compared = await startServer({ dirs: ['examples/compare/answers-v1', 'examples/compare/answers-v2'], cwd: scratch, port: 0 })
@@ -143,7 +144,7 @@ try {
     await page.screenshot({ path: join(root, 'docs/images/page-report-gates.png'), clip: { x: 0, y: 0, width: 1200, height: 900 } })
   }
   if (wanted('page-team.png')) {
-    const alice = team.links.find((link) => link.name === 'alice')
+    const alice = teamLinks.find((link) => link.name === 'alice')
     await page.goto(`${new URL(teamServer.url).origin}/?token=${alice.token}`)
     await page.waitForSelector('#assignments table.progress-people')
     await page.keyboard.press('n')

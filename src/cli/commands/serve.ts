@@ -149,7 +149,11 @@ usage error.`,
     if (server.port !== port && port !== 0) io.stdout(`port ${port} is in use; serving on ${server.port}.`)
     if (team !== undefined) {
       io.stdout(`vitest-rubric review page for ${dirs.join(', ')}, for a team`)
-      await announceTeam(team.team, team.links, server, io.cwd, io)
+      // Issued only now that the server listens, so that each link issued is printed.
+      await announceTeam(team.team, server, io.cwd, io).catch(async (error: unknown) => {
+        await server.close()
+        throw error
+      })
       const { reviewsPerCase, reserveMs } = assign!
       io.stdout(
         `each case needs ${reviewsPerCase} independent review${reviewsPerCase === 1 ? '' : 's'}; a case handed to a reviewer (their n) is reserved for them ${reserveMs / 60_000} minutes.`,
