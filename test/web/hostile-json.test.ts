@@ -105,3 +105,29 @@ describe('a save whose body says two things, or holds a lone surrogate', () => {
     expect(await readFile(join(dir, 'annotations.json'), 'utf8')).toBe(before)
   })
 })
+
+describe('a save whose draft does not follow the format', () => {
+  test.each([
+    [{ command: 5 }, "the review page's command: the value has the wrong type"],
+    [{ command: { rating: 'meets' } }, "the review page's command › reason: a required value is missing"],
+    [{ command: { rating: 'meets', reason: 'x', extra: 1 } }, 'the review page\'s command: unexpected key "extra"'],
+  ])('%j is refused with a fix for whoever sent it, not a command’s --help; nothing is written', async (written, said) => {
+    const { dir, server } = await servedCopy()
+    const before = await readFile(join(dir, 'annotations.json'), 'utf8')
+    const answer = await postSave(server, {
+      fixture: 0,
+      id: 'not-reviewed',
+      versions: await versionsOf(server, 'not-reviewed'),
+      replace: false,
+      draft: written,
+    })
+    expect(answer.status).toBe(422)
+    const { code, message } = JSON.parse(answer.body).error
+    expect(code).toBe('DRAFT_INVALID')
+    expect(message).toContain(`${said}; nothing was written.`)
+    expect(message).toMatch(
+      /\n {2}fix: {6}send each judgement as the review page's form does, in the format docs\/format\.md gives the fixture's reviews; if the page sent this, reload it\.$/,
+    )
+    expect(await readFile(join(dir, 'annotations.json'), 'utf8')).toBe(before)
+  })
+})

@@ -40,8 +40,12 @@ export type PageSave = z.infer<typeof SaveBody>
 /** What a save's writer is handed besides the draft: the case, the versions the page read, and the writer to write through. */
 export type SaveWriting = AuthoringOptions & { readonly caseId: string; readonly expected: CaseVersions; readonly io: WriteIo }
 
-/** How the page names the draft in a refusal. */
-export const PAGE_SOURCE: DraftSource = { label: 'the review page', locate: (path) => `the review page's ${path.map(String).join(' › ') || 'review'}` }
+/** How the page names the draft in a refusal, and what it says to do about one that does not follow the format. */
+export const PAGE_SOURCE: DraftSource = {
+  label: 'the review page',
+  locate: (path) => `the review page's ${path.map(String).join(' › ') || 'review'}`,
+  hint: "send each judgement as the review page's form does, in the format docs/format.md gives the fixture's reviews; if the page sent this, reload it.",
+}
 
 /** What one kind of save does: where it is posted, what it writes, and whom its answer is made for. */
 export interface SaveAction {

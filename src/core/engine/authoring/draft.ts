@@ -16,7 +16,14 @@ export interface DraftSource {
   readonly label: string
   /** A place inside the draft. */
   readonly locate: (path: readonly PathSegment[]) => string
+  /**
+   * The fix of a draft that does not follow the format, said as whoever gave it can act on it.
+   * @default 'give what the command describes (see its --help).'
+   */
+  readonly hint?: string
 }
+
+const COMMAND_HINT = 'give what the command describes (see its --help).'
 
 /** A draft read from a JSON file: its problems are named by the file and a JSON path. */
 export function fileSource(display: string): DraftSource {
@@ -34,10 +41,7 @@ export function drafted(
 ): Record<string, unknown> {
   const parsed = safeParseReporting(schema, raw)
   if (!parsed.success) {
-    const problem = schemaProblem(
-      { code: 'DRAFT_INVALID', file: undefined, basePath: at, hint: 'give what the command describes (see its --help).' },
-      parsed.error.issues,
-    )
+    const problem = schemaProblem({ code: 'DRAFT_INVALID', file: undefined, basePath: at, hint: source.hint ?? COMMAND_HINT }, parsed.error.issues)
     // The further problems name their place as the source does, not as a bare JSON path.
     const also = parsed.error.issues
       .slice(1, 6)
