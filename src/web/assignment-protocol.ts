@@ -6,7 +6,8 @@ export type NextReason = 'sampled' | 'disagreement' | 'adjudication' | 'stale' |
 
 /**
  * The answer of `GET /api/next?fixture=<n>`: a team's reviewer's next case, reserved for them, or on
- * the page of one person the viewer's next case in the review queue; `null` when nothing is left.
+ * the page of one person the viewer's next case in the review queue; `null` when nothing is left
+ * (and for a team's reviewer, `skipped` when what is left they skipped).
  */
 export interface NextAnswer {
   readonly next: {
@@ -20,6 +21,11 @@ export interface NextAnswer {
     /** On the page of one person: how many cases the viewer's queue holds, this one included. */
     readonly queued?: number
   } | null
+  /**
+   * When a team's reviewer is handed no case, but cases they skipped are left that would be handed to
+   * them otherwise: how many, and when the first of them comes back to them (an ISO time).
+   */
+  readonly skipped?: { readonly cases: number; readonly until: string }
 }
 
 /** The answer of `POST /api/release` with `{ fixture, id }`: whether the reviewer held the case. */

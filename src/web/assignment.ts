@@ -97,19 +97,27 @@ export class Assignments {
     // The queue of a reviewer who must bring each case to the reviews it needs, not fewer; decided under that rule by `decided` when given.
     const policy = { ...panel, minReviews: Math.max(panel.minReviews, this.reviewsPerCase) }
     const queue = reviewQueue(fixture, { sample, for: { reviewer }, panel: policy, decided: decided?.(policy) })
-    // The case they hold, unless they reviewed it meanwhile (from another page, or the CLI).
-    const held = [...cases].find(([caseId, by]) => by.has(reviewer) && fixture.panel.reviews.get(caseId)?.has(reviewer) !== true)?.[0]
-    const entry =
-      queue.entries.find((each) => each.caseId === held) ??
-      queue.entries.find((each) => {
-        const reviews = fixture.panel.reviews.get(each.caseId)
-        if (reviews?.has(reviewer) === true || (skipped.get(`${index}/${each.caseId}`) ?? 0) > now) return false
-        // A person counts once: a reservation still held by someone whose review is in (their save, a moment before its release) is not a second place.
-        const others = [...(cases.get(each.caseId)?.keys() ?? [])].filter((name) => name !== reviewer && reviews?.has(name) !== true)
-        return (reviews?.size ?? 0) + others.length < this.reviewsPerCase
-      })
+    // The case they hold, while their queue still lists it: not once they reviewed it meanwhile (from another page, or the CLI).
+    const held = [...cases].find(([, by]) => by.has(reviewer))?.[0]
+    const skippedUntil = (each: { readonly caseId: string }) => skipped.get(`${index}/${each.caseId}`) ?? 0
+    const open = (each: (typeof queue.entries)[number]) => {
+      const reviews = fixture.panel.reviews.get(each.caseId)
+      // Their own review gone stale (the answer, source or rubric changed) is theirs to revise: it holds its place already.
+      if (each.reason === 'stale') return true
+      if (reviews?.has(reviewer) === true) return false
+      // A person counts once: a reservation still held by someone whose review is in (their save, a moment before its release) is not a second place.
+      const others = [...(cases.get(each.caseId)?.keys() ?? [])].filter((name) => name !== reviewer && reviews?.has(name) !== true)
+      return (reviews?.size ?? 0) + others.length < this.reviewsPerCase
+    }
+    const entry = queue.entries.find((each) => each.caseId === held) ?? queue.entries.find((each) => skippedUntil(each) <= now && open(each))
     for (const [caseId, by] of [...cases]) if (by.has(reviewer) && caseId !== entry?.caseId) this.release(index, caseId, reviewer)
-    if (entry === undefined) return { next: null }
+    if (entry === undefined) {
+      // What is left may be only what they skipped: said, so that the page does not say every case is taken.
+      const passedOver = queue.entries.filter((each) => skippedUntil(each) > now && open(each)).map(skippedUntil)
+      return passedOver.length === 0
+        ? { next: null }
+        : { next: null, skipped: { cases: passedOver.length, until: new Date(Math.min(...passedOver)).toISOString() } }
+    }
     const by = cases.get(entry.caseId) ?? new Map<string, Reservation>()
     by.set(reviewer, { reviewer, until })
     cases.set(entry.caseId, by)

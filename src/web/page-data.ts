@@ -134,8 +134,8 @@ function rowOf<R, C, V, D extends Decision, S>(
     status: decision.status,
     reason: decision.status === 'refused' ? firstLine(decision.error.message) : decision.reason,
     waiting: decision.status === 'pending' ? (panelWaiting(own ? undefined : assessed.panelWait) ?? definition.page.waiting(decision)) : null,
-    // The bindings checked are the adopted review's: a blind reviewer is not told of them.
-    stale: !own && assessed.states.some((state) => isStale(state)),
+    // The bindings checked are the adopted review's, which a blind reviewer is not told of; for them, their own review's, refused as stale.
+    stale: own ? decision.status === 'refused' && decision.error.code.endsWith('_STALE') : assessed.states.some((state) => isStale(state)),
     disagreement: disagreeing.has(entry.id),
     failed: facts.failed,
     flagged: [...new Set([...facts.failed, ...facts.uncertain, ...facts.missing])],

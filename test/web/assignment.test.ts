@@ -1,4 +1,4 @@
-import { cp, writeFile } from 'node:fs/promises'
+import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import type { AssignmentsAnswer, NextAnswer } from '../../src/web/assignment-protocol.js'
@@ -87,6 +87,27 @@ describe('serve --team: assignment', () => {
     // The case still wants a second review: bob is handed it, alice is not.
     expect((await next(team, 'bob')).id).toBe(alice.id)
     expect((await next(team, 'alice')).id).not.toBe(alice.id)
+  })
+
+  test("a reviewer's own review gone stale is handed back to them first, though the case has the reviews it needs", async () => {
+    const team = await servedTeam(undefined, { assign: { reviewsPerCase: 1 } })
+    const draft = CRITERIA.flatMap((criterion) => ['--rating', `${criterion}=meets`, '--reason', `${criterion}=Checked.`])
+    for (const id of ['complete', 'paraphrase'])
+      expect((await runCli(['review', 'fixtures/lab', '--case', id, '--reviewer', 'alice', ...draft], team.root)).code).toBe(0)
+    // The answer of complete changes: her review of it no longer describes it.
+    const path = join(team.dir, 'cases.json')
+    const cases = JSON.parse(await readFile(path, 'utf8')) as { cases: { id: string; input: { answer: { text: string } } }[] }
+    cases.cases.find((each) => each.id === 'complete')!.input.answer.text += ' It also restarts the cache.'
+    await writeFile(path, `${JSON.stringify(cases, null, 2)}\n`)
+    // Her overview flags it as stale, as the stale-binding filter finds it; her other review is not.
+    const rows = (JSON.parse((await as(team, 'alice', '/api/overview')).body) as { fixtures: { cases: { id: string; stale: boolean }[] }[] }).fixtures[0]!.cases
+    expect(rows.filter((row) => row.stale).map((row) => row.id)).toEqual(['complete'])
+    const handed = await next(team, 'alice')
+    expect(handed).toMatchObject({ id: 'complete', reason: 'stale' })
+    expect(handed.detail).toContain('your review')
+    // Asking again keeps it; bob is not handed it, her review holds its place.
+    expect((await next(team, 'alice')).id).toBe('complete')
+    expect((await next(team, 'bob')).id).not.toBe('complete')
   })
 
   test('a reviewer whose review is in counts once, though their reservation is not released yet', async () => {

@@ -23,11 +23,17 @@ let notice: string | null = null
 export async function askNext(): Promise<void> {
   const fixtures = state.fixtures.filter((entry) => !('refused' in entry)).map((entry) => entry.index)
   const start = Math.max(0, fixtures.indexOf(state.current?.fixture ?? -1))
+  const skipped = { cases: 0, until: Number.POSITIVE_INFINITY }
   try {
     for (const index of [...fixtures.slice(start), ...fixtures.slice(0, start)]) {
       // One person's queue goes on from the case shown; a team's reviewer is handed the case they hold first.
       const after = followsQueue() && state.current?.fixture === index ? `&after=${encodeURIComponent(state.current.id)}` : ''
-      const { next } = await api<NextAnswer>(`/api/next?fixture=${index}${followsQueue() ? `&viewer=${encodeURIComponent(viewerParam())}` : ''}${after}`)
+      const answer = await api<NextAnswer>(`/api/next?fixture=${index}${followsQueue() ? `&viewer=${encodeURIComponent(viewerParam())}` : ''}${after}`)
+      const { next } = answer
+      if (answer.skipped !== undefined) {
+        skipped.cases += answer.skipped.cases
+        skipped.until = Math.min(skipped.until, Date.parse(answer.skipped.until))
+      }
       if (next === null) continue
       handed = next
       notice = null
@@ -40,7 +46,9 @@ export async function askNext(): Promise<void> {
     handed = null
     notice = followsQueue()
       ? 'The review queue is empty: no case is sampled and unreviewed, disputed, waiting for adjudication, stale or pending.'
-      : 'No case is left for you to review: each has the reviews it needs, or is reserved by another reviewer.'
+      : skipped.cases === 0
+        ? 'No case is left for you to review: each has the reviews it needs, or is reserved by another reviewer.'
+        : `No case is left for you to review now: you skipped ${skipped.cases === 1 ? '1 case' : `${skipped.cases} cases`}, which n hands you again from ${clock(skipped.until)}; any other has the reviews it needs, or is reserved by another reviewer.`
   } catch (error) {
     notice = `no next case: ${messageOf(error)}`
   }
@@ -80,7 +88,7 @@ export function assignmentLine(data: ShownCase): HTMLElement | null {
       redraw.case()
     })
   })
-  const until = new Date(mine.expires ?? 0).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  const until = clock(new Date(mine.expires ?? 0).getTime())
   return el(
     'p',
     { class: 'assignment', id: 'assignment', role: 'status' },
@@ -89,6 +97,11 @@ export function assignmentLine(data: ShownCase): HTMLElement | null {
     ...(notice === null ? [] : [el('span', { class: 'dim' }, `${notice} `)]),
     skip,
   )
+}
+
+/** A time of today, as the page says when a reservation ends: `10:42`. */
+function clock(time: number): string {
+  return new Date(time).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
 }
 
 /** The team's progress on the overview, filled in when the server answers; `null` outside a team. */
