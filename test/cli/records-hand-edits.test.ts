@@ -158,6 +158,37 @@ describe('a records fixture edited by hand is refused by the line at fault, neve
     await refused(root, ['compact', FIX], /records\/layout\.json: the file is missing/)
   })
 
+  test.each([32, 8, 1])(
+    'a layout whose bucket count was changed (16 to %d) is refused by layout.json, with the fix to restore it, not to move a bucket file out',
+    async (buckets) => {
+      const root = await project()
+      const layout = join(root, FIX, 'records/layout.json')
+      await writeFile(layout, (await readFile(layout, 'utf8')).replace(/"buckets": 16\b/, `"buckets": ${buckets}`))
+      const message = await refused(
+        root,
+        ['evaluate', FIX],
+        new RegExp(
+          `^fixtures/lab/records/layout\\.json: the layout gives ${buckets} bucket files, but fixtures/lab/records holds the bucket files of another bucket count \\("[0-9a-f]\\.jsonl", .*\\): the bucket count does not match the bucket files, so their records would be ignored\\.`,
+        ),
+      )
+      expect(message).toContain(
+        'fix:      restore fixtures/lab/records/layout.json from version control: `vitest-rubric convert` chose its bucket count, which is never changed by hand. Keep the bucket files where they are: they hold the records.',
+      )
+      expect(message).not.toContain('move the file out')
+    },
+  )
+
+  test('a file of records/ that is no bucket file of any count is named, with the fix to move it out', async () => {
+    const root = await project()
+    await writeFile(join(root, FIX, 'records/notes.txt'), 'a note\n')
+    const message = await refused(
+      root,
+      ['evaluate', FIX],
+      /^fixtures\/lab\/records\/notes\.txt: the records directory holds a file that is neither documents\.jsonl nor one of its 16 bucket files, so what it holds would be ignored\./,
+    )
+    expect(message).toContain('fix:      move the file out of fixtures/lab/records;')
+  })
+
   test.each([
     ['a key held twice', '{"layout":"vitest-rubric/records","version":2,"version":1,"buckets":16}', /holds the key "version" twice|"version".*twice/],
     ['a byte-order mark', '\uFEFF{"layout":"vitest-rubric/records","version":1,"buckets":16}', /byte-order mark/],

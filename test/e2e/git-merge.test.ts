@@ -19,6 +19,10 @@ const CRITERIA = ['command', 'preconditions', 'database_scope', 'verification', 
 
 type Step = readonly string[]
 
+/** The fix a git conflict marker in a record file is refused with. */
+const MERGE_FIX =
+  "fix:      run `git merge --abort`, make sure `records/.gitattributes` holds `*.jsonl merge=union` (`vitest-rubric convert` writes it), and merge the branches one at a time: an octopus merge (`git merge a b`) runs no merge driver. Do not settle a record file with `git checkout --theirs` or `--ours`: that keeps one side's records only."
+
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
 }
@@ -233,6 +237,19 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
     const evaluated = await runCli(['evaluate', FIX], root)
     expect(evaluated.code).toBe(1)
     expect(evaluated.stderr).toMatch(/git conflict marker/)
+    expect(evaluated.stderr).toContain(MERGE_FIX)
+  })
+
+  test('an octopus merge conflicts though the attribute is there: the fixture names the marker and says to merge the branches one at a time', async () => {
+    const root = await repository()
+    await onBranch(root, 'ana', [review('not-reviewed', ['--reviewer', 'ana'])])
+    await onBranch(root, 'ben', [review('not-reviewed', ['--reviewer', 'ben'])])
+    expect(() => git(root, 'merge', '-q', '--no-edit', 'ana', 'ben')).toThrow()
+    expect(git(root, 'diff', '--name-only', '--diff-filter=U')).toMatch(/\.jsonl$/m)
+    const evaluated = await runCli(['evaluate', FIX], root)
+    expect(evaluated.code).toBe(1)
+    expect(evaluated.stderr).toMatch(/: the line is a git conflict marker: git merged this file line by line instead of keeping both sides\./)
+    expect(evaluated.stderr).toContain(MERGE_FIX)
   })
 })
 

@@ -201,10 +201,13 @@ async function acquire(key: string, display: string): Promise<Acquired> {
   const check = async (during: string): Promise<void> => {
     const now = await readOwner(lockPath)
     if (now?.token === owner.token) return
+    // No lock at all: the writer that took it over has finished and let it go, so there is no one left to name.
+    const taker =
+      now === undefined && (await isGone(lockPath)) ? 'another writer took the lock over (it has since finished)' : `${describeOwner(now)} took the lock over`
     throw new RevisionError({
       code: 'LOCK_LOST',
       file: join(display, LOCK_NAME),
-      summary: `this command lost the fixture's lock ${during}: it was paused for more than ${STALE_LOCK_MS / 1000} s and ${describeOwner(now)} took the lock over. This command wrote nothing after that, so the other writer's save is kept.`,
+      summary: `this command lost the fixture's lock ${during}: it was paused for more than ${STALE_LOCK_MS / 1000} s and ${taker}. This command wrote nothing after that, so the other writer's save is kept.`,
       hint: 'run the command again: it starts from the fixture as it is now.',
     })
   }
@@ -255,6 +258,16 @@ async function releaseLock(key: string, lockPath: string, token: string): Promis
     return
   }
   await rm(aside, { recursive: true, force: true }).catch(() => undefined)
+}
+
+/** Whether nothing is at `path` now. */
+async function isGone(path: string): Promise<boolean> {
+  try {
+    await lstat(path)
+    return false
+  } catch (cause) {
+    return errnoCode(cause) === 'ENOENT'
+  }
 }
 
 /**

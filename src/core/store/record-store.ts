@@ -29,7 +29,7 @@ import {
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
 import { type Fork, materialise, type StoreKeys, valueFile } from './materialise.js'
-import { foreignDocument, layoutMissing } from './records-refusals.js'
+import { foreignDocument, layoutMissing, strayRecordFile } from './records-refusals.js'
 import { BucketItems } from './bucket-items.js'
 import { heldLightly } from '../json/file-slices.js'
 import { type BucketCache, bucketLines, foldItems } from './bucket-cache.js'
@@ -96,12 +96,7 @@ export class RecordStore {
     const buckets = new Set(bucketNames(layout.buckets))
     for (const name of names) {
       if (name === LAYOUT_FILE || name === DOCUMENTS_FILE || name.startsWith('.') || buckets.has(name)) continue
-      throw new FixtureError({
-        code: 'RECORDS_MALFORMED',
-        file: shown(name),
-        summary: `the records directory holds a file that is neither ${DOCUMENTS_FILE} nor one of its ${layout.buckets} bucket files, so what it holds would be ignored.`,
-        hint: `move the file out of ${join(display, RECORDS_DIR)}; records are written by vitest-rubric (docs/format.md#the-records-layout).`,
-      })
+      throw strayRecordFile(display, name, names, layout.buckets)
     }
     const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
     const documentLines: Stored<DocumentRecord>[] = []

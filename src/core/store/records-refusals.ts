@@ -1,9 +1,9 @@
-// The refusals of a records directory that are not of one line: a layout file lost, a document
-// that is none of the seed layout's.
+// The refusals of a records directory that are not of one line: a layout file lost, a file that is
+// none of the layout's, a document that is none of the seed layout's.
 import { join } from 'node:path'
 import { FixtureError } from '../common/errors.js'
 import { quoteSome } from '../common/primitives.js'
-import { type DocumentRecord, LAYOUT_FILE, RECORDS_DIR, type Stored } from './records.js'
+import { bucketNames, DOCUMENTS_FILE, type DocumentRecord, LAYOUT_FILE, RECORDS_DIR, type Stored } from './records.js'
 
 /** `records/` holding records (`held`) but no `layout.json`: a records fixture whose layout was lost, never a seed fixture. */
 export function layoutMissing(display: string, held: readonly string[]): FixtureError {
@@ -13,6 +13,36 @@ export function layoutMissing(display: string, held: readonly string[]): Fixture
     summary: `the file is missing, while ${join(display, RECORDS_DIR)} holds ${quoteSome([...held].sort())}: the records cannot be read without it.`,
     expected: `{ "layout": "vitest-rubric/records", "version": 1, "buckets": <the number of bucket files> }`,
     hint: `restore ${join(display, RECORDS_DIR, LAYOUT_FILE)} from version control; \`vitest-rubric convert\` writes it.`,
+  })
+}
+
+/**
+ * `name`, a file of `records/` (which holds `names`) that is neither the documents' file nor one of
+ * the layout's `buckets` bucket files. When every such file is a bucket file of another bucket
+ * count, it is layout.json that changed (a hand edit, a bad merge), and the bucket files hold the
+ * records: moving them out would lose those.
+ */
+export function strayRecordFile(display: string, name: string, names: readonly string[], buckets: number): FixtureError {
+  const records = join(display, RECORDS_DIR)
+  const held = names.filter((each) => each !== LAYOUT_FILE && each !== DOCUMENTS_FILE && !each.startsWith('.')).sort()
+  // Every bucket count the layout takes, 1 to 65536, but the one it gives.
+  const counts = Array.from({ length: 17 }, (_, power) => 2 ** power).filter((count) => count !== buckets)
+  const ofCount = (count: number) => {
+    const named = new Set(bucketNames(count))
+    return held.every((each) => named.has(each))
+  }
+  if (counts.some(ofCount))
+    return new FixtureError({
+      code: 'RECORDS_MALFORMED',
+      file: join(records, LAYOUT_FILE),
+      summary: `the layout gives ${buckets} bucket files, but ${records} holds the bucket files of another bucket count (${quoteSome(held)}): the bucket count does not match the bucket files, so their records would be ignored.`,
+      hint: `restore ${join(records, LAYOUT_FILE)} from version control: \`vitest-rubric convert\` chose its bucket count, which is never changed by hand. Keep the bucket files where they are: they hold the records.`,
+    })
+  return new FixtureError({
+    code: 'RECORDS_MALFORMED',
+    file: join(records, name),
+    summary: `the records directory holds a file that is neither ${DOCUMENTS_FILE} nor one of its ${buckets} bucket files, so what it holds would be ignored.`,
+    hint: `move the file out of ${records}; records are written by vitest-rubric (docs/format.md#the-records-layout).`,
   })
 }
 

@@ -251,7 +251,7 @@ export function parseRecordLines<R>(
         number,
         'the line is a git conflict marker: git merged this file line by line instead of keeping both sides.',
         line,
-        'finish the merge with `git checkout --theirs`/`--ours` on no record file: instead run `git merge --abort`, add `records/.gitattributes` (`vitest-rubric convert` writes it: `*.jsonl merge=union`) and merge again.',
+        "run `git merge --abort`, make sure `records/.gitattributes` holds `*.jsonl merge=union` (`vitest-rubric convert` writes it), and merge the branches one at a time: an octopus merge (`git merge a b`) runs no merge driver. Do not settle a record file with `git checkout --theirs` or `--ours`: that keeps one side's records only.",
       )
     }
     let value: unknown
