@@ -109,7 +109,7 @@ describe.runIf(process.platform === 'linux')('a writer paused while it holds the
     const first = await paused.exited
     expect(first.code).toBe(1)
     expect(first.stderr).toMatch(
-      /^\.rubric\.lock: this command lost the fixture's lock .*took the lock over\. This command wrote nothing after that, so the other writer's save is kept\./,
+      /^\.rubric\.lock: this command lost the fixture's lock .*took the lock over( \(it has since finished\))?\. This command wrote nothing after that, so the other writer's save is kept\./,
     )
     expect(await supportReason(fixture.dir, 'uncertain-wording')).toBe('second writer')
     expect(await supportReason(fixture.dir, 'not-reviewed')).toBeUndefined()
