@@ -124,26 +124,40 @@ describe('a save in the records layout costs what it changes', () => {
     expect((await evaluateJson(root)).decisions).toMatchObject({ 'not-reviewed': { status: 'accepted' } })
   })
 
-  test('a review or an add reads only the bucket files of its cases; what it refuses is named against the whole fixture', async () => {
+  test('a review or an add refuses the fixture while another bucket file is unsound, checking each once after it changed; what it refuses is named against the whole fixture', async () => {
     const root = await project()
     const dir = join(root, FIX, 'records')
     const layout = JSON.parse(await readFile(join(dir, 'layout.json'), 'utf8')) as { buckets: number }
     const { bucketOf } = await import('../../src/core/store/records.js')
     const own = bucketOf('not-reviewed', layout.buckets)
     const other = (await readdir(dir)).find((name) => /^[0-9a-f]+\.jsonl$/.test(name) && name !== own && name !== bucketOf('brand-new', layout.buckets))!
-    await writeFile(join(dir, other), `${await readFile(join(dir, other), 'utf8')}not a record\n`)
+    const sound = await readFile(join(dir, other), 'utf8')
+    await writeFile(join(dir, other), `${sound}not a record\n`)
+    const ownBefore = await readFile(join(dir, own), 'utf8')
 
     const args = ['review', FIX, '--case', 'not-reviewed']
     for (const criterion of CRITERIA) args.push('--rating', `${criterion}=meets`, '--reason', `${criterion}=ok`, '--span', `${criterion}=`)
+    // A save of a case in a sound bucket is refused as the whole fixture is, naming the line it did not touch; nothing is written.
+    const refused = await runCli(args, root)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(new RegExp(`^${FIX}/records/${other}:\\d+: the line is not JSON`))
+    expect(await readFile(join(dir, own), 'utf8')).toBe(ownBefore)
+    const evaluated = await runCli(['evaluate', FIX], root)
+    expect(evaluated.stderr).toContain(`${FIX}/records/${other}:`)
+
+    await writeFile(join(dir, other), sound)
     const saved = await runCli(args, root)
     expect(saved.code, saved.stderr).toBe(0)
     expect(saved.stdout).toContain(`wrote ${FIX}/records/${own}`)
-    const added = await runCli(['add', FIX, '--id', 'brand-new', '--answer', 'An answer.', '--citation', 'docuctl 3 guide'], root)
+    // A bucket file noted sound and edited since is checked again: the add is refused.
+    await writeFile(join(dir, other), `${sound}not a record\n`)
+    const addArgs = ['add', FIX, '--id', 'brand-new', '--answer', 'An answer.', '--citation', 'docuctl 3 guide']
+    expect((await runCli(addArgs, root)).stderr).toMatch(new RegExp(`^${FIX}/records/${other}:`))
+    await writeFile(join(dir, other), sound)
+    const added = await runCli(addArgs, root)
     expect(added.code, added.stderr).toBe(0)
-    // The fixture as a whole is still refused, naming the line no save read.
-    const evaluated = await runCli(['evaluate', FIX], root)
-    expect(evaluated.stderr).toContain(`${FIX}/records/${other}:`)
-    await writeFile(join(dir, other), (await readFile(join(dir, other), 'utf8')).replace('not a record\n', ''))
+    // The note of the files found sound is this machine's, never committed: its folder ignores itself.
+    expect(await readFile(join(root, '.vitest-rubric/checked/.gitignore'), 'utf8')).toMatch(/^\*$/m)
 
     const duplicate = await runCli(['add', FIX, '--id', 'complete', '--answer', 'Again.', '--citation', 'docuctl 3 guide'], root)
     expect(duplicate.stderr).toMatch(/a case "complete" exists already; nothing was written/)

@@ -13,6 +13,7 @@ import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefini
 import type { KindRegistry } from './registry.js'
 import type { ParseMemo } from './parse-memo.js'
 import type { BucketCache } from '../store/bucket-cache.js'
+import { CheckedBuckets } from '../store/checked-buckets.js'
 import { RecordStore } from '../store/record-store.js'
 import { RECORDS_DIR } from '../store/records.js'
 import { storeKeys, type FixtureRecordsView, type RecordsOverlay } from './records-view.js'
@@ -147,7 +148,7 @@ export async function loadFixtureReading(
     return list(folder)
   }
   const definition = await kindOf(kinds, absolute, display, cwd, options.kind)
-  const overlay = records ?? (await openRecords(definition, absolute, display, confinedRead, confinedList, options.scope, memo?.buckets))
+  const overlay = records ?? (await openRecords(definition, absolute, display, confinedRead, confinedList, options.scope, memo?.buckets, cwd))
   if (overlay === undefined) return loadFixtureAs(definition, absolute, display, confinedRead, confinedList, memo)
   const { store, overrides } = overlay
   if (memo !== undefined && !store.partial && overrides === undefined)
@@ -170,9 +171,18 @@ async function openRecords(
   read: FixtureFileReader,
   list: DirectoryLister,
   scope: readonly string[] | undefined,
-  cache?: BucketCache,
+  cache: BucketCache | undefined,
+  cwd: string,
 ): Promise<RecordsOverlay | undefined> {
-  const store = await RecordStore.open(absolute, display, read, list, storeKeys(definition), false, scope, cache)
+  // A read of some cases' buckets checks the others once after each changed, by a note kept in the project.
+  const checked = scope === undefined ? undefined : await CheckedBuckets.open(absolute, cwd)
+  let store: RecordStore | undefined
+  try {
+    store = await RecordStore.open(absolute, display, read, list, storeKeys(definition), false, scope, cache, checked)
+  } finally {
+    // What was found sound is noted even when a later file refuses the fixture.
+    await checked?.save()
+  }
   if (store === undefined) return undefined
   const seedFiles = (await list(absolute)).filter((name) => name === definition.files.cases || name === definition.files.annotations)
   if (seedFiles.length > 0) {

@@ -33,6 +33,7 @@ import { foreignDocument, layoutMissing, strayRecordFile } from './records-refus
 import { BucketItems } from './bucket-items.js'
 import { heldLightly } from '../json/file-slices.js'
 import { type BucketCache, bucketLines, foldItems } from './bucket-cache.js'
+import type { CheckedBuckets } from './checked-buckets.js'
 
 export type { Fork, StoreKeys } from './materialise.js'
 
@@ -79,6 +80,8 @@ export class RecordStore {
     scope?: readonly string[],
     /** The bucket files parsed at an earlier read of the fixture, reused where their bytes are unchanged. */
     cache?: BucketCache,
+    /** With `scope`: the bucket files found sound before, by stamp; every other one is checked. */
+    checked?: CheckedBuckets,
   ): Promise<RecordStore | undefined> {
     const names = await list(join(dir, RECORDS_DIR))
     if (!names.includes(LAYOUT_FILE)) {
@@ -120,6 +123,9 @@ export class RecordStore {
       const held: unknown = Object.getOwnPropertyDescriptor(file, 'bytes')?.value
       files.set(name, sha256 === undefined || !(held instanceof Uint8Array) ? file : heldLightly(path(name), { display: file.display, sha256, bytes: held }))
     }
+    // A save of some cases reads their buckets alone; every other bucket file must be sound too, as a whole read would find it.
+    const others = [...buckets].filter((each) => names.includes(each) && wanted?.has(each) === false)
+    if (checked !== undefined) await checked.check(display, others, layout, read)
     // A whole read through a cache takes over the index of every key the last one made, changing only the buckets that changed.
     const items = BucketItems.of(bucketFolds, scope === undefined ? cache?.items : undefined)
     if (cache !== undefined && scope === undefined) cache.items = items
