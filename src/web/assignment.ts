@@ -1,8 +1,7 @@
-import type { DecidedWithStates } from '../core/engine/evaluate.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import type { PanelPolicy } from '../core/engine/panel-rule.js'
-import { reviewQueue, type QueueReason } from '../core/engine/review-queue.js'
-import type { SampleFile } from '../core/sample/sample-file.js'
+import type { ReviewerQueue } from '../core/engine/kept-queue.js'
+import type { QueueEntry, QueueReason } from '../core/engine/review-queue.js'
 import type { AssignmentsAnswer, NextAnswer, NextReason } from './assignment-protocol.js'
 import type { Person } from './team.js'
 
@@ -82,25 +81,17 @@ export class Assignments {
    * independent reviews and live reservations than each case needs. Synchronous from the choice to
    * the reservation, so two requests at once never take the same place.
    */
-  next(
-    index: number,
-    fixture: SomeFixture,
-    reviewer: string,
-    panel: PanelPolicy,
-    sample: SampleFile | undefined,
-    decided?: (panel: PanelPolicy) => DecidedWithStates,
-  ): NextAnswer {
+  next(index: number, fixture: SomeFixture, reviewer: string, panel: PanelPolicy, queueOf: (policy: PanelPolicy) => ReviewerQueue): NextAnswer {
     const cases = this.#live(index)
     const now = this.#now()
     const until = now + this.#reserveMs
     const skipped = this.#skipped.get(reviewer) ?? new Map<string, number>()
-    // The queue of a reviewer who must bring each case to the reviews it needs, not fewer; decided under that rule by `decided` when given.
-    const policy = { ...panel, minReviews: Math.max(panel.minReviews, this.reviewsPerCase) }
-    const queue = reviewQueue(fixture, { sample, for: { reviewer }, panel: policy, decided: decided?.(policy) })
+    // The queue of a reviewer who must bring each case to the reviews it needs, not fewer.
+    const queue = queueOf({ ...panel, minReviews: Math.max(panel.minReviews, this.reviewsPerCase) })
     // The case they hold, while their queue still lists it: not once they reviewed it meanwhile (from another page, or the CLI).
     const held = [...cases].find(([, by]) => by.has(reviewer))?.[0]
     const skippedUntil = (each: { readonly caseId: string }) => skipped.get(`${index}/${each.caseId}`) ?? 0
-    const open = (each: (typeof queue.entries)[number]) => {
+    const open = (each: QueueEntry) => {
       const reviews = fixture.panel.reviews.get(each.caseId)
       // Their own review gone stale (the answer, source or rubric changed) is theirs to revise: it holds its place already.
       if (each.reason === 'stale') return true
@@ -109,11 +100,11 @@ export class Assignments {
       const others = [...(cases.get(each.caseId)?.keys() ?? [])].filter((name) => name !== reviewer && reviews?.has(name) !== true)
       return (reviews?.size ?? 0) + others.length < this.reviewsPerCase
     }
-    const entry = queue.entries.find((each) => each.caseId === held) ?? queue.entries.find((each) => skippedUntil(each) <= now && open(each))
+    const entry = (held === undefined ? undefined : queue.get(held)) ?? find(queue, (each) => skippedUntil(each) <= now && open(each))
     for (const [caseId, by] of [...cases]) if (by.has(reviewer) && caseId !== entry?.caseId) this.release(index, caseId, reviewer)
     if (entry === undefined) {
       // What is left may be only what they skipped: said, so that the page does not say every case is taken.
-      const passedOver = queue.entries.filter((each) => skippedUntil(each) > now && open(each)).map(skippedUntil)
+      const passedOver = [...queue].filter((each) => skippedUntil(each) > now && open(each)).map(skippedUntil)
       return passedOver.length === 0
         ? { next: null }
         : { next: null, skipped: { cases: passedOver.length, until: new Date(Math.min(...passedOver)).toISOString() } }
@@ -199,4 +190,10 @@ export class Assignments {
     }
     return cases
   }
+}
+
+/** The first entry of `queue` that `test` accepts, read no further. */
+function find(queue: ReviewerQueue, test: (entry: QueueEntry) => boolean): QueueEntry | undefined {
+  for (const entry of queue) if (test(entry)) return entry
+  return undefined
 }

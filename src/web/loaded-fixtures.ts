@@ -5,6 +5,9 @@ import { RubricError } from '../core/common/errors.js'
 import type { CaseAssessment } from '../core/engine/assess.js'
 import type { Decision } from '../core/contract/decision.js'
 import { DecidedUnder } from '../core/engine/decided-under.js'
+import { KeptQueue, listedQueue, type ReviewerQueue } from '../core/engine/kept-queue.js'
+import { reviewQueue } from '../core/engine/review-queue.js'
+import type { ReadSample } from '../core/sample/sample-file.js'
 import { evaluateWithStates, type DecidedWithStates, type EvaluateOptions, type SomeEvaluation } from '../core/engine/evaluate.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import { IncrementalEvaluation } from '../core/engine/incremental.js'
@@ -48,6 +51,8 @@ export type LoadedEntry =
       readonly parsed: ParseMemo
       /** The fixture decided under another several-reviewer policy (a team's assignment): only its changed cases decided again. */
       readonly decidedUnder: (panel: PanelPolicy) => DecidedWithStates
+      /** A reviewer's review queue under another several-reviewer policy: only its changed cases read again. */
+      readonly queueFor: (reviewer: string, panel: PanelPolicy, sample: ReadSample) => ReviewerQueue
       readonly error?: undefined
     }
   | { readonly error: RubricError; readonly version: null; readonly fixture?: undefined }
@@ -82,6 +87,8 @@ export class LoadedFixtures {
   private readonly kept: (IncrementalEvaluation | undefined)[] = []
   /** Each kept fixture decided under the other policies asked for, by policy. */
   private readonly under: (Map<string, DecidedUnder> | undefined)[] = []
+  /** Each kept fixture's reviewers' queues, by policy and reviewer. */
+  private readonly reviewerQueues: (Map<string, KeptQueue> | undefined)[] = []
   private readonly queues: Promise<unknown>[] = []
   private readonly watchers = new Map<string, FSWatcher>()
   private readonly timers = new Map<number, NodeJS.Timeout>()
@@ -164,6 +171,16 @@ export class LoadedFixtures {
     return entry
   }
 
+  /** The kept fixture at `index` decided under `panel`, kept for the next asking. */
+  private underPolicy(index: number, panel: PanelPolicy): DecidedUnder {
+    const key = JSON.stringify(panel)
+    const under = this.under[index] ?? new Map<string, DecidedUnder>()
+    this.under[index] = under
+    const view = under.get(key) ?? new DecidedUnder(this.options.evaluate, panel)
+    under.set(key, view)
+    return view
+  }
+
   /** The entry of the fixture as its files are now: the one kept when none of their bytes changed. */
   private async load(index: number): Promise<LoadedEntry> {
     const { kinds, dirs, cwd, evaluate } = this.options
@@ -176,6 +193,7 @@ export class LoadedFixtures {
         kept = await IncrementalEvaluation.open(kinds, dir, { cwd, ...evaluate })
         this.kept[index] = kept
         this.under[index] = undefined
+        this.reviewerQueues[index] = undefined
       } else {
         const change = await kept.refresh()
         if (change.files.length === 0 && before !== undefined && before.error === undefined) return before
@@ -196,21 +214,24 @@ export class LoadedFixtures {
         assess: (position) => evaluated.assess(position),
         positionOf: (id) => evaluated.positionOf(id),
       }
-      const decidedUnder = (panel: PanelPolicy): DecidedWithStates => {
-        if (!current()) return evaluateWithStates(fixture, { ...evaluate, panel, allStates: true })
-        const key = JSON.stringify(panel)
-        const under = this.under[index] ?? new Map<string, DecidedUnder>()
-        this.under[index] = under
-        const view = under.get(key) ?? new DecidedUnder(evaluate, panel)
-        under.set(key, view)
-        return view.of(evaluated)
+      const decidedUnder = (panel: PanelPolicy): DecidedWithStates =>
+        current() ? this.underPolicy(index, panel).of(evaluated) : evaluateWithStates(fixture, { ...evaluate, panel, allStates: true })
+      const queueFor = (reviewer: string, panel: PanelPolicy, sample: ReadSample): ReviewerQueue => {
+        if (!current()) return listedQueue(reviewQueue(fixture, { sample: sample.sample, for: { reviewer }, panel, decided: decidedUnder(panel) }).entries)
+        const key = JSON.stringify([panel, reviewer])
+        const queues = this.reviewerQueues[index] ?? new Map<string, KeptQueue>()
+        this.reviewerQueues[index] = queues
+        const queue = queues.get(key) ?? new KeptQueue(reviewer, this.underPolicy(index, panel))
+        queues.set(key, queue)
+        return queue.read(evaluated, sample)
       }
-      return { fixture, decided, version: await fixtureVersion(fixture), views: new Map(), parsed: evaluated.parsed, decidedUnder }
+      return { fixture, decided, version: await fixtureVersion(fixture), views: new Map(), parsed: evaluated.parsed, decidedUnder, queueFor }
     } catch (error) {
       if (!(error instanceof RubricError)) throw error
       // Opened again from the files once they are fixed: a refused fixture keeps nothing.
       this.kept[index] = undefined
       this.under[index] = undefined
+      this.reviewerQueues[index] = undefined
       return { error, version: null }
     }
   }

@@ -81,3 +81,12 @@ export function errnoCode(error: unknown): string | undefined {
 export function parseJson(text: string): unknown {
   return JSON.parse(text)
 }
+
+/** `make`, called once, when first asked for. */
+export function once<T>(make: () => T): () => T {
+  let made: { readonly value: T } | undefined
+  return () => {
+    made ??= { value: make() }
+    return made.value
+  }
+}

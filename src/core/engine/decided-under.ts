@@ -26,6 +26,12 @@ export class DecidedUnder {
 
   /** The evaluation of `kept` as last read, each case's assessment (with its stale binding states) under this policy. */
   of(kept: IncrementalEvaluation): DecidedWithStates {
+    const assessments = kept.fixture.cases.map((_, position) => this.at(kept, position))
+    return { evaluation: kept.evaluation, assessments }
+  }
+
+  /** The assessment of the case at `position` of `kept` as last read, under this policy: decided again only when it was there. */
+  at(kept: IncrementalEvaluation, position: number): CaseAssessment<Decision> {
     const fixture = kept.fixture
     if (fixture !== this.fixture) {
       // What decides every case again under this policy (the rubric, the reviewers, whether the panel rule applies) forgets every case.
@@ -33,15 +39,11 @@ export class DecidedUnder {
       this.fixture = fixture
       this.decide = caseDecider(fixture, this.options)
     }
-    const decide = this.decide!
-    const assessments = fixture.cases.map((entry, position) => {
-      const served = kept.assessmentAt(position)
-      const known = this.byServed.get(served)
-      if (known !== undefined) return known
-      const { assessment } = decide(entry)
-      this.byServed.set(served, assessment)
-      return assessment
-    })
-    return { evaluation: kept.evaluation, assessments }
+    const served = kept.assessmentAt(position)
+    const known = this.byServed.get(served)
+    if (known !== undefined) return known
+    const { assessment } = this.decide!(fixture.cases[position]!)
+    this.byServed.set(served, assessment)
+    return assessment
   }
 }

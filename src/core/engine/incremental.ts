@@ -1,4 +1,6 @@
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
+import { once } from '../common/primitives.js'
+import { ChangeLog } from './change-log.js'
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { caseSetFingerprints, type CaseSetIdentity } from './case-set-fingerprints.js'
 import { DecisionList } from './decision-list.js'
@@ -83,6 +85,8 @@ export class IncrementalEvaluation {
   private decisionList: DecisionList | undefined
   /** The stale recorded hashes of the cases as decided, by the file's role, in the order of `cases.json`. */
   private staleFiles = new Map<FileRole, string[]>()
+  /** The cases each update decided again: what is kept of the evaluation case by case catches up with those. */
+  readonly changes = new ChangeLog()
 
   private constructor(
     private readonly kinds: KindRegistry,
@@ -291,6 +295,7 @@ export class IncrementalEvaluation {
       this.decideWithStates = undefined
       this.loaded = fixture
       this.current = this.evaluate(fixture, casesMoved || all)
+      this.changes.note(all || casesMoved ? 'all' : decided)
     }
     return { files, decided: all ? 'all' : decided, removed }
   }
@@ -341,6 +346,7 @@ export class IncrementalEvaluation {
     if (changes.some(({ state, was }) => state.stale.length > 0 || was.stale.length > 0)) this.staleFiles = staleFilesOf(this.states.values())
     const lists = patchedCaseLists(previous.coverage, changes, (id) => this.positions.get(id)!)
     this.current = this.evaluationOf(fixture, decisions, this.tally.coverageListing(lists))
+    this.changes.note(decided)
     return { files, decided, removed: [] }
   }
 
@@ -387,12 +393,3 @@ export class IncrementalEvaluation {
 }
 
 const NO_CHANGE: EvaluationChange = { files: [], decided: [], removed: [] }
-
-/** `make`, called once, when first asked for. */
-function once<T>(make: () => T): () => T {
-  let made: { readonly value: T } | undefined
-  return () => {
-    made ??= { value: make() }
-    return made.value
-  }
-}

@@ -70,70 +70,11 @@ const WANTS_ADOPTION = new Set(['not-adopted', 'uncertain'])
 export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = {}): ReviewQueue {
   // A judge's stale label is no review work: the queue reads the status without the judges.
   const status = statusReading(fixture, options.panel === undefined ? {} : { panel: options.panel }, NO_HISTORY, { decided: options.decided, judges: false })
-  const pendingGroups = new Set(['disagreement', 'not-adopted', 'too-few-reviews', 'uncertain', ...Object.keys(fixture.definition.present.pendingGroups)])
-  const staleGroups = Object.keys(fixture.definition.targets).map((target) => `stale-${target}`)
-  const sampled = new Map((options.sample?.cases ?? []).map((each) => [each.id, each.draw]))
-  const uncertain = new Map((options.sample?.cases ?? []).map((each) => [each.id, judgeUncertainty(each.least_sure)]))
-  const who = options.for
+  const reading = queueReading(fixture, options)
   const entries: QueueEntry[] = []
   fixture.cases.forEach((entry, index) => {
-    const findings = status.cases[index]!.findings
-    const groups = new Set(findings.map((finding) => finding.group))
-    const found = (keys: ReadonlySet<string>) => findings.find((finding) => keys.has(finding.group))
-    const panelReviews = fixture.panel.reviews.get(entry.id)
-    const draw = sampled.get(entry.id)
-    const drawn = draw === undefined ? '' : `drawn in draw ${draw + 1}${uncertain.get(entry.id) ?? ''}; `
-    const pending = [...groups].some((group) => pendingGroups.has(group))
-    // `status` lists every stale review under its target's group: only then is a review checked again, to say whose it is.
-    const anyStale = staleGroups.some((group) => groups.has(group))
-    // Independent reviews that differ, on a pending case: also when the panel rule first waits for more reviews.
-    const criteria = pending && (panelReviews?.size ?? 0) >= 2 ? disagreeing(fixture, entry) : []
-    const add = (reason: QueueReason, detail: string, extra: Partial<Pick<QueueEntry, 'criteria' | 'codes'>> = {}): void => {
-      entries.push({ caseId: entry.id, reason, detail, criteria: extra.criteria ?? [], codes: extra.codes ?? [] })
-    }
-
-    if (who !== undefined && 'reviewer' in who) {
-      const own = panelReviews?.get(who.reviewer)
-      if (own !== undefined) {
-        // Their own review only: another reviewer's stale review is not theirs to revise, and naming it would tell them it exists.
-        const stale = anyStale ? staleOf(fixture, entry, own, fixture.panel.files[who.reviewer]!.display) : []
-        if (stale.length > 0) add('stale', staleDetail(stale, 'your review'), { codes: codesOf(stale) })
-        return
-      }
-      if (!pending) return
-      const yours = `not reviewed by ${who.reviewer}`
-      if (draw !== undefined) add('sampled', `${drawn}${yours}`)
-      else if (criteria.length > 0) add('disagreement', `on ${criteria.join(', ')}; ${yours}`, { criteria })
-      else add('unreviewed', yours)
-      return
-    }
-
-    const wantsReview = found(WANTS_REVIEW)
-    if (who === undefined && draw !== undefined && wantsReview !== undefined) {
-      add('sampled', `${drawn}${wantsReview.detail}`)
-      return
-    }
-    if (criteria.length > 0) {
-      add('disagreement', `on ${criteria.join(', ')}`, { criteria })
-      return
-    }
-    const adoption = panelReviews === undefined ? undefined : found(WANTS_ADOPTION)
-    if (adoption !== undefined) {
-      add('adjudication', adoption.detail)
-      return
-    }
-    if (who !== undefined) return
-    const stale = anyStale ? staleReviews(fixture, entry) : []
-    if (stale.length > 0) {
-      add('stale', stale.map(({ author, fields }) => staleDetail(fields, author)).join('; '), { codes: codesOf(stale.flatMap(({ fields }) => fields)) })
-      return
-    }
-    if (wantsReview !== undefined) {
-      add('unreviewed', wantsReview.detail)
-      return
-    }
-    const unsettled = findings.find((finding: CaseFinding) => pendingGroups.has(finding.group))
-    if (unsettled !== undefined) add('unsettled', unsettled.detail)
+    const found = queueEntryOf(reading, entry, status.cases[index]!.findings)
+    if (found !== undefined) entries.push(found)
   })
   // Cast: Object.fromEntries types its keys as strings; they are the QUEUE_REASONS, every one of them.
   const counts = Object.fromEntries(QUEUE_REASONS.map((reason) => [reason, entries.filter((each) => each.reason === reason).length])) as Record<
@@ -143,6 +84,76 @@ export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = 
   // A stable sort: by reason, then in the order of the cases.
   entries.sort((a, b) => QUEUE_REASONS.indexOf(a.reason) - QUEUE_REASONS.indexOf(b.reason))
   return { fixture: fixture.displayDir, name: fixture.name, entries, counts }
+}
+
+/** What the queue reads of a fixture beside each case's findings: whose queue, the groups that keep a case pending, the sample. */
+export interface QueueReading {
+  readonly fixture: SomeFixture
+  readonly who: QueueFor
+  readonly pendingGroups: ReadonlySet<string>
+  readonly staleGroups: readonly string[]
+  /** Each sampled case's draw, and what the judge was uncertain of when the design drew by it. */
+  readonly sampled: ReadonlyMap<string, { readonly draw: number; readonly uncertain: string }>
+}
+
+/** The {@link QueueReading} of a fixture for `options.for`, with `options.sample`. */
+export function queueReading(fixture: SomeFixture, options: Pick<ReviewQueueOptions, 'sample' | 'for'>): QueueReading {
+  return {
+    fixture,
+    who: options.for,
+    pendingGroups: new Set(['disagreement', 'not-adopted', 'too-few-reviews', 'uncertain', ...Object.keys(fixture.definition.present.pendingGroups)]),
+    staleGroups: Object.keys(fixture.definition.targets).map((target) => `stale-${target}`),
+    sampled: new Map((options.sample?.cases ?? []).map((each) => [each.id, { draw: each.draw, uncertain: judgeUncertainty(each.least_sure) }])),
+  }
+}
+
+/** The queue's entry of one case, from its `status` findings as the queue reads them; `undefined` when the case is not in this queue. */
+export function queueEntryOf(reading: QueueReading, entry: CaseEntry, findings: readonly CaseFinding[]): QueueEntry | undefined {
+  const { fixture, who, pendingGroups } = reading
+  const groups = new Set(findings.map((finding) => finding.group))
+  const found = (keys: ReadonlySet<string>) => findings.find((finding) => keys.has(finding.group))
+  const panelReviews = fixture.panel.reviews.get(entry.id)
+  const sampled = reading.sampled.get(entry.id)
+  const drawn = sampled === undefined ? '' : `drawn in draw ${sampled.draw + 1}${sampled.uncertain}; `
+  const pending = [...groups].some((group) => pendingGroups.has(group))
+  // `status` lists every stale review under its target's group: only then is a review checked again, to say whose it is.
+  const anyStale = reading.staleGroups.some((group) => groups.has(group))
+  // Independent reviews that differ, on a pending case: also when the panel rule first waits for more reviews.
+  const criteria = pending && (panelReviews?.size ?? 0) >= 2 ? disagreeing(fixture, entry) : []
+  const listed = (reason: QueueReason, detail: string, extra: Partial<Pick<QueueEntry, 'criteria' | 'codes'>> = {}): QueueEntry => ({
+    caseId: entry.id,
+    reason,
+    detail,
+    criteria: extra.criteria ?? [],
+    codes: extra.codes ?? [],
+  })
+
+  if (who !== undefined && 'reviewer' in who) {
+    const own = panelReviews?.get(who.reviewer)
+    if (own !== undefined) {
+      // Their own review only: another reviewer's stale review is not theirs to revise, and naming it would tell them it exists.
+      const stale = anyStale ? staleOf(fixture, entry, own, fixture.panel.files[who.reviewer]!.display) : []
+      return stale.length > 0 ? listed('stale', staleDetail(stale, 'your review'), { codes: codesOf(stale) }) : undefined
+    }
+    if (!pending) return undefined
+    const yours = `not reviewed by ${who.reviewer}`
+    if (sampled !== undefined) return listed('sampled', `${drawn}${yours}`)
+    if (criteria.length > 0) return listed('disagreement', `on ${criteria.join(', ')}; ${yours}`, { criteria })
+    return listed('unreviewed', yours)
+  }
+
+  const wantsReview = found(WANTS_REVIEW)
+  if (who === undefined && sampled !== undefined && wantsReview !== undefined) return listed('sampled', `${drawn}${wantsReview.detail}`)
+  if (criteria.length > 0) return listed('disagreement', `on ${criteria.join(', ')}`, { criteria })
+  const adoption = panelReviews === undefined ? undefined : found(WANTS_ADOPTION)
+  if (adoption !== undefined) return listed('adjudication', adoption.detail)
+  if (who !== undefined) return undefined
+  const stale = anyStale ? staleReviews(fixture, entry) : []
+  if (stale.length > 0)
+    return listed('stale', stale.map(({ author, fields }) => staleDetail(fields, author)).join('; '), { codes: codesOf(stale.flatMap(({ fields }) => fields)) })
+  if (wantsReview !== undefined) return listed('unreviewed', wantsReview.detail)
+  const unsettled = findings.find((finding: CaseFinding) => pendingGroups.has(finding.group))
+  return unsettled === undefined ? undefined : listed('unsettled', unsettled.detail)
 }
 
 /** The criteria a case's independent reviewers rated differently. */

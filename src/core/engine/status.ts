@@ -146,6 +146,22 @@ export function fixtureStatus(fixture: SomeFixture, options: EvaluateOptions = {
  */
 const keptFindings = new WeakMap<CaseAssessment<Decision>, { readonly noted: string; readonly findings: CaseFinding[] }>()
 
+/** One case's findings as the queue reads them (no judges, no history), kept by its assessment; `noted`: the files the notes name, `notedKey` joined by NUL. */
+export function queueFindings(
+  fixture: SomeFixture,
+  entry: CaseEntry,
+  assessment: CaseAssessment<Decision>,
+  noted: ReadonlySet<string>,
+  notedKey: string,
+): CaseFinding[] {
+  const known = keptFindings.get(assessment)
+  if (known !== undefined && known.noted === notedKey) return known.findings
+  const own = caseFindings(fixture, assessment, fixture.reviews.get(entry.id) !== undefined, noted, NO_HISTORY)
+  const findings = withPanelFindings(fixture, entry, assessment, own, NO_HISTORY, false)
+  keptFindings.set(assessment, { noted: notedKey, findings })
+  return findings
+}
+
 /** {@link fixtureStatus}, from the evaluation `reading` hands it, if any, and leaving the judges out if it says so: the queue's reading. */
 export function statusReading(fixture: SomeFixture, options: EvaluateOptions, history: FixtureHistory, reading: StatusReading): FixtureStatus {
   const definition = fixture.definition
@@ -159,12 +175,9 @@ export function statusReading(fixture: SomeFixture, options: EvaluateOptions, hi
   const notedKey = kept ? [...noted].join('\u0000') : ''
   const cases = fixture.cases.map((entry, index): CaseStatus => {
     const assessment = assessments[index]!
-    const known = kept ? keptFindings.get(assessment) : undefined
-    if (known !== undefined && known.noted === notedKey) return { id: entry.id, findings: known.findings }
+    if (kept) return { id: entry.id, findings: queueFindings(fixture, entry, assessment, noted, notedKey) }
     const own = caseFindings(fixture, assessment, fixture.reviews.get(entry.id) !== undefined, noted, history)
-    const findings = withPanelFindings(fixture, entry, assessment, own, history, reading.judges)
-    if (kept) keptFindings.set(assessment, { noted: notedKey, findings })
-    return { id: entry.id, findings }
+    return { id: entry.id, findings: withPanelFindings(fixture, entry, assessment, own, history, reading.judges) }
   })
   const newCase: Record<string, string> = {}
   for (const row of definition.bindings) {

@@ -25,10 +25,10 @@ export const nextCase: Route = async (context) => {
   }
   const { team, reviewer } = reviewerOnly(context, 'is handed no case to review')
   const index = fixtureNumber(context.url)
-  const { fixture, decidedUnder } = await context.fixtures.loaded(index)
-  const { sample } = await readSampleFile(samplePlace(fixture, context.server.cwd))
-  // The fixture as the server keeps it, decided under the assignment's rule: only the cases changed since are decided again.
-  const answer = team.assignments.next(index, fixture, reviewer, context.server.panel ?? { minReviews: 0 }, sample, decidedUnder)
+  const { fixture, queueFor } = await context.fixtures.loaded(index)
+  const sample = await readSampleFile(samplePlace(fixture, context.server.cwd))
+  // The reviewer's queue of the fixture as the server keeps it, under the assignment's rule: only the cases changed since are read again.
+  const answer = team.assignments.next(index, fixture, reviewer, context.server.panel ?? { minReviews: 0 }, (policy) => queueFor(reviewer, policy, sample))
   await team.kept.write()
   json(context.response, 200, answer satisfies NextAnswer)
 }
