@@ -155,13 +155,19 @@ describe('vitest-rubric sample: designs drawn by the judge', { timeout: 120_000 
     expect(report.splits[0].result.estimate).toBeCloseTo((direct as { estimate: number }).estimate, 12)
     expect(report.splits[0].result.se).toBeCloseTo((direct as { se: number }).se, 12)
 
-    // A sample written without every case's probability is drawn once.
+    // A sample that does not record every case's probability cannot be checked: refused by the estimate and by an extension, and --new draws again.
     const old = { ...sample, draws: sample.draws.map(({ inclusion_probabilities: _, ...draw }) => draw) }
     await writeFile(join(root, 'lab/sample.json'), `${JSON.stringify(old, null, 2)}\n`)
-    const refused = await bin(root, 'sample', 'lab', '--method', 'active', '--judge', 'ix', '--size', '40', '--seed', '7')
-    expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('it cannot be extended')
-    expect(refused.stderr).toContain('expected: --new, to draw a new sample in its place')
+    for (const command of [
+      ['estimate', 'lab', '--judge', 'ix'],
+      ['sample', 'lab', '--method', 'active', '--judge', 'ix', '--size', '40', '--seed', '7'],
+    ]) {
+      const refused = await bin(root, ...command)
+      expect(refused.code, command.join(' ')).toBe(1)
+      expect(refused.stderr).toContain('lab/sample.json › draws[0] › inclusion_probabilities: the draw is active and records no inclusion_probabilities')
+      expect(refused.stderr).toContain('--new')
+    }
+    expect((await bin(root, 'sample', 'lab', '--method', 'active', '--judge', 'ix', '--size', '40', '--seed', '7', '--new')).code).toBe(0)
   })
 
   test('--method active and --by criterion refuse a judge without confidences (SAMPLE_NO_CONFIDENCE), and write nothing', async () => {

@@ -141,20 +141,26 @@ function mostCommon(values: readonly number[]): number {
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0)
 
+/** What an active draw records, without which its probabilities cannot be checked. */
+const ACTIVE_FIELDS = ['judge', 'floor', 'expected_size', 'inclusion_probabilities'] as const
+
 /**
- * Active: each draw's recorded probabilities (every case's, in the order of the ids) add up to its
- * expected size (a further phase: add that much to the draws before, never lowering a probability),
- * and the first's are at least the floor τ·n/N; each sampled case's probability is one the last
- * draw records. A sample written before every case's probability was recorded keeps the floor.
+ * Active: each draw records its judge, floor, expected size and every case's probability (in the
+ * order of the ids); those add up to its expected size (a further phase: add that much to the draws
+ * before, never lowering a probability), and the first's are at least the floor τ·n/N; each sampled
+ * case's probability is one the last draw records, and every case of probability 1 is sampled.
  */
 function checkActive(sample: SampleFile, fail: SampleFail): void {
   let previous: readonly number[] | undefined
   for (const [index, draw] of sample.draws.entries()) {
-    const recorded = draw.inclusion_probabilities
-    if (recorded === undefined) {
-      previous = undefined
-      continue
-    }
+    const missing = ACTIVE_FIELDS.find((field) => draw[field] === undefined)
+    if (missing !== undefined)
+      fail(
+        ['draws', index, missing],
+        `the draw is active and records no ${missing}: an active draw records its judge, its floor, its expected size and every case's inclusion probability, without which the probabilities of its cases cannot be checked.`,
+        `"${missing}", as \`vitest-rubric sample --method active\` writes it`,
+      )
+    const recorded = draw.inclusion_probabilities!
     const path = ['draws', index, 'inclusion_probabilities']
     if (index === 0) {
       const least = floorOf(draw)
@@ -177,32 +183,34 @@ function checkActive(sample: SampleFile, fail: SampleFail): void {
           String(recorded[lowered]),
         )
     }
-    if (draw.expected_size !== undefined && (index === 0 || previous !== undefined)) {
-      const total = sum(recorded)
-      const before = previous === undefined ? 0 : sum(previous)
-      // The sums of N doubles in [0, 1] are exact to N·ε of their size; an extension's size may fall short of what the earlier draws leave by 1e-9.
-      const tolerance = 1e-9 + 4 * recorded.length * Number.EPSILON * Math.max(total, draw.expected_size)
-      if (Math.abs(total - before - draw.expected_size) > tolerance)
-        fail(
-          path,
-          index === 0
-            ? `the probabilities add up to ${total}, and the draw's expected size is ${draw.expected_size}: an active draw scales every case's probability so that they add up to it.`
-            : `the probabilities add up to ${total}, ${total - before} more than draw ${index - 1}'s, and the draw's expected size is ${draw.expected_size}: a further phase adds that many cases in expectation, Σ(1 − π)·π2.`,
-          `probabilities that add up to ${before + draw.expected_size}`,
-          String(total),
-        )
-    }
+    const total = sum(recorded)
+    const before = previous === undefined ? 0 : sum(previous)
+    const expected = draw.expected_size!
+    // The sums of N doubles in [0, 1] are exact to N·ε of their size; an extension's size may fall short of what the earlier draws leave by 1e-9.
+    const tolerance = 1e-9 + 4 * recorded.length * Number.EPSILON * Math.max(total, expected)
+    if (Math.abs(total - before - expected) > tolerance)
+      fail(
+        path,
+        index === 0
+          ? `the probabilities add up to ${total}, and the draw's expected size is ${expected}: an active draw scales every case's probability so that they add up to it.`
+          : `the probabilities add up to ${total}, ${total - before} more than draw ${index - 1}'s, and the draw's expected size is ${expected}: a further phase adds that many cases in expectation, Σ(1 − π)·π2.`,
+        `probabilities that add up to ${before + expected}`,
+        String(total),
+      )
     previous = recorded
   }
   const lastIndex = sample.draws.length - 1
-  const recorded = sample.draws[lastIndex]!.inclusion_probabilities
-  if (recorded === undefined) {
-    const least = floorOf(sample.draws[0]!)
-    for (const [index, entry] of sample.cases.entries()) {
-      if (entry.probability < least * (1 - 1e-9)) refuseCase(fail, sample, index, least, `an active draw gives every case at least the floor τ·n/N`)
-    }
-    return
-  }
+  const recorded = sample.draws[lastIndex]!.inclusion_probabilities!
+  // A case of probability 1 is drawn whatever the seed: a sample that lacks one has lost it, or claims a certainty no draw gave.
+  const certain = recorded.filter((probability) => sameProbability(probability, 1)).length
+  const sampledCertain = sample.cases.filter((entry) => sameProbability(entry.probability, 1)).length
+  if (certain > sampledCertain)
+    fail(
+      ['cases'],
+      `${plural(certain, 'case')} of the population ${certain === 1 ? 'has' : 'have'} the inclusion probability 1 under the draws (draws[${lastIndex}] › inclusion_probabilities), and the sample holds ${sampledCertain} of probability 1: a case of probability 1 is drawn whatever the seed.`,
+      `every case of probability 1 among the cases, ${certain}`,
+      String(sampledCertain),
+    )
   const sorted = [...recorded].sort((a, b) => a - b)
   for (const [index, entry] of sample.cases.entries()) {
     if (!holds(sorted, entry.probability))

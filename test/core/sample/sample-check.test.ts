@@ -204,6 +204,34 @@ describe('a sample that contradicts its own draws is refused (SAMPLE_INVALID), n
     )
   })
 
+  test('active: a draw that records no judge, floor, expected size or probability of every case, and every case claimed certain', () => {
+    const sample = draw('active')
+    // A uniform sample relabelled active, every probability set to 1: nothing it records would check the probabilities.
+    const relabelled = asRead(draw('uniform'))
+    relabelled.draws[0]!.method = 'active'
+    for (const entry of relabelled.cases) entry.probability = 1
+    expect(refusal(() => checkSample(relabelled, FILE)).message).toMatch(
+      /^lab\/sample\.json › draws\[0\] › judge: the draw is active and records no judge: an active draw records its judge, its floor, its expected size and every case's inclusion probability, without which the probabilities of its cases cannot be checked\.\n {2}expected: "judge", as `vitest-rubric sample --method active` writes it\n/,
+    )
+    for (const field of ['floor', 'expected_size', 'inclusion_probabilities'] as const) {
+      const without = asRead(sample)
+      delete without.draws[0]![field]
+      expect(refusal(() => checkSample(without, FILE)).message).toContain(`lab/sample.json › draws[0] › ${field}: the draw is active and records no ${field}`)
+    }
+    // A census claimed: every case certain, the expected size the population, the sample holding the cases drawn.
+    const census = asRead(sample)
+    census.draws[0]!.expected_size = 120
+    census.draws[0]!.inclusion_probabilities = census.draws[0]!.inclusion_probabilities!.map(() => 1)
+    for (const entry of census.cases) entry.probability = 1
+    expect(refusal(() => checkSample(census, FILE)).message).toMatch(
+      new RegExp(
+        `^lab/sample\\.json › cases: 120 cases of the population have the inclusion probability 1 under the draws \\(draws\\[0\\] › inclusion_probabilities\\), and the sample holds ${census.cases.length} of probability 1: a case of probability 1 is drawn whatever the seed\\.`,
+      ),
+    )
+    // As drawn, the cases of probability 1 are all in the sample.
+    expect(() => checkSample(asRead(sample), FILE, fixtureCases)).not.toThrow()
+  })
+
   test('draws of one sample that record different cases', () => {
     const first = drawSample(undefined, cases, DESIGNS['uniform']!(10, '1')).sample
     const sample = asRead(drawSample(first, cases, DESIGNS['uniform']!(5, '2')).sample)
