@@ -66,6 +66,11 @@ describe('judge calibration', () => {
     const j1 = report.judges.j1
     expect(j1.cases).toBe(7)
     expect(j1.stale).toBe(0)
+    // With two independent reviews required, no case has them: each stays pending, and none is compared.
+    const held = JSON.parse((await run('calibrate', 'fixtures/lab', '--json', '--min-reviews', '2')).stdout).judges.j1
+    expect(held.cases).toBe(0)
+    expect(held.predictions.pending).toBe(8)
+    for (const criterion of Object.values(held.criteria) as { n: number }[]) expect(criterion.n).toBe(0)
     // command: six meets, all labelled meets; the one does_not_meet labelled meets.
     expect(j1.criteria.command).toMatchObject({
       n: 7,

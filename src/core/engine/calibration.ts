@@ -162,7 +162,8 @@ export function calibrateJudges(evaluation: SomeEvaluation, options: Calibration
 
 /**
  * The reference judges are compared with: each case's adopted (or only) review, read item by item
- * (criterion by criterion), by case id; only cases whose decision and adopted review are both current.
+ * (criterion by criterion), by case id; only cases whose decision and adopted review are both
+ * current, and that have the independent reviews the evaluation's several-reviewer rule requires.
  */
 export function adoptedItems(evaluation: SomeEvaluation): Map<string, Readonly<Record<string, PanelItem>>> {
   const { fixture } = evaluation
@@ -174,6 +175,8 @@ export function adoptedItems(evaluation: SomeEvaluation): Map<string, Readonly<R
     const decision = evaluation.decisions[index]!
     const adopted = fixture.reviews.get(entry.id)
     if (decision.status === 'refused' || adopted === undefined) return
+    // A case with fewer independent reviews than the evaluation's rule requires stays pending, and is not compared.
+    if (decision.status === 'pending' && (fixture.panel.reviews.get(entry.id)?.size ?? 0) < evaluation.panel.minReviews) return
     const own = assessEntry(definition, context, entry, adopted, site, undefined, { reviewRowsOnly: true }).decision
     if (own.status !== 'refused') reference.set(entry.id, definition.panel.items(context, own))
   })

@@ -34,6 +34,8 @@ export interface Evaluation<
   readonly summary: S
   /** Explanations given once for the fixture (a file whose line endings changed). */
   readonly notes: readonly FixtureNote[]
+  /** The several-reviewer rule the cases were decided under (`{ minReviews: 0 }`: no minimum). */
+  readonly panel: PanelPolicy
 }
 
 /** The evaluation of a fixture of some kind. */
@@ -115,6 +117,7 @@ export function evaluateWithStates<R, C, V, D extends Decision, S>(
     identities: identitiesOf(full.digest(tail), graded.digest(']'), fixture),
     summary: definition.summarize(context, decisions, { seed: options.seed ?? DEFAULT_SEED, marginGate: options.marginGate ?? 'point' }),
     notes: conversionNotes(fixture, staleFiles),
+    panel: options.panel ?? NO_PANEL_POLICY,
   }
   return { evaluation, assessments }
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { once } from '../common/primitives.js'
 import { ChangeLog } from './change-log.js'
+import { NO_PANEL_POLICY } from './panel-rule.js'
 import { readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { caseSetFingerprints, type CaseSetIdentity } from './case-set-fingerprints.js'
 import { DecisionList } from './decision-list.js'
@@ -388,6 +389,7 @@ export class IncrementalEvaluation {
         return summary.value
       },
       notes: conversionNotes(fixture, this.staleFiles),
+      panel: this.options.panel ?? NO_PANEL_POLICY,
     }
   }
 }
