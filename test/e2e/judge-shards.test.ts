@@ -85,7 +85,9 @@ test('three shards of a judge run, each on its own branch, merge into main with 
     expect(mine.length).toBeGreaterThan(0)
     const output = await judgeOnBranch(root, `shard-${index}`, ['--shard', `${index}/${SHARDS}`])
     expect(output).toContain(`judge kw, shard ${index}/${SHARDS} (${mine.length} of 8 cases): wrote ${mine.length * 5} labels`)
-    expect(output).toContain(`wrote ${FIX}/records/judges/kw.json`)
+    // The files it names are those the branch changed: the record files its labels were appended to, not the judge's document.
+    const named = /\n {2}wrote (.+)\n$/.exec(output)![1]!.split(' and ')
+    expect(named.sort()).toEqual(git(root, 'diff', '--name-only', 'main', `shard-${index}`).trim().split('\n').sort())
     // A shard writes the labels of its own cases and of no other.
     expect(new Set(judgedCases(root, `shard-${index}`))).toEqual(new Set(mine))
     covered.push(...mine)

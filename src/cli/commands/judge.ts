@@ -292,6 +292,6 @@ export function formatJudgeRun(result: JudgeRunResult): string {
     lines.push(`failed: ${failure.caseId} › ${failure.criterion} after ${plural(failure.attempts, 'call')}: ${failure.error}`)
   if (result.failures.length > 20) lines.push(`… and ${plural(result.failures.length - 20, 'more failure', 'more failures', n(result.failures.length - 20))}`)
   for (const skip of result.skipped) lines.push(`skipped ${skip.caseId}: ${skip.reason}`)
-  if (!result.dryRun && result.written + result.carried > 0) lines.push(`wrote ${result.file}`)
+  if (result.files.length > 0) lines.push(`wrote ${result.files.join(' and ')}`)
   return `${result.dir}\n${lines.map((line) => `  ${line}`).join('\n')}`
 }

@@ -37,6 +37,8 @@ type Judgements = Record<string, unknown>
 /** One run's calls, its verdicts waiting to be written, and its writes, one at a time. */
 export class Run {
   written = 0
+  /** The files written, as shown, in the order first written. */
+  readonly files = new Set<string>()
   readonly failures: JudgeFailure[] = []
   interrupted = false
   private done = 0
@@ -209,7 +211,7 @@ export class Run {
       place: `the judge's verdicts for case "${caseId}"`,
     }))
     try {
-      await recordJudgeLabels(this.dir, labels, {
+      const recorded = await recordJudgeLabels(this.dir, labels, {
         judge: this.judge,
         origin: this.options.origin,
         existing: 'merge',
@@ -218,6 +220,7 @@ export class Run {
         ...(this.options.io === undefined ? {} : { io: this.options.io }),
       })
       this.written += count
+      for (const file of recorded.written) this.files.add(file)
     } catch (error) {
       this.writeError = error
     }

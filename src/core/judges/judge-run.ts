@@ -86,7 +86,7 @@ export async function runJudge(dir: string, options: SomeRunJudgeOptions): Promi
     dryRun: options.dryRun === true,
     carried: carriedCount,
   }
-  if (options.dryRun === true || (total === 0 && carriedCount === 0)) return { ...base, written: 0, failures: [], interrupted: false }
+  if (options.dryRun === true || (total === 0 && carriedCount === 0)) return { ...base, written: 0, files: [], failures: [], interrupted: false }
 
   // Shards carry over different counts: noted in the origin, they would fork the judge file's origin when merged.
   const origin =
@@ -96,5 +96,5 @@ export async function runJudge(dir: string, options: SomeRunJudgeOptions): Promi
   // to make, a call that failed, a run stopped midway) with the last write.
   for (const [caseId, judgements] of carried.judgements) run.carry(caseId, judgements)
   await run.judgeAll(tasks)
-  return { ...base, written: run.written, failures: run.failures, interrupted: run.interrupted }
+  return { ...base, written: run.written, files: [...run.files], failures: run.failures, interrupted: run.interrupted }
 }

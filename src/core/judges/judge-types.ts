@@ -194,6 +194,11 @@ export interface JudgeRunResult {
   /** Pairs judged and written. */
   readonly written: number
   /**
+   * The files the run wrote, as shown, in the order first written: the judge's file, or in the
+   * records layout the record files its labels were appended to. Empty when it wrote nothing.
+   */
+  readonly files: readonly string[]
+  /**
    * Pairs of a per-criterion judge's stale labels carried over without a call: the label was bound
    * to an earlier rubric found in git, and the criterion's rule and reference quote are unchanged.
    * They are re-bound to the rubric as it is, and the judge file's `origin` says so.
