@@ -192,6 +192,20 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
     const saves = [...status.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!)
     expect(new Set(saves).size).toBe(2)
     expect(status.stdout).toMatch(/case "not-reviewed" was revised apart/)
+    // It is listed for resolve alone, not as a case to review: no reviewer's queue hands it out, and everyone's names resolve.
+    expect(status.stdout).toContain(
+      `records revised apart (1): keep one revision with \`vitest-rubric resolve ${FIX} <id> --keep <save>\` (the note below names the saves)`,
+    )
+    expect(status.stdout).not.toContain('not-reviewed: no review')
+    const queue = async (...who: string[]) => JSON.parse((await runCli(['next', FIX, ...who, '--json'], root)).stdout) as { entries: { caseId: string }[] }
+    expect((await queue()).entries.find((entry) => entry.caseId === 'not-reviewed')).toEqual({
+      caseId: 'not-reviewed',
+      reason: 'unsettled',
+      detail: `its records were revised apart: keep one revision with \`vitest-rubric resolve ${FIX} not-reviewed --keep <save>\``,
+      criteria: [],
+      codes: [],
+    })
+    for (const reviewer of ['alice', 'bob']) expect((await queue('--reviewer', reviewer)).entries.map((entry) => entry.caseId)).not.toContain('not-reviewed')
     // Its last line names the fork and the command that settles it, not a stale binding.
     expect(status.stdout.trimEnd().split('\n').at(-1)).toBe(
       `  status: 1 case has records revised apart (not-reviewed): pending until \`vitest-rubric resolve ${FIX} <case> --keep <save>\` keeps one revision`,

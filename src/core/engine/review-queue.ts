@@ -20,7 +20,8 @@ import { NO_HISTORY } from './fixture-history.js'
  * 3. `adjudication`: independent reviews wait for an adoption (they agree, or agree but are uncertain);
  * 4. `stale`: a review is refused because the answer, source or rubric changed since it was made;
  * 5. `unreviewed`: pending with no review (or fewer independent reviews than required);
- * 6. `unsettled`: pending on a review that is incomplete or uncertain, or that leaves the case to a person.
+ * 6. `unsettled`: pending on a review that is incomplete or uncertain, or that leaves the case to a person
+ *    (in the records layout, a case revised apart, until `resolve` keeps one revision).
  */
 export const QUEUE_REASONS = ['sampled', 'disagreement', 'adjudication', 'stale', 'unreviewed', 'unsettled'] as const
 export type QueueReason = (typeof QUEUE_REASONS)[number]
@@ -152,7 +153,8 @@ export function queueEntryOf(reading: QueueReading, entry: CaseEntry, findings: 
   if (stale.length > 0)
     return listed('stale', stale.map(({ author, fields }) => staleDetail(fields, author)).join('; '), { codes: codesOf(stale.flatMap(({ fields }) => fields)) })
   if (wantsReview !== undefined) return listed('unreviewed', wantsReview.detail)
-  const unsettled = findings.find((finding: CaseFinding) => pendingGroups.has(finding.group))
+  // A case revised apart waits for a person to keep one revision (`resolve`): no reviewer's work until then.
+  const unsettled = findings.find((finding: CaseFinding) => pendingGroups.has(finding.group) || finding.group === 'forked')
   return unsettled === undefined ? undefined : listed('unsettled', unsettled.detail)
 }
 

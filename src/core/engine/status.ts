@@ -12,47 +12,8 @@ import { staleDetail } from './stale-detail.js'
 import type { FixtureNote } from '../contract/results.js'
 import { earlierRevisions, NO_HISTORY, type FixtureHistory } from './fixture-history.js'
 import type { LabelSet } from './panel.js'
-import type { SomeKindDefinition, StatusGroup } from '../contract/kind.js'
-
-/** The order in which `status` lists stale bindings, whatever the kind: what a reviewer re-reads first. */
-
-/** The groups every kind has beside its binding targets and its pending groups. */
-const COMMON_GROUPS = {
-  'new-review': {
-    title: 'new review, not bound yet',
-    action: 'check it, then `vitest-rubric bind {dir} --case <id>` records the hashes of the files as they are now',
-  },
-  unacknowledged: { title: 'edited review not acknowledged', action: 'check the edit, then acknowledge it with `vitest-rubric bind {dir} --case <id>`' },
-  withdrawn: {
-    title: 'review withdrawn, still recorded',
-    action: 'restore the review, or acknowledge its withdrawal with `vitest-rubric bind {dir} --case <id>`',
-  },
-  refused: { title: 'refused', action: 'fix what the message names (`vitest-rubric evaluate {dir}` prints it in full)' },
-  disagreement: {
-    title: 'reviewers disagree',
-    action: 'adjudicate: `vitest-rubric adjudicate {dir} --case <id>` shows the judgements side by side (the case stays pending until then)',
-  },
-  'not-adopted': { title: 'reviewers agree, not adopted', action: 'adopt the reviews: `vitest-rubric adjudicate {dir} --consensus`' },
-  'too-few-reviews': { title: 'fewer reviews than required', action: 'add independent reviews: `vitest-rubric review {dir} --case <id> --reviewer <name>`' },
-  'stale-adoption': {
-    title: 'adoption of stale reviews',
-    action:
-      'the adoption stands for reviews of older files: once the reviews are current, adopt them again with `vitest-rubric adjudicate {dir} --consensus` or `--case <id>`; if every judgement still holds, `vitest-rubric bind {dir} --case <id>` keeps the adoption',
-  },
-  'stale-judge': {
-    title: "stale judge's label",
-    action:
-      "judge again what is stale: `vitest-rubric judge {dir} --judge <name> --run <module>` calls the judge only for the labels that are not current (after a rubric revision, only for the criteria it changed), or record labels made elsewhere with `vitest-rubric review {dir} --judge <name> --replace --from <labels.jsonl>` (a judge's label decides nothing)",
-  },
-  current: { title: 'bound and current', action: 'nothing to do' },
-} as const satisfies Record<string, StatusGroup>
-
-/** One group of `status`: its key, how it reads, and whether a case in it makes `status` fail. */
-export interface StatusGroupEntry extends StatusGroup {
-  readonly key: string
-  /** A case in this group is refused until someone acts: `status` exits 1. */
-  readonly blocking: boolean
-}
+import { statusGroups, type StatusGroupEntry } from './status-groups.js'
+export { statusGroups, type StatusGroupEntry } from './status-groups.js'
 
 /** One thing a case needs, with what the files say about it. */
 export interface CaseFinding {
@@ -106,28 +67,6 @@ export interface FixtureStatus {
   readonly unbound: boolean
 }
 
-/** The groups of a kind, in order: stale bindings, unbound reviews, refusals, pending work, current. */
-export function statusGroups(definition: SomeKindDefinition): StatusGroupEntry[] {
-  const stale = Object.entries(definition.targets).map(([target, group]) => ({
-    key: `stale-${target}`,
-    title: group.title,
-    action: `${group.action}, then \`vitest-rubric bind {dir} --case <id>\``,
-    blocking: true,
-  }))
-  const blocking = (key: keyof typeof COMMON_GROUPS) => ({ key, ...COMMON_GROUPS[key], blocking: key !== 'current' })
-  return [
-    ...stale,
-    blocking('new-review'),
-    blocking('unacknowledged'),
-    blocking('withdrawn'),
-    blocking('stale-adoption'),
-    blocking('refused'),
-    ...(['disagreement', 'not-adopted', 'too-few-reviews', 'stale-judge'] as const).map((key) => ({ key, ...COMMON_GROUPS[key], blocking: false })),
-    ...Object.entries(definition.present.pendingGroups).map(([key, group]) => ({ key, ...group, blocking: false })),
-    blocking('current'),
-  ]
-}
-
 /**
  * Every case of a fixture with what a reviewer must do next, read from the binding table. With the
  * `history` of the fixture's files (see `fixtureHistory`), a review bound to an earlier revision of
@@ -154,12 +93,20 @@ export function queueFindings(
   noted: ReadonlySet<string>,
   notedKey: string,
 ): CaseFinding[] {
+  if (fixture.records?.forks.some((fork) => fork.caseId === entry.id) === true) return forkFindings(fixture, entry.id)
   const known = keptFindings.get(assessment)
   if (known !== undefined && known.noted === notedKey) return known.findings
   const own = caseFindings(fixture, assessment, fixture.reviews.get(entry.id) !== undefined, noted, NO_HISTORY)
   const findings = withPanelFindings(fixture, entry, assessment, own, NO_HISTORY, false)
   keptFindings.set(assessment, { noted: notedKey, findings })
   return findings
+}
+
+/** A case whose records were revised apart waits for `resolve` alone: what its records show meanwhile (no review) is not work to do. */
+function forkFindings(fixture: SomeFixture, caseId: string): CaseFinding[] {
+  const dir = shellWord(fixture.displayDir)
+  const detail = `its records were revised apart: keep one revision with \`vitest-rubric resolve ${dir} ${shellWord(caseId)} --keep <save>\``
+  return [{ group: 'forked', detail, next: { command: `vitest-rubric resolve ${dir} <id> --keep <save>`, what: 'the saves `status` names below' } }]
 }
 
 /** {@link fixtureStatus}, from the evaluation `reading` hands it, if any, and leaving the judges out if it says so: the queue's reading. */
@@ -173,8 +120,10 @@ export function statusReading(fixture: SomeFixture, options: EvaluateOptions, hi
   // Read from a kept evaluation without the judges and the history (the queue's reading), a case's findings are kept by its assessment.
   const kept = reading.decided !== undefined && reading.judges === false && history === NO_HISTORY
   const notedKey = kept ? [...noted].join('\u0000') : ''
+  const forked = new Set((fixture.records?.forks ?? []).map((fork) => fork.caseId))
   const cases = fixture.cases.map((entry, index): CaseStatus => {
     const assessment = assessments[index]!
+    if (forked.has(entry.id)) return { id: entry.id, findings: forkFindings(fixture, entry.id) }
     if (kept) return { id: entry.id, findings: queueFindings(fixture, entry, assessment, noted, notedKey) }
     const own = caseFindings(fixture, assessment, fixture.reviews.get(entry.id) !== undefined, noted, history)
     return { id: entry.id, findings: withPanelFindings(fixture, entry, assessment, own, history, reading.judges) }
@@ -188,8 +137,7 @@ export function statusReading(fixture: SomeFixture, options: EvaluateOptions, hi
       else if ('reviewOf' in row.source) newCase[key] = NULL_FINGERPRINT
     }
   }
-  const unbound = cases.some((each) => each.findings.some((finding) => blockingKeys.has(finding.group)))
-  const forked = (fixture.records?.forks ?? []).map((fork) => fork.caseId)
+  const unbound = cases.some((each) => !forked.has(each.id) && each.findings.some((finding) => blockingKeys.has(finding.group)))
   return {
     kind: fixture.kind,
     dir: fixture.displayDir,
@@ -199,8 +147,8 @@ export function statusReading(fixture: SomeFixture, options: EvaluateOptions, hi
     cases,
     notes: evaluation.notes,
     // A forked case waits for a person to keep one revision: as blocking as a stale binding.
-    blocked: unbound || forked.length > 0,
-    forked,
+    blocked: unbound || forked.size > 0,
+    forked: [...forked],
     unbound,
   }
 }
