@@ -33,7 +33,7 @@ export interface JudgeLabelDraft {
 /**
  * What becomes of a case the judge has labelled already: `refuse` the whole call, `replace` the
  * label, or `merge` the new judgements into a current label (one bound to the answer, source and
- * rubric as they are), replacing a stale one.
+ * rubric as they are; a judgement it holds already stands), replacing a stale one.
  * @default 'refuse'
  */
 export type ExistingLabelPolicy = 'refuse' | 'replace' | 'merge'
@@ -151,7 +151,9 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
       })
     }
     const merged = existing !== undefined && policy === 'merge' && isCurrentLabel(definition.bindings, context, entry.value, existing.value, slot)
-    const draft = merged ? { ...definition.authoring.draftOf(existing.value), ...(isObject(label.draft) ? label.draft : {}) } : label.draft
+    // A judgement the current label holds stands: a run judges only what was not current at its start, and one recorded meanwhile
+    // (by `review --judge`, or another run) is not replaced without `--replace`.
+    const draft = merged ? { ...(isObject(label.draft) ? label.draft : {}), ...definition.authoring.draftOf(existing.value) } : label.draft
     const review = drafted(label.source, label.at, definition.authoring.reviewDraft(slot), draft, (value) =>
       definition.authoring.newReview(context, judgeable.value, slot, value),
     )
