@@ -4,6 +4,7 @@ import { describe, expect, test } from 'vitest'
 import { convertFixture } from '../../../src/core/engine/convert-layout.js'
 import { recordJudgeLabels } from '../../../src/core/judges/judge-labels.js'
 import { runJudge } from '../../../src/core/judges/judge-run.js'
+import type { CriterionJudge } from '../../../src/core/judges/judge-types.js'
 import { kinds, loadFixture } from '../../../src/core/registry.js'
 import { DOCUCTL } from '../../helpers/fixture-copy.js'
 import { scratchDir } from '../../helpers/scratch.js'
@@ -17,33 +18,25 @@ describe.each(['seed', 'records'] as const)('a judge run, in the %s layout', (la
     await cp(DOCUCTL, join(root, 'lab'), { recursive: true })
     if (layout === 'records') await convertFixture('lab', 'records', { cwd: root, kinds })
     let meanwhile: Promise<unknown> | undefined
-    const result = await runJudge('lab', {
-      cwd: root,
-      kinds,
-      judge: 'kw',
-      concurrency: 1,
-      backoffMs: 1,
-      run: {
-        perCriterion: async ({ criterion }) => {
-          // At the run's first call, another command records a label of a case the run is to judge.
-          meanwhile ??= recordJudgeLabels(
-            join(root, 'lab'),
-            [
-              {
-                caseId: 'not-reviewed',
-                draft: { support: { rating: 'does_not_meet', reason: 'Recorded by hand.', answer_span: '' } },
-                source: { label: 'the test', locate: (path) => path.join(' › ') },
-                at: [],
-                place: 'the test',
-              },
-            ],
-            { cwd: root, kinds, judge: 'kw' },
-          )
-          await meanwhile
-          return { rating: 'meets', reason: `Meets ${criterion.id}.` }
-        },
-      },
-    })
+    const perCriterion: CriterionJudge = async ({ criterion }) => {
+      // At the run's first call, another command records a label of a case the run is to judge.
+      meanwhile ??= recordJudgeLabels(
+        join(root, 'lab'),
+        [
+          {
+            caseId: 'not-reviewed',
+            draft: { support: { rating: 'does_not_meet', reason: 'Recorded by hand.', answer_span: '' } },
+            source: { label: 'the test', locate: (path) => path.join(' › ') },
+            at: [],
+            place: 'the test',
+          },
+        ],
+        { cwd: root, kinds, judge: 'kw' },
+      )
+      await meanwhile
+      return { rating: 'meets', reason: `Meets ${criterion.id}.` }
+    }
+    const result = await runJudge('lab', { cwd: root, kinds, judge: 'kw', concurrency: 1, backoffMs: 1, run: { perCriterion } })
     expect(result.failures).toEqual([])
     const fixture = await loadFixture('lab', { cwd: root })
     // Cast: a criteria label holds its judgements by criterion.
