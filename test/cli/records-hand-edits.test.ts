@@ -146,6 +146,19 @@ describe('a records fixture edited by hand is refused by the line at fault, neve
     expect(await readFile(join(root, FIX, 'records/.gitattributes'), 'utf8')).toBe('*.jsonl merge=union eol=lf\n')
   })
 
+  test('an emptied bucket file is refused, not read as no records: its cases are not left out', async () => {
+    const root = await project()
+    const bucket = await bucketOfCase(root, 'complete')
+    await writeFile(bucket, '')
+    const shown = relative(root, bucket)
+    for (const command of [
+      ['status', FIX],
+      ['evaluate', FIX],
+      ['review', FIX, '--case', 'not-reviewed', ...allMeet],
+    ])
+      expect(await refused(root, command, new RegExp(`${shown}: the bucket file is empty: no writer leaves one so`))).toContain('git checkout --')
+  })
+
   test('records/ without its layout file is refused by that file, not read as a seed fixture missing cases.json', async () => {
     const root = await project()
     await rm(join(root, FIX, 'records/layout.json'))

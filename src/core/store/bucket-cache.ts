@@ -187,6 +187,18 @@ interface BucketLines {
 
 /** The records of a bucket file, each checked to be in the right bucket. */
 export function bucketLines(file: Pick<RawFile, 'display' | 'bytes'>, name: string, layout: Layout, display: string, linesBefore = 0): BucketLines {
+  // No writer leaves a bucket file empty (a save appends lines, a compaction keeps a line naming what it removed): read as no
+  // records, a file truncated or emptied by hand would take its cases, their reviews and labels out of the fixture without a word.
+  if (file.bytes.length === 0 && linesBefore === 0) {
+    throw new FixtureError({
+      code: 'RECORDS_MALFORMED',
+      file: file.display,
+      summary: 'the bucket file is empty: no writer leaves one so, and reading it as no records would leave its cases out of the fixture.',
+      expected: 'the record lines of the cases whose ids hash to this bucket',
+      found: 'an empty file',
+      hint: 'restore the file from version control (`git checkout -- <file>`), or remove it if no case of the fixture was ever in it.',
+    })
+  }
   const superseded = new Set<string>()
   const lines = parseRecordLines<ItemRecord>(new TextDecoder().decode(file.bytes), file.display, checkItemRecord, superseded, linesBefore)
   // A case has several records in its file (the case, each review, an adoption): its bucket is hashed once.
