@@ -159,6 +159,27 @@ describe('a records fixture edited by hand is refused by the line at fault, neve
       expect(await refused(root, command, new RegExp(`${shown}: the bucket file is empty: no writer leaves one so`))).toContain('git checkout --')
   })
 
+  test.each([
+    ['reviews/carol.json', 'reviews/'],
+    ['judges/kw.json', 'judges/'],
+    ['adjudications.json', 'adjudications.json'],
+  ])('a seed document beside records/ (%s, from a branch made before the move) is refused, not read with the records', async (file, named) => {
+    const root = await project()
+    await mkdir(join(root, FIX, file, '..'), { recursive: true })
+    await writeFile(join(root, FIX, file), '{}\n')
+    for (const command of [
+      ['evaluate', FIX],
+      ['review', FIX, '--case', 'not-reviewed', '--reviewer', 'carol', ...allMeet],
+    ]) {
+      const before = await tree(root)
+      const run = await runCli(command, root)
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain(`${FIX}: the directory holds both ${named} (the seed layout) and records/ (the records layout)`)
+      expect(run.stderr).toContain(`run \`vitest-rubric convert ${FIX} --to seed\`, put it back and run \`vitest-rubric convert ${FIX} --to records\``)
+      expect(await tree(root)).toEqual(before)
+    }
+  })
+
   test('records/ without its layout file is refused by that file, not read as a seed fixture missing cases.json', async () => {
     const root = await project()
     await rm(join(root, FIX, 'records/layout.json'))

@@ -7,7 +7,18 @@ import { convertedRevisions, type ConvertedRevisions } from '../json/line-ending
 import { confineToProject, hashOnce, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { recoverFixture } from '../json/fixture-lock.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
-import { listDirectory, readJudges, readPanel, type DirectoryLister, type LabelSet, type LabelSource, type Panel } from './panel.js'
+import {
+  ADJUDICATIONS_FILE,
+  JUDGES_DIR,
+  listDirectory,
+  readJudges,
+  readPanel,
+  REVIEWS_DIR,
+  type DirectoryLister,
+  type LabelSet,
+  type LabelSource,
+  type Panel,
+} from './panel.js'
 import type { Decision } from '../contract/decision.js'
 import type { FileRole, FixtureFile, KindContext, KindDefinition, SomeKindDefinition } from '../contract/kind.js'
 import type { KindRegistry } from './registry.js'
@@ -184,14 +195,20 @@ async function openRecords(
     await checked?.save()
   }
   if (store === undefined) return undefined
-  const seedFiles = (await list(absolute)).filter((name) => name === definition.files.cases || name === definition.files.annotations)
+  // A seed document beside records/ (a branch made before `convert` adds reviews/carol.json) would be read with the records, or half-read.
+  const names = await list(absolute)
+  const seedFiles = names.filter((name) => name === definition.files.cases || name === definition.files.annotations || name === ADJUDICATIONS_FILE)
+  for (const folder of [REVIEWS_DIR, JUDGES_DIR]) if (names.includes(folder) && (await list(join(absolute, folder))).length > 0) seedFiles.push(`${folder}/`)
   if (seedFiles.length > 0) {
+    const documents = seedFiles.every((name) => name !== definition.files.cases && name !== definition.files.annotations)
     throw new FixtureError({
       code: 'FIXTURE_LAYOUT_AMBIGUOUS',
       file: display,
       summary: `the directory holds both ${seedFiles.join(' and ')} (the seed layout) and ${RECORDS_DIR}/ (the records layout), so which one holds the fixture would be a guess.`,
       found: [...seedFiles, `${RECORDS_DIR}/`].join(', '),
-      hint: `keep one: check which holds the work, then remove the other; \`vitest-rubric convert ${display} --to seed|records\` moves a fixture between the layouts in one step.`,
+      hint: documents
+        ? `to keep what ${seedFiles.join(' and ')} ${seedFiles.length === 1 ? 'holds' : 'hold'} (a branch made before the fixture moved to records/), move ${seedFiles.length === 1 ? 'it' : 'them'} aside, run \`vitest-rubric convert ${display} --to seed\`, put ${seedFiles.length === 1 ? 'it' : 'them'} back and run \`vitest-rubric convert ${display} --to records\`; else remove ${seedFiles.length === 1 ? 'it' : 'them'}.`
+        : `keep one: check which holds the work, then remove the other; \`vitest-rubric convert ${display} --to seed|records\` moves a fixture between the layouts in one step.`,
     })
   }
   return { store }
