@@ -9,6 +9,7 @@ import type { PlannedCase } from '../core/contract/results.js'
 import { readFixtureFile } from '../core/json/read.js'
 import { cachedResult, readFixtureFiles, servingReader, type FixtureFiles } from './plan-cache.js'
 import { evaluateForPlan, planChunk, refusing, type PlanResult } from './plan-fixture.js'
+import { recoverForRun } from './recover.js'
 
 /** What a session needs of its project. */
 export interface SessionContext {
@@ -112,7 +113,7 @@ export class FixtureSession {
   }
 
   private readFiles(): Promise<FixtureFiles | undefined> {
-    this.files ??= readFixtureFiles(this.dir, this.context.root)
+    this.files ??= recoverForRun(this.dir, this.context.root).then(() => readFixtureFiles(this.dir, this.context.root))
     return this.files
   }
 

@@ -4,6 +4,7 @@
  * and exits, so that the fixture's parsed documents never enter Vitest's heap.
  */
 import { readFixtureFiles, servingReader } from './plan-cache.js'
+import { recoverForRun } from './recover.js'
 import { planFixture } from './plan-fixture.js'
 import { payloadText } from './payload.js'
 import { PLANNING_HEARTBEAT_MS, type PlanHeartbeat, type PlanReply, type PlanRequest } from './plan-process.js'
@@ -20,6 +21,7 @@ process.once('message', (request: PlanRequest) => {
 process.once('disconnect', () => process.exit())
 
 async function reply({ dir, root, options }: PlanRequest): Promise<PlanReply> {
+  await recoverForRun(dir, root)
   const files = await readFixtureFiles(dir, root)
   const result = await planFixture(dir, root, files === undefined ? undefined : servingReader(files), options)
   if ('error' in result) return { error: result.error }

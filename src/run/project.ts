@@ -1,4 +1,5 @@
 import { kinds } from '../core/registry.js'
+import { recoverForRun } from './recover.js'
 import { discoverFixtures, type DiscoveredFixture } from '../core/engine/discover.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import type { ChunkLayout } from './chunks.js'
@@ -100,5 +101,7 @@ export async function planAllFixtures(context: ProjectContext): Promise<PlannedF
 export async function planWithContext(context: ProjectContext, dir: string): Promise<PlanResult> {
   if (context.kept !== undefined) return sessionOf(context, dir).plan()
   const options = planOptions(context.options, await context.scopes, dir)
+  // A save a killed writer left is finished or discarded before any file is read or hashed for the cache's key.
+  await recoverForRun(dir, context.root)
   return context.cacheDir === undefined ? planFixture(dir, context.root, undefined, options) : cachedPlan(dir, context.root, context.cacheDir, options)
 }
