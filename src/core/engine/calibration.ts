@@ -225,9 +225,25 @@ export function criterionFigures(
   const row = (rating: string) => columns.reduce((sum, judge) => sum + cell(rating, judge), 0)
   const failures = row(ratings.fail)
   const passes = row(ratings.pass)
-  const kappa = n === 0 ? { kappa: null, reason: 'no case has both a current adopted review and a current label' } : cohenKappa(ratingPairs, columns)
+  // Reviewers who gave one rating throughout leave kappa nothing to measure: p_o = p_e whatever the judge did (0, or 0/0), so a
+  // judge that disagreed on every case would score as one that agreed by chance.
+  const reference = new Set(pairs.map((pair) => pair.reviewers))
+  const judged = new Set(pairs.map((pair) => pair.judge))
+  const kappa =
+    n === 0
+      ? { kappa: null, reason: 'no case has both a current adopted review and a current label' }
+      : reference.size === 1
+        ? { kappa: null, reason: 'constant' }
+        : cohenKappa(ratingPairs, columns)
+  const only = JSON.stringify(pairs[0]?.reviewers)
   const kappaReason =
-    kappa.kappa === null ? (n === 0 ? kappa.reason : `no variation: the reviewers and the judge rated every case ${JSON.stringify(pairs[0]!.reviewers)}`) : null
+    kappa.kappa === null
+      ? n === 0
+        ? kappa.reason
+        : judged.size === 1 && judged.has(pairs[0]!.reviewers)
+          ? `no variation: the reviewers and the judge rated every case ${only}`
+          : `no variation in the reference: the reviewers rated every case ${only}, so kappa, agreement beyond chance, has nothing to measure (the judge agreed on ${cell(pairs[0]!.reviewers, pairs[0]!.reviewers)} of ${n})`
+      : null
   const interval: IntervalReport =
     kappa.kappa === null
       ? { ci: null, reason: kappaReason, bootstrap: null }

@@ -66,14 +66,24 @@ describe('criterionFigures: one criterion, reviewers against a judge', () => {
 })
 
 describe('criterionFigures: what the kappa interval can claim (issue 26, item 8)', () => {
-  test('a judge of one case: kappa 0, and no interval (never [0, 0]), with the reason', () => {
+  test('a judge of one case: no kappa and no interval (never [0, 0]), with the reason', () => {
     const figures = criterionFigures(RATINGS, cell('one', 'meets', 'does_not_meet', 1), 'test')
-    expect(figures.kappa).toBe(0)
-    expect(figures).toMatchObject({
-      kappa_ci: null,
-      kappa_bootstrap: null,
-      kappa_ci_reason: 'cases to resample: 1, fewer than the 10 a bootstrap interval needs',
-    })
+    expect(figures).toMatchObject({ kappa: null, kappa_ci: null, kappa_bootstrap: null })
+    expect(figures.kappa_ci_reason).toBe(figures.kappa_reason)
+  })
+
+  test('reviewers who gave one rating throughout: no kappa, whatever the judge did, so a judge wrong on every case scores no 0', () => {
+    const wrong = criterionFigures(RATINGS, cell('m', 'meets', 'does_not_meet', 12), 'test')
+    expect(wrong).toMatchObject({ kappa: null, kappa_ci: null, percent_agreement: 0 })
+    expect(wrong.kappa_reason).toBe(
+      'no variation in the reference: the reviewers rated every case "meets", so kappa, agreement beyond chance, has nothing to measure (the judge agreed on 0 of 12)',
+    )
+    // The judge varies, the reviewers do not: p_o = p_e, kappa 0 by construction before, no figure now.
+    const mixed = criterionFigures(RATINGS, [...cell('a', 'meets', 'meets', 9), ...cell('b', 'meets', 'does_not_meet', 3)], 'test')
+    expect(mixed.kappa).toBeNull()
+    expect(mixed.kappa_reason).toContain('(the judge agreed on 9 of 12)')
+    // Reviewers who vary keep their kappa, 0 for a judge that said one rating throughout.
+    expect(criterionFigures(RATINGS, [...cell('a', 'meets', 'meets', 6), ...cell('b', 'does_not_meet', 'meets', 6)], 'test').kappa).toBe(0)
   })
 
   test('the interval says what it resampled and the share of replicates skipped; above 20% it is unreliable', () => {
