@@ -342,6 +342,24 @@ describe('a compaction on one branch merges with work on another', () => {
     expect((await runCli(['status', FIX], root)).stdout).not.toMatch(/revised apart/)
   })
 
+  test('a reviewed case revised on two branches, compacted while forked: both revisions stay, however the merge ordered their lines', async () => {
+    const root = await repository()
+    await onBranch(root, 'laptop', [review('complete', ['--replace'])])
+    await onBranch(root, 'desktop', [review('complete', ['--replace'], ['support'])])
+    git(root, 'merge', '-q', '--no-edit', 'laptop')
+    git(root, 'merge', '-q', '--no-edit', 'desktop')
+    const saves = async () => {
+      const status = await runCli(['status', FIX], root)
+      expect(status.code).toBe(1)
+      return new Set([...status.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!))
+    }
+    const forked = await saves()
+    expect(forked.size).toBe(2)
+    const compacted = await runCli(['compact', FIX], root)
+    expect(compacted.code, compacted.stderr).toBe(0)
+    expect(await saves()).toEqual(forked)
+  })
+
   test('a record revised on a compacted branch and on another is a fork, kept by a compaction, until resolve keeps one', async () => {
     const root = await repository()
     await onBranch(root, 'laptop', [review('not-reviewed'), review('not-reviewed', ['--replace'], ['command']), compact])

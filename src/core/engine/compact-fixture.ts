@@ -131,11 +131,17 @@ function sameRecords(a: RecordStore, b: RecordStore, absolute: string): boolean 
     const right = b.virtual(join(absolute, doc))?.bytes
     if (left === undefined || right === undefined || Buffer.compare(left, right) !== 0) return false
   }
-  // Where a fork's lines are changes; which lines, and which saves made them, does not.
+  // Where a fork's lines are changes; which lines, and which saves made them, does not; nor the order its records are found in.
+  const sorted = (texts: string[]) => texts.sort().join('\n')
   const forks = (store: RecordStore) =>
-    JSON.stringify([
-      store.forks.map((fork) => [fork.caseId, fork.records.map((record) => [record.doc, record.slot, record.heads.map((head) => head.hash)])]),
-      store.documentForks().map((fork) => [fork.key, fork.heads.map((head) => head.hash)]),
+    sorted([
+      ...store.forks.map((fork) =>
+        JSON.stringify([
+          fork.caseId,
+          sorted(fork.records.map((record) => JSON.stringify([record.doc, record.slot, record.heads.map((head) => head.hash).sort()]))),
+        ]),
+      ),
+      ...store.documentForks().map((fork) => JSON.stringify([fork.key, fork.heads.map((head) => head.hash).sort()])),
     ])
   return forks(a) === forks(b)
 }
