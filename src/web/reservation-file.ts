@@ -5,7 +5,7 @@ import { displayPath } from '../core/common/display-path.js'
 import { RubricError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
 import { REVIEWER_NAME } from '../core/engine/panel.js'
-import { readOutputFile, writeOutputFile } from '../core/json/output-file.js'
+import { readStateFile, writeOutputFile } from '../core/json/output-file.js'
 import { checkedJsonFile } from '../core/json/checked-json.js'
 import type { Assignments } from './assignment.js'
 import type { LoadedTeam } from './team.js'
@@ -49,10 +49,17 @@ export function reservationFilePath(root: string, team: LoadedTeam): string {
 
 /** The reservations of one file as kept (expired ones included); none when there is no file. */
 export async function readReservationFile(root: string, path: string): Promise<{ team: string | undefined; reservations: readonly Reservation[] }> {
-  const bytes = await readOutputFile(path, { boundary: root, cwd: root })
+  const bytes = await readStateFile(path, { boundary: root, cwd: root })
   if (bytes === undefined) return { team: undefined, reservations: [] }
   const display = displayPath(root, path)
   const hint = `remove ${display}: the reservations it held are released, and a running serve --team writes it again at its next change.`
+  if (bytes === 'not a file')
+    throw new RubricError({
+      code: 'TEAM_RESERVATIONS_INVALID',
+      file: display,
+      summary: 'the file of open reservations is a symbolic link, or not a file: it is read and written only as a file of its own; nothing was written.',
+      hint: `put the file itself in place of the link, or ${hint}`,
+    })
   return checkedJsonFile({ display, bytes }, ReservationFileSchema, {
     ErrorClass: RubricError,
     code: 'TEAM_RESERVATIONS_INVALID',

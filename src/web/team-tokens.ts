@@ -8,7 +8,7 @@ import { errnoCode } from '../core/common/primitives.js'
 import { crashPoint } from '../core/json/crash-points.js'
 import { withFixtureLock } from '../core/json/fixture-lock.js'
 import { checkedJsonFile } from '../core/json/checked-json.js'
-import { makeFolder, readOutputFile, writeOutputFile } from '../core/json/output-file.js'
+import { makeFolder, readStateFile, writeOutputFile } from '../core/json/output-file.js'
 import type { LoadedTeam, Person } from './team.js'
 
 // The team's links, kept as the SHA-256 of each token and never the token itself: the file lies in
@@ -52,11 +52,18 @@ export function tokenHash(token: string): string {
 /** The team's token file as kept; an empty one when there is none yet. */
 export async function readTokenFile(root: string, team: LoadedTeam): Promise<TokenFile> {
   const path = tokenFilePath(root, team)
-  const bytes = await readOutputFile(path, { boundary: root, cwd: root })
+  const bytes = await readStateFile(path, { boundary: root, cwd: root })
   const empty: TokenFile = { version: 1, team: team.display, origin: null, people: {} }
   if (bytes === undefined) return empty
   const display = displayPath(root, path)
   const hint = `remove ${display} and start serve --team again: every person is issued a new link.`
+  if (bytes === 'not a file')
+    throw new UsageError({
+      code: 'TEAM_TOKENS_INVALID',
+      file: display,
+      summary: 'the file of token hashes is a symbolic link, or not a file: it is read and written only as a file of its own, and writing it again would drop every link issued; nothing was written.',
+      hint: `put the file itself in place of the link, or ${hint}`,
+    })
   return checkedJsonFile({ display, bytes }, TokenFileSchema, {
     ErrorClass: UsageError,
     code: 'TEAM_TOKENS_INVALID',

@@ -1,10 +1,11 @@
-import { cp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { cp, lstat, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer, type AddressInfo } from 'node:net'
 import { dirname, join } from 'node:path'
 import { expect, onTestFinished, test } from 'vitest'
 import { announceTeam, openTeam } from '../../src/cli/commands/serve-team.js'
 import { startServer } from '../../src/web/server.js'
-import { reservationFilePath } from '../../src/web/reservation-file.js'
+import { readReservationFile, reservationFilePath } from '../../src/web/reservation-file.js'
+import { tokenFilePath } from '../../src/web/team-tokens.js'
 import { loadTeam } from '../../src/web/team.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL } from '../helpers/fixture-copy.js'
@@ -89,4 +90,29 @@ test.each([
   expect(failed.stdout).not.toContain('token=')
   await repair?.()
   expect(await linksPrinted(root)).toEqual(EVERY_LINK_ISSUED)
+})
+
+test('a file of token hashes or of reservations that is a link is refused, not replaced: the links issued and the file it leads to are kept', async () => {
+  const root = await project()
+  expect((await runCli(['serve', '--team', 'team.json', '--reissue', 'alice'], root)).code).toBe(0)
+  const tokens = tokenFilePath(root, await loadTeam('team.json', root))
+  const outside = join(await scratchDir('team-outside'), 'h.json')
+  await rename(tokens, outside)
+  await symlink(outside, tokens)
+  const held = await readFile(outside, 'utf8')
+  for (const args of [
+    ['--reissue', 'bob'],
+    ['--revoke', 'alice'],
+  ]) {
+    const refused = await runCli(['serve', '--team', 'team.json', ...args], root)
+    // As a broken file of token hashes is: serve --team cannot start (exit 2).
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('the file of token hashes is a symbolic link, or not a file')
+    expect((await lstat(tokens)).isSymbolicLink()).toBe(true)
+    expect(await readFile(outside, 'utf8')).toBe(held)
+  }
+  const reservations = reservationFilePath(root, await loadTeam('team.json', root))
+  await writeFile(outside, '{}')
+  await symlink(outside, reservations)
+  await expect(readReservationFile(root, reservations)).rejects.toThrow('the file of open reservations is a symbolic link, or not a file')
 })

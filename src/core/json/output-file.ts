@@ -99,6 +99,22 @@ export async function readOutputFile(path: string, place: OutputPlace): Promise<
 }
 
 /**
+ * {@link readOutputFile} of a file that holds what only this package keeps (a team's token hashes,
+ * its open reservations): a symbolic link or anything else than a regular file in its place is
+ * `'not a file'`, for the caller to refuse, since writing the file again would replace it and drop
+ * what it held.
+ */
+export async function readStateFile(path: string, place: OutputPlace): Promise<Buffer | undefined | 'not a file'> {
+  try {
+    if (!(await lstat(path)).isFile()) return 'not a file'
+  } catch (error) {
+    const code = errnoCode(error)
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error
+  }
+  return readOutputFile(path, place)
+}
+
+/**
  * Removes outputs the package wrote earlier and no longer needs (a stale cache entry, a chunk module
  * of another chunk count). A symbolic link in an output's place is removed itself, never followed;
  * an output already gone is no error.
