@@ -115,6 +115,16 @@ async function writeLocked(writes: readonly FileWrite[], io: WriteIo, lock: Held
   for (const write of writes) forgetKnown(write.path)
   const modes: (number | undefined)[] = []
   for (const write of writes) modes.push((await checkUnchanged(write)).mode)
+  // A rename replaces a file whatever its mode: a file its owner made read-only is refused instead, as it would be by an editor.
+  const frozen = writes.findIndex((_, index) => modes[index] !== undefined && (modes[index]! & 0o200) === 0)
+  if (frozen >= 0) {
+    throw new RevisionError({
+      code: 'WRITE_FAILED',
+      file: writes[frozen]!.display,
+      summary: `the file is read-only (mode ${(modes[frozen]! & 0o777).toString(8)}), so it is not replaced; nothing was changed.`,
+      hint: 'make it writable (`chmod u+w <file>`) if it is meant to change, then run the command again.',
+    })
+  }
 
   const staged: string[] = []
   try {

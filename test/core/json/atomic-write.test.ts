@@ -105,6 +105,18 @@ describe('writeFilesAtomically', () => {
     expect(await readdir(dir)).toHaveLength(2)
   })
 
+  test('refuses to replace a file its owner made read-only, and writes nothing (a rename would replace it whatever its mode)', async () => {
+    const dir = await scratchDir('write')
+    const { writes, before } = await twoFiles(dir)
+    await chmod(writes[1]!.path, 0o444)
+    const error = (await writeFilesAtomically(writes).catch((caught: unknown) => caught)) as RevisionError
+    expect(error).toBeInstanceOf(RevisionError)
+    expect(error.code).toBe('WRITE_FAILED')
+    expect(error.message).toMatch(/^cases\.json: the file is read-only \(mode 444\), so it is not replaced; nothing was changed\./)
+    await expectUntouched(dir, before)
+    expect((await stat(writes[1]!.path)).mode & 0o777).toBe(0o444)
+  })
+
   test('refuses to replace a file that changed since it was read, and writes nothing', async () => {
     const dir = await scratchDir('write')
     const { writes } = await twoFiles(dir)
