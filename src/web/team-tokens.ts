@@ -61,7 +61,8 @@ export async function readTokenFile(root: string, team: LoadedTeam): Promise<Tok
     throw new UsageError({
       code: 'TEAM_TOKENS_INVALID',
       file: display,
-      summary: 'the file of token hashes is a symbolic link, or not a file: it is read and written only as a file of its own, and writing it again would drop every link issued; nothing was written.',
+      summary:
+        'the file of token hashes is a symbolic link, or not a file: it is read and written only as a file of its own, and writing it again would drop every link issued; nothing was written.',
       hint: `put the file itself in place of the link, or ${hint}`,
     })
   return checkedJsonFile({ display, bytes }, TokenFileSchema, {
