@@ -185,6 +185,16 @@ describe('a fixture file or folder whose real path lies outside the project', ()
       await symlink(join(root, 'kept/bob.json'), join(dir, 'reviews/bob.json'))
       const evaluated = await runCli(['evaluate', 'fixtures/lab'], root)
       expect(evaluated.stdout).toContain('not-reviewed: pending (reviewers disagree on support (alice: meets, bob: does_not_meet))')
+      // A save to it is refused: a rename would put a file in place of the link, and the file it leads to would miss the save.
+      const kept = await readFile(join(root, 'kept/bob.json'), 'utf8')
+      const saved = await runCli(
+        ['review', 'fixtures/lab', '--case', 'not-reviewed', '--reviewer', 'bob', '--replace', '--rating', 'support=meets', '--reason', 'support=Again.'],
+        root,
+      )
+      expect(saved.code).toBe(1)
+      expect(saved.stderr).toContain('fixtures/lab/reviews/bob.json: the file is a symbolic link: a save replaces the file whole')
+      expect((await lstat(join(dir, 'reviews/bob.json'))).isSymbolicLink()).toBe(true)
+      expect(await readFile(join(root, 'kept/bob.json'), 'utf8')).toBe(kept)
 
       await rm(join(dir, 'reviews/bob.json'))
       await cp(join(root, 'kept/bob.json'), join(outside, 'bob.json'))

@@ -1,3 +1,5 @@
+import { lstat } from 'node:fs/promises'
+import { RevisionError } from '../common/errors.js'
 import { nodeWriteIo, writeFilesAtomically, type FileWrite, type WriteIo } from './atomic-write.js'
 import { makeFolder } from './output-file.js'
 import { confineToProject } from './read.js'
@@ -34,9 +36,28 @@ export interface ProjectWriteOptions {
 export async function writeProjectFiles(writes: readonly FileWrite[], options: ProjectWriteOptions): Promise<void> {
   // Each file first, so that a refusal names the file a link would lead out, not the folder on its way.
   for (const write of writes) await confineToProject(write.path, write.display, options.boundary)
+  // A save replaces a file by a rename, which would put a file in place of a link and leave what it leads to without the save.
+  for (const write of writes) if (await isLink(write.path)) throw linkedFile(write.display)
   for (const folder of options.folders ?? []) await makeFolder(folder, { boundary: options.boundary, cwd: options.cwd })
   await writeFilesAtomically(writes, options.io ?? nodeWriteIo, {
     lockDir: options.lockDir,
     ...(options.display === undefined ? {} : { display: options.display }),
+  })
+}
+
+async function isLink(path: string): Promise<boolean> {
+  return lstat(path).then(
+    (info) => info.isSymbolicLink(),
+    () => false,
+  )
+}
+
+function linkedFile(display: string): RevisionError {
+  return new RevisionError({
+    code: 'WRITE_FAILED',
+    file: display,
+    summary:
+      'the file is a symbolic link: a save replaces the file whole, which would put a file in place of the link and leave the file it leads to without the save; nothing was changed.',
+    hint: 'put the file itself in place of the link (a link is followed when the fixture is read, never when it is written), then run the command again.',
   })
 }
