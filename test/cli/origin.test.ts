@@ -32,6 +32,16 @@ describe('vitest-rubric origin', () => {
     expect(again.stdout).toBe('fixtures/lab/annotations.json › origin: already "Reviews by the docs team, 2026-11 “study”"; nothing written\n')
   })
 
+  test('in the records layout, the command it names to set the origin is the fixture’s, and it works', async () => {
+    const cwd = await scratchDir('origin-records')
+    expect((await runCli(['init', 'fixtures/rec', '--layout', 'records'], cwd)).code).toBe(0)
+    const shown = (await runCli(['origin', 'fixtures/rec'], cwd)).stdout
+    expect(shown).toContain('set it with `vitest-rubric origin fixtures/rec --set "…"`')
+    const set = await runCli(['origin', 'fixtures/rec', '--set', 'The docs team'], cwd)
+    expect(set.code, set.stderr).toBe(0)
+    expect((await runCli(['origin', 'fixtures/rec'], cwd)).stdout).toBe('fixtures/rec/records/annotations.json › origin: The docs team\n')
+  })
+
   test('an empty origin is a usage error, and a fixture that does not load is refused; nothing is written', async () => {
     const cwd = await scratchDir('origin')
     await runCli(['init', 'fixtures/lab'], cwd)

@@ -26,7 +26,7 @@ Exit codes: 0 when shown or set; 1 when the fixture is refused; 2 on a usage err
     if (text === undefined) {
       const fixture = await loadFixture(dir, { cwd: io.cwd })
       const file = fixture.files.annotations.display
-      io.stdout(`${file} › origin: ${shownOrigin(fixture.origin, file)}`)
+      io.stdout(`${file} › origin: ${shownOrigin(fixture.origin, file, fixture.displayDir)}`)
       return 0
     }
     const result = await setOrigin(dir, text, { cwd: io.cwd, kinds })

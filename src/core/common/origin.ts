@@ -16,11 +16,12 @@ export function isOriginPlaceholder(origin: string): boolean {
 
 /**
  * An `origin` as printed: the text itself, or, for a placeholder nobody replaced, `not given (…)`
- * with where to give it, so that the placeholder never reads as a real origin.
+ * with where to give it, so that the placeholder never reads as a real origin. `dir` is the
+ * fixture's directory as shown (in the records layout `file` is a document of `<dir>/records/`).
  */
-export function shownOrigin(origin: string, file: string): string {
+export function shownOrigin(origin: string, file: string, dir: string = dirname(file)): string {
   if (origin === ORIGIN_PLACEHOLDER)
-    return `not given (${file} › origin is still the placeholder: set it with \`vitest-rubric origin ${dirname(file)} --set "…"\`, saying who or what made these judgements)`
+    return `not given (${file} › origin is still the placeholder: set it with \`vitest-rubric origin ${dir} --set "…"\`, saying who or what made these judgements)`
   if (JUDGE_PLACEHOLDER.test(origin))
     return `not given (${file} › origin is still the placeholder: say there which model and which revision of its prompt, or pass --origin with the next label)`
   return origin
