@@ -74,6 +74,23 @@ describe('vitest-rubric evaluate', () => {
     expect((await run(['evaluate', 'x', '--jsno'])).code).toBe(2)
   })
 
+  test('of several directories, a refused fixture hides none of the others, and the command exits 1', async () => {
+    const copy = await copyFixture()
+    await copy.editCases((cases) => {
+      cases.cases[1]!.id = 'complete'
+    })
+    const text = await run(['evaluate', 'fixtures/docuctl-rollback', copy.dir])
+    expect(text.code).toBe(1)
+    expect(text.stdout).toContain('docuctl-rollback-contrasts (fixtures/docuctl-rollback; rubric')
+    expect(text.stderr).toContain('cases.json › cases[1] › id: the case id is already used by cases[0].')
+    const json = await run(['evaluate', copy.dir, 'fixtures/docuctl-rollback', '--json'])
+    expect(json.code).toBe(1)
+    const [refused, sound] = JSON.parse(json.stdout) as [{ dir: string; refused: { code: string } }, { fixture: { dir: string } }]
+    expect(refused.refused.code).toBe('DUPLICATE_CASE')
+    expect(sound.fixture.dir).toBe('fixtures/docuctl-rollback')
+    expect(json.stderr).toContain('the case id is already used by cases[0].')
+  })
+
   test('several directories give an array with --json', async () => {
     const { stdout } = await run(['evaluate', 'fixtures/docuctl-rollback', 'fixtures/docuctl-rollback', '--json'])
     expect(JSON.parse(stdout)).toHaveLength(2)

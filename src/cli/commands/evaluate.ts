@@ -1,4 +1,6 @@
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { FixtureError, type SerializedRubricError } from '../../core/common/errors.js'
 import { shownOrigin } from '../../core/common/origin.js'
 import { plural } from '../../core/common/primitives.js'
 import { evaluateFixture } from '../../core/engine/evaluate.js'
@@ -55,16 +57,30 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
     const seed = stringOption(values, 'seed')
     const options = { panel, ...(seed === undefined ? {} : { seed }), ...(gate === undefined ? {} : { marginGate: gate }) }
     const judge = stringOption(values, 'judge')
-    for (const dir of needDirs('evaluate', positionals)) {
-      const evaluation = evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), options)
+    const dirs = needDirs('evaluate', positionals)
+    // Of several fixtures, a refused one does not hide the others: each is printed, its refusal on stderr (and in the JSON array).
+    const refusals: FixtureError[] = []
+    const entries: (EvaluationDocument | { readonly dir: string; readonly refused: SerializedRubricError })[] = []
+    for (const dir of dirs) {
+      let evaluation: ReturnType<typeof evaluateFixture>
+      try {
+        evaluation = evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), options)
+      } catch (error) {
+        if (!(error instanceof FixtureError) || dirs.length === 1) throw error
+        refusals.push(error)
+        entries.push({ dir: displayPath(io.cwd, resolve(io.cwd, dir)), refused: error.toJSON() })
+        continue
+      }
       if (judge !== undefined) judgeFile(evaluation.fixture, judge)
       const estimate = await fixtureEstimate(evaluation, { cwd: io.cwd, judge })
-      documents.push({ ...evaluationJson(evaluation), ...(estimate === null ? {} : { estimate }) })
+      const document = { ...evaluationJson(evaluation), ...(estimate === null ? {} : { estimate }) }
+      documents.push(document)
+      entries.push(document)
     }
-    io.stdout(
-      values['json'] === true ? JSON.stringify(documents.length === 1 ? documents[0] : documents, null, 2) : documents.map(formatEvaluation).join('\n\n'),
-    )
-    return 0
+    if (values['json'] === true) io.stdout(JSON.stringify(entries.length === 1 ? entries[0] : entries, null, 2))
+    else if (documents.length > 0) io.stdout(documents.map(formatEvaluation).join('\n\n'))
+    for (const refusal of refusals) io.stderr(refusal.message)
+    return refusals.length === 0 ? 0 : 1
   },
 }
 
