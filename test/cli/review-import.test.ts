@@ -108,6 +108,26 @@ describe('vitest-rubric review --judge --from, many cases', () => {
     `)
   })
 
+  test('a judgement keyed "__proto__" is refused, not dropped into an empty review, for a reviewer and for a judge', async () => {
+    const fixture = await copyFixture()
+    const bogus = { rating: 'bogus', reason: '', answer_span: 'nope' }
+    // Written as JSON text: an object literal would take the key as its prototype.
+    await writeFile(join(fixture.dir, 'one.json'), `{"__proto__":${JSON.stringify(bogus)}}`)
+    await writeFile(join(fixture.dir, 'many.jsonl'), `{"case":"negation","judgements":{"__proto__":${JSON.stringify(bogus)}}}\n`)
+    const before = await filesIn(fixture.dir)
+    for (const [args, place] of [
+      [['--case', 'negation', '--reviewer', 'zz', '--from', 'one.json'], 'one.json › __proto__'],
+      [['--judge', 'pp', '--from', 'many.jsonl'], 'many.jsonl:1 › judgements › __proto__'],
+    ] as const) {
+      const run = await runCli(['review', '.', ...args], fixture.dir)
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain(`${place}: the key "__proto__" is no member this takes`)
+    }
+    expect(await filesIn(fixture.dir)).toEqual(before)
+    expect(existsSync(join(fixture.dir, 'reviews'))).toBe(false)
+    expect(existsSync(join(fixture.dir, 'judges'))).toBe(false)
+  })
+
   test('--case with --from still records one case; a bulk import takes no --rating', async () => {
     const fixture = await copyFixture()
     await writeFile(join(fixture.dir, 'one.json'), JSON.stringify(labelSet()))

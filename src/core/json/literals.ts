@@ -30,16 +30,30 @@ export function isIntegerLiteral(written: string): boolean {
  * compares it: `"🚦".includes("\ud83d")` is true in JavaScript, `"\ud83d" in "🚦"` false in Python.
  */
 export function malformedStringPath(value: unknown): PathSegment[] | undefined {
+  return firstPath(value, (text) => !text.isWellFormed())
+}
+
+/**
+ * The path of the first key `"__proto__"` of a JSON value, depth first. `JSON.parse` keeps it as a
+ * member, but a schema's parse of the value, like any assignment, reads it as the prototype: the
+ * member would be dropped without a word.
+ */
+export function prototypeKeyPath(value: unknown): PathSegment[] | undefined {
+  return firstPath(value, (text, key) => key && text === '__proto__')
+}
+
+/** The path of the first string or key of a JSON value that `found` accepts, depth first. */
+function firstPath(value: unknown, found: (text: string, key: boolean) => boolean): PathSegment[] | undefined {
   const stack: { value: unknown; path: PathSegment[] }[] = [{ value, path: [] }]
   while (stack.length > 0) {
     const { value: current, path } = stack.pop()!
     if (typeof current === 'string') {
-      if (!current.isWellFormed()) return path
+      if (found(current, false)) return path
     } else if (Array.isArray(current)) {
       for (let index = current.length - 1; index >= 0; index--) stack.push({ value: current[index], path: [...path, index] })
     } else if (typeof current === 'object' && current !== null) {
       const keys = Object.keys(current)
-      for (const key of keys) if (!key.isWellFormed()) return [...path, key]
+      for (const key of keys) if (found(key, true)) return [...path, key]
       for (let index = keys.length - 1; index >= 0; index--) {
         const key = keys[index]!
         // Cast: an object of the parsed document, indexed by one of its own keys.

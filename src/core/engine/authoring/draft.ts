@@ -1,7 +1,7 @@
 import { preview, RevisionError, type RubricErrorCode } from '../../common/errors.js'
 import { formatLocation, type PathSegment } from '../../common/json-path.js'
 import { valueAt } from '../../common/primitives.js'
-import { malformedStringPath } from '../../json/literals.js'
+import { malformedStringPath, prototypeKeyPath } from '../../json/literals.js'
 import { safeParseReporting, schemaProblem } from '../../json/schema-error.js'
 import type { z } from 'zod'
 import type { DraftProblem } from '../../contract/kind.js'
@@ -65,6 +65,15 @@ export function drafted(
       `the ${key ? 'key' : 'text'} holds a lone surrogate (half of a character beyond U+FFFF), which has no UTF-8 encoding; nothing was written.`,
       'replace the broken character: the text was probably cut in the middle of an emoji or other character beyond U+FFFF.',
       { expected: 'well-formed Unicode text', found: preview(key ? last : valueAt(raw, malformed)) },
+    )
+  }
+  const prototypeKey = prototypeKeyPath(raw)
+  if (prototypeKey !== undefined) {
+    throw draftError(
+      source,
+      [...at, ...prototypeKey],
+      'the key "__proto__" is no member this takes: JavaScript reads it as an object\'s prototype, so what it holds would be dropped; nothing was written.',
+      'remove the key, or give what it stands for its own name (a criterion id of the rubric).',
     )
   }
   const result = make(parsed.data)
