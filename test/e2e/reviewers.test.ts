@@ -132,6 +132,10 @@ describe('several reviewers', () => {
 
   test('a minimum of reviews keeps a case with fewer pending, in the CLI and in Vitest', async () => {
     const { root, run } = await reviewedByThree()
+    // --consensus under a minimum the cases lack adopts none, and says why as evaluate does, not that the reviews agree.
+    const short = await run('adjudicate', 'fixtures/panel', '--consensus', '--adjudicator', 'dana', '--min-reviews', '4')
+    expect(short.stdout).toContain('left complete: 3 of 4 required reviews')
+    expect(short.stdout).not.toMatch(/reviews agree, not adopted yet/)
     await run('adjudicate', 'fixtures/panel', '--consensus', '--adjudicator', 'dana')
     const decisions = JSON.parse((await run('evaluate', 'fixtures/panel', '--json', '--min-reviews', '4')).stdout).decisions
     expect(decisions.complete).toMatchObject({ status: 'pending', reason: '3 of 4 required reviews' })

@@ -11,7 +11,7 @@ import { reviewTarget, type ReviewTarget } from './authoring/target.js'
 import { stamp } from './authoring/stamp.js'
 import { writeReviews, type ReviewWrite } from './authoring/write.js'
 import type { AuthoringOptions } from './authoring/options.js'
-import { isConsensus, reviewerViews, type ReviewerView } from './panel-rule.js'
+import { isConsensus, panelReason, reviewerViews, type ReviewerView } from './panel-rule.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
 
@@ -224,8 +224,10 @@ async function adjudicateConsensusNow(
     if (decision.status !== 'pending') continue
     const view = adjudicationViewOrNull(base, entry.id)
     if (view === null) continue
-    if (!isConsensus(view.views) || view.views.length < (options.minReviews ?? 0)) {
-      left.push({ id: entry.id, reason: decision.reason })
+    const minReviews = options.minReviews ?? 0
+    if (!isConsensus(view.views) || view.views.length < minReviews) {
+      // Too few reviews under --min-reviews is the reason, as `evaluate --min-reviews` says it, whatever the reviews agree on.
+      left.push({ id: entry.id, reason: view.views.length < minReviews ? panelReason(view.views, minReviews).reason : decision.reason })
       continue
     }
     const first = view.views[0]!.reviewer
