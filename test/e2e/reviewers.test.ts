@@ -130,6 +130,25 @@ describe('several reviewers', () => {
     expect(withdrawn.error.message).toContain('fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case complete)')
   })
 
+  test('agreement leaves out, counts out and names a case whose every independent review went stale', async () => {
+    const { dir, run } = await reviewedByThree()
+    const before = JSON.parse((await run('agreement', 'fixtures/panel', '--json')).stdout)
+    expect(before).toMatchObject({ cases: 4, refused_cases: [] })
+    const casesFile = join(dir, 'cases.json')
+    const cases = JSON.parse(await readFile(casesFile, 'utf8')) as { cases: { id: string; input: { answer: { text: string } } }[] }
+    cases.cases.find((entry) => entry.id === 'paraphrase')!.input.answer.text += ' Edited.'
+    await writeFile(casesFile, JSON.stringify(cases, null, 2))
+    const json = JSON.parse((await run('agreement', 'fixtures/panel', '--json')).stdout)
+    expect(json).toMatchObject({ cases: 3, refused_cases: [{ id: 'paraphrase', code: 'REVIEW_ANSWER_STALE' }] })
+    // Its disagreement on support went with it.
+    expect(json.criteria.support.disagreements).toEqual([])
+    const text = (await run('agreement', 'fixtures/panel')).stdout
+    expect(text).toContain('3 cases reviewed independently')
+    expect(text).toContain(
+      '  left out: 1 case whose every independent review is refused (REVIEW_ANSWER_STALE; `vitest-rubric status` says what to do): paraphrase',
+    )
+  })
+
   test('a minimum of reviews keeps a case with fewer pending, in the CLI and in Vitest', async () => {
     const { root, run } = await reviewedByThree()
     // --consensus under a minimum the cases lack adopts none, and says why as evaluate does, not that the reviews agree.

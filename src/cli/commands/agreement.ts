@@ -85,6 +85,12 @@ export function formatAgreement(report: AgreementReport, registry: KindRegistry 
     `  ${plural(report.reviewers.length, 'reviewer')} (${report.reviewers.join(', ') || 'none'}), ${plural(report.cases, 'case')} reviewed independently; ` +
       words.scale,
   ]
+  if (report.refused_cases.length > 0) {
+    const codes = [...new Set(report.refused_cases.map((each) => each.code))].join(', ')
+    lines.push(
+      `  left out: ${plural(report.refused_cases.length, 'case')} whose every independent review is refused (${codes}; \`vitest-rubric status\` says what to do): ${report.refused_cases.map((each) => each.id).join(', ')}`,
+    )
+  }
   const names = [...Object.keys(report.items), 'overall']
   const width = Math.max(noun.length, ...names.map((name) => name.length)) + 2
   lines.push(`  ${noun.padEnd(width)}alpha   95% interval     skipped  agreement  AC1     cases  judgements  disagreements`)

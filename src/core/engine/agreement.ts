@@ -56,8 +56,10 @@ export interface AgreementReport {
   /** `nominal` over ratings (`uncertain` missing) or `interval` over scores (N/A missing). */
   readonly level: 'nominal' | 'interval'
   readonly reviewers: readonly string[]
-  /** Cases with at least one independent review. */
+  /** Cases with at least one independent review that is not refused: the cases the figures are of. */
   readonly cases: number
+  /** Cases left out because every independent review of them is refused (stale after an edit, or malformed), with the first one's code. */
+  readonly refused_cases: readonly { readonly id: string; readonly code: string }[]
   /** Per item, in the rubric's order: `criteria` for a criteria fixture, `dimensions` for a scored one. */
   readonly items: Readonly<Record<string, ItemAgreement>>
   /**
@@ -93,9 +95,17 @@ export function panelAgreement(fixture: SomeFixture, options: AgreementOptions =
   const seed = options.seed ?? DEFAULT_AGREEMENT_SEED
   const { reviewers } = fixture.panel
   const cases: { id: string; views: ReviewerView[] }[] = []
+  const refused: { id: string; code: string }[] = []
   for (const entry of fixture.cases) {
     if (!fixture.panel.reviews.has(entry.id)) continue
-    cases.push({ id: entry.id, views: reviewerViews(definition, context, entry, fixture.panel, fixture.files.cases.display) })
+    const views = reviewerViews(definition, context, entry, fixture.panel, fixture.files.cases.display)
+    // A case every independent review of which is refused (stale after an edit, or malformed) gives no judgement to compare: named, not counted.
+    const first = views[0]?.decision
+    if (first?.status === 'refused' && views.every((view) => view.decision.status === 'refused')) {
+      refused.push({ id: entry.id, code: first.error.code })
+      continue
+    }
+    cases.push({ id: entry.id, views })
   }
   // The rubric's order, not the order items first appear in the reviews: a report, and the draws of
   // the overall interval, must not depend on which case was reviewed first.
@@ -119,6 +129,7 @@ export function panelAgreement(fixture: SomeFixture, options: AgreementOptions =
     level,
     reviewers,
     cases: cases.length,
+    refused_cases: refused,
     items: perItem,
     overall,
     pooled,
