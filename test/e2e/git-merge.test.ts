@@ -206,6 +206,12 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
       codes: [],
     })
     for (const reviewer of ['alice', 'bob']) expect((await queue('--reviewer', reviewer)).entries.map((entry) => entry.caseId)).not.toContain('not-reviewed')
+    // show says the case is forked and what settles it, in text and in JSON.
+    const settle = `\`vitest-rubric resolve ${FIX} not-reviewed --keep <save>\` keeps one revision`
+    expect((await runCli(['show', FIX, '--case', 'not-reviewed'], root)).stdout).toContain(
+      `\n  forked: its records were revised apart, and it shows no review until ${settle}`,
+    )
+    expect(JSON.parse((await runCli(['show', FIX, '--case', 'not-reviewed', '--json'], root)).stdout).forked).toContain(settle)
     // Its last line names the fork and the command that settles it, not a stale binding.
     expect(status.stdout.trimEnd().split('\n').at(-1)).toBe(
       `  status: 1 case has records revised apart (not-reviewed): pending until \`vitest-rubric resolve ${FIX} <case> --keep <save>\` keeps one revision`,

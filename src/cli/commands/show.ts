@@ -2,6 +2,7 @@ import { ANSI, PLAIN } from '../../core/common/colors.js'
 import { loadFixture } from '../../core/registry.js'
 import { caseView, type CaseView } from '../../core/engine/show.js'
 import { oneDir, requiredOption, type Command } from '../command.js'
+import { shellWord } from '../../core/engine/bindings.js'
 
 /** `vitest-rubric show <dir> --case <id> [--json]`: one case for a reader. */
 export const show: Command = {
@@ -25,11 +26,15 @@ Exit codes: 0 when shown; 1 when the fixture is refused or there is no such case
     const id = requiredOption('show', values, 'case', 'name the case to show with --case <id>.')
     const json = values['json'] === true
     const colors = !json && io.terminal !== undefined && process.env['NO_COLOR'] === undefined ? ANSI : PLAIN
-    const view = caseView(await loadFixture(dir, { cwd: io.cwd }), id, colors)
+    const fixture = await loadFixture(dir, { cwd: io.cwd })
+    const view = caseView(fixture, id, colors)
+    // A case revised apart is shown as its records read meanwhile (its review left out): said, with the command that settles it.
+    const forked = fixture.records?.forks.some((fork) => fork.caseId === view.id) === true
+    const fork = `its records were revised apart, and it shows no review until \`vitest-rubric resolve ${shellWord(fixture.displayDir)} ${shellWord(view.id)} --keep <save>\` keeps one revision (\`vitest-rubric status ${shellWord(fixture.displayDir)}\` names the saves)`
     if (json) {
       const { lines: _lines, ...data } = view
-      io.stdout(JSON.stringify(data, null, 2))
-    } else io.stdout(formatShow(view))
+      io.stdout(JSON.stringify(forked ? { ...data, forked: fork } : data, null, 2))
+    } else io.stdout(`${formatShow(view)}${forked ? `\n  forked: ${fork}` : ''}`)
     return 0
   },
 }
