@@ -243,7 +243,17 @@ describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () 
     expect(rare.alpha_bootstrap!.unreliable).toBe(true)
     expect(rare.alpha_bootstrap!.skipped + Math.round((1 - rare.alpha_bootstrap!.skipped_share) * 2000)).toBe(2000)
     expect(figures.items['varied']!.alpha_bootstrap).toMatchObject({ skipped: 0, skipped_share: 0, unreliable: false })
-    const report: AgreementReport = { kind: 'criteria', dir: 'x', name: 'x', level: 'nominal', reviewers: OPTIONS.reviewers, cases: 12, refused_cases: [], ...figures, seed: 's' }
+    const report: AgreementReport = {
+      kind: 'criteria',
+      dir: 'x',
+      name: 'x',
+      level: 'nominal',
+      reviewers: OPTIONS.reviewers,
+      cases: 12,
+      refused_cases: [],
+      ...figures,
+      seed: 's',
+    }
     const text = formatAgreement(report)
     const share = `${(100 * rare.alpha_bootstrap!.skipped_share).toFixed(1)}%`
     expect(text).toContain(`  rare: interval unreliable: ${share} of 2000 replicates had no variation and were skipped (more than 20.0%)`)
