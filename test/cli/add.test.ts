@@ -49,6 +49,13 @@ describe('vitest-rubric add', () => {
 
   test('--answer-file reads the answer; --from adds several cases in one run', async () => {
     const { cwd, dir } = await freshFixture()
+    // A byte-order mark would be the answer's first character: refused, nothing written.
+    await writeFile(join(cwd, 'answer.txt'), `\ufeff${ANSWER}\n`)
+    const casesBefore = await readFile(join(dir, 'cases.json'), 'utf8')
+    const bom = await runCli(['add', 'fx', '--id', 'from-file', '--answer-file', 'answer.txt', '--citation', CITATION], cwd)
+    expect(bom.code).toBe(1)
+    expect(bom.stderr).toMatch(/^answer\.txt: the answer file starts with a byte-order mark/)
+    expect(await readFile(join(dir, 'cases.json'), 'utf8')).toBe(casesBefore)
     await writeFile(join(cwd, 'answer.txt'), `${ANSWER}\n`)
     expect((await runCli(['add', 'fx', '--id', 'from-file', '--answer-file', 'answer.txt', '--citation', CITATION], cwd)).code).toBe(0)
     await writeFile(

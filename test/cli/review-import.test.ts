@@ -68,6 +68,10 @@ describe('vitest-rubric review --judge --from, many cases', () => {
       expect(existsSync(join(fixture.dir, 'judges'))).toBe(false)
       return run.stderr.trim()
     }
+    // A byte-order mark is named as such, not as line 1 not being JSON.
+    expect(await attempt('bom.jsonl', `\ufeff${good}\n`)).toMatch(
+      /^in\/bom\.jsonl:1:1: the file starts with a byte-order mark, which JSON Lines does not allow; nothing was written\./,
+    )
     expect(await attempt('syntax.jsonl', `${good}\n{"case": "paraphrase", "judgements": {}\n`)).toMatchInlineSnapshot(`
       "in/syntax.jsonl:2:40: line 2 is not JSON; nothing was written.
         expected: "," or "}" after the property value

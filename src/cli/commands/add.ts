@@ -2,6 +2,7 @@ import { formatLocation, type PathSegment } from '../../core/common/json-path.js
 import { fileSource, type DraftSource } from '../../core/engine/authoring/draft.js'
 import type { AddResult } from '../../core/engine/authoring/add.js'
 import { addCases } from '../../core/registry.js'
+import { RevisionError } from '../../core/common/errors.js'
 import { decodeText, parseJsonFile } from '../../core/json/read.js'
 import { oneDir, readOptionFile, usage, stringOption, stringOptions, type Command } from '../command.js'
 
@@ -29,7 +30,7 @@ refused refuses the whole call, and nothing is written.
 Options:
   --id <id>              the new case's id, unique in cases.json
   --answer <text>        the answer under review
-  --answer-file <file>   the answer, read from a UTF-8 file (its final newline kept)
+  --answer-file <file>   the answer, read from a UTF-8 file (its final newline kept; a byte-order mark refused)
   --citation <text>      the source the answer cites
   --split <split>        development (the default) or held_out
   --question <text>      the question; it must be the rubric's task, which is the default
@@ -67,7 +68,20 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
     const files = new Map<string, string>()
     if (answerFile !== undefined) {
       const file = await readOptionFile(io.cwd, 'answer-file', answerFile)
-      draft['answer'] = decodeText(file)
+      const answer = decodeText(file)
+      draft['answer'] = answer
+      // An editor's byte-order mark would be the answer's first character, invisible, and part of its fingerprint.
+      if (answer.charCodeAt(0) === 0xfeff) {
+        throw new RevisionError({
+          code: 'DRAFT_INVALID',
+          file: file.display,
+          summary:
+            'the answer file starts with a byte-order mark, which would be the first character of the answer and of its fingerprint; nothing was written.',
+          expected: 'the answer from the first byte',
+          found: 'the bytes EF BB BF (a UTF-8 byte-order mark, invisible in most editors)',
+          hint: 'save the file as UTF-8 without a BOM (an editor setting: "UTF-8", not "UTF-8 with BOM").',
+        })
+      }
       files.set('answer', `--answer-file ${answerFile}`)
     }
     for (const name of FILE_FIELDS) {

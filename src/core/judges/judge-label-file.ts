@@ -46,7 +46,18 @@ function readObject(file: RawFile): JudgeLabelDraft[] {
 
 function readLines(file: RawFile): JudgeLabelDraft[] {
   const labels: JudgeLabelDraft[] = []
-  const lines = decodeText(file).split('\n')
+  const text = decodeText(file)
+  if (text.charCodeAt(0) === 0xfeff) {
+    throw new RevisionError({
+      code: 'JSON_MALFORMED',
+      file: `${file.display}:1:1`,
+      summary: 'the file starts with a byte-order mark, which JSON Lines does not allow; nothing was written.',
+      expected: 'the first label set from the first byte',
+      found: 'the bytes EF BB BF (a UTF-8 byte-order mark, invisible in most editors)',
+      hint: 'save the file as UTF-8 without a BOM (an editor setting: "UTF-8", not "UTF-8 with BOM").',
+    })
+  }
+  const lines = text.split('\n')
   lines.forEach((raw, index) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
     if (line.trim() === '') return
