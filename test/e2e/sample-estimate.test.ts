@@ -183,6 +183,12 @@ describe('vitest-rubric sample and estimate', { timeout: 120_000 }, () => {
     const fresh = await readSample(root)
     expect(fresh.draws).toHaveLength(1)
     expect(fresh.cases.every((entry) => entry.probability === 10 / 399)).toBe(true)
+
+    // A case added since, which the judge has not labelled, is named by its id, not by its position among the split's cases.
+    expect((await bin(root, 'add', 'lab', '--id', 'added-later', '--answer', 'Roll back with docuctl.', '--citation', 'the guide')).code).toBe(0)
+    const unlabelled = JSON.parse((await bin(root, 'estimate', 'lab', '--judge', 'ix', '--json')).stdout)
+    const development = unlabelled.splits.find((each: { split: string }) => each.split === 'development')
+    expect(development.result.message).toContain('(the first is "added-later")')
   })
 
   test('names a sampled case whose answer was edited after the draw, and shows it pending until it is reviewed again', async () => {

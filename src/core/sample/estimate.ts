@@ -159,18 +159,24 @@ export function estimateFromSample(evaluation: SomeEvaluation, sample: SampleFil
           options.judge,
           inputs.map(({ ids, input }) => ({ ids, sample: input.sample })),
         )
-  const splits = inputs.map(
-    ({ split, input, ids, pending, outsideReviews }, position): SplitEstimate => ({
+  const splits = inputs.map(({ split, input, ids, pending, outsideReviews }, position): SplitEstimate => {
+    const judgeMissing = ids.filter((_, index) => input.judge[index] === null)
+    const result = ppiMean(input)
+    return {
       split,
       cases: input.judge.length,
       sampled: input.sample.length,
       pending,
       outsideReviews,
-      judgeMissing: ids.filter((_, index) => input.judge[index] === null),
-      result: ppiMean(input),
+      judgeMissing,
+      // The statistic knows its cases by position; a person knows them by id.
+      result:
+        result.status === 'unsupported' && result.reason === 'judge-missing'
+          ? { ...result, message: result.message.replace(/\(the first is case \d+\)/, `(the first is ${JSON.stringify(judgeMissing[0])})`) }
+          : result,
       criteria: criteria[position]!,
-    }),
-  )
+    }
+  })
   const bindings = answerBindings(fixture)
   const present = new Map(fixture.cases.map((entry) => [entry.id, entry.split]))
   const changedAnswers = sample.cases
