@@ -223,6 +223,23 @@ describe('vitest-rubric review --reviewer: names', () => {
     expect(await filesIn(join(fixture.dir, 'reviews'))).toEqual(before)
   })
 
+  test("a judge's name is told as a judge's: its file in judges/, and a twin in letter case is the same judge or another", async () => {
+    const fixture = await copyFixture()
+    const bad = await runCli(['review', '.', '--case', 'complete', '--judge', '.hidden', ...judged('Supported.')], fixture.dir)
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain('--judge: ".hidden" is not a judge name; nothing was written.')
+    expect(bad.stderr).toContain('fix:      name the judge as its file in judges/ will be named, such as gpt-judge or keywords.')
+    expect((await runCli(['review', '.', '--case', 'complete', '--judge', 'L', ...judged('Supported.')], fixture.dir)).code).toBe(0)
+    const twin = await runCli(['review', '.', '--case', 'paraphrase', '--judge', 'l', ...judged('Supported.')], fixture.dir)
+    expect(twin.code).toBe(1)
+    expect(twin.stderr).toContain("which would merge two judges' labels: pass --judge L if it is the same judge, or a name of its own.")
+    expect(twin.stderr).not.toContain('person')
+    // A label is never acknowledged by its case: the fix to revise it says only --replace.
+    const again = await runCli(['review', '.', '--case', 'complete', '--judge', 'L', ...judged('Supported.')], fixture.dir)
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('fix:      pass --replace to revise it: the old and new ratings are printed.\n')
+  })
+
   test('a name that could leave the folder is still a usage error', async () => {
     const fixture = await copyFixture()
     const outside = await runCli(['review', '.', '--case', 'complete', '--reviewer', '../alice', ...judged('Supported.')], fixture.dir)

@@ -7,13 +7,19 @@ import { caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from
 export function checkReviewer(given: string, option: string): string {
   const name = reviewerName(given)
   if (REVIEWER_NAME.test(name)) return name
+  // A judge's name is its file's too, under judges/; an adjudicator's is recorded in adjudications.json.
+  const judge = option === '--judge'
+  const who = judge ? 'judge' : option === '--adjudicator' ? 'adjudicator' : 'reviewer'
   throw new UsageError({
     code: 'USAGE',
     file: option,
-    summary: `${JSON.stringify(given)} is not a reviewer name; nothing was written.`,
-    expected:
-      'letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also the reviewer\'s file name',
-    hint: 'name the reviewer as their file in reviews/ will be named, such as alice or zoë.',
+    summary: `${JSON.stringify(given)} is not a${who === 'adjudicator' ? 'n' : ''} ${who} name; nothing was written.`,
+    expected: `letters and digits (of any script), ".", "_" and "-", not starting with a dot, at most 64 characters: the name is also ${judge ? "the judge's file name" : who === 'reviewer' ? "the reviewer's file name" : 'a file name, as every author name is'}`,
+    hint: judge
+      ? 'name the judge as its file in judges/ will be named, such as gpt-judge or keywords.'
+      : who === 'reviewer'
+        ? 'name the reviewer as their file in reviews/ will be named, such as alice or zoë.'
+        : 'name the adjudicator as a file would be named, such as dana or zoë.',
   })
 }
 
@@ -46,7 +52,10 @@ export function refuseCaseTwin(fixture: SomeFixture, name: string | undefined, s
     summary: `${JSON.stringify(name)} differs only in case from ${files[twin]?.display ?? join(fixture.displayDir, subdir, `${twin}.json`)}; nothing was written.`,
     expected: `a name that is not ${JSON.stringify(twin)} in other letter case`,
     found: JSON.stringify(name),
-    hint: `a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two authors' reviews: pass ${option} ${twin} if they are the same person, or a name of their own.`,
+    hint:
+      subdir === JUDGES_DIR
+        ? `a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two judges' labels: pass ${option} ${twin} if it is the same judge, or a name of its own.`
+        : `a case-insensitive file system (macOS, Windows) holds both names as one file, which would merge two authors' reviews: pass ${option} ${twin} if they are the same person, or a name of their own.`,
   })
 }
 

@@ -48,6 +48,10 @@ export function refuseExistingReview(target: ReviewTarget, replace: boolean | un
     path: existing.path,
     caseId: entry.id,
     summary: `the case has ${by === undefined ? definition.reviews.slotName(slot) : `${definition.reviews.slotName(slot)} by ${by}`} already; nothing was written.`,
-    hint: 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.',
+    // Only the adopted review is acknowledged by its case; a reviewer's review or a judge's label is revised in its own file.
+    hint:
+      by === undefined
+        ? 'pass --replace to revise it: the old and new ratings are printed, and the case acknowledges the new revision.'
+        : 'pass --replace to revise it: the old and new ratings are printed.',
   })
 }
