@@ -82,6 +82,8 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
       const scan = await scanFixtures(kinds, root, resolved.include, resolved.exclude)
       // A fixture reached again through a link would run twice under two names.
       project.config.exclude = [...project.config.exclude, ...scan.aliases.map((moduleId) => literalGlob(relative(root, moduleId)))]
+      // A marker file linked outside the project is no test module: Vite would read it where the link leads. The run fails, naming it.
+      project.config.exclude = [...project.config.exclude, ...scan.outside.map((fixture) => literalGlob(relative(root, fixture.moduleId)))]
       // A large fixture becomes several modules, found and sharded by Vitest as files: its marker file is none of them.
       const chunks = resolved.chunks === undefined ? NO_CHUNKS : await splitFixtures(root, project.name, scan.fixtures, resolved.chunks.size)
       project.config.include = [...project.config.include, ...chunkIncludeGlobs(root, chunks)]
@@ -120,6 +122,10 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
             '(a fixture directory holds rubric.json, or evaluation_rubric.json). Set the include option of rubric() to where your fixtures are.',
         ),
         ...scan.incomplete.map((dir) => lostRubricMessage(relative(root, dir))),
+        ...scan.outside.map(
+          (fixture) =>
+            `vitest-rubric: ${relative(root, fixture.moduleId)}: the path leads outside the project through a symbolic link (to ${fixture.realPath}), so the fixture is neither read nor run (FILE_OUTSIDE_PROJECT). Replace the link with the file or folder itself, or run Vitest from a folder that holds what it points at.`,
+        ),
         ...(await lostComparisons(root, resolved)),
         ...(await lostJudgeGates(root, resolved, scan.fixtures)),
         ...unmatchedGateScopes(resolved, await context.scopes, root),

@@ -56,6 +56,20 @@ describe('bad input in a Vitest run', () => {
     )
   })
 
+  test('a marker file or fixture folder linked outside the project is no test module: the run fails naming it, the good fixture runs', async () => {
+    const root = await makeProject({ 'fixtures/good': null, 'fixtures/linked': null })
+    const outside = await makeProject({ lab: null, other: null })
+    await rm(join(root, 'fixtures/linked/rubric.json'))
+    await symlink(join(outside, 'lab/rubric.json'), join(root, 'fixtures/linked/rubric.json'))
+    await symlink(join(outside, 'other'), join(root, 'fixtures/folder'))
+    const run = await runVitest({ root })
+    expect(run.exitCode).toBe(1)
+    expect(run.modules.map(({ id }) => id).sort()).toEqual(['fixtures/good/rubric.json'])
+    for (const id of ['fixtures/folder/rubric.json', 'fixtures/linked/rubric.json'])
+      expect(run.stderr).toContain(`vitest-rubric: ${id}: the path leads outside the project through a symbolic link (to ${outside}`)
+    expect(run.stderr).not.toContain('No test suite found')
+  })
+
   test('no fixture at all fails the run, even with passWithNoTests', async () => {
     const root = await makeProject({ 'elsewhere/docuctl': null })
     const run = await runVitest({ root, cli: { passWithNoTests: true } })

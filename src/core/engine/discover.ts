@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { glob } from 'tinyglobby'
 import type { KindRegistry } from './registry.js'
+import { isWithin } from '../json/read.js'
 
 /** A fixture directory found on disk. */
 export interface DiscoveredFixture {
@@ -58,6 +59,12 @@ export interface FixtureScan {
   readonly aliases: readonly string[]
   /** Directories that hold `cases.json` and `annotations.json` but no marker file: a fixture that lost its rubric. */
   readonly incomplete: readonly string[]
+  /**
+   * Fixtures (among `fixtures`) whose marker file's real path lies outside `root`, through a
+   * symbolic link, with where it leads: refused, and never a test module, which Vite would read
+   * where the link leads.
+   */
+  readonly outside: readonly (DiscoveredFixture & { readonly realPath: string })[]
 }
 
 /** Finds the fixture directories, the same directories reached through links, and directories that lost their rubric. */
@@ -95,7 +102,11 @@ export async function scanFixtures(kinds: KindRegistry, root: string, include: r
     return [...named(cases)].filter((dir) => annotated.has(dir) && !withMarker.has(dir))
   })
   incomplete.splice(0, incomplete.length, ...new Set(incomplete))
-  return { fixtures, aliases, incomplete }
+  const realRoot = await realpath(root).catch(() => root)
+  const outside = found.flatMap((fixture, index) =>
+    fixtures.includes(fixture) && !isWithin(realRoot, realPaths[index]!) ? [{ ...fixture, realPath: realPaths[index]! }] : [],
+  )
+  return { fixtures, aliases, incomplete, outside }
 }
 
 /** The include globs that match no fixture directory on their own (given what a scan of all of them found). */
