@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { copyFixture, ROOT } from '../helpers/fixture-copy.js'
@@ -65,6 +67,18 @@ describe('vitest-rubric evaluate', () => {
     const { code, stdout, stderr } = await run(['evaluate', '.'], copy.dir)
     expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
     expect(stderr).toContain('cases.json › cases[1] › id: the case id is already used by cases[0].')
+  })
+
+  test('git conflict markers in a seed file are named as a merge to settle, not as a missing comma', async () => {
+    const copy = await copyFixture()
+    const path = join(copy.dir, 'annotations.json')
+    const text = await readFile(path, 'utf8')
+    await writeFile(path, text.replace('"reviews": [', '<<<<<<< HEAD\n"reviews": [\n=======\n"reviews": [\n>>>>>>> laptop'))
+    const { code, stderr } = await run(['evaluate', '.'], copy.dir)
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/annotations\.json: the file is not valid JSON: it holds git conflict markers \(the first on line \d+\)/)
+    expect(stderr).toContain('git merge --abort')
+    expect(stderr).not.toContain('a missing comma')
   })
 
   test('usage errors exit 2', async () => {

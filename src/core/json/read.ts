@@ -214,13 +214,21 @@ export function parseJsonText(file: RawFile): { readonly text: string; readonly 
     const { offset, expected } = locateJsonSyntaxError(text)
     const { line, column } = lineAndColumn(text, offset)
     const found = offset >= text.length ? 'the end of the file' : preview(text.slice(offset, offset + 20), 40)
+    // A git merge that conflicted inside the file left its markers there: the fix is the merge's, not a comma.
+    const marker = /^(<{7}|={7}|>{7})( |$)/m.exec(text)
     throw new FixtureError({
       code: 'JSON_MALFORMED',
       file: file.display,
-      summary: `the file is not valid JSON (line ${line}, column ${column}).`,
+      summary:
+        marker === null
+          ? `the file is not valid JSON (line ${line}, column ${column}).`
+          : `the file is not valid JSON: it holds git conflict markers (the first on line ${lineAndColumn(text, marker.index).line}), left by a merge that changed the same lines on both sides.`,
       expected,
       found,
-      hint: 'fix the JSON syntax there: a missing comma or quote, a trailing comma or a comment are the usual causes.',
+      hint:
+        marker === null
+          ? 'fix the JSON syntax there: a missing comma or quote, a trailing comma or a comment are the usual causes.'
+          : "settle the conflict: keep each side's entries (both reviews, both cases), remove the markers, and check the result with `vitest-rubric status`; or run `git merge --abort`. In the records layout (`vitest-rubric convert <dir> --to records`) work on different cases merges without conflict.",
     })
   }
   const problem = jsonStructureProblem(text)
