@@ -74,9 +74,14 @@ describe('vitest-rubric estimate: each criterion’s meets rate', { timeout: 120
     const devIndices = Array.from({ length: DEVELOPMENT }, (_, index) => index)
     const sampled = sample.cases.filter((entry) => entry.split === 'development').sort((a, b) => indexOf(a.id) - indexOf(b.id))
     for (const criterion of ['verification', 'command']) {
+      // A uniform draw, conditional on how many fell in the split: each weighed by n_h/N_h.
       const direct = ppiMean({
         judge: devIndices.map(judgeLabel[criterion]!),
-        sample: sampled.map((entry) => ({ index: indexOf(entry.id), probability: entry.probability, human: humanLabel[criterion]!(indexOf(entry.id)) })),
+        sample: sampled.map((entry) => ({
+          index: indexOf(entry.id),
+          probability: sampled.length / DEVELOPMENT,
+          human: humanLabel[criterion]!(indexOf(entry.id)),
+        })),
       })
       expect(direct.status).toBe('estimate')
       expect(development.criteria[criterion]).toEqual({ ...direct, judgeUncertain: 0, judgeMissing: 0, judgeStale: 0 })

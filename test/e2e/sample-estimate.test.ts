@@ -80,9 +80,12 @@ describe('vitest-rubric sample and estimate', { timeout: 120_000 }, () => {
     const devIndices = Array.from({ length: 360 }, (_, index) => index)
     // In the order of the cases, as the command passes them: the sums are then made in the same order.
     const sampled = sample.cases.filter((entry) => entry.split === 'development').sort((a, b) => indexOf(a.id) - indexOf(b.id))
+    // Given how many of the uniform draw fell in the split, they are a simple random sample of it:
+    // each weighed by n_h/N_h, the variance's finite-population factor 1 − n_h/N_h, not the draw's 1 − 60/400.
+    expect(sampled.length).not.toBe(54)
     const direct = ppiMean({
       judge: devIndices.map(judgeLabel),
-      sample: sampled.map((entry) => ({ index: indexOf(entry.id), probability: entry.probability, human: humanLabel(indexOf(entry.id)) })),
+      sample: sampled.map((entry) => ({ index: indexOf(entry.id), probability: sampled.length / 360, human: humanLabel(indexOf(entry.id)) })),
     })
     expect(development.result).toEqual(direct)
     expect(direct.status).toBe('estimate')

@@ -148,6 +148,20 @@ def quantile(level, df):
     return float(ndtri((1 + level) / 2)) if np.isinf(df) else float(student_t.ppf((1 + level) / 2, df))
 
 
+
+def effective_reviews(n, n_all, classical_variance, variance, system):
+    """The m reviews drawn alike whose human-only variance equals the judge-assisted one. For the system's rate
+    that variance is s²/m, s² = n·v_classical; for the split's it is (1 - m/N)·s²/m = s²/m - s²/N, with
+    s² = n·v_classical / (1 - n/N), so m = 1 / (v/s² + 1/N): never more than N."""
+    if classical_variance <= 0:
+        return float(n)
+    if system:
+        return float(n * classical_variance / variance) if variance > 0 else float(n)
+    if n >= n_all:
+        return float(n)
+    s2 = n * classical_variance / (1 - n / n_all)
+    return float(1 / (variance / s2 + 1 / n_all))
+
 def estimate(case):
     judge_text, sample, options = case['judge'], case['sample'], case['options']
     counts = {'cases': len(judge_text), 'sampled': len(sample)}
@@ -218,7 +232,7 @@ def estimate(case):
         **bounded(point, variance, y - lam * f),
         'classical': bounded(classical_mean, classical_variance, y),
         'judgeOnly': float(f_all.mean()),
-        'effectiveReviews': float(n * classical_variance / variance) if variance > 0 else float(n),
+        'effectiveReviews': effective_reviews(n, n_all, classical_variance, variance, options['estimand'] == 'system'),
         'worstCase': None,
     }
     if options['worstCase'] and counts['pending'] > 0:

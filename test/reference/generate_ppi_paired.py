@@ -174,6 +174,20 @@ def critical(level, df):
     return NormalDist().inv_cdf(p) if df == float('inf') else float(student_t.ppf(p, df))
 
 
+
+def effective_reviews(n, n_all, classical_variance, variance, system):
+    """The m reviews drawn alike whose human-only variance equals the judge-assisted one. For the system's rate
+    that variance is s²/m, s² = n·v_classical; for the split's it is (1 - m/N)·s²/m = s²/m - s²/N, with
+    s² = n·v_classical / (1 - n/N), so m = 1 / (v/s² + 1/N): never more than N."""
+    if classical_variance <= 0:
+        return float(n)
+    if system:
+        return float(n * classical_variance / variance) if variance > 0 else float(n)
+    if n >= n_all:
+        return float(n)
+    s2 = n * classical_variance / (1 - n / n_all)
+    return float(1 / (variance / s2 + 1 / n_all))
+
 def estimate(case):
     options, sample = case['options'], case['sample']
     decided = [s for s in sample if s[2] is not None and s[3] is not None]
@@ -241,7 +255,7 @@ def estimate(case):
         'classical': bounded(classical_mean, classical_variance, d),
         'judgeOnly': {'a': float(fa.mean()), 'b': float(fb.mean()), 'difference': float(fb.mean() - fa.mean())},
         'discordant': int(sum(1 for s in decided if s[2] != s[3])),
-        'effectiveReviews': float(n * classical_variance / variance) if variance > 0 else float(n),
+        'effectiveReviews': effective_reviews(n, n_all, classical_variance, variance, options['estimand'] == 'system'),
         'worstCase': None,
     }
     if options['worstCase'] and counts['pending'] > 0:

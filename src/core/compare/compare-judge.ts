@@ -13,6 +13,7 @@ import { populationFigures } from '../sample/draw.js'
 import { decisionLabel } from '../sample/estimate.js'
 import { answerBindings, samplePlace } from '../sample/sample.js'
 import { readSampleFile, SAMPLE_FILE, type SampleFile } from '../sample/sample-file.js'
+import { splitProbabilities } from '../sample/split-probability.js'
 import { ppiDifference, type PpiDifferenceResult, type PpiPairedCase } from '../stats/ppi-difference.js'
 import type { PpiCounts } from '../stats/ppi.js'
 import { standingOf } from './compare-figures.js'
@@ -119,6 +120,7 @@ export async function judgeAssistedComparison(
   const contexts = { a: kindContext(a), b: kindContext(b) }
   const entries = { a: new Map(a.cases.map((entry) => [entry.id, entry])), b: new Map(b.cases.map((entry) => [entry.id, entry])) }
   const drawn = { a: new Map(samples.a.sample.cases.map((entry) => [entry.id, entry])), b: new Map(samples.b.sample.cases.map((entry) => [entry.id, entry])) }
+  const probabilityOf = splitProbabilities(samples.a.sample)
   const splits = pairsBySplit.map(({ split, pairs }): JudgeAssistedSplit => {
     const judge: { a: (0 | 1 | null)[]; b: (0 | 1 | null)[] } = { a: [], b: [] }
     const gaps = { a: noGaps(), b: noGaps() }
@@ -149,7 +151,7 @@ export async function judgeAssistedComparison(
       }
       if (inA.probability !== inB.probability || inA.stratum !== inB.stratum) differ.design.push(left.id)
       if (human.a === null || human.b === null) pending.push({ id: left.id, a: left.status, b: right.status })
-      sample.push({ index, probability: inA.probability, a: human.a, b: human.b, ...(inA.stratum === null ? {} : { stratum: inA.stratum }) })
+      sample.push({ index, probability: probabilityOf(inA), a: human.a, b: human.b, ...(inA.stratum === null ? {} : { stratum: inA.stratum }) })
     }
     const counts: PpiCounts = { cases: pairs.length, sampled: sample.length, decided: sample.length - pending.length, pending: pending.length }
     return {

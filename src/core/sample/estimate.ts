@@ -15,6 +15,7 @@ import { criterionEstimates, type CriterionEstimate } from './criterion-estimate
 import { populationFigures } from './draw.js'
 import { answerBindings, samplePlace } from './sample.js'
 import { readSampleFile, SAMPLE_FILE, type SampleFile, type SampleMethod } from './sample-file.js'
+import { splitProbabilities } from './split-probability.js'
 
 /** A human or judge decision as a label: accepted 1, rejected 0, anything else none. */
 export function decisionLabel(decision: Decision | undefined): 0 | 1 | null {
@@ -105,6 +106,7 @@ export function estimateInputs(evaluation: SomeEvaluation, sample: SampleFile, o
   judgeFile(fixture, options.judge)
   const context = kindContext(fixture)
   const drawn = new Map(sample.cases.map((entry) => [entry.id, entry]))
+  const probabilityOf = splitProbabilities(sample)
   const splits = options.split === undefined ? SPLITS.filter((split) => fixture.cases.some((entry) => entry.split === split)) : [options.split]
   return splits.map((split) => {
     const judge: (0 | 1 | null)[] = []
@@ -127,7 +129,7 @@ export function estimateInputs(evaluation: SomeEvaluation, sample: SampleFile, o
       if (label === null) pending.push({ id: entry.id, status: human.status === 'refused' ? 'refused' : 'pending', reason: human.reason })
       sampled.push({
         index: position,
-        probability: drawnCase.probability,
+        probability: probabilityOf(drawnCase),
         human: label,
         ...(drawnCase.stratum === null ? {} : { stratum: drawnCase.stratum }),
       })

@@ -131,6 +131,21 @@ function worstCaseBounds(
 }
 
 /**
+ * How many human reviews, drawn alike, the human-only interval would need to be as narrow as the
+ * judge-assisted one. For the split, whose variance (1 − m/N)·s²/m shrinks to 0 at a census, it
+ * solves that for m with s² = n·v_c/(1 − n/N): m = n·v_c / ((1 − f)·v + f·v_c), f = n/N, which is n
+ * at v = v_c and reaches N only as v reaches 0. For the system, whose variance s²/m has no such
+ * correction, it is n·v_c/v, and may pass N: no census of the N cases is as narrow.
+ */
+export function effectiveReviews(decided: number, cases: number, classical: number, variance: number, system: boolean): number {
+  // Every case reviewed with certainty (π = 1) leaves no variance: the judge is worth nothing more.
+  if (!(classical > 0)) return decided
+  if (system) return variance > 0 ? (decided * classical) / variance : decided
+  const fraction = Math.min(1, decided / cases)
+  return (decided * classical) / ((1 - fraction) * variance + fraction * classical)
+}
+
+/**
  * θ̂ = λ·f̄_N + Σ wⱼ(Yⱼ − λfⱼ) / Σ wⱼ over the decided sampled cases, wⱼ = 1/πⱼ, and its
  * interval θ̂ ± t_ν·√v, v the design variance of the rectifier's Hájek mean (plus s²_Y/N for the
  * system's figure) and ν its Satterthwaite degrees of freedom ({@link varianceDegrees}), beside the
@@ -173,8 +188,7 @@ export function rectifiedEstimate(input: RectifiedInput): RectifiedResult {
     lambda,
     interval: ppi,
     classical: interval(moments.humanMean, classicalVariance, varianceDegrees(decided, spread)),
-    // Every case reviewed with certainty (π = 1) leaves no variance: the judge is worth nothing more.
-    effectiveReviews: variance > 0 ? (decided.length * classicalVariance) / variance : decided.length,
+    effectiveReviews: effectiveReviews(decided.length, input.cases, classicalVariance, variance, system),
     // The decided cases' own interval is one that the pending ones could leave standing: it is kept inside.
     worstCase: bounds === null ? null : { low: Math.min(bounds.low, ppi.low), high: Math.max(bounds.high, ppi.high) },
   }

@@ -26,7 +26,7 @@ function estimateOf(result: PpiResult): PpiEstimate {
 const Z95 = 1.959963984540054
 
 describe('ppiMean: the estimate', () => {
-  test('a uniform sample, by hand: λ = 0.7, θ̂ = 0.62, v = 0.075/39 on ν = 1950/94.12 degrees of freedom, the human-only v = 0.6·9.9/(40·39), n_eff = 79.2', () => {
+  test('a uniform sample, by hand: λ = 0.7, θ̂ = 0.62, v = 0.075/39 on ν = 1950/94.12 degrees of freedom, the human-only v = 0.6·9.9/(40·39), n_eff = 1/(1/132 + 1/100)', () => {
     const result = estimateOf(ppiMean(handExample()))
     expect(result.lambda).toBeCloseTo(0.7, 14)
     expect(result.estimate).toBeCloseTo(0.62, 14)
@@ -42,7 +42,8 @@ describe('ppiMean: the estimate', () => {
     // The human labels' deviations, 0.45 (22) and −0.55 (18), give ν = 2·9.9²/((40/39)·0.099) = 1930.5:
     // scipy.stats.t.ppf(0.975, 1930.5) = 1.9611935799671774, all but the normal quantile.
     expect(result.classical.low).toBeCloseTo(0.55 - 1.9611935799671774 * Math.sqrt((0.6 * 9.9) / (40 * 39)), 12)
-    expect(result.effectiveReviews).toBeCloseTo(79.2, 10)
+    // s²_Y = 9.9/39 and v = (1 − m/100)·s²_Y/m at m reviews: v = 0.075/39 at 1/m = 0.075/9.9 + 1/100.
+    expect(result.effectiveReviews).toBeCloseTo(1 / (1 / 132 + 1 / 100), 10)
     expect(result.judgeOnly).toEqual({ rate: 0.6, biased: true })
     expect(result).toMatchObject({
       status: 'estimate',
@@ -72,6 +73,23 @@ describe('ppiMean: the estimate', () => {
     const human = estimateOf(ppiMean(handExample(), { lambda: 0 }))
     expect([human.estimate, human.se, human.low, human.high]).toEqual([human.classical.estimate, human.classical.se, human.classical.low, human.classical.high])
     expect(human.effectiveReviews).toBeCloseTo(40, 12)
+  })
+
+  test("the system's effective reviews are n·v_classical/v, with no correction for the N cases: a census of them is not exact", () => {
+    const result = estimateOf(ppiMean(handExample(), { estimand: 'system' }))
+    const spread = 9.9 / 39 / 100
+    const expected = (40 * ((0.6 * 9.9) / (40 * 39) + spread)) / (0.075 / 39 + spread)
+    expect(result.effectiveReviews).toBeCloseTo(expected, 10)
+  })
+
+  test("the split's effective reviews never reach its N cases while the interval has width, however good the judge", () => {
+    // A judge that agrees with people on all but one of 45 drawn cases of 80: the rectifier barely varies.
+    const judge = Array.from({ length: 80 }, (_, i) => (i % 4 === 0 ? 0 : 1))
+    const sample = Array.from({ length: 45 }, (_, k) => ({ index: k, probability: 45 / 80, human: (k === 1 || k % 4 === 0 ? 0 : 1) as 0 | 1 }))
+    const result = estimateOf(ppiMean({ judge, sample }))
+    expect(result.high - result.low).toBeGreaterThan(0)
+    expect(result.effectiveReviews).toBeGreaterThan(45)
+    expect(result.effectiveReviews).toBeLessThan(80)
   })
 
   test('a wider level gives a wider interval around the same estimate', () => {
