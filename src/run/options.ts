@@ -203,7 +203,8 @@ export interface ResolvedRubricOptions {
   readonly compare: readonly ResolvedCompareGate[]
   /** The estimate gates; empty when none is given. */
   readonly estimate: readonly ResolvedEstimateGate[]
-  readonly seed: number | string | undefined
+  /** As text: a number is read as its decimal string, as the command line's `--seed` reads it. */
+  readonly seed: string | undefined
   readonly marginGate: 'point' | 'lower-bound' | undefined
   readonly reporter: RubricReporterOptions | false
   readonly cache: boolean
@@ -324,7 +325,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
       judge: gate.judge,
     })),
     estimate: resolveEstimateGates(value.estimate, (globs) => toList(globs).map(trimSlashes)),
-    seed: value.seed,
+    seed: value.seed === undefined ? undefined : String(value.seed),
     marginGate: value.marginGate,
     cache: value.cache ?? true,
     matchers: value.matchers ?? false,

@@ -23,4 +23,7 @@ test("rubric({ marginGate: 'lower-bound' }): the baseline check needs the paired
   const line = (run: typeof point) => run.stdout.split('\n').find((text) => text.includes('paired margin'))!
   expect(line(seeded)).not.toBe(line(point))
   expect(line(seeded)).toContain('paired margin 0.2815 over 8 cases')
+  // A number is read as its decimal string, as the command line's --seed 42 reads it: one seed, one interval.
+  const text = await runVitest({ root, plugin: { seed: '42' } })
+  expect(line(text)).toBe(line(seeded))
 })
