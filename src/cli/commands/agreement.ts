@@ -123,7 +123,10 @@ export function formatAgreement(report: AgreementReport, registry: KindRegistry 
     lines.push("  Cohen's kappa by pair of reviewers:")
     for (const pair of pairs) {
       const perItem = Object.entries(report.items).map(([name, item]) => `${name} ${figure(item.kappa[pair] ?? null)}`)
-      lines.push(`    ${pair.replace('|', ' & ')}: overall ${figure(report.overall.kappa[pair] ?? null)}; ${perItem.join(', ')}`)
+      const shared = report.shared_cases[pair] ?? 0
+      lines.push(
+        `    ${pair.replace('|', ' & ')} (${plural(shared, 'case')} in common): overall ${figure(report.overall.kappa[pair] ?? null)}; ${perItem.join(', ')}`,
+      )
     }
   }
   if (report.sample !== undefined) {

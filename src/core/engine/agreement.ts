@@ -5,6 +5,8 @@ import {
   createRandom,
   gwetAc1,
   krippendorffAlpha,
+  MIN_BOOTSTRAP_CASES,
+  MIN_POOLED_INTERVAL_CASES,
   percentAgreement,
   POOLED_INTERVAL_MINIMUM,
   randomIndex,
@@ -68,6 +70,8 @@ export interface AgreementReport {
    * when no item varies.
    */
   readonly overall: ItemAgreement
+  /** Each pair of reviewers (keyed `alice|bob`): the cases both judged, what the pair's kappas are computed over. */
+  readonly shared_cases: Readonly<Record<string, number>>
   /** The items pooled into `overall`: those whose own alpha is defined, in the rubric's order. `disagreements` covers every item. */
   readonly pooled: readonly string[]
   /** With a sample asked for: n disagreeing cases per item, drawn with the seed, to adjudicate first. */
@@ -132,6 +136,7 @@ export function panelAgreement(fixture: SomeFixture, options: AgreementOptions =
     refused_cases: refused,
     items: perItem,
     overall,
+    shared_cases: sharedCases(reviewers, cases),
     pooled,
     seed,
   }
@@ -201,6 +206,30 @@ export function agreementFigures(
   return { items: perItem, overall, pooled }
 }
 
+/** Whether every case (a cluster of units, or each pairable unit) holds the same judgements: then every replicate of a bootstrap is the sample again. */
+function casesAlike(units: ReliabilityData, clusters: readonly number[] | null, pairable: readonly boolean[]): boolean {
+  const byCase = new Map<number, string[]>()
+  units.forEach((unit, u) => {
+    if (!pairable[u]) return
+    const key = clusters === null ? u : clusters[u]!
+    let list = byCase.get(key)
+    if (list === undefined) byCase.set(key, (list = []))
+    list.push(JSON.stringify(unit))
+  })
+  return new Set([...byCase.values()].map((list) => list.join('\n'))).size <= 1
+}
+
+function sharedCases(reviewers: readonly string[], cases: readonly { readonly views: readonly ReviewerView[] }[]): Record<string, number> {
+  const judged = (views: readonly ReviewerView[], reviewer: string) => views.some((view) => view.reviewer === reviewer && Object.keys(view.items).length > 0)
+  const shared: Record<string, number> = {}
+  for (let a = 0; a < reviewers.length; a++) {
+    for (let b = a + 1; b < reviewers.length; b++) {
+      shared[`${reviewers[a]}|${reviewers[b]}`] = cases.filter(({ views }) => judged(views, reviewers[a]!) && judged(views, reviewers[b]!)).length
+    }
+  }
+  return shared
+}
+
 function ratingOf(views: readonly ReviewerView[], reviewer: string, item: string): string | number | null {
   const view = views.find((each) => each.reviewer === reviewer)
   if (view === undefined || !Object.hasOwn(view.items, item)) return null
@@ -251,10 +280,18 @@ function itemFigures(
     const pairable = units.map((unit) => unit.filter((value) => value !== null).length >= 2)
     const cases = clusters === null ? alpha.units : new Set(clusters.filter((_cluster, u) => pairable[u])).size
     // A pooled interval needs more cases than one item's: below them it covers the true alpha too rarely (docs/statistics.md).
+    // Below the minimum the count is the reason; above it, cases all alike leave nothing to resample.
+    const minimum = clusters === null ? MIN_BOOTSTRAP_CASES : MIN_POOLED_INTERVAL_CASES
     interval =
-      clusters === null
-        ? reportInterval(cases, 'cases', () => alphaBootstrap(units, level, resampling))
-        : reportInterval(cases, 'cases', () => alphaBootstrap(units, level, { ...resampling, clusters }), POOLED_INTERVAL_MINIMUM)
+      cases >= minimum && casesAlike(units, clusters, pairable)
+        ? {
+            ci: null,
+            reason: `every case has the same judgements: resampling its ${cases} cases gives alpha ${alpha.alpha.toFixed(3)} every time, an interval of no width that says nothing of other cases`,
+            bootstrap: null,
+          }
+        : clusters === null
+          ? reportInterval(cases, 'cases', () => alphaBootstrap(units, level, resampling))
+          : reportInterval(cases, 'cases', () => alphaBootstrap(units, level, { ...resampling, clusters }), POOLED_INTERVAL_MINIMUM)
   }
   const percent = percentAgreement(units)
   const kappa: Record<string, number | null> = {}

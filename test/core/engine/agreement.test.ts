@@ -175,6 +175,20 @@ describe('agreement figures a methodologist would accept (issue 26, item 8)', ()
     expect(report.overall.units).toBe(3)
   })
 
+  test('each pair of reviewers is shown with the cases it has in common, what its kappas are over', async () => {
+    const dir = await panel({
+      alice: { complete: 'meets', paraphrase: 'meets', negation: 'does_not_meet' },
+      bob: { complete: 'meets', paraphrase: 'does_not_meet', negation: 'does_not_meet' },
+      carol: { negation: 'does_not_meet' },
+    })
+    const report = panelAgreement(await loadFixture(dir, { cwd: dir }))
+    expect(report.shared_cases).toEqual({ 'alice|bob': 3, 'alice|carol': 1, 'bob|carol': 1 })
+    const text = formatAgreement(report)
+    expect(text).toContain('    alice & bob (3 cases in common): overall ')
+    expect(text).toContain('    alice & carol (1 case in common): overall ')
+    expect(agreementJson(report)['shared_cases']).toEqual(report.shared_cases)
+  })
+
   test('one disagreeing case: alpha 0, and no interval (never [0, 0]), with the reason', async () => {
     const dir = await reviewed([
       { reviewer: 'alice', id: 'complete', ratings: all('meets') },
@@ -252,6 +266,7 @@ describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () 
       cases: 12,
       refused_cases: [],
       ...figures,
+      shared_cases: {},
       seed: 's',
     }
     const text = formatAgreement(report)
@@ -262,6 +277,25 @@ describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () 
       '  intervals: percentile bootstrap of 2000 replicates, seed "s", resampling cases; overall pools rare, varied, each drawn case bringing all of them; no interval below 10 cases, no overall one below 25',
     )
     expect((agreementJson(report)['criteria'] as Record<string, { alpha_bootstrap: unknown }>)['rare']!.alpha_bootstrap).toEqual(rare.alpha_bootstrap)
+  })
+
+  test('no interval where every case has the same judgements: each replicate is the sample again, never a zero-width interval', () => {
+    const cases = Array.from({ length: 12 }, (_unused, index) => `case-${index}`)
+    // alice rates support meets and bob does_not_meet on every case; verification varies.
+    const support: ItemUnits = { item: 'support', units: cases.map(() => ['meets', 'does_not_meet', null]), disagreements: cases }
+    const verification: ItemUnits = {
+      item: 'verification',
+      units: cases.map((_id, index) => (index % 3 === 0 ? ['does_not_meet', 'does_not_meet', null] : ['meets', 'meets', null])),
+      disagreements: [],
+    }
+    const figures = agreementFigures([support, verification], { ...OPTIONS, cases })
+    expect(figures.items['support']!.alpha).toBeLessThan(0)
+    expect(figures.items['support']).toMatchObject({ alpha_ci: null, alpha_bootstrap: null })
+    expect(figures.items['support']!.alpha_ci_reason).toBe(
+      `every case has the same judgements: resampling its 12 cases gives alpha ${figures.items['support']!.alpha!.toFixed(3)} every time, an interval of no width that says nothing of other cases`,
+    )
+    // Cases that differ keep their interval.
+    expect(figures.items['verification']!.alpha_ci).not.toBeNull()
   })
 
   test('no overall interval below 25 cases, where the pooled interval covered the true alpha in under 93% of simulated panels; each criterion keeps its own', () => {
@@ -277,6 +311,7 @@ describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () 
         cases: size,
         refused_cases: [],
         ...figures,
+        shared_cases: {},
         seed: 's',
       }
       return { figures, report }
