@@ -1,3 +1,4 @@
+import type { IntervalReport } from '../core/stats/bootstrap.js'
 import type { SerializedRubricError } from '../core/common/errors.js'
 import { SPLITS, type Split } from '../core/common/primitives.js'
 import { outcomesOf } from '../core/engine/coverage.js'
@@ -86,6 +87,8 @@ export interface AgreementFigures {
       {
         readonly alpha: number | null
         readonly alpha_ci: readonly [number, number] | null
+        /** What the interval resampled and the share of its replicates skipped; `null` without an interval. */
+        readonly alpha_bootstrap: IntervalReport['bootstrap']
         readonly reason: string | null
         readonly units: number
         readonly disagreements: readonly string[]
@@ -201,7 +204,14 @@ function agreementFigures(plan: TestPlan): AgreementFigures | null {
     items: Object.fromEntries(
       Object.entries(agreement.items).map(([name, item]) => [
         name,
-        { alpha: item.alpha, alpha_ci: item.alpha_ci, reason: item.reason, units: item.units, disagreements: item.disagreements },
+        {
+          alpha: item.alpha,
+          alpha_ci: item.alpha_ci,
+          alpha_bootstrap: item.alpha_bootstrap,
+          reason: item.reason,
+          units: item.units,
+          disagreements: item.disagreements,
+        },
       ]),
     ),
     pendingDisagreements: plan.coverage.pendingCases.filter((item) => disagreeing.has(item.id)).map(({ id, reason }) => ({ id, reason })),

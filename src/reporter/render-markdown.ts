@@ -1,3 +1,4 @@
+import { intervalSuffix } from './interval-text.js'
 import { judgeAssistedLines } from '../core/compare/compare-judge-text.js'
 import { points, pointsInterval, worstCaseLine } from '../core/compare/compare-figures.js'
 import type { ComparisonGateReport } from '../core/compare/gate.js'
@@ -76,7 +77,7 @@ export function renderMarkdown(figures: RubricFigures): string {
     )
     for (const [name, item] of Object.entries(agreement.items)) {
       const alpha = item.alpha === null ? `no figure: ${escapeMarkdown(item.reason ?? '')}` : item.alpha.toFixed(3)
-      const interval = item.alpha_ci === null ? '—' : `${item.alpha_ci[0].toFixed(3)} – ${item.alpha_ci[1].toFixed(3)}`
+      const interval = item.alpha_ci === null ? '—' : `${item.alpha_ci[0].toFixed(3)} – ${item.alpha_ci[1].toFixed(3)}${intervalSuffix(item.alpha_bootstrap)}`
       lines.push(`| ${escapeMarkdown(name)} | ${alpha} | ${interval} | ${item.units} | ${escapeMarkdown(item.disagreements.join(', ')) || '—'} |`)
     }
   }
@@ -91,7 +92,7 @@ export function renderMarkdown(figures: RubricFigures): string {
       lines.push('| criterion | n | κ | 95% interval | failure recall | pass recall | false accepts |', '|---|--:|--:|---|--:|--:|---|')
       const figure = (value: number | null) => (value === null ? '—' : value.toFixed(3))
       for (const [id, item] of Object.entries(judge.criteria)) {
-        const interval = item.kappa_ci === null ? '—' : `${item.kappa_ci[0].toFixed(3)} – ${item.kappa_ci[1].toFixed(3)}`
+        const interval = item.kappa_ci === null ? '—' : `${item.kappa_ci[0].toFixed(3)} – ${item.kappa_ci[1].toFixed(3)}${intervalSuffix(item.kappa_bootstrap)}`
         lines.push(
           `| ${escapeMarkdown(id)} | ${item.n} | ${item.kappa === null ? `no kappa: ${escapeMarkdown(item.kappa_reason ?? '')}` : figure(item.kappa)} | ${interval} | ${figure(item.failure_recall)} | ${figure(item.pass_recall)} | ${escapeMarkdown(item.false_accepts.join(', ')) || '—'} |`,
         )

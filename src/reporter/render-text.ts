@@ -20,6 +20,7 @@ import {
 import { rateText } from '../core/engine/coverage.js'
 import type { Outcomes } from '../core/contract/results.js'
 import { estimateLines } from './render-estimate.js'
+import { intervalSuffix, unreliableText } from './interval-text.js'
 
 /** What a fixture without cases (just scaffolded) shows in place of its figures. */
 export const NO_CASES = 'no cases yet: nothing executed, nothing graded, no quality figure'
@@ -183,8 +184,12 @@ function agreementLines(agreement: AgreementFigures, colors: Colors): string[] {
     const figure =
       item.alpha === null
         ? colors.dim(`no figure: ${item.reason ?? ''}`)
-        : `α ${item.alpha.toFixed(3)}${item.alpha_ci === null ? '' : ` [${item.alpha_ci[0].toFixed(3)}, ${item.alpha_ci[1].toFixed(3)}]`} · ${plural(item.units, 'case')}${item.disagreements.length === 0 ? '' : ` · ${item.disagreements.length} disagreeing`}`
+        : `α ${item.alpha.toFixed(3)}${item.alpha_ci === null ? '' : ` [${item.alpha_ci[0].toFixed(3)}, ${item.alpha_ci[1].toFixed(3)}]${intervalSuffix(item.alpha_bootstrap)}`} · ${plural(item.units, 'case')}${item.disagreements.length === 0 ? '' : ` · ${item.disagreements.length} disagreeing`}`
     lines.push(`      ${name.padEnd(width)}${figure}`)
+  }
+  for (const [name, item] of Object.entries(agreement.items)) {
+    const unreliable = unreliableText(name, item.alpha_bootstrap)
+    if (unreliable !== null) lines.push(`      ${colors.yellow(unreliable)}`)
   }
   for (const [index, item] of agreement.pendingDisagreements.entries())
     lines.push(`      ${(index === 0 ? 'disagreements' : '').padEnd(width)}${colors.yellow(item.id)}: ${item.reason}`)
@@ -204,9 +209,13 @@ function calibrationLines(calibration: CalibrationReport, colors: Colors): strin
       const kappa =
         item.kappa === null
           ? colors.dim(`no kappa: ${item.kappa_reason ?? ''}`)
-          : `κ ${figure(item.kappa)}${item.kappa_ci === null ? '' : ` [${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]`}`
+          : `κ ${figure(item.kappa)}${item.kappa_ci === null ? '' : ` [${figure(item.kappa_ci[0])}, ${figure(item.kappa_ci[1])}]${intervalSuffix(item.kappa_bootstrap)}`}`
       const accepts = item.false_accepts.length === 0 ? '0 false accepts' : colors.red(`false accepts: ${item.false_accepts.join(', ')}`)
       lines.push(`      ${id.padEnd(width)}${kappa} · n ${item.n} · failure recall ${figure(item.failure_recall)} · ${accepts}`)
+    }
+    for (const [id, item] of Object.entries(judge.criteria)) {
+      const unreliable = unreliableText(id, item.kappa_bootstrap)
+      if (unreliable !== null) lines.push(`      ${colors.yellow(unreliable)}`)
     }
     if (judge.stale > 0) {
       const reasons = [...new Set(judge.stale_cases.map((label) => label.reason))]
