@@ -5,7 +5,7 @@
  */
 import { RevisionError, UsageError } from '../common/errors.js'
 import { plural, SPLITS, type Split } from '../common/primitives.js'
-import { createRandom, randomIndex, type Random } from '../stats/random.js'
+import { createRandom } from '../stats/random.js'
 import {
   ACTIVE_FLOOR,
   activeProbabilities,
@@ -17,7 +17,7 @@ import {
   refuseExtension,
 } from './draw-judge.js'
 import { extendActive, extensionBase, inIdOrder } from './draw-active.js'
-import { allocate, figuresText, populationFigures } from './population.js'
+import { allocate, drawFrom, figuresText, populationFigures } from './population.js'
 export { allocate, populationFigures } from './population.js'
 export type { DrawRequest, DrawResult, Population, PopulationCase } from './draw-types.js'
 import type { DrawRequest, DrawResult, Population, PopulationCase } from './draw-types.js'
@@ -44,18 +44,6 @@ function checkSamePopulation(previous: SampleFile, figures: ReturnType<typeof po
     expected: 'the same cases, in the same splits, as at the last draw',
     hint: 'start a new sample with `vitest-rubric sample <dir> --size <n> --seed <s> --new` (it replaces sample.json), or restore the cases.',
   })
-}
-
-/** Draws `count` of `items` without replacement: a partial Fisher–Yates shuffle. */
-function drawFrom<T>(items: readonly T[], count: number, random: Random): T[] {
-  const pool = [...items]
-  for (let i = 0; i < count; i++) {
-    const j = i + randomIndex(random, pool.length - i)
-    const chosen = pool[j]!
-    pool[j] = pool[i]!
-    pool[i] = chosen
-  }
-  return pool.slice(0, count)
 }
 
 /**

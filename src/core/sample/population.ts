@@ -6,6 +6,7 @@
 import { UsageError } from '../common/errors.js'
 import { plural, SPLITS, type Split } from '../common/primitives.js'
 import { compareCodePoints, fingerprint } from '../json/canonical-json.js'
+import { randomIndex, type Random } from '../stats/random.js'
 import type { PopulationCase, PopulationFigures } from './draw-types.js'
 
 /** N, N_h and the fingerprint of the cases' ids and splits, whatever their order. */
@@ -61,4 +62,16 @@ export function allocate(
     added[best]!++
   }
   return added
+}
+
+/** Draws `count` of `items` without replacement: a partial Fisher–Yates shuffle. */
+export function drawFrom<T>(items: readonly T[], count: number, random: Random): T[] {
+  const pool = [...items]
+  for (let i = 0; i < count; i++) {
+    const j = i + randomIndex(random, pool.length - i)
+    const chosen = pool[j]!
+    pool[j] = pool[i]!
+    pool[i] = chosen
+  }
+  return pool.slice(0, count)
 }

@@ -10,6 +10,7 @@ import { plural, SPLITS, type Split } from '../common/primitives.js'
 import { idOrder } from './draw-active.js'
 import { allocate, figuresText, populationFigures } from './population.js'
 import { checkProbabilities, sameProbability, type SampleFail } from './sample-probabilities.js'
+import { replayable, replayMismatch } from './sample-replay.js'
 import type { SampleFile } from './sample-format.js'
 
 /** What to do about a sample file that is refused. */
@@ -39,6 +40,23 @@ export function checkSample(sample: SampleFile, file: string, cases?: readonly S
   if (cases !== undefined) checkAgainstCases(sample, cases, fail)
   checkCounts(sample, file, fail)
   checkProbabilities(sample, fail)
+  if (cases !== undefined) checkReplay(sample, cases, fail)
+}
+
+/** The cases a uniform or by-split sample lists are those its seeds draw from the fixture's cases, when they are the cases drawn from. */
+function checkReplay(sample: SampleFile, cases: readonly SampleCheckCase[], fail: SampleFail): void {
+  if (!replayable(sample)) return
+  const last = sample.draws[sample.draws.length - 1]!
+  if (populationFigures(cases.map(({ id, split }) => ({ id, split, answerSha256: null }))).population_sha256 !== last.population_sha256) return
+  const mismatch = replayMismatch(sample, cases)
+  if (mismatch === null) return
+  const draw = sample.draws[mismatch.draw]!
+  fail(
+    ['cases', mismatch.index, 'id'],
+    `the case "${mismatch.found}" is not the one the draw gives: draws[${mismatch.draw}] (seed ${JSON.stringify(draw.seed)}, ${draw.method === 'uniform' ? 'uniform' : 'stratified by split'}) over the fixture's ${plural(cases.length, 'case')}, in their order, draws "${mismatch.expected}" there. A sample is the draw its seed gives: cases chosen another way are no random sample, and an estimate from them is biased. If the fixture's cases were reordered since the draw, restore their order.`,
+    `"${mismatch.expected}", the case the seed draws`,
+    `"${mismatch.found}"`,
+  )
 }
 
 function checkStructure(sample: SampleFile, fail: SampleFail): void {

@@ -232,6 +232,36 @@ describe('a sample that contradicts its own draws is refused (SAMPLE_INVALID), n
     expect(() => checkSample(asRead(sample), FILE, fixtureCases)).not.toThrow()
   })
 
+  test('uniform and by split: a case the seed did not draw, put in the place of one it drew, with everything else as the draw wrote it', () => {
+    for (const [name, extended] of [
+      ['uniform', false],
+      ['by split', true],
+    ] as const) {
+      let drawn = drawSample(undefined, cases, DESIGNS[name]!(20, '7')).sample
+      if (extended) drawn = drawSample(drawn, cases, DESIGNS[name]!(10, '8')).sample
+      const sample = asRead(drawn)
+      expect(() => checkSample(sample, FILE, fixtureCases)).not.toThrow()
+      // Swap the last drawn case for an undrawn one of the same split: same counts, same probabilities.
+      const at = sample.cases.length - 1
+      const picked = fixtureCases.find((entry) => entry.split === sample.cases[at]!.split && !sample.cases.some((drawnCase) => drawnCase.id === entry.id))!
+      const dropped = sample.cases[at]!.id
+      sample.cases[at]!.id = picked.id
+      expect(() => checkSample(sample, FILE)).not.toThrow()
+      const message = refusal(() => checkSample(sample, FILE, fixtureCases)).message
+      expect(message).toContain(
+        `lab/sample.json › cases[${at}] › id: the case "${picked.id}" is not the one the draw gives: draws[${extended ? 1 : 0}] (seed "${extended ? 8 : 7}", ${name === 'uniform' ? 'uniform' : 'stratified by split'}) over the fixture's 120 cases, in their order, draws "${dropped}" there.`,
+      )
+      expect(message).toContain(`  expected: "${dropped}", the case the seed draws\n  found:    "${picked.id}"\n`)
+    }
+  })
+
+  test("a design drawn by the judge's labels is not replayed: the labels at the draw need not be the fixture's now", () => {
+    const sample = draw('by decision')
+    expect(() => checkSample(sample, FILE, fixtureCases)).not.toThrow()
+    const active = draw('active')
+    expect(() => checkSample(active, FILE, fixtureCases)).not.toThrow()
+  })
+
   test('draws of one sample that record different cases', () => {
     const first = drawSample(undefined, cases, DESIGNS['uniform']!(10, '1')).sample
     const sample = asRead(drawSample(first, cases, DESIGNS['uniform']!(5, '2')).sample)
