@@ -76,6 +76,8 @@ export async function readReservationFile(root: string, path: string): Promise<{
 export async function writeReservations(root: string, team: LoadedTeam, current: () => readonly Reservation[]): Promise<void> {
   const path = reservationFilePath(root, team)
   await withTeamLock(root, async () => {
+    // A link put in the file's place while the server ran is refused as one found at the start is: replacing it would drop what it leads to.
+    if ((await readStateFile(path, { boundary: root, cwd: root })) === 'not a file') await readReservationFile(root, path)
     const file = { version: 1, team: team.display, reservations: current() }
     await writeOutputFile({ path, display: displayPath(root, path), contents: `${JSON.stringify(file, null, 2)}\n` }, { boundary: root, cwd: root })
   })

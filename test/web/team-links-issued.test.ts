@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { expect, onTestFinished, test } from 'vitest'
 import { announceTeam, openTeam } from '../../src/cli/commands/serve-team.js'
 import { startServer } from '../../src/web/server.js'
-import { readReservationFile, reservationFilePath } from '../../src/web/reservation-file.js'
+import { readReservationFile, reservationFilePath, writeReservations } from '../../src/web/reservation-file.js'
 import { tokenFilePath } from '../../src/web/team-tokens.js'
 import { loadTeam } from '../../src/web/team.js'
 import { runCli } from '../helpers/cli.js'
@@ -115,4 +115,10 @@ test('a file of token hashes or of reservations that is a link is refused, not r
   await writeFile(outside, '{}')
   await symlink(outside, reservations)
   await expect(readReservationFile(root, reservations)).rejects.toThrow('the file of open reservations is a symbolic link, or not a file')
+  // A link put in its place while a server runs is refused at the server's next write, and kept.
+  await expect(writeReservations(root, await loadTeam('team.json', root), () => [])).rejects.toThrow(
+    'the file of open reservations is a symbolic link, or not a file',
+  )
+  expect((await lstat(reservations)).isSymbolicLink()).toBe(true)
+  expect(await readFile(outside, 'utf8')).toBe('{}')
 })
