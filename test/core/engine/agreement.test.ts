@@ -222,6 +222,22 @@ function correlatedPanel(seed: string, cases: number, criteria: number): ItemUni
 
 const OPTIONS = { reviewers: ['alice', 'bob', 'carol'], level: 'nominal' as const, categories: ['meets', 'does_not_meet'], seed: 's', samples: 500 }
 
+/** A report of the figures of `cases` cases, as panelAgreement would make it. */
+function reportOf(figures: ReturnType<typeof agreementFigures>, cases: number): AgreementReport {
+  return {
+    kind: 'criteria',
+    dir: 'x',
+    name: 'x',
+    level: 'nominal',
+    reviewers: OPTIONS.reviewers,
+    cases,
+    refused_cases: [],
+    ...figures,
+    shared_cases: {},
+    seed: 's',
+  }
+}
+
 describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () => {
   test('the overall interval resamples cases, each bringing all its criteria, not case × criterion units', () => {
     const items = correlatedPanel('clustered', 30, 4)
@@ -257,18 +273,7 @@ describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () 
     expect(rare.alpha_bootstrap!.unreliable).toBe(true)
     expect(rare.alpha_bootstrap!.skipped + Math.round((1 - rare.alpha_bootstrap!.skipped_share) * 2000)).toBe(2000)
     expect(figures.items['varied']!.alpha_bootstrap).toMatchObject({ skipped: 0, skipped_share: 0, unreliable: false })
-    const report: AgreementReport = {
-      kind: 'criteria',
-      dir: 'x',
-      name: 'x',
-      level: 'nominal',
-      reviewers: OPTIONS.reviewers,
-      cases: 12,
-      refused_cases: [],
-      ...figures,
-      shared_cases: {},
-      seed: 's',
-    }
+    const report = reportOf(figures, 12)
     const text = formatAgreement(report)
     const share = `${(100 * rare.alpha_bootstrap!.skipped_share).toFixed(1)}%`
     expect(text).toContain(`  rare: interval unreliable: ${share} of 2000 replicates had no variation and were skipped (more than 20.0%)`)
@@ -302,19 +307,7 @@ describe('agreementFigures: how the intervals are drawn (issue 26, item 8)', () 
     const at = (size: number) => {
       const cases = Array.from({ length: size }, (_unused, index) => `case-${index}`)
       const figures = agreementFigures(correlatedPanel(`pooled ${size}`, size, 4), { ...OPTIONS, cases })
-      const report: AgreementReport = {
-        kind: 'criteria',
-        dir: 'x',
-        name: 'x',
-        level: 'nominal',
-        reviewers: OPTIONS.reviewers,
-        cases: size,
-        refused_cases: [],
-        ...figures,
-        shared_cases: {},
-        seed: 's',
-      }
-      return { figures, report }
+      return { figures, report: reportOf(figures, size) }
     }
     const small = at(15)
     expect(small.figures.overall.alpha).not.toBeNull()
