@@ -9,6 +9,7 @@ import { checkFileDocument } from '../json/schema-error.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
 import { readReviewDocument, type ReviewDocument } from './documents.js'
 import type { CaseEntry, ReviewEntry } from './entries.js'
+import { checkJudgeConfidences } from './judge-confidences.js'
 import { RECORDS_DIR } from '../store/records.js'
 import type { ParseMemo } from './parse-memo.js'
 
@@ -253,13 +254,17 @@ async function readLabelDirectory(source: LabelSource, subdir: string): Promise<
     const document = memo === undefined ? readReviewDocument(definition, file, cases, casesFile) : memo.reviewDocument(definition, file, cases, casesFile)
     read_.push({ who, file, document })
   }
-  // The same parsed documents as at the last read (none of their bytes changed): the same labels.
+  const made = () => {
+    if (subdir === JUDGES_DIR) for (const { file, document } of read_) checkJudgeConfidences(file.display, document)
+    return labelSet(read_)
+  }
+  // The same parsed documents as at the last read (none of their bytes changed): the same labels, checked then.
   return memo === undefined
-    ? labelSet(read_)
+    ? made()
     : memo.derivedOf(
         subdir,
         read_.map((each) => each.document),
-        () => labelSet(read_),
+        made,
       )
 }
 

@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from 'node:fs/promises'
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { convertFixture } from '../../../src/core/engine/convert-layout.js'
@@ -107,3 +107,71 @@ describe('a confidence kept and imported', () => {
     expect(Object.keys(await recorded(root))).toEqual(['complete'])
   })
 })
+
+/** Edits the judge kw's label of `complete` as a hand or another tool might: its support confidence becomes `value`. */
+async function editConfidence(root: string, layout: 'seed' | 'records', value: unknown): Promise<string> {
+  if (layout === 'seed') {
+    const file = join(root, 'lab/judges/kw.json')
+    const document = JSON.parse(await readFile(file, 'utf8'))
+    const index = document.reviews.findIndex((review: { answer_id: string }) => review.answer_id === 'complete')
+    document.reviews[index].judgements.support.confidence = value
+    await writeFile(file, `${JSON.stringify(document, null, 2)}\n`)
+    return `lab/judges/kw.json › reviews[${index}] › judgements › support › confidence (case "complete")`
+  }
+  const records = join(root, 'lab/records')
+  for (const name of await readdir(records)) {
+    if (!/^[0-9a-f]+\.jsonl$/.test(name)) continue
+    const lines = (await readFile(join(records, name), 'utf8')).split('\n')
+    const at = lines.findIndex((line) => line.includes('"doc":"judges/kw.json"') && line.includes('"case":"complete"'))
+    if (at === -1) continue
+    const record = JSON.parse(lines[at]!)
+    record.item.judgements.support.confidence = value
+    lines[at] = JSON.stringify(record)
+    await writeFile(join(records, name), lines.join('\n'))
+    return `lab/records/judges/kw.json › reviews[${record.n}] › judgements › support › confidence (case "complete")`
+  }
+  throw new Error('no record of the label of complete')
+}
+
+describe('a confidence edited into a judge’s file', () => {
+  test.each([
+    ['seed', 2, 'the integer 2'],
+    ['seed', -3, 'the integer -3'],
+    ['seed', 'high', 'the string "high"'],
+    ['records', 1.5, 'the number 1.5'],
+    ['records', 'high', 'the string "high"'],
+  ] as const)('refuses the fixture in the %s layout (%s), naming the file and the JSON path, and nothing is written', async (layout, value, found) => {
+    const root = await lab(layout)
+    await runJudge('lab', { cwd: root, kinds, judge: 'kw', run: { perCriterion: judgeWith(() => 0.8) } })
+    const where = await editConfidence(root, layout, value)
+    const before = await snapshotOf(join(root, 'lab'))
+    const summary = `${where}: the judge's confidence is not a number from 0 to 1, so a draw by the judge's confidence (\`sample --method active\`) cannot use it.`
+    for (const argv of [
+      ['calibrate', 'lab'],
+      ['evaluate', 'lab'],
+      ['sample', 'lab', '--size', '4', '--seed', '1', '--method', 'active', '--judge', 'kw'],
+      ['review', 'lab', '--case', 'complete', '--judge', 'kw', '--replace', '--rating', 'support=meets', '--reason', 'support=Met.'],
+    ]) {
+      const result = await runCli(argv, root)
+      expect(result.code, argv.join(' ')).toBe(1)
+      expect(result.stdout + result.stderr, argv.join(' ')).toContain(summary)
+    }
+    const status = await runCli(['status', 'lab'], root)
+    expect(status.code).toBe(1)
+    expect(status.stdout + status.stderr).toContain(
+      `${summary}\n` +
+        "    expected: a number from 0 to 1 (the judge's probability that its rating is right), or no confidence\n" +
+        `    found:    ${found}\n` +
+        "    fix:      give the judge's probability that its rating is right, from 0 to 1, or leave the confidence out (a label without one is as valid).\n",
+    )
+    expect(await snapshotOf(join(root, 'lab'))).toEqual(before)
+  })
+})
+
+/** Every file under a directory, with its bytes: to show that nothing was written. */
+async function snapshotOf(dir: string): Promise<Record<string, string>> {
+  const files: Record<string, string> = {}
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) files[join(entry.parentPath, entry.name)] = await readFile(join(entry.parentPath, entry.name), 'utf8')
+  return files
+}
