@@ -16,6 +16,7 @@ const ENTRIES = [
   'index',
   'criteria',
   'scored',
+  'statistics',
   'plugin',
   'reporter/index',
   'matchers/index',

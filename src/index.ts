@@ -3,7 +3,7 @@
  * status, bind, init, add, review, adjudicate, agreement, calibrate, compare, judge and the decision
  * record.
  * Kind-specific tools are behind their own entries: `vitest-rubric/criteria` and
- * `vitest-rubric/scored`. The fixture files' JSON Schemas are `fixtureJsonSchemas()` here, and
+ * `vitest-rubric/scored`; the statistics of docs/statistics.md behind `vitest-rubric/statistics`. The fixture files' JSON Schemas are `fixtureJsonSchemas()` here, and
  * files at `vitest-rubric/schemas/<name>.schema.json`.
  */
 

@@ -101,6 +101,47 @@ describe('the packed package in a fresh project', () => {
     )
   })
 
+  test('exports the functions docs/statistics.md documents as vitest-rubric/statistics, with StatisticsInputError', async () => {
+    // Every function statistics.md names with its arguments is one a user can import: from
+    // vitest-rubric/statistics, or from vitest-rubric for those that take a fixture or an evaluation.
+    const doc = await readFile(join(ROOT, 'docs/statistics.md'), 'utf8')
+    const others = new Set(['String', 'rubric', 'mcnemar', 'proportion_confint'])
+    const documented = [...new Set([...doc.matchAll(/`([A-Za-z]\w*)\(/g)].map((match) => match[1]!))].filter((name) => !others.has(name))
+    expect(documented).toEqual(expect.arrayContaining(['krippendorffAlpha', 'cohenKappa', 'wilsonInterval', 'ppiMean', 'percentileInterval', 'createRandom']))
+    await writeFile(
+      join(project, 'statistics.mjs'),
+      [
+        "import * as statistics from 'vitest-rubric/statistics'",
+        "import * as main from 'vitest-rubric'",
+        'const names = JSON.parse(process.argv[2])',
+        'const kinds = Object.fromEntries(names.map((name) => [name, typeof (statistics[name] ?? main[name])]))',
+        "const kappa = statistics.cohenKappa([['meets', 'meets'], ['does_not_meet', 'does_not_meet'], ['meets', 'does_not_meet'], ['meets', 'meets']])",
+        'let refused',
+        'try {',
+        "  statistics.krippendorffAlpha([['meets', 1]], 'nominal')",
+        '} catch (error) {',
+        '  refused = { statistics: error instanceof statistics.StatisticsInputError, rubric: error instanceof main.RubricError, code: error.code }',
+        '}',
+        'console.log(JSON.stringify({ kinds, kappa: kappa.kappa, wilson: statistics.wilsonInterval(0, 10), minimum: statistics.MIN_BOOTSTRAP_CASES, refused }))',
+      ].join('\n'),
+    )
+    const result = run(join(project, 'statistics.mjs'), [JSON.stringify(documented)])
+    expect(result.stderr).toBe('')
+    const printed = JSON.parse(result.stdout) as {
+      kinds: Record<string, string>
+      kappa: number
+      wilson: { low: number; high: number }
+      minimum: number
+      refused: unknown
+    }
+    expect(printed.kinds).toEqual(Object.fromEntries(documented.map((name) => [name, 'function'])))
+    expect(printed.kappa).toBeCloseTo(0.5, 12)
+    expect(printed.wilson.low).toBe(0)
+    expect(printed.wilson.high).toBeCloseTo(0.2775327998628892, 12)
+    expect(printed.minimum).toBe(10)
+    expect(printed.refused).toEqual({ statistics: true, rubric: true, code: 'STATISTICS_INPUT' })
+  })
+
   test('exports the JSON Schemas as vitest-rubric/schemas/*, from the build', () => {
     const require = createRequire(join(project, 'index.js'))
     expect(require.resolve('vitest-rubric/schemas/rubric.schema.json')).toBe(join(project, 'node_modules/vitest-rubric/dist/schemas/rubric.schema.json'))

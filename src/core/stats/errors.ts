@@ -11,6 +11,10 @@ import { RubricError } from '../common/errors.js'
 /** What to do about any `STATISTICS_INPUT` error (docs/errors.md). */
 export const STATISTICS_INPUT_HINT = 'pass the statistic input of the shape docs/statistics.md gives for it; the message names the first value that is not.'
 
+/**
+ * A statistic asked of input it is not defined for (`STATISTICS_INPUT`): the message names the first
+ * value that is not of the shape docs/statistics.md gives, what was expected and what was found.
+ */
 export class StatisticsInputError extends RubricError {
   /** `message` says what the statistic expected, where and what it found, in one line. */
   constructor(message: string) {

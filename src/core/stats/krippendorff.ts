@@ -72,7 +72,8 @@ const METRICS: Record<AlphaMetric, MetricDefinition> = {
   },
 }
 
-interface AlphaCounts {
+/** What alpha was computed over: the pairable units, their values and the distinct values among them. */
+export interface AlphaCounts {
   /** Pairable units: units with at least two values. */
   readonly units: number
   /** n: the values in pairable units. */
