@@ -262,10 +262,35 @@ describe('several reviewers: bad input, with a clear error and nothing lost', ()
   test('an adjudication naming a review that does not exist, and a reviewer name that is not a safe file name', async () => {
     const { dir, run } = await reviewedByThree()
     const before = await readFile(join(dir, 'annotations.json'), 'utf8')
+    // What the fixture does not hold is a refusal of the data (exit 1, no usage); a malformed name is a usage error (exit 2).
     const unknown = await run('adjudicate', 'fixtures/panel', '--case', 'paraphrase', '--adjudicator', 'dana', '--pick', 'support=zed')
-    expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toMatch(
-      /^--pick support: there is no review of case "paraphrase" by "zed"; nothing was written\.\n {2}expected: one of the reviewers of the case: "alice", "bob", "carol"/,
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr).toBe(
+      '--pick support: there is no review of case "paraphrase" by "zed"; nothing was written.\n' +
+        '  expected: one of the reviewers of the case: "alice", "bob", "carol"\n' +
+        '  fix:      name a reviewer who reviewed the case.\n',
+    )
+    const taken = await run('adjudicate', 'fixtures/panel', '--case', 'paraphrase', '--adjudicator', 'dana', '--take', 'zed')
+    expect(taken.code).toBe(1)
+    expect(taken.stderr).toMatch(/^--take: there is no review of case "paraphrase" by "zed"; nothing was written\.\n/)
+    const criterion = await run('adjudicate', 'fixtures/panel', '--case', 'paraphrase', '--adjudicator', 'dana', '--take', 'alice', '--pick', 'nocrit=bob')
+    expect(criterion.code).toBe(1)
+    expect(criterion.stderr).toBe(
+      '--pick nocrit: the rubric defines no criterion "nocrit"; nothing was written.\n' +
+        '  expected: one of "command", "preconditions", "database_scope", "verification", "support"\n' +
+        '  found:    "nocrit"\n' +
+        '  fix:      name a criterion of the rubric (vitest-rubric show prints them).\n',
+    )
+    expect(
+      (await run('review', 'fixtures/panel', '--case', 'paraphrase', '--reviewer', 'erin', '--rating', 'command=meets', '--reason', 'command=Met.')).code,
+    ).toBe(0)
+    const unjudged = await run('adjudicate', 'fixtures/panel', '--case', 'paraphrase', '--adjudicator', 'dana', '--take', 'alice', '--pick', 'support=erin')
+    expect(unjudged.code).toBe(1)
+    expect(unjudged.stderr).toMatch(/^--pick support: erin did not judge "support"; nothing was written\.\n/)
+    const adjudicator = await run('adjudicate', 'fixtures/panel', '--case', 'paraphrase', '--adjudicator', '../elsewhere', '--take', 'alice')
+    expect(adjudicator.code).toBe(2)
+    expect(adjudicator.stderr).toMatch(
+      /^--adjudicator: "\.\.\/elsewhere" is not an adjudicator name; nothing was written\.\n[\s\S]*\nUsage: vitest-rubric adjudicate /,
     )
     const unsafe = await run('review', 'fixtures/panel', '--case', 'complete', '--reviewer', '../elsewhere', ...judged('x'))
     expect(unsafe.code).toBe(2)

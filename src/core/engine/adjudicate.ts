@@ -147,10 +147,11 @@ async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source
   const { definition } = view.target
   if (options.expected !== undefined) checkCaseVersions(base.fixture, options.caseId, [view.target.slot], { adjudication: true }, options.expected)
   const reviewers = view.views.map((each) => each.reviewer)
+  // A reviewer, or an item, that the fixture does not hold is a refusal of the data, not a malformed command line (exit 1, docs/cli.md).
   const known = (reviewer: string, option: string) => {
     if (reviewers.includes(reviewer)) return reviewer
-    throw new UsageError({
-      code: 'USAGE',
+    throw new RevisionError({
+      code: 'DRAFT_INVALID',
       file: option,
       summary: `there is no review of case "${options.caseId}" by ${JSON.stringify(reviewer)}; nothing was written.`,
       expected: `one of the reviewers of the case: ${quoteSome(reviewers)}`,
@@ -166,11 +167,23 @@ async function adjudicateCaseNow(dir: string, options: AdjudicateOptions, source
       summary: 'a review of this kind is adopted whole: pass --take <reviewer>, not --pick.',
       hint: "take one reviewer's review, then write what you change with --from.",
     })
+  const items = definition.panel.order(view.target.context)
+  const { item: itemWord } = definition.panel.words
   for (const [item, reviewer] of picks) {
+    if (!items.includes(item)) {
+      throw new RevisionError({
+        code: 'DRAFT_INVALID',
+        file: `--pick ${item}`,
+        summary: `the rubric defines no ${itemWord} ${JSON.stringify(item)}; nothing was written.`,
+        expected: `one of ${quoteSome(items)}`,
+        found: JSON.stringify(item),
+        hint: `name a ${itemWord} of the rubric (vitest-rubric show prints them).`,
+      })
+    }
     const from = view.drafts[known(reviewer, `--pick ${item}`)]!
     if (!Object.hasOwn(from, item)) {
-      throw new UsageError({
-        code: 'USAGE',
+      throw new RevisionError({
+        code: 'DRAFT_INVALID',
         file: `--pick ${item}`,
         summary: `${reviewer} did not judge ${JSON.stringify(item)}; nothing was written.`,
         hint: 'pick the item from a reviewer who judged it, or write it yourself.',
