@@ -68,7 +68,7 @@ describe('vitest-rubric evaluate on a scored fixture', () => {
     expect(stdout).toMatchInlineSnapshot(`
       "debate-benchmark (fixtures/debate-benchmark; rubric evaluation_rubric.json@sha256:be89f77dd9c0)
         origin: Authored example transcripts and reviewer annotations for ten benchmark cases; not a run of a real debate system and not a human-rating study.
-        review coverage: 9 graded of 10 candidates; 1 pending; 0 refused — accepted 6, rejected 3; 67% accepted (95% interval 35%–88%)
+        review coverage: 9 scored of 10 candidates; 1 pending; 0 refused — passed 6, failed 3; 67% passed (95% interval 35%–88%)
         rule: a case passes with mean ≥ 0.65 and no applicable dimension below 0.50; scoreable with at least 4 of 6 dimensions applicable
         dimensions: D1 issue_discovery_recall, D2 issue_discovery_precision, D3 defense_calibration, D4 debate_resolution_quality, D5 empirical_test_diagnosticity, D6 final_verdict_correctness
         case                        status   D1     D2     D3     D4     D5     D6     mean   baseline (mean, rule)

@@ -9,6 +9,7 @@ import type { EvaluationJson } from '../../core/contract/results.js'
 import { kinds, loadFixture } from '../../core/registry.js'
 import { rateText } from '../../core/engine/coverage.js'
 import type { CoverageCounts } from '../../core/contract/results.js'
+import type { OutcomeWords } from '../../core/contract/kind.js'
 import { judgeFile } from '../../core/engine/calibration.js'
 import { estimateHead, estimateWarnings, splitEstimateText } from '../../core/sample/estimate-text.js'
 import { fixtureEstimate, type FixtureEstimate } from '../../core/sample/fixture-estimate.js'
@@ -90,13 +91,15 @@ export type EvaluationDocument = EvaluationJson & { readonly estimate?: FixtureE
 /** The human-readable report of one evaluated fixture: its name, origin and coverage, then what its kind shows. */
 export function formatEvaluation(json: EvaluationDocument): string {
   const { fixture } = json
+  // The kind's words, as the reporter and docs/scored.md say them: a scored case is passed or failed, not accepted or rejected.
+  const words = kinds.get(fixture.kind)?.present.words ?? CRITERIA_WORDS
   const lines = [
     `${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`,
     `  origin: ${shownOrigin(fixture.origin, join(fixture.dir, 'annotations.json'))}`,
-    `  ${formatReviewCoverage(json.coverage)}`,
+    `  ${formatReviewCoverage(json.coverage, words)}`,
   ]
   const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)
-  if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts)}`)
+  if (splits.length > 1) for (const [split, counts] of splits) lines.push(`    ${split}: ${formatReviewCoverage(counts, words)}`)
   if (json.estimate !== undefined) lines.push(...estimateLines(json.estimate))
   // One line per case: a loop, since a spread of a large fixture's lines would overflow the call stack.
   for (const line of kinds.get(fixture.kind)?.present.evaluationLines(json) ?? []) lines.push(line)
@@ -104,12 +107,18 @@ export function formatEvaluation(json: EvaluationDocument): string {
   return lines.join('\n')
 }
 
-/** `review coverage: 6 graded of 8 candidates; 2 pending; 0 refused — accepted 3, rejected 3`. */
-export function formatReviewCoverage(counts: CoverageCounts): string {
-  const head = `review coverage: ${counts.graded} graded of ${plural(counts.candidates, 'candidate')}; ${counts.pending} pending; ${counts.refused} refused`
+/** The words of a criteria fixture's coverage, for a kind the registry does not know. */
+const CRITERIA_WORDS: Pick<OutcomeWords, 'positive' | 'negative' | 'graded'> = { positive: 'accepted', negative: 'rejected', graded: 'graded' }
+
+/**
+ * `review coverage: 6 graded of 8 candidates; 2 pending; 0 refused — accepted 3, rejected 3`, in
+ * the kind's words (`9 scored of 10 candidates; … — passed 6, failed 3; 67% passed`).
+ */
+export function formatReviewCoverage(counts: CoverageCounts, words: Pick<OutcomeWords, 'positive' | 'negative' | 'graded'>): string {
+  const head = `review coverage: ${counts.graded} ${words.graded} of ${plural(counts.candidates, 'candidate')}; ${counts.pending} pending; ${counts.refused} refused`
   return counts.outcomes === null
     ? `${head} — no completed reviews, so no quality figure`
-    : `${head} — accepted ${counts.outcomes.accepted}, rejected ${counts.outcomes.rejected}; ${rateText(counts.outcomes, 'accepted')}`
+    : `${head} — ${words.positive} ${counts.outcomes.accepted}, ${words.negative} ${counts.outcomes.rejected}; ${rateText(counts.outcomes, words.positive)}`
 }
 
 /** The estimate under the coverage: what it rests on, then a line per split. */
