@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises'
+import { mkdir, readdir, readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
 import { scratchDir } from '../helpers/scratch.js'
@@ -18,5 +19,34 @@ describe('a writing command given a fixture directory that does not exist', () =
     expect(run.stderr.split('\n')[0]).toMatch(/^fixtures\/nowhere: no such fixture directory(; nothing was changed)?\.$/)
     expect(run.stderr).not.toContain('.rubric.lock')
     expect(await readdir(root)).toEqual([])
+  })
+})
+
+describe('report --html given a fixture directory that does not exist', () => {
+  test.each([
+    [['fixtures/nowhere'], 'fixtures/nowhere: no such fixture directory.'],
+    [['fixtures/lab', 'fixtures/nowhere'], 'fixtures/nowhere: no such fixture directory.'],
+    [['fixtures/lab/rubric.json'], 'fixtures/lab/rubric.json: the path is a file, not a fixture directory.'],
+  ])('%j is refused as every command refuses it (FIXTURE_NOT_FOUND, exit 1), and no report is written', async (dirs, message) => {
+    const root = await scratchDir('missing-fixture')
+    expect((await runCli(['init', 'fixtures/lab', '--template', 'docuctl'], root)).code).toBe(0)
+    const before = await readdir(root)
+    const run = await runCli(['report', '--html', ...dirs], root)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr.split('\n')[0]).toBe(message)
+    expect(await readdir(root)).toEqual(before)
+  })
+
+  test('a directory that exists is reported, its fixture refused or not', async () => {
+    const root = await scratchDir('missing-fixture')
+    expect((await runCli(['init', 'fixtures/lab', '--template', 'docuctl'], root)).code).toBe(0)
+    await mkdir(join(root, 'fixtures/empty'))
+    expect(await runCli(['report', '--html', 'fixtures/lab', 'fixtures/empty'], root)).toEqual({
+      code: 0,
+      stdout: 'wrote .vitest-rubric/report.html\n',
+      stderr: '',
+    })
+    expect(await readFile(join(root, '.vitest-rubric/report.html'), 'utf8')).toContain('fixtures/empty')
   })
 })

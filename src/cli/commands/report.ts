@@ -1,4 +1,6 @@
+import { resolve } from 'node:path'
 import { displayPath } from '../../core/common/display-path.js'
+import { requireFixtureDirectory } from '../../core/engine/fixture-directory.js'
 import { resolveOptions } from '../../run/options.js'
 import { planFixtureTests } from '../../core/engine/plan.js'
 import { comparisonsOf } from '../../run/comparisons.js'
@@ -30,12 +32,16 @@ Options:
                       as for evaluate (default: rubric()'s reviewers.min, else 0)
   --config <file>     the Vitest config to read rubric()'s gates from (default: the one vitest finds)
 
-Exit codes: 0 when written; 1 when the Vitest config cannot be read; 2 on a usage error.`,
+Exit codes: 0 when written (a fixture refused is reported as refused); 1 when a directory does not
+exist, or the Vitest config cannot be read, with nothing written; 2 on a usage error.`,
   options: { html: { type: 'boolean', default: false }, out: { type: 'string' }, 'min-reviews': { type: 'string' }, config: { type: 'string' } },
   async run({ values, positionals }, io) {
     if (values['html'] !== true) throw usage('report', 'say which report: --html.')
     const dirs = positionals.length > 0 ? positionals : await fixtureDirs(io.cwd)
     if (dirs.length === 0) throw usage('report', 'no fixture directories: pass some.')
+    // A directory that does not exist is refused as every command refuses it, before anything is written; a
+    // fixture that exists but is refused is reported as refused.
+    for (const dir of positionals) await requireFixtureDirectory(resolve(io.cwd, dir), displayPath(io.cwd, resolve(io.cwd, dir)), io.cwd)
     const out = stringOption(values, 'out') ?? '.vitest-rubric/report.html'
     const config = stringOption(values, 'config')
     // Vitest is loaded only when there is a config for it to read: a report of a directory without one needs no second.

@@ -1,11 +1,12 @@
 import { confinement } from '../json/confinement.js'
 import { displayPath } from '../common/display-path.js'
 import { stat } from 'node:fs/promises'
-import { dirname, join, resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { FixtureError } from '../common/errors.js'
 import { convertedRevisions, type ConvertedRevisions } from '../json/line-endings.js'
 import { confineToProject, hashOnce, projectBoundary, readFixtureFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { recoverFixture } from '../json/fixture-lock.js'
+import { requireFixtureDirectory } from './fixture-directory.js'
 import { readCaseEntries, readReviewDocument } from './documents.js'
 import {
   ADJUDICATIONS_FILE,
@@ -317,17 +318,7 @@ export function kindContext<R>(fixture: {
 }
 
 async function kindOf(registry: KindRegistry, absolute: string, display: string, cwd: string, wanted: string | undefined): Promise<SomeKindDefinition> {
-  if (!(await isDirectory(absolute))) {
-    const isFileThere = await isFile(absolute)
-    throw new FixtureError({
-      code: 'FIXTURE_NOT_FOUND',
-      file: display,
-      summary: isFileThere ? 'the path is a file, not a fixture directory.' : 'no such fixture directory.',
-      hint: isFileThere
-        ? `pass the directory that holds the fixture's files (${displayPath(cwd, dirname(absolute))}).`
-        : 'pass the path of a directory that holds a fixture (for example fixtures/docuctl-rollback).',
-    })
-  }
+  await requireFixtureDirectory(absolute, display, cwd)
   const kinds = await fixtureKindsIn(registry, absolute)
   const marker = (kind: SomeKindDefinition) => kind.files.rubric
   if (kinds.length > 1) {
@@ -391,8 +382,4 @@ async function fixtureFilesIn(registry: KindRegistry, dir: string): Promise<stri
 
 async function isFile(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isFile() ?? false
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isDirectory() ?? false
 }
