@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, readdir, readFile, rename, symlink, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { createRequire } from 'node:module'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { runCli } from '../helpers/cli.js'
 import { ROOT } from '../helpers/fixture-copy.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
 
@@ -141,6 +142,32 @@ describe('the packed package in a fresh project', () => {
     expect(printed.minimum).toBe(10)
     expect(printed.refused).toEqual({ statistics: true, rubric: true, code: 'STATISTICS_INPUT' })
   })
+
+  test('ships the example judges and the example pair the docs run, copied into the project as the docs say', async () => {
+    expect(packedFiles).toEqual(
+      expect.arrayContaining([
+        'examples/judges/keyword-judge.mjs',
+        'examples/judges/ai-sdk-judge.ts',
+        'examples/compare/answers-v1/cases.json',
+        'examples/compare/answers-v2/annotations.json',
+      ]),
+    )
+    // The repository's own suite written with the matchers reads fixtures the package does not ship.
+    expect(packedFiles.filter((path) => path.startsWith('examples/') && !/^examples\/(judges|compare)\//.test(path))).toEqual([])
+    // judges.md and compare.md: `mkdir -p examples && cp -r node_modules/vitest-rubric/examples/<folder> examples/`.
+    await mkdir(join(project, 'examples'), { recursive: true })
+    for (const folder of ['judges', 'compare'])
+      await cp(join(project, 'node_modules/vitest-rubric/examples', folder), join(project, 'examples', folder), { recursive: true })
+    const compared = run(bin(), ['compare', 'examples/compare/answers-v1', 'examples/compare/answers-v2'])
+    expect(compared.stderr).toBe('')
+    expect(compared.stdout).toContain('A: answers-v1 (examples/compare/answers-v1), 13 cases')
+    expect(compared.stdout).toBe((await runCli(['compare', 'examples/compare/answers-v1', 'examples/compare/answers-v2'], ROOT)).stdout)
+    await cp(join(ROOT, 'fixtures/docuctl-rollback'), join(project, 'fixtures/lab'), { recursive: true })
+    const judged = run(bin(), ['judge', 'fixtures/lab', '--judge', 'keywords', '--run', 'examples/judges/keyword-judge.mjs'])
+    expect(judged.stderr).not.toMatch(/error|cannot|refused/i)
+    expect(judged.stdout).toContain('judge keywords: wrote 40 labels of 40 to judge in 8 cases (0 were current), 0 failed')
+    expect(judged.status).toBe(0)
+  }, 60_000)
 
   test('exports the JSON Schemas as vitest-rubric/schemas/*, from the build', () => {
     const require = createRequire(join(project, 'index.js'))
