@@ -49,7 +49,11 @@ export function usage(command: string | undefined, summary: string): UsageError 
 export interface ArgToken {
   readonly kind: string
   readonly name?: string
+  /** The option as typed: `--json`, `-h`. */
+  readonly rawName?: string
   readonly value?: string | undefined
+  /** Whether the value was given with `=` (`--size=-3`), rather than as the next argument. */
+  readonly inlineValue?: boolean | undefined
 }
 
 /**

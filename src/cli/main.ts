@@ -4,6 +4,7 @@ import { RubricError, UsageError } from '../core/common/errors.js'
 import { lockNoticeText, setLockNoticeListener } from '../core/json/fixture-lock.js'
 import { refuseEmptyOptions, refuseRepeatedOptions, usage, type CliIo, type Command, type CommandOptions } from './command.js'
 import { packageFile } from '../package-files.js'
+import { refuseMisusedOptions } from './option-misuse.js'
 import { add } from './commands/add.js'
 import { adjudicate } from './commands/adjudicate.js'
 import { agreement } from './commands/agreement.js'
@@ -76,11 +77,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   const command = first === undefined ? undefined : COMMANDS.get(first)
   try {
     if (command === undefined) {
-      const { values, positionals } = parseArgs({
-        args: [...argv],
-        allowPositionals: true,
-        options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
-      })
+      const options = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } satisfies CommandOptions
+      const { values, positionals, tokens } = parseArgs({ args: [...argv], strict: false, allowPositionals: true, tokens: true, options })
+      refuseMisusedOptions(undefined, options, USAGE, tokens)
       if (values.version === true) {
         io.stdout(readVersion())
         return 0
@@ -98,7 +97,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       throw usage(undefined, first === undefined || first.startsWith('-') ? 'no command given.' : `unknown command ${JSON.stringify(first)}.`)
     }
     const options = { ...command.options, help: { type: 'boolean', short: 'h', default: false } } satisfies CommandOptions
-    const { values, positionals, tokens } = parseArgs({ args: rest, allowPositionals: true, tokens: true, options })
+    // Parsed loosely and checked here, so that every misuse is told in this package's words (strict parsing throws
+    // Node's own) and a negative number after an option is its value (`--size -3`).
+    const { values, positionals, tokens } = parseArgs({ args: rest, strict: false, allowPositionals: true, tokens: true, options })
+    refuseMisusedOptions(command.name, options, command.help, tokens)
     if (values.help === true) {
       io.stdout(command.help)
       return 0
@@ -121,10 +123,6 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.stderr(error.message)
       return 1
     }
-    if (isParseArgsError(error)) {
-      io.stderr(`${error.message}\n\n${help}`)
-      return 2
-    }
     io.stderr(internalError(error, process.env['DEBUG']))
     return 1
   }
@@ -139,10 +137,6 @@ export function internalError(error: unknown, debug: string | undefined): string
   const line = `internal error: ${message.split('\n')[0]} (please report it, with the command; DEBUG=1 shows the stack)`
   const stack = error instanceof Error ? error.stack : undefined
   return debug !== undefined && debug !== '' && stack !== undefined ? `${line}\n${stack}` : line
-}
-
-function isParseArgsError(error: unknown): error is Error {
-  return error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')
 }
 
 function readVersion(): string {
