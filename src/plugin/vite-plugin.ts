@@ -20,7 +20,7 @@ import { SplitFixtureGate } from '../run/split-fixture-gate.js'
 import { chunkIncludeGlobs, NO_CHUNKS, splitFixtures, splitMarkerExcludes } from '../run/chunks.js'
 import { fixtureKindsIn } from '../core/engine/fixture.js'
 import { closestName } from '../core/common/suggest.js'
-import { JUDGES_DIR, listDirectory } from '../core/engine/panel.js'
+import { JUDGES_DIR, listDirectory, reviewerName } from '../core/engine/panel.js'
 import { jsonModule } from './json-module.js'
 import { comparisonCheck } from '../core/compare/gate.js'
 import { comparisonsOf } from '../run/comparisons.js'
@@ -241,8 +241,9 @@ async function lostJudgeGates(root: string, options: ResolvedRubricOptions, fixt
   const labelled = new Map<string, string>()
   for (const fixture of fixtures) {
     for (const name of await listDirectory(join(fixture.dir, JUDGES_DIR))) {
-      if (name.endsWith('.json') && !labelled.has(name.slice(0, -'.json'.length)))
-        labelled.set(name.slice(0, -'.json'.length), relative(root, join(fixture.dir, JUDGES_DIR, name)))
+      // In NFC, as the judge's labels are read: a file named decomposed is the same judge's.
+      const judge = reviewerName(name.slice(0, -'.json'.length))
+      if (name.endsWith('.json') && !labelled.has(judge)) labelled.set(judge, relative(root, join(fixture.dir, JUDGES_DIR, name)))
     }
   }
   const problems: string[] = []

@@ -9,7 +9,7 @@ import { caseIndex } from './case-index.js'
 import type { Decision } from '../contract/decision.js'
 import { kindContext, type CaseEntry, type SomeFixture } from './fixture.js'
 import type { KindRegistry } from './registry.js'
-import { ADJUDICATIONS_FILE, REVIEWS_DIR } from './panel.js'
+import { ADJUDICATIONS_FILE, authorDocument, REVIEWS_DIR } from './panel.js'
 import { reviewerViews } from './panel-rule.js'
 import { entryLocation, refuseForkedCase } from './records-view.js'
 import { FixtureRevision, reviseUnderLock, type WrittenFile } from './revision.js'
@@ -241,7 +241,7 @@ function planPanel(
     }
     const edits = review.states.filter((state) => state.row.in === 'review' && isStale(state))
     if (edits.length === 0) continue
-    const relativePath = `${REVIEWS_DIR}/${reviewer}.json`
+    const relativePath = authorDocument(panel, REVIEWS_DIR, reviewer)
     const others = plan.others.get(relativePath) ?? { display: file.display, edits: [] }
     for (const state of edits) {
       others.edits.push({ path: state.path, from: state.recorded!, to: state.current })

@@ -9,7 +9,7 @@ import { projectBoundary } from '../json/read.js'
 import { recordsOf, toRecordsWrites, toSeedWrites, type SeedDocument } from '../store/convert.js'
 import { RECORDS_DIR, withRecordsAttributes } from '../store/records.js'
 import { loadFixtureReading, type SomeFixture } from './fixture.js'
-import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWS_DIR } from './panel.js'
+import { ADJUDICATIONS_FILE, authorDocument, JUDGES_DIR, REVIEWS_DIR } from './panel.js'
 import { recordStoreOf, storeKeys } from './records-view.js'
 import type { KindRegistry } from './registry.js'
 import { reviseUnderLock } from './revision.js'
@@ -117,8 +117,8 @@ export async function convertFixture(dir: string, to: FixtureLayout, options: Co
 /** A seed fixture's documents, as they are on disk: cases, annotations, each reviewer's and judge's, the adoptions. */
 async function seedDocuments(fixture: SomeFixture, absolute: string): Promise<SeedDocument[]> {
   const docs = [fixture.files.cases.name, fixture.files.annotations.name]
-  for (const reviewer of fixture.panel.reviewers) docs.push(`${REVIEWS_DIR}/${reviewer}.json`)
-  for (const judge of fixture.judges.names) docs.push(`${JUDGES_DIR}/${judge}.json`)
+  for (const reviewer of fixture.panel.reviewers) docs.push(authorDocument(fixture.panel, REVIEWS_DIR, reviewer))
+  for (const judge of fixture.judges.names) docs.push(authorDocument(fixture.judges, JUDGES_DIR, judge))
   if (fixture.panel.adjudications !== undefined) docs.push(ADJUDICATIONS_FILE)
   return Promise.all(docs.map(async (doc) => ({ doc, text: await readFile(join(absolute, doc), 'utf8') })))
 }

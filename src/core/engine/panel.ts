@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
@@ -191,9 +191,10 @@ function readAdoptions(definition: SomeKindDefinition, file: RawFile, cases: rea
     bySlot[adoption.slot] = {
       caseId: adoption.case_id,
       slot: adoption.slot,
-      adjudicator: adoption.adjudicator,
+      adjudicator: reviewerName(adoption.adjudicator),
       reviewSha256: adoption.review_sha256,
-      resolved: adoption.resolved,
+      // Keyed as the reviewers are (in NFC): a name recorded decomposed is the same reviewer's.
+      resolved: Object.fromEntries(Object.entries(adoption.resolved).map(([reviewer, sha256]) => [reviewerName(reviewer), sha256])),
       path,
     }
     adoptions.set(adoption.case_id, bySlot)
@@ -207,6 +208,17 @@ export const JUDGES_DIR = 'judges'
 /** A judge's file as messages name it, before it exists too: `<dir>/judges/<judge>.json`, in the records layout `<dir>/records/judges/<judge>.json`. */
 export function judgeFileDisplay(fixture: { readonly displayDir: string; readonly judges: LabelSet; readonly records?: unknown }, judge: string): string {
   return fixture.judges.files[judge]?.display ?? join(fixture.displayDir, ...(fixture.records === undefined ? [] : [RECORDS_DIR]), JUDGES_DIR, `${judge}.json`)
+}
+
+/**
+ * An author's document by its name in the fixture (`reviews/zoë.json`): the file that holds their
+ * labels, named as it is stored (a name read decomposed is written back to the same file, never to
+ * a second one beside it), or `<subdir>/<author>.json` for an author who has none yet.
+ */
+export function authorDocument(labels: Pick<LabelSet, 'files'>, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, author: string): string {
+  const file = labels.files[author]
+  // The file's path as shown ends in its name as stored.
+  return `${subdir}/${file === undefined ? `${author}.json` : basename(file.display)}`
 }
 
 /** Reviews kept one file per author (`reviews/<reviewer>.json`, `judges/<judge>.json`), in the format of `annotations.json`. */
@@ -238,18 +250,24 @@ async function readLabelDirectory(source: LabelSource, subdir: string): Promise<
   if (names.length === 0) return EMPTY_LABELS
   const author = subdir === JUDGES_DIR ? 'judge' : 'reviewer'
   const read_: { readonly who: string; readonly file: RawFile; readonly document: ReviewDocument }[] = []
+  const shownBy = new Map<string, { readonly shown: string; readonly composed: boolean }>()
   for (const name of names) {
-    const who = name.slice(0, -'.json'.length)
+    const stem = name.slice(0, -'.json'.length)
     const shown = join(display, subdir, name)
-    if (!REVIEWER_NAME.test(who)) {
+    if (!REVIEWER_NAME.test(stem)) {
       throw new FixtureError({
         code: 'FILE_SCHEMA',
         file: shown,
         summary: `the file name is not a ${author} name: a ${author} is named by letters, digits, ".", "_" and "-", not starting with a dot.`,
-        found: JSON.stringify(who),
+        found: JSON.stringify(stem),
         hint: `rename the file to the ${author}'s name, such as ${subdir}/${author === 'judge' ? 'gpt-judge' : 'alice'}.json.`,
       })
     }
+    // A name stored decomposed (as macOS HFS+ stores it) is the author's all the same: `zoe\u0308.json` holds zoë's labels.
+    const who = reviewerName(stem)
+    const twin = shownBy.get(who)
+    if (twin !== undefined) throw unicodeTwins(author, who, twin, { shown, composed: stem === who })
+    shownBy.set(who, { shown, composed: stem === who })
     const file = await read(join(directory, name), shown)
     const document = memo === undefined ? readReviewDocument(definition, file, cases, casesFile) : memo.reviewDocument(definition, file, cases, casesFile)
     read_.push({ who, file, document })
@@ -266,6 +284,25 @@ async function readLabelDirectory(source: LabelSource, subdir: string): Promise<
         read_.map((each) => each.document),
         made,
       )
+}
+
+/**
+ * Two files of one author, their names the same in NFC but stored in two Unicode forms (`zoë.json`
+ * composed, `zoe\u0308.json` decomposed, as a copy from macOS may leave them on another system).
+ */
+function unicodeTwins(author: string, who: string, ...files: readonly { readonly shown: string; readonly composed: boolean }[]): FixtureError {
+  const form = (file: { readonly composed: boolean }) => (file.composed ? 'composed (Unicode NFC)' : 'decomposed (not in NFC)')
+  const [first, second] = files
+  const keep = files.find((file) => file.composed)
+  return new FixtureError({
+    code: 'DUPLICATE_REVIEW',
+    file: second!.shown,
+    summary: `${author} ${JSON.stringify(who)} has two files: this one, its name written with the accents ${form(second!)}, and ${first!.shown}, written ${form(first!)}; which holds their labels would be a guess.`,
+    hint:
+      keep === undefined
+        ? `merge the labels of both into one file named in NFC, ${JSON.stringify(`${who}.json`)}, and remove the two.`
+        : `merge the labels of the file named decomposed into ${keep.shown}, the one named composed, and remove it.`,
+  })
 }
 
 /** The labels of the documents of a directory, by case, then author. */

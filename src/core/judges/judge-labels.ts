@@ -14,7 +14,7 @@ import { rowPath } from '../engine/bindings.js'
 import { kindContext, type SomeFixture } from '../engine/fixture.js'
 import type { KindRegistry } from '../engine/registry.js'
 import type { KindContext } from '../contract/kind.js'
-import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
+import { authorDocument, judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from '../engine/revision.js'
 import { MAX_REASON_CHARACTERS, overlongText } from './verdict-limits.js'
 
@@ -89,7 +89,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   checkOrigin(options.origin, '--origin')
   refuseCaseTwin(fixture, judge, JUDGES_DIR, '--judge')
   const context = kindContext(fixture)
-  const relativePath = `${JUDGES_DIR}/${judge}.json`
+  const relativePath = authorDocument(fixture.judges, JUDGES_DIR, judge)
   const file = judgeFileDisplay(fixture, judge)
   const index = new Map(fixture.cases.map((entry, at) => [entry.id, at]))
   const policy = options.existing ?? 'refuse'

@@ -7,7 +7,7 @@ import { editJsonStrings, putListItem, topLevelListItems } from '../../json/json
 import { rowPath } from '../bindings.js'
 import type { Decision } from '../../contract/decision.js'
 import { kindContext } from '../fixture.js'
-import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWS_DIR } from '../panel.js'
+import { ADJUDICATIONS_FILE, authorDocument, JUDGES_DIR, REVIEWS_DIR } from '../panel.js'
 import { reviewerViews } from '../panel-rule.js'
 import type { FixtureRevision, RevisionBase } from '../revision.js'
 import type { EntryEdit } from '../entry-edits.js'
@@ -57,7 +57,9 @@ export async function writeReviews(
     if ('reviewer' in destination || 'judge' in destination) {
       // An author's own file: reviews/<reviewer>.json or judges/<judge>.json, made on the first review.
       const judge = 'judge' in destination
-      const relativePath = judge ? `${JUDGES_DIR}/${destination.judge}.json` : `${REVIEWS_DIR}/${destination.reviewer}.json`
+      const relativePath = judge
+        ? authorDocument(fixture.judges, JUDGES_DIR, destination.judge)
+        : authorDocument(fixture.panel, REVIEWS_DIR, destination.reviewer)
       const origin = judge ? (destination.origin ?? judgeOriginPlaceholder(destination.judge)) : `Independent reviews by ${destination.reviewer}.`
       let before = files[relativePath] ?? revision.textOf(relativePath, base) ?? `${JSON.stringify({ origin, reviews: [] }, null, 2)}\n`
       if (judge && destination.origin !== undefined) before = applyEdits(before, modify(before, ['origin'], destination.origin, { formattingOptions: FORMAT }))
