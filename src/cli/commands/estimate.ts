@@ -61,6 +61,7 @@ const withInterval = (value: RateInterval) => `${rate(value.estimate)} ${range(v
 
 function splitLines(item: SplitEstimate): string[] {
   const { result } = item
+  if (item.cases === 0) return [`  ${item.split}: no cases: nothing to estimate (the fixture holds no ${item.split} case)`]
   const lines = [`  ${item.split}: ${plural(item.cases, 'case')}, ${item.sampled} sampled (${result.decided} decided, ${result.pending} pending)`]
   if (result.status === 'unsupported') lines.push(`    no estimate: ${result.message}`)
   else {

@@ -9,6 +9,7 @@ import { kindContext } from '../engine/fixture.js'
 import type { CalibrationRatings, PanelItem } from '../contract/kind.js'
 import { ppiMean, type PpiResult } from '../stats/ppi.js'
 import type { PpiInput } from '../stats/ppi-input.js'
+import { situatedRefusal } from './refusal-text.js'
 
 /** Why the judge has no label of a criterion on some cases, counted over the split. */
 export interface CriterionJudgeGaps {
@@ -77,7 +78,13 @@ export function criterionEstimates(
         const items = human.get(ids[entry.index]!)
         return { ...entry, human: ratingLabel(ratings, items !== undefined && Object.hasOwn(items, criterion) ? items[criterion] : undefined) }
       })
-      result[criterion] = { ...ppiMean({ judge: labels, sample: drawn }), ...gaps }
+      result[criterion] = {
+        ...situatedRefusal(
+          ppiMean({ judge: labels, sample: drawn }),
+          drawn.map((entry) => entry.human),
+        ),
+        ...gaps,
+      }
     }
     return result
   })

@@ -12,6 +12,7 @@ import { kindContext } from '../engine/fixture.js'
 import { ppiMean, type PpiResult } from '../stats/ppi.js'
 import type { PpiInput, PpiSampledCase } from '../stats/ppi-input.js'
 import { criterionEstimates, type CriterionEstimate } from './criterion-estimate.js'
+import { situatedRefusal } from './refusal-text.js'
 import { populationFigures } from './draw.js'
 import { answerBindings, samplePlace } from './sample.js'
 import { readSampleFile, SAMPLE_FILE, type SampleFile, type SampleMethod } from './sample-file.js'
@@ -172,10 +173,12 @@ export function estimateFromSample(evaluation: SomeEvaluation, sample: SampleFil
       outsideReviews,
       judgeMissing,
       // The statistic knows its cases by position; a person knows them by id.
-      result:
+      result: situatedRefusal(
         result.status === 'unsupported' && result.reason === 'judge-missing'
           ? { ...result, message: result.message.replace(/\(the first is case \d+\)/, `(the first is ${JSON.stringify(judgeMissing[0])})`) }
           : result,
+        input.sample.map((drawn) => drawn.human),
+      ),
       criteria: criteria[position]!,
     }
   })
