@@ -1,7 +1,7 @@
 // A judge run's calls: each made with a timeout and retried with backoff, each verdict checked, and the labels written in batches as they come.
 import { formatLocation } from '../common/json-path.js'
 import { malformedStringPath } from '../json/literals.js'
-import { isObject } from '../common/primitives.js'
+import { isObject, quoteSome } from '../common/primitives.js'
 import { closestName } from '../common/suggest.js'
 import type { DraftSource } from '../engine/authoring/draft.js'
 import type { JudgedItem, KindContext, KindJudging, SomeKindDefinition } from '../contract/kind.js'
@@ -138,6 +138,16 @@ export class Run {
       throw new Error(
         `the judge returned a verdict for ${JSON.stringify(id)}, a ${definition.panel.words.item} ${context.files.rubric?.display ?? definition.files.rubric} does not define` +
           `${meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`}`,
+      )
+    }
+    // A verdict left out is no judgement to check: say which, and what the judge owes, not the schema's "received undefined".
+    const missing = task.criteria.filter(({ id }) => !Object.hasOwn(raw, id) || raw[id] === undefined).map(({ id }) => id)
+    if (missing.length > 0) {
+      const { item, items: itemsWord } = definition.panel.words
+      throw new Error(
+        'perCase' in run
+          ? `the judge returned no verdict for ${quoteSome(missing)} (judgeCase must return one for every ${item} it is given, by id: ${task.criteria.map(({ id }) => id).join(', ')})`
+          : `the judge returned undefined, not a verdict: its default export must return the verdict of the ${item} it is given (it is called once for each of the ${itemsWord})`,
       )
     }
     const verdicts: Judgements = {}
