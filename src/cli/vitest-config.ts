@@ -5,6 +5,7 @@ import { RubricError, UsageError } from '../core/common/errors.js'
 import { isObject } from '../core/common/primitives.js'
 import type { RubricPluginApi } from '../plugin/vite-plugin.js'
 import { resolveOptions, type ResolvedRubricOptions } from '../run/options.js'
+import { configLoadReason } from './config-load-error.js'
 
 /** The rubric() options a command decides with, and the config file they were read from (`undefined`: no rubric() there, the defaults). */
 export interface ConfiguredOptions {
@@ -48,7 +49,7 @@ export async function configuredRubricOptions(command: string, cwd: string, conf
         hint: error['hint'],
       })
     }
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error)
+    const reason = configLoadReason(error, cwd)
     throw new RubricError({
       code: 'FILE_UNREADABLE',
       file: config ?? 'the Vitest config',
