@@ -121,12 +121,13 @@ export async function loadFixture(kinds: KindRegistry, dir: string, options: Loa
  */
 export async function recoverInFixture(dir: string, cwd: string): Promise<void> {
   const absolute = resolve(cwd, dir)
+  const display = displayPath(cwd, absolute)
   try {
-    await confineToProject(absolute, displayPath(cwd, absolute), projectBoundary(cwd, absolute))
+    await confineToProject(absolute, display, projectBoundary(cwd, absolute))
   } catch {
     return // refused by the load that follows, with its message
   }
-  await recoverFixture(absolute)
+  await recoverFixture(absolute, display)
 }
 
 /** {@link loadFixture}, reading the files through `read`: a revision is checked on its new contents before it is written. */

@@ -110,8 +110,9 @@ export function heldFixtureLock(dir: string): HeldLock | undefined {
  * command that only reads calls this first, so that it never reads a half-written save and no
  * temporary file outlives the next command. A lock held by a live writer, this process included,
  * is left alone (nothing waits for it). One `readdir` of the fixture directory when there is nothing to do.
+ * `display` is the directory as the notice of what was done names it.
  */
-export async function recoverFixture(dir: string): Promise<void> {
+export async function recoverFixture(dir: string, display: string = dir): Promise<void> {
   const key = resolve(dir)
   // A context of this process holds the lock, or releases it (the review server reads while it
   // saves): the lock-named folders are its own, and it recovered what others left when it took it.
@@ -129,7 +130,7 @@ export async function recoverFixture(dir: string): Promise<void> {
     const holder = await readHolder(join(key, LOCK_NAME))
     if (holder !== undefined && verdictOn(holder) === 'alive') return
   }
-  await withFixtureLock(key, async () => undefined)
+  await withFixtureLock(key, async () => undefined, display)
 }
 
 interface Acquired {
