@@ -37,6 +37,20 @@ describe('vitest-rubric origin', () => {
     expect((await runCli(['init', 'fixtures/rec', '--layout', 'records'], cwd)).code).toBe(0)
     const shown = (await runCli(['origin', 'fixtures/rec'], cwd)).stdout
     expect(shown).toContain('set it with `vitest-rubric origin fixtures/rec --set "…"`')
+    // evaluate names the document as origin does, as docs/format.md names the records layout's documents.
+    const placeholder =
+      'not given (fixtures/rec/records/annotations.json › origin is still the placeholder: set it with `vitest-rubric origin fixtures/rec --set "…"`, saying who or what made these judgements)'
+    expect(shown).toBe(`fixtures/rec/records/annotations.json › origin: ${placeholder}\n`)
+    expect((await runCli(['evaluate', 'fixtures/rec'], cwd)).stdout).toContain(`\n  origin: ${placeholder}\n`)
+    // Its records/ folder is no fixture: the refusal names the fixture's directory.
+    const inRecords = await runCli(['origin', 'fixtures/rec/records', '--set', 'The docs team'], cwd)
+    expect(inRecords.code).toBe(1)
+    expect(inRecords.stderr).toMatchInlineSnapshot(`
+      "fixtures/rec/records: the directory is the records/ folder of the fixture fixtures/rec, not a fixture.
+        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json; in the records layout, records/ in place of cases.json and annotations.json
+        fix:      pass the fixture's directory, fixtures/rec: records/ holds its records (see docs/format.md).
+      "
+    `)
     const set = await runCli(['origin', 'fixtures/rec', '--set', 'The docs team'], cwd)
     expect(set.code, set.stderr).toBe(0)
     expect((await runCli(['origin', 'fixtures/rec'], cwd)).stdout).toBe('fixtures/rec/records/annotations.json › origin: The docs team\n')

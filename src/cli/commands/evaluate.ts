@@ -51,7 +51,8 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
     judge: { type: 'string' },
   },
   async run({ values, positionals }, io) {
-    const documents: EvaluationDocument[] = []
+    // Each with its annotations document as shown (in the records layout <dir>/records/annotations.json), which names its origin.
+    const documents: { readonly json: EvaluationDocument; readonly annotations: string }[] = []
     const panel = { minReviews: minReviewsOption('evaluate', values['min-reviews']) }
     const gate = stringOption(values, 'margin-gate')
     if (gate !== undefined && !isMarginGate(gate)) throw usage('evaluate', `--margin-gate takes "point" or "lower-bound", not ${JSON.stringify(gate)}.`)
@@ -75,11 +76,11 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
       if (judge !== undefined) judgeFile(evaluation.fixture, judge)
       const estimate = await fixtureEstimate(evaluation, { cwd: io.cwd, judge })
       const document = { ...evaluationJson(evaluation), ...(estimate === null ? {} : { estimate }) }
-      documents.push(document)
+      documents.push({ json: document, annotations: evaluation.fixture.files.annotations.display })
       entries.push(document)
     }
     if (values['json'] === true) io.stdout(JSON.stringify(entries.length === 1 ? entries[0] : entries, null, 2))
-    else if (documents.length > 0) io.stdout(documents.map(formatEvaluation).join('\n\n'))
+    else if (documents.length > 0) io.stdout(documents.map(({ json, annotations }) => formatEvaluation(json, annotations)).join('\n\n'))
     for (const refusal of refusals) io.stderr(refusal.message)
     return refusals.length === 0 ? 0 : 1
   },
@@ -88,14 +89,17 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
 /** `evaluate --json`'s document: the evaluation, and the estimate of a fixture with a sample and a judge. */
 export type EvaluationDocument = EvaluationJson & { readonly estimate?: FixtureEstimate }
 
-/** The human-readable report of one evaluated fixture: its name, origin and coverage, then what its kind shows. */
-export function formatEvaluation(json: EvaluationDocument): string {
+/**
+ * The human-readable report of one evaluated fixture: its name, origin and coverage, then what its
+ * kind shows. `annotations` is the document that holds the origin, as shown.
+ */
+export function formatEvaluation(json: EvaluationDocument, annotations: string = join(json.fixture.dir, 'annotations.json')): string {
   const { fixture } = json
   // The kind's words, as the reporter and docs/scored.md say them: a scored case is passed or failed, not accepted or rejected.
   const words = kinds.get(fixture.kind)?.present.words ?? CRITERIA_WORDS
   const lines = [
     `${fixture.name} (${fixture.dir}; rubric ${fixture.rubric})`,
-    `  origin: ${shownOrigin(fixture.origin, join(fixture.dir, 'annotations.json'))}`,
+    `  origin: ${shownOrigin(fixture.origin, annotations, fixture.dir)}`,
     `  ${formatReviewCoverage(json.coverage, words)}`,
   ]
   const splits = Object.entries(json.coverage.splits).filter(([, counts]) => counts.candidates > 0)

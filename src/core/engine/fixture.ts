@@ -1,6 +1,5 @@
 import { confinement } from '../json/confinement.js'
 import { displayPath } from '../common/display-path.js'
-import { stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { FixtureError } from '../common/errors.js'
 import { convertedRevisions, type ConvertedRevisions } from '../json/line-endings.js'
@@ -28,6 +27,7 @@ import type { BucketCache } from '../store/bucket-cache.js'
 import { CheckedBuckets } from '../store/checked-buckets.js'
 import { RecordStore } from '../store/record-store.js'
 import { RECORDS_DIR } from '../store/records.js'
+import { fixtureKindsIn, noFixtureError } from './fixture-files.js'
 import { storeKeys, type FixtureRecordsView, type RecordsOverlay } from './records-view.js'
 
 export type { CaseEntry, ReviewEntry, ReviewIndex } from './entries.js'
@@ -90,14 +90,7 @@ export interface LoadFixtureOptions {
   readonly cwd?: string
 }
 
-/** Every kind of the registry whose marker file a directory holds: more than one is a defect, never a guess. */
-export async function fixtureKindsIn(kinds: KindRegistry, dir: string): Promise<SomeKindDefinition[]> {
-  const found: SomeKindDefinition[] = []
-  for (const kind of kinds.kinds) {
-    if (await isFile(join(dir, kind.files.rubric))) found.push(kind)
-  }
-  return found
-}
+export { fileNamesOf, fixtureKindsIn } from './fixture-files.js'
 
 /** Which kind of fixture a directory holds, by its marker file; `undefined` if none (or several). */
 export async function detectFixtureKind(kinds: KindRegistry, dir: string): Promise<string | undefined> {
@@ -332,23 +325,7 @@ async function kindOf(registry: KindRegistry, absolute: string, display: string,
     })
   }
   const kind = kinds[0]
-  if (kind === undefined) {
-    const present = await fixtureFilesIn(registry, absolute)
-    throw new FixtureError({
-      code: 'FIXTURE_KIND_UNKNOWN',
-      file: display,
-      summary:
-        present.length === 0
-          ? 'the directory holds no fixture.'
-          : `the directory holds fixture files but no rubric: neither ${registry.kinds.map(marker).join(' nor ')} is a file there.`,
-      expected: registry.kinds.map((each) => fileNamesOf(each).join(', ')).join('; or '),
-      found: present.length === 0 ? undefined : present.join(', '),
-      hint:
-        present.length === 0
-          ? 'point at a fixture directory, or add the files of a fixture (see docs/format.md).'
-          : 'restore the rubric file (from version control, if it was deleted or renamed): the rubric is what makes the directory a fixture.',
-    })
-  }
+  if (kind === undefined) throw await noFixtureError(registry, absolute, display, cwd)
   const wantedKind = wanted === undefined ? undefined : registry.get(wanted)
   if (wanted !== undefined && kind.name !== wanted) {
     throw new FixtureError({
@@ -361,26 +338,4 @@ async function kindOf(registry: KindRegistry, absolute: string, display: string,
     })
   }
   return kind
-}
-
-/** The files of a kind, marker first. */
-export function fileNamesOf(kind: Pick<SomeKindDefinition, 'files'>): string[] {
-  const { rubric, source, cases, annotations } = kind.files
-  return [rubric, ...(source === undefined ? [] : [source]), cases, annotations]
-}
-
-/** The names of fixture files a directory holds, each directory among them marked: what a message shows as found. */
-async function fixtureFilesIn(registry: KindRegistry, dir: string): Promise<string[]> {
-  const names = [...new Set(registry.kinds.flatMap(fileNamesOf))]
-  const found = await Promise.all(
-    names.map(async (name) => {
-      const stats = await stat(join(dir, name)).catch(() => undefined)
-      return stats === undefined ? undefined : stats.isDirectory() ? `${name} (a directory)` : name
-    }),
-  )
-  return found.filter((name) => name !== undefined)
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined))?.isFile() ?? false
 }

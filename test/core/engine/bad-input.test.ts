@@ -1356,7 +1356,7 @@ describe('11. a missing or unreadable file', () => {
     if (file === RUBRIC_FILE[kind]) {
       expect(outcome).toBe(
         `[FIXTURE_KIND_UNKNOWN] .: the directory holds fixture files but no rubric: neither rubric.json nor evaluation_rubric.json is a file there.\n` +
-          `  expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json\n` +
+          `  expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json; in the records layout, records/ in place of cases.json and annotations.json\n` +
           `  found:    ${kind === 'criteria' ? 'rubric.json (a directory), source.txt, cases.json, annotations.json' : 'cases.json, annotations.json, evaluation_rubric.json (a directory)'}`,
       )
     } else {
@@ -1469,7 +1469,7 @@ describe('13. a fixture directory without one of its files', () => {
     if (file === RUBRIC_FILE[kind]) {
       expect(outcome).toBe(
         `[FIXTURE_KIND_UNKNOWN] .: the directory holds fixture files but no rubric: neither rubric.json nor evaluation_rubric.json is a file there.\n` +
-          `  expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json\n` +
+          `  expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json; in the records layout, records/ in place of cases.json and annotations.json\n` +
           `  found:    ${kind === 'criteria' ? 'source.txt, cases.json, annotations.json' : 'cases.json, annotations.json'}`,
       )
     } else {
@@ -1480,7 +1480,7 @@ describe('13. a fixture directory without one of its files', () => {
   test('the full messages', async () => {
     expect(await messageOf('criteria', async (copy) => rm(join(copy.dir, 'rubric.json')))).toMatchInlineSnapshot(`
       ".: the directory holds fixture files but no rubric: neither rubric.json nor evaluation_rubric.json is a file there.
-        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json
+        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json; in the records layout, records/ in place of cases.json and annotations.json
         found:    source.txt, cases.json, annotations.json
         fix:      restore the rubric file (from version control, if it was deleted or renamed): the rubric is what makes the directory a fixture."
     `)

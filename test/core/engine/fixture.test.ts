@@ -68,7 +68,7 @@ describe('loading a fixture directory', () => {
     )
     await expect(loadFixture('.', { cwd: dir })).rejects.toThrowErrorMatchingInlineSnapshot(`
       [FixtureError: .: the directory holds no fixture.
-        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json
+        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json; in the records layout, records/ in place of cases.json and annotations.json
         fix:      point at a fixture directory, or add the files of a fixture (see docs/format.md).]
     `)
     await expect(loadFixture('.', { cwd: dir, kind: 'criteria' })).rejects.toMatchObject({
@@ -84,7 +84,7 @@ describe('loading a fixture directory', () => {
     await mkdir(join(dir, 'rubric.json'))
     await expect(loadFixture('.', { cwd: dir })).rejects.toThrowErrorMatchingInlineSnapshot(`
       [FixtureError: .: the directory holds fixture files but no rubric: neither rubric.json nor evaluation_rubric.json is a file there.
-        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json
+        expected: rubric.json, source.txt, cases.json, annotations.json; or evaluation_rubric.json, cases.json, annotations.json; in the records layout, records/ in place of cases.json and annotations.json
         found:    rubric.json (a directory), cases.json, annotations.json (a directory)
         fix:      restore the rubric file (from version control, if it was deleted or renamed): the rubric is what makes the directory a fixture.]
     `)
