@@ -33,7 +33,7 @@ describe('a Vitest config that does not load', { timeout: 60_000 }, () => {
 
   test('on line 1, the column is the one in the file', async () => {
     const root = await project('export default {{{')
-    const run = await runCli(['report', 'fixtures/lab', '--html', 'out.html', '--config', 'broken.config.mjs'], root)
+    const run = await runCli(['report', 'fixtures/lab', '--html', '--out', 'out.html', '--config', 'broken.config.mjs'], root)
     expect(run.code).toBe(1)
     expect(run.stderr.split('\n')[0]).toBe(
       'broken.config.mjs: the Vitest config could not be loaded, so the rubric() options it gives are unknown: [PARSE_ERROR] Unexpected token at broken.config.mjs:1:17',
