@@ -54,6 +54,8 @@ export interface LoadedFixtureFigures {
   readonly fixture: string
   readonly kind: string
   readonly name: string
+  /** Who or what made the judgements (`annotations.json › origin`); `null` while it is not given. */
+  readonly origin: string | null
   /** Every case of the fixture. */
   readonly total: CoverageRow
   /** The splits that have candidates; never merged into each other. */
@@ -179,6 +181,8 @@ function fixtureFigures(source: FixtureSource, run: ModuleRun): FixtureFigures {
     fixture: source.fixture,
     kind: plan.kind,
     name: plan.name,
+    // A plan cached before the origin was part of it has none: read as not given.
+    origin: plan.origin ?? null,
     total: rowOf('all', countsOf(plan.coverage)),
     splits: SPLITS.filter((split) => plan.coverage.splits[split].candidates > 0).map((split) => rowOf(split, plan.coverage.splits[split])),
     pendingCases: plan.coverage.pendingCases,

@@ -42,6 +42,11 @@ export function renderMarkdown(figures: RubricFigures): string {
       `| **total** | all | ${execution.executed}/${execution.candidates} | ${execution.todo} | ${execution.filtered} | ${review.graded}/${review.candidates} | ${review.pending} | ${review.refused} | ${text} |`,
     )
   }
+  const loaded = figures.fixtures.filter((fixture) => fixture.status === 'loaded')
+  if (loaded.length > 0) {
+    lines.push('', '**Who made the judgements** (`annotations.json › origin`):', '')
+    for (const fixture of loaded) lines.push(`- \`${fixture.fixture}\`: ${fixture.origin === null ? 'not given' : escapeMarkdown(fixture.origin)}`)
+  }
   const pending = figures.fixtures.flatMap((fixture) =>
     fixture.status === 'refused'
       ? []

@@ -53,7 +53,10 @@ function renderFixture(fixture: FixtureFigures, named: boolean, colors: Colors):
   }
   const definition = kindNamed(fixture.kind)
   const { words } = definition.present
-  const lines = [`  ${colors.bold(title(fixture, named))} ${colors.dim(`· ${fixture.name} (${fixture.kind})`)}`]
+  const lines = [
+    `  ${colors.bold(title(fixture, named))} ${colors.dim(`· ${fixture.name} (${fixture.kind})`)}`,
+    `    origin              ${fixture.origin ?? colors.yellow('not given (annotations.json › origin): `vitest-rubric origin <dir> --set` says who or what made the judgements')}`,
+  ]
   if (fixture.total.execution.candidates === 0) lines.push(`    ${colors.yellow(NO_CASES)}`)
   else {
     lines.push(...coverageRows(fixture.total, words, colors, '    '))

@@ -1,3 +1,4 @@
+import { isOriginPlaceholder } from '../core/common/origin.js'
 import { createHash } from 'node:crypto'
 import { sha256Hex } from '../core/json/canonical-json.js'
 import { RECORDS_DIR } from '../core/store/records.js'
@@ -70,6 +71,7 @@ export async function pageFixture<R, C, V, D extends Decision, S>(
     dir: fixture.displayDir,
     name: fixture.name,
     kind: fixture.kind,
+    origin: isOriginPlaceholder(fixture.origin) ? null : fixture.origin,
     page: kindView(definition),
     coverage: pageCoverage(blindReviewer === undefined ? evaluation.coverage : countCoverage(shown)),
     agreement,

@@ -115,6 +115,8 @@ export interface PageFixture {
   readonly dir: string
   readonly name: string
   readonly kind: string
+  /** Who or what made the judgements (`annotations.json › origin`); `null` while it is not given. */
+  readonly origin: string | null
   /** How the page draws the kind's cases. */
   readonly page: KindView
   readonly coverage: Coverage

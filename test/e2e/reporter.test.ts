@@ -1,6 +1,7 @@
 import { cp, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test, vi } from 'vitest'
+import { runCli } from '../helpers/cli.js'
 import { runVitest, type VitestRun } from '../helpers/run-vitest.js'
 import { bundledProject, makeProject, removeFileScratch } from '../helpers/scratch.js'
 
@@ -37,6 +38,7 @@ describe('the rubric coverage report', () => {
       " Rubric coverage
 
         fixtures/debate-benchmark · debate-benchmark (scored)
+          origin              Authored example transcripts and reviewer annotations for ten benchmark cases; not a run of a real debate system and not a human-rating study.
           execution coverage  9 of 10 cases executed · 1 todo · 0 filtered out
           review coverage     9 of 10 scored · 1 pending (manual review or no review) · 0 refused
           outcomes            6 passed · 3 failed of 9 scored · 67% passed (95% interval 35%–88%)
@@ -61,6 +63,7 @@ describe('the rubric coverage report', () => {
           ✓ beats the trivial baseline by ≥ 0.10: beats the baseline: debate mean 0.8474 − baseline mean 0.5625 = margin 0.2849 ≥ 0.10 (debate over 9 scoreable cases, baseline over 8)
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+          origin              Authored example judgements for eight contrast answers; not a human-rating study and not a model judge.
           execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
           review coverage     6 of 8 graded · 2 pending · 0 refused
           outcomes            3 accepted · 3 rejected of 6 graded · 50% accepted (95% interval 19%–81%)
@@ -83,6 +86,7 @@ describe('the rubric coverage report', () => {
       " Rubric coverage
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+          origin              Authored example judgements for eight contrast answers; not a human-rating study and not a model judge.
           execution coverage  1 of 8 cases executed · 0 todo · 7 filtered out
           review coverage     6 of 8 graded · 2 pending · 0 refused
           outcomes            3 accepted · 3 rejected of 6 graded · 50% accepted (95% interval 19%–81%)
@@ -120,6 +124,7 @@ describe('the rubric coverage report', () => {
       " Rubric coverage
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+          origin              Authored example judgements for eight contrast answers; not a human-rating study and not a model judge.
           execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
           review coverage     4 of 8 graded · 2 pending · 2 refused
           outcomes            2 accepted · 2 rejected of 4 graded · 50% accepted (95% interval 15%–85%)
@@ -148,6 +153,7 @@ describe('the rubric coverage report', () => {
       " Rubric coverage
 
         fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+          origin              Authored example judgements for eight contrast answers; not a human-rating study and not a model judge.
           execution coverage  0 of 8 cases executed · 8 todo · 0 filtered out
           review coverage     0 of 8 graded · 8 pending · 0 refused
           outcomes            no completed reviews: no quality figure
@@ -206,6 +212,9 @@ describe('the JSON report and the CI summary', () => {
       },
     ])
     expect(docuctl.record.decisions['wrong-command']).toMatchObject({ status: 'rejected', reason: 'command, support' })
+    // Who made the judgements, as annotations.json › origin says: a CI artifact tells a study from an authored example.
+    const annotations = JSON.parse(await readFile(join(root, 'fixtures/docuctl-rollback/annotations.json'), 'utf8'))
+    expect(docuctl.origin).toBe(annotations.origin)
     expect(docuctl.record.identities).toEqual({
       caseSetSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       gradedSetSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
@@ -245,6 +254,11 @@ describe('the JSON report and the CI summary', () => {
       | \`fixtures/debate-benchmark\` | all | 9/10 | 1 | 0 | 9/10 | 1 | 0 | 6 passed, 3 failed; 67% passed (95% interval 35%–88%) |
       | \`fixtures/docuctl-rollback\` | all | 6/8 | 2 | 0 | 6/8 | 2 | 0 | 3 accepted, 3 rejected; 50% accepted (95% interval 19%–81%) |
       | **total** | all | 15/18 | 3 | 0 | 15/18 | 3 | 0 | scored: 6 passed, 3 failed; 67% passed (95% interval 35%–88%); criteria: 3 accepted, 3 rejected; 50% accepted (95% interval 19%–81%) |
+
+      **Who made the judgements** (\`annotations.json › origin\`):
+
+      - \`fixtures/debate-benchmark\`: Authored example transcripts and reviewer annotations for ten benchmark cases; not a run of a real debate system and not a human-rating study.
+      - \`fixtures/docuctl-rollback\`: Authored example judgements for eight contrast answers; not a human-rating study and not a model judge.
 
       **Pending review** (neither passed nor failed):
 
@@ -293,6 +307,7 @@ test('development and held_out are never merged into one figure', async () => {
     " Rubric coverage
 
       fixtures/docuctl-rollback · docuctl-rollback-contrasts (criteria)
+        origin              Authored example judgements for eight contrast answers; not a human-rating study and not a model judge.
         execution coverage  6 of 8 cases executed · 2 todo · 0 filtered out
         review coverage     6 of 8 graded · 2 pending · 0 refused
         outcomes            3 accepted · 3 rejected of 6 graded · 50% accepted (95% interval 19%–81%)
@@ -316,4 +331,14 @@ test('named explicitly in reporters as well as added by the plugin, the block is
   const root = await bundledProject(['docuctl-rollback'])
   const run = await runVitest({ root, cli: { reporters: ['default', new RubricReporter({ outputFile: false })] } })
   expect(run.stdout.split(' Rubric coverage').length - 1).toBe(1)
+})
+
+test("a fixture whose origin is still init's placeholder is shown with its origin not given, and how to give it", async () => {
+  const root = await makeProject({})
+  const init = await runCli(['init', 'fixtures/lab', '--template', 'docuctl'], root)
+  expect(init.code).toBe(0)
+  const run = await runVitest({ root })
+  expect(rubricBlock(run)).toContain(
+    '    origin              not given (annotations.json › origin): `vitest-rubric origin <dir> --set` says who or what made the judgements',
+  )
 })

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
@@ -163,6 +163,12 @@ describe('the gates in the static report', () => {
       'Gates: no Vitest config with rubric() was found where this report was written, so no agreement, judge or compare gate is set and none is shown.',
     ])
     expect(tables).toEqual([[]])
+    // Who made the judgements, as the fixture says: a report tells a study from an authored example.
+    const { page } = await chromium.newPage()
+    await page.goto(`${pathToFileURL(join(root, 'out/report.html')).href}#/`)
+    await page.waitForSelector('table.cases')
+    const annotations = JSON.parse(await readFile(join(root, 'fixtures/lab/annotations.json'), 'utf8'))
+    expect(await page.textContent('section.fixture p.origin')).toBe(`Judgements by: ${annotations.origin}`)
   })
 
   test("the reporter's htmlReport shows the run's own gate checks", { timeout: 120_000 }, async () => {

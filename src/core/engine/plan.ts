@@ -1,3 +1,4 @@
+import { isOriginPlaceholder } from '../common/origin.js'
 import { plural } from '../common/primitives.js'
 import { countCoverage } from './coverage.js'
 import type { Coverage } from '../contract/results.js'
@@ -51,6 +52,8 @@ export interface TestPlan<S = unknown> {
   /** The fixture directory as shown to the user. */
   readonly dir: string
   readonly name: string
+  /** `annotations.json › origin`: who or what made the judgements; `null` while it is the placeholder `init` writes. */
+  readonly origin: string | null
   readonly coverage: Coverage
   readonly identities: FixtureIdentities
   /** One test per case, in the fixture's order. */
@@ -80,6 +83,7 @@ export function planFixtureTests(evaluation: SomeEvaluation, options: PlanOption
     kind: fixture.kind,
     dir: fixture.displayDir,
     name: fixture.name,
+    origin: isOriginPlaceholder(fixture.origin) ? null : fixture.origin,
     coverage: evaluation.coverage,
     identities: evaluation.identities,
     cases: plannedCases(fixture, evaluation.decisions),

@@ -125,7 +125,12 @@ function filtersBar(): HTMLElement {
 }
 
 function fixtureSection(fixture: PageFixture): HTMLElement {
-  const section = el('section', { class: 'fixture' }, el('h2', {}, `${fixture.name} `, el('span', { class: 'dim' }, `${fixture.dir} · ${fixture.kind}`)))
+  const section = el(
+    'section',
+    { class: 'fixture' },
+    el('h2', {}, `${fixture.name} `, el('span', { class: 'dim' }, `${fixture.dir} · ${fixture.kind}`)),
+    el('p', { class: 'origin' }, fixture.origin === null ? 'Judgements by: not given (annotations.json › origin)' : `Judgements by: ${fixture.origin}`),
+  )
   const table = el('table', { class: 'figures' }, headRow('split', 'graded', 'pending', 'refused', 'outcomes'))
   const rows: [string, Counts][] = [['all', fixture.coverage], ...Object.entries(fixture.coverage.splits).filter(([, counts]) => counts.candidates > 0)]
   for (const [split, counts] of rows) {
