@@ -3,7 +3,7 @@ import { afterAll, describe, test, TestRunner } from 'vitest'
 import type { SerializedRubricError } from '../core/common/errors.js'
 import { valueAt } from '../core/common/primitives.js'
 import type { DecisionStatus } from '../core/contract/decision.js'
-import type { ChunkPlan, TestPlan } from '../core/engine/plan.js'
+import { NO_CASES_YET, type ChunkPlan, type TestPlan } from '../core/engine/plan.js'
 import type { PlannedCase } from '../core/contract/results.js'
 import type { RubricCaseMeta } from './meta.js'
 
@@ -135,7 +135,7 @@ export function defineRubricTests({ plan, record, expected = null }: RubricModul
   // A fixture without cases yet (just scaffolded) stays visible as pending, never as a pass.
   if (plan.cases.length === 0 && checks.length === 0) {
     // A chunk is empty only when cases were removed after Vitest split the fixture (in watch mode).
-    if (chunk === undefined) test.todo('no cases yet: add them to cases.json')
+    if (chunk === undefined) test.todo(NO_CASES_YET)
     else
       test.todo(
         `no cases in chunk ${chunk.index} of ${chunk.count}: the fixture has fewer cases than when Vitest started; restart it to split the fixture again`,

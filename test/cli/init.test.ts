@@ -21,7 +21,7 @@ describe('vitest-rubric init', () => {
     expect(JSON.parse(evaluated.stdout).coverage).toMatchObject({ candidates: 0, graded: 0, pending: 0, refused: 0, outcomes: null })
     const status = await runCli(['status'], cwd)
     expect(status.code).toBe(0)
-    expect(status.stdout).toContain('no cases yet: add them to cases.json')
+    expect(status.stdout).toContain('no cases yet: add them with `vitest-rubric add`')
   })
 
   test.each(['criteria', 'scored'] as const)('the origin init writes in a %s fixture is a placeholder, and evaluate prints it as not given', async (kind) => {
@@ -51,6 +51,16 @@ describe('vitest-rubric init', () => {
     const bad = await runCli(['init', 'fixtures/other', '--layout', 'sharded'], cwd)
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('--layout takes seed or records, not "sharded".')
+  })
+
+  test('a records-layout fixture without cases points to `add`, not to a cases.json it does not have', async () => {
+    const root = await scratchDir('init-records')
+    expect((await runCli(['init', 'fixtures/lab', '--template', 'docuctl', '--layout', 'records'], root)).code).toBe(0)
+    const status = await runCli(['status', 'fixtures/lab'], root)
+    expect(status.stdout).toContain('  no cases yet: add them with `vitest-rubric add`\n')
+    expect(status.stdout).not.toContain('cases.json')
+    const run = await runVitest({ root })
+    expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them with `vitest-rubric add`'])
   })
 
   test('every file names its JSON Schema by a path that resolves to the package schemas', async () => {
@@ -174,7 +184,7 @@ describe('vitest-rubric init', () => {
     await runCli(['init', 'fixtures/lab', ...(name === 'skeleton' ? [] : ['--template', name])], root)
     const run = await runVitest({ root })
     expect(run.exitCode).toBe(0)
-    expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them to cases.json'])
+    expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them with `vitest-rubric add`'])
   })
 
   test('in Vitest a new fixture is one todo, never a pass or an empty module', async () => {
@@ -182,7 +192,7 @@ describe('vitest-rubric init', () => {
     await runCli(['init', 'fixtures/lab'], root)
     const run = await runVitest({ root })
     expect(run.exitCode).toBe(0)
-    expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them to cases.json'])
+    expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them with `vitest-rubric add`'])
     expect(run.stdout).toContain('  fixtures/lab · lab (criteria)\n    no cases yet: nothing executed, nothing graded, no quality figure\n')
   })
 })

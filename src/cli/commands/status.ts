@@ -8,6 +8,7 @@ import { loadFixture } from '../../core/registry.js'
 import { fixtureHistory } from '../../core/engine/fixture-history.js'
 import { fixtureStatus, type FixtureStatus } from '../../core/engine/status.js'
 import { NULL_FINGERPRINT } from '../../core/json/canonical-json.js'
+import { NO_CASES_YET } from '../../core/engine/plan.js'
 import { openReservations, reservedIn } from '../../web/reservation-file.js'
 import { minReviewsOption, type Command } from '../command.js'
 
@@ -125,7 +126,7 @@ export function formatStatus(status: FixtureStatus): string {
     '  a case added now records (expected):',
     ...Object.entries(status.newCase).map(([key, sha]) => `    ${key.padEnd(23)}${sha}${sha === NULL_FINGERPRINT ? ' (no review yet)' : ''}`),
   ]
-  if (status.cases.length === 0) lines.push('  no cases yet: add them to cases.json')
+  if (status.cases.length === 0) lines.push(`  ${NO_CASES_YET}`)
   for (const group of status.groups) {
     const cases = status.cases.flatMap((each) => each.findings.filter((finding) => finding.group === group.key).map((finding) => ({ id: each.id, ...finding })))
     if (cases.length === 0) continue

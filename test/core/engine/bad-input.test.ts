@@ -1292,7 +1292,7 @@ describe('9. an empty list of cases is valid: a fresh fixture, without a decisio
     expect(planFixtureTests(evaluation).cases).toEqual([])
     const status = await runCli(['status', '.'], copy.dir)
     expect(status.code).toBe(0)
-    expect(status.stdout).toContain('  no cases yet: add them to cases.json\n')
+    expect(status.stdout).toContain('  no cases yet: add them with `vitest-rubric add`\n')
   })
 
   test('a scored benchmark without cases passes none of its gates, and plans no check: in Vitest it is the one todo', async () => {
