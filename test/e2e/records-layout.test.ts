@@ -87,6 +87,11 @@ describe('convert moves a fixture between the layouts losslessly', () => {
       /its line breaks are CR LF, and the records write it back with LF; nothing was written\.\n\s+fix:\s+convert the file's line breaks to LF/,
     ],
     [
+      'tab indentation',
+      (text: string) => `${JSON.stringify(JSON.parse(text), null, '\t')}\n`,
+      /its lines are not indented with spaces \(line 2 reads "\\t\\"\$schema\\"[^)]*\), and the records write a document back indented with spaces or on one line; nothing was written\.\n\s+fix:\s+indent it with spaces \(any number a level, the same at every level\) or write it on one line/,
+    ],
+    [
       'a second line break at the end',
       (text: string) => `${text}\n`,
       /line \d+ reads "" after the end the records write: the file ends with more than they do, such as a second line break\)/,
@@ -103,6 +108,20 @@ describe('convert moves a fixture between the layouts losslessly', () => {
     expect(refused.stderr).toMatch(message)
     expect(await tree(join(root, FIX))).toEqual(before)
   })
+})
+
+test.each([
+  ['four spaces a level', (text: string) => `${JSON.stringify(JSON.parse(text), null, 4)}\n`],
+  ['one line', (text: string) => JSON.stringify(JSON.parse(text))],
+])('a cases.json laid out as the refusal asks (%s) converts and converts back byte for byte', async (_, edit) => {
+  const root = await project(DOCUCTL, 'seed')
+  const path = join(root, FIX, 'cases.json')
+  const text = edit(await readFile(path, 'utf8'))
+  await writeFile(path, text)
+  const there = await runCli(['convert', FIX, '--to', 'records'], root)
+  expect(there.code, there.stderr).toBe(0)
+  expect((await runCli(['convert', FIX, '--to', 'seed'], root)).code).toBe(0)
+  expect(await readFile(path, 'utf8')).toBe(text)
 })
 
 describe('a save in the records layout costs what it changes', () => {

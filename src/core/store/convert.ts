@@ -68,12 +68,21 @@ export async function recordsOf(
         'its line breaks are CR LF, and the records write it back with LF',
         `convert the file's line breaks to LF (an editor or git's core.autocrlf wrote CR LF; \`sed -i 's/\\r$//' ${join(display, doc)}\`), then convert it.`,
       )
+    // The records give back what JSON.stringify writes: spaces of one width a level, or one line.
+    const layout = 'indent it with spaces (any number a level, the same at every level) or write it on one line, one key a line, as JSON.stringify writes it'
+    if (again !== text && style.indent === 0 && text.trimEnd().includes('\n'))
+      throw notLossless(
+        display,
+        doc,
+        `its lines are not indented with spaces (line 2 reads ${JSON.stringify(text.split('\n')[1]!.slice(0, 80))}), and the records write a document back indented with spaces or on one line`,
+        `${layout}; then convert it.`,
+      )
     if (again !== text)
       throw notLossless(
         display,
         doc,
         `it is not laid out as the records write it back (${firstDifference(text, again)})`,
-        'lay the file out with two-space indentation, one key a line, and write numbers such as 1.0 as 1; then convert it.',
+        `${layout}, and write numbers such as 1.0 as 1; then convert it.`,
       )
     const record: DocumentRecord = { doc, list: parsed.list, members: parsed.members, style, replaces: [], ...provenance }
     add(DOCUMENTS_FILE, recordLine(record))
