@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { describe, expect, test, vi } from 'vitest'
+import { describe, expect, onTestFinished, test, vi } from 'vitest'
+import { cp } from 'node:fs/promises'
+import { startServer } from '../../src/web/server.js'
+import { ROOT } from '../helpers/fixture-copy.js'
 import { postSave, raw, servedCopy } from '../helpers/served-fixture.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 // What the server answers to requests no page sends: each refused with a status and a one-line
 // message, nothing written, and nothing printed to the server's terminal.
@@ -46,6 +50,28 @@ describe('requests the server refuses', () => {
     }
     // Fixture 0 asked by its number is served.
     expect((await raw(server.port, '/api/case?fixture=0&id=complete', { headers })).status).toBe(200)
+    expect(terminal.printed).not.toHaveBeenCalled()
+  })
+
+  test("a save of a scored case is refused in the API's terms: read-only there, no command-line option to send", async () => {
+    using terminal = quietTerminal()
+    const root = await scratchDir('served-scored')
+    const dir = join(root, 'fixtures/deb')
+    await cp(join(ROOT, 'fixtures/debate-benchmark'), dir, { recursive: true })
+    const server = await startServer({ dirs: ['fixtures/deb'], cwd: root, port: 0 })
+    onTestFinished(() => server.close())
+    const before = await readFile(join(dir, 'annotations.json'), 'utf8')
+    const answer = await postSave(server, { fixture: 0, id: 'partial-recall', draft: { claims: [] }, versions: {}, replace: true })
+    expect(answer.status).toBe(400)
+    const { code, message } = JSON.parse(answer.body).error
+    expect(code).toBe('USAGE')
+    expect(message).toContain("a save (POST /api/review) records a case's one review: its body has no field to say which")
+    expect(message).toContain('read-only on the review page and through its API; nothing was written.')
+    expect(message).toContain(
+      "fix:      record this case's reviews from the command line instead: `vitest-rubric review fixtures/deb --case partial-recall --system debate --from <review.json>`",
+    )
+    expect(message).not.toContain('pass --system')
+    expect(await readFile(join(dir, 'annotations.json'), 'utf8')).toBe(before)
     expect(terminal.printed).not.toHaveBeenCalled()
   })
 

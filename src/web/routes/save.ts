@@ -12,6 +12,10 @@ import type { Viewer } from '../viewer.js'
 import { servedCase, savedCaseFigures } from '../page-data.js'
 import { savedCase } from './assignment.js'
 import type { Route } from './route.js'
+import type { LoadedFixture } from '../served-fixtures.js'
+import { UsageError } from '../../core/common/errors.js'
+import { quoteSome } from '../../core/common/primitives.js'
+import { slotOptionOf } from '../../core/engine/slot-option.js'
 
 // A save of the page (a review, an adoption), as every save goes: the body checked with the files'
 // schemas, the saver taken from the link with a team, and the write made through the same
@@ -71,6 +75,7 @@ export function saveRoute(action: SaveAction): Route {
     if (save.reviewer !== undefined) seen.viewer = { role: 'reviewer', name: save.reviewer }
     const dir = fixtures.options.dirs[save.fixture]
     if (dir === undefined) throw new RequestError('NOT_FOUND', `there is no fixture ${save.fixture}.`)
+    refuseSeveralReviews(fixtures.lastLoaded(save.fixture) ?? (await fixtures.loaded(save.fixture)), action.path, save.id)
     if (Object.keys(save.draft).length === 0)
       throw new RequestError('EMPTY_DRAFT', 'the draft judges no criterion: there is nothing to save. Rate at least one criterion.')
     // The versions are checked under the fixture's lock, against the files as they are then; what the server parsed
@@ -94,4 +99,22 @@ export function saveRoute(action: SaveAction): Route {
       fixture: { index: save.fixture, version, coverage, agreement, calibration, sample, estimate, row },
     } satisfies SaveAnswer)
   }
+}
+
+/**
+ * A save records a case's one review: its body has no field naming one of several (a scored case's
+ * `debate` and `baseline`), so such a case is read-only on the page and through its API, and the
+ * refusal says so in the API's terms, with the command that records those reviews.
+ */
+function refuseSeveralReviews({ fixture }: LoadedFixture, path: SaveAction['path'], caseId: string): void {
+  const { slots } = fixture.definition.reviews
+  if (slots.length === 1) return
+  const option = slotOptionOf(fixture.definition)
+  throw new UsageError({
+    code: 'USAGE',
+    file: fixture.displayDir,
+    summary: `a ${fixture.definition.name} case has several reviews (${quoteSome(slots)}), and a save (POST ${path}) records a case's one review: its body has no field to say which, so this fixture's cases are read-only on the review page and through its API; nothing was written.`,
+    expected: 'a save of a case of a fixture whose cases have one review (a criteria fixture)',
+    hint: `record this case's reviews from the command line instead: \`vitest-rubric review ${fixture.displayDir} --case ${caseId} --${option} ${slots[0]} --from <review.json>\` (and --${option} ${slots.slice(1).join(`, --${option} `)}).`,
+  })
 }
