@@ -21,6 +21,39 @@ async function freshFixture(template = 'docuctl'): Promise<{ cwd: string; dir: s
 const json = async (path: string) => JSON.parse(await readFile(path, 'utf8'))
 
 describe('vitest-rubric add', () => {
+  test.each([
+    ['a blank id', ' ', /--id: the case id is blank; nothing was written\./],
+    ['a line break', 'line\nbreak', /--id: the case id holds a control character \(U\+000A, a line break\)/],
+    ['a tab', 'tab\tid', /--id: the case id holds a control character \(U\+0009, a tab\)/],
+    ['another control character', 'bell\u0007', /--id: the case id holds a control character \(U\+0007\)/],
+    [
+      'the same id as another after NFC normalisation',
+      'cafe\u0301',
+      /--id: a case "café" exists already: the new id is the same text written with other code points/,
+    ],
+  ])('refuses %s, says what an id may be and writes nothing', async (_, id, message) => {
+    const { cwd, dir } = await freshFixture()
+    expect((await runCli(['add', 'fx', '--id', 'caf\u00e9', '--answer', ANSWER, '--citation', CITATION], cwd)).code).toBe(0)
+    const before = await readFile(join(dir, 'cases.json'), 'utf8')
+    const refused = await runCli(['add', 'fx', '--id', id, '--answer', ANSWER, '--citation', CITATION], cwd)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(message)
+    expect(refused.stderr).toContain('expected: an id with a visible character, no line break, tab or other control character')
+    expect(refused.stderr).toMatch(/fix: +(give the case an id|use the existing case's id)/)
+    expect(await readFile(join(dir, 'cases.json'), 'utf8')).toBe(before)
+  })
+
+  test('refuses two ids of one --from list that are the same after NFC normalisation', async () => {
+    const { cwd, dir } = await freshFixture()
+    const before = await readFile(join(dir, 'cases.json'), 'utf8')
+    const list = ['caf\u00e9', 'cafe\u0301'].map((id) => ({ id, answer: ANSWER, citation: CITATION }))
+    await writeFile(join(cwd, 'list.json'), JSON.stringify(list))
+    const refused = await runCli(['add', 'fx', '--from', 'list.json'], cwd)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('list.json › [1] › id: a case "café" exists already')
+    expect(await readFile(join(dir, 'cases.json'), 'utf8')).toBe(before)
+  })
+
   test('adds a case with its expected hashes, so it is pending at once; the question is the rubric task', async () => {
     const { cwd, dir } = await freshFixture()
     const { code, stdout } = await runCli(['add', 'fx', '--id', 'short', '--answer', ANSWER, '--citation', CITATION, '--split', 'held_out'], cwd)

@@ -4,6 +4,7 @@ import { appendToList } from '../../json/json-edit.js'
 import type { Decision } from '../../contract/decision.js'
 import { kindContext } from '../fixture.js'
 import { FixtureRevision, reviseUnderLock } from '../revision.js'
+import { checkNewCaseId } from './case-id.js'
 import { drafted, draftError, type DraftSource } from './draft.js'
 import { describe, indent } from './messages.js'
 import type { AuthoringOptions } from './options.js'
@@ -46,11 +47,13 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
   const context = kindContext(fixture)
   if (drafts.length === 0) throw draftError(source, [], 'there is no case to add.', 'give at least one case.')
   const taken = new Set(fixture.cases.map((entry) => entry.id))
+  const normalised = new Map([...taken].map((id) => [id.normalize('NFC'), id]))
   const values: Record<string, unknown>[] = []
   for (const [index, raw] of drafts.entries()) {
     const at = drafts.length === 1 ? [] : [index]
     const value = drafted(source, at, definition.authoring.caseDraft, raw, (draft) => definition.authoring.newCase(context, draft))
     const id = String(value['id'])
+    checkNewCaseId(id, normalised, source, at)
     if (taken.has(id)) {
       throw draftError(
         source,
@@ -63,6 +66,7 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
       )
     }
     taken.add(id)
+    normalised.set(id.normalize('NFC'), id)
     stamp(definition.bindings, 'case', value, context, value, definition.reviews.slots)
     values.push(value)
   }
