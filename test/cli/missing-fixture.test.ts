@@ -50,3 +50,18 @@ describe('report --html given a fixture directory that does not exist', () => {
     expect(await readFile(join(root, '.vitest-rubric/report.html'), 'utf8')).toContain('fixtures/empty')
   })
 })
+
+describe('serve given a fixture directory that does not exist', () => {
+  test.each([
+    [['fixtures/nowhere'], 'fixtures/nowhere: no such fixture directory.'],
+    [['fixtures/lab', 'fixtures/nowhere'], 'fixtures/nowhere: no such fixture directory.'],
+    [['fixtures/lab/rubric.json'], 'fixtures/lab/rubric.json: the path is a file, not a fixture directory.'],
+  ])('%j is refused as every command refuses it (FIXTURE_NOT_FOUND, exit 1), and nothing is served', { timeout: 15_000 }, async (dirs, message) => {
+    const root = await scratchDir('missing-fixture')
+    expect((await runCli(['init', 'fixtures/lab', '--template', 'docuctl'], root)).code).toBe(0)
+    const run = await runCli(['serve', ...dirs, '--port', '0'], root)
+    expect(run.code).toBe(1)
+    expect(run.stdout).toBe('')
+    expect(run.stderr.split('\n')[0]).toBe(message)
+  })
+})

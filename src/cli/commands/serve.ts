@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process'
+import { resolve } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { requireFixtureDirectory } from '../../core/engine/fixture-directory.js'
 import { ListenError } from '../../web/listen.js'
 import { startServer, type RunningServer } from '../../web/server.js'
 import { isLoopback } from '../../web/respond.js'
@@ -83,8 +86,8 @@ Options:
                       person who saved (refused unless the fixtures are in a git work tree);
                       without it, each save is a line of .vitest-rubric/audit/<hash>.jsonl
 
-Exit codes: 0 when stopped; 1 when it cannot listen, or with --commit cannot commit; 2 on a
-usage error.`,
+Exit codes: 0 when stopped; 1 when a directory does not exist, when it cannot listen, or with
+--commit cannot commit; 2 on a usage error.`,
   options: {
     ...stringOptions('port', 'host', 'min-reviews', 'judge', 'team', 'revoke', 'reissue', 'public-origin', 'rate-limit', 'reviews-per-case', 'reserve-minutes'),
     open: { type: 'boolean', default: false },
@@ -124,6 +127,8 @@ usage error.`,
     if (judge !== undefined && !JUDGE_NAME.test(judge))
       throw usage('serve', `--judge takes a judge's name (judges/<name>.json): letters, digits, ".", "_" and "-", not ${JSON.stringify(judge)}.`)
     const assign = await assignOptions(values, teamFile !== undefined, io.cwd)
+    // A directory that does not exist is refused as every command refuses it, before the page is served.
+    for (const dir of positionals) await requireFixtureDirectory(resolve(io.cwd, dir), displayPath(io.cwd, resolve(io.cwd, dir)), io.cwd)
     const team = teamFile === undefined ? undefined : await openTeam(teamFile, io.cwd)
     let server: RunningServer
     try {
