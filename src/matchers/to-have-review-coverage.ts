@@ -1,4 +1,6 @@
 import type { Coverage } from '../core/contract/results.js'
+import type { OutcomeWords } from '../core/contract/kind.js'
+import { kinds } from '../core/registry.js'
 import { evaluateFixture } from '../core/engine/evaluate.js'
 import type { SomeFixture } from '../core/engine/fixture.js'
 import type { Split } from '../core/common/primitives.js'
@@ -19,7 +21,7 @@ type Count = (typeof COUNTS)[number]
  * is among the counts, any refused case fails the assertion with and without `.not`.
  */
 export function toHaveReviewCoverage(this: MatcherContext, received: unknown, expected: unknown, options?: unknown): MatcherOutcome {
-  const { coverage, subject } = coverageOf(received)
+  const { coverage, subject, words } = coverageOf(received)
   const wanted = expectedCounts(expected)
   const split = splitOf(options)
   const counts = split === undefined ? coverage : coverage.splits[split]
@@ -39,7 +41,8 @@ export function toHaveReviewCoverage(this: MatcherContext, received: unknown, ex
     promise: this.promise,
   })
   const scope = `${subject}${split === undefined ? '' : ` (split ${split})`}`
-  const summary = `review coverage: ${actual.graded} graded of ${actual.candidates} candidates; ${actual.pending} pending; ${actual.refused} refused — ${counts.outcomes === null ? 'no graded case, so no quality figure' : `accepted ${actual.accepted}, rejected ${actual.rejected}`}`
+  // In the kind's words, as `evaluate` says it: a scored case is scored, passed or failed; the counts keep their keys.
+  const summary = `review coverage: ${actual.graded} ${words.graded} of ${actual.candidates} candidates; ${actual.pending} pending; ${actual.refused} refused — ${counts.outcomes === null ? `no ${words.graded} case, so no quality figure` : `${words.positive} ${actual.accepted}, ${words.negative} ${actual.rejected}`}`
   const pendingList = pending.length > 0 && `pending:\n${pending.map((item) => `  ${item.id}: ${item.reason}`).join('\n')}`
   const refusedList = refused.length > 0 && `refused:\n${refused.map((item) => `  ${item.id} (${item.code}):\n${indent(item.message, 4)}`).join('\n')}`
 
@@ -79,10 +82,15 @@ export function toHaveReviewCoverage(this: MatcherContext, received: unknown, ex
   }
 }
 
-function coverageOf(received: unknown): { coverage: Coverage; subject: string } {
-  if (isLoadedFixture(received)) return { coverage: evaluateFixture(received).coverage, subject: fixtureSubject(received) }
-  if (isEvaluation(received)) return { coverage: received.coverage, subject: fixtureSubject(received.fixture) }
-  if (isCoverage(received)) return { coverage: received, subject: 'the coverage' }
+/** A coverage alone names no kind: its counts are said in the words of their keys, a criteria fixture's. */
+const KEY_WORDS: CoverageWords = { graded: 'graded', positive: 'accepted', negative: 'rejected' }
+type CoverageWords = Pick<OutcomeWords, 'graded' | 'positive' | 'negative'>
+
+function coverageOf(received: unknown): { coverage: Coverage; subject: string; words: CoverageWords } {
+  const wordsOf = (fixture: SomeFixture) => kinds.get(fixture.kind)?.present.words ?? KEY_WORDS
+  if (isLoadedFixture(received)) return { coverage: evaluateFixture(received).coverage, subject: fixtureSubject(received), words: wordsOf(received) }
+  if (isEvaluation(received)) return { coverage: received.coverage, subject: fixtureSubject(received.fixture), words: wordsOf(received.fixture) }
+  if (isCoverage(received)) return { coverage: received, subject: 'the coverage', words: KEY_WORDS }
   throw usage(MATCHER, 'the received value holds no review coverage.', 'a loaded fixture, an evaluation or a coverage', preview(received))
 }
 

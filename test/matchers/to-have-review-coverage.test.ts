@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import '../../src/matchers/setup.js'
 import { UsageError } from '../../src/core/common/errors.js'
@@ -9,6 +10,16 @@ import { failureOf } from '../helpers/matcher-failure.js'
 const fixture = await loadFixture(DOCUCTL, { cwd: ROOT })
 
 describe('toHaveReviewCoverage', () => {
+  test("a scored fixture's failure says its coverage in its kind's words: scored, passed, failed", async () => {
+    const scored = await loadFixture(join(ROOT, 'fixtures/debate-benchmark'), { cwd: ROOT })
+    const { coverage } = evaluateFixture(scored)
+    const message = failureOf(() => expect(scored).toHaveReviewCoverage({ candidates: coverage.candidates + 1 }))
+    expect(message).toContain(
+      `review coverage: ${coverage.graded} scored of ${coverage.candidates} candidates; ${coverage.pending} pending; ${coverage.refused} refused — passed ${coverage.outcomes?.accepted}, failed ${coverage.outcomes?.rejected}`,
+    )
+    expect(message).not.toMatch(/graded of|accepted \d|rejected \d/)
+  })
+
   test('passes for the counts of the bundled fixture, from the fixture, its evaluation or its coverage', () => {
     expect(fixture).toHaveReviewCoverage({ graded: 6, pending: 2 })
     expect(fixture).toHaveReviewCoverage({ candidates: 8, graded: 6, pending: 2, refused: 0, accepted: 3, rejected: 3 })
