@@ -127,9 +127,10 @@ Exit codes: 0 when stopped; 1 when a directory does not exist, when it cannot li
     if (judge !== undefined && !JUDGE_NAME.test(judge))
       throw usage('serve', `--judge takes a judge's name (judges/<name>.json): letters, digits, ".", "_" and "-", not ${JSON.stringify(judge)}.`)
     const assign = await assignOptions(values, teamFile !== undefined, io.cwd)
-    // A directory that does not exist is refused as every command refuses it, before the page is served.
-    for (const dir of positionals) await requireFixtureDirectory(resolve(io.cwd, dir), displayPath(io.cwd, resolve(io.cwd, dir)), io.cwd)
     const team = teamFile === undefined ? undefined : await openTeam(teamFile, io.cwd)
+    // A directory that does not exist is refused as every command refuses it, after the usage errors (a team file's
+    // mistakes among them) and before the page is served.
+    for (const dir of positionals) await requireFixtureDirectory(resolve(io.cwd, dir), displayPath(io.cwd, resolve(io.cwd, dir)), io.cwd)
     let server: RunningServer
     try {
       server = await startServer({
