@@ -193,6 +193,8 @@ describe('vitest-rubric init', () => {
     const run = await runVitest({ root })
     expect(run.exitCode).toBe(0)
     expect(run.tests.map((each) => `${each.state}: ${each.name}`)).toEqual(['todo: no cases yet: add them with `vitest-rubric add`'])
-    expect(run.stdout).toContain('  fixtures/lab · lab (criteria)\n    no cases yet: nothing executed, nothing graded, no quality figure\n')
+    expect(run.stdout).toContain(
+      '  fixtures/lab · lab (criteria)\n    origin              not given (annotations.json › origin): `vitest-rubric origin <dir> --set` says who or what made the judgements\n    no cases yet: nothing executed, nothing graded, no quality figure\n',
+    )
   })
 })
