@@ -3,11 +3,16 @@
  * in their order: replaying the draws of `sample.json` over the fixture's cases gives the cases
  * the file must list (docs/statistics.md#what-the-sample-file-must-agree-with).
  */
-import { SPLITS } from '../common/primitives.js'
+import { SPLITS, type Split } from '../common/primitives.js'
 import { createRandom } from '../stats/random.js'
 import { allocate, drawFrom } from './population.js'
 import type { SampleFile } from './sample-format.js'
-import type { SampleCheckCase } from './sample-check.js'
+
+/** A case of the fixture as the replay sees it: its id and split, in the fixture's order. */
+interface ReplayCase {
+  readonly id: string
+  readonly split: Split
+}
 
 /** The first case the file lists where the replayed draw gives another, or `null` when every case agrees. */
 export interface ReplayMismatch {
@@ -30,13 +35,13 @@ export function replayable(sample: SampleFile): boolean {
 }
 
 /** Replays each draw from its seed over `cases` (the fixture's, in its order) and the cases drawn before it, as `sample` drew them. */
-export function replayMismatch(sample: SampleFile, cases: readonly SampleCheckCase[]): ReplayMismatch | null {
+export function replayMismatch(sample: SampleFile, cases: readonly ReplayCase[]): ReplayMismatch | null {
   const taken = new Set<string>()
   let offset = 0
   for (const [index, draw] of sample.draws.entries()) {
     const random = createRandom(draw.seed)
     const undrawn = cases.filter((entry) => !taken.has(entry.id))
-    let chosen: SampleCheckCase[]
+    let chosen: ReplayCase[]
     if (draw.method === 'uniform') chosen = drawFrom(undrawn, draw.size, random)
     else {
       const strata = SPLITS.map((split) => ({
