@@ -123,6 +123,16 @@ export function minReviewsOption(command: string, value: string | boolean | stri
   return count
 }
 
+/**
+ * A whole-number option, written in decimal digits, from `least` to `most`; anything else (`1e20`,
+ * `0x10`, `2.5`, an empty value) is a usage error rather than a number a command chokes on later.
+ */
+export function wholeNumberOption(command: string, name: string, text: string, least: number, most: number, what: string, mostSaid = ''): number {
+  const count = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
+  if (!(count >= least && count <= most)) throw usage(command, `--${name} takes ${what} from ${least} to ${most}${mostSaid}, not ${JSON.stringify(text)}.`)
+  return count
+}
+
 /** The value of a string option, as parsed: `undefined` when it was not given (its type is the option table's, `string`). */
 export function stringOption(values: ParsedArgs['values'], name: string): string | undefined {
   const value = values[name]

@@ -5,7 +5,10 @@ import type { Decision } from '../../core/contract/decision.js'
 import type { KindPanel } from '../../core/contract/kind.js'
 import type { KindRegistry } from '../../core/engine/registry.js'
 import { kinds, loadFixture } from '../../core/registry.js'
-import { needDirs, usage, stringOption, type Command } from '../command.js'
+import { needDirs, stringOption, wholeNumberOption, type Command } from '../command.js'
+
+/** The most disagreeing cases `--sample` draws per criterion: as many cases as a fixture is made to hold. */
+const MAX_SAMPLE = 1_000_000
 
 /** `vitest-rubric agreement <dir...> [--json] [--sample <n>] [--seed <s>]`: how far independent reviews agree. */
 export const agreement: Command = {
@@ -43,9 +46,7 @@ Exit codes: 0 when reported; 1 when a fixture is refused.`,
   async run({ values, positionals }, io) {
     const dirs = needDirs('agreement', positionals)
     const sampleText = stringOption(values, 'sample')
-    const sample = sampleText === undefined ? undefined : Number(sampleText)
-    if (sample !== undefined && (!Number.isInteger(sample) || sample < 1))
-      throw usage('agreement', `--sample takes a whole number of cases, not ${JSON.stringify(sampleText)}.`)
+    const sample = sampleText === undefined ? undefined : wholeNumberOption('agreement', 'sample', sampleText, 1, MAX_SAMPLE, 'a whole number of cases')
     const seed = stringOption(values, 'seed')
     const reports: AgreementReport[] = []
     for (const dir of dirs)

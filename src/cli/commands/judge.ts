@@ -6,7 +6,7 @@ import { loadJudgeModule } from '../../core/judges/judge-module.js'
 import { DEFAULT_JUDGE_TIMEOUT_MS, MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS, runJudge } from '../../core/judges/judge-run.js'
 import type { JudgeProgress, JudgeRunResult } from '../../core/judges/judge-types.js'
 import { formatShard, MAX_SHARDS, parseShard } from '../../core/judges/judge-shard.js'
-import { oneDir, requiredOption, stringOption, stringOptions, usage, type CliIo, type Command } from '../command.js'
+import { oneDir, requiredOption, stringOption, stringOptions, usage, wholeNumberOption, type CliIo, type Command } from '../command.js'
 
 /** `vitest-rubric judge <dir> --judge <name> --run <module>`: an automated judge run over the labels it lacks. */
 export const judge: Command = {
@@ -53,10 +53,11 @@ shards' origins agree when merged.
 Options:
   --judge <name>       the judge: its labels go to judges/<name>.json
   --run <module>       the judge module (a JavaScript file)
-  --concurrency <n>    calls in flight at once (default 4)
-  --retries <n>        further calls after a failed one (default 2)
+  --concurrency <n>    calls in flight at once (default 4, at most 1024)
+  --retries <n>        further calls after a failed one (default 2, at most 100)
   --timeout <s>        give a call up after this many seconds (default ${DEFAULT_JUDGE_TIMEOUT_MS / 1000})
-  --batch <n>          write once this many labels are finished (default 200), or every 2 s
+  --batch <n>          write once this many labels are finished (default 200, at most 1000000),
+                       or every 2 s
   --shard <k>/<n>      judge only the cases of shard k of n (1 ≤ k ≤ n ≤ ${MAX_SHARDS})
   --dry-run            say what would be judged; call nothing, write nothing
 
@@ -72,9 +73,9 @@ when stopped by Ctrl-C (SIGTERM).`,
     const dir = oneDir('judge', positionals)
     const name = requiredOption('judge', values, 'judge', 'name the judge with --judge <name>: its labels go to judges/<name>.json.')
     const path = requiredOption('judge', values, 'run', 'give the judge module with --run <module>.')
-    const concurrency = count('concurrency', values['concurrency'], 1)
-    const retries = count('retries', values['retries'], 0)
-    const batchSize = count('batch', values['batch'], 1)
+    const concurrency = count('concurrency', stringOption(values, 'concurrency'), 1)
+    const retries = count('retries', stringOption(values, 'retries'), 0)
+    const batchSize = count('batch', stringOption(values, 'batch'), 1)
     const timeoutMs = timeout(values['timeout'])
     const shardOption = stringOption(values, 'shard')
     const shard = shardOption === undefined ? undefined : parseShard(shardOption, 'vitest-rubric judge --shard')
@@ -207,12 +208,11 @@ function timeout(value: unknown): number | undefined {
   return Math.max(1, Math.round(seconds * 1000))
 }
 
-function count(option: string, value: unknown, least: number): number | undefined {
-  if (value === undefined) return undefined
-  const number = Number(value)
-  if (typeof value !== 'string' || !Number.isInteger(number) || number < least)
-    throw usage('judge', `--${option} takes a whole number of at least ${least}, not ${JSON.stringify(value)}.`)
-  return number
+/** The most calls in flight, further calls after a failed one, and labels per write a run accepts. */
+const JUDGE_OPTION_LIMITS = { concurrency: 1024, retries: 100, batch: 1_000_000 } as const
+
+function count(option: keyof typeof JUDGE_OPTION_LIMITS, value: string | undefined, least: number): number | undefined {
+  return value === undefined ? undefined : wholeNumberOption('judge', option, value, least, JUDGE_OPTION_LIMITS[option], 'a whole number')
 }
 
 /** `120 done, 2 failed, 9,878 remaining · 85/s · ETA 1m 56s`. */

@@ -8,7 +8,7 @@ import { isLoopback } from '../../web/respond.js'
 import { parsePublicOrigin } from '../../web/public-origin.js'
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT, parseRateLimit } from '../../web/rate-limit.js'
 import { REVIEWER_NAME as JUDGE_NAME } from '../../core/engine/panel.js'
-import { minReviewsOption, usage, stringOption, stringOptions, type Command } from '../command.js'
+import { minReviewsOption, usage, stringOption, stringOptions, wholeNumberOption, type Command } from '../command.js'
 import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
 import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
@@ -113,7 +113,7 @@ Exit codes: 0 when stopped; 1 when a directory does not exist, when it cannot li
     // The comparison view of fixtures 0 and 1: the address's fragment survives the one-time link's redirect.
     const view = compare ? '#/compare/0/1' : ''
     const portText = stringOption(values, 'port')
-    const port = portText === undefined ? 5178 : wholeNumber('port', portText, 0, 65535, 'a port number')
+    const port = portText === undefined ? 5178 : wholeNumberOption('serve', 'port', portText, 0, 65535, 'a port number')
     const host = stringOption(values, 'host') ?? '127.0.0.1'
     // The page writes reviews: it answers on this machine only, and other machines reach it through a proxy that terminates TLS.
     if (!isLoopback(host))
@@ -198,8 +198,8 @@ async function assignOptions(
     if (text === undefined) return undefined
     if (!isTeam) throw usage('serve', `--${name} needs --team <team.json>: cases are handed out only to a team's reviewers.`)
     return name === 'reviews-per-case'
-      ? wholeNumber(name, text, 1, MAX_REVIEWS_PER_CASE, 'a whole number of reviews')
-      : wholeNumber(name, text, 1, MAX_RESERVE_MINUTES, 'a whole number of minutes', ' (a week)')
+      ? wholeNumberOption('serve', name, text, 1, MAX_REVIEWS_PER_CASE, 'a whole number of reviews')
+      : wholeNumberOption('serve', name, text, 1, MAX_RESERVE_MINUTES, 'a whole number of minutes', ' (a week)')
   })
   if (!isTeam) return undefined
   const minReviews = minReviewsOption('serve', values['min-reviews'])
@@ -212,16 +212,6 @@ async function assignOptions(
       `each case would need ${reviewsPerCase} independent reviews (${minReviews > 0 ? `--min-reviews ${minReviews}` : `rubric()'s reviewers.min`}), more than the ${MAX_REVIEWS_PER_CASE} --reviews-per-case allows: give --reviews-per-case.`,
     )
   return { reviewsPerCase, reserveMs: (minutes ?? DEFAULT_RESERVE_MINUTES) * 60_000 }
-}
-
-/**
- * A whole-number option, written in decimal digits, from `least` to `most`; anything else (`1e20`,
- * `0x10`, `2.5`, an empty value) is a usage error rather than a number the server chokes on later.
- */
-function wholeNumber(name: string, text: string, least: number, most: number, what: string, mostSaid = ''): number {
-  const count = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
-  if (!(count >= least && count <= most)) throw usage('serve', `--${name} takes ${what} from ${least} to ${most}${mostSaid}, not ${JSON.stringify(text)}.`)
-  return count
 }
 
 /** An option read by `parse`, its error a usage error of serve. */
