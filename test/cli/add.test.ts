@@ -26,6 +26,10 @@ describe('vitest-rubric add', () => {
     ['a line break', 'line\nbreak', /--id: the case id holds a control character \(U\+000A, a line break\)/],
     ['a tab', 'tab\tid', /--id: the case id holds a control character \(U\+0009, a tab\)/],
     ['another control character', 'bell\u0007', /--id: the case id holds a control character \(U\+0007\)/],
+    ['a zero-width space', 'caf\u00e9\u200b', /--id: the case id holds an invisible format character \(U\+200B\)/],
+    ['a zero-width joiner between digits', 't\u200d4', /--id: the case id holds an invisible format character \(U\+200D\)/],
+    ['a bidirectional override', 'x\u202ey', /--id: the case id holds an invisible format character \(U\+202E\)/],
+    ['a space at its end', 'caf\u00e9 ', /--id: the case id starts or ends with a space/],
     [
       'the same id as another after NFC normalisation',
       'cafe\u0301',
@@ -41,6 +45,14 @@ describe('vitest-rubric add', () => {
     expect(refused.stderr).toContain('expected: an id with a visible character, no line break, tab or other control character')
     expect(refused.stderr).toMatch(/fix: +(give the case an id|use the existing case's id)/)
     expect(await readFile(join(dir, 'cases.json'), 'utf8')).toBe(before)
+  })
+
+  test('takes a joiner inside an emoji sequence or between letters, where it shapes what prints', async () => {
+    const { cwd, dir } = await freshFixture()
+    for (const id of ['\u{1F469}\u200d\u{1F4BB}', 'mi\u200cxed'])
+      expect((await runCli(['add', 'fx', '--id', id, '--answer', ANSWER, '--citation', CITATION], cwd)).code).toBe(0)
+    const ids = (await json(join(dir, 'cases.json'))).cases.map((item: { id: string }) => item.id)
+    expect(ids).toEqual(['\u{1F469}\u200d\u{1F4BB}', 'mi\u200cxed'])
   })
 
   test('refuses two ids of one --from list that are the same after NFC normalisation', async () => {

@@ -3,7 +3,15 @@ import { draftError, type DraftSource } from './draft.js'
 
 /** What a new case's id may be, as `add` says it: docs/format.md gives the same rule. */
 const EXPECTED =
-  'an id with a visible character, no line break, tab or other control character, unlike every id of the fixture also after Unicode NFC normalisation'
+  'an id with a visible character, no line break, tab or other control character, no invisible format character, no space at either end, unlike every id of the fixture also after Unicode NFC normalisation'
+
+/**
+ * An invisible format character (Unicode's Cf: a zero-width space, a byte-order mark, a
+ * bidirectional control, a soft hyphen): it makes an id print as another, or reorders what follows
+ * it. The zero-width joiner and non-joiner are kept between two letters or pictographs, where they
+ * shape a script's letters or join an emoji sequence.
+ */
+const INVISIBLE = /(?![\u200C\u200D](?<=[\p{L}\p{M}\p{Extended_Pictographic}][\u200C\u200D])(?=[\p{L}\p{M}\p{Extended_Pictographic}]))\p{Cf}/u
 
 /**
  * The ids `add` takes: a blank id, or one with a control character (a line break splits the lines
@@ -18,7 +26,7 @@ export function checkNewCaseId(id: string, taken: ReadonlyMap<string, string>, s
     throw draftError(source, path, 'the case id is blank; nothing was written.', 'give the case an id with a visible character, such as "rollback-1".', found)
   const control = /\p{Cc}/u.exec(id)?.[0]
   if (control !== undefined) {
-    const code = `U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+    const code = codePoint(control)
     throw draftError(
       source,
       path,
@@ -27,6 +35,23 @@ export function checkNewCaseId(id: string, taken: ReadonlyMap<string, string>, s
       found,
     )
   }
+  const invisible = INVISIBLE.exec(id)?.[0]
+  if (invisible !== undefined)
+    throw draftError(
+      source,
+      path,
+      `the case id holds an invisible format character (${codePoint(invisible)}), which makes it print as another id or reorders what follows it; nothing was written.`,
+      'give the case an id without zero-width, byte-order-mark or bidirectional characters, such as "rollback-1".',
+      found,
+    )
+  if (id.trim() !== id)
+    throw draftError(
+      source,
+      path,
+      'the case id starts or ends with a space, which prints as nothing where cases are listed; nothing was written.',
+      `give the case an id without spaces at its ends, such as ${JSON.stringify(id.trim())}.`,
+      found,
+    )
   const existing = taken.get(id.normalize('NFC'))
   if (existing !== undefined && existing !== id)
     throw draftError(
@@ -37,3 +62,6 @@ export function checkNewCaseId(id: string, taken: ReadonlyMap<string, string>, s
       found,
     )
 }
+
+/** `U+200B`: a character's code point as Unicode writes it. */
+const codePoint = (character: string) => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
