@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { REVIEWER_NAME } from '../core/engine/panel.js'
+import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 
 /**
  * One estimate gate: on each fixture it checks, the judge-assisted (PPI++) acceptance rate of one
@@ -60,7 +60,7 @@ export function resolveEstimateGates(
 ): ResolvedEstimateGate[] {
   if (value === undefined) return []
   return (Array.isArray(value) ? value : [value]).map((gate) => ({
-    judge: gate.judge,
+    judge: reviewerName(gate.judge),
     split: gate.split ?? 'held_out',
     min: gate.min,
     fixtures: gate.fixtures === undefined ? undefined : globs(gate.fixtures),

@@ -3,7 +3,7 @@ import { UsageError } from '../core/common/errors.js'
 import { EstimateGatesSchema, resolveEstimateGates, type EstimateGateOptions, type ResolvedEstimateGate } from './estimate-options.js'
 import { refuseUnknownKey, unwrapUnions } from './options-issues.js'
 import { schemaError } from '../core/json/schema-error.js'
-import { REVIEWER_NAME } from '../core/engine/panel.js'
+import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 import { FIXTURE_FILE_NAMES } from '../core/registry.js'
 import { MIN_BOOTSTRAP_CASES } from '../core/stats/bootstrap.js'
 import type { CompareGateOptions, ResolvedCompareGate } from './compare-options.js'
@@ -281,6 +281,7 @@ const OptionsSchema = z.strictObject({
       error: (issue) =>
         issue.code === 'invalid_key' ? 'a judge name (the name of its file judges/<name>.json): letters and digits, then also ".", "_", "-"' : undefined,
     })
+    .superRefine(oneKeyPerJudge)
     .optional(),
   compare: z
     .union([CompareGateSchema, z.array(CompareGateSchema)], { error: 'a compare gate { against, margin, split, fixtures, judge }, or a list of them' })
@@ -322,7 +323,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
       split: gate.split ?? 'held_out',
       margin: gate.margin,
       fixtures: gate.fixtures === undefined ? undefined : toList(gate.fixtures).map(trimSlashes),
-      judge: gate.judge,
+      judge: gate.judge === undefined ? undefined : reviewerName(gate.judge),
     })),
     estimate: resolveEstimateGates(value.estimate, (globs) => toList(globs).map(trimSlashes)),
     seed: value.seed === undefined ? undefined : String(value.seed),
@@ -338,7 +339,7 @@ export function resolveOptions(options: RubricPluginOptions = {}): ResolvedRubri
 function resolveJudges(judges: Readonly<Record<string, z.infer<typeof JudgeGateSchema>>>): Record<string, ResolvedJudgeGate> {
   return Object.fromEntries(
     Object.entries(judges).map(([name, gate]) => [
-      name,
+      reviewerName(name),
       {
         minKappa: gate.minKappa,
         minCases: gate.minCases,
@@ -347,6 +348,24 @@ function resolveJudges(judges: Readonly<Record<string, z.infer<typeof JudgeGateS
       },
     ]),
   )
+}
+
+/**
+ * Judge names are read in NFC, as the judges' files are: `zoë` typed composed in one key and
+ * decomposed in another names one judge twice, with two gates for one file.
+ */
+function oneKeyPerJudge(judges: Readonly<Record<string, unknown>>, context: z.RefinementCtx): void {
+  const seen = new Map<string, string>()
+  for (const name of Object.keys(judges)) {
+    const other = seen.get(reviewerName(name))
+    if (other === undefined) seen.set(reviewerName(name), name)
+    else
+      context.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `a judge name no other key has: ${JSON.stringify(name)} is ${JSON.stringify(other)} written with other code points (equal after Unicode NFC normalisation), so both name judges/${reviewerName(name)}.json`,
+      })
+  }
 }
 
 function toList(value: string | readonly string[]): string[] {

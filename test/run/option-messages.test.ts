@@ -95,3 +95,25 @@ describe('decisionRecord', () => {
     expect(refusal({ decisionRecord: 'sub/x.json' })).toContain('expected: a file name ending in .json, without a directory')
   })
 })
+
+describe('judge names', () => {
+  const composed = 'zo\u00eb'
+  const decomposed = 'zoe\u0308'
+
+  test('are read in NFC, as the judges files are, so a name typed decomposed gates the same judge', () => {
+    const options = resolveOptions({
+      judges: { [decomposed]: { minKappa: 0.6, minCases: 10 } },
+      compare: { against: 'baseline', margin: 0.05, judge: decomposed },
+      estimate: { judge: decomposed, min: 0.7 },
+    })
+    expect(Object.keys(options.judges ?? {})).toEqual([composed])
+    expect(options.compare[0]?.judge).toBe(composed)
+    expect(options.estimate[0]?.judge).toBe(composed)
+  })
+
+  test('two keys of judges that are one name after NFC normalisation are refused', () => {
+    expect(refusal({ judges: { [composed]: { minKappa: 0.6, minCases: 10 }, [decomposed]: { minKappa: 0.2, minCases: 10 } } })).toContain(
+      `expected: a judge name no other key has: "${decomposed}" is "${composed}" written with other code points (equal after Unicode NFC normalisation), so both name judges/${composed}.json`,
+    )
+  })
+})
