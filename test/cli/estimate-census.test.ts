@@ -26,12 +26,15 @@ async function judgedFixture(pending: (index: number) => boolean): Promise<strin
 
 let census: string
 let pending: string
+let partial: string
 
 /** Every case drawn: a census once every drawn case is decided. */
 beforeAll(async () => {
   census = await judgedFixture(() => false)
   pending = await judgedFixture((index) => index % 6 === 1)
+  partial = await judgedFixture(() => false)
   for (const root of [census, pending]) expect((await runCli(['sample', 'fixtures/c12', '--size', '12', '--seed', 's1'], root)).code).toBe(0)
+  expect((await runCli(['sample', 'fixtures/c12', '--size', '8', '--seed', 's1'], partial)).code).toBe(0)
 }, 120_000)
 
 const estimate = (root: string, ...more: string[]) => runCli(['estimate', 'fixtures/c12', '--judge', 'kw', ...more], root)
@@ -68,5 +71,14 @@ describe('estimate where there is nothing more to review', { timeout: 60_000 }, 
   test('every case drawn but some pending is no census: the pending cases are to review', async () => {
     const run = await estimate(pending)
     expect(run.stdout).toContain('    no estimate: 10 sampled cases are decided (2 pending); an estimate needs at least 30: review more of the sample')
+  })
+
+  test('a sample whose every case is decided, smaller than the split, says to draw more cases, not to review more of it', async () => {
+    const run = await estimate(partial)
+    expect(run.stdout).toContain('  development: 12 cases, 8 sampled (8 decided, 0 pending)')
+    expect(run.stdout).toContain(
+      '    no estimate: 8 sampled cases are decided (0 pending); an estimate needs at least 30: every sampled case is decided, so draw more cases: run `vitest-rubric sample` again with --size to extend the sample (one stratified by the judge is drawn anew with --new), then review them',
+    )
+    expect(run.stdout).not.toContain('review more of')
   })
 })
