@@ -4,7 +4,7 @@ import { points, pointsInterval, worstCaseLine } from '../core/compare/compare-f
 import type { ComparisonGateReport } from '../core/compare/gate.js'
 import { isOriginPlaceholder } from '../core/common/origin.js'
 import { plural } from '../core/common/primitives.js'
-import { rateText } from '../core/engine/coverage.js'
+import { rateText } from '../core/common/rate-percent.js'
 import { kindNamed } from '../core/registry.js'
 import { checkOutcome, type CheckOutcome, type CoverageRow, type RubricFigures } from './figures.js'
 import { NO_CASES } from './render-text.js'

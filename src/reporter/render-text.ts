@@ -17,7 +17,7 @@ import {
   type RubricFigures,
   type TotalFigures,
 } from './figures.js'
-import { rateText } from '../core/engine/coverage.js'
+import { rateText } from '../core/common/rate-percent.js'
 import type { Outcomes } from '../core/contract/results.js'
 import { estimateLines } from './render-estimate.js'
 import { intervalSuffix, unreliableText } from './interval-text.js'

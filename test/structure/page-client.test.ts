@@ -47,10 +47,17 @@ describe('the page client', () => {
     expect(linesMatching(/\.kind\s*[=!]==?/)).toEqual([])
   })
 
-  test('imports nothing but its own modules and the wire protocol', () => {
+  test('imports nothing but its own modules, the wire protocol and the texts it shares with the reporter', () => {
     const imports = linesMatching(/^import\b|\bfrom\s+['"]/)
     expect(imports.length).toBeGreaterThan(8)
-    // The wire protocol is protocol.ts and its parts (save-protocol.ts, …), types only.
-    expect(imports.filter((line) => !/from '(?:\.\/[a-z-]+\.js|\.\.\/(?:[a-z]+-)?protocol\.js)'$/.test(line.split(': ').slice(1).join(': ')))).toEqual([])
+    // The wire protocol is protocol.ts and its parts (save-protocol.ts, …), types only; a shared
+    // text (src/core/common/rate-percent.ts) prints a figure as the CLI and the
+    // reporter print it, and imports nothing itself, so nothing of Node.js reaches the page.
+    const shared = /from '\.\.\/\.\.\/core\/common\/(rate-percent)\.js'$/
+    const text = (line: string) => line.split(': ').slice(1).join(': ')
+    expect(imports.filter((line) => !/from '(?:\.\/[a-z-]+\.js|\.\.\/(?:[a-z]+-)?protocol\.js)'$/.test(text(line)) && !shared.test(text(line)))).toEqual([])
+    const sharedModules = new Set(imports.flatMap((line) => shared.exec(text(line))?.[1] ?? []))
+    expect(sharedModules.size).toBeGreaterThan(0)
+    for (const name of sharedModules) expect(readFileSync(join(CLIENT, `../../core/common/${name}.ts`), 'utf8')).not.toMatch(/^import\b|\bfrom\s+['"]/m)
   })
 })

@@ -37,12 +37,6 @@ export function countCoverage(decisions: readonly CountedDecision[]): Coverage {
   }
 }
 
-/** `75% accepted (95% interval 30–95%)`: the Wilson interval keeps a rate over 4 cases from reading like one over 4,000. */
-export function rateText(outcomes: Outcomes, positive: string): string {
-  const percent = (value: number) => `${(value * 100).toFixed(0)}%`
-  return `${percent(outcomes.rate)} ${positive} (95% interval ${percent(outcomes.interval[0])}–${percent(outcomes.interval[1])})`
-}
-
 function countOf(decisions: readonly CountedDecision[]): CoverageCounts {
   const count: Record<DecisionStatus, number> = { accepted: 0, rejected: 0, pending: 0, refused: 0 }
   for (const decision of decisions) count[decision.status]++

@@ -1,8 +1,9 @@
 // The overview: the filters, the way to the comparison view, and per fixture its figures, its
 // pending and failed cases one click from their lists, a window of its cases and its statistics.
+import { rateText } from '../../core/common/rate-percent.js'
 import type { Counts, PageFixture } from '../protocol.js'
 import { progressBlock, queueNotice } from './assignment.js'
-import { badge, counted, el, headRow, percent } from './dom.js'
+import { badge, counted, el, headRow } from './dom.js'
 import { header } from './header.js'
 import { gatesBlock, gatesOfReport } from './report-mode.js'
 import { statisticsBlocks } from './statistics.js'
@@ -137,7 +138,7 @@ function fixtureSection(fixture: PageFixture): HTMLElement {
     const outcome =
       counts.outcomes === null
         ? 'no completed reviews: no quality figure'
-        : `${counts.outcomes.accepted} accepted · ${counts.outcomes.rejected} rejected · ${percent(counts.outcomes.rate)} accepted (95% interval ${percent(counts.outcomes.interval[0])}–${percent(counts.outcomes.interval[1])})`
+        : `${counts.outcomes.accepted} accepted · ${counts.outcomes.rejected} rejected · ${rateText(counts.outcomes, 'accepted')}`
     table.append(
       el(
         'tr',

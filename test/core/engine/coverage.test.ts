@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { countCoverage, outcomesOf, rateText, type CountedDecision } from '../../../src/core/engine/coverage.js'
+import { rateText } from '../../../src/core/common/rate-percent.js'
+import { countCoverage, outcomesOf, type CountedDecision } from '../../../src/core/engine/coverage.js'
 
 const decision = (id: string, split: CountedDecision['split'], status: CountedDecision['status'], extra: Partial<CountedDecision> = {}): CountedDecision =>
   ({ id, split, status, reason: `${status} because`, ...extra }) as CountedDecision
@@ -63,6 +64,15 @@ describe('outcomesOf: the acceptance rate with its Wilson 95% interval', () => {
     expect(few.interval[1] - few.interval[0]).toBeGreaterThan(0.6)
     expect(many.interval[1] - many.interval[0]).toBeLessThan(0.04)
     expect(rateText(few, 'accepted')).toBe('67% accepted (95% interval 21%–94%)')
+  })
+
+  test('an interval narrower than a whole percent is printed with the decimals that tell its ends apart', () => {
+    const narrow = outcomesOf(19_600, 200)!
+    expect(narrow.interval[1] - narrow.interval[0]).toBeGreaterThan(0)
+    expect(rateText(narrow, 'accepted')).toBe('99.0% accepted (95% interval 98.8%–99.1%)')
+    const narrower = outcomesOf(999_990, 10)!
+    expect(rateText(narrower, 'accepted')).toBe('99.999% accepted (95% interval 99.998%–99.999%)')
+    expect(rateText(outcomesOf(40, 0)!, 'accepted')).toBe('100% accepted (95% interval 91%–100%)')
   })
 
   test('nothing graded is no rate at all', () => {
