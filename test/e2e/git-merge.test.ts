@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cp, readFile, readdir } from 'node:fs/promises'
+import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
-import { DOCUCTL } from '../helpers/fixture-copy.js'
+import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
 
 /**
@@ -173,6 +173,68 @@ describe('the very same change made on two branches is one revision', () => {
     const revised = await runCli(['status', FIX], root)
     expect(revised.stdout).not.toMatch(/revised apart/)
     expect(await decisions(root)).toEqual(expect.arrayContaining([{ id: 'on-both', status: 'rejected', reason: 'support' }]))
+  })
+})
+
+describe('a revision on one branch of a change made on both replaces both copies', () => {
+  /** The merged main's status: no fork named, exit 0. */
+  async function settled(root: string): Promise<void> {
+    const status = await runCli(['status', FIX], root)
+    expect(status.stdout).not.toMatch(/revised apart|made apart/)
+    expect(status.code, status.stdout).toBe(0)
+  }
+
+  test('the same case added on two branches, then reviewed on one before the merge: no fork, decided as on one branch', async () => {
+    const root = await repository()
+    await onBranch(root, 'ana', [add('on-both')])
+    await new Promise((done) => setTimeout(done, 20))
+    await onBranch(root, 'ben', [add('on-both')])
+    git(root, 'merge', '-q', '--no-edit', 'ana')
+    git(root, 'merge', '-q', '--no-edit', 'ben')
+    await settled(root)
+    // ana reviews the case on her branch, where only her copy of it is: the review replaces that copy alone.
+    git(root, 'checkout', '-q', 'ana')
+    await run(root, [review('on-both', [], ['support'])])
+    git(root, 'commit', '-q', '-am', 'ana reviews')
+    git(root, 'checkout', '-q', 'main')
+    git(root, 'merge', '-q', '--no-edit', 'ana')
+    await settled(root)
+    expect(await decisions(root)).toEqual(expect.arrayContaining([{ id: 'on-both', status: 'rejected', reason: 'support' }]))
+  })
+
+  test('a convert round trip on main, merged with a branch made before it that revised a case: no fork', async () => {
+    const root = await repository()
+    await onBranch(root, 'alice', [review('paraphrase', ['--replace'], ['support'])])
+    await run(root, [
+      ['convert', FIX, '--to', 'seed'],
+      ['convert', FIX, '--to', 'records'],
+    ])
+    git(root, 'add', '-A')
+    git(root, 'commit', '-q', '-m', 'round trip')
+    git(root, 'merge', '-q', '--no-edit', 'alice')
+    await settled(root)
+    const single = await repository()
+    await run(single, [review('paraphrase', ['--replace'], ['support'])])
+    expect(await decisions(root)).toEqual(await decisions(single))
+  })
+
+  test("a judge's sharded first run merged from three branches, then a run on main that changes the judge's document: no fork", async () => {
+    const root = await repository()
+    const judge = join(ROOT, 'examples/judges/keyword-judge.mjs')
+    for (const shard of ['1/3', '2/3', '3/3']) await onBranch(root, `shard-${shard[0]}`, [['judge', FIX, '--judge', 'kw', '--run', judge, '--shard', shard]])
+    for (const shard of ['1', '2', '3']) git(root, 'merge', '-q', '--no-edit', `shard-${shard}`)
+    await settled(root)
+    // A reworded criterion: the next run carries the other criteria's labels over, which the judge's document records.
+    const rubricPath = join(root, FIX, 'rubric.json')
+    const rubric = JSON.parse(await readFile(rubricPath, 'utf8')) as { criteria: { rule: string }[] }
+    rubric.criteria[4]!.rule += ' (reworded)'
+    await writeFile(rubricPath, `${JSON.stringify(rubric, null, 2)}\n`)
+    git(root, 'commit', '-q', '-am', 'reword support')
+    await run(root, [['judge', FIX, '--judge', 'kw', '--run', judge]])
+    // The reworded rubric leaves the cases to bind again (status exits 1 for that); the judge's document is not forked.
+    const status = await runCli(['status', FIX], root)
+    expect(status.stdout).not.toMatch(/revised apart|made apart|is refused/)
+    expect(status.stdout).toMatch(/rule of support reworded/)
   })
 })
 

@@ -1,24 +1,11 @@
 import { join } from 'node:path'
-import stableStringify from 'fast-json-stable-stringify'
 import { FixtureError } from '../common/errors.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
 import { type BucketItems, foldedFrom } from './bucket-items.js'
 import type { MaterialisedState } from './materialise.js'
-import {
-  bucketOf,
-  checkItemRecord,
-  type Folded,
-  fold,
-  foldKey,
-  groupByKey,
-  type ItemRecord,
-  itemKey,
-  type Layout,
-  parseRecordLines,
-  RECORDS_DIR,
-  type Stored,
-} from './records.js'
+import { bucketOf, checkItemRecord, type ItemRecord, itemContent, itemKey, type Layout, parseRecordLines, RECORDS_DIR, type Stored } from './records.js'
+import { type Folded, fold, foldKey, groupByKey } from './fold.js'
 
 /**
  * The parsed and folded lines of a fixture's bucket files, by file name, kept with the SHA-256 of
@@ -84,7 +71,7 @@ export class BucketCache {
         }
         const folded = new Map(kept.folded)
         for (const key of touched) {
-          const one = foldKey(key, byKey.get(key)!, sameItem, kept.superseded, placedBefore)
+          const one = foldKey(key, byKey.get(key)!, itemContent, kept.superseded, placedBefore)
           if (one === undefined) folded.delete(key)
           else folded.set(key, one)
         }
@@ -122,7 +109,7 @@ export class BucketCache {
     const byKey = groupByKey(lines, keyOfItem)
     const folded = new Map<string, Folded<ItemRecord>>()
     for (const [key, keyLines] of byKey) {
-      const one = foldKey(key, keyLines, sameItem, superseded, placedBefore)
+      const one = foldKey(key, keyLines, itemContent, superseded, placedBefore)
       if (one !== undefined) folded.set(key, one)
     }
     this.kept.set(name, { ...stamp, byKey, superseded, folded })
@@ -159,20 +146,11 @@ function newlines(bytes: Uint8Array): number {
 
 /** The item records of a bucket, each key's current ones. */
 export function foldItems(read: BucketLines): Map<string, Folded<ItemRecord>> {
-  return fold(read.lines, keyOfItem, sameItem, read.superseded, placedBefore)
+  return fold(read.lines, keyOfItem, itemContent, read.superseded, placedBefore)
 }
 
 function keyOfItem(record: ItemRecord): string {
   return itemKey(record.doc, record.case, record.slot)
-}
-
-/**
- * Whether two heads of a key hold the same content: one head, not a fork. Their places (`n`) may
- * differ: the same case added, or the same first review saved, on two branches, each placed by the
- * time of its save. The earlier place is kept ({@link placedBefore}), whichever side of a merge it came from.
- */
-function sameItem(a: ItemRecord, b: ItemRecord): boolean {
-  return a.removed === b.removed && stableStringify(a.item ?? null) === stableStringify(b.item ?? null)
 }
 
 function placedBefore(a: ItemRecord, b: ItemRecord): boolean {

@@ -1,5 +1,6 @@
 import { type Fork, forksOf } from './materialise.js'
-import type { Folded, ItemRecord } from './records.js'
+import type { ItemRecord } from './records.js'
+import type { Folded } from './fold.js'
 
 type FoldedItems = ReadonlyMap<string, Folded<ItemRecord>>
 

@@ -2,7 +2,8 @@ import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isObject } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
-import { bucketNames, checkItemRecord, fold, type ItemRecord, LAYOUT_FILE, parseLayout, RECORDS_DIR, type Stored } from './records.js'
+import { bucketNames, checkItemRecord, itemContent, type ItemRecord, LAYOUT_FILE, parseLayout, RECORDS_DIR, type Stored } from './records.js'
+import { fold } from './fold.js'
 
 /** How a case's record line begins, as the store writes it (`doc` first, then `case`). */
 const CASE_LINE = '{"doc":"cases.json","case":'
@@ -42,12 +43,7 @@ export async function countRecordCases(dir: string): Promise<number | undefined>
       }
     }
     let cases = 0
-    for (const { heads } of fold(
-      lines,
-      (record) => record.case,
-      () => false,
-      superseded,
-    ).values())
+    for (const { heads } of fold(lines, (record) => record.case, itemContent, superseded).values())
       if (heads.some((head) => head.record.removed !== true)) cases++
     return cases
   } catch {

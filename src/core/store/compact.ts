@@ -1,4 +1,5 @@
-import { groupByKey, type Provenance, recordLine, type Stored } from './records.js'
+import { type Provenance, recordLine, type Stored } from './records.js'
+import { groupByKey } from './fold.js'
 
 /** What compacting one record file gives. */
 export interface CompactedText {

@@ -4,15 +4,12 @@ import { sha256Hex } from '../json/canonical-json.js'
 import type { FileWrite } from '../json/atomic-write.js'
 import type { FixtureFileReader, RawFile } from '../json/read.js'
 import {
-  currentHashes,
   bucketNames,
   CASES_DOC,
   bucketOf,
   checkDocumentRecord,
   DOCUMENTS_FILE,
   type DocumentRecord,
-  type Folded,
-  fold,
   type ItemRecord,
   itemKey,
   LAYOUT_FILE,
@@ -26,6 +23,7 @@ import {
   recordLine,
   type Stored,
 } from './records.js'
+import { currentHashes, type Folded, fold } from './fold.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
 import { type Fork, materialise, type StoreKeys, valueFile } from './materialise.js'
@@ -132,7 +130,7 @@ export class RecordStore {
     const documents = fold(
       documentLines,
       (record) => record.doc,
-      (a, b) => stableStringify([a.members, a.style, a.list]) === stableStringify([b.members, b.style, b.list]),
+      (record) => stableStringify([record.members, record.style, record.list]),
       documentsSuperseded,
     )
     for (const folded of documents.values()) {

@@ -1,6 +1,7 @@
 import { hash, randomBytes } from 'node:crypto'
 import { hostname, userInfo } from 'node:os'
 import { join } from 'node:path'
+import stableStringify from 'fast-json-stable-stringify'
 import { FixtureError } from '../common/errors.js'
 import { isObject } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
@@ -99,6 +100,16 @@ export interface SupersededRecord extends Provenance {
   readonly superseded: readonly string[]
 }
 
+/**
+ * A record's content, without its place or provenance: two heads of a key with the same content
+ * are one head, not a fork. Their places (`n`) may differ: the same case added, or the same first
+ * review saved, on two branches, each placed by the time of its save. The earlier place is kept
+ * (the bucket cache's `placedBefore`), whichever side of a merge it came from.
+ */
+export function itemContent(record: ItemRecord): string {
+  return stableStringify([record.removed === true, record.item ?? null])
+}
+
 /** A line as read, with where it was and the SHA-256 of its bytes (what `replaces` names). */
 export interface Stored<R> {
   readonly record: R
@@ -110,23 +121,6 @@ export interface Stored<R> {
 }
 
 const CARRIAGE_RETURN = 0x0d
-
-/** The current records of one key: one head, or several (a fork). */
-export interface Folded<R> {
-  readonly key: string
-  readonly heads: readonly Stored<R>[]
-  /**
-   * The SHA-256s of every current line of the key, when some line has the same content as a head
-   * (the same change made on two branches): a revision replaces them all, or the other would be
-   * current again beside it. Absent, the heads' own.
-   */
-  readonly current?: readonly string[]
-}
-
-/** The SHA-256s a revision of a folded key names in its `replaces`: every current line of the key. */
-export function currentHashes(folded: Folded<unknown>): readonly string[] {
-  return folded.current ?? folded.heads.map((head) => head.hash)
-}
 
 export function newProvenance(): Provenance {
   let user = 'someone'
@@ -311,72 +305,6 @@ function malformed(display: string, line: number, summary: string, found: string
     hint:
       hint ?? 'restore the file from version control: record files are written by vitest-rubric, one JSON record a line (docs/format.md#the-records-layout).',
   })
-}
-
-/**
- * Each key's current records: those that no other record replaces, and no compaction line names
- * (`superseded`). A line kept twice (both sides of a merge) counts once; heads with the same content
- * are one head. A `replaces` naming a line that is not there (a compaction removed it) names
- * nothing more: the line holding it is current as any other.
- */
-export function fold<R extends { readonly replaces: readonly string[] }>(
-  records: readonly Stored<R>[],
-  keyOf: (record: R) => string,
-  sameContent: (a: R, b: R) => boolean,
-  superseded: ReadonlySet<string> = new Set(),
-  before?: (a: R, b: R) => boolean,
-): Map<string, Folded<R>> {
-  const folded = new Map<string, Folded<R>>()
-  for (const [key, lines] of groupByKey(records, keyOf)) {
-    const one = foldKey(key, lines, sameContent, superseded, before)
-    if (one !== undefined) folded.set(key, one)
-  }
-  return folded
-}
-
-/** The current records of one key, from its lines in the order read, as {@link fold} finds them; `undefined` when none is current. */
-export function foldKey<R extends { readonly replaces: readonly string[] }>(
-  key: string,
-  lines: readonly Stored<R>[],
-  sameContent: (a: R, b: R) => boolean,
-  superseded: ReadonlySet<string>,
-  /** Of two lines of the same content, whether the first is the head kept (whichever side of a merge it came from); else the first read. */
-  before?: (a: R, b: R) => boolean,
-): Folded<R> | undefined {
-  // A record replaces records of its own key: a key of one line is its own head, and its bytes need no hash.
-  // A line a compaction named comes back (a merge) only beside a current line of its key, so it is never alone.
-  if (lines.length === 1) return { key, heads: lines }
-  const replaced = new Set<string>()
-  const unique = new Map<string, Stored<R>>()
-  for (const stored of lines) {
-    if (unique.has(stored.hash)) continue
-    unique.set(stored.hash, stored)
-    for (const hash of stored.record.replaces) replaced.add(hash)
-  }
-  const heads: Stored<R>[] = []
-  const current: string[] = []
-  for (const stored of unique.values()) {
-    if (replaced.has(stored.hash) || superseded.has(stored.hash)) continue
-    current.push(stored.hash)
-    const same = heads.findIndex((head) => sameContent(head.record, stored.record))
-    if (same === -1) heads.push(stored)
-    else if (before?.(stored.record, heads[same]!.record) === true) heads[same] = stored
-  }
-  // Every line replaced by another (a cycle, made by hand): none is current, as before this fold grouped by key.
-  if (heads.length === 0) return undefined
-  return current.length === heads.length ? { key, heads } : { key, heads, current }
-}
-
-/** The lines of each key, in the order read. */
-export function groupByKey<R>(records: readonly Stored<R>[], keyOf: (record: R) => string): Map<string, Stored<R>[]> {
-  const byKey = new Map<string, Stored<R>[]>()
-  for (const stored of records) {
-    const key = keyOf(stored.record)
-    const lines = byKey.get(key)
-    if (lines === undefined) byKey.set(key, [stored])
-    else lines.push(stored)
-  }
-  return byKey
 }
 
 /** The path of a file of the records directory. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { compactRecordLines } from '../../../src/core/store/compact.js'
-import { checkItemRecord, fold, type ItemRecord, itemKey, lineHash, parseRecordLines, recordLine } from '../../../src/core/store/records.js'
+import { checkItemRecord, type ItemRecord, itemContent, itemKey, lineHash, parseRecordLines, recordLine } from '../../../src/core/store/records.js'
+import { fold } from '../../../src/core/store/fold.js'
 
 /**
  * Compacting a record file removes exactly the lines the fold passes over, so every key keeps its
@@ -26,7 +27,7 @@ const keyOf = (record: ItemRecord) => itemKey(record.doc, record.case, record.sl
 /** Each key's current lines, as their ratings. */
 function current(text: string): Record<string, string[]> {
   const { lines, superseded } = read(text)
-  const folded = fold(lines, keyOf, () => false, superseded)
+  const folded = fold(lines, keyOf, itemContent, superseded)
   return Object.fromEntries(
     [...folded.values()].map((each) => [each.heads[0]!.record.case, each.heads.map((head) => (head.record.item as { rating: string }).rating)]),
   )
