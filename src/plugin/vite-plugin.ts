@@ -1,5 +1,5 @@
 import { kinds } from '../core/registry.js'
-import { readFile } from 'node:fs/promises'
+import { readRegularFile } from '../core/json/regular-file.js'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { Plugin } from 'vite'
 // Brings in Vitest's `configureVitest` addition to Vite's plugin type.
@@ -173,7 +173,7 @@ export function rubricPlugin(options: RubricPluginOptions, Printer: PrinterClass
     async load(id) {
       if (id.endsWith(`?${AS_JSON}`)) {
         const path = id.slice(0, -AS_JSON.length - 1)
-        return { code: jsonModule({ display: relative(process.cwd(), path) || path, bytes: await readFile(path) }), moduleType: 'js' }
+        return { code: jsonModule({ display: relative(process.cwd(), path) || path, bytes: await readRegularFile(path) }), moduleType: 'js' }
       }
       if (id.includes('?')) return undefined
       const chunked = projects.find(({ context }) => context.chunks.modules.has(id))

@@ -1,4 +1,5 @@
-import { lstat, readdir, readFile } from 'node:fs/promises'
+import { lstat, readdir } from 'node:fs/promises'
+import { readRegularFile } from '../core/json/regular-file.js'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import type { DiscoveredFixture } from '../core/engine/discover.js'
 import { kindOfModule, literalGlob } from '../core/engine/discover.js'
@@ -92,7 +93,7 @@ async function countCases(fixture: DiscoveredFixture): Promise<number | undefine
   const inRecords = await countRecordCases(fixture.dir)
   if (inRecords !== undefined) return inRecords
   try {
-    const document = parseJson(await readFile(join(fixture.dir, casesFile), 'utf8'))
+    const document = parseJson((await readRegularFile(join(fixture.dir, casesFile))).toString('utf8'))
     const cases = valueAt(document, ['cases'])
     return Array.isArray(cases) ? cases.length : undefined
   } catch {

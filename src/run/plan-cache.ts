@@ -1,13 +1,14 @@
 import { kinds } from '../core/registry.js'
 import { createHash } from 'node:crypto'
 import { lstat, readdir, readFile, stat } from 'node:fs/promises'
+import { readRegularFile } from '../core/json/regular-file.js'
 import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import { BUILT, packageFile } from '../package-files.js'
 import { fileNamesOf, fixtureKindsIn } from '../core/engine/fixture.js'
 import type { SerializedRubricError } from '../core/common/errors.js'
 import { sha256Hex } from '../core/json/canonical-json.js'
-import type { RawFile } from '../core/json/read.js'
+import { type RawFile, readFixtureFile } from '../core/json/read.js'
 import { makeFolder, readOutputFile, removeOutputFiles, writeOutputFile, type OutputPlace } from '../core/json/output-file.js'
 import { planFixture, type PlanResult } from './plan-fixture.js'
 import type { PlanOptions, TestPlan } from '../core/engine/plan.js'
@@ -113,7 +114,7 @@ export type FixtureFiles = readonly { readonly name: string; readonly path: stri
 export function servingReader(files: FixtureFiles): (path: string, display: string) => Promise<RawFile> {
   return async (path, display) => {
     const file = files.find((each) => each.path === path)
-    if (file === undefined) return { display, bytes: await readFile(path) }
+    if (file === undefined) return readFixtureFile(path, display)
     const { raw } = file
     // An internal error (a bug of the cache, never the user's input): a plain Error, shown as one.
     if (raw === undefined) throw new Error(`${display} was served to the loader already: a second load would not be of the bytes the key hashed`)
@@ -269,7 +270,7 @@ export async function readFixtureFiles(dir: string, root: string): Promise<Fixtu
     return await Promise.all(
       [...own, ...panel, ...stored].map(async (name) => {
         const path = join(dir, name)
-        const bytes = await readFile(path)
+        const bytes = await readRegularFile(path)
         const sha256 = sha256Hex(bytes)
         // Cast: widened so that the bytes can be let go (set to undefined) once served.
         return { name, path, sha256, raw: { display: relative(root, path), bytes, sha256 } as RawFile | undefined }

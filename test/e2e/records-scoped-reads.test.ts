@@ -17,11 +17,17 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     if (typeof args[0] === 'string') reads.paths.push({ path: args[0], beforeWrite: !reads.written })
     return fs.readFile(...args)
   }) as typeof fs.readFile
+  // A fixture file is opened without blocking (so that a named pipe is refused, not waited on), then read through its handle.
+  const open = (async (...args: Parameters<typeof fs.open>) => {
+    if (typeof args[0] === 'string' && typeof args[1] === 'number' && (args[1] & fs.constants.O_NONBLOCK) !== 0)
+      reads.paths.push({ path: args[0], beforeWrite: !reads.written })
+    return fs.open(...args)
+  }) as typeof fs.open
   const rename = (async (from: string, to: string) => {
     await fs.rename(from, to)
     if (to.endsWith('.jsonl')) reads.written = true
   }) as typeof fs.rename
-  return { ...fs, default: { ...fs, readFile, rename }, readFile, rename }
+  return { ...fs, default: { ...fs, readFile, rename, open }, readFile, rename, open }
 })
 
 afterEach(() => {

@@ -14,7 +14,21 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     if (typeof args[0] === 'string') await hook.afterRead?.(args[0])
     return result
   }) as typeof fs.readFile
-  return { ...fs, default: { ...fs, readFile }, readFile }
+  // A fixture file is opened without blocking (so that a named pipe is refused, not waited on), then read through its handle.
+  const open = (async (...args: Parameters<typeof fs.open>) => {
+    const handle = await fs.open(...args)
+    const [path, flags] = args
+    if (typeof path === 'string' && typeof flags === 'number' && (flags & fs.constants.O_NONBLOCK) !== 0) {
+      const read = handle.readFile.bind(handle)
+      handle.readFile = (async (...options: Parameters<typeof handle.readFile>) => {
+        const result = await read(...options)
+        await hook.afterRead?.(path)
+        return result
+      }) as typeof handle.readFile
+    }
+    return handle
+  }) as typeof fs.open
+  return { ...fs, default: { ...fs, readFile, open }, readFile, open }
 })
 
 afterEach(() => {

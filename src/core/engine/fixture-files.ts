@@ -6,6 +6,7 @@ import { FixtureError } from '../common/errors.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
 import { RECORDS_DIR } from '../store/records.js'
 import type { KindRegistry } from './registry.js'
+import { fileKind } from '../json/regular-file.js'
 
 /** The files of a kind, marker first. */
 export function fileNamesOf(kind: Pick<SomeKindDefinition, 'files'>): string[] {
@@ -52,7 +53,7 @@ export async function noFixtureError(registry: KindRegistry, absolute: string, d
   })
 }
 
-/** The names of fixture files a directory holds, each directory among them marked: what a message shows as found. */
+/** The names of fixture files a directory holds, each that is no regular file marked (a directory, a named pipe): what a message shows as found. */
 async function fixtureFilesIn(registry: KindRegistry, dir: string): Promise<string[]> {
   const names = [...new Set(registry.kinds.flatMap(fileNamesOf)), RECORDS_DIR]
   const found = await Promise.all(
@@ -60,7 +61,7 @@ async function fixtureFilesIn(registry: KindRegistry, dir: string): Promise<stri
       const stats = await stat(join(dir, name)).catch(() => undefined)
       if (stats === undefined) return undefined
       if (name === RECORDS_DIR) return stats.isDirectory() ? `${RECORDS_DIR}/` : undefined
-      return stats.isDirectory() ? `${name} (a directory)` : name
+      return stats.isFile() ? name : `${name} (${fileKind(stats)})`
     }),
   )
   return found.filter((name) => name !== undefined)

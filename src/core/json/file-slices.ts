@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { constants } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
+import { readRegularFileSync } from './regular-file.js'
 import { RevisionError } from '../common/errors.js'
 import { sha256Hex } from './canonical-json.js'
 import type { RawFile } from './read.js'
@@ -37,10 +38,11 @@ export async function readGrown(
   path: string,
   before: { readonly length: number; readonly sha256: string },
 ): Promise<{ readonly sha256: string; readonly length: number; readonly tail: Uint8Array } | undefined> {
-  const handle = await open(path, 'r')
+  // Without blocking: a named pipe put in the file's place is read whole by the caller, which refuses it.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
   try {
-    const { size } = await handle.stat()
-    if (size < before.length) return undefined
+    const stats = await handle.stat()
+    if (!stats.isFile() || stats.size < before.length) return undefined
     const hash = createHash('sha256')
     let offset = 0
     await readSlices(handle, (slice) => {
@@ -114,7 +116,7 @@ export function readWhenAsked(
     get bytes(): Uint8Array {
       let bytes: Uint8Array
       try {
-        bytes = readFileSync(path)
+        bytes = readRegularFileSync(path)
       } catch {
         // Read before with these bytes: gone or unreadable since, it changed meanwhile too.
         throw changed(display)

@@ -1,5 +1,5 @@
 import { constants, isUtf8 } from 'node:buffer'
-import { lstat, readFile, realpath } from 'node:fs/promises'
+import { lstat, realpath } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { FixtureError, preview } from '../common/errors.js'
 import { locateInvalidUtf8 } from './invalid-utf8.js'
@@ -7,6 +7,7 @@ import { lineAndColumn, locateJsonSyntaxError } from './json-syntax.js'
 import { jsonStructureDetails, jsonStructureProblem } from './json-structure.js'
 import { errnoCode, parseJson } from '../common/primitives.js'
 import { sha256Hex } from './canonical-json.js'
+import { NOT_REGULAR, readRegularFile } from './regular-file.js'
 
 /**
  * The SHA-256 of a file's bytes, taken when first asked and kept: the reader's own when it took one.
@@ -63,9 +64,21 @@ export type FixtureFileReader = (path: string, display: string) => Promise<RawFi
 /** Reads a file of a fixture directory, turning a filesystem failure into a {@link FixtureError}. */
 export async function readFixtureFile(path: string, display: string): Promise<RawFile> {
   try {
-    return { display, bytes: await readFile(path) }
+    return { display, bytes: await readRegularFile(path) }
   } catch (cause) {
     const code = errnoCode(cause)
+    if (code === NOT_REGULAR) {
+      // Cast: readRegularFile's refusal carries what the path is.
+      const kind = (cause as { kind: string }).kind
+      throw new FixtureError({
+        code: 'FILE_UNREADABLE',
+        file: display,
+        summary: `the path is ${kind}, not a regular file; nothing was read from it.`,
+        expected: 'a regular file',
+        found: kind,
+        hint: 'put the file itself there: a fixture file is read whole, and a pipe or a device would be waited on or never end.',
+      })
+    }
     if (code === 'EISDIR') {
       throw new FixtureError({
         code: 'FILE_UNREADABLE',

@@ -2,7 +2,7 @@
  * `sample.json`: which cases were drawn for human review, by what design and with what inclusion
  * probabilities, so that an estimate can weigh each reviewed case by the design (docs/format.md#the-review-sample).
  */
-import { readFile } from 'node:fs/promises'
+import { readRegularFile } from '../json/regular-file.js'
 import { join } from 'node:path'
 import { FixtureError } from '../common/errors.js'
 import { errnoCode } from '../common/primitives.js'
@@ -63,7 +63,7 @@ async function readSampleBytes(place: SamplePlace): Promise<Uint8Array | undefin
   const { path, display } = samplePath(place)
   await confineToProject(path, display, projectBoundary(place.root, place.dir))
   try {
-    return await readFile(path)
+    return await readRegularFile(path)
   } catch (error) {
     if (errnoCode(error) === 'ENOENT') return undefined
     throw new FixtureError({

@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
+import { readRegularFile } from '../json/regular-file.js'
 import { join } from 'node:path'
 import { isObject } from '../common/primitives.js'
 import { sha256Hex } from '../json/canonical-json.js'
@@ -22,11 +23,11 @@ export async function countRecordCases(dir: string): Promise<number | undefined>
   try {
     const names = new Set(await readdir(folder))
     if (!names.has(LAYOUT_FILE)) return undefined
-    const layout = parseLayout(await readFile(join(folder, LAYOUT_FILE)), join(folder, LAYOUT_FILE))
+    const layout = parseLayout(await readRegularFile(join(folder, LAYOUT_FILE)), join(folder, LAYOUT_FILE))
     const lines: Stored<ItemRecord>[] = []
     const superseded = new Set<string>()
     for (const name of bucketNames(layout.buckets).filter((each) => names.has(each))) {
-      const text = await readFile(join(folder, name), 'utf8')
+      const text = (await readRegularFile(join(folder, name))).toString('utf8')
       let start = 0
       while (start < text.length) {
         let end = text.indexOf('\n', start)
