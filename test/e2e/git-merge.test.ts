@@ -307,6 +307,79 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
     expect(unknown.stderr).toMatch(/there is no case "nosuch"; nothing was written\./)
   })
 
+  test("alice's and bob's reviews of one case each revised on two machines: resolve keeps one save's revisions per forked record, given one --keep per save", async () => {
+    const root = await repository()
+    const as = (reviewer: string, failing: readonly string[]) => review('not-reviewed', ['--reviewer', reviewer, '--replace'], failing)
+    await run(root, [review('not-reviewed', ['--reviewer', 'alice']), review('not-reviewed', ['--reviewer', 'bob'])])
+    git(root, 'add', '-A')
+    git(root, 'commit', '-q', '-m', 'alice and bob review not-reviewed')
+    const branches = {
+      'alice-laptop': as('alice', ['support']),
+      'alice-desktop': as('alice', ['verification']),
+      'bob-laptop': as('bob', ['command']),
+      'bob-desktop': as('bob', ['preconditions']),
+    }
+    for (const [branch, step] of Object.entries(branches)) await onBranch(root, branch, [step])
+    for (const branch of Object.keys(branches)) git(root, 'merge', '-q', '--no-edit', branch)
+    expect(git(root, 'status', '--porcelain')).toBe('')
+
+    const status = await runCli(['status', FIX], root)
+    expect(status.code).toBe(1)
+    const saves = [...new Set([...status.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!))]
+    expect(saves).toHaveLength(4)
+    const of = (branch: string) => saves.find((save) => git(root, 'log', '-p', branch, '-1').includes(save))!
+    // No one save revised both reviewers' records: the note asks for a save per record.
+    expect(status.stdout).toContain(
+      'Keep one revision of each record with `vitest-rubric resolve fixtures/lab not-reviewed --keep <save> --keep <save>`, one --keep for each save whose revisions are kept.',
+    )
+
+    // One save alone leaves the other reviewer's record unsettled, and says to add a --keep for it.
+    const one = await runCli(['resolve', FIX, 'not-reviewed', '--keep', of('alice-desktop')], root)
+    expect(one.code).toBe(1)
+    expect(one.stderr).toContain(`no revision of reviews/bob.json of case "not-reviewed" was made by save ${of('alice-desktop')}; nothing was written.`)
+    expect(one.stderr).toContain(`expected: one of the saves ${of('bob-laptop')}, ${of('bob-desktop')}`)
+    expect(one.stderr).toContain('add a --keep naming one of those saves')
+    // Two saves that revised the same record: which one holds would be a guess.
+    const both = await runCli(['resolve', FIX, 'not-reviewed', '--keep', of('alice-laptop'), '--keep', of('alice-desktop'), '--keep', of('bob-laptop')], root)
+    expect(both.code).toBe(1)
+    expect(both.stderr).toContain(
+      `saves ${of('alice-laptop')} and ${of('alice-desktop')} both made a revision of reviews/alice.json of case "not-reviewed", so which one holds would be a guess; nothing was written.`,
+    )
+    // A save that revised none of the forked records.
+    const stray = await runCli(['resolve', FIX, 'not-reviewed', '--keep', of('alice-desktop'), '--keep', of('bob-laptop'), '--keep', 'abcdefabcdef'], root)
+    expect(stray.code).toBe(1)
+    expect(stray.stderr).toContain('save abcdefabcdef made no revision of a forked record of case "not-reviewed"; nothing was written.')
+    expect(stray.stderr).toContain(`reviews/alice.json of case "not-reviewed": ${of('alice-laptop')}, ${of('alice-desktop')}`)
+    // A save named twice, and a document's fork given two saves, are usage errors.
+    const twice = await runCli(['resolve', FIX, 'not-reviewed', '--keep', of('alice-desktop'), '--keep', of('alice-desktop')], root)
+    expect({ code: twice.code, first: twice.stderr.split('\n')[0] }).toEqual({
+      code: 2,
+      first: `vitest-rubric resolve: --keep ${of('alice-desktop')} is given twice; name each save once.`,
+    })
+    const document = await runCli(['resolve', FIX, '--document', 'annotations.json', '--keep', of('alice-desktop'), '--keep', of('bob-laptop')], root)
+    expect({ code: document.code, first: document.stderr.split('\n')[0] }).toEqual({
+      code: 2,
+      first: 'vitest-rubric resolve: --document keeps one revision of the document: give --keep once, not 2 times.',
+    })
+    expect(git(root, 'status', '--porcelain')).toBe('')
+
+    // One save for each reviewer's record settles the case, keeping what each save wrote.
+    const resolved = await runCli(['resolve', FIX, 'not-reviewed', '--keep', of('alice-desktop'), '--keep', of('bob-laptop')], root)
+    expect(resolved.code, resolved.stderr).toBe(0)
+    expect(resolved.stdout).toContain(`case "not-reviewed": kept the revisions of saves ${of('alice-desktop')}, ${of('bob-laptop')}`)
+    expect((await runCli(['status', FIX], root)).stdout).not.toMatch(/revised apart/)
+    await run(root, [['convert', FIX, '--to', 'seed']])
+    const failed = async (reviewer: string) => {
+      const { reviews } = JSON.parse(await readFile(join(root, FIX, 'reviews', `${reviewer}.json`), 'utf8')) as {
+        reviews: { answer_id: string; judgements: Record<string, { rating: string }> }[]
+      }
+      const kept = reviews.find((each) => each.answer_id === 'not-reviewed')!
+      return Object.keys(kept.judgements).filter((criterion) => kept.judgements[criterion]!.rating === 'does_not_meet')
+    }
+    expect(await failed('alice')).toEqual(['verification'])
+    expect(await failed('bob')).toEqual(['command'])
+  })
+
   test('without records/.gitattributes, git conflicts and the fixture names the conflict marker; status says the attributes are missing', async () => {
     const root = await repository()
     git(root, 'rm', '-q', `${FIX}/records/.gitattributes`)

@@ -111,10 +111,14 @@ export function recordNotes(fixture: RecordsOfFixture): FixtureNote[] {
       const heads = record.heads.map((head) => `${head.at} (save ${head.provenance.save}, ${head.provenance.by}, ${head.provenance.at})`).join(' and ')
       return `${what}${record.slot === undefined ? '' : ` (${record.slot})`}: ${heads}`
     })
-    notes.push({
-      file,
-      text: `case "${fork.caseId}" was revised apart, and is pending until one revision is kept: ${records.join('; ')}. Keep one with \`vitest-rubric resolve ${fixture.displayDir} ${fork.caseId} --keep <save>\`.`,
-    })
+    // One save that revised every forked record keeps them all; otherwise each record needs a save of its own.
+    const oneSave = fork.records[0]!.heads.some((head) =>
+      fork.records.every((record) => record.heads.some((other) => other.provenance.save === head.provenance.save)),
+    )
+    const keep = oneSave
+      ? `Keep one with \`vitest-rubric resolve ${fixture.displayDir} ${fork.caseId} --keep <save>\``
+      : `Keep one revision of each record with \`vitest-rubric resolve ${fixture.displayDir} ${fork.caseId} --keep <save> --keep <save>\`, one --keep for each save whose revisions are kept`
+    notes.push({ file, text: `case "${fork.caseId}" was revised apart, and is pending until one revision is kept: ${records.join('; ')}. ${keep}.` })
   }
   return notes
 }

@@ -24,19 +24,28 @@ export interface ResolveForkOptions {
 export type ForkTarget = { readonly caseId: string } | { readonly document: string }
 
 /**
- * Settles a fork of a records-layout fixture: of each record revised apart, the revision that the
- * save `keep` made is kept, by a new line that replaces every revision. Under the fixture's lock,
- * one file written atomically.
+ * Settles a fork of a records-layout fixture: of each record revised apart, the revision that one
+ * of the saves `keep` made is kept, by a new line that replaces every revision (alice's save keeps
+ * her review, bob's his: together they must settle each forked record once). A document's fork
+ * keeps one save's revision. Under the fixture's lock, one file written atomically.
  */
 export async function resolveFork(
   dir: string,
   target: ForkTarget,
-  keep: string,
+  keep: readonly string[],
   options: ResolveForkOptions,
 ): Promise<{ readonly written: readonly string[] }> {
   const { cwd, kinds } = options
   const absolute = resolve(cwd, dir)
   const display = displayPath(cwd, absolute)
+  if ('document' in target && keep.length !== 1) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: display,
+      summary: `a document keeps one revision, so --document takes one --keep, not ${keep.length}; nothing was written.`,
+      hint: 'name the one save whose revision of the document is kept.',
+    })
+  }
   return reviseUnderLock(dir, cwd, async () => {
     let write: FileWrite
     if ('document' in target) {
@@ -44,7 +53,7 @@ export async function resolveFork(
       const probe = await loadFixtureKind(kinds, dir, cwd)
       const store = await RecordStore.open(absolute, display, readFixtureFile, listDirectory, storeKeys(probe), true)
       if (store === undefined) throw notRecords(display)
-      write = store.documentResolution(target.document, keep)
+      write = store.documentResolution(target.document, keep[0]!)
     } else {
       const fixture = await loadFixtureReading(kinds, dir, { cwd }, readFixtureFile)
       const store = recordStoreOf(fixture)

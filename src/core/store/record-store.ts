@@ -5,7 +5,6 @@ import type { FileWrite } from '../json/atomic-write.js'
 import type { FixtureFileReader, RawFile } from '../json/read.js'
 import {
   bucketNames,
-  CASES_DOC,
   bucketOf,
   checkDocumentRecord,
   DOCUMENTS_FILE,
@@ -29,11 +28,13 @@ import { detectStyle, parseDocument } from './document-style.js'
 import { type Fork, materialise, type StoreKeys, valueFile } from './materialise.js'
 import { foreignDocument, layoutMissing, strayRecordFile } from './records-refusals.js'
 import { BucketItems } from './bucket-items.js'
+import { keptRevisions } from './fork-keep.js'
 import { heldLightly } from '../json/file-slices.js'
 import { type BucketCache, bucketLines, foldItems } from './bucket-cache.js'
 import type { CheckedBuckets } from './checked-buckets.js'
 
 export type { Fork, StoreKeys } from './materialise.js'
+export { describeItem } from './fork-keep.js'
 
 /** A {@link RecordStore} as a structural type: what a loaded fixture holds (a class with private members would not compare across copies of the package's types). */
 export type FixtureRecords = Pick<RecordStore, keyof RecordStore>
@@ -337,25 +338,14 @@ export class RecordStore {
     }
   }
 
-  /** The lines that resolve a case's forks by keeping, of each forked record, the head written by `save`. */
-  resolution(caseId: string, save: string, provenance: Provenance = newProvenance()): FileWrite {
+  /** The lines that resolve a case's forks by keeping, of each forked record, the head written by one of `saves` ({@link keptRevisions}). */
+  resolution(caseId: string, saves: readonly string[], provenance: Provenance = newProvenance()): FileWrite {
     const forked = this.forkedItems(caseId)
-    const lines: string[] = []
-    for (const folded of forked) {
-      const kept = folded.heads.find((head) => head.record.save === save)
-      if (kept === undefined) {
-        throw new RevisionError({
-          code: 'RECORDS_FORKED',
-          file: join(this.display, RECORDS_DIR, bucketOf(caseId, this.layout.buckets)),
-          caseId,
-          summary: `no revision of ${describeItem(folded.heads[0]!.record)} was made by save ${save}; nothing was written.`,
-          expected: `one of the saves ${folded.heads.map((head) => head.record.save).join(', ')}`,
-          hint: 'name a save that made a revision of every forked record of the case (`vitest-rubric status` lists them).',
-        })
-      }
-      const { save: _s, at: _a, by: _b, replaces: _r, ...rest } = kept.record
-      lines.push(recordLine({ ...rest, replaces: currentHashes(folded), ...provenance }))
-    }
+    const kept = keptRevisions(caseId, forked, saves, join(this.display, RECORDS_DIR, bucketOf(caseId, this.layout.buckets)))
+    const lines = kept.map((head, index) => {
+      const { save: _s, at: _a, by: _b, replaces: _r, ...rest } = head.record
+      return recordLine({ ...rest, replaces: currentHashes(forked[index]!), ...provenance })
+    })
     const name = bucketOf(caseId, this.layout.buckets)
     const file = this.files.get(name)!
     return {
@@ -369,11 +359,6 @@ export class RecordStore {
 
 function describeHead(head: Stored<Provenance>): string {
   return `${head.at} by ${head.record.by} at ${head.record.at}, save ${head.record.save}`
-}
-
-export function describeItem(record: ItemRecord): string {
-  const what = record.doc === CASES_DOC ? 'the case' : record.doc === 'annotations.json' ? 'the adopted review' : record.doc
-  return `${what} of case ${JSON.stringify(record.case)}${record.slot === undefined ? '' : ` (${record.slot})`}`
 }
 
 function unkeyed(display: string, doc: string): RevisionError {
