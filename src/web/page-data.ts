@@ -372,7 +372,7 @@ function pageCoverage({ pendingCases: _pending, refusedCases: _refused, ...count
 /** What the several-reviewer rule says a pending case waits for; `undefined` when it says nothing. */
 function panelWaiting(wait: string | undefined): string | undefined {
   if (wait === 'disagreement') return 'reviewers disagree'
-  if (wait === 'not-adopted') return 'not adopted yet'
+  if (wait === 'not-adopted' || wait === 'one-review') return 'not adopted yet'
   if (wait === 'too-few-reviews') return 'too few reviews'
   if (wait === 'uncertain') return 'uncertain'
   return undefined

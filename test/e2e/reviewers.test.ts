@@ -162,6 +162,22 @@ describe('several reviewers', () => {
     expect(run4.tests.find((item) => item.name.startsWith('complete'))?.name).toBe('complete — pending: 3 of 4 required reviews')
   })
 
+  test('a case with one independent review is listed for an adoption of it or a second review, not for --consensus, which adopts two or more', async () => {
+    const root = await scratchDir('reviewers')
+    const run = (...args: string[]) => runCli(args, root)
+    expect((await run('init', 'fixtures/one', '--template', 'docuctl')).code).toBe(0)
+    expect((await run('add', 'fixtures/one', '--id', 'alone', '--answer', 'Run `docuctl releases rollback r41`.', '--citation', 'guide')).code).toBe(0)
+    expect((await run('review', 'fixtures/one', '--case', 'alone', '--reviewer', 'alice', ...judged('alice'))).code).toBe(0)
+    const status = await run('status', 'fixtures/one')
+    expect(status.stdout).not.toContain('reviewers agree, not adopted')
+    expect(status.stdout).toContain(
+      'one review, not adopted (1): adopt it with `vitest-rubric adjudicate fixtures/one --case <id> --take <reviewer>`, or add a second independent review (`vitest-rubric review fixtures/one --case <id> --reviewer <name>`): `--consensus` adopts only two or more reviews that agree\n    alone: 1 review, not adopted yet',
+    )
+    // What status says works: --take adopts it.
+    expect((await run('adjudicate', 'fixtures/one', '--case', 'alone', '--adjudicator', 'dana', '--take', 'alice')).code).toBe(0)
+    expect((await run('status', 'fixtures/one')).stdout).not.toContain('not adopted')
+  })
+
   test('the agreement gate adds a check per criterion: it fails with the figures, and is todo where there is no figure', async () => {
     const { root } = await reviewedByThree()
     const summary = join(root, 'summary.md')

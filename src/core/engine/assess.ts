@@ -20,7 +20,7 @@ import type { CaseEntry, ReviewEntry } from './entries.js'
 import type { CaseAt, KindContext, KindDefinition, Problem, SlotOutcome, SomeKindDefinition } from '../contract/kind.js'
 
 /** Why the several-reviewer rule keeps a case pending: what `status` groups it by. */
-export type PanelWait = 'too-few-reviews' | 'disagreement' | 'uncertain' | 'not-adopted'
+export type PanelWait = 'too-few-reviews' | 'disagreement' | 'uncertain' | 'not-adopted' | 'one-review'
 
 /** Where the case and its reviews stand, for messages. */
 export interface AssessSite {

@@ -127,7 +127,9 @@ export function panelReason(views: readonly ReviewerView[], minReviews: number):
   }
   if (unsettled.length > 0)
     return { reason: `uncertain on ${unsettled.join(', ')} (${views.map((view) => view.reviewer).join(', ')})`, agreed, wait: 'uncertain' }
-  return { reason: views.length === 1 ? '1 review, not adopted yet' : `${views.length} reviews agree, not adopted yet`, agreed, wait: 'not-adopted' }
+  // One review agrees with nothing: `adjudicate --consensus` adopts two or more, so it waits for a person's adoption or a second review.
+  if (views.length === 1) return { reason: '1 review, not adopted yet', agreed, wait: 'one-review' }
+  return { reason: `${views.length} reviews agree, not adopted yet`, agreed, wait: 'not-adopted' }
 }
 
 /** The items (criteria, dimensions) the reviewers of a case judged differently, in the order of their reviews: names only, never the ratings. */

@@ -65,7 +65,7 @@ export interface ReviewQueue {
 /** The `status` groups that leave a case pending for lack of a review. */
 const WANTS_REVIEW = new Set(['unreviewed', 'too-few-reviews'])
 /** The panel's waits an adjudication ends (besides a disagreement). */
-const WANTS_ADOPTION = new Set(['not-adopted', 'uncertain'])
+const WANTS_ADOPTION = new Set(['not-adopted', 'one-review', 'uncertain'])
 
 /** The ordered review queue of a fixture. */
 export function reviewQueue(fixture: SomeFixture, options: ReviewQueueOptions = {}): ReviewQueue {
@@ -102,7 +102,14 @@ export function queueReading(fixture: SomeFixture, options: Pick<ReviewQueueOpti
   return {
     fixture,
     who: options.for,
-    pendingGroups: new Set(['disagreement', 'not-adopted', 'too-few-reviews', 'uncertain', ...Object.keys(fixture.definition.present.pendingGroups)]),
+    pendingGroups: new Set([
+      'disagreement',
+      'not-adopted',
+      'one-review',
+      'too-few-reviews',
+      'uncertain',
+      ...Object.keys(fixture.definition.present.pendingGroups),
+    ]),
     staleGroups: Object.keys(fixture.definition.targets).map((target) => `stale-${target}`),
     sampled: new Map((options.sample?.cases ?? []).map((each) => [each.id, { draw: each.draw, uncertain: judgeUncertainty(each.least_sure) }])),
   }

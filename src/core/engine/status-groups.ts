@@ -19,6 +19,11 @@ export const COMMON_GROUPS = {
     action: 'adjudicate: `vitest-rubric adjudicate {dir} --case <id>` shows the judgements side by side (the case stays pending until then)',
   },
   'not-adopted': { title: 'reviewers agree, not adopted', action: 'adopt the reviews: `vitest-rubric adjudicate {dir} --consensus`' },
+  'one-review': {
+    title: 'one review, not adopted',
+    action:
+      'adopt it with `vitest-rubric adjudicate {dir} --case <id> --take <reviewer>`, or add a second independent review (`vitest-rubric review {dir} --case <id> --reviewer <name>`): `--consensus` adopts only two or more reviews that agree',
+  },
   'too-few-reviews': { title: 'fewer reviews than required', action: 'add independent reviews: `vitest-rubric review {dir} --case <id> --reviewer <name>`' },
   'stale-adoption': {
     title: 'adoption of stale reviews',
@@ -62,7 +67,11 @@ export function statusGroups(definition: SomeKindDefinition): StatusGroupEntry[]
     blocking('stale-adoption'),
     blocking('refused'),
     blocking('forked'),
-    ...(['disagreement', 'not-adopted', 'too-few-reviews', 'stale-judge'] as const).map((key) => ({ key, ...COMMON_GROUPS[key], blocking: false })),
+    ...(['disagreement', 'not-adopted', 'one-review', 'too-few-reviews', 'stale-judge'] as const).map((key) => ({
+      key,
+      ...COMMON_GROUPS[key],
+      blocking: false,
+    })),
     ...Object.entries(definition.present.pendingGroups).map(([key, group]) => ({ key, ...group, blocking: false })),
     blocking('current'),
   ]
