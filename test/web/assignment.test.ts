@@ -157,8 +157,11 @@ describe('serve --team: assignment', () => {
     for (const name of ['dana', 'rita']) {
       const answer = await as(team, name, '/api/next?fixture=0')
       expect({ name, status: answer.status, code: JSON.parse(answer.body).error.code }).toEqual({ name, status: 403, code: 'ROLE_NOT_PERMITTED' })
+      const role = name === 'dana' ? 'an adjudicator' : 'a reader'
+      expect(JSON.parse(answer.body).error.message).toBe(`${name} is ${role}: only a reviewer is handed cases to review.`)
       const skip = await as(team, name, '/api/release', { fixture: 0, id: 'not-reviewed' })
       expect(skip.status).toBe(403)
+      expect(JSON.parse(skip.body).error.message).toBe(`${name} is ${role}: only a reviewer holds cases to release.`)
       const shown = JSON.parse((await as(team, name, '/api/assignments')).body) as AssignmentsAnswer
       expect(shown).toMatchObject({ reviewsPerCase: 2, reserveMinutes: 30 })
       expect(shown.people.map((person) => person.name)).toEqual(['alice', 'bob'])

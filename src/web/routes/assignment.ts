@@ -23,7 +23,7 @@ export const nextCase: Route = async (context) => {
     const queue = { viewer, panel: server.panel, cwd: server.cwd, loaded: (index: number) => fixtures.loaded(index) }
     return json(context.response, 200, (await queuedCase(queue, fixtureNumber(url), url.searchParams.get('after'))) satisfies NextAnswer)
   }
-  const { team, reviewer } = reviewerOnly(context, 'is handed no case to review')
+  const { team, reviewer } = reviewerOnly(context, 'is handed cases to review')
   const index = fixtureNumber(context.url)
   const { fixture, queueFor } = await context.fixtures.loaded(index)
   const sample = await readSampleFile(samplePlace(fixture, context.server.cwd))
@@ -37,7 +37,7 @@ const ReleaseBody = z.strictObject({ fixture: z.int().min(0), id: z.string().min
 
 /** `POST /api/release` with `{ fixture, id }`: the reviewer skips a case they hold, and is not handed it again for the reservation time. */
 export const releaseCase: Route = async (context) => {
-  const { team, reviewer } = reviewerOnly(context, 'holds no case to release')
+  const { team, reviewer } = reviewerOnly(context, 'holds cases to release')
   const body = ReleaseBody.safeParse(await readBody(context.request, 4096))
   if (!body.success) throw new RequestError('BAD_REQUEST', 'the request body must be { "fixture": <n>, "id": "<case id>" }.')
   const released = team.assignments.release(body.data.fixture, body.data.id, reviewer, true)
