@@ -19,6 +19,12 @@ export interface SavedChange {
   /** What changed: `new` (a first review), `replaced` (a review revised), `adopted` (an adjudication). */
   readonly change: 'new' | 'replaced' | 'adopted'
   readonly decision: string
+  /**
+   * What `decision` is: the case's decision with the save (`case`, when left out), what an
+   * independent review alone would decide (`alone`: the case waits for an adoption), or the case's
+   * decision, which a review of a slot that decides nothing by itself leaves as it was (`unchanged`).
+   */
+  readonly decisionOf?: 'case' | 'alone' | 'unchanged'
   /** The files the save wrote, absolute, in the order written. */
   readonly files: readonly string[]
 }

@@ -16,9 +16,16 @@ export function authorOf(name: string, email?: string): string {
 /** The commit message: a subject naming the fixture, the case, the person and what changed, then the decision and the files. */
 export function commitMessage(change: SavedChange, cwd: string): { subject: string; body: string } {
   const by = change.person === undefined ? '' : ` by ${change.person}`
+  // Worded as `review` prints it: an independent review decides nothing until it is adopted.
+  const decision =
+    change.decisionOf === 'alone'
+      ? `none yet; an independent review, which alone would decide ${change.decision}`
+      : change.decisionOf === 'unchanged'
+        ? `${change.decision}; this review decides nothing by itself`
+        : change.decision
   return {
     subject: `${change.action}: ${change.fixture} case ${change.caseId}${by} (${change.change})`,
-    body: [`decision: ${change.decision}`, '', ...change.files.map((file) => `  ${displayPath(cwd, file)}`)].join('\n'),
+    body: [`decision: ${decision}`, '', ...change.files.map((file) => `  ${displayPath(cwd, file)}`)].join('\n'),
   }
 }
 

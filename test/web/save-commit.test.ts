@@ -98,7 +98,10 @@ describe('serve --commit: every save a commit', () => {
       files: ['fixtures/lab/reviews/alice.json'],
     })
     expect(git(root, 'rev-list', '--count', 'HEAD').trim()).toBe('2')
-    expect(git(root, 'log', '-1', '--format=%b')).toMatch(/^decision: .+\n\n {2}fixtures\/lab\/reviews\/alice\.json\n/)
+    // An independent review decides nothing until it is adopted: the message says what it alone would decide, as `review` does.
+    expect(git(root, 'log', '-1', '--format=%b')).toBe(
+      'decision: none yet; an independent review, which alone would decide accepted\n\n  fixtures/lab/reviews/alice.json\n\n',
+    )
     // The user's staged file is still staged, and the fixture has nothing left to commit.
     expect(git(root, 'status', '--porcelain')).toBe('A  notes.txt\n')
   })

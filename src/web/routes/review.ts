@@ -10,7 +10,8 @@ export const saveReview = saveRoute({
   write: async (dir, save, writing) => {
     const reviewer = save.reviewer === undefined ? {} : { reviewer: save.reviewer }
     const recorded = await recordReview(dir, save.draft, PAGE_SOURCE, { ...writing, replace: save.replace, ...reviewer })
-    return { action: 'review', person: save.reviewer, change: recorded.before === null ? 'new' : 'replaced', decision: recorded.decision }
+    const decisionOf = save.reviewer !== undefined ? 'alone' : recorded.decides ? 'case' : 'unchanged'
+    return { action: 'review', person: save.reviewer, change: recorded.before === null ? 'new' : 'replaced', decision: recorded.decision, decisionOf }
   },
   viewer: (save) => (save.reviewer === undefined ? { role: 'reader' } : { role: 'reviewer', name: save.reviewer }),
 })
