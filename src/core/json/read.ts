@@ -1,5 +1,5 @@
 import { constants, isUtf8 } from 'node:buffer'
-import { lstat, realpath } from 'node:fs/promises'
+import { lstat, readlink, realpath } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import { FixtureError, preview } from '../common/errors.js'
 import { locateInvalidUtf8 } from './invalid-utf8.js'
@@ -89,6 +89,17 @@ export async function readFixtureFile(path: string, display: string): Promise<Ra
         hint: 'put the file itself there: a fixture directory holds its files directly, not in subdirectories.',
       })
     }
+    const target = code === 'ENOENT' ? await danglingTarget(path) : undefined
+    if (target !== undefined) {
+      throw new FixtureError({
+        code: 'FILE_UNREADABLE',
+        file: display,
+        summary: `the file is a symbolic link whose target does not exist (${target}).`,
+        expected: 'a regular file, or a link to one',
+        found: 'a link to nothing',
+        hint: 'point the link at the file, or replace the link with the file itself.',
+      })
+    }
     throw new FixtureError({
       code: 'FILE_UNREADABLE',
       file: display,
@@ -98,6 +109,15 @@ export async function readFixtureFile(path: string, display: string): Promise<Ra
           ? 'add the file: a fixture directory needs all of its files (docs/format.md describes them).'
           : 'check the file permissions and that the path is a regular file.',
     })
+  }
+}
+
+/** Where a symbolic link at `path` points, when `path` is one (a read of it found nothing there: its target is gone). */
+async function danglingTarget(path: string): Promise<string | undefined> {
+  try {
+    return (await lstat(path)).isSymbolicLink() ? await readlink(path) : undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -1,5 +1,6 @@
 import { RevisionError } from '../common/errors.js'
-import { CASES_DOC, type Folded, type ItemRecord, type Stored } from './records.js'
+import type { Folded } from './fold.js'
+import { CASES_DOC, type ItemRecord, type Stored } from './records.js'
 
 /** A record as a message names it: `reviews/alice.json of case "complete"`. */
 export function describeItem(record: ItemRecord): string {

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises'
+import { symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { setFlagsFromString } from 'node:v8'
@@ -40,6 +40,17 @@ describe('reading a fixture file', () => {
     `)
     await expect(readFixtureFile(dir, 'dir.json')).rejects.toMatchObject({ code: 'FILE_UNREADABLE', found: 'a directory' })
     expect(await readFixtureFile(join(dir, 'plain'), 'plain')).toEqual({ display: 'plain', bytes: Buffer.from('x') })
+  })
+
+  test('a symbolic link whose target does not exist is named as one, not as a missing file', async () => {
+    const dir = await scratchDir('read')
+    await symlink(join(dir, 'gone', '0.jsonl'), join(dir, '0.jsonl'))
+    await expect(readFixtureFile(join(dir, '0.jsonl'), 'records/0.jsonl')).rejects.toThrow(
+      `records/0.jsonl: the file is a symbolic link whose target does not exist (${join(dir, 'gone', '0.jsonl')}).
+  expected: a regular file, or a link to one
+  found:    a link to nothing
+  fix:      point the link at the file, or replace the link with the file itself.`,
+    )
   })
 
   test('decodes only the bytes of a view, not the buffer around it', () => {
