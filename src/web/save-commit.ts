@@ -80,6 +80,7 @@ async function commitSave(change: SavedChange, cwd: string, before: (path: strin
   const display = change.fixture
   // Relative to the fixture, where git runs: an absolute path through a symbolic link would be outside the work tree.
   const paths = change.files.map((file) => relative(change.dir, file))
+  await refuseDetached(change)
   await refuseUncommitted(change, cwd, paths, before)
   const fresh: string[] = []
   for (const path of paths)
@@ -107,6 +108,25 @@ async function commitSave(change: SavedChange, cwd: string, before: (path: strin
       'fix the repository (another git command may hold .git/index.lock; a signing key may be missing), then save again.',
     )
   }
+}
+
+/**
+ * Refuses a save while HEAD is detached (a checkout of an older commit, a rebase stopped to edit):
+ * git would commit it on no branch, and the next checkout of a branch would leave it behind, so the
+ * fixture served would lose a save it acknowledged. Checked at each save, as the repository's state
+ * changes while the server runs (as a merge in progress is, which git itself refuses).
+ */
+async function refuseDetached(change: SavedChange): Promise<void> {
+  const onBranch = await git(change.dir, ['symbolic-ref', '--quiet', 'HEAD']).then(
+    () => true,
+    () => false,
+  )
+  if (onBranch) return
+  throw commitFailed(
+    change.fixture,
+    `the save of case "${change.caseId}" could not be committed (HEAD is detached: git is on no branch, so the commit would be left behind by the next checkout of a branch); it was not kept: the files are as they were.`,
+    'check out a branch (git switch <branch>; finish or abort a rebase in progress), then save again.',
+  )
 }
 
 /**

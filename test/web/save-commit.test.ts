@@ -220,6 +220,34 @@ describe('serve --commit: every save a commit', () => {
     },
   )
 
+  test('a save while HEAD is detached (on no branch) is refused, not committed where a checkout would leave it behind; on a branch again, it is committed', async () => {
+    const root = await repository('records')
+    git(root, 'commit', '--quiet', '--allow-empty', '-m', 'a second commit')
+    const { server, tokens } = await serveTeam(root)
+    const bob = tokens['bob']!
+    const versions = await versionsOf(server, bob)
+    const before = await snapshot(join(root, 'fixtures/lab'))
+    // The lead looks at an older commit while the server runs (or a rebase stops to edit one).
+    git(root, 'checkout', '--quiet', '--detach', 'HEAD~1')
+    const refused = await as(server, bob, '/api/review', save({}, versions))
+    expect(refused.status).toBe(500)
+    expect(JSON.parse(refused.body).error).toMatchObject({
+      code: 'COMMIT_FAILED',
+      message: expect.stringContaining(
+        `the save of case "${CASE}" could not be committed (HEAD is detached: git is on no branch, so the commit would be left behind by the next checkout of a branch); it was not kept: the files are as they were.`,
+      ),
+    })
+    expect(JSON.parse(refused.body).error.message).toContain(
+      'fix:      check out a branch (git switch <branch>; finish or abort a rebase in progress), then save again.',
+    )
+    expect(await snapshot(join(root, 'fixtures/lab'))).toEqual(before)
+    expect(git(root, 'log', '--all', '--format=%s')).not.toContain('by bob')
+
+    git(root, 'switch', '--quiet', 'main')
+    expect((await as(server, bob, '/api/review', save({}, versions))).status).toBe(200)
+    expect(git(root, 'log', '-1', '--format=%s', 'main').trim()).toBe(`review: fixtures/lab case ${CASE} by bob (new)`)
+  })
+
   test('serve --commit refuses to start on fixtures outside a git work tree', async () => {
     const root = await scratchDir('no-repo')
     await cp(DOCUCTL, join(root, 'fixtures/lab'), { recursive: true })
