@@ -162,3 +162,43 @@ test("after a rubric revision in git, each shard carries over its own cases' unc
   }
   expect(await cli(root, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS, '--dry-run'])).toContain('nothing to judge: 40 labels of 8 cases are current')
 })
+
+test('in a shallow clone, whose history lacks the earlier rubric, a run and its dry run say why nothing is carried over, and how to fetch it', {
+  timeout: 120_000,
+}, async () => {
+  const root = await scratchDir('judge-shallow')
+  await cp(DOCUCTL, join(root, 'lab'), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
+  git(root, 'init', '-q', '-b', 'main')
+  git(root, 'config', 'user.email', 'lab@example.org')
+  git(root, 'config', 'user.name', 'Lab')
+  git(root, 'config', 'commit.gpgsign', 'false')
+  await cli(root, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS])
+  git(root, 'add', '-A')
+  git(root, 'commit', '-q', '-m', "the judge's labels")
+  const rubricPath = join(root, 'lab/rubric.json')
+  const rubric = JSON.parse(await readFile(rubricPath, 'utf8')) as { criteria: Record<string, string>[] }
+  rubric.criteria.find((each) => each['id'] === 'support')!['rule'] = 'Every material claim must be supported by this source, and by nothing else.'
+  await writeFile(rubricPath, `${JSON.stringify(rubric, null, 2)}\n`)
+  git(root, 'commit', '-q', '-am', 'reword support')
+
+  // What actions/checkout does by default: one commit of history.
+  const shallowClone = async () => {
+    const clone = join(await scratchDir('judge-shallow-clone'), 'ci')
+    git(root, 'clone', '-q', '--depth', '1', `file://${root}`, clone)
+    return clone
+  }
+  const clone = await shallowClone()
+  const note =
+    'carried over nothing for 8 cases: their labels were bound to an earlier rubric, and this repository is a shallow clone whose history does not hold it, so every criterion of theirs is judged again; fetch the history (`git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout) to carry over the criteria the revision left unchanged'
+  const dry = await cli(clone, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS, '--dry-run'])
+  expect(dry).toContain('would judge 40 labels of 8 cases')
+  expect(dry).toContain(note)
+  const run = await cli(clone, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS])
+  expect(run).toContain('wrote 40 labels of 40 to judge in 8 cases')
+  expect(run).toContain(note)
+  const fetched = await shallowClone()
+  git(fetched, 'fetch', '-q', '--unshallow')
+  const full = await cli(fetched, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS, '--dry-run'])
+  expect(full).toContain('would carry over 32 labels without a call')
+  expect(full).not.toContain('shallow')
+})

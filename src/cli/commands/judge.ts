@@ -288,6 +288,10 @@ export function formatJudgeRun(result: JudgeRunResult): string {
     lines.push(
       `${result.dryRun ? 'would carry' : 'carried'} over ${labels(result.carried)} without a call: criteria whose rule and reference quote the rubric revision left unchanged (the earlier rubric found in git), re-bound to the rubric as it is`,
     )
+  if (result.shallowHistory > 0)
+    lines.push(
+      `carried over nothing for ${cases(result.shallowHistory)}: their labels were bound to an earlier rubric, and this repository is a shallow clone whose history does not hold it, so every criterion of theirs is judged again; fetch the history (\`git fetch --unshallow\`, or \`fetch-depth: 0\` for actions/checkout) to carry over the criteria the revision left unchanged`,
+    )
   for (const failure of result.failures.slice(0, 20))
     lines.push(`failed: ${failure.caseId} › ${failure.criterion} after ${plural(failure.attempts, 'call')}: ${failure.error}`)
   if (result.failures.length > 20) lines.push(`… and ${plural(result.failures.length - 20, 'more failure', 'more failures', n(result.failures.length - 20))}`)

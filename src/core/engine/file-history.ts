@@ -47,6 +47,15 @@ export async function committedRevisions(path: string, sha256s: ReadonlySet<stri
   return found
 }
 
+/**
+ * Whether `dir` is in a shallow clone (`git clone --depth 1`, actions/checkout by default): its
+ * history stops short, so an earlier revision of a file may be missing from it. `false` outside git.
+ */
+export async function isShallowRepository(dir: string): Promise<boolean> {
+  const out = await git(dir, ['rev-parse', '--is-shallow-repository'])
+  return out?.toString('utf8').trim() === 'true'
+}
+
 /** Runs git and resolves to its standard output, or `null` when it fails or cannot be started. */
 function git(cwd: string, args: readonly string[], input?: string): Promise<Buffer | null> {
   return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import { valueAt } from '../common/primitives.js'
+import { isShallowRepository } from '../engine/file-history.js'
 import { carriedOver, fixtureHistory, NO_HISTORY } from '../engine/fixture-history.js'
 import type { SomeFixture } from '../engine/fixture.js'
 import type { KindContext, KindJudging } from '../contract/kind.js'
@@ -12,6 +13,12 @@ export interface CarriedLabels {
   readonly from: ReadonlySet<string>
   /** Judgements kept, over every case. */
   readonly count: number
+  /**
+   * Cases whose stale label was bound to an earlier rubric that a shallow clone's history does not
+   * hold: nothing of them is carried over. 0 in a full clone (an earlier rubric never committed is
+   * not looked for further).
+   */
+  readonly shallow: number
 }
 
 /**
@@ -34,11 +41,14 @@ export async function carriedLabels(
   const judgements = new Map<string, Record<string, unknown>>()
   const from = new Set<string>()
   let count = 0
-  if (history === NO_HISTORY) return { judgements, from, count }
+  let unfound = 0
+  if (history === NO_HISTORY) return { judgements, from, count, shallow: 0 }
   for (const entry of fixture.cases) {
     if (!covered(entry.id)) continue
     const label = fixture.judges.reviews.get(entry.id)?.get(judge)?.['review']
     if (label === undefined || isCurrentLabel(fixture.definition.bindings, context, entry.value, label.value, 'review')) continue
+    const bound = valueAt(label.value, ['rubric_sha256'])
+    if (typeof bound === 'string' && bound !== fixture.files.rubric.sha256 && history.find('rubric', bound) === undefined) unfound++
     const { items } = carriedOver(fixture, entry, { ...label, file }, history)
     const written = judging.judgementsOf(label.value)
     const kept: Record<string, unknown> = {}
@@ -53,7 +63,9 @@ export async function carriedLabels(
     const found = typeof recorded === 'string' ? history.find('rubric', recorded) : undefined
     if (typeof recorded === 'string' && found !== undefined) from.add(`${recorded.slice(0, 12)}… (${found.commit.slice(0, 7)})`)
   }
-  return { judgements, from, count }
+  // Only a shallow clone is told apart: there the earlier rubric is likely committed, but not fetched.
+  const shallow = unfound > 0 && (await isShallowRepository(fixture.dir)) ? unfound : 0
+  return { judgements, from, count, shallow }
 }
 
 /** A run's origin with what it carried over said, in place of what an earlier run's origin said of its own carrying over. */

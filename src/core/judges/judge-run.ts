@@ -48,7 +48,7 @@ export async function runJudge(dir: string, options: SomeRunJudgeOptions): Promi
   const carried =
     'perCriterion' in options.run
       ? await carriedLabels(fixture, context, judging, judge, file, covered)
-      : { judgements: new Map(), from: new Set<string>(), count: 0 }
+      : { judgements: new Map(), from: new Set<string>(), count: 0, shallow: 0 }
   let current = 0
   let cases = 0
   fixture.cases.forEach((entry, index) => {
@@ -85,6 +85,7 @@ export async function runJudge(dir: string, options: SomeRunJudgeOptions): Promi
     skipped,
     dryRun: options.dryRun === true,
     carried: carriedCount,
+    shallowHistory: carried.shallow,
   }
   if (options.dryRun === true || (total === 0 && carriedCount === 0)) return { ...base, written: 0, files: [], failures: [], interrupted: false }
 

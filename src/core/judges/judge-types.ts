@@ -204,6 +204,12 @@ export interface JudgeRunResult {
    * They are re-bound to the rubric as it is, and the judge file's `origin` says so.
    */
   readonly carried: number
+  /**
+   * Cases of a per-criterion judge whose stale labels were bound to an earlier rubric that the
+   * repository, a shallow clone, does not hold: nothing of them was carried over, and every
+   * criterion of theirs is judged again. 0 in a full clone.
+   */
+  readonly shallowHistory: number
   readonly failures: readonly JudgeFailure[]
   /** Cases that cannot be labelled as they are (malformed, another question), with why. */
   readonly skipped: readonly { readonly caseId: string; readonly reason: string }[]
