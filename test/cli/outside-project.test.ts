@@ -27,6 +27,32 @@ async function projectAndOutside(): Promise<{ root: string; dir: string; outside
 const shown = (text: string, scratch: string) => text.replaceAll(scratch, '<scratch>')
 
 describe('a fixture file or folder whose real path lies outside the project', () => {
+  test.each(['source.txt', 'rubric.json'])('init --from a fixture whose %s is linked outside the project is refused, and copies nothing', async (name) => {
+    const { root, dir, outside } = await projectAndOutside()
+    const target = join(outside, name)
+    await writeFile(target, `${await readFile(join(dir, name), 'utf8')}${name === 'source.txt' ? `\n${SECRET}\n` : ''}`)
+    await rm(join(dir, name))
+    await symlink(target, join(dir, name))
+    for (const from of ['fixtures/lab', 'fixtures/lab/rubric.json']) {
+      const init = await runCli(['init', 'fixtures/new', '--from', from], root)
+      expect(init.code, from).toBe(1)
+      expect(init.stderr).toContain(`fixtures/lab/${name}: the path leads outside the project through a symbolic link, so it is neither read nor written.`)
+      await expect(lstat(join(root, 'fixtures/new'))).rejects.toThrow(/ENOENT/)
+    }
+  })
+
+  test('init --from a fixture folder linked outside the project is refused; a shipped template is not confined to the project', async () => {
+    const { root, outside } = await projectAndOutside()
+    await cp(DOCUCTL, join(outside, 'fixture'), { recursive: true })
+    await symlink(join(outside, 'fixture'), join(root, 'fixtures/linked'))
+    const init = await runCli(['init', 'fixtures/new', '--from', 'fixtures/linked'], root)
+    expect(init.code).toBe(1)
+    expect(init.stderr).toContain('fixtures/linked: the path leads outside the project through a symbolic link')
+    await expect(lstat(join(root, 'fixtures/new'))).rejects.toThrow(/ENOENT/)
+    const template = await runCli(['init', 'fixtures/new', '--template', 'docuctl'], root)
+    expect(template.code, template.stderr).toBe(0)
+  })
+
   test('a source.txt linked to a file outside the project is refused, and report --html writes nothing of it', async () => {
     const { root, dir, outside } = await projectAndOutside()
     // The linked file holds the source as bound, so that only the link's target tells it apart.

@@ -4,8 +4,7 @@ import { basename, join, relative, resolve, sep } from 'node:path'
 import { RevisionError } from '../common/errors.js'
 import type { FileWrite } from '../json/atomic-write.js'
 import { writeProjectFiles } from '../json/project-write.js'
-import { projectBoundary } from '../json/read.js'
-import { readFixtureFile } from '../json/read.js'
+import { confineToProject, projectBoundary, readFixtureFile } from '../json/read.js'
 import { fixtureKindsIn } from './fixture.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
 import type { KindRegistry } from './registry.js'
@@ -44,7 +43,8 @@ export async function initFixture(dir: string, options: InitOptions): Promise<In
   const target = resolve(options.cwd, dir)
   const display = displayPath(options.cwd, target)
   await checkEmpty(target, display)
-  const copy = options.from === undefined ? undefined : await rubricToCopy(options.kinds, options.from, options.cwd)
+  // A rubric the user names is read only inside the project, as every fixture file is; a shipped template is the package's own.
+  const copy = options.from === undefined ? undefined : await rubricToCopy(options.kinds, options.from, options.cwd, options.fromLabel === undefined)
   const kind = copy?.kind ?? firstKind(options.kinds)
   const { scaffold } = kind
   const name = basename(target)
@@ -100,6 +100,7 @@ async function rubricToCopy(
   kinds: KindRegistry,
   from: string,
   cwd: string,
+  confined: boolean,
 ): Promise<{ kind: SomeKindDefinition; display: string; files: Map<string, Uint8Array> }> {
   const path = resolve(cwd, from)
   const display = displayPath(cwd, path)
@@ -122,7 +123,16 @@ async function rubricToCopy(
   }
   const definition = kind
   const names = definition.scaffold.rubricFiles
-  const raw = await Promise.all(names.map((name) => readFixtureFile(join(dir, name), displayPath(cwd, join(dir, name)))))
+  // A link leading out of the project (the folder, the rubric or the source) is refused before anything is read, as a load refuses it.
+  const boundary = projectBoundary(cwd, dir)
+  if (confined) await confineToProject(path, display, boundary)
+  const raw = await Promise.all(
+    names.map(async (name) => {
+      const file = join(dir, name)
+      if (confined) await confineToProject(file, displayPath(cwd, file), boundary)
+      return readFixtureFile(file, displayPath(cwd, file))
+    }),
+  )
   const [rubric, source] = raw
   // The copied rubric must hold up on its own: a rubric that does not load is not worth copying.
   definition.bindRubric(source === undefined ? { rubric: rubric! } : { rubric: rubric!, source })
