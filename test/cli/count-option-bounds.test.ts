@@ -25,6 +25,18 @@ describe("judge's counts", () => {
     expect(headOf(run.stderr)).toBe(`vitest-rubric judge: ${message}`)
   })
 
+  test.each(['0x10', '  7', '+3', '1e3', '0', '2147484'])('--timeout %j is a usage error', async (value) => {
+    const run = await judge('--timeout', value)
+    expect(run.code).toBe(2)
+    expect(headOf(run.stderr)).toBe(`vitest-rubric judge: --timeout takes a number of seconds greater than 0 (at most 2147483), not ${JSON.stringify(value)}.`)
+  })
+
+  test.each(['0.5', '30', '2147483'])('--timeout %s is taken', async (value) => {
+    const run = await judge('--timeout', value)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+  })
+
   test('a count within bounds is taken', async () => {
     const run = await judge('--retries', '100')
     expect(run.stderr).toBe('')

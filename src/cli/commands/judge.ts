@@ -201,9 +201,10 @@ class ModuleExit extends Error {
 /** `--timeout <s>`: seconds, more than 0, as milliseconds. */
 function timeout(value: unknown): number | undefined {
   if (value === undefined) return undefined
-  const seconds = Number(value)
+  // Decimal digits, with a fraction or not: Number() reads '0x10' as 16, '  7' as 7 and '+3' as 3.
+  const seconds = typeof value === 'string' && /^[0-9]{1,7}(?:\.[0-9]{1,3})?$/.test(value) ? Number(value) : Number.NaN
   // setTimeout holds at most 2^31 − 1 ms (about 24 days).
-  if (typeof value !== 'string' || value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0 || seconds * 1000 > 2 ** 31 - 1)
+  if (!(seconds > 0) || seconds * 1000 > 2 ** 31 - 1)
     throw usage('judge', `--timeout takes a number of seconds greater than 0 (at most 2147483), not ${JSON.stringify(value)}.`)
   return Math.max(1, Math.round(seconds * 1000))
 }
