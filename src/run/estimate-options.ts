@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
+import { globs } from './glob-option.js'
 
 /**
  * One estimate gate: on each fixture it checks, the judge-assisted (PPI++) acceptance rate of one
@@ -45,7 +46,7 @@ export const EstimateGateSchema = z.strictObject({
   judge: z.string({ error: JUDGE }).regex(REVIEWER_NAME, { error: JUDGE }),
   split: z.enum(['held_out', 'development'], { error: 'one of "held_out", "development"' }).optional(),
   min: z.number({ error: MIN }).min(0, { error: MIN }).max(1, { error: MIN }),
-  fixtures: z.union([z.string().min(1), z.array(z.string().min(1))], { error: 'a glob, or a list of globs' }).optional(),
+  fixtures: globs.optional(),
 })
 
 /** The `estimate` option of rubric(): one gate, or a list of them. */

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { UsageError } from '../core/common/errors.js'
 import { EstimateGatesSchema, resolveEstimateGates, type EstimateGateOptions, type ResolvedEstimateGate } from './estimate-options.js'
 import { refuseUnknownKey, unwrapUnions } from './options-issues.js'
+import { globs } from './glob-option.js'
 import { schemaError } from '../core/json/schema-error.js'
 import { REVIEWER_NAME, reviewerName } from '../core/engine/panel.js'
 import { FIXTURE_FILE_NAMES } from '../core/registry.js'
@@ -211,8 +212,6 @@ export interface ResolvedRubricOptions {
   readonly matchers: boolean
   readonly chunks: { readonly size: number } | undefined
 }
-
-const globs = z.union([z.string().min(1), z.array(z.string().min(1))], { error: 'a glob, or a list of globs' })
 
 const KAPPA_OR_ALPHA = 'a number from -1 to 1'
 

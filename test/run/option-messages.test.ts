@@ -117,3 +117,14 @@ describe('judge names', () => {
     )
   })
 })
+
+describe('globs', () => {
+  test('a glob reaching outside the project root is refused at once, in include, exclude and a gate', () => {
+    const outside = 'expected: a glob relative to the project root that stays inside it (no ".." segment): a fixture outside the project is never read'
+    expect(refusal({ include: ['../**'] })).toContain(outside)
+    expect(refusal({ include: 'fixtures/../../other/**' })).toContain(outside)
+    expect(refusal({ exclude: '..' })).toContain(outside)
+    expect(refusal({ estimate: { judge: 'ix', min: 0.5, fixtures: '../x' } })).toContain(outside)
+    expect(resolveOptions({ include: ['fixtures/**', 'more..fixtures/*'] }).include).toEqual(['fixtures/**', 'more..fixtures/*'])
+  })
+})
