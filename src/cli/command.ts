@@ -4,6 +4,7 @@ import { readGivenFile } from '../core/common/given-file.js'
 import { RubricError, UsageError } from '../core/common/errors.js'
 import { errnoCode } from '../core/common/primitives.js'
 import type { RawFile } from '../core/json/read.js'
+import { checkReviewer } from '../core/engine/authoring/authors.js'
 
 /** Where a command writes and which directory it works in. */
 export interface CliIo {
@@ -131,6 +132,11 @@ export function wholeNumberOption(command: string, name: string, text: string, l
   const count = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN
   if (!(count >= least && count <= most)) throw usage(command, `--${name} takes ${what} from ${least} to ${most}${mostSaid}, not ${JSON.stringify(text)}.`)
   return count
+}
+
+/** `--judge <name>` when given: a judge's name, checked as the commands that write its file check it (no path, no `..`). */
+export function optionalJudge(given: string | undefined): string | undefined {
+  return given === undefined ? undefined : checkReviewer(given, '--judge')
 }
 
 /** The value of a string option, as parsed: `undefined` when it was not given (its type is the option table's, `string`). */

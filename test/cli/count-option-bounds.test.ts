@@ -56,3 +56,17 @@ describe("agreement's --sample", () => {
     expect(run.code).toBe(0)
   })
 })
+
+describe('--judge on the commands that read labels', () => {
+  test.each([
+    ['evaluate', 'fixtures/docuctl-rollback'],
+    ['calibrate', 'fixtures/docuctl-rollback'],
+    ['estimate', 'fixtures/docuctl-rollback'],
+    ['sample', 'fixtures/docuctl-rollback', '--size', '2', '--seed', 's', '--by', 'decision'],
+  ])('%s takes a judge name, not a path, as the commands that write its file do', async (...args) => {
+    const run = await runCli([...args, '--judge', '../../../tmp/x'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('--judge: "../../../tmp/x" is not a judge name')
+    expect(run.stderr).not.toContain('judges/../')
+  })
+})

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fingerprint } from '../../src/core/json/canonical-json.js'
 import type { SampleFile } from '../../src/core/sample/sample-file.js'
 import { ppiMean } from '../../src/core/stats/ppi.js'
+import { situatedRefusal } from '../../src/core/sample/refusal-text.js'
 import { generateFixture } from '../bench/generate.mjs'
 import type { AnnotationsJson, CasesJson } from '../helpers/fixture-copy.js'
 import { removeFileScratch, scratchDir } from '../helpers/scratch.js'
@@ -133,15 +134,19 @@ describe('vitest-rubric sample and estimate', { timeout: 120_000 }, () => {
       const indices = Array.from({ length: N }, (_, index) => index).filter((index) => (splitOf(index) ?? 'development') === split)
       const first = indices[0]!
       const sampled = sample.cases.filter((entry) => entry.split === split).sort((a, b) => indexOf(a.id) - indexOf(b.id))
-      const direct = ppiMean({
-        judge: indices.map(judgeLabel),
-        sample: sampled.map((entry) => ({
-          index: indexOf(entry.id) - first,
-          probability: entry.probability,
-          human: humanLabel(indexOf(entry.id)),
-          stratum: split,
-        })),
-      })
+      // The estimate tells a refusal as the sample stands (every sampled case decided: draw more), as situatedRefusal does.
+      const direct = situatedRefusal(
+        ppiMean({
+          judge: indices.map(judgeLabel),
+          sample: sampled.map((entry) => ({
+            index: indexOf(entry.id) - first,
+            probability: entry.probability,
+            human: humanLabel(indexOf(entry.id)),
+            stratum: split,
+          })),
+        }),
+        sampled.map((entry) => humanLabel(indexOf(entry.id))),
+      )
       expect(report.splits[position].result).toEqual(direct)
     }
     expect(report.splits[0].result.status).toBe('estimate')

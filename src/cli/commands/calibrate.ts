@@ -12,7 +12,7 @@ import { evaluateFixture } from '../../core/engine/evaluate.js'
 import type { KindRegistry } from '../../core/engine/registry.js'
 import { kinds, loadFixture } from '../../core/registry.js'
 import { MAX_SKIPPED_SHARE, MIN_BOOTSTRAP_CASES } from '../../core/stats/index.js'
-import { minReviewsOption, needDirs, stringOption, type Command } from '../command.js'
+import { minReviewsOption, needDirs, stringOption, type Command, optionalJudge } from '../command.js'
 
 /** `vitest-rubric calibrate <dir...> [--judge <name>] [--json] [--seed <s>]`: each judge against the reviewers. */
 export const calibrate: Command = {
@@ -46,7 +46,7 @@ Exit codes: 0 when reported; 1 when a fixture is refused; 2 on a usage error (a 
     const dirs = needDirs('calibrate', positionals)
     const panel = { minReviews: minReviewsOption('calibrate', values['min-reviews']) }
     const seed = stringOption(values, 'seed')
-    const judge = stringOption(values, 'judge')
+    const judge = optionalJudge(stringOption(values, 'judge'))
     const reports: CalibrationReport[] = []
     for (const dir of dirs) {
       const evaluation = evaluateFixture(await loadFixture(dir, { cwd: io.cwd }), { panel })

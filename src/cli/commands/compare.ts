@@ -3,7 +3,7 @@ import type { KindRegistry } from '../../core/engine/registry.js'
 import { comparisonText, type ComparisonText, type SplitText } from '../../core/compare/compare-text.js'
 import { MIN_PPI_DISCORDANT } from '../../core/stats/ppi-difference.js'
 import { MIN_PPI_REVIEWS } from '../../core/stats/ppi.js'
-import { stringOption, usage, type Command } from '../command.js'
+import { stringOption, usage, type Command, optionalJudge } from '../command.js'
 
 const SPLITS: readonly CompareSplit[] = ['held_out', 'development', 'all']
 
@@ -67,7 +67,7 @@ sample.json (SAMPLE_MISSING) or an invalid one; 2 on a usage error (a judge with
     const split = SPLITS.find((each) => each === given)
     if (split === undefined) throw usage('compare', `--split takes held_out, development or all, not ${JSON.stringify(given)}.`)
     const seed = stringOption(values, 'seed')
-    const judge = stringOption(values, 'judge')
+    const judge = optionalJudge(stringOption(values, 'judge'))
     const comparison = await compareFixtures(positionals[0]!, positionals[1]!, {
       cwd: io.cwd,
       split,

@@ -5,6 +5,7 @@ import type { CriterionEstimate } from '../../core/sample/criterion-estimate.js'
 import { estimateFixture, type EstimateReport, type SplitEstimate } from '../../core/sample/estimate.js'
 import { MIN_PPI_PER_LABEL, MIN_PPI_REVIEWS, type RateInterval } from '../../core/stats/ppi.js'
 import { oneDir, requiredOption, stringOption, usage, type Command } from '../command.js'
+import { checkReviewer } from '../../core/engine/authoring/authors.js'
 
 /** `vitest-rubric estimate <dir> --judge <name> [--split <split>] [--json]`: the judge-assisted acceptance rate of each split. */
 export const estimate: Command = {
@@ -43,7 +44,10 @@ error); 1 when the fixture is refused or has no sample.json (SAMPLE_MISSING) or 
   options: { judge: { type: 'string' }, split: { type: 'string' }, json: { type: 'boolean', default: false } },
   async run({ values, positionals }, io) {
     const dir = oneDir('estimate', positionals)
-    const judge = requiredOption('estimate', values, 'judge', 'estimate needs --judge <name>: the judge whose decisions cover every case.')
+    const judge = checkReviewer(
+      requiredOption('estimate', values, 'judge', 'estimate needs --judge <name>: the judge whose decisions cover every case.'),
+      '--judge',
+    )
     const split = stringOption(values, 'split')
     if (split !== undefined && !isOneOf(SPLITS, split)) {
       throw usage('estimate', `--split takes ${SPLITS.map((name) => JSON.stringify(name)).join(' or ')}, not ${JSON.stringify(split)}.`)

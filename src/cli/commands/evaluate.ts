@@ -13,7 +13,7 @@ import type { OutcomeWords } from '../../core/contract/kind.js'
 import { judgeFile } from '../../core/engine/calibration.js'
 import { estimateHead, estimateWarnings, splitEstimateText } from '../../core/sample/estimate-text.js'
 import { fixtureEstimate, type FixtureEstimate } from '../../core/sample/fixture-estimate.js'
-import { minReviewsOption, needDirs, usage, stringOption, type Command } from '../command.js'
+import { minReviewsOption, needDirs, usage, stringOption, type Command, optionalJudge } from '../command.js'
 
 /**
  * `vitest-rubric evaluate <dir…> [--json]`: decides every case of each fixture and prints the
@@ -58,7 +58,7 @@ Exit codes: 0 when every fixture loaded, whatever its decisions; 1 when a fixtur
     if (gate !== undefined && !isMarginGate(gate)) throw usage('evaluate', `--margin-gate takes "point" or "lower-bound", not ${JSON.stringify(gate)}.`)
     const seed = stringOption(values, 'seed')
     const options = { panel, ...(seed === undefined ? {} : { seed }), ...(gate === undefined ? {} : { marginGate: gate }) }
-    const judge = stringOption(values, 'judge')
+    const judge = optionalJudge(stringOption(values, 'judge'))
     const dirs = needDirs('evaluate', positionals)
     // Of several fixtures, a refused one does not hide the others: each is printed, its refusal on stderr (and in the JSON array).
     const refusals: FixtureError[] = []

@@ -5,6 +5,7 @@ import { sampleFixture, type SampleResult } from '../../core/sample/sample.js'
 import { SAMPLE_STRATA } from '../../core/sample/sample-file.js'
 import { sampleLike } from '../../core/sample/sample-like.js'
 import { oneDir, requiredOption, stringOption, usage, type Command } from '../command.js'
+import { checkReviewer } from '../../core/engine/authoring/authors.js'
 
 /** `vitest-rubric sample <dir> --size <n> --seed <s> [--by …] [--method active] [--judge <name>] [--new]`, or `--like <dir>`: draws cases for human review. */
 export const sample: Command = {
@@ -93,7 +94,7 @@ usage error.`,
       seed,
       method: method === 'active' ? 'active' : by === undefined ? 'uniform' : 'stratified',
       ...(by === undefined ? {} : { strata: by }),
-      ...(stringOption(values, 'judge') === undefined ? {} : { judge: stringOption(values, 'judge')! }),
+      ...(stringOption(values, 'judge') === undefined ? {} : { judge: checkReviewer(stringOption(values, 'judge')!, '--judge') }),
       fresh: values['new'] === true,
       dryRun: values['dry-run'] === true,
       cwd: io.cwd,
