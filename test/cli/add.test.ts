@@ -185,7 +185,9 @@ describe('vitest-rubric add', () => {
           { id: 'a', answer: 'B.', citation: CITATION },
         ]),
       )
-      expect((await runCli(['add', 'fx', '--from', 'more.json'], cwd)).stderr).toMatch(/^more\.json › \[1\] › id: a case "a" exists already/)
+      const twice = await runCli(['add', 'fx', '--from', 'more.json'], cwd)
+      expect(twice.stderr).toMatch(/^more\.json › \[1\] › id: the list gives the case "a" twice \(an earlier entry has this id\); nothing was written\./)
+      expect(twice.stderr).toContain('fix:      give each case of the list an id of its own, or leave the repeated entry out.')
       await writeFile(join(cwd, 'more.json'), '[{"id": "a",]')
       expect((await runCli(['add', 'fx', '--from', 'more.json'], cwd)).stderr).toMatch(/^more\.json: the file is not valid JSON \(line 1, column 13\)\./)
       expect(await filesIn(dir)).toEqual(before)

@@ -47,6 +47,7 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
   const context = kindContext(fixture)
   if (drafts.length === 0) throw draftError(source, [], 'there is no case to add.', 'give at least one case.')
   const taken = new Set(fixture.cases.map((entry) => entry.id))
+  const inFixture = new Set(taken)
   const normalised = new Map([...taken].map((id) => [id.normalize('NFC'), id]))
   const values: Record<string, unknown>[] = []
   for (const [index, raw] of drafts.entries()) {
@@ -58,8 +59,12 @@ async function addCasesNow(dir: string, drafts: readonly unknown[], source: Draf
       throw draftError(
         source,
         [...at, 'id'],
-        `a case "${id}" exists already; nothing was written.`,
-        'choose an id no case of the fixture has (ids are unique in cases.json).',
+        inFixture.has(id)
+          ? `a case "${id}" exists already; nothing was written.`
+          : `the list gives the case "${id}" twice (an earlier entry has this id); nothing was written.`,
+        inFixture.has(id)
+          ? 'choose an id no case of the fixture has (ids are unique in cases.json).'
+          : 'give each case of the list an id of its own, or leave the repeated entry out.',
         {
           found: JSON.stringify(id),
         },
