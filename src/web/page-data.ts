@@ -28,6 +28,7 @@ import { sampleProgress } from './sample-progress.js'
 import type { Viewer } from './viewer.js'
 import type { CaseRow, Coverage, KindView, PageCase, PageCriterionCard, PageFixture, PageJudgeHint, PageReviewer } from './protocol.js'
 import type { SavedFixture } from './save-protocol.js'
+import { own } from '../core/common/primitives.js'
 
 /**
  * The overview of a loaded fixture, as `viewer` may see it. A blind reviewer sees each case they
@@ -228,13 +229,13 @@ export function pageCase<R, C, V, D extends Decision, S>(
   if (entry === undefined) throw new RangeError(`no case at ${position}`)
   const views = reviewerViews(definition, context, entry, fixture.panel, casesFileOf(fixture))
   const blindReviewer = viewer.role === 'reviewer' ? viewer.name : undefined
-  const own = blindReviewer === undefined ? undefined : fixture.panel.reviews.get(id)?.get(blindReviewer)?.['review']
+  const theirs = blindReviewer === undefined ? undefined : fixture.panel.reviews.get(id)?.get(blindReviewer)?.['review']
   const adopted = fixture.reviews.get(id)?.['review']
   // A blind reviewer sees their own review and its decision, never the adopted one or another's.
-  const shownReview = blindReviewer === undefined ? adopted : own
+  const shownReview = blindReviewer === undefined ? adopted : theirs
   const decision = blindReviewer === undefined ? assessed.decision : ownDecision(fixture, views, blindReviewer, entry)
   const shownCase = definition.page.caseView(context, entry.value, shownReview?.value)
-  const shownFile = blindReviewer === undefined ? fixture.files.annotations.display : (fixture.panel.files[blindReviewer]?.display ?? '')
+  const shownFile = blindReviewer === undefined ? fixture.files.annotations.display : (own(fixture.panel.files, blindReviewer)?.display ?? '')
   // The adopted review's bindings are checked already: only a stale one (or a reviewer's own review) is looked at again.
   const adoptedCurrent = blindReviewer === undefined && !assessed.states.some((state) => state.row.in === 'review' && isStale(state))
   const carried =
@@ -262,7 +263,7 @@ export function pageCase<R, C, V, D extends Decision, S>(
     blindReviewer !== undefined || reading.readOnly === true
       ? []
       : reviewerViews(definition, context, entry, fixture.judges, casesFileOf(fixture)).map((view) => {
-          const origin = fixture.judges.files[view.reviewer]?.origin ?? ''
+          const origin = own(fixture.judges.files, view.reviewer)?.origin ?? ''
           if (view.decision.status === 'refused') return { judge: view.reviewer, origin, current: false, reason: view.decision.reason }
           const judgements = definition.page.judgements(fixture.judges.reviews.get(id)?.get(view.reviewer)?.['review']?.value)
           return { judge: view.reviewer, origin, current: true, prediction: shownDecision(view.decision), judgements }

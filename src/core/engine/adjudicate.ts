@@ -1,6 +1,6 @@
 import { refuseForkedCase } from './records-view.js'
 import { RevisionError, UsageError } from '../common/errors.js'
-import { quoteSome } from '../common/primitives.js'
+import { quoteSome, own } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { kindContext } from './fixture.js'
 import type { KindRegistry } from './registry.js'
@@ -107,7 +107,7 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
   if (refused !== undefined) {
     throw new RevisionError({
       code: 'BIND_STILL_REFUSED',
-      file: fixture.panel.files[refused.reviewer]!.display,
+      file: own(fixture.panel.files, refused.reviewer)!.display,
       caseId,
       summary: `${refused.reviewer}'s review of the case is refused, so it cannot be adjudicated; nothing was written.\n${definition.present
         .refusals(refused.decision)
@@ -121,7 +121,7 @@ function adjudicationView(base: RevisionBase, caseId: string, slot: string | und
   const predictions = reviewerViews(definition, kindContext(fixture), entry, fixture.judges, fixture.files.cases.display).flatMap((view): JudgePrediction[] => {
     const label = labels?.get(view.reviewer)?.[target.slot]
     if (label === undefined) return []
-    const origin = fixture.judges.files[view.reviewer]?.origin ?? ''
+    const origin = own(fixture.judges.files, view.reviewer)?.origin ?? ''
     return view.decision.status === 'refused'
       ? [{ judge: view.reviewer, origin, draft: undefined, refused: view.decision.reason }]
       : [{ judge: view.reviewer, origin, draft: definition.authoring.draftOf(label.value) }]

@@ -1,5 +1,5 @@
 import { RevisionError, UsageError } from '../common/errors.js'
-import { quoteSome } from '../common/primitives.js'
+import { quoteSome, own } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { nodeWriteIo, type WriteIo } from '../json/atomic-write.js'
 import { editJsonStrings, type StringEdit } from '../json/json-edit.js'
@@ -224,7 +224,7 @@ function planPanel(
   const changes: HashChange[] = []
   for (const [reviewer, reviews] of byReviewer ?? []) {
     if (reviewers !== undefined && !reviewers.includes(reviewer)) continue
-    const file = panel.files[reviewer]!
+    const file = own(panel.files, reviewer)!
     const site = { casesFile, annotationsFile: file.display }
     const review = assessEntry(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true, allStates: true })
     const malformed = Object.values(review.slotProblems)

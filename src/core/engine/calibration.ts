@@ -8,6 +8,7 @@ import type { CalibrationRatings, KindContext, PanelItem, SomeKindDefinition } f
 import { JUDGES_DIR } from './panel.js'
 import { reviewerViews, type ReviewerView } from './panel-rule.js'
 import { DEFAULT_AGREEMENT_SEED } from './agreement.js'
+import { own } from '../common/primitives.js'
 
 /** The judge's ratings, as the columns of a confusion matrix: its undecided rating is a column of its own. */
 export function judgeRatings(ratings: CalibrationRatings): readonly string[] {
@@ -185,7 +186,7 @@ export function adoptedItems(evaluation: SomeEvaluation): Map<string, Readonly<R
 
 /** A judge's label file, or the `USAGE` error that names the judges there are and how to record one's labels. */
 export function judgeFile(fixture: SomeFixture, judge: string): NonNullable<SomeFixture['judges']['files'][string]> {
-  const file = fixture.judges.files[judge]
+  const file = own(fixture.judges.files, judge)
   if (file === undefined) {
     throw new UsageError({
       code: 'USAGE',

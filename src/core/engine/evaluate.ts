@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto'
 import { CanonicalJsonError } from '../common/errors.js'
 import { DEFAULT_SEED } from '../stats/bootstrap.js'
 import { canonicalJson, canonicalJsonKeeping, compareCodePoints } from '../json/canonical-json.js'
-import { valueAt } from '../common/primitives.js'
+import { valueAt, own } from '../common/primitives.js'
 import { fileConversionNote } from '../json/line-endings.js'
 import { assessEntry, type CaseAssessment } from './assess.js'
 import { isStale } from './bindings.js'
@@ -289,7 +289,7 @@ export function fileIdentities(fixture: SomeFixture): Record<string, string> {
 function identityFiles(fixture: SomeFixture): (readonly [string, { readonly sha256: string }])[] {
   const named: (readonly [string, { readonly sha256: string }])[] = Object.values(fixture.files).map((file) => [file.name, file] as const)
   const { panel } = fixture
-  for (const reviewer of panel.reviewers) named.push([`${REVIEWS_DIR}/${reviewer}.json`, panel.files[reviewer]!])
+  for (const reviewer of panel.reviewers) named.push([`${REVIEWS_DIR}/${reviewer}.json`, own(panel.files, reviewer)!])
   if (panel.adjudications !== undefined) named.push([ADJUDICATIONS_FILE, panel.adjudications])
   return named
 }

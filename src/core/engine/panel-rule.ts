@@ -2,7 +2,7 @@ import { dirname } from 'node:path'
 import { BindingError, CanonicalJsonError, type SerializedRubricError } from '../common/errors.js'
 import { formatLocation } from '../common/json-path.js'
 import { fingerprint } from '../json/canonical-json.js'
-import { shortSha as shortHash, plural } from '../common/primitives.js'
+import { shortSha as shortHash, plural, own } from '../common/primitives.js'
 import { assessEntry, type AssessSite, type CaseAssessment, type PanelWait } from './assess.js'
 
 export type { PanelWait } from './assess.js'
@@ -39,7 +39,7 @@ export function reviewerViews<R, C, V, D extends Decision, S>(
   const byReviewer = panel.reviews.get(entry.id)
   if (byReviewer === undefined) return []
   return [...byReviewer].map(([reviewer, reviews]) => {
-    const site: AssessSite = { casesFile, annotationsFile: panel.files[reviewer]!.display }
+    const site: AssessSite = { casesFile, annotationsFile: own(panel.files, reviewer)!.display }
     const decision = assessEntry(definition, context, entry, reviews, site, undefined, { reviewRowsOnly: true }).decision
     return { reviewer, decision, items: definition.panel.items(context, decision) }
   })

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path'
 import { z } from 'zod'
 import { FixtureError } from '../common/errors.js'
 import type { PathSegment } from '../common/json-path.js'
-import { errnoCode, quoteSome, Sha256Schema } from '../common/primitives.js'
+import { errnoCode, quoteSome, Sha256Schema, own } from '../common/primitives.js'
 import { hashOnce, parseJsonFile, type FixtureFileReader, type RawFile } from '../json/read.js'
 import { checkFileDocument } from '../json/schema-error.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
@@ -207,7 +207,9 @@ export const JUDGES_DIR = 'judges'
 
 /** A judge's file as messages name it, before it exists too: `<dir>/judges/<judge>.json`, in the records layout `<dir>/records/judges/<judge>.json`. */
 export function judgeFileDisplay(fixture: { readonly displayDir: string; readonly judges: LabelSet; readonly records?: unknown }, judge: string): string {
-  return fixture.judges.files[judge]?.display ?? join(fixture.displayDir, ...(fixture.records === undefined ? [] : [RECORDS_DIR]), JUDGES_DIR, `${judge}.json`)
+  return (
+    own(fixture.judges.files, judge)?.display ?? join(fixture.displayDir, ...(fixture.records === undefined ? [] : [RECORDS_DIR]), JUDGES_DIR, `${judge}.json`)
+  )
 }
 
 /**
@@ -216,7 +218,7 @@ export function judgeFileDisplay(fixture: { readonly displayDir: string; readonl
  * a second one beside it), or `<subdir>/<author>.json` for an author who has none yet.
  */
 export function authorDocument(labels: Pick<LabelSet, 'files'>, subdir: typeof REVIEWS_DIR | typeof JUDGES_DIR, author: string): string {
-  const file = labels.files[author]
+  const file = own(labels.files, author)
   // The file's path as shown ends in its name as stored.
   return `${subdir}/${file === undefined ? `${author}.json` : basename(file.display)}`
 }

@@ -11,6 +11,7 @@ import { kindContext, type CaseEntry, type ReviewEntry, type SomeFixture } from 
 import { disagreeingItems, reviewerViews } from './panel-rule.js'
 import { statusReading, type CaseFinding } from './status.js'
 import { NO_HISTORY } from './fixture-history.js'
+import { own } from '../common/primitives.js'
 
 /**
  * Why a case is in the queue, in the order the queue lists them (a case is listed once, for the
@@ -137,10 +138,10 @@ export function queueEntryOf(reading: QueueReading, entry: CaseEntry, findings: 
   })
 
   if (who !== undefined && 'reviewer' in who) {
-    const own = panelReviews?.get(who.reviewer)
-    if (own !== undefined) {
+    const mine = panelReviews?.get(who.reviewer)
+    if (mine !== undefined) {
       // Their own review only: another reviewer's stale review is not theirs to revise, and naming it would tell them it exists.
-      const stale = anyStale ? staleOf(fixture, entry, own, fixture.panel.files[who.reviewer]!.display) : []
+      const stale = anyStale ? staleOf(fixture, entry, mine, own(fixture.panel.files, who.reviewer)!.display) : []
       return stale.length > 0 ? listed('stale', staleDetail(stale, 'your review'), { codes: codesOf(stale) }) : undefined
     }
     if (!pending) return undefined
@@ -187,7 +188,7 @@ function staleOf(fixture: SomeFixture, entry: CaseEntry, reviews: Readonly<Recor
 function staleReviews(fixture: SomeFixture, entry: CaseEntry): { author: string; fields: StaleField[] }[] {
   const found: { author: string; fields: StaleField[] }[] = []
   for (const [reviewer, reviews] of fixture.panel.reviews.get(entry.id) ?? []) {
-    const fields = staleOf(fixture, entry, reviews, fixture.panel.files[reviewer]!.display)
+    const fields = staleOf(fixture, entry, reviews, own(fixture.panel.files, reviewer)!.display)
     if (fields.length > 0) found.push({ author: `${reviewer}'s review`, fields })
   }
   const reviews = fixture.reviews.get(entry.id)

@@ -1,6 +1,6 @@
 import { formatLocation } from '../common/json-path.js'
 import { judgeModuleOf } from '../common/origin.js'
-import { shortSha } from '../common/primitives.js'
+import { shortSha, own } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import { acknowledgement, isStale, rowPath, shellWord, type BindingState } from './bindings.js'
 import type { BindingTarget } from '../contract/bindings.js'
@@ -251,7 +251,7 @@ function withPanelFindings(
   const staleFiles = new Set<string>()
   const added: CaseFinding[] = []
   const staleOf = (labels: Pick<LabelSet, 'files' | 'reviews'>, author: string) => {
-    const site = { casesFile, annotationsFile: labels.files[author]!.display }
+    const site = { casesFile, annotationsFile: own(labels.files, author)!.display }
     const { states } = assessEntry(definition, context, entry, labels.reviews.get(entry.id)!.get(author), site, undefined, {
       reviewRowsOnly: true,
       allStates: true,
@@ -287,7 +287,7 @@ function withPanelFindings(
     const states = staleOf(panel, reviewer)
     if (states.length === 0) continue
     reviewersStale = true
-    staleFiles.add(panel.files[reviewer]!.display)
+    staleFiles.add(own(panel.files, reviewer)!.display)
     const who = shellWord(reviewer)
     const command = (caseId: string) => `vitest-rubric review ${dir} --case ${caseId} --reviewer ${who} --replace`
     const otherwise = (caseId: string) => `if ${reviewer}'s judgements still hold, \`vitest-rubric bind ${dir} --case ${caseId} --reviewer ${who}\``
@@ -316,7 +316,7 @@ function withPanelFindings(
   for (const judge of withJudges ? (judges.reviews.get(entry.id)?.keys() ?? []) : []) {
     const states = staleOf(judges, judge)
     if (states.length === 0) continue
-    const command = judgeCommand(dir, judge, judges.files[judge]?.origin)
+    const command = judgeCommand(dir, judge, own(judges.files, judge)?.origin)
     listed(states, judges.reviews.get(entry.id)?.get(judge)?.[states[0]!.slot]?.value, () => 'stale-judge', `\`${command}\``, { command })
   }
   if (added.length === 0) return findings

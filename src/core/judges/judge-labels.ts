@@ -1,7 +1,7 @@
 import { applyEdits, modify, parseTree, type Node } from 'jsonc-parser'
 import { RevisionError, UsageError } from '../common/errors.js'
 import { formatPath, type PathSegment } from '../common/json-path.js'
-import { isObject, quoteSome, valueAt } from '../common/primitives.js'
+import { isObject, quoteSome, valueAt, own } from '../common/primitives.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { appendToList } from '../json/json-edit.js'
 import { safeParseReporting } from '../json/schema-error.js'
@@ -98,7 +98,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   const replacements = new Map<number, Record<string, unknown>>()
   const written: { at: number; review: Record<string, unknown>; path: PathSegment[] }[] = []
   const before = fixture.textOf(relativePath)
-  let count = before === undefined ? 0 : fixture.judges.files[judge] === undefined ? 0 : labelCount(fixture, judge)
+  let count = before === undefined ? 0 : own(fixture.judges.files, judge) === undefined ? 0 : labelCount(fixture, judge)
   let unchanged = 0
   for (const label of labels) {
     const at = index.get(label.caseId)
@@ -172,7 +172,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
   }
   const result = { dir: fixture.displayDir, judge, file, added: appended.length, replaced: replacements.size, unchanged }
   const origin = options.origin ?? `Labels by the automated judge ${judge}: say which model and which revision of its prompt.`
-  const originChanged = options.origin !== undefined && fixture.judges.files[judge]?.origin !== options.origin
+  const originChanged = options.origin !== undefined && own(fixture.judges.files, judge)?.origin !== options.origin
   if (written.length === 0 && !originChanged) return { ...result, written: [] }
   refuseRefusedLabels(fixture, context, written, file, slot)
 

@@ -7,6 +7,7 @@ import { judgeFileDisplay, JUDGES_DIR } from '../engine/panel.js'
 import { inShard } from './judge-shard.js'
 import { Run, type Task } from './judge-calls.js'
 import type { JudgeRunResult, SomeRunJudgeOptions } from './judge-types.js'
+import { own } from '../common/primitives.js'
 
 export { MAX_REASON_CHARACTERS, MAX_VERDICT_CHARACTERS } from './verdict-limits.js'
 export { DEFAULT_JUDGE_TIMEOUT_MS } from './judge-calls.js'
@@ -91,7 +92,9 @@ export async function runJudge(dir: string, options: SomeRunJudgeOptions): Promi
 
   // Shards carry over different counts: noted in the origin, they would fork the judge file's origin when merged.
   const origin =
-    carriedCount === 0 || shard !== undefined ? options.origin : carriedOrigin(options.origin ?? fixture.judges.files[judge]?.origin, carried, fixture, context)
+    carriedCount === 0 || shard !== undefined
+      ? options.origin
+      : carriedOrigin(options.origin ?? own(fixture.judges.files, judge)?.origin, carried, fixture, context)
   const run = new Run(dir, judge, { context, definition, judging, items }, { ...options, origin }, total)
   // A case's carried judgements are written with its first verdict, so that its label is rewritten once; those left (no call
   // to make, a call that failed, a run stopped midway) with the last write.

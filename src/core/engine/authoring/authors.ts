@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { preview, RevisionError, UsageError } from '../../common/errors.js'
 import type { SomeFixture } from '../fixture.js'
 import { caseTwinOf, JUDGES_DIR, REVIEWER_NAME, reviewerName, REVIEWS_DIR } from '../panel.js'
+import { own } from '../../common/primitives.js'
 
 /** A reviewer's name as given, in NFC: a safe file name, or a usage error naming the option. */
 export function checkReviewer(given: string, option: string): string {
@@ -49,7 +50,7 @@ export function refuseCaseTwin(fixture: SomeFixture, name: string | undefined, s
   throw new RevisionError({
     code: 'AUTHOR_NAME_TAKEN',
     file: option,
-    summary: `${JSON.stringify(name)} differs only in case from ${files[twin]?.display ?? join(fixture.displayDir, subdir, `${twin}.json`)}; nothing was written.`,
+    summary: `${JSON.stringify(name)} differs only in case from ${own(files, twin)?.display ?? join(fixture.displayDir, subdir, `${twin}.json`)}; nothing was written.`,
     expected: `a name that is not ${JSON.stringify(twin)} in other letter case`,
     found: JSON.stringify(name),
     hint:

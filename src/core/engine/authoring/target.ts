@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { RevisionError, UsageError } from '../../common/errors.js'
 import type { PathSegment } from '../../common/json-path.js'
-import { quoteSome } from '../../common/primitives.js'
+import { quoteSome, own } from '../../common/primitives.js'
 import { safeParseReporting } from '../../json/schema-error.js'
 import { bindCommand, isStale } from '../bindings.js'
 import { caseIndex } from '../case-index.js'
@@ -127,7 +127,7 @@ export function reviewTarget(
         ? judgeFileDisplay(fixture, judge)
         : reviewer === undefined
           ? fixture.files.annotations.display
-          : (fixture.panel.files[reviewer]?.display ?? join(fixture.displayDir, REVIEWS_DIR, `${reviewer}.json`)),
+          : (own(fixture.panel.files, reviewer)?.display ?? join(fixture.displayDir, REVIEWS_DIR, `${reviewer}.json`)),
     by: reviewer ?? (judge === undefined ? undefined : `judge ${judge}`),
   }
 }
