@@ -13,8 +13,8 @@ const DISAGREEMENTS: Record<string, string> = {
   'paraphrase.support': 'does_not_meet',
 }
 
-/** Labels by judge j1 of every reviewed case of a fixture, recorded in one import through the CLI. */
-async function label(root: string, fixture: string): Promise<void> {
+/** Labels by judge j1 (or another) of every reviewed case of a fixture, recorded in one import through the CLI. */
+async function label(root: string, fixture: string, judge = 'j1'): Promise<void> {
   const annotations = JSON.parse(await readFile(join(root, fixture, 'annotations.json'), 'utf8')) as AnnotationsJson
   const labels = Object.fromEntries(
     annotations.reviews.map((review) => {
@@ -32,7 +32,7 @@ async function label(root: string, fixture: string): Promise<void> {
   )
   const file = join(root, `labels-${fixture.replace(/\W/g, '-')}.json`)
   await writeFile(file, JSON.stringify(labels))
-  const result = await runCli(['review', fixture, '--judge', 'j1', '--origin', 'model-x, prompt r1', '--from', file], root)
+  const result = await runCli(['review', fixture, '--judge', judge, '--origin', 'model-x, prompt r1', '--from', file], root)
   expect(result.stderr).toBe('')
 }
 
@@ -107,6 +107,24 @@ describe('which fixtures a judge gate checks', () => {
       "holds its labels (judges/other-model.json), so it would add no check. Record the judge's labels (vitest-rubric judge, or review --judge), or give the gate fixtures globs",
     )
     expect(none.exitCode).toBe(1)
+  })
+
+  test('a gate named as an Object.prototype member checks only the fixtures holding its judge’s labels', { timeout: 120_000 }, async () => {
+    const root = await makeProject({ 'fixtures/docuctl-labelled': null, 'fixtures/docuctl-plain': null })
+    await label(root, 'fixtures/docuctl-labelled', 'constructor')
+    const gate = { minKappa: -1, minCases: 10 }
+    const run = await runVitest({ root, plugin: { judges: { constructor: gate, toString: gate } } })
+    // No fixture holds toString's labels: its gate adds no check, as its warning says; constructor's checks its one fixture.
+    expect(judgeTests(run)).toEqual([
+      'fixtures/docuctl-labelled › judge constructor agrees with reviewers on command: failed',
+      'fixtures/docuctl-labelled › judge constructor agrees with reviewers on preconditions: failed',
+      'fixtures/docuctl-labelled › judge constructor agrees with reviewers on database_scope: failed',
+      'fixtures/docuctl-labelled › judge constructor agrees with reviewers on verification: failed',
+      'fixtures/docuctl-labelled › judge constructor agrees with reviewers on support: failed',
+    ])
+    expect(run.stderr).toContain('the judge gate "toString" checks nothing')
+    expect(run.stderr).not.toContain('the judge gate "constructor" checks nothing')
+    expect(run.stdout).not.toContain('does not exist')
   })
 
   test('a gate whose fixtures globs name no fixture fails the run at startup, for judge, compare and estimate gates alike', { timeout: 180_000 }, async () => {

@@ -1,5 +1,5 @@
 import { isOriginPlaceholder } from '../common/origin.js'
-import { plural } from '../common/primitives.js'
+import { plural, own } from '../common/primitives.js'
 import { countCoverage } from './coverage.js'
 import type { Coverage } from '../contract/results.js'
 import type { Decision } from '../contract/decision.js'
@@ -218,7 +218,7 @@ function judgeChecks(
   const ratings = calibrationRatingsOf(fixture.definition)
   for (const [judge, gate] of Object.entries(gates)) {
     const file = `${fixture.displayDir}/${JUDGES_DIR}/${judge}.json`
-    const labelled = fixture.judges.files[judge] !== undefined
+    const labelled = own(fixture.judges.files, judge) !== undefined
     if (!labelled && gate.named === undefined) continue
     const { calibration: rule } = fixture.definition.panel
     if (ratings === undefined || 'uncalibrated' in rule) {
@@ -229,7 +229,7 @@ function judgeChecks(
       })
       continue
     }
-    const figures = calibration?.judges[judge]
+    const figures = own(calibration?.judges, judge)
     if (figures === undefined) {
       const message = `the gate names this fixture (fixtures: ${gate.named ?? ''}), and there are no labels by this judge: ${file} does not exist`
       checks.push({ name: `judge ${judge} agrees with reviewers`, ok: false, message })
