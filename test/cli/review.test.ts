@@ -318,16 +318,32 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     const fixture = await copyFixture()
     const before = await filesIn(fixture.dir)
     const declined = await review(fixture.dir, [
-      ...['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({
+      ...['command', 'preconditions', 'database_scope', 'verification'].map((name) => ({
         expect: `Rating of ${name}`,
         keys: KEY.down.repeat(3) + KEY.enter,
       })),
+      ...criterion('support', 0, 'Every claim is in the guide.', ''),
       { expect: 'Write the review', keys: KEY.down + KEY.enter },
     ])
     expect(declined.code).toBe(1)
     expect(declined.stderr).toBe('review cancelled: nothing was written\n')
     const cancelled = await review(fixture.dir, [{ expect: 'Rating of command', keys: KEY.ctrlC }])
     expect(cancelled.code).toBe(1)
+    expect(await filesIn(fixture.dir)).toEqual(before)
+  })
+
+  test('a review that skips every criterion is refused before it is written, as the review page refuses it', async () => {
+    const fixture = await copyFixture()
+    const before = await filesIn(fixture.dir)
+    const skipped = await review(
+      fixture.dir,
+      ['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({
+        expect: `Rating of ${name}`,
+        keys: KEY.down.repeat(3) + KEY.enter,
+      })),
+    )
+    expect(skipped.code).toBe(1)
+    expect(skipped.stderr).toContain('the draft judges no criterion, so there is nothing to save; nothing was written.')
     expect(await filesIn(fixture.dir)).toEqual(before)
   })
 
@@ -365,10 +381,11 @@ describe('vitest-rubric review on a terminal (the prompts driven through their i
     const { code, stdout } = await review(
       fixture.dir,
       [
-        ...['command', 'preconditions', 'database_scope', 'verification', 'support'].map((name) => ({
+        ...['command', 'preconditions', 'database_scope', 'verification'].map((name) => ({
           expect: `Rating of ${name}`,
           keys: KEY.down.repeat(3) + KEY.enter,
         })),
+        ...criterion('support', 0, 'Every claim is in the guide.', ''),
         { expect: 'Write the review to reviews/carol.json?', keys: KEY.enter },
       ],
       ['--reviewer', 'carol'],

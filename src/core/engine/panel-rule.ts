@@ -127,6 +127,10 @@ export function panelReason(views: readonly ReviewerView[], minReviews: number):
   }
   if (unsettled.length > 0)
     return { reason: `uncertain on ${unsettled.join(', ')} (${views.map((view) => view.reviewer).join(', ')})`, agreed, wait: 'uncertain' }
+  // Reviews that judge nothing (recorded before such a review was refused, or edited by hand) agree only vacuously: a person adjudicates.
+  if (views.length > 1 && Object.keys(agreed).length === 0) {
+    return { reason: `the reviews judge nothing (${views.map((view) => view.reviewer).join(', ')}), so they agree on nothing`, agreed, wait: 'disagreement' }
+  }
   // One review agrees with nothing: `adjudicate --consensus` adopts two or more, so it waits for a person's adoption or a second review.
   if (views.length === 1) return { reason: '1 review, not adopted yet', agreed, wait: 'one-review' }
   return { reason: `${views.length} reviews agree, not adopted yet`, agreed, wait: 'not-adopted' }
@@ -137,10 +141,16 @@ export function disagreeingItems(views: readonly ReviewerView[]): string[] {
   return compareViews(views).disagreements.map(({ item }) => item)
 }
 
-/** Whether every reviewer judged every item alike and none is unsettled: a case `adjudicate --consensus` may adopt. */
+/** Whether every reviewer judged every item alike, at least one item, and none is unsettled: a case `adjudicate --consensus` may adopt. */
 export function isConsensus(views: readonly ReviewerView[]): boolean {
-  const { disagreements, unsettled } = compareViews(views)
-  return views.length >= 2 && disagreements.length === 0 && unsettled.length === 0 && views.every((view) => view.decision.status !== 'refused')
+  const { agreed, disagreements, unsettled } = compareViews(views)
+  return (
+    views.length >= 2 &&
+    Object.keys(agreed).length > 0 &&
+    disagreements.length === 0 &&
+    unsettled.length === 0 &&
+    views.every((view) => view.decision.status !== 'refused')
+  )
 }
 
 function compareViews(views: readonly ReviewerView[]): {

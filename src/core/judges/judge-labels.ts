@@ -7,7 +7,7 @@ import { appendToList } from '../json/json-edit.js'
 import { safeParseReporting } from '../json/schema-error.js'
 import { assessEntry } from '../engine/assess.js'
 import { checkOrigin, checkReviewer, refuseCaseTwin } from '../engine/authoring/authors.js'
-import { drafted, type DraftSource } from '../engine/authoring/draft.js'
+import { drafted, refuseEmptyDraft, type DraftSource } from '../engine/authoring/draft.js'
 import { stamp } from '../engine/authoring/stamp.js'
 import type { AuthoringOptions } from '../engine/authoring/options.js'
 import { rowPath } from '../engine/bindings.js'
@@ -141,6 +141,7 @@ async function recordNow(dir: string, labels: readonly JudgeLabelDraft[], option
         hint: `fix the case first (vitest-rubric status ${fixture.displayDir} says how), or leave its label out.`,
       })
     }
+    refuseEmptyDraft(label.source, label.at, label.draft)
     const existing = fixture.judges.reviews.get(entry.id)?.get(judge)?.[slot]
     if (existing !== undefined && policy === 'refuse') {
       throw new RevisionError({

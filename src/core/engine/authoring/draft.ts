@@ -90,6 +90,22 @@ export function drafted(
   return { ...structuredClone(result.value) }
 }
 
+/**
+ * Refuses a review or label that judges nothing (`{}`), as the review page refuses it: recorded, it
+ * would decide nothing and would only stand in the way of the case's real review (`--replace`).
+ */
+/** @internal */
+export function refuseEmptyDraft(source: DraftSource, at: readonly PathSegment[], raw: unknown): void {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || Object.keys(raw).length > 0) return
+  throw draftError(
+    source,
+    at,
+    'the draft judges no criterion, so there is nothing to save; nothing was written.',
+    `rate at least one criterion (or dimension) before saving: give its judgement in ${source.label}.`,
+    { expected: 'at least one judgement', found: '{}', code: 'EMPTY_DRAFT' },
+  )
+}
+
 /** @internal */
 export function draftError(
   source: DraftSource,

@@ -1,7 +1,7 @@
 import { checkCaseVersions, type CaseVersions } from '../case-versions.js'
 import { FixtureRevision, reviseUnderLock } from '../revision.js'
 import { reviewAuthor } from './authors.js'
-import { drafted, type DraftSource } from './draft.js'
+import { drafted, refuseEmptyDraft, type DraftSource } from './draft.js'
 import { describe } from './messages.js'
 import type { AuthoringOptions } from './options.js'
 import { stamp } from './stamp.js'
@@ -84,6 +84,7 @@ async function recordReviewNow(dir: string, draft: unknown, source: DraftSource,
   const { fixture, definition, context, entry, slot, existing } = target
   if (options.expected !== undefined) checkCaseVersions(fixture, entry.id, [slot], reviewer === undefined ? { adopted: true } : { reviewer }, options.expected)
   if (reviewer === undefined && judge === undefined) refuseDirectReview(target)
+  refuseEmptyDraft(source, [], draft)
   refuseExistingReview(target, options.replace)
   const review = drafted(source, [], definition.authoring.reviewDraft(slot), draft, (parsed) =>
     definition.authoring.newReview(context, target.parsedCase, slot, parsed),
