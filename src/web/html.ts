@@ -73,6 +73,7 @@ export async function reportPage(data: ReportData, casesJson: string, title: str
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="generator" content="vitest-rubric">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
@@ -87,4 +88,16 @@ export async function reportPage(data: ReportData, casesJson: string, title: str
 </body>
 </html>
 `
+}
+
+/** The line of the head of a report that tells it from any other file: `report --html` replaces only a file that holds it. */
+export const REPORT_GENERATOR = '<meta name="generator" content="vitest-rubric">'
+
+/**
+ * Whether the start of a file is a report this package wrote: a page that opens with the doctype and
+ * names this package as its generator, or (a report of a version before the generator line) holds
+ * the report's root element, which follows the inline style.
+ */
+export function isReportPage(start: string): boolean {
+  return start.startsWith('<!doctype html>') && (start.includes(REPORT_GENERATOR) || start.includes('<div id="app" data-mode="report">'))
 }

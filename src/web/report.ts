@@ -1,11 +1,11 @@
 import { resolve } from 'node:path'
 import { displayPath } from '../core/common/display-path.js'
-import { RubricError } from '../core/common/errors.js'
+import { RevisionError, RubricError } from '../core/common/errors.js'
 import { loadFixture } from '../core/engine/fixture.js'
 import { kinds, refuseOutputOverFixture } from '../core/registry.js'
-import { outputBoundary, writeOutputFile } from '../core/json/output-file.js'
+import { outputBoundary, readOutputStart, writeOutputFile, type OutputPlace } from '../core/json/output-file.js'
 import { evaluateWithStates, type EvaluateOptions } from '../core/engine/evaluate.js'
-import { jsonForScript, reportPage } from './html.js'
+import { isReportPage, jsonForScript, reportPage } from './html.js'
 import { pageCase, pageFixture } from './page-data.js'
 import type { FixtureEntry, ReportCase, ReportData, ReportShared } from './protocol.js'
 import { NO_GATES, type ReportGates } from './report-gates.js'
@@ -74,7 +74,40 @@ export async function writeReport(
     path,
     { option, cwd },
   )
+  const place: OutputPlace = { boundary: outputBoundary(cwd, path), cwd }
+  await refuseOverOtherFile(path, place, option)
   const html = await renderReport(dirs, cwd, options, gates)
-  await writeOutputFile({ path, display: displayPath(cwd, path), contents: html }, { boundary: outputBoundary(cwd, path), cwd })
+  await writeOutputFile({ path, display: displayPath(cwd, path), contents: html }, place)
   return path
+}
+
+/** The bytes of a file's start that tell a report (the doctype, the head, the inline style sheet) from another file. */
+const REPORT_START_BYTES = 64 * 1024
+
+/**
+ * Refuses to replace a regular file at `path` that is no report of this package (a swapped
+ * argument, `--out vitest.config.ts`, would destroy the file). A missing file, an earlier report,
+ * and a symbolic link (replaced, never followed) are written as before.
+ */
+async function refuseOverOtherFile(path: string, place: OutputPlace, option: string): Promise<void> {
+  const display = displayPath(place.cwd, path)
+  let start: Buffer | undefined
+  try {
+    start = await readOutputStart(path, place, REPORT_START_BYTES)
+  } catch (error) {
+    if (error instanceof RubricError) throw error
+    // A file that cannot be read (its permissions) is not known to be a report.
+    throw notReport(display, option)
+  }
+  if (start !== undefined && !isReportPage(start.toString('utf8'))) throw notReport(display, option)
+}
+
+function notReport(display: string, option: string): RevisionError {
+  return new RevisionError({
+    code: 'WRITE_FAILED',
+    file: display,
+    summary: `${option} names a file that exists and is no report of vitest-rubric, so it would be replaced by the report; nothing was written.`,
+    expected: 'a new path, or an earlier report (its head names vitest-rubric as its generator)',
+    hint: `give ${option} another path, such as .vitest-rubric/report.html, or remove ${display} first if it is meant to go.`,
+  })
 }

@@ -27,13 +27,15 @@ outcome; without such a config the report says that no gate is set.
 
 Options:
   --html              write the HTML report (the only format)
-  --out <file>        where to write it (default .vitest-rubric/report.html)
+  --out <file>        where to write it (default .vitest-rubric/report.html); an existing file there
+                      is replaced only when it is an earlier report
   --min-reviews <n>   a case needs n independent reviews (reviews/<name>.json) before it is decided,
                       as for evaluate (default: rubric()'s reviewers.min, else 0)
   --config <file>     the Vitest config to read rubric()'s gates from (default: the one vitest finds)
 
 Exit codes: 0 when written (a fixture refused is reported as refused); 1 when a directory does not
-exist, or the Vitest config cannot be read, with nothing written; 2 on a usage error.`,
+exist, the Vitest config cannot be read, or --out names a file that is no report, with nothing
+written; 2 on a usage error.`,
   options: { html: { type: 'boolean', default: false }, out: { type: 'string' }, 'min-reviews': { type: 'string' }, config: { type: 'string' } },
   async run({ values, positionals }, io) {
     if (values['html'] !== true) throw usage('report', 'say which report: --html.')

@@ -99,6 +99,34 @@ export async function readOutputFile(path: string, place: OutputPlace): Promise<
 }
 
 /**
+ * The first `bytes` of an output already at `path`, as {@link readOutputFile} reads it: enough to
+ * tell a file this package wrote from another before it is replaced. `undefined` when nothing is
+ * there, or a symbolic link or anything else than a regular file (which the write replaces); a named
+ * pipe is opened without waiting for a writer.
+ */
+export async function readOutputStart(path: string, place: OutputPlace, bytes: number): Promise<Buffer | undefined> {
+  // The boundary itself is a folder, which the write refuses as one.
+  if (resolve(path) === resolve(place.boundary)) return undefined
+  if (!(await checkFolder(dirname(path), place, false))) return undefined
+  let handle: Awaited<ReturnType<typeof open>>
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
+  } catch (error) {
+    const code = errnoCode(error)
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'EMLINK' || code === 'ENOTDIR') return undefined
+    throw error
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return undefined
+    const buffer = Buffer.alloc(bytes)
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0)
+    return buffer.subarray(0, bytesRead)
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
  * {@link readOutputFile} of a file that holds what only this package keeps (a team's token hashes,
  * its open reservations): a symbolic link or anything else than a regular file in its place is
  * `'not a file'`, for the caller to refuse, since writing the file again would replace it and drop
