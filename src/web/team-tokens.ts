@@ -4,7 +4,7 @@ import { join, relative } from 'node:path'
 import { z } from 'zod'
 import { displayPath } from '../core/common/display-path.js'
 import { UsageError } from '../core/common/errors.js'
-import { errnoCode } from '../core/common/primitives.js'
+import { errnoCode, own } from '../core/common/primitives.js'
 import { crashPoint } from '../core/json/crash-points.js'
 import { withFixtureLock } from '../core/json/fixture-lock.js'
 import { checkedJsonFile } from '../core/json/checked-json.js'
@@ -108,7 +108,7 @@ export async function issueTokens(root: string, team: LoadedTeam, origin?: strin
   return updateTokenFile(root, team, (file) => {
     const people = { ...file.people }
     const links = team.people.map((person): TeamLink => {
-      const kept = people[person.name]
+      const kept = own(people, person.name)
       if (kept === null) return { ...person, state: 'revoked' }
       if (kept !== undefined) return { ...person, state: 'kept' }
       const token = newToken()

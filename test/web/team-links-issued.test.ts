@@ -122,3 +122,18 @@ test('a file of token hashes or of reservations that is a link is refused, not r
   expect((await lstat(reservations)).isSymbolicLink()).toBe(true)
   expect(await readFile(outside, 'utf8')).toBe('{}')
 })
+
+test('the first start prints a link to a person named as an Object.prototype member (constructor, toString)', async () => {
+  const root = await project()
+  const people = [
+    { name: 'alice', role: 'reviewer' },
+    { name: 'toString', role: 'adjudicator' },
+    { name: 'constructor', role: 'reviewer' },
+  ]
+  await writeFile(join(root, 'team.json'), `${JSON.stringify({ people }, null, 2)}\n`)
+  expect(await linksPrinted(root)).toEqual([
+    'alice (reviewer): http://127.0.0.1:<port>/?token=…',
+    'toString (adjudicator): http://127.0.0.1:<port>/?token=…',
+    'constructor (reviewer): http://127.0.0.1:<port>/?token=…',
+  ])
+})
