@@ -35,8 +35,7 @@ import { own } from '../core/common/primitives.js'
  * have not completed a review of as their own review alone decides it (or pending with no review):
  * no other reviewer's rating, no panel reason, no adopted review, no judge's figures; agreement is
  * computed over the cases they have completed only. `decided` is the fixture's evaluation with every
- * binding state, when the caller has it already. `estimateJudge` names the judge of the estimate
- * (see {@link pageEstimate}).
+ * binding state, when the caller has it. `estimateJudge` names the judge of the estimate ({@link pageEstimate}).
  */
 export async function pageFixture<R, C, V, D extends Decision, S>(
   fixture: KindFixture<R, C, V, D, S>,
