@@ -8,7 +8,7 @@ import { isLoopback } from '../../web/respond.js'
 import { parsePublicOrigin } from '../../web/public-origin.js'
 import { DEFAULT_RATE_LIMIT, MAX_RATE_LIMIT, parseRateLimit } from '../../web/rate-limit.js'
 import { REVIEWER_NAME as JUDGE_NAME } from '../../core/engine/panel.js'
-import { minReviewsOption, usage, stringOption, stringOptions, wholeNumberOption, type Command, optionalJudge } from '../command.js'
+import { minReviewsOption, usage, stringOption, stringOptions, wholeNumberOption, type Command } from '../command.js'
 import { announceTeam, openTeam, reviseTeamLink } from './serve-team.js'
 import { configuredRubricOptions, hasViteConfig } from '../vitest-config.js'
 import { fixtureDirs } from './status.js'
@@ -123,7 +123,7 @@ Exit codes: 0 when stopped; 1 when a directory does not exist, when it cannot li
       )
     const publicOrigin = optionValue(stringOption(values, 'public-origin'), parsePublicOrigin)
     const rateLimit = optionValue(stringOption(values, 'rate-limit'), parseRateLimit)
-    const judge = optionalJudge(stringOption(values, 'judge'))
+    const judge = stringOption(values, 'judge')
     if (judge !== undefined && !JUDGE_NAME.test(judge))
       throw usage('serve', `--judge takes a judge's name (judges/<name>.json): letters, digits, ".", "_" and "-", not ${JSON.stringify(judge)}.`)
     const assign = await assignOptions(values, teamFile !== undefined, io.cwd)
