@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { rm } from 'node:fs/promises'
+import { lstat, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
@@ -49,5 +49,16 @@ describe('a named pipe in place of a fixture file', { timeout: 60_000 }, () => {
     expect(run.modules.find((module) => module.id === 'fixtures/lab/rubric.json')?.errors.join('\n')).toContain(
       'fixtures/lab/cases.json: the path is a named pipe, not a regular file; nothing was read from it.',
     )
+  })
+
+  test('an output the package writes over (schema --out) is replaced, not waited on', async () => {
+    const root = await makeProject({})
+    await runCli(['schema', '--out', 'schemas'], root)
+    await rm(join(root, 'schemas/rubric.schema.json'))
+    execFileSync('mkfifo', [join(root, 'schemas/rubric.schema.json')])
+    const run = await runCli(['schema', '--out', 'schemas'], root)
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.stdout).toContain('schemas/rubric.schema.json: written')
+    expect((await lstat(join(root, 'schemas/rubric.schema.json'))).isFile()).toBe(true)
   })
 })

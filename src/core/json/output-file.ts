@@ -81,21 +81,32 @@ export async function writeOutputFile(file: OutputFile, place: OutputPlace): Pro
  */
 export async function readOutputFile(path: string, place: OutputPlace): Promise<Buffer | undefined> {
   if (!(await checkFolder(dirname(path), place, false))) return undefined
+  const handle = await openOutput(path)
+  if (handle === undefined) return undefined
+  try {
+    return await handle.readFile()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * The output at `path` opened for reading, when it is a regular file; `undefined` when nothing is
+ * there, or a symbolic link (`O_NOFOLLOW`: it fails instead of being read through) or anything else
+ * than a regular file. Opened without blocking, so a named pipe is not waited on.
+ */
+async function openOutput(path: string): Promise<Awaited<ReturnType<typeof open>> | undefined> {
   let handle: Awaited<ReturnType<typeof open>>
   try {
-    // O_NOFOLLOW: a link at the path fails (ELOOP) instead of being read through.
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW)
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
   } catch (error) {
     const code = errnoCode(error)
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'EMLINK' || code === 'ENOTDIR') return undefined
     throw error
   }
-  try {
-    if (!(await handle.stat()).isFile()) return undefined
-    return await handle.readFile()
-  } finally {
-    await handle.close()
-  }
+  if ((await handle.stat()).isFile()) return handle
+  await handle.close()
+  return undefined
 }
 
 /**
@@ -108,16 +119,9 @@ export async function readOutputStart(path: string, place: OutputPlace, bytes: n
   // The boundary itself is a folder, which the write refuses as one.
   if (resolve(path) === resolve(place.boundary)) return undefined
   if (!(await checkFolder(dirname(path), place, false))) return undefined
-  let handle: Awaited<ReturnType<typeof open>>
+  const handle = await openOutput(path)
+  if (handle === undefined) return undefined
   try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK)
-  } catch (error) {
-    const code = errnoCode(error)
-    if (code === 'ENOENT' || code === 'ELOOP' || code === 'EMLINK' || code === 'ENOTDIR') return undefined
-    throw error
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return undefined
     const buffer = Buffer.alloc(bytes)
     const { bytesRead } = await handle.read(buffer, 0, bytes, 0)
     return buffer.subarray(0, bytesRead)
