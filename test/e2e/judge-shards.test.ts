@@ -129,10 +129,9 @@ test("in the seed layout, the shards run in one directory write one judge's file
   expect(sharded).toEqual(await labels('whole'))
 })
 
-test("after a rubric revision in git, each shard carries over its own cases' unchanged labels, and the judge file's origin stays the module's", {
-  timeout: 120_000,
-}, async () => {
-  const root = await scratchDir('judge-shards-carry')
+/** A git repository holding the bundled fixture judged by the keyword judge, then a commit rewording support: what a carry-over reads. */
+async function judgedThenReworded(name: string): Promise<{ root: string; origin: string }> {
+  const root = await scratchDir(name)
   await cp(DOCUCTL, join(root, 'lab'), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
   git(root, 'init', '-q', '-b', 'main')
   git(root, 'config', 'user.email', 'lab@example.org')
@@ -146,8 +145,14 @@ test("after a rubric revision in git, each shard carries over its own cases' unc
   const rubric = JSON.parse(await readFile(rubricPath, 'utf8')) as { criteria: Record<string, string>[] }
   rubric.criteria.find((each) => each['id'] === 'support')!['rule'] = 'Every material claim must be supported by this source, and by nothing else.'
   await writeFile(rubricPath, `${JSON.stringify(rubric, null, 2)}\n`)
-  git(root, 'add', '-A')
-  git(root, 'commit', '-q', '-m', 'reword support')
+  git(root, 'commit', '-q', '-am', 'reword support')
+  return { root, origin }
+}
+
+test("after a rubric revision in git, each shard carries over its own cases' unchanged labels, and the judge file's origin stays the module's", {
+  timeout: 120_000,
+}, async () => {
+  const { root, origin } = await judgedThenReworded('judge-shards-carry')
 
   const ids = Object.keys((JSON.parse(await cli(root, ['evaluate', 'lab', '--json'])) as { decisions: Record<string, unknown> }).decisions)
   for (let index = 1; index <= SHARDS; index++) {
@@ -166,20 +171,7 @@ test("after a rubric revision in git, each shard carries over its own cases' unc
 test('in a shallow clone, whose history lacks the earlier rubric, a run and its dry run say why nothing is carried over, and how to fetch it', {
   timeout: 120_000,
 }, async () => {
-  const root = await scratchDir('judge-shallow')
-  await cp(DOCUCTL, join(root, 'lab'), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
-  git(root, 'init', '-q', '-b', 'main')
-  git(root, 'config', 'user.email', 'lab@example.org')
-  git(root, 'config', 'user.name', 'Lab')
-  git(root, 'config', 'commit.gpgsign', 'false')
-  await cli(root, ['judge', 'lab', '--judge', 'kw', '--run', KEYWORDS])
-  git(root, 'add', '-A')
-  git(root, 'commit', '-q', '-m', "the judge's labels")
-  const rubricPath = join(root, 'lab/rubric.json')
-  const rubric = JSON.parse(await readFile(rubricPath, 'utf8')) as { criteria: Record<string, string>[] }
-  rubric.criteria.find((each) => each['id'] === 'support')!['rule'] = 'Every material claim must be supported by this source, and by nothing else.'
-  await writeFile(rubricPath, `${JSON.stringify(rubric, null, 2)}\n`)
-  git(root, 'commit', '-q', '-am', 'reword support')
+  const { root } = await judgedThenReworded('judge-shallow')
 
   // What actions/checkout does by default: one commit of history.
   const shallowClone = async () => {
