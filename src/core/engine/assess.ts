@@ -2,7 +2,8 @@ import { BindingError, CanonicalJsonError, type SerializedRubricError } from '..
 import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { valueAt } from '../common/primitives.js'
 import { malformedStringPath } from '../json/literals.js'
-import { safeParseReporting, schemaProblem } from '../json/schema-error.js'
+import { safeParseFast } from '../json/fast-accept.js'
+import { schemaProblem } from '../json/schema-error.js'
 import {
   acknowledgement,
   currentHash,
@@ -73,7 +74,7 @@ export function assessEntry<R, C, V, D extends Decision, S>(
 ): CaseAssessment<D> {
   const at: CaseAt = { id: entry.id, path: entry.path }
   const caseProblems: Problem[] = caseText === undefined ? [] : [caseText.problem]
-  const parsedCase = safeParseReporting(definition.schemas.case, entry.value)
+  const parsedCase = safeParseFast(definition.schemas.case, entry.value)
   if (!parsedCase.success) {
     caseProblems.push(
       schemaProblem(
@@ -91,7 +92,7 @@ export function assessEntry<R, C, V, D extends Decision, S>(
     const review = reviews?.[slot]
     const problems: Problem[] = []
     if (review !== undefined) {
-      const parsed = safeParseReporting(definition.schemas.review(slot), review.value)
+      const parsed = safeParseFast(definition.schemas.review(slot), review.value)
       if (!parsed.success) {
         problems.push(
           schemaProblem(
