@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, test, TestRunner } from 'vitest'
 import type { SerializedRubricError } from '../core/common/errors.js'
-import { valueAt } from '../core/common/primitives.js'
+import { valueAt } from '../core/common/json-path.js'
 import type { DecisionStatus } from '../core/contract/decision.js'
-import { NO_CASES_YET, type ChunkPlan, type TestPlan } from '../core/engine/plan.js'
+import { NO_CASES_YET } from '../core/engine/no-cases.js'
+import type { ChunkPlan, TestPlan } from '../core/engine/plan.js'
 import type { PlannedCase } from '../core/contract/results.js'
 import type { RubricCaseMeta } from './meta.js'
 

@@ -21,12 +21,23 @@ export async function resolve(specifier, context, next) {
     seen.add(resolved.url)
     writeSync(2, 'loaded: ' + resolved.url + '\\n')
   }
+  if (context.parentURL?.startsWith(${JSON.stringify(pathToFileURL(DIST).href)} + '/') && !/^(\\.|node:|file:)/.test(specifier)) writeSync(2, 'package: ' + specifier + '\\n')
   return resolved
 }
 `
 
 /** The files of dist/ that importing `entry` loads in a fresh process, by their path below dist/. */
 async function loadedBy(entry: string): Promise<string[]> {
+  return (await importLog(entry)).filter((line) => line.startsWith('loaded: ')).map((line) => relative(DIST, new URL(line.slice('loaded: '.length)).pathname))
+}
+
+/** The packages (bare specifiers) the package's own files import when a fresh process imports `entry`. */
+async function packagesOf(entry: string): Promise<string[]> {
+  return (await importLog(entry)).filter((line) => line.startsWith('package: ')).map((line) => line.slice('package: '.length))
+}
+
+/** What the resolve hook logged while a fresh process imported `entry`. */
+async function importLog(entry: string): Promise<string[]> {
   const dir = await scratchDir('bundle')
   await writeFile(join(dir, 'hooks.mjs'), HOOKS)
   await writeFile(join(dir, 'register.mjs'), "import { register } from 'node:module'\nregister('./hooks.mjs', import.meta.url)\n")
@@ -42,10 +53,7 @@ async function loadedBy(entry: string): Promise<string[]> {
     { cwd: ROOT, encoding: 'utf8' },
   )
   expect(child.status, child.stderr).toBe(0)
-  return child.stderr
-    .split('\n')
-    .filter((line) => line.startsWith('loaded: '))
-    .map((line) => relative(DIST, new URL(line.slice('loaded: '.length)).pathname))
+  return child.stderr.split('\n')
 }
 
 /** The built files that are not chunks: the build's entries (and the page's script). */
@@ -74,4 +82,15 @@ test('the built code is the entries and their chunks: no module of the source is
   // far fewer than the source's modules.
   expect(entries).toEqual(expect.arrayContaining(['index.js', 'plugin.js', 'cli/bin.js', 'run/plan-child.js', 'runtime/index.js']))
   expect(entries.length).toBeLessThanOrEqual(30)
+})
+
+// A worker imports the runtime once its fixture's plan is made, to declare the plan's tests: what it
+// loads then is on the path of every cold run. It needs Vitest and the plan, not the engine that made
+// the plan nor the schemas that checked the files.
+test("the test worker's runtime loads none of the engine and no schema library", async () => {
+  const loaded = await loadedBy('runtime/index.js')
+  expect(loaded.length).toBeLessThanOrEqual(4)
+  const packages = await packagesOf('runtime/index.js')
+  expect(packages).toContain('vitest')
+  expect(packages.filter((name) => name !== 'vitest')).toEqual([])
 })

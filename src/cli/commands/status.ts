@@ -8,7 +8,7 @@ import { loadFixture } from '../../core/registry.js'
 import { fixtureHistory } from '../../core/engine/fixture-history.js'
 import { fixtureStatus, type FixtureStatus } from '../../core/engine/status.js'
 import { NULL_FINGERPRINT } from '../../core/json/canonical-json.js'
-import { NO_CASES_YET } from '../../core/engine/plan.js'
+import { NO_CASES_YET } from '../../core/engine/no-cases.js'
 import { openReservations, reservedIn } from '../../web/reservation-file.js'
 import { minReviewsOption, type Command } from '../command.js'
 

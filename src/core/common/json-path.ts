@@ -20,3 +20,13 @@ export function formatLocation(file: string | undefined, path: readonly PathSegm
   if (file === undefined) return inner === '' ? '(value)' : inner
   return inner === '' ? file : `${file} › ${inner}`
 }
+
+/** The value at a JSON path of a document, or `undefined` when the path leads nowhere. */
+export function valueAt(document: unknown, path: readonly (string | number)[]): unknown {
+  let value = document
+  for (const segment of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, segment)) return undefined
+    value = Reflect.get(value, segment)
+  }
+  return value
+}

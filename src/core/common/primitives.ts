@@ -33,16 +33,6 @@ export function own<T>(record: Readonly<Record<string, T>> | undefined, key: str
   return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined
 }
 
-/** The value at a JSON path of a document, or `undefined` when the path leads nowhere. */
-export function valueAt(document: unknown, path: readonly (string | number)[]): unknown {
-  let value = document
-  for (const segment of path) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, segment)) return undefined
-    value = Reflect.get(value, segment)
-  }
-  return value
-}
-
 /** `a`, `a and b`, `a, b and c`. */
 export function listWords(items: readonly string[]): string {
   if (items.length <= 1) return items.join('')

@@ -1,6 +1,5 @@
 import { BindingError, CanonicalJsonError, type SerializedRubricError } from '../common/errors.js'
-import { formatLocation, type PathSegment } from '../common/json-path.js'
-import { valueAt } from '../common/primitives.js'
+import { formatLocation, type PathSegment, valueAt } from '../common/json-path.js'
 import { malformedStringPath } from '../json/literals.js'
 import { safeParseFast } from '../json/fast-accept.js'
 import { schemaProblem } from '../json/schema-error.js'

@@ -1,6 +1,6 @@
 import type { RubricErrorCode } from '../common/errors.js'
-import { formatLocation, type PathSegment } from '../common/json-path.js'
-import { isObject, valueAt } from '../common/primitives.js'
+import { formatLocation, type PathSegment, valueAt } from '../common/json-path.js'
+import { isObject } from '../common/primitives.js'
 import { fingerprint, NULL_FINGERPRINT, sha256Hex } from '../json/canonical-json.js'
 import { explainStaleBytes } from '../json/line-endings.js'
 import type { CaseAt, KindContext, Problem } from '../contract/kind.js'

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { valueAt } from '../common/primitives.js'
+import { valueAt } from '../common/json-path.js'
 import { sha256Hex } from '../json/canonical-json.js'
 import type { PathSegment } from '../common/json-path.js'
 import { bindingState, isStale, rowPath, type BindingState } from './bindings.js'

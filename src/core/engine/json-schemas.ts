@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { isObject, valueAt } from '../common/primitives.js'
+import { isObject } from '../common/primitives.js'
+import { valueAt } from '../common/json-path.js'
 import type { JsonSchemaSource } from '../contract/kind.js'
 import type { KindRegistry } from './registry.js'
 

@@ -44,12 +44,6 @@ export interface JudgeGate {
 }
 
 /**
- * What a fixture without cases says, in `status` and as its one todo test in Vitest. `add` is the way
- * in both layouts: the records layout has no `cases.json` to write them into.
- */
-export const NO_CASES_YET = 'no cases yet: add them with `vitest-rubric add`'
-
-/**
  * What the test runtime needs to turn one evaluated fixture into tests: plain JSON, tagged by the
  * fixture's kind, with the kind's summary `S`.
  */

@@ -1,4 +1,4 @@
-import { valueAt } from '../common/primitives.js'
+import { valueAt } from '../common/json-path.js'
 import { isShallowRepository } from '../engine/file-history.js'
 import { carriedOver, fixtureHistory, NO_HISTORY } from '../engine/fixture-history.js'
 import type { SomeFixture } from '../engine/fixture.js'

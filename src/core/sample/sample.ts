@@ -1,7 +1,7 @@
 /** `vitest-rubric sample`: draws cases for human review and records the design in the fixture's `sample.json`. */
 import { resolve } from 'node:path'
 import { displayPath } from '../common/display-path.js'
-import { valueAt } from '../common/primitives.js'
+import { valueAt } from '../common/json-path.js'
 import { CanonicalJsonError } from '../common/errors.js'
 import { fingerprint } from '../json/canonical-json.js'
 import { withFixtureLock } from '../json/fixture-lock.js'

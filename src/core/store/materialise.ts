@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { styled, styledPieces } from './document-style.js'
 import { FixtureError } from '../common/errors.js'
 import { CASES_DOC, DOCUMENTS_FILE, type DocumentRecord, type ItemRecord, type Provenance, RECORDS_DIR, type Stored } from './records.js'
-import { type Folded } from './fold.js'
+import type { Folded } from './fold.js'
 
 /** What the store needs to know of a fixture's kind: how an entry names its case and slot, and how a case is left unreviewed. */
 export interface StoreKeys {

@@ -1,6 +1,5 @@
 import { preview, RevisionError, type RubricErrorCode } from '../../common/errors.js'
-import { formatLocation, type PathSegment } from '../../common/json-path.js'
-import { valueAt } from '../../common/primitives.js'
+import { formatLocation, type PathSegment, valueAt } from '../../common/json-path.js'
 import { malformedStringPath, prototypeKeyPath } from '../../json/literals.js'
 import { safeParseReporting, schemaProblem } from '../../json/schema-error.js'
 import type { z } from 'zod'

@@ -1,5 +1,6 @@
 import type { PathSegment } from '../../common/json-path.js'
-import { isObject, valueAt } from '../../common/primitives.js'
+import { isObject } from '../../common/primitives.js'
+import { valueAt } from '../../common/json-path.js'
 import { fingerprint, NULL_FINGERPRINT } from '../../json/canonical-json.js'
 import { rowPath } from '../bindings.js'
 import type { BindingRow } from '../../contract/bindings.js'

@@ -1,6 +1,6 @@
 // How two criteria fixtures are compared: beside the paired acceptance every kind gets, the same
 // figures per criterion (meeting it), with the cases B fixed and broke.
-import { valueAt } from '../../common/primitives.js'
+import { valueAt } from '../../common/json-path.js'
 import type { ComparisonBase } from '../../compare/comparison.js'
 import { figures, idList, points, pointsInterval, pValue, type PairedFigures, type PairedSplitFigures } from '../../compare/compare-figures.js'
 import type { KindComparison } from '../../contract/kind.js'

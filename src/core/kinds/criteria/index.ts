@@ -1,5 +1,5 @@
 import { ORIGIN_PLACEHOLDER } from '../../common/origin.js'
-import { valueAt } from '../../common/primitives.js'
+import { valueAt } from '../../common/json-path.js'
 import { criteriaComparison } from './compare.js'
 import { criteriaJudging } from './judge.js'
 import { criteriaMatchers } from './matchers.js'

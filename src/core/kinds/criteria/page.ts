@@ -1,4 +1,4 @@
-import { valueAt } from '../../common/primitives.js'
+import { valueAt } from '../../common/json-path.js'
 import type { KindPage, PageCriterion, PageJudgement } from '../../../web/kind-page.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'

@@ -1,5 +1,5 @@
 import { ORIGIN_PLACEHOLDER } from '../../common/origin.js'
-import { valueAt } from '../../common/primitives.js'
+import { valueAt } from '../../common/json-path.js'
 import { scoredComparison } from './compare.js'
 import { scoredPage } from './page.js'
 import { scoredPanel } from './panel.js'

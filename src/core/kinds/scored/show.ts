@@ -1,5 +1,6 @@
 import type { Colors } from '../../common/colors.js'
-import { isObject, valueAt, plural } from '../../common/primitives.js'
+import { isObject, plural } from '../../common/primitives.js'
+import { valueAt } from '../../common/json-path.js'
 import type { CaseShown, KindContext } from '../../contract/kind.js'
 import type { ScoredRubric } from './rubric.js'
 
