@@ -47,44 +47,52 @@ function compileNode(node: unknown): Accept | undefined {
   if (node === true) return () => true
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined
   const keywords = new Map(Object.entries(node).filter(([key]) => !ANNOTATIONS.has(key)))
-  const checks: Accept[] = []
   const take = (key: string): unknown => {
     const value = keywords.get(key)
     keywords.delete(key)
     return value
   }
   const type = take('type')
-  const typeCheck = type === undefined ? undefined : TYPES[typeof type === 'string' ? type : '']
+  const typeName = typeof type === 'string' ? type : undefined
+  const typeCheck = typeName === undefined ? undefined : TYPES[typeName]
   if (type !== undefined && typeCheck === undefined) return undefined
-  if (typeCheck !== undefined) checks.push(typeCheck)
 
-  const parts: (Accept | undefined)[] = [
-    constCheck(keywords.has('const'), take('const')),
-    enumCheck(keywords.has('enum'), take('enum')),
-    stringCheck(take('minLength'), take('maxLength'), take('pattern')),
-    numberCheck(take('minimum'), take('maximum'), take('exclusiveMinimum'), take('exclusiveMaximum')),
-  ]
-  for (const part of parts) if (part !== undefined) checks.push(part)
-  if (parts.includes(INVALID)) return undefined
+  // A type's own keywords make one check that also checks the type, so that a string, an object or
+  // an array costs one call: most of a fixture's values are checked by exactly one of them.
+  const literals = [constCheck(keywords.has('const'), take('const')), enumCheck(keywords.has('enum'), take('enum'))]
+  const string = stringCheck(typeName === 'string', take('minLength'), take('maxLength'), take('pattern'))
+  const number = numberCheck(
+    typeName === 'number' || typeName === 'integer' ? typeCheck : undefined,
+    take('minimum'),
+    take('maximum'),
+    take('exclusiveMinimum'),
+    take('exclusiveMaximum'),
+  )
+  if ([...literals, string, number].includes(INVALID)) return undefined
 
   const items = take('items')
   const minItems = take('minItems')
   const maxItems = take('maxItems')
-  if (items !== undefined || minItems !== undefined || maxItems !== undefined) {
-    const array = arrayCheck(items, minItems, maxItems)
-    if (array === undefined) return undefined
-    checks.push(array)
-  }
+  const array =
+    items !== undefined || minItems !== undefined || maxItems !== undefined || typeName === 'array'
+      ? arrayCheck(typeName === 'array', items, minItems, maxItems)
+      : null
+  if (array === undefined) return undefined
 
   const properties = take('properties')
   const required = take('required')
   const additional = take('additionalProperties')
   const names = take('propertyNames')
-  if (properties !== undefined || required !== undefined || additional !== undefined || names !== undefined) {
-    const object = objectCheck(properties, required, additional, names)
-    if (object === undefined) return undefined
-    checks.push(object)
-  }
+  const object =
+    properties !== undefined || required !== undefined || additional !== undefined || names !== undefined || typeName === 'object'
+      ? objectCheck(typeName === 'object', properties, required, additional, names)
+      : null
+  if (object === undefined) return undefined
+
+  const checks: Accept[] = []
+  const typed = (typeName === 'string' && string) || ((typeName === 'number' || typeName === 'integer') && number) || array || object
+  if (typeCheck !== undefined && !typed) checks.push(typeCheck)
+  for (const check of [...literals, string, number, array, object]) if (check !== undefined && check !== null) checks.push(check)
 
   const anyOf = take('anyOf')
   const oneOf = take('oneOf')
@@ -96,6 +104,7 @@ function compileNode(node: unknown): Accept | undefined {
   }
   // Anything else (a default, a reference, a format, a condition) is not read here: the schema parses.
   if (keywords.size > 0) return undefined
+  if (checks.length === 0) return () => true
   if (checks.length === 1) return checks[0]
   return (value) => {
     for (const check of checks) if (!check(value)) return false
@@ -139,7 +148,7 @@ function enumCheck(present: boolean, values: unknown): Accept | undefined {
   return (candidate) => allowed.has(candidate)
 }
 
-function stringCheck(minLength: unknown, maxLength: unknown, pattern: unknown): Accept | undefined {
+function stringCheck(typed: boolean, minLength: unknown, maxLength: unknown, pattern: unknown): Accept | undefined {
   if (minLength === undefined && maxLength === undefined && pattern === undefined) return undefined
   if ((minLength !== undefined && !Number.isSafeInteger(minLength)) || (maxLength !== undefined && !Number.isSafeInteger(maxLength))) return INVALID
   let regex: RegExp | undefined
@@ -153,75 +162,86 @@ function stringCheck(minLength: unknown, maxLength: unknown, pattern: unknown): 
   }
   const min = typeof minLength === 'number' ? minLength : 0
   const max = typeof maxLength === 'number' ? maxLength : Number.POSITIVE_INFINITY
-  // Keywords of one type apply to that type only: a number passes a string's pattern.
-  return (value) => typeof value !== 'string' || (value.length >= min && value.length <= max && (regex === undefined || regex.test(value)))
+  const holds = (value: string) => value.length >= min && value.length <= max && (regex === undefined || regex.test(value))
+  // Keywords of one type apply to that type only: a number passes a string's pattern unless the type is string.
+  return typed ? (value) => typeof value === 'string' && holds(value) : (value) => typeof value !== 'string' || holds(value)
 }
 
-function numberCheck(minimum: unknown, maximum: unknown, exclusiveMinimum: unknown, exclusiveMaximum: unknown): Accept | undefined {
+function numberCheck(type: Accept | undefined, minimum: unknown, maximum: unknown, exclusiveMinimum: unknown, exclusiveMaximum: unknown): Accept | undefined {
   const bounds = [minimum, maximum, exclusiveMinimum, exclusiveMaximum]
   if (bounds.every((bound) => bound === undefined)) return undefined
   if (!bounds.every((bound) => bound === undefined || typeof bound === 'number')) return INVALID
   const [low, high, lowOpen, highOpen] = bounds.map((bound) => (typeof bound === 'number' ? bound : undefined))
-  return (value) =>
-    typeof value !== 'number' ||
-    ((low === undefined || value >= low) &&
-      (high === undefined || value <= high) &&
-      (lowOpen === undefined || value > lowOpen) &&
-      (highOpen === undefined || value < highOpen))
+  const holds = (value: number) =>
+    (low === undefined || value >= low) &&
+    (high === undefined || value <= high) &&
+    (lowOpen === undefined || value > lowOpen) &&
+    (highOpen === undefined || value < highOpen)
+  return type !== undefined ? (value) => type(value) && holds(value as number) : (value) => typeof value !== 'number' || holds(value)
 }
 
-function arrayCheck(items: unknown, minItems: unknown, maxItems: unknown): Accept | undefined {
-  const item = items === undefined ? () => true : compileNode(items)
-  if (item === undefined) return undefined
+function arrayCheck(typed: boolean, items: unknown, minItems: unknown, maxItems: unknown): Accept | undefined {
+  const item = items === undefined ? undefined : compileNode(items)
+  if (items !== undefined && item === undefined) return undefined
   if ((minItems !== undefined && !Number.isSafeInteger(minItems)) || (maxItems !== undefined && !Number.isSafeInteger(maxItems))) return undefined
   const min = typeof minItems === 'number' ? minItems : 0
   const max = typeof maxItems === 'number' ? maxItems : Number.POSITIVE_INFINITY
   return (value) => {
-    if (!Array.isArray(value)) return true
+    if (!Array.isArray(value)) return !typed
     if (value.length < min || value.length > max) return false
     for (let index = 0; index < value.length; index++) {
       // A hole is no JSON value: the schema decides.
-      if (!(index in value) || !item(value[index])) return false
+      if (!(index in value) || (item !== undefined && !item(value[index]))) return false
     }
     return true
   }
 }
 
-function objectCheck(properties: unknown, required: unknown, additional: unknown, names: unknown): Accept | undefined {
+/** A property the schema names: its check, and whether it is required. */
+interface Property {
+  readonly check: Accept
+  readonly required: boolean
+}
+
+function objectCheck(typed: boolean, properties: unknown, required: unknown, additional: unknown, names: unknown): Accept | undefined {
   const shape = properties === undefined ? {} : properties
   if (!isPlainObject(shape)) return undefined
   const requiredKeys = required === undefined ? [] : required
   if (!Array.isArray(requiredKeys) || !requiredKeys.every((key) => typeof key === 'string')) return undefined
-  const known = new Map<string, Accept>()
+  const known = new Map<string, Property>()
   for (const [key, node] of Object.entries(shape)) {
     // zod reads a property as `value[key]`: an absent optional key named like a member of every
     // object (`constructor`, `toString`) would be read from the prototype, so it is left to zod.
     if (key in Object.prototype) return undefined
     const check = compileNode(node)
     if (check === undefined) return undefined
-    known.set(key, check)
+    known.set(key, { check, required: requiredKeys.includes(key) })
   }
-  if (requiredKeys.some((key) => !known.has(key) || key in Object.prototype)) return undefined
+  if (requiredKeys.some((key) => !known.has(key)) || new Set(requiredKeys).size !== requiredKeys.length) return undefined
   const others = additional === undefined ? () => true : additional === false ? () => false : compileNode(additional)
   if (others === undefined) return undefined
   const name = names === undefined ? undefined : compileNode(names)
   if (names !== undefined && name === undefined) return undefined
-  const entries = [...known]
+  const requiredCount = requiredKeys.length
   return (value) => {
-    if (!isPlainObject(value)) return true
-    for (const key of requiredKeys) if (!Object.hasOwn(value, key)) return false
-    for (const [key, check] of entries) {
-      if (!Object.hasOwn(value, key)) continue
+    if (!isPlainObject(value)) return !typed
+    // Own keys only; each required one is counted as it is met.
+    const keys = Object.keys(value)
+    let met = 0
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!
       const member = value[key]
-      // An own key holding undefined is no JSON; zod would read it as absent.
-      if (member === undefined || !check(member)) return false
-    }
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) return false
       if (name !== undefined && !name(key)) return false
-      if (!known.has(key) && !others(value[key])) return false
+      const property = known.get(key)
+      if (property === undefined) {
+        if (!others(member)) return false
+        continue
+      }
+      // An own key holding undefined is no JSON; zod would read it as absent.
+      if (member === undefined || !property.check(member)) return false
+      if (property.required) met++
     }
-    return true
+    return met === requiredCount
   }
 }
 

@@ -150,6 +150,15 @@ describe('the fast check of cases and reviews', () => {
     expect(any(Number.NaN)).toBe(false)
   })
 
+  it("holds a record's keys to their schema", () => {
+    const schema = z.record(z.string().regex(/^c\d$/), z.number())
+    const accept = compileAccept(schema)!
+    expect(accept({ c1: 1, c2: 2 })).toBe(true)
+    expect(schema.safeParse({ x: 1 }).success).toBe(false)
+    expect(accept({ c1: 1, x: 1 })).toBe(false)
+    expect(accept({ c1: 'one' })).toBe(false)
+  })
+
   it('leaves to zod a schema that changes what it parses, or holds what the check cannot read', () => {
     expect(compileAccept(z.string().transform((text) => text.length))).toBeUndefined()
     expect(compileAccept(z.strictObject({ name: z.string().default('x') }))).toBeUndefined()
