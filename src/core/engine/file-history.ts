@@ -56,6 +56,20 @@ export async function isShallowRepository(dir: string): Promise<boolean> {
   return out?.toString('utf8').trim() === 'true'
 }
 
+/**
+ * Of `names`, files of the folder `cwd` that are not in the work tree, those git holds (in HEAD or
+ * the index), each with whether HEAD holds it: files deleted from the work tree, as against files
+ * never written. None when `cwd` is not in a git work tree or git is not installed.
+ */
+export async function trackedButAbsent(cwd: string, names: readonly string[]): Promise<{ name: string; inHead: boolean }[]> {
+  if (names.length === 0) return []
+  const listed = (out: Buffer | null) => new Set(out === null ? [] : out.toString('utf8').split('\0').filter(Boolean))
+  // Literal pathspecs: a name is a file name, never a pattern.
+  const index = listed(await git(cwd, ['--literal-pathspecs', 'ls-files', '-z', '--', ...names]))
+  const head = listed(await git(cwd, ['--literal-pathspecs', 'ls-tree', '-z', '--name-only', 'HEAD', '--', ...names]))
+  return names.filter((name) => index.has(name) || head.has(name)).map((name) => ({ name, inHead: head.has(name) }))
+}
+
 /** Runs git and resolves to its standard output, or `null` when it fails or cannot be started. */
 function git(cwd: string, args: readonly string[], input?: string): Promise<Buffer | null> {
   return new Promise((resolve) => {

@@ -26,7 +26,8 @@ import { currentHashes, type Folded, fold } from './fold.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
 import { type Fork, materialise, type StoreKeys, valueFile } from './materialise.js'
-import { foreignDocument, layoutMissing, strayRecordFile } from './records-refusals.js'
+import { bucketsDeleted, foreignDocument, layoutMissing, strayRecordFile } from './records-refusals.js'
+import { trackedButAbsent } from '../engine/file-history.js'
 import { BucketItems } from './bucket-items.js'
 import { keptRevisions } from './fork-keep.js'
 import { heldLightly } from '../json/file-slices.js'
@@ -100,6 +101,11 @@ export class RecordStore {
       if (name === LAYOUT_FILE || name === DOCUMENTS_FILE || name.startsWith('.') || buckets.has(name)) continue
       throw strayRecordFile(display, name, names, layout.buckets)
     }
+    const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
+    // A bucket file is made by the first save of one of its cases, so an absent one is most often unwritten; git tells one deleted.
+    const absent = [...buckets].filter((each) => !names.includes(each) && (wanted === undefined || wanted.has(each)))
+    const deleted = await trackedButAbsent(join(dir, RECORDS_DIR), absent)
+    if (deleted.length > 0) throw bucketsDeleted(display, deleted)
     const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
     const documentLines: Stored<DocumentRecord>[] = []
     const documentsSuperseded = new Set<string>()
@@ -110,7 +116,6 @@ export class RecordStore {
     }
     // A case's records are all in its bucket file, so each bucket folds alone (and a bucket whose bytes did not change is not folded again).
     const bucketFolds: ReadonlyMap<string, Folded<ItemRecord>>[] = []
-    const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
     for (const name of [...buckets].filter((each) => names.includes(each) && (wanted === undefined || wanted.has(each)))) {
       const file = await read(path(name), shown(name))
       bucketFolds.push(cache === undefined ? foldItems(bucketLines(file, name, layout, display)) : cache.folded(file, name, layout, display))

@@ -58,3 +58,21 @@ export function foreignDocument(display: string, head: Stored<DocumentRecord>): 
     hint: `restore ${join(display, RECORDS_DIR)} from version control: its lines are written by vitest-rubric (docs/format.md#the-records-layout).`,
   })
 }
+
+/**
+ * Bucket files that git holds (in HEAD or the index) but the work tree does not: deleted, as against
+ * never written (a bucket file is made by the first save of one of its cases). Read without them,
+ * their cases would be gone from every decision without a word.
+ */
+export function bucketsDeleted(display: string, deleted: readonly { name: string; inHead: boolean }[]): FixtureError {
+  const paths = deleted.map(({ name }) => join(display, RECORDS_DIR, name))
+  const restore = deleted.every(({ inHead }) => inHead) ? 'git checkout HEAD --' : 'git checkout --'
+  return new FixtureError({
+    code: 'RECORDS_MALFORMED',
+    file: paths[0]!,
+    summary: `the bucket file${paths.length === 1 ? ' is' : 's are'} missing from the work tree while git holds ${paths.length === 1 ? 'it' : 'them'}${paths.length === 1 ? '' : ` (${quoteSome(paths)})`}: ${paths.length === 1 ? 'it was' : 'they were'} deleted, so the records of ${paths.length === 1 ? 'its' : 'their'} cases would be left out of every decision.`,
+    expected: `${paths.length === 1 ? 'the file' : 'the files'} as git holds ${paths.length === 1 ? 'it' : 'them'}`,
+    found: 'no such file',
+    hint: `restore ${paths.length === 1 ? 'it' : 'them'}: \`${restore} ${paths.join(' ')}\`: a bucket file holds the records of every case filed in it, and none of them is read without it.`,
+  })
+}
