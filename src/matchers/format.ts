@@ -1,4 +1,5 @@
 import { bindCommand } from '../core/engine/bindings.js'
+import { FORK_REASON, isForkReason } from '../core/common/fork-reason.js'
 import type { MatcherState } from 'vitest'
 import type { SomeKindDefinition } from '../core/contract/kind.js'
 import type { Decided } from './inputs.js'
@@ -99,6 +100,8 @@ export function fixFor(decided: Decided): string {
       return `fix: revise the answer until it meets ${failed.length === 1 ? `that ${item}` : `those ${items}`} and have it reviewed again; if it is a contrast meant to fail, assert toFailCriteria([${failed.map((each) => JSON.stringify(each)).join(', ')}]).`
     }
     case 'pending':
+      // A case whose records were revised apart waits for resolve alone: its reason names the fork and the command.
+      if (isForkReason(decision.reason)) return `fix: the case's records were revised apart: ${decision.reason.slice(FORK_REASON.length)}.`
       if (context !== undefined && decided.definition.page.waiting(decision) === 'no review')
         return `fix: review the answer and add the review to ${annotations}.`
       // A fixture's case is bound by a command; an answer checked in memory has no file to bind.

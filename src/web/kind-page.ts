@@ -37,7 +37,7 @@ export interface KindPage<R, D> {
   readonly ratings: readonly string[]
   /** What the overview's filters read of a case and its decision (the one shown). */
   row(context: KindContext<R>, caseValue: unknown, decision: D): PageRowFacts
-  /** Why a pending case waits when the several-reviewer rule does not say: `no review`, `missing criteria`, `manual review`, … */
+  /** Why a pending case waits when the several-reviewer rule does not say: `no review`, `missing criteria`, `manual review`, `forked`, … */
   waiting(decision: D): string
   /** The case as shown, with the judgements of `review` (as written; `undefined` for none). */
   caseView(context: KindContext<R>, caseValue: unknown, review: unknown): PageCaseView

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
@@ -247,12 +247,23 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
     git(root, 'merge', '-q', '--no-edit', 'desktop')
     expect(git(root, 'status', '--porcelain')).toBe('')
 
-    const evaluated = await runCli(['evaluate', FIX], root)
-    expect(evaluated.stdout).toMatch(/not-reviewed: pending \(no review\)/)
     const status = await runCli(['status', FIX], root)
     expect(status.code).toBe(1)
     const saves = [...status.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!)
     expect(new Set(saves).size).toBe(2)
+    // Pending for its fork, not for a lack of review: the reason names what forked, the saves and the command that settles it.
+    const [first, second] = [...new Set(saves)].sort((a, b) => status.stdout.indexOf(a) - status.stdout.indexOf(b))
+    const reason = `forked: the case and the review revised apart, by saves ${first}, ${second}; keep one with \`vitest-rubric resolve ${FIX} not-reviewed --keep <save>\``
+    const evaluated = await runCli(['evaluate', FIX], root)
+    expect(evaluated.stdout).toContain(`not-reviewed: pending (${reason})`)
+    expect(evaluated.stdout).not.toContain('not-reviewed: pending (no review)')
+    expect(await decisions(root)).toEqual(expect.arrayContaining([{ id: 'not-reviewed', status: 'pending', reason }]))
+    expect((await runCli(['decisions', FIX], root)).code).toBe(0)
+    const record = JSON.parse(await readFile(join(root, FIX, 'decisions.record.json'), 'utf8')) as {
+      decisions: Record<string, { status: string; reason: string }>
+    }
+    expect(record.decisions['not-reviewed']).toMatchObject({ status: 'pending', reason })
+    await rm(join(root, FIX, 'decisions.record.json'))
     expect(status.stdout).toMatch(/case "not-reviewed" was revised apart/)
     // It is listed for resolve alone, not as a case to review: no reviewer's queue hands it out, and everyone's names resolve.
     expect(status.stdout).toContain(
@@ -328,6 +339,10 @@ describe('one record revised on both sides is a fork, never a silent pick', () =
     const saves = [...new Set([...status.stdout.matchAll(/save ([0-9a-f]{12})/g)].map((match) => match[1]!))]
     expect(saves).toHaveLength(4)
     const of = (branch: string) => saves.find((save) => git(root, 'log', '-p', branch, '-1').includes(save))!
+    // Pending for the fork of both reviewers' reviews, whose settling takes a --keep per save kept.
+    const reason = ((await decisions(root)) as { id: string; reason: string }[]).find((decision) => decision.id === 'not-reviewed')?.reason
+    expect(reason).toMatch(/^forked: alice's review and bob's review revised apart, by saves [0-9a-f]{12}(, [0-9a-f]{12}){3}; keep one with /)
+    expect(reason).toContain('`vitest-rubric resolve fixtures/lab not-reviewed --keep <save> once for each save kept`')
     // No one save revised both reviewers' records: the note asks for a save per record.
     expect(status.stdout).toContain(
       'Keep one revision of each record with `vitest-rubric resolve fixtures/lab not-reviewed --keep <save> --keep <save>`, one --keep for each save whose revisions are kept.',

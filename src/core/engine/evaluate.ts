@@ -11,7 +11,7 @@ import { countCoverage } from './coverage.js'
 import type { Coverage } from '../contract/results.js'
 import { isGraded } from './decision.js'
 import type { Decision } from '../contract/decision.js'
-import { recordNotes } from './records-view.js'
+import { forkReasons, recordNotes } from './records-view.js'
 import { kindContext, type CaseEntry, type KindFixture, type SomeFixture } from './fixture.js'
 import type { FixtureIdentities, FixtureNote } from '../contract/results.js'
 import type { FileRole, Problem } from '../contract/kind.js'
@@ -208,6 +208,8 @@ export function caseDecider<R, C, V, D extends Decision, S>(
   // Independent reviews, adoptions or a minimum of reviews: the several-reviewer rule has its say on each case.
   const policy = options.panel ?? NO_PANEL_POLICY
   const panelActive = isPanelActive(fixture, options)
+  // A case whose records were revised apart is shown unreviewed: pending, for the fork's reason rather than `no review`.
+  const forked = forkReasons(fixture)
   const wanted = new Set<unknown>()
   const texts = new Map<unknown, string>()
   return (entry) => {
@@ -241,6 +243,8 @@ export function caseDecider<R, C, V, D extends Decision, S>(
       const { decision, wait } = decideWithPanel(definition, context, entry, assessment, fixture.reviews.get(entry.id), fixture.panel, site, policy)
       if (decision !== assessment.decision) assessment = { ...assessment, decision, ...(wait === undefined ? {} : { panelWait: wait }) }
     }
+    const fork = forked.size === 0 ? undefined : forked.get(entry.id)
+    if (fork !== undefined && assessment.decision.status === 'pending') assessment = { ...assessment, decision: { ...assessment.decision, reason: fork } }
     return { assessment, text }
   }
 }

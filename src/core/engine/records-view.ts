@@ -2,8 +2,9 @@ import { formatLocation, type PathSegment } from '../common/json-path.js'
 import { isObject } from '../common/primitives.js'
 import { NULL_FINGERPRINT } from '../json/canonical-json.js'
 import type { RawFile } from '../json/read.js'
-import { forkedWrite, type FixtureRecords, type StoreKeys } from '../store/record-store.js'
-import { rowPath } from './bindings.js'
+import { forkedWrite, type FixtureRecords, type Fork, type StoreKeys } from '../store/record-store.js'
+import { FORK_REASON } from '../common/fork-reason.js'
+import { rowPath, shellWord } from './bindings.js'
 import { ADJUDICATIONS_FILE, JUDGES_DIR, REVIEWER_NAME, REVIEWS_DIR } from './panel.js'
 import type { SomeKindDefinition } from '../contract/kind.js'
 import type { FixtureNote } from '../contract/results.js'
@@ -111,16 +112,48 @@ export function recordNotes(fixture: RecordsOfFixture): FixtureNote[] {
       const heads = record.heads.map((head) => `${head.at} (save ${head.provenance.save}, ${head.provenance.by}, ${head.provenance.at})`).join(' and ')
       return `${what}${record.slot === undefined ? '' : ` (${record.slot})`}: ${heads}`
     })
-    // One save that revised every forked record keeps them all; otherwise each record needs a save of its own.
-    const oneSave = fork.records[0]!.heads.some((head) =>
-      fork.records.every((record) => record.heads.some((other) => other.provenance.save === head.provenance.save)),
-    )
-    const keep = oneSave
+    const keep = keptByOneSave(fork)
       ? `Keep one with \`vitest-rubric resolve ${fixture.displayDir} ${fork.caseId} --keep <save>\``
       : `Keep one revision of each record with \`vitest-rubric resolve ${fixture.displayDir} ${fork.caseId} --keep <save> --keep <save>\`, one --keep for each save whose revisions are kept`
     notes.push({ file, text: `case "${fork.caseId}" was revised apart, and is pending until one revision is kept: ${records.join('; ')}. ${keep}.` })
   }
   return notes
+}
+
+/** Whether one save revised every forked record of a case, so that one `--keep` settles them all; otherwise each record needs a save of its own. */
+function keptByOneSave(fork: Fork): boolean {
+  return fork.records[0]!.heads.some((head) => fork.records.every((record) => record.heads.some((other) => other.provenance.save === head.provenance.save)))
+}
+
+/**
+ * The pending reason of each case whose records were revised apart, by case id: what forked, the
+ * saves that revised it, and the command that keeps one revision. Such a case is shown unreviewed,
+ * so the rule finds it pending; this reason says why, in place of `no review`.
+ */
+export function forkReasons(fixture: RecordsOfFixture): ReadonlyMap<string, string> {
+  const reasons = new Map<string, string>()
+  for (const fork of recordStoreOf(fixture)?.forks ?? []) {
+    const what = fork.records.map((record) => {
+      const named =
+        record.doc === 'cases.json'
+          ? 'the case'
+          : record.doc === 'annotations.json'
+            ? 'the review'
+            : record.doc === ADJUDICATIONS_FILE
+              ? 'the adoption'
+              : undefined
+      const author = record.doc.replace(/^(reviews|judges)\/|\.json$/g, '')
+      const entry = named ?? (record.doc.startsWith(`${JUDGES_DIR}/`) ? `judge ${author}'s labels` : `${author}'s review`)
+      return record.slot === undefined ? entry : `${entry} (${record.slot})`
+    })
+    const saves = [...new Set(fork.records.flatMap((record) => record.heads.map((head) => head.provenance.save)))]
+    const keep = keptByOneSave(fork) ? '--keep <save>' : '--keep <save> once for each save kept'
+    reasons.set(
+      fork.caseId,
+      `${FORK_REASON}${what.join(' and ')} revised apart, by saves ${saves.join(', ')}; keep one with \`vitest-rubric resolve ${shellWord(fixture.displayDir)} ${shellWord(fork.caseId)} ${keep}\``,
+    )
+  }
+  return reasons
 }
 
 /**

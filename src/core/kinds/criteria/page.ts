@@ -1,4 +1,5 @@
 import { valueAt } from '../../common/json-path.js'
+import { isForkReason } from '../../common/fork-reason.js'
 import type { KindPage, PageCriterion, PageJudgement } from '../../../web/kind-page.js'
 import type { CriteriaDecision } from './decision.js'
 import type { CriteriaRubric } from './rubric.js'
@@ -23,6 +24,7 @@ export const criteriaPage: KindPage<CriteriaRubric, CriteriaDecision> = {
   },
   waiting(decision) {
     if (decision.status !== 'pending') return 'other'
+    if (isForkReason(decision.reason)) return 'forked'
     if (!decision.reviewed || decision.reason === 'no review') return 'no review'
     if (decision.uncertain.length > 0) return 'uncertain'
     if (decision.missing.length > 0) return 'missing criteria'

@@ -1,4 +1,5 @@
 import type { KindPage } from '../../../web/kind-page.js'
+import { isForkReason } from '../../common/fork-reason.js'
 import type { ScoredDecision } from './decision.js'
 import { baselineJson, cardJson } from './present.js'
 import type { ScoredRubric } from './rubric.js'
@@ -12,6 +13,7 @@ export const scoredPage: KindPage<ScoredRubric, ScoredDecision> = {
     return { failed: [], uncertain: [], missing: decision.status === 'refused' ? [] : [...context.rubric.rules.dimensions], text: '' }
   },
   waiting(decision) {
+    if (isForkReason(decision.reason)) return 'forked'
     if (decision.reason === 'no review') return 'no review'
     return decision.reason.startsWith('manual review') ? 'manual review' : 'other'
   },
