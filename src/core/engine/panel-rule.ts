@@ -91,9 +91,11 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
   if (state.refusal !== undefined) return { decision: definition.panel.refuse(context, adopted.decision, state.refusal), views }
 
   if (!open && hasAdopted) {
-    if (count >= minReviews) return { decision: adopted.decision, views }
+    // A review that judges nothing counts as none toward the minimum.
+    const judging = views.filter((view) => !judgesNothing(view)).length
+    if (judging >= minReviews) return { decision: adopted.decision, views }
     return {
-      decision: definition.panel.pending(context, adopted.decision, `${count} of ${plural(minReviews, 'required review')}`, {}),
+      decision: definition.panel.pending(context, adopted.decision, `${judging} of ${plural(minReviews, 'required review')}`, {}),
       views,
       wait: 'too-few-reviews',
     }
@@ -116,6 +118,16 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
 
 /** Why a case with independent reviews and no adopted review is pending, and what its reviewers agree on. */
 export function panelReason(views: readonly ReviewerView[], minReviews: number): { reason: string; agreed: Record<string, PanelItem>; wait: PanelWait } {
+  // A review that judges nothing (recorded before such a review was refused, or edited by hand) is read, and named, but counts as none.
+  const empty = views.filter(judgesNothing)
+  if (empty.length > 0) {
+    const note = `${empty.length === 1 ? 'the review judges' : 'the reviews judge'} nothing (${empty.map((view) => view.reviewer).join(', ')}), so ${empty.length === 1 ? 'it counts' : 'they count'} as no review: review the case again with --replace`
+    const judging = views.filter((view) => !judgesNothing(view))
+    if (judging.length === 0)
+      return { reason: minReviews > 0 ? `0 of ${plural(minReviews, 'required review')}; ${note}` : note, agreed: {}, wait: 'too-few-reviews' }
+    const rest = panelReason(judging, minReviews)
+    return { ...rest, reason: `${rest.reason}; ${note}` }
+  }
   const { agreed, disagreements, unsettled } = compareViews(views)
   if (views.length < minReviews) return { reason: `${views.length} of ${plural(minReviews, 'required review')}`, agreed, wait: 'too-few-reviews' }
   if (disagreements.length > 0) {
@@ -127,13 +139,14 @@ export function panelReason(views: readonly ReviewerView[], minReviews: number):
   }
   if (unsettled.length > 0)
     return { reason: `uncertain on ${unsettled.join(', ')} (${views.map((view) => view.reviewer).join(', ')})`, agreed, wait: 'uncertain' }
-  // Reviews that judge nothing (recorded before such a review was refused, or edited by hand) agree only vacuously: a person adjudicates.
-  if (views.length > 1 && Object.keys(agreed).length === 0) {
-    return { reason: `the reviews judge nothing (${views.map((view) => view.reviewer).join(', ')}), so they agree on nothing`, agreed, wait: 'disagreement' }
-  }
   // One review agrees with nothing: `adjudicate --consensus` adopts two or more, so it waits for a person's adoption or a second review.
   if (views.length === 1) return { reason: '1 review, not adopted yet', agreed, wait: 'one-review' }
   return { reason: `${views.length} reviews agree, not adopted yet`, agreed, wait: 'not-adopted' }
+}
+
+/** Whether an independent review, not refused, judges no item at all: an empty review, which counts as none. */
+export function judgesNothing(view: ReviewerView): boolean {
+  return view.decision.status !== 'refused' && Object.keys(view.items).length === 0
 }
 
 /** The items (criteria, dimensions) the reviewers of a case judged differently, in the order of their reviews: names only, never the ratings. */
