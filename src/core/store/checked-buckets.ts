@@ -7,7 +7,10 @@ import { stampsOf } from '../engine/fixture-files-seen.js'
 import { outputBoundary, readOutputFile, writeOutputFile } from '../json/output-file.js'
 import type { FixtureFileReader } from '../json/read.js'
 import { bucketLines } from './bucket-cache.js'
-import { RECORDS_DIR, type Layout } from './records.js'
+import { type ItemRecord, RECORDS_DIR, type Layout, type Stored } from './records.js'
+import { CONFIDENCE_EXPECTED, isConfidence } from '../common/confidence.js'
+import { FixtureError } from '../common/errors.js'
+import { describeValue } from '../json/schema-error.js'
 
 // A save of one case in the records layout reads that case's bucket file alone, so that its cost does
 // not grow with the fixture. Every other bucket file must still be sound, or the save would write to
@@ -15,7 +18,8 @@ import { RECORDS_DIR, type Layout } from './records.js'
 // once after it changed, and its stat stamp (size, times, inode) noted in the project's
 // .vitest-rubric/checked/, so that the next save checks only the files that moved since.
 
-const VERSION = 1
+// 2: a file is noted sound only once its judges' confidences are checked too.
+const VERSION = 2
 const IGNORE_ALL = '# notes of vitest-rubric on this machine: never committed\n*\n'
 
 /** The bucket files of one fixture found sound, by name, with the stamp each had then. */
@@ -57,7 +61,9 @@ export class CheckedBuckets {
     for (const [index, name] of names.entries()) {
       const stamp = before[index]
       if (stamp !== undefined && this.#stamps.get(name) === stamp) continue
-      bucketLines(await read(paths[index]!, join(display, RECORDS_DIR, name)), name, layout, display)
+      const { lines } = bucketLines(await read(paths[index]!, join(display, RECORDS_DIR, name)), name, layout, display)
+      // A whole read refuses a judge's confidence outside 0 to 1 (docs/judges.md#confidence): so does a save, here as there.
+      checkConfidences(display, lines)
       // Noted only if the file did not move while it was read: the bytes parsed are those of the stamp.
       if (stamp !== undefined && stampsOf([paths[index]!])[0] === stamp) {
         this.#stamps.set(name, stamp)
@@ -83,6 +89,28 @@ export class CheckedBuckets {
       this.#changed = false
     } catch (error) {
       if (!(error instanceof RubricError)) throw error
+    }
+  }
+}
+
+/** Refuses a judge's record in which a judgement's `confidence` is not a number from 0 to 1, naming its line, as a whole read names the judge's document. */
+function checkConfidences(display: string, lines: readonly Stored<ItemRecord>[]): void {
+  for (const { record, at } of lines) {
+    if (!record.doc.startsWith('judges/')) continue
+    const judgements = isObject(record.item) ? record.item['judgements'] : undefined
+    if (!isObject(judgements)) continue
+    for (const [item, judgement] of Object.entries(judgements)) {
+      if (!isObject(judgement) || !Object.hasOwn(judgement, 'confidence') || isConfidence(judgement['confidence'])) continue
+      throw new FixtureError({
+        code: 'FILE_SCHEMA',
+        file: join(display, at),
+        path: ['item', 'judgements', item, 'confidence'],
+        caseId: record.case,
+        summary: `the confidence in ${record.doc.slice('judges/'.length, -'.json'.length)}'s label is not a number from 0 to 1, so a draw by the judge's confidence (\`sample --method active\`) cannot use it.`,
+        expected: CONFIDENCE_EXPECTED,
+        found: describeValue(judgement['confidence']),
+        hint: "give the judge's probability that its rating is right, from 0 to 1, or leave the confidence out (a label without one is as valid).",
+      })
     }
   }
 }
