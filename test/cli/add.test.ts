@@ -148,11 +148,6 @@ describe('vitest-rubric add', () => {
         ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--split', 'test'],
         /^--split: the value is not one of those allowed; nothing was written\.\n {2}expected: one of "development", "held_out"/,
       ],
-      [
-        'a scored field on a criteria fixture',
-        ['--id', 'new', '--answer', ANSWER, '--citation', CITATION, '--spec', 'spec.json'],
-        /unexpected key "spec"; nothing was written/,
-      ],
     ])('%s', async (_name, args, message) => {
       const { cwd, dir } = await freshFixture()
       await writeFile(join(cwd, 'spec.json'), '{}')
@@ -162,6 +157,31 @@ describe('vitest-rubric add', () => {
       expect(code).toBe(1)
       expect(stderr).toMatch(message)
       expect(await filesIn(dir)).toEqual(before)
+    })
+
+    test("options of the other kind's case name that kind and the options this fixture's kind takes", async () => {
+      const criteria = await freshFixture()
+      await writeFile(join(criteria.cwd, 'spec.json'), '{}')
+      const before = await filesIn(criteria.dir)
+      for (const args of [
+        ['--spec', 'spec.json', '--outputs', 'spec.json'],
+        ['--answer', ANSWER, '--citation', CITATION, '--spec', 'spec.json'],
+      ]) {
+        const run = await runCli(['add', 'fx', '--id', 'new', ...args], criteria.cwd)
+        expect(run.code).toBe(2)
+        const given = args.filter((arg) => arg === '--spec' || arg === '--outputs')
+        expect(run.stderr).toMatch(new RegExp(`^fx: ${given.join(' and ')} give(s)? a case of a scored fixture, and this is a criteria fixture\\.`))
+        expect(run.stderr).toContain('expected: a criteria case: `vitest-rubric add fx --id <id> (--answer <text> | --answer-file <file>) --citation <text>`')
+      }
+      expect(await filesIn(criteria.dir)).toEqual(before)
+      const scored = await freshFixture('debate')
+      const run = await runCli(['add', 'fx', '--id', 'new', '--answer', ANSWER, '--citation', CITATION], scored.cwd)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toMatch(/^fx: --answer and --citation give a case of a criteria fixture, and this is a scored fixture\./)
+      expect(run.stderr).toContain('expected: a scored case: `vitest-rubric add fx --id <id> --spec <spec.json> --outputs <outputs.json>`')
+      expect(run.stderr).toContain(
+        'fix:      leave out --answer and --citation, and give the case with the options of a scored case above (--spec, --outputs).',
+      )
     })
 
     test('a malformed --from file is named at its JSON path; one bad case refuses them all', async () => {

@@ -5,10 +5,21 @@ import { addCases } from '../../core/registry.js'
 import { RevisionError } from '../../core/common/errors.js'
 import { decodeText, parseJsonFile } from '../../core/json/read.js'
 import { oneDir, readOptionFile, usage, stringOption, stringOptions, type Command } from '../command.js'
+import { resolve } from 'node:path'
+import { displayPath } from '../../core/common/display-path.js'
+import { UsageError } from '../../core/common/errors.js'
+import { fixtureKindsIn } from '../../core/engine/fixture.js'
+import { kinds } from '../../core/registry.js'
 
 /** The options that become fields of the case: each names its field, and how a problem of it is named back. */
 const FIELDS = ['id', 'answer', 'citation', 'split', 'question'] as const
 const FILE_FIELDS = ['spec', 'outputs'] as const
+
+/** The options each kind's case is given by, and how its usage line gives them. */
+const KIND_OPTIONS: Readonly<Record<string, { readonly options: readonly string[]; readonly usage: string }>> = {
+  criteria: { options: ['answer', 'answer-file', 'citation', 'question'], usage: '--id <id> (--answer <text> | --answer-file <file>) --citation <text>' },
+  scored: { options: ['spec', 'outputs'], usage: '--id <id> --spec <spec.json> --outputs <outputs.json>' },
+}
 
 /** `vitest-rubric add <dir> …`: a new case, its expected hashes written by the command. */
 export const add: Command = {
@@ -61,6 +72,7 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
       return 0
     }
     if (values['id'] === undefined) throw usage('add', 'name the new case with --id <id>, or pass --from <file>.')
+    await refuseOtherKindOptions(values, dir, io.cwd)
     if (values['answer'] !== undefined && values['answer-file'] !== undefined) throw usage('add', 'give the answer with --answer or --answer-file, not both.')
     const draft: Record<string, unknown> = {}
     for (const name of FIELDS) if (typeof values[name] === 'string') draft[name] = values[name]
@@ -94,6 +106,31 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
     io.stdout(formatAdd(await addCases(dir, [draft], optionSource(files), { cwd: io.cwd, dryRun }), dryRun))
     return 0
   },
+}
+
+/**
+ * Refuses options of another kind's case than the fixture's (`--spec` on a criteria fixture), naming
+ * the kind they belong to and the options this fixture's kind takes; a directory of no one kind is
+ * left to the command's load to report.
+ */
+async function refuseOtherKindOptions(values: Readonly<Record<string, unknown>>, dir: string, cwd: string): Promise<void> {
+  const found = await fixtureKindsIn(kinds, resolve(cwd, dir))
+  const own = found.length === 1 ? KIND_OPTIONS[found[0]!.name] : undefined
+  if (own === undefined) return
+  const kind = found[0]!.name
+  for (const [other, { options }] of Object.entries(KIND_OPTIONS)) {
+    if (other === kind) continue
+    const given = options.filter((option) => values[option] !== undefined).map((option) => `--${option}`)
+    if (given.length === 0) continue
+    throw new UsageError({
+      code: 'USAGE',
+      file: displayPath(cwd, dir),
+      summary: `${given.join(' and ')} ${given.length === 1 ? 'gives' : 'give'} a case of a ${other} fixture, and this is a ${kind} fixture.`,
+      expected: `a ${kind} case: \`vitest-rubric add ${displayPath(cwd, dir)} ${own.usage}\``,
+      found: given.join(', '),
+      hint: `leave out ${given.join(' and ')}, and give the case with the options of a ${kind} case above (${own.options.map((option) => `--${option}`).join(', ')}).`,
+    })
+  }
 }
 
 /** A case given as options: a field is named by its option, a place inside a JSON file by the file and path. */
