@@ -65,7 +65,10 @@ export async function trackedButAbsent(cwd: string, names: readonly string[]): P
   if (names.length === 0) return []
   const listed = (out: Buffer | null) => new Set(out === null ? [] : out.toString('utf8').split('\0').filter(Boolean))
   // Literal pathspecs: a name is a file name, never a pattern.
-  const index = listed(await git(cwd, ['--literal-pathspecs', 'ls-files', '-z', '--', ...names]))
+  const indexed = await git(cwd, ['--literal-pathspecs', 'ls-files', '-z', '--', ...names])
+  // Not a git work tree, or no git: nothing to tell them by (and no second call).
+  if (indexed === null) return []
+  const index = listed(indexed)
   const head = listed(await git(cwd, ['--literal-pathspecs', 'ls-tree', '-z', '--name-only', 'HEAD', '--', ...names]))
   return names.filter((name) => index.has(name) || head.has(name)).map((name) => ({ name, inHead: head.has(name) }))
 }
