@@ -177,7 +177,7 @@ function numberCheck(type: Accept | undefined, minimum: unknown, maximum: unknow
     (high === undefined || value <= high) &&
     (lowOpen === undefined || value > lowOpen) &&
     (highOpen === undefined || value < highOpen)
-  return type !== undefined ? (value) => type(value) && holds(value as number) : (value) => typeof value !== 'number' || holds(value)
+  return type !== undefined ? (value) => typeof value === 'number' && type(value) && holds(value) : (value) => typeof value !== 'number' || holds(value)
 }
 
 function arrayCheck(typed: boolean, items: unknown, minItems: unknown, maxItems: unknown): Accept | undefined {
