@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { runCli } from '../helpers/cli.js'
-import { DOCUCTL, ROOT } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { ROOT } from '../helpers/fixture-copy.js'
+import { git, recordsRepository } from '../helpers/records-repository.js'
 
 /**
  * Two people record work on a fixture in the records layout, each on a branch of a real git
@@ -22,10 +21,6 @@ type Step = readonly string[]
 /** The fix a git conflict marker in a record file is refused with. */
 const MERGE_FIX =
   "fix:      run `git merge --abort`, make sure `records/.gitattributes` holds `*.jsonl merge=union` (`vitest-rubric convert` writes it), and merge the branches one at a time: an octopus merge (`git merge a b`) runs no merge driver. Do not settle a record file with `git checkout --theirs` or `--ours`: that keeps one side's records only."
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-}
 
 /** A review given on the command line: every criterion `meets`, or the ones named `does_not_meet`. */
 function review(caseId: string, extra: readonly string[] = [], failing: readonly string[] = []): Step {
@@ -55,18 +50,7 @@ async function run(cwd: string, steps: readonly Step[]): Promise<void> {
 }
 
 /** A repository whose main branch holds the bundled docuctl fixture in the records layout. */
-async function repository(): Promise<string> {
-  const root = await scratchDir('git')
-  await cp(DOCUCTL, join(root, FIX), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
-  await run(root, [['convert', FIX, '--to', 'records']])
-  git(root, 'init', '-q', '-b', 'main')
-  git(root, 'config', 'user.email', 'lab@example.org')
-  git(root, 'config', 'user.name', 'Lab')
-  git(root, 'config', 'commit.gpgsign', 'false')
-  git(root, 'add', '-A')
-  git(root, 'commit', '-q', '-m', 'base')
-  return root
-}
+const repository = (): Promise<string> => recordsRepository('git')
 
 async function onBranch(root: string, branch: string, steps: readonly Step[]): Promise<void> {
   git(root, 'checkout', '-q', '-b', branch, 'main')

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { cp, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
@@ -6,6 +5,7 @@ import { inShard } from '../../src/core/judges/judge-shard.js'
 import { runCli } from '../helpers/cli.js'
 import { DOCUCTL, ROOT, type AnnotationsJson } from '../helpers/fixture-copy.js'
 import { scratchDir } from '../helpers/scratch.js'
+import { git, recordsRepository } from '../helpers/records-repository.js'
 
 /**
  * A judge run split across three machines, as a CI matrix runs it: each shard judges its cases on
@@ -17,10 +17,6 @@ const FIX = 'fixtures/lab'
 const KEYWORDS = join(ROOT, 'examples/judges/keyword-judge.mjs')
 const SHARDS = 3
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-}
-
 async function cli(cwd: string, args: readonly string[]): Promise<string> {
   const result = await runCli(args, cwd)
   expect(result.code, `${args.join(' ')}\n${result.stdout}${result.stderr}`).toBe(0)
@@ -28,18 +24,7 @@ async function cli(cwd: string, args: readonly string[]): Promise<string> {
 }
 
 /** A repository whose main branch holds the bundled docuctl fixture (8 cases) in the records layout. */
-async function repository(): Promise<string> {
-  const root = await scratchDir('judge-shards')
-  await cp(DOCUCTL, join(root, FIX), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
-  await cli(root, ['convert', FIX, '--to', 'records'])
-  git(root, 'init', '-q', '-b', 'main')
-  git(root, 'config', 'user.email', 'lab@example.org')
-  git(root, 'config', 'user.name', 'Lab')
-  git(root, 'config', 'commit.gpgsign', 'false')
-  git(root, 'add', '-A')
-  git(root, 'commit', '-q', '-m', 'base')
-  return root
-}
+const repository = (): Promise<string> => recordsRepository('judge-shards')
 
 /** The judge run on a new branch from main, committed; its output. */
 async function judgeOnBranch(root: string, branch: string, extra: readonly string[]): Promise<string> {

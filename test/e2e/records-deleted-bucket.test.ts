@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process'
-import { cp, readdir, readFile, rm } from 'node:fs/promises'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { bucketOf } from '../../src/core/store/records.js'
 import { runCli } from '../helpers/cli.js'
-import { DOCUCTL } from '../helpers/fixture-copy.js'
-import { scratchDir } from '../helpers/scratch.js'
+import { git, recordsRepository } from '../helpers/records-repository.js'
 
 // A bucket file of the records layout is made by the first save of one of its cases, so a fixture
 // holds fewer bucket files than its layout names until every bucket has a case. One deleted by hand
@@ -13,21 +11,9 @@ import { scratchDir } from '../helpers/scratch.js'
 
 const FIX = 'fixtures/lab'
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
-}
-
 /** A repository whose one commit holds the bundled docuctl fixture in the records layout; the bucket file of case "complete". */
 async function repository(): Promise<{ root: string; bucket: string; buckets: number }> {
-  const root = await scratchDir('deleted-bucket')
-  await cp(DOCUCTL, join(root, FIX), { recursive: true, filter: (source) => !source.endsWith('decisions.record.json') })
-  expect((await runCli(['convert', FIX, '--to', 'records'], root)).code).toBe(0)
-  git(root, 'init', '-q', '-b', 'main')
-  git(root, 'config', 'user.email', 'lab@example.org')
-  git(root, 'config', 'user.name', 'Lab')
-  git(root, 'config', 'commit.gpgsign', 'false')
-  git(root, 'add', '-A')
-  git(root, 'commit', '-q', '-m', 'base')
+  const root = await recordsRepository('deleted-bucket')
   const { buckets } = JSON.parse(await readFile(join(root, FIX, 'records/layout.json'), 'utf8')) as { buckets: number }
   return { root, bucket: bucketOf('complete', buckets), buckets }
 }
