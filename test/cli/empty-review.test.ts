@@ -85,7 +85,7 @@ test('adjudicate --consensus does not adopt reviews that judge nothing', async (
   const consensus = await runCli(['adjudicate', '.', '--consensus', '--adjudicator', 'carol'], fixture.dir)
   expect(consensus.stderr).toBe('')
   expect(consensus.stdout).toContain(
-    'left not-reviewed: the reviews judge nothing (amy, bob), so they count as no review: review the case again with --replace',
+    'left not-reviewed: the reviews judge nothing (amy, bob), so they count as no review: review the case again as each of them (--reviewer <name> --replace)',
   )
   expect(consensus.stdout).toContain('no file was written')
   expect(await filesIn(fixture.dir)).toEqual(before)
@@ -99,7 +99,7 @@ describe('an independent review that judges nothing, already in a reviewer file'
     await emptyReviews(fixture.dir, ['amy'])
     expect(await reasonOf(fixture.dir)).toMatchObject({
       status: 'pending',
-      reason: 'the review judges nothing (amy), so it counts as no review: review the case again with --replace',
+      reason: 'the review judges nothing (amy), so it counts as no review: review the case again as that reviewer (--reviewer <name> --replace)',
     })
     const status = await runCli(['status', '.'], fixture.dir)
     expect(status.stdout).toContain('not-reviewed: the review judges nothing (amy)')
@@ -107,7 +107,7 @@ describe('an independent review that judges nothing, already in a reviewer file'
     expect(status.stdout).not.toContain('--take')
     // Nor does it count toward a minimum of reviews.
     expect((await reasonOf(fixture.dir, '--min-reviews', '1'))?.reason).toBe(
-      '0 of 1 required review; the review judges nothing (amy), so it counts as no review: review the case again with --replace',
+      '0 of 1 required review; the review judges nothing (amy), so it counts as no review: review the case again as that reviewer (--reviewer <name> --replace)',
     )
   })
 
@@ -115,7 +115,7 @@ describe('an independent review that judges nothing, already in a reviewer file'
     const fixture = await copyFixture()
     await emptyReviews(fixture.dir, ['amy'], ['bob'])
     expect((await reasonOf(fixture.dir))?.reason).toBe(
-      '1 review, not adopted yet; the review judges nothing (amy), so it counts as no review: review the case again with --replace',
+      '1 review, not adopted yet; the review judges nothing (amy), so it counts as no review: review the case again as that reviewer (--reviewer <name> --replace)',
     )
     expect((await reasonOf(fixture.dir, '--min-reviews', '2'))?.reason).toMatch(/^1 of 2 required reviews; the review judges nothing \(amy\)/)
   })

@@ -189,6 +189,10 @@ describe('a records fixture edited by hand is refused by the line at fault, neve
       /fixtures\/lab\/records\/layout\.json: the file is missing, while fixtures\/lab\/records holds "[0-9a-f]+\.jsonl"/,
     )
     expect(message).not.toContain('cases.json')
+    // The fix is the restore, not `convert`, which refuses the same fixture.
+    expect(message).toContain('restore it from version control (`git checkout HEAD -- fixtures/lab/records/layout.json`)')
+    expect(message).toMatch(/a power of 2 of at least (2|4|8|16)\b/)
+    await refused(root, ['convert', FIX, '--to', 'seed'], /records\/layout\.json: the file is missing/)
     await refused(root, ['compact', FIX], /records\/layout\.json: the file is missing/)
   })
 

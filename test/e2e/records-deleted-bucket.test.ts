@@ -58,4 +58,17 @@ describe('a deleted bucket file is told from one never written', () => {
     expect(added.stderr).toContain(`${FIX}/records/${bucket}: the bucket file is missing from the work tree while git holds it`)
     expect(await readdir(join(root, FIX, 'records'))).not.toContain(bucket)
   })
+
+  test('a save to a case of another bucket is refused while a bucket is deleted, and nothing is written', async () => {
+    const { root, bucket, buckets } = await repository()
+    await rm(join(root, FIX, 'records', bucket))
+    const before = await readdir(join(root, FIX, 'records'))
+    let id = 'added-0'
+    for (let index = 1; bucketOf(id, buckets) === bucket; index++) id = `added-${index}`
+    const added = await runCli(['add', FIX, '--id', id, '--answer', 'An answer.', '--citation', 'docuctl 3 guide'], root)
+    expect(added.code).toBe(1)
+    expect(added.stderr).toContain(`${FIX}/records/${bucket}: the bucket file is missing from the work tree while git holds it`)
+    expect(git(root, 'status', '--porcelain', '--', join(FIX, 'records'))).toBe(` D ${FIX}/records/${bucket}\n`)
+    expect(await readdir(join(root, FIX, 'records'))).toEqual(before)
+  })
 })

@@ -121,7 +121,7 @@ export function panelReason(views: readonly ReviewerView[], minReviews: number):
   // A review that judges nothing (recorded before such a review was refused, or edited by hand) is read, and named, but counts as none.
   const empty = views.filter(judgesNothing)
   if (empty.length > 0) {
-    const note = `${empty.length === 1 ? 'the review judges' : 'the reviews judge'} nothing (${empty.map((view) => view.reviewer).join(', ')}), so ${empty.length === 1 ? 'it counts' : 'they count'} as no review: review the case again with --replace`
+    const note = `${empty.length === 1 ? 'the review judges' : 'the reviews judge'} nothing (${empty.map((view) => view.reviewer).join(', ')}), so ${empty.length === 1 ? 'it counts' : 'they count'} as no review: review the case again as ${empty.length === 1 ? 'that reviewer' : 'each of them'} (--reviewer <name> --replace)`
     const judging = views.filter((view) => !judgesNothing(view))
     if (judging.length === 0)
       return { reason: minReviews > 0 ? `0 of ${plural(minReviews, 'required review')}; ${note}` : note, agreed: {}, wait: 'too-few-reviews' }

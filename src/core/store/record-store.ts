@@ -103,7 +103,8 @@ export class RecordStore {
     }
     const wanted = scope === undefined ? undefined : new Set(scope.map((caseId) => bucketOf(caseId, layout.buckets)))
     // A bucket file is made by the first save of one of its cases, so an absent one is most often unwritten; git tells one deleted.
-    const absent = [...buckets].filter((each) => !names.includes(each) && (wanted === undefined || wanted.has(each)))
+    // A save that checks the other buckets (`checked`) asks after every absent one: a fixture refused for a deleted bucket refuses the save too.
+    const absent = [...buckets].filter((each) => !names.includes(each) && (wanted === undefined || checked !== undefined || wanted.has(each)))
     const deleted = await trackedButAbsent(join(dir, RECORDS_DIR), absent)
     if (deleted.length > 0) throw bucketsDeleted(display, deleted)
     const text = (file: RawFile) => new TextDecoder().decode(file.bytes)

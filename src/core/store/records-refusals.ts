@@ -11,8 +11,8 @@ export function layoutMissing(display: string, held: readonly string[]): Fixture
     code: 'RECORDS_MALFORMED',
     file: join(display, RECORDS_DIR, LAYOUT_FILE),
     summary: `the file is missing, while ${join(display, RECORDS_DIR)} holds ${quoteSome([...held].sort())}: the records cannot be read without it.`,
-    expected: `{ "layout": "vitest-rubric/records", "version": 1, "buckets": <the number of bucket files> }`,
-    hint: `restore ${join(display, RECORDS_DIR, LAYOUT_FILE)} from version control; \`vitest-rubric convert\` writes it.`,
+    expected: `{ "layout": "vitest-rubric/records", "version": 1, "buckets": <the bucket count it was written with> }`,
+    hint: `restore it from version control (\`git checkout HEAD -- ${join(display, RECORDS_DIR, LAYOUT_FILE)}\`): only it knows the bucket count, a power of 2${leastBuckets(held)}, since a bucket file is made by the first save of one of its cases and some may not be written yet.`,
   })
 }
 
@@ -75,4 +75,16 @@ export function bucketsDeleted(display: string, deleted: readonly { name: string
     found: 'no such file',
     hint: `restore ${paths.length === 1 ? 'it' : 'them'}: \`${restore} ${paths.join(' ')}\`: a bucket file holds the records of every case filed in it, and none of them is read without it.`,
   })
+}
+
+/** ` of at least n`, n the least power of 2 above every bucket file's number among `held`; `''` when none is one. */
+function leastBuckets(held: readonly string[]): string {
+  const numbers = held
+    .map((name) => /^(\d+)\.jsonl$/.exec(name)?.[1])
+    .filter((number) => number !== undefined)
+    .map(Number)
+  if (numbers.length === 0) return ''
+  let count = 1
+  while (count <= Math.max(...numbers)) count *= 2
+  return ` of at least ${count}`
 }

@@ -197,7 +197,7 @@ export function parseLayout(bytes: Uint8Array, display: string): Layout {
       summary: 'the layout file is not one this version reads.',
       expected: `{ "layout": "${LAYOUT_NAME}", "version": ${LAYOUT_VERSION}, "buckets": <a power of two> }`,
       found: new TextDecoder().decode(bytes).trim().slice(0, 120),
-      hint: 'restore records/layout.json from version control; `vitest-rubric convert` writes it.',
+      hint: `restore it from version control (\`git checkout HEAD -- ${display}\`): only it knows the bucket count the records were filed with.`,
     })
   }
   return { layout: LAYOUT_NAME, version: LAYOUT_VERSION, buckets }
