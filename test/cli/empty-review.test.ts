@@ -93,6 +93,22 @@ test('adjudicate --consensus does not adopt reviews that judge nothing', async (
   expect(status.stdout).not.toContain('--consensus')
 })
 
+test('adjudicate --consensus says a review that judges nothing is what keeps two agreeing reviews from adoption, and how to settle it', async () => {
+  const fixture = await copyFixture()
+  await emptyReviews(fixture.dir, ['carol'], ['amy', 'bob'])
+  const before = await filesIn(fixture.dir)
+  const consensus = await runCli(['adjudicate', '.', '--consensus', '--adjudicator', 'dana'], fixture.dir)
+  expect(consensus.code).toBe(0)
+  expect(consensus.stdout).toContain(
+    'left not-reviewed: carol judged nothing, and an adoption resolves every review of the case: have that reviewer review it again (--reviewer <name> --replace), or adopt one review with `--case not-reviewed --take <reviewer>`; 2 reviews agree, not adopted yet',
+  )
+  expect(await filesIn(fixture.dir)).toEqual(before)
+  // The fix it gives works: the case is adopted from one of the agreeing reviews.
+  const taken = await runCli(['adjudicate', '.', '--case', 'not-reviewed', '--take', 'amy', '--adjudicator', 'dana'], fixture.dir)
+  expect(taken.code, taken.stderr).toBe(0)
+  expect(await reasonOf(fixture.dir)).toMatchObject({ status: 'accepted' })
+})
+
 describe('an independent review that judges nothing, already in a reviewer file', () => {
   test('is named, and counts as no review: the case is pending for it, never offered for adoption', async () => {
     const fixture = await copyFixture()

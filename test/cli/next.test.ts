@@ -15,7 +15,7 @@ describe('vitest-rubric next', () => {
       [
         'docuctl-rollback-contrasts (.): 6 cases to review (reviewers disagree 1, waiting for adjudication 1, stale review 2, not reviewed 1, review not settled 1)',
         '  not-reviewed  reviewers disagree: on support',
-        '  complete      waiting for adjudication: the review in annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate . --case complete`; 2 reviews agree, not adopted yet',
+        '  complete      waiting for adjudication: the review in annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate . --case complete --adjudicator <name>`; 2 reviews agree, not adopted yet',
         "  paraphrase    stale review: alice's review: answer changed (REVIEW_ANSWER_STALE)",
         '  … and 3 more (--limit 0 lists every one)',
         '',

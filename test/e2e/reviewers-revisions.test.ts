@@ -83,13 +83,13 @@ describe('only an adjudication decides a case with independent reviews', () => {
     const pending = await decision()
     expect(pending.status).toBe('pending')
     expect(pending.reason).toMatchInlineSnapshot(
-      `"the review in fixtures/panel/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run \`vitest-rubric adjudicate fixtures/panel --case one\`; reviewers disagree on support (alice: meets, bob: does_not_meet)"`,
+      `"the review in fixtures/panel/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run \`vitest-rubric adjudicate fixtures/panel --case one --adjudicator <name>\`; reviewers disagree on support (alice: meets, bob: does_not_meet)"`,
     )
     const listed = await status(run)
     expect(listed.text).toMatchInlineSnapshot(`
       "panel (fixtures/panel)
-        reviewers disagree (1): adjudicate: \`vitest-rubric adjudicate fixtures/panel --case <id>\` shows the judgements side by side (the case stays pending until then)
-          one: the review in fixtures/panel/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run \`vitest-rubric adjudicate fixtures/panel --case one\`; reviewers disagree on support (alice: meets, bob: does_not_meet)
+        reviewers disagree (1): adjudicate: \`vitest-rubric adjudicate fixtures/panel --case <id> --adjudicator <name>\` shows the judgements side by side (the case stays pending until then)
+          one: the review in fixtures/panel/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run \`vitest-rubric adjudicate fixtures/panel --case one --adjudicator <name>\`; reviewers disagree on support (alice: meets, bob: does_not_meet)
         status: every review is bound to the files as they are
       "
     `)
@@ -110,7 +110,7 @@ describe('only an adjudication decides a case with independent reviews', () => {
     expect(await decision()).toMatchObject({
       status: 'pending',
       reason:
-        'zed reviewed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on support (alice: meets, bob: meets, zed: does_not_meet)',
+        'zed reviewed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one --adjudicator <name>`): reviewers disagree on support (alice: meets, bob: meets, zed: does_not_meet)',
     })
     expect((await status(run)).text).toContain('  reviewers disagree (1): ')
     const adjudicated = await run('adjudicate', 'fixtures/panel', '--case', 'one', '--adjudicator', 'dana', '--take', 'zed')
@@ -120,7 +120,7 @@ describe('only an adjudication decides a case with independent reviews', () => {
     expect(await decision()).toMatchObject({
       status: 'pending',
       reason:
-        "bob's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on support (alice: meets, bob: does_not_meet, zed: does_not_meet)",
+        "bob's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one --adjudicator <name>`): reviewers disagree on support (alice: meets, bob: does_not_meet, zed: does_not_meet)",
     })
   })
 })
@@ -151,7 +151,7 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
           one: fixtures/panel/reviews/alice.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --case one --reviewer alice --replace\` (or, if alice's judgements still hold, \`vitest-rubric bind fixtures/panel --case one --reviewer alice\`)
           one: fixtures/panel/reviews/bob.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --case one --reviewer bob --replace\` (or, if bob's judgements still hold, \`vitest-rubric bind fixtures/panel --case one --reviewer bob\`)
         adoption of stale reviews (1): the adoption stands for reviews of older files: once the reviews are current, adopt them again with \`vitest-rubric adjudicate fixtures/panel --consensus\` or \`--case <id>\`; if every judgement still holds, \`vitest-rubric bind fixtures/panel --case <id>\` keeps the adoption
-          one: fixtures/panel/adjudications.json › adoptions[0] (by dana, resolving alice, bob); next, once the reviews are current: \`vitest-rubric adjudicate fixtures/panel --case one\`
+          one: fixtures/panel/adjudications.json › adoptions[0] (by dana, resolving alice, bob); next, once the reviews are current: \`vitest-rubric adjudicate fixtures/panel --case one --adjudicator <name>\`
         stale judge's label (1): judge again what is stale: \`vitest-rubric judge fixtures/panel --judge <name> --run <module>\` calls the judge only for the labels that are not current (after a rubric revision, only for the criteria it changed), or record labels made elsewhere with \`vitest-rubric review fixtures/panel --judge <name> --replace --from <labels.jsonl>\` (a judge's label decides nothing)
           one: fixtures/panel/judges/gpt.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --judge gpt --replace --from <labels.jsonl>\`
         status: some judgements do not apply to the files as they are, or are not bound yet; the cases above are refused until revised and bound
@@ -169,7 +169,7 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect(reopened.text).toMatchInlineSnapshot(`
       "panel (fixtures/panel)
         reviewers agree, not adopted (1): adopt the reviews: \`vitest-rubric adjudicate fixtures/panel --consensus\`
-          one: alice's review changed after the adoption, bob's review changed after the adoption; adjudicate again (\`vitest-rubric adjudicate fixtures/panel --case one\`): 2 reviews agree, not adopted yet
+          one: alice's review changed after the adoption, bob's review changed after the adoption; adjudicate again (\`vitest-rubric adjudicate fixtures/panel --case one --adjudicator <name>\`): 2 reviews agree, not adopted yet
         stale judge's label (1): judge again what is stale: \`vitest-rubric judge fixtures/panel --judge <name> --run <module>\` calls the judge only for the labels that are not current (after a rubric revision, only for the criteria it changed), or record labels made elsewhere with \`vitest-rubric review fixtures/panel --judge <name> --replace --from <labels.jsonl>\` (a judge's label decides nothing)
           one: fixtures/panel/judges/gpt.json › reviews[0] › answer_sha256 <sha> → <sha>; next: \`vitest-rubric review fixtures/panel --judge gpt --replace --from <labels.jsonl>\`
         status: every review is bound to the files as they are
@@ -288,7 +288,7 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect(await decision()).toMatchObject({
       status: 'pending',
       reason:
-        "alice's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one`): reviewers disagree on verification (alice: uncertain, bob: meets)",
+        "alice's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case one --adjudicator <name>`): reviewers disagree on verification (alice: uncertain, bob: meets)",
     })
     const adjudicated = await run('adjudicate', 'fixtures/panel', '--case', 'one', '--adjudicator', 'dana', '--take', 'bob')
     expect(adjudicated.stderr).toBe('')
@@ -346,7 +346,7 @@ describe('an edit of the answer, the source or the rubric: the whole way back, b
     expect(bound.stderr).toContain(
       'fixtures/panel/adjudications.json › adoptions[0] › review_sha256 (case "one"): the adopted review changed since dana adjudicated it.',
     )
-    expect(bound.stderr).toContain('fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case one)')
+    expect(bound.stderr).toContain('fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case one --adjudicator <name>)')
     const adjudicated = await run('adjudicate', 'fixtures/panel', '--case', 'one', '--adjudicator', 'dana', '--take', 'alice')
     expect(adjudicated.stderr).toBe('')
     expect((await decision()).status).toBe('accepted')
@@ -392,7 +392,7 @@ describe('a scored fixture with a stale adoption', () => {
     expect(await decision()).toMatchObject({
       status: 'pending',
       reason:
-        'the debate review in fixtures/debate-benchmark/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate fixtures/debate-benchmark --case partial-recall --system debate`; 2 reviews agree, not adopted yet',
+        'the debate review in fixtures/debate-benchmark/annotations.json was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate fixtures/debate-benchmark --case partial-recall --system debate --adjudicator <name>`; 2 reviews agree, not adopted yet',
     })
     expect((await run('adjudicate', 'fixtures/debate-benchmark', '--consensus', '--adjudicator', 'dana')).stdout).toContain(
       'partial-recall (debate): adopted a review resolving alice, bob, then decided pending (the baseline review in',
@@ -421,7 +421,7 @@ describe('a scored fixture with a stale adoption', () => {
     expect(refused.error.message).toMatchInlineSnapshot(`
       "fixtures/debate-benchmark/adjudications.json › adoptions[0] › resolved › bob (case "partial-recall"): the adoption resolved bob's review cbc656b97ba9…, which no longer exists.
         found:    cbc656b97ba96ac8051d17d1a649c2f3bc1d582883da9561441522c77a0c9653
-        fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/debate-benchmark --case partial-recall --system debate): an adoption stands only for the reviews it resolved."
+        fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/debate-benchmark --case partial-recall --system debate --adjudicator <name>): an adoption stands only for the reviews it resolved."
     `)
     const listed = await run('status', 'fixtures/debate-benchmark')
     expect(listed.code).toBe(1)

@@ -117,7 +117,7 @@ describe('several reviewers', () => {
     const stale = JSON.parse((await run('evaluate', 'fixtures/panel', '--json')).stdout).decisions.paraphrase
     expect(stale.status).toBe('pending')
     expect(stale.reason).toBe(
-      "bob's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case paraphrase`): reviewers disagree on support (alice: meets, bob: does_not_meet, carol: meets)",
+      "bob's review changed after the adoption; adjudicate again (`vitest-rubric adjudicate fixtures/panel --case paraphrase --adjudicator <name>`): reviewers disagree on support (alice: meets, bob: does_not_meet, carol: meets)",
     )
     // A resolved review withdrawn refuses the case: the adoption no longer stands for what it resolved.
     await rm(join(dir, 'reviews/carol.json'))
@@ -127,7 +127,9 @@ describe('several reviewers', () => {
     expect(withdrawn.error.message).toMatch(
       /^fixtures\/panel\/adjudications\.json › adoptions\[0\] › resolved › carol \(case "complete"\): the adoption resolved carol's review [0-9a-f]{12}…, which no longer exists\./,
     )
-    expect(withdrawn.error.message).toContain('fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case complete)')
+    expect(withdrawn.error.message).toContain(
+      'fix:      adjudicate the case again (vitest-rubric adjudicate fixtures/panel --case complete --adjudicator <name>)',
+    )
   })
 
   test('agreement leaves out, counts out and names a case whose every independent review went stale', async () => {
@@ -366,7 +368,7 @@ test('a scored fixture: independent reviews of the debate output, compared dimen
   expect(JSON.parse((await runCli(['evaluate', '.', '--json'], copy.dir)).stdout).decisions['partial-recall']).toMatchObject({
     status: 'pending',
     reason: expect.stringContaining(
-      'was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate . --case partial-recall --system debate`',
+      'was not adopted by an adjudication, and an adoption decides a case with independent reviews: run `vitest-rubric adjudicate . --case partial-recall --system debate --adjudicator <name>`',
     ),
   })
 })

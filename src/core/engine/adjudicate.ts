@@ -11,7 +11,7 @@ import { reviewTarget, type ReviewTarget } from './authoring/target.js'
 import { stamp } from './authoring/stamp.js'
 import { writeReviews, type ReviewWrite } from './authoring/write.js'
 import type { AuthoringOptions } from './authoring/options.js'
-import { isConsensus, panelReason, reviewerViews, type ReviewerView } from './panel-rule.js'
+import { isConsensus, judgesNothing, panelReason, reviewerViews, type ReviewerView } from './panel-rule.js'
 import { caseVersions, checkCaseVersions, type CaseVersions } from './case-versions.js'
 import { FixtureRevision, reviseUnderLock, type RevisionBase } from './revision.js'
 
@@ -240,7 +240,13 @@ async function adjudicateConsensusNow(
     const minReviews = options.minReviews ?? 0
     if (!isConsensus(view.views) || view.views.length < minReviews) {
       // Too few reviews under --min-reviews is the reason, as `evaluate --min-reviews` says it, whatever the reviews agree on.
-      left.push({ id: entry.id, reason: view.views.length < minReviews ? panelReason(view.views, minReviews).reason : decision.reason })
+      // Beside reviews that judge, one that judges nothing stands in the way: an adoption resolves every review of the case.
+      const empty = view.views.filter(judgesNothing).map((each) => each.reviewer)
+      const blocked =
+        empty.length > 0 && empty.length < view.views.length
+          ? `${empty.join(', ')} judged nothing, and an adoption resolves every review of the case: have ${empty.length === 1 ? 'that reviewer' : 'each of them'} review it again (--reviewer <name> --replace), or adopt one review with \`--case ${entry.id} --take <reviewer>\`; `
+          : ''
+      left.push({ id: entry.id, reason: blocked + (view.views.length < minReviews ? panelReason(view.views, minReviews).reason : decision.reason) })
       continue
     }
     const first = view.views[0]!.reviewer

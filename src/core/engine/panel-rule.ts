@@ -104,7 +104,7 @@ export function decideWithPanel<R, C, V, D extends Decision, S>(
   const { reason, agreed, wait } = panelReason(views, minReviews)
   const { slots } = definition.reviews
   const command = (slot: string) =>
-    `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`}\``
+    `\`vitest-rubric adjudicate ${shellWord(context.dir)} --case ${shellWord(entry.id)}${slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${slot}`} --adjudicator <name>\``
   // The reviewers' views compare the deciding slot's reviews: a reason about another slot says only what that slot waits for.
   const direct = state.unadjudicated.find((slot) => adoptedReviews?.[slot] !== undefined)
   const why =
@@ -257,7 +257,7 @@ function adoptionState(
       summary: first.summary,
       expected: first.expected,
       found: first.found,
-      hint: `adjudicate the case again (vitest-rubric adjudicate ${shellWord(dirname(file))} --case ${shellWord(entry.id)}${definition.reviews.slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${adoption.slot}`}): an adoption stands only for the reviews it resolved.`,
+      hint: `adjudicate the case again (vitest-rubric adjudicate ${shellWord(dirname(file))} --case ${shellWord(entry.id)}${definition.reviews.slots.length === 1 ? '' : ` --${slotOptionOf(definition)} ${adoption.slot}`} --adjudicator <name>): an adoption stands only for the reviews it resolved.`,
       also: rest.map((problem) => `${formatLocation(file, problem.path)}: ${problem.summary}`),
     })
     return { refusal: { reason: error.summary, error: error.toJSON() }, reopened, unadjudicated }

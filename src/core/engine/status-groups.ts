@@ -16,7 +16,8 @@ export const COMMON_GROUPS = {
   refused: { title: 'refused', action: 'fix what the message names (`vitest-rubric evaluate {dir}` prints it in full)' },
   disagreement: {
     title: 'reviewers disagree',
-    action: 'adjudicate: `vitest-rubric adjudicate {dir} --case <id>` shows the judgements side by side (the case stays pending until then)',
+    action:
+      'adjudicate: `vitest-rubric adjudicate {dir} --case <id> --adjudicator <name>` shows the judgements side by side (the case stays pending until then)',
   },
   'not-adopted': { title: 'reviewers agree, not adopted', action: 'adopt the reviews: `vitest-rubric adjudicate {dir} --consensus`' },
   'one-review': {

@@ -310,7 +310,7 @@ function withPanelFindings(
     if (fixture.files.annotations !== undefined) staleFiles.add(fixture.files.annotations.display)
     added.push({
       group: 'stale-adoption',
-      detail: `${formatLocation(panel.adjudications!.display, adoption.path)} (by ${adoption.adjudicator}, resolving ${Object.keys(adoption.resolved).join(', ')}); next, once the reviews are current: \`vitest-rubric adjudicate ${dir} --case ${id}\``,
+      detail: `${formatLocation(panel.adjudications!.display, adoption.path)} (by ${adoption.adjudicator}, resolving ${Object.keys(adoption.resolved).join(', ')}); next, once the reviews are current: \`vitest-rubric adjudicate ${dir} --case ${id} --adjudicator <name>\``,
     })
   }
   for (const judge of withJudges ? (judges.reviews.get(entry.id)?.keys() ?? []) : []) {
