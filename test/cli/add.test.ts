@@ -184,6 +184,28 @@ describe('vitest-rubric add', () => {
       )
     })
 
+    test('a new case without an option its kind requires is a usage error naming the options, with nothing written', async () => {
+      const criteria = await freshFixture()
+      const before = await filesIn(criteria.dir)
+      for (const [args, missing] of [
+        [[], '--answer or --answer-file and --citation'],
+        [['--answer', ANSWER], '--citation'],
+        [['--citation', CITATION], '--answer or --answer-file'],
+      ] as const) {
+        const run = await runCli(['add', 'fx', '--id', 'new', ...args], criteria.cwd)
+        expect(run.code).toBe(2)
+        expect(run.stderr).toMatch(new RegExp(`^fx: a new criteria case needs ${missing}\\.`))
+        expect(run.stderr).not.toMatch(/Invalid input|received undefined/)
+      }
+      expect(await filesIn(criteria.dir)).toEqual(before)
+      const scored = await freshFixture('debate')
+      await writeFile(join(scored.cwd, 'spec.json'), '{}')
+      const run = await runCli(['add', 'fx', '--id', 'new', '--spec', 'spec.json'], scored.cwd)
+      expect(run.code).toBe(2)
+      expect(run.stderr).toMatch(/^fx: a new scored case needs --outputs\./)
+      expect(run.stderr).toContain('expected: `vitest-rubric add fx --id <id> --spec <spec.json> --outputs <outputs.json>`, or --from <file> with whole cases')
+    })
+
     test('a malformed --from file is named at its JSON path; one bad case refuses them all', async () => {
       const { cwd, dir } = await freshFixture()
       const before = await filesIn(dir)

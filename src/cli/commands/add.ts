@@ -16,9 +16,16 @@ const FIELDS = ['id', 'answer', 'citation', 'split', 'question'] as const
 const FILE_FIELDS = ['spec', 'outputs'] as const
 
 /** The options each kind's case is given by, and how its usage line gives them. */
-const KIND_OPTIONS: Readonly<Record<string, { readonly options: readonly string[]; readonly usage: string }>> = {
-  criteria: { options: ['answer', 'answer-file', 'citation', 'question'], usage: '--id <id> (--answer <text> | --answer-file <file>) --citation <text>' },
-  scored: { options: ['spec', 'outputs'], usage: '--id <id> --spec <spec.json> --outputs <outputs.json>' },
+const KIND_OPTIONS: Readonly<
+  Record<string, { readonly options: readonly string[]; readonly required: readonly (readonly string[])[]; readonly usage: string }>
+> = {
+  criteria: {
+    options: ['answer', 'answer-file', 'citation', 'question'],
+    // Each entry: one of these options must be given.
+    required: [['answer', 'answer-file'], ['citation']],
+    usage: '--id <id> (--answer <text> | --answer-file <file>) --citation <text>',
+  },
+  scored: { options: ['spec', 'outputs'], required: [['spec'], ['outputs']], usage: '--id <id> --spec <spec.json> --outputs <outputs.json>' },
 }
 
 /** `vitest-rubric add <dir> …`: a new case, its expected hashes written by the command. */
@@ -72,7 +79,7 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
       return 0
     }
     if (values['id'] === undefined) throw usage('add', 'name the new case with --id <id>, or pass --from <file>.')
-    await refuseOtherKindOptions(values, dir, io.cwd)
+    await checkKindOptions(values, dir, io.cwd)
     if (values['answer'] !== undefined && values['answer-file'] !== undefined) throw usage('add', 'give the answer with --answer or --answer-file, not both.')
     const draft: Record<string, unknown> = {}
     for (const name of FIELDS) if (typeof values[name] === 'string') draft[name] = values[name]
@@ -110,10 +117,10 @@ Exit codes: 0 when added; 1 when refused, with nothing written; 2 on a usage err
 
 /**
  * Refuses options of another kind's case than the fixture's (`--spec` on a criteria fixture), naming
- * the kind they belong to and the options this fixture's kind takes; a directory of no one kind is
- * left to the command's load to report.
+ * the kind they belong to and the options this fixture's kind takes, and a case missing an option its
+ * kind requires, as usage errors; a directory of no one kind is left to the command's load to report.
  */
-async function refuseOtherKindOptions(values: Readonly<Record<string, unknown>>, dir: string, cwd: string): Promise<void> {
+async function checkKindOptions(values: Readonly<Record<string, unknown>>, dir: string, cwd: string): Promise<void> {
   const found = await fixtureKindsIn(kinds, resolve(cwd, dir))
   const own = found.length === 1 ? KIND_OPTIONS[found[0]!.name] : undefined
   if (own === undefined) return
@@ -129,6 +136,19 @@ async function refuseOtherKindOptions(values: Readonly<Record<string, unknown>>,
       expected: `a ${kind} case: \`vitest-rubric add ${displayPath(cwd, dir)} ${own.usage}\``,
       found: given.join(', '),
       hint: `leave out ${given.join(' and ')}, and give the case with the options of a ${kind} case above (${own.options.map((option) => `--${option}`).join(', ')}).`,
+    })
+  }
+  const missing = own.required
+    .filter((options) => options.every((option) => values[option] === undefined))
+    .map((options) => options.map((option) => `--${option}`).join(' or '))
+  if (missing.length > 0) {
+    throw new UsageError({
+      code: 'USAGE',
+      file: displayPath(cwd, dir),
+      summary: `a new ${kind} case needs ${missing.join(' and ')}.`,
+      expected: `\`vitest-rubric add ${displayPath(cwd, dir)} ${own.usage}\`, or --from <file> with whole cases`,
+      found: `no ${missing.join(' and no ')}`,
+      hint: `give ${missing.join(' and ')}.`,
     })
   }
 }
