@@ -81,7 +81,7 @@ describe('vitest-rubric bind on a scored fixture', () => {
     const { code, stdout } = await runCli(['bind', '.', '--all', '--dry-run'], copy.dir)
     expect(code).toBe(0)
     expect(stdout).toContain(
-      `  partial-recall: would be re-stamped (no review: nothing was judged), then decided pending (no review)\n    cases.json › cases[0] › expected › rubric_sha256\n      be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0\n    → ${rubricSha256}\n  zero-planted-issues: would bind`,
+      `  partial-recall: would be re-stamped (no review: nothing was judged), then the case would be decided pending (no review)\n    cases.json › cases[0] › expected › rubric_sha256\n      be89f77dd9c03442e7f5333d6dcf1b906512792f030048390e7a9bc66309c0e0\n    → ${rubricSha256}\n  zero-planted-issues: would bind`,
     )
     expect(stdout).toContain('  dry run: nothing was written (10 cases would change)')
   })

@@ -196,6 +196,14 @@ describe('a records fixture edited by hand is refused by the line at fault, neve
     await refused(root, ['compact', FIX], /records\/layout\.json: the file is missing/)
   })
 
+  test('records/ without documents.jsonl is refused by that file, with the command that restores it', async () => {
+    const root = await project()
+    await rm(join(root, FIX, 'records/documents.jsonl'))
+    const message = await refused(root, ['status', FIX], /fixtures\/lab\/records\/documents\.jsonl: the file is missing, while the bucket files/)
+    expect(message).toContain('git checkout HEAD -- fixtures/lab/records/documents.jsonl')
+    await refused(root, ['evaluate', FIX], /records\/documents\.jsonl: the file is missing/)
+  })
+
   test.each([32, 8, 1])(
     'a layout whose bucket count was changed (16 to %d) is refused by layout.json, with the fix to restore it, not to move a bucket file out',
     async (buckets) => {

@@ -93,7 +93,7 @@ describe('vitest-rubric review, from options', () => {
     const before = await filesIn(fixture.dir)
     const dry = await runCli(['review', '.', '--case', 'not-reviewed', '--from', 'judged.json', '--dry-run'], fixture.dir)
     expect(dry.stdout).toContain(
-      'not-reviewed: would record a review, then decided pending (missing criteria preconditions, database_scope, verification, support; uncertain on command)',
+      'not-reviewed: would record a review, then the case would be decided pending (missing criteria preconditions, database_scope, verification, support; uncertain on command)',
     )
     expect(await filesIn(fixture.dir)).toEqual(before)
     expect((await runCli(['review', '.', '--case', 'not-reviewed', '--from', 'judged.json'], fixture.dir)).code).toBe(0)

@@ -176,7 +176,9 @@ export function formatAdjudication(result: AdjudicationResult, dryRun: boolean):
   const lines: string[] = []
   for (const each of result.adopted) {
     const slot = each.slot === 'review' ? '' : ` (${each.slot})`
-    const decided = each.decides ? `then decided ${each.decision}` : `which decides nothing by itself; the case is ${each.decision}`
+    const decided = each.decides
+      ? `${dryRun ? 'then the case would be decided' : 'then decided'} ${each.decision}`
+      : `which decides nothing by itself; the case is ${each.decision}`
     lines.push(`${each.caseId}${slot}: ${dryRun ? 'would adopt' : 'adopted'} a review resolving ${each.resolved.join(', ')}, ${decided}`)
     for (const [item, value] of Object.entries(each.after)) lines.push(`  ${item}: ${value}`)
   }

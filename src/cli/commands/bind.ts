@@ -62,7 +62,7 @@ export function formatBind(result: BindResult, dryRun: boolean): string {
       lines.push(`${each.id}: already bound to the current files (${each.decision})`)
       continue
     }
-    lines.push(`${each.id}: ${BIND_WORDS[each.kind][dryRun ? 1 : 0]}, then decided ${each.decision}`)
+    lines.push(`${each.id}: ${BIND_WORDS[each.kind][dryRun ? 1 : 0]}, ${dryRun ? 'then the case would be decided' : 'then decided'} ${each.decision}`)
     for (const change of each.changes) lines.push(`  ${change.location}`, `    ${change.from}`, `  → ${change.to}`)
   }
   for (const skipped of result.skipped) lines.push(`skipped ${skipped.id}: ${skipped.reason}`)

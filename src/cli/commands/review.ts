@@ -230,7 +230,7 @@ export function formatReview(result: RecordedReview, dryRun: boolean): string {
       : result.reviewer !== undefined
         ? `which alone would decide ${result.decision}`
         : result.decides
-          ? `then decided ${result.decision}`
+          ? `${dryRun ? 'then the case would be decided' : 'then decided'} ${result.decision}`
           : `which decides nothing by itself; the case is ${result.decision}`
   const what = result.judge === undefined ? 'review' : 'label'
   if (result.before === null) lines.push(`${result.caseId}${slot}: ${dryRun ? 'would record' : 'recorded'} a ${what}, ${decided}`)

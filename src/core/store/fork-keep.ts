@@ -2,10 +2,12 @@ import { RevisionError } from '../common/errors.js'
 import type { Folded } from './fold.js'
 import { CASES_DOC, type ItemRecord, type Stored } from './records.js'
 
-/** A record as a message names it: `reviews/alice.json of case "complete"`. */
+/** A record as a message names it: `reviews/alice.json of case "complete"`, or `case "complete"` for the case itself. */
 export function describeItem(record: ItemRecord): string {
-  const what = record.doc === CASES_DOC ? 'the case' : record.doc === 'annotations.json' ? 'the adopted review' : record.doc
-  return `${what} of case ${JSON.stringify(record.case)}${record.slot === undefined ? '' : ` (${record.slot})`}`
+  const slot = record.slot === undefined ? '' : ` (${record.slot})`
+  if (record.doc === CASES_DOC) return `case ${JSON.stringify(record.case)}${slot}`
+  const what = record.doc === 'annotations.json' ? 'the adopted review' : record.doc
+  return `${what} of case ${JSON.stringify(record.case)}${slot}`
 }
 
 /**

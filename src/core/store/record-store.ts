@@ -26,7 +26,7 @@ import { currentHashes, type Folded, fold } from './fold.js'
 import stableStringify from 'fast-json-stable-stringify'
 import { detectStyle, parseDocument } from './document-style.js'
 import { type Fork, materialise, type StoreKeys, valueFile } from './materialise.js'
-import { bucketsDeleted, foreignDocument, layoutMissing, strayRecordFile } from './records-refusals.js'
+import { bucketsDeleted, documentsMissing, foreignDocument, layoutMissing, strayRecordFile } from './records-refusals.js'
 import { trackedButAbsent } from '../engine/file-history.js'
 import { BucketItems } from './bucket-items.js'
 import { keptRevisions } from './fork-keep.js'
@@ -107,6 +107,8 @@ export class RecordStore {
     const absent = [...buckets].filter((each) => !names.includes(each) && (wanted === undefined || checked !== undefined || wanted.has(each)))
     const deleted = await trackedButAbsent(join(dir, RECORDS_DIR), absent)
     if (deleted.length > 0) throw bucketsDeleted(display, deleted)
+    // A document's record is written before any of its entries': bucket files without the documents' file lost it.
+    if (!names.includes(DOCUMENTS_FILE) && names.some((name) => buckets.has(name))) throw documentsMissing(display)
     const text = (file: RawFile) => new TextDecoder().decode(file.bytes)
     const documentLines: Stored<DocumentRecord>[] = []
     const documentsSuperseded = new Set<string>()

@@ -88,3 +88,16 @@ function leastBuckets(held: readonly string[]): string {
   while (count <= Math.max(...numbers)) count *= 2
   return ` of at least ${count}`
 }
+
+/** `records/documents.jsonl` is missing while bucket files hold entries of its documents. */
+export function documentsMissing(display: string): FixtureError {
+  const file = join(display, RECORDS_DIR, DOCUMENTS_FILE)
+  return new FixtureError({
+    code: 'RECORDS_MALFORMED',
+    file,
+    summary: `the file is missing, while the bucket files of ${join(display, RECORDS_DIR)} hold entries of the documents it records (cases.json and the others of the seed layout, each with its members and style): the fixture cannot be read without it.`,
+    expected: `${DOCUMENTS_FILE}, written by \`vitest-rubric convert\` with the bucket files`,
+    found: 'no such file',
+    hint: `restore it from version control (\`git checkout HEAD -- ${file}\`).`,
+  })
+}
