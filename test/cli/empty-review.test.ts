@@ -109,6 +109,19 @@ test('adjudicate --consensus says a review that judges nothing is what keeps two
   expect(await reasonOf(fixture.dir)).toMatchObject({ status: 'accepted' })
 })
 
+test('the review queues read a review that judges nothing as none: its reviewer is asked again, and it disagrees with nobody', async () => {
+  const fixture = await copyFixture()
+  await emptyReviews(fixture.dir, ['carol'], ['amy', 'bob'])
+  const carol = await runCli(['next', '.', '--reviewer', 'carol'], fixture.dir)
+  expect(carol.code).toBe(0)
+  expect(carol.stdout).toMatch(/not-reviewed +.*your review judges nothing, so it counts as no review: review the case again \(--replace\)/)
+  const amy = await runCli(['next', '.', '--reviewer', 'amy'], fixture.dir)
+  expect(amy.stdout).not.toContain('not-reviewed')
+  const dana = await runCli(['next', '.', '--adjudicator', 'dana'], fixture.dir)
+  expect(dana.stdout).toMatch(/not-reviewed/)
+  expect(dana.stdout).not.toMatch(/disagree/)
+})
+
 describe('an independent review that judges nothing, already in a reviewer file', () => {
   test('is named, and counts as no review: the case is pending for it, never offered for adoption', async () => {
     const fixture = await copyFixture()

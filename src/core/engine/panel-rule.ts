@@ -151,7 +151,8 @@ export function judgesNothing(view: ReviewerView): boolean {
 
 /** The items (criteria, dimensions) the reviewers of a case judged differently, in the order of their reviews: names only, never the ratings. */
 export function disagreeingItems(views: readonly ReviewerView[]): string[] {
-  return compareViews(views).disagreements.map(({ item }) => item)
+  // A review that judges nothing counts as none: it disagrees with nobody.
+  return compareViews(views.filter((view) => !judgesNothing(view))).disagreements.map(({ item }) => item)
 }
 
 /** Whether every reviewer judged every item alike, at least one item, and none is unsettled: a case `adjudicate --consensus` may adopt. */

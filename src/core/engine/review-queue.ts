@@ -8,7 +8,7 @@ import { assessEntry } from './assess.js'
 import { isStale } from './bindings.js'
 import type { DecidedWithStates, EvaluateOptions } from './evaluate.js'
 import { kindContext, type CaseEntry, type ReviewEntry, type SomeFixture } from './fixture.js'
-import { disagreeingItems, reviewerViews } from './panel-rule.js'
+import { disagreeingItems, judgesNothing, reviewerViews } from './panel-rule.js'
 import { statusReading, type CaseFinding } from './status.js'
 import { NO_HISTORY } from './fixture-history.js'
 import { own } from '../common/primitives.js'
@@ -139,6 +139,9 @@ export function queueEntryOf(reading: QueueReading, entry: CaseEntry, findings: 
 
   if (who !== undefined && 'reviewer' in who) {
     const mine = panelReviews?.get(who.reviewer)
+    // A review that judges nothing counts as none: the case is theirs to review again.
+    if (mine !== undefined && pending && judgesNothingBy(fixture, entry, who.reviewer))
+      return listed('unreviewed', 'your review judges nothing, so it counts as no review: review the case again (--replace)')
     if (mine !== undefined) {
       // Their own review only: another reviewer's stale review is not theirs to revise, and naming it would tell them it exists.
       const stale = anyStale ? staleOf(fixture, entry, mine, own(fixture.panel.files, who.reviewer)!.display) : []
@@ -164,6 +167,14 @@ export function queueEntryOf(reading: QueueReading, entry: CaseEntry, findings: 
   // A case revised apart waits for a person to keep one revision (`resolve`): no reviewer's work until then.
   const unsettled = findings.find((finding: CaseFinding) => pendingGroups.has(finding.group) || finding.group === 'forked')
   return unsettled === undefined ? undefined : listed('unsettled', unsettled.detail)
+}
+
+/** Whether `reviewer`'s independent review of the case judges nothing. */
+function judgesNothingBy(fixture: SomeFixture, entry: CaseEntry, reviewer: string): boolean {
+  const view = reviewerViews(fixture.definition, kindContext(fixture), entry, fixture.panel, fixture.files.cases.display).find(
+    (each) => each.reviewer === reviewer,
+  )
+  return view !== undefined && judgesNothing(view)
 }
 
 /** The criteria a case's independent reviewers rated differently. */
