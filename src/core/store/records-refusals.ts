@@ -79,10 +79,11 @@ export function bucketsDeleted(display: string, deleted: readonly { name: string
 
 /** ` of at least n`, n the least power of 2 above every bucket file's number among `held`; `''` when none is one. */
 function leastBuckets(held: readonly string[]): string {
+  // Bucket files are named by their number in hexadecimal: `0.jsonl` to `f.jsonl` for 16 buckets, `00.jsonl` to `ff.jsonl` for 256.
   const numbers = held
-    .map((name) => /^(\d+)\.jsonl$/.exec(name)?.[1])
+    .map((name) => /^([0-9a-f]+)\.jsonl$/.exec(name)?.[1])
     .filter((number) => number !== undefined)
-    .map(Number)
+    .map((number) => Number.parseInt(number, 16))
   if (numbers.length === 0) return ''
   let count = 1
   while (count <= Math.max(...numbers)) count *= 2
